@@ -1,0 +1,255 @@
+package engine
+
+import "strconv"
+
+// parkedProduce is a transactional produce waiting for the coordinator's
+// verification answer (KIP-890 part 1, ref 2.2 step 1 and 2.4).
+type parkedProduce struct {
+	Corr int64
+	Msg  *Message
+}
+
+// deliverToBroker routes a message that reached a broker to the role that
+// handles it: partition leader, transaction coordinator or group coordinator.
+func (w *World) deliverToBroker(id int, m *Message) {
+	addr := brokerAddr(id)
+	switch body := m.Body.(type) {
+	case *ProduceRequest:
+		w.onProduce(id, m, body)
+	case *FetchRequest:
+		w.onFetch(id, m, body)
+	case *FindCoordinatorRequest:
+		w.onFindCoordinator(id, m, body)
+	case *InitProducerIDRequest:
+		w.onInitProducerID(id, m, body)
+	case *AddPartitionsToTxnRequest:
+		w.onAddPartitions(id, m, body)
+	case *AddOffsetsToTxnRequest:
+		w.onAddOffsets(id, m, body)
+	case *EndTxnRequest:
+		w.onEndTxn(id, m, body)
+	case *WriteTxnMarkersRequest:
+		w.onWriteTxnMarkers(id, m, body)
+	case *WriteTxnMarkersResponse:
+		w.onWriteTxnMarkersResponse(id, m, body)
+	case *AddPartitionsToTxnResponse:
+		w.onVerifyResponse(id, m, body)
+	case *TxnOffsetCommitRequest:
+		w.onTxnOffsetCommit(id, m, body)
+	case *OffsetCommitRequest:
+		w.onOffsetCommit(id, m, body)
+	case *OffsetFetchRequest:
+		w.onOffsetFetch(id, m, body)
+	default:
+		w.emit(EvInfo, addr, "ignores "+m.Kind.String())
+	}
+}
+
+func (w *World) reply(m *Message, kind MsgKind, body Body) {
+	w.send(kind, m.To, m.From, m.Corr, body)
+}
+
+func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
+	p := w.Partitions[r.TP]
+	if p == nil || p.Leader != id {
+		w.emit(EvSeqCheck, brokerAddr(id), "is not the leader of "+r.TP.String()+": NOT_LEADER_OR_FOLLOWER(6)")
+		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
+		return
+	}
+	// Step 0: record validation (LogValidator).
+	if why := invalidRecord(r); why != "" {
+		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: INVALID_RECORD(87)", why)
+		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidRecord})
+		return
+	}
+	b := &r.Batches[0]
+	if b.Transactional && w.Config.Verification && b.ProducerID >= 0 {
+		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
+			corr := w.newCorr()
+			w.Parked = append(w.Parked, parkedProduce{Corr: corr, Msg: m})
+			coord := w.txnCoordinatorBroker(r.TransactionalID)
+			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
+				"KIP-890 part 1: first transactional batch from this pid here, verification before append")
+			if coord < 0 {
+				w.finishVerify(corr, CoordinatorNotAvailable)
+				return
+			}
+			w.send(MsgAddPartitionsToTxn, brokerAddr(id), brokerAddr(coord), corr, &AddPartitionsToTxnRequest{
+				TransactionalID: r.TransactionalID, ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch,
+				Partitions: []TP{r.TP}, VerifyOnly: true, VerifyCorr: corr})
+			return
+		}
+	}
+	w.finishProduce(p, m, r)
+}
+
+func invalidRecord(r *ProduceRequest) string {
+	if len(r.Batches) != 1 {
+		return "a v2 produce must carry exactly one batch per partition, got " + strconv.Itoa(len(r.Batches))
+	}
+	b := &r.Batches[0]
+	if b.Control {
+		return "clients may not write control batches"
+	}
+	if b.ProducerID >= 0 && b.BaseSequence < 0 {
+		return "a batch with a producer id needs baseSequence >= 0"
+	}
+	return ""
+}
+
+// onVerifyResponse resumes a parked produce with the coordinator's answer,
+// translated as the leader does for the produce response (ref 2.4).
+func (w *World) onVerifyResponse(id int, m *Message, r *AddPartitionsToTxnResponse) {
+	code := None
+	if len(r.Results) > 0 {
+		code = r.Results[0].Code
+	}
+	w.finishVerify(r.VerifyCorr, code)
+}
+
+func (w *World) finishVerify(corr int64, code ErrorCode) {
+	var pk parkedProduce
+	found := false
+	for i, x := range w.Parked {
+		if x.Corr == corr {
+			pk = x
+			w.Parked = append(w.Parked[:i:i], w.Parked[i+1:]...)
+			found = true
+			break
+		}
+	}
+	if !found {
+		return
+	}
+	r := pk.Msg.Body.(*ProduceRequest)
+	p := w.Partitions[r.TP]
+	id, _ := parseBrokerAddr(pk.Msg.To)
+	if p == nil || p.Leader != id {
+		w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
+		return
+	}
+	var out ErrorCode
+	switch code {
+	case None:
+		w.emit(EvSeqCheck, r.TP.String(), "verification passed: "+r.TP.String()+" is in the transaction")
+		w.finishProduce(p, pk.Msg, r)
+		return
+	case TransactionAbortable:
+		out = TransactionAbortable
+	case ProducerFenced:
+		out = InvalidProducerEpoch
+	case InvalidProducerIDMapping:
+		out = InvalidProducerIDMapping
+	default:
+		out = NotEnoughReplicas
+	}
+	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", "ref 2.4: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")
+	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
+}
+
+func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest) {
+	b := r.Batches[0]
+	res := w.appendClientBatch(p, b)
+	actor := p.TP.String()
+	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	switch {
+	case res.Code != None:
+		text := "rejects " + who
+		if res.Expected >= 0 && res.Code == OutOfOrderSequenceNumber {
+			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
+		}
+		text += ": " + res.Code.String() + "; nothing appended"
+		w.emitRule(EvSeqCheck, actor, text, res.Rule)
+		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
+		return
+	case res.Duplicate:
+		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule)
+	case b.ProducerID < 0:
+		nb := &p.Batches[len(p.Batches)-1]
+		w.emitRule(EvAppend, actor, "appends values="+joinValues(nb)+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule)
+	default:
+		nb := &p.Batches[len(p.Batches)-1]
+		text := "accepts " + who + " at offsets " + nb.Offsets()
+		if res.Expected >= 0 {
+			text += " (expected seq " + itoa(int64(res.Expected)) + ")"
+		}
+		w.emitRule(EvSeqCheck, actor, text, res.Rule)
+	}
+	if !res.Duplicate {
+		w.afterAppend(p)
+	}
+	if r.Acks == 0 {
+		return
+	}
+	resp := &ProduceResponse{TP: r.TP, Code: None, BaseOffset: res.BaseOffset, Duplicate: res.Duplicate}
+	last := res.BaseOffset + int64(b.Count) - 1
+	if r.Acks == 1 || p.HW > last {
+		w.reply(m, MsgProduceResponse, resp)
+		return
+	}
+	p.Waiting = append(p.Waiting, waitingResponse{UpTo: last, Kind: MsgProduceResponse, From: m.To, To: m.From, Corr: m.Corr, Body: resp})
+}
+
+func joinValues(b *Batch) string {
+	s := ""
+	for i, r := range b.Records {
+		if i > 0 {
+			s += ","
+		}
+		s += r.Value
+	}
+	return s
+}
+
+func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
+	p := w.Partitions[r.TP]
+	if p == nil || p.Leader != id {
+		w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Code: NotLeaderOrFollower})
+		return
+	}
+	batches, aborted, _ := p.read(r.Offset, r.ReadCommitted, 500)
+	w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Batches: batches, Aborted: aborted, HighWatermark: p.HW, LSO: p.LastStableOffset()})
+}
+
+// onWriteTxnMarkers appends one marker per partition (KafkaApis.handleWriteTxnMarkersRequest).
+// Markers are written with acks=all, so the answer waits for replication.
+func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest) {
+	var results []TPCode
+	var waitUpTo int64 = -1
+	for _, tp := range r.Partitions {
+		p := w.Partition(tp)
+		if p == nil || p.Leader != id {
+			w.emit(EvMarker, brokerAddr(id), "is not the leader of "+tp.String()+": NOT_LEADER_OR_FOLLOWER(6) for the "+r.Result.String()+" marker")
+			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
+			continue
+		}
+		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result)
+		if code != None {
+			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule)
+		} else {
+			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule)
+			w.afterAppend(p)
+			if tp.Topic == OffsetsTopic {
+				w.resolvePendingOffsets(tp, r.ProducerID, r.Result)
+			}
+			if p.HW < p.LEO && p.LEO-1 > waitUpTo {
+				waitUpTo = p.LEO - 1
+			}
+		}
+		results = append(results, TPCode{TP: tp, Code: code})
+	}
+	resp := &WriteTxnMarkersResponse{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, Results: results, CoordPartition: r.CoordPartition, CoordinatorEpoch: r.CoordinatorEpoch}
+	if waitUpTo < 0 {
+		w.reply(m, MsgWriteTxnMarkersResponse, resp)
+		return
+	}
+	// Hold the answer on the last partition that still needs replication.
+	for _, tp := range r.Partitions {
+		p := w.Partition(tp)
+		if p != nil && p.Leader == id && p.HW <= waitUpTo && p.LEO-1 == waitUpTo {
+			p.Waiting = append(p.Waiting, waitingResponse{UpTo: waitUpTo, Kind: MsgWriteTxnMarkersResponse, From: m.To, To: m.From, Corr: m.Corr, Body: resp})
+			return
+		}
+	}
+	w.reply(m, MsgWriteTxnMarkersResponse, resp)
+}

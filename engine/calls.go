@@ -1,0 +1,150 @@
+package engine
+
+import "errors"
+
+// Client API calls, named after the Java producer and consumer. Misuse
+// raises what Java raises (IllegalStateException, KafkaException) as a
+// client error rather than a Go error: a lesson may want to show it.
+
+func (w *World) apiError(p *Producer, code ErrorCode, text string) {
+	w.clientError(p, code, text, "ref 1.3: "+p.State.String())
+}
+
+func (w *World) usable(p *Producer, call string) bool {
+	switch {
+	case p.ConfigError != "":
+		w.apiError(p, errConfig, call+": the producer was never constructed: "+p.ConfigError)
+	case p.Closed:
+		w.apiError(p, errIllegalState, call+": the producer is closed")
+	case p.Crashed:
+		w.apiError(p, errIllegalState, call+": the producer process has crashed (restart it)")
+	case p.State == FatalError:
+		w.apiError(p, errKafkaException, call+": the producer is in FATAL_ERROR after "+p.LastError.Name()+"; only close() is possible")
+	default:
+		return true
+	}
+	return false
+}
+
+func (w *World) callInitTransactions(p *Producer) {
+	if !w.usable(p, "initTransactions") {
+		return
+	}
+	if !p.transactional() {
+		w.apiError(p, errIllegalState, "initTransactions needs a transactional.id")
+		return
+	}
+	if p.State != Uninitialized {
+		w.apiError(p, errIllegalState, "initTransactions was already called")
+		return
+	}
+	w.setClientState(p, Initializing)
+}
+
+func (w *World) callBegin(p *Producer) {
+	if !w.usable(p, "beginTransaction") {
+		return
+	}
+	if !p.transactional() || p.State != Ready {
+		w.apiError(p, errIllegalState, "beginTransaction needs READY, the producer is "+p.State.String())
+		return
+	}
+	w.nextTxn++
+	p.Txn = w.nextTxn
+	p.TxnStarted = false
+	p.LastError = None
+	w.setClientState(p, InTransaction)
+}
+
+// sendRecords is send(): the records become one batch in the accumulator.
+func (w *World) sendRecords(p *Producer, tp TP, recs []Record) {
+	if !w.usable(p, "send") {
+		return
+	}
+	if p.transactional() {
+		switch p.State {
+		case InTransaction:
+		case AbortableError:
+			w.apiError(p, errKafkaException, "send: the transaction is in ABORTABLE_ERROR after "+p.LastError.Name()+"; abort it first")
+			return
+		default:
+			w.apiError(p, errIllegalState, "send: cannot send outside a transaction (state "+p.State.String()+")")
+			return
+		}
+		if !hasTP(p.TxnParts, tp) && !hasTP(p.NewParts, tp) && !hasTP(p.AddingParts, tp) {
+			p.NewParts = append(p.NewParts, tp)
+		}
+	} else if p.idempotent() && p.ProducerID == NoProducerID {
+		p.NeedInit = true
+		if p.State == Uninitialized {
+			p.State = Initializing
+		}
+	}
+	for i := range recs {
+		w.nextUID++
+		recs[i].UID = w.nextUID
+	}
+	w.nextUID++
+	p.Sends++
+	p.Queue = append(p.Queue, ProducerBatch{ID: w.nextUID, TP: tp, Records: recs, BaseSeq: NoSequence, CreatedAt: w.Now, Transactional: p.transactional(), Txn: p.Txn})
+}
+
+func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
+	if !w.usable(p, "sendOffsetsToTransaction") {
+		return
+	}
+	if p.State != InTransaction {
+		w.apiError(p, errIllegalState, "sendOffsetsToTransaction needs IN_TRANSACTION, the producer is "+p.State.String())
+		return
+	}
+	job.Stage = offNeedAdd
+	p.Offsets = job
+}
+
+// callEnd is commitTransaction (commit) or abortTransaction.
+func (w *World) callEnd(p *Producer, commit bool) {
+	name := "abortTransaction"
+	if commit {
+		name = "commitTransaction"
+	}
+	if !w.usable(p, name) {
+		return
+	}
+	if commit {
+		if p.State == AbortableError {
+			w.apiError(p, errKafkaException, "commitTransaction: cannot commit in ABORTABLE_ERROR after "+p.LastError.Name()+"; abort instead")
+			return
+		}
+		if p.State != InTransaction {
+			w.apiError(p, errIllegalState, "commitTransaction needs IN_TRANSACTION, the producer is "+p.State.String())
+			return
+		}
+		w.setClientState(p, CommittingTransaction)
+		p.EndRequested = 1
+		return
+	}
+	if p.State != InTransaction && p.State != AbortableError {
+		w.apiError(p, errIllegalState, "abortTransaction needs IN_TRANSACTION or ABORTABLE_ERROR, the producer is "+p.State.String())
+		return
+	}
+	needBump := p.State == AbortableError && (p.LastError == OutOfOrderSequenceNumber || p.LastError == InvalidProducerEpoch ||
+		p.LastError == UnknownProducerID || p.LastError == InvalidProducerIDMapping || p.LastError == TransactionAbortable)
+	w.setClientState(p, AbortingTransaction)
+	p.EndRequested = 2
+	if needBump {
+		// KIP-360: after EndTxn(abort) the client asks InitProducerId(pid, epoch) for a bump.
+		p.BumpEpoch = true
+	}
+	// Batches not yet sent are failed with the abort.
+	kept := p.Queue[:0:0]
+	for _, b := range p.Queue {
+		if b.InFlight {
+			kept = append(kept, b)
+		}
+	}
+	p.Queue = kept
+	p.NewParts = nil
+	p.Offsets = nil
+}
+
+var errUnknownClient = errors.New("unknown client")

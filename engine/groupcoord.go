@@ -1,0 +1,270 @@
+package engine
+
+import "sort"
+
+// Group is the group coordinator's state for one consumer group (ref 5):
+// membership (generation, members) for KIP-447 fencing, committed offsets,
+// and pending transactional offsets keyed by producer id.
+type Group struct {
+	ID         string
+	Generation int32
+	Members    []GroupMember
+	Committed  map[TP]CommittedOffset
+	Pending    map[int64]map[TP]CommittedOffset
+	Simple     bool // created by a group-less commit
+}
+
+// GroupMember is one member of a group.
+type GroupMember struct {
+	MemberID   string
+	InstanceID string
+	Client     string
+}
+
+// CommittedOffset is an offset and the offset of the record in
+// __consumer_offsets that carried it (newer records win, ref 5.3).
+type CommittedOffset struct {
+	Offset       int64
+	RecordOffset int64
+}
+
+func (g *Group) member(id string) (GroupMember, bool) {
+	for _, m := range g.Members {
+		if m.MemberID == id {
+			return m, true
+		}
+	}
+	return GroupMember{}, false
+}
+
+func (w *World) group(id string) *Group {
+	g := w.Groups[id]
+	if g == nil {
+		g = &Group{ID: id, Committed: map[TP]CommittedOffset{}, Pending: map[int64]map[TP]CommittedOffset{}}
+		w.Groups[id] = g
+	}
+	return g
+}
+
+// joinGroup adds a member and starts a new generation (the JoinGroup/SyncGroup
+// rebalance is not simulated message by message).
+func (w *World) joinGroup(groupID, client, instance string) string {
+	g := w.group(groupID)
+	w.nextMember++
+	mid := client + "-" + itoa(w.nextMember)
+	if instance != "" {
+		for i, m := range g.Members {
+			if m.InstanceID == instance {
+				g.Members = append(g.Members[:i:i], g.Members[i+1:]...)
+				break
+			}
+		}
+	}
+	g.Members = append(g.Members, GroupMember{MemberID: mid, InstanceID: instance, Client: client})
+	g.Generation++
+	g.Simple = false
+	w.emit(EvOffsets, "group("+groupID+")", client+" joins as "+mid+"; generation "+itoa(int64(g.Generation)))
+	return mid
+}
+
+func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, ErrorCode) {
+	p := w.Partition(w.OffsetsPartitionFor(groupID))
+	if p == nil || p.Leader != id {
+		return p, NotCoordinator
+	}
+	return p, None
+}
+
+// validateTxnOffsetCommit is the KIP-447 membership check (ref 5.2 table).
+func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, string) {
+	g, exists := w.Groups[r.GroupID]
+	if !exists || (len(g.Members) == 0 && !g.Simple && g.Generation == 0) {
+		if r.GenerationID < 0 {
+			return None, "group does not exist, generation < 0: a simple group is created"
+		}
+		return IllegalGeneration, "group does not exist and generation " + itoa(int64(r.GenerationID)) + " >= 0"
+	}
+	if r.GenerationID < 0 && r.MemberID == "" && r.GroupInstanceID == "" {
+		return None, "generation < 0 and no member: accepted without member checks"
+	}
+	if r.GroupInstanceID != "" {
+		for _, m := range g.Members {
+			if m.InstanceID == r.GroupInstanceID && m.MemberID != r.MemberID {
+				return FencedInstanceID, "static member " + r.GroupInstanceID + " now maps to " + m.MemberID
+			}
+		}
+	}
+	if _, ok := g.member(r.MemberID); !ok {
+		return UnknownMemberID, "member " + r.MemberID + " is not in the group"
+	}
+	if r.GenerationID != g.Generation {
+		return IllegalGeneration, "generation " + itoa(int64(r.GenerationID)) + " is not the group's generation " + itoa(int64(g.Generation))
+	}
+	return None, "member and generation match"
+}
+
+// onTxnOffsetCommit writes the offsets to __consumer_offsets as a
+// transactional batch with the producer's id and epoch and keeps them
+// pending until the marker (ref 5.1).
+func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest) {
+	actor := "group(" + r.GroupID + ")"
+	all := func(code ErrorCode) []TPCode {
+		res := make([]TPCode, len(r.Offsets))
+		for i, o := range r.Offsets {
+			res[i] = TPCode{TP: o.TP, Code: code}
+		}
+		return res
+	}
+	fail := func(code ErrorCode, why string) {
+		w.emitRule(EvOffsets, actor, "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why)
+		w.reply(m, MsgTxnOffsetCommitResponse, &TxnOffsetCommitResponse{Results: all(code)})
+	}
+	p, code := w.groupCoordinatorCheck(id, r.GroupID)
+	if code != None {
+		fail(code, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String())
+		return
+	}
+	code, why := w.validateTxnOffsetCommit(r)
+	if code != None {
+		fail(code, "ref 5.2: "+why)
+		return
+	}
+	// Origin COORDINATOR: only the epoch check applies (ref 2.2).
+	if e, ok := p.Producers[r.ProducerID]; ok && r.ProducerEpoch < e.ProducerEpoch {
+		fail(InvalidProducerEpoch, "ref 5.2: producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String())
+		return
+	}
+	g := w.group(r.GroupID)
+	if r.GenerationID < 0 && len(g.Members) == 0 {
+		g.Simple = true
+	}
+	recs := make([]Record, len(r.Offsets))
+	for i, o := range r.Offsets {
+		recs[i] = Record{Value: r.GroupID + ":" + o.TP.String() + "=" + itoa(o.Offset)}
+	}
+	b := Batch{ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Transactional: true, Records: recs, Txn: r.Txn}
+	res := w.appendBatch(p, b, appendResult{})
+	w.afterAppend(p)
+	pend := g.Pending[r.ProducerID]
+	if pend == nil {
+		pend = map[TP]CommittedOffset{}
+		g.Pending[r.ProducerID] = pend
+	}
+	for i, o := range r.Offsets {
+		pend[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: res.BaseOffset + int64(i)}
+	}
+	w.emitRule(EvOffsets, actor, "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why)
+	resp := &TxnOffsetCommitResponse{Results: all(None)}
+	last := res.BaseOffset + int64(b.Count) - 1
+	if p.HW > last {
+		w.reply(m, MsgTxnOffsetCommitResponse, resp)
+	} else {
+		p.Waiting = append(p.Waiting, waitingResponse{UpTo: last, Kind: MsgTxnOffsetCommitResponse, From: m.To, To: m.From, Corr: m.Corr, Body: resp})
+	}
+}
+
+// resolvePendingOffsets applies a marker that landed on __consumer_offsets:
+// COMMIT makes the producer's pending offsets the committed ones (only if
+// newer), ABORT discards them (ref 5.3).
+func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
+	for _, gid := range sortedKeys(w.Groups) {
+		g := w.Groups[gid]
+		if w.OffsetsPartitionFor(gid) != tp {
+			continue
+		}
+		pend := g.Pending[pid]
+		if pend == nil {
+			continue
+		}
+		delete(g.Pending, pid)
+		tps := make([]TP, 0, len(pend))
+		for t := range pend {
+			tps = append(tps, t)
+		}
+		sortTPs(tps)
+		for _, t := range tps {
+			o := pend[t]
+			if result == MarkerAbort {
+				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)")
+				continue
+			}
+			old, had := g.Committed[t]
+			if had && old.RecordOffset > o.RecordOffset {
+				continue
+			}
+			g.Committed[t] = o
+			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)")
+			prev := int64(-1)
+			if had {
+				prev = old.Offset
+			}
+			w.checkOffsetsAtomic(gid, t, prev, o.Offset)
+		}
+	}
+}
+
+func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
+	actor := "group(" + r.GroupID + ")"
+	res := make([]TPCode, len(r.Offsets))
+	p, code := w.groupCoordinatorCheck(id, r.GroupID)
+	for i, o := range r.Offsets {
+		res[i] = TPCode{TP: o.TP, Code: code}
+	}
+	if code != None {
+		w.reply(m, MsgOffsetCommitResponse, &OffsetCommitResponse{Results: res})
+		return
+	}
+	recs := make([]Record, len(r.Offsets))
+	for i, o := range r.Offsets {
+		recs[i] = Record{Value: r.GroupID + ":" + o.TP.String() + "=" + itoa(o.Offset)}
+	}
+	b := w.appendBatch(p, Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Records: recs}, appendResult{})
+	w.afterAppend(p)
+	g := w.group(r.GroupID)
+	for i, o := range r.Offsets {
+		old, had := g.Committed[o.TP]
+		g.Committed[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: b.BaseOffset + int64(i)}
+		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction")
+		prev := int64(-1)
+		if had {
+			prev = old.Offset
+		}
+		w.checkOffsetsAtomic(r.GroupID, o.TP, prev, o.Offset)
+	}
+	w.reply(m, MsgOffsetCommitResponse, &OffsetCommitResponse{Results: res})
+}
+
+// onOffsetFetch answers UNSTABLE_OFFSET_COMMIT while any requested partition
+// has pending transactional offsets and the request requires stable offsets
+// (ref 5.4).
+func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
+	if _, code := w.groupCoordinatorCheck(id, r.GroupID); code != None {
+		w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: code})
+		return
+	}
+	g := w.group(r.GroupID)
+	if r.RequireStable {
+		pids := make([]int64, 0, len(g.Pending))
+		for pid := range g.Pending {
+			pids = append(pids, pid)
+		}
+		sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
+		for _, pid := range pids {
+			for _, tp := range r.Partitions {
+				if _, ok := g.Pending[pid][tp]; ok {
+					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with UNSTABLE_OFFSET_COMMIT(88): pid="+itoa(pid)+" has pending offsets", "ref 5.4")
+					w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: UnstableOffsetCommit})
+					return
+				}
+			}
+		}
+	}
+	out := make([]TPOffset, len(r.Partitions))
+	for i, tp := range r.Partitions {
+		out[i] = TPOffset{TP: tp, Offset: -1}
+		if c, ok := g.Committed[tp]; ok {
+			out[i].Offset = c.Offset
+		}
+	}
+	w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Offsets: out})
+}

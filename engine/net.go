@@ -1,0 +1,413 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+)
+
+// MsgKind is a Kafka request or response name.
+type MsgKind uint8
+
+// Message kinds, named after the Kafka APIs.
+const (
+	MsgProduce MsgKind = iota
+	MsgProduceResponse
+	MsgFindCoordinator
+	MsgFindCoordinatorResponse
+	MsgInitProducerID
+	MsgInitProducerIDResponse
+	MsgAddPartitionsToTxn
+	MsgAddPartitionsToTxnResponse
+	MsgAddOffsetsToTxn
+	MsgAddOffsetsToTxnResponse
+	MsgEndTxn
+	MsgEndTxnResponse
+	MsgWriteTxnMarkers
+	MsgWriteTxnMarkersResponse
+	MsgTxnOffsetCommit
+	MsgTxnOffsetCommitResponse
+	MsgOffsetCommit
+	MsgOffsetCommitResponse
+	MsgOffsetFetch
+	MsgOffsetFetchResponse
+	MsgFetch
+	MsgFetchResponse
+	msgKindCount
+)
+
+var msgKindNames = [...]string{"Produce", "ProduceResponse", "FindCoordinator", "FindCoordinatorResponse",
+	"InitProducerId", "InitProducerIdResponse", "AddPartitionsToTxn", "AddPartitionsToTxnResponse",
+	"AddOffsetsToTxn", "AddOffsetsToTxnResponse", "EndTxn", "EndTxnResponse", "WriteTxnMarkers",
+	"WriteTxnMarkersResponse", "TxnOffsetCommit", "TxnOffsetCommitResponse", "OffsetCommit",
+	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse"}
+
+func (k MsgKind) String() string { return msgKindNames[k] }
+
+// IsResponse reports whether the kind is a response.
+func (k MsgKind) IsResponse() bool { return k%2 == 1 }
+
+// MsgKindByName finds a kind by its Kafka name.
+func MsgKindByName(s string) (MsgKind, bool) {
+	for i, n := range msgKindNames {
+		if n == s {
+			return MsgKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// Message is one request or response on the simulated network. It is never
+// modified after it is sent, so queued copies and snapshots can share it.
+type Message struct {
+	ID     int64
+	Kind   MsgKind
+	From   string
+	To     string
+	Corr   int64 // correlation id: a response carries its request's
+	SentAt int64
+	Body   Body
+}
+
+// Name renders the message id as the scenario language writes it: m12.
+func (m *Message) Name() string { return "m" + strconv.FormatInt(m.ID, 10) }
+
+// Summary is the one-line description of a message: id, route, kind and body.
+func (m *Message) Summary() string {
+	return m.Name() + " " + m.From + " -> " + m.To + " " + m.Kind.String() + " " + m.Body.describe()
+}
+
+// Body is a message payload. Payloads are immutable values.
+type Body interface{ describe() string }
+
+// TPCode is a per-partition result.
+type TPCode struct {
+	TP   TP
+	Code ErrorCode
+}
+
+// TPOffset is a partition and an offset.
+type TPOffset struct {
+	TP     TP
+	Offset int64
+}
+
+// ProduceRequest carries one or more batches for one partition (Java groups
+// per broker; the simulation sends one request per partition batch, which
+// keeps every decision visible on its own).
+type ProduceRequest struct {
+	TP              TP
+	TransactionalID string
+	Acks            int8
+	Batches         []Batch
+}
+
+// ProduceResponse answers a ProduceRequest.
+type ProduceResponse struct {
+	TP         TP
+	Code       ErrorCode
+	BaseOffset int64
+	Duplicate  bool // the broker found the batch in its 5-batch cache
+}
+
+// FindCoordinatorRequest asks any broker who coordinates a key.
+type FindCoordinatorRequest struct {
+	Key   string
+	Group bool
+}
+
+// FindCoordinatorResponse answers with the coordinator's broker.
+type FindCoordinatorResponse struct {
+	Key    string
+	Group  bool
+	Code   ErrorCode
+	Broker int
+}
+
+// InitProducerIDRequest asks for a producer id and epoch (ref 3.4).
+type InitProducerIDRequest struct {
+	TransactionalID string // "" with Idempotent set means null
+	Idempotent      bool
+	TimeoutMs       int64
+	ProducerID      int64
+	ProducerEpoch   int16
+}
+
+// InitProducerIDResponse answers with the id and epoch.
+type InitProducerIDResponse struct {
+	Code          ErrorCode
+	ProducerID    int64
+	ProducerEpoch int16
+}
+
+// AddPartitionsToTxnRequest adds partitions to a transaction. VerifyOnly is
+// the KIP-890 part 1 check a partition leader makes for a produce.
+type AddPartitionsToTxnRequest struct {
+	TransactionalID string
+	ProducerID      int64
+	ProducerEpoch   int16
+	Partitions      []TP
+	VerifyOnly      bool
+	VerifyCorr      int64 // the leader's parked produce, for VerifyOnly
+}
+
+// AddPartitionsToTxnResponse answers per partition.
+type AddPartitionsToTxnResponse struct {
+	Results    []TPCode
+	VerifyOnly bool
+	VerifyCorr int64
+}
+
+// AddOffsetsToTxnRequest adds the group's offsets partition (ref 3.5).
+type AddOffsetsToTxnRequest struct {
+	TransactionalID string
+	ProducerID      int64
+	ProducerEpoch   int16
+	GroupID         string
+}
+
+// AddOffsetsToTxnResponse answers AddOffsetsToTxn.
+type AddOffsetsToTxnResponse struct{ Code ErrorCode }
+
+// EndTxnRequest commits or aborts (ref 3.6).
+type EndTxnRequest struct {
+	TransactionalID string
+	ProducerID      int64
+	ProducerEpoch   int16
+	Commit          bool
+}
+
+// EndTxnResponse answers EndTxn.
+type EndTxnResponse struct{ Code ErrorCode }
+
+// WriteTxnMarkersRequest asks a partition leader to append markers (ref 3.7).
+type WriteTxnMarkersRequest struct {
+	TransactionalID  string // simulation bookkeeping: which coordinator entry this serves
+	ProducerID       int64
+	ProducerEpoch    int16
+	CoordinatorEpoch int32
+	Result           MarkerType
+	Partitions       []TP
+	Txn              int64
+	CoordPartition   int32
+}
+
+// WriteTxnMarkersResponse answers per partition.
+type WriteTxnMarkersResponse struct {
+	TransactionalID  string
+	ProducerID       int64
+	Results          []TPCode
+	CoordPartition   int32
+	CoordinatorEpoch int32
+}
+
+// TxnOffsetCommitRequest commits offsets inside a transaction (ref 5).
+type TxnOffsetCommitRequest struct {
+	TransactionalID string
+	GroupID         string
+	ProducerID      int64
+	ProducerEpoch   int16
+	GenerationID    int32
+	MemberID        string
+	GroupInstanceID string
+	Offsets         []TPOffset
+	Txn             int64
+}
+
+// TxnOffsetCommitResponse answers per partition.
+type TxnOffsetCommitResponse struct{ Results []TPCode }
+
+// OffsetCommitRequest is a plain, non-transactional offset commit.
+type OffsetCommitRequest struct {
+	GroupID string
+	Offsets []TPOffset
+}
+
+// OffsetCommitResponse answers OffsetCommit.
+type OffsetCommitResponse struct{ Results []TPCode }
+
+// OffsetFetchRequest reads committed offsets; the Java consumer always sets
+// RequireStable (ref 5.4).
+type OffsetFetchRequest struct {
+	GroupID       string
+	Partitions    []TP
+	RequireStable bool
+}
+
+// OffsetFetchResponse answers with offsets (-1 when none).
+type OffsetFetchResponse struct {
+	Code    ErrorCode
+	Offsets []TPOffset
+}
+
+// FetchRequest reads a partition from an offset.
+type FetchRequest struct {
+	TP            TP
+	Offset        int64
+	ReadCommitted bool
+}
+
+// FetchResponse carries batches below the LSO (read_committed) or the high
+// watermark, and the aborted transactions that overlap them (ref 4.4).
+type FetchResponse struct {
+	TP            TP
+	Code          ErrorCode
+	Batches       []Batch
+	Aborted       []AbortedTxn
+	HighWatermark int64
+	LSO           int64
+}
+
+func tpList(tps []TP) string {
+	s := make([]string, len(tps))
+	for i, tp := range tps {
+		s[i] = tp.String()
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func codesList(rs []TPCode) string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = r.TP.String() + "=" + r.Code.Name()
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func offsetsList(os []TPOffset) string {
+	s := make([]string, len(os))
+	for i, o := range os {
+		s[i] = o.TP.String() + "=" + itoa(o.Offset)
+	}
+	return "{" + strings.Join(s, ",") + "}"
+}
+
+func (r *ProduceRequest) describe() string {
+	var b strings.Builder
+	b.WriteString(r.TP.String())
+	for i := range r.Batches {
+		bt := &r.Batches[i]
+		b.WriteString(" pid=" + itoa(bt.ProducerID) + " epoch=" + itoa(int64(bt.ProducerEpoch)) + " seq=" + bt.Seqs())
+		if bt.Transactional {
+			b.WriteString(" txn")
+		}
+		if bt.Control {
+			b.WriteString(" control")
+		}
+		b.WriteString(" values=" + strings.Join(bt.Values(), ","))
+	}
+	return b.String()
+}
+func (r *ProduceResponse) describe() string {
+	s := r.TP.String() + " " + r.Code.String()
+	if r.Code == None {
+		s += " baseOffset=" + itoa(r.BaseOffset)
+	}
+	return s
+}
+func (r *FindCoordinatorRequest) describe() string {
+	if r.Group {
+		return "group " + r.Key
+	}
+	return "transaction " + r.Key
+}
+func (r *FindCoordinatorResponse) describe() string {
+	if r.Code != None {
+		return r.Key + " " + r.Code.String()
+	}
+	return r.Key + " broker-" + strconv.Itoa(r.Broker)
+}
+func (r *InitProducerIDRequest) describe() string {
+	if r.Idempotent {
+		return "transactionalId=null"
+	}
+	return "transactionalId=" + r.TransactionalID + " timeout=" + itoa(r.TimeoutMs) + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+}
+func (r *InitProducerIDResponse) describe() string {
+	if r.Code != None {
+		return r.Code.String()
+	}
+	return "NONE pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+}
+func (r *AddPartitionsToTxnRequest) describe() string {
+	s := r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " " + tpList(r.Partitions)
+	if r.VerifyOnly {
+		s += " verifyOnly"
+	}
+	return s
+}
+func (r *AddPartitionsToTxnResponse) describe() string { return codesList(r.Results) }
+func (r *AddOffsetsToTxnRequest) describe() string {
+	return r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " group=" + r.GroupID
+}
+func (r *AddOffsetsToTxnResponse) describe() string { return r.Code.String() }
+func (r *EndTxnRequest) describe() string {
+	res := "abort"
+	if r.Commit {
+		res = "commit"
+	}
+	return r.TransactionalID + " " + res + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+}
+func (r *EndTxnResponse) describe() string { return r.Code.String() }
+func (r *WriteTxnMarkersRequest) describe() string {
+	return r.Result.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " coordinatorEpoch=" + itoa(int64(r.CoordinatorEpoch)) + " " + tpList(r.Partitions)
+}
+func (r *WriteTxnMarkersResponse) describe() string {
+	return "pid=" + itoa(r.ProducerID) + " " + codesList(r.Results)
+}
+func (r *TxnOffsetCommitRequest) describe() string {
+	return r.GroupID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " generation=" + itoa(int64(r.GenerationID)) + " member=" + r.MemberID + " " + offsetsList(r.Offsets)
+}
+func (r *TxnOffsetCommitResponse) describe() string { return codesList(r.Results) }
+func (r *OffsetCommitRequest) describe() string     { return r.GroupID + " " + offsetsList(r.Offsets) }
+func (r *OffsetCommitResponse) describe() string    { return codesList(r.Results) }
+func (r *OffsetFetchRequest) describe() string {
+	s := r.GroupID + " " + tpList(r.Partitions)
+	if r.RequireStable {
+		s += " requireStable"
+	}
+	return s
+}
+func (r *OffsetFetchResponse) describe() string {
+	if r.Code != None {
+		return r.Code.String()
+	}
+	return offsetsList(r.Offsets)
+}
+func (r *FetchRequest) describe() string {
+	iso := "read_uncommitted"
+	if r.ReadCommitted {
+		iso = "read_committed"
+	}
+	return r.TP.String() + " offset=" + itoa(r.Offset) + " " + iso
+}
+func (r *FetchResponse) describe() string {
+	if r.Code != None {
+		return r.TP.String() + " " + r.Code.String()
+	}
+	n := 0
+	for i := range r.Batches {
+		n += int(r.Batches[i].Count)
+	}
+	return r.TP.String() + " " + strconv.Itoa(len(r.Batches)) + " batches (" + strconv.Itoa(n) + " offsets) hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
+}
+
+// send puts a message on the network; it is delivered after the configured
+// latency unless a fault intervenes.
+func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Message {
+	w.nextMsg++
+	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.Now, Body: body}
+	w.schedule(w.Now+w.Config.LatencyMs, item{Kind: itemDeliver, Msg: m})
+	e := w.emit(EvSend, from, "sends "+m.Summary())
+	e.Msg = m.ID
+	return m
+}
+
+func brokerAddr(id int) string { return "broker-" + strconv.Itoa(id) }
+
+func parseBrokerAddr(s string) (int, bool) {
+	if !strings.HasPrefix(s, "broker-") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s[len("broker-"):])
+	return n, err == nil
+}

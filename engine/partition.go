@@ -1,0 +1,459 @@
+package engine
+
+import (
+	"sort"
+	"strconv"
+)
+
+// PartitionLog is one partition as its leader keeps it: the log of batches,
+// the log end offset, high watermark and last stable offset, the per-producer
+// state with its 5-batch window, the open and unreplicated transactions and
+// the aborted transaction index (ref 2.1, 4.2, 4.3).
+type PartitionLog struct {
+	TP             TP
+	Replicas       []int
+	Leader         int // -1 when offline
+	LeaderEpoch    int32
+	Batches        []Batch // append-only; entries are never modified
+	LogStartOffset int64
+	LEO            int64
+	HW             int64
+	Producers      map[int64]ProducerStateEntry
+	Ongoing        []TxnRange // open transactions, by first offset
+	Unreplicated   []TxnRange // finished, marker not yet below HW
+	Aborted        []AbortedTxn
+	Waiting        []waitingResponse // acks=all answers held until HW passes
+
+	// Invariant bookkeeping: highest record UID and per-producer highest
+	// sequence appended; a value at or below them triggers an exact check.
+	MaxUID int64
+	SeqMax map[int64]seqMark
+}
+
+type seqMark struct {
+	Epoch int16
+	Last  int32
+}
+
+type waitingResponse struct {
+	UpTo int64 // answer once HW > UpTo
+	Kind MsgKind
+	From string
+	To   string
+	Corr int64
+	Body Body
+}
+
+// IsInternal reports whether the partition belongs to an internal topic.
+func (p *PartitionLog) IsInternal() bool {
+	return p.TP.Topic == OffsetsTopic || p.TP.Topic == TxnStateTopic
+}
+
+// LastStableOffset is min(first unstable offset, HW) (ref 4.2).
+func (p *PartitionLog) LastStableOffset() int64 {
+	lso := p.HW
+	for _, t := range p.Ongoing {
+		if t.FirstOffset < lso {
+			lso = t.FirstOffset
+		}
+	}
+	for _, t := range p.Unreplicated {
+		if t.FirstOffset < lso {
+			lso = t.FirstOffset
+		}
+	}
+	return lso
+}
+
+// BatchAt finds the batch holding an offset.
+func (p *PartitionLog) BatchAt(offset int64) (*Batch, bool) {
+	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > offset })
+	if i < len(p.Batches) && p.Batches[i].BaseOffset <= offset {
+		return &p.Batches[i], true
+	}
+	return nil, false
+}
+
+// BatchStatus is what became of a data batch.
+type BatchStatus uint8
+
+// Batch statuses.
+const (
+	StatusPlain     BatchStatus = iota // not transactional
+	StatusOpen                         // transaction not finished here
+	StatusCommitted                    // a COMMIT marker followed
+	StatusAborted                      // an ABORT marker followed
+	StatusControl                      // the batch is a marker
+)
+
+var statusNames = [...]string{"plain", "open", "committed", "aborted", "control"}
+
+func (s BatchStatus) String() string { return statusNames[s] }
+
+// Status says whether a batch is plain, open, committed or aborted, by
+// looking for this producer's next marker after it.
+func (p *PartitionLog) Status(b *Batch) BatchStatus {
+	if b.Control {
+		return StatusControl
+	}
+	if !b.Transactional {
+		return StatusPlain
+	}
+	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].BaseOffset > b.BaseOffset })
+	for ; i < len(p.Batches); i++ {
+		m := &p.Batches[i]
+		if m.Control && m.ProducerID == b.ProducerID {
+			if m.Marker == MarkerCommit {
+				return StatusCommitted
+			}
+			return StatusAborted
+		}
+	}
+	return StatusOpen
+}
+
+// appendResult is the leader's answer to one client batch.
+type appendResult struct {
+	Code       ErrorCode
+	BaseOffset int64
+	Duplicate  bool
+	Expected   int32 // the sequence the leader expected, or -1
+	Rule       string
+}
+
+// appendClientBatch validates and appends a batch from a client, in Kafka's
+// order (ref 2.2) and with the decision table of ref 2.3. Verification
+// (KIP-890 part 1) has already happened in the broker when it applies.
+func (w *World) appendClientBatch(p *PartitionLog, b Batch) appendResult {
+	if b.ProducerID < 0 {
+		return w.appendBatch(p, b, appendResult{Rule: "no producer id: not idempotent, appended without checks"})
+	}
+	e, known := p.Producers[b.ProducerID]
+	if !known {
+		e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
+	}
+	last := b.LastSequence()
+	// Row 1: duplicate of a cached batch (UnifiedLog.analyzeAndValidateProducerState).
+	if known && b.ProducerEpoch == e.ProducerEpoch {
+		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
+			return appendResult{Code: None, BaseOffset: m.FirstOffset, Duplicate: true, Expected: -1,
+				Rule: "row 1: same epoch, seq " + seqRange(b.BaseSequence, last) + " matches a cached batch: duplicate, original offset " + itoa(m.FirstOffset)}
+		}
+	}
+	// Row 2: stale epoch (checkProducerEpoch).
+	if e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
+		return appendResult{Code: InvalidProducerEpoch, Expected: -1,
+			Rule: "row 2: epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))}
+	}
+	res := appendResult{Expected: -1}
+	switch {
+	case e.ProducerEpoch == NoProducerEpoch:
+		res.Rule = "row 4: no state for pid " + itoa(b.ProducerID) + " here: any sequence is accepted"
+	case b.ProducerEpoch > e.ProducerEpoch:
+		res.Expected = 0
+		if b.BaseSequence != 0 {
+			return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,
+				Rule: "row 6: new epoch " + itoa(int64(b.ProducerEpoch)) + " > " + itoa(int64(e.ProducerEpoch)) + " must start at sequence 0, got " + itoa(int64(b.BaseSequence))}
+		}
+		res.Rule = "row 5: new epoch " + itoa(int64(b.ProducerEpoch)) + " > " + itoa(int64(e.ProducerEpoch)) + " starting at 0: cache cleared"
+	default:
+		want := nextSeq(e.LastSeq())
+		res.Expected = want
+		if b.BaseSequence != want {
+			return appendResult{Code: OutOfOrderSequenceNumber, Expected: want,
+				Rule: "row 8: same epoch, base " + itoa(int64(b.BaseSequence)) + " is not last " + itoa(int64(e.LastSeq())) + " + 1"}
+		}
+		if e.LastSeq() == NoSequence {
+			res.Rule = "row 7: same epoch, nothing cached, base 0"
+		} else {
+			res.Rule = "row 7: same epoch, base " + itoa(int64(b.BaseSequence)) + " == last " + itoa(int64(e.LastSeq())) + " + 1"
+		}
+	}
+	// Rows 9 and 10: transaction consistency (appendDataBatch).
+	if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
+		return appendResult{Code: InvalidTxnState, Expected: res.Expected,
+			Rule: "row 9: pid " + itoa(b.ProducerID) + " has an open transaction here and the batch is not transactional"}
+	}
+	return w.appendBatch(p, b, res)
+}
+
+func seqRange(a, b int32) string {
+	if a == b {
+		return strconv.Itoa(int(a))
+	}
+	return strconv.Itoa(int(a)) + ".." + strconv.Itoa(int(b))
+}
+
+// appendBatch assigns offsets and updates producer state for an accepted
+// data batch (client origin after validation, or coordinator origin).
+func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendResult {
+	b.BaseOffset = p.LEO
+	b.AppendTime = w.Now
+	w.checkAppendInvariants(p, &b)
+	p.Batches = append(p.Batches, b)
+	p.LEO += int64(b.Count)
+	res.Code = None
+	res.BaseOffset = b.BaseOffset
+	if b.ProducerID >= 0 {
+		e, known := p.Producers[b.ProducerID]
+		if !known {
+			e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
+		}
+		if e.ProducerEpoch != b.ProducerEpoch {
+			e.NumCached = 0
+			e.ProducerEpoch = b.ProducerEpoch
+		}
+		if b.BaseSequence != NoSequence {
+			e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.Now})
+		}
+		e.LastTimestamp = w.Now
+		if b.Transactional && e.CurrentTxnFirstOffset < 0 {
+			e.CurrentTxnFirstOffset = b.BaseOffset
+			e.CurrentTxn = b.Txn
+			p.Ongoing = append(p.Ongoing, TxnRange{ProducerID: b.ProducerID, FirstOffset: b.BaseOffset, MarkerOffset: -1, Txn: b.Txn})
+			if res.Rule != "" {
+				res.Rule += "; "
+			}
+			res.Rule += "row 10: first transactional batch here: the transaction starts at offset " + itoa(b.BaseOffset)
+		}
+		p.Producers[b.ProducerID] = e
+	}
+	return res
+}
+
+// appendMarker validates and appends a transaction marker (ref 2.7).
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType) (ErrorCode, string) {
+	e, known := p.Producers[pid]
+	if !known {
+		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
+	}
+	if e.ProducerEpoch != NoProducerEpoch && epoch < e.ProducerEpoch {
+		return InvalidProducerEpoch, "marker epoch " + itoa(int64(epoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))
+	}
+	if coordEpoch < e.CoordinatorEpoch {
+		return TransactionCoordinatorFenced, "marker coordinatorEpoch " + itoa(int64(coordEpoch)) + " < stored " + itoa(int64(e.CoordinatorEpoch))
+	}
+	off := p.LEO
+	mb := Batch{BaseOffset: off, ProducerID: pid, ProducerEpoch: epoch, BaseSequence: NoSequence, Count: 1,
+		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.Now}
+	rule := "epoch " + itoa(int64(epoch)) + " >= stored " + itoa(int64(e.ProducerEpoch)) + ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
+	if e.CurrentTxnFirstOffset >= 0 {
+		first := e.CurrentTxnFirstOffset
+		w.checkMarkerInvariants(p, &e, epoch, result)
+		for i, t := range p.Ongoing {
+			if t.ProducerID == pid {
+				p.Ongoing = append(p.Ongoing[:i:i], p.Ongoing[i+1:]...)
+				break
+			}
+		}
+		p.Unreplicated = append(p.Unreplicated, TxnRange{ProducerID: pid, FirstOffset: first, MarkerOffset: off, Txn: e.CurrentTxn})
+		if result == MarkerAbort {
+			lso := off + 1
+			for _, t := range p.Ongoing {
+				if t.ProducerID != pid && t.FirstOffset < lso {
+					lso = t.FirstOffset
+				}
+			}
+			p.Aborted = append(p.Aborted, AbortedTxn{ProducerID: pid, FirstOffset: first, LastOffset: off, LastStableOffset: lso})
+			rule += "; transaction " + itoa(first) + ".." + itoa(off) + " recorded in the aborted index"
+		} else {
+			rule += "; transaction from offset " + itoa(first) + " committed"
+		}
+	} else {
+		rule += "; no open transaction for pid " + itoa(pid) + " here: appended, LSO unaffected"
+	}
+	if e.ProducerEpoch != epoch {
+		e.NumCached = 0
+		e.ProducerEpoch = epoch
+		rule += "; epoch changed: 5-batch cache cleared"
+	}
+	e.CoordinatorEpoch = coordEpoch
+	e.CurrentTxnFirstOffset = -1
+	e.CurrentTxn = 0
+	e.LastTimestamp = w.Now
+	p.Producers[pid] = e
+	p.Batches = append(p.Batches, mb)
+	p.LEO++
+	return None, rule
+}
+
+// afterAppend (called once the decision is narrated) advances the high watermark at once when no follower is alive
+// to wait for (rf=1), or schedules the followers' fetch.
+func (w *World) afterAppend(p *PartitionLog) {
+	w.markDirty(p.TP)
+	if w.aliveFollowers(p) == 0 {
+		w.advanceHW(p, p.LEO)
+		return
+	}
+	if !w.hasTimer(TimerReplicate, brokerAddr(p.Leader), p.TP) {
+		w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
+	}
+}
+
+func (w *World) aliveFollowers(p *PartitionLog) int {
+	n := 0
+	for _, r := range p.Replicas {
+		if r != p.Leader && w.brokerAlive(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// onReplicate is the followers' fetch: the high watermark moves to what they
+// have copied.
+func (w *World) onReplicate(t Timer) {
+	p := w.Partitions[t.TP]
+	if p == nil {
+		return
+	}
+	upto := t.ID
+	if upto > p.LEO {
+		upto = p.LEO
+	}
+	w.advanceHW(p, upto)
+	if p.LEO > p.HW && w.aliveFollowers(p) > 0 {
+		w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
+	}
+}
+
+func (w *World) advanceHW(p *PartitionLog, hw int64) {
+	if hw <= p.HW {
+		return
+	}
+	oldLSO := p.LastStableOffset()
+	old := p.HW
+	p.HW = hw
+	kept := p.Unreplicated[:0:0]
+	for _, t := range p.Unreplicated {
+		if t.MarkerOffset >= p.HW {
+			kept = append(kept, t)
+		}
+	}
+	p.Unreplicated = kept
+	if !p.IsInternal() {
+		text := p.TP.String() + " high watermark " + itoa(old) + " -> " + itoa(hw)
+		if lso := p.LastStableOffset(); lso != oldLSO {
+			text += ", LSO " + itoa(oldLSO) + " -> " + itoa(lso)
+		} else {
+			text += ", LSO stays " + itoa(lso)
+		}
+		w.emit(EvWatermark, brokerAddr(p.Leader), text)
+	}
+	w.markDirty(p.TP)
+	var still []waitingResponse
+	for _, wr := range p.Waiting {
+		if p.HW > wr.UpTo {
+			w.send(wr.Kind, wr.From, wr.To, wr.Corr, wr.Body)
+		} else {
+			still = append(still, wr)
+		}
+	}
+	p.Waiting = still
+}
+
+// read returns the batches a fetch from offset sees: below the LSO for
+// read_committed, below the high watermark otherwise, with the aborted
+// transactions that overlap them (ref 4.4).
+func (p *PartitionLog) read(from int64, readCommitted bool, max int) ([]Batch, []AbortedTxn, int64) {
+	bound := p.HW
+	if readCommitted {
+		bound = p.LastStableOffset()
+	}
+	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > from })
+	j := i
+	for j < len(p.Batches) && p.Batches[j].BaseOffset < bound && j-i < max {
+		j++
+	}
+	batches := p.Batches[i:j:j]
+	var aborted []AbortedTxn
+	if readCommitted && j > i {
+		upper := p.Batches[j-1].NextOffset()
+		for _, a := range p.Aborted {
+			if a.LastOffset >= from && a.FirstOffset < upper {
+				aborted = append(aborted, a)
+			}
+		}
+	}
+	return batches, aborted, bound
+}
+
+// truncateTo cuts the log back to an offset (a new leader without the
+// unreplicated tail) and rebuilds the producer state by replaying the log,
+// as a follower's replay would.
+func (w *World) truncateTo(p *PartitionLog, off int64) {
+	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > off })
+	lost := p.LEO - off
+	p.Batches = p.Batches[:i:i]
+	p.LEO = off
+	if p.HW > off {
+		p.HW = off
+	}
+	p.Producers = map[int64]ProducerStateEntry{}
+	p.Ongoing, p.Unreplicated, p.Waiting = nil, nil, nil
+	var aborted []AbortedTxn
+	for _, a := range p.Aborted {
+		if a.LastOffset < off {
+			aborted = append(aborted, a)
+		}
+	}
+	p.Aborted = aborted
+	for k := range p.Batches {
+		b := &p.Batches[k]
+		if b.ProducerID < 0 {
+			continue
+		}
+		e, ok := p.Producers[b.ProducerID]
+		if !ok {
+			e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
+		}
+		if e.ProducerEpoch != b.ProducerEpoch {
+			e.NumCached = 0
+			e.ProducerEpoch = b.ProducerEpoch
+		}
+		if b.Control {
+			if e.CurrentTxnFirstOffset >= 0 {
+				for x, t := range p.Ongoing {
+					if t.ProducerID == b.ProducerID {
+						p.Ongoing = append(p.Ongoing[:x:x], p.Ongoing[x+1:]...)
+						break
+					}
+				}
+			}
+			e.CoordinatorEpoch = b.CoordinatorEpoch
+			e.CurrentTxnFirstOffset = -1
+			e.CurrentTxn = 0
+		} else {
+			if b.BaseSequence != NoSequence {
+				e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: b.AppendTime})
+			}
+			if b.Transactional && e.CurrentTxnFirstOffset < 0 {
+				e.CurrentTxnFirstOffset = b.BaseOffset
+				e.CurrentTxn = b.Txn
+				p.Ongoing = append(p.Ongoing, TxnRange{ProducerID: b.ProducerID, FirstOffset: b.BaseOffset, MarkerOffset: -1, Txn: b.Txn})
+			}
+		}
+		e.LastTimestamp = b.AppendTime
+		p.Producers[b.ProducerID] = e
+	}
+	if lost > 0 {
+		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost")
+	}
+	w.markDirty(p.TP)
+}
+
+// expireProducers drops producer state without an open transaction that has
+// been idle for producer.id.expiration.ms (ref 2.1).
+func (w *World) expireProducers(p *PartitionLog) {
+	var ids []int64
+	for pid, e := range p.Producers {
+		if e.CurrentTxnFirstOffset < 0 && w.Now-e.LastTimestamp >= w.Config.ProducerIDExpirationMs {
+			ids = append(ids, pid)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, pid := range ids {
+		delete(p.Producers, pid)
+		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms")
+	}
+}

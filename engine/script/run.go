@@ -1,0 +1,105 @@
+package script
+
+import (
+	"strings"
+
+	"eoslab/engine"
+)
+
+// Failure is an expectation that did not hold.
+type Failure struct {
+	File string
+	Line int
+	Text string // the expect line
+	Got  string // what was found instead
+}
+
+func (f Failure) Error() string {
+	return f.File + ":" + itoaRun(f.Line) + ": expectation failed: " + f.Text + "\n    found: " + f.Got
+}
+
+func itoaRun(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+// Action converts a parsed command into the engine's action.
+func Action(c Command) engine.Action {
+	a := engine.Action{Verb: c.Verb, Actor: c.Actor, Args: c.Args}
+	for _, kv := range c.Opts {
+		a.Opts = append(a.Opts, engine.KV{Key: kv.Key, Value: kv.Value})
+	}
+	return a
+}
+
+// Runner plays commands against a world.
+type Runner struct {
+	World    *engine.World
+	Failures []Failure
+}
+
+// NewRunner starts a runner on a fresh world with Kafka's defaults.
+func NewRunner() *Runner { return &Runner{World: engine.New(engine.DefaultConfig())} }
+
+// Exec runs one command. An expectation that does not hold is recorded in
+// Failures and returned; an action the engine refuses is an *Error naming
+// file:line.
+func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
+	a := Action(c)
+	if c.Verb == "expect" {
+		ok, got, err := r.World.Expect(a)
+		if err != nil {
+			return nil, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
+		}
+		if !ok {
+			f := Failure{File: c.File, Line: c.Line, Text: c.Text, Got: got}
+			r.Failures = append(r.Failures, f)
+			return nil, &f, nil
+		}
+		return nil, nil, nil
+	}
+	evs, err := r.World.Apply(a)
+	if err != nil {
+		return evs, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
+	}
+	return evs, nil, nil
+}
+
+// Transcript runs a whole scenario and returns its transcript (one event per
+// line), the failures, and the first error that stopped it.
+func Transcript(file string, src []byte) (string, []Failure, error) {
+	cmds, err := Parse(file, src)
+	if err != nil {
+		return "", nil, err
+	}
+	r := NewRunner()
+	var b strings.Builder
+	for _, c := range cmds {
+		evs, f, err := r.Exec(c)
+		for _, e := range evs {
+			b.WriteString(e.Line())
+			b.WriteByte('\n')
+		}
+		if f != nil {
+			b.WriteString("FAILED " + f.Error() + "\n")
+		}
+		if err != nil {
+			return b.String(), r.Failures, err
+		}
+	}
+	return b.String(), r.Failures, nil
+}

@@ -1,0 +1,810 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+)
+
+// TxnMetadata is the coordinator's entry for one transactional.id
+// (TransactionMetadata.scala, ref 3.2).
+type TxnMetadata struct {
+	TransactionalID   string
+	ProducerID        int64
+	PrevProducerID    int64
+	NextProducerID    int64
+	ProducerEpoch     int16
+	LastProducerEpoch int16
+	TimeoutMs         int64
+	State             TxnState
+	HasPending        bool
+	Pending           TxnState
+	Partitions        []TP
+	StartTs           int64
+	LastUpdateTs      int64
+}
+
+func (m *TxnMetadata) hasPartition(tp TP) bool {
+	for _, p := range m.Partitions {
+		if p == tp {
+			return true
+		}
+	}
+	return false
+}
+
+// TxnLogRecord is one record of __transaction_state (TransactionLogValue, ref 3.2).
+// lastProducerEpoch is deliberately absent: Kafka does not persist it.
+type TxnLogRecord struct {
+	Offset          int64
+	TransactionalID string
+	Tombstone       bool
+	ProducerID      int64
+	PrevProducerID  int64
+	ProducerEpoch   int16
+	TimeoutMs       int64
+	State           TxnState
+	Partitions      []TP
+	StartTs         int64
+	LastUpdateTs    int64
+	CoordEpoch      int32
+}
+
+// String is the record as the coordinator panel shows it.
+func (r TxnLogRecord) String() string {
+	if r.Tombstone {
+		return "@" + itoa(r.Offset) + " " + r.TransactionalID + " tombstone"
+	}
+	parts := "null"
+	if len(r.Partitions) > 0 {
+		parts = tpList(r.Partitions)
+	}
+	return "@" + itoa(r.Offset) + " " + r.TransactionalID + " " + r.State.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " partitions=" + parts
+}
+
+type writePurpose uint8
+
+const (
+	wInit writePurpose = iota
+	wAddPartitions
+	wAddOffsets
+	wEndTxn
+	wFence
+	wTimeoutAbort
+	wComplete
+	wTombstone
+)
+
+type pendingWrite struct {
+	ID      int64
+	Target  TxnMetadata
+	Purpose writePurpose
+	Reply   *Message // the request to answer once durable
+}
+
+type markerJob struct {
+	TransactionalID string
+	Result          MarkerType
+	ProducerID      int64
+	Epoch           int16
+	Pending         []TP
+	Outstanding     map[int64][]TP // corr -> partitions in that request
+}
+
+// TxnStatePartition is one partition of __transaction_state: its durable log
+// (which survives the leader) and the leader's in-memory coordinator state
+// (which does not).
+type TxnStatePartition struct {
+	Partition  int32
+	Replicas   []int
+	Leader     int
+	CoordEpoch int32
+	Loading    bool
+	Log        []TxnLogRecord
+	Meta       map[string]TxnMetadata
+	Writes     []pendingWrite
+	Markers    map[string]*markerJob
+}
+
+func (w *World) txnPart(p int32) *TxnStatePartition {
+	if t, ok := w.TxnParts[p]; ok {
+		return t
+	}
+	reps := w.replicasFor(TxnStateTopic, p, 3)
+	t := &TxnStatePartition{Partition: p, Replicas: reps, Leader: w.firstAlive(reps), Meta: map[string]TxnMetadata{}, Markers: map[string]*markerJob{}}
+	w.TxnParts[p] = t
+	return t
+}
+
+func (w *World) txnCoordinatorBroker(txnID string) int {
+	return w.txnPart(w.TxnPartitionFor(txnID)).Leader
+}
+
+func (t *TxnStatePartition) addr() string { return brokerAddr(t.Leader) }
+
+func (t *TxnStatePartition) name() string {
+	return TxnStateTopic + "-" + itoa(int64(t.Partition))
+}
+
+// allocatePID hands out the next producer id of a broker's block, taking a
+// new block of 1000 from the controller when needed (ProducerIdsBlock).
+func (w *World) allocatePID(brokerID int) int64 {
+	b := w.broker(brokerID)
+	if b.PIDNext >= b.PIDEnd {
+		b.PIDNext = w.nextPIDBlk
+		b.PIDEnd = w.nextPIDBlk + ProducerIDBlockSize
+		w.nextPIDBlk += ProducerIDBlockSize
+	}
+	pid := b.PIDNext
+	b.PIDNext++
+	return pid
+}
+
+// coordinatorCheck answers NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS
+// when this broker cannot serve the id now.
+func (w *World) coordinatorCheck(id int, txnID string) (*TxnStatePartition, ErrorCode) {
+	t := w.txnPart(w.TxnPartitionFor(txnID))
+	if t.Leader != id {
+		return t, NotCoordinator
+	}
+	if t.Loading {
+		return t, CoordinatorLoadInProgress
+	}
+	return t, None
+}
+
+func (w *World) onFindCoordinator(id int, m *Message, r *FindCoordinatorRequest) {
+	leader := -1
+	if r.Group {
+		if p := w.Partition(w.OffsetsPartitionFor(r.Key)); p != nil {
+			leader = p.Leader
+		}
+	} else {
+		leader = w.txnCoordinatorBroker(r.Key)
+	}
+	resp := &FindCoordinatorResponse{Key: r.Key, Group: r.Group, Broker: leader}
+	if leader < 0 {
+		resp.Code = CoordinatorNotAvailable
+	}
+	w.reply(m, MsgFindCoordinatorResponse, resp)
+}
+
+func (w *World) coordActor(t *TxnStatePartition) string { return "coordinator(" + t.addr() + ")" }
+
+// onInitProducerID follows the decision table of ref 3.4, in order.
+func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
+	fail := func(code ErrorCode, actor, why string) {
+		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why)
+		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: code, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
+	}
+	if r.Idempotent {
+		pid := w.allocatePID(id)
+		w.emitRule(EvEpoch, brokerAddr(id), "allocates pid="+itoa(pid)+" epoch=0 for an idempotent producer; nothing is written", "ref 3.4 step 1: transactionalId null")
+		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: pid, ProducerEpoch: 0})
+		return
+	}
+	actor := brokerAddr(id)
+	if r.TransactionalID == "" {
+		fail(InvalidRequest, actor, "ref 3.4 step 2: empty transactional id")
+		return
+	}
+	if r.TimeoutMs <= 0 || r.TimeoutMs > w.Config.TxnMaxTimeoutMs {
+		fail(InvalidTransactionTimeout, actor, "ref 3.4 step 3: timeout "+itoa(r.TimeoutMs)+" not in 1.."+itoa(w.Config.TxnMaxTimeoutMs)+" (transaction.max.timeout.ms)")
+		return
+	}
+	if (r.ProducerID == NoProducerID) != (r.ProducerEpoch == NoProducerEpoch) {
+		fail(InvalidRequest, actor, "ref 3.4 step 4: only one of producerId/epoch given")
+		return
+	}
+	t, code := w.coordinatorCheck(id, r.TransactionalID)
+	if code != None {
+		fail(code, actor, "ref 3.4 step 5: "+t.name()+" is led by broker-"+itoa(int64(t.Leader)))
+		return
+	}
+	actor = w.coordActor(t)
+	meta, ok := t.Meta[r.TransactionalID]
+	if !ok {
+		pid := w.allocatePID(id)
+		meta = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
+			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.Now}
+		t.Meta[r.TransactionalID] = meta
+		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", "ref 3.4 step 6")
+	}
+	if meta.HasPending {
+		fail(ConcurrentTransactions, actor, "ref 3.4 step 7: a transition to "+meta.Pending.String()+" is in progress")
+		return
+	}
+	if r.ProducerID != NoProducerID {
+		okExpected := meta.ProducerEpoch == NoProducerEpoch || r.ProducerID == meta.ProducerID ||
+			(r.ProducerID == meta.PrevProducerID && r.ProducerEpoch >= EpochExhaustedAt)
+		if !okExpected {
+			fail(ProducerFenced, actor, "ref 3.4 step 8: expected pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID))
+			return
+		}
+	}
+	switch meta.State {
+	case PrepareCommit, PrepareAbort:
+		fail(ConcurrentTransactions, actor, "ref 3.4 step 9: "+meta.State.String()+" is still completing")
+		return
+	case Ongoing:
+		w.fenceAndAbort(t, meta, wFence, m, "ref 3.4 step 11: a new instance fences the open transaction")
+		return
+	}
+	target := meta
+	target.TimeoutMs = r.TimeoutMs
+	target.State = Empty
+	target.Partitions = nil
+	target.LastUpdateTs = w.Now
+	rule := ""
+	exhausted := meta.ProducerEpoch >= EpochExhaustedAt
+	switch {
+	case exhausted && (r.ProducerID == NoProducerID || r.ProducerEpoch == meta.ProducerEpoch):
+		target.PrevProducerID = meta.ProducerID
+		target.ProducerID = w.allocatePID(id)
+		target.ProducerEpoch = 0
+		target.LastProducerEpoch = NoProducerEpoch
+		if r.ProducerID != NoProducerID {
+			target.LastProducerEpoch = meta.ProducerEpoch
+		}
+		rule = "ref 3.4 step 10: epoch " + itoa(int64(meta.ProducerEpoch)) + " exhausted (>= 32766): new pid, epoch 0"
+	case r.ProducerID == NoProducerID:
+		target.ProducerEpoch = meta.ProducerEpoch + 1
+		target.LastProducerEpoch = NoProducerEpoch
+		rule = "ref 3.4 step 10: no expected epoch: epoch " + itoa(int64(meta.ProducerEpoch)) + " + 1"
+	case meta.ProducerEpoch == NoProducerEpoch || r.ProducerEpoch == meta.ProducerEpoch:
+		target.ProducerEpoch = meta.ProducerEpoch + 1
+		target.LastProducerEpoch = meta.ProducerEpoch
+		rule = "ref 3.4 step 10: expected epoch matches: bump to " + itoa(int64(target.ProducerEpoch)) + ", lastEpoch " + itoa(int64(meta.ProducerEpoch))
+	case r.ProducerEpoch == meta.LastProducerEpoch:
+		rule = "ref 3.4 step 10: expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump"
+	default:
+		fail(ProducerFenced, actor, "ref 3.4 step 10: expected epoch "+itoa(int64(r.ProducerEpoch))+" is neither current "+itoa(int64(meta.ProducerEpoch))+" nor last "+itoa(int64(meta.LastProducerEpoch)))
+		return
+	}
+	if target.ProducerID != meta.ProducerID || target.ProducerEpoch != meta.ProducerEpoch {
+		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule)
+		rule = ""
+	}
+	w.txnWrite(t, target, wInit, m, rule)
+}
+
+// fenceAndAbort is prepareFenceProducerEpoch followed by an abort with the
+// bumped epoch (ref 3.4 step 11, 3.8): PrepareEpochFence stays pending only
+// and is replaced by PrepareAbort(epoch+1, lastEpoch -1).
+func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose writePurpose, m *Message, why string) {
+	actor := w.coordActor(t)
+	w.checkTxnTransition(t, meta, PrepareEpochFence)
+	w.emitRule(EvTxnState, actor, meta.TransactionalID+" "+meta.State.String()+" -> PrepareEpochFence (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1)), why)
+	w.emit(EvFence, actor, "fences pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" of "+meta.TransactionalID)
+	target := meta
+	target.ProducerEpoch = meta.ProducerEpoch + 1
+	target.LastProducerEpoch = NoProducerEpoch
+	target.State = PrepareAbort
+	target.LastUpdateTs = w.Now
+	fenced := meta
+	fenced.State = PrepareEpochFence
+	t.Meta[meta.TransactionalID] = fenced
+	w.txnWrite(t, target, purpose, m, "")
+}
+
+// txnWrite appends a state change to __transaction_state. The change takes
+// effect only once the append is durable (acks=all); meanwhile the pending
+// state makes concurrent requests get CONCURRENT_TRANSACTIONS (ref 3.2).
+func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose writePurpose, reply *Message, rule string) {
+	meta := t.Meta[target.TransactionalID]
+	if purpose != wTombstone {
+		w.checkTxnTransition(t, meta, target.State)
+	}
+	meta.HasPending = true
+	meta.Pending = target.State
+	if purpose == wTombstone {
+		meta.Pending = Dead
+	}
+	t.Meta[target.TransactionalID] = meta
+	wid := w.newCorr()
+	t.Writes = append(t.Writes, pendingWrite{ID: wid, Target: target, Purpose: purpose, Reply: reply})
+	what := target.State.String() + " pid=" + itoa(target.ProducerID) + " epoch=" + itoa(int64(target.ProducerEpoch))
+	if purpose == wTombstone {
+		what = "a tombstone"
+	} else if len(target.Partitions) > 0 {
+		what += " partitions=" + tpList(target.Partitions)
+	}
+	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule)
+	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
+}
+
+func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to TxnState) {
+	if !ValidTxnTransition(meta.State, to) {
+		w.violate("illegal-transition", w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (ref 3.3)")
+	}
+}
+
+// onTxnLogAppended applies a durable write and continues what it was for.
+func (w *World) onTxnLogAppended(tm Timer) {
+	t := w.TxnParts[tm.TP.Partition]
+	if t == nil {
+		return
+	}
+	var pw pendingWrite
+	found := false
+	for i, x := range t.Writes {
+		if x.ID == tm.ID {
+			pw = x
+			t.Writes = append(t.Writes[:i:i], t.Writes[i+1:]...)
+			found = true
+			break
+		}
+	}
+	if !found {
+		return
+	}
+	target := pw.Target
+	actor := w.coordActor(t)
+	rec := TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, ProducerID: target.ProducerID, PrevProducerID: target.PrevProducerID,
+		ProducerEpoch: target.ProducerEpoch, TimeoutMs: target.TimeoutMs, State: target.State, Partitions: target.Partitions,
+		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch}
+	if pw.Purpose == wTombstone {
+		rec = TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, Tombstone: true, CoordEpoch: t.CoordEpoch}
+	}
+	t.Log = append(t.Log, rec)
+	old := t.Meta[target.TransactionalID]
+	if pw.Purpose == wTombstone {
+		delete(t.Meta, target.TransactionalID)
+		w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> Dead: tombstone durable, the id is forgotten")
+		return
+	}
+	target.HasPending = false
+	t.Meta[target.TransactionalID] = target
+	w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> "+target.State.String()+" (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
+	switch pw.Purpose {
+	case wInit:
+		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: target.ProducerID, ProducerEpoch: target.ProducerEpoch})
+	case wAddPartitions:
+		req := pw.Reply.Body.(*AddPartitionsToTxnRequest)
+		res := make([]TPCode, len(req.Partitions))
+		for i, tp := range req.Partitions {
+			res[i] = TPCode{TP: tp}
+		}
+		w.reply(pw.Reply, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res})
+	case wAddOffsets:
+		w.reply(pw.Reply, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
+	case wEndTxn:
+		w.reply(pw.Reply, MsgEndTxnResponse, &EndTxnResponse{})
+		w.startMarkers(t, target)
+	case wFence:
+		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with CONCURRENT_TRANSACTIONS(51): it must retry once the abort completes", "ref 3.4 step 11")
+		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: ConcurrentTransactions, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
+		w.startMarkers(t, target)
+	case wTimeoutAbort:
+		w.startMarkers(t, target)
+	}
+}
+
+func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest) {
+	if r.VerifyOnly {
+		w.onVerify(id, m, r)
+		return
+	}
+	all := func(code ErrorCode) []TPCode {
+		res := make([]TPCode, len(r.Partitions))
+		for i, tp := range r.Partitions {
+			res[i] = TPCode{TP: tp, Code: code}
+		}
+		return res
+	}
+	fail := func(code ErrorCode, actor, why string) {
+		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why)
+		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(code)})
+	}
+	if r.TransactionalID == "" {
+		fail(InvalidRequest, brokerAddr(id), "ref 3.5: empty transactional id")
+		return
+	}
+	for _, tp := range r.Partitions {
+		if w.Partitions[tp] == nil && w.Partition(tp) == nil {
+			res := all(OperationNotAttempted)
+			for i := range res {
+				if res[i].TP == tp {
+					res[i].Code = 3
+				}
+			}
+			w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res})
+			return
+		}
+	}
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
+	if code != None {
+		fail(code, brokerAddr(id), why)
+		return
+	}
+	actor := w.coordActor(t)
+	if meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort {
+		fail(ConcurrentTransactions, actor, "ref 3.5: "+meta.State.String()+" with a transition pending or completing")
+		return
+	}
+	if meta.State == Ongoing {
+		missing := false
+		for _, tp := range r.Partitions {
+			if !meta.hasPartition(tp) {
+				missing = true
+			}
+		}
+		if !missing {
+			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5")
+			w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(None)})
+			return
+		}
+	}
+	w.txnWrite(t, w.ongoingTarget(meta, r.Partitions), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
+}
+
+// ongoingTarget is the Ongoing state with the union of partitions.
+func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
+	target := meta
+	target.Partitions = append([]TP(nil), meta.Partitions...)
+	for _, tp := range add {
+		if !target.hasPartition(tp) {
+			target.Partitions = append(target.Partitions, tp)
+		}
+	}
+	sortTPs(target.Partitions)
+	if meta.State != Ongoing {
+		target.StartTs = w.Now
+	}
+	target.State = Ongoing
+	target.LastUpdateTs = w.Now
+	return target
+}
+
+func sortTPs(tps []TP) {
+	sort.Slice(tps, func(i, j int) bool {
+		if tps[i].Topic != tps[j].Topic {
+			return tps[i].Topic < tps[j].Topic
+		}
+		return tps[i].Partition < tps[j].Partition
+	})
+}
+
+// coordinatorEntry runs the checks shared by AddPartitionsToTxn,
+// AddOffsetsToTxn and EndTxn: coordinator, metadata, pid and exact epoch.
+func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16) (*TxnStatePartition, TxnMetadata, ErrorCode, string) {
+	t, code := w.coordinatorCheck(id, txnID)
+	if code != None {
+		return t, TxnMetadata{}, code, t.name() + " is not served here now"
+	}
+	meta, ok := t.Meta[txnID]
+	if !ok {
+		return t, meta, InvalidProducerIDMapping, "no metadata for " + txnID
+	}
+	if meta.ProducerID != pid {
+		return t, meta, InvalidProducerIDMapping, "pid " + itoa(pid) + " does not match " + itoa(meta.ProducerID)
+	}
+	if meta.ProducerEpoch != epoch {
+		return t, meta, ProducerFenced, "epoch " + itoa(int64(epoch)) + " is not the current epoch " + itoa(int64(meta.ProducerEpoch))
+	}
+	return t, meta, None, ""
+}
+
+// onVerify answers a leader's verifyOnly AddPartitionsToTxn (ref 2.4).
+func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
+	code := None
+	t, c := w.coordinatorCheck(id, r.TransactionalID)
+	meta, ok := t.Meta[r.TransactionalID]
+	switch {
+	case c != None:
+		code = c
+	case !ok || meta.ProducerID != r.ProducerID:
+		code = InvalidProducerIDMapping
+	case meta.ProducerEpoch != r.ProducerEpoch:
+		code = ProducerFenced
+	case meta.State == PrepareCommit || meta.State == PrepareAbort:
+		code = ConcurrentTransactions
+	case !meta.hasPartition(r.Partitions[0]) || meta.State != Ongoing:
+		code = TransactionAbortable
+	}
+	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), "ref 2.4")
+	res := []TPCode{{TP: r.Partitions[0], Code: code}}
+	w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyOnly: true, VerifyCorr: r.VerifyCorr})
+}
+
+func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
+	fail := func(code ErrorCode, actor, why string) {
+		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why)
+		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{Code: code})
+	}
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
+	if code != None {
+		fail(code, brokerAddr(id), why)
+		return
+	}
+	actor := w.coordActor(t)
+	if meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort {
+		fail(ConcurrentTransactions, actor, "ref 3.5: transition pending or completing")
+		return
+	}
+	tp := w.OffsetsPartitionFor(r.GroupID)
+	if meta.State == Ongoing && meta.hasPartition(tp) {
+		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
+		return
+	}
+	w.txnWrite(t, w.ongoingTarget(meta, []TP{tp}), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
+}
+
+// onEndTxn follows the TV1 table of ref 3.6.
+func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
+	verb := "abort"
+	if r.Commit {
+		verb = "commit"
+	}
+	fail := func(code ErrorCode, actor, why string) {
+		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why)
+		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code})
+	}
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
+	if code != None {
+		fail(code, brokerAddr(id), "ref 3.6: "+why)
+		return
+	}
+	actor := w.coordActor(t)
+	if meta.HasPending {
+		fail(ConcurrentTransactions, actor, "ref 3.6: transition to "+meta.Pending.String()+" pending")
+		return
+	}
+	switch meta.State {
+	case Ongoing:
+		target := meta
+		target.State = PrepareAbort
+		if r.Commit {
+			target.State = PrepareCommit
+		}
+		target.LastUpdateTs = w.Now
+		w.txnWrite(t, target, wEndTxn, m, "ref 3.6: Ongoing + "+verb)
+	case PrepareCommit:
+		if r.Commit {
+			fail(ConcurrentTransactions, actor, "ref 3.6: PrepareCommit + commit: still completing")
+		} else {
+			fail(InvalidTxnState, actor, "ref 3.6: PrepareCommit + abort: a prepared commit always commits")
+		}
+	case PrepareAbort:
+		if r.Commit {
+			fail(InvalidTxnState, actor, "ref 3.6: PrepareAbort + commit")
+		} else {
+			fail(ConcurrentTransactions, actor, "ref 3.6: PrepareAbort + abort: still completing")
+		}
+	case CompleteCommit:
+		if r.Commit {
+			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", "ref 3.6")
+			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
+		} else {
+			fail(InvalidTxnState, actor, "ref 3.6: CompleteCommit + abort")
+		}
+	case CompleteAbort:
+		if !r.Commit {
+			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", "ref 3.6")
+			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
+		} else {
+			fail(InvalidTxnState, actor, "ref 3.6: CompleteAbort + commit")
+		}
+	default:
+		fail(InvalidTxnState, actor, "ref 3.6: "+meta.State.String()+" + "+verb)
+	}
+}
+
+// startMarkers sends WriteTxnMarkers to every partition leader of the
+// transaction, concurrently (ref 3.7).
+func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
+	result := MarkerAbort
+	if meta.State == PrepareCommit {
+		result = MarkerCommit
+	}
+	job := &markerJob{TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
+		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}}
+	t.Markers[meta.TransactionalID] = job
+	if len(job.Pending) == 0 {
+		w.completeTxn(t, job)
+		return
+	}
+	w.sendMarkers(t, job)
+}
+
+func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
+	byLeader := map[int][]TP{}
+	var leaders []int
+	busy := map[TP]bool{}
+	for _, tps := range job.Outstanding {
+		for _, tp := range tps {
+			busy[tp] = true
+		}
+	}
+	for _, tp := range job.Pending {
+		if busy[tp] {
+			continue
+		}
+		l := -1
+		if p := w.Partition(tp); p != nil {
+			l = p.Leader
+		}
+		if _, ok := byLeader[l]; !ok {
+			leaders = append(leaders, l)
+		}
+		byLeader[l] = append(byLeader[l], tp)
+	}
+	sort.Ints(leaders)
+	for _, l := range leaders {
+		corr := w.newCorr()
+		job.Outstanding[corr] = byLeader[l]
+		w.setTimer(30000, Timer{Kind: TimerRequestTimeout, Owner: t.addr(), ID: corr})
+		if l < 0 {
+			w.emit(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+" marker will be retried")
+			continue
+		}
+		w.send(MsgWriteTxnMarkers, t.addr(), brokerAddr(l), corr, &WriteTxnMarkersRequest{TransactionalID: job.TransactionalID, ProducerID: job.ProducerID,
+			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition})
+	}
+}
+
+func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkersResponse) {
+	t := w.TxnParts[r.CoordPartition]
+	if t == nil || t.Leader != id || t.CoordEpoch != r.CoordinatorEpoch {
+		return
+	}
+	job := t.Markers[r.TransactionalID]
+	if job == nil {
+		return
+	}
+	if _, ok := job.Outstanding[m.Corr]; !ok {
+		return
+	}
+	delete(job.Outstanding, m.Corr)
+	w.cancelTimer(TimerRequestTimeout, t.addr(), m.Corr)
+	retry := false
+	for _, res := range r.Results {
+		switch {
+		case res.Code == None:
+			job.Pending = removeTP(job.Pending, res.TP)
+		case res.Code == InvalidProducerEpoch || res.Code == TransactionCoordinatorFenced:
+			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), "ref 3.7")
+			delete(t.Markers, job.TransactionalID)
+			return
+		default:
+			retry = true
+		}
+	}
+	if len(job.Pending) == 0 && len(job.Outstanding) == 0 {
+		w.completeTxn(t, job)
+		return
+	}
+	if retry {
+		w.sendMarkers(t, job)
+	}
+}
+
+func removeTP(tps []TP, tp TP) []TP {
+	out := tps[:0:0]
+	for _, x := range tps {
+		if x != tp {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// completeTxn writes CompleteCommit or CompleteAbort with no partitions.
+func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
+	delete(t.Markers, job.TransactionalID)
+	meta := t.Meta[job.TransactionalID]
+	target := meta
+	target.State = CompleteAbort
+	if job.Result == MarkerCommit {
+		target.State = CompleteCommit
+	}
+	target.Partitions = nil
+	target.LastUpdateTs = w.Now
+	w.txnWrite(t, target, wComplete, nil, "ref 3.7: every marker acknowledged")
+}
+
+// onMarkerTimeout resends markers whose request got no answer.
+func (w *World) onCoordinatorRequestTimeout(tm Timer) {
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		if t.addr() != tm.Owner {
+			continue
+		}
+		for _, id := range sortedKeys(t.Markers) {
+			job := t.Markers[id]
+			if _, ok := job.Outstanding[tm.ID]; ok {
+				delete(job.Outstanding, tm.ID)
+				w.emit(EvTimer, w.coordActor(t), "WriteTxnMarkers for "+job.TransactionalID+" timed out: resending")
+				w.sendMarkers(t, job)
+				return
+			}
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (w *World) sortedTxnParts() []int32 {
+	out := make([]int32, 0, len(w.TxnParts))
+	for p := range w.TxnParts {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// onAbortCheck is abortTimedOutTransactions (ref 3.8): Ongoing transactions
+// past their timeout are fenced and aborted exactly as step 11 of ref 3.4.
+func (w *World) onAbortCheck() {
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		if t.Leader < 0 || t.Loading {
+			continue
+		}
+		for _, id := range sortedKeys(t.Meta) {
+			meta := t.Meta[id]
+			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.Now {
+				w.fenceAndAbort(t, meta, wTimeoutAbort, nil, "ref 3.8: started at t="+itoa(meta.StartTs)+", timeout "+itoa(meta.TimeoutMs)+" ms passed")
+			}
+		}
+	}
+	w.setTimer(w.Config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
+}
+
+// onExpiryCheck removes idle transactional ids (ref 3.8) and idle producer
+// state on partitions (ref 2.1).
+func (w *World) onExpiryCheck() {
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		if t.Leader < 0 || t.Loading {
+			continue
+		}
+		for _, id := range sortedKeys(t.Meta) {
+			meta := t.Meta[id]
+			if (meta.State == Empty || meta.State == CompleteCommit || meta.State == CompleteAbort) && !meta.HasPending &&
+				w.Now-meta.LastUpdateTs >= w.Config.TxnIDExpirationMs {
+				w.txnWrite(t, meta, wTombstone, nil, "ref 3.8: idle for transactional.id.expiration.ms")
+			}
+		}
+	}
+	for _, tp := range w.SortedPartitions() {
+		w.expireProducers(w.Partitions[tp])
+	}
+	w.setTimer(w.Config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
+}
+
+// onLoadDone finishes a new coordinator's load of its partition (ref 3.9):
+// the cache is rebuilt from the log, and Prepare* transactions get all their
+// markers again under the new coordinator epoch.
+func (w *World) onLoadDone(tm Timer) {
+	t := w.TxnParts[tm.TP.Partition]
+	if t == nil || t.addr() != tm.Owner {
+		return
+	}
+	t.Loading = false
+	t.Meta = map[string]TxnMetadata{}
+	for _, r := range t.Log {
+		if r.Tombstone {
+			delete(t.Meta, r.TransactionalID)
+			continue
+		}
+		t.Meta[r.TransactionalID] = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, PrevProducerID: r.PrevProducerID, NextProducerID: NoProducerID,
+			ProducerEpoch: r.ProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: r.State,
+			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs}
+	}
+	actor := w.coordActor(t)
+	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: lastProducerEpoch is not persisted, it reloads as -1")
+	for _, id := range sortedKeys(t.Meta) {
+		meta := t.Meta[id]
+		if meta.State == PrepareCommit || meta.State == PrepareAbort {
+			w.emitRule(EvMarker, actor, "re-sends the "+strings.TrimPrefix(meta.State.String(), "Prepare")+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator")
+			w.startMarkers(t, meta)
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"sort"
+)
+
+// Config holds cluster-wide settings. DefaultConfig gives Kafka's defaults
+// (ref 0.1) and the simulation's own (latency).
+type Config struct {
+	Brokers                int
+	LatencyMs              int64
+	TxnStatePartitions     int32
+	OffsetsPartitions      int32
+	TransactionVersion     int // 1 = KIP-98 + KIP-890 part 1; 2 (KIP-890 part 2) is the seam for later
+	Verification           bool
+	TxnMaxTimeoutMs        int64
+	TxnIDExpirationMs      int64
+	ProducerIDExpirationMs int64
+	AbortCheckIntervalMs   int64
+	ExpiryCheckIntervalMs  int64
+	CheckInvariants        bool
+	Seed                   int64
+}
+
+// DefaultConfig is Kafka's defaults plus a 1 ms network.
+func DefaultConfig() Config {
+	return Config{
+		Brokers:                3,
+		LatencyMs:              1,
+		TxnStatePartitions:     50,
+		OffsetsPartitions:      50,
+		TransactionVersion:     1,
+		Verification:           true,
+		TxnMaxTimeoutMs:        900000,
+		TxnIDExpirationMs:      604800000,
+		ProducerIDExpirationMs: 86400000,
+		AbortCheckIntervalMs:   10000,
+		ExpiryCheckIntervalMs:  3600000,
+		CheckInvariants:        true,
+	}
+}
+
+// Broker is one broker of the cluster. It holds the block of producer ids it
+// took from the controller (ref 0.1: blocks of 1000).
+type Broker struct {
+	ID      int
+	Alive   bool
+	PIDNext int64
+	PIDEnd  int64
+}
+
+// Topic is a declared topic.
+type Topic struct {
+	Name       string
+	Partitions int32
+	RF         int
+}
+
+// World is the whole simulated system. All state is plain values reachable
+// from here; Clone copies it, so a view can go back any number of steps.
+type World struct {
+	Config     Config
+	Now        int64
+	StepCount  int
+	Started    bool // the first non-setup action ran; cluster shape is fixed
+	Brokers    []Broker
+	Topics     []Topic
+	Partitions map[TP]*PartitionLog
+	TxnParts   map[int32]*TxnStatePartition
+	Groups     map[string]*Group
+	Producers  []*Producer
+	Consumers  []*Consumer
+	Processors []*Processor
+	Queue      queue
+	Events     []Event
+	Violations []Violation
+	// TxnOutcomes remembers, for each transaction instance still being
+	// completed, which marker result it got first (invariant bookkeeping).
+	TxnOutcomes map[int64]MarkerType
+	// Parked holds produces waiting for KIP-890 verification.
+	Parked []parkedProduce
+
+	seq         int64
+	nextMsg     int64
+	nextCorr    int64
+	nextUID     int64
+	nextTxn     int64
+	nextPIDBlk  int64
+	nextMember  int64
+	timersArmed bool
+	dirty       []TP
+}
+
+// New makes an empty world with the given configuration.
+func New(cfg Config) *World {
+	w := &World{
+		Config:      cfg,
+		Partitions:  map[TP]*PartitionLog{},
+		TxnParts:    map[int32]*TxnStatePartition{},
+		Groups:      map[string]*Group{},
+		TxnOutcomes: map[int64]MarkerType{},
+		nextPIDBlk:  1000,
+	}
+	w.setBrokers(cfg.Brokers)
+	return w
+}
+
+func (w *World) setBrokers(n int) {
+	w.Config.Brokers = n
+	w.Brokers = w.Brokers[:0]
+	for i := 1; i <= n; i++ {
+		w.Brokers = append(w.Brokers, Broker{ID: i, Alive: true})
+	}
+}
+
+func (w *World) broker(id int) *Broker {
+	if id < 1 || id > len(w.Brokers) {
+		return nil
+	}
+	return &w.Brokers[id-1]
+}
+
+func (w *World) brokerAlive(id int) bool {
+	b := w.broker(id)
+	return b != nil && b.Alive
+}
+
+// replicasFor places a partition's replicas on consecutive brokers, starting
+// at a position derived from the topic name and partition, so leaders spread
+// over the cluster deterministically.
+func (w *World) replicasFor(topic string, p int32, rf int) []int {
+	n := len(w.Brokers)
+	if rf > n {
+		rf = n
+	}
+	start := int((int64(KafkaAbs(JavaStringHash(topic))) + int64(p)) % int64(n))
+	out := make([]int, rf)
+	for i := range out {
+		out[i] = (start+i)%n + 1
+	}
+	return out
+}
+
+func (w *World) firstAlive(replicas []int) int {
+	for _, r := range replicas {
+		if w.brokerAlive(r) {
+			return r
+		}
+	}
+	return -1
+}
+
+// Topic returns a declared topic.
+func (w *World) Topic(name string) (Topic, bool) {
+	for _, t := range w.Topics {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Topic{}, false
+}
+
+// SortedPartitions lists the user topics' partitions in name order.
+func (w *World) SortedPartitions() []TP {
+	var out []TP
+	for tp := range w.Partitions {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Topic != out[j].Topic {
+			return out[i].Topic < out[j].Topic
+		}
+		return out[i].Partition < out[j].Partition
+	})
+	return out
+}
+
+// Partition returns a partition's log, creating internal-topic partitions on
+// first use.
+func (w *World) Partition(tp TP) *PartitionLog {
+	if p, ok := w.Partitions[tp]; ok {
+		return p
+	}
+	if tp.Topic == OffsetsTopic && tp.Partition >= 0 && tp.Partition < w.Config.OffsetsPartitions {
+		return w.createPartition(tp, 3)
+	}
+	return nil
+}
+
+func (w *World) createPartition(tp TP, rf int) *PartitionLog {
+	reps := w.replicasFor(tp.Topic, tp.Partition, rf)
+	p := &PartitionLog{TP: tp, Replicas: reps, Leader: w.firstAlive(reps), Producers: map[int64]ProducerStateEntry{}}
+	w.Partitions[tp] = p
+	return p
+}
+
+// OffsetsPartitionFor is __consumer_offsets-N for a group (ref 3.5).
+func (w *World) OffsetsPartitionFor(group string) TP {
+	return TP{Topic: OffsetsTopic, Partition: PartitionFor(group, w.Config.OffsetsPartitions)}
+}
+
+// TxnPartitionFor is the __transaction_state partition number for an id (ref 3.1).
+func (w *World) TxnPartitionFor(txnID string) int32 {
+	return PartitionFor(txnID, w.Config.TxnStatePartitions)
+}
+
+func (w *World) newCorr() int64 { w.nextCorr++; return w.nextCorr }
+
+func (w *World) markDirty(tp TP) {
+	for _, d := range w.dirty {
+		if d == tp {
+			return
+		}
+	}
+	w.dirty = append(w.dirty, tp)
+}
