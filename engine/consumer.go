@@ -1,5 +1,7 @@
 package engine
 
+import "sort"
+
 // Consumer is a KafkaConsumer: positions per partition, fetches with its
 // isolation level, and the client-side filtering of aborted transactions
 // (CompletedFetch, ref 4.4).
@@ -201,7 +203,10 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		c.LastError = r.Code
 		return
 	}
-	aborted := r.Aborted
+	// Java keeps the aborted transactions in a priority queue by first
+	// offset; the index itself is in marker order.
+	aborted := append([]AbortedTxn(nil), r.Aborted...)
+	sort.SliceStable(aborted, func(i, j int) bool { return aborted[i].FirstOffset < aborted[j].FirstOffset })
 	abortedPids := map[int64]bool{}
 	var got []ConsumedRecord
 	var skipped []string

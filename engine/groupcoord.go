@@ -198,7 +198,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 			if had {
 				prev = old.Offset
 			}
-			w.checkOffsetsAtomic(gid, t, prev, o.Offset)
+			w.checkOffsetsAtomic(gid, t, prev, o.Offset, pid)
 		}
 	}
 }
@@ -229,7 +229,7 @@ func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
 		if had {
 			prev = old.Offset
 		}
-		w.checkOffsetsAtomic(r.GroupID, o.TP, prev, o.Offset)
+		w.checkOffsetsAtomic(r.GroupID, o.TP, prev, o.Offset, -1)
 	}
 	w.reply(m, MsgOffsetCommitResponse, &OffsetCommitResponse{Results: res})
 }

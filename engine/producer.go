@@ -454,7 +454,11 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 	case *AddPartitionsToTxnResponse:
 		w.onAddPartitionsResp(p, r)
 	case *AddOffsetsToTxnResponse:
-		w.onTxnCoordResp(p, r.Code, "AddOffsetsToTxn", func() { p.Offsets.Stage = offNeedCoordinator })
+		w.onTxnCoordResp(p, r.Code, "AddOffsetsToTxn", func() {
+			if p.Offsets != nil {
+				p.Offsets.Stage = offNeedCoordinator
+			}
+		})
 	case *TxnOffsetCommitResponse:
 		w.onTxnOffsetCommitResp(p, r)
 	case *EndTxnResponse:
@@ -630,6 +634,9 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
 		p.Offsets = nil
 		return
 	}
+	if p.Offsets == nil {
+		return
+	}
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable, CoordinatorLoadInProgress:
 		p.Offsets.Stage = offNeedCoordinator
@@ -783,10 +790,14 @@ func (w *World) onProducerTimeout(p *Producer, corr int64) {
 		p.AddingParts = nil
 		p.CoordBroker = -1
 	case MsgAddOffsetsToTxn:
-		p.Offsets.Stage = offNeedAdd
+		if p.Offsets != nil {
+			p.Offsets.Stage = offNeedAdd
+		}
 		p.CoordBroker = -1
 	case MsgTxnOffsetCommit:
-		p.Offsets.Stage = offNeedCoordinator
+		if p.Offsets != nil {
+			p.Offsets.Stage = offNeedCoordinator
+		}
 	case MsgEndTxn:
 		p.EndSent = false
 		p.CoordBroker = -1

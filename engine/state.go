@@ -1,0 +1,214 @@
+package engine
+
+// The JSON form of the world: what `eoslab run --json` prints after the
+// events. Field names follow Kafka's (producerId, producerEpoch, baseSequence).
+
+// StateDump is the final state of a run.
+type StateDump struct {
+	Type         string          `json:"type"`
+	Time         int64           `json:"time"`
+	Steps        int             `json:"steps"`
+	Partitions   []PartitionDump `json:"partitions"`
+	Producers    []ProducerDump  `json:"producers"`
+	Coordinators []TxnMetaDump   `json:"transactions"`
+	Consumers    []ConsumerDump  `json:"consumers"`
+	Groups       []GroupDump     `json:"groups"`
+	Violations   []Violation     `json:"violations"`
+	InFlight     []string        `json:"inFlight"`
+}
+
+// PartitionDump is one partition with its batches.
+type PartitionDump struct {
+	Partition        string              `json:"partition"`
+	Leader           int                 `json:"leader"`
+	LogEndOffset     int64               `json:"logEndOffset"`
+	HighWatermark    int64               `json:"highWatermark"`
+	LastStableOffset int64               `json:"lastStableOffset"`
+	Batches          []BatchDump         `json:"batches"`
+	ProducerStates   []ProducerStateDump `json:"producerStates"`
+	AbortedIndex     []AbortedTxn        `json:"abortedIndex"`
+}
+
+// BatchDump is one record batch.
+type BatchDump struct {
+	BaseOffset       int64    `json:"baseOffset"`
+	LastOffset       int64    `json:"lastOffset"`
+	ProducerID       int64    `json:"producerId"`
+	ProducerEpoch    int16    `json:"producerEpoch"`
+	BaseSequence     int32    `json:"baseSequence"`
+	RecordCount      int32    `json:"recordCount"`
+	IsTransactional  bool     `json:"isTransactional"`
+	IsControl        bool     `json:"isControl"`
+	ControlType      string   `json:"controlType,omitempty"`
+	CoordinatorEpoch *int32   `json:"coordinatorEpoch,omitempty"`
+	Status           string   `json:"status"`
+	Values           []string `json:"values,omitempty"`
+}
+
+// ProducerStateDump is a leader's entry for one producer id.
+type ProducerStateDump struct {
+	ProducerID            int64           `json:"producerId"`
+	ProducerEpoch         int16           `json:"producerEpoch"`
+	CoordinatorEpoch      int32           `json:"coordinatorEpoch"`
+	CurrentTxnFirstOffset int64           `json:"currentTxnFirstOffset"`
+	CachedBatches         []BatchMetadata `json:"cachedBatches"`
+}
+
+// ProducerDump is one producer client.
+type ProducerDump struct {
+	Name            string `json:"name"`
+	TransactionalID string `json:"transactionalId,omitempty"`
+	Idempotent      bool   `json:"idempotent"`
+	ProducerID      int64  `json:"producerId"`
+	ProducerEpoch   int16  `json:"producerEpoch"`
+	State           string `json:"state"`
+	LastError       string `json:"lastError,omitempty"`
+	Paused          bool   `json:"paused,omitempty"`
+	Crashed         bool   `json:"crashed,omitempty"`
+}
+
+// TxnMetaDump is the coordinator's metadata for one transactional id.
+type TxnMetaDump struct {
+	TransactionalID  string   `json:"transactionalId"`
+	Partition        string   `json:"coordinatorPartition"`
+	Broker           int      `json:"broker"`
+	CoordinatorEpoch int32    `json:"coordinatorEpoch"`
+	ProducerID       int64    `json:"producerId"`
+	ProducerEpoch    int16    `json:"producerEpoch"`
+	State            string   `json:"state"`
+	Partitions       []string `json:"partitions"`
+	TimeoutMs        int64    `json:"transactionTimeoutMs"`
+}
+
+// ConsumerDump is one consumer.
+type ConsumerDump struct {
+	Name      string           `json:"name"`
+	Isolation string           `json:"isolationLevel"`
+	Group     string           `json:"groupId,omitempty"`
+	Received  []ConsumedRecord `json:"received"`
+	Positions []TPOffset       `json:"positions"`
+}
+
+// GroupDump is one consumer group at its coordinator.
+type GroupDump struct {
+	GroupID    string     `json:"groupId"`
+	Generation int32      `json:"generation"`
+	Committed  []TPOffset `json:"committed"`
+	Pending    []TPOffset `json:"pending"`
+}
+
+// State builds the JSON dump of the world.
+func (w *World) State() StateDump {
+	s := StateDump{Type: "state", Time: w.Now, Steps: w.StepCount, Violations: w.Violations}
+	if s.Violations == nil {
+		s.Violations = []Violation{}
+	}
+	for _, tp := range w.allPartitions() {
+		p := w.Partitions[tp]
+		pd := PartitionDump{Partition: tp.String(), Leader: p.Leader, LogEndOffset: p.LEO, HighWatermark: p.HW, LastStableOffset: p.LastStableOffset(),
+			Batches: []BatchDump{}, ProducerStates: []ProducerStateDump{}, AbortedIndex: append([]AbortedTxn{}, p.Aborted...)}
+		for i := range p.Batches {
+			b := &p.Batches[i]
+			bd := BatchDump{BaseOffset: b.BaseOffset, LastOffset: b.LastOffset(), ProducerID: b.ProducerID, ProducerEpoch: b.ProducerEpoch,
+				BaseSequence: b.BaseSequence, RecordCount: b.Count, IsTransactional: b.Transactional, IsControl: b.Control, Status: p.Status(b).String()}
+			if b.Control {
+				ce := b.CoordinatorEpoch
+				bd.ControlType = b.Marker.String()
+				bd.CoordinatorEpoch = &ce
+			} else {
+				bd.Values = b.Values()
+			}
+			pd.Batches = append(pd.Batches, bd)
+		}
+		for _, pid := range sortedPIDs(p.Producers) {
+			e := p.Producers[pid]
+			pd.ProducerStates = append(pd.ProducerStates, ProducerStateDump{ProducerID: pid, ProducerEpoch: e.ProducerEpoch, CoordinatorEpoch: e.CoordinatorEpoch,
+				CurrentTxnFirstOffset: e.CurrentTxnFirstOffset, CachedBatches: append([]BatchMetadata{}, e.Cached()...)})
+		}
+		s.Partitions = append(s.Partitions, pd)
+	}
+	add := func(p *Producer) {
+		d := ProducerDump{Name: p.Name, TransactionalID: p.Config.TransactionalID, Idempotent: p.Config.Idempotence && p.ConfigError == "",
+			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, State: p.State.String(), Paused: p.Paused, Crashed: p.Crashed}
+		if p.LastError != None {
+			d.LastError = p.LastError.String()
+		}
+		s.Producers = append(s.Producers, d)
+	}
+	for _, p := range w.Producers {
+		add(p)
+	}
+	for _, pr := range w.Processors {
+		add(pr.Producer)
+	}
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		for _, id := range sortedKeys(t.Meta) {
+			m := t.Meta[id]
+			d := TxnMetaDump{TransactionalID: id, Partition: t.name(), Broker: t.Leader, CoordinatorEpoch: t.CoordEpoch, ProducerID: m.ProducerID,
+				ProducerEpoch: m.ProducerEpoch, State: m.State.String(), Partitions: []string{}, TimeoutMs: m.TimeoutMs}
+			for _, tp := range m.Partitions {
+				d.Partitions = append(d.Partitions, tp.String())
+			}
+			s.Coordinators = append(s.Coordinators, d)
+		}
+	}
+	addC := func(c *Consumer) {
+		d := ConsumerDump{Name: c.Name, Isolation: c.Isolation(), Group: c.GroupID, Received: append([]ConsumedRecord{}, c.Received...), Positions: append([]TPOffset{}, c.Positions...)}
+		s.Consumers = append(s.Consumers, d)
+	}
+	for _, c := range w.Consumers {
+		addC(c)
+	}
+	for _, pr := range w.Processors {
+		addC(pr.Consumer)
+	}
+	for _, gid := range sortedKeys(w.Groups) {
+		g := w.Groups[gid]
+		d := GroupDump{GroupID: gid, Generation: g.Generation, Committed: []TPOffset{}, Pending: []TPOffset{}}
+		for _, tp := range sortedTPKeys(g.Committed) {
+			d.Committed = append(d.Committed, TPOffset{TP: tp, Offset: g.Committed[tp].Offset})
+		}
+		for _, pid := range sortedPids(g.Pending) {
+			for _, tp := range sortedTPKeys(g.Pending[pid]) {
+				d.Pending = append(d.Pending, TPOffset{TP: tp, Offset: g.Pending[pid][tp].Offset})
+			}
+		}
+		s.Groups = append(s.Groups, d)
+	}
+	for _, m := range w.InFlight() {
+		s.InFlight = append(s.InFlight, m.Summary())
+	}
+	if s.InFlight == nil {
+		s.InFlight = []string{}
+	}
+	return s
+}
+
+func sortedPIDs(m map[int64]ProducerStateEntry) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func sortedTPKeys(m map[TP]CommittedOffset) []TP {
+	out := make([]TP, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortTPs(out)
+	return out
+}
+
+// MarshalText lets TP be a JSON string ("t-0").
+func (tp TP) MarshalText() ([]byte, error) { return []byte(tp.String()), nil }
+
+// MarshalText renders a kind by name in JSON.
+func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }

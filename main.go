@@ -1,0 +1,359 @@
+// Command eoslab is an interactive terminal lab for Apache Kafka's
+// exactly-once semantics. main.go is the only place that touches the OS:
+// arguments, files, standard output and the real terminal.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/assets"
+	"eoslab/engine"
+	"eoslab/engine/script"
+	"eoslab/lessons"
+	"eoslab/views"
+	"eoslab/views/adapt"
+)
+
+const usage = `eoslab: step through, rewind and break Kafka's exactly-once protocol.
+
+Usage:
+  eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
+  eoslab lesson NAME [--no-color] [--ascii]
+                                         open one lesson in the TUI
+  eoslab lessons                         list the lessons: name, title, steps
+  eoslab run [--json] FILE               play a scenario headless; print the transcript
+  eoslab run --lesson NAME               play a lesson headless (transcript and narration)
+  eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
+  eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
+
+Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
+`
+
+var commandHelp = map[string]string{
+	"run": `eoslab run [--json] FILE
+eoslab run --lesson NAME
+
+Plays a scenario file headless and prints the transcript, one event per line:
+  t=TIME ACTOR: TEXT [RULE]
+Expectations that fail are printed with the file:line, what was expected and
+what was found. With --json, every event is a JSON object on its own line,
+followed by one object with the final state (see 'eoslab help json').
+With --lesson, plays a built-in lesson to the end: narration, events,
+checkpoints with their answers, and the "Kafka vs the article" notes.
+
+Exit code 0 when every expect holds, 1 when one fails, 2 on invalid input.`,
+	"check": `eoslab check FILE...
+
+Validates scenario files (.scn, or any other name) and lesson files (.lesson)
+without opening the TUI. Scenario files are parsed and checked for unknown
+verbs, wrong arguments, undeclared clients and partitions. Lesson files are
+parsed and played to the end, so a checkpoint whose choices do not match what
+the engine does is reported. Errors name file:line. Exit code 0 when all are
+valid, 2 otherwise.`,
+	"lessons": `eoslab lessons
+
+Lists the built-in lessons: name, title and number of steps.`,
+	"lesson": `eoslab lesson NAME [--no-color] [--ascii]
+
+Opens one lesson in the terminal player. Keys: right/l/space/enter next,
+left/h back, p play/pause, -/+ slower/faster, r restart, 1-4 answer a
+checkpoint, tab cycle focus, ? full help, esc back to the list, q quit.`,
+	"help": `eoslab help [COMMAND]
+
+Explains a command (run, check, lessons, lesson), the scenario language
+('eoslab help scenario') or the JSON output of run ('eoslab help json').`,
+}
+
+// exitError carries an exit code and a message for standard error.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func invalid(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
+func main() {
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	os.Exit(code)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, strings.TrimRight(ee.msg, "\n"))
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "eoslab:", err)
+	return 2
+}
+
+type globalFlags struct {
+	noColor, ascii, json bool
+	lesson               string
+	rest                 []string
+}
+
+func parseFlags(args []string) (globalFlags, error) {
+	var g globalFlags
+	g.noColor = os.Getenv("NO_COLOR") != ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--no-color":
+			g.noColor = true
+		case a == "--ascii":
+			g.ascii = true
+		case a == "--json":
+			g.json = true
+		case a == "--lesson":
+			if i+1 >= len(args) {
+				return g, invalid("eoslab: --lesson needs a lesson name (see 'eoslab lessons')")
+			}
+			i++
+			g.lesson = args[i]
+		case strings.HasPrefix(a, "--lesson="):
+			g.lesson = strings.TrimPrefix(a, "--lesson=")
+		case a == "-h" || a == "--help":
+			g.rest = append([]string{"--help"}, g.rest...)
+		case strings.HasPrefix(a, "-") && a != "-":
+			return g, invalid("eoslab: unknown flag %s (see 'eoslab --help')", a)
+		default:
+			g.rest = append(g.rest, a)
+		}
+	}
+	return g, nil
+}
+
+func dispatch(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return openTUI(globalFlags{noColor: os.Getenv("NO_COLOR") != ""}, "")
+	}
+	cmd := args[0]
+	if strings.HasPrefix(cmd, "-") {
+		g, err := parseFlags(args)
+		if err != nil {
+			return err
+		}
+		if len(g.rest) > 0 && g.rest[0] == "--help" {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		if len(g.rest) > 0 {
+			return invalid("eoslab: unknown command %q (see 'eoslab --help')", g.rest[0])
+		}
+		return openTUI(g, "")
+	}
+	g, err := parseFlags(args[1:])
+	if err != nil {
+		return err
+	}
+	if len(g.rest) > 0 && g.rest[0] == "--help" {
+		return help([]string{cmd}, stdout)
+	}
+	switch cmd {
+	case "help":
+		return help(g.rest, stdout)
+	case "run":
+		return runCmd(g, stdout)
+	case "check":
+		return checkCmd(g.rest, stdout)
+	case "lessons":
+		return listLessons(stdout)
+	case "lesson":
+		if len(g.rest) != 1 {
+			return invalid("eoslab: lesson needs one lesson name (see 'eoslab lessons')")
+		}
+		if _, err := lessons.Load(g.rest[0]); err != nil {
+			return invalid("eoslab: %v", err)
+		}
+		return openTUI(g, g.rest[0])
+	}
+	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, help (see 'eoslab --help')", cmd)
+}
+
+func help(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	switch args[0] {
+	case "scenario", "language":
+		fmt.Fprint(stdout, assets.ScenarioLanguage)
+		return nil
+	case "json":
+		fmt.Fprint(stdout, assets.JSONSchema)
+		return nil
+	}
+	h, ok := commandHelp[args[0]]
+	if !ok {
+		names := make([]string, 0, len(commandHelp))
+		for k := range commandHelp {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return invalid("eoslab: no help for %q; try one of: %s, scenario, json", args[0], strings.Join(names, ", "))
+	}
+	fmt.Fprintln(stdout, h)
+	return nil
+}
+
+func listLessons(stdout io.Writer) error {
+	for _, m := range lessons.All() {
+		fmt.Fprintf(stdout, "%-12s %-40s %2d steps\n", m.Name, m.Title, m.Steps)
+	}
+	return nil
+}
+
+func readInput(path string) ([]byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, invalid("%s: cannot read: %v", path, pe.Err)
+		}
+		return nil, invalid("%s: cannot read: %v", path, err)
+	}
+	return src, nil
+}
+
+func asInvalid(err error) error {
+	return invalid("%s", err.Error())
+}
+
+func runCmd(g globalFlags, stdout io.Writer) error {
+	if g.lesson != "" {
+		if len(g.rest) > 0 {
+			return invalid("eoslab: run --lesson takes no file")
+		}
+		l, err := lessons.Load(g.lesson)
+		if err != nil {
+			return invalid("eoslab: %v", err)
+		}
+		out, err := lessons.Transcript(l)
+		fmt.Fprint(stdout, out)
+		if err != nil {
+			return &exitError{code: 1, msg: err.Error()}
+		}
+		return nil
+	}
+	if len(g.rest) != 1 {
+		return invalid("eoslab: run needs one scenario file (see 'eoslab help run')")
+	}
+	file := g.rest[0]
+	src, err := readInput(file)
+	if err != nil {
+		return err
+	}
+	cmds, err := script.Parse(file, src)
+	if err != nil {
+		return asInvalid(err)
+	}
+	r := script.NewRunner()
+	enc := json.NewEncoder(stdout)
+	failed := 0
+	for _, c := range cmds {
+		evs, f, err := r.Exec(c)
+		for _, e := range evs {
+			if g.json {
+				enc.Encode(jsonEvent(e))
+			} else {
+				fmt.Fprintln(stdout, e.Line())
+			}
+		}
+		if c.Verb == "expect" && g.json {
+			je := map[string]any{"type": "expect", "file": c.File, "line": c.Line, "text": c.Text, "ok": f == nil && err == nil}
+			if f != nil {
+				je["found"] = f.Got
+			}
+			enc.Encode(je)
+		}
+		if f != nil {
+			failed++
+			if !g.json {
+				fmt.Fprintf(stdout, "EXPECT FAILED %s:%d: %s\n    found: %s\n", f.File, f.Line, f.Text, f.Got)
+			}
+		}
+		if err != nil {
+			return asInvalid(err)
+		}
+	}
+	if g.json {
+		enc.Encode(r.World.State())
+	}
+	if failed > 0 {
+		return &exitError{code: 1, msg: fmt.Sprintf("%s: %d expectation(s) failed", file, failed)}
+	}
+	return nil
+}
+
+type eventJSON struct {
+	Type  string `json:"type"`
+	Seq   int    `json:"seq"`
+	Step  int    `json:"step"`
+	Time  int64  `json:"time"`
+	Kind  string `json:"kind"`
+	Actor string `json:"actor"`
+	Text  string `json:"text"`
+	Rule  string `json:"rule,omitempty"`
+	Msg   int64  `json:"msg,omitempty"`
+}
+
+func jsonEvent(e engine.Event) eventJSON {
+	return eventJSON{Type: "event", Seq: e.Seq, Step: e.Step, Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text, Rule: e.Rule, Msg: e.Msg}
+}
+
+func checkCmd(files []string, stdout io.Writer) error {
+	if len(files) == 0 {
+		return invalid("eoslab: check needs at least one file (see 'eoslab help check')")
+	}
+	var msgs []string
+	for _, f := range files {
+		src, err := readInput(f)
+		if err != nil {
+			msgs = append(msgs, err.Error())
+			continue
+		}
+		if filepath.Ext(f) == ".lesson" {
+			err = lessons.Check(f, src)
+		} else {
+			_, err = script.Parse(f, src)
+		}
+		if err != nil {
+			msgs = append(msgs, err.Error())
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: ok\n", f)
+	}
+	if len(msgs) > 0 {
+		return invalid("%s", strings.Join(msgs, "\n"))
+	}
+	return nil
+}
+
+func openTUI(g globalFlags, lesson string) error {
+	m := views.NewApp(adapt.Lessons(), adapt.Open, views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson})
+	p := tea.NewProgram(m, tea.WithAltScreen())
+	if _, err := p.Run(); err != nil {
+		return &exitError{code: 1, msg: "eoslab: the terminal UI stopped: " + err.Error()}
+	}
+	return nil
+}
