@@ -1,0 +1,23 @@
+// Package script reads eoslab's scenario language: the one line-oriented
+// language shared by lessons, the sandbox prompt, `eoslab check FILE`,
+// `eoslab run FILE` and the engine's scenario tests. The language itself is
+// described for users in assets/scenario-language.md.
+//
+// Parsing includes every check that can be made without running the
+// simulation: verbs and their arity, option keys and values, declared names
+// (clients, topics, groups, transactional ids), partition numbers and the
+// client kind that owns each call. What Kafka itself would only reject at run
+// time (initTransactions on a producer without transactional.id, a commit
+// outside a transaction) is left to the engine, which reproduces Kafka's
+// error, because showing that error is often the point of a lesson.
+//
+// Parsing is deterministic and never panics, whatever the input: the sandbox
+// prompt feeds it whatever the learner types, and FuzzParse holds it to that.
+//
+// The parser must import nothing but the standard library, and never
+// eoslab/engine: `eoslab check` must keep working while the simulation is
+// mid-change, and the language should be readable without it. The names it
+// checks (message kinds, client and coordinator states, error names) are
+// therefore kept as data in names.go. Only the runner, which feeds parsed
+// commands to the engine, may import eoslab/engine.
+package script

@@ -1,0 +1,77 @@
+package script
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// FuzzParse holds the parser to its promises on any input: it never panics;
+// every error names the file and a line that exists (or the one after the
+// last) and renders as "file:line: " or "file:line:col: "; errors come in
+// line order; and a file that parses reads back the same from its commands'
+// texts, so Text is a faithful canonical form. The seed corpus in
+// testdata/fuzz/FuzzParse has a file for every verb, call and expect form.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(preamble + "A send t-0 x\nrun\nexpect partition t-0 records 1\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const file = "fuzz.scn"
+		lines := bytes.Count(src, []byte("\n")) + 1
+		cmds, err := Parse(file, src)
+		if err != nil {
+			checkErrors(t, err, file, lines)
+			if cmds != nil {
+				t.Fatal("commands returned with an error")
+			}
+			return
+		}
+		texts := make([]string, len(cmds))
+		for i, c := range cmds {
+			if c.Line < 1 || c.Line > lines || c.File != file || c.Verb == "" || c.Kind() == Unknown {
+				t.Fatalf("bad command %+v", c)
+			}
+			c.Selectors()
+			c.Offsets()
+			texts[i] = c.Text
+		}
+		again, err := Parse(file, []byte(strings.Join(texts, "\n")))
+		if err != nil {
+			t.Fatalf("texts of parsed commands do not parse again: %v", err)
+		}
+		for i := range cmds {
+			a, b := cmds[i], again[i]
+			a.Line, b.Line = 0, 0
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("round trip differs:\n%+v\n%+v", a, b)
+			}
+		}
+	})
+}
+
+func checkErrors(t *testing.T, err error, file string, lines int) {
+	t.Helper()
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("error %T %v is not a non-empty ErrorList", err, err)
+	}
+	prev := 0
+	for _, e := range list {
+		if e.File != file || e.Line < 1 || e.Line > lines+1 || e.Msg == "" || e.Col < 0 {
+			t.Fatalf("bad error %+v (file has %d lines)", e, lines)
+		}
+		if e.Line < prev {
+			t.Fatalf("errors out of order: line %d after %d", e.Line, prev)
+		}
+		prev = e.Line
+		want := file + ":" + strconv.Itoa(e.Line) + ":"
+		if e.Col > 0 {
+			want += strconv.Itoa(e.Col) + ":"
+		}
+		if !strings.HasPrefix(e.Error(), want+" ") {
+			t.Fatalf("error %q does not start with %q", e.Error(), want+" ")
+		}
+	}
+}

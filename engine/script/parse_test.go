@@ -1,0 +1,276 @@
+package script
+
+import (
+	"fmt"
+	"testing"
+)
+
+// preamble declares what the one-line cases below use. Each case is parsed as
+// line 9 of a file that starts with it, so errors read "f.scn:9: ...".
+const preamble = `brokers 3
+config transaction.state.log.num.partitions=4
+topic t partitions=2
+topic out
+producer A transactional.id=tx
+producer I enable.idempotence=true
+consumer C group.id=g topics=out
+processor P input=t output=out group.id=app transactional.id=ptx
+`
+
+// describe renders a command compactly for the tables.
+func describe(c Command) string {
+	return fmt.Sprintf("%v %s actor=%s args=%q opts=%v", c.Kind(), c.Verb, c.Actor, c.Args, c.Opts)
+}
+
+// TestGoodLines covers every verb, every call, every option and every expect
+// form with a line that must parse, and pins down how it is split.
+func TestGoodLines(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"config latency.ms=5 transaction.version=1", "setup config actor= args=[] opts=[{latency.ms 5} {transaction.version 1}]"},
+		{"config transaction.partition.verification.enable=false transaction.max.timeout.ms=900000", "setup config actor= args=[] opts=[{transaction.partition.verification.enable false} {transaction.max.timeout.ms 900000}]"},
+		{"config transactional.id.expiration.ms=604800000 producer.id.expiration.ms=86400000", "setup config actor= args=[] opts=[{transactional.id.expiration.ms 604800000} {producer.id.expiration.ms 86400000}]"},
+		{"config transaction.abort.timed.out.transaction.cleanup.interval.ms=10000", "setup config actor= args=[] opts=[{transaction.abort.timed.out.transaction.cleanup.interval.ms 10000}]"},
+		{"topic u partitions=3 rf=2", "setup topic actor= args=[\"u\"] opts=[{partitions 3} {rf 2}]"},
+		{"topic orders-2", "setup topic actor= args=[\"orders-2\"] opts=[]"},
+		{"producer Z transactional.id=\"my app\" enable.idempotence=true acks=-1 retries=3", "setup producer actor=Z args=[] opts=[{transactional.id my app} {enable.idempotence true} {acks -1} {retries 3}]"},
+		{"producer Y max.in.flight.requests.per.connection=6 transaction.timeout.ms=0 request.timeout.ms=30000 retry.backoff.ms=100 delivery.timeout.ms=120000", "setup producer actor=Y args=[] opts=[{max.in.flight.requests.per.connection 6} {transaction.timeout.ms 0} {request.timeout.ms 30000} {retry.backoff.ms 100} {delivery.timeout.ms 120000}]"},
+		{"consumer Z2 isolation.level=read_uncommitted group.id=g2 topics=t,out group.instance.id=i-1", "setup consumer actor=Z2 args=[] opts=[{isolation.level read_uncommitted} {group.id g2} {topics t,out} {group.instance.id i-1}]"},
+		{"processor Q input=t output=out group.id=app2 transactional.id=qtx offsets=before", "setup processor actor=Q args=[] opts=[{input t} {output out} {group.id app2} {transactional.id qtx} {offsets before}]"},
+		{"A initTransactions", "call initTransactions actor=A args=[] opts=[]"},
+		{"A beginTransaction", "call beginTransaction actor=A args=[] opts=[]"},
+		{"A send t-1 hello \"two words\" \"k=v\"", "call send actor=A args=[\"t-1\" \"hello\" \"two words\" \"k=v\"] opts=[]"},
+		{"A sendOffsetsToTransaction g t-0=5 t-1=0 generation=2 member=m-1 instance=i-1", "call sendOffsetsToTransaction actor=A args=[\"g\"] opts=[{t-0 5} {t-1 0} {generation 2} {member m-1} {instance i-1}]"},
+		{"A sendOffsetsToTransaction newgroup out-0=1 consumer=C", "call sendOffsetsToTransaction actor=A args=[\"newgroup\"] opts=[{out-0 1} {consumer C}]"},
+		{"A commitTransaction", "call commitTransaction actor=A args=[] opts=[]"},
+		{"A abortTransaction", "call abortTransaction actor=A args=[] opts=[]"},
+		{"A flush", "call flush actor=A args=[] opts=[]"},
+		{"A close", "call close actor=A args=[] opts=[]"},
+		{"C close", "call close actor=C args=[] opts=[]"},
+		{"C poll", "call poll actor=C args=[] opts=[]"},
+		{"C commitSync out-0=3", "call commitSync actor=C args=[] opts=[{out-0 3}]"},
+		{"P process", "call process actor=P args=[] opts=[]"},
+		{"step", "step step actor= args=[] opts=[]"},
+		{"step 10", "step step actor= args=[\"10\"] opts=[]"},
+		{"deliver m12", "step deliver actor= args=[\"m12\"] opts=[]"},
+		{"deliver FindCoordinatorResponse to=A from=broker-2", "step deliver actor= args=[\"FindCoordinatorResponse\"] opts=[{to A} {from broker-2}]"},
+		{"run", "step run actor= args=[] opts=[]"},
+		{"run max=10", "step run actor= args=[] opts=[{max 10}]"},
+		{"advance 0", "step advance actor= args=[\"0\"] opts=[]"},
+		{"drop ProduceResponse to=A", "fault drop actor= args=[\"ProduceResponse\"] opts=[{to A}]"},
+		{"duplicate Fetch from=C partition=out-0", "fault duplicate actor= args=[\"Fetch\"] opts=[{from C} {partition out-0}]"},
+		{"delay m4 100", "fault delay actor= args=[\"m4\" \"100\"] opts=[]"},
+		{"delay EndTxn to=broker-1 50", "fault delay actor= args=[\"EndTxn\" \"50\"] opts=[{to broker-1}]"},
+		{"reorder m4 m5", "fault reorder actor= args=[\"m4\" \"m5\"] opts=[]"},
+		{"reorder Produce partition=t-0 Produce partition=t-1", "fault reorder actor= args=[\"Produce\" \"Produce\"] opts=[{partition t-0} {partition t-1}]"},
+		{"crash broker-3", "fault crash actor= args=[\"broker-3\"] opts=[]"},
+		{"crash P", "fault crash actor= args=[\"P\"] opts=[]"},
+		{"restart broker-3", "fault restart actor= args=[\"broker-3\"] opts=[]"},
+		{"restart P", "fault restart actor= args=[\"P\"] opts=[]"},
+		{"pause C", "fault pause actor= args=[\"C\"] opts=[]"},
+		{"resume C", "fault resume actor= args=[\"C\"] opts=[]"},
+		{"rebalance app", "fault rebalance actor= args=[\"app\"] opts=[]"},
+		{"inject batch t-0 pid=1000 epoch=0 seq=0", "inject inject actor= args=[\"batch\" \"t-0\"] opts=[{pid 1000} {epoch 0} {seq 0}]"},
+		{"inject batch t-1 pid=-1 epoch=-1 seq=-1 count=2 values=a,b transactional control copies=3", "inject inject actor= args=[\"batch\" \"t-1\" \"transactional\" \"control\"] opts=[{pid -1} {epoch -1} {seq -1} {count 2} {values a,b} {copies 3}]"},
+		{"inject marker t-0 pid=1000 epoch=0 result=abort coordinatorEpoch=2", "inject inject actor= args=[\"marker\" \"t-0\"] opts=[{pid 1000} {epoch 0} {result abort} {coordinatorEpoch 2}]"},
+		{"expect partition t-0 leo 3", "expect expect actor= args=[\"partition\" \"t-0\" \"leo\" \"3\"] opts=[]"},
+		{"expect partition t-0 hw 3", "expect expect actor= args=[\"partition\" \"t-0\" \"hw\" \"3\"] opts=[]"},
+		{"expect partition t-0 lso 0", "expect expect actor= args=[\"partition\" \"t-0\" \"lso\" \"0\"] opts=[]"},
+		{"expect partition t-0 logstart 0", "expect expect actor= args=[\"partition\" \"t-0\" \"logstart\" \"0\"] opts=[]"},
+		{"expect partition t-0 batch 0 pid=1000 epoch=0 seq=0 count=1 txn=no status=plain values=x", "expect expect actor= args=[\"partition\" \"t-0\" \"batch\" \"0\"] opts=[{pid 1000} {epoch 0} {seq 0} {count 1} {txn no} {status plain} {values x}]"},
+		{"expect partition t-0 batch 2 seq=2147483647..0", "expect expect actor= args=[\"partition\" \"t-0\" \"batch\" \"2\"] opts=[{seq 2147483647..0}]"},
+		{"expect partition t-0 marker 2 abort pid=1000 epoch=0 coordinatorEpoch=0", "expect expect actor= args=[\"partition\" \"t-0\" \"marker\" \"2\" \"abort\"] opts=[{pid 1000} {epoch 0} {coordinatorEpoch 0}]"},
+		{"expect partition t-0 aborted pid=1000 first=0 last=2 lso=0", "expect expect actor= args=[\"partition\" \"t-0\" \"aborted\"] opts=[{pid 1000} {first 0} {last 2} {lso 0}]"},
+		{"expect partition t-0 producer 1000 epoch=0 lastseq=-1 cached=0 txnfirst=-1 coordinatorEpoch=0", "expect expect actor= args=[\"partition\" \"t-0\" \"producer\" \"1000\"] opts=[{epoch 0} {lastseq -1} {cached 0} {txnfirst -1} {coordinatorEpoch 0}]"},
+		{"expect partition t-0 records 0", "expect expect actor= args=[\"partition\" \"t-0\" \"records\" \"0\"] opts=[]"},
+		{"expect producer A state FATAL_ERROR", "expect expect actor= args=[\"producer\" \"A\" \"state\" \"FATAL_ERROR\"] opts=[]"},
+		{"expect producer A error TimeoutException", "expect expect actor= args=[\"producer\" \"A\" \"error\" \"TimeoutException\"] opts=[]"},
+		{"expect producer A error NONE", "expect expect actor= args=[\"producer\" \"A\" \"error\" \"NONE\"] opts=[]"},
+		{"expect producer A pid -1", "expect expect actor= args=[\"producer\" \"A\" \"pid\" \"-1\"] opts=[]"},
+		{"expect producer A epoch -1", "expect expect actor= args=[\"producer\" \"A\" \"epoch\" \"-1\"] opts=[]"},
+		{"expect producer A idempotent false", "expect expect actor= args=[\"producer\" \"A\" \"idempotent\" \"false\"] opts=[]"},
+		{"expect producer A nextseq t-1 0", "expect expect actor= args=[\"producer\" \"A\" \"nextseq\" \"t-1\" \"0\"] opts=[]"},
+		{"expect producer A offset -1", "expect expect actor= args=[\"producer\" \"A\" \"offset\" \"-1\"] opts=[]"},
+		{"expect producer P error none", "expect expect actor= args=[\"producer\" \"P\" \"error\" \"none\"] opts=[]"},
+		{"expect txn tx state PrepareEpochFence", "expect expect actor= args=[\"txn\" \"tx\" \"state\" \"PrepareEpochFence\"] opts=[]"},
+		{"expect txn ptx epoch 32767", "expect expect actor= args=[\"txn\" \"ptx\" \"epoch\" \"32767\"] opts=[]"},
+		{"expect txn tx pid 0", "expect expect actor= args=[\"txn\" \"tx\" \"pid\" \"0\"] opts=[]"},
+		{"expect txn tx partitions none", "expect expect actor= args=[\"txn\" \"tx\" \"partitions\" \"none\"] opts=[]"},
+		{"expect txn tx coordinator __transaction_state-0", "expect expect actor= args=[\"txn\" \"tx\" \"coordinator\" \"__transaction_state-0\"] opts=[]"},
+		{"expect consumer C values none", "expect expect actor= args=[\"consumer\" \"C\" \"values\" \"none\"] opts=[]"},
+		{"expect consumer P offsets 0,1,2", "expect expect actor= args=[\"consumer\" \"P\" \"offsets\" \"0,1,2\"] opts=[]"},
+		{"expect consumer C position out-0 0", "expect expect actor= args=[\"consumer\" \"C\" \"position\" \"out-0\" \"0\"] opts=[]"},
+		{"expect consumer C error UNSTABLE_OFFSET_COMMIT(88)", "expect expect actor= args=[\"consumer\" \"C\" \"error\" \"UNSTABLE_OFFSET_COMMIT(88)\"] opts=[]"},
+		{"expect group g offset out-0 4", "expect expect actor= args=[\"group\" \"g\" \"offset\" \"out-0\" \"4\"] opts=[]"},
+		{"expect group app pending t-0 none", "expect expect actor= args=[\"group\" \"app\" \"pending\" \"t-0\" \"none\"] opts=[]"},
+		{"expect group g generation 0", "expect expect actor= args=[\"group\" \"g\" \"generation\" \"0\"] opts=[]"},
+		{"expect violation illegal-transition", "expect expect actor= args=[\"violation\" \"illegal-transition\"] opts=[]"},
+		{"expect violations none", "expect expect actor= args=[\"violations\" \"none\"] opts=[]"},
+		{"expect event \"appends values=a\"", "expect expect actor= args=[\"event\" \"appends values=a\"] opts=[]"},
+		{"expect event appends", "expect expect actor= args=[\"event\" \"appends\"] opts=[]"},
+		{"A send t-0 x # a comment", "call send actor=A args=[\"t-0\" \"x\"] opts=[]"},
+	} {
+		cmds, err := Parse("f.scn", []byte(preamble+tc.line))
+		if err != nil {
+			t.Errorf("%q: unexpected error: %v", tc.line, err)
+			continue
+		}
+		if got := describe(cmds[len(cmds)-1]); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestBadLines pins down the exact message for each kind of mistake.
+func TestBadLines(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"brokers 4", "f.scn:9: brokers: the number of brokers is already set on line 1"},
+		{"brokers", "f.scn:9: brokers needs the number of brokers: \"brokers N\""},
+		{"config seed=1", "f.scn:9: config: seed=1: must be set before every client (producer A is declared on line 5)"},
+		{"config latency.ms=0", "f.scn:9: config: latency.ms=0: expected a whole number from 1 to 2147483647"},
+		{"config transaction.version=2", "f.scn:9: config: transaction.version=2: transaction.version 2 (KIP-890 part 2) is not simulated yet; use 1"},
+		{"config transaction.version=3", "f.scn:9: config: transaction.version=3: expected 1"},
+		{"config foo=1", "f.scn:9: config: unknown option foo; expected transaction.version, transaction.partition.verification.enable, transaction.max.timeout.ms, transactional.id.expiration.ms, producer.id.expiration.ms, latency.ms, transaction.state.log.num.partitions, offsets.topic.num.partitions, transaction.abort.timed.out.transaction.cleanup.interval.ms or seed"},
+		{"config verbose", "f.scn:9: config: unexpected verbose; config takes only KEY=VALUE settings: \"config KEY=VALUE...\""},
+		{"config transaction.partition.verification.enable=yes", "f.scn:9: config: transaction.partition.verification.enable=yes: expected true or false"},
+		{"topic __x", "f.scn:9: topic: __x: names starting with __ are reserved for Kafka's internal topics"},
+		{"topic t", "f.scn:9: topic: t: already declared on line 3"},
+		{"topic u partitions=0", "f.scn:9: topic u: partitions=0: expected a whole number from 1 to 64"},
+		{"topic u partitions=65", "f.scn:9: topic u: partitions=65: expected a whole number from 1 to 64"},
+		{"topic u rf=4", "f.scn:9: topic u: rf=4: expected a whole number from 1 to 3 (the number of brokers)"},
+		{"topic u-1 partitions=2 partitions=3", "f.scn:9: topic u-1: partitions= is given twice"},
+		{"topic \"a b\"", "f.scn:9: topic: \"a b\": expected a topic name of letters, digits, . _ - (at most 249)"},
+		{"topic", "f.scn:9: topic needs a topic name: \"topic NAME [partitions=N] [rf=N]\""},
+		{"producer A", "f.scn:9: producer: A: already declared as a producer on line 5"},
+		{"producer send", "f.scn:9: producer: send: a word of the language; it cannot name a client"},
+		{"producer broker-1", "f.scn:9: producer: broker-1: names a broker; it cannot name a client"},
+		{"producer m3", "f.scn:9: producer: m3: looks like a message id; it cannot name a client"},
+		{"producer 9x", "f.scn:9: producer: 9x: expected a name of letters, digits, _ . - that starts with a letter (at most 64)"},
+		{"producer Z acks=2", "f.scn:9: producer Z: acks=2: expected 0, 1, all or -1"},
+		{"producer Z retries=-1", "f.scn:9: producer Z: retries=-1: expected a whole number from 0 to 2147483647"},
+		{"producer Z enable.idempotence=1", "f.scn:9: producer Z: enable.idempotence=1: expected true or false"},
+		{"producer Z transactional.id=", "f.scn:9: producer Z: transactional.id= needs a value"},
+		{"producer Z foo", "f.scn:9: producer Z: unexpected foo; producer Z takes only KEY=VALUE options after the name: \"producer NAME [KEY=VALUE...]\""},
+		{"producer Z ackss=all", "f.scn:9: producer Z: unknown option ackss; expected transactional.id, enable.idempotence, acks, retries, max.in.flight.requests.per.connection, transaction.timeout.ms, request.timeout.ms, retry.backoff.ms or delivery.timeout.ms; did you mean acks?"},
+		{"consumer Z isolation.level=read_comitted", "f.scn:9: consumer Z: isolation.level=read_comitted: expected read_committed or read_uncommitted; did you mean read_committed?"},
+		{"consumer Z topics=t,x", "f.scn:9: consumer Z: topics=t,x: x: topic x is not declared"},
+		{"consumer Z topics=t,,out", "f.scn:9: consumer Z: topics=t,,out: expected a comma-separated list of topics with no empty items"},
+		{"consumer Z topics=t-0", "f.scn:9: consumer Z: topics=t-0: t-0: expected a topic, not a partition"},
+		{"processor Z input=t output=out group.id=g", "f.scn:9: processor Z needs transactional.id=ID: \"processor NAME input=TOPIC output=TOPIC group.id=G transactional.id=ID [offsets=transaction|before|after]\""},
+		{"processor Z input=x output=out group.id=g transactional.id=z", "f.scn:9: processor Z: input=x: topic x is not declared"},
+		{"processor Z input=t output=out group.id=g transactional.id=z offsets=never", "f.scn:9: processor Z: offsets=never: expected transaction, before or after"},
+		{"A", "f.scn:9: A is a producer; write one of its calls after the name: initTransactions, beginTransaction, send, sendOffsetsToTransaction, commitTransaction, abortTransaction, flush or close"},
+		{"A acks=1", "f.scn:9: A is a producer; write one of its calls after the name: initTransactions, beginTransaction, send, sendOffsetsToTransaction, commitTransaction, abortTransaction, flush or close"},
+		{"A commit", "f.scn:9: unknown producer call commit; did you mean commitTransaction?"},
+		{"A initTransactions now", "f.scn:9: initTransactions: unexpected now; initTransactions takes no arguments: \"A initTransactions\""},
+		{"A send t-9 x", "f.scn:9: send: t-9: topic t has 2 partitions (t-0..t-1)"},
+		{"A send t-0", "f.scn:9: send needs a partition and at least one value: \"A send TP VALUE...\""},
+		{"A send x-0 v", "f.scn:9: send: x-0: topic x is not declared"},
+		{"A send t-0 k=v", "f.scn:9: send: k=v is not an option; to send a value that contains '=', quote it: \"k=v\""},
+		{"A send t 1", "f.scn:9: send: t: expected a partition like t-0, not a topic"},
+		{"A send t-0 a,b", "f.scn:9: send: a,b: a value may not contain a comma (expect lists values with commas)"},
+		{"A send t-0 \"\"", "f.scn:9: send: \"\": expected a non-empty value"},
+		{"A sendOffsetsToTransaction g", "f.scn:9: sendOffsetsToTransaction needs a group and at least one TP=OFFSET: \"A sendOffsetsToTransaction GROUP TP=OFFSET... [generation=N] [member=ID] [instance=ID] [consumer=NAME]\""},
+		{"A sendOffsetsToTransaction t-0=5", "f.scn:9: sendOffsetsToTransaction needs a group and at least one TP=OFFSET: \"A sendOffsetsToTransaction GROUP TP=OFFSET... [generation=N] [member=ID] [instance=ID] [consumer=NAME]\""},
+		{"A sendOffsetsToTransaction g t-0=-1", "f.scn:9: sendOffsetsToTransaction: t-0=-1: expected a whole number, at least 0"},
+		{"A sendOffsetsToTransaction g t-0=1 t-0=2", "f.scn:9: sendOffsetsToTransaction: t-0= is given twice"},
+		{"A sendOffsetsToTransaction g t-0=1 consumer=A", "f.scn:9: sendOffsetsToTransaction: consumer=A: a producer (line 5), not a consumer"},
+		{"A sendOffsetsToTransaction g t-0=1 generation=x", "f.scn:9: sendOffsetsToTransaction: generation=x: expected a whole number from -1 to 2147483647"},
+		{"A sendOffsetsToTransaction g foo=1", "f.scn:9: sendOffsetsToTransaction: unknown option foo; expected generation, member, instance, consumer or TP=OFFSET"},
+		{"A poll", "f.scn:9: A is a producer (line 5) and has no poll call; a producer's calls are initTransactions, beginTransaction, send, sendOffsetsToTransaction, commitTransaction, abortTransaction, flush or close"},
+		{"C send t-0 x", "f.scn:9: C is a consumer (line 7) and has no send call; a consumer's calls are close, poll or commitSync"},
+		{"C commitSync", "f.scn:9: commitSync needs at least one TP=OFFSET: \"C commitSync TP=OFFSET...\""},
+		{"C commitSync t-0=x", "f.scn:9: commitSync: t-0=x: expected a whole number, at least 0"},
+		{"P send t-0 x", "f.scn:9: P is a processor (line 8) and has no send call; a processor's calls are process"},
+		{"P process now", "f.scn:9: process: unexpected now; process takes no arguments: \"P process\""},
+		{"B send t-0 x", "f.scn:9: B is not declared; declare it before its first use, e.g. \"producer B\""},
+		{"send t-0 x", "f.scn:9: send is a client call; write the client's name first: \"NAME send TP VALUE...\""},
+		{"stpe", "f.scn:9: unknown verb stpe; did you mean step?"},
+		{"CommitTransaction", "f.scn:9: unknown verb CommitTransaction; did you mean \"NAME commitTransaction\"? Calls follow the client's name"},
+		{"x=1", "f.scn:9: a line starts with a verb or a client's name, not x=1"},
+		{"step 0", "f.scn:9: step: 0: expected a whole number from 1 to 1000000"},
+		{"step 1 2", "f.scn:9: step: unexpected 2; step takes at most one number: \"step [N]\""},
+		{"step x", "f.scn:9: step: x: expected a whole number from 1 to 1000000"},
+		{"deliver", "f.scn:9: deliver needs one message: \"deliver MSG\""},
+		{"deliver m0", "f.scn:9: deliver: m0: expected a message id from m1 up"},
+		{"deliver Produc", "f.scn:9: deliver: Produc: expected a message id like m12 or a kind like ProduceResponse; did you mean Produce?"},
+		{"deliver m3 to=A", "f.scn:9: deliver: to=A: m3 already names one message; filters narrow a kind"},
+		{"deliver to=A Produce", "f.scn:9: deliver: to=A: a filter follows the message kind it narrows, e.g. \"deliver ProduceResponse to=A\""},
+		{"deliver Produce to=Q", "f.scn:9: deliver: to=Q: expected a broker (broker-1..broker-3) or a declared client"},
+		{"deliver Produce to=A to=C", "f.scn:9: deliver: to= is given twice for Produce"},
+		{"deliver Produce partition=t-5", "f.scn:9: deliver: partition=t-5: topic t has 2 partitions (t-0..t-1)"},
+		{"deliver Produce foo=1", "f.scn:9: deliver: unknown option foo; expected to, from or partition"},
+		{"run 5", "f.scn:9: run: unexpected 5; run takes no arguments: \"run [max=N]\""},
+		{"run max=0", "f.scn:9: run: max=0: expected a whole number from 1 to 1000000"},
+		{"advance", "f.scn:9: advance needs a number of milliseconds: \"advance MS\""},
+		{"advance -1", "f.scn:9: advance: -1: expected a whole number from 0 to 2147483647"},
+		{"drop", "f.scn:9: drop needs one message: \"drop MSG\""},
+		{"duplicate m1 m2", "f.scn:9: duplicate: unexpected m2; duplicate takes one message: \"duplicate MSG\""},
+		{"delay m1", "f.scn:9: delay needs a message and a number of milliseconds: \"delay MSG MS\""},
+		{"delay m1 0", "f.scn:9: delay: 0: expected a whole number from 1 to 2147483647"},
+		{"reorder m1", "f.scn:9: reorder needs two messages: \"reorder MSG MSG\""},
+		{"reorder m1 m1", "f.scn:9: reorder: both selectors pick the same message; name two different ones, e.g. \"reorder m3 m4\""},
+		{"crash broker-4", "f.scn:9: crash: broker-4: the cluster has 3 brokers (broker-1..broker-3)"},
+		{"crash broker-0", "f.scn:9: crash: broker-0: the cluster has 3 brokers (broker-1..broker-3)"},
+		{"crash Q", "f.scn:9: crash: Q: expected a broker (broker-1..broker-3) or a declared client"},
+		{"restart", "f.scn:9: restart needs a broker or a client: \"restart broker-N|NAME\""},
+		{"pause broker-1", "f.scn:9: pause: broker-1: not a declared producer, consumer or processor"},
+		{"resume Q", "f.scn:9: resume: Q: not a declared producer, consumer or processor"},
+		{"rebalance nog", "f.scn:9: rebalance: nog: no consumer, processor or sendOffsetsToTransaction names this group"},
+		{"inject", "f.scn:9: inject needs a kind: batch or marker: \"inject KIND ...\""},
+		{"inject packet t-0", "f.scn:9: inject: packet: expected batch or marker"},
+		{"inject batch t-0", "f.scn:9: inject batch needs pid=N: \"inject batch TP pid=N epoch=N seq=N [count=N] [transactional] [control] [copies=N] [values=a,b]\""},
+		{"inject batch t-0 pid=1 epoch=0", "f.scn:9: inject batch needs seq=N: \"inject batch TP pid=N epoch=N seq=N [count=N] [transactional] [control] [copies=N] [values=a,b]\""},
+		{"inject batch t-0 pid=1 epoch=0 seq=0 count=3 values=a,b", "f.scn:9: inject batch: count=3 but values has 2; give one, or make them agree"},
+		{"inject batch t-0 pid=1 epoch=0 seq=0 transactional transactional", "f.scn:9: inject batch: transactional is given twice"},
+		{"inject batch t-0 pid=1 epoch=0 seq=0 flag", "f.scn:9: inject batch: flag: expected transactional or control"},
+		{"inject batch t-0 pid=1 epoch=40000 seq=0", "f.scn:9: inject batch: epoch=40000: expected a whole number from -1 to 32767"},
+		{"inject marker t-0 pid=1 epoch=0", "f.scn:9: inject marker needs result=commit|abort: \"inject marker TP pid=N epoch=N result=commit|abort [coordinatorEpoch=N]\""},
+		{"inject marker t-0 pid=1 epoch=0 result=maybe", "f.scn:9: inject marker: result=maybe: expected commit or abort"},
+		{"expect", "f.scn:9: expect needs a subject: partition, producer, txn, consumer, group, violation, violations or event: \"expect SUBJECT ...\""},
+		{"expect partiton t-0 leo 1", "f.scn:9: expect: partiton: expected partition, producer, txn, consumer, group, violation, violations or event; did you mean partition?"},
+		{"expect partition t-0", "f.scn:9: expect partition needs a field: leo, hw, lso, logstart, batch, marker, aborted, producer or records: \"expect partition TP FIELD ...\""},
+		{"expect partition t-0 lox 3", "f.scn:9: expect partition: lox: expected leo, hw, lso, logstart, batch, marker, aborted, producer or records"},
+		{"expect partition leo 3", "f.scn:9: expect partition needs TP before leo: \"expect partition TP leo N\""},
+		{"expect partition t-0 leo", "f.scn:9: expect partition leo needs a partition and an offset: \"expect partition TP leo N\""},
+		{"expect partition t-0 leo x", "f.scn:9: expect partition leo: x: expected a whole number, at least 0"},
+		{"expect partition t-0 leo 1 2", "f.scn:9: expect partition leo: unexpected 2; expect partition leo takes a partition and an offset: \"expect partition TP leo N\""},
+		{"expect partition t-0 batch 0 seq=x", "f.scn:9: expect partition batch: seq=x: expected a sequence number or range like 0..4"},
+		{"expect partition t-0 batch 0 status=done", "f.scn:9: expect partition batch: status=done: expected committed, aborted, open or plain"},
+		{"expect partition t-0 batch 0 txn=true", "f.scn:9: expect partition batch: txn=true: expected yes or no"},
+		{"expect partition t-0 marker 3 maybe", "f.scn:9: expect partition marker: maybe: expected commit or abort"},
+		{"expect partition t-0 aborted pid=1 first=0", "f.scn:9: expect partition aborted needs last=N: \"expect partition TP aborted pid=N first=N last=N [lso=N]\""},
+		{"expect partition t-0 producer 1 cached=6", "f.scn:9: expect partition producer: cached=6: expected a whole number from 0 to 5"},
+		{"expect producer C state READY", "f.scn:9: expect producer state: C: a consumer (line 7), not a producer or processor"},
+		{"expect producer A state Ready", "f.scn:9: expect producer state: Ready: expected UNINITIALIZED, INITIALIZING, READY, IN_TRANSACTION, COMMITTING_TRANSACTION, ABORTING_TRANSACTION, ABORTABLE_ERROR or FATAL_ERROR; did you mean READY?"},
+		{"expect producer A error 45", "f.scn:9: expect producer error: 45: expected an error name, not a code: OUT_OF_ORDER_SEQUENCE_NUMBER"},
+		{"expect producer A error OUT_OF_ORDER", "f.scn:9: expect producer error: OUT_OF_ORDER: expected a Kafka error name like OUT_OF_ORDER_SEQUENCE_NUMBER, or none; did you mean OUT_OF_ORDER_SEQUENCE_NUMBER?"},
+		{"expect producer A error PRODUCER_FENCED(47)", "f.scn:9: expect producer error: PRODUCER_FENCED(47): expected a Kafka error name like OUT_OF_ORDER_SEQUENCE_NUMBER, or none"},
+		{"expect producer A idempotent yes", "f.scn:9: expect producer idempotent: yes: expected true or false"},
+		{"expect producer A nextseq t-0", "f.scn:9: expect producer nextseq needs a producer, a partition and a sequence number: \"expect producer NAME nextseq TP N\""},
+		{"expect txn nope state Empty", "f.scn:9: expect txn state: nope: no producer or processor has this transactional.id"},
+		{"expect txn tx state Ongoin", "f.scn:9: expect txn state: Ongoin: expected Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead or PrepareEpochFence; did you mean Ongoing?"},
+		{"expect txn tx partitions t-0,t-9", "f.scn:9: expect txn partitions: t-0,t-9: t-9: topic t has 2 partitions (t-0..t-1)"},
+		{"expect txn tx coordinator __transaction_state-4", "f.scn:9: expect txn coordinator: __transaction_state-4: topic __transaction_state has 4 partitions (__transaction_state-0..__transaction_state-3)"},
+		{"expect txn tx coordinator t-0", "f.scn:9: expect txn coordinator: t-0: expected a partition like __transaction_state-12"},
+		{"expect consumer A values a", "f.scn:9: expect consumer values: A: a producer (line 5), not a consumer or processor"},
+		{"expect consumer C values a,,b", "f.scn:9: expect consumer values: a,,b: expected a comma-separated list of values with no empty items, or none"},
+		{"expect consumer C offsets 1,x", "f.scn:9: expect consumer offsets: 1,x: x: expected a whole number, at least 0"},
+		{"expect group nog generation 1", "f.scn:9: expect group generation: nog: no consumer, processor or sendOffsetsToTransaction names this group"},
+		{"expect group g offset t-0 x", "f.scn:9: expect group offset: x: expected a whole number, at least 0, or none"},
+		{"expect violation dupes", "f.scn:9: expect violation: dupes: expected duplicate-sequence, duplicate-record, uncommitted-read, watermarks, fenced-write, atomic-visibility, offsets-atomic or illegal-transition"},
+		{"expect violations 0", "f.scn:9: expect violations: 0: expected none"},
+		{"expect event", "f.scn:9: expect event needs one text (quote it if it has spaces): \"expect event \"TEXT\"\""},
+		{"expect event two words", "f.scn:9: expect event: unexpected words; expect event takes one text (quote it if it has spaces): \"expect event \"TEXT\"\""},
+		{"expect event \"\"", "f.scn:9: expect event: \"\": expected a non-empty value"},
+		{"A send t-0 \"unterminated", "f.scn:9:12: unterminated quote: this \" is never closed"},
+	} {
+		_, err := Parse("f.scn", []byte(preamble+tc.line))
+		if err == nil {
+			t.Errorf("%q: no error, want %s", tc.line, tc.want)
+			continue
+		}
+		if got := err.Error(); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.line, got, tc.want)
+		}
+	}
+}

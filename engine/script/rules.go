@@ -1,0 +1,149 @@
+package script
+
+import "strconv"
+
+// Rules that involve more than one word, and the declarations setup lines
+// make. Rules return "" or a message; the caller puts the command in front.
+
+// brokersRule: the broker count is part of the cluster's shape. Topics place
+// their replicas on brokers and clients pick coordinators among them, so the
+// count is set once, before any topic or client (the engine's rule too).
+func brokersRule(p *pctx) string {
+	switch {
+	case p.d.brokersLine > 0:
+		return "the number of brokers is already set on line " + strconv.Itoa(p.d.brokersLine)
+	case p.d.startLine > 0 || len(p.d.topics) > 0 || len(p.d.clients) > 0:
+		return "brokers must come before every topic and client (" + p.d.firstUse(true) + ")"
+	}
+	return ""
+}
+
+// fixedMsg explains why a setting that shapes the cluster is refused.
+func fixedMsg(d *Decls) string {
+	return "must be set before every client (" + d.firstUse(false) + ")"
+}
+
+func declareBrokers(p *pctx) {
+	n, _ := parseInt(p.cmd.Args[0])
+	p.d.brokers, p.d.brokersLine = int(n), p.cmd.Line
+}
+
+// fixedOptsRule refuses settings that shape the cluster (the seed, the
+// internal topics' partition counts) once a client exists: coordinators are
+// placed by hashing into those partitions, so the engine fixes them then.
+func fixedOptsRule(p *pctx) string {
+	if p.d.startLine == 0 && len(p.d.clients) == 0 {
+		return ""
+	}
+	for _, kv := range p.cmd.Opts {
+		if o, _ := p.f.opt(kv.Key); o.fixed {
+			return showOpt(kv.Key, kv.Value) + ": " + fixedMsg(p.d)
+		}
+	}
+	return ""
+}
+
+func declareConfig(p *pctx) {
+	for _, kv := range p.cmd.Opts {
+		n, _ := parseInt(kv.Value)
+		switch kv.Key {
+		case "transaction.state.log.num.partitions":
+			p.d.txnStateParts = int(n)
+		case "offsets.topic.num.partitions":
+			p.d.offsetsParts = int(n)
+		}
+	}
+}
+
+// transactionVersion accepts 1. Version 2 (KIP-890 part 2) is named in the
+// language but not simulated yet, so a lesson cannot silently get TV1 instead.
+func transactionVersion(_ *pctx, s string) string {
+	switch s {
+	case "1":
+		return ""
+	case "2":
+		return "transaction.version 2 (KIP-890 part 2) is not simulated yet; use 1"
+	}
+	return "expected 1"
+}
+
+// replicationFactor accepts 1 up to the number of brokers: Kafka refuses to
+// create a topic with more replicas than brokers.
+func replicationFactor(p *pctx, s string) string {
+	if m := intIn(1, int64(p.d.brokers))(p, s); m != "" {
+		return m + " (the number of brokers)"
+	}
+	return ""
+}
+
+// declareTopic records a topic. On a line that failed (salvage) a bad
+// partition count is recorded as 0, "unknown", so that later lines are not
+// also rejected for the same mistake.
+func declareTopic(p *pctx) {
+	t := topicDecl{partitions: 1, line: p.cmd.Line}
+	if v, ok := p.cmd.Opt("partitions"); ok {
+		n, ok := parseInt(v)
+		t.partitions = int(n)
+		if !ok || n < 1 || n > maxPartitions {
+			t.partitions = 0
+		}
+	}
+	p.d.topics[p.name] = t
+}
+
+// declareClient records a client, and the group and transactional id it
+// names, which expect and rebalance may then refer to.
+func declareClient(kind ClientKind) func(p *pctx) {
+	return func(p *pctx) {
+		p.d.clients[p.name] = clientDecl{kind: kind, line: p.cmd.Line}
+		if g, ok := p.cmd.Opt("group.id"); ok && g != "" {
+			mention(p.d.groups, g, p.cmd.Line)
+		}
+		if id, ok := p.cmd.Opt("transactional.id"); ok && id != "" {
+			mention(p.d.txnIDs, id, p.cmd.Line)
+		}
+	}
+}
+
+// declareOffsetsGroup: a producer may commit offsets for any group id (ref
+// 5), so sendOffsetsToTransaction names a group rather than requiring one.
+func declareOffsetsGroup(p *pctx) { mention(p.d.groups, p.cmd.Args[0], p.cmd.Line) }
+
+func mention(m map[string]int, key string, line int) {
+	if m[key] == 0 {
+		m[key] = max(line, 1)
+	}
+}
+
+// reorderRule: swapping a message with itself is a no-op that is almost
+// certainly a mistake.
+func reorderRule(p *pctx) string {
+	s := p.cmd.Selectors()
+	if len(s) == 2 && s[0] == s[1] {
+		return "both selectors pick the same message; name two different ones, e.g. \"reorder m3 m4\""
+	}
+	return ""
+}
+
+// injectBatchRule: count and values must agree, and a flag is given once.
+func injectBatchRule(p *pctx) string {
+	seen := map[string]bool{}
+	for _, a := range p.cmd.Args[2:] {
+		if seen[a] {
+			return a + " is given twice"
+		}
+		seen[a] = true
+	}
+	c, hasCount := p.cmd.Opt("count")
+	v, hasValues := p.cmd.Opt("values")
+	if hasCount && hasValues {
+		n, _ := parseInt(c)
+		if k := len(splitList(v)); int64(k) != n {
+			return "count=" + c + " but values has " + strconv.Itoa(k) + "; give one, or make them agree"
+		}
+	}
+	if hasValues && len(splitList(v)) > maxRecords {
+		return "values has more than " + strconv.Itoa(maxRecords) + " records"
+	}
+	return ""
+}
