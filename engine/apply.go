@@ -220,6 +220,12 @@ func (w *World) deliver(it item) {
 		}
 		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()).Msg = m.ID
 		w.onConsumerMessage(c, m)
+		return
+	}
+	if m.To == ExpertAddr {
+		// The expert actions (inject) have no client behind them; their
+		// answers are only narrated, so a lesson can show what came back.
+		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).Msg = m.ID
 	}
 }
 

@@ -66,6 +66,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	if b.Transactional && w.Config.Verification && b.ProducerID >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
+			p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now)
 			w.Parked = append(w.Parked, parkedProduce{Corr: corr, Msg: m})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",

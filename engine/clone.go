@@ -59,6 +59,12 @@ func (p *PartitionLog) clone() *PartitionLog {
 	for k, v := range p.Producers {
 		c.Producers[k] = v
 	}
+	if p.Verifying != nil {
+		c.Verifying = make(map[int64]VerificationState, len(p.Verifying))
+		for k, v := range p.Verifying {
+			c.Verifying[k] = v
+		}
+	}
 	if p.SeqMax != nil {
 		c.SeqMax = make(map[int64]seqMark, len(p.SeqMax))
 		for k, v := range p.SeqMax {

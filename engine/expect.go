@@ -47,7 +47,9 @@ func (w *World) Expect(a Action) (bool, string, error) {
 		}
 		want := strings.Join(args, " ")
 		for i := range w.Events {
-			if w.Events[i].Kind != EvAction && strings.Contains(w.Events[i].Text, want) {
+			// The rule is part of the event (its canonical line shows it in
+			// brackets), so a lesson can assert why as well as what.
+			if e := &w.Events[i]; e.Kind != EvAction && (strings.Contains(e.Text, want) || strings.Contains(e.Rule, want)) {
 				return true, "", nil
 			}
 		}

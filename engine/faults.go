@@ -371,7 +371,11 @@ func (w *World) applyInject(a Action) error {
 		for i := range batches {
 			batches[i] = b
 		}
-		w.send(MsgProduce, "expert", brokerAddr(p.Leader), w.newCorr(), &ProduceRequest{TP: tp, Acks: -1, Batches: batches})
+		req := &ProduceRequest{TP: tp, Acks: -1, Batches: batches}
+		if b.Transactional {
+			req.TransactionalID = w.transactionalIDOf(pid)
+		}
+		w.send(MsgProduce, ExpertAddr, brokerAddr(p.Leader), w.newCorr(), req)
 	case "marker":
 		res, _ := a.Opt("result")
 		var mt MarkerType
@@ -387,12 +391,32 @@ func (w *World) applyInject(a Action) error {
 		if err != nil {
 			return err
 		}
-		w.send(MsgWriteTxnMarkers, "expert", brokerAddr(p.Leader), w.newCorr(), &WriteTxnMarkersRequest{ProducerID: pid, ProducerEpoch: int16(epoch),
+		w.send(MsgWriteTxnMarkers, ExpertAddr, brokerAddr(p.Leader), w.newCorr(), &WriteTxnMarkersRequest{ProducerID: pid, ProducerEpoch: int16(epoch),
 			CoordinatorEpoch: int32(ce), Result: mt, Partitions: []TP{tp}, CoordPartition: -1})
 	default:
 		return errf("inject needs batch or marker, got %q", a.Args[0])
 	}
 	return nil
+}
+
+// ExpertAddr is the network address of the expert actions: injected batches
+// and markers come from it and their answers go back to it.
+const ExpertAddr = "expert"
+
+// transactionalIDOf finds the transactional.id the coordinators hold for a
+// producer id. A transactional produce carries its transactional.id, which
+// the leader needs for KIP-890 verification (ref 2.2 step 1); an injected
+// batch stands in for that producer, so it carries the id that owns the pid.
+func (w *World) transactionalIDOf(pid int64) string {
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		for _, id := range sortedKeys(t.Meta) {
+			if t.Meta[id].ProducerID == pid {
+				return id
+			}
+		}
+	}
+	return ""
 }
 
 func splitComma(s string) []string {

@@ -23,11 +23,44 @@ type PartitionLog struct {
 	Unreplicated   []TxnRange // finished, marker not yet below HW
 	Aborted        []AbortedTxn
 	Waiting        []waitingResponse // acks=all answers held until HW passes
+	// Verifying holds the KIP-890 part 1 VerificationStateEntry per pid:
+	// the lowest sequence whose verification is under way (ref 2.1, 2.3 row 3).
+	Verifying map[int64]VerificationState
 
 	// Invariant bookkeeping: highest record UID and per-producer highest
 	// sequence appended; a value at or below them triggers an exact check.
 	MaxUID int64
 	SeqMax map[int64]seqMark
+}
+
+// VerificationState is Kafka's VerificationStateEntry: created when a
+// transactional batch from a pid with no open transaction here starts
+// verification, it remembers the lowest sequence (for the newest epoch)
+// being verified. Until the transaction starts, a batch with a higher
+// sequence is out of order (ref 2.3 row 3), so the first batch of a
+// transaction on a partition is always the lowest one.
+type VerificationState struct {
+	LowestSeq int32
+	Epoch     int16
+	Timestamp int64 // creation time; expires like producer state (ref 2.1)
+}
+
+// startVerification is maybeCreateVerificationStateEntry followed by
+// maybeUpdateLowestSequenceAndEpoch.
+func (p *PartitionLog) startVerification(pid int64, seq int32, epoch int16, now int64) {
+	if p.Verifying == nil {
+		p.Verifying = map[int64]VerificationState{}
+	}
+	v, ok := p.Verifying[pid]
+	switch {
+	case !ok:
+		v = VerificationState{LowestSeq: seq, Epoch: epoch, Timestamp: now}
+	case epoch > v.Epoch:
+		v.LowestSeq, v.Epoch = seq, epoch
+	case epoch == v.Epoch && seq < v.LowestSeq:
+		v.LowestSeq = seq
+	}
+	p.Verifying[pid] = v
 }
 
 type seqMark struct {
@@ -145,6 +178,12 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch) appendResult {
 		return appendResult{Code: InvalidProducerEpoch, Expected: -1,
 			Rule: "row 2: epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))}
 	}
+	// Row 3: a verification is under way for a lower sequence of this pid
+	// (ProducerAppendInfo.checkSequence, KIP-890 part 1).
+	if v, ok := p.Verifying[b.ProducerID]; ok && b.BaseSequence > v.LowestSeq {
+		return appendResult{Code: OutOfOrderSequenceNumber, Expected: v.LowestSeq,
+			Rule: "row 3: verification of seq " + itoa(int64(v.LowestSeq)) + " from pid " + itoa(b.ProducerID) + " is under way here: base " + itoa(int64(b.BaseSequence)) + " must not go first"}
+	}
 	res := appendResult{Expected: -1}
 	switch {
 	case e.ProducerEpoch == NoProducerEpoch:
@@ -207,6 +246,12 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 			e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.Now})
 		}
 		e.LastTimestamp = w.Now
+		if b.Transactional {
+			// Either the transaction now has a first offset or it is
+			// complete: the verification entry has done its job
+			// (UnifiedLog.updateProducers).
+			delete(p.Verifying, b.ProducerID)
+		}
 		if b.Transactional && e.CurrentTxnFirstOffset < 0 {
 			e.CurrentTxnFirstOffset = b.BaseOffset
 			e.CurrentTxn = b.Txn
@@ -272,6 +317,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	e.CurrentTxn = 0
 	e.LastTimestamp = w.Now
 	p.Producers[pid] = e
+	delete(p.Verifying, pid)
 	p.Batches = append(p.Batches, mb)
 	p.LEO++
 	return None, rule
@@ -390,7 +436,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 		p.HW = off
 	}
 	p.Producers = map[int64]ProducerStateEntry{}
-	p.Ongoing, p.Unreplicated, p.Waiting = nil, nil, nil
+	p.Ongoing, p.Unreplicated, p.Waiting, p.Verifying = nil, nil, nil, nil
 	var aborted []AbortedTxn
 	for _, a := range p.Aborted {
 		if a.LastOffset < off {
@@ -455,5 +501,11 @@ func (w *World) expireProducers(p *PartitionLog) {
 	for _, pid := range ids {
 		delete(p.Producers, pid)
 		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms")
+	}
+	// Verification entries expire on the same timer (removeExpiredProducers).
+	for pid, v := range p.Verifying {
+		if w.Now-v.Timestamp >= w.Config.ProducerIDExpirationMs {
+			delete(p.Verifying, pid)
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // ProducerConfig is the part of the Java producer's configuration the
 // simulation uses (ref 0.1, 1.1).
 type ProducerConfig struct {
@@ -286,6 +288,12 @@ func (w *World) runProducer(p *Producer) {
 	}
 	w.drain(p)
 	w.maybeEndTxn(p)
+	if p.State == Initializing && !p.inFlightOf(MsgInitProducerID) {
+		// The abort just finished and needs an epoch bump (KIP-360, ref
+		// 1.3): send InitProducerId now rather than on the next wake-up,
+		// which may never come when nothing else is in flight.
+		w.runProducer(p)
+	}
 }
 
 func (w *World) runOffsetsJob(p *Producer) {
@@ -405,7 +413,18 @@ func (p *Producer) removeBatch(id int64) {
 
 // maybeEndTxn sends EndTxn once every batch has finished (ref 1.3).
 func (w *World) maybeEndTxn(p *Producer) {
-	if p.EndRequested == 0 || p.EndSent || len(p.Queue) > 0 || p.inFlightOf(MsgAddPartitionsToTxn) || p.inFlightOf(MsgProduce) {
+	if p.EndRequested == 0 || p.EndSent {
+		return
+	}
+	if p.EndRequested == 1 && p.State == AbortableError {
+		// TransactionManager.maybeTerminateRequestWithError: a queued
+		// EndTxn(commit) is never sent once the transaction has an abortable
+		// error; commitTransaction fails and the application must abort.
+		p.EndRequested = 0
+		w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable")
+		return
+	}
+	if len(p.Queue) > 0 || p.inFlightOf(MsgAddPartitionsToTxn) || p.inFlightOf(MsgProduce) {
 		return
 	}
 	if p.Offsets != nil && p.EndRequested == 1 {
@@ -458,6 +477,9 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 			if p.Offsets != nil {
 				p.Offsets.Stage = offNeedCoordinator
 			}
+			// AddOffsetsToTxnHandler sets transactionStarted: an offsets-only
+			// transaction still needs its EndTxn (ref 1.3).
+			p.TxnStarted = true
 		})
 	case *TxnOffsetCommitResponse:
 		w.onTxnOffsetCommitResp(p, r)
@@ -619,7 +641,21 @@ func (w *World) onTxnCoordResp(p *Producer, code ErrorCode, what string, ok func
 	if w.coordinatorRetry(p, code) {
 		return
 	}
+	if what != "EndTxn" {
+		w.txnRequestFailed(p, code, what)
+		return
+	}
+	// A failed EndTxn is not re-sent: the call fails with the error
+	// (TxnRequestHandler.abortableError / fatalError, ref 1.4).
+	aborting := p.EndRequested == 2
+	p.EndRequested = 0
 	w.txnRequestFailed(p, code, what)
+	if aborting && p.BumpEpoch && p.State == AbortingTransaction {
+		// INVALID_PRODUCER_ID_MAPPING on EndTxn(abort): the abort goes on
+		// with InitProducerId(pid, epoch), as abortTransaction does when the
+		// last error was 49 (ref 1.3).
+		w.finishTxn(p)
+	}
 }
 
 func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
@@ -645,7 +681,13 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
 		w.fatal(p, ProducerFenced, "TxnOffsetCommit: ProducerFencedException")
 	default:
 		p.Offsets = nil
-		w.abortable(p, code, "TxnOffsetCommit (CommitFailedException)")
+		// TxnOffsetCommitHandler: 22 and 25 surface as CommitFailedException,
+		// the rest (82 FencedInstanceIdException, 120, ...) as themselves.
+		what := "TxnOffsetCommit"
+		if code == IllegalGeneration || code == UnknownMemberID {
+			what += " (CommitFailedException)"
+		}
+		w.abortable(p, code, what)
 	}
 }
 
@@ -731,7 +773,9 @@ func (p *Producer) hasEarlierInFlight(b *ProducerBatch) bool {
 // client moves to epoch+1 locally, same pid, and renumbers the partition's
 // unacknowledged batches from 0.
 func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
-	if p.Epoch >= 32767-1 {
+	if p.Epoch >= math.MaxInt16 {
+		// bumpIdempotentProducerEpoch: the client side runs out at 32767
+		// (the coordinator's bound is 32766, ref 0.1).
 		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", "ref 1.5")
 		p.NeedInit = true
 		p.ProducerID = NoProducerID

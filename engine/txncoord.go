@@ -197,7 +197,11 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
 	if code != None {
-		fail(code, actor, "ref 3.4 step 5: "+t.name()+" is led by broker-"+itoa(int64(t.Leader)))
+		why := t.name() + " is led by broker-" + itoa(int64(t.Leader))
+		if code == CoordinatorLoadInProgress {
+			why = t.name() + " is still being loaded by this new coordinator"
+		}
+		fail(code, actor, "ref 3.4 step 5: "+why)
 		return
 	}
 	actor = w.coordActor(t)
@@ -523,6 +527,7 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	}
 	tp := w.OffsetsPartitionFor(r.GroupID)
 	if meta.State == Ongoing && meta.hasPartition(tp) {
+		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", "ref 3.5")
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}

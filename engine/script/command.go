@@ -27,7 +27,8 @@ type Command struct {
 }
 
 // Opt returns the value of the option key. Parsing rejects a key given twice,
-// so there is at most one.
+// except message filters: "reorder Produce to=broker-1 Produce to=broker-2"
+// has two, one per selector, and Opt returns the first; use Selectors.
 func (c Command) Opt(key string) (string, bool) {
 	for _, kv := range c.Opts {
 		if kv.Key == key {

@@ -54,6 +54,7 @@ type Decls struct {
 	clients map[string]clientDecl
 	topics  map[string]topicDecl
 	groups  map[string]int // line of first mention
+	members map[string]int // groups a consumer or processor joins: line of the first
 	txnIDs  map[string]int // line of first mention
 
 	brokers       int
@@ -61,6 +62,15 @@ type Decls struct {
 	txnStateParts int
 	offsetsParts  int
 	startLine     int // line of the first command that is not setup; 0 before
+
+	// The first topic and client declared, for "brokers must come first".
+	firstTopic, firstClient mark
+}
+
+// mark is something declared and where.
+type mark struct {
+	what string
+	line int
 }
 
 // NewDecls returns the declarations of an empty scenario: no clients, no
@@ -70,6 +80,7 @@ func NewDecls() *Decls {
 		clients:       map[string]clientDecl{},
 		topics:        map[string]topicDecl{},
 		groups:        map[string]int{},
+		members:       map[string]int{},
 		txnIDs:        map[string]int{},
 		brokers:       defaultBrokers,
 		txnStateParts: defaultInternalPart,
@@ -89,6 +100,7 @@ func (d *Decls) Clone() *Decls {
 		c.topics[k] = v
 	}
 	c.groups = copyLines(d.groups)
+	c.members = copyLines(d.members)
 	c.txnIDs = copyLines(d.txnIDs)
 	return &c
 }
@@ -155,21 +167,26 @@ func (d *Decls) brokerRange() string {
 // firstUse says what first fixed the cluster's shape, for messages:
 // "topic t is declared on line 3". Topics count only for the broker count.
 func (d *Decls) firstUse(topics bool) string {
-	what, line := "", 0
-	consider := func(w string, l int) {
-		if l > 0 && (line == 0 || l < line) {
-			what, line = w, l
-		}
+	first := d.firstClient
+	if topics && d.firstTopic.line > 0 && (first.line == 0 || d.firstTopic.line < first.line) {
+		first = d.firstTopic
 	}
-	for _, name := range d.Topics() {
-		if topics {
-			consider("topic "+name+" is declared", d.topics[name].line)
-		}
+	if d.startLine > 0 && (first.line == 0 || d.startLine < first.line) {
+		first = mark{"the scenario started", d.startLine}
 	}
-	for _, name := range d.Clients() {
-		c := d.clients[name]
-		consider(c.kind.String()+" "+name+" is declared", c.line)
+	return first.what + " on line " + strconv.Itoa(first.line)
+}
+
+// maxSuggest bounds the names a "did you mean" looks through. Lessons have a
+// handful of names; the bound keeps a file with thousands of them (which the
+// fuzzer writes) linear rather than quadratic.
+const maxSuggest = 100
+
+// few returns the sorted names of m, or nil when there are too many to
+// search for a suggestion.
+func few[V any](m map[string]V) []string {
+	if len(m) > maxSuggest {
+		return nil
 	}
-	consider("the scenario started", d.startLine)
-	return what + " on line " + strconv.Itoa(line)
+	return sortedKeys(m)
 }

@@ -133,3 +133,21 @@ func literalsMatch(f *form, c Command) bool {
 	}
 	return true
 }
+
+// TestDocStoriesRun plays the doc's named examples (the stories) on the
+// engine: what the page tells a learner must be what the simulation does.
+func TestDocStoriesRun(t *testing.T) {
+	blocks, _ := docBlocks(t)
+	for _, b := range blocks {
+		if b.lang != "scenario" || b.name == "" {
+			continue
+		}
+		_, failures, err := Transcript(b.name, []byte(strings.Join(b.lines, "\n")))
+		if err != nil {
+			t.Errorf("%s: %v", b.name, err)
+		}
+		for _, f := range failures {
+			t.Errorf("%s", f.Error())
+		}
+	}
+}

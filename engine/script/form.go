@@ -20,9 +20,9 @@ type form struct {
 	keyed  *keyedOpt // options whose key is itself a value (TP=OFFSET)
 	optMin int       // fewest options (config needs one)
 
-	// named: args[0] is the name being declared (producer/consumer/processor
-	// put it in Command.Actor; topic keeps it in Args).
-	named bool
+	// named: args[0] is the name being declared. A client's name goes in
+	// Command.Actor, as for its calls; a topic's stays in Args.
+	named, client bool
 
 	// rule checks what involves several words; it returns a message or "".
 	rule func(p *pctx) string
@@ -56,14 +56,13 @@ type opt struct {
 // keyedOpt is an option whose key is a value of its own, as in
 // sendOffsetsToTransaction's TP=OFFSET.
 type keyedOpt struct {
-	ph   string // TP=OFFSET
-	key  check
-	val  check
-	min  int
-	what string // "partition", for "needs at least one TP=OFFSET"
+	ph  string // TP=OFFSET
+	key check
+	val check
+	min int
 }
 
-// literals returns the form's literal words with their positions.
+// literal returns the literal word at position i, if there is one.
 func (f *form) literal(i int) (arg, bool) {
 	if i < len(f.args) && f.args[i].lit != "" {
 		return f.args[i], true

@@ -156,11 +156,11 @@ func (p *pctx) head(toks []token) ([]token, string) {
 	if len(toks) > 1 && !toks[1].isOpt() {
 		if f := callForms[toks[1].val]; f != nil {
 			return nil, show(h.val) + " is not declared; declare it before its first use, e.g. \"" +
-				f.on[0].String() + " " + show(h.val) + "\"" + didYouMean(h.val, p.d.Clients())
+				f.on[0].String() + " " + show(h.val) + "\"" + didYouMean(h.val, few(p.d.clients))
 		}
 	}
 	msg := "unknown verb " + show(h.val)
-	if s := didYouMean(h.val, append(append([]string{}, verbOrder...), p.d.Clients()...)); s != "" {
+	if s := didYouMean(h.val, append(append([]string{}, verbOrder...), few(p.d.clients)...)); s != "" {
 		return nil, msg + s
 	}
 	if c := closest(h.val, callOrder); c != "" {

@@ -44,7 +44,7 @@ func tpOf(p *pctx, s string, internal bool) string {
 	case isInternal && !internal:
 		return "the internal topic " + topic + " cannot be used here"
 	case !isInternal && p.d.topics[topic].line == 0:
-		return "topic " + topic + " is not declared" + didYouMean(topic, p.d.Topics())
+		return "topic " + topic + " is not declared" + didYouMean(topic, few(p.d.topics))
 	}
 	parts := p.d.Partitions(topic)
 	if parts > 0 && n >= int64(parts) {
@@ -79,7 +79,7 @@ func topicRef(p *pctx, s string) string {
 	if _, _, ok := splitTP(s); ok && p.d.topics[s[:strings.LastIndexByte(s, '-')]].line > 0 {
 		return "expected a topic, not a partition"
 	}
-	return "topic " + s + " is not declared" + didYouMean(s, p.d.Topics())
+	return "topic " + s + " is not declared" + didYouMean(s, few(p.d.topics))
 }
 
 // topicNew accepts the name of a new topic, following Kafka's rules for topic
@@ -123,9 +123,10 @@ func isBrokerName(s string) bool {
 	return ok && n != "" && isWord(n, "")
 }
 
+// isMessageID reports whether s has the shape of a message id: m and digits.
 func isMessageID(s string) bool {
 	n, ok := strings.CutPrefix(s, "m")
-	return ok && n != "" && isWord(n, "") && !strings.ContainsFunc(n, func(r rune) bool { return r < '0' || r > '9' })
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // clientOf accepts a declared client of one of the given kinds.
@@ -156,7 +157,7 @@ func kindList(kinds []ClientKind) string {
 
 func notDeclared(p *pctx, s string, kinds []ClientKind) string {
 	var names []string
-	for _, n := range p.d.Clients() {
+	for _, n := range few(p.d.clients) {
 		for _, k := range kinds {
 			if p.d.clients[n].kind == k {
 				names = append(names, n)
@@ -179,7 +180,7 @@ func brokerOrClient(p *pctx, s string) string {
 	if p.d.clients[s].line > 0 {
 		return ""
 	}
-	return "expected a broker (" + p.d.brokerRange() + ") or a declared client" + didYouMean(s, p.d.Clients())
+	return "expected a broker (" + p.d.brokerRange() + ") or a declared client" + didYouMean(s, few(p.d.clients))
 }
 
 // groupRef accepts a consumer group that a consumer, a processor or a
@@ -188,7 +189,17 @@ func groupRef(p *pctx, s string) string {
 	if p.d.groups[s] > 0 {
 		return ""
 	}
-	return "no consumer, processor or sendOffsetsToTransaction names this group" + didYouMean(s, p.d.Groups())
+	return "no consumer, processor or sendOffsetsToTransaction names this group" + didYouMean(s, few(p.d.groups))
+}
+
+// memberGroupRef accepts a group that a consumer or processor joins. A group
+// only named by sendOffsetsToTransaction has no members, so a rebalance
+// (a new generation for its members) means nothing there.
+func memberGroupRef(p *pctx, s string) string {
+	if p.d.members[s] > 0 {
+		return ""
+	}
+	return "no consumer or processor joins this group" + didYouMean(s, few(p.d.members))
 }
 
 // txnIDRef accepts a transactional id that a producer or processor uses.
@@ -196,7 +207,7 @@ func txnIDRef(p *pctx, s string) string {
 	if p.d.txnIDs[s] > 0 {
 		return ""
 	}
-	return "no producer or processor has this transactional.id" + didYouMean(s, p.d.TransactionalIDs())
+	return "no producer or processor has this transactional.id" + didYouMean(s, few(p.d.txnIDs))
 }
 
 // messageWord accepts what names an in-flight message: an id such as m12

@@ -89,6 +89,9 @@ func declareTopic(p *pctx) {
 		}
 	}
 	p.d.topics[p.name] = t
+	if p.d.firstTopic.line == 0 {
+		p.d.firstTopic = mark{"topic " + p.name + " is declared", p.cmd.Line}
+	}
 }
 
 // declareClient records a client, and the group and transactional id it
@@ -96,8 +99,12 @@ func declareTopic(p *pctx) {
 func declareClient(kind ClientKind) func(p *pctx) {
 	return func(p *pctx) {
 		p.d.clients[p.name] = clientDecl{kind: kind, line: p.cmd.Line}
+		if p.d.firstClient.line == 0 {
+			p.d.firstClient = mark{kind.String() + " " + p.name + " is declared", p.cmd.Line}
+		}
 		if g, ok := p.cmd.Opt("group.id"); ok && g != "" {
 			mention(p.d.groups, g, p.cmd.Line)
+			mention(p.d.members, g, p.cmd.Line)
 		}
 		if id, ok := p.cmd.Opt("transactional.id"); ok && id != "" {
 			mention(p.d.txnIDs, id, p.cmd.Line)

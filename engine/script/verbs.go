@@ -4,10 +4,9 @@ package script
 // them, with NAME replaced by the client's name for calls.
 
 var (
-	argN     = func(c check) arg { return arg{name: "N", check: c} }
-	argTP    = arg{name: "TP", check: tp}
-	argMsg   = arg{name: "MSG", check: messageWord, msg: true}
-	argGroup = arg{name: "GROUP", check: groupRef}
+	argN   = func(c check) arg { return arg{name: "N", check: c} }
+	argTP  = arg{name: "TP", check: tp}
+	argMsg = arg{name: "MSG", check: messageWord, msg: true}
 )
 
 // setupForms declare the cluster, topics and clients. They may appear
@@ -26,14 +25,14 @@ var setupForms = []*form{
 		},
 		declare: declareTopic, salvage: declareTopic},
 	{verb: "producer", usage: "producer NAME [KEY=VALUE...]", need: "a name",
-		args: []arg{{name: "NAME", check: clientNew}}, min: 1, named: true,
+		args: []arg{{name: "NAME", check: clientNew}}, min: 1, named: true, client: true,
 		opts: producerOpts, declare: declareClient(Producer), salvage: declareClient(Producer)},
 	{verb: "consumer", usage: "consumer NAME [KEY=VALUE...]", need: "a name",
-		args: []arg{{name: "NAME", check: clientNew}}, min: 1, named: true,
+		args: []arg{{name: "NAME", check: clientNew}}, min: 1, named: true, client: true,
 		opts: consumerOpts, declare: declareClient(Consumer), salvage: declareClient(Consumer)},
 	{verb: "processor", need: "a name",
 		usage: "processor NAME input=TOPIC output=TOPIC group.id=G transactional.id=ID [offsets=transaction|before|after]",
-		args:  []arg{{name: "NAME", check: clientNew}}, min: 1, named: true,
+		args:  []arg{{name: "NAME", check: clientNew}}, min: 1, named: true, client: true,
 		opts: []opt{
 			{key: "input", ph: "TOPIC", required: true, check: topicRef},
 			{key: "output", ph: "TOPIC", required: true, check: topicRef},
@@ -108,7 +107,7 @@ var callList = []*form{
 	{verb: "commitTransaction", on: producerOnly, usage: "NAME commitTransaction", need: "no arguments"},
 	{verb: "abortTransaction", on: producerOnly, usage: "NAME abortTransaction", need: "no arguments"},
 	{verb: "flush", on: producerOnly, usage: "NAME flush", need: "no arguments"},
-	{verb: "close", on: []ClientKind{Producer, Consumer}, usage: "NAME close", need: "no arguments"},
+	{verb: "close", on: producerOnly, usage: "NAME close", need: "no arguments"},
 	{verb: "poll", on: []ClientKind{Consumer}, usage: "NAME poll", need: "no arguments"},
 	{verb: "commitSync", on: []ClientKind{Consumer}, usage: "NAME commitSync TP=OFFSET...",
 		need:  "at least one TP=OFFSET",
@@ -141,7 +140,8 @@ var faultForms = []*form{
 		args: []arg{{name: "broker-N|NAME", check: brokerOrClient}}, min: 1},
 	{verb: "pause", usage: "pause NAME", need: "a client", args: []arg{{name: "NAME", check: anyClient}}, min: 1},
 	{verb: "resume", usage: "resume NAME", need: "a client", args: []arg{{name: "NAME", check: anyClient}}, min: 1},
-	{verb: "rebalance", usage: "rebalance GROUP", need: "a group", args: []arg{argGroup}, min: 1},
+	{verb: "rebalance", usage: "rebalance GROUP", need: "a group",
+		args: []arg{{name: "GROUP", check: memberGroupRef}}, min: 1},
 }
 
 // injectForms write raw batches and markers to a partition, as a buggy or

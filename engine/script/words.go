@@ -18,8 +18,12 @@ func (p *pctx) selectForm(forms []*form, words []token) ([]token, string) {
 			pos = append(pos, t.val)
 		}
 	}
+	width := 0
+	for _, f := range forms {
+		width = max(width, len(f.args))
+	}
 	cands := forms
-	for i := 0; len(cands) > 1 || hasLiteralFrom(cands[0], i); i++ {
+	for i := 0; i < width; i++ {
 		var lits []string
 		var role string
 		for _, f := range cands {
@@ -64,16 +68,6 @@ func (p *pctx) misplaced(cands []*form, pos []string, i int, lits []string) stri
 		}
 	}
 	return p.ctx + ": " + show(pos[i]) + ": expected " + orList(lits) + didYouMean(pos[i], lits)
-}
-
-// hasLiteralFrom reports whether f has a literal word at position i or later.
-func hasLiteralFrom(f *form, i int) bool {
-	for ; i < len(f.args); i++ {
-		if f.args[i].lit != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // roleUsage is a usage hint for a missing literal: "expect partition TP FIELD ...".
@@ -134,10 +128,10 @@ func (p *pctx) words(words []token) string {
 			switch {
 			case f.named && i == 0:
 				p.nameOK = true
-				if f.verb == "topic" {
-					p.cmd.Args = append(p.cmd.Args, t.val)
-				} else {
+				if f.client {
 					p.cmd.Actor = t.val
+				} else {
+					p.cmd.Args = append(p.cmd.Args, t.val)
 				}
 			default:
 				p.cmd.Args = append(p.cmd.Args, t.val)

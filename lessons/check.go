@@ -1,0 +1,102 @@
+package lessons
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"eoslab/engine/script"
+)
+
+// Check parses a lesson and plays it to the end. It returns nil when the
+// lesson is sound, or a script.ErrorList naming file:line for every problem:
+// a parse error, an action the engine refuses, an expect: that does not
+// hold, or a checkpoint that does not have exactly one right choice.
+func Check(file string, src []byte) error {
+	l, err := Parse(file, src)
+	if err != nil {
+		return err
+	}
+	return l.Check()
+}
+
+// Check plays a parsed lesson to the end and validates it (see the package
+// function Check).
+//
+// A checkpoint at step k is sound when, after step k+1 has run, exactly one
+// choice's expectations all hold, and that choice did not already hold
+// before step k+1: the question is "what happens next?", so the answer must
+// be something the next step does, not something already on the screen.
+func (l *Lesson) Check() error { return NewPlayer(l).validate() }
+
+// validate plays the whole lesson and returns its problems as a
+// script.ErrorList sorted by line, or nil.
+func (p *Player) validate() error {
+	var errs script.ErrorList
+	for k := 0; k <= len(p.l.Steps); k++ {
+		errs = append(errs, p.ProblemsAt(k)...)
+	}
+	for k := 1; k < len(p.l.Steps); k++ {
+		if cp := p.l.Steps[k-1].Ask; cp != nil {
+			errs = append(errs, p.checkpointErrors(k, cp)...)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+	return errs
+}
+
+func (p *Player) checkpointErrors(k int, cp *Checkpoint) []*script.Error {
+	var errs []*script.Error
+	after := p.judge(k, k+1)
+	var holding []int
+	for i, v := range after {
+		if v.err != nil {
+			errs = append(errs, v.err)
+		}
+		if v.holds {
+			holding = append(holding, i+1)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	at := func(msg string) []*script.Error {
+		return []*script.Error{{File: p.l.File, Line: cp.Line, Msg: msg}}
+	}
+	switch len(holding) {
+	case 0:
+		var found []string
+		for i, v := range after {
+			found = append(found, "choice "+strconv.Itoa(i+1)+": "+v.found)
+		}
+		return at("no choice holds after the next step (line " + strconv.Itoa(p.l.Steps[k].Line) +
+			"); exactly one must. " + strings.Join(found, "; "))
+	case 1:
+	default:
+		verb := " all hold"
+		if len(holding) == 2 {
+			verb = " both hold"
+		}
+		return at("choices " + andList(holding) + verb + " after the next step; exactly one must")
+	}
+	right := holding[0]
+	if p.judge(k, k)[right-1].holds {
+		return at("choice " + strconv.Itoa(right) + " already holds before the next step runs; " +
+			"give it an expectation that only the next step makes true")
+	}
+	return nil
+}
+
+func andList(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	if len(s) == 2 {
+		return s[0] + " and " + s[1]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

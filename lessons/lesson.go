@@ -1,0 +1,118 @@
+// Package lessons reads eoslab's lesson files and plays them on the engine.
+//
+// A lesson is a plain text file a teacher can write without Go (the format
+// is described in content/README.md): a title, a setup in the scenario
+// language, and numbered steps, each with narration ("say:"), actions
+// ("do:"), expectations that must hold ("expect:"), an optional checkpoint
+// ("ask:" with "choice:" lines) and an optional "Kafka vs the article" note.
+//
+// A checkpoint's right answer is never written by hand: every choice carries
+// expectations, and the right choice is the one whose expectations hold once
+// the next step has run. Check plays a lesson to its end and insists that
+// exactly one choice holds, so a lesson cannot drift from what the
+// simulation does.
+//
+// The Player steps through a lesson and keeps one world snapshot per step,
+// which is what makes going back exact and cheap.
+//
+// This package imports the engine and its scenario language only. It must
+// not import eoslab/views: the views adapt to lessons, not the other way
+// round.
+package lessons
+
+import (
+	"strings"
+
+	"eoslab/engine/script"
+)
+
+// Levels a lesson may declare, easiest first.
+var Levels = []string{"beginner", "intermediate", "advanced"}
+
+// MaxChoices is the most choices a checkpoint may offer: enough for one
+// right answer and the common misconceptions, few enough to read at a glance.
+const MaxChoices = 4
+
+// Lesson is a parsed lesson file.
+type Lesson struct {
+	// File is the name the lesson was parsed under; errors carry it.
+	File string
+	// Name is the id used to open it: the file's base name without the
+	// extension and without a leading "NN-" order prefix.
+	Name    string
+	Title   string
+	Summary string
+	Level   string
+	// Intro is shown before the first step, under the title. Paragraphs are
+	// separated by a blank line.
+	Intro string
+	// Setup declares the cluster, topics and clients.
+	Setup []script.Command
+	Steps []Step
+}
+
+// Step is one step of a lesson.
+type Step struct {
+	Line  int // the "step:" line
+	Title string
+	// Say is the narration; paragraphs are separated by a blank line.
+	Say string
+	// Commands are the step's do: and expect: lines, in the order written.
+	Commands []script.Command
+	// Ask is the step's checkpoint, or nil.
+	Ask *Checkpoint
+	// Note is a "Kafka vs the article" note, or "".
+	Note string
+}
+
+// Checkpoint is a "what happens next?" question shown at the end of a step.
+// Its choices are judged against the world after the next step.
+type Checkpoint struct {
+	Line     int // the "ask:" line
+	Question string
+	Choices  []Choice
+	Explain  string
+}
+
+// Choice is one answer of a checkpoint.
+type Choice struct {
+	Line int
+	Text string
+	// Expects must all hold after the next step for this choice to be right.
+	Expects []script.Command
+}
+
+// Meta is what the lesson list shows.
+type Meta struct {
+	Name, Title, Summary, Level string
+	Steps                       int
+}
+
+// Meta returns the lesson's list entry.
+func (l *Lesson) Meta() Meta {
+	return Meta{Name: l.Name, Title: l.Title, Summary: l.Summary, Level: l.Level, Steps: len(l.Steps)}
+}
+
+// Narration is the text of a step as the player shows it: its title, then
+// its paragraphs.
+func (s *Step) Narration() string {
+	if s.Say == "" {
+		return s.Title
+	}
+	return s.Title + "\n\n" + s.Say
+}
+
+// nameFromFile turns "content/01-lost-ack.lesson" into "lost-ack".
+func nameFromFile(file string) string {
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	if i := strings.LastIndexByte(file, '.'); i > 0 {
+		file = file[:i]
+	}
+	digits := strings.TrimLeft(file, "0123456789")
+	if len(digits) < len(file) && strings.HasPrefix(digits, "-") && len(digits) > 1 {
+		return digits[1:]
+	}
+	return file
+}

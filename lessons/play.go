@@ -1,0 +1,266 @@
+package lessons
+
+import (
+	"eoslab/engine"
+	"eoslab/engine/script"
+)
+
+// Player plays a lesson one step at a time. Position 0 is the world after
+// the setup, before the first step; position k is the world after step k.
+//
+// The player keeps the world of every position it has reached, so Back is a
+// pointer move and going forward again reuses the same snapshot: what the
+// learner sees after Back then Next is exactly what they saw the first
+// time. Snapshots are read-only; nothing steps them again.
+type Player struct {
+	l     *Lesson
+	snaps []snapshot // snaps[k] is the world after step k, computed on demand
+	pos   int
+	// chosen[k] is the answer (1-based) to step k's checkpoint, 0 if none.
+	chosen []int
+	// correct[k] caches the right choice of step k's checkpoint; 0 until known.
+	correct []int
+}
+
+// snapshot is the world after one step, with what went wrong while running
+// the step (an action the engine refused, an expectation that did not hold).
+type snapshot struct {
+	world    *engine.World
+	problems []*script.Error
+}
+
+// NewPlayer starts a lesson: it applies the setup and stands before step 1.
+func NewPlayer(l *Lesson) *Player {
+	p := &Player{l: l, chosen: make([]int, len(l.Steps)+1), correct: make([]int, len(l.Steps)+1)}
+	w := engine.New(engine.DefaultConfig())
+	p.snaps = []snapshot{run(w, l.Setup)}
+	return p
+}
+
+// run executes commands in order on w. A command the engine refuses is
+// recorded and the step goes on, so one broken line does not hide the rest.
+func run(w *engine.World, cmds []script.Command) snapshot {
+	r := &script.Runner{World: w}
+	var probs []*script.Error
+	for _, c := range cmds {
+		_, f, err := r.Exec(c)
+		if err != nil {
+			if se, ok := err.(*script.Error); ok {
+				probs = append(probs, se)
+			} else {
+				probs = append(probs, &script.Error{File: c.File, Line: c.Line, Msg: err.Error()})
+			}
+		}
+		if f != nil {
+			probs = append(probs, &script.Error{File: f.File, Line: f.Line,
+				Msg: "expectation does not hold: " + f.Text + "; found: " + f.Got})
+		}
+	}
+	return snapshot{world: w, problems: probs}
+}
+
+// ensure computes the snapshots up to position k.
+func (p *Player) ensure(k int) {
+	for len(p.snaps) <= k && len(p.snaps) <= len(p.l.Steps) {
+		prev := p.snaps[len(p.snaps)-1].world
+		w := prev.Clone()
+		shareHistory(w, prev)
+		p.snaps = append(p.snaps, run(w, p.l.Steps[len(p.snaps)-1].Commands))
+	}
+}
+
+// shareHistory lets w append to the append-only histories (events, logs)
+// of prev in place. Clone caps the slices it shares, so that neither copy
+// sees the other's appends; that is right in general, but it makes the
+// first append of every step copy the whole history, which is quadratic
+// over a lesson. A player's snapshot is never stepped again once its
+// successor exists, so its successor may use the spare capacity: the
+// snapshot's own slices keep their length and never see what is appended.
+func shareHistory(w, prev *engine.World) {
+	w.Events = prev.Events
+	for tp, p := range w.Partitions {
+		if q := prev.Partitions[tp]; q != nil {
+			p.Batches = q.Batches
+		}
+	}
+	for n, t := range w.TxnParts {
+		if q := prev.TxnParts[n]; q != nil {
+			t.Log = q.Log
+		}
+	}
+	for i, x := range w.Producers {
+		if i < len(prev.Producers) && prev.Producers[i].Name == x.Name {
+			x.Acked = prev.Producers[i].Acked
+		}
+	}
+	for i, x := range w.Consumers {
+		if i < len(prev.Consumers) && prev.Consumers[i].Name == x.Name {
+			x.Received = prev.Consumers[i].Received
+		}
+	}
+}
+
+// Lesson is the lesson being played.
+func (p *Player) Lesson() *Lesson { return p.l }
+
+// Title is the lesson's title.
+func (p *Player) Title() string { return p.l.Title }
+
+// Len is the number of steps.
+func (p *Player) Len() int { return len(p.l.Steps) }
+
+// Pos is the current position, 0..Len.
+func (p *Player) Pos() int { return p.pos }
+
+// Next runs the next step. It returns false at the end, or while the
+// current step's checkpoint is not answered.
+func (p *Player) Next() bool {
+	if p.pos >= len(p.l.Steps) || p.Pending() {
+		return false
+	}
+	p.ensure(p.pos + 1)
+	p.pos++
+	return true
+}
+
+// Back goes back one step. It returns false at position 0.
+func (p *Player) Back() bool {
+	if p.pos == 0 {
+		return false
+	}
+	p.pos--
+	return true
+}
+
+// Restart goes back to position 0 and forgets the answers given, so the
+// lesson can be played again from the start.
+func (p *Player) Restart() {
+	p.pos = 0
+	clear(p.chosen)
+}
+
+// Pending reports whether the current step has a checkpoint not answered yet.
+func (p *Player) Pending() bool {
+	return p.Checkpoint() != nil && p.chosen[p.pos] == 0
+}
+
+// Checkpoint is the current step's checkpoint, or nil.
+func (p *Player) Checkpoint() *Checkpoint {
+	if s := p.Step(); s != nil {
+		return s.Ask
+	}
+	return nil
+}
+
+// Answer answers the current checkpoint with choice 1..len(Choices). ok is
+// false when there is no unanswered checkpoint or the choice is out of range.
+func (p *Player) Answer(choice int) (correct, ok bool) {
+	cp := p.Checkpoint()
+	if cp == nil || p.chosen[p.pos] != 0 || choice < 1 || choice > len(cp.Choices) {
+		return false, false
+	}
+	p.chosen[p.pos] = choice
+	return choice == p.Correct(p.pos), true
+}
+
+// Chosen is the answer given to step k's checkpoint, or 0.
+func (p *Player) Chosen(k int) int {
+	if k < 0 || k >= len(p.chosen) {
+		return 0
+	}
+	return p.chosen[k]
+}
+
+// Correct is the right choice (1-based) of step k's checkpoint: the one
+// whose expectations hold after step k+1. It is 0 when step k has no
+// checkpoint or, in a lesson that Check would reject, no choice holds.
+func (p *Player) Correct(k int) int {
+	if k < 1 || k > len(p.l.Steps) || p.l.Steps[k-1].Ask == nil {
+		return 0
+	}
+	if p.correct[k] == 0 {
+		for i, v := range p.judge(k, k+1) {
+			if v.holds {
+				p.correct[k] = i + 1
+				break
+			}
+		}
+	}
+	return p.correct[k]
+}
+
+// verdict is one choice judged against one world.
+type verdict struct {
+	holds bool
+	found string        // what the first failing expectation found
+	err   *script.Error // an expectation that cannot be evaluated
+}
+
+// judge evaluates the choices of step k's checkpoint against the world at
+// position at. It works on a copy: evaluating an expectation may create
+// bookkeeping in the world (an internal partition looked up for the first
+// time), and a snapshot must stay exactly as the step left it.
+func (p *Player) judge(k, at int) []verdict {
+	cp := p.l.Steps[k-1].Ask
+	p.ensure(at)
+	if at >= len(p.snaps) {
+		return make([]verdict, len(cp.Choices))
+	}
+	w := p.snaps[at].world.Clone()
+	out := make([]verdict, len(cp.Choices))
+	for i, ch := range cp.Choices {
+		v := verdict{holds: len(ch.Expects) > 0}
+		for _, c := range ch.Expects {
+			ok, found, err := w.Expect(script.Action(c))
+			if err != nil {
+				v.holds, v.err = false, &script.Error{File: c.File, Line: c.Line, Msg: c.Text + ": " + err.Error()}
+				break
+			}
+			if !ok {
+				v.holds, v.found = false, c.Text+" found "+found
+				break
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// Step is the step just run, or nil at position 0.
+func (p *Player) Step() *Step { return p.StepAt(p.pos) }
+
+// StepAt is step k (1-based), or nil.
+func (p *Player) StepAt(k int) *Step {
+	if k < 1 || k > len(p.l.Steps) {
+		return nil
+	}
+	return &p.l.Steps[k-1]
+}
+
+// World is the world at the current position. It is a snapshot: read it,
+// never step it.
+func (p *Player) World() *engine.World { return p.WorldAt(p.pos) }
+
+// WorldAt is the world at position k (0..Len), computing it if needed, or
+// nil when k is out of range. Like World, it must not be stepped.
+func (p *Player) WorldAt(k int) *engine.World {
+	if k < 0 || k > len(p.l.Steps) {
+		return nil
+	}
+	p.ensure(k)
+	return p.snaps[k].world
+}
+
+// Problems are what went wrong while running the current step: an action
+// the engine refused or an expectation that did not hold. A lesson that
+// passes Check has none.
+func (p *Player) Problems() []*script.Error { return p.ProblemsAt(p.pos) }
+
+// ProblemsAt is Problems for position k.
+func (p *Player) ProblemsAt(k int) []*script.Error {
+	if k < 0 || k > len(p.l.Steps) {
+		return nil
+	}
+	p.ensure(k)
+	return p.snaps[k].problems
+}

@@ -1,0 +1,391 @@
+package adapt
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"eoslab/lessons"
+	"eoslab/views"
+)
+
+func open(t testing.TB, name string) *Session {
+	t.Helper()
+	s, err := Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.(*Session)
+}
+
+// playTo moves s to position pos, answering checkpoints with the right
+// choice on the way.
+func playTo(t testing.TB, s *Session, pos int) views.Frame {
+	t.Helper()
+	for s.Pos() < pos {
+		if f := s.Frame(); f.Checkpoint != nil && !f.Checkpoint.Answered {
+			s.Answer(s.p.Correct(s.Pos()))
+		}
+		if !s.Next() {
+			t.Fatalf("cannot go past %d", s.Pos())
+		}
+	}
+	for s.Pos() > pos {
+		s.Back()
+	}
+	return s.Frame()
+}
+
+func TestLessonsAndOpen(t *testing.T) {
+	infos := Lessons()
+	metas := lessons.All()
+	if len(infos) != len(metas) || len(infos) == 0 {
+		t.Fatalf("%d lessons listed, %d built in", len(infos), len(metas))
+	}
+	for i, m := range metas {
+		if got := infos[i]; got.Name != m.Name || got.Title != m.Title || got.Steps != m.Steps || got.Level != m.Level || got.Summary != m.Summary {
+			t.Errorf("entry %d = %+v, lesson %+v", i, got, m)
+		}
+		s, err := Open(m.Name)
+		if err != nil || s.Title() != m.Title || s.Len() != m.Steps || s.Pos() != 0 {
+			t.Errorf("Open(%q) = %v, %v", m.Name, s, err)
+		}
+	}
+	if _, err := Open("no-such-lesson"); err == nil {
+		t.Fatal("opened a lesson that does not exist")
+	}
+}
+
+// TestFrameInvariants walks every lesson and checks what every frame
+// promises the views.
+func TestFrameInvariants(t *testing.T) {
+	for _, m := range lessons.All() {
+		t.Run(m.Name, func(t *testing.T) {
+			s := open(t, m.Name)
+			for {
+				f := s.Frame()
+				checkFrame(t, s, f)
+				if cp := f.Checkpoint; cp != nil && !cp.Answered {
+					if s.Next() {
+						t.Fatal("Next ran past an unanswered checkpoint")
+					}
+					wrong := s.p.Correct(s.Pos())%len(cp.Choices) + 1
+					if correct, ok := s.Answer(wrong); correct || !ok {
+						t.Fatalf("step %d: wrong answer %d judged %v, %v", s.Pos(), wrong, correct, ok)
+					}
+					a := s.Frame().Checkpoint
+					if !a.Answered || a.Chosen != wrong || a.Correct != s.p.Correct(s.Pos()) || a.Explanation == "" {
+						t.Fatalf("step %d: answered checkpoint %+v", s.Pos(), a)
+					}
+				}
+				if !s.Next() {
+					break
+				}
+			}
+			if s.Pos() != s.Len() {
+				t.Fatalf("stopped at %d of %d", s.Pos(), s.Len())
+			}
+		})
+	}
+}
+
+func checkFrame(t *testing.T, s *Session, f views.Frame) {
+	t.Helper()
+	at := fmt.Sprintf("step %d", f.Step)
+	if f.Step != s.Pos() || f.Steps != s.Len() || f.Narration == "" {
+		t.Fatalf("%s: header %d/%d, narration %q", at, f.Step, f.Steps, f.Narration)
+	}
+	if st := s.p.StepAt(f.Step); (st != nil && st.Ask != nil) != (f.Checkpoint != nil) {
+		t.Fatalf("%s: checkpoint shown %v", at, f.Checkpoint != nil)
+	}
+	if cp := f.Checkpoint; cp != nil && !cp.Answered && (cp.Correct != 0 || cp.Explanation != "") {
+		t.Fatalf("%s: the answer is revealed before answering", at)
+	}
+	if len(f.Events) > maxEvents || f.NewEvents < 0 || f.NewEvents > len(f.Events) {
+		t.Fatalf("%s: %d events, %d new", at, len(f.Events), f.NewEvents)
+	}
+	if f.Step > 0 && f.NewEvents == 0 {
+		t.Fatalf("%s: a step ran but no event is new", at)
+	}
+	actors := map[string]bool{}
+	for _, a := range f.Actors {
+		actors[a] = true
+	}
+	for _, a := range f.Timeline {
+		if !actors[a.From] || !actors[a.To] || a.Label == "" || a.Step > f.Step {
+			t.Fatalf("%s: arrow %+v with actors %v", at, a, f.Actors)
+		}
+	}
+	for _, p := range f.Partitions {
+		if strings.HasPrefix(p.Name, "__") {
+			t.Fatalf("%s: internal partition %s shown", at, p.Name)
+		}
+		if !(p.LSO <= p.HW && p.HW <= p.LEO) {
+			t.Fatalf("%s: %s LSO %d HW %d LEO %d", at, p.Name, p.LSO, p.HW, p.LEO)
+		}
+		next := int64(0)
+		if len(p.Rows) > 0 {
+			next = p.Rows[0].First
+		}
+		for _, r := range p.Rows {
+			if r.First != next || r.Last < r.First {
+				t.Fatalf("%s: %s rows are not contiguous at %d", at, p.Name, r.First)
+			}
+			next = r.Last + 1
+		}
+		if next != p.LEO {
+			t.Fatalf("%s: %s rows end at %d, LEO %d", at, p.Name, next, p.LEO)
+		}
+	}
+	for _, c := range f.Coordinators {
+		if !reflect.DeepEqual(c.States, []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}) {
+			t.Fatalf("%s: states %v", at, c.States)
+		}
+		if c.State != "" && !contains(c.States, c.State) {
+			t.Fatalf("%s: state %q", at, c.State)
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFramesAfterBackAreExact: the frame of a position is the same whether
+// it was reached by playing straight or by going back and forth.
+func TestFramesAfterBackAreExact(t *testing.T) {
+	for _, m := range lessons.All() {
+		t.Run(m.Name, func(t *testing.T) {
+			s := open(t, m.Name)
+			// The checkpoint is left out: answering it is the one thing
+			// that changes a position's frame, and it is checked apart.
+			frame := func(s *Session) views.Frame {
+				f := s.Frame()
+				f.Checkpoint = nil
+				return f
+			}
+			var want []views.Frame
+			for k := 0; k <= s.Len(); k++ {
+				playTo(t, s, k)
+				want = append(want, frame(s))
+			}
+			// A second session that goes back and forth.
+			u := open(t, m.Name)
+			check := func() {
+				t.Helper()
+				if got := frame(u); !reflect.DeepEqual(got, want[u.Pos()]) {
+					t.Fatalf("position %d differs after moving back and forth:\n got %+v\nwant %+v", u.Pos(), got, want[u.Pos()])
+				}
+			}
+			for u.Pos() < u.Len() {
+				playTo(t, u, u.Pos()+1)
+				check()
+				if u.Pos() >= 2 {
+					u.Back()
+					u.Back()
+					check()
+					playTo(t, u, u.Pos()+2)
+					check()
+				}
+			}
+			for u.Back() {
+				check()
+			}
+			// The first session, also back at the start, agrees.
+			for s.Back() {
+			}
+			if !reflect.DeepEqual(frame(s), frame(u)) {
+				t.Fatal("position 0 differs between sessions")
+			}
+		})
+	}
+}
+
+// TestFrameContent pins what the panels must show at key moments.
+func TestFrameContent(t *testing.T) {
+	t.Run("lost-ack: the dropped answer and the duplicate", func(t *testing.T) {
+		s := open(t, "lost-ack")
+		f := playTo(t, s, 2)
+		last := f.Timeline[len(f.Timeline)-1]
+		if !last.Dropped || !last.Reply || last.Error || last.From != "broker-3" || last.To != "A" || !strings.HasPrefix(last.Label, "ProduceResponse t-0 NONE") {
+			t.Fatalf("dropped answer drawn as %+v", last)
+		}
+		f = playTo(t, s, 1)
+		if a := f.Timeline[len(f.Timeline)-1]; a.Dropped {
+			t.Fatal("step 1 shows the drop that happens at step 2")
+		}
+		f = playTo(t, s, 3)
+		if len(f.Violations) != 1 || !strings.HasPrefix(f.Violations[0], "duplicate-record: ") {
+			t.Fatalf("violations %v", f.Violations)
+		}
+		p := f.Partitions[0]
+		if p.Name != "t-0" || len(p.Rows) != 2 || !p.Rows[1].Changed || p.Rows[0].Changed || p.Rows[1].Values[0] != "hello" {
+			t.Fatalf("t-0 %+v", p)
+		}
+		f = playTo(t, s, 5)
+		if c := f.Partitions[1].Cached; len(c) != 1 || c[0] != (views.CachedBatch{PID: 1000, Epoch: 0, FirstSeq: 0, LastSeq: 0, Offset: 0}) {
+			t.Fatalf("t-1 cache %+v", c)
+		}
+		if len(f.Coordinators) != 0 {
+			t.Fatalf("coordinators shown for a lesson without transactions: %+v", f.Coordinators)
+		}
+	})
+	t.Run("zombie: the fence", func(t *testing.T) {
+		s := open(t, "zombie")
+		f := playTo(t, s, 3)
+		c := f.Coordinators[0]
+		if c.TxnID != "payment-processor-1" || c.Partition != "__transaction_state-3" || c.Broker != "broker-1" ||
+			c.State != "PrepareEpochFence" || !c.Changed {
+			t.Fatalf("coordinator %+v", c)
+		}
+		if len(f.Coordinators) != 1 {
+			t.Fatalf("%d coordinators for one transactional id", len(f.Coordinators))
+		}
+		if a := f.Producers[0]; a.Name != "A" || !a.Paused || a.State != "IN_TRANSACTION" {
+			t.Fatalf("A %+v", a)
+		}
+		f = playTo(t, s, 4)
+		var sawConcurrent bool
+		for _, a := range f.Timeline {
+			if strings.HasPrefix(a.Label, "InitProducerIdResponse CONCURRENT_TRANSACTIONS(51)") {
+				sawConcurrent = a.Error && a.Reply && a.To == "B" && a.Step == 4
+			}
+		}
+		if !sawConcurrent {
+			t.Fatal("no error reply CONCURRENT_TRANSACTIONS to B at step 4")
+		}
+		if w := f.Coordinators[0].Writes; len(w) != 3 || !strings.Contains(w[2], "PrepareAbort pid=1000 epoch=1") {
+			t.Fatalf("writes %q", w)
+		}
+		f = playTo(t, s, 8)
+		if a := f.Producers[0]; a.State != "FATAL_ERROR" || a.LastError != "PRODUCER_FENCED(90)" || !a.Fenced || !a.Changed {
+			t.Fatalf("A %+v", a)
+		}
+		if b := f.Producers[1]; b.Changed || b.Epoch != 2 {
+			t.Fatalf("B %+v", b)
+		}
+	})
+	t.Run("abort: markers and readers", func(t *testing.T) {
+		s := open(t, "abort")
+		f := playTo(t, s, 6)
+		for _, p := range f.Partitions {
+			if len(p.Rows) != 2 || p.Rows[0].Status != views.StatusAborted || !p.Rows[0].Changed ||
+				p.Rows[1].Kind != views.RowAbort || p.Rows[1].Seqs != "-1" || p.LSO != 2 || !p.Changed {
+				t.Fatalf("%s %+v", p.Name, p)
+			}
+		}
+		f = playTo(t, s, 8)
+		rc, ru := f.Consumers[0], f.Consumers[1]
+		if rc.Name != "RC" || rc.Isolation != "read_committed" || len(rc.Records) != 0 || !rc.Changed {
+			t.Fatalf("RC %+v", rc)
+		}
+		if len(ru.Records) != 2 || !ru.Records[0].Changed || ru.Records[1].Value != "pay-42" {
+			t.Fatalf("RU %+v", ru)
+		}
+		if len(f.Violations) == 0 || !strings.HasPrefix(f.Violations[0], "uncommitted-read: ") {
+			t.Fatalf("violations %v", f.Violations)
+		}
+		f = playTo(t, s, 0)
+		if !strings.HasPrefix(f.Narration, "Aborting a transaction\n\n") || f.Checkpoint != nil || len(f.Timeline) != 0 {
+			t.Fatalf("position 0: %q", f.Narration)
+		}
+	})
+}
+
+func TestLabels(t *testing.T) {
+	for in, want := range map[string]views.Arrow{
+		"m3 A -> broker-2 InitProducerId transactionalId=payments timeout=60000 pid=-1 epoch=-1": {From: "A", To: "broker-2", Label: "InitProducerId payments pid=-1 epoch=-1"},
+		"m9 broker-1 -> RC FetchResponse orders-0 2 batches (2 offsets) hw=2 lso=2 aborted=1":    {From: "broker-1", To: "RC", Label: "FetchResponse orders-0 2 batches hw=2 lso=2 aborted=1", Reply: true},
+		"m5 A -> broker-2 EndTxn payments abort pid=1000 epoch=0":                                {From: "A", To: "broker-2", Label: "EndTxn abort pid=1000 epoch=0"},
+		"m6 broker-2 -> A AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]":                      {From: "broker-2", To: "A", Label: "AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]", Reply: true, Error: true},
+		"m8 broker-3 -> broker-1 WriteTxnMarkersResponse pid=1000 [t-0=NONE]":                    {From: "broker-3", To: "broker-1", Label: "WriteTxnMarkersResponse pid=1000 [t-0=NONE]", Reply: true},
+		"m2 broker-1 -> B FindCoordinatorResponse payments broker-2":                             {From: "broker-1", To: "B", Label: "FindCoordinatorResponse payments broker-2", Reply: true},
+	} {
+		got, ok := parseSend(in)
+		if !ok || got != want {
+			t.Errorf("parseSend(%q) = %+v, %v; want %+v", in, got, ok, want)
+		}
+	}
+	if _, ok := parseSend("garbage"); ok {
+		t.Error("parsed garbage")
+	}
+}
+
+// bigLesson is a lesson whose second step leaves a world with at least
+// 100,000 events: transactions and plain sends over two partitions, read by
+// a consumer now and then.
+func bigLesson(tb testing.TB) *lessons.Lesson {
+	var b strings.Builder
+	b.WriteString("title: Big\nsummary: a long history\nlevel: advanced\nsetup:\n  topic t partitions=2\n  producer A\n  producer T transactional.id=big\n  consumer C isolation.level=read_committed\n")
+	b.WriteString("step: init\n  say: init\n  do: T initTransactions\n  do: run\nstep: history\n  say: history\n")
+	for i := 0; i < 2600; i++ {
+		fmt.Fprintf(&b, "  do: T beginTransaction\n  do: T send t-0 a%d\n  do: T send t-1 b%d\n  do: T commitTransaction\n  do: A send t-0 p%d\n  do: run\n", i, i, i)
+		if i%50 == 0 {
+			b.WriteString("  do: C poll\n  do: run\n")
+		}
+	}
+	b.WriteString("step: one more\n  say: one more\n  do: A send t-1 last\n  do: run\n")
+	l, err := lessons.Parse("big.lesson", []byte(b.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
+
+func TestBigWorldFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 100,000-event world")
+	}
+	s := New(bigLesson(t))
+	f := playTo(t, s, 3)
+	if n := len(s.p.World().Events); n < 100000 {
+		t.Fatalf("only %d events", n)
+	}
+	if len(f.Events) != maxEvents || len(f.Timeline) != maxArrows || f.NewEvents == 0 {
+		t.Fatalf("%d events, %d arrows, %d new", len(f.Events), len(f.Timeline), f.NewEvents)
+	}
+	for _, p := range f.Partitions {
+		if len(p.Rows) != maxRows || p.Rows[len(p.Rows)-1].Last != p.LEO-1 {
+			t.Fatalf("%s: %d rows ending at %d, LEO %d", p.Name, len(p.Rows), p.Rows[len(p.Rows)-1].Last, p.LEO)
+		}
+	}
+	checkFrame(t, s, f)
+}
+
+// BenchmarkFrame100k builds the frame of a position whose world holds over
+// 100,000 events, as after every step of a long session. (Frame at an
+// unchanged position is a cache hit and costs a copy.)
+func BenchmarkFrame100k(b *testing.B) {
+	s := New(bigLesson(b))
+	playTo(b, s, 3)
+	playTo(b, s, 2)
+	if n := len(s.p.World().Events); n < 100000 {
+		b.Fatalf("only %d events", n)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			s.Next()
+		} else {
+			s.Back()
+		}
+		_ = s.Frame()
+	}
+}
+
+// BenchmarkFrameCached is Frame on every keypress that does not move.
+func BenchmarkFrameCached(b *testing.B) {
+	s := open(b, "zombie")
+	playTo(b, s, 9)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_ = s.Frame()
+	}
+}

@@ -1,0 +1,358 @@
+package adapt
+
+import (
+	"sort"
+	"strconv"
+
+	"eoslab/engine"
+	"eoslab/views"
+)
+
+// Bounds on what one frame shows. The panels scroll, but a frame is rebuilt
+// at every step, so each list keeps only its newest entries.
+const (
+	maxEvents  = 200    // event lines
+	maxRows    = 500    // batches per partition
+	maxRecords = 200    // records per consumer
+	maxWrites  = 100    // __transaction_state records per transactional id
+	maxArrows  = 400    // messages in the sequence diagram
+	paraBreak  = "\n\n" // between paragraphs of narration
+)
+
+// build makes the frame of position pos, without its checkpoint. prev is
+// the world one step earlier: what differs from it is marked Changed.
+func (s *Session) build(pos int) views.Frame {
+	w := s.p.WorldAt(pos)
+	var prev *engine.World
+	if pos > 0 {
+		prev = s.p.WorldAt(pos - 1)
+	}
+	f := views.Frame{Step: pos, Steps: s.p.Len()}
+	l := s.p.Lesson()
+	if st := s.p.StepAt(pos); st != nil {
+		f.Narration, f.Note = st.Narration(), st.Note
+	} else {
+		f.Narration = l.Title + paraBreak + l.Summary
+		if l.Intro != "" {
+			f.Narration += paraBreak + l.Intro
+		}
+	}
+	f.Producers = producerViews(w, prev)
+	f.Partitions = partitionViews(w, prev)
+	f.Coordinators = coordinatorViews(w, prev)
+	f.Consumers = consumerViews(w, prev)
+	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
+	f.Events, f.NewEvents = eventLines(w, prev)
+	f.Violations = violations(w, prev)
+	for _, e := range s.p.ProblemsAt(pos) {
+		f.Violations = append(f.Violations, "lesson: "+e.Error())
+	}
+	return f
+}
+
+func eventLines(w, prev *engine.World) ([]string, int) {
+	evs := w.Events[max(0, len(w.Events)-maxEvents):]
+	out := make([]string, len(evs))
+	for i := range evs {
+		out[i] = evs[i].Line()
+	}
+	n := len(w.Events)
+	if prev != nil {
+		n -= len(prev.Events)
+	}
+	return out, min(n, len(out))
+}
+
+func violations(w, prev *engine.World) []string {
+	from := 0
+	if prev != nil {
+		from = len(prev.Violations)
+	}
+	var out []string
+	for _, v := range w.Violations[min(from, len(w.Violations)):] {
+		out = append(out, v.Name+": "+v.Text)
+	}
+	return out
+}
+
+// allProducers lists the producer clients, including processors' producers,
+// under the names the lesson gave them.
+func allProducers(w *engine.World) (names []string, ps []*engine.Producer) {
+	for _, p := range w.Producers {
+		names, ps = append(names, p.Name), append(ps, p)
+	}
+	for _, pr := range w.Processors {
+		names, ps = append(names, pr.Name), append(ps, pr.Producer)
+	}
+	return names, ps
+}
+
+func producerViews(w, prev *engine.World) []views.ProducerView {
+	names, ps := allProducers(w)
+	var before map[string]*engine.Producer
+	if prev != nil {
+		pn, pp := allProducers(prev)
+		before = make(map[string]*engine.Producer, len(pn))
+		for i, n := range pn {
+			before[n] = pp[i]
+		}
+	}
+	out := make([]views.ProducerView, len(ps))
+	for i, p := range ps {
+		v := views.ProducerView{Name: names[i], TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
+			Epoch: p.Epoch, State: p.State.String(), InFlight: len(p.InFlight), Paused: p.Paused, Crashed: p.Crashed,
+			Fenced: p.LastError == engine.ProducerFenced}
+		if p.LastError != engine.None {
+			v.LastError = p.LastError.String()
+		}
+		for _, ps := range p.Parts {
+			v.NextSeq = append(v.NextSeq, views.PartitionSeq{Partition: ps.TP.String(), Seq: ps.NextSeq})
+		}
+		if b := before[names[i]]; b != nil {
+			v.Changed = producerChanged(p, b)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+func producerChanged(p, b *engine.Producer) bool {
+	if p.State != b.State || p.ProducerID != b.ProducerID || p.Epoch != b.Epoch || p.LastError != b.LastError ||
+		p.Paused != b.Paused || p.Crashed != b.Crashed || len(p.InFlight) != len(b.InFlight) ||
+		len(p.Acked) != len(b.Acked) || len(p.Queue) != len(b.Queue) || len(p.Parts) != len(b.Parts) {
+		return true
+	}
+	for i := range p.Parts {
+		if p.Parts[i].NextSeq != b.Parts[i].NextSeq {
+			return true
+		}
+	}
+	return false
+}
+
+func partitionViews(w, prev *engine.World) []views.PartitionView {
+	var out []views.PartitionView
+	for _, tp := range w.SortedPartitions() {
+		p := w.Partitions[tp]
+		if p.IsInternal() {
+			continue
+		}
+		var before *engine.PartitionLog
+		if prev != nil {
+			before = prev.Partitions[tp]
+		}
+		out = append(out, partitionView(p, before))
+	}
+	return out
+}
+
+func partitionView(p, before *engine.PartitionLog) views.PartitionView {
+	v := views.PartitionView{Name: p.TP.String(), HW: p.HW, LSO: p.LastStableOffset(), LEO: p.LEO}
+	if p.Leader > 0 {
+		v.Leader = "broker-" + strconv.Itoa(p.Leader)
+	} else {
+		v.Leader = "offline"
+	}
+	// A row is new if it lies at or past the previous log end; an older
+	// transactional row changed if the marker that decided it is new.
+	prevLEO := int64(-1)
+	if before != nil {
+		prevLEO = before.LEO
+	}
+	batches := p.Batches[max(0, len(p.Batches)-maxRows):]
+	v.Rows = make([]views.LogRow, len(batches))
+	// Walking backwards, next[pid] is the first marker of pid after the
+	// current batch: the one that decides its status. This is Status for
+	// every row in one pass.
+	next := map[int64]*engine.Batch{}
+	for i := len(batches) - 1; i >= 0; i-- {
+		b := &batches[i]
+		r := views.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
+		r.Changed = before != nil && b.BaseOffset >= prevLEO
+		switch {
+		case b.Control:
+			r.Kind, r.Status = views.RowAbort, views.StatusAborted
+			if b.Marker == engine.MarkerCommit {
+				r.Kind, r.Status = views.RowCommit, views.StatusCommitted
+			}
+			next[b.ProducerID] = b
+		case !b.Transactional:
+			r.Status = views.StatusPlain
+		default:
+			r.Status = views.StatusOpen
+			if m := next[b.ProducerID]; m != nil {
+				r.Status = views.StatusAborted
+				if m.Marker == engine.MarkerCommit {
+					r.Status = views.StatusCommitted
+				}
+				r.Changed = r.Changed || (before != nil && m.BaseOffset >= prevLEO)
+			}
+		}
+		if !b.Control {
+			r.Values = b.Values()
+		}
+		v.Rows[i] = r
+	}
+	pids := make([]int64, 0, len(p.Producers))
+	for pid := range p.Producers {
+		pids = append(pids, pid)
+	}
+	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
+	changed := before == nil || len(before.Producers) != len(p.Producers)
+	for _, pid := range pids {
+		e := p.Producers[pid]
+		for _, m := range e.Cached() {
+			v.Cached = append(v.Cached, views.CachedBatch{PID: pid, Epoch: e.ProducerEpoch, FirstSeq: m.FirstSeq, LastSeq: m.LastSeq, Offset: m.FirstOffset})
+		}
+		if before != nil && !changed {
+			b, ok := before.Producers[pid]
+			changed = !ok || b.ProducerEpoch != e.ProducerEpoch || b.NumCached != e.NumCached || b.LastSeq() != e.LastSeq()
+		}
+	}
+	v.Changed = before != nil && (changed || before.LEO != p.LEO || before.HW != p.HW || before.LastStableOffset() != v.LSO)
+	return v
+}
+
+// txnIDs lists the transactional ids of the lesson's clients, in
+// declaration order.
+func txnIDs(w *engine.World) []string {
+	var out []string
+	seen := map[string]bool{}
+	_, ps := allProducers(w)
+	for _, p := range ps {
+		if id := p.Config.TransactionalID; id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+var txnStateNames = func() []string {
+	out := make([]string, len(engine.TxnStates))
+	for i, s := range engine.TxnStates {
+		out[i] = s.String()
+	}
+	return out
+}()
+
+func coordinatorViews(w, prev *engine.World) []views.CoordinatorView {
+	var out []views.CoordinatorView
+	for _, id := range txnIDs(w) {
+		n := w.TxnPartitionFor(id)
+		v := views.CoordinatorView{TxnID: id, Partition: engine.TxnStateTopic + "-" + strconv.Itoa(int(n)),
+			States: txnStateNames, ProducerID: -1, Epoch: -1}
+		// Read the maps directly: the engine's lookups create an entry on
+		// first use, and a view must not change the world it shows.
+		t := w.TxnParts[n]
+		if t == nil {
+			out = append(out, v)
+			continue
+		}
+		if t.Leader > 0 {
+			v.Broker = "broker-" + strconv.Itoa(t.Leader)
+		}
+		m, known := t.Meta[id]
+		if known {
+			v.State, v.ProducerID, v.Epoch = m.State.String(), m.ProducerID, m.ProducerEpoch
+			for _, tp := range m.Partitions {
+				v.Partitions = append(v.Partitions, tp.String())
+			}
+		}
+		v.Writes = writesOf(t.Log, id)
+		var pt *engine.TxnStatePartition
+		if prev != nil {
+			pt = prev.TxnParts[n]
+		}
+		v.Changed = prev != nil && coordinatorChanged(t, pt, id, m, known)
+		out = append(out, v)
+	}
+	return out
+}
+
+// writesOf is the newest maxWrites records of id in a __transaction_state
+// partition's log, oldest first.
+func writesOf(log []engine.TxnLogRecord, id string) []string {
+	var out []string
+	for i := len(log) - 1; i >= 0 && len(out) < maxWrites; i-- {
+		if log[i].TransactionalID == id {
+			out = append(out, log[i].String())
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+func coordinatorChanged(t, before *engine.TxnStatePartition, id string, m engine.TxnMetadata, known bool) bool {
+	if before == nil {
+		return known
+	}
+	b, was := before.Meta[id]
+	if was != known || b.State != m.State || b.ProducerEpoch != m.ProducerEpoch || b.ProducerID != m.ProducerID ||
+		len(b.Partitions) != len(m.Partitions) {
+		return true
+	}
+	for _, r := range t.Log[min(len(before.Log), len(t.Log)):] {
+		if r.TransactionalID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// allConsumers lists the consumers, including processors' consumers, under
+// the names the lesson gave them.
+func allConsumers(w *engine.World) (names []string, cs []*engine.Consumer) {
+	for _, c := range w.Consumers {
+		names, cs = append(names, c.Name), append(cs, c)
+	}
+	for _, pr := range w.Processors {
+		names, cs = append(names, pr.Name), append(cs, pr.Consumer)
+	}
+	return names, cs
+}
+
+func consumerViews(w, prev *engine.World) []views.ConsumerView {
+	names, cs := allConsumers(w)
+	before := map[string]*engine.Consumer{}
+	if prev != nil {
+		pn, pc := allConsumers(prev)
+		for i, n := range pn {
+			before[n] = pc[i]
+		}
+	}
+	out := make([]views.ConsumerView, len(cs))
+	for i, c := range cs {
+		v := views.ConsumerView{Name: names[i], Isolation: c.Isolation(), Group: c.GroupID}
+		b := before[names[i]]
+		seen := len(c.Received)
+		if b != nil {
+			seen = len(b.Received)
+		}
+		from := max(0, len(c.Received)-maxRecords)
+		for j, r := range c.Received[from:] {
+			v.Records = append(v.Records, views.ConsumedRecord{Partition: r.TP.String(), Offset: r.Offset, Value: r.Value,
+				Changed: from+j >= seen})
+		}
+		for _, p := range c.Positions {
+			v.Positions = append(v.Positions, views.PartitionOffset{Partition: p.TP.String(), Offset: p.Offset})
+		}
+		v.Changed = b != nil && (len(b.Received) != len(c.Received) || !samePositions(b.Positions, c.Positions) || b.LastError != c.LastError)
+		out[i] = v
+	}
+	return out
+}
+
+func samePositions(a, b []engine.TPOffset) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,110 @@
+// Package adapt connects the lessons to the terminal views: it implements
+// views.Session on top of lessons.Player and turns the engine's world into
+// the plain view-model values of views.Frame.
+//
+// It is the only package that knows both sides. The views never import the
+// engine or the lessons, and the lessons never import the views; main.go
+// hands adapt.Lessons and adapt.Open to the app.
+//
+// Frame is called on every keypress, and a world may hold a very long
+// history, so nothing here is proportional to the whole history on a
+// keypress: a frame is built once per position and cached, and every list
+// it shows (events, log rows, arrows, records) is bounded to its most
+// recent entries.
+package adapt
+
+import (
+	"eoslab/lessons"
+	"eoslab/views"
+)
+
+// Lessons lists the built-in lessons for the home screen.
+func Lessons() []views.LessonInfo {
+	var out []views.LessonInfo
+	for _, m := range lessons.All() {
+		out = append(out, views.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps})
+	}
+	return out
+}
+
+// Open starts the built-in lesson with the given name.
+func Open(name string) (views.Session, error) {
+	l, err := lessons.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return New(l), nil
+}
+
+// Session plays one lesson for the views.
+type Session struct {
+	p    *lessons.Player
+	hist history
+	// cache is the frame of position cachePos without its checkpoint,
+	// which is rebuilt on each call because answering changes it.
+	cache    views.Frame
+	cachePos int
+}
+
+var _ views.Session = (*Session)(nil)
+
+// New starts a session on a parsed lesson, for example one read from a file.
+func New(l *lessons.Lesson) *Session {
+	return &Session{p: lessons.NewPlayer(l), hist: newHistory(), cachePos: -1}
+}
+
+// Player is the lesson player underneath, for tests and tools.
+func (s *Session) Player() *lessons.Player { return s.p }
+
+// Title is the lesson's title.
+func (s *Session) Title() string { return s.p.Title() }
+
+// Len is the number of steps.
+func (s *Session) Len() int { return s.p.Len() }
+
+// Pos is the current step, 0..Len.
+func (s *Session) Pos() int { return s.p.Pos() }
+
+// Next runs the next step; false at the end or before an unanswered
+// checkpoint.
+func (s *Session) Next() bool { return s.p.Next() }
+
+// Back goes back one step; false at 0.
+func (s *Session) Back() bool { return s.p.Back() }
+
+// Restart goes back to step 0 and forgets the answers.
+func (s *Session) Restart() { s.p.Restart() }
+
+// Answer answers the current checkpoint with choice 1..len(Choices).
+func (s *Session) Answer(choice int) (correct, ok bool) { return s.p.Answer(choice) }
+
+// Frame is everything to draw at the current position.
+func (s *Session) Frame() views.Frame {
+	pos := s.p.Pos()
+	if s.cachePos != pos {
+		s.cache = s.build(pos)
+		s.cachePos = pos
+	}
+	f := s.cache
+	f.Checkpoint = s.checkpoint(pos)
+	return f
+}
+
+// checkpoint is the current step's question. The right choice and the
+// explanation are filled in only once the learner has answered.
+func (s *Session) checkpoint(pos int) *views.Checkpoint {
+	st := s.p.StepAt(pos)
+	if st == nil || st.Ask == nil {
+		return nil
+	}
+	cp := &views.Checkpoint{Question: st.Ask.Question}
+	for _, c := range st.Ask.Choices {
+		cp.Choices = append(cp.Choices, c.Text)
+	}
+	if chosen := s.p.Chosen(pos); chosen > 0 {
+		cp.Answered, cp.Chosen = true, chosen
+		cp.Correct = s.p.Correct(pos)
+		cp.Explanation = st.Ask.Explain
+	}
+	return cp
+}

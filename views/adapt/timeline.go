@@ -1,0 +1,186 @@
+package adapt
+
+import (
+	"strconv"
+	"strings"
+
+	"eoslab/engine"
+	"eoslab/lessons"
+	"eoslab/views"
+)
+
+// history is the lesson's message sequence diagram, built from the send and
+// fault events of each position once, the first time a frame needs it.
+//
+// A lesson's history is linear (position k+1 always follows from position
+// k), so the arrows of position k are a prefix of those of k+1: one slice
+// serves every position, with ends[k] marking where position k stops. A
+// drop is recorded on the arrow with the position it happened at, so an
+// earlier position still draws the message as it was then.
+type history struct {
+	arrows []arrow
+	ends   []int         // ends[k]: number of arrows up to position k
+	byMsg  map[int64]int // message id -> index in arrows
+}
+
+type arrow struct {
+	views.Arrow
+	droppedAt int // position at which the network lost it, or -1
+}
+
+func newHistory() history { return history{byMsg: map[int64]int{}} }
+
+// upto extends the history to position pos.
+func (h *history) upto(p *lessons.Player, pos int) {
+	for len(h.ends) <= pos {
+		k := len(h.ends)
+		w := p.WorldAt(k)
+		from := 0
+		if k > 0 {
+			from = len(p.WorldAt(k - 1).Events)
+		}
+		for i := from; i < len(w.Events); i++ {
+			h.add(&w.Events[i], k)
+		}
+		h.ends = append(h.ends, len(h.arrows))
+	}
+}
+
+// add records what one event does to the diagram.
+func (h *history) add(e *engine.Event, k int) {
+	if e.Msg == 0 {
+		return
+	}
+	switch {
+	case e.Kind == engine.EvSend && strings.HasPrefix(e.Text, "sends "):
+		if a, ok := parseSend(strings.TrimPrefix(e.Text, "sends ")); ok {
+			a.Step = k
+			h.byMsg[e.Msg] = len(h.arrows)
+			h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
+		}
+	case e.Kind == engine.EvFault && (strings.HasPrefix(e.Text, "drops ") || strings.HasPrefix(e.Text, "is down: ")):
+		if i, ok := h.byMsg[e.Msg]; ok && h.arrows[i].droppedAt < 0 {
+			h.arrows[i].droppedAt = k
+		}
+	case e.Kind == engine.EvFault && strings.HasPrefix(e.Text, "duplicates "):
+		// "duplicates m5 as m9 Produce": the copy travels the same way.
+		f := strings.Fields(e.Text)
+		if len(f) < 2 {
+			return
+		}
+		if id, err := strconv.ParseInt(strings.TrimPrefix(f[1], "m"), 10, 64); err == nil {
+			if i, ok := h.byMsg[id]; ok {
+				a := h.arrows[i].Arrow
+				a.Step, a.Label = k, a.Label+" (copy)"
+				h.byMsg[e.Msg] = len(h.arrows)
+				h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
+			}
+		}
+	}
+}
+
+// parseSend reads a message summary, "m7 B -> broker-1 Produce t-1 pid=...".
+func parseSend(s string) (views.Arrow, bool) {
+	f := strings.SplitN(s, " ", 6)
+	if len(f) < 5 || f[2] != "->" {
+		return views.Arrow{}, false
+	}
+	kind, body := f[4], ""
+	if len(f) == 6 {
+		body = f[5]
+	}
+	a := views.Arrow{From: f[1], To: f[3], Label: label(kind, body)}
+	if k, ok := engine.MsgKindByName(kind); ok && k.IsResponse() {
+		a.Reply = true
+		a.Error = carriesError(body)
+	}
+	return a, true
+}
+
+// label is the message kind and a short form of its body: fields that rarely
+// matter to a lesson (timeouts, coordinator epochs, offset counts, the
+// transactional id the sender's column already names) are left out, and the
+// rest is cut to a length a diagram can hold.
+func label(kind, body string) string {
+	words := strings.Fields(body)
+	switch kind {
+	case "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn":
+		if len(words) > 0 {
+			words = words[1:]
+		}
+	}
+	var keep []string
+	for _, w := range words {
+		if strings.HasPrefix(w, "timeout=") || strings.HasPrefix(w, "coordinatorEpoch=") || strings.HasPrefix(w, "(") || w == "offsets)" {
+			continue
+		}
+		keep = append(keep, strings.TrimPrefix(w, "transactionalId="))
+	}
+	s := strings.TrimSpace(kind + " " + strings.Join(keep, " "))
+	const maxLabel = 56
+	if r := []rune(s); len(r) > maxLabel {
+		s = string(r[:maxLabel-1]) + "…"
+	}
+	return s
+}
+
+// carriesError reports whether a response body names a Kafka error other
+// than NONE, as in "t-0 INVALID_PRODUCER_EPOCH(47)" or "[t-0=PRODUCER_FENCED]".
+func carriesError(body string) bool {
+	for _, w := range strings.FieldsFunc(body, func(r rune) bool { return r == ' ' || r == '[' || r == ']' || r == ',' || r == '=' }) {
+		if i := strings.IndexByte(w, '('); i > 0 {
+			w = w[:i]
+		}
+		if w == "" || strings.ToUpper(w) != w || !strings.Contains(w, "_") {
+			continue
+		}
+		if c, ok := engine.ErrorByName(w); ok && c != engine.None && c.IsWire() {
+			return true
+		}
+	}
+	return false
+}
+
+// frame returns the arrows and the actors to draw at position pos.
+func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []string) {
+	h.upto(p, pos)
+	end := h.ends[pos]
+	shown := h.arrows[max(0, end-maxArrows):end]
+	out := make([]views.Arrow, len(shown))
+	for i, a := range shown {
+		out[i] = a.Arrow
+		out[i].Dropped = a.droppedAt >= 0 && a.droppedAt <= pos
+	}
+	return out, actors(w, out)
+}
+
+// actors are the diagram's columns: the clients in declaration order, then
+// the brokers, then anyone else who sent or received a message (the expert
+// tool's injections).
+func actors(w *engine.World, arrows []views.Arrow) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, p := range w.Producers {
+		add(p.Name)
+	}
+	for _, c := range w.Consumers {
+		add(c.Name)
+	}
+	for _, pr := range w.Processors {
+		add(pr.Name)
+	}
+	for _, b := range w.Brokers {
+		add("broker-" + strconv.Itoa(b.ID))
+	}
+	for _, a := range arrows {
+		add(a.From)
+		add(a.To)
+	}
+	return out
+}

@@ -1,0 +1,271 @@
+package views
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views/theme"
+)
+
+// Options are the choices main.go makes for the app.
+type Options struct {
+	// NoColor draws without colour; glyphs and words still carry every state.
+	NoColor bool
+	// ASCII draws with ASCII characters only.
+	ASCII bool
+	// StartLesson opens this lesson at once instead of the list.
+	StartLesson string
+}
+
+// WithEnv returns o with the NO_COLOR convention applied: a NO_COLOR
+// variable that is present and not empty turns colour off (no-color.org).
+// main.go passes os.Getenv, which keeps this package free of OS access.
+func (o Options) WithEnv(getenv func(string) string) Options {
+	if getenv != nil && getenv("NO_COLOR") != "" {
+		o.NoColor = true
+	}
+	return o
+}
+
+// SandboxName is the name of the list's "Sandbox (coming soon)" entry.
+const SandboxName = "sandbox"
+
+type screen int
+
+const (
+	screenHome screen = iota
+	screenPlayer
+)
+
+// autoplayMsg is the autoplay tick. gen is the autoplay generation it was
+// scheduled in: every play, pause, manual step or speed change starts a new
+// generation, so a tick from an older one is stale and dropped.
+type autoplayMsg struct{ gen int }
+
+// speeds are the autoplay intervals, slowest first.
+var speeds = []time.Duration{
+	6 * time.Second, 4 * time.Second, 3 * time.Second, 2 * time.Second,
+	1500 * time.Millisecond, time.Second, 700 * time.Millisecond, 400 * time.Millisecond,
+}
+
+const defaultSpeed = 3 // 2s a step: time to read a line of narration
+
+// App is the root model. It owns the application state (screen, focus,
+// lesson position, play/pause) and routes messages to its components.
+type App struct {
+	opts     Options
+	th       *theme.Theme
+	keys     KeyMap
+	paneKeys PaneKeyMap
+	open     func(name string) (Session, error)
+
+	screen   screen
+	w, h     int
+	home     Home
+	help     help.Model
+	showFull bool
+
+	sess      Session
+	name      string
+	frame     Frame
+	place     Placement
+	placeErr  error
+	panes     [numPanels]Pane
+	keysPane  Pane
+	focus     PanelID
+	recent    []PanelID
+	playing   bool
+	gen       int
+	speed     int
+	flash     string
+	flashKind theme.Kind
+}
+
+// NewApp builds the root model. lessons are listed on the home screen (a
+// disabled "Sandbox (coming soon)" entry is added unless one is given) and
+// open starts a session for a lesson name.
+//
+// main.go should run it with tea.NewProgram(m, tea.WithAltScreen()). Call
+// lipgloss.HasDarkBackground() before starting the program, so the terminal
+// is asked for its background before Bubble Tea starts reading input.
+func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts Options) tea.Model {
+	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII})
+	a := App{
+		opts:     opts,
+		th:       th,
+		keys:     DefaultKeyMap(),
+		paneKeys: DefaultPaneKeyMap(),
+		open:     open,
+		speed:    defaultSpeed,
+		focus:    PanelPartitions,
+		recent:   []PanelID{PanelPartitions},
+	}
+	if opts.ASCII {
+		a.keys = a.keys.ASCII()
+		a.paneKeys = a.paneKeys.ASCII()
+	}
+	a.home = NewHome(withSandbox(lessons), th)
+	a.help = newHelp(th)
+	for i := range a.panes {
+		a.panes[i] = NewPane(th)
+		a.panes[i].KeyMap = a.paneKeys
+	}
+	a.keysPane = NewPane(th)
+	if opts.StartLesson != "" {
+		a.openLesson(opts.StartLesson)
+	}
+	a.syncKeys()
+	return a
+}
+
+func withSandbox(lessons []LessonInfo) []LessonInfo {
+	out := append([]LessonInfo(nil), lessons...)
+	for _, l := range out {
+		if l.Name == SandboxName {
+			return out
+		}
+	}
+	return append(out, LessonInfo{
+		Name:     SandboxName,
+		Title:    "Sandbox (coming soon)",
+		Summary:  "type commands and watch the cluster react",
+		Disabled: true,
+	})
+}
+
+func newHelp(th *theme.Theme) help.Model {
+	h := help.New()
+	h.ShortSeparator = th.Sym.Sep
+	h.FullSeparator = "   "
+	h.Ellipsis = th.Sym.Ellipsis
+	h.Styles.ShortKey = th.Accent
+	h.Styles.ShortDesc = th.Faint
+	h.Styles.ShortSeparator = th.Faint
+	h.Styles.FullKey = th.Accent
+	h.Styles.FullDesc = lipglossPlain()
+	h.Styles.FullSeparator = th.Faint
+	h.Styles.Ellipsis = th.Faint
+	return h
+}
+
+// Init implements tea.Model.
+func (a App) Init() tea.Cmd { return nil }
+
+// Session is the lesson being played, or nil on the home screen.
+func (a App) Session() Session { return a.sess }
+
+// Playing reports whether autoplay is on.
+func (a App) Playing() bool { return a.playing }
+
+// Focus is the focused panel.
+func (a App) Focus() PanelID { return a.focus }
+
+// Update implements tea.Model.
+func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.resize(msg.Width, msg.Height)
+	case OpenLessonMsg:
+		a.openLesson(msg.Name)
+	case autoplayMsg:
+		cmd = a.onTick(msg)
+	case tea.KeyMsg:
+		if a.screen == screenPlayer {
+			cmd = a.playerKey(msg)
+		} else {
+			cmd = a.homeKey(msg)
+		}
+	default:
+		if a.screen == screenHome {
+			a.home, cmd = a.home.Update(msg)
+		}
+	}
+	a.syncKeys()
+	return a, cmd
+}
+
+func (a *App) resize(w, h int) {
+	a.w, a.h = max(w, 0), max(h, 0)
+	a.help.Width = a.w
+	a.home.SetSize(a.w, max(a.h-2, 0))
+	a.place, a.placeErr = Layout(a.w, a.h, a.opts.ASCII)
+	a.refresh(true)
+}
+
+func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
+	if a.home.Filtering() {
+		if km.String() == "ctrl+c" {
+			return tea.Quit
+		}
+		var cmd tea.Cmd
+		a.home, cmd = a.home.Update(km)
+		return cmd
+	}
+	switch {
+	case keyIs(km, a.keys.Quit):
+		return tea.Quit
+	case keyIs(km, a.keys.Help):
+		a.showFull = !a.showFull
+		return nil
+	case keyIs(km, a.keys.List) && a.showFull:
+		a.showFull = false
+		return nil
+	}
+	var cmd tea.Cmd
+	a.home, cmd = a.home.Update(km)
+	if name, ok := a.home.Picked(); ok {
+		a.openLesson(name)
+	}
+	return cmd
+}
+
+func (a *App) openLesson(name string) {
+	if a.open == nil {
+		a.home.SetStatus("cannot open " + name + ": no lessons are loaded")
+		return
+	}
+	s, err := a.open(name)
+	if err == nil && s == nil {
+		err = errors.New("no session")
+	}
+	if err != nil {
+		a.home.SetStatus("Cannot open: " + oneLine(err.Error()))
+		a.screen = screenHome
+		return
+	}
+	a.sess, a.name = s, name
+	a.screen = screenPlayer
+	a.playing = false
+	a.gen++
+	a.showFull = false
+	a.flash = ""
+	a.focus = PanelPartitions
+	a.recent = []PanelID{PanelPartitions}
+	for i := range a.panes {
+		a.panes[i] = NewPane(a.th)
+		a.panes[i].KeyMap = a.paneKeys
+	}
+	a.refresh(true)
+}
+
+func (a *App) closeLesson() {
+	a.checkFinished()
+	a.sess = nil
+	a.playing = false
+	a.gen++
+	a.showFull = false
+	a.screen = screenHome
+}
+
+func (a *App) checkFinished() {
+	if a.sess != nil && a.sess.Len() > 0 && a.sess.Pos() >= a.sess.Len() {
+		a.home.SetFinished(a.name)
+	}
+}
+
+func oneLine(s string) string { return strings.TrimSpace(clean(s)) }

@@ -1,0 +1,246 @@
+package views
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+
+	"eoslab/views/theme"
+)
+
+func lipglossPlain() lipgloss.Style { return lipgloss.NewStyle() }
+
+func speedText(d time.Duration) string {
+	return fmt.Sprintf("%.1fs", d.Seconds())
+}
+
+// titleFor is a panel's name as a tab: styled by focus, and marked when the
+// last step changed something in it.
+func (a *App) titleFor(p PanelID, active bool) string {
+	name := p.String()
+	var s string
+	switch {
+	case p == a.focus:
+		s = a.th.FocusTitle.Render(name)
+	case active:
+		s = a.th.Title.Render(name)
+	default:
+		s = a.th.Faint.Render(name)
+	}
+	if panelChanged(&a.frame, p) {
+		s += a.th.Render(theme.Changed, a.th.Glyph(theme.Changed))
+	}
+	return s
+}
+
+// slotTitle lists a slot's panels as tabs, the shown one first in brackets
+// when there are several, so the active tab reads without colour.
+func (a *App) slotTitle(s Slot) string {
+	act := a.activeIn(s)
+	if len(s.Panels) == 1 {
+		return a.titleFor(act, true)
+	}
+	out := ""
+	for i, p := range s.Panels {
+		if i > 0 {
+			out += a.th.Faint.Render(" ")
+		}
+		t := a.titleFor(p, p == act)
+		if p == act {
+			t = "[" + t + "]"
+		}
+		out += t
+	}
+	return out
+}
+
+// syncKeys enables exactly the bindings that can act now, which is what the
+// help bar shows.
+func (a *App) syncKeys() {
+	k := &a.keys
+	inPlayer := a.screen == screenPlayer && a.sess != nil
+	why := ""
+	if inPlayer {
+		why = a.blocked()
+	}
+	cp := a.frame.Checkpoint
+	k.Next.SetEnabled(inPlayer && why == "")
+	k.Back.SetEnabled(inPlayer && a.sess.Pos() > 0)
+	k.PlayPause.SetEnabled(inPlayer && (a.playing || why == ""))
+	if a.playing {
+		k.PlayPause.SetHelp("p", "pause")
+	} else {
+		k.PlayPause.SetHelp("p", "play")
+	}
+	k.Slower.SetEnabled(inPlayer && a.speed > 0)
+	k.Faster.SetEnabled(inPlayer && a.speed < len(speeds)-1)
+	k.Restart.SetEnabled(inPlayer && a.sess.Pos() > 0)
+	k.Answer.SetEnabled(inPlayer && cp != nil && !cp.Answered && len(cp.Choices) > 0)
+	if inPlayer {
+		k.Answer.SetHelp(a.answerKeys(), "answer")
+	}
+	k.Focus.SetEnabled(inPlayer)
+	k.FocusBack.SetEnabled(inPlayer)
+	k.List.SetEnabled(inPlayer || a.showFull)
+	if a.showFull {
+		k.List.SetHelp("esc", "close help")
+	} else {
+		k.List.SetHelp("esc", "lessons")
+	}
+	k.Help.SetEnabled(true)
+	k.Quit.SetEnabled(true)
+
+	scroll := inPlayer && a.panes[a.focus].CanScroll()
+	pk := &a.panes[a.focus].KeyMap
+	for _, b := range []*key.Binding{&pk.Up, &pk.Down, &pk.PageUp, &pk.PageDown, &pk.Top, &pk.Bottom} {
+		b.SetEnabled(scroll)
+	}
+}
+
+// shortKeys are the bindings of the one-line help bar, in display order.
+// When they do not fit, the least useful are left out first, so "q quit"
+// survives a narrow terminal and "r restart" does not crowd it out.
+func (a *App) shortKeys() []key.Binding {
+	if a.screen == screenHome {
+		ks := a.home.HelpKeys()
+		if a.home.Filtering() {
+			return ks
+		}
+		return a.fitHelp(append(ks, a.keys.Help, a.keys.Quit), nil)
+	}
+	k := a.keys
+	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), "scroll"))
+	scroll.SetEnabled(a.panes[a.focus].KeyMap.Up.Enabled())
+	ks := []key.Binding{k.Answer, k.Next, k.Back, k.PlayPause, k.Slower, k.Faster, k.Restart, k.Focus, scroll, k.List, k.Help, k.Quit}
+	if !a.playing {
+		ks = append(ks[:4], ks[6:]...)
+	}
+	// Lower rank goes first when space runs out.
+	rank := map[string]int{"restart": 1, "scroll": 2, "slower": 3, "faster": 3, "panels": 4}
+	return a.fitHelp(ks, rank)
+}
+
+// fitHelp drops disabled bindings, then the lowest-ranked ones until the
+// help line fits the width.
+func (a *App) fitHelp(ks []key.Binding, rank map[string]int) []key.Binding {
+	var out []key.Binding
+	for _, b := range ks {
+		if b.Enabled() {
+			out = append(out, b)
+		}
+	}
+	for len(out) > 1 && width(a.help.ShortHelpView(out)) > a.w {
+		drop, low := -1, 1<<30
+		for i, b := range out {
+			if r, ok := rank[b.Help().Desc]; ok && r < low {
+				drop, low = i, r
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		out = append(out[:drop], out[drop+1:]...)
+	}
+	return out
+}
+
+func scrollHelp(ascii bool) string {
+	if ascii {
+		return "up/down"
+	}
+	return "↑/↓"
+}
+
+// fullKeys are the columns of the full help.
+func (a *App) fullKeys() [][]key.Binding {
+	k := a.keys
+	if a.screen == screenHome {
+		return [][]key.Binding{a.home.HelpKeys(), {k.Help, k.Quit}}
+	}
+	pk := a.panes[a.focus].KeyMap
+	return [][]key.Binding{
+		{k.Next, k.Back, k.Restart, k.Answer},
+		{k.PlayPause, k.Slower, k.Faster},
+		{k.Focus, k.FocusBack, pk.Up, pk.Down},
+		{pk.PageUp, pk.PageDown, pk.Top, pk.Bottom},
+		{k.Help, k.List, k.Quit},
+	}
+}
+
+// View implements tea.Model. Every line fits the terminal's width and there
+// are never more lines than its height.
+func (a App) View() string {
+	s := a.view()
+	if a.th.ASCII {
+		s = asciiOnly(s)
+	}
+	return s
+}
+
+func (a App) view() string {
+	if a.w <= 0 || a.h <= 0 {
+		return ""
+	}
+	if a.placeErr != nil {
+		return center(a.placeErr.Error(), a.w, a.h)
+	}
+	if a.screen == screenHome || a.sess == nil {
+		return a.homeView()
+	}
+	pl := a.place
+	blocks := []block{
+		{pl.Header, []string{a.headerLine()}},
+		{pl.Help, []string{a.help.ShortHelpView(a.shortKeys())}},
+	}
+	for _, s := range pl.Slots {
+		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines()})
+	}
+	if a.showFull {
+		kp := a.keysPane
+		kp.SetContent(nil, textLines(splitLines(a.help.FullHelpView(a.fullKeys()))), noRange)
+		blocks = append(blocks, block{pl.Narration, kp.Lines()})
+	} else {
+		blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines()})
+	}
+	return compose(a.w, a.h, blocks)
+}
+
+func (a App) homeView() string {
+	home := a.home
+	var full []string
+	if a.showFull {
+		full = append([]string{""}, splitLines(a.help.FullHelpView(a.fullKeys()))...)
+		home.SetSize(a.w, max(a.h-2-len(full), 0))
+	}
+	lines := append(splitLines(home.View()), full...)
+	status := a.home.StatusLine()
+	return compose(a.w, a.h, []block{
+		{Rect{0, 0, a.w, a.h - 2}, lines},
+		{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}},
+		{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.shortKeys())}},
+	})
+}
+
+// headerLine is the app name and lesson title on the left, and a message or
+// the autoplay state on the right.
+func (a App) headerLine() string {
+	th := a.th
+	left := th.Header.Render(" eoslab ") + " " + th.Bold.Render(clean(a.sess.Title()))
+	var right string
+	switch {
+	case a.flash != "":
+		right = th.Render(a.flashKind, a.flash)
+	case a.playing:
+		right = th.Accent.Render(th.Sym.Play+" playing") + th.Faint.Render(" "+speedText(speeds[a.speed])+"/step")
+	default:
+		right = th.Faint.Render(th.Sym.Pause + " paused  p plays")
+	}
+	right += " "
+	lw := a.w - width(right) - 1
+	if lw < 20 {
+		return fit(left, a.w, th.Sym.Ellipsis)
+	}
+	return fit(left, lw, th.Sym.Ellipsis) + " " + right
+}

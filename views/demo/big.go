@@ -1,0 +1,88 @@
+package demo
+
+import (
+	"fmt"
+
+	"eoslab/views"
+)
+
+// Big returns a session whose every frame holds long logs: a partition of
+// rows batches, events event lines and a long timeline. It is for
+// benchmarks and stress tests of the views, not for learners.
+func Big(rows, events int) views.Session {
+	f := views.Frame{Narration: "A long run: thousands of batches, hundreds of events.", Actors: []string{"p1", "p2", "p3", coordA, t0, t1}}
+	for i := range 3 {
+		f.Producers = append(f.Producers, views.ProducerView{Name: fmt.Sprintf("p%d", i+1), TransactionalID: fmt.Sprintf("tx-%d", i), ProducerID: int64(4000 + i), State: "IN_TRANSACTION",
+			NextSeq: []views.PartitionSeq{{Partition: "t-0", Seq: int32(rows)}}, InFlight: i})
+	}
+	p := views.PartitionView{Name: "t-0", Leader: "broker-1"}
+	for i := range rows {
+		pid := int64(4000 + i%3)
+		if i%10 == 9 {
+			appendRow(&p, views.LogRow{Kind: views.RowCommit, PID: pid, Seqs: "-1", Status: views.StatusCommitted})
+			continue
+		}
+		st := views.StatusCommitted
+		if i > rows-20 {
+			st = views.StatusOpen
+		}
+		appendRow(&p, views.LogRow{Kind: views.RowData, PID: pid, Seqs: fmt.Sprintf("%d..%d", 3*i, 3*i+2), Values: []string{fmt.Sprintf("value-%d", i), "x", "y"}, Status: st})
+	}
+	for i := range p.Rows {
+		p.Rows[i].Changed = i == len(p.Rows)-1
+	}
+	p.LSO = p.HW - 40
+	for i := range 5 {
+		p.Cached = append(p.Cached, views.CachedBatch{PID: 4000, FirstSeq: int32(i * 3), LastSeq: int32(i*3 + 2), Offset: int64(i * 3)})
+	}
+	f.Partitions = []views.PartitionView{p, {Name: "t-1", Leader: "broker-3"}, {Name: "out-0", Leader: "broker-2"}}
+	f.Coordinators = []views.CoordinatorView{{TxnID: "tx-0", Partition: "__transaction_state-3", Broker: "broker-2", State: "Ongoing", States: txnStates, ProducerID: 4000}}
+	for i := range 50 {
+		f.Coordinators[0].Writes = append(f.Coordinators[0].Writes, fmt.Sprintf("Ongoing pid=4000 epoch=0 partitions=[t-0] #%d", i))
+	}
+	c := views.ConsumerView{Name: "c-ru", Isolation: "read_uncommitted"}
+	for i := range rows {
+		c.Records = append(c.Records, views.ConsumedRecord{Partition: "t-0", Offset: int64(i), Value: fmt.Sprintf("value-%d", i)})
+	}
+	f.Consumers = []views.ConsumerView{c, {Name: "c-rc", Isolation: "read_committed"}}
+	for i := range events {
+		f.Events = append(f.Events, fmt.Sprintf("t=%d deliver p%d->t-0 leader Produce pid=%d ep=0 seq=%d..%d records=3 a fairly long canonical event line", i*5, i%3+1, 4000+i%3, 3*i, 3*i+2))
+		if i%3 == 0 {
+			f.Timeline = append(f.Timeline, views.Arrow{From: fmt.Sprintf("p%d", i%3+1), To: t0, Label: fmt.Sprintf("Produce seq=%d", i), Step: i / 3})
+			f.Timeline = append(f.Timeline, views.Arrow{From: t0, To: fmt.Sprintf("p%d", i%3+1), Label: "NONE", Reply: true, Step: i / 3})
+		}
+	}
+	f.NewEvents = 3
+	return &bigSession{f: f, n: 1000}
+}
+
+type bigSession struct {
+	f   views.Frame
+	n   int
+	pos int
+}
+
+func (b *bigSession) Title() string { return "Big session" }
+func (b *bigSession) Len() int      { return b.n }
+func (b *bigSession) Pos() int      { return b.pos }
+func (b *bigSession) Next() bool {
+	if b.pos >= b.n {
+		return false
+	}
+	b.pos++
+	return true
+}
+func (b *bigSession) Back() bool {
+	if b.pos == 0 {
+		return false
+	}
+	b.pos--
+	return true
+}
+func (b *bigSession) Restart()                { b.pos = 0 }
+func (b *bigSession) Answer(int) (bool, bool) { return false, false }
+func (b *bigSession) Frame() views.Frame {
+	f := b.f
+	f.Step, f.Steps = b.pos, b.n
+	return f
+}

@@ -1,0 +1,213 @@
+package demo
+
+import (
+	"fmt"
+	"strings"
+
+	"eoslab/views"
+)
+
+// world is the state a script mutates step by step; each step's frame is a
+// deep copy of it, so earlier frames never change.
+type world struct {
+	step   int
+	prods  []views.ProducerView
+	parts  []views.PartitionView
+	coords []views.CoordinatorView
+	cons   []views.ConsumerView
+	arrows []views.Arrow
+	actors []string
+	events []string
+	newEv  int
+	viol   []string
+	clock  int
+}
+
+func (w *world) frame(steps int, narration, note string) views.Frame {
+	c := w.clone()
+	return views.Frame{
+		Step: w.step, Steps: steps, Narration: narration, Note: note,
+		Producers: c.prods, Partitions: c.parts, Coordinators: c.coords, Consumers: c.cons,
+		Timeline: c.arrows, Actors: c.actors, Events: c.events, NewEvents: w.newEv,
+		Violations: c.viol,
+	}
+}
+
+func (w *world) clone() world {
+	c := *w
+	c.prods = append([]views.ProducerView(nil), w.prods...)
+	for i := range c.prods {
+		c.prods[i].NextSeq = append([]views.PartitionSeq(nil), c.prods[i].NextSeq...)
+	}
+	c.parts = append([]views.PartitionView(nil), w.parts...)
+	for i := range c.parts {
+		c.parts[i].Rows = append([]views.LogRow(nil), c.parts[i].Rows...)
+		c.parts[i].Cached = append([]views.CachedBatch(nil), c.parts[i].Cached...)
+	}
+	c.coords = append([]views.CoordinatorView(nil), w.coords...)
+	for i := range c.coords {
+		c.coords[i].Partitions = append([]string(nil), c.coords[i].Partitions...)
+		c.coords[i].Writes = append([]string(nil), c.coords[i].Writes...)
+	}
+	c.cons = append([]views.ConsumerView(nil), w.cons...)
+	for i := range c.cons {
+		c.cons[i].Records = append([]views.ConsumedRecord(nil), c.cons[i].Records...)
+		c.cons[i].Positions = append([]views.PartitionOffset(nil), c.cons[i].Positions...)
+	}
+	c.arrows = append([]views.Arrow(nil), w.arrows...)
+	c.events = append([]string(nil), w.events...)
+	c.viol = append([]string(nil), w.viol...)
+	return c
+}
+
+// begin starts a new step: nothing is "changed" yet.
+func (w *world) begin() {
+	w.step++
+	w.newEv = 0
+	w.viol = nil
+	for i := range w.prods {
+		w.prods[i].Changed = false
+	}
+	for i := range w.parts {
+		w.parts[i].Changed = false
+		for j := range w.parts[i].Rows {
+			w.parts[i].Rows[j].Changed = false
+		}
+	}
+	for i := range w.coords {
+		w.coords[i].Changed = false
+	}
+	for i := range w.cons {
+		w.cons[i].Changed = false
+		for j := range w.cons[i].Records {
+			w.cons[i].Records[j].Changed = false
+		}
+	}
+}
+
+func (w *world) event(format string, args ...any) {
+	w.clock += 5
+	w.events = append(w.events, fmt.Sprintf("t=%d ", w.clock)+fmt.Sprintf(format, args...))
+	w.newEv++
+}
+
+type arrowOpt int
+
+const (
+	reply arrowOpt = 1 << iota
+	dropped
+	failed
+)
+
+// send adds a message to the timeline and its canonical event line.
+func (w *world) send(from, to, label string, opts ...arrowOpt) {
+	var o arrowOpt
+	for _, x := range opts {
+		o |= x
+	}
+	a := views.Arrow{From: from, To: to, Label: label, Step: w.step,
+		Reply: o&reply != 0, Dropped: o&dropped != 0, Error: o&failed != 0}
+	w.arrows = append(w.arrows, a)
+	verb := "deliver"
+	if a.Dropped {
+		verb = "drop"
+	}
+	if from == to {
+		w.event("%s %s", from, label)
+		return
+	}
+	w.event("%s %s->%s %s", verb, from, to, label)
+}
+
+func (w *world) prod(name string) *views.ProducerView {
+	for i := range w.prods {
+		if w.prods[i].Name == name {
+			w.prods[i].Changed = true
+			return &w.prods[i]
+		}
+	}
+	panic("demo: no producer " + name)
+}
+
+func (w *world) part(name string) *views.PartitionView {
+	for i := range w.parts {
+		if w.parts[i].Name == name {
+			w.parts[i].Changed = true
+			return &w.parts[i]
+		}
+	}
+	panic("demo: no partition " + name)
+}
+
+func (w *world) coord() *views.CoordinatorView {
+	w.coords[0].Changed = true
+	return &w.coords[0]
+}
+
+func (w *world) consumer(name string) *views.ConsumerView {
+	for i := range w.cons {
+		if w.cons[i].Name == name {
+			w.cons[i].Changed = true
+			return &w.cons[i]
+		}
+	}
+	panic("demo: no consumer " + name)
+}
+
+// appendRow appends a batch at the log end and moves LEO and HW (acks=all,
+// so the high watermark follows at once in this demo).
+func appendRow(p *views.PartitionView, r views.LogRow) {
+	r.First = p.LEO
+	r.Last = p.LEO + int64(max(len(r.Values), 1)) - 1
+	r.Changed = true
+	p.Rows = append(p.Rows, r)
+	p.LEO = r.Last + 1
+	p.HW = p.LEO
+}
+
+// settle marks an open transaction's rows for pid with status st.
+func settle(p *views.PartitionView, pid int64, st views.RowStatus) {
+	for i := range p.Rows {
+		r := &p.Rows[i]
+		if r.PID == pid && r.Status == views.StatusOpen {
+			r.Status = st
+			r.Changed = true
+		}
+	}
+}
+
+func setNextSeq(p *views.ProducerView, part string, seq int32) {
+	for i := range p.NextSeq {
+		if p.NextSeq[i].Partition == part {
+			p.NextSeq[i].Seq = seq
+			return
+		}
+	}
+	p.NextSeq = append(p.NextSeq, views.PartitionSeq{Partition: part, Seq: seq})
+}
+
+func setPos(c *views.ConsumerView, part string, off int64) {
+	for i := range c.Positions {
+		if c.Positions[i].Partition == part {
+			c.Positions[i].Offset = off
+			return
+		}
+	}
+	c.Positions = append(c.Positions, views.PartitionOffset{Partition: part, Offset: off})
+}
+
+// read returns records to a consumer and moves its position past them.
+func read(c *views.ConsumerView, part string, first int64, values ...string) {
+	for i, v := range values {
+		c.Records = append(c.Records, views.ConsumedRecord{Partition: part, Offset: first + int64(i), Value: v, Changed: true})
+	}
+	setPos(c, part, first+int64(len(values)))
+}
+
+func txnWrite(c *views.CoordinatorView) string {
+	parts := ""
+	if len(c.Partitions) > 0 {
+		parts = " partitions=[" + strings.Join(c.Partitions, " ") + "]"
+	}
+	return fmt.Sprintf("%s pid=%d epoch=%d%s", c.State, c.ProducerID, c.Epoch, parts)
+}

@@ -1,0 +1,17 @@
+// Package views is eoslab's terminal user interface, built with Bubble Tea.
+//
+// It draws plain view-model values (LessonInfo, Frame and the structs it
+// holds) and drives a lesson through the small Session interface, both
+// defined in model.go. It does not import engine/ or lessons/: an adapter
+// fills these values, which keeps the views testable with a fake session and
+// keeps the simulation free of any UI concern.
+//
+// The shape follows the bubbles and soft-serve habit: one root model (App)
+// owns the application state (screen, focus, lesson position, play/pause)
+// and routes messages to small components (the home list, scrollable panes,
+// the help bar). Components do not import each other; the root hands them
+// plain values and they report up with typed messages.
+//
+// This package does no I/O of its own: main.go owns the terminal, flags and
+// environment, and passes what it learned in Options.
+package views

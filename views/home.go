@@ -1,0 +1,262 @@
+package views
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/paginator"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views/theme"
+)
+
+// OpenLessonMsg asks the root to open a lesson, as if it had been picked
+// from the list.
+type OpenLessonMsg struct{ Name string }
+
+// HomeKeyMap holds the home screen's own keys; moving and filtering are the
+// bubbles list's keys.
+type HomeKeyMap struct {
+	Open key.Binding
+}
+
+// DefaultHomeKeyMap returns the default home keys.
+func DefaultHomeKeyMap() HomeKeyMap {
+	return HomeKeyMap{
+		Open: key.NewBinding(key.WithKeys("enter", "right", "l", " "), key.WithHelp("enter", "open")),
+	}
+}
+
+// lessonItem adapts LessonInfo to the list.
+type lessonItem struct {
+	LessonInfo
+	num int // 1-based position among lessons; 0 for disabled entries
+}
+
+func (i lessonItem) FilterValue() string { return i.Title + " " + i.Summary }
+
+// Home is the lesson list.
+type Home struct {
+	KeyMap HomeKeyMap
+	list   list.Model
+	th     *theme.Theme
+	w, h   int
+	status string
+	picked string
+}
+
+// NewHome builds the list. Lessons keep their order; disabled entries are
+// shown muted and cannot be opened.
+func NewHome(lessons []LessonInfo, th *theme.Theme) Home {
+	items := make([]list.Item, 0, len(lessons))
+	n := 0
+	for _, l := range lessons {
+		it := lessonItem{LessonInfo: l}
+		if !l.Disabled {
+			n++
+			it.num = n
+		}
+		items = append(items, it)
+	}
+	l := list.New(items, lessonDelegate{th: th}, 0, 0)
+	l.Title = "Lessons"
+	l.SetShowHelp(false)
+	l.SetShowStatusBar(false)
+	l.DisableQuitKeybindings()
+	l.SetStatusBarItemName("lesson", "lessons")
+	l.Styles.Title = th.Header
+	l.Styles.TitleBar = l.Styles.TitleBar.Padding(0, 0, 1, 2)
+	l.Styles.NoItems = th.Faint
+	l.Styles.FilterPrompt = th.Accent
+	l.Styles.FilterCursor = th.Accent
+	l.FilterInput.PromptStyle = th.Accent
+	l.FilterInput.Cursor.Style = th.Accent
+	l.Styles.PaginationStyle = l.Styles.PaginationStyle.PaddingLeft(2)
+	l.Styles.ArabicPagination = th.Faint
+	l.Styles.ActivePaginationDot = th.Accent.SetString(th.Sym.Bullet)
+	l.Styles.InactivePaginationDot = th.Faint.SetString(th.Sym.Bullet)
+	l.Styles.DividerDot = th.Faint.SetString(th.Sym.Sep)
+	l.Paginator.ActiveDot = l.Styles.ActivePaginationDot.String()
+	l.Paginator.InactiveDot = l.Styles.InactivePaginationDot.String()
+	if th.ASCII {
+		l.Paginator.Type = paginator.Arabic
+		km := &l.KeyMap
+		for _, b := range []*key.Binding{&km.CursorUp, &km.CursorDown, &km.PrevPage, &km.NextPage} {
+			h := b.Help()
+			b.SetHelp(asciiKeys(h.Key), h.Desc)
+		}
+	}
+	// Left and right would page the list; right opens a lesson instead, as
+	// it is "next" everywhere else.
+	l.KeyMap.PrevPage.SetKeys("pgup", "b", "u")
+	l.KeyMap.NextPage.SetKeys("pgdown", "f", "d")
+	l.KeyMap.PrevPage.SetHelp("pgup", "prev page")
+	l.KeyMap.NextPage.SetHelp("pgdn", "next page")
+	return Home{KeyMap: DefaultHomeKeyMap(), list: l, th: th}
+}
+
+func asciiKeys(s string) string {
+	r := map[string]string{"↑/k": "up/k", "↓/j": "down/j"}
+	if v, ok := r[s]; ok {
+		return v
+	}
+	return s
+}
+
+// SetSize sets the size of the whole home screen.
+func (h *Home) SetSize(w, hgt int) {
+	h.w, h.h = max(w, 0), max(hgt, 0)
+	h.list.SetSize(h.w, max(h.h-2, 0))
+}
+
+// Filtering reports whether the learner is typing a filter, when every key
+// belongs to the list.
+func (h Home) Filtering() bool { return h.list.SettingFilter() }
+
+// SetStatus shows a one-line message under the list.
+func (h *Home) SetStatus(s string) { h.status = s }
+
+// SetFinished marks a lesson as played to the end.
+func (h *Home) SetFinished(name string) {
+	for i, it := range h.list.Items() {
+		li, ok := it.(lessonItem)
+		if ok && li.Name == name && !li.Finished {
+			li.Finished = true
+			h.list.SetItem(i, li)
+		}
+	}
+}
+
+// Selected is the lesson under the cursor.
+func (h Home) Selected() (LessonInfo, bool) {
+	li, ok := h.list.SelectedItem().(lessonItem)
+	return li.LessonInfo, ok
+}
+
+// Picked returns the lesson the last Update picked, once. The root asks
+// right after Update rather than waiting for a message, so keys typed
+// ahead (a pasted script, a fast learner) go to the lesson, not the list.
+func (h *Home) Picked() (string, bool) {
+	name := h.picked
+	h.picked = ""
+	return name, name != ""
+}
+
+// Update handles the list's keys; a pick is reported through Picked.
+func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok && !h.list.SettingFilter() {
+		h.status = ""
+		if key.Matches(km, h.KeyMap.Open) {
+			li, ok := h.Selected()
+			switch {
+			case !ok:
+				return h, nil
+			case li.Disabled:
+				h.status = li.Title + " is not available yet."
+				return h, nil
+			default:
+				h.picked = li.Name
+				return h, nil
+			}
+		}
+	}
+	var cmd tea.Cmd
+	h.list, cmd = h.list.Update(msg)
+	return h, cmd
+}
+
+// HelpKeys are the bindings for the help bar.
+func (h Home) HelpKeys() []key.Binding {
+	km := h.list.KeyMap
+	if h.list.SettingFilter() {
+		return []key.Binding{km.AcceptWhileFiltering, km.CancelWhileFiltering}
+	}
+	return []key.Binding{km.CursorUp, km.CursorDown, h.KeyMap.Open, km.Filter, km.ClearFilter}
+}
+
+// View renders the title line, the list and the status line.
+func (h Home) View() string {
+	if h.w <= 0 || h.h <= 0 {
+		return ""
+	}
+	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
+	lines := []string{title, ""}
+	lines = append(lines, splitLines(h.list.View())...)
+	return joinLines(lines)
+}
+
+// StatusLine is the line under the list: a message, or a hint.
+func (h Home) StatusLine() string {
+	if h.status != "" {
+		return h.th.Render(theme.Open, h.status)
+	}
+	return ""
+}
+
+// lessonDelegate draws one lesson in two lines.
+type lessonDelegate struct{ th *theme.Theme }
+
+func (d lessonDelegate) Height() int                         { return 2 }
+func (d lessonDelegate) Spacing() int                        { return 1 }
+func (d lessonDelegate) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
+
+func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list.Item) {
+	it, ok := item.(lessonItem)
+	if !ok {
+		return
+	}
+	th := d.th
+	lw := m.Width()
+	sel := index == m.Index()
+	cursor := "  "
+	if sel {
+		cursor = th.Accent.Render(th.Sym.Cursor) + " "
+	}
+	num := "   "
+	if it.num > 0 {
+		num = padLeft(itoa(it.num), 2) + "."
+	}
+	title := clean(it.Title)
+	var right string
+	switch {
+	case it.Disabled:
+		title = th.Faint.Render(title)
+		right = th.Faint.Render("coming soon")
+	case sel:
+		title = th.Accent.Render(title)
+	default:
+		title = th.Bold.Render(title)
+	}
+	if it.Finished && !it.Disabled {
+		right = th.Mark(theme.Committed, "finished")
+	}
+	line1 := cursor + num + " " + title
+	if right != "" {
+		line1 = fit(line1, max(lw-width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
+	}
+	var meta []string
+	if it.Summary != "" {
+		meta = append(meta, clean(it.Summary))
+	}
+	if it.Steps > 0 {
+		meta = append(meta, fmt.Sprintf("%d steps", it.Steps))
+	}
+	if it.Level != "" {
+		meta = append(meta, clean(it.Level))
+	}
+	line2 := "      " + th.Faint.Render(joinWith(meta, th.Sym.Sep))
+	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis)+"\n"+clip(line2, lw, th.Sym.Ellipsis))
+}
+
+func joinWith(parts []string, sep string) string {
+	out := ""
+	for i, p := range parts {
+		if i > 0 {
+			out += sep
+		}
+		out += p
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package views
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap holds the root's keys: the player's controls and the global ones.
+// Every key is a key.Binding, matched with key.Matches; the help bar is made
+// from the same bindings and hides the ones that cannot act now.
+type KeyMap struct {
+	Next      key.Binding
+	Back      key.Binding
+	PlayPause key.Binding
+	Slower    key.Binding
+	Faster    key.Binding
+	Restart   key.Binding
+	Answer    key.Binding
+	Focus     key.Binding
+	FocusBack key.Binding
+	Help      key.Binding
+	List      key.Binding
+	Quit      key.Binding
+}
+
+// DefaultKeyMap returns the default player and global keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Next:      key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→/space", "next")),
+		Back:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "back")),
+		PlayPause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play")),
+		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Restart:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Answer:    key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
+		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "panels")),
+		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous panel")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// asciiHelp replaces the non-ASCII arrows in help texts for ASCII mode.
+func asciiHelp(b *key.Binding) {
+	h := b.Help()
+	r := map[string]string{"→/space": "right/space", "←": "left", "↑/k": "up/k", "↓/j": "down/j"}
+	if s, ok := r[h.Key]; ok {
+		b.SetHelp(s, h.Desc)
+	}
+}
+
+// ASCII returns the key map with ASCII-only help texts.
+func (k KeyMap) ASCII() KeyMap {
+	for _, b := range []*key.Binding{&k.Next, &k.Back} {
+		asciiHelp(b)
+	}
+	return k
+}
+
+// ASCII returns the pane key map with ASCII-only help texts.
+func (k PaneKeyMap) ASCII() PaneKeyMap {
+	for _, b := range []*key.Binding{&k.Up, &k.Down} {
+		asciiHelp(b)
+	}
+	return k
+}

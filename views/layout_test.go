@@ -1,0 +1,154 @@
+package views_test
+
+import (
+	"errors"
+	"testing"
+
+	"eoslab/views"
+)
+
+func TestLayoutTooSmall(t *testing.T) {
+	for _, sz := range [][2]int{{0, 0}, {1, 1}, {-5, -5}, {59, 40}, {200, 17}, {40, 10}} {
+		pl, err := views.Layout(sz[0], sz[1], false)
+		var ts *views.TooSmallError
+		if !errors.As(err, &ts) {
+			t.Fatalf("%dx%d: err = %v, want TooSmallError", sz[0], sz[1], err)
+		}
+		if pl.Mode != views.ModeTooSmall || len(pl.Slots) != 0 {
+			t.Errorf("%dx%d: placement %+v, want an empty too-small one", sz[0], sz[1], pl)
+		}
+	}
+	_, err := views.Layout(40, 10, false)
+	if got, want := err.Error(), "terminal too small: need 60x18 (have 40x10)"; got != want {
+		t.Errorf("message = %q, want %q", got, want)
+	}
+	if _, err := views.Layout(views.MinWidth, views.MinHeight, false); err != nil {
+		t.Errorf("minimum size: %v", err)
+	}
+}
+
+func TestLayoutModes(t *testing.T) {
+	cases := []struct {
+		w, h int
+		mode views.Mode
+	}{
+		{80, 24, views.ModeCompact},
+		{60, 18, views.ModeCompact},
+		{100, 30, views.ModeCompact},
+		{90, 50, views.ModeTall},
+		{130, 25, views.ModeWide},
+		{220, 25, views.ModeWide},
+		{120, 40, views.ModeMedium},
+		{160, 48, views.ModeFull},
+		{200, 60, views.ModeFull},
+	}
+	for _, c := range cases {
+		pl, err := views.Layout(c.w, c.h, false)
+		if err != nil {
+			t.Fatalf("%dx%d: %v", c.w, c.h, err)
+		}
+		if pl.Mode != c.mode {
+			t.Errorf("%dx%d: mode %v, want %v", c.w, c.h, pl.Mode, c.mode)
+		}
+	}
+}
+
+// At 200x60 every panel has a slot of its own: all are visible at once.
+func TestLayoutFullShowsEverything(t *testing.T) {
+	pl, err := views.Layout(200, 60, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Slots) != 6 {
+		t.Fatalf("%d slots, want 6", len(pl.Slots))
+	}
+	for _, s := range pl.Slots {
+		if len(s.Panels) != 1 {
+			t.Errorf("slot %+v holds %d panels", s.Rect, len(s.Panels))
+		}
+		if s.W < 40 || s.H < 15 {
+			t.Errorf("slot %v %+v is cramped", s.Panels, s.Rect)
+		}
+	}
+	if pl.Narration.W != 200 || pl.Narration.H < 10 {
+		t.Errorf("narration %+v", pl.Narration)
+	}
+}
+
+// At 80x24 one slot shows one panel at a time with readable room, and the
+// narration keeps enough lines for a checkpoint.
+func TestLayoutCompact80x24(t *testing.T) {
+	pl, err := views.Layout(80, 24, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Slots) != 1 || len(pl.Slots[0].Panels) != 6 {
+		t.Fatalf("slots %+v", pl.Slots)
+	}
+	if s := pl.Slots[0]; s.H-2 < 10 || s.W != 80 {
+		t.Errorf("stage %+v: want 80 wide and >= 10 content lines", s.Rect)
+	}
+	if pl.Narration.H-2 < 6 {
+		t.Errorf("narration %+v: want >= 6 content lines", pl.Narration)
+	}
+}
+
+// Every size from the minimum up is tiled exactly: parts stay on screen,
+// never overlap, cover every cell, and every panel has exactly one slot.
+func TestLayoutTilesScreen(t *testing.T) {
+	for w := views.MinWidth; w <= 260; w += 7 {
+		for h := views.MinHeight; h <= 90; h += 3 {
+			for _, ascii := range []bool{false, true} {
+				pl, err := views.Layout(w, h, ascii)
+				if err != nil {
+					t.Fatalf("%dx%d: %v", w, h, err)
+				}
+				checkTiling(t, pl)
+			}
+		}
+	}
+}
+
+func checkTiling(t *testing.T, pl views.Placement) {
+	t.Helper()
+	w, h := pl.Width, pl.Height
+	rects := []views.Rect{pl.Header, pl.Help, pl.Narration}
+	seen := map[views.PanelID]int{}
+	for _, s := range pl.Slots {
+		rects = append(rects, s.Rect)
+		if len(s.Panels) == 0 {
+			t.Errorf("%dx%d: empty slot %+v", w, h, s.Rect)
+		}
+		for _, p := range s.Panels {
+			seen[p]++
+		}
+		if s.W < 20 || s.H < 5 {
+			t.Errorf("%dx%d %v: slot %+v too small to draw", w, h, pl.Mode, s.Rect)
+		}
+	}
+	for p := views.PanelProducers; p < views.PanelNarration; p++ {
+		if seen[p] != 1 {
+			t.Errorf("%dx%d: panel %v in %d slots", w, h, p, seen[p])
+		}
+		if pl.SlotOf(p) < 0 {
+			t.Errorf("%dx%d: SlotOf(%v) = -1", w, h, p)
+		}
+	}
+	grid := make([]int, w*h)
+	for _, r := range rects {
+		if r.X < 0 || r.Y < 0 || r.X+r.W > w || r.Y+r.H > h || r.Empty() {
+			t.Errorf("%dx%d: rect %+v off screen or empty", w, h, r)
+			continue
+		}
+		for y := r.Y; y < r.Y+r.H; y++ {
+			for x := r.X; x < r.X+r.W; x++ {
+				grid[y*w+x]++
+			}
+		}
+	}
+	for i, n := range grid {
+		if n != 1 {
+			t.Fatalf("%dx%d %v: cell (%d,%d) covered %d times", w, h, pl.Mode, i%w, i/w, n)
+		}
+	}
+}

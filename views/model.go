@@ -1,0 +1,242 @@
+package views
+
+import "strconv"
+
+// LessonInfo describes one entry of the home list.
+type LessonInfo struct {
+	Name    string // the id passed to open, e.g. "transactions"
+	Title   string
+	Summary string
+	Level   string // "beginner", "intermediate", ...
+	Steps   int
+	// Finished marks a lesson the learner has played to the end.
+	Finished bool
+	// Disabled entries are listed but cannot be opened (the sandbox, for now).
+	Disabled bool
+}
+
+// Session is a lesson being played. The lessons package implements it on top
+// of the engine; tests and previews use views/demo.
+//
+// A Session is used from Bubble Tea's Update only, so it needs no locking.
+type Session interface {
+	Title() string
+	// Len is the number of steps.
+	Len() int
+	// Pos is the current step index, 0..Len(); 0 is before the first step.
+	Pos() int
+	// Next runs the next step. It returns false at the end, or when the
+	// current frame holds a checkpoint that is not answered yet.
+	Next() bool
+	// Back goes back one step by restoring a snapshot. It returns false at 0.
+	Back() bool
+	// Restart goes back to step 0.
+	Restart()
+	// Answer answers the current checkpoint with choice 1..len(Choices).
+	// ok is false when there is no unanswered checkpoint or the choice is
+	// out of range.
+	Answer(choice int) (correct bool, ok bool)
+	// Frame is everything to draw now.
+	Frame() Frame
+}
+
+// Frame is everything the player draws for one step.
+type Frame struct {
+	Step, Steps int
+	Narration   string
+	// Note is a "Kafka vs the article" note: where a seed article simplifies
+	// and the simulation follows Kafka. It may be empty.
+	Note       string
+	Checkpoint *Checkpoint
+	Producers  []ProducerView
+	Partitions []PartitionView
+	// Coordinators lists one entry per transactional id the lesson shows.
+	Coordinators []CoordinatorView
+	Consumers    []ConsumerView
+	// Timeline is the message sequence diagram; Actors are its columns in
+	// order. Arrows whose Step equals Frame.Step are the ones the last step
+	// sent or delivered.
+	Timeline []Arrow
+	Actors   []string
+	// Events are recent event lines in the engine's canonical text; the last
+	// NewEvents of them came from the last step.
+	Events    []string
+	NewEvents int
+	// Violations are invariant violations found after the last step.
+	Violations []string
+}
+
+// Checkpoint is a "what happens next?" question that blocks Next until it is
+// answered.
+type Checkpoint struct {
+	Question string
+	Choices  []string
+	Answered bool
+	Chosen   int // 1-based, set once answered
+	// Correct is the 1-based right choice. It is revealed only after
+	// answering: the session fills it then, and the views never read it
+	// before Answered is true.
+	Correct     int
+	Explanation string
+}
+
+// PartitionSeq is a producer's next sequence number for one partition.
+type PartitionSeq struct {
+	Partition string
+	Seq       int32
+}
+
+// ProducerView is one producer client.
+type ProducerView struct {
+	Name            string
+	TransactionalID string // empty for a plain idempotent producer
+	ProducerID      int64  // -1 before InitProducerId
+	Epoch           int16
+	// State is the client's TransactionManager state, such as
+	// "IN_TRANSACTION" or "FATAL_ERROR".
+	State     string
+	NextSeq   []PartitionSeq
+	InFlight  int
+	LastError string // such as "PRODUCER_FENCED(90)"; empty when none
+	Paused    bool   // a GC pause: the zombie of the lessons
+	Crashed   bool
+	Fenced    bool
+	Changed   bool
+}
+
+// RowKind says what a log row holds.
+type RowKind int
+
+// Log row kinds: a data batch or a control batch (a transaction marker).
+const (
+	RowData RowKind = iota
+	RowCommit
+	RowAbort
+)
+
+func (k RowKind) String() string {
+	switch k {
+	case RowCommit:
+		return "COMMIT"
+	case RowAbort:
+		return "ABORT"
+	default:
+		return "data"
+	}
+}
+
+// RowStatus is what a reader may make of a data row.
+type RowStatus int
+
+// Row statuses. Plain rows are not transactional.
+const (
+	StatusPlain RowStatus = iota
+	StatusOpen
+	StatusCommitted
+	StatusAborted
+)
+
+func (s RowStatus) String() string {
+	switch s {
+	case StatusOpen:
+		return "open"
+	case StatusCommitted:
+		return "committed"
+	case StatusAborted:
+		return "aborted"
+	default:
+		return "plain"
+	}
+}
+
+// LogRow is one record batch of a partition log.
+type LogRow struct {
+	First, Last int64 // first and last offset of the batch
+	Kind        RowKind
+	PID         int64
+	Epoch       int16
+	Seqs        string // "0..2", or "-1" for a marker
+	Values      []string
+	Status      RowStatus
+	Changed     bool
+}
+
+// Offsets renders "3" or "0..2".
+func (r LogRow) Offsets() string {
+	if r.Last <= r.First {
+		return strconv.FormatInt(r.First, 10)
+	}
+	return strconv.FormatInt(r.First, 10) + ".." + strconv.FormatInt(r.Last, 10)
+}
+
+// CachedBatch is one of the last five batches a partition leader keeps per
+// producer to answer retries (ProducerStateEntry, NUM_BATCHES_TO_RETAIN).
+type CachedBatch struct {
+	PID               int64
+	Epoch             int16
+	FirstSeq, LastSeq int32
+	Offset            int64 // the batch's base offset
+}
+
+// PartitionView is one topic partition at its leader.
+type PartitionView struct {
+	Name   string // "t-0"
+	Leader string // "broker-1"
+	Rows   []LogRow
+	// HW is the high watermark, LSO the last stable offset and LEO the log
+	// end offset; LSO <= HW <= LEO.
+	HW, LSO, LEO int64
+	Cached       []CachedBatch
+	Changed      bool
+}
+
+// CoordinatorView is the transaction coordinator's view of one
+// transactional id.
+type CoordinatorView struct {
+	TxnID     string
+	Partition string // "__transaction_state-3"
+	Broker    string
+	State     string   // the current state, one of States
+	States    []string // all state names, in the order to draw them
+	// Partitions are the topic partitions in the transaction.
+	Partitions []string
+	// Writes is the log of this id's records in __transaction_state.
+	Writes     []string
+	ProducerID int64
+	Epoch      int16
+	Changed    bool
+}
+
+// PartitionOffset is an offset in one partition.
+type PartitionOffset struct {
+	Partition string
+	Offset    int64
+}
+
+// ConsumedRecord is one record a consumer has returned to the application.
+type ConsumedRecord struct {
+	Partition string
+	Offset    int64
+	Value     string
+	Changed   bool // returned by the last step
+}
+
+// ConsumerView is one consumer.
+type ConsumerView struct {
+	Name      string
+	Isolation string // "read_committed" or "read_uncommitted"
+	Group     string
+	Records   []ConsumedRecord
+	Positions []PartitionOffset // next offset to fetch, per partition
+	Changed   bool
+}
+
+// Arrow is one message of the sequence diagram.
+type Arrow struct {
+	From, To string // actor names, as in Frame.Actors
+	Label    string // "Produce t-0 seq=0..2"
+	Dropped  bool   // the network lost it
+	Reply    bool   // a response rather than a request
+	Error    bool   // a response carrying an error code
+	Step     int    // the step that sent it
+}

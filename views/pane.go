@@ -1,0 +1,218 @@
+package views
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views/theme"
+)
+
+// Content is the body of a pane. Lines are made on demand, so a partition
+// log of thousands of rows costs only the lines that are on screen.
+type Content interface {
+	Len() int
+	Line(i int) string
+}
+
+// textLines is Content held as ready-made lines.
+type textLines []string
+
+func (t textLines) Len() int          { return len(t) }
+func (t textLines) Line(i int) string { return t[i] }
+
+// lazyLines is Content whose lines are built by a function.
+type lazyLines struct {
+	n int
+	f func(i int) string
+}
+
+func (l lazyLines) Len() int          { return l.n }
+func (l lazyLines) Line(i int) string { return l.f(i) }
+
+// Range is an inclusive range of body lines; a negative From means none.
+type Range struct{ From, To int }
+
+var noRange = Range{-1, -1}
+
+// PaneKeyMap holds the keys that scroll the focused pane.
+type PaneKeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+// DefaultPaneKeyMap returns the default scrolling keys.
+func DefaultPaneKeyMap() PaneKeyMap {
+	return PaneKeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom")),
+	}
+}
+
+// Pane is a bordered, titled, scrollable box: the frame of every player
+// panel. It knows nothing of Kafka; the root gives it a title and content.
+type Pane struct {
+	KeyMap  PaneKeyMap
+	th      *theme.Theme
+	title   string
+	header  []string // lines that stay put above the scrolling body
+	body    Content
+	w, h    int
+	off     int
+	focused bool
+}
+
+// NewPane returns an empty pane.
+func NewPane(th *theme.Theme) Pane {
+	return Pane{KeyMap: DefaultPaneKeyMap(), th: th, body: textLines(nil)}
+}
+
+// SetSize sets the outer size, borders included.
+func (p *Pane) SetSize(w, h int) {
+	p.w, p.h = max(w, 0), max(h, 0)
+	p.clamp()
+}
+
+// SetTitle sets the title drawn in the top border; it may be styled.
+func (p *Pane) SetTitle(s string) { p.title = s }
+
+// SetFocused marks the pane as the one that receives scroll keys.
+func (p *Pane) SetFocused(f bool) { p.focused = f }
+
+// Focused reports whether the pane has focus.
+func (p Pane) Focused() bool { return p.focused }
+
+// SetContent replaces the header and body. If anchor is a range, the body
+// scrolls just enough to show it (its start wins when it does not fit):
+// that is how a new step brings what changed into view.
+func (p *Pane) SetContent(header []string, body Content, anchor Range) {
+	p.header = header
+	if body == nil {
+		body = textLines(nil)
+	}
+	p.body = body
+	p.reveal(anchor)
+}
+
+func (p *Pane) reveal(r Range) {
+	if r.From >= 0 {
+		bh := p.bodyHeight()
+		if r.To >= p.off+bh {
+			p.off = r.To - bh + 1
+		}
+		if r.From < p.off {
+			p.off = r.From
+		}
+	}
+	p.clamp()
+}
+
+func (p Pane) bodyHeight() int { return max(p.h-2-len(p.header), 0) }
+
+func (p *Pane) maxOff() int { return max(p.body.Len()-p.bodyHeight(), 0) }
+
+func (p *Pane) clamp() { p.off = clamp(p.off, 0, p.maxOff()) }
+
+// Offset is the index of the first body line on screen.
+func (p Pane) Offset() int { return p.off }
+
+// Update scrolls a focused pane.
+func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || !p.focused {
+		return p, nil
+	}
+	page := max(p.bodyHeight()-1, 1)
+	switch {
+	case key.Matches(km, p.KeyMap.Up):
+		p.off--
+	case key.Matches(km, p.KeyMap.Down):
+		p.off++
+	case key.Matches(km, p.KeyMap.PageUp):
+		p.off -= page
+	case key.Matches(km, p.KeyMap.PageDown):
+		p.off += page
+	case key.Matches(km, p.KeyMap.Top):
+		p.off = 0
+	case key.Matches(km, p.KeyMap.Bottom):
+		p.off = p.maxOff()
+	}
+	p.clamp()
+	return p, nil
+}
+
+// CanScroll reports whether the body is longer than the pane.
+func (p Pane) CanScroll() bool { return p.body.Len() > p.bodyHeight() }
+
+// Lines renders the pane as exactly h lines of exactly w cells.
+func (p Pane) Lines() []string {
+	if p.w <= 0 || p.h <= 0 {
+		return nil
+	}
+	out := make([]string, 0, p.h)
+	if p.w < 2 || p.h < 2 {
+		for range p.h {
+			out = append(out, repeat(" ", p.w))
+		}
+		return out
+	}
+	box, bs := p.th.Border, p.th.Faint
+	if p.focused {
+		box, bs = p.th.Focused, p.th.Accent
+	}
+	inner := p.w - 2
+	ell := p.th.Sym.Ellipsis
+	v := bs.Render(box.Vertical)
+
+	// Top border with the title.
+	title := ""
+	if p.title != "" && inner >= 4 {
+		title = " " + clip(p.title, inner-3, ell) + " "
+	}
+	top := box.TopLeft + box.Horizontal
+	if inner < 1 {
+		top = box.TopLeft
+	}
+	out = append(out, bs.Render(top)+title+bs.Render(repeat(box.Horizontal, inner-1-width(title))+box.TopRight))
+
+	rows := p.h - 2
+	for i := 0; i < rows && i < len(p.header); i++ {
+		out = append(out, v+fit(p.header[i], inner, ell)+v)
+	}
+	bh := p.bodyHeight()
+	n := p.body.Len()
+	for i := 0; i < bh; i++ {
+		s := ""
+		if j := p.off + i; j < n {
+			s = p.body.Line(j)
+		}
+		out = append(out, v+fit(s, inner, ell)+v)
+	}
+
+	// Bottom border with the scroll position.
+	info := ""
+	if n > bh && bh > 0 {
+		up, down := " ", " "
+		if p.off > 0 {
+			up = p.th.Sym.ScrollUp
+		}
+		if p.off+bh < n {
+			down = p.th.Sym.ScrollDown
+		}
+		last := min(p.off+bh, n)
+		info = " " + up + " " + strconv.Itoa(p.off+1) + "-" + strconv.Itoa(last) + "/" + strconv.Itoa(n) + " " + down + " "
+		if width(info) > inner-2 {
+			info = ""
+		}
+	}
+	fill := max(inner-width(info)-1, 0)
+	out = append(out, bs.Render(box.BottomLeft+repeat(box.Horizontal, fill))+info+bs.Render(repeat(box.Horizontal, inner-fill-width(info))+box.BottomRight))
+	return out
+}
+
+// View renders the pane.
+func (p Pane) View() string { return joinLines(p.Lines()) }

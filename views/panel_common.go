@@ -1,0 +1,137 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+
+	"eoslab/views/theme"
+)
+
+// painter renders panel content for one frame at one inner width. The root
+// makes one per refresh and hands it to the content builders below, which are
+// plain functions of (frame, width, theme): they hold no state.
+type painter struct {
+	th *theme.Theme
+	w  int // inner width of the pane
+}
+
+// mark is the two-cell gutter that flags a changed item: a glyph and colour,
+// so the change shows without colour too.
+func (p painter) mark(changed bool) string {
+	if !changed {
+		return "  "
+	}
+	g := p.th.Glyph(theme.Changed)
+	return p.th.Render(theme.Changed, g) + repeat(" ", 2-width(g))
+}
+
+func (p painter) muted(s string) string { return p.th.Render(theme.Muted, s) }
+
+func (p painter) bold(s string) string { return p.th.Bold.Render(s) }
+
+// statusKind maps a row status to its theme kind.
+func statusKind(s RowStatus) theme.Kind {
+	switch s {
+	case StatusOpen:
+		return theme.Open
+	case StatusCommitted:
+		return theme.Committed
+	case StatusAborted:
+		return theme.Aborted
+	default:
+		return theme.Plain
+	}
+}
+
+// stateKind picks a theme kind for a coordinator or client state name, so
+// the state word gets a colour that matches its meaning.
+func stateKind(state string) theme.Kind {
+	s := strings.ToLower(state)
+	switch {
+	case strings.Contains(s, "fence"):
+		return theme.Fenced
+	case strings.Contains(s, "fatal") || strings.Contains(s, "error"):
+		return theme.Aborted
+	case strings.Contains(s, "abort"):
+		return theme.Aborted
+	case strings.Contains(s, "completecommit"):
+		return theme.Committed
+	case strings.Contains(s, "commit"):
+		return theme.InFlight
+	case strings.Contains(s, "ongoing") || strings.Contains(s, "in_transaction"):
+		return theme.Open
+	case strings.Contains(s, "dead") || strings.Contains(s, "uninit"):
+		return theme.Muted
+	default:
+		return theme.Plain
+	}
+}
+
+func itoa(n int) string  { return strconv.Itoa(n) }
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+func digits(n int64) int { return len(i64(n)) }
+func padRight(s string, w int) string {
+	if n := w - width(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// pidEpoch renders "4000:0", or "-" for no producer id.
+func pidEpoch(pid int64, epoch int16) string {
+	if pid < 0 {
+		return "-"
+	}
+	return i64(pid) + ":" + strconv.Itoa(int(epoch))
+}
+
+// anchorOf returns the range spanning the indexes for which changed is true.
+func anchorOf(n int, changed func(i int) bool) Range {
+	r := noRange
+	for i := 0; i < n; i++ {
+		if changed(i) {
+			if r.From < 0 {
+				r.From = i
+			}
+			r.To = i
+		}
+	}
+	return r
+}
+
+// columns lays several contents side by side, each clipped to colW cells
+// with gap cells between them. Lines are made on demand.
+func columns(cols []Content, colW, gap int) Content {
+	n := 0
+	for _, c := range cols {
+		n = max(n, c.Len())
+	}
+	sep := repeat(" ", gap)
+	return lazyLines{n: n, f: func(i int) string {
+		var b strings.Builder
+		for j, c := range cols {
+			if j > 0 {
+				b.WriteString(sep)
+			}
+			s := ""
+			if i < c.Len() {
+				s = c.Line(i)
+			}
+			if j == len(cols)-1 {
+				b.WriteString(clip(s, colW, ""))
+			} else {
+				b.WriteString(fit(s, colW, ""))
+			}
+		}
+		return b.String()
+	}}
+}
+
+// columnCount is how many columns of at least minW cells fit in w, at most n.
+func columnCount(w, minW, gap, n int) int {
+	if n <= 1 || minW <= 0 {
+		return 1
+	}
+	k := (w + gap) / (minW + gap)
+	return clamp(k, 1, n)
+}

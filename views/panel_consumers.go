@@ -1,0 +1,109 @@
+package views
+
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
+
+// consumersContent draws the consumers side by side, so a read_committed
+// and a read_uncommitted reader of the same partitions can be compared line
+// by line: what each has returned, and where each will fetch next.
+func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
+	n := len(f.Consumers)
+	if n == 0 {
+		return nil, textLines{p.muted("  (no consumers)")}, noRange
+	}
+	const minCol, gap = 22, 2
+	k := columnCount(p.w, minCol, gap, n)
+	colW := (p.w - gap*(k-1)) / max(k, 1)
+	cp := painter{th: p.th, w: colW}
+	var cols []Content
+	anchor := noRange
+	for c := 0; c < k; c++ {
+		var parts []Content
+		start := 0
+		for i := c; i < n; i += k {
+			if len(parts) > 0 {
+				parts = append(parts, textLines{""})
+				start++
+			}
+			cl := cp.consumerLines(&f.Consumers[i])
+			if a := cl.anchor(); a.From >= 0 {
+				a = Range{a.From + start, a.To + start}
+				if anchor.From < 0 || a.From < anchor.From {
+					anchor.From = a.From
+				}
+				anchor.To = max(anchor.To, a.To)
+			}
+			parts = append(parts, cl)
+			start += cl.Len()
+		}
+		cols = append(cols, stack(parts))
+	}
+	if k == 1 {
+		return nil, cols[0], anchor
+	}
+	return nil, columns(cols, colW, gap), anchor
+}
+
+// consumerCol is one consumer: a few header lines, then its records, which
+// are styled only when drawn (a consumer may have returned thousands).
+type consumerCol struct {
+	p    painter
+	head []string
+	recs []ConsumedRecord
+}
+
+func (c *consumerCol) Len() int { return len(c.head) + len(c.recs) }
+
+func (c *consumerCol) Line(i int) string {
+	if i < len(c.head) {
+		return c.head[i]
+	}
+	r := &c.recs[i-len(c.head)]
+	return "  " + c.p.mark(r.Changed) + c.p.muted(clean(r.Partition)+"@"+i64(r.Offset)) + " " + clean(r.Value)
+}
+
+func (c *consumerCol) anchor() Range {
+	a := anchorOf(len(c.recs), func(i int) bool { return c.recs[i].Changed })
+	if a.From < 0 {
+		return a
+	}
+	return Range{a.From + len(c.head), a.To + len(c.head)}
+}
+
+func (p painter) consumerLines(c *ConsumerView) *consumerCol {
+	th := p.th
+	iso := clean(c.Isolation)
+	k := theme.Plain
+	switch iso {
+	case "read_committed":
+		k = theme.Committed
+	case "read_uncommitted":
+		k = theme.Open
+	}
+	out := []string{p.mark(c.Changed) + p.bold(clean(c.Name)), "  " + th.Style(k).Bold(true).Render(iso)}
+	if c.Group != "" {
+		out = append(out, "  group "+clean(c.Group))
+	}
+	if len(c.Positions) > 0 {
+		ps := make([]string, len(c.Positions))
+		for i, po := range c.Positions {
+			ps[i] = clean(po.Partition) + ":" + i64(po.Offset)
+		}
+		out = append(out, "  position "+strings.Join(ps, " "))
+	}
+	out = append(out, "  "+p.muted("returned "+itoa(len(c.Records))+" record"+plural(len(c.Records))+":"))
+	if len(c.Records) == 0 {
+		out = append(out, "    "+p.muted("(nothing yet)"))
+	}
+	return &consumerCol{p: p, head: out, recs: c.Records}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

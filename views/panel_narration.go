@@ -1,0 +1,201 @@
+package views
+
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
+
+// narrationContent draws the lesson text: the step counter and progress bar
+// (kept on screen as the header), the narration, any invariant violations,
+// the "Kafka vs the article" note, and the checkpoint. On a wide pane the
+// checkpoint sits to the right of the text.
+func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
+	// One cell of margin on the left: prose flush against a border is
+	// hard to read on a projector.
+	p.w--
+	note := strings.TrimSpace(f.Note) != ""
+	if p.w >= 110 && (f.Checkpoint != nil || note) {
+		return nil, p.narrationColumns(f), p.columnsAnchor(f)
+	}
+	out := p.textLines(f, p.w, true)
+	if f.Checkpoint == nil {
+		return nil, indent(out), Range{0, 0}
+	}
+	question, result := p.checkpointLines(f.Checkpoint, p.w)
+	out = append(out, "")
+	anchor := Range{len(out), len(out) + len(question) - 1}
+	out = append(out, question...)
+	if len(result) > 0 {
+		anchor = Range{len(out), len(out) + len(result) - 1}
+		out = append(out, result...)
+	}
+	return nil, indent(out), anchor
+}
+
+// narrationCols splits a wide pane: prose on the left keeps a readable
+// line length, and the right column holds the checkpoint's question, or
+// else the note.
+func (p painter) narrationCols() (leftW, rightW int) {
+	leftW = p.w / 2
+	return leftW, p.w - leftW - 3
+}
+
+func (p painter) narrationSides(f *Frame) (left, right []string, anchor Range) {
+	leftW, rightW := p.narrationCols()
+	if f.Checkpoint == nil {
+		return p.textLines(f, leftW, false), p.noteLines(f.Note, rightW), Range{0, 0}
+	}
+	left = p.textLines(f, leftW, true)
+	right, _ = p.checkpointLines(f.Checkpoint, rightW)
+	_, result := p.checkpointLines(f.Checkpoint, leftW)
+	anchor = Range{0, len(right) - 1}
+	if len(result) > 0 {
+		left = append(left, "")
+		anchor = Range{len(left), len(left) + len(result) - 1}
+		left = append(left, result...)
+	}
+	return left, right, anchor
+}
+
+func (p painter) narrationColumns(f *Frame) Content {
+	left, right, _ := p.narrationSides(f)
+	leftW, _ := p.narrationCols()
+	rule := p.muted(p.th.Border.Vertical)
+	n := max(len(left), len(right))
+	out := make([]string, n)
+	for i := range n {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = fit(l, leftW, "") + " " + rule + " " + r
+	}
+	return indent(out)
+}
+
+func (p painter) columnsAnchor(f *Frame) Range {
+	_, _, a := p.narrationSides(f)
+	return a
+}
+
+// progress is "step 3/12" and a bar, w cells at most.
+func progress(th *theme.Theme, step, steps, w int) string {
+	label := "step " + itoa(step) + "/" + itoa(steps)
+	s := th.Bold.Render(label)
+	barW := min(w-width(label)-8, 30)
+	if barW < 5 || steps <= 0 {
+		return s
+	}
+	done := clamp(step*barW/steps, 0, barW)
+	pct := clamp(step*100/steps, 0, 100)
+	return s + "  " + th.BarDone.Render(repeat(th.Sym.BarFull, done)) + th.BarLeft.Render(repeat(th.Sym.BarEmpty, barW-done)) +
+		" " + padLeft(itoa(pct), 3) + "%"
+}
+
+// textLines is the violations, the narration and, with withNote, the note.
+func (p painter) textLines(f *Frame, w int, withNote bool) []string {
+	th := p.th
+	var out []string
+	for _, v := range f.Violations {
+		for i, l := range wrap(th.Glyph(theme.Violated)+" violated: "+v, w) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, th.Render(theme.Violated, l))
+		}
+	}
+	if len(f.Violations) > 0 {
+		out = append(out, "")
+	}
+	out = append(out, wrap(f.Narration, w)...)
+	if withNote && strings.TrimSpace(f.Note) != "" {
+		out = append(out, "")
+		out = append(out, p.noteLines(f.Note, w)...)
+	}
+	return out
+}
+
+// noteLines draws a "Kafka vs the article" note.
+func (p painter) noteLines(note string, w int) []string {
+	if strings.TrimSpace(note) == "" {
+		return nil
+	}
+	th := p.th
+	var out []string
+	for _, l := range wrap(th.Sym.Note+" Kafka vs the article: "+note, w) {
+		out = append(out, th.Render(theme.InFlight, l))
+	}
+	return out
+}
+
+// checkpointLines draws the question and choices and, once answered, the
+// verdict and explanation (result).
+func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []string) {
+	th := p.th
+	var out []string
+	q := wrap(th.Sym.Question+" What happens next? "+cp.Question, w)
+	// The first words are the fixed prompt, drawn in the accent.
+	lead := th.Sym.Question + " What happens next?"
+	for i, l := range q {
+		if i == 0 && strings.HasPrefix(l, lead) {
+			out = append(out, th.Accent.Render(lead)+p.bold(l[len(lead):]))
+			continue
+		}
+		out = append(out, p.bold(l))
+	}
+	for i, c := range cp.Choices {
+		n := i + 1
+		lead := "  "
+		render := func(s string) string { return s }
+		if cp.Answered {
+			switch {
+			case n == cp.Correct:
+				lead = th.Glyph(theme.Correct) + " "
+				render = func(s string) string { return th.Render(theme.Correct, s) }
+			case n == cp.Chosen:
+				lead = th.Glyph(theme.Wrong) + " "
+				render = func(s string) string { return th.Render(theme.Wrong, s) }
+			default:
+				render = p.muted
+			}
+		}
+		text := itoa(n) + ") " + c
+		if cp.Answered && n == cp.Chosen {
+			text += " (your answer)"
+		}
+		lw := max(w-width(lead), 8)
+		for j, l := range wrap(text, lw) {
+			if j == 0 {
+				out = append(out, render(lead+l))
+			} else {
+				out = append(out, render(repeat(" ", width(lead)+3)+l))
+			}
+		}
+	}
+	if !cp.Answered {
+		keys := "1"
+		if len(cp.Choices) > 1 {
+			keys = "1-" + itoa(len(cp.Choices))
+		}
+		out = append(out, p.muted("Press "+keys+" to answer. The lesson waits for your answer."))
+		return out, nil
+	}
+	verdict := th.Mark(theme.Correct, "correct")
+	if cp.Chosen != cp.Correct {
+		verdict = th.Mark(theme.Wrong, "not quite: the answer is "+itoa(cp.Correct))
+	}
+	result = append([]string{verdict}, wrap(cp.Explanation, w)...)
+	return out, result
+}
+
+// indent gives prose one cell of margin from the border.
+func indent(lines []string) textLines {
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	return textLines(lines)
+}

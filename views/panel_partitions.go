@@ -1,0 +1,323 @@
+package views
+
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
+
+// A partition log is drawn as a list of items: the title, the column heads,
+// one item per batch, a boundary line wherever the LSO or the high watermark
+// falls between batches, and the producer-state cache. Items are cheap
+// structs; only the ones on screen are styled.
+type pitemKind uint8
+
+const (
+	piTitle pitemKind = iota
+	piHeads
+	piRow
+	piBoundary
+	piCachedTitle
+	piCached
+	piEmpty
+	piBlank
+)
+
+type pitem struct {
+	kind    pitemKind
+	row     int   // piRow: index into Rows; piCached: index into cacheGroups
+	at      int64 // piBoundary: the offset
+	lso, hw bool  // piBoundary: which marks fall here
+}
+
+// partLog is one partition's items and column widths.
+type partLog struct {
+	p                             painter
+	pv                            *PartitionView
+	items                         []pitem
+	groups                        [][]CachedBatch // cached batches grouped by producer, in order
+	offW, pidW, seqW, valW, statW int
+	showPID, showSeq              bool
+}
+
+func (l *partLog) Len() int { return len(l.items) }
+
+func newPartLog(pv *PartitionView, p painter) *partLog {
+	l := &partLog{p: p, pv: pv}
+	l.items = append(l.items, pitem{kind: piTitle}, pitem{kind: piHeads})
+	if len(pv.Rows) == 0 {
+		l.items = append(l.items, pitem{kind: piEmpty})
+	}
+	// Boundaries: a line before the first batch that reaches the offset, so
+	// "LSO 4" sits between the batch ending at 3 and the one starting at 4.
+	lsoDone, hwDone := false, false
+	boundary := func(lastOfNext int64, end bool) {
+		lso := !lsoDone && (end || lastOfNext >= pv.LSO)
+		hw := !hwDone && (end || lastOfNext >= pv.HW)
+		if lso || hw {
+			at := pv.LSO
+			if !lso {
+				at = pv.HW
+			}
+			l.items = append(l.items, pitem{kind: piBoundary, at: at, lso: lso, hw: hw})
+			lsoDone = lsoDone || lso
+			hwDone = hwDone || hw
+		}
+	}
+	var maxPID, maxOff int64
+	var maxEpoch int16
+	l.seqW = 3
+	for i := range pv.Rows {
+		r := &pv.Rows[i]
+		boundary(r.Last, false)
+		l.items = append(l.items, pitem{kind: piRow, row: i})
+		maxPID, maxEpoch = max(maxPID, r.PID), max(maxEpoch, r.Epoch)
+		maxOff = max(maxOff, r.Last, r.First)
+		l.seqW = max(l.seqW, len(r.Seqs))
+	}
+	boundary(0, true)
+
+	l.groups = groupCached(pv.Cached)
+	l.items = append(l.items, pitem{kind: piCachedTitle})
+	for i := range l.groups {
+		l.items = append(l.items, pitem{kind: piCached, row: i})
+	}
+
+	// Column widths: fixed columns first, the values get what is left, and
+	// narrow panes drop the pid and seq columns before the values vanish.
+	l.offW = max(3, 2*digits(maxOff)+2)
+	l.pidW = max(6, digits(maxPID)+1+digits(int64(maxEpoch)))
+	l.seqW = min(l.seqW, 11)
+	l.statW = width(p.th.Tag(theme.Committed))
+	l.showPID, l.showSeq = true, true
+	fixed := func() int {
+		n := 2 + l.offW + 2 + 2 + l.statW
+		if l.showPID {
+			n += l.pidW + 2
+		}
+		if l.showSeq {
+			n += l.seqW + 2
+		}
+		return n
+	}
+	if p.w-fixed() < 8 {
+		l.showPID = false
+	}
+	if p.w-fixed() < 8 {
+		l.showSeq = false
+	}
+	l.valW = max(p.w-fixed(), 3)
+	return l
+}
+
+func groupCached(cs []CachedBatch) [][]CachedBatch {
+	var out [][]CachedBatch
+	idx := map[int64]int{}
+	for _, c := range cs {
+		i, ok := idx[c.PID]
+		if !ok {
+			i = len(out)
+			idx[c.PID] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], c)
+	}
+	return out
+}
+
+func (l *partLog) changed(i int) bool {
+	it := l.items[i]
+	return it.kind == piRow && l.pv.Rows[it.row].Changed
+}
+
+func (l *partLog) Line(i int) string {
+	p, pv, th := l.p, l.pv, l.p.th
+	it := l.items[i]
+	switch it.kind {
+	case piTitle:
+		s := p.mark(pv.Changed) + p.bold(clean(pv.Name))
+		if pv.Leader != "" {
+			s += p.muted(" @ " + clean(pv.Leader))
+		}
+		return s + "   LEO " + i64(pv.LEO) + p.muted(th.Sym.Sep) + "HW " + i64(pv.HW) + p.muted(th.Sym.Sep) + "LSO " + i64(pv.LSO)
+	case piHeads:
+		return p.muted(l.cells("off", "pid:ep", "seq", "value", "status"))
+	case piEmpty:
+		return "  " + p.muted("(empty log)")
+	case piBoundary:
+		return l.boundaryLine(it)
+	case piRow:
+		return l.rowLine(&pv.Rows[it.row])
+	case piCachedTitle:
+		if len(l.groups) == 0 {
+			return "  " + p.muted("producer state cache: empty")
+		}
+		return "  " + p.muted("producer state cache (last 5 batches per producer):")
+	case piCached:
+		g := l.groups[it.row]
+		parts := make([]string, len(g))
+		for j, c := range g {
+			parts[j] = "seq " + seqRange(c.FirstSeq, c.LastSeq) + "@" + i64(c.Offset)
+		}
+		return "    pid " + pidEpoch(g[0].PID, g[len(g)-1].Epoch) + "  " + strings.Join(parts, p.muted(th.Sym.Sep))
+	}
+	return ""
+}
+
+func seqRange(a, b int32) string {
+	if a == b {
+		return itoa(int(a))
+	}
+	return itoa(int(a)) + ".." + itoa(int(b))
+}
+
+// cells lays out one table line from unstyled cell texts.
+func (l *partLog) cells(off, pid, seq, val, status string) string {
+	var b strings.Builder
+	b.WriteString("  ")
+	b.WriteString(padRight(off, l.offW))
+	b.WriteString("  ")
+	if l.showPID {
+		b.WriteString(padRight(pid, l.pidW))
+		b.WriteString("  ")
+	}
+	if l.showSeq {
+		b.WriteString(padRight(seq, l.seqW))
+		b.WriteString("  ")
+	}
+	b.WriteString(fit(val, l.valW, l.p.th.Sym.Ellipsis))
+	b.WriteString("  ")
+	b.WriteString(status)
+	return b.String()
+}
+
+func (l *partLog) rowLine(r *LogRow) string {
+	p, th := l.p, l.p.th
+	k := statusKind(r.Status)
+	var val string
+	if r.Kind == RowData {
+		vals := make([]string, len(r.Values))
+		for i, v := range r.Values {
+			vals[i] = clean(v)
+		}
+		val = fit(strings.Join(vals, ", "), l.valW, th.Sym.Ellipsis)
+		if r.Status == StatusAborted {
+			val = th.Render(theme.Aborted, val)
+		}
+	} else {
+		mk := theme.Committed
+		if r.Kind == RowAbort {
+			mk = theme.Aborted
+		}
+		val = th.Style(mk).Bold(true).Render(fit(r.Kind.String()+" marker", l.valW, ""))
+	}
+	status := th.Tag(k)
+	if k == theme.Plain {
+		status = p.muted(th.Glyph(theme.Plain) + " plain")
+	}
+	line := l.cells(r.Offsets(), pidEpoch(r.PID, r.Epoch), clean(r.Seqs), val, status)
+	if r.Changed {
+		return p.mark(true) + th.Style(theme.Changed).Render(line[2:l.offW+2]) + line[l.offW+2:]
+	}
+	return line
+}
+
+func (l *partLog) boundaryLine(it pitem) string {
+	p, pv, th := l.p, l.pv, l.p.th
+	var label string
+	var k theme.Kind
+	switch {
+	case it.lso && it.hw:
+		label, k = "LSO = HW = "+i64(pv.HW)+": both isolation levels read below", theme.Committed
+	case it.lso:
+		label, k = "LSO "+i64(pv.LSO)+": read_committed reads below", theme.Committed
+	default:
+		label, k = "HW "+i64(pv.HW)+": read_uncommitted reads below", theme.InFlight
+	}
+	b := th.Sym.Boundary
+	s := "  " + repeat(b, 2) + " " + label + " "
+	return th.Render(k, s+repeat(b, p.w-width(s)))
+}
+
+// partitionsContent draws every partition log, side by side when the pane
+// is wide enough for two tables.
+func partitionsContent(f *Frame, p painter) ([]string, Content, Range) {
+	n := len(f.Partitions)
+	if n == 0 {
+		return nil, textLines{p.muted("  (no partitions)")}, noRange
+	}
+	const minCol, gap = 50, 2
+	k := columnCount(p.w, minCol, gap, n)
+	colW := (p.w - gap*(k-1)) / max(k, 1)
+	cp := painter{th: p.th, w: colW}
+	cols := make([][]Content, k)
+	anchor := noRange
+	for c := 0; c < k; c++ {
+		var parts []Content
+		for i := c; i < n; i += k {
+			if len(parts) > 0 {
+				parts = append(parts, textLines{""})
+			}
+			parts = append(parts, newPartLog(&f.Partitions[i], cp))
+		}
+		cols[c] = parts
+	}
+	stacks := make([]Content, k)
+	for c, parts := range cols {
+		st := stack(parts)
+		stacks[c] = st
+		a := anchorOf(st.Len(), st.changed)
+		if a.From >= 0 && (anchor.From < 0 || a.From < anchor.From) {
+			anchor.From = a.From
+		}
+		anchor.To = max(anchor.To, a.To)
+	}
+	if k == 1 {
+		return nil, stacks[0], anchor
+	}
+	return nil, columns(stacks, colW, gap), anchor
+}
+
+// stacked is several contents one below the other.
+type stacked struct {
+	parts []Content
+	start []int
+	n     int
+}
+
+func stack(parts []Content) *stacked {
+	s := &stacked{parts: parts}
+	for _, c := range parts {
+		s.start = append(s.start, s.n)
+		s.n += c.Len()
+	}
+	return s
+}
+
+func (s *stacked) Len() int { return s.n }
+
+func (s *stacked) locate(i int) (Content, int) {
+	lo, hi := 0, len(s.start)-1
+	for lo < hi {
+		m := (lo + hi + 1) / 2
+		if s.start[m] <= i {
+			lo = m
+		} else {
+			hi = m - 1
+		}
+	}
+	return s.parts[lo], i - s.start[lo]
+}
+
+func (s *stacked) Line(i int) string {
+	c, j := s.locate(i)
+	return c.Line(j)
+}
+
+func (s *stacked) changed(i int) bool {
+	c, j := s.locate(i)
+	if l, ok := c.(*partLog); ok {
+		return l.changed(j)
+	}
+	return false
+}

@@ -1,0 +1,78 @@
+package views
+
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
+
+// producersContent draws each producer client: its identity (transactional
+// id, producerId and epoch), its TransactionManager state, the next sequence
+// per partition, what is in flight, and how it failed.
+func producersContent(f *Frame, p painter) ([]string, Content, Range) {
+	if len(f.Producers) == 0 {
+		return nil, textLines{p.muted("  (no producers)")}, noRange
+	}
+	var out []string
+	anchor := noRange
+	for i, pr := range f.Producers {
+		if i > 0 {
+			out = append(out, "")
+		}
+		start := len(out)
+		out = append(out, p.producerLines(pr)...)
+		if pr.Changed && anchor.From < 0 {
+			anchor = Range{start, len(out) - 1}
+		}
+	}
+	return nil, textLines(out), anchor
+}
+
+func (p painter) producerLines(pr ProducerView) []string {
+	th := p.th
+	lines := []string{p.mark(pr.Changed) + p.bold(clean(pr.Name))}
+	if pr.TransactionalID != "" {
+		lines = append(lines, "  transactional.id "+clean(pr.TransactionalID))
+	} else {
+		lines = append(lines, "  "+p.muted("no transactional.id"))
+	}
+	if pr.ProducerID < 0 {
+		lines = append(lines, "  "+p.muted("no producerId yet"))
+	} else {
+		lines = append(lines, "  producerId "+p.bold(i64(pr.ProducerID))+"  epoch "+p.bold(itoa(int(pr.Epoch))))
+	}
+	if pr.State != "" {
+		lines = append(lines, "  state "+th.Render(stateKind(pr.State), clean(pr.State)))
+	}
+	if len(pr.NextSeq) > 0 {
+		parts := make([]string, len(pr.NextSeq))
+		for i, s := range pr.NextSeq {
+			parts[i] = clean(s.Partition) + ":" + itoa(int(s.Seq))
+		}
+		lines = append(lines, "  next seq "+strings.Join(parts, "  "))
+	}
+	if pr.InFlight > 0 {
+		lines = append(lines, "  "+th.Mark(theme.InFlight, itoa(pr.InFlight)+" in flight"))
+	}
+	var tags []string
+	if pr.Fenced {
+		tags = append(tags, th.Tag(theme.Fenced))
+	}
+	if pr.Paused {
+		tags = append(tags, th.Mark(theme.Paused, "paused (GC pause)"))
+	}
+	if pr.Crashed {
+		tags = append(tags, th.Tag(theme.Crashed))
+	}
+	if len(tags) > 0 {
+		lines = append(lines, "  "+strings.Join(tags, "  "))
+	}
+	if pr.LastError != "" {
+		k := theme.Aborted
+		if strings.Contains(pr.LastError, "FENCED") {
+			k = theme.Fenced
+		}
+		lines = append(lines, "  last error "+th.Mark(k, clean(pr.LastError)))
+	}
+	return lines
+}

@@ -1,0 +1,140 @@
+package views
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+)
+
+// stubSession is a session of random frames: odd content (empty lists,
+// unknown actors, wide and control characters, negative offsets, huge
+// values) that the views must draw without breaking the screen.
+type stubSession struct {
+	n       int
+	pos     int
+	cpAt    map[int]int // position -> right choice
+	answers map[int]int
+	frames  []Frame
+}
+
+func newStub(seed int64, n int) *stubSession {
+	r := rand.New(rand.NewSource(seed))
+	s := &stubSession{n: n, cpAt: map[int]int{}, answers: map[int]int{}}
+	for i := 0; i <= n; i++ {
+		s.frames = append(s.frames, randomFrame(r, i, n))
+		if i > 0 && i < n && r.Intn(4) == 0 {
+			s.cpAt[i] = 1 + r.Intn(3)
+		}
+	}
+	return s
+}
+
+var oddTexts = []string{
+	"", "a", "plain value", "x\ty\nz", "\x1b[31mred?\x1b[0m", "日本語の値", "emoji 👍🏽 ok",
+	strings.Repeat("long-", 80), "→ arrows ← and … ellipsis", "\r\n", "combining é",
+}
+
+func randomText(r *rand.Rand) string { return oddTexts[r.Intn(len(oddTexts))] }
+
+func randomFrame(r *rand.Rand, step, n int) Frame {
+	f := Frame{Step: step, Steps: n, Narration: randomText(r) + " " + strings.Repeat("word ", r.Intn(120)), Note: randomText(r)}
+	actors := []string{"p1", "p2", "coordinator", "t-0 leader", randomText(r)}
+	f.Actors = actors[:r.Intn(len(actors)+1)]
+	for i := range r.Intn(4) {
+		f.Producers = append(f.Producers, ProducerView{Name: fmt.Sprint("p", i), TransactionalID: randomText(r), ProducerID: int64(r.Intn(5000) - 1),
+			Epoch: int16(r.Intn(3)), State: randomText(r), NextSeq: []PartitionSeq{{randomText(r), int32(r.Intn(9))}}, InFlight: r.Intn(3),
+			LastError: randomText(r), Paused: r.Intn(2) == 0, Crashed: r.Intn(3) == 0, Fenced: r.Intn(3) == 0, Changed: r.Intn(2) == 0})
+	}
+	for range r.Intn(4) {
+		p := PartitionView{Name: randomText(r), Leader: randomText(r), HW: int64(r.Intn(50) - 5), LSO: int64(r.Intn(50) - 5), LEO: int64(r.Intn(60)), Changed: r.Intn(2) == 0}
+		for j := range r.Intn(60) {
+			p.Rows = append(p.Rows, LogRow{First: int64(j*2 - 3), Last: int64(j*2 + r.Intn(3) - 3), Kind: RowKind(r.Intn(4)), PID: int64(r.Intn(100000) - 1),
+				Epoch: int16(r.Intn(40000)), Seqs: randomText(r), Values: []string{randomText(r), randomText(r)}, Status: RowStatus(r.Intn(5)), Changed: r.Intn(5) == 0})
+		}
+		for range r.Intn(7) {
+			p.Cached = append(p.Cached, CachedBatch{PID: int64(r.Intn(3)), FirstSeq: int32(r.Intn(9)), LastSeq: int32(r.Intn(9)), Offset: int64(r.Intn(9))})
+		}
+		f.Partitions = append(f.Partitions, p)
+	}
+	for range r.Intn(3) {
+		c := CoordinatorView{TxnID: randomText(r), Partition: randomText(r), Broker: randomText(r), ProducerID: int64(r.Intn(9) - 1), Changed: r.Intn(2) == 0}
+		states := [][]string{kafkaTxnStates, nil, {"A", "B", randomText(r)}}
+		c.States = states[r.Intn(len(states))]
+		c.State = kafkaTxnStates[r.Intn(len(kafkaTxnStates))]
+		for range r.Intn(20) {
+			c.Writes = append(c.Writes, randomText(r))
+		}
+		c.Partitions = []string{randomText(r)}
+		f.Coordinators = append(f.Coordinators, c)
+	}
+	for range r.Intn(4) {
+		c := ConsumerView{Name: randomText(r), Isolation: []string{"read_committed", "read_uncommitted", randomText(r)}[r.Intn(3)], Group: randomText(r), Changed: r.Intn(2) == 0}
+		for j := range r.Intn(40) {
+			c.Records = append(c.Records, ConsumedRecord{Partition: randomText(r), Offset: int64(j), Value: randomText(r), Changed: r.Intn(3) == 0})
+		}
+		c.Positions = []PartitionOffset{{randomText(r), int64(r.Intn(9))}}
+		f.Consumers = append(f.Consumers, c)
+	}
+	names := append(append([]string(nil), f.Actors...), "nobody")
+	for range r.Intn(40) {
+		f.Timeline = append(f.Timeline, Arrow{From: names[r.Intn(len(names))], To: names[r.Intn(len(names))], Label: randomText(r),
+			Dropped: r.Intn(4) == 0, Reply: r.Intn(2) == 0, Error: r.Intn(4) == 0, Step: r.Intn(step + 2)})
+	}
+	for range r.Intn(100) {
+		f.Events = append(f.Events, randomText(r)+" violation? "+randomText(r))
+	}
+	f.NewEvents = r.Intn(10) - 2
+	for range r.Intn(3) {
+		f.Violations = append(f.Violations, randomText(r))
+	}
+	return f
+}
+
+func (s *stubSession) Title() string { return "stub " + oddTexts[s.pos%len(oddTexts)] }
+func (s *stubSession) Len() int      { return s.n }
+func (s *stubSession) Pos() int      { return s.pos }
+
+func (s *stubSession) blocked() bool {
+	_, cp := s.cpAt[s.pos]
+	_, done := s.answers[s.pos]
+	return cp && !done
+}
+
+func (s *stubSession) Next() bool {
+	if s.pos >= s.n || s.blocked() {
+		return false
+	}
+	s.pos++
+	return true
+}
+
+func (s *stubSession) Back() bool {
+	if s.pos == 0 {
+		return false
+	}
+	s.pos--
+	return true
+}
+
+func (s *stubSession) Restart() { s.pos, s.answers = 0, map[int]int{} }
+
+func (s *stubSession) Answer(c int) (bool, bool) {
+	right, ok := s.cpAt[s.pos]
+	if !ok || !s.blocked() || c < 1 || c > 3 {
+		return false, false
+	}
+	s.answers[s.pos] = c
+	return c == right, true
+}
+
+func (s *stubSession) Frame() Frame {
+	f := s.frames[s.pos]
+	if right, ok := s.cpAt[s.pos]; ok {
+		cp := &Checkpoint{Question: "What next? " + oddTexts[s.pos%len(oddTexts)], Choices: []string{"one", strings.Repeat("two ", 30), "three"}}
+		if a, done := s.answers[s.pos]; done {
+			cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a, right, strings.Repeat("because ", 40)
+		}
+		f.Checkpoint = cp
+	}
+	return f
+}

@@ -1,0 +1,42 @@
+package views
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestWrap(t *testing.T) {
+	cases := []struct {
+		in   string
+		w    int
+		want []string
+	}{
+		{"", 10, []string{""}},
+		{"a b c", 10, []string{"a b c"}},
+		{"partitions=[t-0 t-1] and __transaction_state-3", 22, []string{"partitions=[t-0 t-1]", "and", "__transaction_state-3"}},
+		{"abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
+		{"one\n\ntwo", 10, []string{"one", "", "two"}},
+		{"日本語の値", 4, []string{"日本", "語の", "値"}},
+		{"x\ty", 10, []string{"x y"}},
+	}
+	for _, c := range cases {
+		if got := wrap(c.in, c.w); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+		}
+	}
+}
+
+func TestFitAndClean(t *testing.T) {
+	if got := fit("hello world", 5, "…"); got != "hell…" {
+		t.Errorf("fit = %q", got)
+	}
+	if got := fit("hi", 5, "…"); got != "hi   " {
+		t.Errorf("fit pad = %q", got)
+	}
+	if got := clean("a\x1b[31mb\tc\n"); got != "a[31mb c " {
+		t.Errorf("clean = %q", got)
+	}
+	if got := asciiOnly("→ ok ✓ 日本"); got != "> ok v ????" {
+		t.Errorf("asciiOnly = %q", got)
+	}
+}

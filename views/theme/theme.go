@@ -1,0 +1,218 @@
+// Package theme builds every style and glyph of eoslab's terminal views from
+// a few semantic colours: committed, aborted, open (pending), fenced, in
+// flight, violated, changed and muted.
+//
+// Colour is never the only signal. Every state also has a glyph and a word
+// ("✓ committed", "✗ aborted"), so a learner with colour blindness, a
+// monochrome projector or NO_COLOR set reads the same facts. ASCII mode swaps
+// every glyph and border for plain ASCII, for terminals and fonts that cannot
+// draw box characters.
+//
+// This package imports only lipgloss; it must not import any eoslab package.
+package theme
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Kind is a semantic state that has a colour, a glyph and a word.
+type Kind int
+
+// The semantic kinds. Their order is the order of the tables in palette.go.
+const (
+	Plain Kind = iota
+	Committed
+	Aborted
+	Open
+	Fenced
+	InFlight
+	Violated
+	Changed
+	Muted
+	Correct
+	Wrong
+	Dropped
+	Crashed
+	Paused
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	"plain", "committed", "aborted", "open", "fenced", "in flight",
+	"violated", "changed", "muted", "correct", "wrong", "dropped",
+	"crashed", "paused",
+}
+
+func (k Kind) String() string {
+	if k < 0 || k >= numKinds {
+		return "unknown"
+	}
+	return kindNames[k]
+}
+
+// Options chooses how the theme draws.
+type Options struct {
+	// NoColor drops every colour but keeps bold, faint and reverse, as the
+	// NO_COLOR convention (no-color.org) asks.
+	NoColor bool
+	// ASCII uses only ASCII characters: no box drawing, no Unicode glyphs.
+	ASCII bool
+}
+
+// Box is the set of characters of one panel border.
+type Box struct {
+	TopLeft, TopRight, BottomLeft, BottomRight string
+	Horizontal, Vertical                       string
+}
+
+// Symbols are the non-state glyphs the views draw with.
+type Symbols struct {
+	Lifeline   string // a timeline actor's vertical line
+	Line       string // a request arrow's shaft
+	Dashed     string // a reply arrow's shaft
+	Right      string // arrow head pointing right
+	Left       string // arrow head pointing left
+	Self       string // a message an actor sends to itself
+	BarFull    string // progress bar, done part
+	BarEmpty   string // progress bar, remaining part
+	Ellipsis   string // clipped text
+	Sep        string // separator between items on one line
+	Play       string // autoplay running
+	Pause      string // autoplay paused
+	Cursor     string // selected list item
+	Bullet     string // list bullet
+	Boundary   string // the line that draws HW and LSO between log rows
+	ScrollUp   string // more content above
+	ScrollDown string // more content below
+	Question   string // a checkpoint question
+	Note       string // a "Kafka vs the article" note
+}
+
+// Theme holds the styles, glyphs and words for one set of Options.
+type Theme struct {
+	ASCII   bool
+	NoColor bool
+
+	Sym     Symbols
+	Border  Box // an unfocused panel
+	Focused Box // the focused panel: heavier, so focus shows without colour
+
+	// Text styles that are not states.
+	Title      lipgloss.Style // panel titles
+	FocusTitle lipgloss.Style // the focused panel's title
+	Accent     lipgloss.Style // header, keys, focus border
+	Bold       lipgloss.Style
+	Faint      lipgloss.Style
+	Header     lipgloss.Style // the app header line
+	BarDone    lipgloss.Style
+	BarLeft    lipgloss.Style
+
+	styles [numKinds]lipgloss.Style
+	paint  [numKinds][2]string // SGR prefix and suffix of each style
+	strong [numKinds][2]string // the same, bold
+	glyphs [numKinds]string
+	words  [numKinds]string
+}
+
+// New builds a theme.
+func New(o Options) *Theme {
+	t := &Theme{ASCII: o.ASCII, NoColor: o.NoColor}
+	t.glyphs, t.Sym, t.Border, t.Focused = unicodeGlyphs()
+	if o.ASCII {
+		t.glyphs, t.Sym, t.Border, t.Focused = asciiGlyphs()
+	}
+	t.words = kindNames
+	t.words[Open] = "open"
+	t.words[Changed] = "changed"
+	t.words[Correct] = "correct"
+	t.words[Wrong] = "not quite"
+	t.buildStyles()
+	t.cacheCodes()
+	return t
+}
+
+// Style is the style of a semantic kind.
+func (t *Theme) Style(k Kind) lipgloss.Style {
+	if k < 0 || k >= numKinds {
+		return lipgloss.NewStyle()
+	}
+	return t.styles[k]
+}
+
+// Glyph is the kind's glyph, never empty for a state kind.
+func (t *Theme) Glyph(k Kind) string {
+	if k < 0 || k >= numKinds {
+		return ""
+	}
+	return t.glyphs[k]
+}
+
+// Word is the kind's word, such as "committed".
+func (t *Theme) Word(k Kind) string {
+	if k < 0 || k >= numKinds {
+		return ""
+	}
+	return t.words[k]
+}
+
+// Tag renders the kind's glyph and word in its style: "✓ committed".
+func (t *Theme) Tag(k Kind) string { return t.Mark(k, t.Word(k)) }
+
+// Mark renders the kind's glyph followed by s, in the kind's style.
+func (t *Theme) Mark(k Kind, s string) string {
+	g := t.Glyph(k)
+	if g == "" {
+		return t.Render(k, s)
+	}
+	if s == "" {
+		return t.Render(k, g)
+	}
+	return t.Render(k, g+" "+s)
+}
+
+// Render renders s in the kind's style without a glyph. Use it only where a
+// glyph or word next to s already carries the meaning.
+//
+// A one-line s is wrapped in the style's escape codes, worked out once in
+// New: lipgloss's Render costs microseconds a call, and a screen makes
+// thousands.
+func (t *Theme) Render(k Kind, s string) string {
+	if k < 0 || k >= numKinds {
+		return s
+	}
+	if s == "" || strings.ContainsAny(s, "\n\t") {
+		return t.styles[k].Render(s)
+	}
+	return t.paint[k][0] + s + t.paint[k][1]
+}
+
+// cacheCodes records each style's escape codes by rendering a marker. It
+// uses the colour profile and background in force when New runs, which is
+// before the program starts, as the terminal must be asked then anyway.
+func (t *Theme) cacheCodes() {
+	const marker = "X"
+	codes := func(st lipgloss.Style) [2]string {
+		r := st.Render(marker)
+		if i := strings.Index(r, marker); i >= 0 {
+			return [2]string{r[:i], r[i+len(marker):]}
+		}
+		return [2]string{}
+	}
+	for k := range t.styles {
+		t.paint[k] = codes(t.styles[k])
+		t.strong[k] = codes(t.styles[k].Bold(true))
+	}
+}
+
+// RenderBold is Render in the bold version of the kind's style.
+func (t *Theme) RenderBold(k Kind, s string) string {
+	if k < 0 || k >= numKinds {
+		return s
+	}
+	if s == "" || strings.ContainsAny(s, "\n\t") {
+		return t.styles[k].Bold(true).Render(s)
+	}
+	return t.strong[k][0] + s + t.strong[k][1]
+}
