@@ -5,8 +5,9 @@ import "strconv"
 // parkedProduce is a transactional produce waiting for the coordinator's
 // verification answer (KIP-890 part 1, ref 2.2 step 1 and 2.4).
 type parkedProduce struct {
-	Corr int64
-	Msg  *Message
+	Corr  int64
+	Msg   *Message
+	Guard int64 // the verification guard it waits under
 }
 
 // deliverToBroker routes a message that reached a broker to the role that
@@ -66,8 +67,8 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	if b.Transactional && w.Config.Verification && b.ProducerID >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
-			p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now)
-			w.Parked = append(w.Parked, parkedProduce{Corr: corr, Msg: m})
+			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now, corr)
+			w.Parked = append(w.Parked, parkedProduce{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
 				"KIP-890 part 1: first transactional batch from this pid here, verification before append")
@@ -81,7 +82,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 			return
 		}
 	}
-	w.finishProduce(p, m, r)
+	w.finishProduce(p, m, r, 0)
 }
 
 func invalidRecord(r *ProduceRequest) string {
@@ -133,7 +134,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	switch code {
 	case None:
 		w.emit(EvSeqCheck, r.TP.String(), "verification passed: "+r.TP.String()+" is in the transaction")
-		w.finishProduce(p, pk.Msg, r)
+		w.finishProduce(p, pk.Msg, r, pk.Guard)
 		return
 	case TransactionAbortable:
 		out = TransactionAbortable
@@ -148,9 +149,9 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
-func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest) {
+func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, guard int64) {
 	b := r.Batches[0]
-	res := w.appendClientBatch(p, b)
+	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
 	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
 	switch {

@@ -43,24 +43,30 @@ type VerificationState struct {
 	LowestSeq int32
 	Epoch     int16
 	Timestamp int64 // creation time; expires like producer state (ref 2.1)
+	// Guard is the entry's VerificationGuard: a produce that was verified
+	// under it may append only while this very entry still exists (ref 2.2
+	// step 3). A marker or a transactional append removes the entry.
+	Guard int64
 }
 
 // startVerification is maybeCreateVerificationStateEntry followed by
 // maybeUpdateLowestSequenceAndEpoch.
-func (p *PartitionLog) startVerification(pid int64, seq int32, epoch int16, now int64) {
+// It returns the entry's guard.
+func (p *PartitionLog) startVerification(pid int64, seq int32, epoch int16, now, newGuard int64) int64 {
 	if p.Verifying == nil {
 		p.Verifying = map[int64]VerificationState{}
 	}
 	v, ok := p.Verifying[pid]
 	switch {
 	case !ok:
-		v = VerificationState{LowestSeq: seq, Epoch: epoch, Timestamp: now}
+		v = VerificationState{LowestSeq: seq, Epoch: epoch, Timestamp: now, Guard: newGuard}
 	case epoch > v.Epoch:
 		v.LowestSeq, v.Epoch = seq, epoch
 	case epoch == v.Epoch && seq < v.LowestSeq:
 		v.LowestSeq = seq
 	}
 	p.Verifying[pid] = v
+	return v.Guard
 }
 
 type seqMark struct {
@@ -156,8 +162,10 @@ type appendResult struct {
 
 // appendClientBatch validates and appends a batch from a client, in Kafka's
 // order (ref 2.2) and with the decision table of ref 2.3. Verification
-// (KIP-890 part 1) has already happened in the broker when it applies.
-func (w *World) appendClientBatch(p *PartitionLog, b Batch) appendResult {
+// (KIP-890 part 1) has already happened in the broker when it applies;
+// guard is then the verification guard the produce was verified under (0
+// when no verification was needed).
+func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendResult {
 	if b.ProducerID < 0 {
 		return w.appendBatch(p, b, appendResult{Rule: "no producer id: not idempotent, appended without checks"})
 	}
@@ -171,6 +179,15 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch) appendResult {
 		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
 			return appendResult{Code: None, BaseOffset: m.FirstOffset, Duplicate: true, Expected: -1,
 				Rule: "row 1: same epoch, seq " + seqRange(b.BaseSequence, last) + " matches a cached batch: duplicate, original offset " + itoa(m.FirstOffset)}
+		}
+	}
+	// Ref 2.2 step 3, the verification guard: a marker or another
+	// transactional append removed the entry this produce was verified
+	// under, so the coordinator's answer may be stale (the ABA case).
+	if guard != 0 && b.Transactional && e.CurrentTxnFirstOffset < 0 {
+		if v, ok := p.Verifying[b.ProducerID]; !ok || v.Guard != guard {
+			return appendResult{Code: InvalidTxnState, Expected: -1,
+				Rule: "ref 2.2 step 3: the verification guard no longer matches (the entry it was verified under is gone); no open transaction here"}
 		}
 	}
 	// Row 2: stale epoch (checkProducerEpoch).
