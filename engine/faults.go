@@ -346,7 +346,11 @@ func (w *World) applyInject(a Action) error {
 		if err != nil {
 			return err
 		}
-		count, err := optInt(a, "count", 1)
+		defCount := int64(1)
+		if v, ok := a.Opt("values"); ok {
+			defCount = int64(len(splitComma(v)))
+		}
+		count, err := optInt(a, "count", defCount)
 		if err != nil || count < 1 {
 			return errf("count must be at least 1")
 		}

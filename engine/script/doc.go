@@ -14,10 +14,12 @@
 // Parsing is deterministic and never panics, whatever the input: the sandbox
 // prompt feeds it whatever the learner types, and FuzzParse holds it to that.
 //
-// The parser must import nothing but the standard library, and never
-// eoslab/engine: `eoslab check` must keep working while the simulation is
-// mid-change, and the language should be readable without it. The names it
-// checks (message kinds, client and coordinator states, error names) are
-// therefore kept as data in names.go. Only the runner, which feeds parsed
-// commands to the engine, may import eoslab/engine.
+// The parsing files import nothing but the standard library, and never
+// eoslab/engine: the language is defined here on its own terms, not by how
+// the engine happens to store state, and the parser can be tested and fuzzed
+// in isolation. The Kafka names it checks (message kinds, client and
+// coordinator states, error and invariant names) are therefore kept as data
+// in names.go, and names_test.go compares them with the engine's so the two
+// cannot drift. Only the runner (run.go), which feeds parsed commands to the
+// engine, may import eoslab/engine.
 package script
