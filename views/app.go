@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"eoslab/views/theme"
 )
@@ -142,11 +143,11 @@ func newHelp(th *theme.Theme) help.Model {
 	h.ShortSeparator = th.Sym.Sep
 	h.FullSeparator = "   "
 	h.Ellipsis = th.Sym.Ellipsis
-	h.Styles.ShortKey = th.Accent
+	h.Styles.ShortKey = th.AccentText
 	h.Styles.ShortDesc = th.Faint
 	h.Styles.ShortSeparator = th.Faint
-	h.Styles.FullKey = th.Accent
-	h.Styles.FullDesc = lipglossPlain()
+	h.Styles.FullKey = th.AccentText
+	h.Styles.FullDesc = lipgloss.NewStyle()
 	h.Styles.FullSeparator = th.Faint
 	h.Styles.Ellipsis = th.Faint
 	return h

@@ -92,7 +92,7 @@ func (a *App) explainBlocked(why string) {
 	case "question":
 		a.say(theme.Open, "Answer the question first: press "+a.answerKeys()+".")
 	case "end":
-		a.say(theme.Committed, "End of the lesson. r restarts, esc returns to the list.")
+		a.say(theme.Committed, "End of the lesson: r restarts, esc returns to the list.")
 	}
 }
 
@@ -109,6 +109,9 @@ func (a *App) advance() bool {
 	}
 	a.refresh(true)
 	a.checkFinished()
+	if a.sess.Pos() >= a.sess.Len() {
+		a.say(theme.Committed, a.th.Glyph(theme.Committed)+" Lesson complete. r restarts, esc returns to the list.")
+	}
 	return true
 }
 

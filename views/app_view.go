@@ -5,12 +5,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/lipgloss"
 
 	"eoslab/views/theme"
 )
-
-func lipglossPlain() lipgloss.Style { return lipgloss.NewStyle() }
 
 func speedText(d time.Duration) string {
 	return fmt.Sprintf("%.1fs", d.Seconds())
@@ -233,7 +230,7 @@ func (a App) headerLine() string {
 	case a.flash != "":
 		right = th.Render(a.flashKind, a.flash)
 	case a.playing:
-		right = th.Accent.Render(th.Sym.Play+" playing") + th.Faint.Render(" "+speedText(speeds[a.speed])+"/step")
+		right = th.AccentText.Render(th.Sym.Play+" playing") + th.Faint.Render(" "+speedText(speeds[a.speed])+"/step")
 	default:
 		right = th.Faint.Render(th.Sym.Pause + " paused  p plays")
 	}

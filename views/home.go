@@ -69,13 +69,13 @@ func NewHome(lessons []LessonInfo, th *theme.Theme) Home {
 	l.Styles.Title = th.Header
 	l.Styles.TitleBar = l.Styles.TitleBar.Padding(0, 0, 1, 2)
 	l.Styles.NoItems = th.Faint
-	l.Styles.FilterPrompt = th.Accent
-	l.Styles.FilterCursor = th.Accent
-	l.FilterInput.PromptStyle = th.Accent
-	l.FilterInput.Cursor.Style = th.Accent
+	l.Styles.FilterPrompt = th.AccentText
+	l.Styles.FilterCursor = th.AccentText
+	l.FilterInput.PromptStyle = th.AccentText
+	l.FilterInput.Cursor.Style = th.AccentText
 	l.Styles.PaginationStyle = l.Styles.PaginationStyle.PaddingLeft(2)
 	l.Styles.ArabicPagination = th.Faint
-	l.Styles.ActivePaginationDot = th.Accent.SetString(th.Sym.Bullet)
+	l.Styles.ActivePaginationDot = th.AccentText.SetString(th.Sym.Bullet)
 	l.Styles.InactivePaginationDot = th.Faint.SetString(th.Sym.Bullet)
 	l.Styles.DividerDot = th.Faint.SetString(th.Sym.Sep)
 	l.Paginator.ActiveDot = l.Styles.ActivePaginationDot.String()
@@ -212,7 +212,7 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	sel := index == m.Index()
 	cursor := "  "
 	if sel {
-		cursor = th.Accent.Render(th.Sym.Cursor) + " "
+		cursor = th.AccentText.Render(th.Sym.Cursor) + " "
 	}
 	num := "   "
 	if it.num > 0 {
@@ -225,7 +225,7 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 		title = th.Faint.Render(title)
 		right = th.Faint.Render("coming soon")
 	case sel:
-		title = th.Accent.Render(title)
+		title = th.AccentText.Render(title)
 	default:
 		title = th.Bold.Render(title)
 	}

@@ -160,13 +160,14 @@ func (p Pane) Lines() []string {
 		}
 		return out
 	}
-	box, bs := p.th.Border, p.th.Faint
+	box, bk := p.th.Border, theme.Muted
 	if p.focused {
-		box, bs = p.th.Focused, p.th.Accent
+		box, bk = p.th.Focused, theme.Accent
 	}
+	bs := func(s string) string { return p.th.Render(bk, s) }
 	inner := p.w - 2
 	ell := p.th.Sym.Ellipsis
-	v := bs.Render(box.Vertical)
+	v := bs(box.Vertical)
 
 	// Top border with the title.
 	title := ""
@@ -177,7 +178,7 @@ func (p Pane) Lines() []string {
 	if inner < 1 {
 		top = box.TopLeft
 	}
-	out = append(out, bs.Render(top)+title+bs.Render(repeat(box.Horizontal, inner-1-width(title))+box.TopRight))
+	out = append(out, bs(top)+title+bs(repeat(box.Horizontal, inner-1-width(title))+box.TopRight))
 
 	rows := p.h - 2
 	for i := 0; i < rows && i < len(p.header); i++ {
@@ -210,7 +211,7 @@ func (p Pane) Lines() []string {
 		}
 	}
 	fill := max(inner-width(info)-1, 0)
-	out = append(out, bs.Render(box.BottomLeft+repeat(box.Horizontal, fill))+info+bs.Render(repeat(box.Horizontal, inner-fill-width(info))+box.BottomRight))
+	out = append(out, bs(box.BottomLeft+repeat(box.Horizontal, fill))+info+bs(repeat(box.Horizontal, inner-fill-width(info))+box.BottomRight))
 	return out
 }
 

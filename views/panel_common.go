@@ -27,7 +27,7 @@ func (p painter) mark(changed bool) string {
 
 func (p painter) muted(s string) string { return p.th.Render(theme.Muted, s) }
 
-func (p painter) bold(s string) string { return p.th.Bold.Render(s) }
+func (p painter) bold(s string) string { return p.th.RenderBold(theme.Plain, s) }
 
 // statusKind maps a row status to its theme kind.
 func statusKind(s RowStatus) theme.Kind {

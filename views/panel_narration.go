@@ -18,7 +18,7 @@ func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
 	if p.w >= 110 && (f.Checkpoint != nil || note) {
 		return nil, p.narrationColumns(f), p.columnsAnchor(f)
 	}
-	out := p.textLines(f, p.w, true)
+	out := p.textLines(f, min(p.w, maxProse), true)
 	if f.Checkpoint == nil {
 		return nil, indent(out), Range{0, 0}
 	}
@@ -33,11 +33,15 @@ func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
 	return nil, indent(out), anchor
 }
 
+// maxProse caps the length of a line of narration: past about 100
+// characters the eye loses its place going back to the next line.
+const maxProse = 100
+
 // narrationCols splits a wide pane: prose on the left keeps a readable
 // line length, and the right column holds the checkpoint's question, or
 // else the note.
 func (p painter) narrationCols() (leftW, rightW int) {
-	leftW = p.w / 2
+	leftW = min(p.w/2, maxProse)
 	return leftW, p.w - leftW - 3
 }
 
@@ -142,7 +146,7 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 	lead := th.Sym.Question + " What happens next?"
 	for i, l := range q {
 		if i == 0 && strings.HasPrefix(l, lead) {
-			out = append(out, th.Accent.Render(lead)+p.bold(l[len(lead):]))
+			out = append(out, th.AccentText.Render(lead)+p.bold(l[len(lead):]))
 			continue
 		}
 		out = append(out, p.bold(l))

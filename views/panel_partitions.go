@@ -209,7 +209,7 @@ func (l *partLog) rowLine(r *LogRow) string {
 		if r.Kind == RowAbort {
 			mk = theme.Aborted
 		}
-		val = th.Style(mk).Bold(true).Render(fit(r.Kind.String()+" marker", l.valW, ""))
+		val = th.RenderBold(mk, fit(r.Kind.String()+" marker", l.valW, ""))
 	}
 	status := th.Tag(k)
 	if k == theme.Plain {

@@ -385,6 +385,7 @@ func BenchmarkFrameCached(b *testing.B) {
 	s := open(b, "zombie")
 	playTo(b, s, 9)
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = s.Frame()
 	}

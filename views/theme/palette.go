@@ -50,7 +50,8 @@ func (t *Theme) buildStyles() {
 	t.styles[Crashed] = t.fg(colAborted).Bold(true)
 	t.styles[Paused] = t.fg(colOpen).Bold(true)
 
-	t.Accent = t.fg(colAccent).Bold(true)
+	t.AccentText = t.fg(colAccent).Bold(true)
+	t.styles[Accent] = t.AccentText
 	t.Title = plain.Bold(true)
 	t.FocusTitle = t.fg(colAccent).Bold(true).Underline(true)
 	t.Bold = plain.Bold(true)

@@ -36,13 +36,15 @@ const (
 	Dropped
 	Crashed
 	Paused
+	// Accent is not a state: it marks focus and keys.
+	Accent
 	numKinds
 )
 
 var kindNames = [numKinds]string{
 	"plain", "committed", "aborted", "open", "fenced", "in flight",
 	"violated", "changed", "muted", "correct", "wrong", "dropped",
-	"crashed", "paused",
+	"crashed", "paused", "accent",
 }
 
 func (k Kind) String() string {
@@ -102,7 +104,7 @@ type Theme struct {
 	// Text styles that are not states.
 	Title      lipgloss.Style // panel titles
 	FocusTitle lipgloss.Style // the focused panel's title
-	Accent     lipgloss.Style // header, keys, focus border
+	AccentText lipgloss.Style // header, keys, focus border
 	Bold       lipgloss.Style
 	Faint      lipgloss.Style
 	Header     lipgloss.Style // the app header line

@@ -1,0 +1,86 @@
+package theme
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// Every state has a glyph and a word, so colour is never the only signal.
+func TestEveryStateHasGlyphAndWord(t *testing.T) {
+	for _, o := range []Options{{}, {ASCII: true}, {NoColor: true}} {
+		th := New(o)
+		for k := Plain; k < numKinds; k++ {
+			if th.Word(k) == "" {
+				t.Errorf("%+v: %v has no word", o, k)
+			}
+			if k != Muted && k != Accent && th.Glyph(k) == "" {
+				t.Errorf("%+v: %v has no glyph", o, k)
+			}
+		}
+	}
+}
+
+// ASCII mode uses no character outside ASCII, in glyphs, symbols or borders.
+func TestASCIIHasOnlyASCII(t *testing.T) {
+	th := New(Options{ASCII: true})
+	var all []string
+	for k := Plain; k < numKinds; k++ {
+		all = append(all, th.Glyph(k), th.Tag(k))
+	}
+	s := th.Sym
+	all = append(all, s.Lifeline, s.Line, s.Dashed, s.Right, s.Left, s.Self, s.BarFull, s.BarEmpty, s.Ellipsis,
+		s.Sep, s.Play, s.Pause, s.Cursor, s.Bullet, s.Boundary, s.ScrollUp, s.ScrollDown, s.Question, s.Note)
+	for _, b := range []Box{th.Border, th.Focused} {
+		all = append(all, b.TopLeft, b.TopRight, b.BottomLeft, b.BottomRight, b.Horizontal, b.Vertical)
+	}
+	for _, x := range all {
+		if !isASCII(x) {
+			t.Errorf("non-ASCII %q in ASCII mode", x)
+		}
+	}
+}
+
+// Unicode glyphs are one cell wide, so columns line up in every terminal.
+func TestGlyphsAreOneCell(t *testing.T) {
+	th := New(Options{})
+	for k := Plain; k < numKinds; k++ {
+		if g := th.Glyph(k); g != "" && ansi.StringWidth(g) != 1 {
+			t.Errorf("%v glyph %q is %d cells", k, g, ansi.StringWidth(g))
+		}
+	}
+}
+
+// The cached escape codes render exactly what lipgloss renders.
+func TestRenderMatchesLipgloss(t *testing.T) {
+	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+		lipgloss.SetColorProfile(p)
+		for _, o := range []Options{{}, {NoColor: true}} {
+			th := New(o)
+			for k := Plain; k < numKinds; k++ {
+				if got, want := th.Render(k, "a b"), th.Style(k).Render("a b"); got != want {
+					t.Errorf("profile %v %+v %v: %q, want %q", p, o, k, got, want)
+				}
+				if got, want := th.RenderBold(k, "x"), th.Style(k).Bold(true).Render("x"); got != want {
+					t.Errorf("profile %v %+v %v bold: %q, want %q", p, o, k, got, want)
+				}
+			}
+			if o.NoColor && strings.Contains(th.Render(Committed, "x"), "38;") {
+				t.Errorf("NoColor still colours")
+			}
+		}
+	}
+}
