@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -181,13 +182,19 @@ func TestCheckErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := Check("x.lesson", []byte(edit(t, c.old, c.new)))
+			src := []byte(edit(t, c.old, c.new))
+			err := Check("x.lesson", src)
 			got := ""
 			if err != nil {
 				got = err.Error()
 			}
 			if got != c.want {
 				t.Fatalf("got\n%s\nwant\n%s", got, c.want)
+			}
+			// The headless transcript reports the same problems.
+			l, _ := Parse("x.lesson", src)
+			if _, terr := Transcript(l); fmt.Sprint(terr) != fmt.Sprint(err) {
+				t.Fatalf("Transcript error %v, Check error %v", terr, err)
 			}
 		})
 	}

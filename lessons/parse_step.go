@@ -1,0 +1,196 @@
+package lessons
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"eoslab/engine/script"
+)
+
+// stepBuilder collects one step while its lines are read.
+type stepBuilder struct {
+	s             Step
+	say, note     prose
+	question, exp prose
+	dos, says     int
+}
+
+// stepKey starts a step, closing the previous one.
+func (p *parser) stepKey(n int, val string) {
+	p.endHeader(n, "the first step:")
+	p.finishStep()
+	p.sec = inSteps
+	p.step = &stepBuilder{s: Step{Line: n, Title: val}}
+	if val == "" {
+		p.errorf(n, "step: needs a title, e.g. \"step: The ACK is lost\"")
+	}
+}
+
+// stepLine handles one key of a step.
+func (p *parser) stepLine(n int, key, val string, col int) {
+	b := p.step
+	switch key {
+	case "say":
+		b.say.add(val)
+		if val != "" {
+			b.says++
+		}
+	case "note":
+		b.note.add(val)
+	case "do":
+		b.dos++
+		p.doLine(n, val, col)
+	case "expect":
+		if c := p.expectLine(n, val, col); c != nil {
+			b.s.Commands = append(b.s.Commands, *c)
+		}
+	case "ask":
+		if b.s.Ask != nil {
+			p.errorf(n, "a step holds one checkpoint; ask: was already given on line "+strconv.Itoa(b.s.Ask.Line))
+			return
+		}
+		b.s.Ask = &Checkpoint{Line: n}
+		if val == "" {
+			p.errorf(n, "ask: needs a question, e.g. \"ask: What does the broker do with the retry?\"")
+		}
+		b.question.add(val)
+	case "choice":
+		p.choiceLine(n, val, col)
+	case "explain":
+		if b.s.Ask == nil {
+			p.errorf(n, "explain: needs an ask: before it in this step")
+			return
+		}
+		b.exp.add(val)
+	}
+}
+
+// doLine parses an action: any command but a declaration or an expectation.
+func (p *parser) doLine(n int, val string, col int) {
+	if val == "" {
+		p.errorf(n, "do: needs a command, e.g. \"do: A send t-0 hello\"")
+		return
+	}
+	c, err := p.parseScenario(n, val, col, 0)
+	if err != nil {
+		return
+	}
+	switch {
+	case c == nil:
+		p.errorf(n, "do: needs a command, e.g. \"do: A send t-0 hello\"")
+	case c.Kind() == script.Setup:
+		p.errorf(n, "do: runs actions; declarations belong in setup:, so move "+quote(c.Text)+" there")
+	case c.Kind() == script.Expect:
+		p.errorf(n, "do: runs actions; write an expectation as \"expect: "+strings.TrimSpace(strings.TrimPrefix(c.Text, "expect"))+"\"")
+	default:
+		p.step.s.Commands = append(p.step.s.Commands, *c)
+	}
+}
+
+// expectLine parses an expectation written with or without its verb:
+// "expect: partition t-0 leo 1" and "expect: expect partition t-0 leo 1"
+// mean the same.
+func (p *parser) expectLine(n int, val string, col int) *script.Command {
+	if val == "" {
+		p.errorf(n, "expect: needs an expectation, e.g. \"expect: partition t-0 leo 1\"")
+		return nil
+	}
+	text, prefix := val, 0
+	if firstWord(val) != "expect" {
+		text, prefix = "expect "+val, len("expect ")
+	}
+	c, err := p.parseScenario(n, text, col, prefix)
+	if err != nil || c == nil {
+		return nil
+	}
+	return c
+}
+
+// choiceLine parses "choice: TEXT | expect ... [| expect ...]".
+func (p *parser) choiceLine(n int, val string, col int) {
+	cp := p.step.s.Ask
+	if cp == nil {
+		p.errorf(n, "choice: needs an ask: before it in this step")
+		return
+	}
+	if len(cp.Choices) == MaxChoices {
+		p.errorf(n, "a checkpoint has at most "+strconv.Itoa(MaxChoices)+" choices; this is choice "+strconv.Itoa(len(cp.Choices)+1))
+		return
+	}
+	ch := Choice{Line: n}
+	defer func() { cp.Choices = append(cp.Choices, ch) }()
+	bar := strings.IndexByte(val, '|')
+	if bar < 0 {
+		p.errorf(n, "choice: needs \"| expect ...\" after its text: the right choice is the one whose expectation holds after the next step")
+		return
+	}
+	ch.Text = strings.TrimSpace(val[:bar])
+	if ch.Text == "" {
+		p.errorf(n, "choice: needs a text before \"|\"")
+	}
+	for _, part := range splitBars(val, bar) {
+		text := strings.TrimSpace(val[part[0]:part[1]])
+		pcol := col + utf8.RuneCountInString(val[:part[0]]) + (len(val[part[0]:part[1]]) - len(strings.TrimLeft(val[part[0]:part[1]], " \t")))
+		if firstWord(text) != "expect" {
+			if text == "" {
+				text = "nothing"
+			}
+			p.errorf(n, "choice: after \"|\" comes an expectation such as \"expect partition t-0 leo 2\", found "+quote(text))
+			continue
+		}
+		if c, err := p.parseScenario(n, text, pcol, 0); err == nil && c != nil {
+			ch.Expects = append(ch.Expects, *c)
+		}
+	}
+}
+
+// splitBars returns the byte ranges of the conditions after the first bar:
+// the text is split on "|" outside double quotes.
+func splitBars(s string, first int) [][2]int {
+	var out [][2]int
+	start, inQuote := first+1, false
+	for i := first + 1; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			inQuote = !inQuote
+		case '|':
+			if !inQuote {
+				out = append(out, [2]int{start, i})
+				start = i + 1
+			}
+		}
+	}
+	return append(out, [2]int{start, len(s)})
+}
+
+// finishStep closes the current step and checks it is complete.
+func (p *parser) finishStep() {
+	b := p.step
+	if b == nil {
+		return
+	}
+	p.step = nil
+	s := b.s
+	s.Say, s.Note = b.say.String(), b.note.String()
+	what := "step " + quote(s.Title)
+	if s.Title == "" {
+		what = "this step"
+	}
+	if b.dos == 0 {
+		p.errorf(s.Line, what+" has no do: line; every step runs at least one action, e.g. \"do: step\"")
+	}
+	if b.says == 0 {
+		p.errorf(s.Line, what+" has no say: line; tell the learner what happens")
+	}
+	if cp := s.Ask; cp != nil {
+		cp.Question, cp.Explain = b.question.String(), b.exp.String()
+		if len(cp.Choices) < 2 {
+			p.errorf(cp.Line, "ask: needs at least 2 choice: lines, found "+strconv.Itoa(len(cp.Choices)))
+		}
+		if cp.Explain == "" {
+			p.errorf(cp.Line, "ask: needs an explain: line saying why the right choice is right")
+		}
+	}
+	p.l.Steps = append(p.l.Steps, s)
+}
