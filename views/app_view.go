@@ -115,7 +115,7 @@ func (a *App) shortKeys() []key.Binding {
 		ks = append(ks[:4], ks[6:]...)
 	}
 	// Lower rank goes first when space runs out.
-	rank := map[string]int{"restart": 1, "scroll": 2, "slower": 3, "faster": 3, "panels": 4}
+	rank := map[string]int{"restart": 1, "scroll": 2, "slower": 3, "faster": 3, "panels": 4, "play": 5, "pause": 5, "lessons": 6}
 	return a.fitHelp(ks, rank)
 }
 
@@ -128,7 +128,10 @@ func (a *App) fitHelp(ks []key.Binding, rank map[string]int) []key.Binding {
 			out = append(out, b)
 		}
 	}
-	for len(out) > 1 && width(a.help.ShortHelpView(out)) > a.w {
+	// Measure without the help model's own clipping (Width 0 is unlimited).
+	measure := a.help
+	measure.Width = 0
+	for len(out) > 1 && width(measure.ShortHelpView(out)) > a.w {
 		drop, low := -1, 1<<30
 		for i, b := range out {
 			if r, ok := rank[b.Help().Desc]; ok && r < low {

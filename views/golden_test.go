@@ -38,6 +38,9 @@ func play(t testing.TB, w, h int, opts views.Options, keys ...string) tea.Model 
 	if opts.StartLesson == "" {
 		opts.StartLesson = "transactions"
 	}
+	if opts.StartLesson == "none" {
+		opts.StartLesson = ""
+	}
 	m := views.NewApp(demo.Lessons(), demo.Open, opts)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
@@ -88,7 +91,7 @@ func TestGoldenPlayer(t *testing.T) {
 		{"player-160x48-fenced", 160, 48, views.Options{}, append(append(append(toStep(6), "2"), toStep(7)...), "3", "right")},
 		{"player-160x48-ascii", 160, 48, views.Options{ASCII: true}, append(append(toStep(6), "2"), toStep(6)...)},
 		{"player-120x40-violation", 120, 40, views.Options{StartLesson: "idempotence-off"}, []string{"right", "2", "right"}},
-		{"home-80x24", 80, 24, views.Options{StartLesson: "-"}, nil},
+		{"home-80x24", 80, 24, views.Options{StartLesson: "none"}, []string{"down", "down", "down", "enter"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

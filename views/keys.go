@@ -23,7 +23,7 @@ type KeyMap struct {
 // DefaultKeyMap returns the default player and global keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Next:      key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→/space", "next")),
+		Next:      key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→", "next")),
 		Back:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "back")),
 		PlayPause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play")),
 		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
@@ -32,7 +32,7 @@ func DefaultKeyMap() KeyMap {
 		Answer:    key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "panels")),
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous panel")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -41,7 +41,7 @@ func DefaultKeyMap() KeyMap {
 // asciiHelp replaces the non-ASCII arrows in help texts for ASCII mode.
 func asciiHelp(b *key.Binding) {
 	h := b.Help()
-	r := map[string]string{"→/space": "right/space", "←": "left", "↑/k": "up/k", "↓/j": "down/j"}
+	r := map[string]string{"→": "right", "←": "left", "↑/k": "up/k", "↓/j": "down/j"}
 	if s, ok := r[h.Key]; ok {
 		b.SetHelp(s, h.Desc)
 	}

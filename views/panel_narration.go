@@ -22,7 +22,7 @@ func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
 	if f.Checkpoint == nil {
 		return nil, indent(out), Range{0, 0}
 	}
-	question, result := p.checkpointLines(f.Checkpoint, p.w)
+	question, result := p.checkpointLines(f.Checkpoint, min(p.w, maxProse))
 	out = append(out, "")
 	anchor := Range{len(out), len(out) + len(question) - 1}
 	out = append(out, question...)
