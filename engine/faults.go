@@ -45,18 +45,10 @@ func (w *World) applyFault(a Action) error {
 		if i == j {
 			return errf("reorder needs two different messages")
 		}
-		x, y := w.Queue[i], w.Queue[j]
-		mx, my := x.Msg, y.Msg
-		// Swap the two delivery slots, then restore the heap.
-		lo, hi := i, j
-		if lo > hi {
-			lo, hi = hi, lo
-		}
-		a1 := w.Queue.removeAt(hi)
-		a2 := w.Queue.removeAt(lo)
-		a1.Msg, a2.Msg = a2.Msg, a1.Msg
-		w.Queue.push(a1)
-		w.Queue.push(a2)
+		// Swap the two messages between their delivery slots. Slots keep
+		// their (time, seq), so the heap order is untouched.
+		mx, my := w.Queue[i].Msg, w.Queue[j].Msg
+		w.Queue[i].Msg, w.Queue[j].Msg = my, mx
 		w.emit(EvFault, "network", "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
 	case "crash", "restart":
 		if len(a.Args) != 1 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sort"
 	"strings"
 )
@@ -358,6 +359,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	}
 	target.HasPending = false
 	t.Meta[target.TransactionalID] = target
+	w.noteTxnDeadline(target)
 	w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> "+target.State.String()+" (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
 	switch pw.Purpose {
 	case wInit:
@@ -748,20 +750,16 @@ func (w *World) sortedTxnParts() []int32 {
 // past their timeout are fenced and aborted exactly as step 11 of ref 3.4.
 func (w *World) onAbortCheck() {
 	w.setTimer(w.Config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
-	// Most checks find nothing: look first without sorting anything.
-	due := false
-	for _, t := range w.TxnParts {
-		if t.Leader < 0 || t.Loading {
-			continue
-		}
-		for _, meta := range t.Meta {
-			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.Now {
-				due = true
-			}
-		}
-	}
-	if !due {
+	// Most checks find nothing: NextTxnDeadline is a lower bound of every
+	// Ongoing transaction's deadline, so a check before it scans nothing.
+	if w.Now <= w.NextTxnDeadline {
 		return
+	}
+	w.NextTxnDeadline = math.MaxInt64
+	for _, t := range w.TxnParts {
+		for _, meta := range t.Meta {
+			w.noteTxnDeadline(meta)
+		}
 	}
 	for _, pn := range w.sortedTxnParts() {
 		t := w.TxnParts[pn]
@@ -818,6 +816,9 @@ func (w *World) onLoadDone(tm Timer) {
 			ProducerEpoch: r.ProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: r.State,
 			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs}
 	}
+	for _, meta := range t.Meta {
+		w.noteTxnDeadline(meta)
+	}
 	actor := w.coordActor(t)
 	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: lastProducerEpoch is not persisted, it reloads as -1")
 	for _, id := range sortedKeys(t.Meta) {
@@ -826,5 +827,12 @@ func (w *World) onLoadDone(tm Timer) {
 			w.emitRule(EvMarker, actor, "re-sends the "+strings.TrimPrefix(meta.State.String(), "Prepare")+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator")
 			w.startMarkers(t, meta)
 		}
+	}
+}
+
+// noteTxnDeadline lowers NextTxnDeadline to an Ongoing transaction's deadline.
+func (w *World) noteTxnDeadline(m TxnMetadata) {
+	if m.State == Ongoing && m.StartTs+m.TimeoutMs < w.NextTxnDeadline {
+		w.NextTxnDeadline = m.StartTs + m.TimeoutMs
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sort"
 )
 
@@ -77,6 +78,9 @@ type World struct {
 	// TxnOutcomes remembers, for each transaction instance still being
 	// completed, which marker result it got first (invariant bookkeeping).
 	TxnOutcomes map[int64]MarkerType
+	// NextTxnDeadline is a lower bound of the deadlines of Ongoing
+	// transactions: the timed-out transaction check skips its scan before it.
+	NextTxnDeadline int64
 	// Parked holds produces waiting for KIP-890 verification.
 	Parked []parkedProduce
 
@@ -94,12 +98,13 @@ type World struct {
 // New makes an empty world with the given configuration.
 func New(cfg Config) *World {
 	w := &World{
-		Config:      cfg,
-		Partitions:  map[TP]*PartitionLog{},
-		TxnParts:    map[int32]*TxnStatePartition{},
-		Groups:      map[string]*Group{},
-		TxnOutcomes: map[int64]MarkerType{},
-		nextPIDBlk:  1000,
+		Config:          cfg,
+		Partitions:      map[TP]*PartitionLog{},
+		TxnParts:        map[int32]*TxnStatePartition{},
+		Groups:          map[string]*Group{},
+		TxnOutcomes:     map[int64]MarkerType{},
+		nextPIDBlk:      1000,
+		NextTxnDeadline: math.MaxInt64,
 	}
 	w.setBrokers(cfg.Brokers)
 	return w
