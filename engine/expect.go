@@ -82,7 +82,7 @@ func (w *World) expectPartition(args []string, opts []KV) (bool, string, error) 
 	if !ok {
 		return false, "", errf("%q is not a partition", args[0])
 	}
-	p := w.Partition(tp)
+	p := w.peekPartition(tp)
 	if p == nil {
 		return false, "", errf("unknown partition %s", args[0])
 	}
@@ -255,10 +255,28 @@ func (w *World) expectProducer(args []string, opts []KV) (bool, string, error) {
 	return false, "", errf("unknown producer field %q", args[1])
 }
 
+// txnMeta looks an id up without creating anything: Expect is read-only.
 func (w *World) txnMeta(id string) (TxnMetadata, *TxnStatePartition, bool) {
-	t := w.txnPart(w.TxnPartitionFor(id))
+	p := w.TxnPartitionFor(id)
+	t, ok := w.TxnParts[p]
+	if !ok {
+		reps := w.replicasFor(TxnStateTopic, p, 3)
+		t = &TxnStatePartition{Partition: p, Replicas: reps, Leader: w.firstAlive(reps)}
+	}
 	m, ok := t.Meta[id]
 	return m, t, ok
+}
+
+// peekPartition is Partition without creating an internal partition on
+// first use: an untouched __consumer_offsets partition reads as empty.
+func (w *World) peekPartition(tp TP) *PartitionLog {
+	if p, ok := w.Partitions[tp]; ok {
+		return p
+	}
+	if tp.Topic == OffsetsTopic && tp.Partition >= 0 && tp.Partition < w.Config.OffsetsPartitions {
+		return &PartitionLog{TP: tp, Leader: -1, Producers: map[int64]ProducerStateEntry{}}
+	}
+	return nil
 }
 
 func (w *World) expectTxn(args []string) (bool, string, error) {

@@ -59,44 +59,17 @@ func run(w *engine.World, cmds []script.Command) snapshot {
 	return snapshot{world: w, problems: probs}
 }
 
-// ensure computes the snapshots up to position k.
+// ensure computes the snapshots up to position k. The newest world stays
+// live: before a step it leaves a Clone behind as the frozen snapshot and
+// goes on. Clone caps the copy's append-only histories (events, logs), so
+// the live world appends in place and the frozen copy never sees it; the
+// histories are never copied, which keeps a long lesson linear.
 func (p *Player) ensure(k int) {
 	for len(p.snaps) <= k && len(p.snaps) <= len(p.l.Steps) {
-		prev := p.snaps[len(p.snaps)-1].world
-		w := prev.Clone()
-		shareHistory(w, prev)
-		p.snaps = append(p.snaps, run(w, p.l.Steps[len(p.snaps)-1].Commands))
-	}
-}
-
-// shareHistory lets w append to the append-only histories (events, logs)
-// of prev in place. Clone caps the slices it shares, so that neither copy
-// sees the other's appends; that is right in general, but it makes the
-// first append of every step copy the whole history, which is quadratic
-// over a lesson. A player's snapshot is never stepped again once its
-// successor exists, so its successor may use the spare capacity: the
-// snapshot's own slices keep their length and never see what is appended.
-func shareHistory(w, prev *engine.World) {
-	w.Events = prev.Events
-	for tp, p := range w.Partitions {
-		if q := prev.Partitions[tp]; q != nil {
-			p.Batches = q.Batches
-		}
-	}
-	for n, t := range w.TxnParts {
-		if q := prev.TxnParts[n]; q != nil {
-			t.Log = q.Log
-		}
-	}
-	for i, x := range w.Producers {
-		if i < len(prev.Producers) && prev.Producers[i].Name == x.Name {
-			x.Acked = prev.Producers[i].Acked
-		}
-	}
-	for i, x := range w.Consumers {
-		if i < len(prev.Consumers) && prev.Consumers[i].Name == x.Name {
-			x.Received = prev.Consumers[i].Received
-		}
+		last := len(p.snaps) - 1
+		live := p.snaps[last].world
+		p.snaps[last].world = live.Clone()
+		p.snaps = append(p.snaps, run(live, p.l.Steps[last].Commands))
 	}
 }
 
@@ -197,16 +170,14 @@ type verdict struct {
 }
 
 // judge evaluates the choices of step k's checkpoint against the world at
-// position at. It works on a copy: evaluating an expectation may create
-// bookkeeping in the world (an internal partition looked up for the first
-// time), and a snapshot must stay exactly as the step left it.
+// position at. World.Expect is read-only, so the snapshot itself is used.
 func (p *Player) judge(k, at int) []verdict {
 	cp := p.l.Steps[k-1].Ask
 	p.ensure(at)
 	if at >= len(p.snaps) {
 		return make([]verdict, len(cp.Choices))
 	}
-	w := p.snaps[at].world.Clone()
+	w := p.snaps[at].world
 	out := make([]verdict, len(cp.Choices))
 	for i, ch := range cp.Choices {
 		v := verdict{holds: len(ch.Expects) > 0}
