@@ -382,7 +382,7 @@ func (w *World) expectGroup(args []string) (bool, string, error) {
 				got = itoa(c.Offset)
 			}
 		} else {
-			for _, pid := range sortedPids(g.Pending) {
+			for _, pid := range sortedIDs(g.Pending) {
 				if c, ok := g.Pending[pid][tp]; ok {
 					got = itoa(c.Offset)
 				}
@@ -391,17 +391,4 @@ func (w *World) expectGroup(args []string) (bool, string, error) {
 		return eq(got, args[3])
 	}
 	return false, "", errf("unknown group field %q", args[1])
-}
-
-func sortedPids(m map[int64]map[TP]CommittedOffset) []int64 {
-	out := make([]int64, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }

@@ -120,7 +120,7 @@ func (w *World) State() StateDump {
 			}
 			pd.Batches = append(pd.Batches, bd)
 		}
-		for _, pid := range sortedPIDs(p.Producers) {
+		for _, pid := range sortedIDs(p.Producers) {
 			e := p.Producers[pid]
 			pd.ProducerStates = append(pd.ProducerStates, ProducerStateDump{ProducerID: pid, ProducerEpoch: e.ProducerEpoch, CoordinatorEpoch: e.CoordinatorEpoch,
 				CurrentTxnFirstOffset: e.CurrentTxnFirstOffset, CachedBatches: append([]BatchMetadata{}, e.Cached()...)})
@@ -169,7 +169,7 @@ func (w *World) State() StateDump {
 		for _, tp := range sortedTPKeys(g.Committed) {
 			d.Committed = append(d.Committed, TPOffset{TP: tp, Offset: g.Committed[tp].Offset})
 		}
-		for _, pid := range sortedPids(g.Pending) {
+		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range sortedTPKeys(g.Pending[pid]) {
 				d.Pending = append(d.Pending, TPOffset{TP: tp, Offset: g.Pending[pid][tp].Offset})
 			}
@@ -183,19 +183,6 @@ func (w *World) State() StateDump {
 		s.InFlight = []string{}
 	}
 	return s
-}
-
-func sortedPIDs(m map[int64]ProducerStateEntry) []int64 {
-	out := make([]int64, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 func sortedTPKeys(m map[TP]CommittedOffset) []TP {

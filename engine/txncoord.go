@@ -737,6 +737,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
+// sortedIDs lists a map's producer ids in order, for deterministic output.
+func sortedIDs[V any](m map[int64]V) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
 func (w *World) sortedTxnParts() []int32 {
 	out := make([]int32, 0, len(w.TxnParts))
 	for p := range w.TxnParts {
