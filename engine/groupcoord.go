@@ -1,6 +1,5 @@
 package engine
 
-import "sort"
 
 // Group is the group coordinator's state for one consumer group (ref 5):
 // membership (generation, members) for KIP-447 fencing, committed offsets,
@@ -244,12 +243,7 @@ func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
 	}
 	g := w.group(r.GroupID)
 	if r.RequireStable {
-		pids := make([]int64, 0, len(g.Pending))
-		for pid := range g.Pending {
-			pids = append(pids, pid)
-		}
-		sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
-		for _, pid := range pids {
+		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range r.Partitions {
 				if _, ok := g.Pending[pid][tp]; ok {
 					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with UNSTABLE_OFFSET_COMMIT(88): pid="+itoa(pid)+" has pending offsets", "ref 5.4")
