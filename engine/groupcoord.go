@@ -1,6 +1,5 @@
 package engine
 
-
 // Group is the group coordinator's state for one consumer group (ref 5):
 // membership (generation, members) for KIP-447 fencing, committed offsets,
 // and pending transactional offsets keyed by producer id.
