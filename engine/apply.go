@@ -358,6 +358,17 @@ func (w *World) applyStep(a Action) error {
 	return nil
 }
 
+// FindMessage finds the in-flight message a selector names: an id (m12),
+// or the oldest message of a kind that matches the filters to=, from= and
+// partition=.
+func (w *World) FindMessage(sel string, filters []KV) (*Message, error) {
+	i, err := w.selectMsg([]string{sel}, filters)
+	if err != nil {
+		return nil, err
+	}
+	return w.Queue[i].Msg, nil
+}
+
 // selectMsg finds an in-flight message by id (m12) or by kind with filters
 // to=, from=, partition=; the earliest match in delivery order wins.
 func (w *World) selectMsg(args []string, opts []KV) (int, error) {

@@ -72,11 +72,46 @@ func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
 		}
 		return nil, nil, nil
 	}
+	if c.Verb == "reorder" {
+		// Each selector keeps its own filters ("reorder Produce partition=t-0
+		// Produce partition=t-1"), which the flat Action cannot say: resolve
+		// both to message ids first.
+		var err error
+		if a, err = r.resolveReorder(c, a); err != nil {
+			return nil, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
+		}
+	}
 	evs, err := r.World.Apply(a)
 	if err != nil {
 		return evs, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
 	}
 	return evs, nil, nil
+}
+
+func (r *Runner) resolveReorder(c Command, a engine.Action) (engine.Action, error) {
+	sels := c.Selectors()
+	if len(sels) != 2 {
+		return a, nil
+	}
+	var names []string
+	for _, s := range sels {
+		name := "m" + itoaRun(int(s.ID))
+		var filters []engine.KV
+		for _, f := range []engine.KV{{Key: "to", Value: s.To}, {Key: "from", Value: s.From}, {Key: "partition", Value: s.Partition}} {
+			if f.Value != "" {
+				filters = append(filters, f)
+			}
+		}
+		if s.Kind != "" {
+			name = s.Kind
+		}
+		m, err := r.World.FindMessage(name, filters)
+		if err != nil {
+			return a, err
+		}
+		names = append(names, m.Name())
+	}
+	return engine.Action{Verb: "reorder", Args: names}, nil
 }
 
 // Transcript runs a whole scenario and returns its transcript (one event per
