@@ -25,11 +25,11 @@ type Consumer struct {
 
 // ConsumedRecord is a record handed to the application.
 type ConsumedRecord struct {
-	TP     TP
-	Offset int64
-	Value  string
-	UID    int64
-	Source *Source
+	TP     TP      `json:"partition"`
+	Offset int64   `json:"offset"`
+	Value  string  `json:"value"`
+	UID    int64   `json:"uid"`
+	Source *Source `json:"source,omitempty"`
 }
 
 // Consumer finds a consumer by name.

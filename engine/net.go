@@ -87,8 +87,8 @@ type TPCode struct {
 
 // TPOffset is a partition and an offset.
 type TPOffset struct {
-	TP     TP
-	Offset int64
+	TP     TP    `json:"partition"`
+	Offset int64 `json:"offset"`
 }
 
 // ProduceRequest carries one or more batches for one partition (Java groups

@@ -37,8 +37,8 @@ const (
 // engine can check that consumed offsets commit atomically with outputs. It is
 // bookkeeping of the simulation, not a Kafka field.
 type Source struct {
-	TP     TP
-	Offset int64
+	TP     TP    `json:"partition"`
+	Offset int64 `json:"offset"`
 }
 
 // Record is one record of a data batch. UID is the simulation's identity of
@@ -131,11 +131,11 @@ func (b *Batch) Values() []string {
 // BatchMetadata is one of the five cached batches per producer per partition
 // (BatchMetadata.java).
 type BatchMetadata struct {
-	FirstSeq    int32
-	LastSeq     int32
-	FirstOffset int64
-	LastOffset  int64
-	Timestamp   int64
+	FirstSeq    int32 `json:"firstSeq"`
+	LastSeq     int32 `json:"lastSeq"`
+	FirstOffset int64 `json:"firstOffset"`
+	LastOffset  int64 `json:"lastOffset"`
+	Timestamp   int64 `json:"timestamp"`
 }
 
 // ProducerStateEntry is the partition leader's state for one producer id
@@ -198,8 +198,8 @@ type TxnRange struct {
 
 // AbortedTxn is an entry of the aborted transaction index (AbortedTxn.java, ref 4.3).
 type AbortedTxn struct {
-	ProducerID       int64
-	FirstOffset      int64
-	LastOffset       int64
-	LastStableOffset int64
+	ProducerID       int64 `json:"producerId"`
+	FirstOffset      int64 `json:"firstOffset"`
+	LastOffset       int64 `json:"lastOffset"`
+	LastStableOffset int64 `json:"lastStableOffset"`
 }
