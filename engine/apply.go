@@ -322,7 +322,16 @@ func (w *World) applyStep(a Action) error {
 		if err != nil {
 			return err
 		}
+		// Delivered as soon as the network allows: after one latency from
+		// its sending, without waiting for a delay that a fault added.
 		it := w.Queue.removeAt(i)
+		earliest := it.Msg.SentAt + w.Config.LatencyMs
+		if earliest < w.Now {
+			earliest = w.Now
+		}
+		if earliest < it.At {
+			it.At = earliest
+		}
 		w.execute(it)
 	case "run":
 		max, err := optInt(a, "max", 100000)

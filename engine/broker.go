@@ -189,7 +189,7 @@ func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 		w.reply(m, MsgProduceResponse, resp)
 		return
 	}
-	p.Waiting = append(p.Waiting, waitingResponse{UpTo: last, Kind: MsgProduceResponse, From: m.To, To: m.From, Corr: m.Corr, Body: resp})
+	w.hold([]TPOffset{{TP: r.TP, Offset: last}}, m, MsgProduceResponse, resp)
 }
 
 func joinValues(b *Batch) string {
@@ -217,7 +217,7 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 // Markers are written with acks=all, so the answer waits for replication.
 func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest) {
 	var results []TPCode
-	var waitUpTo int64 = -1
+	var need []TPOffset
 	for _, tp := range r.Partitions {
 		p := w.Partition(tp)
 		if p == nil || p.Leader != id {
@@ -234,24 +234,12 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 			if tp.Topic == OffsetsTopic {
 				w.resolvePendingOffsets(tp, r.ProducerID, r.Result)
 			}
-			if p.HW < p.LEO && p.LEO-1 > waitUpTo {
-				waitUpTo = p.LEO - 1
-			}
+			need = append(need, TPOffset{TP: tp, Offset: p.LEO - 1})
 		}
 		results = append(results, TPCode{TP: tp, Code: code})
 	}
 	resp := &WriteTxnMarkersResponse{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, Results: results, CoordPartition: r.CoordPartition, CoordinatorEpoch: r.CoordinatorEpoch}
-	if waitUpTo < 0 {
-		w.reply(m, MsgWriteTxnMarkersResponse, resp)
-		return
-	}
-	// Hold the answer on the last partition that still needs replication.
-	for _, tp := range r.Partitions {
-		p := w.Partition(tp)
-		if p != nil && p.Leader == id && p.HW <= waitUpTo && p.LEO-1 == waitUpTo {
-			p.Waiting = append(p.Waiting, waitingResponse{UpTo: waitUpTo, Kind: MsgWriteTxnMarkersResponse, From: m.To, To: m.From, Corr: m.Corr, Body: resp})
-			return
-		}
-	}
-	w.reply(m, MsgWriteTxnMarkersResponse, resp)
+	// Markers are written with acks=all: the answer waits until every
+	// marker of the request is replicated.
+	w.hold(need, m, MsgWriteTxnMarkersResponse, resp)
 }

@@ -12,6 +12,7 @@ func (w *World) Clone() *World {
 	c.Violations = w.Violations[:len(w.Violations):len(w.Violations)]
 	c.Queue = append(queue(nil), w.Queue...)
 	c.Parked = append([]parkedProduce(nil), w.Parked...)
+	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
 	c.TxnOutcomes = make(map[int64]MarkerType, len(w.TxnOutcomes))
 	for k, v := range w.TxnOutcomes {
@@ -54,7 +55,6 @@ func (p *PartitionLog) clone() *PartitionLog {
 	c.Replicas = append([]int(nil), p.Replicas...)
 	c.Ongoing = append([]TxnRange(nil), p.Ongoing...)
 	c.Unreplicated = append([]TxnRange(nil), p.Unreplicated...)
-	c.Waiting = append([]waitingResponse(nil), p.Waiting...)
 	c.Producers = make(map[int64]ProducerStateEntry, len(p.Producers))
 	for k, v := range p.Producers {
 		c.Producers[k] = v

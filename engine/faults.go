@@ -111,12 +111,19 @@ func (w *World) crashBroker(id int) {
 		}
 	}
 	w.Parked = kept
+	// Answers waiting in its purgatory are never sent.
+	held := w.Held[:0:0]
+	for _, h := range w.Held {
+		if h.From != addr {
+			held = append(held, h)
+		}
+	}
+	w.Held = held
 	for _, tp := range w.allPartitions() {
 		p := w.Partitions[tp]
 		if p.Leader != id {
 			continue
 		}
-		p.Waiting = nil
 		nl := w.firstAlive(p.Replicas)
 		p.Leader = nl
 		if nl < 0 {

@@ -154,11 +154,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 	w.emitRule(EvOffsets, actor, "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why)
 	resp := &TxnOffsetCommitResponse{Results: all(None)}
 	last := res.BaseOffset + int64(b.Count) - 1
-	if p.HW > last {
-		w.reply(m, MsgTxnOffsetCommitResponse, resp)
-	} else {
-		p.Waiting = append(p.Waiting, waitingResponse{UpTo: last, Kind: MsgTxnOffsetCommitResponse, From: m.To, To: m.From, Corr: m.Corr, Body: resp})
-	}
+	w.hold([]TPOffset{{TP: p.TP, Offset: last}}, m, MsgTxnOffsetCommitResponse, resp)
 }
 
 // resolvePendingOffsets applies a marker that landed on __consumer_offsets:

@@ -22,7 +22,6 @@ type PartitionLog struct {
 	Ongoing        []TxnRange // open transactions, by first offset
 	Unreplicated   []TxnRange // finished, marker not yet below HW
 	Aborted        []AbortedTxn
-	Waiting        []waitingResponse // acks=all answers held until HW passes
 	// Verifying holds the KIP-890 part 1 VerificationStateEntry per pid:
 	// the lowest sequence whose verification is under way (ref 2.1, 2.3 row 3).
 	Verifying map[int64]VerificationState
@@ -74,13 +73,47 @@ type seqMark struct {
 	Last  int32
 }
 
-type waitingResponse struct {
-	UpTo int64 // answer once HW > UpTo
+// heldResponse is an acks=all answer held in the leader's purgatory until
+// the high watermark of every listed partition has passed its offset.
+type heldResponse struct {
+	Need []TPOffset // answer once HW > Offset on each
 	Kind MsgKind
 	From string
 	To   string
 	Corr int64
 	Body Body
+}
+
+// hold keeps an answer until the writes it reports are replicated.
+func (w *World) hold(need []TPOffset, m *Message, kind MsgKind, body Body) {
+	h := heldResponse{Need: need, Kind: kind, From: m.To, To: m.From, Corr: m.Corr, Body: body}
+	if w.replicated(h.Need) {
+		w.send(h.Kind, h.From, h.To, h.Corr, h.Body)
+		return
+	}
+	w.Held = append(w.Held, h)
+}
+
+func (w *World) replicated(need []TPOffset) bool {
+	for _, n := range need {
+		if p := w.Partitions[n.TP]; p == nil || p.HW <= n.Offset {
+			return false
+		}
+	}
+	return true
+}
+
+// releaseHeld sends the held answers whose writes are now replicated.
+func (w *World) releaseHeld() {
+	kept := w.Held[:0:0]
+	for _, h := range w.Held {
+		if w.replicated(h.Need) {
+			w.send(h.Kind, h.From, h.To, h.Corr, h.Body)
+		} else {
+			kept = append(kept, h)
+		}
+	}
+	w.Held = kept
 }
 
 // IsInternal reports whether the partition belongs to an internal topic.
@@ -404,15 +437,9 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 		w.emit(EvWatermark, brokerAddr(p.Leader), text)
 	}
 	w.markDirty(p.TP)
-	var still []waitingResponse
-	for _, wr := range p.Waiting {
-		if p.HW > wr.UpTo {
-			w.send(wr.Kind, wr.From, wr.To, wr.Corr, wr.Body)
-		} else {
-			still = append(still, wr)
-		}
+	if len(w.Held) > 0 {
+		w.releaseHeld()
 	}
-	p.Waiting = still
 }
 
 // read returns the batches a fetch from offset sees: below the LSO for
@@ -453,7 +480,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 		p.HW = off
 	}
 	p.Producers = map[int64]ProducerStateEntry{}
-	p.Ongoing, p.Unreplicated, p.Waiting, p.Verifying = nil, nil, nil, nil
+	p.Ongoing, p.Unreplicated, p.Verifying = nil, nil, nil
 	var aborted []AbortedTxn
 	for _, a := range p.Aborted {
 		if a.LastOffset < off {

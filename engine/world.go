@@ -81,6 +81,8 @@ type World struct {
 	// NextTxnDeadline is a lower bound of the deadlines of Ongoing
 	// transactions: the timed-out transaction check skips its scan before it.
 	NextTxnDeadline int64
+	// Held holds acks=all answers until their writes are replicated.
+	Held []heldResponse
 	// Parked holds produces waiting for KIP-890 verification.
 	Parked []parkedProduce
 
