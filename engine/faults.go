@@ -309,7 +309,10 @@ func (w *World) pauseClient(name string, pause bool) error {
 // straight to a partition leader.
 func (w *World) applyInject(a Action) error {
 	if len(a.Args) < 2 {
-		return errf("inject needs batch or marker and a partition")
+		return errf("inject needs batch, marker or txnstate and a target")
+	}
+	if a.Args[0] == "txnstate" {
+		return w.injectTxnState(a)
 	}
 	tp, ok := ParseTP(a.Args[1])
 	if !ok {
@@ -432,4 +435,47 @@ func splitComma(s string) []string {
 		}
 	}
 	return out
+}
+
+// injectTxnState is an operator's hand-written __transaction_state record:
+// the coordinator's metadata for an id is set as if it had been loaded from
+// the log. It lets a lesson start where real clients would need thousands of
+// round trips, such as an epoch near exhaustion (ref 7.S28).
+func (w *World) injectTxnState(a Action) error {
+	id := a.Args[1]
+	pid, err := optInt(a, "pid", -1)
+	if err != nil || pid < 0 {
+		return errf("inject txnstate needs pid=N")
+	}
+	epoch, err := optInt(a, "epoch", -1)
+	if err != nil || epoch < 0 || epoch > 32767 {
+		return errf("inject txnstate needs epoch=0..32767")
+	}
+	name, _ := a.Opt("state")
+	st, ok := TxnStateByName(name)
+	if !ok || (st != Empty && st != CompleteCommit && st != CompleteAbort) {
+		return errf("inject txnstate needs state=Empty, CompleteCommit or CompleteAbort")
+	}
+	t := w.txnPart(w.TxnPartitionFor(id))
+	if t.Leader < 0 || t.Loading {
+		return errf("%s has no coordinator now", t.name())
+	}
+	if m, ok := t.Meta[id]; ok && m.HasPending {
+		return errf("%s has a transition in progress", id)
+	}
+	timeout := int64(60000)
+	if m, ok := t.Meta[id]; ok {
+		timeout = m.TimeoutMs
+	}
+	meta := TxnMetadata{TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
+		ProducerEpoch: int16(epoch), LastProducerEpoch: NoProducerEpoch, TimeoutMs: timeout, State: st, StartTs: -1, LastUpdateTs: w.Now}
+	t.Meta[id] = meta
+	t.Log = append(t.Log, TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID,
+		ProducerEpoch: int16(epoch), TimeoutMs: timeout, State: st, StartTs: -1, LastUpdateTs: w.Now, CoordEpoch: t.CoordEpoch})
+	if w.nextPIDBlk <= pid {
+		// Keep later allocations from handing out this pid again.
+		w.nextPIDBlk = (pid/ProducerIDBlockSize + 1) * ProducerIDBlockSize
+	}
+	w.emit(EvTxnLog, w.coordActor(t), "operator writes "+id+" "+st.String()+" pid="+itoa(pid)+" epoch="+itoa(epoch)+" to "+t.name())
+	return nil
 }

@@ -169,6 +169,14 @@ var injectForms = []*form{
 			{key: "result", ph: "commit|abort", required: true, check: oneOf("commit", "abort")},
 			{key: "coordinatorEpoch", ph: "N", check: intIn(0, maxInt32)},
 		}},
+	{verb: "inject", usage: "inject txnstate ID pid=N epoch=N state=Empty|CompleteCommit|CompleteAbort",
+		need: "a transactional id",
+		args: []arg{{lit: "txnstate", role: "kind", name: "txnstate"}, whoTxn}, min: 2,
+		opts: []opt{
+			{key: "pid", ph: "N", required: true, check: intIn(0, 1<<63-1)},
+			{key: "epoch", ph: "N", required: true, check: intIn(0, 1<<15-1)},
+			{key: "state", ph: "Empty|CompleteCommit|CompleteAbort", required: true, check: oneOf("Empty", "CompleteCommit", "CompleteAbort")},
+		}},
 }
 
 // verbForms maps every verb that starts a line to its forms (several for
