@@ -84,6 +84,11 @@ type App struct {
 	speed     int
 	flash     string
 	flashKind theme.Kind
+	// cache keeps the panels' content for recent frames (cache.go).
+	cache *drawCache
+	// noCache draws everything afresh on every key: the reference the
+	// tests compare the caches with.
+	noCache bool
 }
 
 // NewApp builds the root model. lessons are listed on the home screen (a
@@ -104,6 +109,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		speed:    defaultSpeed,
 		focus:    PanelPartitions,
 		recent:   []PanelID{PanelPartitions},
+		cache:    newDrawCache(),
 	}
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
@@ -240,6 +246,11 @@ func (a *App) openLesson(name string) {
 		return
 	}
 	a.sess, a.name = s, name
+	// Frame keys are a session's own: another session may reuse them.
+	a.cache = newDrawCache()
+	if a.noCache {
+		a.cache = nil
+	}
 	a.screen = screenPlayer
 	a.playing = false
 	a.gen++
@@ -250,6 +261,9 @@ func (a *App) openLesson(name string) {
 	for i := range a.panes {
 		a.panes[i] = NewPane(a.th)
 		a.panes[i].KeyMap = a.paneKeys
+		if a.noCache {
+			a.panes[i].drawn = nil
+		}
 	}
 	a.refresh(true)
 }

@@ -279,7 +279,7 @@ func (a *App) layoutPanes() {
 	r := a.place.Narration
 	a.panes[PanelNarration].SetTitle(a.titleFor(PanelNarration, true) + "  " + progress(a.th, a.frame.Step, a.frame.Steps, r.W-14))
 	a.keysPane.SetSize(r.W, r.H)
-	a.keysPane.SetTitle(a.th.Title.Render("Keys") + a.th.Faint.Render("  (? or esc closes)"))
+	a.keysPane.SetTitle(a.th.Text(theme.TextTitle, "Keys") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
 }
 
 // refresh reads the session's frame and rebuilds every pane's content. With
@@ -304,13 +304,22 @@ func (a *App) refresh(reveal bool) {
 		PanelNarration:   narrationContent,
 	}
 	for p := range numPanels {
-		r := a.rectOf(p)
 		// One cell of margin inside the right border.
-		head, body, anchor := build[p](f, painter{th: a.th, w: max(r.W-3, 0)})
+		k := panelDrawKey{frame: f.Key, w: max(a.rectOf(p).W-3, 0)}
+		if p == PanelNarration {
+			k.cp = cpStateOf(f.Checkpoint)
+		}
+		d, ok := a.cache.get(p, k)
+		if !ok {
+			head, body, anchor := build[p](f, painter{th: a.th, w: k.w, cache: a.cache})
+			d = panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
+			a.cache.put(p, d)
+		}
+		anchor := d.anchor
 		if !reveal {
 			anchor = noRange
 		}
-		a.panes[p].SetContent(head, body, anchor)
+		a.panes[p].SetContent(d.head, d.body, anchor)
 	}
 	a.layoutPanes()
 }

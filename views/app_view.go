@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -20,11 +21,11 @@ func (a *App) titleFor(p PanelID, active bool) string {
 	var s string
 	switch {
 	case p == a.focus:
-		s = a.th.FocusTitle.Render(name)
+		s = a.th.Text(theme.TextFocusTitle, name)
 	case active:
-		s = a.th.Title.Render(name)
+		s = a.th.Text(theme.TextTitle, name)
 	default:
-		s = a.th.Faint.Render(name)
+		s = a.th.Text(theme.TextFaint, name)
 	}
 	if panelChanged(&a.frame, p) {
 		s += a.th.Render(theme.Changed, a.th.Glyph(theme.Changed))
@@ -42,7 +43,7 @@ func (a *App) slotTitle(s Slot) string {
 	out := ""
 	for i, p := range s.Panels {
 		if i > 0 {
-			out += a.th.Faint.Render(" ")
+			out += a.th.Text(theme.TextFaint, " ")
 		}
 		t := a.titleFor(p, p == act)
 		if p == act {
@@ -107,6 +108,15 @@ func (a *App) shortKeys() []key.Binding {
 		}
 		return a.fitHelp(append(ks, a.keys.Help, a.keys.Quit), nil)
 	}
+	return a.fitHelp(a.playerKeys(), playerHelpRank)
+}
+
+// playerHelpRank ranks the player's help entries: lower goes first when
+// space runs out.
+var playerHelpRank = map[string]int{"restart": 1, "scroll": 2, "slower": 3, "faster": 3, "panels": 4, "play": 5, "pause": 5, "lessons": 6}
+
+// playerKeys are the candidates for the player's help bar, before fitting.
+func (a *App) playerKeys() []key.Binding {
 	k := a.keys
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), "scroll"))
 	scroll.SetEnabled(a.panes[a.focus].KeyMap.Up.Enabled())
@@ -114,9 +124,29 @@ func (a *App) shortKeys() []key.Binding {
 	if !a.playing {
 		ks = append(ks[:4], ks[6:]...)
 	}
-	// Lower rank goes first when space runs out.
-	rank := map[string]int{"restart": 1, "scroll": 2, "slower": 3, "faster": 3, "panels": 4, "play": 5, "pause": 5, "lessons": 6}
-	return a.fitHelp(ks, rank)
+	return ks
+}
+
+// playerHelp is the player's help bar. It is drawn again only when the
+// keys that can act or the width change: the help model renders every
+// entry with lipgloss, several times while fitting it.
+func (a *App) playerHelp() string {
+	ks := a.playerKeys()
+	var b strings.Builder
+	b.WriteString(itoa(a.w))
+	for _, k := range ks {
+		if k.Enabled() {
+			h := k.Help()
+			b.WriteString("\x00" + h.Key + "\x01" + h.Desc)
+		}
+	}
+	sig := b.String()
+	if line, ok := a.cache.helpLine(sig); ok {
+		return line
+	}
+	line := a.help.ShortHelpView(a.fitHelp(ks, playerHelpRank))
+	a.cache.putHelp(sig, line)
+	return line
 }
 
 // fitHelp drops disabled bindings, then the lowest-ranked ones until the
@@ -191,18 +221,18 @@ func (a App) view() string {
 	}
 	pl := a.place
 	blocks := []block{
-		{pl.Header, []string{a.headerLine()}},
-		{pl.Help, []string{a.help.ShortHelpView(a.shortKeys())}},
+		{pl.Header, []string{a.headerLine()}, false},
+		{pl.Help, []string{a.playerHelp()}, false},
 	}
 	for _, s := range pl.Slots {
-		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines()})
+		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines(), true})
 	}
 	if a.showFull {
 		kp := a.keysPane
 		kp.SetContent(nil, textLines(splitLines(a.help.FullHelpView(a.fullKeys()))), noRange)
-		blocks = append(blocks, block{pl.Narration, kp.Lines()})
+		blocks = append(blocks, block{pl.Narration, kp.Lines(), true})
 	} else {
-		blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines()})
+		blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines(), true})
 	}
 	return compose(a.w, a.h, blocks)
 }
@@ -217,9 +247,9 @@ func (a App) homeView() string {
 	lines := append(splitLines(home.View()), full...)
 	status := a.home.StatusLine()
 	return compose(a.w, a.h, []block{
-		{Rect{0, 0, a.w, a.h - 2}, lines},
-		{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}},
-		{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.shortKeys())}},
+		{Rect{0, 0, a.w, a.h - 2}, lines, false},
+		{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
+		{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.shortKeys())}, false},
 	})
 }
 
@@ -227,15 +257,15 @@ func (a App) homeView() string {
 // the autoplay state on the right.
 func (a App) headerLine() string {
 	th := a.th
-	left := th.Header.Render(" eoslab ") + " " + th.Bold.Render(clean(a.sess.Title()))
+	left := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, clean(a.sess.Title()))
 	var right string
 	switch {
 	case a.flash != "":
 		right = th.Render(a.flashKind, a.flash)
 	case a.playing:
-		right = th.AccentText.Render(th.Sym.Play+" playing") + th.Faint.Render(" "+speedText(speeds[a.speed])+"/step")
+		right = th.Text(theme.TextAccent, th.Sym.Play+" playing") + th.Text(theme.TextFaint, " "+speedText(speeds[a.speed])+"/step")
 	default:
-		right = th.Faint.Render(th.Sym.Pause + " paused  p plays")
+		right = th.Text(theme.TextFaint, th.Sym.Pause+" paused  p plays")
 	}
 	right += " "
 	lw := a.w - width(right) - 1

@@ -9,6 +9,9 @@ import (
 type block struct {
 	r     Rect
 	lines []string
+	// exact promises that every line is exactly r.W cells wide, as a
+	// pane's are, so compose need not measure them.
+	exact bool
 }
 
 // compose places blocks on a w x h canvas and returns the screen. Gaps are
@@ -35,7 +38,11 @@ func compose(w, h int, blocks []block) string {
 				line = bl.lines[i]
 			}
 			cw := min(r.W, w-r.X)
-			b.WriteString(fit(line, cw, ""))
+			if bl.exact && cw == r.W && line != "" {
+				b.WriteString(line)
+			} else {
+				b.WriteString(fit(line, cw, ""))
+			}
 			x = r.X + cw
 		}
 		rows[y] = strings.TrimRight(b.String(), " ")

@@ -220,8 +220,10 @@ func layoutFull(pl *Placement, body Rect) {
 	// The coordinator gets room for its state diagram when it can.
 	coordW := max(top.W*30/100, min(58, top.W*36/100))
 	parts, coord := splitH(rest, rest.W-coordW)
-	tl, rest2 := splitH(bottom, bottom.W/2)
-	cons, ev := splitH(rest2, rest2.W/2)
+	// The consumers get enough room to stand side by side, so a
+	// read_committed and a read_uncommitted reader compare line by line.
+	tl, rest2 := splitH(bottom, bottom.W*46/100)
+	cons, ev := splitH(rest2, rest2.W*57/100)
 	pl.Slots = []Slot{
 		{prod, []PanelID{PanelProducers}},
 		{parts, []PanelID{PanelPartitions}},

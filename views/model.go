@@ -42,6 +42,14 @@ type Session interface {
 
 // Frame is everything the player draws for one step.
 type Frame struct {
+	// Key identifies the frame's content apart from Checkpoint: a session
+	// gives two frames the same non-zero Key only when every other field
+	// is the same. The views keep what they drew for a Key and reuse it
+	// when the learner comes back to it, which makes stepping back and
+	// forth through a long history cheap. 0 means unknown: everything is
+	// drawn afresh.
+	Key uint64
+
 	Step, Steps int
 	Narration   string
 	// Note is a "Kafka vs the article" note: where a seed article simplifies
@@ -200,7 +208,9 @@ type CoordinatorView struct {
 	States    []string // all state names, in the order to draw them
 	// Partitions are the topic partitions in the transaction.
 	Partitions []string
-	// Writes is the log of this id's records in __transaction_state.
+	// Writes is the log of this id's records in __transaction_state, oldest
+	// first, each as "@offset State pid=... epoch=..." and the partitions
+	// when there are any; the id itself is left out, as TxnID names it.
 	Writes     []string
 	ProducerID int64
 	Epoch      int16

@@ -60,15 +60,17 @@ type Pane struct {
 	th      *theme.Theme
 	title   string
 	header  []string // lines that stay put above the scrolling body
-	body    Content
+	body    *memoLines
 	w, h    int
 	off     int
 	focused bool
+	// drawn keeps the last rendered lines, shared by the pane's copies.
+	drawn *paneDrawn
 }
 
 // NewPane returns an empty pane.
 func NewPane(th *theme.Theme) Pane {
-	return Pane{KeyMap: DefaultPaneKeyMap(), th: th, body: textLines(nil)}
+	return Pane{KeyMap: DefaultPaneKeyMap(), th: th, body: memo(nil), drawn: &paneDrawn{}}
 }
 
 // SetSize sets the outer size, borders included.
@@ -89,12 +91,12 @@ func (p Pane) Focused() bool { return p.focused }
 // SetContent replaces the header and body. If anchor is a range, the body
 // scrolls just enough to show it (its start wins when it does not fit):
 // that is how a new step brings what changed into view.
+//
+// Each body line is made once, the first time it is drawn; passing the
+// same body again (a *memoLines from an earlier call) keeps what was made.
 func (p *Pane) SetContent(header []string, body Content, anchor Range) {
 	p.header = header
-	if body == nil {
-		body = textLines(nil)
-	}
-	p.body = body
+	p.body = memo(body)
 	p.reveal(anchor)
 }
 
@@ -148,11 +150,22 @@ func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 // CanScroll reports whether the body is longer than the pane.
 func (p Pane) CanScroll() bool { return p.body.Len() > p.bodyHeight() }
 
-// Lines renders the pane as exactly h lines of exactly w cells.
+// Lines renders the pane as exactly h lines of exactly w cells. The
+// result is shared with the pane's cache: read it, do not change it.
 func (p Pane) Lines() []string {
 	if p.w <= 0 || p.h <= 0 {
 		return nil
 	}
+	k := paneDrawKey{body: p.body, title: p.title, off: p.off, w: p.w, h: p.h, focused: p.focused}
+	if lines, ok := p.drawn.get(k, p.header); ok {
+		return lines
+	}
+	out := p.render()
+	p.drawn.put(k, p.header, out)
+	return out
+}
+
+func (p Pane) render() []string {
 	out := make([]string, 0, p.h)
 	if p.w < 2 || p.h < 2 {
 		for range p.h {

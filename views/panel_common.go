@@ -13,6 +13,17 @@ import (
 type painter struct {
 	th *theme.Theme
 	w  int // inner width of the pane
+	// cache, when set, remembers wrapped text across frames.
+	cache *drawCache
+}
+
+// wrap is wrap(s, w), remembered across frames when the painter has a
+// cache. The lines are shared: do not change them.
+func (p painter) wrap(s string, w int) []string {
+	if p.cache == nil {
+		return wrap(s, w)
+	}
+	return p.cache.wrap(s, w)
 }
 
 // mark is the two-cell gutter that flags a changed item: a glyph and colour,
@@ -100,8 +111,9 @@ func anchorOf(n int, changed func(i int) bool) Range {
 }
 
 // columns lays several contents side by side, each clipped to colW cells
-// with gap cells between them. Lines are made on demand.
-func columns(cols []Content, colW, gap int) Content {
+// (with tail, so a cut value does not pass for a shorter one) and gap cells
+// between them. Lines are made on demand.
+func columns(cols []Content, colW, gap int, tail string) Content {
 	n := 0
 	for _, c := range cols {
 		n = max(n, c.Len())
@@ -118,9 +130,9 @@ func columns(cols []Content, colW, gap int) Content {
 				s = c.Line(i)
 			}
 			if j == len(cols)-1 {
-				b.WriteString(clip(s, colW, ""))
+				b.WriteString(clip(s, colW, tail))
 			} else {
-				b.WriteString(fit(s, colW, ""))
+				b.WriteString(fit(s, colW, tail))
 			}
 		}
 		return b.String()
@@ -134,4 +146,36 @@ func columnCount(w, minW, gap, n int) int {
 	}
 	k := (w + gap) / (minW + gap)
 	return clamp(k, 1, n)
+}
+
+// flow lays out styled items after a lead ("  next seq ") on as many lines
+// as the painter's width needs: items are never cut between lines, and
+// continuation lines are indented by indent cells. Narrow panels thus keep
+// every word of "last error PRODUCER_FENCED(90)" instead of clipping it.
+// An item wider than a whole line is left for the pane to clip.
+func (p painter) flow(lead string, items []string, sep string, indent int) []string {
+	var out []string
+	line, lw := lead, width(lead)
+	pad, sw := repeat(" ", indent), width(sep)
+	empty := true // no item on the line yet
+	for _, it := range items {
+		iw := width(it)
+		switch {
+		case !empty && lw+sw+iw <= p.w:
+			line += sep
+			lw += sw
+		case !empty:
+			out = append(out, line)
+			line, lw = pad, indent
+		case lw+iw > p.w && lw > indent && len(out) == 0:
+			// Not even the first item fits after the lead: the lead
+			// gets a line of its own.
+			out = append(out, strings.TrimRight(line, " "))
+			line, lw = pad, indent
+		}
+		line += it
+		lw += iw
+		empty = false
+	}
+	return append(out, line)
 }

@@ -1,10 +1,6 @@
 package views
 
-import (
-	"strings"
-
-	"eoslab/views/theme"
-)
+import "eoslab/views/theme"
 
 // consumersContent draws the consumers side by side, so a read_committed
 // and a read_uncommitted reader of the same partitions can be compared line
@@ -17,7 +13,7 @@ func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
 	const minCol, gap = 22, 2
 	k := columnCount(p.w, minCol, gap, n)
 	colW := (p.w - gap*(k-1)) / max(k, 1)
-	cp := painter{th: p.th, w: colW}
+	cp := painter{th: p.th, w: colW, cache: p.cache}
 	var cols []Content
 	anchor := noRange
 	for c := 0; c < k; c++ {
@@ -44,7 +40,7 @@ func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
 	if k == 1 {
 		return nil, cols[0], anchor
 	}
-	return nil, columns(cols, colW, gap), anchor
+	return nil, columns(cols, colW, gap, p.th.Sym.Ellipsis), anchor
 }
 
 // consumerCol is one consumer: a few header lines, then its records, which
@@ -62,7 +58,9 @@ func (c *consumerCol) Line(i int) string {
 		return c.head[i]
 	}
 	r := &c.recs[i-len(c.head)]
-	return "  " + c.p.mark(r.Changed) + c.p.muted(clean(r.Partition)+"@"+i64(r.Offset)) + " " + clean(r.Value)
+	// One cell of indent under "returned N records:", not two: side by
+	// side, "▸ orders-0@0 order-42" must fit a narrow column whole.
+	return " " + c.p.mark(r.Changed) + c.p.muted(clean(r.Partition)+"@"+i64(r.Offset)) + " " + clean(r.Value)
 }
 
 func (c *consumerCol) anchor() Range {
@@ -83,7 +81,7 @@ func (p painter) consumerLines(c *ConsumerView) *consumerCol {
 	case "read_uncommitted":
 		k = theme.Open
 	}
-	out := []string{p.mark(c.Changed) + p.bold(clean(c.Name)), "  " + th.Style(k).Bold(true).Render(iso)}
+	out := []string{p.mark(c.Changed) + p.bold(clean(c.Name)), "  " + th.RenderBold(k, iso)}
 	if c.Group != "" {
 		out = append(out, "  group "+clean(c.Group))
 	}
@@ -92,11 +90,11 @@ func (p painter) consumerLines(c *ConsumerView) *consumerCol {
 		for i, po := range c.Positions {
 			ps[i] = clean(po.Partition) + ":" + i64(po.Offset)
 		}
-		out = append(out, "  position "+strings.Join(ps, " "))
+		out = append(out, p.flow("  position ", ps, " ", 4)...)
 	}
 	out = append(out, "  "+p.muted("returned "+itoa(len(c.Records))+" record"+plural(len(c.Records))+":"))
 	if len(c.Records) == 0 {
-		out = append(out, "    "+p.muted("(nothing yet)"))
+		out = append(out, "   "+p.muted("(nothing yet)"))
 	}
 	return &consumerCol{p: p, head: out, recs: c.Records}
 }

@@ -44,7 +44,7 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 		out = append(out, "  producerId "+p.bold(i64(c.ProducerID))+"  epoch "+p.bold(itoa(int(c.Epoch))))
 	}
 	stateLine := len(out)
-	out = append(out, "  state "+th.Style(stateKind(c.State)).Bold(true).Render("["+clean(c.State)+"]"))
+	out = append(out, "  state "+th.RenderBold(stateKind(c.State), "["+clean(c.State)+"]"))
 	out = append(out, p.stateMachine(c)...)
 	parts := p.muted("none")
 	if len(c.Partitions) > 0 {
@@ -59,14 +59,15 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 	if len(c.Writes) == 0 {
 		out = append(out, "    "+p.muted("(none yet)"))
 	}
+	// Each record starts with its offset in __transaction_state, which
+	// numbers them.
 	for i, w := range c.Writes {
 		last := i == len(c.Writes)-1
-		num := padLeft(itoa(i+1), 3) + ". "
-		for j, l := range wrap(w, max(p.w-4-len(num), 10)) {
+		for j, l := range p.wrap(w, max(p.w-4, 10)) {
 			if j == 0 {
-				out = append(out, "  "+p.mark(last && c.Changed)+p.muted(num)+l)
+				out = append(out, "  "+p.mark(last && c.Changed)+l)
 			} else {
-				out = append(out, "    "+repeat(" ", len(num))+l)
+				out = append(out, "      "+l)
 			}
 		}
 	}
@@ -86,7 +87,7 @@ func (p painter) stateMachine(c *CoordinatorView) []string {
 	th := p.th
 	tok := func(s string) string {
 		if s == c.State {
-			return th.Style(stateKind(s)).Bold(true).Render("[" + s + "]")
+			return th.RenderBold(stateKind(s), "["+s+"]")
 		}
 		return p.muted(" " + s + " ")
 	}
@@ -128,7 +129,7 @@ func (p painter) stateMachine(c *CoordinatorView) []string {
 		s = clean(s)
 		cell := "  " + p.muted("  "+s)
 		if s == c.State {
-			cell = "  " + th.Style(stateKind(s)).Bold(true).Render(th.Sym.Cursor+" ["+s+"]")
+			cell = "  " + th.RenderBold(stateKind(s), th.Sym.Cursor+" ["+s+"]")
 		}
 		r := i % rows
 		if out[r] != "" {

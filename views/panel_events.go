@@ -44,7 +44,7 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 		} else if !isNew {
 			k = theme.Muted
 		}
-		for j, l := range wrap(e, ww) {
+		for j, l := range p.wrap(e, ww) {
 			if isNew {
 				if anchor.From < 0 {
 					anchor.From = len(lines)
@@ -64,6 +64,14 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	}}, anchor
 }
 
+// isViolation reports whether an event line reports an invariant
+// violation, in any letter case, without copying the line.
 func isViolation(e string) bool {
-	return strings.Contains(strings.ToLower(e), "violat")
+	const word = "violat"
+	for i := 0; i+len(word) <= len(e); i++ {
+		if c := e[i]; (c == 'v' || c == 'V') && strings.EqualFold(e[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
 }

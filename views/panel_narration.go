@@ -51,13 +51,15 @@ func (p painter) narrationSides(f *Frame) (left, right []string, anchor Range) {
 		return p.textLines(f, leftW, false), p.noteLines(f.Note, rightW), Range{0, 0}
 	}
 	left = p.textLines(f, leftW, true)
-	right, _ = p.checkpointLines(f.Checkpoint, rightW)
-	_, result := p.checkpointLines(f.Checkpoint, leftW)
+	right, result := p.checkpointLines(f.Checkpoint, rightW)
 	anchor = Range{0, len(right) - 1}
+	// Once answered, the verdict and explanation head the right column,
+	// beside the narration, and the judged choices follow. Both columns
+	// scroll together, so a verdict placed lower would scroll the shorter
+	// column out of sight and leave half the pane blank.
 	if len(result) > 0 {
-		left = append(left, "")
-		anchor = Range{len(left), len(left) + len(result) - 1}
-		left = append(left, result...)
+		anchor = Range{0, len(result) - 1}
+		right = append(append(result, ""), right...)
 	}
 	return left, right, anchor
 }
@@ -89,14 +91,14 @@ func (p painter) columnsAnchor(f *Frame) Range {
 // progress is "step 3/12" and a bar, w cells at most.
 func progress(th *theme.Theme, step, steps, w int) string {
 	label := "step " + itoa(step) + "/" + itoa(steps)
-	s := th.Bold.Render(label)
+	s := th.Text(theme.TextBold, label)
 	barW := min(w-width(label)-8, 30)
 	if barW < 5 || steps <= 0 {
 		return s
 	}
 	done := clamp(step*barW/steps, 0, barW)
 	pct := clamp(step*100/steps, 0, 100)
-	return s + "  " + th.BarDone.Render(repeat(th.Sym.BarFull, done)) + th.BarLeft.Render(repeat(th.Sym.BarEmpty, barW-done)) +
+	return s + "  " + th.Text(theme.TextBarDone, repeat(th.Sym.BarFull, done)) + th.Text(theme.TextBarLeft, repeat(th.Sym.BarEmpty, barW-done)) +
 		" " + padLeft(itoa(pct), 3) + "%"
 }
 
@@ -146,7 +148,7 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 	lead := th.Sym.Question + " What happens next?"
 	for i, l := range q {
 		if i == 0 && strings.HasPrefix(l, lead) {
-			out = append(out, th.AccentText.Render(lead)+p.bold(l[len(lead):]))
+			out = append(out, th.Text(theme.TextAccent, lead)+p.bold(l[len(lead):]))
 			continue
 		}
 		out = append(out, p.bold(l))
@@ -188,11 +190,20 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 		out = append(out, p.muted("Press "+keys+" to answer. The lesson waits for your answer."))
 		return out, nil
 	}
-	verdict := th.Mark(theme.Correct, "correct")
+	result = []string{th.Mark(theme.Correct, "correct")}
 	if cp.Chosen != cp.Correct {
-		verdict = th.Mark(theme.Wrong, "not quite: the answer is "+itoa(cp.Correct))
+		// The verdict names the right choice in full: on a wide pane it
+		// heads its own column, away from the list of choices.
+		right := "not quite: the answer is " + itoa(cp.Correct)
+		if cp.Correct >= 1 && cp.Correct <= len(cp.Choices) {
+			right += ") " + cp.Choices[cp.Correct-1]
+		}
+		result = nil
+		for _, l := range wrap(th.Glyph(theme.Wrong)+" "+right, w) {
+			result = append(result, th.Render(theme.Wrong, l))
+		}
 	}
-	result = append([]string{verdict}, wrap(cp.Explanation, w)...)
+	result = append(result, wrap(cp.Explanation, w)...)
 	return out, result
 }
 

@@ -217,7 +217,7 @@ func (l *partLog) rowLine(r *LogRow) string {
 	}
 	line := l.cells(r.Offsets(), pidEpoch(r.PID, r.Epoch), clean(r.Seqs), val, status)
 	if r.Changed {
-		return p.mark(true) + th.Style(theme.Changed).Render(line[2:l.offW+2]) + line[l.offW+2:]
+		return p.mark(true) + th.Render(theme.Changed, line[2:l.offW+2]) + line[l.offW+2:]
 	}
 	return line
 }
@@ -249,7 +249,7 @@ func partitionsContent(f *Frame, p painter) ([]string, Content, Range) {
 	const minCol, gap = 50, 2
 	k := columnCount(p.w, minCol, gap, n)
 	colW := (p.w - gap*(k-1)) / max(k, 1)
-	cp := painter{th: p.th, w: colW}
+	cp := painter{th: p.th, w: colW, cache: p.cache}
 	cols := make([][]Content, k)
 	anchor := noRange
 	for c := 0; c < k; c++ {
@@ -275,7 +275,7 @@ func partitionsContent(f *Frame, p painter) ([]string, Content, Range) {
 	if k == 1 {
 		return nil, stacks[0], anchor
 	}
-	return nil, columns(stacks, colW, gap), anchor
+	return nil, columns(stacks, colW, gap, p.th.Sym.Ellipsis), anchor
 }
 
 // stacked is several contents one below the other.

@@ -32,24 +32,24 @@ func (p painter) producerLines(pr ProducerView) []string {
 	th := p.th
 	lines := []string{p.mark(pr.Changed) + p.bold(clean(pr.Name))}
 	if pr.TransactionalID != "" {
-		lines = append(lines, "  transactional.id "+clean(pr.TransactionalID))
+		lines = append(lines, p.flow("  transactional.id ", []string{clean(pr.TransactionalID)}, "", 4)...)
 	} else {
 		lines = append(lines, "  "+p.muted("no transactional.id"))
 	}
 	if pr.ProducerID < 0 {
 		lines = append(lines, "  "+p.muted("no producerId yet"))
 	} else {
-		lines = append(lines, "  producerId "+p.bold(i64(pr.ProducerID))+"  epoch "+p.bold(itoa(int(pr.Epoch))))
+		lines = append(lines, p.flow("  ", []string{"producerId " + p.bold(i64(pr.ProducerID)), "epoch " + p.bold(itoa(int(pr.Epoch)))}, "  ", 2)...)
 	}
 	if pr.State != "" {
-		lines = append(lines, "  state "+th.Render(stateKind(pr.State), clean(pr.State)))
+		lines = append(lines, p.flow("  state ", []string{th.Render(stateKind(pr.State), clean(pr.State))}, "", 4)...)
 	}
 	if len(pr.NextSeq) > 0 {
 		parts := make([]string, len(pr.NextSeq))
 		for i, s := range pr.NextSeq {
 			parts[i] = clean(s.Partition) + ":" + itoa(int(s.Seq))
 		}
-		lines = append(lines, "  next seq "+strings.Join(parts, "  "))
+		lines = append(lines, p.flow("  next seq ", parts, "  ", 4)...)
 	}
 	if pr.InFlight > 0 {
 		lines = append(lines, "  "+th.Mark(theme.InFlight, itoa(pr.InFlight)+" in flight"))
@@ -65,14 +65,14 @@ func (p painter) producerLines(pr ProducerView) []string {
 		tags = append(tags, th.Tag(theme.Crashed))
 	}
 	if len(tags) > 0 {
-		lines = append(lines, "  "+strings.Join(tags, "  "))
+		lines = append(lines, p.flow("  ", tags, "  ", 2)...)
 	}
 	if pr.LastError != "" {
 		k := theme.Aborted
 		if strings.Contains(pr.LastError, "FENCED") {
 			k = theme.Fenced
 		}
-		lines = append(lines, "  last error "+th.Mark(k, clean(pr.LastError)))
+		lines = append(lines, p.flow("  last error ", []string{th.Mark(k, clean(pr.LastError))}, "", 4)...)
 	}
 	return lines
 }

@@ -18,6 +18,9 @@ type timeline struct {
 	gutter  int
 	centers []int
 	lineW   int
+	// buf is the cell line being drawn, reused from line to line: lines
+	// are drawn one at a time, on the one goroutine that draws.
+	buf cellLine
 }
 
 func timelineContent(f *Frame, p painter) ([]string, Content, Range) {
@@ -47,7 +50,7 @@ func timelineContent(f *Frame, p painter) ([]string, Content, Range) {
 	}
 	t.lineW = t.gutter + colW*len(t.actors)
 
-	header := []string{t.headerLine()}
+	header := t.headerLines()
 	if len(f.Timeline) == 0 {
 		return header, textLines{p.muted("  (no messages yet)")}, noRange
 	}
@@ -72,22 +75,50 @@ func actorsOf(arrows []Arrow) []string {
 	return out
 }
 
-func (t *timeline) headerLine() string {
-	var b strings.Builder
-	x := 0
+// headerLines name the lifelines, each name centred over its line. When a
+// name is wider than a column, the names go on two staggered rows (every
+// other actor on the second), where each may take nearly two columns: a
+// clipped "broker-" would not say which broker. Only a name wider still is
+// clipped, with an ellipsis.
+func (t *timeline) headerLines() []string {
 	colW := t.lineW - t.gutter
 	if len(t.actors) > 0 {
 		colW /= len(t.actors)
 	}
+	all := make([]int, len(t.actors))
+	stagger := false
 	for i, a := range t.actors {
-		name := clip(clean(a), max(colW-1, 1), "")
+		all[i] = i
+		stagger = stagger || width(clean(a)) > colW-1
+	}
+	if !stagger || len(t.actors) < 2 {
+		return []string{t.headerRow(all, colW-1)}
+	}
+	var even, odd []int
+	for i := range t.actors {
+		if i%2 == 0 {
+			even = append(even, i)
+		} else {
+			odd = append(odd, i)
+		}
+	}
+	return []string{t.headerRow(even, 2*colW-1), t.headerRow(odd, 2*colW-1)}
+}
+
+// headerRow draws the names of the actors idx, each at most maxW cells.
+func (t *timeline) headerRow(idx []int, maxW int) string {
+	var b strings.Builder
+	x := 0
+	for _, i := range idx {
+		name := clip(clean(t.actors[i]), max(maxW, 1), t.p.th.Sym.Ellipsis)
 		nw := width(name)
 		start := max(x, t.centers[i]-nw/2)
 		b.WriteString(repeat(" ", start-x))
 		b.WriteString(t.p.bold(name))
-		x = start + nw
+		x = start + nw + 1
+		b.WriteString(" ")
 	}
-	return b.String()
+	return strings.TrimRight(b.String(), " ")
 }
 
 // cellLine is one line of the diagram as one-cell glyphs with a style each.
@@ -97,7 +128,11 @@ type cellLine struct {
 }
 
 func (t *timeline) blank() cellLine {
-	c := cellLine{g: make([]string, t.lineW), k: make([]theme.Kind, t.lineW)}
+	if len(t.buf.g) != t.lineW {
+		t.buf = cellLine{g: make([]string, t.lineW), k: make([]theme.Kind, t.lineW)}
+	}
+	c := t.buf
+	clear(c.k)
 	for i := range c.g {
 		c.g[i] = " "
 	}
@@ -185,6 +220,12 @@ func (t *timeline) line(i int) string {
 		}
 		if a.Dropped {
 			label += " " + th.Glyph(theme.Dropped) + " dropped"
+		}
+		// A label too long for the room right of its arrow moves left
+		// (over the lifelines, as every label is drawn) rather than lose
+		// its last words: those are the error code or the offset.
+		if lw := width(label); start+lw > t.p.w {
+			start = max(t.p.w-lw, t.gutter)
 		}
 		avail := t.p.w - start
 		if avail < 4 {

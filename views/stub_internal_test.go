@@ -15,6 +15,9 @@ type stubSession struct {
 	cpAt    map[int]int // position -> right choice
 	answers map[int]int
 	frames  []Frame
+	// keys gives each position's frame a Key, so the app may reuse what
+	// it drew for it.
+	keys bool
 }
 
 func newStub(seed int64, n int) *stubSession {
@@ -129,6 +132,9 @@ func (s *stubSession) Answer(c int) (bool, bool) {
 
 func (s *stubSession) Frame() Frame {
 	f := s.frames[s.pos]
+	if s.keys {
+		f.Key = uint64(s.pos) + 1
+	}
 	if right, ok := s.cpAt[s.pos]; ok {
 		cp := &Checkpoint{Question: "What next? " + oddTexts[s.pos%len(oddTexts)], Choices: []string{"one", strings.Repeat("two ", 30), "three"}}
 		if a, done := s.answers[s.pos]; done {

@@ -165,9 +165,10 @@ func TestFramesAfterBackAreExact(t *testing.T) {
 			s := open(t, m.Name)
 			// The checkpoint is left out: answering it is the one thing
 			// that changes a position's frame, and it is checked apart.
+			// So is the Key, which names a build, not a content.
 			frame := func(s *Session) views.Frame {
 				f := s.Frame()
-				f.Checkpoint = nil
+				f.Checkpoint, f.Key = nil, 0
 				return f
 			}
 			var want []views.Frame
@@ -196,6 +197,17 @@ func TestFramesAfterBackAreExact(t *testing.T) {
 			}
 			for u.Back() {
 				check()
+			}
+			// A session that forgets everything it cached before each
+			// frame builds the same frames: the caches of event lines,
+			// log rows and records change nothing.
+			v := open(t, m.Name)
+			for k := 0; k <= v.Len(); k++ {
+				playTo(t, v, k)
+				v.forget()
+				if got := frame(v); !reflect.DeepEqual(got, want[k]) {
+					t.Fatalf("position %d differs when built without caches:\n got %+v\nwant %+v", k, got, want[k])
+				}
 			}
 			// The first session, also back at the start, agrees.
 			for s.Back() {
@@ -298,6 +310,47 @@ func TestFrameContent(t *testing.T) {
 	})
 }
 
+// forget drops every cache of the session, as if each frame were built
+// for the first time.
+func (s *Session) forget() {
+	clear(s.frames)
+	clear(s.rows)
+	clear(s.writes)
+	s.eventText = newRing[string](4 * maxEvents)
+}
+
+// TestFrameKeys: a frame's Key names one built frame. Coming back to a
+// position gives the same Key, other positions other keys, and a position
+// whose frame was evicted and built again a new one.
+func TestFrameKeys(t *testing.T) {
+	s := open(t, "zombie")
+	keys := map[uint64]int{}
+	for k := 0; k <= s.Len(); k++ {
+		f := playTo(t, s, k)
+		if f.Key == 0 {
+			t.Fatalf("position %d: no key", k)
+		}
+		if p, seen := keys[f.Key]; seen {
+			t.Fatalf("positions %d and %d share key %d", p, k, f.Key)
+		}
+		keys[f.Key] = k
+	}
+	for k := s.Len(); k >= 0; k-- {
+		if f := playTo(t, s, k); keys[f.Key] != k {
+			t.Fatalf("position %d came back with the key of %d", k, keys[f.Key])
+		}
+	}
+	s.evictFarthest(0)
+	if _, ok := s.frames[s.Len()]; ok || len(s.frames) != s.Len() {
+		t.Fatalf("evicting from 0 kept %d frames, the last one %v", len(s.frames), ok)
+	}
+	if f := playTo(t, s, s.Len()); f.Key == 0 {
+		t.Fatal("a rebuilt frame has no key")
+	} else if p, seen := keys[f.Key]; seen {
+		t.Fatalf("a rebuilt frame reused the key of position %d", p)
+	}
+}
+
 func TestLabels(t *testing.T) {
 	for in, want := range map[string]views.Arrow{
 		"m3 A -> broker-2 InitProducerId transactionalId=payments timeout=60000 pid=-1 epoch=-1": {From: "A", To: "broker-2", Label: "InitProducerId payments pid=-1 epoch=-1"},
@@ -359,8 +412,9 @@ func TestBigWorldFrame(t *testing.T) {
 }
 
 // BenchmarkFrame100k builds the frame of a position whose world holds over
-// 100,000 events, as after every step of a long session. (Frame at an
-// unchanged position is a cache hit and costs a copy.)
+// 100,000 events, as the first time a step of a long session is shown: the
+// frame cache is emptied before each call. (A position shown before is a
+// cache hit and costs a copy.)
 func BenchmarkFrame100k(b *testing.B) {
 	s := New(bigLesson(b))
 	playTo(b, s, 3)
@@ -376,6 +430,7 @@ func BenchmarkFrame100k(b *testing.B) {
 		} else {
 			s.Back()
 		}
+		clear(s.frames)
 		_ = s.Frame()
 	}
 }
@@ -388,5 +443,25 @@ func BenchmarkFrameCached(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = s.Frame()
+	}
+}
+
+func TestRing(t *testing.T) {
+	r := newRing[string](4)
+	if _, ok := r.get(0); ok {
+		t.Fatal("an empty ring has index 0")
+	}
+	for i := range 6 {
+		r.put(i, fmt.Sprint("v", i))
+	}
+	for i, want := range map[int]string{2: "v2", 3: "v3", 4: "v4", 5: "v5"} {
+		if got, ok := r.get(i); !ok || got != want {
+			t.Errorf("get(%d) = %q, %v; want %q", i, got, ok, want)
+		}
+	}
+	for _, i := range []int{0, 1, 6, 9} {
+		if got, ok := r.get(i); ok {
+			t.Errorf("get(%d) = %q: that index was replaced or never put", i, got)
+		}
 	}
 }

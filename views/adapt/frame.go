@@ -3,6 +3,7 @@ package adapt
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"eoslab/engine"
 	"eoslab/views"
@@ -38,11 +39,11 @@ func (s *Session) build(pos int) views.Frame {
 		}
 	}
 	f.Producers = producerViews(w, prev)
-	f.Partitions = partitionViews(w, prev)
-	f.Coordinators = coordinatorViews(w, prev)
+	f.Partitions = s.partitionViews(w, prev)
+	f.Coordinators = s.coordinatorViews(w, prev)
 	f.Consumers = consumerViews(w, prev)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
-	f.Events, f.NewEvents = eventLines(w, prev)
+	f.Events, f.NewEvents = s.eventLines(w, prev)
 	f.Violations = violations(w, prev)
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, "lesson: "+e.Error())
@@ -50,11 +51,16 @@ func (s *Session) build(pos int) views.Frame {
 	return f
 }
 
-func eventLines(w, prev *engine.World) ([]string, int) {
-	evs := w.Events[max(0, len(w.Events)-maxEvents):]
-	out := make([]string, len(evs))
-	for i := range evs {
-		out[i] = evs[i].Line()
+func (s *Session) eventLines(w, prev *engine.World) ([]string, int) {
+	from := max(0, len(w.Events)-maxEvents)
+	out := make([]string, len(w.Events)-from)
+	for i := range out {
+		t, ok := s.eventText.get(from + i)
+		if !ok {
+			t = w.Events[from+i].Line()
+			s.eventText.put(from+i, t)
+		}
+		out[i] = t
 	}
 	n := len(w.Events)
 	if prev != nil {
@@ -130,7 +136,49 @@ func producerChanged(p, b *engine.Producer) bool {
 	return false
 }
 
-func partitionViews(w, prev *engine.World) []views.PartitionView {
+// rowStatic is the part of a batch's log row that never changes once the
+// batch is in the log (offsets, producer, sequences, values), kept per
+// partition and batch index so that a frame does not format a thousand
+// rows again. id checks that the batch at that index is still the same
+// one: a log that is truncated and written again gets fresh rows.
+type rowStatic struct {
+	id  batchID
+	row views.LogRow
+}
+
+type batchID struct {
+	base, appendTime, pid int64
+	seq, count            int32
+	epoch                 int16
+	control               bool
+	marker                engine.MarkerType
+}
+
+func idOf(b *engine.Batch) batchID {
+	return batchID{base: b.BaseOffset, appendTime: b.AppendTime, pid: b.ProducerID, seq: b.BaseSequence, count: b.Count,
+		epoch: b.ProducerEpoch, control: b.Control, marker: b.Marker}
+}
+
+// staticRow is the unchanging part of the row of batch i of a partition
+// whose cached rows are rows.
+func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
+	if c, ok := rows.get(i); ok && c.id == idOf(b) {
+		return c.row
+	}
+	r := views.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
+	switch {
+	case !b.Control:
+		r.Kind, r.Values = views.RowData, b.Values()
+	case b.Marker == engine.MarkerCommit:
+		r.Kind = views.RowCommit
+	default:
+		r.Kind = views.RowAbort
+	}
+	rows.put(i, rowStatic{id: idOf(b), row: r})
+	return r
+}
+
+func (s *Session) partitionViews(w, prev *engine.World) []views.PartitionView {
 	var out []views.PartitionView
 	for _, tp := range w.SortedPartitions() {
 		p := w.Partitions[tp]
@@ -141,12 +189,12 @@ func partitionViews(w, prev *engine.World) []views.PartitionView {
 		if prev != nil {
 			before = prev.Partitions[tp]
 		}
-		out = append(out, partitionView(p, before))
+		out = append(out, s.partitionView(p, before))
 	}
 	return out
 }
 
-func partitionView(p, before *engine.PartitionLog) views.PartitionView {
+func (s *Session) partitionView(p, before *engine.PartitionLog) views.PartitionView {
 	v := views.PartitionView{Name: p.TP.String(), HW: p.HW, LSO: p.LastStableOffset(), LEO: p.LEO}
 	if p.Leader > 0 {
 		v.Leader = "broker-" + strconv.Itoa(p.Leader)
@@ -159,21 +207,27 @@ func partitionView(p, before *engine.PartitionLog) views.PartitionView {
 	if before != nil {
 		prevLEO = before.LEO
 	}
-	batches := p.Batches[max(0, len(p.Batches)-maxRows):]
+	from := max(0, len(p.Batches)-maxRows)
+	batches := p.Batches[from:]
 	v.Rows = make([]views.LogRow, len(batches))
 	// Walking backwards, next[pid] is the first marker of pid after the
 	// current batch: the one that decides its status. This is Status for
 	// every row in one pass.
 	next := map[int64]*engine.Batch{}
+	cache := s.rows[p.TP]
+	if cache == nil {
+		cache = newRing[rowStatic](2 * maxRows)
+		s.rows[p.TP] = cache
+	}
 	for i := len(batches) - 1; i >= 0; i-- {
 		b := &batches[i]
-		r := views.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
+		r := staticRow(cache, from+i, b)
 		r.Changed = before != nil && b.BaseOffset >= prevLEO
 		switch {
 		case b.Control:
-			r.Kind, r.Status = views.RowAbort, views.StatusAborted
+			r.Status = views.StatusAborted
 			if b.Marker == engine.MarkerCommit {
-				r.Kind, r.Status = views.RowCommit, views.StatusCommitted
+				r.Status = views.StatusCommitted
 			}
 			next[b.ProducerID] = b
 		case !b.Transactional:
@@ -187,9 +241,6 @@ func partitionView(p, before *engine.PartitionLog) views.PartitionView {
 				}
 				r.Changed = r.Changed || (before != nil && m.BaseOffset >= prevLEO)
 			}
-		}
-		if !b.Control {
-			r.Values = b.Values()
 		}
 		v.Rows[i] = r
 	}
@@ -236,7 +287,7 @@ var txnStateNames = func() []string {
 	return out
 }()
 
-func coordinatorViews(w, prev *engine.World) []views.CoordinatorView {
+func (s *Session) coordinatorViews(w, prev *engine.World) []views.CoordinatorView {
 	var out []views.CoordinatorView
 	for _, id := range txnIDs(w) {
 		n := w.TxnPartitionFor(id)
@@ -259,7 +310,7 @@ func coordinatorViews(w, prev *engine.World) []views.CoordinatorView {
 				v.Partitions = append(v.Partitions, tp.String())
 			}
 		}
-		v.Writes = writesOf(t.Log, id)
+		v.Writes = s.writesOf(n, t.Log, id)
 		var pt *engine.TxnStatePartition
 		if prev != nil {
 			pt = prev.TxnParts[n]
@@ -270,19 +321,61 @@ func coordinatorViews(w, prev *engine.World) []views.CoordinatorView {
 	return out
 }
 
-// writesOf is the newest maxWrites records of id in a __transaction_state
-// partition's log, oldest first.
-func writesOf(log []engine.TxnLogRecord, id string) []string {
+// writesOf is the newest maxWrites records of id in the log of
+// __transaction_state partition n, oldest first. Their texts are kept by
+// log index, as the rows of a partition are.
+func (s *Session) writesOf(n int32, log []engine.TxnLogRecord, id string) []string {
+	texts := s.writes[n]
+	if texts == nil {
+		texts = newRing[writeStatic](4 * maxWrites)
+		s.writes[n] = texts
+	}
 	var out []string
 	for i := len(log) - 1; i >= 0 && len(out) < maxWrites; i-- {
-		if log[i].TransactionalID == id {
-			out = append(out, log[i].String())
+		r := &log[i]
+		if r.TransactionalID != id {
+			continue
 		}
+		w, ok := texts.get(i)
+		if !ok || w.offset != r.Offset || w.state != r.State || w.epoch != r.ProducerEpoch {
+			w = writeStatic{offset: r.Offset, state: r.State, epoch: r.ProducerEpoch, text: writeText(r)}
+			texts.put(i, w)
+		}
+		out = append(out, w.text)
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// writeStatic is the text of one __transaction_state record, with what
+// identifies the record it was made from.
+type writeStatic struct {
+	offset int64
+	state  engine.TxnState
+	epoch  int16
+	text   string
+}
+
+// writeText is a __transaction_state record as the coordinator panel lists
+// it: the engine's text without the transactional id, which the panel names
+// above the list, and without an empty partition list, so that a record
+// fits on one line of a narrow panel.
+func writeText(r *engine.TxnLogRecord) string {
+	off := "@" + strconv.FormatInt(r.Offset, 10) + " "
+	if r.Tombstone {
+		return off + "tombstone"
+	}
+	s := off + r.State.String() + " pid=" + strconv.FormatInt(r.ProducerID, 10) + " epoch=" + strconv.Itoa(int(r.ProducerEpoch))
+	if len(r.Partitions) > 0 {
+		tps := make([]string, len(r.Partitions))
+		for i, tp := range r.Partitions {
+			tps[i] = tp.String()
+		}
+		s += " partitions=[" + strings.Join(tps, ",") + "]"
+	}
+	return s
 }
 
 func coordinatorChanged(t, before *engine.TxnStatePartition, id string, m engine.TxnMetadata, known bool) bool {

@@ -14,6 +14,7 @@
 package adapt
 
 import (
+	"eoslab/engine"
 	"eoslab/lessons"
 	"eoslab/views"
 )
@@ -40,17 +41,35 @@ func Open(name string) (views.Session, error) {
 type Session struct {
 	p    *lessons.Player
 	hist history
-	// cache is the frame of position cachePos without its checkpoint,
-	// which is rebuilt on each call because answering changes it.
-	cache    views.Frame
-	cachePos int
+	// frames holds the frames of recently shown positions without their
+	// checkpoints, which are rebuilt on each call because answering
+	// changes them. A position's frame never changes (its world is a
+	// read-only snapshot), so going back and forth costs a map lookup.
+	frames map[int]views.Frame
+	// lastKey is the Key of the last frame built; each build takes the
+	// next, so a Key names one built frame.
+	lastKey uint64
+	// eventText caches the canonical lines of recent events by index: the
+	// history is linear (every position's events are a prefix of the next
+	// one's), so event i is the same event at every position that has it.
+	eventText *ring[string]
+	// rows caches the unchanging part of recent log rows of each
+	// partition, and writes the texts of recent records of each
+	// __transaction_state partition, both checked against the entry.
+	rows   map[engine.TP]*ring[rowStatic]
+	writes map[int32]*ring[writeStatic]
 }
+
+// maxFrames bounds the frame cache. A frame of a long history holds a few
+// hundred kilobytes; a lesson has a few dozen steps at most.
+const maxFrames = 64
 
 var _ views.Session = (*Session)(nil)
 
 // New starts a session on a parsed lesson, for example one read from a file.
 func New(l *lessons.Lesson) *Session {
-	return &Session{p: lessons.NewPlayer(l), hist: newHistory(), cachePos: -1}
+	return &Session{p: lessons.NewPlayer(l), hist: newHistory(), frames: map[int]views.Frame{},
+		eventText: newRing[string](4 * maxEvents), rows: map[engine.TP]*ring[rowStatic]{}, writes: map[int32]*ring[writeStatic]{}}
 }
 
 // Player is the lesson player underneath, for tests and tools.
@@ -81,13 +100,30 @@ func (s *Session) Answer(choice int) (correct, ok bool) { return s.p.Answer(choi
 // Frame is everything to draw at the current position.
 func (s *Session) Frame() views.Frame {
 	pos := s.p.Pos()
-	if s.cachePos != pos {
-		s.cache = s.build(pos)
-		s.cachePos = pos
+	f, ok := s.frames[pos]
+	if !ok {
+		if len(s.frames) >= maxFrames {
+			s.evictFarthest(pos)
+		}
+		f = s.build(pos)
+		s.lastKey++
+		f.Key = s.lastKey
+		s.frames[pos] = f
 	}
-	f := s.cache
 	f.Checkpoint = s.checkpoint(pos)
 	return f
+}
+
+// evictFarthest drops the cached frame farthest from pos: the learner
+// moves a step at a time, so it is the one least likely to be needed.
+func (s *Session) evictFarthest(pos int) {
+	far, dist := -1, -1
+	for k := range s.frames {
+		if d := max(k-pos, pos-k); d > dist || (d == dist && k < far) {
+			far, dist = k, d
+		}
+	}
+	delete(s.frames, far)
 }
 
 // checkpoint is the current step's question. The right choice and the

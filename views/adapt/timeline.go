@@ -19,8 +19,12 @@ import (
 // earlier position still draws the message as it was then.
 type history struct {
 	arrows []arrow
-	ends   []int         // ends[k]: number of arrows up to position k
-	byMsg  map[int64]int // message id -> index in arrows
+	// shown is arrows as the newest position draws them, Dropped set for
+	// every drop so far. A frame shares a window of it when no arrow in
+	// the window was dropped after the frame's position.
+	shown []views.Arrow
+	ends  []int         // ends[k]: number of arrows up to position k
+	byMsg map[int64]int // message id -> index in arrows
 }
 
 type arrow struct {
@@ -57,10 +61,15 @@ func (h *history) add(e *engine.Event, k int) {
 			a.Step = k
 			h.byMsg[e.Msg] = len(h.arrows)
 			h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
+			h.shown = append(h.shown, a)
 		}
 	case e.Kind == engine.EvFault && (strings.HasPrefix(e.Text, "drops ") || strings.HasPrefix(e.Text, "is down: ")):
 		if i, ok := h.byMsg[e.Msg]; ok && h.arrows[i].droppedAt < 0 {
 			h.arrows[i].droppedAt = k
+			// Frames already built share shown: copy it before the
+			// change (drops are rare) so that they keep what they drew.
+			h.shown = append([]views.Arrow(nil), h.shown...)
+			h.shown[i].Dropped = true
 		}
 	case e.Kind == engine.EvFault && strings.HasPrefix(e.Text, "duplicates "):
 		// "duplicates m5 as m9 Produce": the copy travels the same way.
@@ -74,6 +83,7 @@ func (h *history) add(e *engine.Event, k int) {
 				a.Step, a.Label = k, a.Label+" (copy)"
 				h.byMsg[e.Msg] = len(h.arrows)
 				h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
+				h.shown = append(h.shown, a)
 			}
 		}
 	}
@@ -111,7 +121,10 @@ func label(kind, body string) string {
 	}
 	var keep []string
 	for _, w := range words {
-		if strings.HasPrefix(w, "timeout=") || strings.HasPrefix(w, "coordinatorEpoch=") || strings.HasPrefix(w, "(") || w == "offsets)" {
+		// An idempotent producer's InitProducerId has no transactional
+		// id; "null" alone would read as a value.
+		if strings.HasPrefix(w, "timeout=") || strings.HasPrefix(w, "coordinatorEpoch=") || strings.HasPrefix(w, "(") || w == "offsets)" ||
+			w == "transactionalId=null" {
 			continue
 		}
 		keep = append(keep, strings.TrimPrefix(w, "transactionalId="))
@@ -141,15 +154,23 @@ func carriesError(body string) bool {
 	return false
 }
 
-// frame returns the arrows and the actors to draw at position pos.
+// frame returns the arrows and the actors to draw at position pos. The
+// arrows are shared with the history unless one of them was dropped after
+// pos, and capped so that no append can reach the history: the views only
+// read them.
 func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []string) {
 	h.upto(p, pos)
-	end := h.ends[pos]
-	shown := h.arrows[max(0, end-maxArrows):end]
-	out := make([]views.Arrow, len(shown))
-	for i, a := range shown {
-		out[i] = a.Arrow
-		out[i].Dropped = a.droppedAt >= 0 && a.droppedAt <= pos
+	from, end := max(0, h.ends[pos]-maxArrows), h.ends[pos]
+	out := h.shown[from:end:end]
+	for i := from; i < end; i++ {
+		if d := h.arrows[i].droppedAt; d > pos {
+			out = make([]views.Arrow, end-from)
+			for j, a := range h.arrows[from:end] {
+				out[j] = a.Arrow
+				out[j].Dropped = a.droppedAt >= 0 && a.droppedAt <= pos
+			}
+			break
+		}
 	}
 	return out, actors(w, out)
 }

@@ -38,7 +38,7 @@ func Big(rows, events int) views.Session {
 	f.Partitions = []views.PartitionView{p, {Name: "t-1", Leader: "broker-3"}, {Name: "out-0", Leader: "broker-2"}}
 	f.Coordinators = []views.CoordinatorView{{TxnID: "tx-0", Partition: "__transaction_state-3", Broker: "broker-2", State: "Ongoing", States: txnStates, ProducerID: 4000}}
 	for i := range 50 {
-		f.Coordinators[0].Writes = append(f.Coordinators[0].Writes, fmt.Sprintf("Ongoing pid=4000 epoch=0 partitions=[t-0] #%d", i))
+		f.Coordinators[0].Writes = append(f.Coordinators[0].Writes, fmt.Sprintf("@%d Ongoing pid=4000 epoch=0 partitions=[t-0]", i))
 	}
 	c := views.ConsumerView{Name: "c-ru", Isolation: "read_uncommitted"}
 	for i := range rows {
@@ -84,5 +84,6 @@ func (b *bigSession) Answer(int) (bool, bool) { return false, false }
 func (b *bigSession) Frame() views.Frame {
 	f := b.f
 	f.Step, f.Steps = b.pos, b.n
+	f.Key = uint64(b.pos) + 1
 	return f
 }

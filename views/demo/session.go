@@ -86,6 +86,8 @@ func (s *Session) Answer(choice int) (bool, bool) {
 // the learner has answered.
 func (s *Session) Frame() views.Frame {
 	f := s.s.frames[s.pos]
+	// Every position has its own frame, which never changes.
+	f.Key = uint64(s.pos) + 1
 	if cp, ok := s.s.cps[s.pos]; ok {
 		c := cp
 		if a, done := s.answers[s.pos]; done {

@@ -207,7 +207,9 @@ func read(c *views.ConsumerView, part string, first int64, values ...string) {
 func txnWrite(c *views.CoordinatorView) string {
 	parts := ""
 	if len(c.Partitions) > 0 {
-		parts = " partitions=[" + strings.Join(c.Partitions, " ") + "]"
+		parts = " partitions=[" + strings.Join(c.Partitions, ",") + "]"
 	}
-	return fmt.Sprintf("%s pid=%d epoch=%d%s", c.State, c.ProducerID, c.Epoch, parts)
+	// The demo's ids have a __transaction_state partition each, so the
+	// record's offset there is the number of records before it.
+	return fmt.Sprintf("@%d %s pid=%d epoch=%d%s", len(c.Writes), c.State, c.ProducerID, c.Epoch, parts)
 }

@@ -114,8 +114,61 @@ type Theme struct {
 	styles [numKinds]lipgloss.Style
 	paint  [numKinds][2]string // SGR prefix and suffix of each style
 	strong [numKinds][2]string // the same, bold
+	text   [numTextStyles][2]string
 	glyphs [numKinds]string
 	words  [numKinds]string
+}
+
+// TextStyle names one of the theme's text styles (Title, Bold, ...) for
+// Text, the fast way to render one line in it.
+type TextStyle int
+
+// The text styles, as the Theme fields of the same names.
+const (
+	TextTitle TextStyle = iota
+	TextFocusTitle
+	TextAccent
+	TextBold
+	TextFaint
+	TextHeader
+	TextBarDone
+	TextBarLeft
+	numTextStyles
+)
+
+func (t *Theme) textStyle(st TextStyle) lipgloss.Style {
+	switch st {
+	case TextTitle:
+		return t.Title
+	case TextFocusTitle:
+		return t.FocusTitle
+	case TextAccent:
+		return t.AccentText
+	case TextBold:
+		return t.Bold
+	case TextFaint:
+		return t.Faint
+	case TextHeader:
+		return t.Header
+	case TextBarDone:
+		return t.BarDone
+	case TextBarLeft:
+		return t.BarLeft
+	}
+	return lipgloss.NewStyle()
+}
+
+// Text renders s in a text style. Like Render, a one-line s is wrapped in
+// escape codes worked out once in New; the player draws titles, the
+// progress bar and the header on every key.
+func (t *Theme) Text(st TextStyle, s string) string {
+	if st < 0 || st >= numTextStyles {
+		return s
+	}
+	if s == "" || strings.ContainsAny(s, "\n\t") {
+		return t.textStyle(st).Render(s)
+	}
+	return t.text[st][0] + s + t.text[st][1]
 }
 
 // New builds a theme.
@@ -205,6 +258,9 @@ func (t *Theme) cacheCodes() {
 	for k := range t.styles {
 		t.paint[k] = codes(t.styles[k])
 		t.strong[k] = codes(t.styles[k].Bold(true))
+	}
+	for st := range numTextStyles {
+		t.text[st] = codes(t.textStyle(st))
 	}
 }
 

@@ -84,3 +84,30 @@ func TestRenderMatchesLipgloss(t *testing.T) {
 		}
 	}
 }
+
+// Text draws one line exactly as the lipgloss style it stands for, in
+// every colour profile: it only saves working the escape codes out again.
+func TestTextMatchesStyles(t *testing.T) {
+	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+		lipgloss.SetColorProfile(p)
+		th := New(Options{})
+		for st := TextTitle; st < numTextStyles; st++ {
+			for _, s := range []string{"Producers", "step 3/10", " eoslab ", "████░░", "a\nb", ""} {
+				got, want := th.Text(st, s), th.textStyle(st).Render(s)
+				if ansi.Strip(got) != ansi.Strip(want) {
+					t.Errorf("profile %v, style %d, %q: text %q, style %q", p, st, s, ansi.Strip(got), ansi.Strip(want))
+				}
+				if p == termenv.TrueColor && s != "" && !strings.Contains(got, "\x1b[") {
+					t.Errorf("style %d, %q: no escape codes in %q", st, s, got)
+				}
+				if p == termenv.Ascii && got != want {
+					t.Errorf("style %d, %q: %q, want %q", st, s, got, want)
+				}
+			}
+		}
+		if th.Text(numTextStyles, "x") != "x" || th.Text(-1, "x") != "x" {
+			t.Error("an unknown style changed the text")
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package adapt
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	xgolden "github.com/charmbracelet/x/exp/golden"
+
+	"eoslab/views"
+)
+
+// key makes the key message the terminal sends for a key name.
+func key(s string) tea.KeyMsg {
+	switch s {
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// player is the real app on a real lesson, driven by keys as a learner
+// would.
+type player struct {
+	t testing.TB
+	m tea.Model
+}
+
+func openPlayer(t testing.TB, lesson string, w, h int, opts views.Options) *player {
+	t.Helper()
+	opts.StartLesson = lesson
+	p := &player{t: t, m: views.NewApp(Lessons(), Open, opts)}
+	p.m, _ = p.m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return p
+}
+
+func (p *player) press(keys ...string) {
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		p.m, _ = p.m.Update(key(k))
+	}
+}
+
+func (p *player) session() *Session {
+	p.t.Helper()
+	s, ok := p.m.(views.App).Session().(*Session)
+	if !ok {
+		p.t.Fatal("no lesson is open")
+	}
+	return s
+}
+
+// answer presses the number of the right choice, or of a wrong one: the
+// lesson knows which choice the engine makes true (lessons.Player.Correct).
+func (p *player) answer(right bool) {
+	p.t.Helper()
+	s := p.session()
+	cp := s.Frame().Checkpoint
+	if cp == nil || cp.Answered {
+		p.t.Fatalf("step %d: no question to answer", s.Pos())
+	}
+	c := s.p.Correct(s.Pos())
+	if !right {
+		c = c%len(cp.Choices) + 1
+	}
+	p.press(string(rune('0' + c)))
+	if got := s.Frame().Checkpoint; !got.Answered || got.Chosen != c {
+		p.t.Fatalf("step %d: pressing %d did not answer", s.Pos(), c)
+	}
+}
+
+// to steps forward to position pos with the right arrow, answering every
+// question on the way correctly.
+func (p *player) to(pos int) {
+	p.t.Helper()
+	s := p.session()
+	for s.Pos() < pos {
+		if cp := s.Frame().Checkpoint; cp != nil && !cp.Answered {
+			p.answer(true)
+		}
+		from := s.Pos()
+		p.press("right")
+		if s.Pos() != from+1 {
+			p.t.Fatalf("right at step %d did not move", from)
+		}
+	}
+}
+
+// goldenScreen compares the screen with testdata/<test name>.golden.
+// Regenerate with: go test ./views/adapt -run Golden -update
+func goldenScreen(t *testing.T, got string) {
+	t.Helper()
+	lines := strings.Split(got, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	xgolden.RequireEqual(t, []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// focus presses tab until the named panel has focus, which also brings it
+// into a small terminal's one slot.
+func (p *player) focus(panel string) {
+	p.t.Helper()
+	for range 8 {
+		if p.m.(views.App).Focus().String() == panel {
+			return
+		}
+		p.press("tab")
+	}
+	p.t.Fatalf("no panel %q", panel)
+}
+
+// goldenCase is one moment of a real lesson: the step it is at, whether
+// that step's question is answered (and how), and the panel to focus, which
+// is the one a small terminal shows.
+type goldenCase struct {
+	name   string
+	lesson string
+	step   int
+	answer string // "", "right" or "wrong": answer the question at step
+	focus  string // a panel name, such as "Timeline"; "" keeps the focus
+}
+
+// The key moments of each built-in lesson, drawn by the real engine.
+var goldenCases = []goldenCase{
+	// The lost ACK: the dropped ACK, the duplicate with idempotence off,
+	// the deduplicated retry, the refused gap and what a reader sees.
+	{name: "dropped-ack", lesson: "lost-ack", step: 2, focus: "Timeline"},
+	{name: "duplicate", lesson: "lost-ack", step: 3, focus: "Partitions"},
+	{name: "dropped-ack-again-answered", lesson: "lost-ack", step: 6, answer: "wrong", focus: "Timeline"},
+	{name: "deduplicated-retry", lesson: "lost-ack", step: 7, focus: "Timeline"},
+	{name: "producer-state-cache", lesson: "lost-ack", step: 7, focus: "Partitions"},
+	{name: "gap-refused", lesson: "lost-ack", step: 9, focus: "Events"},
+	{name: "reader", lesson: "lost-ack", step: 10, focus: "Consumers"},
+	// The zombie: the fence, CONCURRENT_TRANSACTIONS, INVALID_PRODUCER_EPOCH
+	// and PRODUCER_FENCED.
+	{name: "fence", lesson: "zombie", step: 3, focus: "Coordinator"},
+	{name: "concurrent-transactions", lesson: "zombie", step: 4, focus: "Timeline"},
+	{name: "invalid-producer-epoch", lesson: "zombie", step: 7, focus: "Producers"},
+	{name: "producer-fenced", lesson: "zombie", step: 8, focus: "Producers"},
+	{name: "epoch-bumped", lesson: "zombie", step: 9, focus: "Coordinator"},
+	// Aborting: the ABORT markers, then both consumers side by side.
+	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
+	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
+	{name: "consumers-answered", lesson: "abort", step: 8, answer: "right", focus: "Consumers"},
+}
+
+// TestGoldenLessons draws the real lessons, through the engine, at the two
+// sizes that matter most: a default terminal and a projector.
+func TestGoldenLessons(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, c := range goldenCases {
+			name := c.lesson + "-" + c.name + "-" + itoa(size[0]) + "x" + itoa(size[1])
+			t.Run(name, func(t *testing.T) {
+				p := openPlayer(t, c.lesson, size[0], size[1], views.Options{})
+				p.to(c.step)
+				if c.answer != "" {
+					p.answer(c.answer == "right")
+				}
+				if c.focus != "" {
+					p.focus(c.focus)
+				}
+				goldenScreen(t, p.m.View())
+			})
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

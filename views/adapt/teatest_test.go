@@ -1,0 +1,108 @@
+package adapt
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"eoslab/lessons"
+	"eoslab/views"
+)
+
+// screen follows a program's output. Each wait looks for its text after
+// the previous match, so a text from an earlier frame does not count again.
+type screen struct {
+	tm   *teatest.TestModel
+	rest []byte
+}
+
+func (s *screen) waitFor(t *testing.T, what string) {
+	t.Helper()
+	w := []byte(what)
+	var all []byte
+	teatest.WaitFor(t, s.tm.Output(), func(b []byte) bool {
+		all = append(append([]byte(nil), s.rest...), b...)
+		return bytes.Contains(all, w)
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	i := bytes.Index(all, w)
+	s.rest = all[i+len(w):]
+}
+
+func (s *screen) press(k string) { s.tm.Send(key(k)) }
+
+// TestPlayLostAckThroughAndBack runs the real Bubble Tea program on the
+// real lost-ack lesson: it opens the lesson from the list, answers every
+// checkpoint correctly with the number keys, steps to the end, walks back
+// to step 0 with the back key, and returns to the list, which then shows
+// the lesson as finished.
+//
+// The right answers are not read from the screen (the player hides them
+// until the learner answers): they come from the lesson itself, whose
+// checkpoints are judged by what the engine does after the next step.
+func TestPlayLostAckThroughAndBack(t *testing.T) {
+	l, err := lessons.Load("lost-ack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := lessons.NewPlayer(l)
+	steps := judge.Len()
+	answers := map[int]int{} // position -> right choice
+	for k := 1; k <= steps; k++ {
+		if c := judge.Correct(k); c > 0 {
+			answers[k] = c
+		}
+	}
+	if len(answers) == 0 {
+		t.Fatal("lost-ack has no checkpoints")
+	}
+
+	m := views.NewApp(Lessons(), Open, views.Options{})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	sc := &screen{tm: tm}
+	sc.waitFor(t, l.Title)
+	sc.press("enter") // lost-ack is the first lesson of the list
+	sc.waitFor(t, fmt.Sprintf("step 0/%d", steps))
+
+	refused := false
+	for pos := 0; pos < steps; pos++ {
+		if c, ok := answers[pos]; ok {
+			if !refused {
+				// Next waits for the answer, and says so.
+				sc.press("right")
+				sc.waitFor(t, "Answer the question first")
+				refused = true
+			}
+			sc.press(fmt.Sprint(c))
+			sc.waitFor(t, "Correct!")
+		}
+		sc.press("right")
+		if pos+1 == steps {
+			// The header, above the step counter in the same frame.
+			sc.waitFor(t, "Lesson complete")
+		}
+		sc.waitFor(t, fmt.Sprintf("step %d/%d", pos+1, steps))
+	}
+	sc.press("right")
+	sc.waitFor(t, "End of the lesson")
+
+	for pos := steps - 1; pos >= 0; pos-- {
+		sc.press("left")
+		sc.waitFor(t, fmt.Sprintf("step %d/%d", pos, steps))
+	}
+	sc.press("left")
+	sc.waitFor(t, "This is the start of the lesson")
+	sc.press("esc")
+	sc.waitFor(t, "finished")
+	sc.press("q")
+
+	final, ok := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(views.App)
+	if !ok {
+		t.Fatalf("final model is %T", final)
+	}
+	if final.Session() != nil {
+		t.Error("a session is still open after esc")
+	}
+}

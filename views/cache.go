@@ -1,0 +1,219 @@
+package views
+
+// The player redraws on every key, and a lesson with a long history has
+// panels of thousands of lines. Stepping back and forth shows the same
+// frames again, so what was drawn for a frame is kept, keyed by the frame's
+// Key, and reused: the panels' content (drawCache), each line once styled
+// (memoLines), and each pane's finished lines (paneDrawn). A frame with Key
+// 0 is drawn afresh every time.
+//
+// The caches are reached through pointers that the copies of App and Pane
+// that Bubble Tea passes around share. Update and View run on one
+// goroutine, so they need no locking.
+
+// panelSlots is how many frames' content each panel keeps: enough for
+// going back and forth over a few steps.
+const panelSlots = 4
+
+// drawCache holds the content of each panel for the last few frames, and
+// the help bar for the last set of keys.
+type drawCache struct {
+	slots [numPanels][panelSlots]panelDraw
+	next  [numPanels]int
+	// help holds the help bar for the last few sets of keys and widths:
+	// the help model renders each key with lipgloss, and fitting the bar
+	// to the width renders it several times.
+	help     [panelSlots]struct{ sig, line string }
+	helpNext int
+	// wraps remembers wrapped texts across frames: consecutive frames
+	// share most of their event lines and __transaction_state records.
+	wraps wrapMemo
+}
+
+// wrapMemo maps a text and a width to its wrapped lines.
+type wrapMemo struct {
+	m map[wrapKey][]string
+}
+
+type wrapKey struct {
+	s string
+	w int
+}
+
+// maxWrapMemo bounds the memo: a few frames' worth of event lines and
+// records. When it is full it starts again, which costs one frame's
+// wrapping.
+const maxWrapMemo = 4096
+
+// wrap is wrap(s, w), remembered. The lines are shared: do not change them.
+func (c *drawCache) wrap(s string, w int) []string {
+	if c == nil {
+		return wrap(s, w)
+	}
+	k := wrapKey{s, w}
+	if l, ok := c.wraps.m[k]; ok {
+		return l
+	}
+	if c.wraps.m == nil || len(c.wraps.m) >= maxWrapMemo {
+		c.wraps.m = make(map[wrapKey][]string, 256)
+	}
+	l := wrap(s, w)
+	c.wraps.m[k] = l
+	return l
+}
+
+func (c *drawCache) helpLine(sig string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	for _, h := range c.help {
+		if h.sig == sig && sig != "" {
+			return h.line, true
+		}
+	}
+	return "", false
+}
+
+func (c *drawCache) putHelp(sig, line string) {
+	if c == nil {
+		return
+	}
+	c.help[c.helpNext].sig, c.help[c.helpNext].line = sig, line
+	c.helpNext = (c.helpNext + 1) % len(c.help)
+}
+
+func newDrawCache() *drawCache { return &drawCache{} }
+
+// panelDrawKey says what a panel's content was built from.
+type panelDrawKey struct {
+	frame uint64
+	w     int
+	// The narration also draws the checkpoint, which answering changes
+	// without changing the frame's Key.
+	cp cpState
+}
+
+type cpState struct {
+	has, answered            bool
+	chosen, correct, choices int
+}
+
+func cpStateOf(cp *Checkpoint) cpState {
+	if cp == nil {
+		return cpState{}
+	}
+	return cpState{has: true, answered: cp.Answered, chosen: cp.Chosen, correct: cp.Correct, choices: len(cp.Choices)}
+}
+
+// panelDraw is one panel's content for one frame.
+type panelDraw struct {
+	key    panelDrawKey
+	head   []string
+	body   *memoLines
+	anchor Range
+}
+
+func (c *drawCache) get(p PanelID, k panelDrawKey) (panelDraw, bool) {
+	if c == nil || k.frame == 0 {
+		return panelDraw{}, false
+	}
+	for _, d := range c.slots[p] {
+		if d.body != nil && d.key == k {
+			return d, true
+		}
+	}
+	return panelDraw{}, false
+}
+
+func (c *drawCache) put(p PanelID, d panelDraw) {
+	if c == nil || d.key.frame == 0 {
+		return
+	}
+	c.slots[p][c.next[p]] = d
+	c.next[p] = (c.next[p] + 1) % panelSlots
+}
+
+// memoLines is Content that makes each line of another Content once, the
+// first time it is drawn, and keeps it.
+type memoLines struct {
+	c     Content
+	n     int
+	lines []string
+	made  []bool // nil when every line is made
+}
+
+func memo(c Content) *memoLines {
+	switch c := c.(type) {
+	case *memoLines:
+		return c
+	case textLines:
+		return &memoLines{c: c, n: len(c), lines: c}
+	case nil:
+		return &memoLines{c: textLines(nil)}
+	}
+	return &memoLines{c: c, n: c.Len()}
+}
+
+func (m *memoLines) Len() int { return m.n }
+
+func (m *memoLines) Line(i int) string {
+	if m.lines == nil {
+		m.lines, m.made = make([]string, m.n), make([]bool, m.n)
+	}
+	if m.made != nil && !m.made[i] {
+		m.lines[i], m.made[i] = m.c.Line(i), true
+	}
+	return m.lines[i]
+}
+
+// paneDrawn is a pane's last few renderings and what they were made from:
+// stepping back and forth alternates between the bodies of a few frames.
+type paneDrawn struct {
+	slots [panelSlots]paneDraw
+	next  int
+}
+
+type paneDraw struct {
+	key   paneDrawKey
+	head  []string
+	lines []string
+}
+
+func (d *paneDrawn) get(k paneDrawKey, head []string) ([]string, bool) {
+	if d == nil {
+		return nil, false
+	}
+	for i := range d.slots {
+		if s := &d.slots[i]; s.lines != nil && s.key == k && sameLines(s.head, head) {
+			return s.lines, true
+		}
+	}
+	return nil, false
+}
+
+func (d *paneDrawn) put(k paneDrawKey, head, lines []string) {
+	if d == nil {
+		return
+	}
+	d.slots[d.next] = paneDraw{key: k, head: head, lines: lines}
+	d.next = (d.next + 1) % len(d.slots)
+}
+
+type paneDrawKey struct {
+	body      *memoLines
+	title     string
+	off, w, h int
+	focused   bool
+}
+
+func sameLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
