@@ -109,7 +109,10 @@ type ProducerView struct {
 	Paused    bool   // a GC pause: the zombie of the lessons
 	Crashed   bool
 	Fenced    bool
-	Changed   bool
+	// NotIdempotent marks a producer with enable.idempotence=false: it has
+	// no producer id, no epoch and no sequence numbers, ever.
+	NotIdempotent bool
+	Changed       bool
 }
 
 // RowKind says what a log row holds.

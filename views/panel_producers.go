@@ -36,15 +36,18 @@ func (p painter) producerLines(pr ProducerView) []string {
 	} else {
 		lines = append(lines, "  "+p.muted("no transactional.id"))
 	}
-	if pr.ProducerID < 0 {
+	switch {
+	case pr.NotIdempotent:
+		lines = append(lines, p.flow("  ", []string{p.muted("not idempotent:"), p.muted("no producerId,"), p.muted("no sequence numbers")}, " ", 4)...)
+	case pr.ProducerID < 0:
 		lines = append(lines, "  "+p.muted("no producerId yet"))
-	} else {
+	default:
 		lines = append(lines, p.flow("  ", []string{"producerId " + p.bold(i64(pr.ProducerID)), "epoch " + p.bold(itoa(int(pr.Epoch)))}, "  ", 2)...)
 	}
-	if pr.State != "" {
+	if pr.State != "" && !pr.NotIdempotent {
 		lines = append(lines, p.flow("  state ", []string{th.Render(stateKind(pr.State), clean(pr.State))}, "", 4)...)
 	}
-	if len(pr.NextSeq) > 0 {
+	if len(pr.NextSeq) > 0 && !pr.NotIdempotent {
 		parts := make([]string, len(pr.NextSeq))
 		for i, s := range pr.NextSeq {
 			parts[i] = clean(s.Partition) + ":" + itoa(int(s.Seq))

@@ -107,7 +107,7 @@ func producerViews(w, prev *engine.World) []views.ProducerView {
 	for i, p := range ps {
 		v := views.ProducerView{Name: names[i], TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
 			Epoch: p.Epoch, State: p.State.String(), InFlight: len(p.InFlight), Paused: p.Paused, Crashed: p.Crashed,
-			Fenced: p.LastError == engine.ProducerFenced}
+			Fenced: p.LastError == engine.ProducerFenced, NotIdempotent: !p.Config.Idempotence}
 		if p.LastError != engine.None {
 			v.LastError = p.LastError.String()
 		}
