@@ -114,7 +114,6 @@ type globalFlags struct {
 
 func parseFlags(args []string) (globalFlags, error) {
 	var g globalFlags
-	g.noColor = os.Getenv("NO_COLOR") != ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -145,7 +144,7 @@ func parseFlags(args []string) (globalFlags, error) {
 
 func dispatch(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return openTUI(globalFlags{noColor: os.Getenv("NO_COLOR") != ""}, "")
+		return openTUI(globalFlags{}, "")
 	}
 	cmd := args[0]
 	if strings.HasPrefix(cmd, "-") {
@@ -350,7 +349,8 @@ func checkCmd(files []string, stdout io.Writer) error {
 }
 
 func openTUI(g globalFlags, lesson string) error {
-	m := views.NewApp(adapt.Lessons(), adapt.Open, views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson})
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
+	m := views.NewApp(adapt.Lessons(), adapt.Open, opts)
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		return &exitError{code: 1, msg: "eoslab: the terminal UI stopped: " + err.Error()}
