@@ -198,7 +198,7 @@ func layoutTall(pl *Placement, body Rect) {
 
 func layoutMedium(pl *Placement, body Rect) {
 	pl.Mode = ModeMedium
-	narr := clamp(body.H*3/10, 9, 14)
+	narr := clamp(body.H*7/20, 9, 14)
 	stage, n := splitV(body, body.H-narr)
 	pl.Narration = n
 	left, right := splitH(stage, stage.W*58/100)

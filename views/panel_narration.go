@@ -15,7 +15,7 @@ func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
 	// hard to read on a projector.
 	p.w--
 	note := strings.TrimSpace(f.Note) != ""
-	if p.w >= 110 && (f.Checkpoint != nil || note) {
+	if p.w >= 96 && (f.Checkpoint != nil || note) {
 		return nil, p.narrationColumns(f), p.columnsAnchor(f)
 	}
 	out := p.textLines(f, min(p.w, maxProse), true)
