@@ -1,0 +1,61 @@
+package adapt_test
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"eoslab/views"
+	"eoslab/views/adapt"
+)
+
+// TestRandomKeysRealLessons drives the app over the real lessons (the
+// engine behind them) with seeded random keys and resizes, 1x1 included.
+// It must never panic, the position must stay in 0..Len, and every screen
+// must fit the terminal.
+func TestRandomKeysRealLessons(t *testing.T) {
+	keys := []tea.KeyMsg{
+		{Type: tea.KeyRight}, {Type: tea.KeyRight}, {Type: tea.KeyRight}, {Type: tea.KeyLeft}, {Type: tea.KeyLeft},
+		{Type: tea.KeyEnter}, {Type: tea.KeyTab}, {Type: tea.KeyShiftTab}, {Type: tea.KeyEsc}, {Type: tea.KeyUp},
+		{Type: tea.KeyDown}, {Type: tea.KeyPgDown}, {Type: tea.KeySpace, Runes: []rune{' '}},
+	}
+	for _, r := range "1234rp?-+hljk" {
+		keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	sizes := [][2]int{{1, 1}, {80, 24}, {200, 60}, {60, 18}, {120, 40}, {160, 48}, {30, 8}}
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	for _, name := range []string{"lost-ack", "zombie", "abort"} {
+		r := rand.New(rand.NewSource(int64(len(name))))
+		var m tea.Model = views.NewApp(adapt.Lessons(), adapt.Open, views.Options{StartLesson: name, ASCII: name == "abort"})
+		w, h := 80, 24
+		m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		for i := 0; i < n; i++ {
+			var msg tea.Msg = keys[r.Intn(len(keys))]
+			if r.Intn(40) == 0 {
+				sz := sizes[r.Intn(len(sizes))]
+				w, h = sz[0], sz[1]
+				msg = tea.WindowSizeMsg{Width: w, Height: h}
+			}
+			m, _ = m.Update(msg)
+			if s := m.(views.App).Session(); s != nil && (s.Pos() < 0 || s.Pos() > s.Len()) {
+				t.Fatalf("%s: key %d: position %d outside 0..%d", name, i, s.Pos(), s.Len())
+			}
+			v := m.View()
+			lines := strings.Split(v, "\n")
+			if len(lines) > h {
+				t.Fatalf("%s: %dx%d: %d lines", name, w, h, len(lines))
+			}
+			for k, l := range lines {
+				if lw := ansi.StringWidth(l); lw > w {
+					t.Fatalf("%s: %dx%d: line %d is %d wide", name, w, h, k, lw)
+				}
+			}
+		}
+	}
+}
