@@ -135,11 +135,8 @@ func (w *World) State() StateDump {
 		}
 		s.Producers = append(s.Producers, d)
 	}
-	for _, p := range w.Producers {
+	for _, p := range w.AllProducers() {
 		add(p)
-	}
-	for _, pr := range w.Processors {
-		add(pr.Producer)
 	}
 	for _, pn := range w.sortedTxnParts() {
 		t := w.TxnParts[pn]
@@ -157,11 +154,8 @@ func (w *World) State() StateDump {
 		d := ConsumerDump{Name: c.Name, Isolation: c.Isolation(), Group: c.GroupID, Received: append([]ConsumedRecord{}, c.Received...), Positions: append([]TPOffset{}, c.Positions...)}
 		s.Consumers = append(s.Consumers, d)
 	}
-	for _, c := range w.Consumers {
+	for _, c := range w.AllConsumers() {
 		addC(c)
-	}
-	for _, pr := range w.Processors {
-		addC(pr.Consumer)
 	}
 	for _, gid := range sortedKeys(w.Groups) {
 		g := w.Groups[gid]

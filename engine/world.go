@@ -221,3 +221,24 @@ func (w *World) markDirty(tp TP) {
 	}
 	w.dirty = append(w.dirty, tp)
 }
+
+// AllProducers lists every producer client in declaration order, the
+// processors' producers last. A processor's producer carries the processor's
+// name.
+func (w *World) AllProducers() []*Producer {
+	out := append([]*Producer(nil), w.Producers...)
+	for _, pr := range w.Processors {
+		out = append(out, pr.Producer)
+	}
+	return out
+}
+
+// AllConsumers lists every consumer in declaration order, the processors'
+// consumers last, under the processors' names.
+func (w *World) AllConsumers() []*Consumer {
+	out := append([]*Consumer(nil), w.Consumers...)
+	for _, pr := range w.Processors {
+		out = append(out, pr.Consumer)
+	}
+	return out
+}

@@ -81,31 +81,19 @@ func violations(w, prev *engine.World) []string {
 	return out
 }
 
-// allProducers lists the producer clients, including processors' producers,
-// under the names the lesson gave them.
-func allProducers(w *engine.World) (names []string, ps []*engine.Producer) {
-	for _, p := range w.Producers {
-		names, ps = append(names, p.Name), append(ps, p)
-	}
-	for _, pr := range w.Processors {
-		names, ps = append(names, pr.Name), append(ps, pr.Producer)
-	}
-	return names, ps
-}
-
 func producerViews(w, prev *engine.World) []views.ProducerView {
-	names, ps := allProducers(w)
+	ps := w.AllProducers()
 	var before map[string]*engine.Producer
 	if prev != nil {
-		pn, pp := allProducers(prev)
-		before = make(map[string]*engine.Producer, len(pn))
-		for i, n := range pn {
-			before[n] = pp[i]
+		pp := prev.AllProducers()
+		before = make(map[string]*engine.Producer, len(pp))
+		for _, p := range pp {
+			before[p.Name] = p
 		}
 	}
 	out := make([]views.ProducerView, len(ps))
 	for i, p := range ps {
-		v := views.ProducerView{Name: names[i], TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
+		v := views.ProducerView{Name: p.Name, TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
 			Epoch: p.Epoch, State: p.State.String(), InFlight: len(p.InFlight), Paused: p.Paused, Crashed: p.Crashed,
 			Fenced: p.LastError == engine.ProducerFenced, NotIdempotent: !p.Config.Idempotence}
 		if p.LastError != engine.None {
@@ -114,7 +102,7 @@ func producerViews(w, prev *engine.World) []views.ProducerView {
 		for _, ps := range p.Parts {
 			v.NextSeq = append(v.NextSeq, views.PartitionSeq{Partition: ps.TP.String(), Seq: ps.NextSeq})
 		}
-		if b := before[names[i]]; b != nil {
+		if b := before[p.Name]; b != nil {
 			v.Changed = producerChanged(p, b)
 		}
 		out[i] = v
@@ -269,7 +257,7 @@ func (s *Session) partitionView(p, before *engine.PartitionLog) views.PartitionV
 func txnIDs(w *engine.World) []string {
 	var out []string
 	seen := map[string]bool{}
-	_, ps := allProducers(w)
+	ps := w.AllProducers()
 	for _, p := range ps {
 		if id := p.Config.TransactionalID; id != "" && !seen[id] {
 			seen[id] = true
@@ -395,31 +383,18 @@ func coordinatorChanged(t, before *engine.TxnStatePartition, id string, m engine
 	return false
 }
 
-// allConsumers lists the consumers, including processors' consumers, under
-// the names the lesson gave them.
-func allConsumers(w *engine.World) (names []string, cs []*engine.Consumer) {
-	for _, c := range w.Consumers {
-		names, cs = append(names, c.Name), append(cs, c)
-	}
-	for _, pr := range w.Processors {
-		names, cs = append(names, pr.Name), append(cs, pr.Consumer)
-	}
-	return names, cs
-}
-
 func consumerViews(w, prev *engine.World) []views.ConsumerView {
-	names, cs := allConsumers(w)
+	cs := w.AllConsumers()
 	before := map[string]*engine.Consumer{}
 	if prev != nil {
-		pn, pc := allConsumers(prev)
-		for i, n := range pn {
-			before[n] = pc[i]
+		for _, c := range prev.AllConsumers() {
+			before[c.Name] = c
 		}
 	}
 	out := make([]views.ConsumerView, len(cs))
 	for i, c := range cs {
-		v := views.ConsumerView{Name: names[i], Isolation: c.Isolation(), Group: c.GroupID}
-		b := before[names[i]]
+		v := views.ConsumerView{Name: c.Name, Isolation: c.Isolation(), Group: c.GroupID}
+		b := before[c.Name]
 		seen := len(c.Received)
 		if b != nil {
 			seen = len(b.Received)
