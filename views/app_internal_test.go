@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"eoslab/views/internal/viewtest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -13,59 +15,6 @@ import (
 
 func init() {
 	lipgloss.SetHasDarkBackground(true)
-}
-
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "home":
-		return tea.KeyMsg{Type: tea.KeyHome}
-	case "end":
-		return tea.KeyMsg{Type: tea.KeyEnd}
-	case " ":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
-func checkScreen(t *testing.T, view string, w, h int, what string) {
-	t.Helper()
-	if w <= 0 || h <= 0 {
-		if view != "" {
-			t.Fatalf("%s: %dx%d: view is not empty: %q", what, w, h, view)
-		}
-		return
-	}
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Fatalf("%s: %dx%d: %d lines", what, w, h, len(lines))
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw > w {
-			t.Fatalf("%s: %dx%d: line %d is %d wide: %q", what, w, h, i, lw, ansi.Strip(l))
-		}
-	}
 }
 
 // TestRandomKeys drives the app with thousands of seeded random keys,
@@ -118,7 +67,7 @@ func TestRandomKeys(t *testing.T) {
 					if k == "q" {
 						k = "esc" // stay in the app; quitting is tested elsewhere
 					}
-					msg = keyMsg(k)
+					msg = viewtest.Key(k)
 				}
 				m, _ = m.Update(msg)
 				a := m.(App)
@@ -130,7 +79,7 @@ func TestRandomKeys(t *testing.T) {
 					t.Fatalf("pos %d outside 0..%d", s.Pos(), s.Len())
 				}
 				v := m.View()
-				checkScreen(t, v, w, h, "random")
+				viewtest.CheckScreen(t, v, w, h, "random")
 				if opts.ASCII {
 					for j := 0; j < len(v); j++ {
 						if v[j] >= 0x80 {
@@ -152,7 +101,7 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	var m tea.Model = NewApp(nil, func(string) (Session, error) { return s, nil }, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 
-	m, cmd := m.Update(keyMsg("p"))
+	m, cmd := m.Update(viewtest.Key("p"))
 	a := m.(App)
 	if !a.playing || cmd == nil || s.pos != 1 {
 		t.Fatalf("play: playing=%v cmd=%v pos=%d; want a step and a tick", a.playing, cmd != nil, s.pos)
@@ -168,7 +117,7 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	}
 	// A manual step starts a new generation: the tick in flight is stale.
 	before := m.(App).gen
-	m, _ = m.Update(keyMsg("right"))
+	m, _ = m.Update(viewtest.Key("right"))
 	if s.pos != 3 || m.(App).gen == before {
 		t.Fatalf("manual step: pos %d gen %d->%d", s.pos, before, m.(App).gen)
 	}
@@ -181,15 +130,15 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	if s.pos != 4 || m.(App).playing {
 		t.Fatalf("checkpoint: pos %d playing %v; want 4 and stopped", s.pos, m.(App).playing)
 	}
-	m, _ = m.Update(keyMsg("right"))
+	m, _ = m.Update(viewtest.Key("right"))
 	if s.pos != 4 {
 		t.Fatalf("next ran past an unanswered checkpoint")
 	}
 	if !strings.Contains(m.View(), "Answer the question first") {
 		t.Errorf("no explanation for the blocked step:\n%s", m.View())
 	}
-	m, _ = m.Update(keyMsg("2"))
-	m, _ = m.Update(keyMsg("p"))
+	m, _ = m.Update(viewtest.Key("2"))
+	m, _ = m.Update(viewtest.Key("p"))
 	if s.pos != 5 || !m.(App).playing {
 		t.Fatalf("after answering: pos %d playing %v", s.pos, m.(App).playing)
 	}
@@ -201,10 +150,10 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 		t.Fatalf("end: pos %d playing %v", s.pos, m.(App).playing)
 	}
 	// Pausing makes the pending tick stale.
-	m, _ = m.Update(keyMsg("r"))
-	m, _ = m.Update(keyMsg("p"))
+	m, _ = m.Update(viewtest.Key("r"))
+	m, _ = m.Update(viewtest.Key("p"))
 	g := m.(App).gen
-	m, _ = m.Update(keyMsg("p"))
+	m, _ = m.Update(viewtest.Key("p"))
 	m, _ = m.Update(autoplayMsg{gen: g})
 	if s.pos != 1 {
 		t.Fatalf("tick after pause moved to %d", s.pos)
@@ -224,13 +173,13 @@ func TestHelpHidesKeysThatCannotAct(t *testing.T) {
 	if h := help(); strings.Contains(h, "back") || strings.Contains(h, "answer") || !strings.Contains(h, "next") {
 		t.Errorf("at step 0: %q", h)
 	}
-	m, _ = m.Update(keyMsg("right"))
+	m, _ = m.Update(viewtest.Key("right"))
 	if h := help(); !strings.Contains(h, "1-3 answer") || strings.Contains(h, "next") || !strings.Contains(h, "back") {
 		t.Errorf("at a checkpoint: %q", h)
 	}
-	m, _ = m.Update(keyMsg("1"))
-	m, _ = m.Update(keyMsg("right"))
-	m, _ = m.Update(keyMsg("right"))
+	m, _ = m.Update(viewtest.Key("1"))
+	m, _ = m.Update(viewtest.Key("right"))
+	m, _ = m.Update(viewtest.Key("right"))
 	if h := help(); strings.Contains(h, "next") || strings.Contains(h, "play") || !strings.Contains(h, "restart") {
 		t.Errorf("at the end: %q", h)
 	}
@@ -241,7 +190,7 @@ func TestTooSmallMessage(t *testing.T) {
 	for _, sz := range [][2]int{{0, 0}, {1, 1}, {10, 3}, {59, 17}, {45, 10}} {
 		m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		v := m.View()
-		checkScreen(t, v, sz[0], sz[1], "too small")
+		viewtest.CheckScreen(t, v, sz[0], sz[1], "too small")
 		msg := "terminal too small: need 60x18 (have " + itoa(sz[0]) + "x" + itoa(sz[1]) + ")"
 		if sz[0] >= len(msg) && strings.TrimSpace(v) != msg {
 			t.Errorf("%v: view %q, want exactly %q", sz, v, msg)

@@ -3,6 +3,8 @@ package views
 import (
 	"testing"
 
+	"eoslab/views/internal/viewtest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -45,7 +47,7 @@ func TestCachedDrawingIsTheSame(t *testing.T) {
 		cached, _ = cached.Update(OpenLessonMsg{Name: "stub"})
 		fresh, _ = fresh.Update(OpenLessonMsg{Name: "stub"})
 		for i, k := range keys {
-			var msg tea.Msg = keyMsg(k)
+			var msg tea.Msg = viewtest.Key(k)
 			if k == "resize" {
 				msg = tea.WindowSizeMsg{Width: c.w - 7, Height: c.h - 3}
 			}

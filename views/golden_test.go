@@ -12,29 +12,8 @@ import (
 
 	"eoslab/views"
 	"eoslab/views/demo"
+	"eoslab/views/internal/viewtest"
 )
-
-func press(s string) tea.KeyMsg {
-	switch s {
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
 
 // play opens the demo's transactions lesson at w x h and presses keys.
 func play(t testing.TB, w, h int, opts views.Options, keys ...string) tea.Model {
@@ -48,7 +27,7 @@ func play(t testing.TB, w, h int, opts views.Options, keys ...string) tea.Model 
 	m := views.NewApp(demo.Lessons(), demo.Open, opts)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
-		m, _ = m.Update(press(k))
+		m, _ = m.Update(viewtest.Key(k))
 	}
 	return m
 }
@@ -148,7 +127,7 @@ func TestViewFitsEverySize(t *testing.T) {
 			for step := 0; step <= 16; step++ {
 				checkFits(t, m.View(), sz[0], sz[1])
 				for _, k := range []string{"tab", "down", "tab", "2", "3", "right"} {
-					m, _ = m.Update(press(k))
+					m, _ = m.Update(viewtest.Key(k))
 					checkFits(t, m.View(), sz[0], sz[1])
 				}
 			}

@@ -9,30 +9,8 @@ import (
 	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	"eoslab/views"
+	"eoslab/views/internal/viewtest"
 )
-
-// key makes the key message the terminal sends for a key name.
-func key(s string) tea.KeyMsg {
-	switch s {
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
 
 // player is the real app on a real lesson, driven by keys as a learner
 // would.
@@ -54,7 +32,7 @@ func (p *player) press(keys ...string) {
 		if k == "" {
 			continue
 		}
-		p.m, _ = p.m.Update(key(k))
+		p.m, _ = p.m.Update(viewtest.Key(k))
 	}
 }
 

@@ -2,14 +2,13 @@ package adapt_test
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"eoslab/views"
 	"eoslab/views/adapt"
+	"eoslab/views/internal/viewtest"
 )
 
 // TestRandomKeysRealLessons drives the app over the real lessons (the
@@ -46,16 +45,7 @@ func TestRandomKeysRealLessons(t *testing.T) {
 			if s := m.(views.App).Session(); s != nil && (s.Pos() < 0 || s.Pos() > s.Len()) {
 				t.Fatalf("%s: key %d: position %d outside 0..%d", name, i, s.Pos(), s.Len())
 			}
-			v := m.View()
-			lines := strings.Split(v, "\n")
-			if len(lines) > h {
-				t.Fatalf("%s: %dx%d: %d lines", name, w, h, len(lines))
-			}
-			for k, l := range lines {
-				if lw := ansi.StringWidth(l); lw > w {
-					t.Fatalf("%s: %dx%d: line %d is %d wide", name, w, h, k, lw)
-				}
-			}
+			viewtest.CheckScreen(t, m.View(), w, h, name)
 		}
 	}
 }

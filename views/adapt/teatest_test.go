@@ -10,6 +10,7 @@ import (
 
 	"eoslab/lessons"
 	"eoslab/views"
+	"eoslab/views/internal/viewtest"
 )
 
 // screen follows a program's output. Each wait looks for its text after
@@ -31,7 +32,7 @@ func (s *screen) waitFor(t *testing.T, what string) {
 	s.rest = all[i+len(w):]
 }
 
-func (s *screen) press(k string) { s.tm.Send(key(k)) }
+func (s *screen) press(k string) { s.tm.Send(viewtest.Key(k)) }
 
 // TestPlayLostAckThroughAndBack runs the real Bubble Tea program on the
 // real lost-ack lesson: it opens the lesson from the list, answers every

@@ -1,0 +1,78 @@
+// Package viewtest holds what the views' tests share: key messages by name,
+// a pinned colour profile for goldens, and the check that a screen fits its
+// terminal. It is for tests only and imports no eoslab package.
+package viewtest
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+// Key is the message the terminal sends for a key name ("right", "esc",
+// "shift+tab", " ", or any runes such as "1" or "q").
+func Key(s string) tea.KeyMsg {
+	switch s {
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case " ":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// PinProfile fixes the colour profile and background so screens are the
+// same on every machine: goldens hold text and glyphs, not colour codes.
+func PinProfile() {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+}
+
+// CheckScreen fails when a view does not fit a w x h terminal. A terminal
+// with no area must get an empty view.
+func CheckScreen(t testing.TB, view string, w, h int, what string) {
+	t.Helper()
+	if w <= 0 || h <= 0 {
+		if view != "" {
+			t.Fatalf("%s: %dx%d: view is not empty: %q", what, w, h, view)
+		}
+		return
+	}
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s: %dx%d: %d lines", what, w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("%s: %dx%d: line %d is %d wide: %q", what, w, h, i, lw, ansi.Strip(l))
+		}
+	}
+}
