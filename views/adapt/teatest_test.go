@@ -1,7 +1,6 @@
 package adapt
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 	"time"
@@ -12,27 +11,6 @@ import (
 	"eoslab/views"
 	"eoslab/views/internal/viewtest"
 )
-
-// screen follows a program's output. Each wait looks for its text after
-// the previous match, so a text from an earlier frame does not count again.
-type screen struct {
-	tm   *teatest.TestModel
-	rest []byte
-}
-
-func (s *screen) waitFor(t *testing.T, what string) {
-	t.Helper()
-	w := []byte(what)
-	var all []byte
-	teatest.WaitFor(t, s.tm.Output(), func(b []byte) bool {
-		all = append(append([]byte(nil), s.rest...), b...)
-		return bytes.Contains(all, w)
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
-	i := bytes.Index(all, w)
-	s.rest = all[i+len(w):]
-}
-
-func (s *screen) press(k string) { s.tm.Send(viewtest.Key(k)) }
 
 // TestPlayLostAckThroughAndBack runs the real Bubble Tea program on the
 // real lost-ack lesson: it opens the lesson from the list, answers every
@@ -62,42 +40,42 @@ func TestPlayLostAckThroughAndBack(t *testing.T) {
 
 	m := views.NewApp(Lessons(), Open, views.Options{})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	sc := &screen{tm: tm}
-	sc.waitFor(t, l.Title)
-	sc.press("enter") // lost-ack is the first lesson of the list
-	sc.waitFor(t, fmt.Sprintf("step 0/%d", steps))
+	sc := &viewtest.Screen{TM: tm}
+	sc.WaitFor(t, l.Title)
+	sc.Press("enter") // lost-ack is the first lesson of the list
+	sc.WaitFor(t, fmt.Sprintf("step 0/%d", steps))
 
 	refused := false
 	for pos := 0; pos < steps; pos++ {
 		if c, ok := answers[pos]; ok {
 			if !refused {
 				// Next waits for the answer, and says so.
-				sc.press("right")
-				sc.waitFor(t, "Answer the question first")
+				sc.Press("right")
+				sc.WaitFor(t, "Answer the question first")
 				refused = true
 			}
-			sc.press(fmt.Sprint(c))
-			sc.waitFor(t, "Correct!")
+			sc.Press(fmt.Sprint(c))
+			sc.WaitFor(t, "Correct!")
 		}
-		sc.press("right")
+		sc.Press("right")
 		if pos+1 == steps {
 			// The header, above the step counter in the same frame.
-			sc.waitFor(t, "Lesson complete")
+			sc.WaitFor(t, "Lesson complete")
 		}
-		sc.waitFor(t, fmt.Sprintf("step %d/%d", pos+1, steps))
+		sc.WaitFor(t, fmt.Sprintf("step %d/%d", pos+1, steps))
 	}
-	sc.press("right")
-	sc.waitFor(t, "End of the lesson")
+	sc.Press("right")
+	sc.WaitFor(t, "End of the lesson")
 
 	for pos := steps - 1; pos >= 0; pos-- {
-		sc.press("left")
-		sc.waitFor(t, fmt.Sprintf("step %d/%d", pos, steps))
+		sc.Press("left")
+		sc.WaitFor(t, fmt.Sprintf("step %d/%d", pos, steps))
 	}
-	sc.press("left")
-	sc.waitFor(t, "This is the start of the lesson")
-	sc.press("esc")
-	sc.waitFor(t, "finished")
-	sc.press("q")
+	sc.Press("left")
+	sc.WaitFor(t, "This is the start of the lesson")
+	sc.Press("esc")
+	sc.WaitFor(t, "finished")
+	sc.Press("q")
 
 	final, ok := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(views.App)
 	if !ok {

@@ -4,12 +4,15 @@
 package viewtest
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 )
 
@@ -76,3 +79,27 @@ func CheckScreen(t testing.TB, view string, w, h int, what string) {
 		}
 	}
 }
+
+// Screen follows a teatest program's output. Each WaitFor looks for its
+// text after the previous match, so two texts drawn in one frame are both
+// found, in order, and a text from an earlier frame does not count again.
+type Screen struct {
+	TM   *teatest.TestModel
+	rest []byte
+}
+
+// WaitFor waits until the program has drawn what.
+func (s *Screen) WaitFor(t *testing.T, what string) {
+	t.Helper()
+	w := []byte(what)
+	var all []byte
+	teatest.WaitFor(t, s.TM.Output(), func(b []byte) bool {
+		all = append(append([]byte(nil), s.rest...), b...)
+		return bytes.Contains(all, w)
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	i := bytes.Index(all, w)
+	s.rest = all[i+len(w):]
+}
+
+// Press sends a key by name.
+func (s *Screen) Press(k string) { s.TM.Send(Key(k)) }
