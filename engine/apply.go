@@ -175,13 +175,35 @@ func (w *World) execute(it item) {
 		w.Now = it.At
 	}
 	w.StepCount++
+	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
+		owner = it.Msg.To
 		w.deliver(it)
 	} else {
 		w.fire(it)
 	}
-	w.runClients()
+	// A client acts only on what reaches it (a response or its own timer):
+	// a step at a broker leaves every client as it was.
+	w.runClient(owner)
 	w.checkInvariants()
+}
+
+// runClient runs the loop of the client with this name, if it is one.
+func (w *World) runClient(name string) {
+	for _, p := range w.Producers {
+		if p.Name == name {
+			w.runProducer(p)
+			return
+		}
+	}
+	for _, pr := range w.Processors {
+		if pr.Name == name {
+			w.runProducer(pr.Producer)
+			w.runProcessor(pr)
+			w.runProducer(pr.Producer)
+			return
+		}
+	}
 }
 
 func (w *World) deliver(it item) {

@@ -326,10 +326,10 @@ func (w *World) drain(p *Producer) {
 	if p.State == AbortableError || p.State == AbortingTransaction || p.State == Initializing {
 		return
 	}
-	if p.idempotent() && p.ProducerID == NoProducerID {
+	if (p.idempotent() && p.ProducerID == NoProducerID) || len(p.Queue) == 0 {
 		return
 	}
-	blocked := map[TP]bool{}
+	var blocked []TP // partitions that cannot send now: keep their order
 	for i := range p.Queue {
 		b := &p.Queue[i]
 		if b.InFlight {
@@ -338,20 +338,20 @@ func (w *World) drain(p *Producer) {
 			}
 			continue
 		}
-		if blocked[b.TP] {
+		if hasTP(blocked, b.TP) {
 			continue
 		}
 		if b.Transactional && !hasTP(p.TxnParts, b.TP) {
-			blocked[b.TP] = true
+			blocked = append(blocked, b.TP)
 			continue
 		}
 		pl := w.Partitions[b.TP]
 		if pl == nil || pl.Leader < 0 {
-			blocked[b.TP] = true
+			blocked = append(blocked, b.TP)
 			continue
 		}
 		if p.inFlightTo(pl.Leader) >= p.Config.MaxInFlight {
-			blocked[b.TP] = true
+			blocked = append(blocked, b.TP)
 			continue
 		}
 		if p.idempotent() && b.BaseSeq == NoSequence {
