@@ -210,44 +210,44 @@ func (w *World) deliver(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").Msg = m.ID
+			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").about(m)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" from "+m.From).Msg = m.ID
+		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" from "+m.From).about(m)
 		w.deliverToBroker(id, m)
 		return
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").Msg = m.ID
+			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
 			return
 		}
 		if p.Paused {
 			p.Deferred = append(p.Deferred, it)
-			w.emit(EvInfo, m.To, "is paused: "+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").Msg = m.ID
+			w.emit(EvInfo, m.To, "is paused: "+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").about(m)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).Msg = m.ID
+		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).about(m)
 		w.onProducerMessage(p, m)
 		return
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").Msg = m.ID
+			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
 			return
 		}
 		if c.Paused {
 			c.Deferred = append(c.Deferred, it)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()).Msg = m.ID
+		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()).about(m)
 		w.onConsumerMessage(c, m)
 		return
 	}
 	if m.To == ExpertAddr {
 		// The expert actions (inject) have no client behind them; their
 		// answers are only narrated, so a lesson can show what came back.
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).Msg = m.ID
+		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).about(m)
 	}
 }
 

@@ -57,6 +57,14 @@ type Event struct {
 	Rule  string    `json:"rule,omitempty"`
 	Code  ErrorCode `json:"-"`
 	Msg   int64     `json:"msg,omitempty"`
+	// Message is the message the event is about (sent, delivered, dropped,
+	// duplicated), so a view can draw it without reading Text.
+	Message *Message `json:"-"`
+}
+
+func (e *Event) about(m *Message) {
+	e.Msg = m.ID
+	e.Message = m
 }
 
 // Line is the transcript form: time, actor, text and rule.

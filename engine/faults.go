@@ -11,13 +11,13 @@ func (w *World) applyFault(a Action) error {
 		switch a.Verb {
 		case "drop":
 			w.Queue.removeAt(i)
-			w.emit(EvFault, "network", "drops "+m.Summary()).Msg = m.ID
+			w.emit(EvFault, "network", "drops "+m.Summary()).about(m)
 		case "duplicate":
 			w.nextMsg++
 			cp := *m
 			cp.ID = w.nextMsg
 			w.schedule(w.Queue[i].At, item{Kind: itemDeliver, Msg: &cp})
-			w.emit(EvFault, "network", "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String()).Msg = cp.ID
+			w.emit(EvFault, "network", "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String()).about(&cp)
 		case "delay":
 			if len(a.Args) < 2 {
 				return errf("delay needs a message and a number of milliseconds")
@@ -28,7 +28,7 @@ func (w *World) applyFault(a Action) error {
 			}
 			it := w.Queue.removeAt(i)
 			w.schedule(it.At+ms, it)
-			w.emit(EvFault, "network", "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(ms)+" ms").Msg = m.ID
+			w.emit(EvFault, "network", "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(ms)+" ms").about(m)
 		}
 	case "reorder":
 		if len(a.Args) != 2 {

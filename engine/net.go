@@ -76,6 +76,48 @@ func (m *Message) Summary() string {
 	return m.Name() + " " + m.From + " -> " + m.To + " " + m.Kind.String() + " " + m.Body.describe()
 }
 
+// Detail is the body of the message in words, as Summary shows it after the
+// kind: "t-0 pid=1000 epoch=0 seq=0..2 values=a,b,c".
+func (m *Message) Detail() string { return m.Body.describe() }
+
+// Code is the error a response carries: the first non-NONE code of any of
+// its partitions, NONE when all went well, and NONE for requests.
+func (m *Message) Code() ErrorCode {
+	first := func(rs []TPCode) ErrorCode {
+		for _, r := range rs {
+			if r.Code != None {
+				return r.Code
+			}
+		}
+		return None
+	}
+	switch b := m.Body.(type) {
+	case *ProduceResponse:
+		return b.Code
+	case *FindCoordinatorResponse:
+		return b.Code
+	case *InitProducerIDResponse:
+		return b.Code
+	case *AddPartitionsToTxnResponse:
+		return first(b.Results)
+	case *AddOffsetsToTxnResponse:
+		return b.Code
+	case *EndTxnResponse:
+		return b.Code
+	case *WriteTxnMarkersResponse:
+		return first(b.Results)
+	case *TxnOffsetCommitResponse:
+		return first(b.Results)
+	case *OffsetCommitResponse:
+		return first(b.Results)
+	case *OffsetFetchResponse:
+		return b.Code
+	case *FetchResponse:
+		return b.Code
+	}
+	return None
+}
+
 // Body is a message payload. Payloads are immutable values.
 type Body interface{ describe() string }
 
@@ -398,7 +440,7 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.Now, Body: body}
 	w.schedule(w.Now+w.Config.LatencyMs, item{Kind: itemDeliver, Msg: m})
 	e := w.emit(EvSend, from, "sends "+m.Summary())
-	e.Msg = m.ID
+	e.about(m)
 	return m
 }
 

@@ -352,21 +352,42 @@ func TestFrameKeys(t *testing.T) {
 }
 
 func TestLabels(t *testing.T) {
-	for in, want := range map[string]views.Arrow{
-		"m3 A -> broker-2 InitProducerId transactionalId=payments timeout=60000 pid=-1 epoch=-1": {From: "A", To: "broker-2", Label: "InitProducerId payments pid=-1 epoch=-1"},
-		"m9 broker-1 -> RC FetchResponse orders-0 2 batches (2 offsets) hw=2 lso=2 aborted=1":    {From: "broker-1", To: "RC", Label: "FetchResponse orders-0 2 batches hw=2 lso=2 aborted=1", Reply: true},
-		"m5 A -> broker-2 EndTxn payments abort pid=1000 epoch=0":                                {From: "A", To: "broker-2", Label: "EndTxn abort pid=1000 epoch=0"},
-		"m6 broker-2 -> A AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]":                      {From: "broker-2", To: "A", Label: "AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]", Reply: true, Error: true},
-		"m8 broker-3 -> broker-1 WriteTxnMarkersResponse pid=1000 [t-0=NONE]":                    {From: "broker-3", To: "broker-1", Label: "WriteTxnMarkersResponse pid=1000 [t-0=NONE]", Reply: true},
-		"m2 broker-1 -> B FindCoordinatorResponse payments broker-2":                             {From: "broker-1", To: "B", Label: "FindCoordinatorResponse payments broker-2", Reply: true},
+	for _, c := range []struct{ kind, detail, want string }{
+		{"InitProducerId", "transactionalId=payments timeout=60000 pid=-1 epoch=-1", "InitProducerId payments pid=-1 epoch=-1"},
+		{"InitProducerId", "transactionalId=null", "InitProducerId"},
+		{"FetchResponse", "orders-0 2 batches (2 offsets) hw=2 lso=2 aborted=1", "FetchResponse orders-0 2 batches hw=2 lso=2 aborted=1"},
+		{"EndTxn", "payments abort pid=1000 epoch=0", "EndTxn abort pid=1000 epoch=0"},
+		{"AddPartitionsToTxnResponse", "[t-0=PRODUCER_FENCED]", "AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]"},
+		{"WriteTxnMarkers", "ABORT pid=1000 epoch=1 coordinatorEpoch=0 [t-0]", "WriteTxnMarkers ABORT pid=1000 epoch=1 [t-0]"},
 	} {
-		got, ok := parseSend(in)
-		if !ok || got != want {
-			t.Errorf("parseSend(%q) = %+v, %v; want %+v", in, got, ok, want)
+		if got := label(c.kind, c.detail); got != c.want {
+			t.Errorf("label(%q, %q) = %q; want %q", c.kind, c.detail, got, c.want)
 		}
 	}
-	if _, ok := parseSend("garbage"); ok {
-		t.Error("parsed garbage")
+}
+
+// TestArrowsFromMessages: the zombie lesson's timeline marks the fenced
+// answers as errors and replies, from the engine's messages.
+func TestArrowsFromMessages(t *testing.T) {
+	s, err := Open("zombie")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := playTo(t, s.(*Session), s.Len())
+	var errs, replies int
+	for _, a := range f.Timeline {
+		if a.Reply {
+			replies++
+		}
+		if a.Error {
+			errs++
+			if !a.Reply {
+				t.Errorf("a request is marked as an error: %+v", a)
+			}
+		}
+	}
+	if errs == 0 || replies == 0 {
+		t.Fatalf("no error replies in the zombie timeline (%d replies)", replies)
 	}
 }
 

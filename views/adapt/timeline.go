@@ -50,21 +50,25 @@ func (h *history) upto(p *lessons.Player, pos int) {
 	}
 }
 
-// add records what one event does to the diagram.
+// add records what one event does to the diagram, from the message the
+// event carries (engine.Event.Message), not from its text.
 func (h *history) add(e *engine.Event, k int) {
-	if e.Msg == 0 {
+	m := e.Message
+	if m == nil {
 		return
 	}
 	switch {
-	case e.Kind == engine.EvSend && strings.HasPrefix(e.Text, "sends "):
-		if a, ok := parseSend(strings.TrimPrefix(e.Text, "sends ")); ok {
-			a.Step = k
-			h.byMsg[e.Msg] = len(h.arrows)
-			h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
-			h.shown = append(h.shown, a)
+	case e.Kind == engine.EvSend:
+		a := views.Arrow{From: m.From, To: m.To, Label: label(m.Kind.String(), m.Detail()), Step: k}
+		if m.Kind.IsResponse() {
+			a.Reply = true
+			a.Error = m.Code() != engine.None
 		}
+		h.byMsg[m.ID] = len(h.arrows)
+		h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
+		h.shown = append(h.shown, a)
 	case e.Kind == engine.EvFault && (strings.HasPrefix(e.Text, "drops ") || strings.HasPrefix(e.Text, "is down: ")):
-		if i, ok := h.byMsg[e.Msg]; ok && h.arrows[i].droppedAt < 0 {
+		if i, ok := h.byMsg[m.ID]; ok && h.arrows[i].droppedAt < 0 {
 			h.arrows[i].droppedAt = k
 			// Frames already built share shown: copy it before the
 			// change (drops are rare) so that they keep what they drew.
@@ -72,39 +76,13 @@ func (h *history) add(e *engine.Event, k int) {
 			h.shown[i].Dropped = true
 		}
 	case e.Kind == engine.EvFault && strings.HasPrefix(e.Text, "duplicates "):
-		// "duplicates m5 as m9 Produce": the copy travels the same way.
-		f := strings.Fields(e.Text)
-		if len(f) < 2 {
-			return
-		}
-		if id, err := strconv.ParseInt(strings.TrimPrefix(f[1], "m"), 10, 64); err == nil {
-			if i, ok := h.byMsg[id]; ok {
-				a := h.arrows[i].Arrow
-				a.Step, a.Label = k, a.Label+" (copy)"
-				h.byMsg[e.Msg] = len(h.arrows)
-				h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
-				h.shown = append(h.shown, a)
-			}
-		}
+		// The copy travels the same way as the original.
+		a := views.Arrow{From: m.From, To: m.To, Label: label(m.Kind.String(), m.Detail()) + " (copy)", Step: k, Reply: m.Kind.IsResponse()}
+		a.Error = a.Reply && m.Code() != engine.None
+		h.byMsg[m.ID] = len(h.arrows)
+		h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
+		h.shown = append(h.shown, a)
 	}
-}
-
-// parseSend reads a message summary, "m7 B -> broker-1 Produce t-1 pid=...".
-func parseSend(s string) (views.Arrow, bool) {
-	f := strings.SplitN(s, " ", 6)
-	if len(f) < 5 || f[2] != "->" {
-		return views.Arrow{}, false
-	}
-	kind, body := f[4], ""
-	if len(f) == 6 {
-		body = f[5]
-	}
-	a := views.Arrow{From: f[1], To: f[3], Label: label(kind, body)}
-	if k, ok := engine.MsgKindByName(kind); ok && k.IsResponse() {
-		a.Reply = true
-		a.Error = carriesError(body)
-	}
-	return a, true
 }
 
 // label is the message kind and a short form of its body: fields that rarely
@@ -135,23 +113,6 @@ func label(kind, body string) string {
 		s = string(r[:maxLabel-1]) + "…"
 	}
 	return s
-}
-
-// carriesError reports whether a response body names a Kafka error other
-// than NONE, as in "t-0 INVALID_PRODUCER_EPOCH(47)" or "[t-0=PRODUCER_FENCED]".
-func carriesError(body string) bool {
-	for _, w := range strings.FieldsFunc(body, func(r rune) bool { return r == ' ' || r == '[' || r == ']' || r == ',' || r == '=' }) {
-		if i := strings.IndexByte(w, '('); i > 0 {
-			w = w[:i]
-		}
-		if w == "" || strings.ToUpper(w) != w || !strings.Contains(w, "_") {
-			continue
-		}
-		if c, ok := engine.ErrorByName(w); ok && c != engine.None && c.IsWire() {
-			return true
-		}
-	}
-	return false
 }
 
 // frame returns the arrows and the actors to draw at position pos. The
