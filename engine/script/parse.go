@@ -166,6 +166,14 @@ func (p *pctx) head(toks []token) ([]token, string) {
 	if c := closest(h.val, callOrder); c != "" {
 		return nil, msg + "; did you mean \"NAME " + c + "\"? Calls follow the client's name"
 	}
+	if len(toks) > 1 && !toks[1].isOpt() {
+		// "A sned t-0 x": probably an undeclared client and a misspelt call.
+		hint := "; if " + show(h.val) + " is a client, declare it first (\"producer " + show(h.val) + "\" or \"consumer " + show(h.val) + "\")"
+		if c := closest(toks[1].val, callOrder); c != "" {
+			hint += " and check the call: did you mean " + c + "?"
+		}
+		return nil, msg + hint
+	}
 	return nil, msg
 }
 

@@ -209,6 +209,7 @@ func TestBadLines(t *testing.T) {
 		{"reorder m1", "f.scn:9: reorder needs two messages: \"reorder MSG MSG\""},
 		{"reorder m1 m1", "f.scn:9: reorder: both selectors pick the same message; name two different ones, e.g. \"reorder m3 m4\""},
 		{"crash broker-4", "f.scn:9: crash: broker-4: the cluster has 3 brokers (broker-1..broker-3)"},
+		{"Zed sned t-0 x", "f.scn:9: unknown verb Zed; if Zed is a client, declare it first (\"producer Zed\" or \"consumer Zed\") and check the call: did you mean send?"},
 		{"crash broker-0", "f.scn:9: crash: broker-0: the cluster has 3 brokers (broker-1..broker-3)"},
 		{"crash Q", "f.scn:9: crash: Q: expected a broker (broker-1..broker-3) or a declared client"},
 		{"restart", "f.scn:9: restart needs a broker or a client: \"restart broker-N|NAME\""},
