@@ -1,6 +1,9 @@
 package engine
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // parkedProduce is a transactional produce waiting for the coordinator's
 // verification answer (KIP-890 part 1, ref 2.2 step 1 and 2.4).
@@ -168,7 +171,7 @@ func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
-		w.emitRule(EvAppend, actor, "appends values="+joinValues(nb)+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule)
+		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
 		text := "accepts " + who + " at offsets " + nb.Offsets()
@@ -190,17 +193,6 @@ func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 		return
 	}
 	w.hold([]TPOffset{{TP: r.TP, Offset: last}}, m, MsgProduceResponse, resp)
-}
-
-func joinValues(b *Batch) string {
-	s := ""
-	for i, r := range b.Records {
-		if i > 0 {
-			s += ","
-		}
-		s += r.Value
-	}
-	return s
 }
 
 func (w *World) onFetch(id int, m *Message, r *FetchRequest) {

@@ -1,6 +1,9 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Consumer is a KafkaConsumer: positions per partition, fetches with its
 // isolation level, and the client-side filtering of aborted transactions
@@ -265,7 +268,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		text += "receives nothing from " + r.TP.String()
 	}
 	if len(skipped) > 0 {
-		text += "; skips " + joinStrings(skipped, ", ")
+		text += "; skips " + strings.Join(skipped, ", ")
 	}
 	text += "; position " + itoa(pos.Offset)
 	w.emit(EvConsume, c.Name, text)
@@ -278,17 +281,6 @@ func consumedText(rs []ConsumedRecord) string {
 			s += " "
 		}
 		s += itoa(r.Offset) + ":" + r.Value
-	}
-	return s
-}
-
-func joinStrings(xs []string, sep string) string {
-	s := ""
-	for i, x := range xs {
-		if i > 0 {
-			s += sep
-		}
-		s += x
 	}
 	return s
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // ProducerConfig is the part of the Java producer's configuration the
 // simulation uses (ref 0.1, 1.1).
@@ -374,7 +377,7 @@ func (w *World) drain(p *Producer) {
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
-			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+joinValues(&batch)+" as sent without any answer", "acks=0 can lose data")
+			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data")
 			p.removeBatch(b.ID)
 			i--
 			continue

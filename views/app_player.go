@@ -329,37 +329,26 @@ func (a *App) refresh(reveal bool) {
 func panelChanged(f *Frame, p PanelID) bool {
 	switch p {
 	case PanelProducers:
-		for _, x := range f.Producers {
-			if x.Changed {
-				return true
-			}
-		}
+		return anyOf(f.Producers, func(x ProducerView) bool { return x.Changed })
 	case PanelPartitions:
-		for _, x := range f.Partitions {
-			if x.Changed {
-				return true
-			}
-		}
+		return anyOf(f.Partitions, func(x PartitionView) bool { return x.Changed })
 	case PanelCoordinator:
-		for _, x := range f.Coordinators {
-			if x.Changed {
-				return true
-			}
-		}
+		return anyOf(f.Coordinators, func(x CoordinatorView) bool { return x.Changed })
 	case PanelConsumers:
-		for _, x := range f.Consumers {
-			if x.Changed {
-				return true
-			}
-		}
+		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed })
 	case PanelTimeline:
-		for _, x := range f.Timeline {
-			if x.Step == f.Step {
-				return true
-			}
-		}
+		return anyOf(f.Timeline, func(x Arrow) bool { return x.Step == f.Step })
 	case PanelEvents:
 		return f.NewEvents > 0
+	}
+	return false
+}
+
+func anyOf[T any](xs []T, ok func(T) bool) bool {
+	for _, x := range xs {
+		if ok(x) {
+			return true
+		}
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
@@ -246,17 +247,6 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	if it.Level != "" {
 		meta = append(meta, clean(it.Level))
 	}
-	line2 := "      " + th.Faint.Render(joinWith(meta, th.Sym.Sep))
+	line2 := "      " + th.Faint.Render(strings.Join(meta, th.Sym.Sep))
 	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis)+"\n"+clip(line2, lw, th.Sym.Ellipsis))
-}
-
-func joinWith(parts []string, sep string) string {
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += sep
-		}
-		out += p
-	}
-	return out
 }

@@ -148,6 +148,13 @@ func columnCount(w, minW, gap, n int) int {
 	return clamp(k, 1, n)
 }
 
+// columns splits the painter's width into up to n columns at least minW
+// wide, gap apart: it returns how many, and a painter for one column.
+func (p painter) columns(minW, gap, n int) (int, painter) {
+	k := columnCount(p.w, minW, gap, n)
+	return k, painter{th: p.th, w: (p.w - gap*(k-1)) / max(k, 1), cache: p.cache}
+}
+
 // flow lays out styled items after a lead ("  next seq ") on as many lines
 // as the painter's width needs: items are never cut between lines, and
 // continuation lines are indented by indent cells. Narrow panels thus keep

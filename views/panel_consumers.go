@@ -10,10 +10,8 @@ func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
 	if n == 0 {
 		return nil, textLines{p.muted("  (no consumers)")}, noRange
 	}
-	const minCol, gap = 22, 2
-	k := columnCount(p.w, minCol, gap, n)
-	colW := (p.w - gap*(k-1)) / max(k, 1)
-	cp := painter{th: p.th, w: colW, cache: p.cache}
+	const gap = 2
+	k, cp := p.columns(22, gap, n)
 	var cols []Content
 	anchor := noRange
 	for c := 0; c < k; c++ {
@@ -40,7 +38,7 @@ func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
 	if k == 1 {
 		return nil, cols[0], anchor
 	}
-	return nil, columns(cols, colW, gap, p.th.Sym.Ellipsis), anchor
+	return nil, columns(cols, cp.w, gap, p.th.Sym.Ellipsis), anchor
 }
 
 // consumerCol is one consumer: a few header lines, then its records, which

@@ -246,10 +246,8 @@ func partitionsContent(f *Frame, p painter) ([]string, Content, Range) {
 	if n == 0 {
 		return nil, textLines{p.muted("  (no partitions)")}, noRange
 	}
-	const minCol, gap = 50, 2
-	k := columnCount(p.w, minCol, gap, n)
-	colW := (p.w - gap*(k-1)) / max(k, 1)
-	cp := painter{th: p.th, w: colW, cache: p.cache}
+	const gap = 2
+	k, cp := p.columns(50, gap, n)
 	cols := make([][]Content, k)
 	anchor := noRange
 	for c := 0; c < k; c++ {
@@ -275,7 +273,7 @@ func partitionsContent(f *Frame, p painter) ([]string, Content, Range) {
 	if k == 1 {
 		return nil, stacks[0], anchor
 	}
-	return nil, columns(stacks, colW, gap, p.th.Sym.Ellipsis), anchor
+	return nil, columns(stacks, cp.w, gap, p.th.Sym.Ellipsis), anchor
 }
 
 // stacked is several contents one below the other.
