@@ -14,9 +14,11 @@ func (w *World) Clone() *World {
 	c.Parked = append([]parkedProduce(nil), w.Parked...)
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
-	c.TxnOutcomes = make(map[int64]MarkerType, len(w.TxnOutcomes))
-	for k, v := range w.TxnOutcomes {
-		c.TxnOutcomes[k] = v
+	if w.outputs != nil {
+		c.outputs = make(map[outputKey]pvec[int32], len(w.outputs))
+		for k, v := range w.outputs {
+			c.outputs[k] = v
+		}
 	}
 	c.Partitions = make(map[TP]*PartitionLog, len(w.Partitions))
 	for tp, p := range w.Partitions {

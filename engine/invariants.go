@@ -128,10 +128,10 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 	if e.CurrentTxn == 0 {
 		return
 	}
-	if prev, ok := w.TxnOutcomes[e.CurrentTxn]; ok && prev != result {
-		w.violate(InvAtomicVisibility, p.TP.String(), "one transaction got "+prev.String()+" on one partition and "+result.String()+" on "+p.TP.String())
+	if prev := w.txnOutcomes.get(e.CurrentTxn); prev != 0 && MarkerType(prev-1) != result {
+		w.violate(InvAtomicVisibility, p.TP.String(), "one transaction got "+MarkerType(prev-1).String()+" on one partition and "+result.String()+" on "+p.TP.String())
 	}
-	w.TxnOutcomes[e.CurrentTxn] = result
+	w.txnOutcomes = w.txnOutcomes.set(e.CurrentTxn, int8(result)+1)
 }
 
 // checkDelivery: a consumer hands the application a batch that is aborted
@@ -148,80 +148,5 @@ func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
 	switch st := p.Status(b); st {
 	case StatusAborted, StatusOpen:
 		w.violate(InvUncommittedRead, c.Name, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets())
-	}
-}
-
-// checkOffsetsAtomic: when a group's committed offset on an input partition
-// moves from prev to next, every input record in between must have exactly
-// one committed output (found through the outputs' Source).
-//
-// pid is the producer whose COMMIT marker made the offsets final (-1 for a
-// plain OffsetCommit): its outputs that are still open are committed by the
-// same decision, their own markers simply have not landed yet (markers go
-// to the partitions concurrently, ref 3.7).
-func (w *World) checkOffsetsAtomic(group string, in TP, prev, next, pid int64) {
-	if !w.Config.CheckInvariants || next <= prev {
-		return
-	}
-	var pr *Processor
-	for _, x := range w.Processors {
-		if x.Consumer.GroupID == group && x.Input == in.Topic {
-			pr = x
-			break
-		}
-	}
-	if pr == nil {
-		return
-	}
-	if prev < 0 {
-		prev = 0
-	}
-	src := w.Partitions[in]
-	if src == nil {
-		return
-	}
-	counts := map[int64]int{}
-	for _, tp := range w.allPartitions() {
-		if tp.Topic != pr.Output {
-			continue
-		}
-		op := w.Partitions[tp]
-		for i := range op.Batches {
-			b := &op.Batches[i]
-			if b.Control || len(b.Records) == 0 || b.Records[0].Source == nil {
-				continue
-			}
-			if st := op.Status(b); b.Transactional && st != StatusCommitted && !(st == StatusOpen && b.ProducerID == pid) {
-				continue
-			}
-			for _, r := range b.Records {
-				if r.Source != nil && r.Source.TP == in {
-					counts[r.Source.Offset]++
-				}
-			}
-		}
-	}
-	for i := range src.Batches {
-		b := &src.Batches[i]
-		if b.Control || b.NextOffset() <= prev || b.BaseOffset >= next {
-			continue
-		}
-		if b.Transactional && src.Status(b) != StatusCommitted {
-			continue
-		}
-		for k := range b.Records {
-			off := b.BaseOffset + int64(k)
-			if off < prev || off >= next {
-				continue
-			}
-			switch n := counts[off]; {
-			case n == 0:
-				w.violate(InvOffsetsAtomic, "group("+group+")", "offset "+in.String()+"="+itoa(next)+" is committed but the output for input "+in.String()+"@"+itoa(off)+" is not")
-				return
-			case n > 1:
-				w.violate(InvOffsetsAtomic, "group("+group+")", "input "+in.String()+"@"+itoa(off)+" has "+itoa(int64(n))+" committed outputs")
-				return
-			}
-		}
 	}
 }

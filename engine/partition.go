@@ -281,6 +281,7 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 	w.checkAppendInvariants(p, &b)
 	p.Batches = append(p.Batches, b)
 	p.LEO += int64(b.Count)
+	w.outputsAppended(p, &b)
 	res.Code = None
 	res.BaseOffset = b.BaseOffset
 	if b.ProducerID >= 0 {
@@ -335,6 +336,9 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
 		w.checkMarkerInvariants(p, &e, epoch, result)
+		if result == MarkerCommit {
+			w.outputsCommitted(p, pid, first)
+		}
 		for i, t := range p.Ongoing {
 			if t.ProducerID == pid {
 				p.Ongoing = append(p.Ongoing[:i:i], p.Ongoing[i+1:]...)
@@ -474,6 +478,7 @@ func (p *PartitionLog) read(from int64, readCommitted bool, max int) ([]Batch, [
 func (w *World) truncateTo(p *PartitionLog, off int64) {
 	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > off })
 	lost := p.LEO - off
+	reopened := w.outputsTruncated(p, i)
 	p.Batches = p.Batches[:i:i]
 	p.LEO = off
 	if p.HW > off {
@@ -526,6 +531,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 		e.LastTimestamp = b.AppendTime
 		p.Producers[b.ProducerID] = e
 	}
+	w.outputsReopened(p, reopened)
 	if lost > 0 {
 		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost")
 	}

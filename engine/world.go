@@ -75,9 +75,6 @@ type World struct {
 	Queue      queue
 	Events     []Event
 	Violations []Violation
-	// TxnOutcomes remembers, for each transaction instance still being
-	// completed, which marker result it got first (invariant bookkeeping).
-	TxnOutcomes map[int64]MarkerType
 	// NextTxnDeadline is a lower bound of the deadlines of Ongoing
 	// transactions: the timed-out transaction check skips its scan before it.
 	NextTxnDeadline int64
@@ -95,6 +92,20 @@ type World struct {
 	nextMember  int64
 	timersArmed bool
 	dirty       []TP
+
+	// Invariant bookkeeping that grows with history, kept in persistent
+	// vectors so that a snapshot copies a pointer, not the history
+	// (design: a snapshot costs the same at step 10 and step 100,000).
+	//
+	// txnOutcomes holds, per transaction instance (indexed by its id), the
+	// marker result it got last plus one (0: none yet). A transaction may
+	// gain a partition after its markers (a delayed produce without
+	// KIP-890 verification), so an entry is never known to be dead.
+	txnOutcomes pvec[int8]
+	// outputs counts, per processor output topic and input partition, the
+	// committed (or plain) output records made from each input offset
+	// (see offsets.go).
+	outputs map[outputKey]pvec[int32]
 }
 
 // New makes an empty world with the given configuration.
@@ -104,7 +115,6 @@ func New(cfg Config) *World {
 		Partitions:      map[TP]*PartitionLog{},
 		TxnParts:        map[int32]*TxnStatePartition{},
 		Groups:          map[string]*Group{},
-		TxnOutcomes:     map[int64]MarkerType{},
 		nextPIDBlk:      1000,
 		NextTxnDeadline: math.MaxInt64,
 	}

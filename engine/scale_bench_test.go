@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Scale benchmarks: each runs the same workload at two sizes a factor of 8
+// apart and reports the time per unit of work, which must stay flat (within
+// 1.5x) for the cost to be linear in the work. Compare the two sub-benchmarks'
+// ns/record (or ns/producer, ns/txn) metrics.
+
+func applyAll(tb testing.TB, w *World, lines ...string) {
+	tb.Helper()
+	for _, line := range lines {
+		if _, err := w.Apply(mustAction(line)); err != nil {
+			tb.Fatalf("%s: %v", line, err)
+		}
+	}
+}
+
+// processorWorld runs n input records through a consume-transform-produce
+// processor with offsets in the transaction: a plain idempotent producer
+// writes the input 10 records per send, and the processor runs one loop
+// (poll, transform, commit) after every send, as a stream would.
+func processorWorld(tb testing.TB, n int) *World {
+	w := New(DefaultConfig())
+	applyAll(tb, w, "topic t partitions=2", "topic u partitions=2", "producer S acks=all",
+		"processor P input=t output=u group.id=g transactional.id=proc-1")
+	vals := make([]string, 10)
+	for sent := 0; sent < n; sent += len(vals) {
+		for i := range vals {
+			vals[i] = "v" + strconv.Itoa(sent+i)
+		}
+		applyAll(tb, w, "S send t-"+strconv.Itoa(sent/10%2)+" "+strings.Join(vals, " "), "run", "P process", "run")
+	}
+	pr := w.Processor("P")
+	for loops := 0; pr.Consumed < n && loops < 1000; loops++ {
+		applyAll(tb, w, "P process", "run")
+	}
+	if pr.Consumed != n {
+		tb.Fatalf("processor consumed %d of %d records", pr.Consumed, n)
+	}
+	if len(w.Violations) > 0 {
+		tb.Fatalf("violation: %v", w.Violations[0])
+	}
+	return w
+}
+
+// BenchmarkProcessorRecords: consume-transform-produce of 1,000 and 8,000
+// input records; ns/record must not grow with the run (issue 7: the
+// offsets-atomic invariant used to rescan the whole output topic on every
+// commit).
+func BenchmarkProcessorRecords(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				processorWorld(b, n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
+		})
+	}
+}
+
+// producersWorld declares n transactional producers and has each run one
+// committed transaction of one record.
+func producersWorld(tb testing.TB, n int) *World {
+	w := New(DefaultConfig())
+	applyAll(tb, w, "topic t partitions=4")
+	for i := 0; i < n; i++ {
+		applyAll(tb, w, fmt.Sprintf("producer T%d transactional.id=tx-%d", i, i))
+	}
+	for i := 0; i < n; i++ {
+		applyAll(tb, w, fmt.Sprintf("T%d initTransactions", i))
+	}
+	applyAll(tb, w, "run")
+	for i := 0; i < n; i++ {
+		applyAll(tb, w, fmt.Sprintf("T%d beginTransaction", i), fmt.Sprintf("T%d send t-%d v%d", i, i%4, i), fmt.Sprintf("T%d commitTransaction", i))
+	}
+	applyAll(tb, w, "run")
+	committed := 0
+	for _, p := range w.Producers {
+		if p.State == Ready {
+			committed++
+		}
+	}
+	if committed != n || len(w.Violations) > 0 {
+		tb.Fatalf("%d of %d producers ready, violations %v", committed, n, w.Violations)
+	}
+	return w
+}
+
+// BenchmarkTxnProducers: 100 and 800 transactional producers, each
+// initialising and committing one transaction; ns/producer must stay flat.
+func BenchmarkTxnProducers(b *testing.B) {
+	for _, n := range []int{100, 800} {
+		b.Run(fmt.Sprintf("producers=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				producersWorld(b, n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/producer")
+		})
+	}
+}
+
+// finishedTxnsWorld runs n committed transactions of one record each, one
+// after the other, from one producer.
+func finishedTxnsWorld(tb testing.TB, n int) *World {
+	w := New(DefaultConfig())
+	applyAll(tb, w, "topic t partitions=2", "producer T transactional.id=tx", "T initTransactions", "run")
+	for i := 0; i < n; i++ {
+		applyAll(tb, w, "T beginTransaction", fmt.Sprintf("T send t-%d v%d", i%2, i), "T commitTransaction", "run")
+	}
+	if len(w.Violations) > 0 {
+		tb.Fatalf("violation: %v", w.Violations[0])
+	}
+	return w
+}
+
+// BenchmarkSnapshotFinishedTxns: a snapshot (Clone) of a world that has
+// finished 100 and 100,000 transactions must cost about the same.
+func BenchmarkSnapshotFinishedTxns(b *testing.B) {
+	for _, n := range []int{100, 100000} {
+		b.Run(fmt.Sprintf("txns=%d", n), func(b *testing.B) {
+			w := finishedTxnsWorld(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			var sink *World
+			for i := 0; i < b.N; i++ {
+				sink = w.Clone()
+			}
+			_ = sink
+		})
+	}
+}
+
+// BenchmarkRecordMemory: bytes held per produced record for 10,000 and
+// 80,000 records appended (10 per send, idempotent producer), measured as
+// the heap growth between an empty world and the filled one.
+func BenchmarkRecordMemory(b *testing.B) {
+	for _, n := range []int{10000, 80000} {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
+			var perRecord float64
+			for i := 0; i < b.N; i++ {
+				perRecord = recordBytes(b, n)
+			}
+			b.ReportMetric(perRecord, "B/record")
+		})
+	}
+}
+
+// recordBytes is the heap a world holds per record after n records were
+// appended by an idempotent producer, 10 per send, and read by a consumer.
+func recordBytes(tb testing.TB, n int) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	w := New(DefaultConfig())
+	applyAll(tb, w, "topic t partitions=4", "producer I acks=all")
+	vals := make([]string, 10)
+	for sent := 0; sent < n; {
+		for k := 0; k < 10 && sent < n; k++ {
+			for i := range vals {
+				vals[i] = "v" + strconv.Itoa(sent+i)
+			}
+			applyAll(tb, w, "I send t-"+strconv.Itoa(k%4)+" "+strings.Join(vals, " "))
+			sent += len(vals)
+		}
+		applyAll(tb, w, "run")
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	got := 0
+	for _, p := range w.Partitions {
+		for i := range p.Batches {
+			if !p.Batches[i].Control && p.TP.Topic == "t" {
+				got += int(p.Batches[i].Count)
+			}
+		}
+	}
+	if got != n {
+		tb.Fatalf("world holds %d records, want %d", got, n)
+	}
+	runtime.KeepAlive(w)
+	return float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
+}
