@@ -74,7 +74,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	}
 	err := w.apply(a)
 	if err == nil && !isSetupVerb(a.Verb) {
-		w.runClients()
+		w.runClientsAfter(a)
 		w.checkInvariants()
 	}
 	return w.Events[start:], err
@@ -190,19 +190,13 @@ func (w *World) execute(it item) {
 
 // runClient runs the loop of the client with this name, if it is one.
 func (w *World) runClient(name string) {
-	for _, p := range w.Producers {
-		if p.Name == name {
-			w.runProducer(p)
-			return
-		}
-	}
-	for _, pr := range w.Processors {
-		if pr.Name == name {
-			w.runProducer(pr.Producer)
-			w.runProcessor(pr)
-			w.runProducer(pr.Producer)
-			return
-		}
+	switch p, pr := w.namedProducer(name); {
+	case pr != nil:
+		w.runProducer(pr.Producer)
+		w.runProcessor(pr)
+		w.runProducer(pr.Producer)
+	case p != nil:
+		w.runProducer(p)
 	}
 }
 
@@ -254,33 +248,15 @@ func (w *World) deliver(it item) {
 // producerByAddr routes a message for a client name: a processor's producer
 // takes the producer-side responses, its consumer the rest.
 func (w *World) producerByAddr(name string, kind MsgKind) *Producer {
-	for _, p := range w.Producers {
-		if p.Name == name {
-			return p
-		}
+	p, pr := w.namedProducer(name)
+	if pr != nil && (kind == MsgFetchResponse || kind == MsgOffsetFetchResponse || kind == MsgOffsetCommitResponse ||
+		kind == MsgFindCoordinatorResponse && pr.Producer.Offsets == nil && pr.Consumer.inFlight(MsgFindCoordinator, TP{})) {
+		return nil
 	}
-	for _, pr := range w.Processors {
-		if pr.Name == name && kind != MsgFetchResponse && kind != MsgOffsetFetchResponse && kind != MsgOffsetCommitResponse &&
-			!(kind == MsgFindCoordinatorResponse && pr.Producer.Offsets == nil && pr.Consumer.inFlight(MsgFindCoordinator, TP{})) {
-			return pr.Producer
-		}
-	}
-	return nil
+	return p
 }
 
-func (w *World) consumerByAddr(name string, kind MsgKind) *Consumer {
-	for _, c := range w.Consumers {
-		if c.Name == name {
-			return c
-		}
-	}
-	for _, pr := range w.Processors {
-		if pr.Name == name {
-			return pr.Consumer
-		}
-	}
-	return nil
-}
+func (w *World) consumerByAddr(name string, kind MsgKind) *Consumer { return w.namedConsumer(name) }
 
 func (w *World) fire(it item) {
 	t := it.Timer

@@ -14,6 +14,7 @@ func (w *World) Clone() *World {
 	c.Parked = append([]parkedProduce(nil), w.Parked...)
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
+	c.names = w.names.clone()
 	if w.outputs != nil {
 		c.outputs = make(map[outputKey]pvec[int32], len(w.outputs))
 		for k, v := range w.outputs {

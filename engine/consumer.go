@@ -36,19 +36,7 @@ type ConsumedRecord struct {
 }
 
 // Consumer finds a consumer by name.
-func (w *World) Consumer(name string) *Consumer {
-	for _, c := range w.Consumers {
-		if c.Name == name {
-			return c
-		}
-	}
-	for _, pr := range w.Processors {
-		if pr.Name == name {
-			return pr.Consumer
-		}
-	}
-	return nil
-}
+func (w *World) Consumer(name string) *Consumer { return w.namedConsumer(name) }
 
 // Isolation names the consumer's isolation.level.
 func (c *Consumer) Isolation() string {

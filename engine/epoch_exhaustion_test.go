@@ -66,7 +66,10 @@ func TestS28EpochExhaustionExpectedEpochAndRetry(t *testing.T) {
 	a.Epoch = 32766
 	a.BumpEpoch = true
 	a.State = Initializing
-	s28Apply(t, w, Action{Verb: "advance", Args: []string{"0"}}) // the client sends
+	// Its state was set by hand, so nothing has woken the client: run its
+	// loop, and it sends.
+	s28Apply(t, w, Action{Verb: "advance", Args: []string{"0"}})
+	w.runClient("a")
 	s28Apply(t, w, Action{Verb: "advance", Args: []string{"2"}}) // durable, answer in flight
 	s28Expect(t, w, "event", "InitProducerId transactionalId=payment-processor-1 timeout=60000 pid=1000 epoch=32766")
 	s28Expect(t, w, "txn", "payment-processor-1", "pid", "1001")

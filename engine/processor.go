@@ -43,12 +43,8 @@ type Processor struct {
 
 // Processor finds a processor by name.
 func (w *World) Processor(name string) *Processor {
-	for _, pr := range w.Processors {
-		if pr.Name == name {
-			return pr
-		}
-	}
-	return nil
+	_, pr := w.namedProducer(name)
+	return pr
 }
 
 func (w *World) process(pr *Processor) {

@@ -168,17 +168,8 @@ func hasTP(tps []TP, tp TP) bool {
 
 // Producer finds a producer by name (not processors' inner producers).
 func (w *World) Producer(name string) *Producer {
-	for _, p := range w.Producers {
-		if p.Name == name {
-			return p
-		}
-	}
-	for _, pr := range w.Processors {
-		if pr.Name == name {
-			return pr.Producer
-		}
-	}
-	return nil
+	p, _ := w.namedProducer(name)
+	return p
 }
 
 func (w *World) setClientState(p *Producer, to ClientState) {

@@ -92,6 +92,7 @@ type World struct {
 	nextMember  int64
 	timersArmed bool
 	dirty       []TP
+	names       clientNames
 
 	// Invariant bookkeeping that grows with history, kept in persistent
 	// vectors so that a snapshot copies a pointer, not the history
