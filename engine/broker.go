@@ -118,7 +118,8 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	for i, x := range w.Parked {
 		if x.Corr == corr {
 			pk = x
-			w.Parked = append(w.Parked[:i:i], w.Parked[i+1:]...)
+			// In place: Clone copies Parked, so no snapshot shares it.
+			w.Parked = append(w.Parked[:i], w.Parked[i+1:]...)
 			found = true
 			break
 		}

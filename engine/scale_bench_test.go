@@ -6,12 +6,23 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Scale benchmarks: each runs the same workload at two sizes a factor of 8
 // apart and reports the time per unit of work, which must stay flat (within
 // 1.5x) for the cost to be linear in the work. Compare the two sub-benchmarks'
 // ns/record (or ns/producer, ns/txn) metrics.
+
+// reportPerUnit reports wall and CPU time per unit of work, for b.N rounds
+// of n units each, with cpu the CPU time when the rounds started.
+func reportPerUnit(b *testing.B, cpu time.Duration, n int, unit string) {
+	units := float64(b.N * n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/units, "ns/"+unit)
+	if c := cpuTime(); c > 0 {
+		b.ReportMetric(float64((c-cpu).Nanoseconds())/units, "cpu-ns/"+unit)
+	}
+}
 
 func applyAll(tb testing.TB, w *World, lines ...string) {
 	tb.Helper()
@@ -58,10 +69,11 @@ func BenchmarkProcessorRecords(b *testing.B) {
 	for _, n := range []int{1000, 8000} {
 		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
 				processorWorld(b, n)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
+			reportPerUnit(b, cpu, n, "record")
 		})
 	}
 }
@@ -100,10 +112,11 @@ func BenchmarkTxnProducers(b *testing.B) {
 	for _, n := range []int{100, 800} {
 		b.Run(fmt.Sprintf("producers=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
 				producersWorld(b, n)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/producer")
+			reportPerUnit(b, cpu, n, "producer")
 		})
 	}
 }

@@ -334,7 +334,8 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	for i, x := range t.Writes {
 		if x.ID == tm.ID {
 			pw = x
-			t.Writes = append(t.Writes[:i:i], t.Writes[i+1:]...)
+			// In place: Clone copies Writes, so no snapshot shares it.
+			t.Writes = append(t.Writes[:i], t.Writes[i+1:]...)
 			found = true
 			break
 		}
