@@ -119,7 +119,7 @@ func TestSnapshotIndependence(t *testing.T) {
 	c.Apply(mustAction("run"))
 	last := func(x *World) string {
 		p := x.Partitions[TP{"t", 0}]
-		return p.Batches[len(p.Batches)-1].Records[0].Value
+		return p.Batches[len(p.Batches)-1].Records.Value(0)
 	}
 	if last(w) != "only-in-original" || last(c) != "only-in-clone" {
 		t.Fatalf("clone and original share appends: %q %q", last(w), last(c))

@@ -57,7 +57,7 @@ func (w *World) callBegin(p *Producer) {
 }
 
 // sendRecords is send(): the records become one batch in the accumulator.
-func (w *World) sendRecords(p *Producer, tp TP, recs []Record) {
+func (w *World) sendRecords(p *Producer, tp TP, recs Records) {
 	if !w.usable(p, "send") {
 		return
 	}
@@ -80,11 +80,8 @@ func (w *World) sendRecords(p *Producer, tp TP, recs []Record) {
 			p.State = Initializing
 		}
 	}
-	for i := range recs {
-		w.nextUID++
-		recs[i].UID = w.nextUID
-	}
-	w.nextUID++
+	recs = recs.numbered(w.nextUID + 1)
+	w.nextUID += int64(recs.Len()) + 1
 	p.Sends++
 	p.Queue = append(p.Queue, ProducerBatch{ID: w.nextUID, TP: tp, Records: recs, BaseSeq: NoSequence, CreatedAt: w.Now, Transactional: p.transactional(), Txn: p.Txn})
 }

@@ -230,7 +230,8 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 			pos.Offset = b.NextOffset()
 			continue
 		}
-		for k, rec := range b.Records {
+		for k := 0; k < b.Records.Len(); k++ {
+			rec := b.Records.At(k)
 			off := b.BaseOffset + int64(k)
 			if off < pos.Offset {
 				continue

@@ -364,14 +364,15 @@ func (w *World) applyInject(a Action) error {
 		if v, ok := a.Opt("values"); ok {
 			vals = splitComma(v)
 		}
-		recs := make([]Record, count)
-		for i := range recs {
-			w.nextUID++
-			recs[i] = Record{Value: "x" + itoa(int64(i)), UID: w.nextUID}
+		values := make([]string, count)
+		for i := range values {
+			values[i] = "x" + itoa(int64(i))
 			if i < len(vals) {
-				recs[i].Value = vals[i]
+				values[i] = vals[i]
 			}
 		}
+		recs := NewRecords(values...).numbered(w.nextUID + 1)
+		w.nextUID += count
 		b := Batch{ProducerID: pid, ProducerEpoch: int16(epoch), BaseSequence: int32(seq), Count: int32(count), Records: recs, Transactional: flag("transactional"), Control: flag("control")}
 		batches := make([]Batch, copies)
 		for i := range batches {

@@ -136,11 +136,11 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 	if r.GenerationID < 0 && len(g.Members) == 0 {
 		g.Simple = true
 	}
-	recs := make([]Record, len(r.Offsets))
+	recs := make([]string, len(r.Offsets))
 	for i, o := range r.Offsets {
-		recs[i] = Record{Value: r.GroupID + ":" + o.TP.String() + "=" + itoa(o.Offset)}
+		recs[i] = r.GroupID + ":" + o.TP.String() + "=" + itoa(o.Offset)
 	}
-	b := Batch{ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Transactional: true, Records: recs, Txn: r.Txn}
+	b := Batch{ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Transactional: true, Records: NewRecords(recs...), Txn: r.Txn}
 	res := w.appendBatch(p, b, appendResult{})
 	w.afterAppend(p)
 	pend := g.Pending[r.ProducerID]
@@ -208,11 +208,11 @@ func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
 		w.reply(m, MsgOffsetCommitResponse, &OffsetCommitResponse{Results: res})
 		return
 	}
-	recs := make([]Record, len(r.Offsets))
+	recs := make([]string, len(r.Offsets))
 	for i, o := range r.Offsets {
-		recs[i] = Record{Value: r.GroupID + ":" + o.TP.String() + "=" + itoa(o.Offset)}
+		recs[i] = r.GroupID + ":" + o.TP.String() + "=" + itoa(o.Offset)
 	}
-	b := w.appendBatch(p, Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Records: recs}, appendResult{})
+	b := w.appendBatch(p, Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Records: NewRecords(recs...)}, appendResult{})
 	w.afterAppend(p)
 	g := w.group(r.GroupID)
 	for i, o := range r.Offsets {

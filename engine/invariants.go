@@ -82,31 +82,27 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 			p.SeqMax[b.ProducerID] = seqMark{Epoch: b.ProducerEpoch, Last: last}
 		}
 	}
-	minUID := int64(-1)
-	for _, r := range b.Records {
-		if r.UID > 0 && (minUID < 0 || r.UID < minUID) {
-			minUID = r.UID
-		}
+	// A send numbers its records in a row, so a batch's UIDs are the
+	// range [first, last].
+	first := b.Records.FirstUID()
+	if first <= 0 {
+		return
 	}
-	if minUID > 0 && minUID <= p.MaxUID {
-		seen := map[int64]bool{}
-		for _, r := range b.Records {
-			seen[r.UID] = true
-		}
-	scan:
+	last := first + int64(b.Records.Len()) - 1
+	if first <= p.MaxUID {
 		for i := range p.Batches {
-			for _, r := range p.Batches[i].Records {
-				if r.UID > 0 && seen[r.UID] {
-					w.violate(InvDuplicateRecord, p.TP.String(), "the record "+r.Value+" sent once is now in the log twice (offsets "+p.Batches[i].Offsets()+" and again at "+itoa(p.LEO)+")")
-					break scan
-				}
+			o := &p.Batches[i]
+			of := o.Records.FirstUID()
+			if of <= 0 || of > last || first > of+int64(o.Records.Len())-1 {
+				continue
 			}
+			k := max(0, int(first-of)) // o's first record that is also in b
+			w.violate(InvDuplicateRecord, p.TP.String(), "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")")
+			break
 		}
 	}
-	for _, r := range b.Records {
-		if r.UID > p.MaxUID {
-			p.MaxUID = r.UID
-		}
+	if last > p.MaxUID {
+		p.MaxUID = last
 	}
 }
 

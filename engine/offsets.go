@@ -30,7 +30,7 @@ type outputKey struct {
 // hasSources reports whether a data batch carries processor outputs (all
 // records of a batch made by a processor do).
 func hasSources(b *Batch) bool {
-	return !b.Control && len(b.Records) > 0 && b.Records[0].Source != nil
+	return !b.Control && b.Records.HasSources()
 }
 
 // countOutputs adds d to the committed-output count of every input record
@@ -39,13 +39,11 @@ func (w *World) countOutputs(topic string, b *Batch, d int32) {
 	if w.outputs == nil {
 		w.outputs = map[outputKey]pvec[int32]{}
 	}
-	for _, r := range b.Records {
-		if r.Source == nil {
-			continue
-		}
-		k := outputKey{Topic: topic, In: r.Source.TP}
+	for i := 0; i < b.Records.Len(); i++ {
+		src := b.Records.Source(i)
+		k := outputKey{Topic: topic, In: src.TP}
 		v := w.outputs[k]
-		w.outputs[k] = v.set(r.Source.Offset, v.get(r.Source.Offset)+d)
+		w.outputs[k] = v.set(src.Offset, v.get(src.Offset)+d)
 	}
 }
 
@@ -150,12 +148,12 @@ func (w *World) openOutputs(topic string, in TP, pid int64) map[int64]int32 {
 			if b.ProducerID != pid || !b.Transactional || !hasSources(b) {
 				continue
 			}
-			for _, r := range b.Records {
-				if r.Source != nil && r.Source.TP == in {
+			for k := 0; k < b.Records.Len(); k++ {
+				if src := b.Records.Source(k); src.TP == in {
 					if open == nil {
 						open = map[int64]int32{}
 					}
-					open[r.Source.Offset]++
+					open[src.Offset]++
 				}
 			}
 		}
@@ -211,7 +209,7 @@ func (w *World) checkOffsetsAtomic(group string, in TP, prev, next, pid int64) {
 		if b.Transactional && src.Status(b) != StatusCommitted {
 			continue
 		}
-		for k := range b.Records {
+		for k := 0; k < b.Records.Len(); k++ {
 			off := b.BaseOffset + int64(k)
 			if off < prev || off >= next {
 				continue

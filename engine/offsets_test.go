@@ -20,15 +20,13 @@ func recountOutputs(w *World) map[outputKey]map[int64]int32 {
 			if st := p.Status(b); st != StatusPlain && st != StatusCommitted {
 				continue
 			}
-			for _, r := range b.Records {
-				if r.Source == nil {
-					continue
-				}
-				k := outputKey{Topic: tp.Topic, In: r.Source.TP}
+			for i := 0; i < b.Records.Len(); i++ {
+				src := b.Records.Source(i)
+				k := outputKey{Topic: tp.Topic, In: src.TP}
 				if out[k] == nil {
 					out[k] = map[int64]int32{}
 				}
-				out[k][r.Source.Offset]++
+				out[k][src.Offset]++
 			}
 		}
 	}
@@ -176,11 +174,12 @@ func TestOutputIndexTruncation(t *testing.T) {
 	p := w.Partitions[TP{Topic: "u"}]
 	in := TP{Topic: "t"}
 	out := func(pid int64, txnal bool, offs ...int64) Batch {
-		b := Batch{ProducerID: pid, ProducerEpoch: 0, BaseSequence: NoSequence, Transactional: txnal, Count: int32(len(offs))}
-		for _, o := range offs {
-			b.Records = append(b.Records, Record{Value: "o", Source: &Source{TP: in, Offset: o}})
+		vals := make([]string, len(offs))
+		srcs := make([]Source, len(offs))
+		for i, o := range offs {
+			vals[i], srcs[i] = "o", Source{TP: in, Offset: o}
 		}
-		return b
+		return Batch{ProducerID: pid, ProducerEpoch: 0, BaseSequence: NoSequence, Transactional: txnal, Count: int32(len(offs)), Records: NewRecords(vals...).withSources(srcs)}
 	}
 	w.appendBatch(p, out(-1, false, 0), appendResult{}) // plain: counts at once
 	w.appendBatch(p, out(7, true, 1, 2), appendResult{})

@@ -89,9 +89,8 @@ func (w *World) runProcessor(pr *Processor) {
 		out, _ := w.Topic(pr.Output)
 		w.callBegin(p)
 		for _, in := range inputs {
-			src := &Source{TP: in.TP, Offset: in.Offset}
 			tp := TP{Topic: pr.Output, Partition: in.TP.Partition % out.Partitions}
-			w.sendRecords(p, tp, []Record{{Value: in.Value + "'", Source: src}})
+			w.sendRecords(p, tp, NewRecords(in.Value+"'").withSources([]Source{{TP: in.TP, Offset: in.Offset}}))
 		}
 		offsets := make([]TPOffset, 0, len(c.Positions))
 		for _, pos := range c.Positions {

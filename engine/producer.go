@@ -39,7 +39,7 @@ type PartitionSeq struct {
 type ProducerBatch struct {
 	ID            int64
 	TP            TP
-	Records       []Record
+	Records       Records
 	BaseSeq       int32 // NoSequence until first drained
 	Epoch         int16
 	ProducerID    int64
@@ -64,7 +64,7 @@ type InFlightRequest struct {
 type AckedSend struct {
 	TP         TP
 	BaseOffset int64
-	Values     []string
+	Records    Records // the send's own records, shared (not a copy)
 	Duplicate  bool
 }
 
@@ -351,13 +351,13 @@ func (w *World) drain(p *Producer) {
 		if p.idempotent() && b.BaseSeq == NoSequence {
 			ps := p.part(b.TP)
 			b.BaseSeq = ps.NextSeq
-			ps.NextSeq = addSeq(ps.NextSeq, int32(len(b.Records)))
+			ps.NextSeq = addSeq(ps.NextSeq, int32(b.Records.Len()))
 			b.ProducerID = p.ProducerID
 			b.Epoch = p.Epoch
 		}
 		b.InFlight = true
 		b.Attempts++
-		batch := Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(b.Records)), Records: b.Records, Transactional: b.Transactional, Txn: b.Txn}
+		batch := Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(b.Records.Len()), Records: b.Records, Transactional: b.Transactional, Txn: b.Txn}
 		if p.idempotent() {
 			batch.ProducerID, batch.ProducerEpoch, batch.BaseSequence = b.ProducerID, b.Epoch, b.BaseSeq
 		}
@@ -694,14 +694,10 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 	if r.Code == None {
 		ps := p.part(b.TP)
 		if b.BaseSeq != NoSequence {
-			ps.LastAckedSeq = addSeq(b.BaseSeq, int32(len(b.Records))-1)
+			ps.LastAckedSeq = addSeq(b.BaseSeq, int32(b.Records.Len())-1)
 		}
 		ps.LastAckedOffset = r.BaseOffset
-		vals := make([]string, len(b.Records))
-		for i, rec := range b.Records {
-			vals[i] = rec.Value
-		}
-		p.Acked = append(p.Acked, AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Values: vals, Duplicate: r.Duplicate})
+		p.Acked = append(p.Acked, AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Records: b.Records, Duplicate: r.Duplicate})
 		text := "send to " + b.TP.String() + " acknowledged at offset " + itoa(r.BaseOffset)
 		if r.Duplicate {
 			text += " (the broker recognised a retry; nothing new was written)"
@@ -747,7 +743,7 @@ func seqText(b *ProducerBatch) string {
 	if b.BaseSeq == NoSequence {
 		return "-1"
 	}
-	return seqRange(b.BaseSeq, addSeq(b.BaseSeq, int32(len(b.Records))-1))
+	return seqRange(b.BaseSeq, addSeq(b.BaseSeq, int32(b.Records.Len())-1))
 }
 
 func (p *Producer) hasEarlierInFlight(b *ProducerBatch) bool {

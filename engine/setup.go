@@ -382,11 +382,7 @@ func (w *World) applyCall(a Action) error {
 		if err != nil {
 			return err
 		}
-		recs := make([]Record, len(a.Args)-1)
-		for i, v := range a.Args[1:] {
-			recs[i] = Record{Value: v}
-		}
-		w.sendRecords(p, tp, recs)
+		w.sendRecords(p, tp, NewRecords(a.Args[1:]...))
 	case "sendOffsetsToTransaction":
 		return w.callSendOffsetsAction(p, a)
 	case "poll":
@@ -430,6 +426,9 @@ func (w *World) userTP(s string) (TP, error) {
 	if tp.Partition >= t.Partitions {
 		return tp, errf("%s has %d partitions", t.Name, t.Partitions)
 	}
+	// The declared name, not the slice of the action's text: a TP lives on
+	// in requests and logs, and would keep the whole line alive.
+	tp.Topic = t.Name
 	return tp, nil
 }
 

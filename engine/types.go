@@ -41,15 +41,6 @@ type Source struct {
 	Offset int64 `json:"offset"`
 }
 
-// Record is one record of a data batch. UID is the simulation's identity of
-// the application's send (not a Kafka field): the same UID appended twice is a
-// duplicate in the exactly-once sense even when the producer has no id.
-type Record struct {
-	Value  string
-	UID    int64
-	Source *Source
-}
-
 // MarkerType is the control record type of a transaction marker (ref 2.7).
 type MarkerType int8
 
@@ -78,7 +69,7 @@ type Batch struct {
 	Control          bool
 	Marker           MarkerType // for control batches
 	CoordinatorEpoch int32      // for control batches
-	Records          []Record   // data batches only
+	Records          Records    // data batches only
 	AppendTime       int64
 	// Txn is the simulation's id of the transaction instance this data batch
 	// belongs to (0 when none); it is what the invariants use to check
@@ -121,11 +112,7 @@ func (b *Batch) Seqs() string {
 
 // Values lists the batch's record values.
 func (b *Batch) Values() []string {
-	out := make([]string, len(b.Records))
-	for i, r := range b.Records {
-		out[i] = r.Value
-	}
-	return out
+	return b.Records.Values()
 }
 
 // BatchMetadata is one of the five cached batches per producer per partition
