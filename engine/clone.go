@@ -51,6 +51,28 @@ func (w *World) Clone() *World {
 	return &c
 }
 
+// ShareHistory makes w's append-only histories (the events and the
+// __transaction_state logs) views of later's arrays, which hold the same
+// entries: later is a world that was stepped on after w was cloned from
+// it, so each of its histories extends w's. A growing history moves to a
+// bigger array now and then, and every snapshot would otherwise keep alive
+// the array it was taken from: with a snapshot per step, those arrays add
+// up to several times the history itself. A history whose entries do not
+// agree with later's is left alone.
+func (w *World) ShareHistory(later *World) {
+	if n := len(w.Events); n > 0 && len(later.Events) >= n && &w.Events[n-1] != &later.Events[n-1] && w.Events[n-1] == later.Events[n-1] {
+		w.Events = later.Events[:n:n]
+	}
+	for k, t := range w.TxnParts {
+		lt := later.TxnParts[k]
+		if n := len(t.Log); lt == nil || n == 0 || len(lt.Log) < n || &t.Log[n-1] == &lt.Log[n-1] ||
+			t.Log[n-1].Offset != lt.Log[n-1].Offset || t.Log[n-1].LastUpdateTs != lt.Log[n-1].LastUpdateTs {
+			continue
+		}
+		t.Log = lt.Log[:len(t.Log):len(t.Log)]
+	}
+}
+
 func (p *PartitionLog) clone() *PartitionLog {
 	c := *p
 	c.Batches = p.Batches[:len(p.Batches):len(p.Batches)]

@@ -20,6 +20,9 @@ type Player struct {
 	chosen []int
 	// correct[k] caches the right choice of step k's checkpoint; 0 until known.
 	correct []int
+	// events is where the live world's event history was after the last
+	// step; when it moves, the snapshots share the new arrays (see ensure).
+	events *engine.Event
 }
 
 // snapshot is the world after one step, with what went wrong while running
@@ -64,12 +67,26 @@ func run(w *engine.World, cmds []script.Command) snapshot {
 // goes on. Clone caps the copy's append-only histories (events, logs), so
 // the live world appends in place and the frozen copy never sees it; the
 // histories are never copied, which keeps a long lesson linear.
+//
+// A history that outgrows its array moves to a bigger one, and each
+// snapshot would keep the array it saw alive; when the live world's event
+// history moves, the snapshots are pointed at the live world's arrays
+// (ShareHistory), so the player holds each history about once, not
+// several times over.
 func (p *Player) ensure(k int) {
 	for len(p.snaps) <= k && len(p.snaps) <= len(p.l.Steps) {
 		last := len(p.snaps) - 1
 		live := p.snaps[last].world
 		p.snaps[last].world = live.Clone()
 		p.snaps = append(p.snaps, run(live, p.l.Steps[last].Commands))
+		// The event history, the fastest growing, moves a few dozen times
+		// in a long lesson: then point every snapshot at the new arrays.
+		if ev := live.Events; cap(ev) > 0 && &ev[:1][0] != p.events {
+			p.events = &ev[:1][0]
+			for _, s := range p.snaps[:len(p.snaps)-1] {
+				s.world.ShareHistory(live)
+			}
+		}
 	}
 }
 

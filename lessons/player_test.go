@@ -239,3 +239,20 @@ func BenchmarkPlay1000(b *testing.B) {
 		}
 	}
 }
+
+// TestSnapshotsKeepTheirWorlds: pointing the snapshots at the live world's
+// history arrays (ensure) leaves every position showing what it showed
+// when it was first computed.
+func TestSnapshotsKeepTheirWorlds(t *testing.T) {
+	l := txnLesson(t, 30)
+	p := NewPlayer(l)
+	first := []string{fingerprint(p.World())}
+	for p.Next() {
+		first = append(first, fingerprint(p.World()))
+	}
+	for k := range first {
+		if got := fingerprint(p.WorldAt(k)); got != first[k] {
+			t.Fatalf("position %d changed after the lesson was played on", k)
+		}
+	}
+}
