@@ -208,9 +208,10 @@ func TestLongLessonBack(t *testing.T) {
 	}
 }
 
-// BenchmarkBack1000 steps back 1,000 steps of a played lesson (target: at
-// most 16 ms, one frame at 60 Hz). Going back restores a snapshot, so the
-// cost does not depend on how much happened in the steps.
+// BenchmarkBack1000 steps the player back 1,000 steps of a played lesson:
+// only the player's own part, a move over snapshots, with no frame built or
+// drawn. The keypress a learner makes, with the frame built and drawn, is
+// measured by BenchmarkJump1000 in views/adapt.
 func BenchmarkBack1000(b *testing.B) {
 	l := longLesson(b, 1000)
 	p := NewPlayer(l)

@@ -25,7 +25,7 @@ func TestRandomKeys(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.TrueColor)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	keys := []string{"right", "right", "right", "left", "left", " ", "enter", "l", "h", "p", "-", "+", "r", "1", "2", "3", "4",
-		"tab", "shift+tab", "?", "esc", "up", "down", "pgdown", "pgup", "home", "end", "g", "G", "j", "k", "/", "x", "q"}
+		"tab", "shift+tab", "?", "esc", "up", "down", "pgdown", "pgup", "home", "end", "g", "G", "j", "k", "/", "x", "q", "<", ">"}
 	sizes := [][2]int{{0, 0}, {1, 1}, {80, 24}, {200, 60}, {60, 18}, {59, 18}, {120, 40}, {160, 48}, {130, 25}, {90, 50}, {3, 100}, {300, 5}}
 	n := 2500
 	if testing.Short() {
@@ -195,5 +195,36 @@ func TestTooSmallMessage(t *testing.T) {
 		if sz[0] >= len(msg) && strings.TrimSpace(v) != msg {
 			t.Errorf("%v: view %q, want exactly %q", sz, v, msg)
 		}
+	}
+}
+
+// TestJumpKeys: < goes back to the start keeping the answers, > goes on to
+// the first question not answered yet, then to the end.
+func TestJumpKeys(t *testing.T) {
+	s := newStub(3, 12)
+	s.cpAt = map[int]int{5: 2}
+	open := func(string) (Session, error) { return s, nil }
+	var m tea.Model = NewApp(nil, open, Options{StartLesson: "x"})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press := func(k string) { m, _ = m.Update(viewtest.Key(k)) }
+	press(">")
+	if s.Pos() != 5 {
+		t.Fatalf("> stopped at %d, want the question at 5", s.Pos())
+	}
+	press("2")
+	press("shift+right")
+	if s.Pos() != 12 || m.(App).frame.Step != 12 {
+		t.Fatalf("> went to %d (frame %d), want the end, 12", s.Pos(), m.(App).frame.Step)
+	}
+	press("<")
+	if s.Pos() != 0 || m.(App).frame.Step != 0 {
+		t.Fatalf("< went to %d (frame %d), want 0", s.Pos(), m.(App).frame.Step)
+	}
+	if s.answers[5] != 2 {
+		t.Fatal("< forgot the answer")
+	}
+	press("shift+left")
+	if !strings.Contains(m.(App).flash, "start") {
+		t.Fatalf("< at the start says %q", m.(App).flash)
 	}
 }

@@ -49,6 +49,19 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 		} else {
 			a.say(theme.Muted, "This is the start of the lesson.")
 		}
+	case keyAny(km, k.First):
+		a.stop()
+		if !a.sess.Back() {
+			a.say(theme.Muted, "This is the start of the lesson.")
+			break
+		}
+		for a.sess.Back() {
+		}
+		a.refresh(true)
+		a.say(theme.Muted, "The start of the lesson.")
+	case keyAny(km, k.Last):
+		a.stop()
+		a.jumpForward()
 	case keyAny(km, k.PlayPause):
 		return a.togglePlay()
 	case keyAny(km, k.Slower):
@@ -113,6 +126,23 @@ func (a *App) advance() bool {
 		a.say(theme.Committed, a.th.Glyph(theme.Committed)+" Lesson complete. r restarts, esc returns to the list.")
 	}
 	return true
+}
+
+// jumpForward goes on as far as the lesson lets it without the learner:
+// to the end, or to the first question not answered yet. Steps not shown
+// before are run on the way, but only the last one is drawn.
+func (a *App) jumpForward() {
+	if why := a.blocked(); why != "" {
+		a.explainBlocked(why)
+		return
+	}
+	for a.sess.Next() {
+	}
+	a.refresh(true)
+	a.checkFinished()
+	if why := a.blocked(); why != "" {
+		a.explainBlocked(why)
+	}
 }
 
 func (a *App) manualNext() tea.Cmd {

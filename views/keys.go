@@ -8,6 +8,8 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	Next      key.Binding
 	Back      key.Binding
+	First     key.Binding
+	Last      key.Binding
 	PlayPause key.Binding
 	Slower    key.Binding
 	Faster    key.Binding
@@ -25,6 +27,8 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Next:      key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→", "next")),
 		Back:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "back")),
+		First:     key.NewBinding(key.WithKeys("<", "shift+left"), key.WithHelp("<", "first step")),
+		Last:      key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "last step")),
 		PlayPause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play")),
 		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
 		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
