@@ -121,13 +121,14 @@ func (p *PartitionLog) IsInternal() bool {
 	return p.TP.Topic == OffsetsTopic || p.TP.Topic == TxnStateTopic
 }
 
-// LastStableOffset is min(first unstable offset, HW) (ref 4.2).
+// LastStableOffset is min(first unstable offset, HW) (ref 4.2). Ongoing is
+// in the order of first offsets (a transaction starts at the log end), so
+// its first entry is the earliest open transaction; the unreplicated ones
+// are few, and gone once the high watermark passes their markers.
 func (p *PartitionLog) LastStableOffset() int64 {
 	lso := p.HW
-	for _, t := range p.Ongoing {
-		if t.FirstOffset < lso {
-			lso = t.FirstOffset
-		}
+	if len(p.Ongoing) > 0 && p.Ongoing[0].FirstOffset < lso {
+		lso = p.Ongoing[0].FirstOffset
 	}
 	for _, t := range p.Unreplicated {
 		if t.FirstOffset < lso {
@@ -339,19 +340,12 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 		if result == MarkerCommit {
 			w.outputsCommitted(p, pid, first)
 		}
-		for i, t := range p.Ongoing {
-			if t.ProducerID == pid {
-				p.Ongoing = append(p.Ongoing[:i:i], p.Ongoing[i+1:]...)
-				break
-			}
-		}
+		p.removeOngoing(pid, first)
 		p.Unreplicated = append(p.Unreplicated, TxnRange{ProducerID: pid, FirstOffset: first, MarkerOffset: off, Txn: e.CurrentTxn})
 		if result == MarkerAbort {
 			lso := off + 1
-			for _, t := range p.Ongoing {
-				if t.ProducerID != pid && t.FirstOffset < lso {
-					lso = t.FirstOffset
-				}
+			if len(p.Ongoing) > 0 && p.Ongoing[0].FirstOffset < lso {
+				lso = p.Ongoing[0].FirstOffset // the earliest other open transaction
 			}
 			p.Aborted = append(p.Aborted, AbortedTxn{ProducerID: pid, FirstOffset: first, LastOffset: off, LastStableOffset: lso})
 			rule += "; transaction " + itoa(first) + ".." + itoa(off) + " recorded in the aborted index"
@@ -375,6 +369,20 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	p.Batches = append(p.Batches, mb)
 	p.LEO++
 	return None, rule
+}
+
+// removeOngoing removes a producer's open transaction, which starts at
+// first, from Ongoing: found by its first offset (Ongoing is in that
+// order) and removed in place (Clone copies Ongoing, so no snapshot shares
+// it).
+func (p *PartitionLog) removeOngoing(pid, first int64) {
+	i := sort.Search(len(p.Ongoing), func(i int) bool { return p.Ongoing[i].FirstOffset >= first })
+	for ; i < len(p.Ongoing) && p.Ongoing[i].FirstOffset == first; i++ {
+		if p.Ongoing[i].ProducerID == pid {
+			p.Ongoing = append(p.Ongoing[:i], p.Ongoing[i+1:]...)
+			return
+		}
+	}
 }
 
 // afterAppend (called once the decision is narrated) advances the high watermark at once when no follower is alive
@@ -508,12 +516,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 		}
 		if b.Control {
 			if e.CurrentTxnFirstOffset >= 0 {
-				for x, t := range p.Ongoing {
-					if t.ProducerID == b.ProducerID {
-						p.Ongoing = append(p.Ongoing[:x:x], p.Ongoing[x+1:]...)
-						break
-					}
-				}
+				p.removeOngoing(b.ProducerID, e.CurrentTxnFirstOffset)
 			}
 			e.CoordinatorEpoch = b.CoordinatorEpoch
 			e.CurrentTxnFirstOffset = -1
