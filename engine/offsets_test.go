@@ -95,7 +95,7 @@ func TestOutputIndexMatchesRecount(t *testing.T) {
 		},
 		unsafeSetups[2],
 	}
-	seeds := 120
+	seeds := 60
 	if testing.Short() || raceEnabled {
 		seeds = 20
 	}
