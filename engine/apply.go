@@ -68,6 +68,7 @@ func errf(format string, args ...any) error { return &ActionError{Msg: fmt.Sprin
 // Apply runs one action and returns the events it caused. It is the only
 // way state changes, as raft's Step.
 func (w *World) Apply(a Action) ([]Event, error) {
+	w.dropCancelled() // the queue's first item is a live one (see cancelTimer)
 	start := len(w.Events)
 	if a.Verb != "expect" {
 		w.emit(EvAction, "scenario", a.String())
@@ -149,6 +150,9 @@ func (w *World) runClients() {
 func (w *World) Busy() bool {
 	for i := range w.Queue {
 		it := &w.Queue[i]
+		if w.isCancelled(it) {
+			continue
+		}
 		if it.Kind == itemDeliver {
 			return true
 		}
@@ -161,11 +165,12 @@ func (w *World) Busy() bool {
 
 // Step takes the next scheduled item. It returns false when nothing is scheduled.
 func (w *World) Step() bool {
+	w.dropCancelled()
 	if len(w.Queue) == 0 {
 		return false
 	}
 	w.start()
-	it := w.Queue.pop()
+	it := w.popItem()
 	w.execute(it)
 	return true
 }

@@ -134,22 +134,115 @@ func (w *World) schedule(at int64, it item) {
 	it.At = at
 	it.Seq = w.seq
 	w.Queue.push(it)
+	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+		w.indexTimeout(it)
+	}
 }
 
 func (w *World) setTimer(after int64, t Timer) {
 	w.schedule(w.Now+after, item{Kind: itemTimer, Timer: t})
 }
 
-// cancelTimer removes pending timers of a kind for an owner and id. It is
-// a scan of the queue, whose length is the work in flight (each request
-// has its timeout queued): the id, a number, is compared first, so the scan
-// costs about a nanosecond an item, and it starts over only after a match.
+// cancelTimer removes pending timers of a kind for an owner and id.
+//
+// Every request queues its timeout and nearly every answer cancels it, so
+// with many requests in flight a scan of the queue per answer made the
+// run quadratic. A request timeout is found through an index instead and
+// cancelled in place: it stays in the heap, marked, and is dropped when it
+// comes to the top (dropCancelled), so nothing ever sees it; when the
+// marked ones are half the queue, the queue is rebuilt without them.
+// Anything the index does not know is found by a scan, as before.
 func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
+	k := timerKey{Kind: kind, Owner: owner, ID: id}
+	if seq, ok := w.timeouts[k]; ok && kind == TimerRequestTimeout {
+		delete(w.timeouts, k)
+		if w.cancelled == nil {
+			w.cancelled = map[int64]bool{}
+		}
+		w.cancelled[seq] = true
+		w.dropCancelled()
+		// Rebuild when the cancelled ones are half the queue, or the
+		// index holds more than the queue (items removed by other code).
+		if n := len(w.cancelled); n > 32 && 2*n > len(w.Queue) || n+len(w.timeouts) > len(w.Queue)+64 {
+			w.compactQueue()
+		}
+		return
+	}
 	for i := 0; i < len(w.Queue); i++ {
 		it := &w.Queue[i]
 		if it.Timer.ID == id && it.Kind == itemTimer && it.Timer.Kind == kind && it.Timer.Owner == owner {
 			w.Queue.removeAt(i)
 			i = -1
+		}
+	}
+	w.dropCancelled()
+}
+
+// timerKey names the timers cancelTimer removes together.
+type timerKey struct {
+	Kind  TimerKind
+	Owner string
+	ID    int64
+}
+
+// indexTimeout records where a queued request timeout is. A key queued
+// twice (which fresh correlation ids rule out) is left to the scan.
+func (w *World) indexTimeout(it item) {
+	k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
+	if w.timeouts == nil {
+		w.timeouts = map[timerKey]int64{}
+	}
+	if _, twice := w.timeouts[k]; twice {
+		delete(w.timeouts, k)
+		return
+	}
+	w.timeouts[k] = it.Seq
+}
+
+// isCancelled reports whether a queued item is a cancelled timeout.
+func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.cancelled[it.Seq] }
+
+// dropCancelled pops cancelled timeouts off the top of the queue, so that
+// the next item is always a live one.
+func (w *World) dropCancelled() {
+	for len(w.Queue) > 0 && w.isCancelled(&w.Queue[0]) {
+		delete(w.cancelled, w.Queue.pop().Seq)
+	}
+}
+
+// popItem takes the next item, which dropCancelled made a live one.
+func (w *World) popItem() item {
+	it := w.Queue.pop()
+	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
+		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
+			delete(w.timeouts, k)
+		}
+	}
+	w.dropCancelled()
+	return it
+}
+
+// compactQueue rebuilds the queue without its cancelled timeouts, and the
+// index from what is left (items other code removed leave stale entries).
+// The heap's layout changes, not its order: items are taken by (time, seq).
+func (w *World) compactQueue() {
+	kept := w.Queue[:0]
+	for _, it := range w.Queue {
+		if !w.cancelled[it.Seq] {
+			kept = append(kept, it)
+		}
+	}
+	clear(w.Queue[len(kept):])
+	w.Queue = kept
+	for i := len(kept)/2 - 1; i >= 0; i-- {
+		w.Queue.down(i)
+	}
+	w.cancelled = nil
+	w.timeouts = nil
+	for _, it := range w.Queue {
+		if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+			w.indexTimeout(it)
 		}
 	}
 }

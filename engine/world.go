@@ -93,6 +93,10 @@ type World struct {
 	timersArmed bool
 	dirty       []TP
 	names       clientNames
+	// timeouts is where each queued request timeout is (its seq), and
+	// cancelled the ones cancelled but still queued (see cancelTimer).
+	timeouts  map[timerKey]int64
+	cancelled map[int64]bool
 
 	// Invariant bookkeeping that grows with history, kept in persistent
 	// vectors so that a snapshot copies a pointer, not the history
