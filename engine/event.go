@@ -85,15 +85,6 @@ func (e Event) Line() string {
 }
 
 func (w *World) emit(kind EventKind, actor, text string) *Event {
-	if len(w.Events) == cap(w.Events) {
-		// Double: append grows a long slice by a quarter, which copies the
-		// history four times over on its way to any size; doubling copies
-		// it once. (Snapshots keep views of the old arrays; the lesson
-		// player points them at the new one, see World.ShareHistory.)
-		grown := make([]Event, len(w.Events), 2*len(w.Events)+256)
-		copy(grown, w.Events)
-		w.Events = grown
-	}
 	w.Events = append(w.Events, Event{Seq: len(w.Events), Step: w.StepCount, Time: w.Now, Kind: kind, Actor: actor, Text: text})
 	return &w.Events[len(w.Events)-1]
 }
