@@ -15,13 +15,18 @@ func (w *World) Clone() *World {
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
 	c.names = w.names.clone()
-	c.timeouts = make(map[timerKey]int64, len(w.timeouts))
-	for k, v := range w.timeouts {
-		c.timeouts[k] = v
+	c.timeouts, c.cancelled = nil, nil
+	if len(w.timeouts) > 0 {
+		c.timeouts = make(map[timerKey]int64, len(w.timeouts))
+		for k, v := range w.timeouts {
+			c.timeouts[k] = v
+		}
 	}
-	c.cancelled = make(map[int64]bool, len(w.cancelled))
-	for k, v := range w.cancelled {
-		c.cancelled[k] = v
+	if len(w.cancelled) > 0 {
+		c.cancelled = make(map[int64]bool, len(w.cancelled))
+		for k, v := range w.cancelled {
+			c.cancelled[k] = v
+		}
 	}
 	if w.outputs != nil {
 		c.outputs = make(map[outputKey]pvec[int32], len(w.outputs))
