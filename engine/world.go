@@ -72,7 +72,7 @@ type World struct {
 	Producers  []*Producer
 	Consumers  []*Consumer
 	Processors []*Processor
-	Queue      queue
+	Queue      queue // deliveries and timers; cancelled request timeouts linger unseen (cancelTimer)
 	Events     []Event
 	Violations []Violation
 	// NextTxnDeadline is a lower bound of the deadlines of Ongoing
