@@ -68,9 +68,17 @@ func errf(format string, args ...any) error { return &ActionError{Msg: fmt.Sprin
 // Apply runs one action and returns the events it caused. It is the only
 // way state changes, as raft's Step.
 func (w *World) Apply(a Action) ([]Event, error) {
+	w.beginChanges()
+	w.applying++
+	defer func() { w.applying-- }()
 	start := len(w.Events)
 	if a.Verb != "expect" {
 		w.emit(EvAction, "scenario", a.String())
+	}
+	if a.Actor != "" {
+		// The client a call addresses acts even when it emits nothing
+		// (a send queued behind a full pipeline).
+		w.changes.actor(a.Actor)
 	}
 	err := w.apply(a)
 	if err == nil && !isSetupVerb(a.Verb) {
@@ -161,6 +169,7 @@ func (w *World) Busy() bool {
 
 // Step takes the next scheduled item. It returns false when nothing is scheduled.
 func (w *World) Step() bool {
+	w.beginChanges()
 	if len(w.Queue) == 0 {
 		return false
 	}
@@ -178,6 +187,7 @@ func (w *World) execute(it item) {
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
 		owner = it.Msg.To
+		w.changes.message(it.Msg.ID)
 		w.deliver(it)
 	} else {
 		w.fire(it)
@@ -210,7 +220,7 @@ func (w *World) deliver(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").about(m)
+			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").about(m).fault(FaultLost)
 			return
 		}
 		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" from "+m.From).about(m)
@@ -219,7 +229,7 @@ func (w *World) deliver(it item) {
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
+			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m).fault(FaultLost)
 			return
 		}
 		if p.Paused {
@@ -233,7 +243,7 @@ func (w *World) deliver(it item) {
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
+			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m).fault(FaultLost)
 			return
 		}
 		if c.Paused {

@@ -173,7 +173,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 	case *OffsetFetchResponse:
 		if r.Code != None {
 			c.LastError = r.Code
-			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4")
+			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4").code(r.Code)
 			if r.Code == NotCoordinator {
 				c.GroupBroker = -1
 			}
@@ -185,7 +185,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 				if pos.Offset < 0 {
 					pos.Offset = 0
 				}
-				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset))
+				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset)).on(o.TP)
 			}
 		}
 		w.poll(c)
@@ -252,13 +252,16 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		pos.Offset = b.NextOffset()
 		w.checkDelivery(c, r.TP, b)
 	}
+	if len(got) > 0 {
+		w.changes.received(c)
+	}
 	c.Received = append(c.Received, got...)
 	if len(got) == 0 && len(skipped) == 0 {
 		bound := "high watermark " + itoa(r.HighWatermark)
 		if c.ReadCommitted {
 			bound = "LSO " + itoa(r.LSO)
 		}
-		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound)
+		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound).on(r.TP)
 		return
 	}
 	text := "(" + c.Isolation() + ") "
@@ -271,7 +274,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		text += "; skips " + strings.Join(skipped, ", ")
 	}
 	text += "; position " + itoa(pos.Offset)
-	w.emit(EvConsume, c.Name, text)
+	w.emit(EvConsume, c.Name, text).on(r.TP)
 }
 
 func consumedText(rs []ConsumedRecord) string {

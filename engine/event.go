@@ -43,28 +43,151 @@ func (k EventKind) String() string {
 	return "kind" + strconv.Itoa(int(k))
 }
 
-// Event is one decision or happening. Text is the canonical one-line form
-// used by transcripts, the TUI log, tests and --json output. Rule, when set,
-// names the rule that decided (for example a row of the reference's decision
-// table), so a player can explain why and not only what.
-type Event struct {
-	Seq   int       `json:"seq"`
-	Step  int       `json:"step"`
-	Time  int64     `json:"time"`
-	Kind  EventKind `json:"-"`
-	Actor string    `json:"actor"`
-	Text  string    `json:"text"`
-	Rule  string    `json:"rule,omitempty"`
-	Code  ErrorCode `json:"-"`
-	Msg   int64     `json:"msg,omitempty"`
-	// Message is the message the event is about (sent, delivered, dropped,
-	// duplicated), so a view can draw it without reading Text.
-	Message *Message `json:"-"`
+// FaultKind says what a fault did. For the faults on one message (dropped,
+// duplicated, delayed, reordered, lost at a host that is down) the event's
+// Message is that message, so a view can draw the loss without reading Text.
+type FaultKind uint8
+
+// Fault kinds.
+const (
+	FaultNone       FaultKind = iota
+	FaultDropped              // the network lost the message (drop)
+	FaultDuplicated           // the network delivers a second copy: Message is the copy, Other the original
+	FaultDelayed              // the network holds the message back
+	FaultReordered            // two messages swap their delivery slots: Message and Other
+	FaultLost                 // the message reached a host that is down and is lost there
+	FaultCrash                // a broker or client crashes
+	FaultRestart              // a broker or client restarts
+	FaultPause                // a client stops in a long GC pause
+	FaultResume               // a paused client goes on
+	FaultRebalance            // a consumer group gets a new generation
+	FaultOffline              // a partition or coordinator has no live replica
+	FaultLeaderMove           // partition leadership or a coordinator moves to another broker
+	FaultTruncate             // a new leader cuts the unreplicated tail of a log
+)
+
+var faultKindNames = [...]string{"none", "dropped", "duplicated", "delayed", "reordered", "lost", "crash",
+	"restart", "pause", "resume", "rebalance", "offline", "leader-move", "truncate"}
+
+func (k FaultKind) String() string {
+	if int(k) < len(faultKindNames) {
+		return faultKindNames[k]
+	}
+	return "fault" + strconv.Itoa(int(k))
 }
 
-func (e *Event) about(m *Message) {
+// LosesMessage reports whether the fault loses the event's Message: the
+// network dropped it, or it reached a host that is down.
+func (k FaultKind) LosesMessage() bool { return k == FaultDropped || k == FaultLost }
+
+// StateMachine names the state machine a Transition belongs to.
+type StateMachine uint8
+
+// State machines an event can report a transition of.
+const (
+	NoStateMachine    StateMachine = iota
+	CoordinatorStates              // TransactionMetadata.state (TxnState, ref 3.3)
+	ClientStates                   // TransactionManager.State (ClientState, ref 1.3)
+)
+
+// Transition is a state change an event reports. Of says which pair of
+// fields holds it: TxnFrom/TxnTo for a coordinator entry (the event's
+// TxnID names it), ClientFrom/ClientTo for a producer client (the event's
+// Actor).
+type Transition struct {
+	Of                   StateMachine
+	TxnFrom, TxnTo       TxnState
+	ClientFrom, ClientTo ClientState
+}
+
+// Event is one decision or happening, as typed fields: its kind, the actor
+// that decided or suffered it, the message, partition and transactional id
+// it is about, the error code it reports, the rule that decided it, any
+// state transition and, for a fault, what the fault did. Text is the
+// canonical one-line form of those fields (made once, by describe) used by
+// transcripts, the TUI log, tests and --json output; code that needs to
+// know what happened reads the fields, never Text. Rule, when set, names
+// the rule that decided (for example a row of the reference's decision
+// table), so a player can explain why and not only what.
+type Event struct {
+	Seq   int    `json:"seq"`
+	Step  int    `json:"step"`
+	Time  int64  `json:"time"`
+	Actor string `json:"actor"`
+	Text  string `json:"text"`
+	Rule  string `json:"rule,omitempty"`
+	// TxnID is the transactional id the event is about, if any.
+	TxnID string `json:"-"`
+	// TP is the partition the event is about, if any (the zero TP if none).
+	TP  TP    `json:"-"`
+	Msg int64 `json:"msg,omitempty"`
+	// Message is the message the event is about (sent, delivered, dropped,
+	// duplicated), so a view can draw it without reading Text. Other is
+	// the second message of a fault that involves two: the original of a
+	// duplicate, the other message of a reorder.
+	Message *Message   `json:"-"`
+	Other   *Message   `json:"-"`
+	Kind    EventKind  `json:"-"`
+	Fault   FaultKind  `json:"-"`
+	Code    ErrorCode  `json:"-"`
+	Change  Transition `json:"-"`
+}
+
+// HasTP reports whether the event is about a partition.
+func (e *Event) HasTP() bool { return e.TP.Topic != "" }
+
+// about sets the message the event is about.
+func (e *Event) about(m *Message) *Event {
 	e.Msg = m.ID
 	e.Message = m
+	return e
+}
+
+// code sets the error code the event reports.
+func (e *Event) code(c ErrorCode) *Event {
+	e.Code = c
+	return e
+}
+
+// on sets the partition the event is about.
+func (e *Event) on(tp TP) *Event {
+	e.TP = tp
+	return e
+}
+
+// txn sets the transactional id the event is about.
+func (e *Event) txn(id string) *Event {
+	e.TxnID = id
+	return e
+}
+
+// fault sets what a fault did.
+func (e *Event) fault(k FaultKind) *Event {
+	e.Fault = k
+	return e
+}
+
+// describe is the one function that makes an event's canonical text. The
+// events whose content is all in typed fields are rendered from them: a
+// message sent, dropped, duplicated or swapped, a client's state
+// transition, and the head "id From -> To" of a coordinator's, which detail
+// completes. The other events' text is detail, written where they happen.
+func describe(e *Event, detail string) string {
+	switch {
+	case e.Kind == EvSend && e.Message != nil:
+		return "sends " + e.Message.Summary()
+	case e.Fault == FaultDropped && e.Message != nil:
+		return "drops " + e.Message.Summary()
+	case e.Fault == FaultDuplicated && e.Message != nil && e.Other != nil:
+		return "duplicates " + e.Other.Name() + " as " + e.Message.Name() + " " + e.Other.Kind.String()
+	case e.Fault == FaultReordered && e.Message != nil && e.Other != nil:
+		return "swaps " + e.Message.Name() + " and " + e.Other.Name() + ": they arrive in the other order"
+	case e.Change.Of == ClientStates:
+		return e.Change.ClientFrom.String() + " -> " + e.Change.ClientTo.String() + detail
+	case e.Change.Of == CoordinatorStates:
+		return e.TxnID + " " + e.Change.TxnFrom.String() + " -> " + e.Change.TxnTo.String() + detail
+	}
+	return detail
 }
 
 // Line is the transcript form: time, actor, text and rule.
@@ -84,14 +207,50 @@ func (e Event) Line() string {
 	return b.String()
 }
 
-func (w *World) emit(kind EventKind, actor, text string) *Event {
-	w.Events = append(w.Events, Event{Seq: len(w.Events), Step: w.StepCount, Time: w.Now, Kind: kind, Actor: actor, Text: text})
+// record appends an event whose typed fields are set in e: it stamps the
+// sequence number, step and time, makes the text with describe and notes
+// the actor and messages in the step's change set. Every event goes
+// through here.
+func (w *World) record(e Event, detail string) *Event {
+	e.Seq, e.Step, e.Time = len(w.Events), w.StepCount, w.Now
+	e.Text = describe(&e, detail)
+	if e.Message != nil {
+		e.Msg = e.Message.ID
+		w.changes.message(e.Message.ID)
+	}
+	if e.Other != nil {
+		w.changes.message(e.Other.ID)
+	}
+	w.changes.actor(e.Actor)
+	w.Events = append(w.Events, e)
 	return &w.Events[len(w.Events)-1]
 }
 
-func (w *World) emitRule(kind EventKind, actor, text, rule string) {
+// emit records an event of the given kind whose text is written at the
+// call site; the call site adds the typed fields it knows with the setters
+// above (about, code, on, txn, fault).
+func (w *World) emit(kind EventKind, actor, text string) *Event {
+	return w.record(Event{Kind: kind, Actor: actor}, text)
+}
+
+func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
 	e := w.emit(kind, actor, text)
 	e.Rule = rule
+	return e
+}
+
+// emitFault records a fault on one message (other is the second message of
+// a duplicate or a reorder, else nil). describe renders the text of the
+// kinds it can from the messages; detail is the text of the others.
+func (w *World) emitFault(kind FaultKind, actor string, m, other *Message, detail string) *Event {
+	return w.record(Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m, Other: other}, detail)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// emitTxnState records a coordinator state transition of a transactional
+// id; describe renders "id From -> To" and detail completes it.
+func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string) *Event {
+	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id,
+		Change: Transition{Of: CoordinatorStates, TxnFrom: from, TxnTo: to}}, detail)
+}

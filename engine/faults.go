@@ -11,13 +11,13 @@ func (w *World) applyFault(a Action) error {
 		switch a.Verb {
 		case "drop":
 			w.Queue.removeAt(i)
-			w.emit(EvFault, "network", "drops "+m.Summary()).about(m)
+			w.emitFault(FaultDropped, "network", m, nil, "")
 		case "duplicate":
 			w.nextMsg++
 			cp := *m
 			cp.ID = w.nextMsg
 			w.schedule(w.Queue[i].At, item{Kind: itemDeliver, Msg: &cp})
-			w.emit(EvFault, "network", "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String()).about(&cp)
+			w.emitFault(FaultDuplicated, "network", &cp, m, "")
 		case "delay":
 			if len(a.Args) < 2 {
 				return errf("delay needs a message and a number of milliseconds")
@@ -28,7 +28,7 @@ func (w *World) applyFault(a Action) error {
 			}
 			it := w.Queue.removeAt(i)
 			w.schedule(it.At+ms, it)
-			w.emit(EvFault, "network", "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(ms)+" ms").about(m)
+			w.emitFault(FaultDelayed, "network", m, nil, "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(ms)+" ms")
 		}
 	case "reorder":
 		if len(a.Args) != 2 {
@@ -49,7 +49,7 @@ func (w *World) applyFault(a Action) error {
 		// their (time, seq), so the heap order is untouched.
 		mx, my := w.Queue[i].Msg, w.Queue[j].Msg
 		w.Queue[i].Msg, w.Queue[j].Msg = my, mx
-		w.emit(EvFault, "network", "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
+		w.emitFault(FaultReordered, "network", mx, my, "")
 	case "crash", "restart":
 		if len(a.Args) != 1 {
 			return errf("%s needs broker-N or a client name", a.Verb)
@@ -83,7 +83,8 @@ func (w *World) applyFault(a Action) error {
 			return errf("unknown group %q", a.Args[0])
 		}
 		g.Generation++
-		w.emit(EvFault, "group("+g.ID+")", "rebalances: generation "+itoa(int64(g.Generation)))
+		w.changes.group(g.ID)
+		w.emit(EvFault, "group("+g.ID+")", "rebalances: generation "+itoa(int64(g.Generation))).fault(FaultRebalance)
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func (w *World) crashBroker(id int) {
 	}
 	b.Alive = false
 	addr := brokerAddr(id)
-	w.emit(EvFault, addr, "crashes")
+	w.emit(EvFault, addr, "crashes").fault(FaultCrash)
 	// Its timers and parked produces die with it.
 	for i := 0; i < len(w.Queue); i++ {
 		if it := &w.Queue[i]; it.Kind == itemTimer && it.Timer.Owner == addr {
@@ -125,13 +126,14 @@ func (w *World) crashBroker(id int) {
 			continue
 		}
 		nl := w.firstAlive(p.Replicas)
+		w.changes.partition(p)
 		p.Leader = nl
 		if nl < 0 {
-			w.emit(EvFault, addr, tp.String()+" is offline: no live replica")
+			w.emit(EvFault, addr, tp.String()+" is offline: no live replica").fault(FaultOffline).on(tp)
 			continue
 		}
 		p.LeaderEpoch++
-		w.emit(EvFault, addr, tp.String()+" leadership moves to "+brokerAddr(nl)+" (leader epoch "+itoa(int64(p.LeaderEpoch))+")")
+		w.emit(EvFault, addr, tp.String()+" leadership moves to "+brokerAddr(nl)+" (leader epoch "+itoa(int64(p.LeaderEpoch))+")").fault(FaultLeaderMove).on(tp)
 		w.truncateTo(p, p.HW)
 	}
 	for _, pn := range w.sortedTxnParts() {
@@ -139,13 +141,14 @@ func (w *World) crashBroker(id int) {
 		if t.Leader != id {
 			continue
 		}
+		w.changes.txnIDsOf(t.Meta)
 		t.Meta = map[string]TxnMetadata{}
 		t.Writes = nil
 		t.Markers = map[string]*markerJob{}
 		nl := w.firstAlive(t.Replicas)
 		t.Leader = nl
 		if nl < 0 {
-			w.emit(EvFault, addr, t.name()+" is offline: no transaction coordinator for its ids")
+			w.emit(EvFault, addr, t.name()+" is offline: no transaction coordinator for its ids").fault(FaultOffline)
 			continue
 		}
 		w.electCoordinator(t)
@@ -155,7 +158,7 @@ func (w *World) crashBroker(id int) {
 func (w *World) electCoordinator(t *TxnStatePartition) {
 	t.CoordEpoch++
 	t.Loading = true
-	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", "ref 3.9")
+	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", "ref 3.9").fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
 	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerLoadDone, Owner: t.addr(), TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
@@ -175,13 +178,14 @@ func (w *World) restartBroker(id int) {
 		return
 	}
 	b.Alive = true
-	w.emit(EvFault, brokerAddr(id), "restarts")
+	w.emit(EvFault, brokerAddr(id), "restarts").fault(FaultRestart)
 	for _, tp := range w.allPartitions() {
 		p := w.Partitions[tp]
 		if p.Leader < 0 && containsInt(p.Replicas, id) {
+			w.changes.partition(p)
 			p.Leader = id
 			p.LeaderEpoch++
-			w.emit(EvFault, brokerAddr(id), tp.String()+" is back online with "+brokerAddr(id)+" as leader")
+			w.emit(EvFault, brokerAddr(id), tp.String()+" is back online with "+brokerAddr(id)+" as leader").fault(FaultLeaderMove).on(tp)
 			w.markDirty(tp)
 		}
 	}
@@ -229,7 +233,7 @@ func (w *World) crashClient(name string) error {
 		c.InFlight = nil
 		c.Deferred = nil
 	}
-	w.emit(EvFault, name, "crashes: everything in its memory is gone")
+	w.emit(EvFault, name, "crashes: everything in its memory is gone").fault(FaultCrash)
 	return nil
 }
 
@@ -243,7 +247,7 @@ func (w *World) restartClient(name string) error {
 		pr.Consumer = c
 		pr.Stage = procIdle
 		pr.Consumed = 0
-		w.emit(EvFault, name, "restarts as a new instance")
+		w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
 		return nil
 	}
 	for i, p := range w.Producers {
@@ -253,7 +257,7 @@ func (w *World) restartClient(name string) error {
 			np.Incarnation = p.Incarnation + 1
 			np.Acked = p.Acked
 			w.Producers[i] = np
-			w.emit(EvFault, name, "restarts as a new instance (UNINITIALIZED, no producer id)")
+			w.emit(EvFault, name, "restarts as a new instance (UNINITIALIZED, no producer id)").fault(FaultRestart)
 			return nil
 		}
 	}
@@ -264,7 +268,7 @@ func (w *World) restartClient(name string) error {
 				nc.MemberID = w.joinGroup(nc.GroupID, name, nc.InstanceID)
 			}
 			w.Consumers[i] = nc
-			w.emit(EvFault, name, "restarts as a new instance")
+			w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
 			return nil
 		}
 	}
@@ -284,7 +288,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 		if c != nil {
 			c.Paused = true
 		}
-		w.emit(EvFault, name, "pauses (a long GC pause: it neither sends nor reads)")
+		w.emit(EvFault, name, "pauses (a long GC pause: it neither sends nor reads)").fault(FaultPause)
 		return nil
 	}
 	var deferred []item
@@ -298,7 +302,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 		deferred = append(deferred, c.Deferred...)
 		c.Deferred = nil
 	}
-	w.emit(EvFault, name, "resumes after its pause, unaware that time has passed")
+	w.emit(EvFault, name, "resumes after its pause, unaware that time has passed").fault(FaultResume)
 	for _, it := range deferred {
 		w.schedule(w.Now, it)
 	}
@@ -476,6 +480,7 @@ func (w *World) injectTxnState(a Action) error {
 		// Keep later allocations from handing out this pid again.
 		w.nextPIDBlk = (pid/ProducerIDBlockSize + 1) * ProducerIDBlockSize
 	}
-	w.emit(EvTxnLog, w.coordActor(t), "operator writes "+id+" "+st.String()+" pid="+itoa(pid)+" epoch="+itoa(epoch)+" to "+t.name())
+	w.changes.txnID(id)
+	w.emit(EvTxnLog, w.coordActor(t), "operator writes "+id+" "+st.String()+" pid="+itoa(pid)+" epoch="+itoa(epoch)+" to "+t.name()).txn(id)
 	return nil
 }

@@ -61,6 +61,7 @@ func (w *World) joinGroup(groupID, client, instance string) string {
 	g.Members = append(g.Members, GroupMember{MemberID: mid, InstanceID: instance, Client: client})
 	g.Generation++
 	g.Simple = false
+	w.changes.group(groupID)
 	w.emit(EvOffsets, "group("+groupID+")", client+" joins as "+mid+"; generation "+itoa(int64(g.Generation)))
 	return mid
 }
@@ -114,7 +115,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 		return res
 	}
 	fail := func(code ErrorCode, why string) {
-		w.emitRule(EvOffsets, actor, "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why)
+		w.emitRule(EvOffsets, actor, "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgTxnOffsetCommitResponse, &TxnOffsetCommitResponse{Results: all(code)})
 	}
 	p, code := w.groupCoordinatorCheck(id, r.GroupID)
@@ -143,6 +144,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 	b := Batch{ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Transactional: true, Records: recs, Txn: r.Txn}
 	res := w.appendBatch(p, b, appendResult{})
 	w.afterAppend(p)
+	w.changes.group(r.GroupID)
 	pend := g.Pending[r.ProducerID]
 	if pend == nil {
 		pend = map[TP]CommittedOffset{}
@@ -151,7 +153,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 	for i, o := range r.Offsets {
 		pend[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: res.BaseOffset + int64(i)}
 	}
-	w.emitRule(EvOffsets, actor, "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why)
+	w.emitRule(EvOffsets, actor, "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why).on(p.TP).txn(r.TransactionalID)
 	resp := &TxnOffsetCommitResponse{Results: all(None)}
 	last := res.BaseOffset + int64(b.Count) - 1
 	w.hold([]TPOffset{{TP: p.TP, Offset: last}}, m, MsgTxnOffsetCommitResponse, resp)
@@ -170,6 +172,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 		if pend == nil {
 			continue
 		}
+		w.changes.group(gid)
 		delete(g.Pending, pid)
 		tps := make([]TP, 0, len(pend))
 		for t := range pend {
@@ -179,7 +182,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 		for _, t := range tps {
 			o := pend[t]
 			if result == MarkerAbort {
-				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)")
+				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)").on(t)
 				continue
 			}
 			old, had := g.Committed[t]
@@ -187,7 +190,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 				continue
 			}
 			g.Committed[t] = o
-			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)")
+			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)").on(t)
 			prev := int64(-1)
 			if had {
 				prev = old.Offset
@@ -215,10 +218,11 @@ func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
 	b := w.appendBatch(p, Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Records: recs}, appendResult{})
 	w.afterAppend(p)
 	g := w.group(r.GroupID)
+	w.changes.group(r.GroupID)
 	for i, o := range r.Offsets {
 		old, had := g.Committed[o.TP]
 		g.Committed[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: b.BaseOffset + int64(i)}
-		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction")
+		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction").on(o.TP)
 		prev := int64(-1)
 		if had {
 			prev = old.Offset
@@ -241,7 +245,7 @@ func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
 		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range r.Partitions {
 				if _, ok := g.Pending[pid][tp]; ok {
-					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with UNSTABLE_OFFSET_COMMIT(88): pid="+itoa(pid)+" has pending offsets", "ref 5.4")
+					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with "+UnstableOffsetCommit.String()+": pid="+itoa(pid)+" has pending offsets", "ref 5.4").on(tp).code(UnstableOffsetCommit)
 					w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: UnstableOffsetCommit})
 					return
 				}

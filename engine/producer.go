@@ -186,9 +186,10 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 		return
 	}
 	if !ValidClientTransition(p.State, to) {
-		w.violate("illegal-transition", p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
+		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
 	}
-	w.emit(EvClientState, p.Name, p.State.String()+" -> "+to.String())
+	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID,
+		Change: Transition{Of: ClientStates, ClientFrom: p.State, ClientTo: to}}, "")
 	p.State = to
 }
 
@@ -196,7 +197,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 func (w *World) clientError(p *Producer, code ErrorCode, text, rule string) {
 	p.LastError = code
 	p.ErrorText = text
-	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule)
+	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule).code(code)
 }
 
 func (w *World) fatal(p *Producer, code ErrorCode, text string) {
@@ -377,7 +378,7 @@ func (w *World) drain(p *Producer) {
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
-			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data")
+			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data").on(b.TP)
 			p.removeBatch(b.ID)
 			i--
 			continue
@@ -424,7 +425,7 @@ func (w *World) maybeEndTxn(p *Producer) {
 		// EndTxn(commit) is never sent once the transaction has an abortable
 		// error; commitTransaction fails and the application must abort.
 		p.EndRequested = 0
-		w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable")
+		w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable").code(p.LastError)
 		return
 	}
 	if len(p.Queue) > 0 || p.inFlightOf(MsgAddPartitionsToTxn) || p.inFlightOf(MsgProduce) {
@@ -537,10 +538,10 @@ func (w *World) coordinatorRetry(p *Producer, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
 		p.CoordBroker = -1
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried").code(code)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable").code(code)
 		w.retryLater(p, 0)
 		return true
 	}
@@ -606,7 +607,7 @@ func (w *World) onAddPartitionsResp(p *Producer, r *AddPartitionsToTxnResponse) 
 	p.NewParts = append(p.AddingParts, p.NewParts...)
 	p.AddingParts = nil
 	if code == ConcurrentTransactions && len(p.TxnParts) == 0 {
-		w.emitRule(EvClientError, p.Name, "gets CONCURRENT_TRANSACTIONS(51) on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4")
+		w.emitRule(EvClientError, p.Name, "gets "+ConcurrentTransactions.String()+" on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4").code(ConcurrentTransactions)
 		w.retryLater(p, AddPartitionsRetryBackoffMs)
 		return
 	}
@@ -715,7 +716,7 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 		if r.Duplicate {
 			text += " (the broker recognised a retry; nothing new was written)"
 		}
-		w.emit(EvInfo, p.Name, text)
+		w.emit(EvInfo, p.Name, text).on(b.TP)
 		p.removeBatch(b.ID)
 		return
 	}
@@ -733,12 +734,12 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 			w.failBatch(p, b, errTimeout, "delivery.timeout.ms or retries exhausted after "+code.Name())
 			return
 		}
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable").on(b.TP).code(code)
 		w.retryLater(p, 0)
 	case code == OutOfOrderSequenceNumber && p.idempotent():
 		ps := p.part(b.TP)
 		if b.BaseSeq != nextSeq(ps.LastAckedSeq) && ps.LastAckedSeq != NoSequence || p.hasEarlierInFlight(b) {
-			w.emitRule(EvClientError, p.Name, "gets OUT_OF_ORDER_SEQUENCE_NUMBER(45) for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry")
+			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry").on(b.TP).code(OutOfOrderSequenceNumber)
 			w.retryLater(p, 0)
 			return
 		}
@@ -788,7 +789,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 		return
 	}
 	p.Epoch++
-	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap")
+	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap").on(tp)
 	for i := range p.Parts {
 		p.Parts[i].NextSeq = 0
 		p.Parts[i].LastAckedSeq = NoSequence

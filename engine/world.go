@@ -95,6 +95,11 @@ type World struct {
 	nextMember  int64
 	timersArmed bool
 	dirty       []TP
+	// changes is what the current Apply or Step touched (Changes);
+	// applying is set while an Apply runs, so that the Steps it takes add
+	// to its change set instead of starting their own.
+	changes  ChangeSet
+	applying int
 }
 
 // New makes an empty world with the given configuration.
