@@ -66,13 +66,37 @@ type Frame struct {
 	// sent or delivered.
 	Timeline []Arrow
 	Actors   []string
-	// Events are recent event lines in the engine's canonical text; the last
-	// NewEvents of them came from the last step.
-	Events    []string
+	// Events are recent events, each in the engine's canonical text; the
+	// last NewEvents of them came from the last step.
+	Events    []EventLine
 	NewEvents int
 	// Violations are invariant violations found after the last step.
 	Violations []string
 }
+
+// EventLine is one event of the log: its canonical text, to show, and what
+// the views draw differently, as fields.
+type EventLine struct {
+	Text string
+	// Violation marks an invariant violation, drawn as an alarm.
+	Violation bool
+}
+
+// Tone is what a state or an error means to a reader, which the views draw
+// with a colour and a word or glyph. The session decides it from its typed
+// states and error codes; the views never work it out from names.
+type Tone uint8
+
+// Tones.
+const (
+	TonePlain     Tone = iota // nothing to point out
+	ToneIdle                  // nothing there any more, or not yet (Dead, UNINITIALIZED)
+	ToneOpen                  // a transaction is open
+	ToneEnding                // a commit is being completed
+	ToneCommitted             // a transaction committed
+	ToneAborted               // aborted, aborting or failed
+	ToneFenced                // fenced by a newer epoch or coordinator
+)
 
 // Checkpoint is a "what happens next?" question that blocks Next until it is
 // answered.
@@ -101,12 +125,15 @@ type ProducerView struct {
 	ProducerID      int64  // -1 before InitProducerId
 	Epoch           int16
 	// State is the client's TransactionManager state, such as
-	// "IN_TRANSACTION" or "FATAL_ERROR".
+	// "IN_TRANSACTION" or "FATAL_ERROR", and StateTone what it means.
 	State     string
+	StateTone Tone
 	NextSeq   []PartitionSeq
 	InFlight  int
 	LastError string // such as "PRODUCER_FENCED(90)"; empty when none
-	Paused    bool   // a GC pause: the zombie of the lessons
+	// ErrorTone is what LastError means: ToneFenced for a fencing error.
+	ErrorTone Tone
+	Paused    bool // a GC pause: the zombie of the lessons
 	Crashed   bool
 	Fenced    bool
 	// NotIdempotent marks a producer with enable.idempotence=false: it has
@@ -207,8 +234,15 @@ type CoordinatorView struct {
 	TxnID     string
 	Partition string // "__transaction_state-3"
 	Broker    string
-	State     string   // the current state, one of States
-	States    []string // all state names, in the order to draw them
+	// States are the names of the eight coordinator states in the order
+	// of their ids in TransactionState.java (Empty, Ongoing,
+	// PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead,
+	// PrepareEpochFence), which the state diagram lays out. Current is
+	// the index of the current state, or -1 when the coordinator has no
+	// entry; Tone is what the current state means.
+	States  []string
+	Current int
+	Tone    Tone
 	// Partitions are the topic partitions in the transaction.
 	Partitions []string
 	// Writes is the log of this id's records in __transaction_state, oldest
@@ -218,6 +252,14 @@ type CoordinatorView struct {
 	ProducerID int64
 	Epoch      int16
 	Changed    bool
+}
+
+// State is the name of the current state, or "" when there is none.
+func (c *CoordinatorView) State() string {
+	if c.Current < 0 || c.Current >= len(c.States) {
+		return ""
+	}
+	return c.States[c.Current]
 }
 
 // PartitionOffset is an offset in one partition.
@@ -237,11 +279,13 @@ type ConsumedRecord struct {
 // ConsumerView is one consumer.
 type ConsumerView struct {
 	Name      string
-	Isolation string // "read_committed" or "read_uncommitted"
-	Group     string
-	Records   []ConsumedRecord
-	Positions []PartitionOffset // next offset to fetch, per partition
-	Changed   bool
+	Isolation string // "read_committed" or "read_uncommitted", to show
+	// ReadCommitted is the isolation level as a flag, to decide by.
+	ReadCommitted bool
+	Group         string
+	Records       []ConsumedRecord
+	Positions     []PartitionOffset // next offset to fetch, per partition
+	Changed       bool
 }
 
 // Arrow is one message of the sequence diagram.

@@ -1,10 +1,6 @@
 package views
 
-import (
-	"strings"
-
-	"eoslab/views/theme"
-)
+import "eoslab/views/theme"
 
 // maxEventLines caps how many events the panel wraps and keeps: the frame
 // holds recent events, and older ones are in the transcript.
@@ -38,13 +34,14 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
 		k := theme.Plain
-		if isViolation(e) {
+		text := e.Text
+		if e.Violation {
 			k = theme.Violated
-			e = p.th.Glyph(theme.Violated) + " " + e
+			text = p.th.Glyph(theme.Violated) + " " + text
 		} else if !isNew {
 			k = theme.Muted
 		}
-		for j, l := range p.wrap(e, ww) {
+		for j, l := range p.wrap(text, ww) {
 			if isNew {
 				if anchor.From < 0 {
 					anchor.From = len(lines)
@@ -62,16 +59,4 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 		}
 		return prefix + p.th.Render(l.kind, l.text)
 	}}, anchor
-}
-
-// isViolation reports whether an event line reports an invariant
-// violation, in any letter case, without copying the line.
-func isViolation(e string) bool {
-	const word = "violat"
-	for i := 0; i+len(word) <= len(e); i++ {
-		if c := e[i]; (c == 'v' || c == 'V') && strings.EqualFold(e[i:i+len(word)], word) {
-			return true
-		}
-	}
-	return false
 }

@@ -39,7 +39,7 @@ func idempotenceOff() *script {
 				w.send(t0, "p0", "NONE baseOffset=1", reply)
 				w.prod("p0").InFlight = 0
 				w.viol = []string{"exactly-once: send #1 (a) appended twice to t-0, at offsets 0 and 1"}
-				w.event("VIOLATION exactly-once: send #1 appended twice to t-0 (offsets 0, 1)")
+				w.violation("VIOLATION exactly-once: send #1 appended twice to t-0 (offsets 0, 1)")
 			},
 		},
 		{
