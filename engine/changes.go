@@ -3,8 +3,9 @@ package engine
 // ChangeSet is what one Apply or one Step touched, noted by the engine at
 // the moment it touched it: a view marks what changed from it instead of
 // comparing two worlds. Each list holds an entry once, in the order first
-// touched. Lists are small (a step touches a handful of things), so lookups
-// scan them.
+// touched. Most lists are bounded by the number of actors, partitions,
+// transactional ids and groups, and lookups scan them; only Messages grows
+// with the length of a run, and gets an index once it is long.
 type ChangeSet struct {
 	// FirstEvent and FirstViolation are the lengths of World.Events and
 	// World.Violations before the step: the step added the rest.
@@ -31,7 +32,13 @@ type ChangeSet struct {
 	// Groups are the consumer groups whose members, generation or
 	// offsets (committed or pending) changed.
 	Groups []string
+	// msgIndex holds Messages once they are more than a scan should
+	// cover (a long run, a lesson step of thousands of actions).
+	msgIndex map[int64]struct{}
 }
+
+// msgScanMax is how many messages a lookup scans before it uses an index.
+const msgScanMax = 32
 
 // PartitionChange is a partition a step changed and its log end offset
 // before the step: the batches at or past FromLEO are the step's.
@@ -62,6 +69,16 @@ func (c *ChangeSet) Group(id string) bool { return hasName(c.Groups, id) }
 
 // Message reports whether a message was sent, delivered or hit by a fault.
 func (c *ChangeSet) Message(id int64) bool {
+	if len(c.Messages) > msgScanMax {
+		if c.msgIndex == nil {
+			c.msgIndex = make(map[int64]struct{}, 2*len(c.Messages))
+			for _, m := range c.Messages {
+				c.msgIndex[m] = struct{}{}
+			}
+		}
+		_, ok := c.msgIndex[id]
+		return ok
+	}
 	for _, m := range c.Messages {
 		if m == id {
 			return true
@@ -133,6 +150,7 @@ func (c ChangeSet) clone() ChangeSet {
 	c.Messages = append([]int64(nil), c.Messages...)
 	c.TxnIDs = append([]string(nil), c.TxnIDs...)
 	c.Groups = append([]string(nil), c.Groups...)
+	c.msgIndex = nil
 	return c
 }
 
@@ -145,6 +163,7 @@ func (c *ChangeSet) reset(events, violations int) {
 	c.Messages = c.Messages[:0]
 	c.TxnIDs = c.TxnIDs[:0]
 	c.Groups = c.Groups[:0]
+	c.msgIndex = nil
 }
 
 // beginChanges starts the change set of an Apply or of a Step called from
@@ -160,8 +179,12 @@ func (c *ChangeSet) txnID(id string)   { c.TxnIDs = addName(c.TxnIDs, id) }
 func (c *ChangeSet) group(id string)   { c.Groups = addName(c.Groups, id) }
 
 func (c *ChangeSet) message(id int64) {
-	if !c.Message(id) {
-		c.Messages = append(c.Messages, id)
+	if c.Message(id) {
+		return
+	}
+	c.Messages = append(c.Messages, id)
+	if c.msgIndex != nil {
+		c.msgIndex[id] = struct{}{}
 	}
 }
 

@@ -90,14 +90,33 @@ const (
 	ClientStates                   // TransactionManager.State (ClientState, ref 1.3)
 )
 
-// Transition is a state change an event reports. Of says which pair of
-// fields holds it: TxnFrom/TxnTo for a coordinator entry (the event's
-// TxnID names it), ClientFrom/ClientTo for a producer client (the event's
-// Actor).
+// Transition is a state change an event reports: of a coordinator entry
+// (Of is CoordinatorStates, the event's TxnID names it; read it with Txn)
+// or of a producer client (ClientStates, the event's Actor; read it with
+// Client). It is three bytes, as every event carries one.
 type Transition struct {
-	Of                   StateMachine
-	TxnFrom, TxnTo       TxnState
-	ClientFrom, ClientTo ClientState
+	Of       StateMachine
+	from, to uint8
+}
+
+// TxnTransition is a coordinator entry's change from one state to another.
+func TxnTransition(from, to TxnState) Transition {
+	return Transition{Of: CoordinatorStates, from: uint8(from), to: uint8(to)}
+}
+
+// ClientTransition is a producer client's change from one state to another.
+func ClientTransition(from, to ClientState) Transition {
+	return Transition{Of: ClientStates, from: uint8(from), to: uint8(to)}
+}
+
+// Txn is a coordinator transition's states; ok is false for any other.
+func (t Transition) Txn() (from, to TxnState, ok bool) {
+	return TxnState(t.from), TxnState(t.to), t.Of == CoordinatorStates
+}
+
+// Client is a client transition's states; ok is false for any other.
+func (t Transition) Client() (from, to ClientState, ok bool) {
+	return ClientState(t.from), ClientState(t.to), t.Of == ClientStates
 }
 
 // Event is one decision or happening, as typed fields: its kind, the actor
@@ -182,10 +201,12 @@ func describe(e *Event, detail string) string {
 		return "duplicates " + e.Other.Name() + " as " + e.Message.Name() + " " + e.Other.Kind.String()
 	case e.Fault == FaultReordered && e.Message != nil && e.Other != nil:
 		return "swaps " + e.Message.Name() + " and " + e.Other.Name() + ": they arrive in the other order"
-	case e.Change.Of == ClientStates:
-		return e.Change.ClientFrom.String() + " -> " + e.Change.ClientTo.String() + detail
-	case e.Change.Of == CoordinatorStates:
-		return e.TxnID + " " + e.Change.TxnFrom.String() + " -> " + e.Change.TxnTo.String() + detail
+	}
+	if from, to, ok := e.Change.Client(); ok {
+		return from.String() + " -> " + to.String() + detail
+	}
+	if from, to, ok := e.Change.Txn(); ok {
+		return e.TxnID + " " + from.String() + " -> " + to.String() + detail
 	}
 	return detail
 }
@@ -212,18 +233,19 @@ func (e Event) Line() string {
 // the actor and messages in the step's change set. Every event goes
 // through here.
 func (w *World) record(e Event, detail string) *Event {
-	e.Seq, e.Step, e.Time = len(w.Events), w.StepCount, w.Now
-	e.Text = describe(&e, detail)
-	if e.Message != nil {
-		e.Msg = e.Message.ID
-		w.changes.message(e.Message.ID)
-	}
-	if e.Other != nil {
-		w.changes.message(e.Other.ID)
-	}
-	w.changes.actor(e.Actor)
 	w.Events = append(w.Events, e)
-	return &w.Events[len(w.Events)-1]
+	p := &w.Events[len(w.Events)-1]
+	p.Seq, p.Step, p.Time = len(w.Events)-1, w.StepCount, w.Now
+	p.Text = describe(p, detail)
+	if p.Message != nil {
+		p.Msg = p.Message.ID
+		w.changes.message(p.Message.ID)
+	}
+	if p.Other != nil {
+		w.changes.message(p.Other.ID)
+	}
+	w.changes.actor(p.Actor)
+	return p
 }
 
 // emit records an event of the given kind whose text is written at the
@@ -251,6 +273,5 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // emitTxnState records a coordinator state transition of a transactional
 // id; describe renders "id From -> To" and detail completes it.
 func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string) *Event {
-	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id,
-		Change: Transition{Of: CoordinatorStates, TxnFrom: from, TxnTo: to}}, detail)
+	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id, Change: TxnTransition(from, to)}, detail)
 }

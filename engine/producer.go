@@ -188,8 +188,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 	if !ValidClientTransition(p.State, to) {
 		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
 	}
-	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID,
-		Change: Transition{Of: ClientStates, ClientFrom: p.State, ClientTo: to}}, "")
+	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
 	p.State = to
 }
 

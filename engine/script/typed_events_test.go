@@ -71,14 +71,13 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode) stri
 			}
 		}
 	case engine.EvClientState:
-		ch := e.Change
-		if e.Text != "closed" && (ch.Of != engine.ClientStates || e.Text != ch.ClientFrom.String()+" -> "+ch.ClientTo.String()) {
+		from, to, ok := e.Change.Client()
+		if e.Text != "closed" && (!ok || e.Text != from.String()+" -> "+to.String()) {
 			return "a client state change without its transition"
 		}
 	case engine.EvTxnState:
-		ch := e.Change
-		if ch.Of == engine.CoordinatorStates {
-			if !strings.HasPrefix(e.Text, e.TxnID+" "+ch.TxnFrom.String()+" -> "+ch.TxnTo.String()) {
+		if from, to, ok := e.Change.Txn(); ok {
+			if !strings.HasPrefix(e.Text, e.TxnID+" "+from.String()+" -> "+to.String()) {
 				return "a coordinator transition whose text is not its fields"
 			}
 		} else if !strings.HasPrefix(e.Text, "loaded ") {
