@@ -52,9 +52,9 @@ type FaultKind uint8
 const (
 	FaultNone       FaultKind = iota
 	FaultDropped              // the network lost the message (drop)
-	FaultDuplicated           // the network delivers a second copy: Message is the copy, Other the original
+	FaultDuplicated           // the network delivers a second copy: Message is the copy
 	FaultDelayed              // the network holds the message back
-	FaultReordered            // two messages swap their delivery slots: Message and Other
+	FaultReordered            // two messages swap their delivery slots: Message is the first
 	FaultLost                 // the message reached a host that is down and is lost there
 	FaultCrash                // a broker or client crashes
 	FaultRestart              // a broker or client restarts
@@ -141,11 +141,8 @@ type Event struct {
 	TP  TP    `json:"-"`
 	Msg int64 `json:"msg,omitempty"`
 	// Message is the message the event is about (sent, delivered, dropped,
-	// duplicated), so a view can draw it without reading Text. Other is
-	// the second message of a fault that involves two: the original of a
-	// duplicate, the other message of a reorder.
+	// duplicated), so a view can draw it without reading Text.
 	Message *Message   `json:"-"`
-	Other   *Message   `json:"-"`
 	Kind    EventKind  `json:"-"`
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
@@ -188,19 +185,15 @@ func (e *Event) fault(k FaultKind) *Event {
 
 // describe is the one function that makes an event's canonical text. The
 // events whose content is all in typed fields are rendered from them: a
-// message sent, dropped, duplicated or swapped, a client's state
-// transition, and the head "id From -> To" of a coordinator's, which detail
-// completes. The other events' text is detail, written where they happen.
+// message sent or dropped, a client's state transition, and the head
+// "id From -> To" of a coordinator's, which detail completes. The other
+// events' text is detail, written where they happen.
 func describe(e *Event, detail string) string {
 	switch {
 	case e.Kind == EvSend && e.Message != nil:
 		return "sends " + e.Message.Summary()
 	case e.Fault == FaultDropped && e.Message != nil:
 		return "drops " + e.Message.Summary()
-	case e.Fault == FaultDuplicated && e.Message != nil && e.Other != nil:
-		return "duplicates " + e.Other.Name() + " as " + e.Message.Name() + " " + e.Other.Kind.String()
-	case e.Fault == FaultReordered && e.Message != nil && e.Other != nil:
-		return "swaps " + e.Message.Name() + " and " + e.Other.Name() + ": they arrive in the other order"
 	}
 	if from, to, ok := e.Change.Client(); ok {
 		return from.String() + " -> " + to.String() + detail
@@ -230,8 +223,9 @@ func (e Event) Line() string {
 
 // record appends an event whose typed fields are set in e: it stamps the
 // sequence number, step and time, makes the text with describe and notes
-// the actor and messages in the step's change set. Every event goes
-// through here.
+// the actor and message in the step's change set. Every event goes
+// through here or through emit, which does the same for an event that has
+// nothing to render.
 func (w *World) record(e Event, detail string) *Event {
 	w.Events = append(w.Events, e)
 	p := &w.Events[len(w.Events)-1]
@@ -241,9 +235,6 @@ func (w *World) record(e Event, detail string) *Event {
 		p.Msg = p.Message.ID
 		w.changes.message(p.Message.ID)
 	}
-	if p.Other != nil {
-		w.changes.message(p.Other.ID)
-	}
 	w.changes.actor(p.Actor)
 	return p
 }
@@ -252,7 +243,11 @@ func (w *World) record(e Event, detail string) *Event {
 // call site; the call site adds the typed fields it knows with the setters
 // above (about, code, on, txn, fault).
 func (w *World) emit(kind EventKind, actor, text string) *Event {
-	return w.record(Event{Kind: kind, Actor: actor}, text)
+	// record's work for an event with nothing to render, made in place:
+	// this is the path of most events, on every step.
+	w.Events = append(w.Events, Event{Seq: len(w.Events), Step: w.StepCount, Time: w.Now, Kind: kind, Actor: actor, Text: text})
+	w.changes.actor(actor)
+	return &w.Events[len(w.Events)-1]
 }
 
 func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
@@ -261,11 +256,10 @@ func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
 	return e
 }
 
-// emitFault records a fault on one message (other is the second message of
-// a duplicate or a reorder, else nil). describe renders the text of the
-// kinds it can from the messages; detail is the text of the others.
-func (w *World) emitFault(kind FaultKind, actor string, m, other *Message, detail string) *Event {
-	return w.record(Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m, Other: other}, detail)
+// emitFault records a fault on a message. describe renders the text of the
+// kinds it can from the message; detail is the text of the others.
+func (w *World) emitFault(kind FaultKind, actor string, m *Message, detail string) *Event {
+	return w.record(Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m}, detail)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -11,13 +11,13 @@ func (w *World) applyFault(a Action) error {
 		switch a.Verb {
 		case "drop":
 			w.Queue.removeAt(i)
-			w.emitFault(FaultDropped, "network", m, nil, "")
+			w.emitFault(FaultDropped, "network", m, "")
 		case "duplicate":
 			w.nextMsg++
 			cp := *m
 			cp.ID = w.nextMsg
 			w.schedule(w.Queue[i].At, item{Kind: itemDeliver, Msg: &cp})
-			w.emitFault(FaultDuplicated, "network", &cp, m, "")
+			w.emitFault(FaultDuplicated, "network", &cp, "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String())
 		case "delay":
 			if len(a.Args) < 2 {
 				return errf("delay needs a message and a number of milliseconds")
@@ -28,7 +28,7 @@ func (w *World) applyFault(a Action) error {
 			}
 			it := w.Queue.removeAt(i)
 			w.schedule(it.At+ms, it)
-			w.emitFault(FaultDelayed, "network", m, nil, "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(ms)+" ms")
+			w.emitFault(FaultDelayed, "network", m, "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(ms)+" ms")
 		}
 	case "reorder":
 		if len(a.Args) != 2 {
@@ -49,7 +49,8 @@ func (w *World) applyFault(a Action) error {
 		// their (time, seq), so the heap order is untouched.
 		mx, my := w.Queue[i].Msg, w.Queue[j].Msg
 		w.Queue[i].Msg, w.Queue[j].Msg = my, mx
-		w.emitFault(FaultReordered, "network", mx, my, "")
+		w.changes.message(my.ID)
+		w.emitFault(FaultReordered, "network", mx, "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
 	case "crash", "restart":
 		if len(a.Args) != 1 {
 			return errf("%s needs broker-N or a client name", a.Verb)

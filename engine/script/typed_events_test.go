@@ -61,13 +61,9 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode) stri
 		switch e.Fault {
 		case engine.FaultNone:
 			return "a fault without a fault kind"
-		case engine.FaultDropped, engine.FaultDelayed, engine.FaultLost:
+		case engine.FaultDropped, engine.FaultDelayed, engine.FaultLost, engine.FaultDuplicated, engine.FaultReordered:
 			if e.Message == nil {
 				return e.Fault.String() + " without its message"
-			}
-		case engine.FaultDuplicated, engine.FaultReordered:
-			if e.Message == nil || e.Other == nil {
-				return e.Fault.String() + " without both messages"
 			}
 		}
 	case engine.EvClientState:
@@ -197,10 +193,8 @@ func missingChanges(before, w *engine.World) []string {
 		if !cs.Actor(e.Actor) {
 			miss("actor " + e.Actor + " of " + e.Line())
 		}
-		for _, m := range []*engine.Message{e.Message, e.Other} {
-			if m != nil && !cs.Message(m.ID) {
-				miss("message " + m.Name() + " of " + e.Line())
-			}
+		if m := e.Message; m != nil && !cs.Message(m.ID) {
+			miss("message " + m.Name() + " of " + e.Line())
 		}
 	}
 	for tp, p := range w.Partitions {
