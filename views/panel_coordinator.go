@@ -93,14 +93,19 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 //	PrepareEpochFence ↗               Dead
 func (p painter) stateMachine(c *CoordinatorView) []string {
 	th := p.th
-	tok := func(i int) string {
-		s := clean(c.States[i])
-		if i == c.Current {
-			return th.RenderBold(toneKind(c.Tone), "["+s+"]")
-		}
-		return p.muted(" " + s + " ")
+	names := make([]string, len(c.States))
+	widths := make([]int, len(c.States))
+	for i, s := range c.States {
+		names[i] = clean(s)
+		widths[i] = width(names[i])
 	}
-	w := func(i int) int { return width(clean(c.States[i])) + 2 }
+	tok := func(i int) string {
+		if i == c.Current {
+			return th.RenderBold(toneKind(c.Tone), "["+names[i]+"]")
+		}
+		return p.muted(" " + names[i] + " ")
+	}
+	w := func(i int) int { return widths[i] + 2 }
 	type arrows struct{ right, down, up string }
 	variants := []arrows{{" → ", " ↘ ", " ↗ "}, {"→", "↘", "↗"}}
 	if th.ASCII {
@@ -127,15 +132,13 @@ func (p painter) stateMachine(c *CoordinatorView) []string {
 			repeat(" ", w(stPrepareCommit)+al) + tok(stDead)
 		return []string{row0, row1, row2}
 	}
-	states := c.States
 	cols := 1
 	if p.w >= 42 {
 		cols = 2
 	}
-	rows := (len(states) + cols - 1) / cols
+	rows := (len(names) + cols - 1) / cols
 	out := make([]string, rows)
-	for i, s := range states {
-		s = clean(s)
+	for i, s := range names {
 		cell := "  " + p.muted("  "+s)
 		if i == c.Current {
 			cell = "  " + th.RenderBold(toneKind(c.Tone), th.Sym.Cursor+" ["+s+"]")
