@@ -482,6 +482,9 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 
 func brokerAddr(id int) string { return "broker-" + strconv.Itoa(id) }
 
+// BrokerAddr is a broker's name as actors and messages use it: broker-N.
+func BrokerAddr(id int) string { return brokerAddr(id) }
+
 func parseBrokerAddr(s string) (int, bool) {
 	if !strings.HasPrefix(s, "broker-") {
 		return 0, false

@@ -202,7 +202,7 @@ func (s *Session) partitionViews(w *engine.World, ch *changes) []views.Partition
 func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.PartitionView {
 	v := views.PartitionView{Name: p.TP.String(), HW: p.HW, LSO: p.LastStableOffset(), LEO: p.LEO}
 	if p.Leader > 0 {
-		v.Leader = "broker-" + strconv.Itoa(p.Leader)
+		v.Leader = engine.BrokerAddr(p.Leader)
 	} else {
 		v.Leader = "offline"
 	}
@@ -303,7 +303,7 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 			continue
 		}
 		if t.Leader > 0 {
-			v.Broker = "broker-" + strconv.Itoa(t.Leader)
+			v.Broker = engine.BrokerAddr(t.Leader)
 		}
 		m, known := t.Meta[id]
 		if known {

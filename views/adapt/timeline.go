@@ -1,8 +1,6 @@
 package adapt
 
 import (
-	"strconv"
-
 	"eoslab/engine"
 	"eoslab/lessons"
 	"eoslab/views"
@@ -143,7 +141,7 @@ func actors(w *engine.World, arrows []views.Arrow) []string {
 		add(pr.Name)
 	}
 	for _, b := range w.Brokers {
-		add("broker-" + strconv.Itoa(b.ID))
+		add(engine.BrokerAddr(b.ID))
 	}
 	for _, a := range arrows {
 		add(a.From)
