@@ -12,6 +12,9 @@ func errf(format string, args ...any) error { return &ActionError{Msg: fmt.Sprin
 // Apply runs one action and returns the events it caused. It is the only
 // way state changes, as raft's Step.
 func (w *World) Apply(a Action) ([]Event, error) {
+	if a == nil {
+		return nil, errf("no action")
+	}
 	start := len(w.Events)
 	w.emit(EvAction, "scenario", a.String())
 	err := w.apply(a)
@@ -56,8 +59,6 @@ func (w *World) apply(a Action) error {
 		return w.declareConsumer(a)
 	case DeclareProcessor:
 		return w.declareProcessor(a)
-	case nil:
-		return errf("no action")
 	}
 	w.start()
 	switch a := a.(type) {
