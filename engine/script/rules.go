@@ -158,7 +158,8 @@ func injectBatchRule(p *pctx) string {
 	return ""
 }
 
-// declareInjectedTxnID: a coordinator request an operator sends for a new
-// transactional id creates the coordinator's entry for it (ref 3.4 step 6),
-// which expect txn may then check.
+// declareInjectedTxnID: an operator's coordinator request may name a
+// transactional id no client uses; it counts as named from then on, so that
+// expect txn can check what the coordinator holds for it (an InitProducerId
+// creates the entry, ref 3.4 step 6).
 func declareInjectedTxnID(p *pctx) { mention(p.d.txnIDs, p.args[1], p.cmd.Line) }
