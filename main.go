@@ -278,7 +278,7 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 				fmt.Fprintln(stdout, e.Line())
 			}
 		}
-		if c.Verb == "expect" && g.json {
+		if c.Kind() == script.Expect && g.json {
 			je := map[string]any{"type": "expect", "file": c.File, "line": c.Line, "text": c.Text, "ok": f == nil && err == nil}
 			if f != nil {
 				je["found"] = f.Got

@@ -17,7 +17,7 @@ func s28Apply(t *testing.T, w *World, a Action) {
 
 func s28Expect(t *testing.T, w *World, args ...string) {
 	t.Helper()
-	ok, got, err := w.Expect(Action{Verb: "expect", Args: args})
+	ok, got, err := w.Expect(ExpectArgs{Args: args})
 	if err != nil {
 		t.Fatalf("expect %v: %v", args, err)
 	}
@@ -30,10 +30,10 @@ func s28Expect(t *testing.T, w *World, args ...string) {
 // (P=1000, 32766), and its producer a.
 func s28World(t *testing.T) (*World, *Producer) {
 	w := New(DefaultConfig())
-	s28Apply(t, w, Action{Verb: "topic", Args: []string{"t"}})
-	s28Apply(t, w, Action{Verb: "producer", Actor: "a", Opts: []KV{{"transactional.id", "payment-processor-1"}}})
-	s28Apply(t, w, Action{Verb: "initTransactions", Actor: "a"})
-	s28Apply(t, w, Action{Verb: "run"})
+	s28Apply(t, w, CreateTopic{Name: "t"})
+	s28Apply(t, w, txnProducer("a", "payment-processor-1"))
+	s28Apply(t, w, Call{Client: "a", Method: CallInitTransactions})
+	s28Apply(t, w, Run{})
 	m, tp, ok := w.txnMeta("payment-processor-1")
 	if !ok || m.ProducerID != 1000 {
 		t.Fatalf("setup: metadata %+v", m)
@@ -47,9 +47,9 @@ func s28World(t *testing.T) (*World, *Producer) {
 func TestS28EpochExhaustionNoExpectedEpoch(t *testing.T) {
 	w, _ := s28World(t)
 	// A new instance: InitProducerId(id, -1, -1).
-	s28Apply(t, w, Action{Verb: "restart", Args: []string{"a"}})
-	s28Apply(t, w, Action{Verb: "initTransactions", Actor: "a"})
-	s28Apply(t, w, Action{Verb: "run"})
+	s28Apply(t, w, Restart{Target: Target{Client: "a"}})
+	s28Apply(t, w, Call{Client: "a", Method: CallInitTransactions})
+	s28Apply(t, w, Run{})
 	s28Expect(t, w, "event", "epoch 32766 exhausted (>= 32766): new pid, epoch 0")
 	s28Expect(t, w, "producer", "a", "pid", "1001")
 	s28Expect(t, w, "producer", "a", "epoch", "0")
@@ -66,8 +66,8 @@ func TestS28EpochExhaustionExpectedEpochAndRetry(t *testing.T) {
 	a.Epoch = 32766
 	a.BumpEpoch = true
 	a.State = Initializing
-	s28Apply(t, w, Action{Verb: "advance", Args: []string{"0"}}) // the client sends
-	s28Apply(t, w, Action{Verb: "advance", Args: []string{"2"}}) // durable, answer in flight
+	s28Apply(t, w, Advance{Ms: 0}) // the client sends
+	s28Apply(t, w, Advance{Ms: 2}) // durable, answer in flight
 	s28Expect(t, w, "event", "InitProducerId transactionalId=payment-processor-1 timeout=60000 pid=1000 epoch=32766")
 	s28Expect(t, w, "txn", "payment-processor-1", "pid", "1001")
 	s28Expect(t, w, "txn", "payment-processor-1", "epoch", "0")
@@ -77,8 +77,8 @@ func TestS28EpochExhaustionExpectedEpochAndRetry(t *testing.T) {
 	}
 	// The answer is lost; the retry carries (P, 32766) again and gets
 	// (Q, 0) without a bump.
-	s28Apply(t, w, Action{Verb: "drop", Args: []string{"InitProducerIdResponse"}})
-	s28Apply(t, w, Action{Verb: "advance", Args: []string{"30100"}})
+	s28Apply(t, w, Drop{Msg: Selector{Kind: MsgInitProducerIDResponse}})
+	s28Apply(t, w, Advance{Ms: 30100})
 	s28Expect(t, w, "event", "expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump")
 	s28Expect(t, w, "producer", "a", "pid", "1001")
 	s28Expect(t, w, "producer", "a", "epoch", "0")

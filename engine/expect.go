@@ -8,7 +8,7 @@ import (
 // Expect evaluates an `expect` line against the current state. It returns
 // whether it holds and, when it does not, what was found instead. err is for
 // expectations that cannot be evaluated at all (unknown partition, client).
-func (w *World) Expect(a Action) (bool, string, error) {
+func (w *World) Expect(a ExpectArgs) (bool, string, error) {
 	if len(a.Args) < 1 {
 		return false, "", errf("expect needs a subject")
 	}

@@ -119,7 +119,64 @@ func (m *Message) Code() ErrorCode {
 }
 
 // Body is a message payload. Payloads are immutable values.
-type Body interface{ describe() string }
+type Body interface {
+	describe() string
+	// About lists the partitions the message is about, read from its
+	// fields: what a selector's partition= filter matches.
+	About() []TP
+}
+
+// AboutPartition reports whether the message is about partition tp.
+func (m *Message) AboutPartition(tp TP) bool {
+	for _, p := range m.Body.About() {
+		if p == tp {
+			return true
+		}
+	}
+	return false
+}
+
+func codeTPs(rs []TPCode) []TP {
+	out := make([]TP, len(rs))
+	for i, r := range rs {
+		out[i] = r.TP
+	}
+	return out
+}
+
+func offsetTPs(os []TPOffset) []TP {
+	out := make([]TP, len(os))
+	for i, o := range os {
+		out[i] = o.TP
+	}
+	return out
+}
+
+// The partitions of each body. FindCoordinator, InitProducerId, EndTxn and
+// AddOffsetsToTxn name none: AddOffsetsToTxn names a group, and the offsets
+// partition it adds is the coordinator's decision, not a field.
+func (r *ProduceRequest) About() []TP             { return []TP{r.TP} }
+func (r *ProduceResponse) About() []TP            { return []TP{r.TP} }
+func (r *FindCoordinatorRequest) About() []TP     { return nil }
+func (r *FindCoordinatorResponse) About() []TP    { return nil }
+func (r *InitProducerIDRequest) About() []TP      { return nil }
+func (r *InitProducerIDResponse) About() []TP     { return nil }
+func (r *AddPartitionsToTxnRequest) About() []TP  { return r.Partitions }
+func (r *AddPartitionsToTxnResponse) About() []TP { return codeTPs(r.Results) }
+func (r *AddOffsetsToTxnRequest) About() []TP     { return nil }
+func (r *AddOffsetsToTxnResponse) About() []TP    { return nil }
+func (r *EndTxnRequest) About() []TP              { return nil }
+func (r *EndTxnResponse) About() []TP             { return nil }
+func (r *WriteTxnMarkersRequest) About() []TP     { return r.Partitions }
+func (r *WriteTxnMarkersResponse) About() []TP    { return codeTPs(r.Results) }
+func (r *TxnOffsetCommitRequest) About() []TP     { return offsetTPs(r.Offsets) }
+func (r *TxnOffsetCommitResponse) About() []TP    { return codeTPs(r.Results) }
+func (r *OffsetCommitRequest) About() []TP        { return offsetTPs(r.Offsets) }
+func (r *OffsetCommitResponse) About() []TP       { return codeTPs(r.Results) }
+func (r *OffsetFetchRequest) About() []TP         { return r.Partitions }
+func (r *OffsetFetchResponse) About() []TP        { return offsetTPs(r.Offsets) }
+func (r *FetchRequest) About() []TP               { return []TP{r.TP} }
+func (r *FetchResponse) About() []TP              { return []TP{r.TP} }
 
 // TPCode is a per-partition result.
 type TPCode struct {

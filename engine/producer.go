@@ -8,16 +8,15 @@ import (
 // ProducerConfig is the part of the Java producer's configuration the
 // simulation uses (ref 0.1, 1.1).
 type ProducerConfig struct {
-	TransactionalID     string
-	Idempotence         bool
-	IdempotenceExplicit bool
-	Acks                int8 // 0, 1 or -1 (all)
-	Retries             int64
-	MaxInFlight         int
-	TxnTimeoutMs        int64
-	RequestTimeoutMs    int64
-	RetryBackoffMs      int64
-	DeliveryTimeoutMs   int64
+	TransactionalID   string
+	Idempotence       bool
+	Acks              int8 // 0, 1 or -1 (all)
+	Retries           int64
+	MaxInFlight       int
+	TxnTimeoutMs      int64
+	RequestTimeoutMs  int64
+	RetryBackoffMs    int64
+	DeliveryTimeoutMs int64
 }
 
 // DefaultProducerConfig is Kafka's producer defaults.

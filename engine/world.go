@@ -20,7 +20,6 @@ type Config struct {
 	AbortCheckIntervalMs   int64
 	ExpiryCheckIntervalMs  int64
 	CheckInvariants        bool
-	Seed                   int64
 }
 
 // DefaultConfig is Kafka's defaults plus a 1 ms network.

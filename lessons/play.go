@@ -182,7 +182,7 @@ func (p *Player) judge(k, at int) []verdict {
 	for i, ch := range cp.Choices {
 		v := verdict{holds: len(ch.Expects) > 0}
 		for _, c := range ch.Expects {
-			ok, found, err := w.Expect(script.Action(c))
+			ok, found, err := w.Expect(c.Expect)
 			if err != nil {
 				v.holds, v.err = false, &script.Error{File: c.File, Line: c.Line, Msg: c.Text + ": " + err.Error()}
 				break

@@ -12,8 +12,8 @@ import (
 // FuzzParse holds the parser to its promises on any input: it never panics;
 // every error names the file and a line that exists (or the one after the
 // last) and renders as "file:line: " or "file:line:col: "; errors come in
-// line order; and a file that parses reads back the same from its commands'
-// texts, so Text is a faithful canonical form. The seed corpus in
+// line order; a file that parses reads back the same from its commands'
+// texts; and each action's String parses back to the same action. The seed corpus in
 // testdata/fuzz/FuzzParse has a file for every verb, call and expect form.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(preamble + "A send t-0 x\nrun\nexpect partition t-0 records 1\n"))
@@ -29,13 +29,16 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		texts := make([]string, len(cmds))
+		canon := make([]string, len(cmds))
 		for i, c := range cmds {
-			if c.Line < 1 || c.Line > lines || c.File != file || c.Verb == "" || c.Kind() == Unknown {
+			if c.Line < 1 || c.Line > lines || c.File != file || c.Kind() == Unknown || (c.Action == nil) != (c.Kind() == Expect) {
 				t.Fatalf("bad command %+v", c)
 			}
-			c.Selectors()
-			c.Offsets()
 			texts[i] = c.Text
+			canon[i] = c.Text
+			if c.Action != nil {
+				canon[i] = c.Action.String()
+			}
 		}
 		again, err := Parse(file, []byte(strings.Join(texts, "\n")))
 		if err != nil {
@@ -46,6 +49,16 @@ func FuzzParse(f *testing.F) {
 			a.Line, b.Line = 0, 0
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("round trip differs:\n%+v\n%+v", a, b)
+			}
+		}
+		// The actions' canonical texts parse back to the same actions.
+		back, err := Parse(file, []byte(strings.Join(canon, "\n")))
+		if err != nil {
+			t.Fatalf("canonical texts do not parse again: %v\n%s", err, strings.Join(canon, "\n"))
+		}
+		for i := range cmds {
+			if !reflect.DeepEqual(cmds[i].Action, back[i].Action) || !reflect.DeepEqual(cmds[i].Expect, back[i].Expect) {
+				t.Fatalf("%q reads back as %#v, not %#v", canon[i], back[i].Action, cmds[i].Action)
 			}
 		}
 	})

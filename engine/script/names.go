@@ -1,8 +1,9 @@
 package script
 
-// The Kafka names the language accepts. They are kept here as data, not
-// imported from eoslab/engine (see the package comment), and must match the
-// engine's spelling, which follows Kafka's.
+// The Kafka names the language accepts, as data for the checks and their
+// suggestions. They predate the parser's use of eoslab/engine and must match
+// the engine's spelling, which follows Kafka's; names_test.go holds them to
+// it. (The names of settings and calls come from the engine directly.)
 
 // messageKinds are the request and response names a message selector may use
 // (Kafka's ApiKeys, with the Response suffix for the answer).

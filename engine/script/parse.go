@@ -3,6 +3,8 @@ package script
 import (
 	"bytes"
 	"strings"
+
+	"eoslab/engine"
 )
 
 // Parse reads a whole scenario file. It returns the commands, or, if any line
@@ -57,7 +59,23 @@ type pctx struct {
 	ctx    string // how messages name the command: "send", "producer A", "expect partition leo"
 	name   string // setup: the name being declared
 	nameOK bool   // setup: the name itself is valid and new
-	raw    []KV   // every option of the line, checked or not, for salvage
+	raw    []kv   // every option of the line, checked or not, for salvage
+
+	// The checked words, from which the form's build makes the action.
+	actor string            // the client of a call, or the name a client declaration declares
+	args  []string          // positional words after the verb (after "NAME call" for calls)
+	opts  []kv              // key=value words in the order written, without message filters
+	sels  []engine.Selector // message selectors with their filters, in order
+}
+
+// opt returns the value of an option of the line.
+func (p *pctx) opt(key string) (string, bool) {
+	for _, o := range p.opts {
+		if o.Key == key {
+			return o.Value, true
+		}
+	}
+	return "", false
 }
 
 // parseLine parses one line against d. With salvage set (whole files), a
@@ -75,6 +93,12 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 	p := &pctx{d: d, cmd: &Command{File: file, Line: line, Text: txt}}
 	msg := p.parse(toks)
 	if msg == "" {
+		p.cmd.form = p.f
+		if p.f.build != nil {
+			p.cmd.Action = p.f.build(p)
+		} else {
+			p.cmd.Expect = expectArgs(p)
+		}
 		if p.f.declare != nil {
 			p.f.declare(p)
 		}
@@ -85,7 +109,7 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 	}
 	if salvage && p.f != nil {
 		if p.f.salvage != nil && p.nameOK {
-			p.cmd.Opts = p.raw // all options as written, valid or not
+			p.opts = p.raw // all options as written, valid or not
 			p.f.salvage(p)
 		}
 		if p.f.kind != Setup && d.startLine == 0 {
@@ -105,7 +129,7 @@ func (p *pctx) parse(toks []token) string {
 	var pos []token
 	for _, t := range words {
 		if t.isOpt() {
-			p.raw = append(p.raw, KV{Key: t.key(), Value: t.value()})
+			p.raw = append(p.raw, kv{Key: t.key(), Value: t.value()})
 		} else {
 			pos = append(pos, t)
 		}
@@ -144,7 +168,7 @@ func (p *pctx) head(toks []token) ([]token, string) {
 		return nil, "a line starts with a verb or a client's name, not " + showOpt(h.key(), h.value())
 	}
 	if forms := verbForms[h.val]; forms != nil {
-		p.cmd.Verb, p.ctx = h.val, h.val
+		p.ctx = h.val
 		return p.selectForm(forms, toks[1:])
 	}
 	if kind := p.d.KindOf(h.val); kind != NoClient {
@@ -200,7 +224,7 @@ func (p *pctx) call(kind ClientKind, toks []token) ([]token, string) {
 			") and has no " + m + " call; a " + kind.String() + "'s calls are " + orList(calls)
 	}
 	p.f, p.ctx = f, m
-	p.cmd.Verb, p.cmd.Actor = m, name
+	p.actor = name
 	return toks[2:], ""
 }
 
@@ -217,7 +241,7 @@ func hasKind(kinds []ClientKind, k ClientKind) bool {
 // `send needs a partition and at least one value: "A send TP VALUE..."`.
 func (p *pctx) usage() string {
 	if p.f.kind == Call {
-		return strings.Replace(p.f.usage, "NAME", p.cmd.Actor, 1)
+		return strings.Replace(p.f.usage, "NAME", p.actor, 1)
 	}
 	return p.f.usage
 }

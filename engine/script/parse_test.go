@@ -2,7 +2,10 @@ package script
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
+
+	"eoslab/engine"
 )
 
 // preamble declares what the one-line cases below use. Each case is parsed as
@@ -17,96 +20,110 @@ consumer C group.id=g topics=out
 processor P input=t output=out group.id=app transactional.id=ptx
 `
 
-// describe renders a command compactly for the tables.
+// describe renders a command's meaning for the tables: its kind, the type
+// of its action and the action's canonical text, or an expectation's words.
+// TestTypedActions pins the actions' fields.
 func describe(c Command) string {
-	return fmt.Sprintf("%v %s actor=%s args=%q opts=%v", c.Kind(), c.Verb, c.Actor, c.Args, c.Opts)
+	if c.Action == nil {
+		return fmt.Sprintf("%v args=%q opts=%v", c.Kind(), c.Expect.Args, c.Expect.Opts)
+	}
+	return fmt.Sprintf("%v %T %s", c.Kind(), c.Action, c.Action)
 }
 
 // TestGoodLines covers every verb, every call, every option and every expect
-// form with a line that must parse, and pins down how it is split.
+// and inject form with a line that must parse, and pins down the action it
+// becomes (by type and canonical text) or the words of an expectation.
 func TestGoodLines(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
-		{"config latency.ms=5 transaction.version=1", "setup config actor= args=[] opts=[{latency.ms 5} {transaction.version 1}]"},
-		{"config transaction.partition.verification.enable=false transaction.max.timeout.ms=900000", "setup config actor= args=[] opts=[{transaction.partition.verification.enable false} {transaction.max.timeout.ms 900000}]"},
-		{"config transactional.id.expiration.ms=604800000 producer.id.expiration.ms=86400000", "setup config actor= args=[] opts=[{transactional.id.expiration.ms 604800000} {producer.id.expiration.ms 86400000}]"},
-		{"config transaction.abort.timed.out.transaction.cleanup.interval.ms=10000", "setup config actor= args=[] opts=[{transaction.abort.timed.out.transaction.cleanup.interval.ms 10000}]"},
-		{"topic u partitions=3 rf=2", "setup topic actor= args=[\"u\"] opts=[{partitions 3} {rf 2}]"},
-		{"topic orders-2", "setup topic actor= args=[\"orders-2\"] opts=[]"},
-		{"producer Z transactional.id=\"my app\" enable.idempotence=true acks=-1 retries=3", "setup producer actor=Z args=[] opts=[{transactional.id my app} {enable.idempotence true} {acks -1} {retries 3}]"},
-		{"producer Y max.in.flight.requests.per.connection=6 transaction.timeout.ms=0 request.timeout.ms=30000 retry.backoff.ms=100 delivery.timeout.ms=120000", "setup producer actor=Y args=[] opts=[{max.in.flight.requests.per.connection 6} {transaction.timeout.ms 0} {request.timeout.ms 30000} {retry.backoff.ms 100} {delivery.timeout.ms 120000}]"},
-		{"consumer Z2 isolation.level=read_uncommitted group.id=g2 topics=t,out group.instance.id=i-1", "setup consumer actor=Z2 args=[] opts=[{isolation.level read_uncommitted} {group.id g2} {topics t,out} {group.instance.id i-1}]"},
-		{"processor Q input=t output=out group.id=app2 transactional.id=qtx offsets=before", "setup processor actor=Q args=[] opts=[{input t} {output out} {group.id app2} {transactional.id qtx} {offsets before}]"},
-		{"A initTransactions", "call initTransactions actor=A args=[] opts=[]"},
-		{"A beginTransaction", "call beginTransaction actor=A args=[] opts=[]"},
-		{"A send t-1 hello \"two words\" \"k=v\"", "call send actor=A args=[\"t-1\" \"hello\" \"two words\" \"k=v\"] opts=[]"},
-		{"A sendOffsetsToTransaction g t-0=5 t-1=0 generation=2 member=m-1 instance=i-1", "call sendOffsetsToTransaction actor=A args=[\"g\"] opts=[{t-0 5} {t-1 0} {generation 2} {member m-1} {instance i-1}]"},
-		{"A sendOffsetsToTransaction newgroup out-0=1 consumer=C", "call sendOffsetsToTransaction actor=A args=[\"newgroup\"] opts=[{out-0 1} {consumer C}]"},
-		{"A commitTransaction", "call commitTransaction actor=A args=[] opts=[]"},
-		{"A abortTransaction", "call abortTransaction actor=A args=[] opts=[]"},
-		{"A flush", "call flush actor=A args=[] opts=[]"},
-		{"A close", "call close actor=A args=[] opts=[]"},
-		{"C poll", "call poll actor=C args=[] opts=[]"},
-		{"C commitSync out-0=3", "call commitSync actor=C args=[] opts=[{out-0 3}]"},
-		{"P process", "call process actor=P args=[] opts=[]"},
-		{"step", "step step actor= args=[] opts=[]"},
-		{"step 10", "step step actor= args=[\"10\"] opts=[]"},
-		{"deliver m12", "step deliver actor= args=[\"m12\"] opts=[]"},
-		{"deliver FindCoordinatorResponse to=A from=broker-2", "step deliver actor= args=[\"FindCoordinatorResponse\"] opts=[{to A} {from broker-2}]"},
-		{"run", "step run actor= args=[] opts=[]"},
-		{"run max=10", "step run actor= args=[] opts=[{max 10}]"},
-		{"advance 0", "step advance actor= args=[\"0\"] opts=[]"},
-		{"drop ProduceResponse to=A", "fault drop actor= args=[\"ProduceResponse\"] opts=[{to A}]"},
-		{"duplicate Fetch from=C partition=out-0", "fault duplicate actor= args=[\"Fetch\"] opts=[{from C} {partition out-0}]"},
-		{"delay m4 100", "fault delay actor= args=[\"m4\" \"100\"] opts=[]"},
-		{"delay EndTxn to=broker-1 50", "fault delay actor= args=[\"EndTxn\" \"50\"] opts=[{to broker-1}]"},
-		{"reorder m4 m5", "fault reorder actor= args=[\"m4\" \"m5\"] opts=[]"},
-		{"reorder Produce partition=t-0 Produce partition=t-1", "fault reorder actor= args=[\"Produce\" \"Produce\"] opts=[{partition t-0} {partition t-1}]"},
-		{"crash broker-3", "fault crash actor= args=[\"broker-3\"] opts=[]"},
-		{"crash P", "fault crash actor= args=[\"P\"] opts=[]"},
-		{"restart broker-3", "fault restart actor= args=[\"broker-3\"] opts=[]"},
-		{"restart P", "fault restart actor= args=[\"P\"] opts=[]"},
-		{"pause C", "fault pause actor= args=[\"C\"] opts=[]"},
-		{"resume C", "fault resume actor= args=[\"C\"] opts=[]"},
-		{"rebalance app", "fault rebalance actor= args=[\"app\"] opts=[]"},
-		{"inject batch t-0 pid=1000 epoch=0 seq=0", "inject inject actor= args=[\"batch\" \"t-0\"] opts=[{pid 1000} {epoch 0} {seq 0}]"},
-		{"inject batch t-1 pid=-1 epoch=-1 seq=-1 count=2 values=a,b transactional control copies=3", "inject inject actor= args=[\"batch\" \"t-1\" \"transactional\" \"control\"] opts=[{pid -1} {epoch -1} {seq -1} {count 2} {values a,b} {copies 3}]"},
-		{"inject marker t-0 pid=1000 epoch=0 result=abort coordinatorEpoch=2", "inject inject actor= args=[\"marker\" \"t-0\"] opts=[{pid 1000} {epoch 0} {result abort} {coordinatorEpoch 2}]"},
-		{"expect partition t-0 leo 3", "expect expect actor= args=[\"partition\" \"t-0\" \"leo\" \"3\"] opts=[]"},
-		{"expect partition t-0 hw 3", "expect expect actor= args=[\"partition\" \"t-0\" \"hw\" \"3\"] opts=[]"},
-		{"expect partition t-0 lso 0", "expect expect actor= args=[\"partition\" \"t-0\" \"lso\" \"0\"] opts=[]"},
-		{"expect partition t-0 logstart 0", "expect expect actor= args=[\"partition\" \"t-0\" \"logstart\" \"0\"] opts=[]"},
-		{"expect partition t-0 batch 0 pid=1000 epoch=0 seq=0 count=1 txn=no status=plain values=x", "expect expect actor= args=[\"partition\" \"t-0\" \"batch\" \"0\"] opts=[{pid 1000} {epoch 0} {seq 0} {count 1} {txn no} {status plain} {values x}]"},
-		{"expect partition t-0 batch 2 seq=2147483647..0", "expect expect actor= args=[\"partition\" \"t-0\" \"batch\" \"2\"] opts=[{seq 2147483647..0}]"},
-		{"expect partition t-0 marker 2 abort pid=1000 epoch=0 coordinatorEpoch=0", "expect expect actor= args=[\"partition\" \"t-0\" \"marker\" \"2\" \"abort\"] opts=[{pid 1000} {epoch 0} {coordinatorEpoch 0}]"},
-		{"expect partition t-0 aborted pid=1000 first=0 last=2 lso=0", "expect expect actor= args=[\"partition\" \"t-0\" \"aborted\"] opts=[{pid 1000} {first 0} {last 2} {lso 0}]"},
-		{"expect partition t-0 producer 1000 epoch=0 lastseq=-1 cached=0 txnfirst=-1 coordinatorEpoch=0", "expect expect actor= args=[\"partition\" \"t-0\" \"producer\" \"1000\"] opts=[{epoch 0} {lastseq -1} {cached 0} {txnfirst -1} {coordinatorEpoch 0}]"},
-		{"expect partition t-0 records 0", "expect expect actor= args=[\"partition\" \"t-0\" \"records\" \"0\"] opts=[]"},
-		{"expect producer A state FATAL_ERROR", "expect expect actor= args=[\"producer\" \"A\" \"state\" \"FATAL_ERROR\"] opts=[]"},
-		{"expect producer A error TimeoutException", "expect expect actor= args=[\"producer\" \"A\" \"error\" \"TimeoutException\"] opts=[]"},
-		{"expect producer A error NONE", "expect expect actor= args=[\"producer\" \"A\" \"error\" \"NONE\"] opts=[]"},
-		{"expect producer A pid -1", "expect expect actor= args=[\"producer\" \"A\" \"pid\" \"-1\"] opts=[]"},
-		{"expect producer A epoch -1", "expect expect actor= args=[\"producer\" \"A\" \"epoch\" \"-1\"] opts=[]"},
-		{"expect producer A idempotent false", "expect expect actor= args=[\"producer\" \"A\" \"idempotent\" \"false\"] opts=[]"},
-		{"expect producer A nextseq t-1 0", "expect expect actor= args=[\"producer\" \"A\" \"nextseq\" \"t-1\" \"0\"] opts=[]"},
-		{"expect producer A offset -1", "expect expect actor= args=[\"producer\" \"A\" \"offset\" \"-1\"] opts=[]"},
-		{"expect producer P error none", "expect expect actor= args=[\"producer\" \"P\" \"error\" \"none\"] opts=[]"},
-		{"expect txn tx state PrepareEpochFence", "expect expect actor= args=[\"txn\" \"tx\" \"state\" \"PrepareEpochFence\"] opts=[]"},
-		{"expect txn ptx epoch 32767", "expect expect actor= args=[\"txn\" \"ptx\" \"epoch\" \"32767\"] opts=[]"},
-		{"expect txn tx pid 0", "expect expect actor= args=[\"txn\" \"tx\" \"pid\" \"0\"] opts=[]"},
-		{"expect txn tx partitions none", "expect expect actor= args=[\"txn\" \"tx\" \"partitions\" \"none\"] opts=[]"},
-		{"expect txn tx coordinator __transaction_state-0", "expect expect actor= args=[\"txn\" \"tx\" \"coordinator\" \"__transaction_state-0\"] opts=[]"},
-		{"expect consumer C values none", "expect expect actor= args=[\"consumer\" \"C\" \"values\" \"none\"] opts=[]"},
-		{"expect consumer P offsets 0,1,2", "expect expect actor= args=[\"consumer\" \"P\" \"offsets\" \"0,1,2\"] opts=[]"},
-		{"expect consumer C position out-0 0", "expect expect actor= args=[\"consumer\" \"C\" \"position\" \"out-0\" \"0\"] opts=[]"},
-		{"expect consumer C error UNSTABLE_OFFSET_COMMIT(88)", "expect expect actor= args=[\"consumer\" \"C\" \"error\" \"UNSTABLE_OFFSET_COMMIT(88)\"] opts=[]"},
-		{"expect group g offset out-0 4", "expect expect actor= args=[\"group\" \"g\" \"offset\" \"out-0\" \"4\"] opts=[]"},
-		{"expect group app pending t-0 none", "expect expect actor= args=[\"group\" \"app\" \"pending\" \"t-0\" \"none\"] opts=[]"},
-		{"expect group g generation 0", "expect expect actor= args=[\"group\" \"g\" \"generation\" \"0\"] opts=[]"},
-		{"expect violation illegal-transition", "expect expect actor= args=[\"violation\" \"illegal-transition\"] opts=[]"},
-		{"expect violations none", "expect expect actor= args=[\"violations\" \"none\"] opts=[]"},
-		{"expect event \"appends values=a\"", "expect expect actor= args=[\"event\" \"appends values=a\"] opts=[]"},
-		{"expect event appends", "expect expect actor= args=[\"event\" \"appends\"] opts=[]"},
-		{"A send t-0 x # a comment", "call send actor=A args=[\"t-0\" \"x\"] opts=[]"},
+		{"config latency.ms=5 transaction.version=1", "setup engine.SetConfig config latency.ms=5 transaction.version=1"},
+		{"config transaction.partition.verification.enable=false transaction.max.timeout.ms=900000", "setup engine.SetConfig config transaction.partition.verification.enable=false transaction.max.timeout.ms=900000"},
+		{"config transactional.id.expiration.ms=604800000 producer.id.expiration.ms=86400000", "setup engine.SetConfig config transactional.id.expiration.ms=604800000 producer.id.expiration.ms=86400000"},
+		{"config transaction.abort.timed.out.transaction.cleanup.interval.ms=10000", "setup engine.SetConfig config transaction.abort.timed.out.transaction.cleanup.interval.ms=10000"},
+		{"topic u partitions=3 rf=2", "setup engine.CreateTopic topic u partitions=3 rf=2"},
+		{"topic orders-2", "setup engine.CreateTopic topic orders-2"},
+		{"producer Z transactional.id=\"my app\" enable.idempotence=true acks=-1 retries=3", "setup engine.DeclareProducer producer Z transactional.id=\"my app\" enable.idempotence=true acks=all retries=3"},
+		{"producer Y max.in.flight.requests.per.connection=6 transaction.timeout.ms=0 request.timeout.ms=30000 retry.backoff.ms=100 delivery.timeout.ms=120000", "setup engine.DeclareProducer producer Y max.in.flight.requests.per.connection=6 transaction.timeout.ms=0 request.timeout.ms=30000 retry.backoff.ms=100 delivery.timeout.ms=120000"},
+		{"consumer Z2 isolation.level=read_uncommitted group.id=g2 topics=t,out group.instance.id=i-1", "setup engine.DeclareConsumer consumer Z2 isolation.level=read_uncommitted group.id=g2 topics=t,out group.instance.id=i-1"},
+		{"processor Q input=t output=out group.id=app2 transactional.id=qtx offsets=before", "setup engine.DeclareProcessor processor Q input=t output=out group.id=app2 transactional.id=qtx offsets=before"},
+		{"A initTransactions", "call engine.Call A initTransactions"},
+		{"A beginTransaction", "call engine.Call A beginTransaction"},
+		{"A send t-1 hello \"two words\" \"k=v\"", "call engine.Send A send t-1 hello \"two words\" \"k=v\""},
+		{"A sendOffsetsToTransaction g t-0=5 t-1=0 generation=2 member=m-1 instance=i-1", "call engine.SendOffsets A sendOffsetsToTransaction g t-0=5 t-1=0 generation=2 member=m-1 instance=i-1"},
+		{"A sendOffsetsToTransaction newgroup out-0=1 consumer=C", "call engine.SendOffsets A sendOffsetsToTransaction newgroup out-0=1 consumer=C"},
+		{"A commitTransaction", "call engine.Call A commitTransaction"},
+		{"A abortTransaction", "call engine.Call A abortTransaction"},
+		{"A flush", "call engine.Call A flush"},
+		{"A close", "call engine.Call A close"},
+		{"C poll", "call engine.Call C poll"},
+		{"C commitSync out-0=3", "call engine.CommitSync C commitSync out-0=3"},
+		{"P process", "call engine.Call P process"},
+		{"step", "step engine.Step step"},
+		{"step 10", "step engine.Step step 10"},
+		{"deliver m12", "step engine.Deliver deliver m12"},
+		{"deliver FindCoordinatorResponse to=A from=broker-2", "step engine.Deliver deliver FindCoordinatorResponse to=A from=broker-2"},
+		{"run", "step engine.Run run"},
+		{"run max=10", "step engine.Run run max=10"},
+		{"advance 0", "step engine.Advance advance 0"},
+		{"drop EndTxnResponse to=expert", "fault engine.Drop drop EndTxnResponse to=expert"},
+		{"drop ProduceResponse to=A", "fault engine.Drop drop ProduceResponse to=A"},
+		{"duplicate Fetch from=C partition=out-0", "fault engine.Duplicate duplicate Fetch from=C partition=out-0"},
+		{"delay m4 100", "fault engine.Delay delay m4 100"},
+		{"delay EndTxn to=broker-1 50", "fault engine.Delay delay EndTxn 50 to=broker-1"},
+		{"reorder m4 m5", "fault engine.Reorder reorder m4 m5"},
+		{"reorder Produce partition=t-0 Produce partition=t-1", "fault engine.Reorder reorder Produce partition=t-0 Produce partition=t-1"},
+		{"crash broker-3", "fault engine.Crash crash broker-3"},
+		{"crash P", "fault engine.Crash crash P"},
+		{"restart broker-3", "fault engine.Restart restart broker-3"},
+		{"restart P", "fault engine.Restart restart P"},
+		{"pause C", "fault engine.Pause pause C"},
+		{"resume C", "fault engine.Resume resume C"},
+		{"rebalance app", "fault engine.Rebalance rebalance app"},
+		{"inject batch t-0 pid=1000 epoch=0 seq=0", "inject engine.InjectBatch inject batch t-0 pid=1000 epoch=0 seq=0"},
+		{"inject batch t-1 pid=-1 epoch=-1 seq=-1 count=2 values=a,b transactional control copies=3", "inject engine.InjectBatch inject batch t-1 transactional control pid=-1 epoch=-1 seq=-1 count=2 copies=3 values=a,b"},
+		{"inject marker t-0 pid=1000 epoch=0 result=abort coordinatorEpoch=2", "inject engine.InjectMarker inject marker t-0 pid=1000 epoch=0 result=abort coordinatorEpoch=2"},
+		{"expect partition t-0 leo 3", "expect args=[\"partition\" \"t-0\" \"leo\" \"3\"] opts=[]"},
+		{"expect partition t-0 hw 3", "expect args=[\"partition\" \"t-0\" \"hw\" \"3\"] opts=[]"},
+		{"expect partition t-0 lso 0", "expect args=[\"partition\" \"t-0\" \"lso\" \"0\"] opts=[]"},
+		{"expect partition t-0 logstart 0", "expect args=[\"partition\" \"t-0\" \"logstart\" \"0\"] opts=[]"},
+		{"expect partition t-0 batch 0 pid=1000 epoch=0 seq=0 count=1 txn=no status=plain values=x", "expect args=[\"partition\" \"t-0\" \"batch\" \"0\"] opts=[{pid 1000} {epoch 0} {seq 0} {count 1} {txn no} {status plain} {values x}]"},
+		{"expect partition t-0 batch 2 seq=2147483647..0", "expect args=[\"partition\" \"t-0\" \"batch\" \"2\"] opts=[{seq 2147483647..0}]"},
+		{"expect partition t-0 marker 2 abort pid=1000 epoch=0 coordinatorEpoch=0", "expect args=[\"partition\" \"t-0\" \"marker\" \"2\" \"abort\"] opts=[{pid 1000} {epoch 0} {coordinatorEpoch 0}]"},
+		{"expect partition t-0 aborted pid=1000 first=0 last=2 lso=0", "expect args=[\"partition\" \"t-0\" \"aborted\"] opts=[{pid 1000} {first 0} {last 2} {lso 0}]"},
+		{"expect partition t-0 producer 1000 epoch=0 lastseq=-1 cached=0 txnfirst=-1 coordinatorEpoch=0", "expect args=[\"partition\" \"t-0\" \"producer\" \"1000\"] opts=[{epoch 0} {lastseq -1} {cached 0} {txnfirst -1} {coordinatorEpoch 0}]"},
+		{"expect partition t-0 records 0", "expect args=[\"partition\" \"t-0\" \"records\" \"0\"] opts=[]"},
+		{"expect producer A state FATAL_ERROR", "expect args=[\"producer\" \"A\" \"state\" \"FATAL_ERROR\"] opts=[]"},
+		{"expect producer A error TimeoutException", "expect args=[\"producer\" \"A\" \"error\" \"TimeoutException\"] opts=[]"},
+		{"expect producer A error NONE", "expect args=[\"producer\" \"A\" \"error\" \"NONE\"] opts=[]"},
+		{"expect producer A pid -1", "expect args=[\"producer\" \"A\" \"pid\" \"-1\"] opts=[]"},
+		{"expect producer A epoch -1", "expect args=[\"producer\" \"A\" \"epoch\" \"-1\"] opts=[]"},
+		{"expect producer A idempotent false", "expect args=[\"producer\" \"A\" \"idempotent\" \"false\"] opts=[]"},
+		{"expect producer A nextseq t-1 0", "expect args=[\"producer\" \"A\" \"nextseq\" \"t-1\" \"0\"] opts=[]"},
+		{"expect producer A offset -1", "expect args=[\"producer\" \"A\" \"offset\" \"-1\"] opts=[]"},
+		{"expect producer P error none", "expect args=[\"producer\" \"P\" \"error\" \"none\"] opts=[]"},
+		{"expect txn tx state PrepareEpochFence", "expect args=[\"txn\" \"tx\" \"state\" \"PrepareEpochFence\"] opts=[]"},
+		{"expect txn ptx epoch 32767", "expect args=[\"txn\" \"ptx\" \"epoch\" \"32767\"] opts=[]"},
+		{"expect txn tx pid 0", "expect args=[\"txn\" \"tx\" \"pid\" \"0\"] opts=[]"},
+		{"expect txn tx partitions none", "expect args=[\"txn\" \"tx\" \"partitions\" \"none\"] opts=[]"},
+		{"expect txn tx coordinator __transaction_state-0", "expect args=[\"txn\" \"tx\" \"coordinator\" \"__transaction_state-0\"] opts=[]"},
+		{"expect consumer C values none", "expect args=[\"consumer\" \"C\" \"values\" \"none\"] opts=[]"},
+		{"expect consumer P offsets 0,1,2", "expect args=[\"consumer\" \"P\" \"offsets\" \"0,1,2\"] opts=[]"},
+		{"expect consumer C position out-0 0", "expect args=[\"consumer\" \"C\" \"position\" \"out-0\" \"0\"] opts=[]"},
+		{"expect consumer C error UNSTABLE_OFFSET_COMMIT(88)", "expect args=[\"consumer\" \"C\" \"error\" \"UNSTABLE_OFFSET_COMMIT(88)\"] opts=[]"},
+		{"expect group g offset out-0 4", "expect args=[\"group\" \"g\" \"offset\" \"out-0\" \"4\"] opts=[]"},
+		{"expect group app pending t-0 none", "expect args=[\"group\" \"app\" \"pending\" \"t-0\" \"none\"] opts=[]"},
+		{"expect group g generation 0", "expect args=[\"group\" \"g\" \"generation\" \"0\"] opts=[]"},
+		{"expect violation illegal-transition", "expect args=[\"violation\" \"illegal-transition\"] opts=[]"},
+		{"expect violations none", "expect args=[\"violations\" \"none\"] opts=[]"},
+		{"expect event \"appends values=a\"", "expect args=[\"event\" \"appends values=a\"] opts=[]"},
+		{"expect event appends", "expect args=[\"event\" \"appends\"] opts=[]"},
+		{"inject marker t-0 pid=1000 epoch=0 result=commit", "inject engine.InjectMarker inject marker t-0 pid=1000 epoch=0 result=commit coordinatorEpoch=0"},
+		{"inject txnstate tx pid=1000 epoch=5 state=CompleteAbort", "inject engine.InjectTxnState inject txnstate tx pid=1000 epoch=5 state=CompleteAbort"},
+		{"inject InitProducerId tx", "inject engine.InjectInitProducerID inject InitProducerId tx pid=-1 epoch=-1 timeout=60000"},
+		{"inject InitProducerId someone-else pid=1000 epoch=3 timeout=0", "inject engine.InjectInitProducerID inject InitProducerId someone-else pid=1000 epoch=3 timeout=0"},
+		{"inject AddPartitionsToTxn tx pid=1000 epoch=0 partitions=t-1,__consumer_offsets-2", "inject engine.InjectAddPartitions inject AddPartitionsToTxn tx pid=1000 epoch=0 partitions=t-1,__consumer_offsets-2"},
+		{"inject AddOffsetsToTxn tx pid=1000 epoch=0 group=g", "inject engine.InjectAddOffsets inject AddOffsetsToTxn tx pid=1000 epoch=0 group=g"},
+		{"inject EndTxn \"an id\" pid=1000 epoch=0 result=commit", "inject engine.InjectEndTxn inject EndTxn \"an id\" pid=1000 epoch=0 result=commit"},
+		{"A send t-0 x # a comment", "call engine.Send A send t-0 x"},
 	} {
 		cmds, err := Parse("f.scn", []byte(preamble+tc.line))
 		if err != nil {
@@ -119,16 +136,82 @@ func TestGoodLines(t *testing.T) {
 	}
 }
 
+// TestTypedActions pins the fields of the actions the parser builds, for a
+// line of every family: what the engine receives, so it never reads text.
+func TestTypedActions(t *testing.T) {
+	tp := func(topic string, p int32) engine.TP { return engine.TP{Topic: topic, Partition: p} }
+	producer := func(name string, edit func(c *engine.ProducerConfig), keys ...engine.ProducerKey) engine.DeclareProducer {
+		a := engine.DeclareProducer{Name: name, Config: engine.DefaultProducerConfig()}
+		edit(&a.Config)
+		for _, k := range keys {
+			a.Set = a.Set.With(k)
+		}
+		return a
+	}
+	for _, tc := range []struct {
+		line string
+		want engine.Action
+	}{
+		{"config transaction.partition.verification.enable=false latency.ms=7", engine.SetConfig{Settings: []engine.Setting{
+			{Key: engine.ConfigVerification, Value: 0}, {Key: engine.ConfigLatencyMs, Value: 7}}}},
+		{"topic u partitions=3", engine.CreateTopic{Name: "u", Partitions: 3}},
+		{"producer Z acks=1 transactional.id=z retries=0", producer("Z", func(c *engine.ProducerConfig) {
+			c.Acks, c.TransactionalID, c.Retries = 1, "z", 0
+		}, engine.ProducerAcks, engine.ProducerTransactionalID, engine.ProducerRetries)},
+		{"producer Y acks=-1 enable.idempotence=false", producer("Y", func(c *engine.ProducerConfig) {
+			c.Acks, c.Idempotence = -1, false
+		}, engine.ProducerAcks, engine.ProducerIdempotence)},
+		{"consumer Z2 topics=t,out isolation.level=read_committed", engine.DeclareConsumer{Name: "Z2",
+			Isolation: engine.ReadCommitted, Topics: []string{"t", "out"}}},
+		{"processor Q input=t output=out group.id=a transactional.id=q", engine.DeclareProcessor{Name: "Q",
+			Input: "t", Output: "out", GroupID: "a", TransactionalID: "q", Offsets: engine.OffsetsInTransaction}},
+		{"A commitTransaction", engine.Call{Client: "A", Method: engine.CallCommitTransaction}},
+		{"P process", engine.Call{Client: "P", Method: engine.CallProcess}},
+		{"C commitSync out-0=3", engine.CommitSync{Client: "C", Offsets: []engine.TPOffset{{TP: tp("out", 0), Offset: 3}}}},
+		{"A sendOffsetsToTransaction g t-1=4 consumer=C", engine.SendOffsets{Client: "A", Group: "g",
+			Offsets: []engine.TPOffset{{TP: tp("t", 1), Offset: 4}}, Generation: -1, Consumer: "C"}},
+		{"step 3", engine.Step{N: 3}},
+		{"run", engine.Run{}},
+		{"advance 250", engine.Advance{Ms: 250}},
+		{"crash broker-2", engine.Crash{Target: engine.Target{Broker: 2}}},
+		{"restart A", engine.Restart{Target: engine.Target{Client: "A"}}},
+		{"pause C", engine.Pause{Client: "C"}},
+		{"rebalance app", engine.Rebalance{Group: "app"}},
+		{"deliver InitProducerIdResponse to=expert", engine.Deliver{Msg: engine.Selector{Kind: engine.MsgInitProducerIDResponse, To: "expert"}}},
+		{"inject batch t-1 pid=7 epoch=2 seq=5 control values=a,b", engine.InjectBatch{TP: tp("t", 1), ProducerID: 7, Epoch: 2, Seq: 5,
+			Values: []string{"a", "b"}, Control: true}},
+		{"inject marker t-0 pid=7 epoch=2 result=commit", engine.InjectMarker{TP: tp("t", 0), ProducerID: 7, Epoch: 2, Result: engine.MarkerCommit}},
+		{"inject txnstate tx pid=7 epoch=3 state=CompleteAbort", engine.InjectTxnState{TransactionalID: "tx", ProducerID: 7, Epoch: 3,
+			State: engine.CompleteAbort}},
+		{"inject InitProducerId fresh", engine.InjectInitProducerID{TransactionalID: "fresh", ProducerID: -1, Epoch: -1, TimeoutMs: 60000}},
+		{"inject InitProducerId tx pid=7 epoch=3 timeout=-5", engine.InjectInitProducerID{TransactionalID: "tx", ProducerID: 7, Epoch: 3, TimeoutMs: -5}},
+		{"inject AddPartitionsToTxn tx pid=7 epoch=3 partitions=t-1,t-0", engine.InjectAddPartitions{TransactionalID: "tx", ProducerID: 7, Epoch: 3,
+			Partitions: []engine.TP{tp("t", 1), tp("t", 0)}}},
+		{"inject AddOffsetsToTxn tx pid=7 epoch=3 group=g", engine.InjectAddOffsets{TransactionalID: "tx", ProducerID: 7, Epoch: 3, Group: "g"}},
+		{"inject EndTxn tx pid=7 epoch=3 result=abort", engine.InjectEndTxn{TransactionalID: "tx", ProducerID: 7, Epoch: 3}},
+	} {
+		cmds, err := Parse("f.scn", []byte(preamble+tc.line))
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		if got := cmds[len(cmds)-1].Action; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\n got %#v\nwant %#v", tc.line, got, tc.want)
+		}
+	}
+}
+
 // TestBadLines pins down the exact message for each kind of mistake.
 func TestBadLines(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{"brokers 4", "f.scn:9: brokers: the number of brokers is already set on line 1"},
 		{"brokers", "f.scn:9: brokers needs the number of brokers: \"brokers N\""},
-		{"config seed=1", "f.scn:9: config: seed=1: must be set before every client (producer A is declared on line 5)"},
+		{"config offsets.topic.num.partitions=3", "f.scn:9: config: offsets.topic.num.partitions=3: must be set before every client (producer A is declared on line 5)"},
+		{"config seed=1", "f.scn:9: config: unknown option seed; expected transaction.version, transaction.partition.verification.enable, transaction.max.timeout.ms, transactional.id.expiration.ms, producer.id.expiration.ms, latency.ms, transaction.state.log.num.partitions, offsets.topic.num.partitions or transaction.abort.timed.out.transaction.cleanup.interval.ms"},
 		{"config latency.ms=0", "f.scn:9: config: latency.ms=0: expected a whole number from 1 to 2147483647"},
 		{"config transaction.version=2", "f.scn:9: config: transaction.version=2: transaction.version 2 (KIP-890 part 2) is not simulated yet; use 1"},
 		{"config transaction.version=3", "f.scn:9: config: transaction.version=3: expected 1"},
-		{"config foo=1", "f.scn:9: config: unknown option foo; expected transaction.version, transaction.partition.verification.enable, transaction.max.timeout.ms, transactional.id.expiration.ms, producer.id.expiration.ms, latency.ms, transaction.state.log.num.partitions, offsets.topic.num.partitions, transaction.abort.timed.out.transaction.cleanup.interval.ms or seed"},
+		{"config foo=1", "f.scn:9: config: unknown option foo; expected transaction.version, transaction.partition.verification.enable, transaction.max.timeout.ms, transactional.id.expiration.ms, producer.id.expiration.ms, latency.ms, transaction.state.log.num.partitions, offsets.topic.num.partitions or transaction.abort.timed.out.transaction.cleanup.interval.ms"},
 		{"config verbose", "f.scn:9: config: unexpected verbose; config takes only KEY=VALUE settings: \"config KEY=VALUE...\""},
 		{"config transaction.partition.verification.enable=yes", "f.scn:9: config: transaction.partition.verification.enable=yes: expected true or false"},
 		{"topic __x", "f.scn:9: topic: __x: names starting with __ are reserved for Kafka's internal topics"},
@@ -194,7 +277,9 @@ func TestBadLines(t *testing.T) {
 		{"deliver Produc", "f.scn:9: deliver: Produc: expected a message id like m12 or a kind like ProduceResponse; did you mean Produce?"},
 		{"deliver m3 to=A", "f.scn:9: deliver: to=A: m3 already names one message; filters narrow a kind"},
 		{"deliver to=A Produce", "f.scn:9: deliver: to=A: a filter follows the message kind it narrows, e.g. \"deliver ProduceResponse to=A\""},
-		{"deliver Produce to=Q", "f.scn:9: deliver: to=Q: expected a broker (broker-1..broker-3) or a declared client"},
+		{"deliver Produce to=Q", "f.scn:9: deliver: to=Q: expected a broker (broker-1..broker-3), a declared client or expert"},
+		{"deliver Produce from=broker-7", "f.scn:9: deliver: from=broker-7: the cluster has 3 brokers (broker-1..broker-3)"},
+		{"producer expert", "f.scn:9: producer: expert: is the network address of the expert actions; it cannot name a client"},
 		{"deliver Produce to=A to=C", "f.scn:9: deliver: to= is given twice for Produce"},
 		{"deliver Produce partition=t-5", "f.scn:9: deliver: partition=t-5: topic t has 2 partitions (t-0..t-1)"},
 		{"deliver Produce foo=1", "f.scn:9: deliver: unknown option foo; expected to, from or partition"},
@@ -216,8 +301,18 @@ func TestBadLines(t *testing.T) {
 		{"pause broker-1", "f.scn:9: pause: broker-1: not a declared producer, consumer or processor"},
 		{"resume Q", "f.scn:9: resume: Q: not a declared producer, consumer or processor"},
 		{"rebalance nog", "f.scn:9: rebalance: nog: no consumer or processor joins this group"},
-		{"inject", "f.scn:9: inject needs a kind: batch, marker or txnstate: \"inject KIND ...\""},
-		{"inject packet t-0", "f.scn:9: inject: packet: expected batch, marker or txnstate"},
+		{"inject", "f.scn:9: inject needs a kind: batch, marker, txnstate, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn or EndTxn: \"inject KIND ...\""},
+		{"inject packet t-0", "f.scn:9: inject: packet: expected batch, marker, txnstate, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn or EndTxn"},
+		{"inject EndTxns tx", "f.scn:9: inject: EndTxns: expected batch, marker, txnstate, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn or EndTxn; did you mean EndTxn?"},
+		{"inject EndTxn", "f.scn:9: inject EndTxn needs a transactional id: \"inject EndTxn ID pid=N epoch=N result=commit|abort\""},
+		{"inject EndTxn tx pid=1000 epoch=0", "f.scn:9: inject EndTxn needs result=commit|abort: \"inject EndTxn ID pid=N epoch=N result=commit|abort\""},
+		{"inject EndTxn tx pid=1000 result=commit", "f.scn:9: inject EndTxn needs epoch=N: \"inject EndTxn ID pid=N epoch=N result=commit|abort\""},
+		{"inject InitProducerId tx epoch=32768", "f.scn:9: inject InitProducerId: epoch=32768: expected a whole number from -1 to 32767"},
+		{"inject InitProducerId tx timeout=x", "f.scn:9: inject InitProducerId: timeout=x: expected a whole number from -2147483648 to 2147483647"},
+		{"inject AddPartitionsToTxn tx pid=1 epoch=0", "f.scn:9: inject AddPartitionsToTxn needs partitions=TP,TP: \"inject AddPartitionsToTxn ID pid=N epoch=N partitions=TP,TP\""},
+		{"inject AddPartitionsToTxn tx pid=1 epoch=0 partitions=t-0,x-0", "f.scn:9: inject AddPartitionsToTxn: partitions=t-0,x-0: x-0: topic x is not declared"},
+		{"inject AddOffsetsToTxn tx pid=1 epoch=0", "f.scn:9: inject AddOffsetsToTxn needs group=G: \"inject AddOffsetsToTxn ID pid=N epoch=N group=G\""},
+		{"inject AddOffsetsToTxn tx pid=1 epoch=0 group=g t-0", "f.scn:9: inject AddOffsetsToTxn: unexpected t-0; inject AddOffsetsToTxn takes a transactional id: \"inject AddOffsetsToTxn ID pid=N epoch=N group=G\""},
 		{"inject batch t-0", "f.scn:9: inject batch needs pid=N: \"inject batch TP pid=N epoch=N seq=N [count=N] [transactional] [control] [copies=N] [values=a,b]\""},
 		{"inject batch t-0 pid=1 epoch=0", "f.scn:9: inject batch needs seq=N: \"inject batch TP pid=N epoch=N seq=N [count=N] [transactional] [control] [copies=N] [values=a,b]\""},
 		{"inject batch t-0 pid=1 epoch=0 seq=0 count=3 values=a,b", "f.scn:9: inject batch: count=3 but values has 2; give one, or make them agree"},

@@ -72,8 +72,8 @@ func expectedViolations(t *testing.T, f scenarioFile) map[string]bool {
 	}
 	want := map[string]bool{}
 	for _, c := range cmds {
-		if c.Verb == "expect" && len(c.Args) == 2 && c.Args[0] == "violation" {
-			want[c.Args[1]] = true
+		if a := c.Expect.Args; len(a) == 2 && a[0] == "violation" {
+			want[a[1]] = true
 		}
 	}
 	return want
