@@ -24,6 +24,9 @@ type Command struct {
 	Actor string
 	Args  []string
 	Opts  []KV
+	// Expect is the typed form of an expect line, built once by the
+	// parser; nil for every other verb.
+	Expect Expectation
 }
 
 // Opt returns the value of the option key. Parsing rejects a key given twice,

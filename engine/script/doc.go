@@ -21,5 +21,7 @@
 // coordinator states, error and invariant names) are therefore kept as data
 // in names.go, and names_test.go compares them with the engine's so the two
 // cannot drift. Only the runner (run.go), which feeds parsed commands to the
-// engine, may import eoslab/engine.
+// engine, and the checks (check.go, check_events.go), which evaluate parsed
+// expectations against it through its read-only accessors, may import
+// eoslab/engine; TestParserImportsNoEngine holds the rest to that.
 package script

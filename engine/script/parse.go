@@ -75,6 +75,9 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 	p := &pctx{d: d, cmd: &Command{File: file, Line: line, Text: txt}}
 	msg := p.parse(toks)
 	if msg == "" {
+		if p.f.kind == Expect {
+			p.cmd.Expect = buildExpect(p.cmd)
+		}
 		if p.f.declare != nil {
 			p.f.declare(p)
 		}

@@ -106,6 +106,18 @@ func TestGoodLines(t *testing.T) {
 		{"expect violations none", "expect expect actor= args=[\"violations\" \"none\"] opts=[]"},
 		{"expect event \"appends values=a\"", "expect expect actor= args=[\"event\" \"appends values=a\"] opts=[]"},
 		{"expect event appends", "expect expect actor= args=[\"event\" \"appends\"] opts=[]"},
+		{"expect txn tx lastProducerEpoch -1", "expect expect actor= args=[\"txn\" \"tx\" \"lastProducerEpoch\" \"-1\"] opts=[]"},
+		{"expect txnlog tx states Empty,Ongoing,tombstone", "expect expect actor= args=[\"txnlog\" \"tx\" \"states\" \"Empty,Ongoing,tombstone\"] opts=[]"},
+		{"expect txnlog ptx record last state=PrepareAbort pid=1000 prevPid=-1 epoch=1 partitions=t-0,__consumer_offsets-2 timeout=60000 coordinatorEpoch=0",
+			"expect expect actor= args=[\"txnlog\" \"ptx\" \"record\" \"last\"] opts=[{state PrepareAbort} {pid 1000} {prevPid -1} {epoch 1} {partitions t-0,__consumer_offsets-2} {timeout 60000} {coordinatorEpoch 0}]"},
+		{"expect txnlog tx record 3 partitions=none", "expect expect actor= args=[\"txnlog\" \"tx\" \"record\" \"3\"] opts=[{partitions none}]"},
+		{"expect event kind=fence actor=coordinator(broker-2) count=2 in=last", "expect expect actor= args=[\"event\"] opts=[{kind fence} {actor coordinator(broker-2)} {count 2} {in last}]"},
+		{"expect event \"PRODUCER_FENCED\" msg=EndTxnResponse error=PRODUCER_FENCED(90) rule=\"ref 3.6\" t=0..", "expect expect actor= args=[\"event\" \"PRODUCER_FENCED\"] opts=[{msg EndTxnResponse} {error PRODUCER_FENCED(90)} {rule ref 3.6} {t 0..}]"},
+		{"expect no event actor=t-0 msg=m3 t=5..10", "expect expect actor= args=[\"no\" \"event\"] opts=[{actor t-0} {msg m3} {t 5..10}]"},
+		{"expect no event \"fences\" actor=group(g)", "expect expect actor= args=[\"no\" \"event\" \"fences\"] opts=[{actor group(g)}]"},
+		{"expect response ProduceResponse to=A partition=t-1 error=NONE baseOffset=3", "expect expect actor= args=[\"response\" \"ProduceResponse\"] opts=[{to A} {partition t-1} {error NONE} {baseOffset 3}]"},
+		{"expect response InitProducerIdResponse from=broker-1 pid=1000 epoch=0", "expect expect actor= args=[\"response\" \"InitProducerIdResponse\"] opts=[{from broker-1} {pid 1000} {epoch 0}]"},
+		{"expect response m12 error=none baseOffset=-1", "expect expect actor= args=[\"response\" \"m12\"] opts=[{error none} {baseOffset -1}]"},
 		{"A send t-0 x # a comment", "call send actor=A args=[\"t-0\" \"x\"] opts=[]"},
 	} {
 		cmds, err := Parse("f.scn", []byte(preamble+tc.line))
@@ -118,6 +130,9 @@ func TestGoodLines(t *testing.T) {
 		}
 	}
 }
+
+// eventUsage is the usage of expect event, as messages quote it.
+const eventUsage = `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [count=N] [in=last] [t=A..B]`
 
 // TestBadLines pins down the exact message for each kind of mistake.
 func TestBadLines(t *testing.T) {
@@ -226,8 +241,8 @@ func TestBadLines(t *testing.T) {
 		{"inject batch t-0 pid=1 epoch=40000 seq=0", "f.scn:9: inject batch: epoch=40000: expected a whole number from -1 to 32767"},
 		{"inject marker t-0 pid=1 epoch=0", "f.scn:9: inject marker needs result=commit|abort: \"inject marker TP pid=N epoch=N result=commit|abort [coordinatorEpoch=N]\""},
 		{"inject marker t-0 pid=1 epoch=0 result=maybe", "f.scn:9: inject marker: result=maybe: expected commit or abort"},
-		{"expect", "f.scn:9: expect needs a subject: partition, producer, txn, consumer, group, violation, violations or event: \"expect SUBJECT ...\""},
-		{"expect partiton t-0 leo 1", "f.scn:9: expect: partiton: expected partition, producer, txn, consumer, group, violation, violations or event; did you mean partition?"},
+		{"expect", "f.scn:9: expect needs a subject: partition, producer, txn, txnlog, consumer, group, response, violation, violations, event or no: \"expect SUBJECT ...\""},
+		{"expect partiton t-0 leo 1", "f.scn:9: expect: partiton: expected partition, producer, txn, txnlog, consumer, group, response, violation, violations, event or no; did you mean partition?"},
 		{"expect partition t-0", "f.scn:9: expect partition needs a field: leo, hw, lso, logstart, batch, marker, aborted, producer or records: \"expect partition TP FIELD ...\""},
 		{"expect partition t-0 lox 3", "f.scn:9: expect partition: lox: expected leo, hw, lso, logstart, batch, marker, aborted, producer or records"},
 		{"expect partition leo 3", "f.scn:9: expect partition needs TP before leo: \"expect partition TP leo N\""},
@@ -259,8 +274,31 @@ func TestBadLines(t *testing.T) {
 		{"expect group g offset t-0 x", "f.scn:9: expect group offset: x: expected a whole number, at least 0, or none"},
 		{"expect violation dupes", "f.scn:9: expect violation: dupes: expected duplicate-sequence, duplicate-record, uncommitted-read, watermarks, fenced-write, atomic-visibility, offsets-atomic or illegal-transition"},
 		{"expect violations 0", "f.scn:9: expect violations: 0: expected none"},
-		{"expect event", "f.scn:9: expect event needs one text (quote it if it has spaces): \"expect event \"TEXT\"\""},
-		{"expect event two words", "f.scn:9: expect event: unexpected words; expect event takes one text (quote it if it has spaces): \"expect event \"TEXT\"\""},
+		{"expect event", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + eventUsage + "\""},
+		{"expect event two words", "f.scn:9: expect event: unexpected words; expect event takes one text (quote it if it has spaces): \"" + eventUsage + "\""},
+		{"expect event count=2", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + eventUsage + "\""},
+		{"expect event x count=0", "f.scn:9: expect event: count=0: to say there is none, write \"expect no event ...\""},
+		{"expect no event x count=1", "f.scn:9: expect no event: unknown option count; expected kind, actor, msg, error, rule, in or t"},
+		{"expect no evnt x", "f.scn:9: expect no: evnt: expected event; did you mean event?"},
+		{"expect event x kind=fenced", "f.scn:9: expect event: kind=fenced: expected send, deliver, seqcheck, append, marker, watermark, txnstate, txnlog, epoch, fence, clientstate, clienterror, consume, offsets, fault, timer, violation or info; did you mean fence?"},
+		{"expect event x actor=brokr-1", "f.scn:9: expect event: actor=brokr-1: expected who acted, as the transcript names it: broker-N, a client, coordinator(broker-N), group(G), a partition, network, expert or clock"},
+		{"expect event x actor=coordinator(broker-4)", "f.scn:9: expect event: actor=coordinator(broker-4): the cluster has 3 brokers (broker-1..broker-3)"},
+		{"expect event x actor=group(nog)", "f.scn:9: expect event: actor=group(nog): no consumer, processor or sendOffsetsToTransaction names this group"},
+		{"expect event x in=step", "f.scn:9: expect event: in=step: expected last"},
+		{"expect event x t=5..1", "f.scn:9: expect event: t=5..1: the window ends before it starts"},
+		{"expect event x t=5", "f.scn:9: expect event: t=5: expected a time window like 100..250 or 100.. (virtual milliseconds, both ends included)"},
+		{"expect event x msg=Produc", "f.scn:9: expect event: msg=Produc: expected a message id like m12 or a kind like ProduceResponse; did you mean Produce?"},
+		{"expect response Produce", "f.scn:9: expect response: Produce: expected a message id like m12 or a response kind like ProduceResponse; did you mean ProduceResponse?"},
+		{"expect response EndTxnResponse baseOffset=3", "f.scn:9: expect response: baseOffset= is a field of ProduceResponse, not of EndTxnResponse"},
+		{"expect response ProduceResponse epoch=0", "f.scn:9: expect response: epoch= is a field of InitProducerIdResponse, not of ProduceResponse"},
+		{"expect response EndTxnResponse partition=t-0", "f.scn:9: expect response: EndTxnResponse is about no partition; partition= cannot narrow it"},
+		{"expect response m3 partition=t-0", "f.scn:9: expect response: partition=t-0: m3 already names one message; filters narrow a kind"},
+		{"expect response ProduceResponse error=FENCED", "f.scn:9: expect response: error=FENCED: expected a Kafka error name like OUT_OF_ORDER_SEQUENCE_NUMBER, or none; did you mean FENCED_INSTANCE_ID?"},
+		{"expect txn tx lastProducerEpoch x", "f.scn:9: expect txn lastProducerEpoch: x: expected a whole number from -1 to 32767"},
+		{"expect txnlog tx states Empty,Gone", "f.scn:9: expect txnlog states: Empty,Gone: Gone: expected Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence or tombstone"},
+		{"expect txnlog tx record first", "f.scn:9: expect txnlog record: first: expected an offset of the transaction log, or last"},
+		{"expect txnlog tx record 0 partitions=t-5", "f.scn:9: expect txnlog record: partitions=t-5: t-5: topic t has 2 partitions (t-0..t-1)"},
+		{"expect txnlog nope states none", "f.scn:9: expect txnlog states: nope: no producer or processor has this transactional.id"},
 		{"expect event \"\"", "f.scn:9: expect event: \"\": expected a non-empty value"},
 		{"A send t-0 \"unterminated", "f.scn:9:12: unterminated quote: this \" is never closed"},
 	} {

@@ -50,6 +50,9 @@ func Action(c Command) engine.Action {
 type Runner struct {
 	World    *engine.World
 	Failures []Failure
+	// events indexes World's history for the event checks; it follows the
+	// world as it grows, and starts over if World is replaced.
+	events eventIndex
 }
 
 // NewRunner starts a runner on a fresh world with Kafka's defaults.
@@ -59,9 +62,9 @@ func NewRunner() *Runner { return &Runner{World: engine.New(engine.DefaultConfig
 // Failures and returned; an action the engine refuses is an *Error naming
 // file:line.
 func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
-	a := Action(c)
 	if c.Verb == "expect" {
-		ok, got, err := r.World.Expect(a)
+		k := checker{w: r.World, idx: &r.events}
+		ok, got, err := k.check(c.Expect)
 		if err != nil {
 			return nil, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
 		}
@@ -72,6 +75,7 @@ func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
 		}
 		return nil, nil, nil
 	}
+	a := Action(c)
 	if c.Verb == "reorder" {
 		// Each selector keeps its own filters ("reorder Produce partition=t-0
 		// Produce partition=t-1"), which the flat Action cannot say: resolve

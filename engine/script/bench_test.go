@@ -1,0 +1,70 @@
+package script
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// expectScenario is n idempotent sends, each run to quiet and followed by
+// the given expect lines (with %d replaced by the send's index): the shape
+// of a long generated scenario that checks every step (issue 7).
+func expectScenario(tb testing.TB, n int, expects ...string) []Command {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString("topic t\nproducer A enable.idempotence=true acks=all\n")
+	for i := 0; i < n; i++ {
+		d := strconv.Itoa(i)
+		b.WriteString("A send t-0 v" + d + "\nrun\n")
+		for _, e := range expects {
+			b.WriteString(strings.ReplaceAll(e, "%d", d) + "\n")
+		}
+	}
+	cmds, err := Parse("bench.scn", []byte(b.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cmds
+}
+
+// benchExpects runs the scenario b.N times and times only its expect
+// lines; it reports the time per expect line, which must not grow with
+// the length of the history (issue 7: within 1.5x between sizes 8x apart).
+func benchExpects(b *testing.B, cmds []Command) {
+	lines := 0
+	for _, c := range cmds {
+		if c.Verb == "expect" {
+			lines++
+		}
+	}
+	b.ResetTimer()
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		r := NewRunner()
+		for _, c := range cmds {
+			if c.Verb == "expect" {
+				b.StartTimer()
+				_, f, err := r.Exec(c)
+				b.StopTimer()
+				if err != nil || f != nil {
+					b.Fatalf("%s: %v %v", c.Text, err, f)
+				}
+				continue
+			}
+			if _, _, err := r.Exec(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/expect")
+}
+
+// BenchmarkExpectEvent: one `expect event` per send, matching the
+// acknowledgement that send just got.
+func BenchmarkExpectEvent(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		b.Run("sends="+strconv.Itoa(n), func(b *testing.B) {
+			benchExpects(b, expectScenario(b, n, `expect event "NONE(0) baseOffset=%d"`))
+		})
+	}
+}
