@@ -56,6 +56,7 @@ func TestGoodLines(t *testing.T) {
 		{"run max=10", "step run actor= args=[] opts=[{max 10}]"},
 		{"advance 0", "step advance actor= args=[\"0\"] opts=[]"},
 		{"drop ProduceResponse to=A", "fault drop actor= args=[\"ProduceResponse\"] opts=[{to A}]"},
+		{"drop ProduceResponse to=expert", "fault drop actor= args=[\"ProduceResponse\"] opts=[{to expert}]"},
 		{"duplicate Fetch from=C partition=out-0", "fault duplicate actor= args=[\"Fetch\"] opts=[{from C} {partition out-0}]"},
 		{"delay m4 100", "fault delay actor= args=[\"m4\" \"100\"] opts=[]"},
 		{"delay EndTxn to=broker-1 50", "fault delay actor= args=[\"EndTxn\" \"50\"] opts=[{to broker-1}]"},

@@ -183,6 +183,16 @@ func brokerOrClient(p *pctx, s string) string {
 	return "expected a broker (" + p.d.brokerRange() + ") or a declared client" + didYouMean(s, few(p.d.clients))
 }
 
+// endpoint accepts what a message goes to or comes from: a broker, a
+// client, or expert, the sender of inject's batches and markers, which
+// receives their answers.
+func endpoint(p *pctx, s string) string {
+	if s == "expert" {
+		return ""
+	}
+	return brokerOrClient(p, s)
+}
+
 // groupRef accepts a consumer group that a consumer, a processor or a
 // sendOffsetsToTransaction has named.
 func groupRef(p *pctx, s string) string {

@@ -170,7 +170,7 @@ func (p *pctx) option(t token, seen map[string]bool, sel *selState) string {
 			return p.ctx + ": " + key + "= is given twice for " + sel.word
 		}
 		sel.seen[key] = true
-		c := brokerOrClient
+		c := endpoint
 		if key == "partition" {
 			c = tpOrInternal
 		}
