@@ -260,17 +260,6 @@ func (w *World) TxnLog(id string) []TxnLogRecord {
 	return out
 }
 
-// TxnLogAt is the record at an offset of a __transaction_state partition.
-func (w *World) TxnLogAt(partition int32, offset int64) (TxnLogRecord, bool) {
-	t, ok := w.TxnParts[partition]
-	if !ok || offset < 0 || offset >= int64(len(t.Log)) {
-		return TxnLogRecord{}, false
-	}
-	r := t.Log[offset]
-	r.Partitions = append([]TP(nil), r.Partitions...)
-	return r, true
-}
-
 // GroupInfo is a consumer group at its coordinator.
 type GroupInfo struct {
 	ID         string

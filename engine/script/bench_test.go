@@ -59,12 +59,25 @@ func benchExpects(b *testing.B, cmds []Command) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/expect")
 }
 
-// BenchmarkExpectEvent: one `expect event` per send, matching the
-// acknowledgement that send just got.
+// BenchmarkExpectEvent: one expect line per send, at two history sizes
+// 8x apart; ns/expect must stay flat (issue 7). The forms: a text that the
+// send's own acknowledgement contains (found among the newest events), a
+// counted typed check of the last command, a negative typed check over the
+// whole history (read through the kind index), a negative text check of the
+// last command, and a response check of the newest ProduceResponse.
 func BenchmarkExpectEvent(b *testing.B) {
-	for _, n := range []int{1000, 8000} {
-		b.Run("sends="+strconv.Itoa(n), func(b *testing.B) {
-			benchExpects(b, expectScenario(b, n, `expect event "NONE(0) baseOffset=%d"`))
-		})
+	forms := []struct{ name, line string }{
+		{"text", `expect event "NONE(0) baseOffset=%d"`},
+		{"count-in-last", `expect event kind=seqcheck actor=t-0 count=1 in=last`},
+		{"no-kind", `expect no event kind=fence`},
+		{"no-text-in-last", `expect no event "OUT_OF_ORDER" in=last`},
+		{"response", `expect response ProduceResponse to=A error=NONE baseOffset=%d`},
+	}
+	for _, f := range forms {
+		for _, n := range []int{1000, 8000} {
+			b.Run(f.name+"/sends="+strconv.Itoa(n), func(b *testing.B) {
+				benchExpects(b, expectScenario(b, n, f.line))
+			})
+		}
 	}
 }

@@ -214,9 +214,11 @@ func (k *checker) response(x ResponseCheck) (bool, string, error) {
 			}
 		}
 	}
-	holds := (!x.Error.Set || code.Name() == x.Error.V) && optEq(x.BaseOffset, f.BaseOffset) &&
-		optEq(x.PID, f.ProducerID) && optEq(x.Epoch, int64(f.ProducerEpoch))
-	return holds, m.Summary(), nil
+	if (!x.Error.Set || code.Name() == x.Error.V) && optEq(x.BaseOffset, f.BaseOffset) &&
+		optEq(x.PID, f.ProducerID) && optEq(x.Epoch, int64(f.ProducerEpoch)) {
+		return true, "", nil
+	}
+	return false, m.Summary(), nil
 }
 
 // findResponse is the delivered response x selects: by id, the response
