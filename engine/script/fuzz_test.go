@@ -48,6 +48,24 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("round trip differs:\n%+v\n%+v", a, b)
 			}
 		}
+		// An expectation's canonical String means what the line meant.
+		for i, c := range cmds {
+			if (c.Verb == "expect") != (c.Expect != nil) {
+				t.Fatalf("%s: typed expectation %#v", c.Text, c.Expect)
+			}
+			if c.Expect != nil {
+				texts[i] = c.Expect.String()
+			}
+		}
+		canon, err := Parse(file, []byte(strings.Join(texts, "\n")))
+		if err != nil {
+			t.Fatalf("canonical expectations do not parse: %v", err)
+		}
+		for i := range cmds {
+			if !reflect.DeepEqual(cmds[i].Expect, canon[i].Expect) {
+				t.Fatalf("%s: canonical %q parses to %#v", cmds[i].Text, texts[i], canon[i].Expect)
+			}
+		}
 	})
 }
 
