@@ -92,9 +92,15 @@ func (k *checker) partition(x PartitionCheck) (bool, string, error) {
 	if !ok {
 		return false, "", unknownPartition(x.TP)
 	}
-	got := map[PartitionField]int64{PartitionLEO: p.LogEndOffset, PartitionHW: p.HighWatermark,
-		PartitionLSO: p.LastStableOffset, PartitionLogStart: p.LogStartOffset}[x.Field]
-	return eqInt(got, x.N)
+	switch x.Field {
+	case PartitionLEO:
+		return eqInt(p.LogEndOffset, x.N)
+	case PartitionHW:
+		return eqInt(p.HighWatermark, x.N)
+	case PartitionLSO:
+		return eqInt(p.LastStableOffset, x.N)
+	}
+	return eqInt(p.LogStartOffset, x.N)
 }
 
 // batchKeys are a batch's fields as expectations and the JSON state name
