@@ -287,6 +287,9 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	target.LastUpdateTs = w.Now
 	fenced := meta
 	fenced.State = PrepareEpochFence
+	// Kafka clears lastProducerEpoch as soon as it fences (endTransaction
+	// with a pending PrepareEpochFence), so no retry can claim the old epoch.
+	fenced.LastProducerEpoch = NoProducerEpoch
 	t.Meta[meta.TransactionalID] = fenced
 	w.txnWrite(t, target, purpose, m, "")
 }

@@ -170,7 +170,8 @@ type verdict struct {
 }
 
 // judge evaluates the choices of step k's checkpoint against the world at
-// position at. World.Expect is read-only, so the snapshot itself is used.
+// position at. Expectations only read the world, so the snapshot itself is
+// used.
 func (p *Player) judge(k, at int) []verdict {
 	cp := p.l.Steps[k-1].Ask
 	p.ensure(at)
@@ -182,7 +183,7 @@ func (p *Player) judge(k, at int) []verdict {
 	for i, ch := range cp.Choices {
 		v := verdict{holds: len(ch.Expects) > 0}
 		for _, c := range ch.Expects {
-			ok, found, err := w.Expect(c.Expect)
+			ok, found, err := script.Check(w, c)
 			if err != nil {
 				v.holds, v.err = false, &script.Error{File: c.File, Line: c.Line, Msg: c.Text + ": " + err.Error()}
 				break

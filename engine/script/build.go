@@ -65,14 +65,9 @@ func (p *pctx) pidEpoch() (int64, int16) {
 	return p.optNum("pid", engine.NoProducerID), int16(p.optNum("epoch", int64(engine.NoProducerEpoch)))
 }
 
-// expectArgs keeps an expect line as words (see Command.Expect).
-func expectArgs(p *pctx) engine.ExpectArgs {
-	e := engine.ExpectArgs{Args: p.args}
-	for _, o := range p.opts {
-		e.Opts = append(e.Opts, engine.KV{Key: o.Key, Value: o.Value})
-	}
-	return e
-}
+// wordsOf hands an expect line's words to buildExpect: all its options,
+// message filters (to=, from=, partition=) included.
+func wordsOf(p *pctx) *expectWords { return &expectWords{Args: p.args, Opts: p.raw} }
 
 // ---- Setup.
 

@@ -17,10 +17,9 @@ type Command struct {
 	// line.
 	Action engine.Action
 
-	// Expect holds an expect line's words. TEMPORARY: expectations are
-	// about to become typed values of this package; until then the engine
-	// evaluates them from words (engine.ExpectArgs).
-	Expect engine.ExpectArgs
+	// Expect is the typed form of an expect line, built once by the
+	// parser; nil for every other line.
+	Expect Expectation
 
 	form *form // the form the line was parsed with
 }

@@ -17,12 +17,13 @@
 // A line is parsed once: its words are checked against the form tables
 // (verbs.go, expect.go) and, when they pass, the form's builder (build.go)
 // turns them into the engine's typed action (engine.Action), which is what
-// the runner hands to the engine. The parser therefore imports eoslab/engine,
-// for those types and for the names the engine defines (setting keys, call
-// methods, message kinds); it never runs the simulation. Checks of syntax,
-// value ranges and declared names live here, and only here; the engine
-// checks what depends on the world when the action runs. Expectations are
-// still passed on as words (Command.Expect) until they become typed too.
-// The Kafka names listed in names.go are compared with the engine's by
-// names_test.go.
+// the runner hands to the engine, or, for an expect line, into this
+// package's typed Expectation (expectation.go), which check.go and
+// check_events.go evaluate against the world through the engine's read-only
+// accessors. The parser therefore imports eoslab/engine, for those types and
+// for the names the engine defines (setting keys, call methods, message
+// kinds); it never runs the simulation. Checks of syntax, value ranges and
+// declared names live here, and only here; the engine checks what depends
+// on the world when the action runs. The Kafka names listed in names.go are
+// compared with the engine's by names_test.go.
 package script

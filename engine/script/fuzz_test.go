@@ -51,14 +51,23 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("round trip differs:\n%+v\n%+v", a, b)
 			}
 		}
-		// The actions' canonical texts parse back to the same actions.
+		// The canonical texts (an action's String, an expectation's String)
+		// parse back to the same typed values.
+		for i, c := range cmds {
+			if (c.Kind() == Expect) != (c.Expect != nil) {
+				t.Fatalf("%s: typed expectation %#v", c.Text, c.Expect)
+			}
+			if c.Expect != nil {
+				canon[i] = c.Expect.String()
+			}
+		}
 		back, err := Parse(file, []byte(strings.Join(canon, "\n")))
 		if err != nil {
 			t.Fatalf("canonical texts do not parse again: %v\n%s", err, strings.Join(canon, "\n"))
 		}
 		for i := range cmds {
 			if !reflect.DeepEqual(cmds[i].Action, back[i].Action) || !reflect.DeepEqual(cmds[i].Expect, back[i].Expect) {
-				t.Fatalf("%q reads back as %#v, not %#v", canon[i], back[i].Action, cmds[i].Action)
+				t.Fatalf("%q reads back as %#v %#v, not %#v %#v", canon[i], back[i].Action, back[i].Expect, cmds[i].Action, cmds[i].Expect)
 			}
 		}
 	})

@@ -71,6 +71,15 @@ var invariants = []string{
 	"fenced-write", "atomic-visibility", "offsets-atomic", "illegal-transition",
 }
 
+// eventKinds are the kinds of engine event an `expect event kind=` may name,
+// in the engine's order (engine.EventKind, from 1). The scenario's own lines
+// (kind action) are left out: expectations never look at them.
+var eventKinds = []string{
+	"send", "deliver", "seqcheck", "append", "marker", "watermark",
+	"txnstate", "txnlog", "epoch", "fence", "clientstate", "clienterror",
+	"consume", "offsets", "fault", "timer", "violation", "info",
+}
+
 // Internal topic names (ref 3.1, 5). Scripts may not declare topics starting
 // with "__", and refer to these only where the spec says so.
 const (

@@ -51,6 +51,14 @@ func TestNamesMatchEngine(t *testing.T) {
 			t.Errorf("engine error %s (%d) is missing from names.go", name, code)
 		}
 	}
+	for i, k := range eventKinds {
+		if got := engine.EventKind(i + 1).String(); got != k {
+			t.Errorf("event kind %d: names.go has %s, the engine %s", i+1, k, got)
+		}
+	}
+	if got := engine.EventKind(len(eventKinds) + 1).String(); !strings.HasPrefix(got, "kind") {
+		t.Errorf("the engine has more event kinds than names.go: %s", got)
+	}
 	inv := append([]string(nil), invariants...)
 	eng := append([]string(nil), engine.InvariantNames...)
 	sort.Strings(inv)

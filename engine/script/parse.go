@@ -97,7 +97,7 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 		if p.f.build != nil {
 			p.cmd.Action = p.f.build(p)
 		} else {
-			p.cmd.Expect = expectArgs(p)
+			p.cmd.Expect = buildExpect(wordsOf(p))
 		}
 		if p.f.declare != nil {
 			p.f.declare(p)

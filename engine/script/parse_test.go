@@ -21,11 +21,11 @@ processor P input=t output=out group.id=app transactional.id=ptx
 `
 
 // describe renders a command's meaning for the tables: its kind, the type
-// of its action and the action's canonical text, or an expectation's words.
+// of its action or expectation and its canonical text.
 // TestTypedActions pins the actions' fields.
 func describe(c Command) string {
 	if c.Action == nil {
-		return fmt.Sprintf("%v args=%q opts=%v", c.Kind(), c.Expect.Args, c.Expect.Opts)
+		return fmt.Sprintf("%v %T %s", c.Kind(), c.Expect, c.Expect)
 	}
 	return fmt.Sprintf("%v %T %s", c.Kind(), c.Action, c.Action)
 }
@@ -81,41 +81,41 @@ func TestGoodLines(t *testing.T) {
 		{"inject batch t-0 pid=1000 epoch=0 seq=0", "inject engine.InjectBatch inject batch t-0 pid=1000 epoch=0 seq=0"},
 		{"inject batch t-1 pid=-1 epoch=-1 seq=-1 count=2 values=a,b transactional control copies=3", "inject engine.InjectBatch inject batch t-1 transactional control pid=-1 epoch=-1 seq=-1 count=2 copies=3 values=a,b"},
 		{"inject marker t-0 pid=1000 epoch=0 result=abort coordinatorEpoch=2", "inject engine.InjectMarker inject marker t-0 pid=1000 epoch=0 result=abort coordinatorEpoch=2"},
-		{"expect partition t-0 leo 3", "expect args=[\"partition\" \"t-0\" \"leo\" \"3\"] opts=[]"},
-		{"expect partition t-0 hw 3", "expect args=[\"partition\" \"t-0\" \"hw\" \"3\"] opts=[]"},
-		{"expect partition t-0 lso 0", "expect args=[\"partition\" \"t-0\" \"lso\" \"0\"] opts=[]"},
-		{"expect partition t-0 logstart 0", "expect args=[\"partition\" \"t-0\" \"logstart\" \"0\"] opts=[]"},
-		{"expect partition t-0 batch 0 pid=1000 epoch=0 seq=0 count=1 txn=no status=plain values=x", "expect args=[\"partition\" \"t-0\" \"batch\" \"0\"] opts=[{pid 1000} {epoch 0} {seq 0} {count 1} {txn no} {status plain} {values x}]"},
-		{"expect partition t-0 batch 2 seq=2147483647..0", "expect args=[\"partition\" \"t-0\" \"batch\" \"2\"] opts=[{seq 2147483647..0}]"},
-		{"expect partition t-0 marker 2 abort pid=1000 epoch=0 coordinatorEpoch=0", "expect args=[\"partition\" \"t-0\" \"marker\" \"2\" \"abort\"] opts=[{pid 1000} {epoch 0} {coordinatorEpoch 0}]"},
-		{"expect partition t-0 aborted pid=1000 first=0 last=2 lso=0", "expect args=[\"partition\" \"t-0\" \"aborted\"] opts=[{pid 1000} {first 0} {last 2} {lso 0}]"},
-		{"expect partition t-0 producer 1000 epoch=0 lastseq=-1 cached=0 txnfirst=-1 coordinatorEpoch=0", "expect args=[\"partition\" \"t-0\" \"producer\" \"1000\"] opts=[{epoch 0} {lastseq -1} {cached 0} {txnfirst -1} {coordinatorEpoch 0}]"},
-		{"expect partition t-0 records 0", "expect args=[\"partition\" \"t-0\" \"records\" \"0\"] opts=[]"},
-		{"expect producer A state FATAL_ERROR", "expect args=[\"producer\" \"A\" \"state\" \"FATAL_ERROR\"] opts=[]"},
-		{"expect producer A error TimeoutException", "expect args=[\"producer\" \"A\" \"error\" \"TimeoutException\"] opts=[]"},
-		{"expect producer A error NONE", "expect args=[\"producer\" \"A\" \"error\" \"NONE\"] opts=[]"},
-		{"expect producer A pid -1", "expect args=[\"producer\" \"A\" \"pid\" \"-1\"] opts=[]"},
-		{"expect producer A epoch -1", "expect args=[\"producer\" \"A\" \"epoch\" \"-1\"] opts=[]"},
-		{"expect producer A idempotent false", "expect args=[\"producer\" \"A\" \"idempotent\" \"false\"] opts=[]"},
-		{"expect producer A nextseq t-1 0", "expect args=[\"producer\" \"A\" \"nextseq\" \"t-1\" \"0\"] opts=[]"},
-		{"expect producer A offset -1", "expect args=[\"producer\" \"A\" \"offset\" \"-1\"] opts=[]"},
-		{"expect producer P error none", "expect args=[\"producer\" \"P\" \"error\" \"none\"] opts=[]"},
-		{"expect txn tx state PrepareEpochFence", "expect args=[\"txn\" \"tx\" \"state\" \"PrepareEpochFence\"] opts=[]"},
-		{"expect txn ptx epoch 32767", "expect args=[\"txn\" \"ptx\" \"epoch\" \"32767\"] opts=[]"},
-		{"expect txn tx pid 0", "expect args=[\"txn\" \"tx\" \"pid\" \"0\"] opts=[]"},
-		{"expect txn tx partitions none", "expect args=[\"txn\" \"tx\" \"partitions\" \"none\"] opts=[]"},
-		{"expect txn tx coordinator __transaction_state-0", "expect args=[\"txn\" \"tx\" \"coordinator\" \"__transaction_state-0\"] opts=[]"},
-		{"expect consumer C values none", "expect args=[\"consumer\" \"C\" \"values\" \"none\"] opts=[]"},
-		{"expect consumer P offsets 0,1,2", "expect args=[\"consumer\" \"P\" \"offsets\" \"0,1,2\"] opts=[]"},
-		{"expect consumer C position out-0 0", "expect args=[\"consumer\" \"C\" \"position\" \"out-0\" \"0\"] opts=[]"},
-		{"expect consumer C error UNSTABLE_OFFSET_COMMIT(88)", "expect args=[\"consumer\" \"C\" \"error\" \"UNSTABLE_OFFSET_COMMIT(88)\"] opts=[]"},
-		{"expect group g offset out-0 4", "expect args=[\"group\" \"g\" \"offset\" \"out-0\" \"4\"] opts=[]"},
-		{"expect group app pending t-0 none", "expect args=[\"group\" \"app\" \"pending\" \"t-0\" \"none\"] opts=[]"},
-		{"expect group g generation 0", "expect args=[\"group\" \"g\" \"generation\" \"0\"] opts=[]"},
-		{"expect violation illegal-transition", "expect args=[\"violation\" \"illegal-transition\"] opts=[]"},
-		{"expect violations none", "expect args=[\"violations\" \"none\"] opts=[]"},
-		{"expect event \"appends values=a\"", "expect args=[\"event\" \"appends values=a\"] opts=[]"},
-		{"expect event appends", "expect args=[\"event\" \"appends\"] opts=[]"},
+		{"expect partition t-0 leo 3", "expect script.PartitionCheck expect partition t-0 leo 3"},
+		{"expect partition t-0 hw 3", "expect script.PartitionCheck expect partition t-0 hw 3"},
+		{"expect partition t-0 lso 0", "expect script.PartitionCheck expect partition t-0 lso 0"},
+		{"expect partition t-0 logstart 0", "expect script.PartitionCheck expect partition t-0 logstart 0"},
+		{"expect partition t-0 batch 0 pid=1000 epoch=0 seq=0 count=1 txn=no status=plain values=x", "expect script.BatchCheck expect partition t-0 batch 0 pid=1000 epoch=0 seq=0 count=1 txn=no status=plain values=x"},
+		{"expect partition t-0 batch 2 seq=2147483647..0", "expect script.BatchCheck expect partition t-0 batch 2 seq=2147483647..0"},
+		{"expect partition t-0 marker 2 abort pid=1000 epoch=0 coordinatorEpoch=0", "expect script.BatchCheck expect partition t-0 marker 2 abort pid=1000 epoch=0 coordinatorEpoch=0"},
+		{"expect partition t-0 aborted pid=1000 first=0 last=2 lso=0", "expect script.AbortedCheck expect partition t-0 aborted pid=1000 first=0 last=2 lso=0"},
+		{"expect partition t-0 producer 1000 epoch=0 lastseq=-1 cached=0 txnfirst=-1 coordinatorEpoch=0", "expect script.ProducerStateCheck expect partition t-0 producer 1000 epoch=0 lastseq=-1 cached=0 txnfirst=-1 coordinatorEpoch=0"},
+		{"expect partition t-0 records 0", "expect script.PartitionCheck expect partition t-0 records 0"},
+		{"expect producer A state FATAL_ERROR", "expect script.ProducerCheck expect producer A state FATAL_ERROR"},
+		{"expect producer A error TimeoutException", "expect script.ProducerCheck expect producer A error TimeoutException"},
+		{"expect producer A error NONE", "expect script.ProducerCheck expect producer A error none"},
+		{"expect producer A pid -1", "expect script.ProducerCheck expect producer A pid -1"},
+		{"expect producer A epoch -1", "expect script.ProducerCheck expect producer A epoch -1"},
+		{"expect producer A idempotent false", "expect script.ProducerCheck expect producer A idempotent false"},
+		{"expect producer A nextseq t-1 0", "expect script.ProducerCheck expect producer A nextseq t-1 0"},
+		{"expect producer A offset -1", "expect script.ProducerCheck expect producer A offset -1"},
+		{"expect producer P error none", "expect script.ProducerCheck expect producer P error none"},
+		{"expect txn tx state PrepareEpochFence", "expect script.TxnCheck expect txn tx state PrepareEpochFence"},
+		{"expect txn ptx epoch 32767", "expect script.TxnCheck expect txn ptx epoch 32767"},
+		{"expect txn tx pid 0", "expect script.TxnCheck expect txn tx pid 0"},
+		{"expect txn tx partitions none", "expect script.TxnCheck expect txn tx partitions none"},
+		{"expect txn tx coordinator __transaction_state-0", "expect script.TxnCheck expect txn tx coordinator __transaction_state-0"},
+		{"expect consumer C values none", "expect script.ConsumerCheck expect consumer C values none"},
+		{"expect consumer P offsets 0,1,2", "expect script.ConsumerCheck expect consumer P offsets 0,1,2"},
+		{"expect consumer C position out-0 0", "expect script.ConsumerCheck expect consumer C position out-0 0"},
+		{"expect consumer C error UNSTABLE_OFFSET_COMMIT(88)", "expect script.ConsumerCheck expect consumer C error UNSTABLE_OFFSET_COMMIT"},
+		{"expect group g offset out-0 4", "expect script.GroupCheck expect group g offset out-0 4"},
+		{"expect group app pending t-0 none", "expect script.GroupCheck expect group app pending t-0 none"},
+		{"expect group g generation 0", "expect script.GroupCheck expect group g generation 0"},
+		{"expect violation illegal-transition", "expect script.ViolationCheck expect violation illegal-transition"},
+		{"expect violations none", "expect script.ViolationCheck expect violations none"},
+		{"expect event \"appends values=a\"", "expect script.EventCheck expect event \"appends values=a\""},
+		{"expect event appends", "expect script.EventCheck expect event appends"},
 		{"inject marker t-0 pid=1000 epoch=0 result=commit", "inject engine.InjectMarker inject marker t-0 pid=1000 epoch=0 result=commit coordinatorEpoch=0"},
 		{"inject txnstate tx pid=1000 epoch=5 state=CompleteAbort", "inject engine.InjectTxnState inject txnstate tx pid=1000 epoch=5 state=CompleteAbort"},
 		{"inject InitProducerId tx", "inject engine.InjectInitProducerID inject InitProducerId tx pid=-1 epoch=-1 timeout=60000"},
@@ -124,6 +124,17 @@ func TestGoodLines(t *testing.T) {
 		{"inject AddOffsetsToTxn tx pid=1000 epoch=0 group=g", "inject engine.InjectAddOffsets inject AddOffsetsToTxn tx pid=1000 epoch=0 group=g"},
 		{"inject EndTxn \"an id\" pid=1000 epoch=0 result=commit", "inject engine.InjectEndTxn inject EndTxn \"an id\" pid=1000 epoch=0 result=commit"},
 		{"A send t-0 x # a comment", "call engine.Send A send t-0 x"},
+		{"expect txn tx lastProducerEpoch -1", "expect script.TxnCheck expect txn tx lastProducerEpoch -1"},
+		{"expect txnlog tx states Empty,Ongoing,tombstone", "expect script.TxnLogCheck expect txnlog tx states Empty,Ongoing,tombstone"},
+		{"expect txnlog ptx record last state=PrepareAbort pid=1000 prevPid=-1 epoch=1 partitions=t-0,__consumer_offsets-2 timeout=60000 coordinatorEpoch=0", "expect script.TxnLogCheck expect txnlog ptx record last state=PrepareAbort pid=1000 prevPid=-1 epoch=1 partitions=t-0,__consumer_offsets-2 timeout=60000 coordinatorEpoch=0"},
+		{"expect txnlog tx record 3 partitions=none", "expect script.TxnLogCheck expect txnlog tx record 3 partitions=none"},
+		{"expect event kind=fence actor=coordinator(broker-2) count=2 in=last", "expect script.EventCheck expect event kind=fence actor=coordinator(broker-2) count=2 in=last"},
+		{"expect event \"PRODUCER_FENCED\" msg=EndTxnResponse error=PRODUCER_FENCED(90) rule=\"ref 3.6\" t=0..", "expect script.EventCheck expect event PRODUCER_FENCED msg=EndTxnResponse error=PRODUCER_FENCED rule=\"ref 3.6\" t=0.."},
+		{"expect no event actor=t-0 msg=m3 t=5..10", "expect script.EventCheck expect no event actor=t-0 msg=m3 t=5..10"},
+		{"expect no event \"fences\" actor=group(g)", "expect script.EventCheck expect no event fences actor=group(g)"},
+		{"expect response ProduceResponse to=A partition=t-1 error=NONE baseOffset=3", "expect script.ResponseCheck expect response ProduceResponse to=A partition=t-1 error=NONE baseOffset=3"},
+		{"expect response InitProducerIdResponse from=broker-1 pid=1000 epoch=0", "expect script.ResponseCheck expect response InitProducerIdResponse from=broker-1 pid=1000 epoch=0"},
+		{"expect response m12 error=none baseOffset=-1", "expect script.ResponseCheck expect response m12 error=NONE baseOffset=-1"},
 	} {
 		cmds, err := Parse("f.scn", []byte(preamble+tc.line))
 		if err != nil {
@@ -200,6 +211,9 @@ func TestTypedActions(t *testing.T) {
 		}
 	}
 }
+
+// eventUsage is the usage of expect event, as messages quote it.
+const eventUsage = `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [count=N] [in=last] [t=A..B]`
 
 // TestBadLines pins down the exact message for each kind of mistake.
 func TestBadLines(t *testing.T) {
@@ -321,8 +335,8 @@ func TestBadLines(t *testing.T) {
 		{"inject batch t-0 pid=1 epoch=40000 seq=0", "f.scn:9: inject batch: epoch=40000: expected a whole number from -1 to 32767"},
 		{"inject marker t-0 pid=1 epoch=0", "f.scn:9: inject marker needs result=commit|abort: \"inject marker TP pid=N epoch=N result=commit|abort [coordinatorEpoch=N]\""},
 		{"inject marker t-0 pid=1 epoch=0 result=maybe", "f.scn:9: inject marker: result=maybe: expected commit or abort"},
-		{"expect", "f.scn:9: expect needs a subject: partition, producer, txn, consumer, group, violation, violations or event: \"expect SUBJECT ...\""},
-		{"expect partiton t-0 leo 1", "f.scn:9: expect: partiton: expected partition, producer, txn, consumer, group, violation, violations or event; did you mean partition?"},
+		{"expect", "f.scn:9: expect needs a subject: partition, producer, txn, txnlog, consumer, group, response, violation, violations, event or no: \"expect SUBJECT ...\""},
+		{"expect partiton t-0 leo 1", "f.scn:9: expect: partiton: expected partition, producer, txn, txnlog, consumer, group, response, violation, violations, event or no; did you mean partition?"},
 		{"expect partition t-0", "f.scn:9: expect partition needs a field: leo, hw, lso, logstart, batch, marker, aborted, producer or records: \"expect partition TP FIELD ...\""},
 		{"expect partition t-0 lox 3", "f.scn:9: expect partition: lox: expected leo, hw, lso, logstart, batch, marker, aborted, producer or records"},
 		{"expect partition leo 3", "f.scn:9: expect partition needs TP before leo: \"expect partition TP leo N\""},
@@ -354,8 +368,31 @@ func TestBadLines(t *testing.T) {
 		{"expect group g offset t-0 x", "f.scn:9: expect group offset: x: expected a whole number, at least 0, or none"},
 		{"expect violation dupes", "f.scn:9: expect violation: dupes: expected duplicate-sequence, duplicate-record, uncommitted-read, watermarks, fenced-write, atomic-visibility, offsets-atomic or illegal-transition"},
 		{"expect violations 0", "f.scn:9: expect violations: 0: expected none"},
-		{"expect event", "f.scn:9: expect event needs one text (quote it if it has spaces): \"expect event \"TEXT\"\""},
-		{"expect event two words", "f.scn:9: expect event: unexpected words; expect event takes one text (quote it if it has spaces): \"expect event \"TEXT\"\""},
+		{"expect event", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + eventUsage + "\""},
+		{"expect event two words", "f.scn:9: expect event: unexpected words; expect event takes one text (quote it if it has spaces): \"" + eventUsage + "\""},
+		{"expect event count=2", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + eventUsage + "\""},
+		{"expect event x count=0", "f.scn:9: expect event: count=0: to say there is none, write \"expect no event ...\""},
+		{"expect no event x count=1", "f.scn:9: expect no event: unknown option count; expected kind, actor, msg, error, rule, in or t"},
+		{"expect no evnt x", "f.scn:9: expect no: evnt: expected event; did you mean event?"},
+		{"expect event x kind=fenced", "f.scn:9: expect event: kind=fenced: expected send, deliver, seqcheck, append, marker, watermark, txnstate, txnlog, epoch, fence, clientstate, clienterror, consume, offsets, fault, timer, violation or info; did you mean fence?"},
+		{"expect event x actor=brokr-1", "f.scn:9: expect event: actor=brokr-1: expected who acted, as the transcript names it: broker-N, a client, coordinator(broker-N), group(G), a partition, network, expert or clock"},
+		{"expect event x actor=coordinator(broker-4)", "f.scn:9: expect event: actor=coordinator(broker-4): the cluster has 3 brokers (broker-1..broker-3)"},
+		{"expect event x actor=group(nog)", "f.scn:9: expect event: actor=group(nog): no consumer, processor or sendOffsetsToTransaction names this group"},
+		{"expect event x in=step", "f.scn:9: expect event: in=step: expected last"},
+		{"expect event x t=5..1", "f.scn:9: expect event: t=5..1: the window ends before it starts"},
+		{"expect event x t=5", "f.scn:9: expect event: t=5: expected a time window like 100..250 or 100.. (virtual milliseconds, both ends included)"},
+		{"expect event x msg=Produc", "f.scn:9: expect event: msg=Produc: expected a message id like m12 or a kind like ProduceResponse; did you mean Produce?"},
+		{"expect response Produce", "f.scn:9: expect response: Produce: expected a message id like m12 or a response kind like ProduceResponse; did you mean ProduceResponse?"},
+		{"expect response EndTxnResponse baseOffset=3", "f.scn:9: expect response: baseOffset= is a field of ProduceResponse, not of EndTxnResponse"},
+		{"expect response ProduceResponse epoch=0", "f.scn:9: expect response: epoch= is a field of InitProducerIdResponse, not of ProduceResponse"},
+		{"expect response EndTxnResponse partition=t-0", "f.scn:9: expect response: EndTxnResponse is about no partition; partition= cannot narrow it"},
+		{"expect response m3 partition=t-0", "f.scn:9: expect response: partition=t-0: m3 already names one message; filters narrow a kind"},
+		{"expect response ProduceResponse error=FENCED", "f.scn:9: expect response: error=FENCED: expected a Kafka error name like OUT_OF_ORDER_SEQUENCE_NUMBER, or none; did you mean FENCED_INSTANCE_ID?"},
+		{"expect txn tx lastProducerEpoch x", "f.scn:9: expect txn lastProducerEpoch: x: expected a whole number from -1 to 32767"},
+		{"expect txnlog tx states Empty,Gone", "f.scn:9: expect txnlog states: Empty,Gone: Gone: expected Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence or tombstone"},
+		{"expect txnlog tx record first", "f.scn:9: expect txnlog record: first: expected an offset of the transaction log, or last"},
+		{"expect txnlog tx record 0 partitions=t-5", "f.scn:9: expect txnlog record: partitions=t-5: t-5: topic t has 2 partitions (t-0..t-1)"},
+		{"expect txnlog nope states none", "f.scn:9: expect txnlog states: nope: no producer or processor has this transactional.id"},
 		{"expect event \"\"", "f.scn:9: expect event: \"\": expected a non-empty value"},
 		{"A send t-0 \"unterminated", "f.scn:9:12: unterminated quote: this \" is never closed"},
 	} {

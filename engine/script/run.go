@@ -41,6 +41,9 @@ func itoaRun(n int) string {
 type Runner struct {
 	World    *engine.World
 	Failures []Failure
+	// events indexes World's history for the event checks; it follows the
+	// world as it grows, and starts over if World is replaced.
+	events eventIndex
 }
 
 // NewRunner starts a runner on a fresh world with Kafka's defaults.
@@ -51,7 +54,8 @@ func NewRunner() *Runner { return &Runner{World: engine.New(engine.DefaultConfig
 // file:line.
 func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
 	if c.Action == nil {
-		ok, got, err := r.World.Expect(c.Expect)
+		k := checker{w: r.World, idx: &r.events}
+		ok, got, err := k.check(c.Expect)
 		if err != nil {
 			return nil, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
 		}

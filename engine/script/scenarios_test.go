@@ -72,8 +72,8 @@ func expectedViolations(t *testing.T, f scenarioFile) map[string]bool {
 	}
 	want := map[string]bool{}
 	for _, c := range cmds {
-		if a := c.Expect.Args; len(a) == 2 && a[0] == "violation" {
-			want[a[1]] = true
+		if v, ok := c.Expect.(ViolationCheck); ok {
+			want[v.Name] = true
 		}
 	}
 	return want
