@@ -15,6 +15,7 @@ import (
 
 var (
 	swarmSeeds   = flag.Int("swarm.seeds", 1000, "number of swarm seeds")
+	swarmFirst   = flag.Int("swarm.first", 1, "first swarm seed (with -swarm.seeds N: seeds first..first+N-1)")
 	swarmActions = flag.Int("swarm.actions", 500, "random actions per seed")
 )
 
@@ -210,7 +211,8 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 	if raceEnabled && seeds > 100 {
 		seeds = 100
 	}
-	for seed := int64(1); seed <= int64(seeds); seed++ {
+	first := int64(*swarmFirst)
+	for seed := first; seed < first+int64(seeds); seed++ {
 		w, log := runSwarm(safeSetup, seed, *swarmActions)
 		if len(w.Violations) > 0 {
 			v := w.Violations[0]
