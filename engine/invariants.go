@@ -134,6 +134,29 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 	w.TxnOutcomes[e.CurrentTxn] = result
 }
 
+// checkOffsetsWriteVerified runs before the group coordinator starts a
+// transaction of a producer on an offsets partition (no open transaction
+// of the pid there) while verification is on: KIP-890 part 1 promises that
+// the partition is then in the coordinator's transaction for that producer,
+// so the transaction's own marker will decide the write. Without this
+// check a missing verification would only show later, if ever, when a
+// marker of another transaction decides the offsets.
+func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int64) {
+	if !w.Config.CheckInvariants {
+		return
+	}
+	t := w.txnPart(w.TxnPartitionFor(txnID))
+	if t.Leader < 0 || t.Loading {
+		return
+	}
+	meta, ok := t.Meta[txnID]
+	inTxn := ok && meta.ProducerID == pid && meta.hasPartition(p.TP) &&
+		(meta.State == Ongoing || meta.State == PrepareCommit || meta.State == PrepareAbort)
+	if !inTxn {
+		w.violate(InvAtomicVisibility, p.TP.String(), "offsets of pid="+itoa(pid)+" start a transaction on "+p.TP.String()+" that is not in the coordinator's transaction of "+txnID+": no marker of that transaction will decide them")
+	}
+}
+
 // checkDelivery: a consumer hands the application a batch that is aborted
 // or not yet decided. read_committed never does; read_uncommitted may, which
 // is what the lesson on isolation shows.

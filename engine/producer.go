@@ -680,8 +680,19 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
 	case NotCoordinator, CoordinatorNotAvailable, CoordinatorLoadInProgress:
 		p.Offsets.Stage = offNeedCoordinator
 		w.retryLater(p, 0)
+	case ConcurrentTransactions:
+		// Verification found the transaction completing (ref 5.2):
+		// retriable, sent again to the same coordinator.
+		p.Offsets.Stage = offNeedCommit
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", "ref 5.5: retriable")
+		w.retryLater(p, 0)
 	case InvalidProducerEpoch, ProducerFenced:
 		w.fatal(p, ProducerFenced, "TxnOffsetCommit: ProducerFencedException")
+	case InvalidTxnState, InvalidProducerIDMapping:
+		// TxnOffsetCommitHandler: "Unexpected error in
+		// TxnOffsetCommitResponse" (ref 5.5).
+		p.Offsets = nil
+		w.fatal(p, code, "TxnOffsetCommit: KafkaException")
 	default:
 		p.Offsets = nil
 		// TxnOffsetCommitHandler: 22 and 25 surface as CommitFailedException,
