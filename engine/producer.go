@@ -285,7 +285,7 @@ func (w *World) runProducer(p *Producer) {
 			p.AddingParts = p.NewParts
 			p.NewParts = nil
 			w.clientSend(p, MsgAddPartitionsToTxn, p.CoordBroker, &AddPartitionsToTxnRequest{TransactionalID: p.Config.TransactionalID,
-				ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Partitions: p.AddingParts}, 0, p.AddingParts)
+				ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Partitions: p.AddingParts, Txn: p.Txn}, 0, p.AddingParts)
 		}
 		w.runOffsetsJob(p)
 	}
@@ -308,7 +308,7 @@ func (w *World) runOffsetsJob(p *Producer) {
 	case offNeedAdd:
 		j.Stage = offAdding
 		w.clientSend(p, MsgAddOffsetsToTxn, p.CoordBroker, &AddOffsetsToTxnRequest{TransactionalID: p.Config.TransactionalID,
-			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GroupID: j.Group}, 0, nil)
+			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GroupID: j.Group, Txn: p.Txn}, 0, nil)
 	case offNeedCoordinator:
 		if b := w.anyBroker(); b >= 0 {
 			j.Stage = offFinding
