@@ -11,7 +11,7 @@ func (w *World) Clone() *World {
 	c.Events = w.Events[:len(w.Events):len(w.Events)]
 	c.Violations = w.Violations[:len(w.Violations):len(w.Violations)]
 	c.Queue = append(queue(nil), w.Queue...)
-	c.Parked = append([]parkedProduce(nil), w.Parked...)
+	c.Parked = append([]parkedRequest(nil), w.Parked...)
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
 	c.TxnOutcomes = make(map[int64]MarkerType, len(w.TxnOutcomes))

@@ -246,7 +246,8 @@ type AddPartitionsToTxnRequest struct {
 	ProducerEpoch   int16
 	Partitions      []TP
 	VerifyOnly      bool
-	VerifyCorr      int64 // the leader's parked produce, for VerifyOnly
+	VerifyCorr      int64 // the leader's parked request, for VerifyOnly
+	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
 }
 
 // AddPartitionsToTxnResponse answers per partition.
@@ -262,6 +263,7 @@ type AddOffsetsToTxnRequest struct {
 	ProducerID      int64
 	ProducerEpoch   int16
 	GroupID         string
+	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
 }
 
 // AddOffsetsToTxnResponse answers AddOffsetsToTxn.
@@ -286,8 +288,11 @@ type WriteTxnMarkersRequest struct {
 	CoordinatorEpoch int32
 	Result           MarkerType
 	Partitions       []TP
-	Txn              int64
-	CoordPartition   int32
+	// Txn is simulation bookkeeping (not on Kafka's wire): the client
+	// transaction the coordinator's transaction served (TxnMetadata.Txn),
+	// 0 when unknown (an injected marker).
+	Txn            int64
+	CoordPartition int32
 }
 
 // WriteTxnMarkersResponse answers per partition.

@@ -284,7 +284,7 @@ func (w *World) runProducer(p *Producer) {
 			p.AddingParts = p.NewParts
 			p.NewParts = nil
 			w.clientSend(p, MsgAddPartitionsToTxn, p.CoordBroker, &AddPartitionsToTxnRequest{TransactionalID: p.Config.TransactionalID,
-				ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Partitions: p.AddingParts}, 0, p.AddingParts)
+				ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Partitions: p.AddingParts, Txn: p.Txn}, 0, p.AddingParts)
 		}
 		w.runOffsetsJob(p)
 	}
@@ -307,7 +307,7 @@ func (w *World) runOffsetsJob(p *Producer) {
 	case offNeedAdd:
 		j.Stage = offAdding
 		w.clientSend(p, MsgAddOffsetsToTxn, p.CoordBroker, &AddOffsetsToTxnRequest{TransactionalID: p.Config.TransactionalID,
-			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GroupID: j.Group}, 0, nil)
+			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GroupID: j.Group, Txn: p.Txn}, 0, nil)
 	case offNeedCoordinator:
 		if b := w.anyBroker(); b >= 0 {
 			j.Stage = offFinding
@@ -679,8 +679,19 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
 	case NotCoordinator, CoordinatorNotAvailable, CoordinatorLoadInProgress:
 		p.Offsets.Stage = offNeedCoordinator
 		w.retryLater(p, 0)
+	case ConcurrentTransactions:
+		// Verification found the transaction completing (ref 5.2):
+		// retriable, sent again to the same coordinator.
+		p.Offsets.Stage = offNeedCommit
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", "ref 5.5: retriable")
+		w.retryLater(p, 0)
 	case InvalidProducerEpoch, ProducerFenced:
 		w.fatal(p, ProducerFenced, "TxnOffsetCommit: ProducerFencedException")
+	case InvalidTxnState, InvalidProducerIDMapping:
+		// TxnOffsetCommitHandler: "Unexpected error in
+		// TxnOffsetCommitResponse" (ref 5.5).
+		p.Offsets = nil
+		w.fatal(p, code, "TxnOffsetCommit: KafkaException")
 	default:
 		p.Offsets = nil
 		// TxnOffsetCommitHandler: 22 and 25 surface as CommitFailedException,

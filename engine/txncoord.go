@@ -22,6 +22,10 @@ type TxnMetadata struct {
 	Partitions        []TP
 	StartTs           int64
 	LastUpdateTs      int64
+	// Txn is simulation bookkeeping, not Kafka: the client transaction
+	// instance the current (or last) Ongoing transaction serves, so the
+	// invariants can tell which client transaction a marker decides.
+	Txn int64
 }
 
 func (m *TxnMetadata) hasPartition(tp TP) bool {
@@ -48,6 +52,7 @@ type TxnLogRecord struct {
 	StartTs         int64
 	LastUpdateTs    int64
 	CoordEpoch      int32
+	Txn             int64 // simulation bookkeeping (TxnMetadata.Txn), so a new coordinator keeps it
 }
 
 // String is the record as the coordinator panel shows it.
@@ -83,6 +88,7 @@ type pendingWrite struct {
 }
 
 type markerJob struct {
+	Txn             int64 // bookkeeping: TxnMetadata.Txn of the transaction decided
 	TransactionalID string
 	Result          MarkerType
 	ProducerID      int64
@@ -349,7 +355,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	actor := w.coordActor(t)
 	rec := TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, ProducerID: target.ProducerID, PrevProducerID: target.PrevProducerID,
 		ProducerEpoch: target.ProducerEpoch, TimeoutMs: target.TimeoutMs, State: target.State, Partitions: target.Partitions,
-		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch}
+		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch, Txn: target.Txn}
 	if pw.Purpose == wTombstone {
 		rec = TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, Tombstone: true, CoordEpoch: t.CoordEpoch}
 	}
@@ -443,11 +449,13 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			return
 		}
 	}
-	w.txnWrite(t, w.ongoingTarget(meta, r.Partitions), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
+	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
 }
 
-// ongoingTarget is the Ongoing state with the union of partitions.
-func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
+// ongoingTarget is the Ongoing state with the union of partitions. It also
+// keeps the bookkeeping of which client transaction the coordinator's
+// transaction serves (see noteTxnOwner).
+func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, txn int64, request string) TxnMetadata {
 	target := meta
 	target.Partitions = append([]TP(nil), meta.Partitions...)
 	for _, tp := range add {
@@ -459,9 +467,36 @@ func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
 	if meta.State != Ongoing {
 		target.StartTs = w.Now
 	}
+	target.Txn = w.noteTxnOwner(t, meta, txn, request)
 	target.State = Ongoing
 	target.LastUpdateTs = w.Now
 	return target
+}
+
+// noteTxnOwner is the bookkeeping of which client transaction the
+// coordinator's Ongoing transaction serves (TxnMetadata.Txn) once a request
+// of client transaction txn has added to it. Client transaction ids grow in
+// the order transactions begin. A transaction that starts belongs to the
+// request's client transaction; one already Ongoing is taken over by a
+// later client transaction of the same producer (TV1 keeps the epoch, so
+// Kafka cannot tell them apart either). A request whose client transaction
+// already had its turn (txn <= the last owner) that starts a transaction is
+// Kafka's HazardLateAddToTxn: the new transaction serves no client, and gets
+// an id no client holds.
+func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, request string) int64 {
+	switch {
+	case txn == 0:
+		return meta.Txn
+	case txn > meta.Txn:
+		return txn
+	case meta.State == Ongoing:
+		return meta.Txn
+	}
+	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
+		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
+		"ref 3.5: TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction")
+	w.nextTxn++
+	return w.nextTxn
 }
 
 func sortTPs(tps []TP) {
@@ -536,7 +571,7 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
-	w.txnWrite(t, w.ongoingTarget(meta, []TP{tp}), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
+	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
 }
 
 // onEndTxn follows the TV1 table of ref 3.6.
@@ -606,7 +641,7 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 	if meta.State == PrepareCommit {
 		result = MarkerCommit
 	}
-	job := &markerJob{TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
+	job := &markerJob{Txn: meta.Txn, TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
 		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}}
 	t.Markers[meta.TransactionalID] = job
 	if len(job.Pending) == 0 {
@@ -648,7 +683,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 			continue
 		}
 		w.send(MsgWriteTxnMarkers, t.addr(), brokerAddr(l), corr, &WriteTxnMarkersRequest{TransactionalID: job.TransactionalID, ProducerID: job.ProducerID,
-			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition})
+			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition, Txn: job.Txn})
 	}
 }
 
@@ -827,7 +862,7 @@ func (w *World) onLoadDone(tm Timer) {
 		}
 		t.Meta[r.TransactionalID] = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, PrevProducerID: r.PrevProducerID, NextProducerID: NoProducerID,
 			ProducerEpoch: r.ProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: r.State,
-			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs}
+			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs, Txn: r.Txn}
 	}
 	for _, meta := range t.Meta {
 		w.noteTxnDeadline(meta)

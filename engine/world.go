@@ -82,8 +82,9 @@ type World struct {
 	NextTxnDeadline int64
 	// Held holds acks=all answers until their writes are replicated.
 	Held []heldResponse
-	// Parked holds produces waiting for KIP-890 verification.
-	Parked []parkedProduce
+	// Parked holds produces and TxnOffsetCommits waiting for KIP-890
+	// verification.
+	Parked []parkedRequest
 
 	seq         int64
 	nextMsg     int64

@@ -374,7 +374,7 @@ func TestBadLines(t *testing.T) {
 		{"expect event x count=0", "f.scn:9: expect event: count=0: to say there is none, write \"expect no event ...\""},
 		{"expect no event x count=1", "f.scn:9: expect no event: unknown option count; expected kind, actor, msg, error, rule, in or t"},
 		{"expect no evnt x", "f.scn:9: expect no: evnt: expected event; did you mean event?"},
-		{"expect event x kind=fenced", "f.scn:9: expect event: kind=fenced: expected send, deliver, seqcheck, append, marker, watermark, txnstate, txnlog, epoch, fence, clientstate, clienterror, consume, offsets, fault, timer, violation or info; did you mean fence?"},
+		{"expect event x kind=fenced", "f.scn:9: expect event: kind=fenced: expected send, deliver, seqcheck, append, marker, watermark, txnstate, txnlog, epoch, fence, clientstate, clienterror, consume, offsets, fault, timer, violation, info or hazard; did you mean fence?"},
 		{"expect event x actor=brokr-1", "f.scn:9: expect event: actor=brokr-1: expected who acted, as the transcript names it: broker-N, a client, coordinator(broker-N), group(G), a partition, network, expert or clock"},
 		{"expect event x actor=coordinator(broker-4)", "f.scn:9: expect event: actor=coordinator(broker-4): the cluster has 3 brokers (broker-1..broker-3)"},
 		{"expect event x actor=group(nog)", "f.scn:9: expect event: actor=group(nog): no consumer, processor or sendOffsetsToTransaction names this group"},
