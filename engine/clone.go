@@ -123,6 +123,7 @@ func (p *Producer) clone() *Producer {
 	c.TxnParts = append([]TP(nil), p.TxnParts...)
 	c.NewParts = append([]TP(nil), p.NewParts...)
 	c.AddingParts = append([]TP(nil), p.AddingParts...)
+	c.Pending = append([]TxnRequest(nil), p.Pending...)
 	c.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
 	if p.Offsets != nil {
 		o := *p.Offsets

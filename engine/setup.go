@@ -244,7 +244,7 @@ func (w *World) declareProducer(a Action) error {
 }
 
 func (w *World) newProducer(name string, cfg ProducerConfig) *Producer {
-	return &Producer{Name: name, Config: cfg, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CoordBroker: -1}
+	return &Producer{Name: name, Config: cfg, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CoordBroker: -1, GroupCoord: -1}
 }
 
 func (w *World) declareConsumer(a Action) error {
