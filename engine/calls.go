@@ -134,6 +134,13 @@ func (w *World) callEnd(p *Producer, commit bool) {
 	}
 	needBump := p.State == AbortableError && (p.LastError == OutOfOrderSequenceNumber || p.LastError == InvalidProducerEpoch ||
 		p.LastError == UnknownProducerID || p.LastError == InvalidProducerIDMapping || p.LastError == TransactionAbortable)
+	if p.State == AbortableError {
+		// In Java the application can abort only once its earlier calls
+		// have failed: the Sender fails every queued request in
+		// ABORTABLE_ERROR (maybeTerminateRequestWithError), so a queued
+		// EndTxn(commit) is gone before the abort queues its own.
+		w.terminateQueued(p)
+	}
 	w.setClientState(p, AbortingTransaction)
 	p.EndRequested = 2
 	if needBump {

@@ -399,6 +399,22 @@ func (w *World) terminateTxnRequest(p *Producer, r TxnRequest) {
 	}
 }
 
+// terminateQueued fails every queued request but FindCoordinator, as the
+// Sender does turn after turn in ABORTABLE_ERROR.
+func (w *World) terminateQueued(p *Producer) {
+	var keep []TxnRequest
+	for len(p.Pending) > 0 {
+		if r := p.poll(); r.Kind == MsgFindCoordinator {
+			keep = append(keep, r)
+		} else {
+			w.terminateTxnRequest(p, r)
+		}
+	}
+	for _, r := range keep {
+		p.enqueue(r)
+	}
+}
+
 // sendTxnRequest builds the request for r from the producer's state now and
 // sends it as the one transactional request in flight.
 func (w *World) sendTxnRequest(p *Producer, r TxnRequest, broker int) {
