@@ -137,6 +137,7 @@ func (x *Consumer) clone() *Consumer {
 	c := *x
 	c.Topics = append([]string(nil), x.Topics...)
 	c.Positions = append([]TPOffset(nil), x.Positions...)
+	c.AwaitReset = append([]TP(nil), x.AwaitReset...)
 	c.Received = x.Received[:len(x.Received):len(x.Received)]
 	c.InFlight = append([]InFlightRequest(nil), x.InFlight...)
 	c.Deferred = append([]item(nil), x.Deferred...)

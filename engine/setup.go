@@ -262,6 +262,12 @@ func (w *World) declareConsumer(a Action) error {
 			default:
 				return errf("isolation.level must be read_committed or read_uncommitted, got %q", kv.Value)
 			}
+		case "auto.offset.reset":
+			r, ok := OffsetResetByName(kv.Value)
+			if !ok {
+				return errf("auto.offset.reset must be latest, earliest or none, got %q", kv.Value)
+			}
+			c.OffsetReset = r
 		case "group.id":
 			c.GroupID = kv.Value
 		case "group.instance.id":
@@ -333,7 +339,10 @@ func (w *World) declareProcessor(a Action) error {
 		return errf("%s", cfgErr)
 	}
 	pr.Producer = w.newProducer(a.Actor, cfg)
-	pr.Consumer = &Consumer{Name: a.Actor, ReadCommitted: true, GroupID: group, Topics: []string{pr.Input}, GroupBroker: -1}
+	// The processor's consumer starts a partition with no committed offset
+	// at the beginning, as Kafka Streams configures its consumers
+	// (StreamsConfig: auto.offset.reset=earliest).
+	pr.Consumer = &Consumer{Name: a.Actor, ReadCommitted: true, OffsetReset: ResetEarliest, GroupID: group, Topics: []string{pr.Input}, GroupBroker: -1}
 	pr.Consumer.MemberID = w.joinGroup(group, a.Actor, "")
 	w.Processors = append(w.Processors, pr)
 	return nil

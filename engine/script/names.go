@@ -18,6 +18,7 @@ var messageKinds = []string{
 	"OffsetCommit", "OffsetCommitResponse",
 	"OffsetFetch", "OffsetFetchResponse",
 	"Fetch", "FetchResponse",
+	"ListOffsets", "ListOffsetsResponse",
 }
 
 // producerStates are the client-side transaction states of Java's
@@ -60,7 +61,7 @@ var kafkaErrors = []errorCode{
 	{"PRODUCER_FENCED", 90}, {"TRANSACTION_ABORTABLE", 120},
 	{"TimeoutException", 0}, {"ConfigException", 0},
 	{"IllegalStateException", 0}, {"KafkaException", 0},
-	{"NOT_ACKNOWLEDGED", 0},
+	{"NOT_ACKNOWLEDGED", 0}, {"NoOffsetForPartitionException", 0},
 }
 
 // invariants are the names of the invariants the engine checks after every
