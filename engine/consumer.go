@@ -219,7 +219,8 @@ func (w *World) resetPositions(c *Consumer) {
 	}
 }
 
-// onListOffsetsResponse sets a reset position.
+// onListOffsetsResponse sets a reset position and goes on fetching; after
+// an error the next poll asks again.
 func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 	if r.Code != None {
 		c.LastError = r.Code
@@ -245,6 +246,7 @@ func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 		}
 	}
 	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", "auto.offset.reset="+c.OffsetReset.String())
+	w.poll(c)
 }
 
 func (c *Consumer) removeInFlight(corr int64) (InFlightRequest, bool) {
@@ -297,7 +299,6 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 		w.onFetchResponse(c, r)
 	case *ListOffsetsResponse:
 		w.onListOffsetsResponse(c, r)
-		w.poll(c)
 	}
 }
 

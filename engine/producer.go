@@ -525,6 +525,13 @@ func (p *Producer) txnRequestQueued(kind MsgKind) bool {
 
 // dropUndrained removes the batches not yet sent.
 func (p *Producer) dropUndrained() {
+	undrained := false
+	for i := range p.Queue {
+		undrained = undrained || !p.Queue[i].InFlight
+	}
+	if !undrained {
+		return
+	}
 	kept := p.Queue[:0:0]
 	for _, b := range p.Queue {
 		if b.InFlight {
@@ -631,6 +638,7 @@ func (p *Producer) removeBatch(id int64) {
 // INITIALIZING when the epoch must be bumped first (KIP-360, ref 1.3).
 func (w *World) completeTransaction(p *Producer) {
 	p.TxnParts, p.NewParts, p.AddingParts = nil, nil, nil
+	p.Offsets = nil
 	p.TxnStarted = false
 	if p.BumpEpoch {
 		w.setClientState(p, Initializing)
