@@ -172,6 +172,10 @@ type DeclareConsumer struct {
 	GroupID    string
 	Topics     []string
 	InstanceID string
+	// OffsetReset is auto.offset.reset; ResetSet says it was written (the
+	// default, latest, may also be written out).
+	OffsetReset OffsetReset
+	ResetSet    bool
 }
 
 // DeclareProcessor is "processor NAME input=TOPIC output=TOPIC group.id=G

@@ -114,6 +114,9 @@ func (a DeclareConsumer) String() string {
 	if a.InstanceID != "" {
 		s += opt("group.instance.id", a.InstanceID)
 	}
+	if a.ResetSet {
+		s += opt("auto.offset.reset", a.OffsetReset.String())
+	}
 	return s
 }
 

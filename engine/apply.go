@@ -244,7 +244,7 @@ func (w *World) producerByAddr(name string, kind MsgKind) *Producer {
 		}
 	}
 	for _, pr := range w.Processors {
-		if pr.Name == name && kind != MsgFetchResponse && kind != MsgOffsetFetchResponse && kind != MsgOffsetCommitResponse &&
+		if pr.Name == name && kind != MsgFetchResponse && kind != MsgOffsetFetchResponse && kind != MsgOffsetCommitResponse && kind != MsgListOffsetsResponse &&
 			!(kind == MsgFindCoordinatorResponse && pr.Producer.Offsets == nil && pr.Consumer.inFlight(MsgFindCoordinator, TP{})) {
 			return pr.Producer
 		}

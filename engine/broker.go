@@ -23,6 +23,8 @@ func (w *World) deliverToBroker(id int, m *Message) {
 		w.onProduce(id, m, body)
 	case *FetchRequest:
 		w.onFetch(id, m, body)
+	case *ListOffsetsRequest:
+		w.onListOffsets(id, m, body)
 	case *FindCoordinatorRequest:
 		w.onFindCoordinator(id, m, body)
 	case *InitProducerIDRequest:
@@ -209,6 +211,26 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 	}
 	batches, aborted, _ := p.read(r.Offset, r.ReadCommitted, 500)
 	w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Batches: batches, Aborted: aborted, HighWatermark: p.HW, LSO: p.LastStableOffset()})
+}
+
+// onListOffsets answers with the log start offset for EARLIEST_TIMESTAMP, and
+// for LATEST_TIMESTAMP with the last offset the isolation level may read: the
+// LSO for read_committed, the high watermark for read_uncommitted
+// (Partition.fetchOffsetForTimestamp).
+func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
+	p := w.Partitions[r.TP]
+	if p == nil || p.Leader != id {
+		w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Code: NotLeaderOrFollower, Offset: -1})
+		return
+	}
+	off := p.LogStartOffset
+	if r.Latest {
+		off = p.HW
+		if r.ReadCommitted {
+			off = p.LastStableOffset()
+		}
+	}
+	w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Offset: off})
 }
 
 // onWriteTxnMarkers appends one marker per partition (KafkaApis.handleWriteTxnMarkersRequest).

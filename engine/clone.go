@@ -123,6 +123,7 @@ func (p *Producer) clone() *Producer {
 	c.TxnParts = append([]TP(nil), p.TxnParts...)
 	c.NewParts = append([]TP(nil), p.NewParts...)
 	c.AddingParts = append([]TP(nil), p.AddingParts...)
+	c.Pending = append([]TxnRequest(nil), p.Pending...)
 	c.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
 	if p.Offsets != nil {
 		o := *p.Offsets
@@ -136,6 +137,7 @@ func (x *Consumer) clone() *Consumer {
 	c := *x
 	c.Topics = append([]string(nil), x.Topics...)
 	c.Positions = append([]TPOffset(nil), x.Positions...)
+	c.AwaitReset = append([]TP(nil), x.AwaitReset...)
 	c.Received = x.Received[:len(x.Received):len(x.Received)]
 	c.InFlight = append([]InFlightRequest(nil), x.InFlight...)
 	c.Deferred = append([]item(nil), x.Deferred...)

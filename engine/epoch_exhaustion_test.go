@@ -84,6 +84,7 @@ func TestS28EpochExhaustionExpectedEpochAndRetry(t *testing.T) {
 	a.Epoch = 32766
 	a.BumpEpoch = true
 	a.State = Initializing
+	a.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})
 	s28Apply(t, w, Advance{Ms: 0}) // the client sends
 	s28Apply(t, w, Advance{Ms: 2}) // durable, answer in flight
 	s28Event(t, w, "InitProducerId transactionalId=payment-processor-1 timeout=60000 pid=1000 epoch=32766")

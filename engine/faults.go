@@ -242,7 +242,7 @@ func (w *World) restartClient(name string) error {
 		np := w.newProducer(name, pr.Producer.Config)
 		np.Incarnation = pr.Producer.Incarnation + 1
 		pr.Producer = np
-		c := &Consumer{Name: name, ReadCommitted: true, GroupID: pr.Consumer.GroupID, Topics: pr.Consumer.Topics, GroupBroker: -1}
+		c := &Consumer{Name: name, ReadCommitted: true, OffsetReset: pr.Consumer.OffsetReset, GroupID: pr.Consumer.GroupID, Topics: pr.Consumer.Topics, GroupBroker: -1}
 		c.MemberID = w.joinGroup(c.GroupID, name, "")
 		pr.Consumer = c
 		pr.Stage = procIdle
@@ -263,7 +263,7 @@ func (w *World) restartClient(name string) error {
 	}
 	for i, c := range w.Consumers {
 		if c.Name == name {
-			nc := &Consumer{Name: name, ReadCommitted: c.ReadCommitted, GroupID: c.GroupID, InstanceID: c.InstanceID, Topics: c.Topics, GroupBroker: -1, Received: c.Received}
+			nc := &Consumer{Name: name, ReadCommitted: c.ReadCommitted, OffsetReset: c.OffsetReset, GroupID: c.GroupID, InstanceID: c.InstanceID, Topics: c.Topics, GroupBroker: -1, Received: c.Received}
 			if nc.GroupID != "" {
 				nc.MemberID = w.joinGroup(nc.GroupID, name, nc.InstanceID)
 			}

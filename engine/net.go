@@ -32,6 +32,8 @@ const (
 	MsgOffsetFetchResponse
 	MsgFetch
 	MsgFetchResponse
+	MsgListOffsets
+	MsgListOffsetsResponse
 	msgKindCount
 )
 
@@ -39,7 +41,8 @@ var msgKindNames = [...]string{"Produce", "ProduceResponse", "FindCoordinator", 
 	"InitProducerId", "InitProducerIdResponse", "AddPartitionsToTxn", "AddPartitionsToTxnResponse",
 	"AddOffsetsToTxn", "AddOffsetsToTxnResponse", "EndTxn", "EndTxnResponse", "WriteTxnMarkers",
 	"WriteTxnMarkersResponse", "TxnOffsetCommit", "TxnOffsetCommitResponse", "OffsetCommit",
-	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse"}
+	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse",
+	"ListOffsets", "ListOffsetsResponse"}
 
 func (k MsgKind) String() string { return msgKindNames[k] }
 
@@ -114,6 +117,8 @@ func (m *Message) Code() ErrorCode {
 		return b.Code
 	case *FetchResponse:
 		return b.Code
+	case *ListOffsetsResponse:
+		return b.Code
 	}
 	return None
 }
@@ -157,6 +162,8 @@ func offsetTPs(os []TPOffset) []TP {
 // partition it adds is the coordinator's decision, not a field.
 func (r *ProduceRequest) About() []TP             { return []TP{r.TP} }
 func (r *ProduceResponse) About() []TP            { return []TP{r.TP} }
+func (r *ListOffsetsRequest) About() []TP         { return []TP{r.TP} }
+func (r *ListOffsetsResponse) About() []TP        { return []TP{r.TP} }
 func (r *FindCoordinatorRequest) About() []TP     { return nil }
 func (r *FindCoordinatorResponse) About() []TP    { return nil }
 func (r *InitProducerIDRequest) About() []TP      { return nil }
@@ -361,6 +368,23 @@ type FetchResponse struct {
 	LSO           int64
 }
 
+// ListOffsetsRequest asks a partition's leader for an offset by timestamp;
+// the consumer sends it to reset a position by auto.offset.reset
+// (OffsetFetcher.resetPositionsIfNeeded): EARLIEST_TIMESTAMP (-2) or
+// LATEST_TIMESTAMP (-1), with its isolation level.
+type ListOffsetsRequest struct {
+	TP            TP
+	Latest        bool // LATEST_TIMESTAMP, else EARLIEST_TIMESTAMP
+	ReadCommitted bool
+}
+
+// ListOffsetsResponse carries the offset found.
+type ListOffsetsResponse struct {
+	TP     TP
+	Code   ErrorCode
+	Offset int64
+}
+
 func tpList(tps []TP) string {
 	s := make([]string, len(tps))
 	for i, tp := range tps {
@@ -493,6 +517,23 @@ func (r *FetchResponse) describe() string {
 		n += int(r.Batches[i].Count)
 	}
 	return r.TP.String() + " " + strconv.Itoa(len(r.Batches)) + " batches (" + strconv.Itoa(n) + " offsets) hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
+}
+
+func (r *ListOffsetsRequest) describe() string {
+	ts, iso := "earliest", "read_uncommitted"
+	if r.Latest {
+		ts = "latest"
+	}
+	if r.ReadCommitted {
+		iso = "read_committed"
+	}
+	return r.TP.String() + " " + ts + " " + iso
+}
+func (r *ListOffsetsResponse) describe() string {
+	if r.Code != None {
+		return r.TP.String() + " " + r.Code.String()
+	}
+	return r.TP.String() + " offset=" + itoa(r.Offset)
 }
 
 // send puts a message on the network; it is delivered after the configured

@@ -122,7 +122,7 @@ func (w *World) declareProducer(a DeclareProducer) error {
 }
 
 func (w *World) newProducer(name string, cfg ProducerConfig) *Producer {
-	return &Producer{Name: name, Config: cfg, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CoordBroker: -1}
+	return &Producer{Name: name, Config: cfg, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CoordBroker: -1, GroupCoord: -1}
 }
 
 func (w *World) declareConsumer(a DeclareConsumer) error {
@@ -134,7 +134,7 @@ func (w *World) declareConsumer(a DeclareConsumer) error {
 			return errf("unknown topic %q", t)
 		}
 	}
-	c := &Consumer{Name: a.Name, GroupBroker: -1, ReadCommitted: a.Isolation == ReadCommitted,
+	c := &Consumer{Name: a.Name, GroupBroker: -1, ReadCommitted: a.Isolation == ReadCommitted, OffsetReset: a.OffsetReset,
 		GroupID: a.GroupID, InstanceID: a.InstanceID, Topics: append([]string(nil), a.Topics...)}
 	if c.GroupID != "" {
 		c.MemberID = w.joinGroup(c.GroupID, c.Name, c.InstanceID)
@@ -158,7 +158,10 @@ func (w *World) declareProcessor(a DeclareProcessor) error {
 	cfg.TransactionalID = a.TransactionalID
 	pr := &Processor{Name: a.Name, Input: a.Input, Output: a.Output, Mode: a.Offsets}
 	pr.Producer = w.newProducer(a.Name, cfg)
-	pr.Consumer = &Consumer{Name: a.Name, ReadCommitted: true, GroupID: a.GroupID, Topics: []string{pr.Input}, GroupBroker: -1}
+	// The processor's consumer starts a partition with no committed offset
+	// at the beginning, as Kafka Streams configures its consumers
+	// (StreamsConfig: auto.offset.reset=earliest).
+	pr.Consumer = &Consumer{Name: a.Name, ReadCommitted: true, OffsetReset: ResetEarliest, GroupID: a.GroupID, Topics: []string{pr.Input}, GroupBroker: -1}
 	pr.Consumer.MemberID = w.joinGroup(a.GroupID, a.Name, "")
 	w.Processors = append(w.Processors, pr)
 	return nil

@@ -152,6 +152,10 @@ func buildConsumer(p *pctx) engine.Action {
 	if v, ok := p.opt("topics"); ok {
 		a.Topics = splitList(v)
 	}
+	if v, ok := p.opt("auto.offset.reset"); ok {
+		a.OffsetReset, _ = engine.OffsetResetByName(v) // the parser checked it
+		a.ResetSet = true
+	}
 	return a
 }
 

@@ -83,6 +83,7 @@ var consumerOpts = []opt{
 	{key: "group.id", ph: "G", check: nonEmpty},
 	{key: "topics", ph: "t,u", check: listOf("topics", topicRef)},
 	{key: "group.instance.id", ph: "ID", check: nonEmpty},
+	{key: "auto.offset.reset", ph: "latest|earliest|none", check: oneOf("latest", "earliest", "none")},
 }
 
 var producerOnly = []ClientKind{Producer}
