@@ -2,33 +2,49 @@ package lessons
 
 import (
 	"bytes"
-	"sort"
+	"io"
 	"strconv"
 	"strings"
 
 	"eoslab/engine/script"
+	"eoslab/internal/termsafe"
 )
 
 // Parse reads a lesson file. file names it in errors. On any problem it
 // returns nil and a script.ErrorList with one "file:line: what was expected"
-// error per problem, sorted by line, so a teacher sees every mistake at once.
+// error per problem, sorted by line (the first script.MaxErrors of them, and
+// the number of the others), so a teacher sees every mistake at once.
 // Action and expectation lines are parsed by the scenario language's own
 // parser, so their errors read exactly as in a scenario file, with the
 // lesson's line numbers (and columns counted in the lesson's line).
 //
 // Parse checks the file's shape only; Check also plays it.
 func Parse(file string, src []byte) (*Lesson, error) {
+	return ParseReader(file, bytes.NewReader(src))
+}
+
+// ParseReader reads a lesson file from r as Parse does, a line at a time:
+// it holds one line of input at a time, never the file, and stops with an
+// error naming the file once it has read more than script.MaxFileBytes.
+func ParseReader(file string, r io.Reader) (*Lesson, error) {
 	p := &parser{file: file, d: script.NewDecls(), seen: map[string]int{},
 		l: &Lesson{File: file, Name: nameFromFile(file)}}
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	lines := bytes.Split(src, []byte("\n"))
-	for i, b := range lines {
-		p.line(i+1, string(bytes.TrimSuffix(b, []byte("\r"))))
+	in := script.NewLines(file, r)
+	last := 0
+	for in.Next() {
+		last = in.Line()
+		if in.TooLong() > 0 {
+			p.errs.Add(in.TooLongError())
+			continue
+		}
+		p.line(last, in.Text())
 	}
-	p.end(len(lines))
-	if len(p.errs) > 0 {
-		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
-		return nil, p.errs
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	p.end(last)
+	if err := p.errs.Err(); err != nil {
+		return nil, err
 	}
 	return p.l, nil
 }
@@ -62,11 +78,18 @@ type parser struct {
 }
 
 func (p *parser) errorf(line int, msg string) {
-	p.errs = append(p.errs, &script.Error{File: p.file, Line: line, Msg: msg})
+	p.errs.Add(&script.Error{File: p.file, Line: line, Msg: msg})
 }
 
-// line handles one line of the file.
+// line handles one line of the file. A line with a character a terminal
+// would act on (ESC, a C1 control, a bidirectional override) or with
+// invalid UTF-8 is refused before anything else reads it: its text would
+// reach the learner's screen in the list, the narration or a transcript.
 func (p *parser) line(n int, raw string) {
+	if bad, found := termsafe.Find(raw, true); found {
+		p.errs.Add(&script.Error{File: p.file, Line: n, Col: bad.Col, Msg: bad.Message()})
+		return
+	}
 	text := strings.TrimSpace(raw)
 	if text == "" || strings.HasPrefix(text, "#") {
 		return
@@ -216,7 +239,7 @@ func (p *parser) parseScenario(n int, text string, col, prefix int) (*script.Com
 	if se.Col > 0 {
 		se.Col = max(se.Col-prefix, 1) + col - 1
 	}
-	p.errs = append(p.errs, se)
+	p.errs.Add(se)
 	return nil, se
 }
 

@@ -67,9 +67,9 @@ func TestWholeFile(t *testing.T) {
 		{"line too long", "run\n" + strings.Repeat("x", MaxLineBytes+1),
 			"f.scn:2: line is 4097 bytes long; the limit is 4096"},
 		{"invalid utf-8", "topic t\nproducer A\nA send t-0 é\xff",
-			"f.scn:3:13: invalid UTF-8 (byte 0xff); scenario files are UTF-8 text"},
-		{"control character", "step\x00", "f.scn:1:5: control character U+0000 is not allowed; only spaces and tabs separate words"},
-		{"carriage return inside a line", "step\r1", "f.scn:1:5: control character U+000D is not allowed; only spaces and tabs separate words"},
+			"f.scn:3:13: invalid UTF-8 (byte 0xff); the file must be UTF-8 text"},
+		{"control character", "step\x00", "f.scn:1:5: control character U+0000 (NUL) is not allowed"},
+		{"carriage return inside a line", "step\r1", "f.scn:1:5: control character U+000D (CR) is not allowed"},
 		{"escapes in quotes", "topic t\nproducer A\nA send t-0 \"say \\\"hi\\\" \\\\ bye\"", ""},
 		{"empty file", "", ""},
 	} {
@@ -221,7 +221,7 @@ func TestKinds(t *testing.T) {
 }
 
 func TestErrorText(t *testing.T) {
-	l := ErrorList{{File: "a.scn", Line: 7, Msg: "x"}, {File: "a.scn", Line: 2, Col: 3, Msg: "y"}, {Line: 4, Msg: "z"}}
+	l := ErrorList{Errors: []*Error{{File: "a.scn", Line: 7, Msg: "x"}, {File: "a.scn", Line: 2, Col: 3, Msg: "y"}, {Line: 4, Msg: "z"}}}
 	l.sortErrors()
 	if got, want := l.Error(), "a.scn:2:3: y\nline 4: z\na.scn:7: x"; got != want {
 		t.Errorf("got %q, want %q", got, want)

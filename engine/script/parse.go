@@ -2,32 +2,50 @@ package script
 
 import (
 	"bytes"
+	"io"
 	"strings"
 )
 
 // Parse reads a whole scenario file. It returns the commands, or, if any line
 // is wrong, nil and an ErrorList with one error for every wrong line, sorted
-// by line. Lines are numbered from 1; a line ends at "\n" and a trailing "\r"
-// is ignored, as is a UTF-8 byte order mark at the start of the file.
+// by line (the first MaxErrors of them, and the number of the others).
+// Lines are numbered from 1; a line ends at "\n" and a trailing "\r" is
+// ignored, as is a UTF-8 byte order mark at the start of the file.
 func Parse(file string, src []byte) ([]Command, error) {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	return ParseReader(file, bytes.NewReader(src))
+}
+
+// ParseReader reads a scenario file from r as Parse does, a line at a time:
+// it holds one line of input at a time, never the file, and stops with an
+// error naming the file once it has read more than MaxFileBytes.
+func ParseReader(file string, r io.Reader) ([]Command, error) {
+	return parseLines(NewLines(file, r))
+}
+
+func parseLines(in *Lines) ([]Command, error) {
 	d := NewDecls()
 	var (
 		cmds []Command
 		errs ErrorList
 	)
-	for i, line := range bytes.Split(src, []byte("\n")) {
-		c, err := parseLine(file, i+1, string(bytes.TrimSuffix(line, []byte("\r"))), d, true)
+	for in.Next() {
+		if in.TooLong() > 0 {
+			errs.Add(in.TooLongError())
+			continue
+		}
+		c, err := parseLine(in.file, in.Line(), in.Text(), d, true)
 		switch {
 		case err != nil:
-			errs = append(errs, err)
+			errs.Add(err)
 		case c != nil:
 			cmds = append(cmds, *c)
 		}
 	}
-	if len(errs) > 0 {
-		errs.sortErrors()
-		return nil, errs
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	return cmds, nil
 }
