@@ -72,10 +72,14 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	if a.Verb != "expect" {
 		w.emit(EvAction, "scenario", a.String())
 	}
+	w.beginAction(a)
 	err := w.apply(a)
 	if err == nil && !isSetupVerb(a.Verb) {
 		w.runClients()
 		w.checkInvariants()
+	}
+	if berr := w.endAction(); err == nil {
+		err = berr
 	}
 	return w.Events[start:], err
 }
@@ -161,7 +165,7 @@ func (w *World) Busy() bool {
 
 // Step takes the next scheduled item. It returns false when nothing is scheduled.
 func (w *World) Step() bool {
-	if len(w.Queue) == 0 {
+	if len(w.Queue) == 0 || !w.withinBudget() {
 		return false
 	}
 	w.start()
@@ -175,6 +179,7 @@ func (w *World) execute(it item) {
 		w.Now = it.At
 	}
 	w.StepCount++
+	w.countStep(&it)
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
 		owner = it.Msg.To
@@ -335,7 +340,9 @@ func (w *World) applyStep(a Action) error {
 		}
 		for i := int64(0); i < n; i++ {
 			if !w.Step() {
-				w.emit(EvInfo, "scenario", "nothing is scheduled")
+				if len(w.Queue) == 0 {
+					w.emit(EvInfo, "scenario", "nothing is scheduled")
+				}
 				break
 			}
 		}
@@ -361,11 +368,10 @@ func (w *World) applyStep(a Action) error {
 			return err
 		}
 		n := int64(0)
-		for w.Busy() && n < max {
-			w.Step()
+		for w.Busy() && n < max && w.Step() {
 			n++
 		}
-		if w.Busy() {
+		if w.Busy() && n == max {
 			w.emit(EvInfo, "scenario", "run stopped after max="+itoa(max)+" steps; the system is not quiet")
 		}
 	case "advance":
@@ -381,7 +387,9 @@ func (w *World) applyStep(a Action) error {
 		}
 		until := w.Now + ms
 		for len(w.Queue) > 0 && w.Queue[0].At <= until {
-			w.Step()
+			if !w.Step() {
+				return nil // stopped by a limit; Apply reports it
+			}
 		}
 		w.Now = until
 		w.emit(EvInfo, "clock", "advanced to t="+itoa(w.Now))

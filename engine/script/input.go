@@ -71,7 +71,8 @@ func (l *Lines) Next() bool {
 		b = nil
 	}
 	if l.read > l.limit {
-		return l.fail("the file is larger than " + sizeText(l.limit) + ", the limit for a scenario or lesson file")
+		l.done, l.err = true, tooLarge(l.file, l.limit)
+		return false
 	}
 	switch {
 	case err == io.EOF:
@@ -125,6 +126,14 @@ func (l *Lines) Err() error {
 
 func lineTooLong(n int) string {
 	return "line is " + strconv.Itoa(n) + " bytes long; the limit is " + strconv.Itoa(MaxLineBytes)
+}
+
+// FileTooLarge is the error for a file larger than MaxFileBytes, for a
+// reader that knows the size before reading (a regular file).
+func FileTooLarge(file string) *Error { return tooLarge(file, MaxFileBytes) }
+
+func tooLarge(file string, limit int64) *Error {
+	return &Error{File: file, Msg: "the file is larger than " + sizeText(limit) + ", the limit for a scenario or lesson file"}
 }
 
 // sizeText is a byte count as people read it: "16 MiB (16777216 bytes)".
