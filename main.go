@@ -18,6 +18,7 @@ import (
 	"eoslab/assets"
 	"eoslab/engine"
 	"eoslab/engine/script"
+	"eoslab/internal/termsafe"
 	"eoslab/lessons"
 	"eoslab/views"
 	"eoslab/views/adapt"
@@ -90,7 +91,13 @@ func main() {
 	os.Exit(code)
 }
 
+// run is eoslab with its arguments and output streams. Whatever it prints
+// goes through termsafe.Writer, so that a name or a text from a file (or a
+// file name from the command line) that holds ESC, a C1 or a bidirectional
+// control reaches the terminal escaped, not obeyed. The TUI draws through
+// its own cleaner.
 func run(args []string, stdout, stderr io.Writer) int {
+	stdout, stderr = termsafe.Writer(stdout), termsafe.Writer(stderr)
 	err := dispatch(args, stdout)
 	if err == nil {
 		return 0
@@ -222,8 +229,12 @@ func listLessons(stdout io.Writer) error {
 	return nil
 }
 
-func readInput(path string) ([]byte, error) {
-	src, err := os.ReadFile(path)
+// openInput opens a scenario or lesson file. A regular file larger than
+// script.MaxFileBytes is refused before a byte of it is read; a pipe or a
+// device, whose size is unknown, is read by the parsers through their
+// limit, which stops one byte past it (eoslab run /dev/zero ends there).
+func openInput(path string) (*os.File, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -231,7 +242,11 @@ func readInput(path string) ([]byte, error) {
 		}
 		return nil, invalid("%s: cannot read: %v", path, err)
 	}
-	return src, nil
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > script.MaxFileBytes {
+		f.Close()
+		return nil, asInvalid(script.FileTooLarge(path))
+	}
+	return f, nil
 }
 
 func asInvalid(err error) error {
@@ -258,11 +273,12 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 		return invalid("eoslab: run needs one scenario file (see 'eoslab help run')")
 	}
 	file := g.rest[0]
-	src, err := readInput(file)
+	in, err := openInput(file)
 	if err != nil {
 		return err
 	}
-	cmds, err := script.Parse(file, src)
+	cmds, err := script.ParseReader(file, in)
+	in.Close()
 	if err != nil {
 		return asInvalid(err)
 	}
@@ -326,17 +342,7 @@ func checkCmd(files []string, stdout io.Writer) error {
 	}
 	var msgs []string
 	for _, f := range files {
-		src, err := readInput(f)
-		if err != nil {
-			msgs = append(msgs, err.Error())
-			continue
-		}
-		if filepath.Ext(f) == ".lesson" {
-			err = lessons.Check(f, src)
-		} else {
-			_, err = script.Parse(f, src)
-		}
-		if err != nil {
+		if err := checkFile(f); err != nil {
 			msgs = append(msgs, err.Error())
 			continue
 		}
@@ -346,6 +352,24 @@ func checkCmd(files []string, stdout io.Writer) error {
 		return invalid("%s", strings.Join(msgs, "\n"))
 	}
 	return nil
+}
+
+// checkFile validates one scenario or lesson file; a lesson is also played.
+func checkFile(path string) error {
+	in, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if filepath.Ext(path) != ".lesson" {
+		_, err = script.ParseReader(path, in)
+		return err
+	}
+	l, err := lessons.ParseReader(path, in)
+	if err != nil {
+		return err
+	}
+	return l.Check()
 }
 
 func openTUI(g globalFlags, lesson string) error {

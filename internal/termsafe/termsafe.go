@@ -15,6 +15,7 @@
 package termsafe
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -188,4 +189,40 @@ func hex4(r rune) string {
 		s = "0" + s
 	}
 	return s
+}
+
+// Writer returns a writer that escapes, as Escape does, what is written to
+// w. Each Write is escaped on its own, so a character split across two
+// writes shows as \xNN escapes rather than as itself; fmt and
+// encoding/json write a whole line or value at a time.
+func Writer(w io.Writer) io.Writer { return writer{w} }
+
+type writer struct{ w io.Writer }
+
+func (x writer) Write(p []byte) (int, error) {
+	if !needsEscape(p) {
+		return x.w.Write(p)
+	}
+	if _, err := io.WriteString(x.w, Escape(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// needsEscape is firstUnsafe for bytes, so that the common case (nothing
+// to escape) costs no copy.
+func needsEscape(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' || c == '\n' {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if (r == utf8.RuneError && n <= 1) || Unsafe(r) {
+			return true
+		}
+		i += n
+	}
+	return false
 }
