@@ -30,19 +30,18 @@ func ParseReader(file string, r io.Reader) (*Lesson, error) {
 	p := &parser{file: file, d: script.NewDecls(), seen: map[string]int{},
 		l: &Lesson{File: file, Name: nameFromFile(file)}}
 	in := script.NewLines(file, r)
-	last := 0
 	for in.Next() {
-		last = in.Line()
 		if in.TooLong() > 0 {
 			p.errs.Add(in.TooLongError())
+			p.refused(in.Line(), termsafe.Blank(in.Text()))
 			continue
 		}
-		p.line(last, in.Text())
+		p.line(in.Line(), in.Text())
 	}
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	p.end(last)
+	p.end(in.Line())
 	if err := p.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -75,10 +74,28 @@ type parser struct {
 	intro  prose
 	headed bool // the header has been checked
 	step   *stepBuilder
+	quiet  int // a refused line being salvaged: its errors are not recorded
 }
 
 func (p *parser) errorf(line int, msg string) {
-	p.errs.Add(&script.Error{File: p.file, Line: line, Msg: msg})
+	p.add(&script.Error{File: p.file, Line: line, Msg: msg})
+}
+
+// add records an error, unless it is about a line already refused.
+func (p *parser) add(e *script.Error) {
+	if e.Line != p.quiet {
+		p.errs.Add(e)
+	}
+}
+
+// refused reads a line that was refused (a bad character, too long) from
+// what is left of it, with its errors silenced: the line still counts as
+// the key it starts with and declares what it declares, so one mistake
+// makes one error and not one on every later line that depends on it.
+func (p *parser) refused(n int, text string) {
+	p.quiet = n
+	p.line(n, text)
+	p.quiet = 0
 }
 
 // line handles one line of the file. A line with a character a terminal
@@ -88,6 +105,7 @@ func (p *parser) errorf(line int, msg string) {
 func (p *parser) line(n int, raw string) {
 	if bad, found := termsafe.Find(raw, true); found {
 		p.errs.Add(&script.Error{File: p.file, Line: n, Col: bad.Col, Msg: bad.Message()})
+		p.refused(n, termsafe.Blank(raw))
 		return
 	}
 	text := strings.TrimSpace(raw)
@@ -239,7 +257,7 @@ func (p *parser) parseScenario(n int, text string, col, prefix int) (*script.Com
 	if se.Col > 0 {
 		se.Col = max(se.Col-prefix, 1) + col - 1
 	}
-	p.errs.Add(se)
+	p.add(se)
 	return nil, se
 }
 

@@ -3,9 +3,9 @@ package script
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // MaxFileBytes is the largest scenario or lesson file eoslab reads: 16 MiB.
@@ -23,6 +23,7 @@ const MaxFileBytes = 16 << 20
 // Lines are numbered from 1 and split as bytes.Split(src, "\n") would: a
 // file that ends with a newline has an empty last line. A trailing "\r" is
 // removed, and so is a UTF-8 byte order mark at the start of the file.
+// Blank lines are counted and skipped: both languages ignore them.
 type Lines struct {
 	file  string
 	r     *bufio.Reader
@@ -46,20 +47,61 @@ func newLines(file string, r io.Reader, limit int64) *Lines {
 	return &Lines{file: file, r: bufio.NewReaderSize(io.LimitReader(r, limit+1), readBuffer), limit: limit}
 }
 
-// Next reads the next line. It returns false at the end of the file and
-// when the file cannot be read further: then Err says why.
+// Next reads the next line that is not blank (empty once its "\r" is
+// removed); Line still counts the blank lines. It returns false at the end
+// of the file, where Line is the number of the last line, and when the
+// file cannot be read further: then Err says why.
 func (l *Lines) Next() bool {
-	if l.done {
-		return false
+	for !l.done {
+		l.skipBlank()
+		if l.read1() && (l.text != "" || l.long > 0) {
+			return true
+		}
 	}
+	return false
+}
+
+// skipBlank passes over the blank lines already in the read buffer, a
+// byte at a time rather than a line at a time: a file of blank lines reads
+// at the speed of a memory scan.
+func (l *Lines) skipBlank() {
+	for {
+		p, _ := l.r.Peek(l.r.Buffered())
+		k, lines := 0, 0
+		for k < len(p) {
+			switch {
+			case p[k] == '\n':
+				k++
+			case p[k] == '\r' && k+1 < len(p) && p[k+1] == '\n':
+				k += 2
+			default:
+				goto done
+			}
+			lines++
+		}
+	done:
+		if k == 0 {
+			return
+		}
+		l.r.Discard(k)
+		l.read += int64(k)
+		l.n += lines
+	}
+}
+
+// read1 reads one line into text (or its length into long). It returns
+// false when there is none: at the end of the file or on an error.
+func (l *Lines) read1() bool {
 	l.text, l.long = "", 0
 	b, err := l.r.ReadSlice('\n')
 	size := len(b)
 	l.read += int64(size)
-	if errors.Is(err, bufio.ErrBufferFull) {
+	if err == bufio.ErrBufferFull {
 		// Longer than the buffer, so far longer than any line may be:
-		// read through it without keeping it.
-		for errors.Is(err, bufio.ErrBufferFull) {
+		// keep its head (for the parsers to salvage the line's key or
+		// declaration) and read through the rest without keeping it.
+		head := string(headOf(b))
+		for err == bufio.ErrBufferFull {
 			b, err = l.r.ReadSlice('\n')
 			size += len(b)
 			l.read += int64(len(b))
@@ -68,7 +110,7 @@ func (l *Lines) Next() bool {
 		if bytes.HasSuffix(b, []byte("\n")) {
 			l.long--
 		}
-		b = nil
+		b = []byte(head)
 	}
 	if l.read > l.limit {
 		l.done, l.err = true, tooLarge(l.file, l.limit)
@@ -87,10 +129,31 @@ func (l *Lines) Next() bool {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	}
 	if len(b) > MaxLineBytes {
-		l.long, b = len(b), nil
+		if l.long == 0 {
+			l.long = len(b)
+		}
+		b = headOf(b)
 	}
 	l.text = string(b)
 	return true
+}
+
+// headOf is the first MaxLineBytes bytes of a line, cut between
+// characters.
+func headOf(b []byte) []byte {
+	if len(b) <= MaxLineBytes {
+		return b
+	}
+	b = b[:MaxLineBytes]
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				b = b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 func (l *Lines) fail(msg string) bool {
@@ -99,10 +162,12 @@ func (l *Lines) fail(msg string) bool {
 	return false
 }
 
-// Line is the number of the line Next read.
+// Line is the number of the line Next read, or at the end of the file the
+// number of the last line.
 func (l *Lines) Line() int { return l.n }
 
-// Text is the line Next read, without its line end; "" when it is too long.
+// Text is the line Next read, without its line end; for a line longer
+// than MaxLineBytes, its first MaxLineBytes bytes.
 func (l *Lines) Text() string { return l.text }
 
 // TooLong is the length in bytes of the line Next read when it is longer

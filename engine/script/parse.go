@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"strings"
+
+	"eoslab/internal/termsafe"
 )
 
 // Parse reads a whole scenario file. It returns the commands, or, if any line
@@ -31,6 +33,8 @@ func parseLines(in *Lines) ([]Command, error) {
 	for in.Next() {
 		if in.TooLong() > 0 {
 			errs.Add(in.TooLongError())
+			// Its head may declare a name that later lines use.
+			parseLine(in.file, in.Line(), in.Text(), d, true)
 			continue
 		}
 		c, err := parseLine(in.file, in.Line(), in.Text(), d, true)
@@ -85,6 +89,11 @@ type pctx struct {
 func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Command, *Error) {
 	txt, toks, lerr := lex(text)
 	if lerr != nil {
+		if blank := termsafe.Blank(text); salvage && blank != text {
+			// Read the line without its bad characters for the names it
+			// declares; its own error is the one about the character.
+			parseLine(file, line, blank, d, true)
+		}
 		return nil, &Error{File: file, Line: line, Col: lerr.col, Msg: lerr.msg}
 	}
 	if len(toks) == 0 {

@@ -159,6 +159,28 @@ func Escape(s string) string {
 	return b.String()
 }
 
+// Blank returns s with every unsafe character and invalid UTF-8 byte
+// replaced by a space, tabs kept: what a parser reads of a refused line to
+// salvage its key or declaration, so that one bad character makes one
+// error, not one on every later line that uses the name.
+func Blank(s string) string {
+	if firstUnsafe(s) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n <= 1) || Unsafe(r) || r == '\n' {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
 // firstUnsafe is the byte index of the first character Escape changes, or
 // -1. Printable ASCII, the bulk of every text here, is checked a byte at a
 // time without decoding.
