@@ -74,7 +74,7 @@ func TestEscape(t *testing.T) {
 		"exe.\u202etxt":          `exe.\u202etxt`,
 		"bad \xff byte":          `bad \xff byte`,
 		"\r\x7f":                 `\x0d\x7f`,
-		"é 日本 👍":                "é 日本 👍",
+		"é 日本 👍":                 "é 日本 👍",
 	} {
 		got := Escape(in)
 		if got != want {
