@@ -51,6 +51,10 @@ followed by one object with the final state (see 'eoslab help json').
 With --lesson, plays a built-in lesson to the end: narration, events,
 checkpoints with their answers, and the "Kafka vs the article" notes.
 
+An action that runs away (more than 2,000,000 steps or 1,000,000 events, or
+4,000,000 events in the whole scenario) stops with an error naming its line
+and what kept firing. A file is at most 16 MiB.
+
 Exit code 0 when every expect holds, 1 when one fails, 2 on invalid input.`,
 	"check": `eoslab check FILE...
 
@@ -58,8 +62,9 @@ Validates scenario files (.scn, or any other name) and lesson files (.lesson)
 without opening the TUI. Scenario files are parsed and checked for unknown
 verbs, wrong arguments, undeclared clients and partitions. Lesson files are
 parsed and played to the end, so a checkpoint whose choices do not match what
-the engine does is reported. Errors name file:line. Exit code 0 when all are
-valid, 2 otherwise.`,
+the engine does is reported. Errors name file:line (and the column of a bad
+character); the first 20 of a file are listed and the rest counted. A file
+is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 	"lessons": `eoslab lessons
 
 Lists the built-in lessons: name, title and number of steps.`,
