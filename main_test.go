@@ -6,9 +6,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"eoslab/engine"
 	"eoslab/engine/script"
 	"eoslab/internal/termsafe"
 	"eoslab/lessons"
@@ -266,4 +268,27 @@ func TestRunawayAdvance(t *testing.T) {
 	if code != 0 || strings.Count(out, "\n") > 100 {
 		t.Fatalf("code %d, %d lines, %s", code, strings.Count(out, "\n"), errs)
 	}
+}
+
+// The help states the limits the code enforces.
+func TestHelpStatesTheLimits(t *testing.T) {
+	l := engine.DefaultLimits()
+	for _, want := range []string{
+		strconv.Itoa(script.MaxFileBytes>>20) + " MiB",
+		strconv.Itoa(script.MaxErrors) + " of a file",
+		group(l.StepsPerAction) + " steps", group(int64(l.EventsPerAction)) + " events", group(int64(l.Events)) + " events in the whole scenario",
+	} {
+		if !strings.Contains(strings.ReplaceAll(commandHelp["run"]+commandHelp["check"], "\n", " "), want) {
+			t.Errorf("the help does not say %q", want)
+		}
+	}
+}
+
+// group writes 2000000 as 2,000,000.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -12,7 +12,8 @@ import (
 // with an error that names what kept firing, instead of filling memory.
 // The defaults are far above what a lesson or a hand-written scenario
 // does: a lesson step takes tens of steps, the largest scenario a few
-// thousand.
+// thousand. A zero field means no limit, for a benchmark that builds a
+// world of millions of events on purpose.
 type Limits struct {
 	// StepsPerAction bounds the scheduled items (deliveries and timers)
 	// one action (step N, run, advance) may take.

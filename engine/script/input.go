@@ -3,7 +3,9 @@ package script
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"strconv"
 	"unicode/utf8"
 )
@@ -120,6 +122,10 @@ func (l *Lines) read1() bool {
 	case err == io.EOF:
 		l.done = true
 	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the file is named already
+		}
 		return l.fail("cannot read: " + err.Error())
 	}
 	l.n++
