@@ -93,6 +93,13 @@ func (p *parser) add(e *script.Error) {
 // the key it starts with and declares what it declares, so one mistake
 // makes one error and not one on every later line that depends on it.
 func (p *parser) refused(n int, text string) {
+	if _, _, _, ok := splitKey(text); !ok {
+		// Not a key: in setup a declaration, elsewhere nothing to keep.
+		if p.sec == inSetup {
+			p.salvage(n, strings.TrimSpace(text))
+		}
+		return
+	}
 	p.quiet = n
 	p.line(n, text)
 	p.quiet = 0
@@ -234,8 +241,15 @@ func (p *parser) setupLine(n int, text string, col int) {
 // (a bad option), so one mistake yields one error rather than an "is not
 // declared" error on every later line that uses the name.
 func (p *parser) salvage(n int, text string) {
+	verb := text
+	if i := strings.IndexAny(text, " \t"); i >= 0 {
+		verb = text[:i]
+	}
+	if !contains([]string{"topic", "producer", "consumer"}, verb) {
+		return // cheap for a line of a binary file
+	}
 	f := strings.Fields(text)
-	if len(f) < 2 || !contains([]string{"topic", "producer", "consumer"}, f[0]) {
+	if len(f) < 2 {
 		return
 	}
 	_, _ = script.ParseLine(p.file, n, f[0]+" "+f[1], p.d)

@@ -118,6 +118,22 @@ func TestDevZero(t *testing.T) {
 	}
 }
 
+// BenchmarkDevZero is `eoslab run /dev/zero`'s parse: 16 MiB of NUL bytes
+// read through and refused.
+func BenchmarkDevZero(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open("/dev/zero")
+		if err != nil {
+			b.Skip("no /dev/zero here")
+		}
+		if _, err := ParseReader("/dev/zero", f); err == nil {
+			b.Fatal("no error")
+		}
+		f.Close()
+	}
+}
+
 // totalAlloc runs f and returns how many bytes it allocated in all.
 func totalAlloc(f func()) uint64 {
 	var before, after runtime.MemStats

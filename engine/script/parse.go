@@ -89,10 +89,12 @@ type pctx struct {
 func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Command, *Error) {
 	txt, toks, lerr := lex(text)
 	if lerr != nil {
-		if blank := termsafe.Blank(text); salvage && blank != text {
+		if salvage && isDeclaration(text) {
 			// Read the line without its bad characters for the names it
 			// declares; its own error is the one about the character.
-			parseLine(file, line, blank, d, true)
+			if blank := termsafe.Blank(text); blank != text {
+				parseLine(file, line, blank, d, true)
+			}
 		}
 		return nil, &Error{File: file, Line: line, Col: lerr.col, Msg: lerr.msg}
 	}
@@ -120,6 +122,18 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 		}
 	}
 	return nil, &Error{File: file, Line: line, Msg: msg}
+}
+
+// isDeclaration reports whether a line starts with a setup verb: only such
+// a line is worth reading again for its names (a binary file's lines are
+// not, and each would cost a search for a verb it resembles).
+func isDeclaration(text string) bool {
+	w := strings.TrimLeft(text, " \t")
+	if i := strings.IndexAny(w, " \t"); i >= 0 {
+		w = w[:i]
+	}
+	forms := verbForms[w]
+	return len(forms) > 0 && forms[0].kind == Setup
 }
 
 // parse fills p.cmd from the words of a line, or says what is wrong.
