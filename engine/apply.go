@@ -163,7 +163,8 @@ func (w *World) Busy() bool {
 	return false
 }
 
-// Step takes the next scheduled item. It returns false when nothing is scheduled.
+// Step takes the next scheduled item. It returns false when nothing is
+// scheduled, or when the action being applied has reached a limit (Limits).
 func (w *World) Step() bool {
 	if len(w.Queue) == 0 || !w.withinBudget() {
 		return false
