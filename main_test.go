@@ -3,10 +3,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"eoslab/engine"
+	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
+	"eoslab/lessons"
 )
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
@@ -130,4 +137,158 @@ func TestRunLesson(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "PRODUCER_FENCED(90)") {
 		t.Fatalf("run --lesson zombie: %d %s", code, errs)
 	}
+}
+
+// noRawControls fails if CLI output holds a character a terminal acts on.
+func noRawControls(t *testing.T, what, out string) {
+	t.Helper()
+	if e := termsafe.Escape(out); e != out {
+		i := 0
+		for i < len(out) && out[i] == e[i] {
+			i++
+		}
+		t.Fatalf("%s: output holds a raw control near %q", what, out[max(0, i-30):min(len(out), i+30)])
+	}
+}
+
+// The limits of issue 7, from the command line: a device that never ends,
+// a file over the limit, a binary file. Each stops at once with exit 2 and
+// a short message.
+func TestInputLimits(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		code, out, errs := runCLI(t, "run", "/dev/zero")
+		if code != 2 || out != "" || errs != "/dev/zero: the file is larger than 16 MiB (16777216 bytes), the limit for a scenario or lesson file\n" {
+			t.Fatalf("run /dev/zero: %d %q %q", code, out, errs)
+		}
+	}
+
+	// A sparse file: 17 MB long, nothing on disk, refused before reading.
+	big := filepath.Join(t.TempDir(), "big.scn")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(script.MaxFileBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, cmd := range []string{"run", "check"} {
+		code, _, errs := runCLI(t, cmd, big)
+		if code != 2 || !strings.HasSuffix(errs, "big.scn: the file is larger than 16 MiB (16777216 bytes), the limit for a scenario or lesson file\n") {
+			t.Fatalf("%s big.scn: %d %q", cmd, code, errs)
+		}
+	}
+
+	bin := make([]byte, 1<<20)
+	rand.New(rand.NewSource(9)).Read(bin)
+	for _, name := range []string{"bin.scn", "bin.lesson"} {
+		p := writeFile(t, name, string(bin))
+		for _, cmd := range []string{"run", "check"} {
+			if cmd == "run" && name == "bin.lesson" {
+				continue
+			}
+			code, out, errs := runCLI(t, cmd, p)
+			lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+			if code != 2 || out != "" || len(lines) != script.MaxErrors+1 || !strings.HasSuffix(lines[script.MaxErrors], " more errors") {
+				t.Fatalf("%s %s: code %d, %d lines of errors, last %q", cmd, name, code, len(lines), lines[len(lines)-1])
+			}
+			noRawControls(t, cmd+" "+name, errs)
+		}
+	}
+}
+
+// A scenario and a lesson carrying ESC, a C1 control and U+202E are
+// refused with file:line:column, and the messages carry no raw control.
+func TestHostileFilesAreRefused(t *testing.T) {
+	scn := writeFile(t, "hostile.scn", "topic t\x1b]0;x\x07\nproducer A\u009b\nA send t-0 a\u202eb\n")
+	lesson := writeFile(t, "hostile.lesson", strings.Replace(strings.Replace(strings.Replace(lessonOK,
+		"title: T", "title: T\x1b]0;pwned\x07", 1), "summary: S", "summary: S\u009b2J", 1), "say: It runs.", "say: It \u202eruns.", 1))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", scn}, scn + ":1:8: control character U+001B (ESC) is not allowed\n" +
+			scn + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
+			scn + ":3:13: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+		{[]string{"run", scn}, scn + ":1:8: control character U+001B (ESC) is not allowed\n" +
+			scn + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
+			scn + ":3:13: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+		{[]string{"check", lesson}, lesson + ":1:9: control character U+001B (ESC) is not allowed\n" +
+			lesson + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
+			lesson + ":10:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != 2 || out != "" || errs != tc.want {
+			t.Errorf("%v: code %d\nout %q\n got %q\nwant %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+const lessonOK = `title: T
+summary: S
+level: beginner
+setup:
+  topic t
+  producer A
+step: one
+  say: A sends.
+  do: A send t-0 x
+  say: It runs.
+  do: run
+`
+
+// Nothing eoslab prints carries a raw control character: not the list,
+// not a lesson played headless, not check, not a transcript, and not a
+// file name given on the command line (the one text from outside that no
+// parser reads).
+func TestOutputHasNoRawControls(t *testing.T) {
+	runs := [][]string{{"lessons"}, {"run", filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")},
+		{"run", "--json", filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")},
+		{"check", "no-such\x1b]0;pwned\x07.scn", "missing\u202e.lesson"}}
+	for _, m := range lessons.All() {
+		runs = append(runs, []string{"run", "--lesson", m.Name})
+	}
+	for _, args := range runs {
+		_, out, errs := runCLI(t, args...)
+		noRawControls(t, strings.Join(args, " "), out+errs)
+	}
+	_, _, errs := runCLI(t, "check", "no-such\x1b]0;pwned\x07.scn")
+	if !strings.HasPrefix(errs, `no-such\x1b]0;pwned\x07.scn: cannot read`) {
+		t.Fatalf("file name not escaped: %q", errs)
+	}
+}
+
+// The nine-line runaway of issue 7 (a transaction committed while its
+// partition has no leader, then the longest advance, repeated) finishes at
+// once with a short transcript: the marker waits for a leader.
+func TestRunawayAdvance(t *testing.T) {
+	src := "topic t rf=1\nproducer a transactional.id=x\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\ncrash broker-3\na commitTransaction\n" +
+		strings.Repeat("advance 2147483647\n", 3)
+	code, out, errs := runCLI(t, "run", writeFile(t, "runaway.scn", src))
+	if code != 0 || strings.Count(out, "\n") > 100 {
+		t.Fatalf("code %d, %d lines, %s", code, strings.Count(out, "\n"), errs)
+	}
+}
+
+// The help states the limits the code enforces.
+func TestHelpStatesTheLimits(t *testing.T) {
+	l := engine.DefaultLimits()
+	for _, want := range []string{
+		strconv.Itoa(script.MaxFileBytes>>20) + " MiB",
+		strconv.Itoa(script.MaxErrors) + " of a file",
+		group(l.StepsPerAction) + " steps", group(int64(l.EventsPerAction)) + " events", group(int64(l.Events)) + " events in the whole scenario",
+	} {
+		if !strings.Contains(strings.ReplaceAll(commandHelp["run"]+commandHelp["check"], "\n", " "), want) {
+			t.Errorf("the help does not say %q", want)
+		}
+	}
+}
+
+// group writes 2000000 as 2,000,000.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

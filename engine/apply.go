@@ -17,10 +17,14 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	}
 	start := len(w.Events)
 	w.emit(EvAction, "scenario", a.String())
+	w.beginAction(a)
 	err := w.apply(a)
 	if err == nil && !isSetup(a) {
 		w.runClients()
 		w.checkInvariants()
+	}
+	if berr := w.endAction(); err == nil {
+		err = berr
 	}
 	return w.Events[start:], err
 }
@@ -143,9 +147,10 @@ func (w *World) Busy() bool {
 	return false
 }
 
-// Step takes the next scheduled item. It returns false when nothing is scheduled.
+// Step takes the next scheduled item. It returns false when nothing is
+// scheduled, or when the action being applied has reached a limit (Limits).
 func (w *World) Step() bool {
-	if len(w.Queue) == 0 {
+	if len(w.Queue) == 0 || !w.withinBudget() {
 		return false
 	}
 	w.start()
@@ -159,6 +164,7 @@ func (w *World) execute(it item) {
 		w.Now = it.At
 	}
 	w.StepCount++
+	w.countStep(&it)
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
 		owner = it.Msg.To
@@ -313,8 +319,10 @@ func (w *World) applyStepN(a Step) {
 	}
 	for i := int64(0); i < n; i++ {
 		if !w.Step() {
-			w.emit(EvInfo, "scenario", "nothing is scheduled")
-			break
+			if len(w.Queue) == 0 {
+				w.emit(EvInfo, "scenario", "nothing is scheduled")
+			}
+			break // nothing scheduled, or stopped by a limit; Apply reports it
 		}
 	}
 }
@@ -344,11 +352,10 @@ func (w *World) applyRun(a Run) {
 		max = DefaultRunMax
 	}
 	n := int64(0)
-	for w.Busy() && n < max {
-		w.Step()
+	for w.Busy() && n < max && w.Step() {
 		n++
 	}
-	if w.Busy() {
+	if w.Busy() && n == max {
 		w.emit(EvInfo, "scenario", "run stopped after max="+itoa(max)+" steps; the system is not quiet")
 	}
 }
@@ -356,7 +363,9 @@ func (w *World) applyRun(a Run) {
 func (w *World) applyAdvance(a Advance) {
 	until := w.Now + a.Ms
 	for len(w.Queue) > 0 && w.Queue[0].At <= until {
-		w.Step()
+		if !w.Step() {
+			return // stopped by a limit; Apply reports it
+		}
 	}
 	w.Now = until
 	w.emit(EvInfo, "clock", "advanced to t="+itoa(w.Now))

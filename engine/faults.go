@@ -187,6 +187,7 @@ func (w *World) restartBroker(id int) {
 			p.LeaderEpoch++
 			w.emit(EvFault, brokerAddr(id), tp.String()+" is back online with "+brokerAddr(id)+" as leader")
 			w.markDirty(tp)
+			w.resendWaitingMarkers(tp)
 		}
 	}
 	for _, pn := range w.sortedTxnParts() {

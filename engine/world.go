@@ -20,6 +20,7 @@ type Config struct {
 	AbortCheckIntervalMs   int64
 	ExpiryCheckIntervalMs  int64
 	CheckInvariants        bool
+	Limits                 Limits // bounds on one action's work and a world's history
 }
 
 // DefaultConfig is Kafka's defaults plus a 1 ms network.
@@ -37,6 +38,7 @@ func DefaultConfig() Config {
 		AbortCheckIntervalMs:   10000,
 		ExpiryCheckIntervalMs:  3600000,
 		CheckInvariants:        true,
+		Limits:                 DefaultLimits(),
 	}
 }
 
@@ -95,6 +97,7 @@ type World struct {
 	nextMember  int64
 	timersArmed bool
 	dirty       []TP
+	act         actionBudget // the work of the action being applied
 }
 
 // New makes an empty world with the given configuration.

@@ -155,7 +155,7 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 			case !ok:
 				return h, nil
 			case li.Disabled:
-				h.status = li.Title + " is not available yet."
+				h.status = clean(li.Title) + " is not available yet."
 				return h, nil
 			default:
 				h.picked = li.Name

@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rivo/uniseg"
+
+	"eoslab/engine/termsafe"
 )
 
 // width is the number of terminal cells s takes, ignoring ANSI sequences.
@@ -109,31 +111,22 @@ func clip(s string, w int, tail string) string {
 }
 
 // clean makes text from a session safe to draw on one line: tabs and
-// newlines become spaces, and other control characters (including ESC, so a
-// value cannot smuggle in terminal sequences) are dropped.
+// newlines become spaces, and every other character a terminal would act
+// on (ESC, a C1 control, a bidirectional override) or invalid UTF-8 is
+// written as a visible escape such as \x1b or \u202e (termsafe.Escape), so
+// a value cannot smuggle in terminal sequences. The parsers refuse these
+// characters in files; this is the guard at the screen's edge.
 func clean(s string) string {
-	ok := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			ok = false
-			break
+	if strings.ContainsAny(s, "\t\n\r") {
+		b := []byte(s)
+		for i, c := range b {
+			if c == '\t' || c == '\n' || c == '\r' {
+				b[i] = ' '
+			}
 		}
+		s = string(b)
 	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return termsafe.Escape(s)
 }
 
 // wrap word-wraps plain text to w cells, keeping its paragraph breaks and

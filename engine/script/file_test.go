@@ -68,9 +68,24 @@ func TestWholeFile(t *testing.T) {
 		{"line too long", "run\n" + strings.Repeat("x", MaxLineBytes+1),
 			"f.scn:2: line is 4097 bytes long; the limit is 4096"},
 		{"invalid utf-8", "topic t\nproducer A\nA send t-0 é\xff",
-			"f.scn:3:13: invalid UTF-8 (byte 0xff); scenario files are UTF-8 text"},
-		{"control character", "step\x00", "f.scn:1:5: control character U+0000 is not allowed; only spaces and tabs separate words"},
-		{"carriage return inside a line", "step\r1", "f.scn:1:5: control character U+000D is not allowed; only spaces and tabs separate words"},
+			"f.scn:3:13: invalid UTF-8 (byte 0xff); the file must be UTF-8 text"},
+		{"control character", "step\x00", "f.scn:1:5: control character U+0000 (NUL) is not allowed"},
+		{"carriage return inside a line", "step\r1", "f.scn:1:5: control character U+000D (CR) is not allowed"},
+		// A terminal acts on these: ESC and the C1 controls start escape
+		// sequences, and U+202E reverses what follows. They are refused
+		// anywhere in a line, quotes and comments included.
+		{"ESC in a value", "topic t\nproducer A\nA send t-0 a\x1b]0;pwned\x07", "f.scn:3:13: control character U+001B (ESC) is not allowed"},
+		{"C1 control", "topic t\u009b2J", "f.scn:1:8: C1 control character U+009B (CSI) is not allowed"},
+		{"right-to-left override in a name", "producer A\u202eB", "f.scn:1:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed"},
+		{"in quotes", "topic t\nproducer A\nA send t-0 \"x \u2066y\"", "f.scn:3:15: bidirectional control U+2066 (LRI, left-to-right isolate) is not allowed"},
+		{"in a comment", "run # \u200f", "f.scn:1:7: bidirectional control U+200F (RLM, right-to-left mark) is not allowed"},
+		// A refused line still declares what it declares: one error, no
+		// cascade on the lines that use the name.
+		{"refused declarations", "topic t\x1b\nproducer A\u202e\nA send t-0 x\n",
+			"f.scn:1:8: control character U+001B (ESC) is not allowed\n" +
+				"f.scn:2:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed"},
+		{"too long declaration", "topic t\nproducer A # " + strings.Repeat("x", 70000) + "\nA send t-0 x\n",
+			"f.scn:2: line is 70013 bytes long; the limit is 4096"},
 		{"escapes in quotes", "topic t\nproducer A\nA send t-0 \"say \\\"hi\\\" \\\\ bye\"", ""},
 		{"empty file", "", ""},
 	} {
@@ -220,7 +235,7 @@ func TestKinds(t *testing.T) {
 }
 
 func TestErrorText(t *testing.T) {
-	l := ErrorList{{File: "a.scn", Line: 7, Msg: "x"}, {File: "a.scn", Line: 2, Col: 3, Msg: "y"}, {Line: 4, Msg: "z"}}
+	l := ErrorList{Errors: []*Error{{File: "a.scn", Line: 7, Msg: "x"}, {File: "a.scn", Line: 2, Col: 3, Msg: "y"}, {Line: 4, Msg: "z"}}}
 	l.sortErrors()
 	if got, want := l.Error(), "a.scn:2:3: y\nline 4: z\na.scn:7: x"; got != want {
 		t.Errorf("got %q, want %q", got, want)

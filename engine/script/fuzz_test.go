@@ -76,11 +76,14 @@ func FuzzParse(f *testing.F) {
 func checkErrors(t *testing.T, err error, file string, lines int) {
 	t.Helper()
 	var list ErrorList
-	if !errors.As(err, &list) || len(list) == 0 {
+	if !errors.As(err, &list) || len(list.Errors) == 0 {
 		t.Fatalf("error %T %v is not a non-empty ErrorList", err, err)
 	}
+	if len(list.Errors) > MaxErrors || (list.More > 0 && len(list.Errors) != MaxErrors) {
+		t.Fatalf("%d errors kept and %d counted; at most %d are kept, and all of them before any is counted", len(list.Errors), list.More, MaxErrors)
+	}
 	prev := 0
-	for _, e := range list {
+	for _, e := range list.Errors {
 		if e.File != file || e.Line < 1 || e.Line > lines+1 || e.Msg == "" || e.Col < 0 {
 			t.Fatalf("bad error %+v (file has %d lines)", e, lines)
 		}

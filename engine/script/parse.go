@@ -2,34 +2,55 @@ package script
 
 import (
 	"bytes"
+	"io"
 	"strings"
 
 	"eoslab/engine"
+	"eoslab/engine/termsafe"
 )
 
 // Parse reads a whole scenario file. It returns the commands, or, if any line
 // is wrong, nil and an ErrorList with one error for every wrong line, sorted
-// by line. Lines are numbered from 1; a line ends at "\n" and a trailing "\r"
-// is ignored, as is a UTF-8 byte order mark at the start of the file.
+// by line (the first MaxErrors of them, and the number of the others).
+// Lines are numbered from 1; a line ends at "\n" and a trailing "\r" is
+// ignored, as is a UTF-8 byte order mark at the start of the file.
 func Parse(file string, src []byte) ([]Command, error) {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	return ParseReader(file, bytes.NewReader(src))
+}
+
+// ParseReader reads a scenario file from r as Parse does, a line at a time:
+// it holds one line of input at a time, never the file, and stops with an
+// error naming the file once it has read more than MaxFileBytes.
+func ParseReader(file string, r io.Reader) ([]Command, error) {
+	return parseLines(NewLines(file, r))
+}
+
+func parseLines(in *Lines) ([]Command, error) {
 	d := NewDecls()
 	var (
 		cmds []Command
 		errs ErrorList
 	)
-	for i, line := range bytes.Split(src, []byte("\n")) {
-		c, err := parseLine(file, i+1, string(bytes.TrimSuffix(line, []byte("\r"))), d, true)
+	for in.Next() {
+		if in.TooLong() > 0 {
+			errs.Add(in.TooLongError())
+			// Its head may declare a name that later lines use.
+			parseLine(in.file, in.Line(), in.Text(), d, true)
+			continue
+		}
+		c, err := parseLine(in.file, in.Line(), in.Text(), d, true)
 		switch {
 		case err != nil:
-			errs = append(errs, err)
+			errs.Add(err)
 		case c != nil:
 			cmds = append(cmds, *c)
 		}
 	}
-	if len(errs) > 0 {
-		errs.sortErrors()
-		return nil, errs
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	return cmds, nil
 }
@@ -85,6 +106,13 @@ func (p *pctx) opt(key string) (string, bool) {
 func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Command, *Error) {
 	txt, toks, lerr := lex(text)
 	if lerr != nil {
+		if salvage && isDeclaration(text) {
+			// Read the line without its bad characters for the names it
+			// declares; its own error is the one about the character.
+			if blank := termsafe.Blank(text); blank != text {
+				parseLine(file, line, blank, d, true)
+			}
+		}
 		return nil, &Error{File: file, Line: line, Col: lerr.col, Msg: lerr.msg}
 	}
 	if len(toks) == 0 {
@@ -117,6 +145,18 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 		}
 	}
 	return nil, &Error{File: file, Line: line, Msg: msg}
+}
+
+// isDeclaration reports whether a line starts with a setup verb: only such
+// a line is worth reading again for its names (a binary file's lines are
+// not, and each would cost a search for a verb it resembles).
+func isDeclaration(text string) bool {
+	w := strings.TrimLeft(text, " \t")
+	if i := strings.IndexAny(w, " \t"); i >= 0 {
+		w = w[:i]
+	}
+	forms := verbForms[w]
+	return len(forms) > 0 && forms[0].kind == Setup
 }
 
 // parse fills p.cmd from the words of a line, or says what is wrong.
