@@ -59,9 +59,9 @@ type Frame struct {
 	// the Kafka class and method that decide what the step shows. Like
 	// Note, they are drawn in the detail view, not in the main text.
 	More, Source string
-	Checkpoint *Checkpoint
-	Producers  []ProducerView
-	Partitions []PartitionView
+	Checkpoint   *Checkpoint
+	Producers    []ProducerView
+	Partitions   []PartitionView
 	// Coordinators lists one entry per transactional id the lesson shows.
 	Coordinators []CoordinatorView
 	Consumers    []ConsumerView
