@@ -11,8 +11,6 @@ type LessonInfo struct {
 	Steps   int
 	// Finished marks a lesson the learner has played to the end.
 	Finished bool
-	// Disabled entries are listed but cannot be opened (the sandbox, for now).
-	Disabled bool
 }
 
 // Session is a lesson being played. The lessons package implements it on top

@@ -59,6 +59,7 @@ type Pane struct {
 	KeyMap  PaneKeyMap
 	th      *theme.Theme
 	title   string
+	footer  string   // drawn in the bottom border, on the left
 	header  []string // lines that stay put above the scrolling body
 	body    *memoLines
 	w, h    int
@@ -81,6 +82,10 @@ func (p *Pane) SetSize(w, h int) {
 
 // SetTitle sets the title drawn in the top border; it may be styled.
 func (p *Pane) SetTitle(s string) { p.title = s }
+
+// SetFooter sets a short text drawn in the bottom border, on the left; it
+// may be styled. The scroll position keeps the right.
+func (p *Pane) SetFooter(s string) { p.footer = s }
 
 // SetFocused marks the pane as the one that receives scroll keys.
 func (p *Pane) SetFocused(f bool) { p.focused = f }
@@ -147,6 +152,19 @@ func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	return p, nil
 }
 
+// Scrolls reports whether km is one of the pane's scroll keys.
+func (p Pane) Scrolls(km tea.KeyMsg) bool {
+	k := p.KeyMap
+	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom} {
+		for _, s := range b.Keys() {
+			if s == km.String() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // CanScroll reports whether the body is longer than the pane.
 func (p Pane) CanScroll() bool { return p.body.Len() > p.bodyHeight() }
 
@@ -156,7 +174,7 @@ func (p Pane) Lines() []string {
 	if p.w <= 0 || p.h <= 0 {
 		return nil
 	}
-	k := paneDrawKey{body: p.body, title: p.title, off: p.off, w: p.w, h: p.h, focused: p.focused}
+	k := paneDrawKey{body: p.body, title: p.title, footer: p.footer, off: p.off, w: p.w, h: p.h, focused: p.focused}
 	if lines, ok := p.drawn.get(k, p.header); ok {
 		return lines
 	}
@@ -223,8 +241,14 @@ func (p Pane) render() []string {
 			info = ""
 		}
 	}
-	fill := max(inner-width(info)-1, 0)
-	out = append(out, bs(box.BottomLeft+repeat(box.Horizontal, fill))+info+bs(repeat(box.Horizontal, inner-fill-width(info))+box.BottomRight))
+	// The footer goes after one cell of border, as the title does.
+	lead, foot := "", ""
+	if p.footer != "" && inner-width(info) >= 8 {
+		lead, foot = box.Horizontal, " "+clip(p.footer, inner-width(info)-5, ell)+" "
+	}
+	used := width(lead) + width(foot) + width(info)
+	fill := max(inner-used-1, 0)
+	out = append(out, bs(box.BottomLeft+lead)+foot+bs(repeat(box.Horizontal, fill))+info+bs(repeat(box.Horizontal, inner-fill-used)+box.BottomRight))
 	return out
 }
 
