@@ -467,7 +467,7 @@ func (a *App) refreshOverlay() {
 		a.overlay.SetContent(nil, detailContent(&a.frame, p), noRange)
 	case a.showFull:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
-		lines := splitLines(a.help.FullHelpView(a.fullKeys()))
+		lines := append([]string{p.bold("Keys")}, p.keyLines(a.fullKeys())...)
 		a.overlay.SetContent(nil, indent(append(append(lines, ""), p.legendLines()...)), noRange)
 	}
 	a.overlay.SetFooter("")

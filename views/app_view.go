@@ -233,7 +233,7 @@ func (a *App) fullKeys() [][]key.Binding {
 		{k.PlayPause, k.Slower, k.Faster, k.Details},
 		{k.Focus, k.FocusBack, pk.Up, pk.Down},
 		{pk.PageUp, pk.PageDown, pk.Top, pk.Bottom},
-		{k.Help, k.List, k.Quit},
+		{k.Help, k.List, k.Quit, k.QuitNow},
 	}
 }
 

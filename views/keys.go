@@ -19,6 +19,8 @@ type KeyMap struct {
 	Help      key.Binding
 	List      key.Binding
 	Quit      key.Binding
+	// QuitNow leaves the program from anywhere, lesson or list.
+	QuitNow key.Binding
 }
 
 // DefaultKeyMap returns the default player and global keys.
@@ -37,6 +39,7 @@ func DefaultKeyMap() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		QuitNow:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit eoslab")),
 	}
 }
 

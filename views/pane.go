@@ -31,6 +31,42 @@ type lazyLines struct {
 func (l lazyLines) Len() int          { return l.n }
 func (l lazyLines) Line(i int) string { return l.f(i) }
 
+// Sticky is Content made of sections, each led by a heading line (a
+// partition's name, a producer's name). When the pane scrolls past a
+// section's heading, it draws the heading on the first row, above the rest
+// of the section, so a log is never on screen without its partition.
+type Sticky interface {
+	Content
+	// StickyAt returns the heading to draw above line i when i is the
+	// first line on screen. ok is false when line i is itself a heading,
+	// or is in no section.
+	StickyAt(i int) (heading string, ok bool)
+}
+
+// sections is Content held as lines, with the indexes of its headings in
+// ascending order.
+type sections struct {
+	lines textLines
+	heads []int
+}
+
+func (s sections) Len() int          { return len(s.lines) }
+func (s sections) Line(i int) string { return s.lines[i] }
+
+func (s sections) StickyAt(i int) (string, bool) {
+	h := -1
+	for _, x := range s.heads {
+		if x > i {
+			break
+		}
+		h = x
+	}
+	if h < 0 || h == i || (i < len(s.lines) && s.lines[i] == "") {
+		return "", false
+	}
+	return s.lines[h], true
+}
+
 // Range is an inclusive range of body lines; a negative From means none.
 type Range struct{ From, To int }
 
@@ -108,6 +144,9 @@ func (p *Pane) SetContent(header []string, body Content, anchor Range) {
 func (p *Pane) reveal(r Range) {
 	if r.From >= 0 {
 		bh := p.bodyHeight()
+		if _, ok := p.body.c.(Sticky); ok && bh > 1 {
+			bh-- // a heading may take the first row
+		}
 		if r.To >= p.off+bh {
 			p.off = r.To - bh + 1
 		}
@@ -120,7 +159,24 @@ func (p *Pane) reveal(r Range) {
 
 func (p Pane) bodyHeight() int { return max(p.h-2-len(p.header), 0) }
 
-func (p *Pane) maxOff() int { return max(p.body.Len()-p.bodyHeight(), 0) }
+// sticky is the heading drawn on the first body row at offset off, if any.
+func (p Pane) sticky(off int) (string, bool) {
+	st, ok := p.body.c.(Sticky)
+	if !ok || off <= 0 || off >= p.body.Len() || p.bodyHeight() < 2 {
+		return "", false
+	}
+	return st.StickyAt(off)
+}
+
+// maxOff is the last offset: the one that shows the last line. A heading
+// on the first row takes a line's place, so the body may scroll one more.
+func (p *Pane) maxOff() int {
+	m := max(p.body.Len()-p.bodyHeight(), 0)
+	if _, ok := p.sticky(m); ok {
+		m++
+	}
+	return m
+}
 
 func (p *Pane) clamp() { p.off = clamp(p.off, 0, p.maxOff()) }
 
@@ -217,7 +273,12 @@ func (p Pane) render() []string {
 	}
 	bh := p.bodyHeight()
 	n := p.body.Len()
-	for i := 0; i < bh; i++ {
+	rowsLeft := bh
+	if h, ok := p.sticky(p.off); ok {
+		out = append(out, v+fit(h, inner, ell)+v)
+		rowsLeft--
+	}
+	for i := 0; i < rowsLeft; i++ {
 		s := ""
 		if j := p.off + i; j < n {
 			s = p.body.Line(j)
@@ -232,10 +293,10 @@ func (p Pane) render() []string {
 		if p.off > 0 {
 			up = p.th.Sym.ScrollUp
 		}
-		if p.off+bh < n {
+		if p.off+rowsLeft < n {
 			down = p.th.Sym.ScrollDown
 		}
-		last := min(p.off+bh, n)
+		last := min(p.off+rowsLeft, n)
 		info = " " + up + " " + strconv.Itoa(p.off+1) + "-" + strconv.Itoa(last) + "/" + strconv.Itoa(n) + " " + down + " "
 		if width(info) > inner-2 {
 			info = ""

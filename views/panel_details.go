@@ -3,6 +3,8 @@ package views
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	"eoslab/views/theme"
 )
 
@@ -36,7 +38,7 @@ func detailContent(f *Frame, p painter) Content {
 		out = append(out, wrap(text, w)...)
 		out = append(out, "")
 	}
-	section("Why", f.More, theme.Plain)
+	section("More about this step", f.More, theme.Plain)
 	section("In Kafka's code", f.Source, theme.Plain)
 	section(th.Sym.Note+" Kafka vs the article", f.Note, theme.InFlight)
 	if !hasDetails(f) {
@@ -64,6 +66,40 @@ func detailContent(f *Frame, p painter) Content {
 	return indent(out)
 }
 
+// keyLines lists every key of the player, "key  what it does", in as many
+// columns as the width holds, each group of keys in order.
+func (p painter) keyLines(groups [][]key.Binding) []string {
+	var cells [][2]string
+	kw, dw := 0, 0
+	for _, g := range groups {
+		for _, b := range g {
+			h := b.Help()
+			if h.Key == "" {
+				continue
+			}
+			cells = append(cells, [2]string{h.Key, h.Desc})
+			kw, dw = max(kw, width(h.Key)), max(dw, width(h.Desc))
+		}
+	}
+	colW := kw + 2 + dw
+	const gap = 4
+	k := columnCount(p.w-2, colW, gap, 4)
+	rows := (len(cells) + k - 1) / max(k, 1)
+	out := make([]string, rows)
+	for i, c := range cells {
+		r, col := i%rows, i/rows
+		cell := p.th.Text(theme.TextAccent, padRight(c[0], kw)) + "  " + c[1]
+		if col < k-1 {
+			cell = padRight(cell, colW+gap)
+		}
+		out[r] += cell
+	}
+	for i := range out {
+		out[i] = "  " + out[i]
+	}
+	return out
+}
+
 // legendLines explains every glyph the player draws, from the theme's own
 // tables, so the legend shows the glyphs of the mode in use (Unicode or
 // ASCII).
@@ -87,6 +123,7 @@ func (p painter) legendLines() []string {
 		{sym.Lifeline, "an actor's lifeline on the Timeline; the numbers on the left are the steps"},
 		{sym.Boundary + sym.Boundary + " LSO / HW", "in a partition: read_committed reads below the LSO, read_uncommitted below the HW"},
 		{sym.Note, "the step has details: d opens them"},
+		{"[Name]", "the panel a shared slot shows; tab shows the others"},
 		{sym.Question, "a question: the lesson waits for your answer"},
 		{sym.ScrollUp + " " + sym.ScrollDown, "more above or below: scroll with the arrow keys"},
 		{sym.Play + " / " + sym.Pause, "autoplay on / paused"},

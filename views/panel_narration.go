@@ -103,7 +103,7 @@ func progress(th *theme.Theme, step, steps, w int) string {
 func (p painter) textLines(f *Frame, w int) []string {
 	th := p.th
 	var out []string
-	for _, v := range f.Violations {
+	for _, v := range distinctViolations(f.Violations) {
 		for i, l := range wrap(th.Glyph(theme.Violated)+" violated: "+v, w) {
 			if i > 0 {
 				l = "  " + l
@@ -114,14 +114,13 @@ func (p painter) textLines(f *Frame, w int) []string {
 	if len(f.Violations) > 0 {
 		out = append(out, "")
 	}
+	// A lesson's narration starts with the step's title on a line of its
+	// own: it is drawn in bold.
 	title, rest, ok := strings.Cut(f.Narration, "\n")
-	if !ok || f.Step == 0 {
-		return append(out, wrap(f.Narration, w)...)
+	if t := wrap(title, w); ok && f.Step > 0 && len(t) == 1 {
+		return append(append(out, p.bold(t[0])), wrap(rest, w)...)
 	}
-	for _, l := range wrap(title, w) {
-		out = append(out, p.bold(l))
-	}
-	return append(out, wrap(rest, w)...)
+	return append(out, wrap(f.Narration, w)...)
 }
 
 // checkpointLines draws the question and choices and, once answered, the
@@ -195,4 +194,28 @@ func indent(lines []string) textLines {
 		lines[i] = " " + l
 	}
 	return textLines(lines)
+}
+
+// distinctViolations keeps the first report of each invariant (the text
+// up to the first colon names it) and says how many more there were: a
+// step that breaks one invariant on two partitions is one fact for the
+// lesson text. The event log lists every report.
+func distinctViolations(vs []string) []string {
+	var out []string
+	count := map[string]int{}
+	var names []string
+	for _, v := range vs {
+		name, _, _ := strings.Cut(v, ":")
+		if count[name] == 0 {
+			names = append(names, name)
+			out = append(out, v)
+		}
+		count[name]++
+	}
+	for i, name := range names {
+		if n := count[name] - 1; n > 0 {
+			out[i] += " (and " + itoa(n) + " more like it)"
+		}
+	}
+	return out
 }
