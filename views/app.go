@@ -137,16 +137,25 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	a.home = NewHome(lessons, th)
 	a.help = newHelp(th)
 	for i := range a.panes {
-		a.panes[i] = NewPane(th)
+		a.panes[i] = newPanelPane(th, PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
-	a.overlay = NewPane(th)
+	a.overlay = NewTextPane(th)
 	a.overlay.KeyMap = a.paneKeys
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
 	a.syncKeys()
 	return a
+}
+
+// newPanelPane is the pane of one panel: the lesson's text scrolls through
+// a viewport, the stage's panels lazily (see Pane).
+func newPanelPane(th *theme.Theme, p PanelID) Pane {
+	if p == PanelNarration {
+		return NewTextPane(th)
+	}
+	return NewPane(th)
 }
 
 func newHelp(th *theme.Theme) help.Model {
@@ -271,7 +280,7 @@ func (a *App) openLesson(name string) {
 	a.recent = nil
 	a.shown = map[PanelID]PanelID{}
 	for i := range a.panes {
-		a.panes[i] = NewPane(a.th)
+		a.panes[i] = newPanelPane(a.th, PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 		if a.noCache {
 			a.panes[i].drawn = nil
