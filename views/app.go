@@ -252,6 +252,12 @@ func (a *App) openLesson(name string) {
 		return
 	}
 	s, resumed := a.kept[name], true
+	if s != nil && s.Len() > 0 && s.Pos() >= s.Len() {
+		// A lesson left at its end opens at its start: picking it again
+		// means playing it again.
+		s.Restart()
+		resumed = false
+	}
 	if s == nil {
 		var err error
 		s, err = a.open(name)

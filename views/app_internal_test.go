@@ -220,6 +220,19 @@ func TestLeavingKeepsThePlace(t *testing.T) {
 	if !strings.Contains(m.View(), "Back where you left off") {
 		t.Errorf("no word about resuming:\n%s", m.View())
 	}
+	// A lesson left at its end starts again.
+	for range 6 {
+		m, _ = m.Update(viewtest.Key("1")) // answers a question, if any
+		m, _ = m.Update(viewtest.Key("right"))
+	}
+	if a := m.(App); a.sess.Pos() != a.sess.Len() {
+		t.Fatalf("did not reach the end: %d of %d", a.sess.Pos(), a.sess.Len())
+	}
+	m, _ = m.Update(viewtest.Key("esc"))
+	m, _ = m.Update(viewtest.Key("enter"))
+	if a := m.(App); a.sess.Pos() != 0 || opened != 1 {
+		t.Fatalf("a finished lesson reopened at %d (%d opens); want its start", a.sess.Pos(), opened)
+	}
 }
 
 func TestHelpHidesKeysThatCannotAct(t *testing.T) {

@@ -334,6 +334,12 @@ var followOrder = []PanelID{PanelConsumers, PanelCoordinator, PanelPartitions, P
 // follow brings forward, in each slot the learner has not picked a panel
 // of, the panel the last step changed.
 func (a *App) follow() {
+	if a.frame.Step == 0 {
+		// Before the first step only the setup happened: the slots show
+		// their first panel (the producers: who is who).
+		clear(a.shown)
+		return
+	}
 	for _, s := range a.place.Slots {
 		if len(s.Panels) < 2 {
 			continue

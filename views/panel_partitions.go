@@ -134,9 +134,18 @@ func (l *partLog) StickyAt(i int) (string, bool) {
 	return l.Line(0), true
 }
 
+// changed reports whether item i is what the last step changed: a new or
+// changed batch, and, in a partition the step touched, its producer-state
+// cache, which a step that appends usually changes too. Revealing them
+// together shows a retry's batch and the entry that recognises it.
 func (l *partLog) changed(i int) bool {
-	it := l.items[i]
-	return it.kind == piRow && l.pv.Rows[it.row].Changed
+	switch it := l.items[i]; it.kind {
+	case piRow:
+		return l.pv.Rows[it.row].Changed
+	case piCachedTitle, piCached:
+		return l.pv.Changed && len(l.groups) > 0
+	}
+	return false
 }
 
 func (l *partLog) Line(i int) string {
