@@ -85,6 +85,7 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	case keyAny(km, k.Back):
 		a.stop()
 		if a.sess.Back() {
+			a.toLesson()
 			a.refresh(true)
 		} else {
 			a.say(theme.Muted, "This is the start of the lesson.")
@@ -147,6 +148,7 @@ func (a *App) advance() bool {
 		a.explainBlocked(a.blocked())
 		return false
 	}
+	a.toLesson()
 	a.refresh(true)
 	a.checkFinished()
 	if a.sess.Pos() >= a.sess.Len() {
@@ -293,6 +295,11 @@ func (a *App) cycleFocus(d int) {
 	a.focusOn(PanelID((next + n - 1) % n))
 }
 
+// toLesson gives the focus back to the lesson when a step runs, so the
+// arrow keys scroll its new text. A panel the learner picked stays in its
+// slot: picking is remembered apart from the focus (recent).
+func (a *App) toLesson() { a.focus = PanelNarration }
+
 func (a *App) focusOn(p PanelID) {
 	a.focus = p
 	if p != PanelNarration {
@@ -326,10 +333,10 @@ func (a *App) activeIn(s Slot) PanelID {
 }
 
 // followOrder is the order in which a slot prefers the panels a step
-// changed: a consumer's result and a coordinator's decision are what a
-// step is usually about; the timeline and the events change on nearly
-// every step.
-var followOrder = []PanelID{PanelConsumers, PanelCoordinator, PanelPartitions, PanelProducers, PanelTimeline, PanelEvents}
+// changed: what a consumer returned, then the logs, then a coordinator's
+// decision (shown when it is all the step changed), then the clients; the
+// timeline and the events change on nearly every step.
+var followOrder = []PanelID{PanelConsumers, PanelPartitions, PanelCoordinator, PanelProducers, PanelTimeline, PanelEvents}
 
 // follow brings forward, in each slot the learner has not picked a panel
 // of, the panel the last step changed.

@@ -109,3 +109,35 @@ func TestGoldenReading(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelsFollowTheStep: at 80x24 one slot shows one panel at a time.
+// Until the learner picks a panel, it shows the one the step changed; a
+// panel picked with tab stays, step after step, while each step gives the
+// focus back to the lesson for scrolling its text.
+func TestPanelsFollowTheStep(t *testing.T) {
+	p := openPlayer(t, "abort", 80, 24, views.Options{})
+	shows := func(panel string) {
+		t.Helper()
+		if v := ansi.Strip(p.m.View()); !strings.Contains(v, "["+panel) {
+			t.Fatalf("step %d: the slot does not show %s:\n%s", p.session().Pos(), panel, v)
+		}
+	}
+	if f := p.m.(views.App).Focus(); f.String() != "Lesson" {
+		t.Fatalf("focus %v at the start; the lesson should have it", f)
+	}
+	for _, c := range []struct {
+		step  int
+		panel string
+	}{{1, "Coordinator"}, {2, "Producers"}, {3, "Partitions"}, {4, "Consumers"}, {5, "Coordinator"}, {6, "Partitions"}} {
+		p.to(c.step)
+		shows(c.panel)
+	}
+	p.focus("Timeline")
+	for step := 7; step <= 9; step++ {
+		p.to(step)
+		shows("Timeline")
+		if f := p.m.(views.App).Focus(); f.String() != "Lesson" {
+			t.Fatalf("step %d: focus %v; a step gives it back to the lesson", step, f)
+		}
+	}
+}
