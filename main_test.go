@@ -10,11 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"eoslab/engine"
 	"eoslab/engine/script"
 	"eoslab/engine/termsafe"
 	"eoslab/lessons"
+	"eoslab/views"
 )
+
+// tuiRunner is the real runTUI, restored after a test replaces it.
+var tuiRunner = runTUI
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -291,4 +297,88 @@ func group(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// fileLesson is a small, sound lesson, written to a file outside the repo.
+const fileLesson = `title: A lesson from a file
+summary: One record, appended
+level: beginner
+
+setup:
+  topic t
+  producer A
+
+step: A sends
+  say: A sends one record.
+  do: A send t-0 x
+  ask: How many records does t-0 hold after the next step?
+  choice: one | expect partition t-0 leo 1
+  choice: two | expect partition t-0 leo 2
+  explain: One send, one record.
+
+step: The leader appends
+  say: The leader appends it.
+  do: run
+  expect: partition t-0 leo 1
+`
+
+// A lesson file opens in the player and plays headless from its path, from
+// anywhere: `eoslab lesson PATH.lesson` and `eoslab run PATH.lesson`.
+func TestLessonFiles(t *testing.T) {
+	file := writeFile(t, "my.lesson", fileLesson)
+
+	code, out, errs := runCLI(t, "run", file)
+	if code != 0 || !strings.Contains(out, "# A lesson from a file") || !strings.Contains(out, "== step 2/2: The leader appends") ||
+		!strings.Contains(out, "answer: 1) one") {
+		t.Fatalf("run %s: code %d\nout: %s\nerr: %s", file, code, out, errs)
+	}
+	code, out2, _ := runCLI(t, "run", "--lesson", file)
+	if code != 0 || out2 != out {
+		t.Fatalf("run --lesson FILE: code %d, or a different transcript:\n%s", code, out2)
+	}
+
+	var opened tea.Model
+	runTUI = func(m tea.Model) error { opened = m; return nil }
+	defer func() { runTUI = tuiRunner }()
+	if code, _, errs := runCLI(t, "lesson", file); code != 0 {
+		t.Fatalf("lesson %s: code %d: %s", file, code, errs)
+	}
+	app, ok := opened.(views.App)
+	if !ok || app.Session() == nil || app.Session().Title() != "A lesson from a file" || app.Session().Len() != 2 {
+		t.Fatalf("lesson %s opened %T %+v", file, opened, opened)
+	}
+	// A plain name still opens a built-in lesson.
+	opened = nil
+	if code, _, errs := runCLI(t, "lesson", "zombie"); code != 0 || opened.(views.App).Session().Title() != "The zombie producer" {
+		t.Fatalf("lesson zombie: code %d: %s", code, errs)
+	}
+}
+
+// A broken lesson file is refused with file:line, by both commands; one
+// whose checkpoint the engine does not bear out plays headless with exit 1
+// but does not open in the player.
+func TestLessonFileErrors(t *testing.T) {
+	runTUI = func(tea.Model) error { t.Fatal("the player opened a broken lesson"); return nil }
+	defer func() { runTUI = tuiRunner }()
+
+	broken := writeFile(t, "broken.lesson", strings.Replace(fileLesson, "  do: A send t-0 x\n", "  do: A sned t-0 x\n", 1))
+	for _, args := range [][]string{{"run", broken}, {"lesson", broken}, {"run", "--lesson", broken}} {
+		code, out, errs := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "broken.lesson:11:") || strings.Count(errs, "\n") > 3 {
+			t.Errorf("%v: code %d, out %q, err %q; want exit 2 with one error at broken.lesson:11", args, code, out, errs)
+		}
+	}
+	wrong := writeFile(t, "wrong.lesson", strings.Replace(fileLesson, "expect partition t-0 leo 1\n  choice", "expect partition t-0 leo 3\n  choice", 1))
+	code, out, errs := runCLI(t, "run", wrong)
+	if code != 1 || !strings.Contains(out, "answer: none of the choices holds") || !strings.Contains(errs, "wrong.lesson:12:") {
+		t.Errorf("run wrong.lesson: code %d\nout: %s\nerr: %s", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "lesson", wrong)
+	if code != 2 || !strings.Contains(errs, "wrong.lesson:12:") {
+		t.Errorf("lesson wrong.lesson: code %d, err %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "lesson", filepath.Join(t.TempDir(), "missing.lesson"))
+	if code != 2 || !strings.Contains(errs, "missing.lesson: cannot read") {
+		t.Errorf("lesson missing.lesson: code %d, err %q", code, errs)
+	}
 }

@@ -60,7 +60,7 @@ const (
 // The keys of a lesson file, by where they may appear.
 var (
 	headerKeys = []string{"title", "summary", "level", "intro"}
-	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "note"}
+	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
 )
 
 // parser reads a lesson file line by line; it collects every error.

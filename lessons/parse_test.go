@@ -128,9 +128,9 @@ func TestParseErrors(t *testing.T) {
 		{"say before any step", "step: one\n", "say: hi\nstep: one\n",
 			`x.lesson:9: say: belongs to a step; start one with "step: TITLE"`},
 		{"unknown key", "  say: It runs.\n", "  say: It runs.\n  sya: x\n",
-			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: note:`},
+			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note:`},
 		{"text without key in a step", "  say: It runs.\n", "  say: It runs.\n  It is late.\n",
-			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: note:`},
+			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: more: source: note:`},
 		{"header key after the header", "  say: It runs.\n", "  say: It runs.\n  title: again\n",
 			`x.lesson:19: title: belongs at the top of the file, before setup: and the steps`},
 	}

@@ -32,6 +32,7 @@ func (s *Session) build(pos int) views.Frame {
 	l := s.p.Lesson()
 	if st := s.p.StepAt(pos); st != nil {
 		f.Narration, f.Note = st.Narration(), st.Note
+		f.More, f.Source = st.More, st.Source
 	} else {
 		f.Narration = l.Title + paraBreak + l.Summary
 		if l.Intro != "" {
@@ -44,6 +45,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Consumers = consumerViews(w, prev)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
 	f.Events, f.NewEvents = s.eventLines(w, prev)
+	f.Log = logEvents(w, len(f.Events))
 	f.Violations = violations(w, prev)
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, "lesson: "+e.Error())
