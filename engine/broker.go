@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// parkedProduce is a transactional produce waiting for the coordinator's
-// verification answer (KIP-890 part 1, ref 2.2 step 1 and 2.4).
-type parkedProduce struct {
+// parkedRequest is a transactional produce, or a TxnOffsetCommit at the group
+// coordinator, waiting for the transaction coordinator's verification answer
+// (KIP-890 part 1, ref 2.2 step 1, 2.4 and 5.2).
+type parkedRequest struct {
 	Corr  int64
 	Msg   *Message
 	Guard int64 // the verification guard it waits under
@@ -22,6 +23,8 @@ func (w *World) deliverToBroker(id int, m *Message) {
 		w.onProduce(id, m, body)
 	case *FetchRequest:
 		w.onFetch(id, m, body)
+	case *ListOffsetsRequest:
+		w.onListOffsets(id, m, body)
 	case *FindCoordinatorRequest:
 		w.onFindCoordinator(id, m, body)
 	case *InitProducerIDRequest:
@@ -71,7 +74,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
 			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now, corr)
-			w.Parked = append(w.Parked, parkedProduce{Corr: corr, Msg: m, Guard: guard})
+			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
 				"KIP-890 part 1: first transactional batch from this pid here, verification before append").on(r.TP).txn(r.TransactionalID)
@@ -102,8 +105,9 @@ func invalidRecord(r *ProduceRequest) string {
 	return ""
 }
 
-// onVerifyResponse resumes a parked produce with the coordinator's answer,
-// translated as the leader does for the produce response (ref 2.4).
+// onVerifyResponse resumes a parked request with the coordinator's answer:
+// a produce translated as the leader does for the produce response (ref
+// 2.4), a TxnOffsetCommit as the group coordinator does (ref 5.2).
 func (w *World) onVerifyResponse(id int, m *Message, r *AddPartitionsToTxnResponse) {
 	code := None
 	if len(r.Results) > 0 {
@@ -113,7 +117,7 @@ func (w *World) onVerifyResponse(id int, m *Message, r *AddPartitionsToTxnRespon
 }
 
 func (w *World) finishVerify(corr int64, code ErrorCode) {
-	var pk parkedProduce
+	var pk parkedRequest
 	found := false
 	for i, x := range w.Parked {
 		if x.Corr == corr {
@@ -124,6 +128,10 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 		}
 	}
 	if !found {
+		return
+	}
+	if _, ok := pk.Msg.Body.(*TxnOffsetCommitRequest); ok {
+		w.finishTxnOffsetCommitVerify(pk, code)
 		return
 	}
 	r := pk.Msg.Body.(*ProduceRequest)
@@ -205,6 +213,26 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 	w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Batches: batches, Aborted: aborted, HighWatermark: p.HW, LSO: p.LastStableOffset()})
 }
 
+// onListOffsets answers with the log start offset for EARLIEST_TIMESTAMP, and
+// for LATEST_TIMESTAMP with the last offset the isolation level may read: the
+// LSO for read_committed, the high watermark for read_uncommitted
+// (Partition.fetchOffsetForTimestamp).
+func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
+	p := w.Partitions[r.TP]
+	if p == nil || p.Leader != id {
+		w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Code: NotLeaderOrFollower, Offset: -1})
+		return
+	}
+	off := p.LogStartOffset
+	if r.Latest {
+		off = p.HW
+		if r.ReadCommitted {
+			off = p.LastStableOffset()
+		}
+	}
+	w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Offset: off})
+}
+
 // onWriteTxnMarkers appends one marker per partition (KafkaApis.handleWriteTxnMarkersRequest).
 // Markers are written with acks=all, so the answer waits for replication.
 func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest) {
@@ -217,7 +245,7 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}
-		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result)
+		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn)
 		if code != None {
 			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code)
 		} else {

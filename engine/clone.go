@@ -11,7 +11,7 @@ func (w *World) Clone() *World {
 	c.Events = w.Events[:len(w.Events):len(w.Events)]
 	c.Violations = w.Violations[:len(w.Violations):len(w.Violations)]
 	c.Queue = append(queue(nil), w.Queue...)
-	c.Parked = append([]parkedProduce(nil), w.Parked...)
+	c.Parked = append([]parkedRequest(nil), w.Parked...)
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
 	c.changes = w.changes.clone()
@@ -124,6 +124,7 @@ func (p *Producer) clone() *Producer {
 	c.TxnParts = append([]TP(nil), p.TxnParts...)
 	c.NewParts = append([]TP(nil), p.NewParts...)
 	c.AddingParts = append([]TP(nil), p.AddingParts...)
+	c.Pending = append([]TxnRequest(nil), p.Pending...)
 	c.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
 	if p.Offsets != nil {
 		o := *p.Offsets
@@ -137,6 +138,7 @@ func (x *Consumer) clone() *Consumer {
 	c := *x
 	c.Topics = append([]string(nil), x.Topics...)
 	c.Positions = append([]TPOffset(nil), x.Positions...)
+	c.AwaitReset = append([]TP(nil), x.AwaitReset...)
 	c.Received = x.Received[:len(x.Received):len(x.Received)]
 	c.InFlight = append([]InFlightRequest(nil), x.InFlight...)
 	c.Deferred = append([]item(nil), x.Deferred...)

@@ -30,11 +30,12 @@ const (
 	EvTimer                        // a timer fired
 	EvViolation                    // an invariant was violated
 	EvInfo                         // anything else worth narrating
+	EvHazard                       // Kafka's own behaviour that breaks what an invariant promises (named, not a violation)
 )
 
 var eventKindNames = [...]string{"action", "send", "deliver", "seqcheck", "append", "marker", "watermark",
 	"txnstate", "txnlog", "epoch", "fence", "clientstate", "clienterror", "consume", "offsets", "fault",
-	"timer", "violation", "info"}
+	"timer", "violation", "info", "hazard"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) {

@@ -32,6 +32,8 @@ const (
 	MsgOffsetFetchResponse
 	MsgFetch
 	MsgFetchResponse
+	MsgListOffsets
+	MsgListOffsetsResponse
 	msgKindCount
 )
 
@@ -39,7 +41,8 @@ var msgKindNames = [...]string{"Produce", "ProduceResponse", "FindCoordinator", 
 	"InitProducerId", "InitProducerIdResponse", "AddPartitionsToTxn", "AddPartitionsToTxnResponse",
 	"AddOffsetsToTxn", "AddOffsetsToTxnResponse", "EndTxn", "EndTxnResponse", "WriteTxnMarkers",
 	"WriteTxnMarkersResponse", "TxnOffsetCommit", "TxnOffsetCommitResponse", "OffsetCommit",
-	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse"}
+	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse",
+	"ListOffsets", "ListOffsetsResponse"}
 
 func (k MsgKind) String() string { return msgKindNames[k] }
 
@@ -129,12 +132,73 @@ func (m *Message) Code() ErrorCode {
 		return b.Code
 	case *FetchResponse:
 		return b.Code
+	case *ListOffsetsResponse:
+		return b.Code
 	}
 	return None
 }
 
 // Body is a message payload. Payloads are immutable values.
-type Body interface{ describe() string }
+type Body interface {
+	describe() string
+	// About lists the partitions the message is about, read from its
+	// fields: what a selector's partition= filter matches.
+	About() []TP
+}
+
+// AboutPartition reports whether the message is about partition tp.
+func (m *Message) AboutPartition(tp TP) bool {
+	for _, p := range m.Body.About() {
+		if p == tp {
+			return true
+		}
+	}
+	return false
+}
+
+func codeTPs(rs []TPCode) []TP {
+	out := make([]TP, len(rs))
+	for i, r := range rs {
+		out[i] = r.TP
+	}
+	return out
+}
+
+func offsetTPs(os []TPOffset) []TP {
+	out := make([]TP, len(os))
+	for i, o := range os {
+		out[i] = o.TP
+	}
+	return out
+}
+
+// The partitions of each body. FindCoordinator, InitProducerId, EndTxn and
+// AddOffsetsToTxn name none: AddOffsetsToTxn names a group, and the offsets
+// partition it adds is the coordinator's decision, not a field.
+func (r *ProduceRequest) About() []TP             { return []TP{r.TP} }
+func (r *ProduceResponse) About() []TP            { return []TP{r.TP} }
+func (r *ListOffsetsRequest) About() []TP         { return []TP{r.TP} }
+func (r *ListOffsetsResponse) About() []TP        { return []TP{r.TP} }
+func (r *FindCoordinatorRequest) About() []TP     { return nil }
+func (r *FindCoordinatorResponse) About() []TP    { return nil }
+func (r *InitProducerIDRequest) About() []TP      { return nil }
+func (r *InitProducerIDResponse) About() []TP     { return nil }
+func (r *AddPartitionsToTxnRequest) About() []TP  { return r.Partitions }
+func (r *AddPartitionsToTxnResponse) About() []TP { return codeTPs(r.Results) }
+func (r *AddOffsetsToTxnRequest) About() []TP     { return nil }
+func (r *AddOffsetsToTxnResponse) About() []TP    { return nil }
+func (r *EndTxnRequest) About() []TP              { return nil }
+func (r *EndTxnResponse) About() []TP             { return nil }
+func (r *WriteTxnMarkersRequest) About() []TP     { return r.Partitions }
+func (r *WriteTxnMarkersResponse) About() []TP    { return codeTPs(r.Results) }
+func (r *TxnOffsetCommitRequest) About() []TP     { return offsetTPs(r.Offsets) }
+func (r *TxnOffsetCommitResponse) About() []TP    { return codeTPs(r.Results) }
+func (r *OffsetCommitRequest) About() []TP        { return offsetTPs(r.Offsets) }
+func (r *OffsetCommitResponse) About() []TP       { return codeTPs(r.Results) }
+func (r *OffsetFetchRequest) About() []TP         { return r.Partitions }
+func (r *OffsetFetchResponse) About() []TP        { return offsetTPs(r.Offsets) }
+func (r *FetchRequest) About() []TP               { return []TP{r.TP} }
+func (r *FetchResponse) About() []TP              { return []TP{r.TP} }
 
 // TPCode is a per-partition result.
 type TPCode struct {
@@ -204,7 +268,8 @@ type AddPartitionsToTxnRequest struct {
 	ProducerEpoch   int16
 	Partitions      []TP
 	VerifyOnly      bool
-	VerifyCorr      int64 // the leader's parked produce, for VerifyOnly
+	VerifyCorr      int64 // the leader's parked request, for VerifyOnly
+	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
 }
 
 // AddPartitionsToTxnResponse answers per partition.
@@ -220,6 +285,7 @@ type AddOffsetsToTxnRequest struct {
 	ProducerID      int64
 	ProducerEpoch   int16
 	GroupID         string
+	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
 }
 
 // AddOffsetsToTxnResponse answers AddOffsetsToTxn.
@@ -244,8 +310,11 @@ type WriteTxnMarkersRequest struct {
 	CoordinatorEpoch int32
 	Result           MarkerType
 	Partitions       []TP
-	Txn              int64
-	CoordPartition   int32
+	// Txn is simulation bookkeeping (not on Kafka's wire): the client
+	// transaction the coordinator's transaction served (TxnMetadata.Txn),
+	// 0 when unknown (an injected marker).
+	Txn            int64
+	CoordPartition int32
 }
 
 // WriteTxnMarkersResponse answers per partition.
@@ -312,6 +381,23 @@ type FetchResponse struct {
 	Aborted       []AbortedTxn
 	HighWatermark int64
 	LSO           int64
+}
+
+// ListOffsetsRequest asks a partition's leader for an offset by timestamp;
+// the consumer sends it to reset a position by auto.offset.reset
+// (OffsetFetcher.resetPositionsIfNeeded): EARLIEST_TIMESTAMP (-2) or
+// LATEST_TIMESTAMP (-1), with its isolation level.
+type ListOffsetsRequest struct {
+	TP            TP
+	Latest        bool // LATEST_TIMESTAMP, else EARLIEST_TIMESTAMP
+	ReadCommitted bool
+}
+
+// ListOffsetsResponse carries the offset found.
+type ListOffsetsResponse struct {
+	TP     TP
+	Code   ErrorCode
+	Offset int64
 }
 
 func tpList(tps []TP) string {
@@ -468,6 +554,23 @@ func (r *FetchResponse) text(full bool) string {
 		s += " (" + strconv.Itoa(n) + " offsets)"
 	}
 	return s + " hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
+}
+
+func (r *ListOffsetsRequest) describe() string {
+	ts, iso := "earliest", "read_uncommitted"
+	if r.Latest {
+		ts = "latest"
+	}
+	if r.ReadCommitted {
+		iso = "read_committed"
+	}
+	return r.TP.String() + " " + ts + " " + iso
+}
+func (r *ListOffsetsResponse) describe() string {
+	if r.Code != None {
+		return r.TP.String() + " " + r.Code.String()
+	}
+	return r.TP.String() + " offset=" + itoa(r.Offset)
 }
 
 // send puts a message on the network; it is delivered after the configured

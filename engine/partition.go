@@ -318,7 +318,9 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 }
 
 // appendMarker validates and appends a transaction marker (ref 2.7).
-func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType) (ErrorCode, string) {
+// txn is the bookkeeping id of the client transaction the marker decides
+// (0 when unknown); only the invariants read it.
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64) (ErrorCode, string) {
 	e, known := p.Producers[pid]
 	if !known {
 		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
@@ -335,7 +337,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	rule := "epoch " + itoa(int64(epoch)) + " >= stored " + itoa(int64(e.ProducerEpoch)) + ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
-		w.checkMarkerInvariants(p, &e, epoch, result)
+		w.checkMarkerInvariants(p, &e, epoch, result, txn)
 		for i, t := range p.Ongoing {
 			if t.ProducerID == pid {
 				p.Ongoing = append(p.Ongoing[:i:i], p.Ongoing[i+1:]...)

@@ -21,6 +21,10 @@ type TxnMetadata struct {
 	Partitions        []TP
 	StartTs           int64
 	LastUpdateTs      int64
+	// Txn is simulation bookkeeping, not Kafka: the client transaction
+	// instance the current (or last) Ongoing transaction serves, so the
+	// invariants can tell which client transaction a marker decides.
+	Txn int64
 }
 
 func (m *TxnMetadata) hasPartition(tp TP) bool {
@@ -47,6 +51,7 @@ type TxnLogRecord struct {
 	StartTs         int64
 	LastUpdateTs    int64
 	CoordEpoch      int32
+	Txn             int64 // simulation bookkeeping (TxnMetadata.Txn), so a new coordinator keeps it
 }
 
 // String is the record as the coordinator panel shows it.
@@ -82,6 +87,7 @@ type pendingWrite struct {
 }
 
 type markerJob struct {
+	Txn             int64 // bookkeeping: TxnMetadata.Txn of the transaction decided
 	TransactionalID string
 	Result          MarkerType
 	ProducerID      int64
@@ -287,6 +293,9 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	target.LastUpdateTs = w.Now
 	fenced := meta
 	fenced.State = PrepareEpochFence
+	// Kafka clears lastProducerEpoch as soon as it fences (endTransaction
+	// with a pending PrepareEpochFence), so no retry can claim the old epoch.
+	fenced.LastProducerEpoch = NoProducerEpoch
 	t.Meta[meta.TransactionalID] = fenced
 	w.changes.txnID(meta.TransactionalID)
 	w.txnWrite(t, target, purpose, m, "")
@@ -347,7 +356,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	actor := w.coordActor(t)
 	rec := TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, ProducerID: target.ProducerID, PrevProducerID: target.PrevProducerID,
 		ProducerEpoch: target.ProducerEpoch, TimeoutMs: target.TimeoutMs, State: target.State, Partitions: target.Partitions,
-		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch}
+		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch, Txn: target.Txn}
 	if pw.Purpose == wTombstone {
 		rec = TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, Tombstone: true, CoordEpoch: t.CoordEpoch}
 	}
@@ -442,11 +451,13 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			return
 		}
 	}
-	w.txnWrite(t, w.ongoingTarget(meta, r.Partitions), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
+	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
 }
 
-// ongoingTarget is the Ongoing state with the union of partitions.
-func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
+// ongoingTarget is the Ongoing state with the union of partitions. It also
+// keeps the bookkeeping of which client transaction the coordinator's
+// transaction serves (see noteTxnOwner).
+func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, txn int64, request string) TxnMetadata {
 	target := meta
 	target.Partitions = append([]TP(nil), meta.Partitions...)
 	for _, tp := range add {
@@ -458,9 +469,36 @@ func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
 	if meta.State != Ongoing {
 		target.StartTs = w.Now
 	}
+	target.Txn = w.noteTxnOwner(t, meta, txn, request)
 	target.State = Ongoing
 	target.LastUpdateTs = w.Now
 	return target
+}
+
+// noteTxnOwner is the bookkeeping of which client transaction the
+// coordinator's Ongoing transaction serves (TxnMetadata.Txn) once a request
+// of client transaction txn has added to it. Client transaction ids grow in
+// the order transactions begin. A transaction that starts belongs to the
+// request's client transaction; one already Ongoing is taken over by a
+// later client transaction of the same producer (TV1 keeps the epoch, so
+// Kafka cannot tell them apart either). A request whose client transaction
+// already had its turn (txn <= the last owner) that starts a transaction is
+// Kafka's HazardLateAddToTxn: the new transaction serves no client, and gets
+// an id no client holds.
+func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, request string) int64 {
+	switch {
+	case txn == 0:
+		return meta.Txn
+	case txn > meta.Txn:
+		return txn
+	case meta.State == Ongoing:
+		return meta.Txn
+	}
+	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
+		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
+		"ref 3.5: TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction").txn(meta.TransactionalID)
+	w.nextTxn++
+	return w.nextTxn
 }
 
 func sortTPs(tps []TP) {
@@ -535,7 +573,7 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
-	w.txnWrite(t, w.ongoingTarget(meta, []TP{tp}), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
+	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
 }
 
 // onEndTxn follows the TV1 table of ref 3.6.
@@ -605,7 +643,7 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 	if meta.State == PrepareCommit {
 		result = MarkerCommit
 	}
-	job := &markerJob{TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
+	job := &markerJob{Txn: meta.Txn, TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
 		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}}
 	t.Markers[meta.TransactionalID] = job
 	if len(job.Pending) == 0 {
@@ -615,6 +653,15 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 	w.sendMarkers(t, job)
 }
 
+// sendMarkers sends the job's markers that are not in flight, one request
+// per partition leader. A partition with no leader gets nothing: Kafka's
+// TransactionMarkerChannelManager puts its marker in the queue for an
+// unknown broker (markersQueueForUnknownBroker) and sends it once the
+// metadata names a leader, without a request, a timeout or a retry in
+// between (ref 3.7). Here that moment is the partition coming back online:
+// restartBroker calls resendWaitingMarkers. (A timer per partition without
+// a leader used to fire every request.timeout.ms for as long as it had
+// none: about 143,000 events per advance of 24 days.)
 func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	byLeader := map[int][]TP{}
 	var leaders []int
@@ -639,15 +686,16 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	}
 	sort.Ints(leaders)
 	for _, l := range leaders {
+		if l < 0 {
+			w.emitRule(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+
+				" marker waits until one is elected", "ref 3.7: markersQueueForUnknownBroker").txn(job.TransactionalID)
+			continue
+		}
 		corr := w.newCorr()
 		job.Outstanding[corr] = byLeader[l]
 		w.setTimer(30000, Timer{Kind: TimerRequestTimeout, Owner: t.addr(), ID: corr})
-		if l < 0 {
-			w.emit(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+" marker will be retried").txn(job.TransactionalID)
-			continue
-		}
 		w.send(MsgWriteTxnMarkers, t.addr(), brokerAddr(l), corr, &WriteTxnMarkersRequest{TransactionalID: job.TransactionalID, ProducerID: job.ProducerID,
-			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition})
+			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition, Txn: job.Txn})
 	}
 }
 
@@ -685,6 +733,32 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 	if retry {
 		w.sendMarkers(t, job)
 	}
+}
+
+// resendWaitingMarkers sends the markers that waited for a partition with
+// no leader, now that tp has one again.
+func (w *World) resendWaitingMarkers(tp TP) {
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		if t.Leader < 0 || t.Loading {
+			continue
+		}
+		for _, id := range sortedKeys(t.Markers) {
+			if job := t.Markers[id]; hasTP(job.Pending, tp) && !job.inFlight(tp) {
+				w.sendMarkers(t, job)
+			}
+		}
+	}
+}
+
+// inFlight reports whether a WriteTxnMarkers request for tp awaits an answer.
+func (j *markerJob) inFlight(tp TP) bool {
+	for _, tps := range j.Outstanding {
+		if hasTP(tps, tp) {
+			return true
+		}
+	}
+	return false
 }
 
 func removeTP(tps []TP, tp TP) []TP {
@@ -827,7 +901,7 @@ func (w *World) onLoadDone(tm Timer) {
 		}
 		t.Meta[r.TransactionalID] = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, PrevProducerID: r.PrevProducerID, NextProducerID: NoProducerID,
 			ProducerEpoch: r.ProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: r.State,
-			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs}
+			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs, Txn: r.Txn}
 	}
 	for _, meta := range t.Meta {
 		w.noteTxnDeadline(meta)

@@ -20,7 +20,7 @@ type Config struct {
 	AbortCheckIntervalMs   int64
 	ExpiryCheckIntervalMs  int64
 	CheckInvariants        bool
-	Seed                   int64
+	Limits                 Limits // bounds on one action's work and a world's history
 }
 
 // DefaultConfig is Kafka's defaults plus a 1 ms network.
@@ -38,6 +38,7 @@ func DefaultConfig() Config {
 		AbortCheckIntervalMs:   10000,
 		ExpiryCheckIntervalMs:  3600000,
 		CheckInvariants:        true,
+		Limits:                 DefaultLimits(),
 	}
 }
 
@@ -83,8 +84,9 @@ type World struct {
 	NextTxnDeadline int64
 	// Held holds acks=all answers until their writes are replicated.
 	Held []heldResponse
-	// Parked holds produces waiting for KIP-890 verification.
-	Parked []parkedProduce
+	// Parked holds produces and TxnOffsetCommits waiting for KIP-890
+	// verification.
+	Parked []parkedRequest
 
 	seq         int64
 	nextMsg     int64
@@ -95,6 +97,7 @@ type World struct {
 	nextMember  int64
 	timersArmed bool
 	dirty       []TP
+	act         actionBudget // the work of the action being applied
 	// changes is what the current Apply or Step touched (Changes);
 	// applying is set while an Apply runs, so that the Steps it takes add
 	// to its change set instead of starting their own.

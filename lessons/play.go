@@ -179,7 +179,8 @@ type verdict struct {
 }
 
 // judge evaluates the choices of step k's checkpoint against the world at
-// position at. World.Expect is read-only, so the snapshot itself is used.
+// position at. Expectations only read the world, so the snapshot itself is
+// used.
 func (p *Player) judge(k, at int) []verdict {
 	cp := p.l.Steps[k-1].Ask
 	p.ensure(at)
@@ -191,7 +192,7 @@ func (p *Player) judge(k, at int) []verdict {
 	for i, ch := range cp.Choices {
 		v := verdict{holds: len(ch.Expects) > 0}
 		for _, c := range ch.Expects {
-			ok, found, err := w.Expect(script.Action(c))
+			ok, found, err := script.Check(w, c)
 			if err != nil {
 				v.holds, v.err = false, &script.Error{File: c.File, Line: c.Line, Msg: c.Text + ": " + err.Error()}
 				break

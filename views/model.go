@@ -11,8 +11,6 @@ type LessonInfo struct {
 	Steps   int
 	// Finished marks a lesson the learner has played to the end.
 	Finished bool
-	// Disabled entries are listed but cannot be opened (the sandbox, for now).
-	Disabled bool
 }
 
 // Session is a lesson being played. The lessons package implements it on top
@@ -54,10 +52,14 @@ type Frame struct {
 	Narration   string
 	// Note is a "Kafka vs the article" note: where a seed article simplifies
 	// and the simulation follows Kafka. It may be empty.
-	Note       string
-	Checkpoint *Checkpoint
-	Producers  []ProducerView
-	Partitions []PartitionView
+	Note string
+	// More and Source are the step's other details: the deeper why, and
+	// the Kafka class and method that decide what the step shows. Like
+	// Note, they are drawn in the detail view, not in the main text.
+	More, Source string
+	Checkpoint   *Checkpoint
+	Producers    []ProducerView
+	Partitions   []PartitionView
 	// Coordinators lists one entry per transactional id the lesson shows.
 	Coordinators []CoordinatorView
 	Consumers    []ConsumerView
@@ -67,9 +69,14 @@ type Frame struct {
 	Timeline []Arrow
 	Actors   []string
 	// Events are recent events, each in the engine's canonical text; the
-	// last NewEvents of them came from the last step.
+	// last NewEvents of them came from the last step. The detail view shows
+	// them as they are, with rule citations and message numbers.
 	Events    []EventLine
 	NewEvents int
+	// Log holds the same events as Events, as values, for the learner's
+	// event log. It may be empty (a session that only has the text); the
+	// event log then shows Events.
+	Log []LogEvent
 	// Violations are invariant violations found after the last step.
 	Violations []string
 }
@@ -296,4 +303,23 @@ type Arrow struct {
 	Reply    bool   // a response rather than a request
 	Error    bool   // a response carrying an error code
 	Step     int    // the step that sent it
+}
+
+// LogEvent is one engine event, in parts, for the learner's event log.
+type LogEvent struct {
+	Time  int64  // logical milliseconds
+	Actor string // "t-0", "coordinator(broker-1)", "A"
+	// Text is what happened, as in the canonical line.
+	Text string
+	// Rule is the rule that decided, as the engine states it: words,
+	// sometimes led by a citation such as "ref 3.4 step 11:" or "row 4:".
+	Rule string
+	// Msg is the number of the network message the event is about, which
+	// Text shows as "m12"; 0 when none.
+	Msg int64
+	// Action marks the echo of a scenario command ("A send t-0 hello"):
+	// how the lesson drives the simulation, not something Kafka did.
+	Action bool
+	// Violation marks an invariant violation.
+	Violation bool
 }

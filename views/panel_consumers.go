@@ -1,6 +1,10 @@
 package views
 
-import "eoslab/views/theme"
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
 
 // consumersContent draws the consumers side by side, so a read_committed
 // and a read_uncommitted reader of the same partitions can be compared line
@@ -59,6 +63,15 @@ func (c *consumerCol) Line(i int) string {
 	// One cell of indent under "returned N records:", not two: side by
 	// side, "▸ orders-0@0 order-42" must fit a narrow column whole.
 	return " " + c.p.mark(r.Changed) + c.p.muted(clean(r.Partition)+"@"+i64(r.Offset)) + " " + clean(r.Value)
+}
+
+// StickyAt keeps the consumer's name and isolation level in view while
+// its records scroll.
+func (c *consumerCol) StickyAt(i int) (string, bool) {
+	if i <= 0 || len(c.head) < 2 {
+		return "", false
+	}
+	return c.head[0] + " " + strings.TrimSpace(c.head[1]), true
 }
 
 func (c *consumerCol) anchor() Range {

@@ -26,6 +26,7 @@ func coordinatorContent(f *Frame, p painter) ([]string, Content, Range) {
 		return nil, textLines{p.muted("  (no transaction coordinator involved)")}, noRange
 	}
 	var out []string
+	var heads []int
 	anchor := noRange
 	for i := range f.Coordinators {
 		if i > 0 {
@@ -35,9 +36,10 @@ func coordinatorContent(f *Frame, p painter) ([]string, Content, Range) {
 		if a.From >= 0 && anchor.From < 0 {
 			anchor = Range{a.From + len(out), a.To + len(out)}
 		}
+		heads = append(heads, len(out))
 		out = append(out, lines...)
 	}
-	return nil, textLines(out), anchor
+	return nil, sections{out, heads}, anchor
 }
 
 func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {

@@ -10,18 +10,20 @@ func producersContent(f *Frame, p painter) ([]string, Content, Range) {
 		return nil, textLines{p.muted("  (no producers)")}, noRange
 	}
 	var out []string
+	var heads []int
 	anchor := noRange
 	for i, pr := range f.Producers {
 		if i > 0 {
 			out = append(out, "")
 		}
 		start := len(out)
+		heads = append(heads, start)
 		out = append(out, p.producerLines(pr)...)
 		if pr.Changed && anchor.From < 0 {
 			anchor = Range{start, len(out) - 1}
 		}
 	}
-	return nil, textLines(out), anchor
+	return nil, sections{out, heads}, anchor
 }
 
 func (p painter) producerLines(pr ProducerView) []string {

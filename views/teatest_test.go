@@ -67,7 +67,7 @@ func TestAutoplayRuns(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	sc := &viewtest.Screen{TM: tm}
 	sc.WaitFor(t, "step 0/14")
-	for range 7 { // fastest speed: 0.4s a step
+	for range 12 { // the fastest speed: 0.4 s for a short step
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})
 	}
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
@@ -76,7 +76,7 @@ func TestAutoplayRuns(t *testing.T) {
 	// (below) says where.
 	sc.WaitFor(t, "Answer the question first")
 	sc.WaitFor(t, "step 6/14")
-	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(views.App)
 	if final.Playing() || final.Session().Pos() != 6 {
 		t.Errorf("playing=%v pos=%d, want stopped at the checkpoint (6)", final.Playing(), final.Session().Pos())

@@ -72,8 +72,8 @@ func expectedViolations(t *testing.T, f scenarioFile) map[string]bool {
 	}
 	want := map[string]bool{}
 	for _, c := range cmds {
-		if c.Verb == "expect" && len(c.Args) == 2 && c.Args[0] == "violation" {
-			want[c.Args[1]] = true
+		if v, ok := c.Expect.(ViolationCheck); ok {
+			want[v.Name] = true
 		}
 	}
 	return want

@@ -34,6 +34,7 @@ func (s *Session) build(pos int) views.Frame {
 	l := s.p.Lesson()
 	if st := s.p.StepAt(pos); st != nil {
 		f.Narration, f.Note = st.Narration(), st.Note
+		f.More, f.Source = st.More, st.Source
 	} else {
 		f.Narration = l.Title + paraBreak + l.Summary
 		if l.Intro != "" {
@@ -46,6 +47,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Consumers = consumerViews(w, &ch)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
 	f.Events, f.NewEvents = s.eventLines(w, &ch)
+	f.Log = logEvents(w, len(f.Events))
 	f.Violations = violations(w, &ch)
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, "lesson: "+e.Error())
