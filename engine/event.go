@@ -148,6 +148,10 @@ type Event struct {
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
 	Change  Transition `json:"-"`
+	// msgAt is where Text names Message ("m12 "), for Unnumbered; 0
+	// when it does not (or names two messages). It fills the byte the
+	// fields above leave free, so an event stays 136 bytes.
+	msgAt uint8
 }
 
 // HasTP reports whether the event is about a partition.
@@ -158,6 +162,56 @@ func (e *Event) about(m *Message) *Event {
 	e.Msg = m.ID
 	e.Message = m
 	return e
+}
+
+// naming sets the message the event is about and notes that the text
+// names it right after head, the text's first words.
+func (e *Event) naming(m *Message, head string) *Event {
+	e.about(m)
+	if len(head) > 0 && len(head) <= maxMsgAt {
+		e.msgAt = uint8(len(head))
+	}
+	return e
+}
+
+// maxMsgAt is the furthest into Text that msgAt can point.
+const maxMsgAt = 255
+
+// Heads of the texts that name their message right after them.
+const (
+	headSends    = "sends "
+	headDrops    = "drops "
+	headReceives = "receives "
+	headDown     = "is down: "
+	headPaused   = "is paused: "
+	headDelays   = "delays "
+)
+
+// Unnumbered is Text without the number of the message the event is about
+// ("m12 "), for a reader who follows messages by what they are rather than
+// by their numbers: "sends A -> broker-1 Produce ...". An event whose text
+// names two messages (a duplicate, a reorder) needs both numbers to make
+// sense and keeps them, like every event about no message.
+func (e *Event) Unnumbered() string {
+	if e.msgAt == 0 || e.Message == nil {
+		return e.Text
+	}
+	at := int(e.msgAt)
+	end := at + msgNameLen(e.Message.ID) + 1
+	if end > len(e.Text) {
+		return e.Text
+	}
+	return e.Text[:at] + e.Text[end:]
+}
+
+// msgNameLen is len(Message.Name()) without building the name.
+func msgNameLen(id int64) int {
+	n := 2 // "m" and the first digit
+	for id >= 10 {
+		id /= 10
+		n++
+	}
+	return n
 }
 
 // code sets the error code the event reports.
@@ -192,9 +246,11 @@ func (e *Event) fault(k FaultKind) *Event {
 func describe(e *Event, detail string) string {
 	switch {
 	case e.Kind == EvSend && e.Message != nil:
-		return "sends " + e.Message.Summary()
+		e.msgAt = uint8(len(headSends))
+		return headSends + e.Message.Summary()
 	case e.Fault == FaultDropped && e.Message != nil:
-		return "drops " + e.Message.Summary()
+		e.msgAt = uint8(len(headDrops))
+		return headDrops + e.Message.Summary()
 	}
 	if from, to, ok := e.Change.Client(); ok {
 		return from.String() + " -> " + to.String() + detail

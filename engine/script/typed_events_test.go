@@ -2,6 +2,7 @@ package script
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,6 +76,17 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 		} else if !strings.HasPrefix(e.Text, "loaded ") {
 			return "a coordinator state change without its transition"
 		}
+	}
+	// Unnumbered leaves out the number of the one message the text names.
+	want := e.Text
+	if m := e.Message; m != nil && e.Fault != engine.FaultDuplicated && e.Fault != engine.FaultReordered {
+		if !strings.Contains(e.Text, m.Name()+" ") {
+			return "about " + m.Name() + ", which its text does not name"
+		}
+		want = strings.Replace(e.Text, m.Name()+" ", "", 1)
+	}
+	if got := e.Unnumbered(); got != want {
+		return "unnumbered as " + strconv.Quote(got)
 	}
 	if e.Fault != engine.FaultNone && e.Kind != engine.EvFault {
 		return "a fault kind on a " + e.Kind.String() + " event"
