@@ -221,7 +221,7 @@ func (a *App) resize(w, h int) {
 
 func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	if a.home.Filtering() {
-		if km.String() == "ctrl+c" {
+		if keyAny(km, a.keys.QuitNow) {
 			return tea.Quit
 		}
 		var cmd tea.Cmd

@@ -49,7 +49,11 @@ type Frame struct {
 	Key uint64
 
 	Step, Steps int
-	Narration   string
+	// Title is the step's title, drawn in bold above Narration, the
+	// step's paragraphs. A frame before the first step, or of a session
+	// whose steps have no titles, has none.
+	Title     string
+	Narration string
 	// Note is a "Kafka vs the article" note: where a seed article simplifies
 	// and the simulation follows Kafka. It may be empty.
 	Note string
@@ -78,8 +82,16 @@ type Frame struct {
 	// event log then shows Events.
 	Log []LogEvent
 	// Violations are invariant violations found after the last step.
-	Violations []string
+	Violations []Violation
 }
+
+// Violation is one broken invariant: its name (one of the engine's
+// invariant names, or "lesson" for a line of the lesson that failed, such
+// as an expectation that does not hold) and what broke it.
+type Violation struct{ Name, Text string }
+
+// String is the violation as the lesson text shows it: "name: text".
+func (v Violation) String() string { return v.Name + ": " + v.Text }
 
 // EventLine is one event of the log: its canonical text, to show, and what
 // the views draw differently, as fields.
@@ -309,14 +321,15 @@ type Arrow struct {
 type LogEvent struct {
 	Time  int64  // logical milliseconds
 	Actor string // "t-0", "coordinator(broker-1)", "A"
-	// Text is what happened, as in the canonical line.
+	// Text is what happened, as in the canonical line but without the
+	// number of the message it is about ("sends A -> broker-1 Produce
+	// ...", not "sends m12 A -> ..."): the learner follows messages by
+	// what they are, on the Timeline; the numbers are in the detail view.
 	Text string
-	// Rule is the rule that decided, as the engine states it: words,
-	// sometimes led by a citation such as "ref 3.4 step 11:" or "row 4:".
-	Rule string
-	// Msg is the number of the network message the event is about, which
-	// Text shows as "m12"; 0 when none.
-	Msg int64
+	// Why is the rule that decided, in words: without the citations of
+	// the reference ("ref 3.4 step 11:", "row 4:") that the detail view
+	// shows. Empty when no rule decided, or the rule is only a citation.
+	Why string
 	// Action marks the echo of a scenario command ("A send t-0 hello"):
 	// how the lesson drives the simulation, not something Kafka did.
 	Action bool

@@ -33,7 +33,11 @@ import (
 var noTextAllowed = map[string]string{
 	// Wrapping and measuring text for the terminal.
 	`text.go: wrap: strings.Split(s, "\n")`:                                               "wrapping: a paragraph per line break",
-	`text.go: wrapPara: strings.Fields(s)`:                                                "wrapping: breaking a paragraph into words",
+	`text.go: wrap: strings.Fields(clean(para))`:                                          "wrapping: a paragraph's words, its runs of spaces made one",
+	`text.go: wrap: strings.Contains(para, "-")`:                                          "wrapping: whether a paragraph has hyphens to hold together while ansi.Wrap breaks it",
+	`text.go: wrap: strings.Split(ansi.Wrap(para, w, ""), "\n")`:                          "wrapping: the lines ansi.Wrap made",
+	`text.go: clean: strings.ContainsAny(s, "\t\n\r")`:                                    "drawing on one line: whether there are tabs or line breaks to turn into spaces",
+	`text.go: wordCount: strings.Fields(s)`:                                               "measuring: how many words a step gives to read, which paces autoplay",
 	`text.go: splitLines: strings.Split(s, "\n")`:                                         "layout: a content's lines",
 	`text.go: asciiOnly: strings.ContainsFunc(c, func(r rune) bool { return r >= 0x80 })`: "ASCII mode: whether a grapheme can be drawn as it is",
 	`panel_narration.go: checkpointLines: strings.HasPrefix(l, lead)`:                     "layout: whether wrapping kept the view's own prompt on the first line, to colour it",
@@ -43,7 +47,6 @@ var noTextAllowed = map[string]string{
 	`theme/theme.go: Text: strings.ContainsAny(s, "\n\t")`:       "ANSI: multi-line text goes through lipgloss, not the cached codes",
 	`theme/theme.go: cacheCodes: strings.Index(r, marker)`:       "ANSI: cutting a style's escape codes around a marker the theme rendered",
 	// The views' own words, not the engine's.
-	`app.go: homeKey: "ctrl+c"`:                          "a key name from Bubble Tea, while the filter takes every other key",
 	`app_player.go: explainBlocked: "question"`:          "the app's own reason word, made by blocked()",
 	`app_player.go: explainBlocked: "end"`:               "the app's own reason word, made by blocked()",
 	`demo/session.go: Open: "transactions"`:              "the demo's own lesson names",

@@ -25,8 +25,8 @@ func detailContent(f *Frame, p painter) Content {
 	head := "Before the first step"
 	if f.Step > 0 {
 		head = "Step " + itoa(f.Step) + "/" + itoa(f.Steps)
-		if t, _, _ := strings.Cut(f.Narration, "\n"); t != "" {
-			head += ": " + clean(t)
+		if f.Title != "" {
+			head += ": " + clean(f.Title)
 		}
 	}
 	out = append(out, p.bold(clip(head, w, th.Sym.Ellipsis)), "")

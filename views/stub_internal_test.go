@@ -91,7 +91,7 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 	}
 	f.NewEvents = r.Intn(10) - 2
 	for range r.Intn(3) {
-		f.Violations = append(f.Violations, randomText(r))
+		f.Violations = append(f.Violations, Violation{Name: randomText(r), Text: randomText(r)})
 	}
 	return f
 }

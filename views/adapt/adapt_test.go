@@ -3,6 +3,7 @@ package adapt
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -94,7 +95,7 @@ func TestFrameInvariants(t *testing.T) {
 func checkFrame(t *testing.T, s *Session, f views.Frame) {
 	t.Helper()
 	at := fmt.Sprintf("step %d", f.Step)
-	if f.Step != s.Pos() || f.Steps != s.Len() || f.Narration == "" {
+	if f.Step != s.Pos() || f.Steps != s.Len() || f.Title+f.Narration == "" {
 		t.Fatalf("%s: header %d/%d, narration %q", at, f.Step, f.Steps, f.Narration)
 	}
 	if st := s.p.StepAt(f.Step); (st != nil && st.Ask != nil) != (f.Checkpoint != nil) {
@@ -108,6 +109,15 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 	}
 	if f.Step > 0 && f.NewEvents == 0 {
 		t.Fatalf("%s: a step ran but no event is new", at)
+	}
+	// The learner's log holds the same events, without message numbers.
+	if len(f.Log) != len(f.Events) {
+		t.Fatalf("%s: %d log events for %d lines", at, len(f.Log), len(f.Events))
+	}
+	for i, e := range f.Log {
+		if msgNumber.MatchString(e.Text) || !strings.Contains(f.Events[i].Text, e.Actor+": ") {
+			t.Fatalf("%s: log event %q for line %q", at, e.Text, f.Events[i].Text)
+		}
 	}
 	actors := map[string]bool{}
 	for _, a := range f.Actors {
@@ -153,6 +163,10 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 		}
 	}
 }
+
+// msgNumber is a message's number at the head of an event's text, where
+// the engine names the one message the event is about.
+var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is paused:) m[0-9]+ `)
 
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
@@ -239,7 +253,7 @@ func TestFrameContent(t *testing.T) {
 			t.Fatal("step 1 shows the drop that happens at step 2")
 		}
 		f = playTo(t, s, 3)
-		if len(f.Violations) != 1 || !strings.HasPrefix(f.Violations[0], "duplicate-record: ") {
+		if len(f.Violations) != 1 || f.Violations[0].Name != engine.InvDuplicateRecord {
 			t.Fatalf("violations %v", f.Violations)
 		}
 		p := f.Partitions[0]
@@ -307,7 +321,7 @@ func TestFrameContent(t *testing.T) {
 		if len(ru.Records) != 2 || !ru.Records[0].Changed || ru.Records[1].Value != "pay-42" {
 			t.Fatalf("RU %+v", ru)
 		}
-		if len(f.Violations) == 0 || !strings.HasPrefix(f.Violations[0], "uncommitted-read: ") {
+		if len(f.Violations) == 0 || f.Violations[0].Name != engine.InvUncommittedRead {
 			t.Fatalf("violations %v", f.Violations)
 		}
 		f = playTo(t, s, 0)

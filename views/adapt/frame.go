@@ -33,7 +33,7 @@ func (s *Session) build(pos int) views.Frame {
 	f := views.Frame{Step: pos, Steps: s.p.Len()}
 	l := s.p.Lesson()
 	if st := s.p.StepAt(pos); st != nil {
-		f.Narration, f.Note = st.Narration(), st.Note
+		f.Title, f.Narration, f.Note = st.Title, st.Say, st.Note
 		f.More, f.Source = st.More, st.Source
 	} else {
 		f.Narration = l.Title + paraBreak + l.Summary
@@ -50,7 +50,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Log = logEvents(w, len(f.Events))
 	f.Violations = violations(w, &ch)
 	for _, e := range s.p.ProblemsAt(pos) {
-		f.Violations = append(f.Violations, "lesson: "+e.Error())
+		f.Violations = append(f.Violations, views.Violation{Name: "lesson", Text: e.Error()})
 	}
 	return f
 }
@@ -120,10 +120,10 @@ func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, i
 	return out, min(len(w.Events)-min(ch.firstEvent(), len(w.Events)), len(out))
 }
 
-func violations(w *engine.World, ch *changes) []string {
-	var out []string
+func violations(w *engine.World, ch *changes) []views.Violation {
+	var out []views.Violation
 	for _, v := range w.Violations[min(ch.firstViolation(), len(w.Violations)):] {
-		out = append(out, v.Name+": "+v.Text)
+		out = append(out, views.Violation{Name: v.Name, Text: v.Text})
 	}
 	return out
 }

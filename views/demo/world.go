@@ -19,7 +19,7 @@ type world struct {
 	actors []string
 	events []views.EventLine
 	newEv  int
-	viol   []string
+	viol   []views.Violation
 	clock  int
 }
 
@@ -56,7 +56,7 @@ func (w *world) clone() world {
 	}
 	c.arrows = append([]views.Arrow(nil), w.arrows...)
 	c.events = append([]views.EventLine(nil), w.events...)
-	c.viol = append([]string(nil), w.viol...)
+	c.viol = append([]views.Violation(nil), w.viol...)
 	return c
 }
 
