@@ -337,7 +337,7 @@ func (s *Session) forget() {
 	clear(s.frames)
 	clear(s.rows)
 	clear(s.writes)
-	s.eventText = newRing[views.EventLine](4 * maxEvents)
+	s.eventText = newRing[eventForms](4 * maxEvents)
 }
 
 // TestFrameKeys: a frame's Key names one built frame. Coming back to a

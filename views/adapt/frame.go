@@ -46,8 +46,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Coordinators = s.coordinatorViews(w, &ch)
 	f.Consumers = consumerViews(w, &ch)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
-	f.Events, f.NewEvents = s.eventLines(w, &ch)
-	f.Log = logEvents(w, len(f.Events))
+	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
 	f.Violations = violations(w, &ch)
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, views.Violation{Name: "lesson", Text: e.Error()})
@@ -105,19 +104,29 @@ func (c *changes) firstViolation() int {
 	return c.set.FirstViolation
 }
 
-func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, int) {
+// eventLines returns the recent events as canonical lines and as values
+// for the learner's log (logEvent), and how many of them are new.
+func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
 	from := max(0, len(w.Events)-maxEvents)
 	out := make([]views.EventLine, len(w.Events)-from)
+	log := make([]views.LogEvent, len(out))
 	for i := range out {
-		l, ok := s.eventText.get(from + i)
+		c, ok := s.eventText.get(from + i)
 		if !ok {
 			e := &w.Events[from+i]
-			l = views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}
-			s.eventText.put(from+i, l)
+			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
+			s.eventText.put(from+i, c)
 		}
-		out[i] = l
+		out[i], log[i] = c.line, c.log
 	}
-	return out, min(len(w.Events)-min(ch.firstEvent(), len(w.Events)), len(out))
+	return out, log, min(len(w.Events)-min(ch.firstEvent(), len(w.Events)), len(out))
+}
+
+// eventForms is one event as the frame carries it: its canonical line and
+// its value for the learner's log.
+type eventForms struct {
+	line views.EventLine
+	log  views.LogEvent
 }
 
 func violations(w *engine.World, ch *changes) []views.Violation {
