@@ -185,9 +185,9 @@ func (w *World) SortedPartitions() []TP {
 	return out
 }
 
-// Partition returns a partition's log, creating internal-topic partitions on
+// partition returns a partition's log, creating internal-topic partitions on
 // first use.
-func (w *World) Partition(tp TP) *PartitionLog {
+func (w *World) partition(tp TP) *PartitionLog {
 	if p, ok := w.Partitions[tp]; ok {
 		return p
 	}
