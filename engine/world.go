@@ -88,16 +88,15 @@ type World struct {
 	// verification.
 	Parked []parkedRequest
 
-	seq         int64
-	nextMsg     int64
-	nextCorr    int64
-	nextUID     int64
-	nextTxn     int64
-	nextPIDBlk  int64
-	nextMember  int64
-	timersArmed bool
-	dirty       []TP
-	act         actionBudget // the work of the action being applied
+	seq        int64
+	nextMsg    int64
+	nextCorr   int64
+	nextUID    int64
+	nextTxn    int64
+	nextPIDBlk int64
+	nextMember int64
+	dirty      []TP
+	act        actionBudget // the work of the action being applied
 }
 
 // New makes an empty world with the given configuration.
