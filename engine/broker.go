@@ -239,7 +239,7 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 	var results []TPCode
 	var need []TPOffset
 	for _, tp := range r.Partitions {
-		p := w.Partition(tp)
+		p := w.partition(tp)
 		if p == nil || p.Leader != id {
 			w.emit(EvMarker, brokerAddr(id), "is not the leader of "+tp.String()+": "+NotLeaderOrFollower.String()+" for the "+r.Result.String()+" marker").on(tp).txn(r.TransactionalID).code(NotLeaderOrFollower)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})

@@ -1,7 +1,5 @@
 package engine
 
-import "errors"
-
 // Client API calls, named after the Java producer and consumer. Misuse
 // raises what Java raises (IllegalStateException, KafkaException) as a
 // client error rather than a Go error: a lesson may want to show it.
@@ -178,5 +176,3 @@ func (w *World) beginCompletingTransaction(p *Producer, commit bool) {
 	}
 	p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})
 }
-
-var errUnknownClient = errors.New("unknown client")

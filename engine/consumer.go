@@ -403,7 +403,7 @@ func (w *World) commitSync(c *Consumer, offsets []TPOffset) {
 	}
 	b := c.GroupBroker
 	if b < 0 {
-		if p := w.Partition(w.OffsetsPartitionFor(c.GroupID)); p != nil {
+		if p := w.partition(w.OffsetsPartitionFor(c.GroupID)); p != nil {
 			b = p.Leader
 		}
 	}

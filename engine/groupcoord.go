@@ -67,7 +67,7 @@ func (w *World) joinGroup(groupID, client, instance string) string {
 }
 
 func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, ErrorCode) {
-	p := w.Partition(w.OffsetsPartitionFor(groupID))
+	p := w.partition(w.OffsetsPartitionFor(groupID))
 	if p == nil || p.Leader != id {
 		return p, NotCoordinator
 	}

@@ -13,7 +13,7 @@ const ExpertAddr = "expert"
 
 // leaderOf is the live leader of a partition the expert writes to.
 func (w *World) leaderOf(tp TP) (int, error) {
-	p := w.Partition(tp)
+	p := w.partition(tp)
 	if p == nil {
 		return 0, errf("unknown partition %s", tp)
 	}

@@ -551,12 +551,11 @@ func (w *World) drain(p *Producer) {
 		return
 	}
 	var blocked []TP // partitions that cannot send now: keep their order
-	for i := range p.Queue {
+	// An index loop, not range: an acks=0 batch leaves the queue as it is
+	// sent, and the batch after it moves into its slot.
+	for i := 0; i < len(p.Queue); i++ {
 		b := &p.Queue[i]
 		if b.InFlight {
-			if p.idempotent() {
-				continue
-			}
 			continue
 		}
 		if hasTP(blocked, b.TP) {
@@ -1032,7 +1031,7 @@ func (p *Producer) hasEarlierInFlight(b *ProducerBatch) bool {
 // client moves to epoch+1 locally, same pid, and renumbers the partition's
 // unacknowledged batches from 0.
 func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
-	if p.Epoch >= math.MaxInt16 {
+	if p.Epoch == math.MaxInt16 {
 		// bumpIdempotentProducerEpoch: the client side runs out at 32767
 		// (the coordinator's bound is 32766, ref 0.1).
 		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", "ref 1.5")

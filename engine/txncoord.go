@@ -161,7 +161,7 @@ func (w *World) coordinatorCheck(id int, txnID string) (*TxnStatePartition, Erro
 func (w *World) onFindCoordinator(id int, m *Message, r *FindCoordinatorRequest) {
 	leader := -1
 	if r.Group {
-		if p := w.Partition(w.OffsetsPartitionFor(r.Key)); p != nil {
+		if p := w.partition(w.OffsetsPartitionFor(r.Key)); p != nil {
 			leader = p.Leader
 		}
 	} else {
@@ -417,7 +417,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return
 	}
 	for _, tp := range r.Partitions {
-		if w.Partitions[tp] == nil && w.Partition(tp) == nil {
+		if w.Partitions[tp] == nil && w.partition(tp) == nil {
 			res := all(OperationNotAttempted)
 			for i := range res {
 				if res[i].TP == tp {
@@ -676,7 +676,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 			continue
 		}
 		l := -1
-		if p := w.Partition(tp); p != nil {
+		if p := w.partition(tp); p != nil {
 			l = p.Leader
 		}
 		if _, ok := byLeader[l]; !ok {

@@ -189,7 +189,11 @@ func (a *App) stepDelay() time.Duration {
 
 func (a *App) tick() tea.Cmd {
 	gen := a.gen
-	return tea.Tick(a.stepDelay(), func(_ time.Time) tea.Msg { return autoplayMsg{gen: gen} })
+	tick := a.opts.Tick
+	if tick == nil {
+		tick = tea.Tick
+	}
+	return tick(a.stepDelay(), func(_ time.Time) tea.Msg { return autoplayMsg{gen: gen} })
 }
 
 func (a *App) stop() {

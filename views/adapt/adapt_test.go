@@ -168,15 +168,6 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 // the engine names the one message the event is about.
 var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is paused:) m[0-9]+ `)
 
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestFramesAfterBackAreExact: the frame of a position is the same whether
 // it was reached by playing straight or by going back and forth.
 func TestFramesAfterBackAreExact(t *testing.T) {
