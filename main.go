@@ -18,6 +18,7 @@ import (
 	"eoslab/assets"
 	"eoslab/engine"
 	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
 	"eoslab/lessons"
 	"eoslab/views"
 	"eoslab/views/adapt"
@@ -27,11 +28,12 @@ const usage = `eoslab: step through, rewind and break Kafka's exactly-once proto
 
 Usage:
   eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
-  eoslab lesson NAME [--no-color] [--ascii]
+  eoslab lesson NAME|FILE.lesson [--no-color] [--ascii]
                                          open one lesson in the TUI
   eoslab lessons                         list the lessons: name, title, steps
   eoslab run [--json] FILE               play a scenario headless; print the transcript
-  eoslab run --lesson NAME               play a lesson headless (transcript and narration)
+  eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
+  eoslab run --lesson NAME               play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
 
@@ -40,6 +42,7 @@ Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 
 var commandHelp = map[string]string{
 	"run": `eoslab run [--json] FILE
+eoslab run FILE.lesson
 eoslab run --lesson NAME
 
 Plays a scenario file headless and prints the transcript, one event per line:
@@ -47,8 +50,14 @@ Plays a scenario file headless and prints the transcript, one event per line:
 Expectations that fail are printed with the file:line, what was expected and
 what was found. With --json, every event is a JSON object on its own line,
 followed by one object with the final state (see 'eoslab help json').
-With --lesson, plays a built-in lesson to the end: narration, events,
-checkpoints with their answers, and the "Kafka vs the article" notes.
+A FILE ending in .lesson, or --lesson with a built-in lesson's name (or a
+lesson file), plays the lesson to the end: narration, events, checkpoints
+with their answers, and each step's details. Errors in a lesson file are
+named file:line.
+
+An action that runs away (more than 2,000,000 steps or 1,000,000 events, or
+4,000,000 events in the whole scenario) stops with an error naming its line
+and what kept firing. A file is at most 16 MiB.
 
 Exit code 0 when every expect holds, 1 when one fails, 2 on invalid input.`,
 	"check": `eoslab check FILE...
@@ -57,16 +66,21 @@ Validates scenario files (.scn, or any other name) and lesson files (.lesson)
 without opening the TUI. Scenario files are parsed and checked for unknown
 verbs, wrong arguments, undeclared clients and partitions. Lesson files are
 parsed and played to the end, so a checkpoint whose choices do not match what
-the engine does is reported. Errors name file:line. Exit code 0 when all are
-valid, 2 otherwise.`,
+the engine does is reported. Errors name file:line (and the column of a bad
+character); the first 20 of a file are listed and the rest counted. A file
+is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 	"lessons": `eoslab lessons
 
 Lists the built-in lessons: name, title and number of steps.`,
 	"lesson": `eoslab lesson NAME [--no-color] [--ascii]
+eoslab lesson FILE.lesson [--no-color] [--ascii]
 
-Opens one lesson in the terminal player. Keys: right/l/space/enter next,
-left/h back, p play/pause, -/+ slower/faster, r restart, 1-4 answer a
-checkpoint, tab cycle focus, ? full help, esc back to the list, q quit.`,
+Opens one lesson in the terminal player: a built-in lesson by name (see
+'eoslab lessons'), or a lesson file by its path. A lesson file is checked
+first, as 'eoslab check' does; errors are named file:line. Keys:
+right/l/space/enter next, left/h back, p play/pause, -/+ slower/faster,
+r restart, 1-4 answer a checkpoint, d the step's details, tab cycle focus,
+? full help, esc back to the list, q leave the lesson, ctrl+c quit.`,
 	"help": `eoslab help [COMMAND]
 
 Explains a command (run, check, lessons, lesson), the scenario language
@@ -90,7 +104,13 @@ func main() {
 	os.Exit(code)
 }
 
+// run is eoslab with its arguments and output streams. Whatever it prints
+// goes through termsafe.Writer, so that a name or a text from a file (or a
+// file name from the command line) that holds ESC, a C1 or a bidirectional
+// control reaches the terminal escaped, not obeyed. The TUI draws through
+// its own cleaner.
 func run(args []string, stdout, stderr io.Writer) int {
+	stdout, stderr = termsafe.Writer(stdout), termsafe.Writer(stderr)
 	err := dispatch(args, stdout)
 	if err == nil {
 		return 0
@@ -179,10 +199,14 @@ func dispatch(args []string, stdout io.Writer) error {
 		return listLessons(stdout)
 	case "lesson":
 		if len(g.rest) != 1 {
-			return invalid("eoslab: lesson needs one lesson name (see 'eoslab lessons')")
+			return invalid("eoslab: lesson needs one lesson name or lesson file (see 'eoslab lessons')")
 		}
-		if _, err := lessons.Load(g.rest[0]); err != nil {
-			return invalid("eoslab: %v", err)
+		l, err := loadLesson(g.rest[0], true)
+		if err != nil {
+			return err
+		}
+		if isLessonFile(g.rest[0]) {
+			return openTUIWith(g, l)
 		}
 		return openTUI(g, g.rest[0])
 	}
@@ -222,8 +246,12 @@ func listLessons(stdout io.Writer) error {
 	return nil
 }
 
-func readInput(path string) ([]byte, error) {
-	src, err := os.ReadFile(path)
+// openInput opens a scenario or lesson file. A regular file larger than
+// script.MaxFileBytes is refused before a byte of it is read; a pipe or a
+// device, whose size is unknown, is read by the parsers through their
+// limit, which stops one byte past it (eoslab run /dev/zero ends there).
+func openInput(path string) (*os.File, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -231,11 +259,64 @@ func readInput(path string) ([]byte, error) {
 		}
 		return nil, invalid("%s: cannot read: %v", path, err)
 	}
-	return src, nil
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > script.MaxFileBytes {
+		f.Close()
+		return nil, asInvalid(script.FileTooLarge(path))
+	}
+	return f, nil
 }
 
 func asInvalid(err error) error {
 	return invalid("%s", err.Error())
+}
+
+// isLessonFile reports whether an argument names a lesson file rather than
+// a built-in lesson: a path (it has a directory separator) or a name
+// ending in .lesson. Built-in names have neither.
+func isLessonFile(arg string) bool {
+	return strings.HasSuffix(arg, ".lesson") || strings.ContainsAny(arg, `/\`)
+}
+
+// loadLesson loads a built-in lesson by name or a lesson file by path.
+// With check set, a file is also played to the end, as 'eoslab check'
+// does, so the player never opens a lesson whose answers are wrong. Every
+// problem is an invalid-input error naming file:line.
+func loadLesson(arg string, check bool) (*lessons.Lesson, error) {
+	if !isLessonFile(arg) {
+		l, err := lessons.Load(arg)
+		if err != nil {
+			return nil, invalid("eoslab: %v", err)
+		}
+		return l, nil
+	}
+	in, err := openInput(arg)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	l, err := lessons.ParseReader(arg, in)
+	if err != nil {
+		return nil, asInvalid(err)
+	}
+	if check {
+		if err := l.Check(); err != nil {
+			return nil, invalid("%s\n%s: the lesson does not play as written; 'eoslab run %s' shows where", err, arg, arg)
+		}
+	}
+	return l, nil
+}
+
+func runLesson(arg string, stdout io.Writer) error {
+	l, err := loadLesson(arg, false)
+	if err != nil {
+		return err
+	}
+	out, err := lessons.Transcript(l)
+	fmt.Fprint(stdout, out)
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	return nil
 }
 
 func runCmd(g globalFlags, stdout io.Writer) error {
@@ -243,60 +324,71 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 		if len(g.rest) > 0 {
 			return invalid("eoslab: run --lesson takes no file")
 		}
-		l, err := lessons.Load(g.lesson)
-		if err != nil {
-			return invalid("eoslab: %v", err)
-		}
-		out, err := lessons.Transcript(l)
-		fmt.Fprint(stdout, out)
-		if err != nil {
-			return &exitError{code: 1, msg: err.Error()}
-		}
-		return nil
+		return runLesson(g.lesson, stdout)
 	}
 	if len(g.rest) != 1 {
 		return invalid("eoslab: run needs one scenario file (see 'eoslab help run')")
 	}
 	file := g.rest[0]
-	src, err := readInput(file)
+	if strings.HasSuffix(file, ".lesson") {
+		if g.json {
+			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
+		}
+		return runLesson(file, stdout)
+	}
+	in, err := openInput(file)
 	if err != nil {
 		return err
 	}
-	cmds, err := script.Parse(file, src)
+	cmds, err := script.ParseReader(file, in)
+	in.Close()
 	if err != nil {
 		return asInvalid(err)
 	}
 	r := script.NewRunner()
 	enc := json.NewEncoder(stdout)
 	failed := 0
-	for _, c := range cmds {
-		evs, f, err := r.Exec(c)
-		for _, e := range evs {
-			if g.json {
-				enc.Encode(jsonEvent(e))
-			} else {
-				fmt.Fprintln(stdout, e.Line())
-			}
-		}
-		if c.Verb == "expect" && g.json {
-			je := map[string]any{"type": "expect", "file": c.File, "line": c.Line, "text": c.Text, "ok": f == nil && err == nil}
-			if f != nil {
-				je["found"] = f.Got
-			}
-			enc.Encode(je)
-		}
-		if f != nil {
+	err = r.Play(cmds, func(s script.Outcome) error {
+		if f := s.Failure; f != nil {
 			failed++
-			if !g.json {
-				fmt.Fprintf(stdout, "EXPECT FAILED %s:%d: %s\n    found: %s\n", f.File, f.Line, f.Text, f.Got)
+		}
+		if !g.json {
+			for _, e := range s.Events {
+				if _, err := fmt.Fprintln(stdout, e.Line()); err != nil {
+					return err
+				}
+			}
+			if f := s.Failure; f != nil {
+				_, err := fmt.Fprintf(stdout, "EXPECT FAILED %s:%d: %s\n    found: %s\n", f.File, f.Line, f.Text, f.Got)
+				return err
+			}
+			return nil
+		}
+		for _, e := range s.Events {
+			if err := enc.Encode(jsonEvent(e)); err != nil {
+				return err
 			}
 		}
-		if err != nil {
-			return asInvalid(err)
+		if c := s.Command; c.Kind() == script.Expect {
+			je := map[string]any{"type": "expect", "file": c.File, "line": c.Line, "text": c.Text, "ok": s.Failure == nil}
+			if s.Failure != nil {
+				je["found"] = s.Failure.Got
+			}
+			return enc.Encode(je)
 		}
+		return nil
+	})
+	var se *script.Error
+	switch {
+	case errors.As(err, &se):
+		return asInvalid(err)
+	case err != nil:
+		return &exitError{code: 1, msg: "eoslab: writing the transcript: " + err.Error()}
 	}
 	if g.json {
-		enc.Encode(r.World.State())
+		if err := enc.Encode(r.World.State()); err != nil {
+			return &exitError{code: 1, msg: "eoslab: writing the state: " + err.Error()}
+		}
 	}
 	if failed > 0 {
 		return &exitError{code: 1, msg: fmt.Sprintf("%s: %d expectation(s) failed", file, failed)}
@@ -326,17 +418,7 @@ func checkCmd(files []string, stdout io.Writer) error {
 	}
 	var msgs []string
 	for _, f := range files {
-		src, err := readInput(f)
-		if err != nil {
-			msgs = append(msgs, err.Error())
-			continue
-		}
-		if filepath.Ext(f) == ".lesson" {
-			err = lessons.Check(f, src)
-		} else {
-			_, err = script.Parse(f, src)
-		}
-		if err != nil {
+		if err := checkFile(f); err != nil {
 			msgs = append(msgs, err.Error())
 			continue
 		}
@@ -348,9 +430,49 @@ func checkCmd(files []string, stdout io.Writer) error {
 	return nil
 }
 
+// checkFile validates one scenario or lesson file; a lesson is also played.
+func checkFile(path string) error {
+	in, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if filepath.Ext(path) != ".lesson" {
+		_, err = script.ParseReader(path, in)
+		return err
+	}
+	l, err := lessons.ParseReader(path, in)
+	if err != nil {
+		return err
+	}
+	return l.Check()
+}
+
 func openTUI(g globalFlags, lesson string) error {
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
-	m := views.NewApp(adapt.Lessons(), adapt.Open, opts)
+	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, opts))
+}
+
+// openTUIWith opens the player on a lesson read from a file. The file's
+// lesson heads the list, under its path (which no built-in name can be),
+// so esc and enter go back to it.
+func openTUIWith(g globalFlags, l *lessons.Lesson) error {
+	m := l.Meta()
+	info := views.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}
+	list := append([]views.LessonInfo{info}, adapt.Lessons()...)
+	open := func(name string) (views.Session, error) {
+		if name == l.File {
+			return adapt.New(l), nil
+		}
+		return adapt.Open(name)
+	}
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File}.WithEnv(os.Getenv)
+	return runTUI(views.NewApp(list, open, opts))
+}
+
+// runTUI runs the terminal UI. Tests replace it to look at the model
+// without a terminal.
+var runTUI = func(m tea.Model) error {
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		return &exitError{code: 1, msg: "eoslab: the terminal UI stopped: " + err.Error()}

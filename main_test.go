@@ -3,11 +3,24 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/engine"
+	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
+	"eoslab/lessons"
+	"eoslab/views"
 )
+
+// tuiRunner is the real runTUI, restored after a test replaces it.
+var tuiRunner = runTUI
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -129,5 +142,243 @@ func TestRunLesson(t *testing.T) {
 	code, out, errs := runCLI(t, "run", "--lesson", "zombie")
 	if code != 0 || !strings.Contains(out, "PRODUCER_FENCED(90)") {
 		t.Fatalf("run --lesson zombie: %d %s", code, errs)
+	}
+}
+
+// noRawControls fails if CLI output holds a character a terminal acts on.
+func noRawControls(t *testing.T, what, out string) {
+	t.Helper()
+	if e := termsafe.Escape(out); e != out {
+		i := 0
+		for i < len(out) && out[i] == e[i] {
+			i++
+		}
+		t.Fatalf("%s: output holds a raw control near %q", what, out[max(0, i-30):min(len(out), i+30)])
+	}
+}
+
+// The limits of issue 7, from the command line: a device that never ends,
+// a file over the limit, a binary file. Each stops at once with exit 2 and
+// a short message.
+func TestInputLimits(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		code, out, errs := runCLI(t, "run", "/dev/zero")
+		if code != 2 || out != "" || errs != "/dev/zero: the file is larger than 16 MiB (16777216 bytes), the limit for a scenario or lesson file\n" {
+			t.Fatalf("run /dev/zero: %d %q %q", code, out, errs)
+		}
+	}
+
+	// A sparse file: 17 MB long, nothing on disk, refused before reading.
+	big := filepath.Join(t.TempDir(), "big.scn")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(script.MaxFileBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, cmd := range []string{"run", "check"} {
+		code, _, errs := runCLI(t, cmd, big)
+		if code != 2 || !strings.HasSuffix(errs, "big.scn: the file is larger than 16 MiB (16777216 bytes), the limit for a scenario or lesson file\n") {
+			t.Fatalf("%s big.scn: %d %q", cmd, code, errs)
+		}
+	}
+
+	bin := make([]byte, 1<<20)
+	rand.New(rand.NewSource(9)).Read(bin)
+	for _, name := range []string{"bin.scn", "bin.lesson"} {
+		p := writeFile(t, name, string(bin))
+		for _, cmd := range []string{"run", "check"} {
+			if cmd == "run" && name == "bin.lesson" {
+				continue
+			}
+			code, out, errs := runCLI(t, cmd, p)
+			lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+			if code != 2 || out != "" || len(lines) != script.MaxErrors+1 || !strings.HasSuffix(lines[script.MaxErrors], " more errors") {
+				t.Fatalf("%s %s: code %d, %d lines of errors, last %q", cmd, name, code, len(lines), lines[len(lines)-1])
+			}
+			noRawControls(t, cmd+" "+name, errs)
+		}
+	}
+}
+
+// A scenario and a lesson carrying ESC, a C1 control and U+202E are
+// refused with file:line:column, and the messages carry no raw control.
+func TestHostileFilesAreRefused(t *testing.T) {
+	scn := writeFile(t, "hostile.scn", "topic t\x1b]0;x\x07\nproducer A\u009b\nA send t-0 a\u202eb\n")
+	lesson := writeFile(t, "hostile.lesson", strings.Replace(strings.Replace(strings.Replace(lessonOK,
+		"title: T", "title: T\x1b]0;pwned\x07", 1), "summary: S", "summary: S\u009b2J", 1), "say: It runs.", "say: It \u202eruns.", 1))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", scn}, scn + ":1:8: control character U+001B (ESC) is not allowed\n" +
+			scn + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
+			scn + ":3:13: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+		{[]string{"run", scn}, scn + ":1:8: control character U+001B (ESC) is not allowed\n" +
+			scn + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
+			scn + ":3:13: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+		{[]string{"check", lesson}, lesson + ":1:9: control character U+001B (ESC) is not allowed\n" +
+			lesson + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
+			lesson + ":10:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != 2 || out != "" || errs != tc.want {
+			t.Errorf("%v: code %d\nout %q\n got %q\nwant %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+const lessonOK = `title: T
+summary: S
+level: beginner
+setup:
+  topic t
+  producer A
+step: one
+  say: A sends.
+  do: A send t-0 x
+  say: It runs.
+  do: run
+`
+
+// Nothing eoslab prints carries a raw control character: not the list,
+// not a lesson played headless, not check, not a transcript, and not a
+// file name given on the command line (the one text from outside that no
+// parser reads).
+func TestOutputHasNoRawControls(t *testing.T) {
+	runs := [][]string{{"lessons"}, {"run", filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")},
+		{"run", "--json", filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")},
+		{"check", "no-such\x1b]0;pwned\x07.scn", "missing\u202e.lesson"}}
+	for _, m := range lessons.All() {
+		runs = append(runs, []string{"run", "--lesson", m.Name})
+	}
+	for _, args := range runs {
+		_, out, errs := runCLI(t, args...)
+		noRawControls(t, strings.Join(args, " "), out+errs)
+	}
+	_, _, errs := runCLI(t, "check", "no-such\x1b]0;pwned\x07.scn")
+	if !strings.HasPrefix(errs, `no-such\x1b]0;pwned\x07.scn: cannot read`) {
+		t.Fatalf("file name not escaped: %q", errs)
+	}
+}
+
+// The nine-line runaway of issue 7 (a transaction committed while its
+// partition has no leader, then the longest advance, repeated) finishes at
+// once with a short transcript: the marker waits for a leader.
+func TestRunawayAdvance(t *testing.T) {
+	src := "topic t rf=1\nproducer a transactional.id=x\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\ncrash broker-3\na commitTransaction\n" +
+		strings.Repeat("advance 2147483647\n", 3)
+	code, out, errs := runCLI(t, "run", writeFile(t, "runaway.scn", src))
+	if code != 0 || strings.Count(out, "\n") > 100 {
+		t.Fatalf("code %d, %d lines, %s", code, strings.Count(out, "\n"), errs)
+	}
+}
+
+// The help states the limits the code enforces.
+func TestHelpStatesTheLimits(t *testing.T) {
+	l := engine.DefaultLimits()
+	for _, want := range []string{
+		strconv.Itoa(script.MaxFileBytes>>20) + " MiB",
+		strconv.Itoa(script.MaxErrors) + " of a file",
+		group(l.StepsPerAction) + " steps", group(int64(l.EventsPerAction)) + " events", group(int64(l.Events)) + " events in the whole scenario",
+	} {
+		if !strings.Contains(strings.ReplaceAll(commandHelp["run"]+commandHelp["check"], "\n", " "), want) {
+			t.Errorf("the help does not say %q", want)
+		}
+	}
+}
+
+// group writes 2000000 as 2,000,000.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// fileLesson is a small, sound lesson, written to a file outside the repo.
+const fileLesson = `title: A lesson from a file
+summary: One record, appended
+level: beginner
+
+setup:
+  topic t
+  producer A
+
+step: A sends
+  say: A sends one record.
+  do: A send t-0 x
+  ask: How many records does t-0 hold after the next step?
+  choice: one | expect partition t-0 leo 1
+  choice: two | expect partition t-0 leo 2
+  explain: One send, one record.
+
+step: The leader appends
+  say: The leader appends it.
+  do: run
+  expect: partition t-0 leo 1
+`
+
+// A lesson file opens in the player and plays headless from its path, from
+// anywhere: `eoslab lesson PATH.lesson` and `eoslab run PATH.lesson`.
+func TestLessonFiles(t *testing.T) {
+	file := writeFile(t, "my.lesson", fileLesson)
+
+	code, out, errs := runCLI(t, "run", file)
+	if code != 0 || !strings.Contains(out, "# A lesson from a file") || !strings.Contains(out, "== step 2/2: The leader appends") ||
+		!strings.Contains(out, "answer: 1) one") {
+		t.Fatalf("run %s: code %d\nout: %s\nerr: %s", file, code, out, errs)
+	}
+	code, out2, _ := runCLI(t, "run", "--lesson", file)
+	if code != 0 || out2 != out {
+		t.Fatalf("run --lesson FILE: code %d, or a different transcript:\n%s", code, out2)
+	}
+
+	var opened tea.Model
+	runTUI = func(m tea.Model) error { opened = m; return nil }
+	defer func() { runTUI = tuiRunner }()
+	if code, _, errs := runCLI(t, "lesson", file); code != 0 {
+		t.Fatalf("lesson %s: code %d: %s", file, code, errs)
+	}
+	app, ok := opened.(views.App)
+	if !ok || app.Session() == nil || app.Session().Title() != "A lesson from a file" || app.Session().Len() != 2 {
+		t.Fatalf("lesson %s opened %T %+v", file, opened, opened)
+	}
+	// A plain name still opens a built-in lesson.
+	opened = nil
+	if code, _, errs := runCLI(t, "lesson", "zombie"); code != 0 || opened.(views.App).Session().Title() != "The zombie producer" {
+		t.Fatalf("lesson zombie: code %d: %s", code, errs)
+	}
+}
+
+// A broken lesson file is refused with file:line, by both commands; one
+// whose checkpoint the engine does not bear out plays headless with exit 1
+// but does not open in the player.
+func TestLessonFileErrors(t *testing.T) {
+	runTUI = func(tea.Model) error { t.Fatal("the player opened a broken lesson"); return nil }
+	defer func() { runTUI = tuiRunner }()
+
+	broken := writeFile(t, "broken.lesson", strings.Replace(fileLesson, "  do: A send t-0 x\n", "  do: A sned t-0 x\n", 1))
+	for _, args := range [][]string{{"run", broken}, {"lesson", broken}, {"run", "--lesson", broken}} {
+		code, out, errs := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "broken.lesson:11:") || strings.Count(errs, "\n") > 3 {
+			t.Errorf("%v: code %d, out %q, err %q; want exit 2 with one error at broken.lesson:11", args, code, out, errs)
+		}
+	}
+	wrong := writeFile(t, "wrong.lesson", strings.Replace(fileLesson, "expect partition t-0 leo 1\n  choice", "expect partition t-0 leo 3\n  choice", 1))
+	code, out, errs := runCLI(t, "run", wrong)
+	if code != 1 || !strings.Contains(out, "answer: none of the choices holds") || !strings.Contains(errs, "wrong.lesson:12:") {
+		t.Errorf("run wrong.lesson: code %d\nout: %s\nerr: %s", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "lesson", wrong)
+	if code != 2 || !strings.Contains(errs, "wrong.lesson:12:") {
+		t.Errorf("lesson wrong.lesson: code %d, err %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "lesson", filepath.Join(t.TempDir(), "missing.lesson"))
+	if code != 2 || !strings.Contains(errs, "missing.lesson: cannot read") {
+		t.Errorf("lesson missing.lesson: code %d, err %q", code, errs)
 	}
 }

@@ -1,62 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
-
-// KV is a key=value option of an action.
-type KV struct{ Key, Value string }
-
-// Action is one line of the scenario language, already split into words:
-// the verb, the client it addresses (for client calls and declarations),
-// positional arguments and options. Its String is the canonical text.
-type Action struct {
-	Verb  string
-	Actor string
-	Args  []string
-	Opts  []KV
-}
-
-// Opt returns an option's value.
-func (a Action) Opt(key string) (string, bool) {
-	for _, kv := range a.Opts {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
-}
-
-func quoteWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t#\"") {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
-// String is the action's canonical one-line form.
-func (a Action) String() string {
-	var parts []string
-	switch {
-	case isDeclVerb(a.Verb):
-		parts = append(parts, a.Verb, a.Actor)
-	case a.Actor != "":
-		parts = append(parts, a.Actor, a.Verb)
-	default:
-		parts = append(parts, a.Verb)
-	}
-	for _, x := range a.Args {
-		parts = append(parts, quoteWord(x))
-	}
-	for _, kv := range a.Opts {
-		parts = append(parts, kv.Key+"="+quoteWord(kv.Value))
-	}
-	return strings.Join(parts, " ")
-}
-
-func isDeclVerb(v string) bool { return v == "producer" || v == "consumer" || v == "processor" }
+import "fmt"
 
 // ActionError is a semantic error of an action (the parser catches syntax).
 type ActionError struct{ Msg string }
@@ -68,21 +12,65 @@ func errf(format string, args ...any) error { return &ActionError{Msg: fmt.Sprin
 // Apply runs one action and returns the events it caused. It is the only
 // way state changes, as raft's Step.
 func (w *World) Apply(a Action) ([]Event, error) {
-	w.dropCancelled() // the queue's first item is a live one (see cancelTimer)
-	start := len(w.Events)
-	if a.Verb != "expect" {
-		w.emit(EvAction, "scenario", a.String())
+	if a == nil {
+		return nil, errf("no action")
 	}
+	w.dropCancelled() // the queue's first item is a live one (see cancelTimer)
+	w.beginChanges()
+	w.applying++
+	defer func() { w.applying-- }()
+	start := len(w.Events)
+	w.emit(EvAction, "scenario", a.String())
+	if c := addressedClient(a); c != "" {
+		// The client a call addresses acts even when it emits nothing
+		// (a send queued behind a full pipeline).
+		w.changes.actor(c)
+	}
+	w.beginAction(a)
 	err := w.apply(a)
-	if err == nil && !isSetupVerb(a.Verb) {
+	if err == nil && !isSetup(a) {
 		w.runClientsAfter(a)
 		w.checkInvariants()
+	}
+	if berr := w.endAction(); err == nil {
+		err = berr
 	}
 	return w.Events[start:], err
 }
 
-func isSetupVerb(v string) bool {
-	return v == "brokers" || v == "config" || v == "topic" || isDeclVerb(v)
+// isSetup reports whether a declares the cluster, a topic or a client:
+// declarations run no client and check no invariant.
+func isSetup(a Action) bool {
+	switch a.(type) {
+	case Brokers, SetConfig, CreateTopic, DeclareProducer, DeclareConsumer, DeclareProcessor:
+		return true
+	}
+	return false
+}
+
+// addressedClient is the client an action calls or declares, if any.
+func addressedClient(a Action) string {
+	switch a := a.(type) {
+	case DeclareProducer:
+		return a.Name
+	case DeclareConsumer:
+		return a.Name
+	case DeclareProcessor:
+		return a.Name
+	case Call:
+		return a.Client
+	case Send:
+		return a.Client
+	case SendOffsets:
+		return a.Client
+	case CommitSync:
+		return a.Client
+	case Pause:
+		return a.Client
+	case Resume:
+		return a.Client
+	}
+	return ""
 }
 
 func (w *World) start() {
@@ -94,43 +82,76 @@ func (w *World) start() {
 	w.setTimer(w.Config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
 }
 
+// apply dispatches on the action's type.
 func (w *World) apply(a Action) error {
-	switch a.Verb {
-	case "brokers", "config", "topic", "producer", "consumer", "processor":
-		return w.applySetup(a)
-	case "step", "deliver", "run", "advance":
-		w.start()
-		return w.applyStep(a)
-	case "drop", "duplicate", "delay", "reorder", "crash", "restart", "pause", "resume", "rebalance":
-		w.start()
-		return w.applyFault(a)
-	case "inject":
-		w.start()
-		return w.applyInject(a)
-	case "expect":
-		return errf("expect is evaluated with World.Expect, not applied")
-	}
-	if a.Actor == "" {
-		return errf("unknown verb %q", a.Verb)
+	switch a := a.(type) {
+	case Brokers:
+		return w.applyBrokers(a)
+	case SetConfig:
+		return w.applyConfig(a)
+	case CreateTopic:
+		return w.createTopic(a)
+	case DeclareProducer:
+		return w.declareProducer(a)
+	case DeclareConsumer:
+		return w.declareConsumer(a)
+	case DeclareProcessor:
+		return w.declareProcessor(a)
 	}
 	w.start()
-	return w.applyCall(a)
-}
-
-func atoi64(s, what string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, errf("%s must be a whole number, got %q", what, s)
+	switch a := a.(type) {
+	case Call:
+		return w.applyCall(a)
+	case Send:
+		return w.applySend(a)
+	case SendOffsets:
+		return w.applySendOffsets(a)
+	case CommitSync:
+		return w.applyCommitSync(a)
+	case Step:
+		w.applyStepN(a)
+	case Deliver:
+		return w.applyDeliver(a)
+	case Run:
+		w.applyRun(a)
+	case Advance:
+		w.applyAdvance(a)
+	case Drop:
+		return w.applyDrop(a)
+	case Duplicate:
+		return w.applyDuplicate(a)
+	case Delay:
+		return w.applyDelay(a)
+	case Reorder:
+		return w.applyReorder(a)
+	case Crash:
+		return w.applyCrash(a.Target)
+	case Restart:
+		return w.applyRestart(a.Target)
+	case Pause:
+		return w.pauseClient(a.Client, true)
+	case Resume:
+		return w.pauseClient(a.Client, false)
+	case Rebalance:
+		return w.applyRebalance(a)
+	case InjectBatch:
+		return w.injectBatch(a)
+	case InjectMarker:
+		return w.injectMarker(a)
+	case InjectTxnState:
+		return w.injectTxnState(a)
+	case InjectInitProducerID:
+		return w.injectInitProducerID(a)
+	case InjectAddPartitions:
+		return w.injectAddPartitions(a)
+	case InjectAddOffsets:
+		return w.injectAddOffsets(a)
+	case InjectEndTxn:
+		return w.injectEndTxn(a)
+	default:
+		return errf("unknown action %T", a)
 	}
-	return n, nil
-}
-
-func optInt(a Action, key string, def int64) (int64, error) {
-	v, ok := a.Opt(key)
-	if !ok {
-		return def, nil
-	}
-	return atoi64(v, key)
+	return nil
 }
 
 // runClients runs every client's loop once, in declaration order.
@@ -163,10 +184,12 @@ func (w *World) Busy() bool {
 	return false
 }
 
-// Step takes the next scheduled item. It returns false when nothing is scheduled.
+// Step takes the next scheduled item. It returns false when nothing is
+// scheduled, or when the action being applied has reached a limit (Limits).
 func (w *World) Step() bool {
+	w.beginChanges()
 	w.dropCancelled()
-	if len(w.Queue) == 0 {
+	if len(w.Queue) == 0 || !w.withinBudget() {
 		return false
 	}
 	w.start()
@@ -180,9 +203,11 @@ func (w *World) execute(it item) {
 		w.Now = it.At
 	}
 	w.StepCount++
+	w.countStep(&it)
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
 		owner = it.Msg.To
+		w.changes.message(it.Msg.ID)
 		w.deliver(it)
 	} else {
 		w.fire(it)
@@ -209,44 +234,44 @@ func (w *World) deliver(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").about(m)
+			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").naming(m, headDown).fault(FaultLost)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" from "+m.From).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" from "+m.From).naming(m, headReceives)
 		w.deliverToBroker(id, m)
 		return
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
+			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
 			return
 		}
 		if p.Paused {
 			p.Deferred = append(p.Deferred, it)
-			w.emit(EvInfo, m.To, "is paused: "+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").about(m)
+			w.emit(EvInfo, m.To, headPaused+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").naming(m, headPaused)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
 		w.onProducerMessage(p, m)
 		return
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
+			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
 			return
 		}
 		if c.Paused {
 			c.Deferred = append(c.Deferred, it)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()).naming(m, headReceives)
 		w.onConsumerMessage(c, m)
 		return
 	}
 	if m.To == ExpertAddr {
 		// The expert actions (inject) have no client behind them; their
 		// answers are only narrated, so a lesson can show what came back.
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
 	}
 }
 
@@ -254,7 +279,7 @@ func (w *World) deliver(it item) {
 // takes the producer-side responses, its consumer the rest.
 func (w *World) producerByAddr(name string, kind MsgKind) *Producer {
 	p, pr := w.namedProducer(name)
-	if pr != nil && (kind == MsgFetchResponse || kind == MsgOffsetFetchResponse || kind == MsgOffsetCommitResponse ||
+	if pr != nil && (kind == MsgFetchResponse || kind == MsgOffsetFetchResponse || kind == MsgOffsetCommitResponse || kind == MsgListOffsetsResponse ||
 		kind == MsgFindCoordinatorResponse && pr.Producer.Offsets == nil && pr.Consumer.inFlight(MsgFindCoordinator, TP{})) {
 		return nil
 	}
@@ -303,141 +328,79 @@ func (w *World) fire(it item) {
 	}
 }
 
-func (w *World) applyStep(a Action) error {
-	switch a.Verb {
-	case "step":
-		n := int64(1)
-		if len(a.Args) > 0 {
-			v, err := atoi64(a.Args[0], "step count")
-			if err != nil {
-				return err
-			}
-			n = v
-		}
-		for i := int64(0); i < n; i++ {
-			if !w.Step() {
-				w.emit(EvInfo, "scenario", "nothing is scheduled")
-				break
-			}
-		}
-	case "deliver":
-		i, err := w.selectMsg(a.Args, a.Opts)
-		if err != nil {
-			return err
-		}
-		// Delivered as soon as the network allows: after one latency from
-		// its sending, without waiting for a delay that a fault added.
-		it := w.Queue.removeAt(i)
-		earliest := it.Msg.SentAt + w.Config.LatencyMs
-		if earliest < w.Now {
-			earliest = w.Now
-		}
-		if earliest < it.At {
-			it.At = earliest
-		}
-		w.execute(it)
-	case "run":
-		max, err := optInt(a, "max", 100000)
-		if err != nil {
-			return err
-		}
-		n := int64(0)
-		for w.Busy() && n < max {
-			w.Step()
-			n++
-		}
-		if w.Busy() {
-			w.emit(EvInfo, "scenario", "run stopped after max="+itoa(max)+" steps; the system is not quiet")
-		}
-	case "advance":
-		if len(a.Args) == 0 {
-			return errf("advance needs a number of milliseconds")
-		}
-		ms, err := atoi64(a.Args[0], "advance")
-		if err != nil {
-			return err
-		}
-		if ms < 0 {
-			return errf("advance needs a positive number of milliseconds")
-		}
-		until := w.Now + ms
-		for len(w.Queue) > 0 && w.Queue[0].At <= until {
-			w.Step()
-		}
-		w.Now = until
-		w.emit(EvInfo, "clock", "advanced to t="+itoa(w.Now))
+func (w *World) applyStepN(a Step) {
+	n := a.N
+	if n == 0 {
+		n = 1
 	}
+	for i := int64(0); i < n; i++ {
+		if !w.Step() {
+			if len(w.Queue) == 0 {
+				w.emit(EvInfo, "scenario", "nothing is scheduled")
+			}
+			break // nothing scheduled, or stopped by a limit; Apply reports it
+		}
+	}
+}
+
+func (w *World) applyDeliver(a Deliver) error {
+	i, err := w.selectMsg(a.Msg)
+	if err != nil {
+		return err
+	}
+	// Delivered as soon as the network allows: after one latency from
+	// its sending, without waiting for a delay that a fault added.
+	it := w.Queue.removeAt(i)
+	earliest := it.Msg.SentAt + w.Config.LatencyMs
+	if earliest < w.Now {
+		earliest = w.Now
+	}
+	if earliest < it.At {
+		it.At = earliest
+	}
+	w.execute(it)
 	return nil
 }
 
-// FindMessage finds the in-flight message a selector names: an id (m12),
-// or the oldest message of a kind that matches the filters to=, from= and
-// partition=.
-func (w *World) FindMessage(sel string, filters []KV) (*Message, error) {
-	i, err := w.selectMsg([]string{sel}, filters)
-	if err != nil {
-		return nil, err
+func (w *World) applyRun(a Run) {
+	max := a.Max
+	if max == 0 {
+		max = DefaultRunMax
 	}
-	return w.Queue[i].Msg, nil
+	n := int64(0)
+	for w.Busy() && n < max && w.Step() {
+		n++
+	}
+	if w.Busy() && n == max {
+		w.emit(EvInfo, "scenario", "run stopped after max="+itoa(max)+" steps; the system is not quiet")
+	}
 }
 
-// selectMsg finds an in-flight message by id (m12) or by kind with filters
-// to=, from=, partition=; the earliest match in delivery order wins.
-func (w *World) selectMsg(args []string, opts []KV) (int, error) {
-	if len(args) == 0 {
-		return 0, errf("expected a message: an id like m12 or a kind like ProduceResponse")
+func (w *World) applyAdvance(a Advance) {
+	until := w.Now + a.Ms
+	for len(w.Queue) > 0 && w.Queue[0].At <= until {
+		if !w.Step() {
+			return // stopped by a limit; Apply reports it
+		}
 	}
-	sel := args[0]
+	w.Now = until
+	w.emit(EvInfo, "clock", "advanced to t="+itoa(w.Now))
+}
+
+// selectMsg finds the queue slot of the in-flight message a selector
+// picks; the earliest match in delivery order wins.
+func (w *World) selectMsg(s Selector) (int, error) {
 	best := -1
-	match := func(i int) bool {
-		it := &w.Queue[i]
-		if it.Kind != itemDeliver {
-			return false
-		}
-		m := it.Msg
-		if strings.HasPrefix(sel, "m") {
-			if _, err := strconv.Atoi(sel[1:]); err == nil {
-				return m.Name() == sel
-			}
-		}
-		if m.Kind.String() != sel {
-			return false
-		}
-		for _, kv := range opts {
-			switch kv.Key {
-			case "to":
-				if m.To != kv.Value {
-					return false
-				}
-			case "from":
-				if m.From != kv.Value {
-					return false
-				}
-			case "partition":
-				if !strings.Contains(" "+m.Body.describe()+" ", " "+kv.Value+" ") && !strings.Contains(m.Body.describe(), kv.Value+"=") && !strings.Contains(m.Body.describe(), "["+kv.Value) && !strings.Contains(m.Body.describe(), ","+kv.Value) {
-					return false
-				}
-			}
-		}
-		return true
-	}
 	for i := range w.Queue {
-		if match(i) && (best < 0 || w.Queue[i].less(&w.Queue[best])) {
+		it := &w.Queue[i]
+		if it.Kind == itemDeliver && s.matches(it.Msg) && (best < 0 || it.less(&w.Queue[best])) {
 			best = i
 		}
 	}
 	if best < 0 {
-		return 0, errf("no message in flight matches %q", strings.TrimSpace(sel+" "+kvText(opts)))
+		return 0, errf("no message in flight matches %q", s.String())
 	}
 	return best, nil
-}
-
-func kvText(opts []KV) string {
-	var s []string
-	for _, kv := range opts {
-		s = append(s, kv.Key+"="+kv.Value)
-	}
-	return strings.Join(s, " ")
 }
 
 // InFlight lists the messages on the network in delivery order.

@@ -1,7 +1,5 @@
 package engine
 
-import "errors"
-
 // Client API calls, named after the Java producer and consumer. Misuse
 // raises what Java raises (IllegalStateException, KafkaException) as a
 // client error rather than a Go error: a lesson may want to show it.
@@ -39,6 +37,7 @@ func (w *World) callInitTransactions(p *Producer) {
 		return
 	}
 	w.setClientState(p, Initializing)
+	p.enqueue(TxnRequest{Kind: MsgInitProducerID})
 }
 
 func (w *World) callBegin(p *Producer) {
@@ -94,11 +93,14 @@ func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
 		w.apiError(p, errIllegalState, "sendOffsetsToTransaction needs IN_TRANSACTION, the producer is "+p.State.String())
 		return
 	}
-	job.Stage = offNeedAdd
 	p.Offsets = job
+	p.enqueue(TxnRequest{Kind: MsgAddOffsetsToTxn})
 }
 
-// callEnd is commitTransaction (commit) or abortTransaction.
+// callEnd is commitTransaction (commit) or abortTransaction
+// (TransactionManager.beginCommit / beginAbort). The call waits for its
+// result: the EndTxn's, or, when the abort needs an epoch bump, the
+// InitProducerId's queued behind it (KIP-360, ref 1.3, 1.5).
 func (w *World) callEnd(p *Producer, commit bool) {
 	name := "abortTransaction"
 	if commit {
@@ -118,6 +120,7 @@ func (w *World) callEnd(p *Producer, commit bool) {
 		}
 		w.setClientState(p, CommittingTransaction)
 		p.EndRequested = 1
+		w.beginCompletingTransaction(p, true)
 		return
 	}
 	if p.State != InTransaction && p.State != AbortableError {
@@ -126,22 +129,47 @@ func (w *World) callEnd(p *Producer, commit bool) {
 	}
 	needBump := p.State == AbortableError && (p.LastError == OutOfOrderSequenceNumber || p.LastError == InvalidProducerEpoch ||
 		p.LastError == UnknownProducerID || p.LastError == InvalidProducerIDMapping || p.LastError == TransactionAbortable)
+	if p.State == AbortableError {
+		// In Java the application can abort only once its earlier calls
+		// have failed: the Sender fails every queued request in
+		// ABORTABLE_ERROR (maybeTerminateRequestWithError), so a queued
+		// EndTxn(commit) is gone before the abort queues its own.
+		w.terminateQueued(p)
+	}
 	w.setClientState(p, AbortingTransaction)
 	p.EndRequested = 2
 	if needBump {
 		// KIP-360: after EndTxn(abort) the client asks InitProducerId(pid, epoch) for a bump.
 		p.BumpEpoch = true
 	}
-	// Batches not yet sent are failed with the abort.
-	kept := p.Queue[:0:0]
-	for _, b := range p.Queue {
-		if b.InFlight {
-			kept = append(kept, b)
-		}
-	}
-	p.Queue = kept
+	// Batches not yet sent are failed with the abort, and partitions not yet
+	// added are forgotten (beginAbort clears newPartitionsInTransaction).
+	p.dropUndrained()
 	p.NewParts = nil
-	p.Offsets = nil
+	w.beginCompletingTransaction(p, false)
 }
 
-var errUnknownClient = errors.New("unknown client")
+// beginCompletingTransaction queues what ending the transaction takes
+// (TransactionManager.beginCompletingTransaction): an AddPartitionsToTxn for
+// partitions not yet added, the EndTxn, and the InitProducerId of an epoch
+// bump after it. After INVALID_PRODUCER_ID_MAPPING the coordinator would not
+// accept the EndTxn, so the abort goes straight to the bump.
+func (w *World) beginCompletingTransaction(p *Producer, commit bool) {
+	if len(p.NewParts) > 0 {
+		p.AddingParts = append(p.AddingParts, p.NewParts...)
+		p.NewParts = nil
+		if !p.txnRequestQueued(MsgAddPartitionsToTxn) {
+			p.enqueue(TxnRequest{Kind: MsgAddPartitionsToTxn})
+		}
+	}
+	if commit || p.LastError != InvalidProducerIDMapping {
+		p.enqueue(TxnRequest{Kind: MsgEndTxn, Commit: commit})
+		if !p.BumpEpoch {
+			return
+		}
+	} else {
+		w.emitRule(EvInfo, p.Name, "sends no EndTxn after "+InvalidProducerIDMapping.String()+": the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)", "ref 1.3").code(InvalidProducerIDMapping)
+		w.completeTransaction(p)
+	}
+	p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})
+}

@@ -11,9 +11,10 @@ func (w *World) Clone() *World {
 	c.Events = w.Events[:len(w.Events):len(w.Events)]
 	c.Violations = w.Violations[:len(w.Violations):len(w.Violations)]
 	c.Queue = append(queue(nil), w.Queue...)
-	c.Parked = append([]parkedProduce(nil), w.Parked...)
+	c.Parked = append([]parkedRequest(nil), w.Parked...)
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
+	c.changes = w.changes.clone()
 	c.names = w.names.clone()
 	c.timeouts, c.cancelled = nil, nil
 	if len(w.timeouts) > 0 {
@@ -64,26 +65,69 @@ func (w *World) Clone() *World {
 	return &c
 }
 
-// ShareHistory makes w's append-only histories (the events and the
-// __transaction_state logs) views of later's arrays, which hold the same
-// entries: later is a world that was stepped on after w was cloned from
-// it, so each of its histories extends w's. A growing history moves to a
-// bigger array now and then, and every snapshot would otherwise keep alive
-// the array it was taken from: with a snapshot per step, those arrays add
-// up to several times the history itself. A history whose entries do not
-// agree with later's is left alone.
+// ShareHistory makes w's append-only histories views of later's arrays,
+// which hold the same entries: later is a world that was stepped on after
+// w was cloned from it, so each of its histories extends w's. The
+// histories are the ones Clone shares instead of copying: the events, the
+// violations, each partition's batches and aborted index, each
+// __transaction_state log, each producer's acknowledged sends and each
+// consumer's received records (a processor's too). A growing history moves
+// to a bigger array now and then, and every snapshot would otherwise keep
+// alive the array it was taken from: with a snapshot per step, those
+// arrays add up to several times the history itself. A history whose last
+// entry does not agree with later's (a truncated and rewritten log, a
+// world that did not grow from w) is left alone.
 func (w *World) ShareHistory(later *World) {
-	if n := len(w.Events); n > 0 && len(later.Events) >= n && &w.Events[n-1] != &later.Events[n-1] && w.Events[n-1] == later.Events[n-1] {
-		w.Events = later.Events[:n:n]
+	shareTail(&w.Events, later.Events, equal[Event])
+	shareTail(&w.Violations, later.Violations, equal[Violation])
+	for tp, p := range w.Partitions {
+		if lp := later.Partitions[tp]; lp != nil {
+			shareTail(&p.Batches, lp.Batches, equal[Batch])
+			shareTail(&p.Aborted, lp.Aborted, equal[AbortedTxn])
+		}
 	}
 	for k, t := range w.TxnParts {
-		lt := later.TxnParts[k]
-		if n := len(t.Log); lt == nil || n == 0 || len(lt.Log) < n || &t.Log[n-1] == &lt.Log[n-1] ||
-			t.Log[n-1].Offset != lt.Log[n-1].Offset || t.Log[n-1].LastUpdateTs != lt.Log[n-1].LastUpdateTs {
-			continue
+		if lt := later.TxnParts[k]; lt != nil {
+			shareTail(&t.Log, lt.Log, sameTxnLogRecord)
 		}
-		t.Log = lt.Log[:len(t.Log):len(t.Log)]
 	}
+	for i, p := range w.Producers {
+		if i < len(later.Producers) && later.Producers[i].Name == p.Name {
+			shareTail(&p.Acked, later.Producers[i].Acked, equal[AckedSend])
+		}
+	}
+	for i, c := range w.Consumers {
+		if i < len(later.Consumers) && later.Consumers[i].Name == c.Name {
+			shareTail(&c.Received, later.Consumers[i].Received, equal[ConsumedRecord])
+		}
+	}
+	for i, pr := range w.Processors {
+		if i < len(later.Processors) && later.Processors[i].Name == pr.Name {
+			lp := later.Processors[i]
+			shareTail(&pr.Producer.Acked, lp.Producer.Acked, equal[AckedSend])
+			shareTail(&pr.Consumer.Received, lp.Consumer.Received, equal[ConsumedRecord])
+		}
+	}
+}
+
+// shareTail makes *mine a capped view of later's first len(*mine) entries
+// when later holds them in another array and its entry at the same place
+// as *mine's last one is the same.
+func shareTail[T any](mine *[]T, later []T, same func(a, b *T) bool) {
+	s := *mine
+	n := len(s)
+	if n == 0 || len(later) < n || &s[n-1] == &later[n-1] || !same(&s[n-1], &later[n-1]) {
+		return
+	}
+	*mine = later[:n:n]
+}
+
+func equal[T comparable](a, b *T) bool { return *a == *b }
+
+// sameTxnLogRecord: a __transaction_state record is never rewritten, and
+// its offset and time name it (its partition list makes it incomparable).
+func sameTxnLogRecord(a, b *TxnLogRecord) bool {
+	return a.Offset == b.Offset && a.LastUpdateTs == b.LastUpdateTs
 }
 
 func (p *PartitionLog) clone() *PartitionLog {
@@ -161,6 +205,7 @@ func (p *Producer) clone() *Producer {
 	c.TxnParts = append([]TP(nil), p.TxnParts...)
 	c.NewParts = append([]TP(nil), p.NewParts...)
 	c.AddingParts = append([]TP(nil), p.AddingParts...)
+	c.Pending = append([]TxnRequest(nil), p.Pending...)
 	c.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
 	if p.Offsets != nil {
 		o := *p.Offsets
@@ -174,6 +219,7 @@ func (x *Consumer) clone() *Consumer {
 	c := *x
 	c.Topics = append([]string(nil), x.Topics...)
 	c.Positions = append([]TPOffset(nil), x.Positions...)
+	c.AwaitReset = append([]TP(nil), x.AwaitReset...)
 	c.Received = x.Received[:len(x.Received):len(x.Received)]
 	c.InFlight = append([]InFlightRequest(nil), x.InFlight...)
 	c.Deferred = append([]item(nil), x.Deferred...)

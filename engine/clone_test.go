@@ -6,46 +6,102 @@ import (
 )
 
 // TestShareHistory: a snapshot that shares a later world's arrays keeps
-// exactly its own history, and a world that did not grow from it is not
-// shared.
+// exactly its own histories (events, violations, partition logs and aborted
+// indexes, transaction logs, acknowledged sends, received records), and a
+// world that did not grow from it is not shared.
 func TestShareHistory(t *testing.T) {
 	w := New(DefaultConfig())
-	applyAll(t, w, "topic t partitions=2", "producer T transactional.id=tx", "T initTransactions", "run")
-	snap := w.Clone()
-	events := append([]Event(nil), snap.Events...)
-	logs := map[int32][]TxnLogRecord{}
-	for k, tp := range snap.TxnParts {
-		logs[k] = append([]TxnLogRecord(nil), tp.Log...)
+	applyAll(t, w, CreateTopic{Name: "t", Partitions: 2}, CreateTopic{Name: "u"}, txnProducer("T", "tx"),
+		producerWith("I", func(c *ProducerConfig) { c.Acks = -1 }, ProducerAcks),
+		DeclareConsumer{Name: "C", Isolation: ReadCommitted, Topics: []string{"t"}, OffsetReset: ResetEarliest, ResetSet: true},
+		DeclareProcessor{Name: "P", Input: "t", Output: "u", GroupID: "g", TransactionalID: "proc"},
+		Call{Client: "T", Method: CallInitTransactions}, Run{})
+	round := func(i int) {
+		v := []string{"v" + itoa(int64(i))}
+		applyAll(t, w, Call{Client: "T", Method: CallBeginTransaction}, Send{Client: "T", TP: tp("t", i%2), Values: v},
+			Call{Client: "T", Method: CallCommitTransaction}, Run{}, Call{Client: "T", Method: CallBeginTransaction},
+			Send{Client: "T", TP: tp("t", 1-i%2), Values: v}, Run{}, Call{Client: "T", Method: CallAbortTransaction},
+			Send{Client: "I", TP: tp("t", i%2), Values: v}, Run{}, Call{Client: "C", Method: CallPoll},
+			Call{Client: "P", Method: CallProcess}, Run{})
 	}
-	for i := 0; i < 200; i++ { // enough for the arrays to move
-		applyAll(t, w, "T beginTransaction", "T send t-0 v", "T commitTransaction", "run")
+	for i := 0; i < 5; i++ {
+		round(i)
+	}
+	w.violate(InvWatermarks, "test", "a violation to share") // a history with one entry
+	snap := w.Clone()
+	// Every history the snapshot holds, and a copy of its entries.
+	histories := snapHistories(snap)
+	if len(histories) < 14 {
+		t.Fatalf("only %d histories hold something", len(histories))
+	}
+	want := map[string]any{}
+	for _, h := range histories {
+		want[h.name] = reflect.AppendSlice(reflect.MakeSlice(reflect.TypeOf(h.get(snap)), 0, 0), reflect.ValueOf(h.get(snap))).Interface()
+	}
+	for i := 5; i < 200; i++ { // enough for the arrays to move
+		round(i)
 	}
 	if &snap.Events[0] == &w.Events[0] {
 		t.Fatal("the live history should have moved to a bigger array")
 	}
 	snap.ShareHistory(w)
-	if &snap.Events[0] != &w.Events[0] || len(snap.Events) != len(events) || cap(snap.Events) != len(events) {
-		t.Fatal("the snapshot should be a capped view of the live events")
-	}
-	if !reflect.DeepEqual(snap.Events, events) {
-		t.Fatal("sharing changed the snapshot's events")
-	}
-	for k, l := range logs {
-		if got := snap.TxnParts[k].Log; !reflect.DeepEqual(got, l) || len(l) > 0 && &got[0] != &w.TxnParts[k].Log[0] {
-			t.Fatalf("transaction log %d: shared %v, want the same records in the live array", k, len(l) > 0 && &got[0] == &w.TxnParts[k].Log[0])
+	for _, h := range histories {
+		got, live := reflect.ValueOf(h.get(snap)), reflect.ValueOf(h.get(w))
+		if !reflect.DeepEqual(got.Interface(), want[h.name]) {
+			t.Fatalf("%s: sharing changed the snapshot's entries", h.name)
+		}
+		if got.Pointer() != live.Pointer() || got.Cap() != got.Len() {
+			t.Errorf("%s: the snapshot should be a capped view of the live array", h.name)
 		}
 	}
 	// Appending to the snapshot must not reach the live world's array.
 	live := append([]Event(nil), w.Events...)
-	snap.Apply(mustAction("advance 5"))
+	snap.Apply(Advance{Ms: 5})
 	if !reflect.DeepEqual(w.Events, live) {
 		t.Fatal("the snapshot's append changed the live history")
 	}
 	other := New(DefaultConfig())
-	applyAll(t, other, "topic u", "producer X", "X send u-0 a", "run")
+	applyAll(t, other, CreateTopic{Name: "t", Partitions: 2}, producerWith("T", nil), Send{Client: "T", TP: tp("t", 0), Values: []string{"a"}}, Run{})
 	before := &snap.Events[0]
+	batches := &snap.Partitions[tp("t", 0)].Batches[0]
 	snap.ShareHistory(other)
-	if &snap.Events[0] != before {
+	if &snap.Events[0] != before || &snap.Partitions[tp("t", 0)].Batches[0] != batches {
 		t.Fatal("a history that does not extend the snapshot's was shared")
 	}
+}
+
+// namedHistory is one append-only history of a world, found by name.
+type namedHistory struct {
+	name string
+	get  func(*World) any // the slice, or nil when w has no such history
+}
+
+// snapHistories lists w's histories that hold something.
+func snapHistories(w *World) []namedHistory {
+	var hs []namedHistory
+	add := func(name string, get func(*World) any) {
+		if reflect.ValueOf(get(w)).Len() > 0 {
+			hs = append(hs, namedHistory{name, get})
+		}
+	}
+	add("events", func(x *World) any { return x.Events })
+	add("violations", func(x *World) any { return x.Violations })
+	for _, k := range w.SortedPartitions() {
+		add(k.String()+" batches", func(x *World) any { return x.Partitions[k].Batches })
+		add(k.String()+" aborted", func(x *World) any { return x.Partitions[k].Aborted })
+	}
+	for k := range w.TxnParts {
+		add("txn log "+itoa(int64(k)), func(x *World) any { return x.TxnParts[k].Log })
+	}
+	for i, p := range w.Producers {
+		add(p.Name+" acked", func(x *World) any { return x.Producers[i].Acked })
+	}
+	for i, c := range w.Consumers {
+		add(c.Name+" received", func(x *World) any { return x.Consumers[i].Received })
+	}
+	for i, pr := range w.Processors {
+		add(pr.Name+" acked", func(x *World) any { return x.Processors[i].Producer.Acked })
+		add(pr.Name+" received", func(x *World) any { return x.Processors[i].Consumer.Received })
+	}
+	return hs
 }

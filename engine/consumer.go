@@ -5,17 +5,45 @@ import (
 	"strings"
 )
 
+// OffsetReset is the consumer's auto.offset.reset: where a partition's
+// position starts when the group has no committed offset for it, or the
+// consumer has no group (ConsumerConfig, OffsetResetStrategy).
+type OffsetReset uint8
+
+// The strategies. The zero value is Java's default, latest.
+const (
+	ResetLatest OffsetReset = iota
+	ResetEarliest
+	ResetNone
+)
+
+var offsetResetNames = [...]string{"latest", "earliest", "none"}
+
+func (r OffsetReset) String() string { return offsetResetNames[r] }
+
+// OffsetResetByName finds a strategy by its configuration value.
+func OffsetResetByName(s string) (OffsetReset, bool) {
+	for i, n := range offsetResetNames {
+		if n == s {
+			return OffsetReset(i), true
+		}
+	}
+	return 0, false
+}
+
 // Consumer is a KafkaConsumer: positions per partition, fetches with its
 // isolation level, and the client-side filtering of aborted transactions
 // (CompletedFetch, ref 4.4).
 type Consumer struct {
 	Name          string
 	ReadCommitted bool
+	OffsetReset   OffsetReset
 	GroupID       string
 	InstanceID    string
 	MemberID      string
 	Topics        []string
 	Positions     []TPOffset // -1 until known
+	AwaitReset    []TP       // no committed offset: the position comes from auto.offset.reset
 	Received      []ConsumedRecord
 	InFlight      []InFlightRequest
 	Crashed       bool
@@ -94,8 +122,12 @@ func (w *World) consumerSend(c *Consumer, kind MsgKind, broker int, body Body, t
 	w.setTimer(30000, Timer{Kind: TimerRequestTimeout, Owner: c.Name, ID: corr})
 }
 
-// poll starts a fetch on every assigned partition; with a group, positions
-// that are not known yet come from OffsetFetch(requireStable) first.
+// poll starts a fetch on every assigned partition. Positions that are not
+// known yet come first from the group's committed offsets (OffsetFetch with
+// requireStable); a partition with no committed offset, or every partition
+// of a consumer without a group, is reset by auto.offset.reset
+// (SubscriptionState.resetInitializingPositions): ListOffsets to the leader
+// for latest or earliest, or NoOffsetForPartitionException for none.
 func (w *World) poll(c *Consumer) {
 	if c.Crashed || c.Paused {
 		return
@@ -104,7 +136,7 @@ func (w *World) poll(c *Consumer) {
 	w.assign(c)
 	var unknown []TP
 	for _, pos := range c.Positions {
-		if pos.Offset < 0 {
+		if pos.Offset < 0 && !hasTP(c.AwaitReset, pos.TP) {
 			unknown = append(unknown, pos.TP)
 		}
 	}
@@ -121,12 +153,16 @@ func (w *World) poll(c *Consumer) {
 		w.consumerSend(c, MsgOffsetFetch, c.GroupBroker, &OffsetFetchRequest{GroupID: c.GroupID, Partitions: unknown, RequireStable: true}, nil)
 		return
 	}
+	if len(unknown) > 0 {
+		// Without a group there are no committed offsets to look up.
+		if !w.requestOffsetReset(c, unknown) {
+			return
+		}
+	}
+	w.resetPositions(c)
 	for i := range c.Positions {
 		pos := &c.Positions[i]
-		if pos.Offset < 0 {
-			pos.Offset = 0
-		}
-		if c.inFlight(MsgFetch, pos.TP) {
+		if pos.Offset < 0 || c.inFlight(MsgFetch, pos.TP) {
 			continue
 		}
 		p := w.Partitions[pos.TP]
@@ -135,6 +171,70 @@ func (w *World) poll(c *Consumer) {
 		}
 		w.consumerSend(c, MsgFetch, p.Leader, &FetchRequest{TP: pos.TP, Offset: pos.Offset, ReadCommitted: c.ReadCommitted}, []TP{pos.TP})
 	}
+}
+
+// requestOffsetReset is SubscriptionState.resetInitializingPositions for
+// partitions with no committed offset: they await a reset by
+// auto.offset.reset, or, with none, poll throws NoOffsetForPartitionException
+// and fetches nothing (the partitions stay without a position, and the next
+// poll looks for committed offsets again). It reports whether poll goes on.
+func (w *World) requestOffsetReset(c *Consumer, tps []TP) bool {
+	if c.OffsetReset == ResetNone {
+		c.LastError = errNoOffsetForPartition
+		w.emitRule(EvClientError, c.Name, "poll throws NoOffsetForPartitionException: no committed offset for "+tpList(tps)+" and auto.offset.reset=none",
+			"SubscriptionState.resetInitializingPositions").code(errNoOffsetForPartition)
+		return false
+	}
+	for _, tp := range tps {
+		if !hasTP(c.AwaitReset, tp) {
+			c.AwaitReset = append(c.AwaitReset, tp)
+		}
+	}
+	return true
+}
+
+// resetPositions is OffsetFetcher.resetPositionsIfNeeded: one ListOffsets
+// per partition awaiting a reset (Java groups them per leader), EARLIEST or
+// LATEST with the consumer's isolation level.
+func (w *World) resetPositions(c *Consumer) {
+	for _, tp := range c.AwaitReset {
+		if c.inFlight(MsgListOffsets, tp) {
+			continue
+		}
+		if p := w.Partitions[tp]; p != nil && p.Leader >= 0 {
+			w.consumerSend(c, MsgListOffsets, p.Leader, &ListOffsetsRequest{TP: tp, Latest: c.OffsetReset == ResetLatest, ReadCommitted: c.ReadCommitted}, []TP{tp})
+		}
+	}
+}
+
+// onListOffsetsResponse sets a reset position and goes on fetching; after
+// an error the next poll asks again.
+func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
+	if r.Code != None {
+		c.LastError = r.Code
+		return
+	}
+	pos := c.position(r.TP)
+	if pos == nil || !hasTP(c.AwaitReset, r.TP) {
+		return
+	}
+	pos.Offset = r.Offset
+	kept := c.AwaitReset[:0:0]
+	for _, tp := range c.AwaitReset {
+		if tp != r.TP {
+			kept = append(kept, tp)
+		}
+	}
+	c.AwaitReset = kept
+	what := "the log start offset"
+	if c.OffsetReset == ResetLatest {
+		what = "the high watermark"
+		if c.ReadCommitted {
+			what = "the LSO"
+		}
+	}
+	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", "auto.offset.reset="+c.OffsetReset.String()).on(r.TP)
+	w.poll(c)
 }
 
 func (c *Consumer) removeInFlight(corr int64) (InFlightRequest, bool) {
@@ -161,24 +261,32 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 	case *OffsetFetchResponse:
 		if r.Code != None {
 			c.LastError = r.Code
-			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4")
+			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4").code(r.Code)
 			if r.Code == NotCoordinator {
 				c.GroupBroker = -1
 			}
 			return
 		}
+		var none []TP
 		for _, o := range r.Offsets {
 			if pos := c.position(o.TP); pos != nil {
-				pos.Offset = o.Offset
-				if pos.Offset < 0 {
-					pos.Offset = 0
+				if o.Offset < 0 {
+					// No committed offset: auto.offset.reset decides.
+					none = append(none, o.TP)
+					continue
 				}
-				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset))
+				pos.Offset = o.Offset
+				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset)).on(o.TP)
 			}
+		}
+		if len(none) > 0 && !w.requestOffsetReset(c, none) {
+			return
 		}
 		w.poll(c)
 	case *FetchResponse:
 		w.onFetchResponse(c, r)
+	case *ListOffsetsResponse:
+		w.onListOffsetsResponse(c, r)
 	}
 }
 
@@ -241,13 +349,16 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		pos.Offset = b.NextOffset()
 		w.checkDelivery(c, r.TP, b)
 	}
+	if len(got) > 0 {
+		w.changes.received(c)
+	}
 	c.Received = append(c.Received, got...)
 	if len(got) == 0 && len(skipped) == 0 {
 		bound := "high watermark " + itoa(r.HighWatermark)
 		if c.ReadCommitted {
 			bound = "LSO " + itoa(r.LSO)
 		}
-		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound)
+		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound).on(r.TP)
 		return
 	}
 	text := "(" + c.Isolation() + ") "
@@ -260,7 +371,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		text += "; skips " + strings.Join(skipped, ", ")
 	}
 	text += "; position " + itoa(pos.Offset)
-	w.emit(EvConsume, c.Name, text)
+	w.emit(EvConsume, c.Name, text).on(r.TP)
 }
 
 func consumedText(rs []ConsumedRecord) string {
@@ -281,7 +392,7 @@ func (w *World) commitSync(c *Consumer, offsets []TPOffset) {
 	}
 	b := c.GroupBroker
 	if b < 0 {
-		if p := w.Partition(w.OffsetsPartitionFor(c.GroupID)); p != nil {
+		if p := w.partition(w.OffsetsPartitionFor(c.GroupID)); p != nil {
 			b = p.Leader
 		}
 	}

@@ -10,21 +10,20 @@ import (
 // earlier version rebuilt the heap and could hand a message slot to a timer).
 func TestReorderSwapsOnlyTheTwoMessages(t *testing.T) {
 	w := New(DefaultConfig())
-	for _, l := range []string{"topic t partitions=4", "producer I"} {
-		w.Apply(mustAction(l))
-	}
+	w.Apply(CreateTopic{Name: "t", Partitions: 4})
+	w.Apply(producerWith("I", nil))
 	for k := 0; k < 8; k++ {
-		w.Apply(mustAction(fmt.Sprintf("I send t-%d v%d", k%4, k)))
+		w.Apply(Send{Client: "I", TP: tp("t", k%4), Values: []string{fmt.Sprintf("v%d", k)}})
 	}
-	w.Apply(mustAction("run"))
+	w.Apply(Run{})
 	for k := 0; k < 12; k++ {
-		w.Apply(mustAction(fmt.Sprintf("I send t-%d w%d", k%4, k)))
+		w.Apply(Send{Client: "I", TP: tp("t", k%4), Values: []string{fmt.Sprintf("w%d", k)}})
 	}
 	// Delay some messages past the request timeouts, so message slots and
 	// timer slots interleave in the heap.
 	for k, m := range w.InFlight() {
 		if k%3 == 0 {
-			w.Apply(Action{Verb: "delay", Args: []string{m.Name(), "45000"}})
+			w.Apply(Delay{Msg: Selector{ID: m.ID}, Ms: 45000})
 		}
 	}
 	base := w
@@ -40,7 +39,7 @@ func TestReorderSwapsOnlyTheTwoMessages(t *testing.T) {
 			w := base.Clone()
 			a, b := msgs[x], msgs[y]
 			before := w.InFlight()
-			if _, err := w.Apply(Action{Verb: "reorder", Args: []string{a.Name(), b.Name()}}); err != nil {
+			if _, err := w.Apply(Reorder{First: Selector{ID: a.ID}, Second: Selector{ID: b.ID}}); err != nil {
 				t.Fatal(err)
 			}
 			for i := range w.Queue {

@@ -61,12 +61,13 @@ func (w *World) joinGroup(groupID, client, instance string) string {
 	g.Members = append(g.Members, GroupMember{MemberID: mid, InstanceID: instance, Client: client})
 	g.Generation++
 	g.Simple = false
+	w.changes.group(groupID)
 	w.emit(EvOffsets, "group("+groupID+")", client+" joins as "+mid+"; generation "+itoa(int64(g.Generation)))
 	return mid
 }
 
 func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, ErrorCode) {
-	p := w.Partition(w.OffsetsPartitionFor(groupID))
+	p := w.partition(w.OffsetsPartitionFor(groupID))
 	if p == nil || p.Leader != id {
 		return p, NotCoordinator
 	}
@@ -101,36 +102,105 @@ func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, s
 	return None, "member and generation match"
 }
 
-// onTxnOffsetCommit writes the offsets to __consumer_offsets as a
-// transactional batch with the producer's id and epoch and keeps them
-// pending until the marker (ref 5.1).
+// onTxnOffsetCommit handles a TxnOffsetCommit at the group coordinator.
+// Since Kafka 3.7 (KAFKA-15449, KIP-890 part 1) the group coordinator
+// verifies with the transaction coordinator that the offsets partition is in
+// the producer's transaction before it writes, unless the producer already
+// has an open transaction on that partition (ref 5.2; GroupCoordinator.
+// handleTxnCommitOffsets -> ReplicaManager.maybeStartTransactionVerification-
+// ForPartition, the same path a produce takes, ref 2.2 step 1). Membership is
+// checked only after verification, as doTxnCommitOffsets does.
 func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest) {
-	actor := "group(" + r.GroupID + ")"
-	all := func(code ErrorCode) []TPCode {
-		res := make([]TPCode, len(r.Offsets))
-		for i, o := range r.Offsets {
-			res[i] = TPCode{TP: o.TP, Code: code}
-		}
-		return res
-	}
-	fail := func(code ErrorCode, why string) {
-		w.emitRule(EvOffsets, actor, "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why)
-		w.reply(m, MsgTxnOffsetCommitResponse, &TxnOffsetCommitResponse{Results: all(code)})
-	}
 	p, code := w.groupCoordinatorCheck(id, r.GroupID)
 	if code != None {
-		fail(code, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String())
+		w.failTxnOffsetCommit(m, r, code, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String())
 		return
 	}
+	if w.Config.Verification && r.TransactionalID != "" && r.ProducerID >= 0 {
+		if e, ok := p.Producers[r.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
+			corr := w.newCorr()
+			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.Now, corr)
+			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
+			w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
+				" and asks the coordinator to verify "+p.TP.String()+" is in the transaction",
+				"ref 5.2: KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String()).on(p.TP).txn(r.TransactionalID)
+			coord := w.txnCoordinatorBroker(r.TransactionalID)
+			if coord < 0 {
+				w.finishVerify(corr, CoordinatorNotAvailable)
+				return
+			}
+			w.send(MsgAddPartitionsToTxn, brokerAddr(id), brokerAddr(coord), corr, &AddPartitionsToTxnRequest{
+				TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch,
+				Partitions: []TP{p.TP}, VerifyOnly: true, VerifyCorr: corr})
+			return
+		}
+	}
+	w.writeTxnOffsetCommit(p, m, r, 0)
+}
+
+func groupActor(groupID string) string { return "group(" + groupID + ")" }
+
+func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code ErrorCode, why string) {
+	w.emitRule(EvOffsets, groupActor(r.GroupID), "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why).txn(r.TransactionalID).code(code)
+	res := make([]TPCode, len(r.Offsets))
+	for i, o := range r.Offsets {
+		res[i] = TPCode{TP: o.TP, Code: code}
+	}
+	w.reply(m, MsgTxnOffsetCommitResponse, &TxnOffsetCommitResponse{Results: res})
+}
+
+// finishTxnOffsetCommitVerify resumes a parked TxnOffsetCommit with the
+// transaction coordinator's answer. The errors reach the client as the
+// classic group coordinator returns them for TxnOffsetCommit v4 (3.8+):
+// AddPartitionsToTxnManager turns PRODUCER_FENCED into INVALID_PRODUCER_EPOCH
+// and keeps TRANSACTION_ABORTABLE (genericError mode); the rest pass through
+// GroupMetadataManager.maybeConvertOffsetCommitError unchanged (ref 5.2).
+func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
+	r := pk.Msg.Body.(*TxnOffsetCommitRequest)
+	id, _ := parseBrokerAddr(pk.Msg.To)
+	p, c := w.groupCoordinatorCheck(id, r.GroupID)
+	if c != None {
+		w.failTxnOffsetCommit(pk.Msg, r, c, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String())
+		return
+	}
+	switch code {
+	case None:
+		w.emit(EvOffsets, groupActor(r.GroupID), "verification passed: "+p.TP.String()+" is in the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
+		w.writeTxnOffsetCommit(p, pk.Msg, r, pk.Guard)
+	case ProducerFenced:
+		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 5.2: verification of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written")
+	default:
+		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2: verification of "+p.TP.String()+" failed with "+code.Name()+"; nothing written")
+	}
+}
+
+// writeTxnOffsetCommit checks membership (ref 5.2 table), then appends the
+// offsets to __consumer_offsets as a transactional batch with the producer's
+// id and epoch (origin COORDINATOR: the verification guard and the epoch
+// check apply, ref 2.2) and keeps them pending until the marker (ref 5.1).
+func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCommitRequest, guard int64) {
 	code, why := w.validateTxnOffsetCommit(r)
 	if code != None {
-		fail(code, "ref 5.2: "+why)
+		w.failTxnOffsetCommit(m, r, code, "ref 5.2: "+why)
 		return
 	}
-	// Origin COORDINATOR: only the epoch check applies (ref 2.2).
-	if e, ok := p.Producers[r.ProducerID]; ok && r.ProducerEpoch < e.ProducerEpoch {
-		fail(InvalidProducerEpoch, "ref 5.2: producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String())
+	e, known := p.Producers[r.ProducerID]
+	open := known && e.CurrentTxnFirstOffset >= 0
+	// UnifiedLog.analyzeAndValidateProducerState: a transactional write
+	// with no open transaction here needs the guard it was verified under;
+	// a marker in between removed it (ref 2.2 step 3).
+	if w.Config.Verification && !open {
+		if v, ok := p.Verifying[r.ProducerID]; !ok || guard == 0 || v.Guard != guard {
+			w.failTxnOffsetCommit(m, r, InvalidTxnState, "ref 2.2 step 3: the verification guard no longer matches; no open transaction of pid="+itoa(r.ProducerID)+" on "+p.TP.String())
+			return
+		}
+	}
+	if known && r.ProducerEpoch < e.ProducerEpoch {
+		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, "ref 5.2: producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String())
 		return
+	}
+	if w.Config.Verification && !open {
+		w.checkOffsetsWriteVerified(p, r.TransactionalID, r.ProducerID)
 	}
 	g := w.group(r.GroupID)
 	if r.GenerationID < 0 && len(g.Members) == 0 {
@@ -143,6 +213,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 	b := Batch{ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Transactional: true, Records: NewRecords(recs...), Txn: r.Txn}
 	res := w.appendBatch(p, b, appendResult{})
 	w.afterAppend(p)
+	w.changes.group(r.GroupID)
 	pend := g.Pending[r.ProducerID]
 	if pend == nil {
 		pend = map[TP]CommittedOffset{}
@@ -151,10 +222,13 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 	for i, o := range r.Offsets {
 		pend[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: res.BaseOffset + int64(i)}
 	}
-	w.emitRule(EvOffsets, actor, "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why)
-	resp := &TxnOffsetCommitResponse{Results: all(None)}
+	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why).on(p.TP).txn(r.TransactionalID)
+	resp := make([]TPCode, len(r.Offsets))
+	for i, o := range r.Offsets {
+		resp[i] = TPCode{TP: o.TP, Code: None}
+	}
 	last := res.BaseOffset + int64(b.Count) - 1
-	w.hold([]TPOffset{{TP: p.TP, Offset: last}}, m, MsgTxnOffsetCommitResponse, resp)
+	w.hold([]TPOffset{{TP: p.TP, Offset: last}}, m, MsgTxnOffsetCommitResponse, &TxnOffsetCommitResponse{Results: resp})
 }
 
 // resolvePendingOffsets applies a marker that landed on __consumer_offsets:
@@ -170,6 +244,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 		if pend == nil {
 			continue
 		}
+		w.changes.group(gid)
 		delete(g.Pending, pid)
 		tps := make([]TP, 0, len(pend))
 		for t := range pend {
@@ -179,7 +254,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 		for _, t := range tps {
 			o := pend[t]
 			if result == MarkerAbort {
-				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)")
+				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)").on(t)
 				continue
 			}
 			old, had := g.Committed[t]
@@ -187,7 +262,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 				continue
 			}
 			g.Committed[t] = o
-			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)")
+			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)").on(t)
 			prev := int64(-1)
 			if had {
 				prev = old.Offset
@@ -215,10 +290,11 @@ func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
 	b := w.appendBatch(p, Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Records: NewRecords(recs...)}, appendResult{})
 	w.afterAppend(p)
 	g := w.group(r.GroupID)
+	w.changes.group(r.GroupID)
 	for i, o := range r.Offsets {
 		old, had := g.Committed[o.TP]
 		g.Committed[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: b.BaseOffset + int64(i)}
-		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction")
+		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction").on(o.TP)
 		prev := int64(-1)
 		if had {
 			prev = old.Offset
@@ -241,7 +317,7 @@ func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
 		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range r.Partitions {
 				if _, ok := g.Pending[pid][tp]; ok {
-					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with UNSTABLE_OFFSET_COMMIT(88): pid="+itoa(pid)+" has pending offsets", "ref 5.4")
+					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with "+UnstableOffsetCommit.String()+": pid="+itoa(pid)+" has pending offsets", "ref 5.4").on(tp).code(UnstableOffsetCommit)
 					w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: UnstableOffsetCommit})
 					return
 				}

@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // Invariants are code, checked after every step (and at the moment of the
 // decision where that is cheaper). A violation is an event, not a panic, so
 // a lesson can show what breaks when a safeguard is switched off.
@@ -26,6 +28,35 @@ const (
 // InvariantNames lists every invariant.
 var InvariantNames = []string{InvDuplicateSequence, InvDuplicateRecord, InvUncommittedRead, InvWatermarks,
 	InvFencedWrite, InvAtomicVisibility, InvOffsetsAtomic, InvIllegalTransition}
+
+// Kafka's own hazards: behaviour real Kafka shows under the simulated
+// protocol (TV1: KIP-98 with KIP-890 part 1 verification) that breaks what
+// an invariant promises. KIP-890 part 2 (TV2) closes both by bumping the
+// epoch on every transaction. The engine names a hazard when it happens and
+// does not count it as a violation: the simulation is right to show it.
+const (
+	// A TxnOffsetCommit of a client transaction that had already ended is
+	// written into, and decided by, a later transaction of the same
+	// producer: under TV1 the next transaction has the same epoch, and once
+	// it has added the offsets partition (AddOffsetsToTxn) verification
+	// passes (ref 5.3 table; TxnOffsetCommitRequestTest.
+	// testDelayedTxnOffsetCommitWithBumpedEpochIsRejected expects NONE for
+	// TV1). With verification off (before 3.7) any late one is taken.
+	HazardLateTxnOffsetCommit = "late-txn-offset-commit"
+	// A delayed AddPartitionsToTxn or AddOffsetsToTxn of a client
+	// transaction that had already ended reaches the coordinator in
+	// CompleteCommit/CompleteAbort/Empty at the same epoch and starts a new
+	// transaction no client is running; only the timeout ends it (ref 3.5,
+	// 3.8).
+	HazardLateAddToTxn = "late-add-to-txn"
+)
+
+// HazardNames lists every named hazard.
+var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn}
+
+func (w *World) hazard(name, actor, text, rule string) *Event {
+	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
+}
 
 func (w *World) violate(name, actor, text string) {
 	w.Violations = append(w.Violations, Violation{Name: name, Step: w.StepCount, Text: text})
@@ -108,8 +139,9 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 
 // checkMarkerInvariants: a COMMIT must not commit data from an older epoch
 // than the marker's (a fenced writer), and one transaction must get the same
-// result on every partition.
-func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, epoch int16, result MarkerType) {
+// result on every partition. owner is the client transaction the marker
+// decides (0 when unknown).
+func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, epoch int16, result MarkerType, owner int64) {
 	if !w.Config.CheckInvariants {
 		return
 	}
@@ -121,13 +153,64 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 			}
 		}
 	}
-	if e.CurrentTxn == 0 {
+	txn := e.CurrentTxn
+	if p.TP.Topic == OffsetsTopic && owner != 0 {
+		// The group coordinator writes no sequence numbers, so nothing
+		// but verification keeps a late TxnOffsetCommit out of a later
+		// transaction: the marker decides for the transaction it serves.
+		w.noteLateOffsets(p, e, result, owner)
+		txn = owner
+	}
+	if txn == 0 {
 		return
 	}
-	if prev := w.txnOutcomes.get(e.CurrentTxn); prev != 0 && MarkerType(prev-1) != result {
+	if prev := w.txnOutcomes.get(txn); prev != 0 && MarkerType(prev-1) != result {
 		w.violate(InvAtomicVisibility, p.TP.String(), "one transaction got "+MarkerType(prev-1).String()+" on one partition and "+result.String()+" on "+p.TP.String())
 	}
-	w.txnOutcomes = w.txnOutcomes.set(e.CurrentTxn, int8(result)+1)
+	w.txnOutcomes = w.txnOutcomes.set(txn, int8(result)+1)
+}
+
+// checkOffsetsWriteVerified runs before the group coordinator starts a
+// transaction of a producer on an offsets partition (no open transaction
+// of the pid there) while verification is on: KIP-890 part 1 promises that
+// the partition is then in the coordinator's transaction for that producer,
+// so the transaction's own marker will decide the write. Without this
+// check a missing verification would pass as HazardLateTxnOffsetCommit.
+func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int64) {
+	if !w.Config.CheckInvariants {
+		return
+	}
+	t := w.txnPart(w.TxnPartitionFor(txnID))
+	if t.Leader < 0 || t.Loading {
+		return
+	}
+	meta, ok := t.Meta[txnID]
+	inTxn := ok && meta.ProducerID == pid && meta.hasPartition(p.TP) &&
+		(meta.State == Ongoing || meta.State == PrepareCommit || meta.State == PrepareAbort)
+	if !inTxn {
+		w.violate(InvAtomicVisibility, p.TP.String(), "offsets of pid="+itoa(pid)+" start a transaction on "+p.TP.String()+" that is not in the coordinator's transaction of "+txnID+": no marker of that transaction will decide them")
+	}
+}
+
+// noteLateOffsets names HazardLateTxnOffsetCommit for each offsets batch in
+// the transaction a marker closes that another client transaction than the
+// marker's wrote. Offsets transactions hold one batch per TxnOffsetCommit,
+// so the scan is short.
+func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result MarkerType, owner int64) {
+	i := len(p.Batches)
+	for i > 0 && p.Batches[i-1].BaseOffset >= e.CurrentTxnFirstOffset {
+		i--
+	}
+	for ; i < len(p.Batches); i++ {
+		b := &p.Batches[i]
+		if b.ProducerID != e.ProducerID || b.Control || b.Txn == 0 || b.Txn == owner {
+			continue
+		}
+		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+
+			" came from a TxnOffsetCommit of an earlier, already ended transaction of pid="+itoa(e.ProducerID)+
+			"; the "+result.String()+" of the transaction it joined decides them",
+			"ref 5.3: under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)").on(p.TP)
+	}
 }
 
 // checkDelivery: a consumer hands the application a batch that is aborted

@@ -42,6 +42,7 @@ const (
 	errIllegalState              ErrorCode = 1002 // client-side: IllegalStateException (API misuse)
 	errKafkaException            ErrorCode = 1003 // client-side: KafkaException wrapping a fatal state
 	errLost                      ErrorCode = 1004 // client-side: acks=0, fire and forget
+	errNoOffsetForPartition      ErrorCode = 1005 // client-side: no committed offset and auto.offset.reset=none
 )
 
 var errorNames = map[ErrorCode]string{
@@ -76,6 +77,7 @@ var errorNames = map[ErrorCode]string{
 	errIllegalState:              "IllegalStateException",
 	errKafkaException:            "KafkaException",
 	errLost:                      "NOT_ACKNOWLEDGED",
+	errNoOffsetForPartition:      "NoOffsetForPartitionException",
 }
 
 // Name is the Kafka name of the code, such as OUT_OF_ORDER_SEQUENCE_NUMBER.

@@ -2,151 +2,34 @@ package engine
 
 import "sort"
 
-// Clients are found by name on every delivery, timer and call, so the
-// lookup must not cost a walk over every client: with hundreds of
-// producers that walk made each step linear in their number. Names are
-// unique over producers, consumers and processors (nameTaken), and clients
-// are only ever added, so an index that follows the three lists is enough.
+// The names of the scenario language come from the engine's own tables, so
+// that each name (a message kind, a state, an error, an event kind) is
+// written down once. These functions list them for the parser's checks and
+// suggestions; each returns a fresh slice the caller may keep.
 
-type clientKind uint8
+// MessageKindNames lists the request and response names (Kafka's ApiKeys,
+// with Response appended for the answer), in MsgKind order.
+func MessageKindNames() []string { return append([]string(nil), msgKindNames[:]...) }
 
-const (
-	clientProducer clientKind = iota + 1
-	clientConsumer
-	clientProcessor
-)
+// ClientStateNames lists the states of Java's TransactionManager.State
+// (ref 1.3), in ClientState order.
+func ClientStateNames() []string { return append([]string(nil), clientStateNames[:]...) }
 
-// clientRef is where a named client is: its kind and its position in
-// w.Producers, w.Consumers or w.Processors.
-type clientRef struct {
-	Kind clientKind
-	I    int32
-}
+// TxnStateNames lists the coordinator's TransactionState values (ref 3.3),
+// in Kafka's id order.
+func TxnStateNames() []string { return append([]string(nil), txnStateNames[:]...) }
 
-// clientNames is the name index and how much of each list it covers.
-type clientNames struct {
-	m                 map[string]clientRef
-	prods, cons, proc int
-}
+// EventKindNames lists the event kinds an expectation may name, in
+// EventKind order from 1: EvAction (the scenario's own lines) is left out.
+func EventKindNames() []string { return append([]string(nil), eventKindNames[1:]...) }
 
-// clone copies the index (its size is the number of clients, not history).
-func (n clientNames) clone() clientNames {
-	if n.m == nil {
-		return n
+// ErrorCodes lists every error the simulation can report, by code: the wire
+// errors, then the client-side exceptions (codes from 1000).
+func ErrorCodes() []ErrorCode {
+	out := make([]ErrorCode, 0, len(errorNames))
+	for c := range errorNames {
+		out = append(out, c)
 	}
-	c := n
-	c.m = make(map[string]clientRef, len(n.m))
-	for k, v := range n.m {
-		c.m[k] = v
-	}
-	return c
-}
-
-// client finds a client by name, first indexing the clients declared since
-// the last lookup.
-func (w *World) client(name string) (clientRef, bool) {
-	n := &w.names
-	if n.prods < len(w.Producers) || n.cons < len(w.Consumers) || n.proc < len(w.Processors) {
-		if n.m == nil {
-			n.m = map[string]clientRef{}
-		}
-		for ; n.prods < len(w.Producers); n.prods++ {
-			n.m[w.Producers[n.prods].Name] = clientRef{Kind: clientProducer, I: int32(n.prods)}
-		}
-		for ; n.cons < len(w.Consumers); n.cons++ {
-			n.m[w.Consumers[n.cons].Name] = clientRef{Kind: clientConsumer, I: int32(n.cons)}
-		}
-		for ; n.proc < len(w.Processors); n.proc++ {
-			n.m[w.Processors[n.proc].Name] = clientRef{Kind: clientProcessor, I: int32(n.proc)}
-		}
-	}
-	r, ok := n.m[name]
-	return r, ok
-}
-
-// namedProducer is the producer client with this name: a producer, or a
-// processor's producer (which carries the processor's name).
-func (w *World) namedProducer(name string) (*Producer, *Processor) {
-	r, _ := w.client(name)
-	switch r.Kind {
-	case clientProducer:
-		return w.Producers[r.I], nil
-	case clientProcessor:
-		pr := w.Processors[r.I]
-		return pr.Producer, pr
-	}
-	return nil, nil
-}
-
-// namedConsumer is the consumer with this name: a consumer, or a
-// processor's consumer.
-func (w *World) namedConsumer(name string) *Consumer {
-	r, _ := w.client(name)
-	switch r.Kind {
-	case clientConsumer:
-		return w.Consumers[r.I]
-	case clientProcessor:
-		return w.Processors[r.I].Consumer
-	}
-	return nil
-}
-
-// runClientsAfter runs the client loops that an action may have given
-// something to do, in the order runClients uses. A producer acts only on
-// what reaches it: a call on it, a response or a timer of its own (each
-// step runs the client it reached, see execute), the end of its retry
-// backoff, or a fault, which can change what every client sees (leaders,
-// live brokers, a paused client resumed). So after a call only its own
-// producer runs, after the stepping verbs only the producers whose backoff
-// ends at the time they stopped, and after faults and injections every
-// client. Processors always run: their loop moves one stage per run, so
-// each action gives every processor its turn (there are few of them).
-// Running every producer after every action made a run with n producers
-// cost n times its number of actions.
-func (w *World) runClientsAfter(a Action) {
-	switch a.Verb {
-	case "step", "deliver", "run", "advance":
-		w.runBackoffDue()
-	case "drop", "duplicate", "delay", "reorder", "crash", "restart", "pause", "resume", "rebalance", "inject":
-		w.runClients()
-		return
-	default:
-		if r, ok := w.client(a.Actor); ok && r.Kind == clientProducer {
-			w.runProducer(w.Producers[r.I])
-		}
-	}
-	for _, pr := range w.Processors {
-		w.runProducer(pr.Producer)
-		w.runProcessor(pr)
-		w.runProducer(pr.Producer)
-	}
-}
-
-// runBackoffDue runs, in declaration order, the producers whose retry
-// backoff ends now while their backoff timer, due at this very time, is
-// still queued behind the step that ended the action: they may send now,
-// as they would after any other action. Such timers are at the top of the
-// heap (nothing queued is earlier than now), so the walk visits only them.
-func (w *World) runBackoffDue() {
-	var due []int32
-	var walk func(i int)
-	walk = func(i int) {
-		if i >= len(w.Queue) || w.Queue[i].At > w.Now {
-			return
-		}
-		if it := &w.Queue[i]; it.Kind == itemTimer && it.Timer.Kind == TimerRetryBackoff {
-			if r, ok := w.client(it.Timer.Owner); ok && r.Kind == clientProducer {
-				due = append(due, r.I)
-			}
-		}
-		walk(2*i + 1)
-		walk(2*i + 2)
-	}
-	walk(0)
-	sort.Slice(due, func(i, j int) bool { return due[i] < due[j] })
-	for k, i := range due {
-		if k == 0 || i != due[k-1] {
-			w.runProducer(w.Producers[i])
-		}
-	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }

@@ -32,6 +32,8 @@ const (
 	MsgOffsetFetchResponse
 	MsgFetch
 	MsgFetchResponse
+	MsgListOffsets
+	MsgListOffsetsResponse
 	msgKindCount
 )
 
@@ -39,7 +41,8 @@ var msgKindNames = [...]string{"Produce", "ProduceResponse", "FindCoordinator", 
 	"InitProducerId", "InitProducerIdResponse", "AddPartitionsToTxn", "AddPartitionsToTxnResponse",
 	"AddOffsetsToTxn", "AddOffsetsToTxnResponse", "EndTxn", "EndTxnResponse", "WriteTxnMarkers",
 	"WriteTxnMarkersResponse", "TxnOffsetCommit", "TxnOffsetCommitResponse", "OffsetCommit",
-	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse"}
+	"OffsetCommitResponse", "OffsetFetch", "OffsetFetchResponse", "Fetch", "FetchResponse",
+	"ListOffsets", "ListOffsetsResponse"}
 
 func (k MsgKind) String() string { return msgKindNames[k] }
 
@@ -80,6 +83,21 @@ func (m *Message) Summary() string {
 // kind: "t-0 pid=1000 epoch=0 seq=0..2 values=a,b,c".
 func (m *Message) Detail() string { return m.Body.describe() }
 
+// Brief is the body as a sequence diagram labels the message: Detail
+// without the fields that rarely matter to a lesson (timeouts, coordinator
+// epochs, offset counts, and the transactional id, which the sender's column
+// already names). Bodies without such fields are their Detail.
+func (m *Message) Brief() string {
+	if b, ok := m.Body.(briefer); ok {
+		return b.brief()
+	}
+	return m.Body.describe()
+}
+
+// briefer is a body with a shorter form for Brief. Each renders both forms
+// with one function, so that the two cannot drift apart.
+type briefer interface{ brief() string }
+
 // Code is the error a response carries: the first non-NONE code of any of
 // its partitions, NONE when all went well, and NONE for requests.
 func (m *Message) Code() ErrorCode {
@@ -114,12 +132,73 @@ func (m *Message) Code() ErrorCode {
 		return b.Code
 	case *FetchResponse:
 		return b.Code
+	case *ListOffsetsResponse:
+		return b.Code
 	}
 	return None
 }
 
 // Body is a message payload. Payloads are immutable values.
-type Body interface{ describe() string }
+type Body interface {
+	describe() string
+	// About lists the partitions the message is about, read from its
+	// fields: what a selector's partition= filter matches.
+	About() []TP
+}
+
+// AboutPartition reports whether the message is about partition tp.
+func (m *Message) AboutPartition(tp TP) bool {
+	for _, p := range m.Body.About() {
+		if p == tp {
+			return true
+		}
+	}
+	return false
+}
+
+func codeTPs(rs []TPCode) []TP {
+	out := make([]TP, len(rs))
+	for i, r := range rs {
+		out[i] = r.TP
+	}
+	return out
+}
+
+func offsetTPs(os []TPOffset) []TP {
+	out := make([]TP, len(os))
+	for i, o := range os {
+		out[i] = o.TP
+	}
+	return out
+}
+
+// The partitions of each body. FindCoordinator, InitProducerId, EndTxn and
+// AddOffsetsToTxn name none: AddOffsetsToTxn names a group, and the offsets
+// partition it adds is the coordinator's decision, not a field.
+func (r *ProduceRequest) About() []TP             { return []TP{r.TP} }
+func (r *ProduceResponse) About() []TP            { return []TP{r.TP} }
+func (r *ListOffsetsRequest) About() []TP         { return []TP{r.TP} }
+func (r *ListOffsetsResponse) About() []TP        { return []TP{r.TP} }
+func (r *FindCoordinatorRequest) About() []TP     { return nil }
+func (r *FindCoordinatorResponse) About() []TP    { return nil }
+func (r *InitProducerIDRequest) About() []TP      { return nil }
+func (r *InitProducerIDResponse) About() []TP     { return nil }
+func (r *AddPartitionsToTxnRequest) About() []TP  { return r.Partitions }
+func (r *AddPartitionsToTxnResponse) About() []TP { return codeTPs(r.Results) }
+func (r *AddOffsetsToTxnRequest) About() []TP     { return nil }
+func (r *AddOffsetsToTxnResponse) About() []TP    { return nil }
+func (r *EndTxnRequest) About() []TP              { return nil }
+func (r *EndTxnResponse) About() []TP             { return nil }
+func (r *WriteTxnMarkersRequest) About() []TP     { return r.Partitions }
+func (r *WriteTxnMarkersResponse) About() []TP    { return codeTPs(r.Results) }
+func (r *TxnOffsetCommitRequest) About() []TP     { return offsetTPs(r.Offsets) }
+func (r *TxnOffsetCommitResponse) About() []TP    { return codeTPs(r.Results) }
+func (r *OffsetCommitRequest) About() []TP        { return offsetTPs(r.Offsets) }
+func (r *OffsetCommitResponse) About() []TP       { return codeTPs(r.Results) }
+func (r *OffsetFetchRequest) About() []TP         { return r.Partitions }
+func (r *OffsetFetchResponse) About() []TP        { return offsetTPs(r.Offsets) }
+func (r *FetchRequest) About() []TP               { return []TP{r.TP} }
+func (r *FetchResponse) About() []TP              { return []TP{r.TP} }
 
 // TPCode is a per-partition result.
 type TPCode struct {
@@ -189,7 +268,8 @@ type AddPartitionsToTxnRequest struct {
 	ProducerEpoch   int16
 	Partitions      []TP
 	VerifyOnly      bool
-	VerifyCorr      int64 // the leader's parked produce, for VerifyOnly
+	VerifyCorr      int64 // the leader's parked request, for VerifyOnly
+	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
 }
 
 // AddPartitionsToTxnResponse answers per partition.
@@ -205,6 +285,7 @@ type AddOffsetsToTxnRequest struct {
 	ProducerID      int64
 	ProducerEpoch   int16
 	GroupID         string
+	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
 }
 
 // AddOffsetsToTxnResponse answers AddOffsetsToTxn.
@@ -229,8 +310,11 @@ type WriteTxnMarkersRequest struct {
 	CoordinatorEpoch int32
 	Result           MarkerType
 	Partitions       []TP
-	Txn              int64
-	CoordPartition   int32
+	// Txn is simulation bookkeeping (not on Kafka's wire): the client
+	// transaction the coordinator's transaction served (TxnMetadata.Txn),
+	// 0 when unknown (an injected marker).
+	Txn            int64
+	CoordPartition int32
 }
 
 // WriteTxnMarkersResponse answers per partition.
@@ -299,6 +383,23 @@ type FetchResponse struct {
 	LSO           int64
 }
 
+// ListOffsetsRequest asks a partition's leader for an offset by timestamp;
+// the consumer sends it to reset a position by auto.offset.reset
+// (OffsetFetcher.resetPositionsIfNeeded): EARLIEST_TIMESTAMP (-2) or
+// LATEST_TIMESTAMP (-1), with its isolation level.
+type ListOffsetsRequest struct {
+	TP            TP
+	Latest        bool // LATEST_TIMESTAMP, else EARLIEST_TIMESTAMP
+	ReadCommitted bool
+}
+
+// ListOffsetsResponse carries the offset found.
+type ListOffsetsResponse struct {
+	TP     TP
+	Code   ErrorCode
+	Offset int64
+}
+
 func tpList(tps []TP) string {
 	s := make([]string, len(tps))
 	for i, tp := range tps {
@@ -358,11 +459,18 @@ func (r *FindCoordinatorResponse) describe() string {
 	}
 	return r.Key + " broker-" + strconv.Itoa(r.Broker)
 }
-func (r *InitProducerIDRequest) describe() string {
-	if r.Idempotent {
+func (r *InitProducerIDRequest) describe() string { return r.text(true) }
+func (r *InitProducerIDRequest) brief() string    { return r.text(false) }
+func (r *InitProducerIDRequest) text(full bool) string {
+	switch {
+	case r.Idempotent && full:
 		return "transactionalId=null"
+	case r.Idempotent:
+		return ""
+	case full:
+		return "transactionalId=" + r.TransactionalID + " timeout=" + itoa(r.TimeoutMs) + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 	}
-	return "transactionalId=" + r.TransactionalID + " timeout=" + itoa(r.TimeoutMs) + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	return r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 }
 func (r *InitProducerIDResponse) describe() string {
 	if r.Code != None {
@@ -370,28 +478,37 @@ func (r *InitProducerIDResponse) describe() string {
 	}
 	return "NONE pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 }
-func (r *AddPartitionsToTxnRequest) describe() string {
-	s := r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " " + tpList(r.Partitions)
+func (r *AddPartitionsToTxnRequest) describe() string { return r.TransactionalID + " " + r.brief() }
+func (r *AddPartitionsToTxnRequest) brief() string {
+	s := "pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " " + tpList(r.Partitions)
 	if r.VerifyOnly {
 		s += " verifyOnly"
 	}
 	return s
 }
 func (r *AddPartitionsToTxnResponse) describe() string { return codesList(r.Results) }
-func (r *AddOffsetsToTxnRequest) describe() string {
-	return r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " group=" + r.GroupID
+func (r *AddOffsetsToTxnRequest) describe() string     { return r.TransactionalID + " " + r.brief() }
+func (r *AddOffsetsToTxnRequest) brief() string {
+	return "pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " group=" + r.GroupID
 }
 func (r *AddOffsetsToTxnResponse) describe() string { return r.Code.String() }
-func (r *EndTxnRequest) describe() string {
+func (r *EndTxnRequest) describe() string           { return r.TransactionalID + " " + r.brief() }
+func (r *EndTxnRequest) brief() string {
 	res := "abort"
 	if r.Commit {
 		res = "commit"
 	}
-	return r.TransactionalID + " " + res + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	return res + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 }
-func (r *EndTxnResponse) describe() string { return r.Code.String() }
-func (r *WriteTxnMarkersRequest) describe() string {
-	return r.Result.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " coordinatorEpoch=" + itoa(int64(r.CoordinatorEpoch)) + " " + tpList(r.Partitions)
+func (r *EndTxnResponse) describe() string         { return r.Code.String() }
+func (r *WriteTxnMarkersRequest) describe() string { return r.text(true) }
+func (r *WriteTxnMarkersRequest) brief() string    { return r.text(false) }
+func (r *WriteTxnMarkersRequest) text(full bool) string {
+	s := r.Result.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	if full {
+		s += " coordinatorEpoch=" + itoa(int64(r.CoordinatorEpoch))
+	}
+	return s + " " + tpList(r.Partitions)
 }
 func (r *WriteTxnMarkersResponse) describe() string {
 	return "pid=" + itoa(r.ProducerID) + " " + codesList(r.Results)
@@ -422,15 +539,38 @@ func (r *FetchRequest) describe() string {
 	}
 	return r.TP.String() + " offset=" + itoa(r.Offset) + " " + iso
 }
-func (r *FetchResponse) describe() string {
+func (r *FetchResponse) describe() string { return r.text(true) }
+func (r *FetchResponse) brief() string    { return r.text(false) }
+func (r *FetchResponse) text(full bool) string {
 	if r.Code != None {
 		return r.TP.String() + " " + r.Code.String()
 	}
-	n := 0
-	for i := range r.Batches {
-		n += int(r.Batches[i].Count)
+	s := r.TP.String() + " " + strconv.Itoa(len(r.Batches)) + " batches"
+	if full {
+		n := 0
+		for i := range r.Batches {
+			n += int(r.Batches[i].Count)
+		}
+		s += " (" + strconv.Itoa(n) + " offsets)"
 	}
-	return r.TP.String() + " " + strconv.Itoa(len(r.Batches)) + " batches (" + strconv.Itoa(n) + " offsets) hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
+	return s + " hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
+}
+
+func (r *ListOffsetsRequest) describe() string {
+	ts, iso := "earliest", "read_uncommitted"
+	if r.Latest {
+		ts = "latest"
+	}
+	if r.ReadCommitted {
+		iso = "read_committed"
+	}
+	return r.TP.String() + " " + ts + " " + iso
+}
+func (r *ListOffsetsResponse) describe() string {
+	if r.Code != None {
+		return r.TP.String() + " " + r.Code.String()
+	}
+	return r.TP.String() + " offset=" + itoa(r.Offset)
 }
 
 // send puts a message on the network; it is delivered after the configured
@@ -439,12 +579,14 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	w.nextMsg++
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.Now, Body: body}
 	w.schedule(w.Now+w.Config.LatencyMs, item{Kind: itemDeliver, Msg: m})
-	e := w.emit(EvSend, from, "sends "+m.Summary())
-	e.about(m)
+	w.record(Event{Kind: EvSend, Actor: from, Message: m}, "")
 	return m
 }
 
 func brokerAddr(id int) string { return "broker-" + strconv.Itoa(id) }
+
+// BrokerAddr is a broker's name as actors and messages use it: broker-N.
+func BrokerAddr(id int) string { return brokerAddr(id) }
 
 func parseBrokerAddr(s string) (int, bool) {
 	if !strings.HasPrefix(s, "broker-") {

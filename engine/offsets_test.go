@@ -81,13 +81,13 @@ func TestOutputIndexMatchesRecount(t *testing.T) {
 	setups := []swarmSetup{
 		{
 			name: "replicated output",
-			setup: []string{
-				"topic t partitions=2 rf=2",
-				"topic u partitions=2 rf=3",
-				"producer T1 transactional.id=tx-1 transaction.timeout.ms=20000",
-				"producer I acks=all",
-				"processor P input=t output=u group.id=g transactional.id=proc-1",
-				"processor Q input=t output=u group.id=h transactional.id=proc-2 offsets=after",
+			setup: []Action{
+				CreateTopic{Name: "t", Partitions: 2, RF: 2},
+				CreateTopic{Name: "u", Partitions: 2, RF: 3},
+				txnProducerTimeout("T1", "tx-1", 20000),
+				producerWith("I", func(c *ProducerConfig) { c.Acks = -1 }, ProducerAcks),
+				DeclareProcessor{Name: "P", Input: "t", Output: "u", GroupID: "g", TransactionalID: "proc-1"},
+				DeclareProcessor{Name: "Q", Input: "t", Output: "u", GroupID: "h", TransactionalID: "proc-2", Offsets: OffsetsAfter},
 			},
 			producers: []string{"T1", "I"},
 			txnal:     []string{"T1"},
@@ -102,14 +102,14 @@ func TestOutputIndexMatchesRecount(t *testing.T) {
 	for _, s := range setups {
 		for seed := int64(1); seed <= int64(seeds); seed++ {
 			w := New(DefaultConfig())
-			for _, line := range s.setup {
-				w.Apply(mustAction(line))
+			for _, a := range s.setup {
+				w.Apply(a)
 			}
 			r := rand.New(rand.NewSource(seed))
 			for i := 0; i < 400; i++ {
-				line := randomAction(w, r, s, i)
-				w.Apply(mustAction(line))
-				checkOutputIndex(t, w, s.name+" seed "+itoa(seed)+" after "+line)
+				a := randomAction(w, r, s, i)
+				w.Apply(a)
+				checkOutputIndex(t, w, s.name+" seed "+itoa(seed)+" after "+a.String())
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func TestPvec(t *testing.T) {
 // again), and plain outputs.
 func TestOutputIndexTruncation(t *testing.T) {
 	w := New(DefaultConfig())
-	applyAll(t, w, "topic t", "topic u partitions=1 rf=3")
+	applyAll(t, w, CreateTopic{Name: "t"}, CreateTopic{Name: "u", Partitions: 1, RF: 3})
 	p := w.Partitions[TP{Topic: "u"}]
 	in := TP{Topic: "t"}
 	out := func(pid int64, txnal bool, offs ...int64) Batch {
@@ -183,11 +183,11 @@ func TestOutputIndexTruncation(t *testing.T) {
 	}
 	w.appendBatch(p, out(-1, false, 0), appendResult{}) // plain: counts at once
 	w.appendBatch(p, out(7, true, 1, 2), appendResult{})
-	w.appendMarker(p, 7, 0, 0, MarkerCommit) // offsets 1, 2 committed
+	w.appendMarker(p, 7, 0, 0, MarkerCommit, 0) // offsets 1, 2 committed
 	w.appendBatch(p, out(8, true, 3), appendResult{})
-	w.appendMarker(p, 8, 0, 0, MarkerAbort)
+	w.appendMarker(p, 8, 0, 0, MarkerAbort, 0)
 	w.appendBatch(p, out(9, true, 4), appendResult{})
-	w.appendMarker(p, 9, 0, 0, MarkerCommit) // at offset 7
+	w.appendMarker(p, 9, 0, 0, MarkerCommit, 0) // at offset 7
 	checkOutputIndex(t, w, "before truncation")
 	k := outputKey{Topic: "u", In: in}
 	if w.outputs[k].get(0) != 1 || w.outputs[k].get(2) != 1 || w.outputs[k].get(3) != 0 || w.outputs[k].get(4) != 1 {

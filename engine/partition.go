@@ -277,6 +277,7 @@ func seqRange(a, b int32) string {
 // appendBatch assigns offsets and updates producer state for an accepted
 // data batch (client origin after validation, or coordinator origin).
 func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendResult {
+	w.changes.partition(p)
 	b.BaseOffset = p.LEO
 	b.AppendTime = w.Now
 	w.checkAppendInvariants(p, &b)
@@ -319,7 +320,9 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 }
 
 // appendMarker validates and appends a transaction marker (ref 2.7).
-func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType) (ErrorCode, string) {
+// txn is the bookkeeping id of the client transaction the marker decides
+// (0 when unknown); only the invariants read it.
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64) (ErrorCode, string) {
 	e, known := p.Producers[pid]
 	if !known {
 		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
@@ -336,7 +339,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	rule := "epoch " + itoa(int64(epoch)) + " >= stored " + itoa(int64(e.ProducerEpoch)) + ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
-		w.checkMarkerInvariants(p, &e, epoch, result)
+		w.checkMarkerInvariants(p, &e, epoch, result, txn)
 		if result == MarkerCommit {
 			w.outputsCommitted(p, pid, first)
 		}
@@ -364,6 +367,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	e.CurrentTxnFirstOffset = -1
 	e.CurrentTxn = 0
 	e.LastTimestamp = w.Now
+	w.changes.partition(p)
 	p.Producers[pid] = e
 	delete(p.Verifying, pid)
 	p.Batches = append(p.Batches, mb)
@@ -429,6 +433,7 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 	if hw <= p.HW {
 		return
 	}
+	w.changes.partition(p)
 	oldLSO := p.LastStableOffset()
 	old := p.HW
 	p.HW = hw
@@ -446,7 +451,7 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 		} else {
 			text += ", LSO stays " + itoa(lso)
 		}
-		w.emit(EvWatermark, brokerAddr(p.Leader), text)
+		w.emit(EvWatermark, brokerAddr(p.Leader), text).on(p.TP)
 	}
 	w.markDirty(p.TP)
 	if len(w.Held) > 0 {
@@ -484,6 +489,7 @@ func (p *PartitionLog) read(from int64, readCommitted bool, max int) ([]Batch, [
 // unreplicated tail) and rebuilds the producer state by replaying the log,
 // as a follower's replay would.
 func (w *World) truncateTo(p *PartitionLog, off int64) {
+	w.changes.partition(p)
 	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > off })
 	lost := p.LEO - off
 	reopened := w.outputsTruncated(p, i)
@@ -536,7 +542,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 	}
 	w.outputsReopened(p, reopened)
 	if lost > 0 {
-		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost")
+		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost").fault(FaultTruncate).on(p.TP)
 	}
 	w.markDirty(p.TP)
 }
@@ -552,8 +558,9 @@ func (w *World) expireProducers(p *PartitionLog) {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, pid := range ids {
+		w.changes.partition(p)
 		delete(p.Producers, pid)
-		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms")
+		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms").on(p.TP)
 	}
 	// Verification entries expire on the same timer (removeExpiredProducers).
 	for pid, v := range p.Verifying {

@@ -126,7 +126,13 @@ func (w *World) runProcessor(pr *Processor) {
 			pr.Stage = procIdle
 		}
 	case procAborting:
-		if p.State == Ready || p.State == Initializing {
+		if p.State == FatalError {
+			pr.Stage = procIdle
+			return
+		}
+		// abortTransaction returns once the producer is READY again, after
+		// the epoch bump when the abort needed one (ref 1.5).
+		if p.State == Ready {
 			// Rewind to the committed offsets: the aborted outputs will be made again.
 			for i := range c.Positions {
 				c.Positions[i].Offset = -1

@@ -8,16 +8,15 @@ import (
 // ProducerConfig is the part of the Java producer's configuration the
 // simulation uses (ref 0.1, 1.1).
 type ProducerConfig struct {
-	TransactionalID     string
-	Idempotence         bool
-	IdempotenceExplicit bool
-	Acks                int8 // 0, 1 or -1 (all)
-	Retries             int64
-	MaxInFlight         int
-	TxnTimeoutMs        int64
-	RequestTimeoutMs    int64
-	RetryBackoffMs      int64
-	DeliveryTimeoutMs   int64
+	TransactionalID   string
+	Idempotence       bool
+	Acks              int8 // 0, 1 or -1 (all)
+	Retries           int64
+	MaxInFlight       int
+	TxnTimeoutMs      int64
+	RequestTimeoutMs  int64
+	RetryBackoffMs    int64
+	DeliveryTimeoutMs int64
 }
 
 // DefaultProducerConfig is Kafka's producer defaults.
@@ -68,28 +67,45 @@ type AckedSend struct {
 	Duplicate  bool
 }
 
-type offsetsStage uint8
-
-const (
-	offNone offsetsStage = iota
-	offNeedAdd
-	offAdding
-	offNeedCoordinator
-	offFinding
-	offNeedCommit
-	offCommitting
-)
-
 // OffsetsJob is a sendOffsetsToTransaction in progress (TV1: AddOffsetsToTxn
-// then TxnOffsetCommit, ref 5.1).
+// then TxnOffsetCommit, ref 5.1). The requests that carry it wait in the
+// producer's Pending queue like every other transactional request.
 type OffsetsJob struct {
 	Group      string
 	Offsets    []TPOffset
 	Generation int32
 	Member     string
 	Instance   string
-	Stage      offsetsStage
-	Broker     int
+}
+
+// TxnRequest is one of TransactionManager's TxnRequestHandlers waiting in
+// its pendingRequests queue: FindCoordinator, InitProducerId,
+// AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit or EndTxn. Its
+// request body is built when it is sent, from the producer's state then.
+type TxnRequest struct {
+	Kind   MsgKind
+	Group  bool   // FindCoordinator: the group coordinator (else the transaction coordinator)
+	Key    string // FindCoordinator: the group id or transactional.id looked up
+	Bump   bool   // InitProducerId with the current pid and epoch (KIP-360)
+	Commit bool   // EndTxn: commit (else abort)
+}
+
+// priority is TransactionManager.Priority: FIND_COORDINATOR(0),
+// INIT_PRODUCER_ID(1), ADD_PARTITIONS_OR_OFFSETS(2) for AddPartitionsToTxn,
+// AddOffsetsToTxn and TxnOffsetCommit, END_TXN(3), EPOCH_BUMP(4).
+func (r TxnRequest) priority() int {
+	switch r.Kind {
+	case MsgFindCoordinator:
+		return 0
+	case MsgInitProducerID:
+		if r.Bump {
+			return 4
+		}
+		return 1
+	case MsgEndTxn:
+		return 3
+	}
+	return 2
 }
 
 // Producer is a KafkaProducer instance: the accumulator, the Sender and the
@@ -111,21 +127,23 @@ type Producer struct {
 	Queue        []ProducerBatch
 	InFlight     []InFlightRequest
 	TxnParts     []TP
-	NewParts     []TP
-	AddingParts  []TP
+	NewParts     []TP // newPartitionsInTransaction: no AddPartitionsToTxn queued yet
+	AddingParts  []TP // pendingPartitionsInTransaction: in a queued or sent AddPartitionsToTxn
 	Offsets      *OffsetsJob
-	EndRequested int8 // 0 none, 1 commit, 2 abort
-	EndSent      bool
+	EndRequested int8 // the commitTransaction (1) or abortTransaction (2) call waiting for its result
 	TxnStarted   bool
-	BumpEpoch    bool // KIP-360: InitProducerId(pid, epoch) after the abort
+	BumpEpoch    bool // epochBumpRequired (KIP-360): InitProducerId(pid, epoch) after the abort
 	NeedInit     bool
+	Pending      []TxnRequest // TransactionManager.pendingRequests, a binary heap by priority
+	TxnCorr      int64        // the one transactional request in flight (0: none)
+	TxnSent      TxnRequest   // and what it was, to queue it again on a retry
+	GroupCoord   int          // the group coordinator TxnOffsetCommit goes to (-1: unknown)
 	Txn          int64
 	BackoffUntil int64
 	LastError    ErrorCode
 	ErrorText    string
 	Acked        []AckedSend
 	Sends        int
-	FindingCoord bool
 }
 
 func (p *Producer) transactional() bool { return p.Config.TransactionalID != "" }
@@ -177,9 +195,9 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 		return
 	}
 	if !ValidClientTransition(p.State, to) {
-		w.violate("illegal-transition", p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
+		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
 	}
-	w.emit(EvClientState, p.Name, p.State.String()+" -> "+to.String())
+	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
 	p.State = to
 }
 
@@ -187,7 +205,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 func (w *World) clientError(p *Producer, code ErrorCode, text, rule string) {
 	p.LastError = code
 	p.ErrorText = text
-	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule)
+	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule).code(code)
 }
 
 func (w *World) fatal(p *Producer, code ErrorCode, text string) {
@@ -212,11 +230,12 @@ func (w *World) anyBroker() int {
 	return -1
 }
 
-func (w *World) clientSend(p *Producer, kind MsgKind, broker int, body Body, batchID int64, tps []TP) {
+func (w *World) clientSend(p *Producer, kind MsgKind, broker int, body Body, batchID int64, tps []TP) int64 {
 	corr := w.newCorr()
 	p.InFlight = append(p.InFlight, InFlightRequest{Corr: corr, Kind: kind, Broker: broker, BatchID: batchID, TPs: tps})
 	w.send(kind, p.Name, brokerAddr(broker), corr, body)
 	w.setTimer(p.Config.RequestTimeoutMs, Timer{Kind: TimerRequestTimeout, Owner: p.Name, ID: corr})
+	return corr
 }
 
 func (p *Producer) inFlightOf(kind MsgKind) bool {
@@ -238,7 +257,12 @@ func (p *Producer) inFlightTo(broker int) int {
 	return n
 }
 
-// runProducer is the Sender loop: it does whatever the client can do now.
+// runProducer is one turn of the Sender loop (Sender.runOnce): it does
+// whatever the client can do now. An idempotent or transactional producer
+// first serves its TransactionManager: while one transactional request is in
+// flight, or one was just sent, no produce data is sent in that turn
+// (Sender.maybeSendAndPollTransactionalRequest returns true and runOnce
+// returns before sendProducerData).
 func (w *World) runProducer(p *Producer) {
 	if p.Crashed || p.Paused || p.Closed || p.ConfigError != "" || p.State == FatalError {
 		return
@@ -246,71 +270,265 @@ func (w *World) runProducer(p *Producer) {
 	if w.Now < p.BackoffUntil {
 		return
 	}
-	if p.transactional() && p.CoordBroker < 0 && (p.State == Initializing || p.State == InTransaction || p.State == CommittingTransaction || p.State == AbortingTransaction || p.State == AbortableError) {
-		if !p.FindingCoord {
-			b := w.anyBroker()
-			if b < 0 {
-				return
-			}
-			p.FindingCoord = true
-			w.clientSend(p, MsgFindCoordinator, b, &FindCoordinatorRequest{Key: p.Config.TransactionalID}, 0, nil)
-		}
+	if p.idempotent() && w.maybeSendTxnRequest(p) {
 		return
-	}
-	if p.State == Initializing || (p.NeedInit && !p.transactional()) {
-		if !p.inFlightOf(MsgInitProducerID) {
-			if p.transactional() {
-				req := &InitProducerIDRequest{TransactionalID: p.Config.TransactionalID, TimeoutMs: p.Config.TxnTimeoutMs, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch}
-				if p.BumpEpoch {
-					req.ProducerID, req.ProducerEpoch = p.ProducerID, p.Epoch
-				}
-				w.clientSend(p, MsgInitProducerID, p.CoordBroker, req, 0, nil)
-			} else if b := w.anyBroker(); b >= 0 {
-				w.clientSend(p, MsgInitProducerID, b, &InitProducerIDRequest{Idempotent: true, TimeoutMs: 2147483647, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch}, 0, nil)
-			}
-		}
-		return
-	}
-	if p.transactional() && (p.State == InTransaction || p.State == CommittingTransaction) {
-		if len(p.NewParts) > 0 && !p.inFlightOf(MsgAddPartitionsToTxn) {
-			p.AddingParts = p.NewParts
-			p.NewParts = nil
-			w.clientSend(p, MsgAddPartitionsToTxn, p.CoordBroker, &AddPartitionsToTxnRequest{TransactionalID: p.Config.TransactionalID,
-				ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Partitions: p.AddingParts}, 0, p.AddingParts)
-		}
-		w.runOffsetsJob(p)
 	}
 	w.drain(p)
-	w.maybeEndTxn(p)
-	if p.State == Initializing && !p.inFlightOf(MsgInitProducerID) {
-		// The abort just finished and needs an epoch bump (KIP-360, ref
-		// 1.3): send InitProducerId now rather than on the next wake-up,
-		// which may never come when nothing else is in flight.
-		w.runProducer(p)
+}
+
+// maybeSendTxnRequest is Sender.maybeSendAndPollTransactionalRequest: the
+// producer keeps at most ONE transactional request in flight, and picks the
+// next one from its pendingRequests queue by TransactionManager.Priority
+// (FindCoordinator, InitProducerId, AddPartitionsToTxn / AddOffsetsToTxn /
+// TxnOffsetCommit, EndTxn, the epoch bump). So AddOffsetsToTxn never races
+// an AddPartitionsToTxn of the same transaction, and the coordinator never
+// answers CONCURRENT_TRANSACTIONS because of the client's own requests. It
+// reports whether the Sender's turn is used up.
+func (w *World) maybeSendTxnRequest(p *Producer) bool {
+	if p.TxnCorr != 0 {
+		return true
+	}
+	if !p.transactional() && p.NeedInit && !p.txnRequestQueued(MsgInitProducerID) && !p.inFlightOf(MsgInitProducerID) {
+		// Sender.runOnce: bumpIdempotentEpochAndResetIdIfNeeded queues an
+		// InitProducerId(transactionalId=null) for a producer without a pid.
+		p.enqueue(TxnRequest{Kind: MsgInitProducerID})
+	}
+	if p.State == AbortableError || p.State == AbortingTransaction {
+		// RecordAccumulator.abortUndrainedBatches: batches not yet sent fail
+		// with the transaction; batches in flight still complete.
+		p.dropUndrained()
+	}
+	for {
+		r, ok := w.nextTxnRequest(p)
+		if !ok {
+			return false
+		}
+		broker := -1
+		switch {
+		case r.Kind == MsgFindCoordinator || !p.transactional():
+			// No coordinator needed: any broker (leastLoadedNode).
+			if broker = w.anyBroker(); broker < 0 {
+				p.reenqueue(r)
+				return true
+			}
+		case r.Kind == MsgTxnOffsetCommit:
+			if p.GroupCoord < 0 {
+				// maybeFindCoordinatorAndRetry: look the coordinator up
+				// first; the request waits in the queue behind it.
+				w.lookupCoordinator(p, true, p.Offsets.Group)
+				p.reenqueue(r)
+				continue
+			}
+			broker = p.GroupCoord
+		default:
+			if p.CoordBroker < 0 {
+				w.lookupCoordinator(p, false, p.Config.TransactionalID)
+				p.reenqueue(r)
+				continue
+			}
+			broker = p.CoordBroker
+		}
+		w.sendTxnRequest(p, r, broker)
+		return true
 	}
 }
 
-func (w *World) runOffsetsJob(p *Producer) {
-	j := p.Offsets
-	if j == nil {
+// nextTxnRequest is TransactionManager.nextRequest. New partitions are put
+// into an AddPartitionsToTxn only now, at the Sender's turn, so requests the
+// application queued before (AddOffsetsToTxn) go first among equals. EndTxn
+// waits until every batch has completed. In ABORTABLE_ERROR a request taken
+// from the queue fails instead of being sent (maybeTerminateRequestWithError),
+// except FindCoordinator.
+func (w *World) nextTxnRequest(p *Producer) (TxnRequest, bool) {
+	if len(p.NewParts) > 0 {
+		p.AddingParts = append(p.AddingParts, p.NewParts...)
+		p.NewParts = nil
+		if !p.txnRequestQueued(MsgAddPartitionsToTxn) {
+			p.enqueue(TxnRequest{Kind: MsgAddPartitionsToTxn})
+		}
+	}
+	for {
+		if len(p.Pending) == 0 {
+			return TxnRequest{}, false
+		}
+		if p.Pending[0].Kind == MsgEndTxn && len(p.Queue) > 0 {
+			return TxnRequest{}, false
+		}
+		r := p.poll()
+		if (r.Kind == MsgAddOffsetsToTxn || r.Kind == MsgTxnOffsetCommit) && p.Offsets == nil {
+			continue
+		}
+		if p.State == AbortableError && r.Kind != MsgFindCoordinator {
+			w.terminateTxnRequest(p, r)
+			continue
+		}
+		if r.Kind == MsgEndTxn && !p.TxnStarted {
+			w.emitRule(EvInfo, p.Name, "nothing was added to the transaction: no EndTxn is sent", "ref 1.3: transactionStarted is false")
+			w.endCallReturns(p)
+			w.completeTransaction(p)
+			continue
+		}
+		return r, true
+	}
+}
+
+// terminateTxnRequest fails a queued request because the transaction is in
+// ABORTABLE_ERROR (TransactionManager.maybeTerminateRequestWithError).
+func (w *World) terminateTxnRequest(p *Producer, r TxnRequest) {
+	switch r.Kind {
+	case MsgEndTxn:
+		if r.Commit && p.EndRequested == 1 {
+			// A queued EndTxn(commit) is never sent once the transaction has
+			// an abortable error; commitTransaction fails and the
+			// application must abort.
+			p.EndRequested = 0
+			w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable").code(p.LastError)
+		}
+	case MsgAddOffsetsToTxn, MsgTxnOffsetCommit:
+		p.Offsets = nil
+	}
+}
+
+// terminateQueued fails every queued request but FindCoordinator, as the
+// Sender does turn after turn in ABORTABLE_ERROR.
+func (w *World) terminateQueued(p *Producer) {
+	var keep []TxnRequest
+	for len(p.Pending) > 0 {
+		if r := p.poll(); r.Kind == MsgFindCoordinator {
+			keep = append(keep, r)
+		} else {
+			w.terminateTxnRequest(p, r)
+		}
+	}
+	for _, r := range keep {
+		p.enqueue(r)
+	}
+}
+
+// sendTxnRequest builds the request for r from the producer's state now and
+// sends it as the one transactional request in flight.
+func (w *World) sendTxnRequest(p *Producer, r TxnRequest, broker int) {
+	var body Body
+	var tps []TP
+	txnID := p.Config.TransactionalID
+	switch r.Kind {
+	case MsgFindCoordinator:
+		body = &FindCoordinatorRequest{Key: r.Key, Group: r.Group}
+	case MsgInitProducerID:
+		req := &InitProducerIDRequest{TransactionalID: txnID, TimeoutMs: p.Config.TxnTimeoutMs, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch}
+		if !p.transactional() {
+			req = &InitProducerIDRequest{Idempotent: true, TimeoutMs: 2147483647, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch}
+		} else if r.Bump {
+			req.ProducerID, req.ProducerEpoch = p.ProducerID, p.Epoch
+		}
+		body = req
+	case MsgAddPartitionsToTxn:
+		tps = append([]TP(nil), p.AddingParts...)
+		body = &AddPartitionsToTxnRequest{TransactionalID: txnID, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Partitions: tps, Txn: p.Txn}
+	case MsgAddOffsetsToTxn:
+		body = &AddOffsetsToTxnRequest{TransactionalID: txnID, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GroupID: p.Offsets.Group, Txn: p.Txn}
+	case MsgTxnOffsetCommit:
+		j := p.Offsets
+		body = &TxnOffsetCommitRequest{TransactionalID: txnID, GroupID: j.Group, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch,
+			GenerationID: j.Generation, MemberID: j.Member, GroupInstanceID: j.Instance, Offsets: j.Offsets, Txn: p.Txn}
+	case MsgEndTxn:
+		body = &EndTxnRequest{TransactionalID: txnID, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Commit: r.Commit}
+	}
+	corr := w.clientSend(p, r.Kind, broker, body, 0, tps)
+	p.TxnCorr, p.TxnSent = corr, r
+}
+
+// lookupCoordinator is TransactionManager.lookupCoordinator: forget the
+// coordinator and queue a FindCoordinator for it.
+func (w *World) lookupCoordinator(p *Producer, group bool, key string) {
+	if group {
+		p.GroupCoord = -1
+	} else {
+		p.CoordBroker = -1
+	}
+	p.enqueue(TxnRequest{Kind: MsgFindCoordinator, Group: group, Key: key})
+}
+
+// enqueue is PriorityQueue.offer on TransactionManager.pendingRequests. The
+// queue is java.util.PriorityQueue's binary heap with the comparator on
+// priority only, and requests of equal priority come out in the order that
+// heap gives (siftUp and siftDown below are the JDK's), so the simulation
+// sends what Java would.
+func (p *Producer) enqueue(r TxnRequest) {
+	q := append(p.Pending, r)
+	k := len(q) - 1
+	for k > 0 {
+		parent := (k - 1) / 2
+		if r.priority() >= q[parent].priority() {
+			break
+		}
+		q[k] = q[parent]
+		k = parent
+	}
+	q[k] = r
+	p.Pending = q
+}
+
+// poll is PriorityQueue.poll: take the head, move the last element to the
+// root and sift it down.
+func (p *Producer) poll() TxnRequest {
+	q := p.Pending
+	head := q[0]
+	n := len(q) - 1
+	x := q[n]
+	q = q[:n]
+	if n > 0 {
+		k := 0
+		for k < n/2 {
+			child := 2*k + 1
+			if right := child + 1; right < n && q[child].priority() > q[right].priority() {
+				child = right
+			}
+			if x.priority() <= q[child].priority() {
+				break
+			}
+			q[k] = q[child]
+			k = child
+		}
+		q[k] = x
+	}
+	p.Pending = q
+	return head
+}
+
+// reenqueue is TxnRequestHandler.reenqueue: the request goes back into the
+// queue to be sent again.
+func (p *Producer) reenqueue(r TxnRequest) { p.enqueue(r) }
+
+// txnRequestQueued reports whether a request of this kind waits in the
+// queue (not one in flight). Java may queue a second AddPartitionsToTxn
+// holding all pending partitions again; here the queued one is built at
+// send time from all pending partitions, which comes to the same.
+func (p *Producer) txnRequestQueued(kind MsgKind) bool {
+	for _, r := range p.Pending {
+		if r.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// dropUndrained removes the batches not yet sent.
+func (p *Producer) dropUndrained() {
+	undrained := false
+	for i := range p.Queue {
+		undrained = undrained || !p.Queue[i].InFlight
+	}
+	if !undrained {
 		return
 	}
-	switch j.Stage {
-	case offNeedAdd:
-		j.Stage = offAdding
-		w.clientSend(p, MsgAddOffsetsToTxn, p.CoordBroker, &AddOffsetsToTxnRequest{TransactionalID: p.Config.TransactionalID,
-			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GroupID: j.Group}, 0, nil)
-	case offNeedCoordinator:
-		if b := w.anyBroker(); b >= 0 {
-			j.Stage = offFinding
-			w.clientSend(p, MsgFindCoordinator, b, &FindCoordinatorRequest{Key: j.Group, Group: true}, 0, nil)
+	kept := p.Queue[:0:0]
+	for _, b := range p.Queue {
+		if b.InFlight {
+			kept = append(kept, b)
 		}
-	case offNeedCommit:
-		j.Stage = offCommitting
-		w.clientSend(p, MsgTxnOffsetCommit, j.Broker, &TxnOffsetCommitRequest{TransactionalID: p.Config.TransactionalID, GroupID: j.Group,
-			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, GenerationID: j.Generation, MemberID: j.Member, GroupInstanceID: j.Instance,
-			Offsets: j.Offsets, Txn: p.Txn}, 0, nil)
 	}
+	p.Queue = kept
 }
 
 // drain sends ready batches: in order per partition, within
@@ -324,12 +542,11 @@ func (w *World) drain(p *Producer) {
 		return
 	}
 	var blocked []TP // partitions that cannot send now: keep their order
-	for i := range p.Queue {
+	// An index loop, not range: an acks=0 batch leaves the queue as it is
+	// sent, and the batch after it moves into its slot.
+	for i := 0; i < len(p.Queue); i++ {
 		b := &p.Queue[i]
 		if b.InFlight {
-			if p.idempotent() {
-				continue
-			}
 			continue
 		}
 		if hasTP(blocked, b.TP) {
@@ -368,7 +585,7 @@ func (w *World) drain(p *Producer) {
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
-			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data")
+			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data").on(b.TP)
 			p.removeBatch(b.ID)
 			i--
 			continue
@@ -405,42 +622,10 @@ func (p *Producer) removeBatch(id int64) {
 	}
 }
 
-// maybeEndTxn sends EndTxn once every batch has finished (ref 1.3).
-func (w *World) maybeEndTxn(p *Producer) {
-	if p.EndRequested == 0 || p.EndSent {
-		return
-	}
-	if p.EndRequested == 1 && p.State == AbortableError {
-		// TransactionManager.maybeTerminateRequestWithError: a queued
-		// EndTxn(commit) is never sent once the transaction has an abortable
-		// error; commitTransaction fails and the application must abort.
-		p.EndRequested = 0
-		w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable")
-		return
-	}
-	if len(p.Queue) > 0 || p.inFlightOf(MsgAddPartitionsToTxn) || p.inFlightOf(MsgProduce) {
-		return
-	}
-	if p.Offsets != nil && p.EndRequested == 1 {
-		return
-	}
-	commit := p.EndRequested == 1
-	if !p.TxnStarted {
-		w.emitRule(EvInfo, p.Name, "nothing was added to the transaction: no EndTxn is sent", "ref 1.3: transactionStarted is false")
-		w.finishTxn(p)
-		return
-	}
-	if !commit && p.LastError == InvalidProducerIDMapping {
-		w.finishTxn(p)
-		return
-	}
-	p.EndSent = true
-	w.clientSend(p, MsgEndTxn, p.CoordBroker, &EndTxnRequest{TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Commit: commit}, 0, nil)
-}
-
-func (w *World) finishTxn(p *Producer) {
-	p.EndRequested = 0
-	p.EndSent = false
+// completeTransaction is TransactionManager.completeTransaction: the
+// transaction's bookkeeping is cleared and the producer is READY again, or
+// INITIALIZING when the epoch must be bumped first (KIP-360, ref 1.3).
+func (w *World) completeTransaction(p *Producer) {
 	p.TxnParts, p.NewParts, p.AddingParts = nil, nil, nil
 	p.Offsets = nil
 	p.TxnStarted = false
@@ -451,6 +636,17 @@ func (w *World) finishTxn(p *Producer) {
 	w.setClientState(p, Ready)
 }
 
+// endCallReturns completes the waiting commitTransaction or abortTransaction.
+func (w *World) endCallReturns(p *Producer) {
+	switch p.EndRequested {
+	case 1:
+		w.emit(EvInfo, p.Name, "commitTransaction returns: PrepareCommit is durable (markers may still be in flight)")
+	case 2:
+		w.emit(EvInfo, p.Name, "abortTransaction returns")
+	}
+	p.EndRequested = 0
+}
+
 // onProducerMessage handles a response that reached the client.
 func (w *World) onProducerMessage(p *Producer, m *Message) {
 	req, ok := p.removeInFlight(m.Corr)
@@ -459,32 +655,39 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 		return
 	}
 	w.cancelTimer(TimerRequestTimeout, p.Name, m.Corr)
+	var h TxnRequest
+	if m.Corr == p.TxnCorr {
+		h = p.TxnSent
+		p.TxnCorr, p.TxnSent = 0, TxnRequest{}
+	}
 	switch r := m.Body.(type) {
 	case *FindCoordinatorResponse:
-		w.onFindCoordinatorResp(p, r)
+		w.onFindCoordinatorResp(p, h, r)
 	case *InitProducerIDResponse:
-		w.onInitPidResp(p, r)
+		w.onInitPidResp(p, h, r)
 	case *AddPartitionsToTxnResponse:
-		w.onAddPartitionsResp(p, r)
+		w.onAddPartitionsResp(p, h, req.TPs, r)
 	case *AddOffsetsToTxnResponse:
-		w.onTxnCoordResp(p, r.Code, "AddOffsetsToTxn", func() {
-			if p.Offsets != nil {
-				p.Offsets.Stage = offNeedCoordinator
-			}
-			// AddOffsetsToTxnHandler sets transactionStarted: an offsets-only
-			// transaction still needs its EndTxn (ref 1.3).
+		w.onTxnCoordResp(p, h, r.Code, "AddOffsetsToTxn", func() {
+			// AddOffsetsToTxnHandler queues the TxnOffsetCommit; the
+			// sendOffsetsToTransaction result completes only with its answer.
+			p.enqueue(TxnRequest{Kind: MsgTxnOffsetCommit})
+			// It also sets transactionStarted: an offsets-only transaction
+			// still needs its EndTxn (ref 1.3).
 			p.TxnStarted = true
 		})
 	case *TxnOffsetCommitResponse:
-		w.onTxnOffsetCommitResp(p, r)
+		w.onTxnOffsetCommitResp(p, h, r)
 	case *EndTxnResponse:
-		w.onTxnCoordResp(p, r.Code, "EndTxn", func() {
-			if p.EndRequested == 1 {
-				w.emit(EvInfo, p.Name, "commitTransaction returns: PrepareCommit is durable (markers may still be in flight)")
-			} else {
-				w.emit(EvInfo, p.Name, "abortTransaction returns")
+		w.onTxnCoordResp(p, h, r.Code, "EndTxn", func() {
+			// EndTxnHandler: completeTransaction, then the call returns,
+			// unless it waits for the epoch bump queued behind the EndTxn.
+			if !p.BumpEpoch {
+				w.endCallReturns(p)
+			} else if p.EndRequested != 0 {
+				w.emitRule(EvInfo, p.Name, "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)", "ref 1.3, 1.5: KIP-360")
 			}
-			w.finishTxn(p)
+			w.completeTransaction(p)
 		})
 	case *ProduceResponse:
 		w.onProduceResp(p, req, r)
@@ -499,23 +702,14 @@ func (w *World) retryLater(p *Producer, backoff int64) {
 	w.setTimer(backoff, Timer{Kind: TimerRetryBackoff, Owner: p.Name})
 }
 
-func (w *World) onFindCoordinatorResp(p *Producer, r *FindCoordinatorResponse) {
-	if r.Group {
-		if p.Offsets == nil {
-			return
-		}
-		if r.Code != None {
-			p.Offsets.Stage = offNeedCoordinator
-			w.retryLater(p, 0)
-			return
-		}
-		p.Offsets.Broker = r.Broker
-		p.Offsets.Stage = offNeedCommit
+func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordinatorResponse) {
+	if r.Code != None {
+		p.reenqueue(h)
+		w.retryLater(p, 0)
 		return
 	}
-	p.FindingCoord = false
-	if r.Code != None {
-		w.retryLater(p, 0)
+	if r.Group {
+		p.GroupCoord = r.Broker
 		return
 	}
 	p.CoordBroker = r.Broker
@@ -523,22 +717,25 @@ func (w *World) onFindCoordinatorResp(p *Producer, r *FindCoordinatorResponse) {
 }
 
 // coordinatorRetry handles the retriable coordinator errors shared by every
-// transactional request (ref 1.4).
-func (w *World) coordinatorRetry(p *Producer, code ErrorCode) bool {
+// transactional request (ref 1.4): the request goes back into the queue,
+// behind a FindCoordinator when the coordinator moved.
+func (w *World) coordinatorRetry(p *Producer, h TxnRequest, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
-		p.CoordBroker = -1
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried").code(code)
+		w.lookupCoordinator(p, false, p.Config.TransactionalID)
+		p.reenqueue(h)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable").code(code)
+		p.reenqueue(h)
 		w.retryLater(p, 0)
 		return true
 	}
 	return false
 }
 
-func (w *World) onInitPidResp(p *Producer, r *InitProducerIDResponse) {
+func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDResponse) {
 	if r.Code == None {
 		old := p.Epoch
 		oldPid := p.ProducerID
@@ -557,16 +754,48 @@ func (w *World) onInitPidResp(p *Producer, r *InitProducerIDResponse) {
 		if p.State == Initializing {
 			w.setClientState(p, Ready)
 		}
+		if h.Bump {
+			// InitProducerIdHandler completes the transactionalResult that
+			// abortTransaction waits on when the abort needed a bump.
+			w.endCallReturns(p)
+		}
 		return
 	}
-	if w.coordinatorRetry(p, r.Code) {
+	if w.coordinatorRetry(p, h, r.Code) {
 		return
 	}
 	if r.Code == InvalidTransactionTimeout {
 		w.fatal(p, r.Code, "Unexpected error in InitProducerIdResponse")
+	} else {
+		w.fatal(p, ProducerFencedIfEpoch(r.Code), "InitProducerId failed")
+	}
+	if h.Bump {
+		w.endCallFails(p)
+	}
+}
+
+// endCallFails: the waiting commitTransaction or abortTransaction throws
+// the producer's last error (TransactionalRequestResult.fail).
+func (w *World) endCallFails(p *Producer) {
+	call := "commitTransaction"
+	if p.EndRequested == 2 {
+		call = "abortTransaction"
+	} else if p.EndRequested == 0 {
 		return
 	}
-	w.fatal(p, ProducerFencedIfEpoch(r.Code), "InitProducerId failed")
+	p.EndRequested = 0
+	w.emitRule(EvClientError, p.Name, call+" throws "+exceptionName(p.LastError), "ref 1.4")
+}
+
+// exceptionName is the Java exception a client error surfaces as.
+func exceptionName(c ErrorCode) string {
+	switch c {
+	case ProducerFenced:
+		return "ProducerFencedException"
+	case InvalidTransactionTimeout:
+		return "KafkaException"
+	}
+	return c.Name()
 }
 
 // ProducerFencedIfEpoch maps INVALID_PRODUCER_EPOCH from a coordinator API to
@@ -578,7 +807,7 @@ func ProducerFencedIfEpoch(c ErrorCode) ErrorCode {
 	return c
 }
 
-func (w *World) onAddPartitionsResp(p *Producer, r *AddPartitionsToTxnResponse) {
+func (w *World) onAddPartitionsResp(p *Producer, h TxnRequest, sent []TP, r *AddPartitionsToTxnResponse) {
 	code := None
 	for _, x := range r.Results {
 		if x.Code != None {
@@ -587,21 +816,32 @@ func (w *World) onAddPartitionsResp(p *Producer, r *AddPartitionsToTxnResponse) 
 		}
 	}
 	if code == None {
-		p.TxnParts = append(p.TxnParts, p.AddingParts...)
+		// AddPartitionsToTxnHandler: the partitions of this request are in
+		// the transaction and no longer pending.
+		for _, tp := range sent {
+			if !hasTP(p.TxnParts, tp) {
+				p.TxnParts = append(p.TxnParts, tp)
+			}
+		}
 		sortTPs(p.TxnParts)
-		p.AddingParts = nil
+		kept := p.AddingParts[:0:0]
+		for _, tp := range p.AddingParts {
+			if !hasTP(sent, tp) {
+				kept = append(kept, tp)
+			}
+		}
+		p.AddingParts = kept
 		p.TxnStarted = true
 		return
 	}
-	// Put the partitions back so they are added again on retry.
-	p.NewParts = append(p.AddingParts, p.NewParts...)
-	p.AddingParts = nil
+	// The partitions stay pending; the same request is sent again on retry.
 	if code == ConcurrentTransactions && len(p.TxnParts) == 0 {
-		w.emitRule(EvClientError, p.Name, "gets CONCURRENT_TRANSACTIONS(51) on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4")
+		w.emitRule(EvClientError, p.Name, "gets "+ConcurrentTransactions.String()+" on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4").code(ConcurrentTransactions)
+		p.reenqueue(h)
 		w.retryLater(p, AddPartitionsRetryBackoffMs)
 		return
 	}
-	if w.coordinatorRetry(p, code) {
+	if w.coordinatorRetry(p, h, code) {
 		return
 	}
 	w.txnRequestFailed(p, code, "AddPartitionsToTxn")
@@ -621,21 +861,18 @@ func (w *World) txnRequestFailed(p *Producer, code ErrorCode, what string) {
 	}
 }
 
-func (w *World) onTxnCoordResp(p *Producer, code ErrorCode, what string, ok func()) {
+func (w *World) onTxnCoordResp(p *Producer, h TxnRequest, code ErrorCode, what string, ok func()) {
 	if code == None {
 		ok()
 		return
 	}
-	if what == "EndTxn" {
-		p.EndSent = false
-	}
-	if what == "AddOffsetsToTxn" && p.Offsets != nil {
-		p.Offsets.Stage = offNeedAdd
-	}
-	if w.coordinatorRetry(p, code) {
+	if w.coordinatorRetry(p, h, code) {
 		return
 	}
 	if what != "EndTxn" {
+		if what == "AddOffsetsToTxn" {
+			p.Offsets = nil
+		}
 		w.txnRequestFailed(p, code, what)
 		return
 	}
@@ -647,12 +884,14 @@ func (w *World) onTxnCoordResp(p *Producer, code ErrorCode, what string, ok func
 	if aborting && p.BumpEpoch && p.State == AbortingTransaction {
 		// INVALID_PRODUCER_ID_MAPPING on EndTxn(abort): the abort goes on
 		// with InitProducerId(pid, epoch), as abortTransaction does when the
-		// last error was 49 (ref 1.3).
-		w.finishTxn(p)
+		// last error was 49 (ref 1.3), and returns after it.
+		p.EndRequested = 2
+		w.completeTransaction(p)
+		p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})
 	}
 }
 
-func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
+func (w *World) onTxnOffsetCommitResp(p *Producer, h TxnRequest, r *TxnOffsetCommitResponse) {
 	code := None
 	for _, x := range r.Results {
 		if x.Code != None {
@@ -668,11 +907,27 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, r *TxnOffsetCommitResponse) {
 		return
 	}
 	switch code {
-	case NotCoordinator, CoordinatorNotAvailable, CoordinatorLoadInProgress:
-		p.Offsets.Stage = offNeedCoordinator
+	case NotCoordinator, CoordinatorNotAvailable, RequestTimedOut:
+		// TxnOffsetCommitHandler: find the group coordinator again and retry.
+		w.lookupCoordinator(p, true, p.Offsets.Group)
+		p.reenqueue(h)
+	case CoordinatorLoadInProgress, UnstableOffsetCommit:
+		// Any other RetriableException: retry with the same coordinator.
+		p.reenqueue(h)
+		w.retryLater(p, 0)
+	case ConcurrentTransactions:
+		// Verification found the transaction completing (ref 5.2):
+		// retriable, sent again to the same coordinator.
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", "ref 5.5: retriable").code(code)
+		p.reenqueue(h)
 		w.retryLater(p, 0)
 	case InvalidProducerEpoch, ProducerFenced:
 		w.fatal(p, ProducerFenced, "TxnOffsetCommit: ProducerFencedException")
+	case InvalidTxnState, InvalidProducerIDMapping:
+		// TxnOffsetCommitHandler: "Unexpected error in
+		// TxnOffsetCommitResponse" (ref 5.5).
+		p.Offsets = nil
+		w.fatal(p, code, "TxnOffsetCommit: KafkaException")
 	default:
 		p.Offsets = nil
 		// TxnOffsetCommitHandler: 22 and 25 surface as CommitFailedException,
@@ -702,7 +957,7 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 		if r.Duplicate {
 			text += " (the broker recognised a retry; nothing new was written)"
 		}
-		w.emit(EvInfo, p.Name, text)
+		w.emit(EvInfo, p.Name, text).on(b.TP)
 		p.removeBatch(b.ID)
 		return
 	}
@@ -720,12 +975,12 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 			w.failBatch(p, b, errTimeout, "delivery.timeout.ms or retries exhausted after "+code.Name())
 			return
 		}
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable").on(b.TP).code(code)
 		w.retryLater(p, 0)
 	case code == OutOfOrderSequenceNumber && p.idempotent():
 		ps := p.part(b.TP)
 		if b.BaseSeq != nextSeq(ps.LastAckedSeq) && ps.LastAckedSeq != NoSequence || p.hasEarlierInFlight(b) {
-			w.emitRule(EvClientError, p.Name, "gets OUT_OF_ORDER_SEQUENCE_NUMBER(45) for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry")
+			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry").on(b.TP).code(OutOfOrderSequenceNumber)
 			w.retryLater(p, 0)
 			return
 		}
@@ -763,7 +1018,7 @@ func (p *Producer) hasEarlierInFlight(b *ProducerBatch) bool {
 // client moves to epoch+1 locally, same pid, and renumbers the partition's
 // unacknowledged batches from 0.
 func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
-	if p.Epoch >= math.MaxInt16 {
+	if p.Epoch == math.MaxInt16 {
 		// bumpIdempotentProducerEpoch: the client side runs out at 32767
 		// (the coordinator's bound is 32766, ref 0.1).
 		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", "ref 1.5")
@@ -775,7 +1030,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 		return
 	}
 	p.Epoch++
-	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap")
+	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap").on(tp)
 	for i := range p.Parts {
 		p.Parts[i].NextSeq = 0
 		p.Parts[i].LastAckedSeq = NoSequence
@@ -814,30 +1069,24 @@ func (w *World) onProducerTimeout(p *Producer, corr int64) {
 			b.InFlight = false
 			w.produceFailed(p, b, RequestTimedOut)
 		}
-	case MsgFindCoordinator:
-		p.FindingCoord = false
-		if p.Offsets != nil && p.Offsets.Stage == offFinding {
-			p.Offsets.Stage = offNeedCoordinator
+	default:
+		if corr != p.TxnCorr {
+			return
 		}
-	case MsgAddPartitionsToTxn:
-		p.NewParts = append(p.AddingParts, p.NewParts...)
-		p.AddingParts = nil
-		p.CoordBroker = -1
-	case MsgAddOffsetsToTxn:
-		if p.Offsets != nil {
-			p.Offsets.Stage = offNeedAdd
+		// TxnRequestHandler.onComplete for a disconnected request: find
+		// the request's coordinator again (if it needs one) and send the
+		// request again.
+		h := p.TxnSent
+		p.TxnCorr, p.TxnSent = 0, TxnRequest{}
+		switch {
+		case h.Kind == MsgFindCoordinator || !p.transactional():
+		case h.Kind == MsgTxnOffsetCommit:
+			if p.Offsets != nil {
+				w.lookupCoordinator(p, true, p.Offsets.Group)
+			}
+		default:
+			w.lookupCoordinator(p, false, p.Config.TransactionalID)
 		}
-		p.CoordBroker = -1
-	case MsgTxnOffsetCommit:
-		if p.Offsets != nil {
-			p.Offsets.Stage = offNeedCoordinator
-		}
-	case MsgEndTxn:
-		p.EndSent = false
-		p.CoordBroker = -1
-	case MsgInitProducerID:
-		if p.transactional() {
-			p.CoordBroker = -1
-		}
+		p.reenqueue(h)
 	}
 }

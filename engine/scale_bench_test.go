@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -24,14 +23,22 @@ func reportPerUnit(b *testing.B, cpu time.Duration, n int, unit string) {
 	}
 }
 
-func applyAll(tb testing.TB, w *World, lines ...string) {
+func applyAll(tb testing.TB, w *World, actions ...Action) {
 	tb.Helper()
-	for _, line := range lines {
-		if _, err := w.Apply(mustAction(line)); err != nil {
-			tb.Fatalf("%s: %v", line, err)
+	for _, a := range actions {
+		if _, err := w.Apply(a); err != nil {
+			tb.Fatalf("%s: %v", a, err)
 		}
 	}
 }
+
+func call(client string, m Method) Call { return Call{Client: client, Method: m} }
+
+func send(client string, tp TP, values ...string) Send {
+	return Send{Client: client, TP: tp, Values: values}
+}
+
+func ackAll(c *ProducerConfig) { c.Acks = -1 }
 
 // processorWorld runs n input records through a consume-transform-produce
 // processor with offsets in the transaction: a plain idempotent producer
@@ -39,18 +46,18 @@ func applyAll(tb testing.TB, w *World, lines ...string) {
 // (poll, transform, commit) after every send, as a stream would.
 func processorWorld(tb testing.TB, n int) *World {
 	w := New(DefaultConfig())
-	applyAll(tb, w, "topic t partitions=2", "topic u partitions=2", "producer S acks=all",
-		"processor P input=t output=u group.id=g transactional.id=proc-1")
+	applyAll(tb, w, CreateTopic{Name: "t", Partitions: 2}, CreateTopic{Name: "u", Partitions: 2}, producerWith("S", ackAll, ProducerAcks),
+		DeclareProcessor{Name: "P", Input: "t", Output: "u", GroupID: "g", TransactionalID: "proc-1"})
 	vals := make([]string, 10)
 	for sent := 0; sent < n; sent += len(vals) {
 		for i := range vals {
 			vals[i] = "v" + strconv.Itoa(sent+i)
 		}
-		applyAll(tb, w, "S send t-"+strconv.Itoa(sent/10%2)+" "+strings.Join(vals, " "), "run", "P process", "run")
+		applyAll(tb, w, send("S", tp("t", sent/10%2), vals...), Run{}, call("P", CallProcess), Run{})
 	}
 	pr := w.Processor("P")
 	for loops := 0; pr.Consumed < n && loops < 1000; loops++ {
-		applyAll(tb, w, "P process", "run")
+		applyAll(tb, w, call("P", CallProcess), Run{})
 	}
 	if pr.Consumed != n {
 		tb.Fatalf("processor consumed %d of %d records", pr.Consumed, n)
@@ -82,18 +89,19 @@ func BenchmarkProcessorRecords(b *testing.B) {
 // committed transaction of one record.
 func producersWorld(tb testing.TB, n int) *World {
 	w := New(DefaultConfig())
-	applyAll(tb, w, "topic t partitions=4")
+	applyAll(tb, w, CreateTopic{Name: "t", Partitions: 4})
+	name := func(i int) string { return "T" + strconv.Itoa(i) }
 	for i := 0; i < n; i++ {
-		applyAll(tb, w, fmt.Sprintf("producer T%d transactional.id=tx-%d", i, i))
+		applyAll(tb, w, txnProducer(name(i), "tx-"+strconv.Itoa(i)))
 	}
 	for i := 0; i < n; i++ {
-		applyAll(tb, w, fmt.Sprintf("T%d initTransactions", i))
+		applyAll(tb, w, call(name(i), CallInitTransactions))
 	}
-	applyAll(tb, w, "run")
+	applyAll(tb, w, Run{})
 	for i := 0; i < n; i++ {
-		applyAll(tb, w, fmt.Sprintf("T%d beginTransaction", i), fmt.Sprintf("T%d send t-%d v%d", i, i%4, i), fmt.Sprintf("T%d commitTransaction", i))
+		applyAll(tb, w, call(name(i), CallBeginTransaction), send(name(i), tp("t", i%4), "v"+strconv.Itoa(i)), call(name(i), CallCommitTransaction))
 	}
-	applyAll(tb, w, "run")
+	applyAll(tb, w, Run{})
 	committed := 0
 	for _, p := range w.Producers {
 		if p.State == Ready {
@@ -125,9 +133,9 @@ func BenchmarkTxnProducers(b *testing.B) {
 // after the other, from one producer.
 func finishedTxnsWorld(tb testing.TB, n int) *World {
 	w := New(DefaultConfig())
-	applyAll(tb, w, "topic t partitions=2", "producer T transactional.id=tx", "T initTransactions", "run")
+	applyAll(tb, w, CreateTopic{Name: "t", Partitions: 2}, txnProducer("T", "tx"), call("T", CallInitTransactions), Run{})
 	for i := 0; i < n; i++ {
-		applyAll(tb, w, "T beginTransaction", fmt.Sprintf("T send t-%d v%d", i%2, i), "T commitTransaction", "run")
+		applyAll(tb, w, call("T", CallBeginTransaction), send("T", tp("t", i%2), "v"+strconv.Itoa(i)), call("T", CallCommitTransaction), Run{})
 	}
 	if len(w.Violations) > 0 {
 		tb.Fatalf("violation: %v", w.Violations[0])
@@ -186,17 +194,17 @@ func recordBytes(tb testing.TB, n, perSend int) float64 {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	w := New(DefaultConfig())
-	applyAll(tb, w, "topic t partitions=4", "producer I acks=all")
+	applyAll(tb, w, CreateTopic{Name: "t", Partitions: 4}, producerWith("I", ackAll, ProducerAcks))
 	vals := make([]string, perSend)
 	for sent := 0; sent < n; {
 		for k := 0; k < 10 && sent < n; k++ {
 			for i := range vals {
 				vals[i] = "v" + strconv.Itoa(sent+i)
 			}
-			applyAll(tb, w, "I send t-"+strconv.Itoa(k%4)+" "+strings.Join(vals, " "))
+			applyAll(tb, w, send("I", tp("t", k%4), vals...))
 			sent += len(vals)
 		}
-		applyAll(tb, w, "run")
+		applyAll(tb, w, Run{})
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)

@@ -11,6 +11,7 @@ type StateDump struct {
 	Partitions   []PartitionDump `json:"partitions"`
 	Producers    []ProducerDump  `json:"producers"`
 	Coordinators []TxnMetaDump   `json:"transactions"`
+	TxnLog       []TxnLogDump    `json:"transactionLog"`
 	Consumers    []ConsumerDump  `json:"consumers"`
 	Groups       []GroupDump     `json:"groups"`
 	Violations   []Violation     `json:"violations"`
@@ -69,15 +70,36 @@ type ProducerDump struct {
 
 // TxnMetaDump is the coordinator's metadata for one transactional id.
 type TxnMetaDump struct {
+	TransactionalID  string `json:"transactionalId"`
+	Partition        string `json:"coordinatorPartition"`
+	Broker           int    `json:"broker"`
+	CoordinatorEpoch int32  `json:"coordinatorEpoch"`
+	ProducerID       int64  `json:"producerId"`
+	ProducerEpoch    int16  `json:"producerEpoch"`
+	// LastProducerEpoch is the epoch before the last bump, kept in memory
+	// only (TransactionMetadata.lastProducerEpoch, ref 3.2, 3.4): -1 except
+	// after an InitProducerId that bumped an expected epoch (KIP-360).
+	LastProducerEpoch int16    `json:"lastProducerEpoch"`
+	State             string   `json:"state"`
+	Partitions        []string `json:"partitions"`
+	TimeoutMs         int64    `json:"transactionTimeoutMs"`
+}
+
+// TxnLogDump is one record of __transaction_state (TransactionLogValue,
+// ref 3.2), as the coordinator wrote it. lastProducerEpoch is not a field:
+// Kafka does not persist it.
+type TxnLogDump struct {
+	Partition        string   `json:"partition"`
+	Offset           int64    `json:"offset"`
 	TransactionalID  string   `json:"transactionalId"`
-	Partition        string   `json:"coordinatorPartition"`
-	Broker           int      `json:"broker"`
-	CoordinatorEpoch int32    `json:"coordinatorEpoch"`
+	Tombstone        bool     `json:"tombstone,omitempty"`
 	ProducerID       int64    `json:"producerId"`
+	PrevProducerID   int64    `json:"previousProducerId"`
 	ProducerEpoch    int16    `json:"producerEpoch"`
-	State            string   `json:"state"`
+	State            string   `json:"state,omitempty"`
 	Partitions       []string `json:"partitions"`
 	TimeoutMs        int64    `json:"transactionTimeoutMs"`
+	CoordinatorEpoch int32    `json:"coordinatorEpoch"`
 }
 
 // ConsumerDump is one consumer.
@@ -143,12 +165,20 @@ func (w *World) State() StateDump {
 		for _, id := range sortedKeys(t.Meta) {
 			m := t.Meta[id]
 			d := TxnMetaDump{TransactionalID: id, Partition: t.name(), Broker: t.Leader, CoordinatorEpoch: t.CoordEpoch, ProducerID: m.ProducerID,
-				ProducerEpoch: m.ProducerEpoch, State: m.State.String(), Partitions: []string{}, TimeoutMs: m.TimeoutMs}
-			for _, tp := range m.Partitions {
-				d.Partitions = append(d.Partitions, tp.String())
-			}
+				ProducerEpoch: m.ProducerEpoch, LastProducerEpoch: m.LastProducerEpoch, State: m.State.String(), Partitions: tpStrings(m.Partitions), TimeoutMs: m.TimeoutMs}
 			s.Coordinators = append(s.Coordinators, d)
 		}
+		for _, r := range t.Log {
+			d := TxnLogDump{Partition: t.name(), Offset: r.Offset, TransactionalID: r.TransactionalID, Tombstone: r.Tombstone, ProducerID: r.ProducerID,
+				PrevProducerID: r.PrevProducerID, ProducerEpoch: r.ProducerEpoch, Partitions: tpStrings(r.Partitions), TimeoutMs: r.TimeoutMs, CoordinatorEpoch: r.CoordEpoch}
+			if !r.Tombstone {
+				d.State = r.State.String()
+			}
+			s.TxnLog = append(s.TxnLog, d)
+		}
+	}
+	if s.TxnLog == nil {
+		s.TxnLog = []TxnLogDump{}
 	}
 	addC := func(c *Consumer) {
 		d := ConsumerDump{Name: c.Name, Isolation: c.Isolation(), Group: c.GroupID, Received: append([]ConsumedRecord{}, c.Received...), Positions: append([]TPOffset{}, c.Positions...)}
@@ -177,6 +207,15 @@ func (w *World) State() StateDump {
 		s.InFlight = []string{}
 	}
 	return s
+}
+
+// tpStrings renders partitions for JSON: never null, an empty list when none.
+func tpStrings(tps []TP) []string {
+	out := make([]string, len(tps))
+	for i, tp := range tps {
+		out[i] = tp.String()
+	}
+	return out
 }
 
 func sortedTPKeys(m map[TP]CommittedOffset) []TP {

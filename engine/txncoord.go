@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 	"sort"
-	"strings"
 )
 
 // TxnMetadata is the coordinator's entry for one transactional.id
@@ -22,6 +21,10 @@ type TxnMetadata struct {
 	Partitions        []TP
 	StartTs           int64
 	LastUpdateTs      int64
+	// Txn is simulation bookkeeping, not Kafka: the client transaction
+	// instance the current (or last) Ongoing transaction serves, so the
+	// invariants can tell which client transaction a marker decides.
+	Txn int64
 }
 
 func (m *TxnMetadata) hasPartition(tp TP) bool {
@@ -48,6 +51,7 @@ type TxnLogRecord struct {
 	StartTs         int64
 	LastUpdateTs    int64
 	CoordEpoch      int32
+	Txn             int64 // simulation bookkeeping (TxnMetadata.Txn), so a new coordinator keeps it
 }
 
 // String is the record as the coordinator panel shows it.
@@ -83,6 +87,7 @@ type pendingWrite struct {
 }
 
 type markerJob struct {
+	Txn             int64 // bookkeeping: TxnMetadata.Txn of the transaction decided
 	TransactionalID string
 	Result          MarkerType
 	ProducerID      int64
@@ -156,7 +161,7 @@ func (w *World) coordinatorCheck(id int, txnID string) (*TxnStatePartition, Erro
 func (w *World) onFindCoordinator(id int, m *Message, r *FindCoordinatorRequest) {
 	leader := -1
 	if r.Group {
-		if p := w.Partition(w.OffsetsPartitionFor(r.Key)); p != nil {
+		if p := w.partition(w.OffsetsPartitionFor(r.Key)); p != nil {
 			leader = p.Leader
 		}
 	} else {
@@ -174,7 +179,7 @@ func (w *World) coordActor(t *TxnStatePartition) string { return "coordinator(" 
 // onInitProducerID follows the decision table of ref 3.4, in order.
 func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: code, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	if r.Idempotent {
@@ -212,7 +217,8 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		meta = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
 			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.Now}
 		t.Meta[r.TransactionalID] = meta
-		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", "ref 3.4 step 6")
+		w.changes.txnID(r.TransactionalID)
+		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", "ref 3.4 step 6").txn(r.TransactionalID)
 	}
 	if meta.HasPending {
 		fail(ConcurrentTransactions, actor, "ref 3.4 step 7: a transition to "+meta.Pending.String()+" is in progress")
@@ -266,7 +272,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		return
 	}
 	if target.ProducerID != meta.ProducerID || target.ProducerEpoch != meta.ProducerEpoch {
-		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule)
+		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule).txn(r.TransactionalID)
 		rule = ""
 	}
 	w.txnWrite(t, target, wInit, m, rule)
@@ -278,8 +284,8 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose writePurpose, m *Message, why string) {
 	actor := w.coordActor(t)
 	w.checkTxnTransition(t, meta, PrepareEpochFence)
-	w.emitRule(EvTxnState, actor, meta.TransactionalID+" "+meta.State.String()+" -> PrepareEpochFence (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1)), why)
-	w.emit(EvFence, actor, "fences pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" of "+meta.TransactionalID)
+	w.emitTxnState(actor, meta.TransactionalID, meta.State, PrepareEpochFence, " (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1))).Rule = why
+	w.emit(EvFence, actor, "fences pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" of "+meta.TransactionalID).txn(meta.TransactionalID)
 	target := meta
 	target.ProducerEpoch = meta.ProducerEpoch + 1
 	target.LastProducerEpoch = NoProducerEpoch
@@ -287,7 +293,11 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	target.LastUpdateTs = w.Now
 	fenced := meta
 	fenced.State = PrepareEpochFence
+	// Kafka clears lastProducerEpoch as soon as it fences (endTransaction
+	// with a pending PrepareEpochFence), so no retry can claim the old epoch.
+	fenced.LastProducerEpoch = NoProducerEpoch
 	t.Meta[meta.TransactionalID] = fenced
+	w.changes.txnID(meta.TransactionalID)
 	w.txnWrite(t, target, purpose, m, "")
 }
 
@@ -313,13 +323,13 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 	} else if len(target.Partitions) > 0 {
 		what += " partitions=" + tpList(target.Partitions)
 	}
-	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule)
+	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule).txn(target.TransactionalID)
 	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
 func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to TxnState) {
 	if !ValidTxnTransition(meta.State, to) {
-		w.violate("illegal-transition", w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (ref 3.3)")
+		w.violate(InvIllegalTransition, w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (ref 3.3)")
 	}
 }
 
@@ -347,21 +357,22 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	actor := w.coordActor(t)
 	rec := TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, ProducerID: target.ProducerID, PrevProducerID: target.PrevProducerID,
 		ProducerEpoch: target.ProducerEpoch, TimeoutMs: target.TimeoutMs, State: target.State, Partitions: target.Partitions,
-		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch}
+		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch, Txn: target.Txn}
 	if pw.Purpose == wTombstone {
 		rec = TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, Tombstone: true, CoordEpoch: t.CoordEpoch}
 	}
 	t.Log = append(t.Log, rec)
+	w.changes.txnID(target.TransactionalID)
 	old := t.Meta[target.TransactionalID]
 	if pw.Purpose == wTombstone {
 		delete(t.Meta, target.TransactionalID)
-		w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> Dead: tombstone durable, the id is forgotten")
+		w.emitTxnState(actor, target.TransactionalID, old.State, Dead, ": tombstone durable, the id is forgotten")
 		return
 	}
 	target.HasPending = false
 	t.Meta[target.TransactionalID] = target
 	w.noteTxnDeadline(target)
-	w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> "+target.State.String()+" (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
+	w.emitTxnState(actor, target.TransactionalID, old.State, target.State, " (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
 	switch pw.Purpose {
 	case wInit:
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: target.ProducerID, ProducerEpoch: target.ProducerEpoch})
@@ -378,7 +389,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		w.reply(pw.Reply, MsgEndTxnResponse, &EndTxnResponse{})
 		w.startMarkers(t, target)
 	case wFence:
-		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with CONCURRENT_TRANSACTIONS(51): it must retry once the abort completes", "ref 3.4 step 11")
+		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with "+ConcurrentTransactions.String()+": it must retry once the abort completes", "ref 3.4 step 11").txn(target.TransactionalID).code(ConcurrentTransactions)
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: ConcurrentTransactions, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 		w.startMarkers(t, target)
 	case wTimeoutAbort:
@@ -399,7 +410,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return res
 	}
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(code)})
 	}
 	if r.TransactionalID == "" {
@@ -407,7 +418,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return
 	}
 	for _, tp := range r.Partitions {
-		if w.Partitions[tp] == nil && w.Partition(tp) == nil {
+		if w.Partitions[tp] == nil && w.partition(tp) == nil {
 			res := all(OperationNotAttempted)
 			for i := range res {
 				if res[i].TP == tp {
@@ -436,16 +447,18 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			}
 		}
 		if !missing {
-			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5")
+			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5").txn(r.TransactionalID)
 			w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(None)})
 			return
 		}
 	}
-	w.txnWrite(t, w.ongoingTarget(meta, r.Partitions), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
+	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
 }
 
-// ongoingTarget is the Ongoing state with the union of partitions.
-func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
+// ongoingTarget is the Ongoing state with the union of partitions. It also
+// keeps the bookkeeping of which client transaction the coordinator's
+// transaction serves (see noteTxnOwner).
+func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, txn int64, request string) TxnMetadata {
 	target := meta
 	target.Partitions = append([]TP(nil), meta.Partitions...)
 	for _, tp := range add {
@@ -457,9 +470,36 @@ func (w *World) ongoingTarget(meta TxnMetadata, add []TP) TxnMetadata {
 	if meta.State != Ongoing {
 		target.StartTs = w.Now
 	}
+	target.Txn = w.noteTxnOwner(t, meta, txn, request)
 	target.State = Ongoing
 	target.LastUpdateTs = w.Now
 	return target
+}
+
+// noteTxnOwner is the bookkeeping of which client transaction the
+// coordinator's Ongoing transaction serves (TxnMetadata.Txn) once a request
+// of client transaction txn has added to it. Client transaction ids grow in
+// the order transactions begin. A transaction that starts belongs to the
+// request's client transaction; one already Ongoing is taken over by a
+// later client transaction of the same producer (TV1 keeps the epoch, so
+// Kafka cannot tell them apart either). A request whose client transaction
+// already had its turn (txn <= the last owner) that starts a transaction is
+// Kafka's HazardLateAddToTxn: the new transaction serves no client, and gets
+// an id no client holds.
+func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, request string) int64 {
+	switch {
+	case txn == 0:
+		return meta.Txn
+	case txn > meta.Txn:
+		return txn
+	case meta.State == Ongoing:
+		return meta.Txn
+	}
+	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
+		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
+		"ref 3.5: TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction").txn(meta.TransactionalID)
+	w.nextTxn++
+	return w.nextTxn
 }
 
 func sortTPs(tps []TP) {
@@ -508,14 +548,14 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 	case !meta.hasPartition(r.Partitions[0]) || meta.State != Ongoing:
 		code = TransactionAbortable
 	}
-	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), "ref 2.4")
+	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), "ref 2.4").on(r.Partitions[0]).txn(r.TransactionalID).code(code)
 	res := []TPCode{{TP: r.Partitions[0], Code: code}}
 	w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyOnly: true, VerifyCorr: r.VerifyCorr})
 }
 
 func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{Code: code})
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
@@ -530,11 +570,11 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	}
 	tp := w.OffsetsPartitionFor(r.GroupID)
 	if meta.State == Ongoing && meta.hasPartition(tp) {
-		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", "ref 3.5")
+		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", "ref 3.5").on(tp).txn(r.TransactionalID)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
-	w.txnWrite(t, w.ongoingTarget(meta, []TP{tp}), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
+	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
 }
 
 // onEndTxn follows the TV1 table of ref 3.6.
@@ -544,7 +584,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		verb = "commit"
 	}
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code})
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
@@ -580,14 +620,14 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		}
 	case CompleteCommit:
 		if r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", "ref 3.6")
+			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", "ref 3.6").txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
 			fail(InvalidTxnState, actor, "ref 3.6: CompleteCommit + abort")
 		}
 	case CompleteAbort:
 		if !r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", "ref 3.6")
+			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", "ref 3.6").txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
 			fail(InvalidTxnState, actor, "ref 3.6: CompleteAbort + commit")
@@ -604,7 +644,7 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 	if meta.State == PrepareCommit {
 		result = MarkerCommit
 	}
-	job := &markerJob{TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
+	job := &markerJob{Txn: meta.Txn, TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
 		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}}
 	t.Markers[meta.TransactionalID] = job
 	if len(job.Pending) == 0 {
@@ -614,6 +654,15 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 	w.sendMarkers(t, job)
 }
 
+// sendMarkers sends the job's markers that are not in flight, one request
+// per partition leader. A partition with no leader gets nothing: Kafka's
+// TransactionMarkerChannelManager puts its marker in the queue for an
+// unknown broker (markersQueueForUnknownBroker) and sends it once the
+// metadata names a leader, without a request, a timeout or a retry in
+// between (ref 3.7). Here that moment is the partition coming back online:
+// restartBroker calls resendWaitingMarkers. (A timer per partition without
+// a leader used to fire every request.timeout.ms for as long as it had
+// none: about 143,000 events per advance of 24 days.)
 func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	byLeader := map[int][]TP{}
 	var leaders []int
@@ -628,7 +677,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 			continue
 		}
 		l := -1
-		if p := w.Partition(tp); p != nil {
+		if p := w.partition(tp); p != nil {
 			l = p.Leader
 		}
 		if _, ok := byLeader[l]; !ok {
@@ -638,15 +687,16 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	}
 	sort.Ints(leaders)
 	for _, l := range leaders {
+		if l < 0 {
+			w.emitRule(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+
+				" marker waits until one is elected", "ref 3.7: markersQueueForUnknownBroker").txn(job.TransactionalID)
+			continue
+		}
 		corr := w.newCorr()
 		job.Outstanding[corr] = byLeader[l]
 		w.setTimer(30000, Timer{Kind: TimerRequestTimeout, Owner: t.addr(), ID: corr})
-		if l < 0 {
-			w.emit(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+" marker will be retried")
-			continue
-		}
 		w.send(MsgWriteTxnMarkers, t.addr(), brokerAddr(l), corr, &WriteTxnMarkersRequest{TransactionalID: job.TransactionalID, ProducerID: job.ProducerID,
-			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition})
+			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition, Txn: job.Txn})
 	}
 }
 
@@ -670,7 +720,7 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 		case res.Code == None:
 			job.Pending = removeTP(job.Pending, res.TP)
 		case res.Code == InvalidProducerEpoch || res.Code == TransactionCoordinatorFenced:
-			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), "ref 3.7")
+			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), "ref 3.7").on(res.TP).txn(job.TransactionalID).code(res.Code)
 			delete(t.Markers, job.TransactionalID)
 			return
 		default:
@@ -684,6 +734,32 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 	if retry {
 		w.sendMarkers(t, job)
 	}
+}
+
+// resendWaitingMarkers sends the markers that waited for a partition with
+// no leader, now that tp has one again.
+func (w *World) resendWaitingMarkers(tp TP) {
+	for _, pn := range w.sortedTxnParts() {
+		t := w.TxnParts[pn]
+		if t.Leader < 0 || t.Loading {
+			continue
+		}
+		for _, id := range sortedKeys(t.Markers) {
+			if job := t.Markers[id]; hasTP(job.Pending, tp) && !job.inFlight(tp) {
+				w.sendMarkers(t, job)
+			}
+		}
+	}
+}
+
+// inFlight reports whether a WriteTxnMarkers request for tp awaits an answer.
+func (j *markerJob) inFlight(tp TP) bool {
+	for _, tps := range j.Outstanding {
+		if hasTP(tps, tp) {
+			return true
+		}
+	}
+	return false
 }
 
 func removeTP(tps []TP, tp TP) []TP {
@@ -721,7 +797,7 @@ func (w *World) onCoordinatorRequestTimeout(tm Timer) {
 			job := t.Markers[id]
 			if _, ok := job.Outstanding[tm.ID]; ok {
 				delete(job.Outstanding, tm.ID)
-				w.emit(EvTimer, w.coordActor(t), "WriteTxnMarkers for "+job.TransactionalID+" timed out: resending")
+				w.emit(EvTimer, w.coordActor(t), "WriteTxnMarkers for "+job.TransactionalID+" timed out: resending").txn(job.TransactionalID)
 				w.sendMarkers(t, job)
 				return
 			}
@@ -817,6 +893,7 @@ func (w *World) onLoadDone(tm Timer) {
 		return
 	}
 	t.Loading = false
+	w.changes.txnIDsOf(t.Meta)
 	t.Meta = map[string]TxnMetadata{}
 	for _, r := range t.Log {
 		if r.Tombstone {
@@ -825,17 +902,22 @@ func (w *World) onLoadDone(tm Timer) {
 		}
 		t.Meta[r.TransactionalID] = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, PrevProducerID: r.PrevProducerID, NextProducerID: NoProducerID,
 			ProducerEpoch: r.ProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: r.State,
-			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs}
+			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs, Txn: r.Txn}
 	}
 	for _, meta := range t.Meta {
 		w.noteTxnDeadline(meta)
 	}
+	w.changes.txnIDsOf(t.Meta)
 	actor := w.coordActor(t)
 	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: lastProducerEpoch is not persisted, it reloads as -1")
 	for _, id := range sortedKeys(t.Meta) {
 		meta := t.Meta[id]
 		if meta.State == PrepareCommit || meta.State == PrepareAbort {
-			w.emitRule(EvMarker, actor, "re-sends the "+strings.TrimPrefix(meta.State.String(), "Prepare")+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator")
+			what := "Abort"
+			if meta.State == PrepareCommit {
+				what = "Commit"
+			}
+			w.emitRule(EvMarker, actor, "re-sends the "+what+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator").txn(id)
 			w.startMarkers(t, meta)
 		}
 	}

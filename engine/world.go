@@ -20,7 +20,7 @@ type Config struct {
 	AbortCheckIntervalMs   int64
 	ExpiryCheckIntervalMs  int64
 	CheckInvariants        bool
-	Seed                   int64
+	Limits                 Limits // bounds on one action's work and a world's history
 }
 
 // DefaultConfig is Kafka's defaults plus a 1 ms network.
@@ -38,6 +38,7 @@ func DefaultConfig() Config {
 		AbortCheckIntervalMs:   10000,
 		ExpiryCheckIntervalMs:  3600000,
 		CheckInvariants:        true,
+		Limits:                 DefaultLimits(),
 	}
 }
 
@@ -80,19 +81,25 @@ type World struct {
 	NextTxnDeadline int64
 	// Held holds acks=all answers until their writes are replicated.
 	Held []heldResponse
-	// Parked holds produces waiting for KIP-890 verification.
-	Parked []parkedProduce
+	// Parked holds produces and TxnOffsetCommits waiting for KIP-890
+	// verification.
+	Parked []parkedRequest
 
-	seq         int64
-	nextMsg     int64
-	nextCorr    int64
-	nextUID     int64
-	nextTxn     int64
-	nextPIDBlk  int64
-	nextMember  int64
-	timersArmed bool
-	dirty       []TP
-	names       clientNames
+	seq        int64
+	nextMsg    int64
+	nextCorr   int64
+	nextUID    int64
+	nextTxn    int64
+	nextPIDBlk int64
+	nextMember int64
+	dirty      []TP
+	act        actionBudget // the work of the action being applied
+	// changes is what the current Apply or Step touched (Changes);
+	// applying is set while an Apply runs, so that the Steps it takes add
+	// to its change set instead of starting their own.
+	changes  ChangeSet
+	applying int
+	names    clientNames
 	// timeouts is where each queued request timeout is (its seq), and
 	// cancelled the ones cancelled but still queued (see cancelTimer).
 	timeouts  map[timerKey]int64
@@ -197,9 +204,9 @@ func (w *World) SortedPartitions() []TP {
 	return out
 }
 
-// Partition returns a partition's log, creating internal-topic partitions on
+// partition returns a partition's log, creating internal-topic partitions on
 // first use.
-func (w *World) Partition(tp TP) *PartitionLog {
+func (w *World) partition(tp TP) *PartitionLog {
 	if p, ok := w.Partitions[tp]; ok {
 		return p
 	}

@@ -1,7 +1,6 @@
 package lessons
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -34,18 +33,18 @@ func (l *Lesson) Check() error { return NewPlayer(l).validate() }
 func (p *Player) validate() error {
 	var errs script.ErrorList
 	for k := 0; k <= len(p.l.Steps); k++ {
-		errs = append(errs, p.ProblemsAt(k)...)
+		for _, e := range p.ProblemsAt(k) {
+			errs.Add(e)
+		}
 	}
 	for k := 1; k < len(p.l.Steps); k++ {
 		if cp := p.l.Steps[k-1].Ask; cp != nil {
-			errs = append(errs, p.checkpointErrors(k, cp)...)
+			for _, e := range p.checkpointErrors(k, cp) {
+				errs.Add(e)
+			}
 		}
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
-	return errs
+	return errs.Err()
 }
 
 func (p *Player) checkpointErrors(k int, cp *Checkpoint) []*script.Error {

@@ -4,7 +4,9 @@
 // is described in content/README.md): a title, a setup in the scenario
 // language, and numbered steps, each with narration ("say:"), actions
 // ("do:"), expectations that must hold ("expect:"), an optional checkpoint
-// ("ask:" with "choice:" lines) and an optional "Kafka vs the article" note.
+// ("ask:" with "choice:" lines), and the step's details, which the player
+// keeps one key away from the main text: the deeper why ("more:"), where
+// Kafka does it ("source:") and a "Kafka vs the article" note ("note:").
 //
 // A checkpoint's right answer is never written by hand: every choice carries
 // expectations, and the right choice is the one whose expectations hold once
@@ -61,9 +63,15 @@ type Step struct {
 	Commands []script.Command
 	// Ask is the step's checkpoint, or nil.
 	Ask *Checkpoint
-	// Note is a "Kafka vs the article" note, or "".
-	Note string
+	// More, Source and Note are the step's details: the deeper why, the
+	// Kafka class and method that decide what the step shows, and a
+	// "Kafka vs the article" note. Each may be empty. They are not part of
+	// the main text a learner reads step by step.
+	More, Source, Note string
 }
+
+// HasDetails reports whether the step has anything for the detail view.
+func (s *Step) HasDetails() bool { return s.More != "" || s.Source != "" || s.Note != "" }
 
 // Checkpoint is a "what happens next?" question shown at the end of a step.
 // Its choices are judged against the world after the next step.
@@ -101,6 +109,39 @@ func (s *Step) Narration() string {
 	}
 	return s.Title + "\n\n" + s.Say
 }
+
+// MainText is every text of the lesson's main path, in reading order: what
+// a learner reads stepping through it without opening a detail view. That
+// is the list entry (title and summary), the intro, and for each step its
+// title, narration, question, choices and explanation.
+func (l *Lesson) MainText() []string {
+	out := []string{l.Title, l.Summary, l.Intro}
+	for i := range l.Steps {
+		s := &l.Steps[i]
+		out = append(out, s.Title, s.Say)
+		if cp := s.Ask; cp != nil {
+			out = append(out, cp.Question)
+			for _, c := range cp.Choices {
+				out = append(out, c.Text)
+			}
+			out = append(out, cp.Explain)
+		}
+	}
+	return out
+}
+
+// MainWords counts the words of the main path (MainText): what the
+// lesson asks a learner to read.
+func (l *Lesson) MainWords() int {
+	n := 0
+	for _, t := range l.MainText() {
+		n += Words(t)
+	}
+	return n
+}
+
+// Words counts the words of a text: runs of characters between spaces.
+func Words(s string) int { return len(strings.Fields(s)) }
 
 // nameFromFile turns "content/01-lost-ack.lesson" into "lost-ack".
 func nameFromFile(file string) string {

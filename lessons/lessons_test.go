@@ -153,3 +153,74 @@ func TestLessonFacts(t *testing.T) {
 		}
 	}
 }
+
+// The seed articles a "Kafka vs the article" note may name, by title.
+var articleTitles = []string{`"Demystifying Kafka's Exactly-Once Semantics"`, `"Exactly-Once Semantics"`}
+
+// TestLessonsAreConcise holds the built-in lessons to one idea a step: a
+// step's narration is at most 60 words, and the main path (what a learner
+// reads without opening a detail view) stays short. lost-ack, the first
+// lesson, is read in a few minutes: under 600 words.
+func TestLessonsAreConcise(t *testing.T) {
+	limits := map[string]int{"lost-ack": 600, "abort": 700, "zombie": 700}
+	for _, m := range All() {
+		l, _ := Load(m.Name)
+		n := l.MainWords()
+		t.Logf("%s: %d words on the main path, %d steps", m.Name, n, len(l.Steps))
+		limit, ok := limits[m.Name]
+		if !ok {
+			limit = 700
+		}
+		if n >= limit {
+			t.Errorf("%s: %d words on the main path; keep it under %d (move the why to more:)", m.Name, n, limit)
+		}
+		for k, s := range l.Steps {
+			if w := Words(s.Say); w > 60 {
+				t.Errorf("%s step %d %q: %d words of narration; at most 60 (split the step, or move the why to more:)", m.Name, k+1, s.Title, w)
+			}
+		}
+	}
+	// The counter counts what it should: details are not on the main path.
+	l, err := Parse("x.lesson", []byte(okLesson+"  more: one two three\n  note: four five\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.MainWords(); got != 14 {
+		t.Errorf("MainWords of the small lesson = %d, want 14 (T S What? one record two records because. one A sends. two It runs.)", got)
+	}
+	if s := l.Steps[1]; s.More != "one two three" || s.Note != "four five" || !s.HasDetails() {
+		t.Errorf("details of step 2: %+v", s)
+	}
+}
+
+// TestLessonsSayWhatIsShown: the first step of every lesson says which
+// Kafka it shows (the classic protocol of Kafka 3.x), and every "Kafka vs
+// the article" note names the article it is about.
+func TestLessonsSayWhatIsShown(t *testing.T) {
+	for _, m := range All() {
+		l, _ := Load(m.Name)
+		if s := l.Steps[0].Say; !strings.Contains(s, "classic transaction protocol") || !strings.Contains(s, "Kafka 3.x") {
+			t.Errorf("%s: step 1 does not say it shows Kafka 3.x's classic transaction protocol: %q", m.Name, s)
+		}
+		for k, s := range l.Steps {
+			if s.Note == "" {
+				continue
+			}
+			named := false
+			for _, a := range articleTitles {
+				named = named || strings.Contains(s.Note, a)
+			}
+			if !named {
+				t.Errorf("%s step %d: the note names no article (one of %v): %q", m.Name, k+1, articleTitles, s.Note)
+			}
+			if !strings.Contains(s.Note, "right") {
+				t.Errorf("%s step %d: the note does not say what the article gets right: %q", m.Name, k+1, s.Note)
+			}
+		}
+		for _, txt := range l.MainText() {
+			if strings.Contains(txt, "article") {
+				t.Errorf("%s: the main text mentions an article; that belongs in a note: %q", m.Name, txt)
+			}
+		}
+	}
+}

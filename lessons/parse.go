@@ -2,33 +2,48 @@ package lessons
 
 import (
 	"bytes"
-	"sort"
+	"io"
 	"strconv"
 	"strings"
 
 	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
 )
 
 // Parse reads a lesson file. file names it in errors. On any problem it
 // returns nil and a script.ErrorList with one "file:line: what was expected"
-// error per problem, sorted by line, so a teacher sees every mistake at once.
+// error per problem, sorted by line (the first script.MaxErrors of them, and
+// the number of the others), so a teacher sees every mistake at once.
 // Action and expectation lines are parsed by the scenario language's own
 // parser, so their errors read exactly as in a scenario file, with the
 // lesson's line numbers (and columns counted in the lesson's line).
 //
 // Parse checks the file's shape only; Check also plays it.
 func Parse(file string, src []byte) (*Lesson, error) {
+	return ParseReader(file, bytes.NewReader(src))
+}
+
+// ParseReader reads a lesson file from r as Parse does, a line at a time:
+// it holds one line of input at a time, never the file, and stops with an
+// error naming the file once it has read more than script.MaxFileBytes.
+func ParseReader(file string, r io.Reader) (*Lesson, error) {
 	p := &parser{file: file, d: script.NewDecls(), seen: map[string]int{},
 		l: &Lesson{File: file, Name: nameFromFile(file)}}
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	lines := bytes.Split(src, []byte("\n"))
-	for i, b := range lines {
-		p.line(i+1, string(bytes.TrimSuffix(b, []byte("\r"))))
+	in := script.NewLines(file, r)
+	for in.Next() {
+		if in.TooLong() > 0 {
+			p.errs.Add(in.TooLongError())
+			p.refused(in.Line(), termsafe.Blank(in.Text()))
+			continue
+		}
+		p.line(in.Line(), in.Text())
 	}
-	p.end(len(lines))
-	if len(p.errs) > 0 {
-		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
-		return nil, p.errs
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	p.end(in.Line())
+	if err := p.errs.Err(); err != nil {
+		return nil, err
 	}
 	return p.l, nil
 }
@@ -45,7 +60,7 @@ const (
 // The keys of a lesson file, by where they may appear.
 var (
 	headerKeys = []string{"title", "summary", "level", "intro"}
-	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "note"}
+	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
 )
 
 // parser reads a lesson file line by line; it collects every error.
@@ -59,14 +74,47 @@ type parser struct {
 	intro  prose
 	headed bool // the header has been checked
 	step   *stepBuilder
+	quiet  int // a refused line being salvaged: its errors are not recorded
 }
 
 func (p *parser) errorf(line int, msg string) {
-	p.errs = append(p.errs, &script.Error{File: p.file, Line: line, Msg: msg})
+	p.add(&script.Error{File: p.file, Line: line, Msg: msg})
 }
 
-// line handles one line of the file.
+// add records an error, unless it is about a line already refused.
+func (p *parser) add(e *script.Error) {
+	if e.Line != p.quiet {
+		p.errs.Add(e)
+	}
+}
+
+// refused reads a line that was refused (a bad character, too long) from
+// what is left of it, with its errors silenced: the line still counts as
+// the key it starts with and declares what it declares, so one mistake
+// makes one error and not one on every later line that depends on it.
+func (p *parser) refused(n int, text string) {
+	if _, _, _, ok := splitKey(text); !ok {
+		// Not a key: in setup a declaration, elsewhere nothing to keep.
+		if p.sec == inSetup {
+			p.salvage(n, strings.TrimSpace(text))
+		}
+		return
+	}
+	p.quiet = n
+	p.line(n, text)
+	p.quiet = 0
+}
+
+// line handles one line of the file. A line with a character a terminal
+// would act on (ESC, a C1 control, a bidirectional override) or with
+// invalid UTF-8 is refused before anything else reads it: its text would
+// reach the learner's screen in the list, the narration or a transcript.
 func (p *parser) line(n int, raw string) {
+	if bad, found := termsafe.Find(raw, true); found {
+		p.errs.Add(&script.Error{File: p.file, Line: n, Col: bad.Col, Msg: bad.Message()})
+		p.refused(n, termsafe.Blank(raw))
+		return
+	}
 	text := strings.TrimSpace(raw)
 	if text == "" || strings.HasPrefix(text, "#") {
 		return
@@ -193,8 +241,15 @@ func (p *parser) setupLine(n int, text string, col int) {
 // (a bad option), so one mistake yields one error rather than an "is not
 // declared" error on every later line that uses the name.
 func (p *parser) salvage(n int, text string) {
+	verb := text
+	if i := strings.IndexAny(text, " \t"); i >= 0 {
+		verb = text[:i]
+	}
+	if !contains([]string{"topic", "producer", "consumer"}, verb) {
+		return // cheap for a line of a binary file
+	}
 	f := strings.Fields(text)
-	if len(f) < 2 || !contains([]string{"topic", "producer", "consumer"}, f[0]) {
+	if len(f) < 2 {
 		return
 	}
 	_, _ = script.ParseLine(p.file, n, f[0]+" "+f[1], p.d)
@@ -216,7 +271,7 @@ func (p *parser) parseScenario(n int, text string, col, prefix int) (*script.Com
 	if se.Col > 0 {
 		se.Col = max(se.Col-prefix, 1) + col - 1
 	}
-	p.errs = append(p.errs, se)
+	p.add(se)
 	return nil, se
 }
 

@@ -12,6 +12,7 @@ import (
 type stepBuilder struct {
 	s             Step
 	say, note     prose
+	more, source  prose
 	question, exp prose
 	dos, says     int
 }
@@ -38,6 +39,10 @@ func (p *parser) stepLine(n int, key, val string, col int) {
 		}
 	case "note":
 		b.note.add(val)
+	case "more":
+		b.more.add(val)
+	case "source":
+		b.source.add(val)
 	case "do":
 		b.dos++
 		p.doLine(n, val, col)
@@ -173,6 +178,7 @@ func (p *parser) finishStep() {
 	p.step = nil
 	s := b.s
 	s.Say, s.Note = b.say.String(), b.note.String()
+	s.More, s.Source = b.more.String(), b.source.String()
 	what := "step " + quote(s.Title)
 	if s.Title == "" {
 		what = "this step"

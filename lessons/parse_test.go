@@ -1,9 +1,13 @@
 package lessons
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
 )
 
 // okLesson is the smallest sound lesson; the error cases below are edits of it.
@@ -124,9 +128,9 @@ func TestParseErrors(t *testing.T) {
 		{"say before any step", "step: one\n", "say: hi\nstep: one\n",
 			`x.lesson:9: say: belongs to a step; start one with "step: TITLE"`},
 		{"unknown key", "  say: It runs.\n", "  say: It runs.\n  sya: x\n",
-			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: note:`},
+			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note:`},
 		{"text without key in a step", "  say: It runs.\n", "  say: It runs.\n  It is late.\n",
-			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: note:`},
+			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: more: source: note:`},
 		{"header key after the header", "  say: It runs.\n", "  say: It runs.\n  title: again\n",
 			`x.lesson:19: title: belongs at the top of the file, before setup: and the steps`},
 	}
@@ -231,23 +235,73 @@ func TestNameFromFile(t *testing.T) {
 	}
 }
 
-// FuzzParse holds Parse and Check to "no panic, whatever the input": teachers
+// FuzzParse holds the lesson parser to its promises on any input: teachers
 // type lesson files by hand and `eoslab check` runs on whatever they wrote.
+// It never panics (nor do Check and Transcript on what it accepts); a
+// lesson that parses holds no character a terminal acts on in any text it
+// shows; errors are an ErrorList of at most script.MaxErrors kept, each
+// naming the file and a line that exists, in line order. The seed corpus
+// is the built-in lessons and a few odd files; CI runs it by count
+// (.ci/run).
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(okLesson))
 	f.Add([]byte("title: x\nstep:\n choice: | expect \"a|b\" | |\n"))
 	f.Add([]byte("\xef\xbb\xbftitle:\xff\nsetup:\n producer \"A\n"))
+	f.Add([]byte("title: T\x1b]0;pwned\x07\nsummary: \u009b2J\u202e\n"))
 	for _, b := range load() {
 		f.Add(b.src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		l, err := Parse("f.lesson", src)
+		const file = "fuzz.lesson"
+		lines := strings.Count(string(src), "\n") + 1
+		l, err := Parse(file, src)
 		if err != nil {
+			if l != nil {
+				t.Fatal("a lesson returned with an error")
+			}
+			var list script.ErrorList
+			if !errors.As(err, &list) || len(list.Errors) == 0 || len(list.Errors) > script.MaxErrors {
+				t.Fatalf("error %T %v is not an ErrorList of 1 to %d", err, err, script.MaxErrors)
+			}
+			prev := 0
+			for _, e := range list.Errors {
+				if e.File != file || e.Line < 1 || e.Line > lines || e.Msg == "" || e.Line < prev {
+					t.Fatalf("bad error %+v after line %d (file has %d lines)", e, prev, lines)
+				}
+				prev = e.Line
+			}
 			return
+		}
+		for _, s := range shownTexts(l) {
+			if termsafe.Escape(s) != s {
+				t.Fatalf("parsed text %q holds a character a terminal acts on", s)
+			}
 		}
 		if len(src) < 4000 {
 			_ = l.Check()
 			_, _ = Transcript(l)
 		}
 	})
+}
+
+// shownTexts is every text of a lesson that the list, the player or a
+// transcript shows.
+func shownTexts(l *Lesson) []string {
+	texts := []string{l.Name, l.Title, l.Summary, l.Level, l.Intro}
+	for _, s := range l.Steps {
+		texts = append(texts, s.Title, s.Say, s.Note)
+		if s.Ask != nil {
+			texts = append(texts, s.Ask.Question, s.Ask.Explain)
+			for _, c := range s.Ask.Choices {
+				texts = append(texts, c.Text)
+			}
+		}
+		for _, c := range s.Commands {
+			texts = append(texts, c.Text)
+		}
+	}
+	for _, c := range l.Setup {
+		texts = append(texts, c.Text)
+	}
+	return texts
 }

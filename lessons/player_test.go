@@ -24,7 +24,8 @@ func fingerprint(w *engine.World) string {
 		p := w.Partitions[tp]
 		fmt.Fprintf(&b, "%s hw=%d lso=%d leo=%d\n", tp, p.HW, p.LastStableOffset(), p.LEO)
 		for i := range p.Batches {
-			fmt.Fprintf(&b, "  %v\n", engine.BatchFields(p, &p.Batches[i]))
+			batch, _, _ := w.BatchAt(tp, p.Batches[i].BaseOffset)
+			fmt.Fprintf(&b, "  %+v\n", batch)
 		}
 		var pids []int64
 		for pid := range p.Producers {

@@ -62,6 +62,14 @@ func Transcript(l *Lesson) (string, error) {
 			}
 			line(cp.Explain)
 		}
+		if s.More != "" {
+			line("")
+			line("More: " + s.More)
+		}
+		if s.Source != "" {
+			line("")
+			line("In Kafka: " + s.Source)
+		}
 		if s.Note != "" {
 			line("")
 			line("Kafka vs the article: " + s.Note)

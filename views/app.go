@@ -20,6 +20,10 @@ type Options struct {
 	ASCII bool
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
+	// Tick schedules autoplay's next step after d; nil means tea.Tick.
+	// Tests pass a clock of their own so that autoplay runs without
+	// waiting in real time and its delays can be checked.
+	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
 // WithEnv returns o with the NO_COLOR convention applied: a NO_COLOR
@@ -31,9 +35,6 @@ func (o Options) WithEnv(getenv func(string) string) Options {
 	}
 	return o
 }
-
-// SandboxName is the name of the list's "Sandbox (coming soon)" entry.
-const SandboxName = "sandbox"
 
 type screen int
 
@@ -47,13 +48,21 @@ const (
 // generation, so a tick from an older one is stale and dropped.
 type autoplayMsg struct{ gen int }
 
-// speeds are the autoplay intervals, slowest first.
+// speeds are the autoplay intervals, slowest first. Each is the time a
+// step of paceWords words stays on screen; a longer step stays longer (see
+// App.stepDelay), so a chosen speed never cuts a long step short.
 var speeds = []time.Duration{
-	6 * time.Second, 4 * time.Second, 3 * time.Second, 2 * time.Second,
-	1500 * time.Millisecond, time.Second, 700 * time.Millisecond, 400 * time.Millisecond,
+	20 * time.Second, 15 * time.Second, 12 * time.Second, 10 * time.Second, 8 * time.Second,
+	6 * time.Second, 4 * time.Second, 3 * time.Second, 2 * time.Second, time.Second, 400 * time.Millisecond,
 }
 
-const defaultSpeed = 3 // 2s a step: time to read a line of narration
+// defaultSpeed is 10 s for a step of paceWords words: about 180 words a
+// minute, a relaxed reading pace with time left to look at the panels.
+const defaultSpeed = 3
+
+// paceWords is the length of step a speed is for. A step with more words
+// gets proportionally more time.
+const paceWords = 30
 
 // App is the root model. It owns the application state (screen, focus,
 // lesson position, play/pause) and routes messages to its components.
@@ -70,15 +79,29 @@ type App struct {
 	help     help.Model
 	showFull bool
 
-	sess      Session
-	name      string
-	frame     Frame
-	place     Placement
-	placeErr  error
-	panes     [numPanels]Pane
-	keysPane  Pane
-	focus     PanelID
-	recent    []PanelID
+	sess  Session
+	name  string
+	frame Frame
+	// base is the placement for the window size; place is base with the
+	// lesson pane grown to fit the current step (Placement.WithNarration).
+	base, place Placement
+	placeErr    error
+	panes       [numPanels]Pane
+	// overlay draws the help or the detail view over the whole body.
+	overlay Pane
+	// showDetail opens the step's detail view.
+	showDetail bool
+	focus      PanelID
+	// recent are the panels the learner picked with tab, most recent
+	// first. A slot shows the one of its panels picked last; until one is
+	// picked, it follows the step (shown). Both reset with the lesson.
+	recent []PanelID
+	shown  map[PanelID]PanelID // first panel of a slot -> the panel it shows
+	// kept holds the sessions the learner left, by lesson name, so opening
+	// one again goes back to the same place.
+	kept map[string]Session
+	// leaving is set after q in a lesson: the next key confirms or stays.
+	leaving   bool
 	playing   bool
 	gen       int
 	speed     int
@@ -91,8 +114,7 @@ type App struct {
 	noCache bool
 }
 
-// NewApp builds the root model. lessons are listed on the home screen (a
-// disabled "Sandbox (coming soon)" entry is added unless one is given) and
+// NewApp builds the root model. lessons are listed on the home screen and
 // open starts a session for a lesson name.
 //
 // main.go should run it with tea.NewProgram(m, tea.WithAltScreen()). Call
@@ -107,21 +129,23 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		paneKeys: DefaultPaneKeyMap(),
 		open:     open,
 		speed:    defaultSpeed,
-		focus:    PanelPartitions,
-		recent:   []PanelID{PanelPartitions},
+		focus:    PanelNarration,
+		shown:    map[PanelID]PanelID{},
+		kept:     map[string]Session{},
 		cache:    newDrawCache(),
 	}
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
 		a.paneKeys = a.paneKeys.ASCII()
 	}
-	a.home = NewHome(withSandbox(lessons), th)
+	a.home = NewHome(lessons, th)
 	a.help = newHelp(th)
 	for i := range a.panes {
-		a.panes[i] = NewPane(th)
+		a.panes[i] = newPanelPane(th, PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
-	a.keysPane = NewPane(th)
+	a.overlay = NewTextPane(th)
+	a.overlay.KeyMap = a.paneKeys
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -129,19 +153,13 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	return a
 }
 
-func withSandbox(lessons []LessonInfo) []LessonInfo {
-	out := append([]LessonInfo(nil), lessons...)
-	for _, l := range out {
-		if l.Name == SandboxName {
-			return out
-		}
+// newPanelPane is the pane of one panel: the lesson's text scrolls through
+// a viewport, the stage's panels lazily (see Pane).
+func newPanelPane(th *theme.Theme, p PanelID) Pane {
+	if p == PanelNarration {
+		return NewTextPane(th)
 	}
-	return append(out, LessonInfo{
-		Name:     SandboxName,
-		Title:    "Sandbox (coming soon)",
-		Summary:  "type commands and watch the cluster react",
-		Disabled: true,
-	})
+	return NewPane(th)
 }
 
 func newHelp(th *theme.Theme) help.Model {
@@ -200,13 +218,14 @@ func (a *App) resize(w, h int) {
 	a.w, a.h = max(w, 0), max(h, 0)
 	a.help.Width = a.w
 	a.home.SetSize(a.w, max(a.h-2, 0))
-	a.place, a.placeErr = Layout(a.w, a.h, a.opts.ASCII)
-	a.refresh(true)
+	a.base, a.placeErr = Layout(a.w, a.h, a.opts.ASCII)
+	a.place = a.base
+	a.refresh(false)
 }
 
 func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	if a.home.Filtering() {
-		if km.String() == "ctrl+c" {
+		if keyAny(km, a.keys.QuitNow) {
 			return tea.Quit
 		}
 		var cmd tea.Cmd
@@ -236,14 +255,25 @@ func (a *App) openLesson(name string) {
 		a.home.SetStatus("cannot open " + name + ": no lessons are loaded")
 		return
 	}
-	s, err := a.open(name)
-	if err == nil && s == nil {
-		err = errors.New("no session")
+	s, resumed := a.kept[name], true
+	if s != nil && s.Len() > 0 && s.Pos() >= s.Len() {
+		// A lesson left at its end opens at its start: picking it again
+		// means playing it again.
+		s.Restart()
+		resumed = false
 	}
-	if err != nil {
-		a.home.SetStatus("Cannot open: " + oneLine(err.Error()))
-		a.screen = screenHome
-		return
+	if s == nil {
+		var err error
+		s, err = a.open(name)
+		if err == nil && s == nil {
+			err = errors.New("no session")
+		}
+		if err != nil {
+			a.home.SetStatus("Cannot open: " + oneLine(err.Error()))
+			a.screen = screenHome
+			return
+		}
+		resumed = false
 	}
 	a.sess, a.name = s, name
 	// Frame keys are a session's own: another session may reuse them.
@@ -254,26 +284,35 @@ func (a *App) openLesson(name string) {
 	a.screen = screenPlayer
 	a.playing = false
 	a.gen++
-	a.showFull = false
+	a.showFull, a.showDetail, a.leaving = false, false, false
 	a.flash = ""
-	a.focus = PanelPartitions
-	a.recent = []PanelID{PanelPartitions}
+	a.focus = PanelNarration
+	a.recent = nil
+	a.shown = map[PanelID]PanelID{}
 	for i := range a.panes {
-		a.panes[i] = NewPane(a.th)
+		a.panes[i] = newPanelPane(a.th, PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 		if a.noCache {
 			a.panes[i].drawn = nil
 		}
 	}
 	a.refresh(true)
+	if resumed && s.Pos() > 0 {
+		a.say(theme.Muted, "Back where you left off. r restarts.")
+	}
 }
 
+// closeLesson goes back to the list. The session is kept, so opening the
+// lesson again resumes at the same step with the same answers.
 func (a *App) closeLesson() {
 	a.checkFinished()
+	if a.sess != nil {
+		a.kept[a.name] = a.sess
+	}
 	a.sess = nil
 	a.playing = false
 	a.gen++
-	a.showFull = false
+	a.showFull, a.showDetail, a.leaving = false, false, false
 	a.screen = screenHome
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"eoslab/views/internal/viewtest"
 
@@ -101,19 +102,22 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	var m tea.Model = NewApp(nil, func(string) (Session, error) { return s, nil }, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 
+	// p starts the clock: the step on screen stays for its time.
 	m, cmd := m.Update(viewtest.Key("p"))
 	a := m.(App)
-	if !a.playing || cmd == nil || s.pos != 1 {
-		t.Fatalf("play: playing=%v cmd=%v pos=%d; want a step and a tick", a.playing, cmd != nil, s.pos)
+	if !a.playing || cmd == nil || s.pos != 0 {
+		t.Fatalf("play: playing=%v cmd=%v pos=%d; want a tick and no step yet", a.playing, cmd != nil, s.pos)
 	}
 	stale := autoplayMsg{gen: a.gen - 1}
 	m, cmd = m.Update(stale)
-	if s.pos != 1 || cmd != nil {
+	if s.pos != 0 || cmd != nil {
 		t.Fatalf("stale tick moved to %d", s.pos)
 	}
-	m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
-	if s.pos != 2 {
-		t.Fatalf("tick: pos %d, want 2", s.pos)
+	for want := 1; want <= 2; want++ {
+		m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
+		if s.pos != want {
+			t.Fatalf("tick: pos %d, want %d", s.pos, want)
+		}
 	}
 	// A manual step starts a new generation: the tick in flight is stale.
 	before := m.(App).gen
@@ -139,8 +143,19 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	}
 	m, _ = m.Update(viewtest.Key("2"))
 	m, _ = m.Update(viewtest.Key("p"))
-	if s.pos != 5 || !m.(App).playing {
+	if s.pos != 4 || !m.(App).playing {
 		t.Fatalf("after answering: pos %d playing %v", s.pos, m.(App).playing)
+	}
+	// An open detail view holds autoplay: the tick waits for the next one.
+	m, _ = m.Update(viewtest.Key("d"))
+	m, cmd = m.Update(autoplayMsg{gen: m.(App).gen})
+	if s.pos != 4 || cmd == nil || !m.(App).playing {
+		t.Fatalf("tick with the details open: pos %d, tick %v", s.pos, cmd != nil)
+	}
+	m, _ = m.Update(viewtest.Key("d"))
+	m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
+	if s.pos != 5 {
+		t.Fatalf("tick after closing the details: pos %d, want 5", s.pos)
 	}
 	// Autoplay stops at the end.
 	for i := 0; i < 20 && m.(App).playing; i++ {
@@ -155,8 +170,68 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	g := m.(App).gen
 	m, _ = m.Update(viewtest.Key("p"))
 	m, _ = m.Update(autoplayMsg{gen: g})
-	if s.pos != 1 {
-		t.Fatalf("tick after pause moved to %d", s.pos)
+	if s.pos != 0 || m.(App).playing {
+		t.Fatalf("tick after pause moved to %d (playing %v)", s.pos, m.(App).playing)
+	}
+}
+
+// A step gets the chosen time for paceWords words, and more when it is
+// longer: autoplay never cuts a long step short.
+func TestAutoplayWaitsForLongSteps(t *testing.T) {
+	a := App{speed: 3, frame: Frame{Narration: strings.Repeat("word ", paceWords)}}
+	if got := a.stepDelay(); got != speeds[3] {
+		t.Errorf("a step of %d words: %v, want %v", paceWords, got, speeds[3])
+	}
+	a.frame.Narration = strings.Repeat("word ", 3*paceWords)
+	if got := a.stepDelay(); got != 3*speeds[3] {
+		t.Errorf("a step of %d words: %v, want %v", 3*paceWords, got, 3*speeds[3])
+	}
+	if speeds[0] < 20*time.Second {
+		t.Errorf("the slowest speed is %v; a learner may want 20 s or more a step", speeds[0])
+	}
+}
+
+// q in a lesson asks first; any other key keeps the place. Leaving keeps
+// the session, so opening the lesson again resumes where it was.
+func TestLeavingKeepsThePlace(t *testing.T) {
+	opened := 0
+	open := func(string) (Session, error) { opened++; return newStub(5, 6), nil }
+	var m tea.Model = NewApp([]LessonInfo{{Name: "x", Title: "X"}}, open, Options{StartLesson: "x"})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []string{"right", "right", "q"} {
+		m, _ = m.Update(viewtest.Key(k))
+	}
+	if !strings.Contains(m.View(), "Leave this lesson?") {
+		t.Fatalf("q did not ask:\n%s", m.View())
+	}
+	m, _ = m.Update(viewtest.Key("n"))
+	if a := m.(App); a.screen != screenPlayer || a.sess.Pos() != 2 {
+		t.Fatalf("n after q left the lesson or moved: screen %v pos %d", a.screen, a.sess.Pos())
+	}
+	m, _ = m.Update(viewtest.Key("q"))
+	m, cmd := m.Update(viewtest.Key("y"))
+	if a := m.(App); a.screen != screenHome || cmd != nil {
+		t.Fatalf("y after q: screen %v, cmd %v; want the list and no quit", a.screen, cmd != nil)
+	}
+	m, _ = m.Update(viewtest.Key("enter"))
+	if a := m.(App); a.screen != screenPlayer || a.sess.Pos() != 2 || opened != 1 {
+		t.Fatalf("reopened at pos %d after %d opens; want the kept session at 2", a.sess.Pos(), opened)
+	}
+	if !strings.Contains(m.View(), "Back where you left off") {
+		t.Errorf("no word about resuming:\n%s", m.View())
+	}
+	// A lesson left at its end starts again.
+	for range 6 {
+		m, _ = m.Update(viewtest.Key("1")) // answers a question, if any
+		m, _ = m.Update(viewtest.Key("right"))
+	}
+	if a := m.(App); a.sess.Pos() != a.sess.Len() {
+		t.Fatalf("did not reach the end: %d of %d", a.sess.Pos(), a.sess.Len())
+	}
+	m, _ = m.Update(viewtest.Key("esc"))
+	m, _ = m.Update(viewtest.Key("enter"))
+	if a := m.(App); a.sess.Pos() != 0 || opened != 1 {
+		t.Fatalf("a finished lesson reopened at %d (%d opens); want its start", a.sess.Pos(), opened)
 	}
 }
 

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -28,23 +30,62 @@ func keyAny(km tea.KeyMsg, b key.Binding) bool {
 func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	a.flash = ""
 	k := a.keys
+	if keyAny(km, k.QuitNow) {
+		return tea.Quit
+	}
+	if a.leaving {
+		// q asked "leave this lesson?": y (or q again) leaves, any other
+		// key stays where it is and does nothing else.
+		a.leaving = false
+		if keyAny(km, k.Leave) || keyAny(km, k.Quit) {
+			a.closeLesson()
+		} else {
+			a.say(theme.Muted, "Staying in the lesson.")
+		}
+		return nil
+	}
 	switch {
 	case keyAny(km, k.Quit):
-		return tea.Quit
+		a.leaving = true
+		a.stop()
+		a.say(theme.Open, "Leave this lesson? y leaves, keeping your place; other keys stay.")
+		return nil
 	case keyAny(km, k.List):
-		if a.showFull {
-			a.showFull = false
+		if a.showFull || a.showDetail {
+			a.showFull, a.showDetail = false, false
 			return nil
 		}
 		a.closeLesson()
 		return nil
 	case keyAny(km, k.Help):
 		a.showFull = !a.showFull
+		a.showDetail = false
+		a.overlay.off = 0
+		a.refreshOverlay()
+		return nil
+	case keyAny(km, k.Details):
+		a.showDetail = !a.showDetail
+		a.showFull = false
+		a.overlay.off = 0
+		a.refreshOverlay()
+		return nil
+	}
+	if a.showFull || a.showDetail {
+		// An open overlay takes the scroll keys; the lesson keys close it
+		// and act as usual.
+		if a.overlay.Scrolls(km) {
+			a.overlay, _ = a.overlay.Update(km)
+			return nil
+		}
+		a.showFull, a.showDetail = false, false
+	}
+	switch {
 	case keyAny(km, k.Next):
 		return a.manualNext()
 	case keyAny(km, k.Back):
 		a.stop()
 		if a.sess.Back() {
+			a.toLesson()
 			a.refresh(true)
 		} else {
 			a.say(theme.Muted, "This is the start of the lesson.")
@@ -120,6 +161,7 @@ func (a *App) advance() bool {
 		a.explainBlocked(a.blocked())
 		return false
 	}
+	a.toLesson()
 	a.refresh(true)
 	a.checkFinished()
 	if a.sess.Pos() >= a.sess.Len() {
@@ -159,9 +201,29 @@ func (a *App) manualNext() tea.Cmd {
 	return a.tick()
 }
 
+// stepDelay is how long autoplay leaves the current step on screen: the
+// chosen speed for a step of paceWords words, and proportionally longer for
+// a longer step (an answered question adds its explanation), so a long step
+// is never cut short.
+func (a *App) stepDelay() time.Duration {
+	d := speeds[a.speed]
+	words := wordCount(a.frame.Title) + wordCount(a.frame.Narration)
+	if cp := a.frame.Checkpoint; cp != nil && cp.Answered {
+		words += wordCount(cp.Explanation)
+	}
+	if words > paceWords {
+		d = d * time.Duration(words) / paceWords
+	}
+	return d
+}
+
 func (a *App) tick() tea.Cmd {
 	gen := a.gen
-	return tea.Tick(speeds[a.speed], func(_ time.Time) tea.Msg { return autoplayMsg{gen: gen} })
+	tick := a.opts.Tick
+	if tick == nil {
+		tick = tea.Tick
+	}
+	return tick(a.stepDelay(), func(_ time.Time) tea.Msg { return autoplayMsg{gen: gen} })
 }
 
 func (a *App) stop() {
@@ -171,6 +233,8 @@ func (a *App) stop() {
 	}
 }
 
+// togglePlay starts or stops autoplay. Starting starts the clock: the
+// current step stays for its full time before the next one runs.
 func (a *App) togglePlay() tea.Cmd {
 	if a.playing {
 		a.stop()
@@ -183,16 +247,17 @@ func (a *App) togglePlay() tea.Cmd {
 	}
 	a.playing = true
 	a.gen++
-	if !a.advance() || a.blocked() != "" {
-		a.stop()
-		return nil
-	}
 	return a.tick()
 }
 
 func (a *App) onTick(m autoplayMsg) tea.Cmd {
 	if !a.playing || m.gen != a.gen || a.screen != screenPlayer {
 		return nil // stale: paused, stepped by hand or re-timed since
+	}
+	if a.showFull || a.showDetail || a.leaving {
+		// The learner is reading the help or a detail view, or deciding
+		// to leave: autoplay waits, and tries again a step's time later.
+		return a.tick()
 	}
 	if !a.advance() || a.blocked() != "" {
 		a.stop()
@@ -206,7 +271,7 @@ func (a *App) onTick(m autoplayMsg) tea.Cmd {
 
 func (a *App) setSpeed(i int) tea.Cmd {
 	a.speed = clamp(i, 0, len(speeds)-1)
-	a.say(theme.Muted, "Autoplay: "+speedText(speeds[a.speed])+" a step.")
+	a.say(theme.Muted, "Autoplay: "+speedText(speeds[a.speed])+" a step, more for a long one.")
 	if !a.playing {
 		return nil
 	}
@@ -254,35 +319,79 @@ func (a *App) answer(km tea.KeyMsg) {
 
 func (a *App) say(k theme.Kind, s string) { a.flash, a.flashKind = s, k }
 
-// cycleFocus moves focus to the next (or previous) panel in tab order.
+// cycleFocus moves focus to the next (or previous) panel in tab order,
+// which starts at the lesson. Focusing a panel picks it: its slot shows it
+// from now on, until the next lesson.
 func (a *App) cycleFocus(d int) {
 	n := int(numPanels)
-	a.focusOn(PanelID(((int(a.focus)+d)%n + n) % n))
+	order := func(p PanelID) int { return (int(p) + 1) % n } // the lesson first
+	next := (order(a.focus) + d%n + n) % n
+	a.focusOn(PanelID((next + n - 1) % n))
 }
+
+// toLesson gives the focus back to the lesson when a step runs, so the
+// arrow keys scroll its new text. A panel the learner picked stays in its
+// slot: picking is remembered apart from the focus (recent).
+func (a *App) toLesson() { a.focus = PanelNarration }
 
 func (a *App) focusOn(p PanelID) {
 	a.focus = p
-	r := []PanelID{p}
-	for _, q := range a.recent {
-		if q != p {
-			r = append(r, q)
+	if p != PanelNarration {
+		r := []PanelID{p}
+		for _, q := range a.recent {
+			if q != p {
+				r = append(r, q)
+			}
 		}
+		a.recent = r
 	}
-	a.recent = r
 	a.layoutPanes()
 }
 
-// activeIn is the panel a slot shows: the most recently focused of its
-// panels, or its first.
+// activeIn is the panel a slot shows: the focused panel if it is there,
+// else the one of its panels the learner picked last, else the one the
+// steps brought forward (follow), else its first.
 func (a *App) activeIn(s Slot) PanelID {
+	if slices.Contains(s.Panels, a.focus) {
+		return a.focus
+	}
 	for _, p := range a.recent {
-		for _, q := range s.Panels {
-			if p == q {
-				return p
+		if slices.Contains(s.Panels, p) {
+			return p
+		}
+	}
+	if p, ok := a.shown[s.Panels[0]]; ok && slices.Contains(s.Panels, p) {
+		return p
+	}
+	return s.Panels[0]
+}
+
+// followOrder is the order in which a slot prefers the panels a step
+// changed: what a consumer returned, then the logs, then a coordinator's
+// decision (shown when it is all the step changed), then the clients; the
+// timeline and the events change on nearly every step.
+var followOrder = []PanelID{PanelConsumers, PanelPartitions, PanelCoordinator, PanelProducers, PanelTimeline, PanelEvents}
+
+// follow brings forward, in each slot the learner has not picked a panel
+// of, the panel the last step changed.
+func (a *App) follow() {
+	if a.frame.Step == 0 {
+		// Before the first step only the setup happened: the slots show
+		// their first panel (the producers: who is who).
+		clear(a.shown)
+		return
+	}
+	for _, s := range a.place.Slots {
+		if len(s.Panels) < 2 {
+			continue
+		}
+		for _, p := range followOrder {
+			if slices.Contains(s.Panels, p) && panelChanged(&a.frame, p) {
+				a.shown[s.Panels[0]] = p
+				break
 			}
 		}
 	}
-	return s.Panels[0]
 }
 
 // rectOf is where a panel is drawn; a hidden tab gets its slot's rectangle.
@@ -296,6 +405,10 @@ func (a *App) rectOf(p PanelID) Rect {
 	return Rect{}
 }
 
+// bodyRect is everything between the header and the help bar: where the
+// help and the detail view are drawn.
+func (a *App) bodyRect() Rect { return Rect{0, 1, a.w, max(a.h-2, 0)} }
+
 // layoutPanes sizes, titles and focuses the panes for the placement.
 func (a *App) layoutPanes() {
 	for p := range numPanels {
@@ -308,19 +421,39 @@ func (a *App) layoutPanes() {
 	}
 	r := a.place.Narration
 	a.panes[PanelNarration].SetTitle(a.titleFor(PanelNarration, true) + "  " + progress(a.th, a.frame.Step, a.frame.Steps, r.W-14))
-	a.keysPane.SetSize(r.W, r.H)
-	a.keysPane.SetTitle(a.th.Text(theme.TextTitle, "Keys") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
+	a.panes[PanelNarration].SetFooter(a.narrationFooter())
+	b := a.bodyRect()
+	a.overlay.SetSize(b.W, b.H)
+	a.overlay.SetFocused(true)
+}
+
+// narrationFooter is drawn in the lesson pane's bottom border: the keys
+// that answer a pending question and open the step's details.
+func (a *App) narrationFooter() string {
+	var parts []string
+	if cp := a.frame.Checkpoint; cp != nil && !cp.Answered && len(cp.Choices) > 0 {
+		parts = append(parts, a.answerKeys()+" answer")
+	}
+	if hasDetails(&a.frame) {
+		parts = append(parts, a.keys.Details.Help().Key+" "+a.th.Sym.Note+" details")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return a.th.Text(theme.TextAccent, strings.Join(parts, a.th.Sym.Sep))
 }
 
 // refresh reads the session's frame and rebuilds every pane's content. With
-// reveal set, each pane scrolls to show what the last step changed.
+// reveal set (a step ran, or the lesson opened), each pane scrolls to show
+// what the last step changed, and slots follow the step.
 func (a *App) refresh(reveal bool) {
 	if a.sess == nil {
 		return
 	}
 	a.frame = a.sess.Frame()
-	a.layoutPanes()
+	a.place = a.base
 	if a.placeErr != nil {
+		a.layoutPanes()
 		return
 	}
 	f := &a.frame
@@ -333,7 +466,7 @@ func (a *App) refresh(reveal bool) {
 		PanelEvents:      eventsContent,
 		PanelNarration:   narrationContent,
 	}
-	for p := range numPanels {
+	draw := func(p PanelID) panelDraw {
 		// One cell of margin inside the right border.
 		k := panelDrawKey{frame: f.Key, w: max(a.rectOf(p).W-3, 0)}
 		if p == PanelNarration {
@@ -345,6 +478,21 @@ func (a *App) refresh(reveal bool) {
 			d = panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
 			a.cache.put(p, d)
 		}
+		return d
+	}
+	// The lesson pane first: its length decides how much room it takes
+	// from the panels (a question with its choices must fit).
+	narr := draw(PanelNarration)
+	a.place = a.base.WithNarration(narr.body.Len() + len(narr.head))
+	if reveal {
+		a.follow()
+	}
+	a.layoutPanes()
+	for p := range numPanels {
+		d := narr
+		if p != PanelNarration {
+			d = draw(p)
+		}
 		anchor := d.anchor
 		if !reveal {
 			anchor = noRange
@@ -352,6 +500,24 @@ func (a *App) refresh(reveal bool) {
 		a.panes[p].SetContent(d.head, d.body, anchor)
 	}
 	a.layoutPanes()
+	a.refreshOverlay()
+}
+
+// refreshOverlay fills the help or detail view for the current frame.
+func (a *App) refreshOverlay() {
+	b := a.bodyRect()
+	a.overlay.SetSize(b.W, b.H)
+	p := painter{th: a.th, w: max(b.W-4, 0), cache: a.cache}
+	switch {
+	case a.showDetail:
+		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Details") + a.th.Text(theme.TextFaint, "  (d or esc closes)"))
+		a.overlay.SetContent(nil, detailContent(&a.frame, p), noRange)
+	case a.showFull:
+		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
+		lines := append([]string{p.bold("Keys")}, p.keyLines(a.fullKeys())...)
+		a.overlay.SetContent(nil, indent(append(append(lines, ""), p.legendLines()...)), noRange)
+	}
+	a.overlay.SetFooter("")
 }
 
 // panelChanged reports whether the last step changed something a panel

@@ -81,20 +81,45 @@ func (a *App) syncKeys() {
 	}
 	k.Focus.SetEnabled(inPlayer)
 	k.FocusBack.SetEnabled(inPlayer)
-	k.List.SetEnabled(inPlayer || a.showFull)
-	if a.showFull {
-		k.List.SetHelp("esc", "close help")
+	k.Details.SetEnabled(inPlayer)
+	if a.showDetail {
+		k.Details.SetHelp("d", "close details")
 	} else {
+		k.Details.SetHelp("d", "details")
+	}
+	overlay := inPlayer && (a.showFull || a.showDetail)
+	k.List.SetEnabled(inPlayer || a.showFull)
+	switch {
+	case a.showFull:
+		k.List.SetHelp("esc", "close help")
+	case overlay:
+		k.List.SetHelp("esc", "close")
+	default:
 		k.List.SetHelp("esc", "lessons")
 	}
 	k.Help.SetEnabled(true)
 	k.Quit.SetEnabled(true)
-
-	scroll := inPlayer && a.panes[a.focus].CanScroll()
-	pk := &a.panes[a.focus].KeyMap
-	for _, b := range []*key.Binding{&pk.Up, &pk.Down, &pk.PageUp, &pk.PageDown, &pk.Top, &pk.Bottom} {
-		b.SetEnabled(scroll)
+	if inPlayer {
+		k.Quit.SetHelp("q", "leave")
+	} else {
+		k.Quit.SetHelp("q", "quit")
 	}
+
+	scroll := inPlayer && a.scrollPane().CanScroll()
+	for _, pk := range []*PaneKeyMap{&a.panes[a.focus].KeyMap, &a.overlay.KeyMap} {
+		for _, b := range []*key.Binding{&pk.Up, &pk.Down, &pk.PageUp, &pk.PageDown, &pk.Top, &pk.Bottom} {
+			b.SetEnabled(scroll)
+		}
+	}
+}
+
+// scrollPane is the pane the scroll keys move: an open overlay, else the
+// focused panel.
+func (a *App) scrollPane() *Pane {
+	if a.showFull || a.showDetail {
+		return &a.overlay
+	}
+	return &a.panes[a.focus]
 }
 
 // shortKeys are the bindings of the one-line help bar, in display order.
@@ -112,19 +137,32 @@ func (a *App) shortKeys() []key.Binding {
 }
 
 // playerHelpRank ranks the player's help entries: lower goes first when
-// space runs out.
-var playerHelpRank = map[string]int{"restart": 1, "scroll": 2, "slower": 3, "faster": 3, "panels": 4, "play": 5, "pause": 5, "lessons": 6}
+// space runs out. Scrolling the lesson ranks high: when the text is longer
+// than its pane, the help bar is where the learner learns how to read on.
+var playerHelpRank = map[string]int{"restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
+	"play": 6, "pause": 6, "lessons": 7, "details": 8, "close details": 8, "back": 9,
+	"scroll lesson": 10, "scroll details": 10, "scroll help": 10}
 
 // playerKeys are the candidates for the player's help bar, before fitting.
 func (a *App) playerKeys() []key.Binding {
 	k := a.keys
-	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), "scroll"))
-	scroll.SetEnabled(a.panes[a.focus].KeyMap.Up.Enabled())
-	ks := []key.Binding{k.Answer, k.Next, k.Back, k.PlayPause, k.Slower, k.Faster, k.Restart, k.Focus, scroll, k.List, k.Help, k.Quit}
-	if !a.playing {
-		ks = append(ks[:4], ks[6:]...)
+	what := "scroll"
+	switch {
+	case a.showDetail:
+		what = "scroll details"
+	case a.showFull:
+		what = "scroll help"
+	case a.focus == PanelNarration:
+		what = "scroll lesson"
 	}
-	return ks
+	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), what))
+	scroll.SetEnabled(a.scrollPane().KeyMap.Up.Enabled())
+	// The speed keys act only while playing.
+	ks := []key.Binding{k.Answer, scroll, k.Next, k.Back, k.Details, k.PlayPause}
+	if a.playing {
+		ks = append(ks, k.Slower, k.Faster)
+	}
+	return append(ks, k.Restart, k.Focus, k.List, k.Help, k.Quit)
 }
 
 // playerHelp is the player's help bar. It is drawn again only when the
@@ -189,13 +227,13 @@ func (a *App) fullKeys() [][]key.Binding {
 	if a.screen == screenHome {
 		return [][]key.Binding{a.home.HelpKeys(), {k.Help, k.Quit}}
 	}
-	pk := a.panes[a.focus].KeyMap
+	pk := a.paneKeys
 	return [][]key.Binding{
-		{k.Next, k.Back, k.First, k.Last, k.Restart, k.Answer},
-		{k.PlayPause, k.Slower, k.Faster},
+		{k.Next, k.Back, k.Restart, k.Answer},
+		{k.PlayPause, k.Slower, k.Faster, k.Details},
 		{k.Focus, k.FocusBack, pk.Up, pk.Down},
 		{pk.PageUp, pk.PageDown, pk.Top, pk.Bottom},
-		{k.Help, k.List, k.Quit},
+		{k.Help, k.List, k.Quit, k.QuitNow},
 	}
 }
 
@@ -224,16 +262,14 @@ func (a App) view() string {
 		{pl.Header, []string{a.headerLine()}, false},
 		{pl.Help, []string{a.playerHelp()}, false},
 	}
+	if a.showFull || a.showDetail {
+		blocks = append(blocks, block{a.bodyRect(), a.overlay.Lines(), true})
+		return compose(a.w, a.h, blocks)
+	}
 	for _, s := range pl.Slots {
 		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines(), true})
 	}
-	if a.showFull {
-		kp := a.keysPane
-		kp.SetContent(nil, textLines(splitLines(a.help.FullHelpView(a.fullKeys()))), noRange)
-		blocks = append(blocks, block{pl.Narration, kp.Lines(), true})
-	} else {
-		blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines(), true})
-	}
+	blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines(), true})
 	return compose(a.w, a.h, blocks)
 }
 
@@ -269,6 +305,11 @@ func (a App) headerLine() string {
 	}
 	right += " "
 	lw := a.w - width(right) - 1
+	if lw < 20 && a.flash != "" {
+		// A message matters more than the title, which is on the list.
+		app := th.Text(theme.TextHeader, " eoslab ")
+		return app + " " + fit(right, a.w-width(app)-1, th.Sym.Ellipsis)
+	}
 	if lw < 20 {
 		return fit(left, a.w, th.Sym.Ellipsis)
 	}

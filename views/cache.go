@@ -202,6 +202,7 @@ func (d *paneDrawn) put(k paneDrawKey, head, lines []string) {
 type paneDrawKey struct {
 	body      *memoLines
 	title     string
+	footer    string
 	off, w, h int
 	focused   bool
 }

@@ -13,7 +13,7 @@ import (
 // uncached is an app that draws everything afresh on every key.
 func uncached(lessons []LessonInfo, open func(string) (Session, error)) App {
 	a := NewApp(lessons, open, Options{}).(App)
-	a.noCache, a.cache, a.keysPane.drawn = true, nil, nil
+	a.noCache, a.cache, a.overlay.drawn = true, nil, nil
 	return a
 }
 

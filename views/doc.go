@@ -2,8 +2,9 @@
 //
 // It draws plain view-model values (LessonInfo, Frame and the structs it
 // holds) and drives a lesson through the small Session interface, both
-// defined in model.go. It does not import engine/ or lessons/: an adapter
-// fills these values, which keeps the views testable with a fake session and
+// defined in model.go. It does not import engine/ or lessons/ (only
+// engine/termsafe, the standard-library leaf that says which characters a
+// terminal must not receive): an adapter fills these values, which keeps the views testable with a fake session and
 // keeps the simulation free of any UI concern.
 //
 // The shape follows the bubbles and soft-serve habit: one root model (App)

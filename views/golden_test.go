@@ -74,7 +74,7 @@ func TestGoldenPlayer(t *testing.T) {
 		{"player-160x48-fenced", 160, 48, views.Options{}, append(append(append(toStep(6), "2"), toStep(7)...), "3", "right")},
 		{"player-160x48-ascii", 160, 48, views.Options{ASCII: true}, append(append(toStep(6), "2"), toStep(6)...)},
 		{"player-120x40-violation", 120, 40, views.Options{StartLesson: "idempotence-off"}, []string{"right", "2", "right"}},
-		{"home-80x24", 80, 24, views.Options{StartLesson: "none"}, []string{"down", "down", "down", "enter"}},
+		{"home-80x24", 80, 24, views.Options{StartLesson: "none"}, []string{"down", "down"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

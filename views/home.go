@@ -33,7 +33,7 @@ func DefaultHomeKeyMap() HomeKeyMap {
 // lessonItem adapts LessonInfo to the list.
 type lessonItem struct {
 	LessonInfo
-	num int // 1-based position among lessons; 0 for disabled entries
+	num int // 1-based position in the list
 }
 
 func (i lessonItem) FilterValue() string { return i.Title + " " + i.Summary }
@@ -48,18 +48,11 @@ type Home struct {
 	picked string
 }
 
-// NewHome builds the list. Lessons keep their order; disabled entries are
-// shown muted and cannot be opened.
+// NewHome builds the list. Lessons keep their order.
 func NewHome(lessons []LessonInfo, th *theme.Theme) Home {
 	items := make([]list.Item, 0, len(lessons))
-	n := 0
-	for _, l := range lessons {
-		it := lessonItem{LessonInfo: l}
-		if !l.Disabled {
-			n++
-			it.num = n
-		}
-		items = append(items, it)
+	for i, l := range lessons {
+		items = append(items, lessonItem{LessonInfo: l, num: i + 1})
 	}
 	l := list.New(items, lessonDelegate{th: th}, 0, 0)
 	l.Title = "Lessons"
@@ -109,7 +102,28 @@ func asciiKeys(s string) string {
 // SetSize sets the size of the whole home screen.
 func (h *Home) SetSize(w, hgt int) {
 	h.w, h.h = max(w, 0), max(hgt, 0)
-	h.list.SetSize(h.w, max(h.h-2, 0))
+	h.list.SetSize(h.w, max(h.h-2-h.aboutHeight(), 0))
+}
+
+// aboutLines is the selected lesson's entry in full, under the list: the
+// list's own lines clip a long summary to the width, and here it wraps.
+func (h Home) aboutLines() []string {
+	li, ok := h.Selected()
+	if !ok || h.w < 10 {
+		return nil
+	}
+	w := min(h.w-4, maxProse)
+	out := []string{""}
+	for _, l := range wrap(li.Title+": "+li.Summary, w) {
+		out = append(out, "  "+l)
+	}
+	return out
+}
+
+// aboutHeight is the room the selected lesson's entry takes: the list
+// gives it up to five lines, and never more than a third of the screen.
+func (h Home) aboutHeight() int {
+	return min(len(h.aboutLines()), 5, h.h/3)
 }
 
 // Filtering reports whether the learner is typing a filter, when every key
@@ -150,17 +164,10 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 	if km, ok := msg.(tea.KeyMsg); ok && !h.list.SettingFilter() {
 		h.status = ""
 		if key.Matches(km, h.KeyMap.Open) {
-			li, ok := h.Selected()
-			switch {
-			case !ok:
-				return h, nil
-			case li.Disabled:
-				h.status = li.Title + " is not available yet."
-				return h, nil
-			default:
+			if li, ok := h.Selected(); ok {
 				h.picked = li.Name
-				return h, nil
 			}
+			return h, nil
 		}
 	}
 	var cmd tea.Cmd
@@ -185,6 +192,11 @@ func (h Home) View() string {
 	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
 	lines := []string{title, ""}
 	lines = append(lines, splitLines(h.list.View())...)
+	if n := h.aboutHeight(); n > 0 {
+		for _, l := range h.aboutLines()[:n] {
+			lines = append(lines, h.th.Faint.Render(l))
+		}
+	}
 	return joinLines(lines)
 }
 
@@ -221,16 +233,12 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	}
 	title := clean(it.Title)
 	var right string
-	switch {
-	case it.Disabled:
-		title = th.Faint.Render(title)
-		right = th.Faint.Render("coming soon")
-	case sel:
+	if sel {
 		title = th.AccentText.Render(title)
-	default:
+	} else {
 		title = th.Bold.Render(title)
 	}
-	if it.Finished && !it.Disabled {
+	if it.Finished {
 		right = th.Mark(theme.Committed, "finished")
 	}
 	line1 := cursor + num + " " + title

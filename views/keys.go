@@ -17,9 +17,14 @@ type KeyMap struct {
 	Answer    key.Binding
 	Focus     key.Binding
 	FocusBack key.Binding
+	Details   key.Binding
 	Help      key.Binding
 	List      key.Binding
 	Quit      key.Binding
+	// QuitNow leaves the program from anywhere, lesson or list.
+	QuitNow key.Binding
+	// Leave confirms leaving a lesson once Quit has asked.
+	Leave key.Binding
 }
 
 // DefaultKeyMap returns the default player and global keys.
@@ -36,9 +41,12 @@ func DefaultKeyMap() KeyMap {
 		Answer:    key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "panels")),
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous panel")),
+		Details:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		QuitNow:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit eoslab")),
+		Leave:     key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "leave the lesson")),
 	}
 }
 

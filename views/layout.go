@@ -233,3 +233,41 @@ func layoutFull(pl *Placement, body Rect) {
 		{ev, []PanelID{PanelEvents}},
 	}
 }
+
+// minStage is the fewest rows the panels above the lesson keep when the
+// lesson pane grows: a border, a panel's heading and two lines of it.
+const minStage = 5
+
+// WithNarration returns the placement with the lesson pane tall enough for
+// lines lines of text, when that takes more rows than it has and the panels
+// above it can give them up: a question step shows its narration, its
+// question and every choice at once. The panels keep at least minStage
+// rows; their slots shrink in proportion, so they still tile the stage. A
+// layout with the lesson beside the panels (ModeWide) is returned as it is.
+// Like Layout, it is a pure function of its arguments.
+func (pl Placement) WithNarration(lines int) Placement {
+	n := pl.Narration
+	grow := lines + 2 - n.H
+	if grow <= 0 || len(pl.Slots) == 0 || pl.Mode == ModeWide || pl.Mode == ModeTooSmall {
+		return pl
+	}
+	top := n.Y
+	for _, s := range pl.Slots {
+		top = min(top, s.Y)
+	}
+	stageH := n.Y - top
+	grow = min(grow, stageH-minStage)
+	if grow <= 0 {
+		return pl
+	}
+	newH := stageH - grow
+	scale := func(y int) int { return top + (y-top)*newH/stageH }
+	slots := make([]Slot, len(pl.Slots))
+	for i, s := range pl.Slots {
+		y0, y1 := scale(s.Y), scale(s.Y+s.H)
+		slots[i] = Slot{Rect{s.X, y0, s.W, y1 - y0}, s.Panels}
+	}
+	pl.Slots = slots
+	pl.Narration = Rect{n.X, n.Y - grow, n.W, n.H + grow}
+	return pl
+}

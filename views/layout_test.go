@@ -152,3 +152,40 @@ func checkTiling(t *testing.T, pl views.Placement) {
 		}
 	}
 }
+
+// The lesson pane grows into the panels' room for a long question, never
+// below minStage rows of panels, and the slots still tile the stage.
+func TestLayoutWithNarration(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {60, 20}, {60, 18}, {90, 50}, {120, 40}, {160, 48}, {200, 60}, {130, 25}} {
+		base, err := views.Layout(sz[0], sz[1], false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lines := range []int{0, 5, 12, 17, 30, 200} {
+			pl := base.WithNarration(lines)
+			n := pl.Narration
+			if n.Y+n.H != base.Narration.Y+base.Narration.H || n.H < base.Narration.H {
+				t.Fatalf("%v lines=%d: narration %+v moved its bottom or shrank from %+v", sz, lines, n, base.Narration)
+			}
+			if base.Mode == views.ModeWide {
+				if n != base.Narration {
+					t.Fatalf("%v: the wide layout's narration changed", sz)
+				}
+				continue
+			}
+			if n.H > base.Narration.H && n.H > lines+2 {
+				t.Errorf("%v lines=%d: narration %d rows, more than the %d it needs", sz, lines, n.H, lines+2)
+			}
+			top, cells := 1, 0
+			for _, s := range pl.Slots {
+				if s.H < 1 || s.Y < top || s.Y+s.H > n.Y {
+					t.Fatalf("%v lines=%d: slot %+v outside the stage above %+v", sz, lines, s.Rect, n)
+				}
+				cells += s.W * s.H
+			}
+			if stage := n.Y - top; stage < 5 || cells != sz[0]*stage {
+				t.Errorf("%v lines=%d: stage %d rows, slots cover %d of %d cells", sz, lines, stage, cells, sz[0]*stage)
+			}
+		}
+	}
+}

@@ -2,8 +2,10 @@ package views
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"eoslab/views/theme"
@@ -31,6 +33,42 @@ type lazyLines struct {
 func (l lazyLines) Len() int          { return l.n }
 func (l lazyLines) Line(i int) string { return l.f(i) }
 
+// Sticky is Content made of sections, each led by a heading line (a
+// partition's name, a producer's name). When the pane scrolls past a
+// section's heading, it draws the heading on the first row, above the rest
+// of the section, so a log is never on screen without its partition.
+type Sticky interface {
+	Content
+	// StickyAt returns the heading to draw above line i when i is the
+	// first line on screen. ok is false when line i is itself a heading,
+	// or is in no section.
+	StickyAt(i int) (heading string, ok bool)
+}
+
+// sections is Content held as lines, with the indexes of its headings in
+// ascending order.
+type sections struct {
+	lines textLines
+	heads []int
+}
+
+func (s sections) Len() int          { return len(s.lines) }
+func (s sections) Line(i int) string { return s.lines[i] }
+
+func (s sections) StickyAt(i int) (string, bool) {
+	h := -1
+	for _, x := range s.heads {
+		if x > i {
+			break
+		}
+		h = x
+	}
+	if h < 0 || h == i || (i < len(s.lines) && s.lines[i] == "") {
+		return "", false
+	}
+	return s.lines[h], true
+}
+
 // Range is an inclusive range of body lines; a negative From means none.
 type Range struct{ From, To int }
 
@@ -55,10 +93,26 @@ func DefaultPaneKeyMap() PaneKeyMap {
 
 // Pane is a bordered, titled, scrollable box: the frame of every player
 // panel. It knows nothing of Kafka; the root gives it a title and content.
+//
+// A text pane (NewTextPane: the lesson, the help, a step's details) scrolls
+// through a bubbles viewport, which holds its lines and handles its scroll
+// keys. The panels of the stage scroll on their own, over Content whose
+// lines are made only when they come on screen: a partition log or an event
+// log has hundreds of lines, and the viewport wants every line made up
+// front. BenchmarkPaneFirstDraw draws the partitions panel of the largest
+// frame the adapter makes (two 500-batch logs) in a 120x40 slot both ways:
+// the viewport took 6.2 ms and 13,879 allocations, the lazy pane 0.47 ms
+// and 1,196 (the best of four runs on a loaded two-core machine). A
+// keystroke has 1 ms, so the stage keeps the lazy pane.
 type Pane struct {
-	KeyMap  PaneKeyMap
+	KeyMap PaneKeyMap
+	// vp, in a text pane (text set), holds the lines and the scroll
+	// position.
+	vp      viewport.Model
+	text    bool
 	th      *theme.Theme
 	title   string
+	footer  string   // drawn in the bottom border, on the left
 	header  []string // lines that stay put above the scrolling body
 	body    *memoLines
 	w, h    int
@@ -73,14 +127,42 @@ func NewPane(th *theme.Theme) Pane {
 	return Pane{KeyMap: DefaultPaneKeyMap(), th: th, body: memo(nil), drawn: &paneDrawn{}}
 }
 
+// NewTextPane returns an empty pane that scrolls through a viewport: for
+// text of a few dozen lines, which it makes in full when it is set.
+func NewTextPane(th *theme.Theme) Pane {
+	p := NewPane(th)
+	p.vp, p.text = viewport.New(0, 0), true
+	p.vp.MouseWheelEnabled = false
+	p.syncKeys()
+	return p
+}
+
+// syncKeys gives the viewport the pane's scroll keys; the keys it has of
+// its own (half pages, sideways) are switched off, as the player uses them.
+func (p *Pane) syncKeys() {
+	if !p.text {
+		return
+	}
+	off := key.NewBinding(key.WithDisabled())
+	p.vp.KeyMap = viewport.KeyMap{Up: p.KeyMap.Up, Down: p.KeyMap.Down, PageUp: p.KeyMap.PageUp, PageDown: p.KeyMap.PageDown,
+		HalfPageUp: off, HalfPageDown: off, Left: off, Right: off}
+}
+
 // SetSize sets the outer size, borders included.
 func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
+	if p.text {
+		p.vp.Width, p.vp.Height = max(p.w-2, 0), p.bodyHeight()
+	}
 	p.clamp()
 }
 
 // SetTitle sets the title drawn in the top border; it may be styled.
 func (p *Pane) SetTitle(s string) { p.title = s }
+
+// SetFooter sets a short text drawn in the bottom border, on the left; it
+// may be styled. The scroll position keeps the right.
+func (p *Pane) SetFooter(s string) { p.footer = s }
 
 // SetFocused marks the pane as the one that receives scroll keys.
 func (p *Pane) SetFocused(f bool) { p.focused = f }
@@ -97,12 +179,23 @@ func (p Pane) Focused() bool { return p.focused }
 func (p *Pane) SetContent(header []string, body Content, anchor Range) {
 	p.header = header
 	p.body = memo(body)
+	if p.text {
+		lines := make([]string, p.body.Len())
+		for i := range lines {
+			lines[i] = p.body.Line(i)
+		}
+		p.vp.Height = p.bodyHeight()
+		p.vp.SetContent(strings.Join(lines, "\n"))
+	}
 	p.reveal(anchor)
 }
 
 func (p *Pane) reveal(r Range) {
 	if r.From >= 0 {
 		bh := p.bodyHeight()
+		if _, ok := p.body.c.(Sticky); ok && bh > 1 {
+			bh-- // a heading may take the first row
+		}
 		if r.To >= p.off+bh {
 			p.off = r.To - bh + 1
 		}
@@ -115,9 +208,32 @@ func (p *Pane) reveal(r Range) {
 
 func (p Pane) bodyHeight() int { return max(p.h-2-len(p.header), 0) }
 
-func (p *Pane) maxOff() int { return max(p.body.Len()-p.bodyHeight(), 0) }
+// sticky is the heading drawn on the first body row at offset off, if any.
+func (p Pane) sticky(off int) (string, bool) {
+	st, ok := p.body.c.(Sticky)
+	if !ok || off <= 0 || off >= p.body.Len() || p.bodyHeight() < 2 {
+		return "", false
+	}
+	return st.StickyAt(off)
+}
 
-func (p *Pane) clamp() { p.off = clamp(p.off, 0, p.maxOff()) }
+// maxOff is the last offset: the one that shows the last line. A heading
+// on the first row takes a line's place, so the body may scroll one more.
+func (p *Pane) maxOff() int {
+	m := max(p.body.Len()-p.bodyHeight(), 0)
+	if _, ok := p.sticky(m); ok {
+		m++
+	}
+	return m
+}
+
+func (p *Pane) clamp() {
+	p.off = clamp(p.off, 0, p.maxOff())
+	if p.text {
+		p.vp.SetYOffset(p.off)
+		p.off = p.vp.YOffset
+	}
+}
 
 // Offset is the index of the first body line on screen.
 func (p Pane) Offset() int { return p.off }
@@ -126,6 +242,19 @@ func (p Pane) Offset() int { return p.off }
 func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok || !p.focused {
+		return p, nil
+	}
+	if p.text {
+		p.syncKeys()
+		switch {
+		case key.Matches(km, p.KeyMap.Top):
+			p.vp.GotoTop()
+		case key.Matches(km, p.KeyMap.Bottom):
+			p.vp.GotoBottom()
+		default:
+			p.vp, _ = p.vp.Update(km)
+		}
+		p.off = p.vp.YOffset
 		return p, nil
 	}
 	page := max(p.bodyHeight()-1, 1)
@@ -147,6 +276,19 @@ func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	return p, nil
 }
 
+// Scrolls reports whether km is one of the pane's scroll keys.
+func (p Pane) Scrolls(km tea.KeyMsg) bool {
+	k := p.KeyMap
+	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom} {
+		for _, s := range b.Keys() {
+			if s == km.String() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // CanScroll reports whether the body is longer than the pane.
 func (p Pane) CanScroll() bool { return p.body.Len() > p.bodyHeight() }
 
@@ -156,7 +298,7 @@ func (p Pane) Lines() []string {
 	if p.w <= 0 || p.h <= 0 {
 		return nil
 	}
-	k := paneDrawKey{body: p.body, title: p.title, off: p.off, w: p.w, h: p.h, focused: p.focused}
+	k := paneDrawKey{body: p.body, title: p.title, footer: p.footer, off: p.off, w: p.w, h: p.h, focused: p.focused}
 	if lines, ok := p.drawn.get(k, p.header); ok {
 		return lines
 	}
@@ -199,7 +341,12 @@ func (p Pane) render() []string {
 	}
 	bh := p.bodyHeight()
 	n := p.body.Len()
-	for i := 0; i < bh; i++ {
+	rowsLeft := bh
+	if h, ok := p.sticky(p.off); ok {
+		out = append(out, v+fit(h, inner, ell)+v)
+		rowsLeft--
+	}
+	for i := 0; i < rowsLeft; i++ {
 		s := ""
 		if j := p.off + i; j < n {
 			s = p.body.Line(j)
@@ -214,17 +361,23 @@ func (p Pane) render() []string {
 		if p.off > 0 {
 			up = p.th.Sym.ScrollUp
 		}
-		if p.off+bh < n {
+		if p.off+rowsLeft < n {
 			down = p.th.Sym.ScrollDown
 		}
-		last := min(p.off+bh, n)
+		last := min(p.off+rowsLeft, n)
 		info = " " + up + " " + strconv.Itoa(p.off+1) + "-" + strconv.Itoa(last) + "/" + strconv.Itoa(n) + " " + down + " "
 		if width(info) > inner-2 {
 			info = ""
 		}
 	}
-	fill := max(inner-width(info)-1, 0)
-	out = append(out, bs(box.BottomLeft+repeat(box.Horizontal, fill))+info+bs(repeat(box.Horizontal, inner-fill-width(info))+box.BottomRight))
+	// The footer goes after one cell of border, as the title does.
+	lead, foot := "", ""
+	if p.footer != "" && inner-width(info) >= 8 {
+		lead, foot = box.Horizontal, " "+clip(p.footer, inner-width(info)-5, ell)+" "
+	}
+	used := width(lead) + width(foot) + width(info)
+	fill := max(inner-used-1, 0)
+	out = append(out, bs(box.BottomLeft+lead)+foot+bs(repeat(box.Horizontal, fill))+info+bs(repeat(box.Horizontal, inner-fill-used)+box.BottomRight))
 	return out
 }
 

@@ -54,25 +54,22 @@ func statusKind(s RowStatus) theme.Kind {
 	}
 }
 
-// stateKind picks a theme kind for a coordinator or client state name, so
-// the state word gets a colour that matches its meaning.
-func stateKind(state string) theme.Kind {
-	s := strings.ToLower(state)
-	switch {
-	case strings.Contains(s, "fence"):
-		return theme.Fenced
-	case strings.Contains(s, "fatal") || strings.Contains(s, "error"):
-		return theme.Aborted
-	case strings.Contains(s, "abort"):
-		return theme.Aborted
-	case strings.Contains(s, "completecommit"):
-		return theme.Committed
-	case strings.Contains(s, "commit"):
-		return theme.InFlight
-	case strings.Contains(s, "ongoing") || strings.Contains(s, "in_transaction"):
-		return theme.Open
-	case strings.Contains(s, "dead") || strings.Contains(s, "uninit"):
+// toneKind is the theme kind that draws a tone, so a state word or an
+// error gets a colour that matches its meaning.
+func toneKind(t Tone) theme.Kind {
+	switch t {
+	case ToneIdle:
 		return theme.Muted
+	case ToneOpen:
+		return theme.Open
+	case ToneEnding:
+		return theme.InFlight
+	case ToneCommitted:
+		return theme.Committed
+	case ToneAborted:
+		return theme.Aborted
+	case ToneFenced:
+		return theme.Fenced
 	default:
 		return theme.Plain
 	}
@@ -112,31 +109,63 @@ func anchorOf(n int, changed func(i int) bool) Range {
 
 // columns lays several contents side by side, each clipped to colW cells
 // (with tail, so a cut value does not pass for a shorter one) and gap cells
-// between them. Lines are made on demand.
+// between them. Lines are made on demand. The headings of the columns
+// (Sticky) stay in view together.
 func columns(cols []Content, colW, gap int, tail string) Content {
 	n := 0
 	for _, c := range cols {
 		n = max(n, c.Len())
 	}
-	sep := repeat(" ", gap)
-	return lazyLines{n: n, f: func(i int) string {
-		var b strings.Builder
-		for j, c := range cols {
-			if j > 0 {
-				b.WriteString(sep)
-			}
-			s := ""
-			if i < c.Len() {
-				s = c.Line(i)
-			}
-			if j == len(cols)-1 {
-				b.WriteString(clip(s, colW, tail))
-			} else {
-				b.WriteString(fit(s, colW, tail))
+	return &columnLines{cols: cols, n: n, colW: colW, sep: repeat(" ", gap), tail: tail}
+}
+
+type columnLines struct {
+	cols      []Content
+	n, colW   int
+	sep, tail string
+}
+
+func (c *columnLines) Len() int { return c.n }
+
+func (c *columnLines) Line(i int) string {
+	return c.join(func(col Content) string {
+		if i < col.Len() {
+			return col.Line(i)
+		}
+		return ""
+	})
+}
+
+// StickyAt is the headings of the columns whose sections started above
+// line i, side by side.
+func (c *columnLines) StickyAt(i int) (string, bool) {
+	any := false
+	line := c.join(func(col Content) string {
+		if st, ok := col.(Sticky); ok && i < col.Len() {
+			if h, ok := st.StickyAt(i); ok {
+				any = true
+				return h
 			}
 		}
-		return b.String()
-	}}
+		return ""
+	})
+	return line, any
+}
+
+func (c *columnLines) join(cell func(Content) string) string {
+	var b strings.Builder
+	for j, col := range c.cols {
+		if j > 0 {
+			b.WriteString(c.sep)
+		}
+		s := cell(col)
+		if j == len(c.cols)-1 {
+			b.WriteString(clip(s, c.colW, c.tail))
+		} else {
+			b.WriteString(fit(s, c.colW, c.tail))
+		}
+	}
+	return b.String()
 }
 
 // columnCount is how many columns of at least minW cells fit in w, at most n.

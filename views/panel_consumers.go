@@ -1,6 +1,10 @@
 package views
 
-import "eoslab/views/theme"
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
 
 // consumersContent draws the consumers side by side, so a read_committed
 // and a read_uncommitted reader of the same partitions can be compared line
@@ -61,6 +65,15 @@ func (c *consumerCol) Line(i int) string {
 	return " " + c.p.mark(r.Changed) + c.p.muted(clean(r.Partition)+"@"+i64(r.Offset)) + " " + clean(r.Value)
 }
 
+// StickyAt keeps the consumer's name and isolation level in view while
+// its records scroll.
+func (c *consumerCol) StickyAt(i int) (string, bool) {
+	if i <= 0 || len(c.head) < 2 {
+		return "", false
+	}
+	return c.head[0] + " " + strings.TrimSpace(c.head[1]), true
+}
+
 func (c *consumerCol) anchor() Range {
 	a := anchorOf(len(c.recs), func(i int) bool { return c.recs[i].Changed })
 	if a.From < 0 {
@@ -72,12 +85,9 @@ func (c *consumerCol) anchor() Range {
 func (p painter) consumerLines(c *ConsumerView) *consumerCol {
 	th := p.th
 	iso := clean(c.Isolation)
-	k := theme.Plain
-	switch iso {
-	case "read_committed":
+	k := theme.Open
+	if c.ReadCommitted {
 		k = theme.Committed
-	case "read_uncommitted":
-		k = theme.Open
 	}
 	out := []string{p.mark(c.Changed) + p.bold(clean(c.Name)), "  " + th.RenderBold(k, iso)}
 	if c.Group != "" {

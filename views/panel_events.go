@@ -1,7 +1,7 @@
 package views
 
 import (
-	"strings"
+	"strconv"
 
 	"eoslab/views/theme"
 )
@@ -18,9 +18,14 @@ type eventLine struct {
 	isNew bool
 }
 
-// eventsContent draws the engine's event lines in their canonical text,
-// wrapped with a hanging indent. The events of the last step are marked.
+// eventsContent draws the event log, wrapped with a hanging indent, the
+// events of the last step marked. From the frame's Log it draws a log for
+// learners (learnerEvents); a frame with only the canonical lines gets them
+// as they are.
 func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
+	if len(f.Log) > 0 {
+		return learnerEvents(f, p)
+	}
 	evs := f.Events
 	if len(evs) == 0 {
 		return nil, textLines{p.muted("  (no events yet)")}, noRange
@@ -38,13 +43,14 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
 		k := theme.Plain
-		if isViolation(e) {
+		text := e.Text
+		if e.Violation {
 			k = theme.Violated
-			e = p.th.Glyph(theme.Violated) + " " + e
+			text = p.th.Glyph(theme.Violated) + " " + text
 		} else if !isNew {
 			k = theme.Muted
 		}
-		for j, l := range p.wrap(e, ww) {
+		for j, l := range p.wrap(text, ww) {
 			if isNew {
 				if anchor.From < 0 {
 					anchor.From = len(lines)
@@ -64,14 +70,74 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	}}, anchor
 }
 
-// isViolation reports whether an event line reports an invariant
-// violation, in any letter case, without copying the line.
-func isViolation(e string) bool {
-	const word = "violat"
-	for i := 0; i+len(word) <= len(e); i++ {
-		if c := e[i]; (c == 'v' || c == 'V') && strings.EqualFold(e[i:i+len(word)], word) {
-			return true
+// learnerEvents draws the events as sentences about Kafka: who did what,
+// and why in words. It leaves out what a learner does not need to follow
+// the protocol, all of which the detail view shows: the echo of the
+// lesson's own commands ("scenario: A send t-0 hello", which the Action
+// flag marks), message numbers ("m12", which the session leaves out of
+// LogEvent.Text), and the citations of the reference a rule comes from
+// ("ref 3.4 step 11:", "row 4:"; LogEvent.Why has the rule without them).
+// A pause of a second or more between two events
+// gets a line of its own ("30.0 s later"), which is how a timeout shows.
+func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
+	th := p.th
+	log := f.Log
+	firstNew := len(log) - clamp(f.NewEvents, 0, len(log))
+	var lines []eventLine
+	anchor := noRange
+	ww := max(p.w-4, 8)
+	var last int64 = -1
+	for i, e := range log {
+		if e.Action {
+			continue
+		}
+		isNew := i >= firstNew
+		if last >= 0 && e.Time-last >= 1000 {
+			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
+		}
+		last = e.Time
+		k := theme.Plain
+		text := clean(e.Actor) + " " + clean(e.Text)
+		if why := e.Why; why != "" && !e.Violation {
+			text += " (" + why + ")"
+		}
+		if e.Violation {
+			k = theme.Violated
+			text = th.Glyph(theme.Violated) + " " + text
+		} else if !isNew {
+			k = theme.Muted
+		}
+		for j, l := range p.wrap(text, ww) {
+			if isNew {
+				if anchor.From < 0 {
+					anchor.From = len(lines)
+				}
+				anchor.To = len(lines)
+			}
+			lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
 		}
 	}
-	return false
+	if len(lines) == 0 {
+		return nil, textLines{p.muted("  (no events yet)")}, noRange
+	}
+	if len(lines) > maxEventLines {
+		anchor.From, anchor.To = anchor.From-(len(lines)-maxEventLines), anchor.To-(len(lines)-maxEventLines)
+		lines = lines[len(lines)-maxEventLines:]
+		if anchor.To >= 0 {
+			anchor.From = max(anchor.From, 0)
+		}
+	}
+	return nil, lazyLines{n: len(lines), f: func(i int) string {
+		l := lines[i]
+		prefix := "    "
+		if l.first {
+			prefix = p.mark(l.isNew)
+		}
+		return prefix + p.th.Render(l.kind, l.text)
+	}}, anchor
+}
+
+// seconds renders a span of logical milliseconds for a person: "30.0 s".
+func seconds(ms int64) string {
+	return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s"
 }

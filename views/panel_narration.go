@@ -6,19 +6,19 @@ import (
 	"eoslab/views/theme"
 )
 
-// narrationContent draws the lesson text: the step counter and progress bar
-// (kept on screen as the header), the narration, any invariant violations,
-// the "Kafka vs the article" note, and the checkpoint. On a wide pane the
-// checkpoint sits to the right of the text.
+// narrationContent draws the lesson text: any invariant violations, the
+// narration and the checkpoint. The step's details (the why, the Kafka
+// source, the "Kafka vs the article" note) are in the detail view, and the
+// pane's footer says so. On a wide pane the checkpoint sits to the right of
+// the text.
 func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
 	// One cell of margin on the left: prose flush against a border is
 	// hard to read on a projector.
 	p.w--
-	note := strings.TrimSpace(f.Note) != ""
-	if p.w >= 96 && (f.Checkpoint != nil || note) {
+	if p.w >= 96 && f.Checkpoint != nil {
 		return nil, p.narrationColumns(f), p.columnsAnchor(f)
 	}
-	out := p.textLines(f, min(p.w, maxProse), true)
+	out := p.textLines(f, min(p.w, maxProse))
 	if f.Checkpoint == nil {
 		return nil, indent(out), Range{0, 0}
 	}
@@ -38,8 +38,7 @@ func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
 const maxProse = 100
 
 // narrationCols splits a wide pane: prose on the left keeps a readable
-// line length, and the right column holds the checkpoint's question, or
-// else the note.
+// line length, and the right column holds the checkpoint's question.
 func (p painter) narrationCols() (leftW, rightW int) {
 	leftW = min(p.w/2, maxProse)
 	return leftW, p.w - leftW - 3
@@ -47,10 +46,7 @@ func (p painter) narrationCols() (leftW, rightW int) {
 
 func (p painter) narrationSides(f *Frame) (left, right []string, anchor Range) {
 	leftW, rightW := p.narrationCols()
-	if f.Checkpoint == nil {
-		return p.textLines(f, leftW, false), p.noteLines(f.Note, rightW), Range{0, 0}
-	}
-	left = p.textLines(f, leftW, true)
+	left = p.textLines(f, leftW)
 	right, result := p.checkpointLines(f.Checkpoint, rightW)
 	anchor = Range{0, len(right) - 1}
 	// Once answered, the verdict and explanation head the right column,
@@ -102,11 +98,12 @@ func progress(th *theme.Theme, step, steps, w int) string {
 		" " + padLeft(itoa(pct), 3) + "%"
 }
 
-// textLines is the violations, the narration and, with withNote, the note.
-func (p painter) textLines(f *Frame, w int, withNote bool) []string {
+// textLines is the violations and the narration: the step's title, in
+// bold, and its paragraphs.
+func (p painter) textLines(f *Frame, w int) []string {
 	th := p.th
 	var out []string
-	for _, v := range f.Violations {
+	for _, v := range distinctViolations(f.Violations) {
 		for i, l := range wrap(th.Glyph(theme.Violated)+" violated: "+v, w) {
 			if i > 0 {
 				l = "  " + l
@@ -117,25 +114,19 @@ func (p painter) textLines(f *Frame, w int, withNote bool) []string {
 	if len(f.Violations) > 0 {
 		out = append(out, "")
 	}
-	out = append(out, wrap(f.Narration, w)...)
-	if withNote && strings.TrimSpace(f.Note) != "" {
+	// The step's title is drawn in bold when it fits on one line.
+	if f.Title != "" {
+		if t := wrap(f.Title, w); len(t) == 1 {
+			out = append(out, p.bold(t[0]))
+		} else {
+			out = append(out, t...)
+		}
+		if f.Narration == "" {
+			return out
+		}
 		out = append(out, "")
-		out = append(out, p.noteLines(f.Note, w)...)
 	}
-	return out
-}
-
-// noteLines draws a "Kafka vs the article" note.
-func (p painter) noteLines(note string, w int) []string {
-	if strings.TrimSpace(note) == "" {
-		return nil
-	}
-	th := p.th
-	var out []string
-	for _, l := range wrap(th.Sym.Note+" Kafka vs the article: "+note, w) {
-		out = append(out, th.Render(theme.InFlight, l))
-	}
-	return out
+	return append(out, wrap(f.Narration, w)...)
 }
 
 // checkpointLines draws the question and choices and, once answered, the
@@ -183,11 +174,7 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 		}
 	}
 	if !cp.Answered {
-		keys := "1"
-		if len(cp.Choices) > 1 {
-			keys = "1-" + itoa(len(cp.Choices))
-		}
-		out = append(out, p.muted("Press "+keys+" to answer. The lesson waits for your answer."))
+		// The pane's footer and the help bar say which keys answer.
 		return out, nil
 	}
 	result = []string{th.Mark(theme.Correct, "correct")}
@@ -213,4 +200,26 @@ func indent(lines []string) textLines {
 		lines[i] = " " + l
 	}
 	return textLines(lines)
+}
+
+// distinctViolations keeps the first report of each invariant and says how
+// many more there were: a step that breaks one invariant on two partitions
+// is one fact for the lesson text. The event log lists every report.
+func distinctViolations(vs []Violation) []string {
+	var out []string
+	count := map[string]int{}
+	var names []string
+	for _, v := range vs {
+		if count[v.Name] == 0 {
+			names = append(names, v.Name)
+			out = append(out, v.String())
+		}
+		count[v.Name]++
+	}
+	for i, name := range names {
+		if n := count[name] - 1; n > 0 {
+			out[i] += " (and " + itoa(n) + " more like it)"
+		}
+	}
+	return out
 }

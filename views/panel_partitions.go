@@ -125,9 +125,27 @@ func groupCached(cs []CachedBatch) [][]CachedBatch {
 	return out
 }
 
+// StickyAt keeps the partition's title (name, leader, LEO, HW, LSO) in
+// view while its rows scroll.
+func (l *partLog) StickyAt(i int) (string, bool) {
+	if i <= 0 {
+		return "", false
+	}
+	return l.Line(0), true
+}
+
+// changed reports whether item i is what the last step changed: a new or
+// changed batch, and, in a partition the step touched, its producer-state
+// cache, which a step that appends usually changes too. Revealing them
+// together shows a retry's batch and the entry that recognises it.
 func (l *partLog) changed(i int) bool {
-	it := l.items[i]
-	return it.kind == piRow && l.pv.Rows[it.row].Changed
+	switch it := l.items[i]; it.kind {
+	case piRow:
+		return l.pv.Rows[it.row].Changed
+	case piCachedTitle, piCached:
+		return l.pv.Changed && len(l.groups) > 0
+	}
+	return false
 }
 
 func (l *partLog) Line(i int) string {
@@ -310,6 +328,16 @@ func (s *stacked) locate(i int) (Content, int) {
 func (s *stacked) Line(i int) string {
 	c, j := s.locate(i)
 	return c.Line(j)
+}
+
+// StickyAt is the heading of the part line i is in, when that part has
+// headings (a partition log, a consumer).
+func (s *stacked) StickyAt(i int) (string, bool) {
+	c, j := s.locate(i)
+	if st, ok := c.(Sticky); ok {
+		return st.StickyAt(j)
+	}
+	return "", false
 }
 
 func (s *stacked) changed(i int) bool {

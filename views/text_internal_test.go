@@ -33,7 +33,12 @@ func TestFitAndClean(t *testing.T) {
 	if got := fit("hi", 5, "…"); got != "hi   " {
 		t.Errorf("fit pad = %q", got)
 	}
-	if got := clean("a\x1b[31mb\tc\n"); got != "a[31mb c " {
+	if got := clean("a\x1b[31mb\tc\n"); got != `a\x1b[31mb c ` {
+		t.Errorf("clean = %q", got)
+	}
+	// C1 controls and bidirectional overrides are escaped too, and
+	// invalid UTF-8 shows its bytes.
+	if got := clean("\u009b2J x\u202eexe \xff"); got != `\u009b2J x\u202eexe \xff` {
 		t.Errorf("clean = %q", got)
 	}
 	if got := asciiOnly("→ ok ✓ 日本"); got != "> ok v ????" {

@@ -14,12 +14,16 @@
 // Parsing is deterministic and never panics, whatever the input: the sandbox
 // prompt feeds it whatever the learner types, and FuzzParse holds it to that.
 //
-// The parsing files import nothing but the standard library, and never
-// eoslab/engine: the language is defined here on its own terms, not by how
-// the engine happens to store state, and the parser can be tested and fuzzed
-// in isolation. The Kafka names it checks (message kinds, client and
-// coordinator states, error and invariant names) are therefore kept as data
-// in names.go, and names_test.go compares them with the engine's so the two
-// cannot drift. Only the runner (run.go), which feeds parsed commands to the
-// engine, may import eoslab/engine.
+// A line is parsed once: its words are checked against the form tables
+// (verbs.go, expect.go) and, when they pass, the form's builder (build.go)
+// turns them into the engine's typed action (engine.Action), which is what
+// the runner hands to the engine, or, for an expect line, into this
+// package's typed Expectation (expectation.go), which check.go and
+// check_events.go evaluate against the world through the engine's read-only
+// accessors. The parser therefore imports eoslab/engine, for those types and
+// for the names the engine defines (setting keys, call methods, message
+// kinds); it never runs the simulation. Checks of syntax, value ranges and
+// declared names live here, and only here; the engine checks what depends
+// on the world when the action runs. The Kafka names listed in names.go are
+// compared with the engine's by names_test.go.
 package script

@@ -101,15 +101,7 @@ func checkEveryForm(t *testing.T, cmds []Command) {
 	t.Helper()
 	used := map[*form]bool{}
 	for _, c := range cmds {
-		if f := callForms[c.Verb]; f != nil && c.Actor != "" && c.Kind() == Call {
-			used[f] = true
-			continue
-		}
-		for _, f := range verbForms[c.Verb] {
-			if literalsMatch(f, c) {
-				used[f] = true
-			}
-		}
+		used[c.form] = true
 	}
 	for _, forms := range verbForms {
 		for _, f := range forms {
@@ -123,15 +115,6 @@ func checkEveryForm(t *testing.T, cmds []Command) {
 			t.Errorf("the doc has no example of %q", f.usage)
 		}
 	}
-}
-
-func literalsMatch(f *form, c Command) bool {
-	for i, a := range f.args {
-		if a.lit != "" && (i >= len(c.Args) || c.Args[i] != a.lit) {
-			return false
-		}
-	}
-	return true
 }
 
 // TestDocStoriesRun plays the doc's named examples (the stories) on the

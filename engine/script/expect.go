@@ -1,10 +1,13 @@
 package script
 
+import "strings"
+
 // The expect table. An expectation is "expect SUBJECT WHO FIELD VALUE...":
 // the subject and field are literal words that select the form, so each row
 // below is one thing a lesson can assert. A failed expectation is a run-time
 // result (exit code 1), never a parse error; parsing only checks that the
-// expectation can be evaluated.
+// expectation can be evaluated, and builds its typed form (expectation.go)
+// with buildExpect.
 
 var (
 	offsetN = arg{name: "N", check: intIn(0, 1<<63-1)}
@@ -106,6 +109,25 @@ var expectForms = []*form{
 	expectOn("txn", whoTxn, "coordinator", "expect txn ID coordinator __transaction_state-N",
 		"a transactional id and a partition of __transaction_state",
 		[]arg{{name: "__transaction_state-N", check: coordinatorPartition}}),
+	// lastProducerEpoch lives only in the coordinator's memory (ref 3.2):
+	// -1 except after an InitProducerId that bumped an expected epoch.
+	expectOn("txn", whoTxn, "lastProducerEpoch", "expect txn ID lastProducerEpoch N",
+		"a transactional id and an epoch", []arg{{name: "N", check: epochN}}),
+
+	// The records the coordinator wrote to __transaction_state (ref 3.2).
+	expectOn("txnlog", whoTxn, "states", "expect txnlog ID states STATE,STATE|none",
+		"a transactional id and a list of states or none",
+		[]arg{{name: "STATE,STATE", check: orNone(listOf("states", txnLogState))}}),
+	expectOn("txnlog", whoTxn, "record",
+		"expect txnlog ID record OFFSET|last [state=STATE] [pid=N] [prevPid=N] [epoch=N] [partitions=TP,TP|none] [timeout=MS] [coordinatorEpoch=N]",
+		"a transactional id and an offset or last", []arg{{name: "OFFSET|last", check: offsetOrLast}},
+		opt{key: "state", ph: "STATE", check: txnLogState},
+		opt{key: "pid", ph: "N", check: pidN},
+		opt{key: "prevPid", ph: "N", check: pidN},
+		opt{key: "epoch", ph: "N", check: epochN},
+		opt{key: "partitions", ph: "TP,TP|none", check: orNone(listOf("partitions", tpOrInternal))},
+		opt{key: "timeout", ph: "MS", check: intIn(-1<<31, maxInt32)},
+		opt{key: "coordinatorEpoch", ph: "N", check: intIn(0, maxInt32)}),
 
 	expectOn("consumer", whoConsumer, "values", "expect consumer NAME values v1,v2|none",
 		"a consumer and a list of values or none", []arg{{name: "v1,v2", check: orNone(listOf("values", value))}}),
@@ -124,10 +146,407 @@ var expectForms = []*form{
 	expectOn("group", whoGroup, "generation", "expect group GROUP generation N",
 		"a group and a generation", []arg{{name: "N", check: intIn(0, maxInt32)}}),
 
+	{verb: "expect", need: "one message",
+		usage: "expect response MSG [error=ERROR] [baseOffset=N] [pid=N] [epoch=N]",
+		args:  []arg{{lit: "response", role: "subject", name: "response"}, {name: "MSG", check: responseWord, msg: true}}, min: 2,
+		opts: []opt{
+			{key: "error", ph: "ERROR", check: errorName},
+			{key: "baseOffset", ph: "N", check: intIn(-1, 1<<63-1)},
+			{key: "pid", ph: "N", check: pidN},
+			{key: "epoch", ph: "N", check: epochN},
+		},
+		rule: responseRule},
 	{verb: "expect", usage: "expect violation NAME", need: "an invariant name",
 		args: []arg{{lit: "violation", role: "subject", name: "violation"}, {name: "NAME", check: invariantName}}, min: 2},
 	{verb: "expect", usage: "expect violations none", need: "the word none",
 		args: []arg{{lit: "violations", role: "subject", name: "violations"}, {name: "none", check: oneOf("none")}}, min: 2},
-	{verb: "expect", usage: `expect event "TEXT"`, need: "one text (quote it if it has spaces)",
-		args: []arg{{lit: "event", role: "subject", name: "event"}, {name: `"TEXT"`, check: nonEmpty}}, min: 2},
+	{verb: "expect", need: "one text (quote it if it has spaces)",
+		usage: `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [count=N] [in=last] [t=A..B]`,
+		args:  []arg{{lit: "event", role: "subject", name: "event"}, {name: `"TEXT"`, check: nonEmpty}}, min: 1,
+		opts: append(append(append([]opt(nil), eventFilters...), opt{key: "count", ph: "N", check: eventCount}), eventScope...),
+		rule: eventRule},
+	{verb: "expect", need: "one text (quote it if it has spaces)",
+		usage: `expect no event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [in=last] [t=A..B]`,
+		args: []arg{{lit: "no", role: "subject", name: "no"}, {lit: "event", role: "subject", name: "event"},
+			{name: `"TEXT"`, check: nonEmpty}}, min: 2,
+		opts: append(append([]opt(nil), eventFilters...), eventScope...),
+		rule: eventRule},
+}
+
+// eventFilters narrow the events an event check looks at, by what the
+// engine records as fields; eventScope narrows them by when they happened.
+var (
+	eventFilters = []opt{
+		{key: "kind", ph: "KIND", check: oneOf(eventKinds...)},
+		{key: "actor", ph: "NAME", check: actorWord},
+		{key: "msg", ph: "MSG", check: messageWord},
+		{key: "error", ph: "ERROR", check: errorName},
+		{key: "rule", ph: "TEXT", check: nonEmpty},
+	}
+	eventScope = []opt{
+		{key: "in", ph: "last", check: oneOf("last")},
+		{key: "t", ph: "A..B", check: timeWindow},
+	}
+)
+
+// txnLogState accepts a state a __transaction_state record can hold: one of
+// the coordinator states (Dead and PrepareEpochFence are never written, ref
+// 3.3, but naming them is not wrong), or tombstone for an expired id.
+var txnLogState = oneOf(append(append([]string(nil), txnStates...), "tombstone")...)
+
+// offsetOrLast accepts an offset of __transaction_state or the word last.
+func offsetOrLast(p *pctx, s string) string {
+	if s == "last" || intIn(0, 1<<63-1)(p, s) == "" {
+		return ""
+	}
+	return "expected an offset of the transaction log, or last"
+}
+
+// eventCount accepts how many events must match. None is its own form, so
+// that "no such event" reads as such.
+func eventCount(p *pctx, s string) string {
+	if s == "0" {
+		return "to say there is none, write \"expect no event ...\""
+	}
+	return intIn(1, maxInt32)(p, s)
+}
+
+// timeWindow accepts a span of virtual time as the transcript's t= counts
+// it: A..B, both ends included, or A.. for everything from A on.
+func timeWindow(_ *pctx, s string) string {
+	const want = "expected a time window like 100..250 or 100.. (virtual milliseconds, both ends included)"
+	a, b, ok := strings.Cut(s, "..")
+	from, okA := parseInt(a)
+	if !ok || !okA || from < 0 {
+		return want
+	}
+	if b == "" {
+		return ""
+	}
+	to, okB := parseInt(b)
+	switch {
+	case !okB:
+		return want
+	case to < from:
+		return "the window ends before it starts"
+	}
+	return ""
+}
+
+// actorWord accepts who acted, as events name them: a broker, a client, a
+// transaction coordinator, a group coordinator, a partition leader's
+// decision (the partition), the network, the expert actions or the clock.
+// A check for the absence of events must not pass because of a typo, so
+// the name is checked against the declarations.
+func actorWord(p *pctx, s string) string {
+	switch {
+	case s == "network" || s == "expert" || s == "clock":
+		return ""
+	case isBrokerName(s):
+		return brokerOrClient(p, s)
+	case p.d.clients[s].line > 0:
+		return ""
+	}
+	if b, ok := strings.CutPrefix(s, "coordinator("); ok && strings.HasSuffix(b, ")") {
+		return brokerOrClient(p, strings.TrimSuffix(b, ")"))
+	}
+	if g, ok := strings.CutPrefix(s, "group("); ok && strings.HasSuffix(g, ")") {
+		return groupRef(p, strings.TrimSuffix(g, ")"))
+	}
+	if topic, _, ok := splitTP(s); ok && (p.d.topics[topic].line > 0 || topic == txnStateTopic || topic == offsetsTopic) {
+		return tpOrInternal(p, s)
+	}
+	return "expected who acted, as the transcript names it: broker-N, a client, coordinator(broker-N), group(G), a partition, network, expert or clock" +
+		didYouMean(s, few(p.d.clients))
+}
+
+// responseKinds are the message kinds that answer a request.
+var responseKinds = func() []string {
+	var out []string
+	for _, k := range messageKinds {
+		if strings.HasSuffix(k, "Response") {
+			out = append(out, k)
+		}
+	}
+	return out
+}()
+
+// responseWord accepts what names a delivered response: its id (or the id
+// of the request it answers), or a response kind.
+func responseWord(p *pctx, s string) string {
+	if isMessageID(s) || contains(responseKinds, s) {
+		return messageWord(p, s)
+	}
+	return "expected a message id like m12 or a response kind like ProduceResponse" + didYouMean(s, responseKinds)
+}
+
+// Which responses carry which fields (ref 2.2, 3.4): a base offset only
+// answers a Produce, a producer id and epoch only an InitProducerId, and the
+// responses below are about no partition.
+var (
+	noPartitionResponses = []string{"FindCoordinatorResponse", "InitProducerIdResponse", "AddOffsetsToTxnResponse",
+		"EndTxnResponse", "OffsetFetchResponse"}
+	responseFieldOf = map[string]string{"baseOffset": "ProduceResponse", "pid": "InitProducerIdResponse", "epoch": "InitProducerIdResponse"}
+)
+
+// responseRule refuses fields and filters the selected kind cannot have.
+// A message id is only known at run time; the check then reports it.
+func responseRule(p *pctx) string {
+	kind := p.args[1]
+	if isMessageID(kind) {
+		return ""
+	}
+	for _, kv := range p.raw {
+		if want, ok := responseFieldOf[kv.Key]; ok && want != kind {
+			return kv.Key + "= is a field of " + want + ", not of " + kind
+		}
+		if kv.Key == "partition" && contains(noPartitionResponses, kind) {
+			return kind + " is about no partition; partition= cannot narrow it"
+		}
+	}
+	return ""
+}
+
+// eventRule: an event check needs something to look for.
+func eventRule(p *pctx) string {
+	if len(p.args) > 0 && p.args[len(p.args)-1] != "event" {
+		return "" // a text
+	}
+	for _, o := range eventFilters {
+		if _, ok := p.opt(o.key); ok {
+			return ""
+		}
+	}
+	return "give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + p.f.usage + "\""
+}
+
+// expectWords are an expect line's positional words after "expect" and its
+// key=value words, as the parser accepted them.
+type expectWords struct {
+	Args []string
+	Opts []kv
+}
+
+// Opt returns the value of the option key (the parser rejects a key given
+// twice).
+func (w *expectWords) Opt(key string) (string, bool) {
+	for _, o := range w.Opts {
+		if o.Key == key {
+			return o.Value, true
+		}
+	}
+	return "", false
+}
+
+// buildExpect turns an expect line the parser accepted into its typed form.
+// The words are known to be valid, so it reads them without checking.
+func buildExpect(c *expectWords) Expectation {
+	a := c.Args
+	num := func(s string) int64 { n, _ := parseInt(s); return n }
+	optInt := func(key string) Opt[int64] {
+		if v, ok := c.Opt(key); ok {
+			return some(num(v))
+		}
+		return Opt[int64]{}
+	}
+	optStr := func(key string) Opt[string] {
+		if v, ok := c.Opt(key); ok {
+			return some(v)
+		}
+		return Opt[string]{}
+	}
+	opt := func(key string) string { v, _ := c.Opt(key); return v }
+	switch a[0] {
+	case "partition":
+		return buildPartition(c, num, optInt)
+	case "producer":
+		x := ProducerCheck{Name: a[1], Field: ClientField(indexOf(clientFieldWords[:], a[2]))}
+		switch x.Field {
+		case ClientState:
+			x.State = a[3]
+		case ClientError:
+			x.Error = clientError(a[3])
+		case ClientIdempotent:
+			x.Bool = a[3] == "true"
+		case ClientNextSeq:
+			x.TP, x.N = partitionOf(a[3]), num(a[4])
+		default:
+			x.N = num(a[3])
+		}
+		return x
+	case "consumer":
+		x := ConsumerCheck{Name: a[1], Field: ClientField(indexOf(clientFieldWords[:], a[2]))}
+		switch x.Field {
+		case ClientValues:
+			x.Values = noneList(a[3])
+		case ClientOffsets:
+			for _, s := range noneList(a[3]) {
+				x.Offsets = append(x.Offsets, num(s))
+			}
+		case ClientPosition:
+			x.TP, x.N = partitionOf(a[3]), num(a[4])
+		case ClientError:
+			x.Error = clientError(a[3])
+		}
+		return x
+	case "txn":
+		x := TxnCheck{ID: a[1], Field: TxnField(indexOf(txnFieldWords[:], a[2]))}
+		switch x.Field {
+		case TxnStateField:
+			x.State = a[3]
+		case TxnPartitions:
+			x.Partitions = partitionsOf(a[3])
+		case TxnCoordinator:
+			x.Coordinator = partitionOf(a[3])
+		default:
+			x.N = num(a[3])
+		}
+		return x
+	case "txnlog":
+		x := TxnLogCheck{ID: a[1]}
+		if a[2] == "states" {
+			x.Field, x.States = TxnLogStates, noneList(a[3])
+			return x
+		}
+		x.Field = TxnLogRecord
+		if a[3] != "last" {
+			x.Offset = some(num(a[3]))
+		}
+		x.State, x.PID, x.PrevPID, x.Epoch = optStr("state"), optInt("pid"), optInt("prevPid"), optInt("epoch")
+		x.Timeout, x.CoordinatorEpoch = optInt("timeout"), optInt("coordinatorEpoch")
+		if v, ok := c.Opt("partitions"); ok {
+			x.Partitions = some(partitionsOf(v))
+		}
+		return x
+	case "group":
+		x := GroupCheck{Group: a[1], Field: GroupField(indexOf(groupFieldWords[:], a[2]))}
+		v := a[len(a)-1]
+		if x.Field != GroupGeneration {
+			x.TP = partitionOf(a[3])
+		}
+		if v != "none" {
+			x.N = some(num(v))
+		}
+		return x
+	case "violation":
+		return ViolationCheck{Name: a[1]}
+	case "violations":
+		return ViolationCheck{}
+	case "event", "no":
+		x := EventCheck{No: a[0] == "no", Kind: opt("kind"), Actor: opt("actor"), Rule: opt("rule"), Count: optInt("count")}
+		if t := a[len(a)-1]; t != "event" {
+			x.Text = t
+		}
+		if v, ok := c.Opt("msg"); ok {
+			x.Msg = some(messageRefOf(v))
+		}
+		if v, ok := c.Opt("error"); ok {
+			x.Error = wireError(v)
+		}
+		x.InLast = opt("in") == "last"
+		if v, ok := c.Opt("t"); ok {
+			from, to, _ := strings.Cut(v, "..")
+			x.Window = some(Window{From: num(from), To: num(to), Open: to == ""})
+		}
+		return x
+	case "response":
+		x := ResponseCheck{Msg: messageRefOf(a[1]), To: opt("to"), From: opt("from"),
+			BaseOffset: optInt("baseOffset"), PID: optInt("pid"), Epoch: optInt("epoch")}
+		if v, ok := c.Opt("partition"); ok {
+			x.Partition = some(partitionOf(v))
+		}
+		if v, ok := c.Opt("error"); ok {
+			x.Error = some(wireError(v))
+		}
+		return x
+	}
+	return nil
+}
+
+func buildPartition(c *expectWords, num func(string) int64, optInt func(string) Opt[int64]) Expectation {
+	a := c.Args
+	tp := partitionOf(a[1])
+	switch a[2] {
+	case "batch", "marker":
+		x := BatchCheck{TP: tp, Offset: num(a[3]), PID: optInt("pid"), Epoch: optInt("epoch"), Count: optInt("count"),
+			CoordinatorEpoch: optInt("coordinatorEpoch")}
+		if a[2] == "marker" {
+			x.Marker = some(MarkerCommit)
+			if a[4] == "abort" {
+				x.Marker.V = MarkerAbort
+			}
+		}
+		if v, ok := c.Opt("seq"); ok {
+			first, last, isRange := strings.Cut(v, "..")
+			x.Seq = some(SeqRange{First: int32(num(first)), Last: int32(num(last)), Range: isRange})
+		}
+		if v, ok := c.Opt("txn"); ok {
+			x.Txn = some(v == "yes")
+		}
+		if v, ok := c.Opt("status"); ok {
+			x.Status = some(v)
+		}
+		if v, ok := c.Opt("values"); ok {
+			x.Values = splitList(v)
+		}
+		return x
+	case "aborted":
+		return AbortedCheck{TP: tp, PID: optInt("pid").V, First: optInt("first").V, Last: optInt("last").V, LSO: optInt("lso")}
+	case "producer":
+		return ProducerStateCheck{TP: tp, PID: num(a[3]), Epoch: optInt("epoch"), LastSeq: optInt("lastseq"), Cached: optInt("cached"),
+			TxnFirst: optInt("txnfirst"), CoordinatorEpoch: optInt("coordinatorEpoch")}
+	}
+	return PartitionCheck{TP: tp, Field: PartitionField(indexOf(partitionFieldWords[:], a[2])), N: num(a[3])}
+}
+
+func indexOf(words []string, w string) int {
+	for i, x := range words {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
+
+// noneList reads "a,b" or "none" (an empty list).
+func noneList(s string) []string {
+	if s == "none" {
+		return []string{}
+	}
+	return splitList(s)
+}
+
+func partitionsOf(s string) []Partition {
+	out := []Partition{}
+	for _, w := range noneList(s) {
+		out = append(out, partitionOf(w))
+	}
+	return out
+}
+
+// errorBase is an error name without the code the engine prints after it:
+// PRODUCER_FENCED(90) is PRODUCER_FENCED.
+func errorBase(s string) string {
+	if i := strings.IndexByte(s, '('); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// clientError reads a client's last error: a name, or none for no error
+// (NONE says the same).
+func clientError(s string) string {
+	if s == "NONE" || s == "none" {
+		return "none"
+	}
+	return errorBase(s)
+}
+
+// wireError reads the error a response or event carries: NONE when there
+// is none (none says the same).
+func wireError(s string) string {
+	if s == "none" {
+		return "NONE"
+	}
+	return errorBase(s)
 }

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"eoslab/engine"
 	"errors"
 	"reflect"
 	"strings"
@@ -67,9 +68,24 @@ func TestWholeFile(t *testing.T) {
 		{"line too long", "run\n" + strings.Repeat("x", MaxLineBytes+1),
 			"f.scn:2: line is 4097 bytes long; the limit is 4096"},
 		{"invalid utf-8", "topic t\nproducer A\nA send t-0 é\xff",
-			"f.scn:3:13: invalid UTF-8 (byte 0xff); scenario files are UTF-8 text"},
-		{"control character", "step\x00", "f.scn:1:5: control character U+0000 is not allowed; only spaces and tabs separate words"},
-		{"carriage return inside a line", "step\r1", "f.scn:1:5: control character U+000D is not allowed; only spaces and tabs separate words"},
+			"f.scn:3:13: invalid UTF-8 (byte 0xff); the file must be UTF-8 text"},
+		{"control character", "step\x00", "f.scn:1:5: control character U+0000 (NUL) is not allowed"},
+		{"carriage return inside a line", "step\r1", "f.scn:1:5: control character U+000D (CR) is not allowed"},
+		// A terminal acts on these: ESC and the C1 controls start escape
+		// sequences, and U+202E reverses what follows. They are refused
+		// anywhere in a line, quotes and comments included.
+		{"ESC in a value", "topic t\nproducer A\nA send t-0 a\x1b]0;pwned\x07", "f.scn:3:13: control character U+001B (ESC) is not allowed"},
+		{"C1 control", "topic t\u009b2J", "f.scn:1:8: C1 control character U+009B (CSI) is not allowed"},
+		{"right-to-left override in a name", "producer A\u202eB", "f.scn:1:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed"},
+		{"in quotes", "topic t\nproducer A\nA send t-0 \"x \u2066y\"", "f.scn:3:15: bidirectional control U+2066 (LRI, left-to-right isolate) is not allowed"},
+		{"in a comment", "run # \u200f", "f.scn:1:7: bidirectional control U+200F (RLM, right-to-left mark) is not allowed"},
+		// A refused line still declares what it declares: one error, no
+		// cascade on the lines that use the name.
+		{"refused declarations", "topic t\x1b\nproducer A\u202e\nA send t-0 x\n",
+			"f.scn:1:8: control character U+001B (ESC) is not allowed\n" +
+				"f.scn:2:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed"},
+		{"too long declaration", "topic t\nproducer A # " + strings.Repeat("x", 70000) + "\nA send t-0 x\n",
+			"f.scn:2: line is 70013 bytes long; the limit is 4096"},
 		{"escapes in quotes", "topic t\nproducer A\nA send t-0 \"say \\\"hi\\\" \\\\ bye\"", ""},
 		{"empty file", "", ""},
 	} {
@@ -88,8 +104,12 @@ func TestParseValues(t *testing.T) {
 	if c.Line != 3 || c.File != "f.scn" || c.Text != `A send t-0 "say \"hi\"" x` {
 		t.Errorf("got line %d file %q text %q", c.Line, c.File, c.Text)
 	}
-	if want := []string{"t-0", `say "hi"`, "x"}; !reflect.DeepEqual(c.Args, want) {
-		t.Errorf("args %q, want %q", c.Args, want)
+	want := engine.Send{Client: "A", TP: engine.TP{Topic: "t"}, Values: []string{`say "hi"`, "x"}}
+	if !reflect.DeepEqual(c.Action, want) {
+		t.Errorf("action %#v, want %#v", c.Action, want)
+	}
+	if got := c.Action.String(); got != c.Text {
+		t.Errorf("canonical text %s, want %s", got, c.Text)
 	}
 	if cmds, err := Parse("f.scn", []byte("# nothing\n\n")); err != nil || cmds != nil {
 		t.Errorf("comment-only file: %v, %v", cmds, err)
@@ -166,62 +186,56 @@ func TestDecls(t *testing.T) {
 	}
 }
 
+// TestSelectorsAndOffsets: each selector keeps the filters written after
+// it, and TP=OFFSET options become offsets in order, apart from the named
+// options among them.
 func TestSelectorsAndOffsets(t *testing.T) {
 	cmds, err := Parse("f.scn", []byte(preamble+
 		"reorder Produce to=broker-1 partition=t-0 m7\n"+
 		"delay EndTxn 50 from=A\n"+
 		"A sendOffsetsToTransaction g t-0=5 generation=1 t-1=6\n"+
-		"run\n"))
+		"drop WriteTxnMarkers partition=__consumer_offsets-3\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := len(cmds)
-	want := []Selector{{Kind: "Produce", To: "broker-1", Partition: "t-0"}, {ID: 7}}
-	if got := cmds[n-4].Selectors(); !reflect.DeepEqual(got, want) {
-		t.Errorf("reorder selectors %+v, want %+v", got, want)
-	}
-	if got := cmds[n-3].Selectors(); !reflect.DeepEqual(got, []Selector{{Kind: "EndTxn", From: "A"}}) {
-		t.Errorf("delay selectors %+v", got)
-	}
-	if got := cmds[n-2].Offsets(); !reflect.DeepEqual(got, []KV{{"t-0", "5"}, {"t-1", "6"}}) {
-		t.Errorf("offsets %v", got)
-	}
-	if v, ok := cmds[n-2].Opt("generation"); !ok || v != "1" {
-		t.Errorf("Opt(generation) = %q, %v", v, ok)
-	}
-	if _, ok := cmds[n-2].Opt("member"); ok {
-		t.Error("Opt(member) found")
-	}
-	if cmds[n-1].Selectors() != nil || cmds[n-1].Offsets() != nil {
-		t.Error("run has selectors or offsets")
+	for _, tc := range []struct {
+		got, want engine.Action
+	}{
+		{cmds[n-4].Action, engine.Reorder{
+			First:  engine.Selector{Kind: engine.MsgProduce, To: "broker-1", Partition: engine.TP{Topic: "t"}, HasPartition: true},
+			Second: engine.Selector{ID: 7}}},
+		{cmds[n-3].Action, engine.Delay{Msg: engine.Selector{Kind: engine.MsgEndTxn, From: "A"}, Ms: 50}},
+		{cmds[n-2].Action, engine.SendOffsets{Client: "A", Group: "g", Generation: 1,
+			Offsets: []engine.TPOffset{{TP: engine.TP{Topic: "t"}, Offset: 5}, {TP: engine.TP{Topic: "t", Partition: 1}, Offset: 6}}}},
+		{cmds[n-1].Action, engine.Drop{Msg: engine.Selector{Kind: engine.MsgWriteTxnMarkers,
+			Partition: engine.TP{Topic: "__consumer_offsets", Partition: 3}, HasPartition: true}}},
+	} {
+		if !reflect.DeepEqual(tc.got, tc.want) {
+			t.Errorf("got  %#v\nwant %#v", tc.got, tc.want)
+		}
 	}
 }
 
 func TestKinds(t *testing.T) {
-	for _, tc := range []struct {
-		c    Command
-		want string
-	}{
-		{Command{Verb: "topic"}, "setup"},
-		{Command{Verb: "send", Actor: "A"}, "call"},
-		{Command{Verb: "send"}, "unknown"},
-		{Command{Verb: "advance"}, "step"},
-		{Command{Verb: "rebalance"}, "fault"},
-		{Command{Verb: "inject"}, "inject"},
-		{Command{Verb: "expect"}, "expect"},
-		{Command{Verb: "nope"}, "unknown"},
-	} {
-		if got := tc.c.Kind().String(); got != tc.want {
-			t.Errorf("%q: %s, want %s", tc.c.Verb, got, tc.want)
-		}
+	cmds, err := Parse("f.scn", []byte(preamble+"A send t-0 x\nadvance 5\nrebalance app\ninject marker t-0 pid=1 epoch=0 result=abort\nexpect violations none\n"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if CommandKind(99).String() != "unknown" {
-		t.Error("out-of-range kind")
+	var got []string
+	for _, c := range cmds[len(cmds)-6:] {
+		got = append(got, c.Kind().String())
+	}
+	if want := []string{"setup", "call", "step", "fault", "inject", "expect"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("kinds %v, want %v", got, want)
+	}
+	if (Command{}).Kind() != Unknown || CommandKind(99).String() != "unknown" {
+		t.Error("a command without a form, or an out-of-range kind, is not unknown")
 	}
 }
 
 func TestErrorText(t *testing.T) {
-	l := ErrorList{{File: "a.scn", Line: 7, Msg: "x"}, {File: "a.scn", Line: 2, Col: 3, Msg: "y"}, {Line: 4, Msg: "z"}}
+	l := ErrorList{Errors: []*Error{{File: "a.scn", Line: 7, Msg: "x"}, {File: "a.scn", Line: 2, Col: 3, Msg: "y"}, {Line: 4, Msg: "z"}}}
 	l.sortErrors()
 	if got, want := l.Error(), "a.scn:2:3: y\nline 4: z\na.scn:7: x"; got != want {
 		t.Errorf("got %q, want %q", got, want)

@@ -1,5 +1,7 @@
 package script
 
+import "eoslab/engine"
+
 // A form is one shape a command can take: its words, options and rules. The
 // language is defined by the tables of forms in verbs.go and expect.go, and
 // parse.go interprets them; adding a verb means adding a row, not a branch.
@@ -26,6 +28,9 @@ type form struct {
 
 	// rule checks what involves several words; it returns a message or "".
 	rule func(p *pctx) string
+	// build makes the engine's action from the checked words; nil for
+	// expect, which the engine still reads as words (Command.Expect).
+	build func(p *pctx) engine.Action
 	// declare records the line's declarations once the line is valid.
 	declare func(p *pctx)
 	// salvage records what a declaration line that failed still declares

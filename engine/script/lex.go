@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"eoslab/engine/termsafe"
 )
 
 // MaxLineBytes is the longest line the language accepts. Real lines are short;
@@ -47,17 +49,8 @@ func lex(line string) (string, []token, *lexError) {
 		return "", nil, &lexError{
 			msg: "line is " + strconv.Itoa(len(line)) + " bytes long; the limit is " + strconv.Itoa(MaxLineBytes)}
 	}
-	if !utf8.ValidString(line) {
-		i := 0
-		for i < len(line) {
-			r, n := utf8.DecodeRuneInString(line[i:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			i += n
-		}
-		return "", nil, &lexError{col: utf8.RuneCountInString(line[:i]) + 1,
-			msg: "invalid UTF-8 (byte 0x" + strconv.FormatUint(uint64(line[i]), 16) + "); scenario files are UTF-8 text"}
+	if p, bad := termsafe.Find(line, true); bad {
+		return "", nil, &lexError{col: p.Col, msg: p.Message()}
 	}
 	var (
 		toks    []token
@@ -80,10 +73,6 @@ func lex(line string) (string, []token, *lexError) {
 	for i := 0; i < len(line); {
 		r, n := utf8.DecodeRuneInString(line[i:])
 		col++
-		if r != '\t' && (r < 0x20 || r == 0x7f) {
-			return "", nil, &lexError{col: col,
-				msg: "control character U+" + hex4(r) + " is not allowed; only spaces and tabs separate words"}
-		}
 		if inQuote {
 			switch {
 			case r == '\\' && i+1 < len(line) && (line[i+1] == '"' || line[i+1] == '\\'):
@@ -130,12 +119,4 @@ func lex(line string) (string, []token, *lexError) {
 	}
 	flush()
 	return strings.Trim(line[:end], " \t"), toks, nil
-}
-
-func hex4(r rune) string {
-	s := strings.ToUpper(strconv.FormatInt(int64(r), 16))
-	for len(s) < 4 {
-		s = "0" + s
-	}
-	return s
 }

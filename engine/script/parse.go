@@ -2,32 +2,55 @@ package script
 
 import (
 	"bytes"
+	"io"
 	"strings"
+
+	"eoslab/engine"
+	"eoslab/engine/termsafe"
 )
 
 // Parse reads a whole scenario file. It returns the commands, or, if any line
 // is wrong, nil and an ErrorList with one error for every wrong line, sorted
-// by line. Lines are numbered from 1; a line ends at "\n" and a trailing "\r"
-// is ignored, as is a UTF-8 byte order mark at the start of the file.
+// by line (the first MaxErrors of them, and the number of the others).
+// Lines are numbered from 1; a line ends at "\n" and a trailing "\r" is
+// ignored, as is a UTF-8 byte order mark at the start of the file.
 func Parse(file string, src []byte) ([]Command, error) {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	return ParseReader(file, bytes.NewReader(src))
+}
+
+// ParseReader reads a scenario file from r as Parse does, a line at a time:
+// it holds one line of input at a time, never the file, and stops with an
+// error naming the file once it has read more than MaxFileBytes.
+func ParseReader(file string, r io.Reader) ([]Command, error) {
+	return parseLines(NewLines(file, r))
+}
+
+func parseLines(in *Lines) ([]Command, error) {
 	d := NewDecls()
 	var (
 		cmds []Command
 		errs ErrorList
 	)
-	for i, line := range bytes.Split(src, []byte("\n")) {
-		c, err := parseLine(file, i+1, string(bytes.TrimSuffix(line, []byte("\r"))), d, true)
+	for in.Next() {
+		if in.TooLong() > 0 {
+			errs.Add(in.TooLongError())
+			// Its head may declare a name that later lines use.
+			parseLine(in.file, in.Line(), in.Text(), d, true)
+			continue
+		}
+		c, err := parseLine(in.file, in.Line(), in.Text(), d, true)
 		switch {
 		case err != nil:
-			errs = append(errs, err)
+			errs.Add(err)
 		case c != nil:
 			cmds = append(cmds, *c)
 		}
 	}
-	if len(errs) > 0 {
-		errs.sortErrors()
-		return nil, errs
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	return cmds, nil
 }
@@ -57,7 +80,23 @@ type pctx struct {
 	ctx    string // how messages name the command: "send", "producer A", "expect partition leo"
 	name   string // setup: the name being declared
 	nameOK bool   // setup: the name itself is valid and new
-	raw    []KV   // every option of the line, checked or not, for salvage
+	raw    []kv   // every option of the line, checked or not, for salvage
+
+	// The checked words, from which the form's build makes the action.
+	actor string            // the client of a call, or the name a client declaration declares
+	args  []string          // positional words after the verb (after "NAME call" for calls)
+	opts  []kv              // key=value words in the order written, without message filters
+	sels  []engine.Selector // message selectors with their filters, in order
+}
+
+// opt returns the value of an option of the line.
+func (p *pctx) opt(key string) (string, bool) {
+	for _, o := range p.opts {
+		if o.Key == key {
+			return o.Value, true
+		}
+	}
+	return "", false
 }
 
 // parseLine parses one line against d. With salvage set (whole files), a
@@ -67,6 +106,13 @@ type pctx struct {
 func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Command, *Error) {
 	txt, toks, lerr := lex(text)
 	if lerr != nil {
+		if salvage && isDeclaration(text) {
+			// Read the line without its bad characters for the names it
+			// declares; its own error is the one about the character.
+			if blank := termsafe.Blank(text); blank != text {
+				parseLine(file, line, blank, d, true)
+			}
+		}
 		return nil, &Error{File: file, Line: line, Col: lerr.col, Msg: lerr.msg}
 	}
 	if len(toks) == 0 {
@@ -75,6 +121,12 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 	p := &pctx{d: d, cmd: &Command{File: file, Line: line, Text: txt}}
 	msg := p.parse(toks)
 	if msg == "" {
+		p.cmd.form = p.f
+		if p.f.build != nil {
+			p.cmd.Action = p.f.build(p)
+		} else {
+			p.cmd.Expect = buildExpect(wordsOf(p))
+		}
 		if p.f.declare != nil {
 			p.f.declare(p)
 		}
@@ -85,7 +137,7 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 	}
 	if salvage && p.f != nil {
 		if p.f.salvage != nil && p.nameOK {
-			p.cmd.Opts = p.raw // all options as written, valid or not
+			p.opts = p.raw // all options as written, valid or not
 			p.f.salvage(p)
 		}
 		if p.f.kind != Setup && d.startLine == 0 {
@@ -93,6 +145,18 @@ func parseLine(file string, line int, text string, d *Decls, salvage bool) (*Com
 		}
 	}
 	return nil, &Error{File: file, Line: line, Msg: msg}
+}
+
+// isDeclaration reports whether a line starts with a setup verb: only such
+// a line is worth reading again for its names (a binary file's lines are
+// not, and each would cost a search for a verb it resembles).
+func isDeclaration(text string) bool {
+	w := strings.TrimLeft(text, " \t")
+	if i := strings.IndexAny(w, " \t"); i >= 0 {
+		w = w[:i]
+	}
+	forms := verbForms[w]
+	return len(forms) > 0 && forms[0].kind == Setup
 }
 
 // parse fills p.cmd from the words of a line, or says what is wrong.
@@ -105,7 +169,7 @@ func (p *pctx) parse(toks []token) string {
 	var pos []token
 	for _, t := range words {
 		if t.isOpt() {
-			p.raw = append(p.raw, KV{Key: t.key(), Value: t.value()})
+			p.raw = append(p.raw, kv{Key: t.key(), Value: t.value()})
 		} else {
 			pos = append(pos, t)
 		}
@@ -144,7 +208,7 @@ func (p *pctx) head(toks []token) ([]token, string) {
 		return nil, "a line starts with a verb or a client's name, not " + showOpt(h.key(), h.value())
 	}
 	if forms := verbForms[h.val]; forms != nil {
-		p.cmd.Verb, p.ctx = h.val, h.val
+		p.ctx = h.val
 		return p.selectForm(forms, toks[1:])
 	}
 	if kind := p.d.KindOf(h.val); kind != NoClient {
@@ -200,7 +264,7 @@ func (p *pctx) call(kind ClientKind, toks []token) ([]token, string) {
 			") and has no " + m + " call; a " + kind.String() + "'s calls are " + orList(calls)
 	}
 	p.f, p.ctx = f, m
-	p.cmd.Verb, p.cmd.Actor = m, name
+	p.actor = name
 	return toks[2:], ""
 }
 
@@ -217,7 +281,7 @@ func hasKind(kinds []ClientKind, k ClientKind) bool {
 // `send needs a partition and at least one value: "A send TP VALUE..."`.
 func (p *pctx) usage() string {
 	if p.f.kind == Call {
-		return strings.Replace(p.f.usage, "NAME", p.cmd.Actor, 1)
+		return strings.Replace(p.f.usage, "NAME", p.actor, 1)
 	}
 	return p.f.usage
 }

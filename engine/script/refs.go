@@ -3,6 +3,8 @@ package script
 import (
 	"strconv"
 	"strings"
+
+	"eoslab/engine"
 )
 
 // Checks of words that name things: partitions, topics, clients, brokers,
@@ -97,8 +99,8 @@ func topicNew(p *pctx, s string) string {
 }
 
 // clientNew accepts the name of a new client. Names may not be verbs, call
-// names, "none", broker names or message ids, so that every line reads one
-// way only.
+// names, "none", broker names, message ids or "expert" (where the expert
+// actions' answers go), so that every line reads one way only.
 func clientNew(p *pctx, s string) string {
 	switch {
 	case s == "" || len(s) > maxNameLen || !isLetter(s[0]) || !isWord(s, "_.-"):
@@ -109,6 +111,8 @@ func clientNew(p *pctx, s string) string {
 		return "names a broker; it cannot name a client"
 	case isMessageID(s):
 		return "looks like a message id; it cannot name a client"
+	case s == engine.ExpertAddr:
+		return "is the network address of the expert actions; it cannot name a client"
 	}
 	if c := p.d.clients[s]; c.line > 0 {
 		return "already declared as a " + c.kind.String() + " on line " + strconv.Itoa(c.line)
@@ -181,6 +185,20 @@ func brokerOrClient(p *pctx, s string) string {
 		return ""
 	}
 	return "expected a broker (" + p.d.brokerRange() + ") or a declared client" + didYouMean(s, few(p.d.clients))
+}
+
+// endpoint accepts what a message goes to or comes from: broker-N, a
+// declared client, or expert, the address of the expert actions.
+func endpoint(p *pctx, s string) string {
+	switch {
+	case s == engine.ExpertAddr:
+		return ""
+	case isBrokerName(s):
+		return brokerOrClient(p, s)
+	case p.d.clients[s].line > 0:
+		return ""
+	}
+	return "expected a broker (" + p.d.brokerRange() + "), a declared client or " + engine.ExpertAddr + didYouMean(s, few(p.d.clients))
 }
 
 // groupRef accepts a consumer group that a consumer, a processor or a

@@ -1,6 +1,10 @@
 package script
 
-import "strconv"
+import (
+	"strconv"
+
+	"eoslab/engine"
+)
 
 // Rules that involve more than one word, and the declarations setup lines
 // make. Rules return "" or a message; the caller puts the command in front.
@@ -24,32 +28,32 @@ func fixedMsg(d *Decls) string {
 }
 
 func declareBrokers(p *pctx) {
-	n, _ := parseInt(p.cmd.Args[0])
+	n, _ := parseInt(p.args[0])
 	p.d.brokers, p.d.brokersLine = int(n), p.cmd.Line
 }
 
-// fixedOptsRule refuses settings that shape the cluster (the seed, the
-// internal topics' partition counts) once a client exists: coordinators are
-// placed by hashing into those partitions, so the engine fixes them then.
+// fixedOptsRule refuses settings that shape the cluster (the internal
+// topics' partition counts) once a client exists: coordinators are placed by
+// hashing into those partitions, so the engine fixes them then.
 func fixedOptsRule(p *pctx) string {
 	if p.d.startLine == 0 && len(p.d.clients) == 0 {
 		return ""
 	}
-	for _, kv := range p.cmd.Opts {
-		if o, _ := p.f.opt(kv.Key); o.fixed {
-			return showOpt(kv.Key, kv.Value) + ": " + fixedMsg(p.d)
+	for _, o := range p.opts {
+		if f, _ := p.f.opt(o.Key); f.fixed {
+			return showOpt(o.Key, o.Value) + ": " + fixedMsg(p.d)
 		}
 	}
 	return ""
 }
 
 func declareConfig(p *pctx) {
-	for _, kv := range p.cmd.Opts {
-		n, _ := parseInt(kv.Value)
-		switch kv.Key {
-		case "transaction.state.log.num.partitions":
+	for _, o := range p.opts {
+		n, _ := parseInt(o.Value)
+		switch o.Key {
+		case engine.ConfigTxnStatePartitions.String():
 			p.d.txnStateParts = int(n)
-		case "offsets.topic.num.partitions":
+		case engine.ConfigOffsetsPartitions.String():
 			p.d.offsetsParts = int(n)
 		}
 	}
@@ -81,7 +85,7 @@ func replicationFactor(p *pctx, s string) string {
 // also rejected for the same mistake.
 func declareTopic(p *pctx) {
 	t := topicDecl{partitions: 1, line: p.cmd.Line}
-	if v, ok := p.cmd.Opt("partitions"); ok {
+	if v, ok := p.opt("partitions"); ok {
 		n, ok := parseInt(v)
 		t.partitions = int(n)
 		if !ok || n < 1 || n > maxPartitions {
@@ -102,11 +106,11 @@ func declareClient(kind ClientKind) func(p *pctx) {
 		if p.d.firstClient.line == 0 {
 			p.d.firstClient = mark{kind.String() + " " + p.name + " is declared", p.cmd.Line}
 		}
-		if g, ok := p.cmd.Opt("group.id"); ok && g != "" {
+		if g, ok := p.opt("group.id"); ok && g != "" {
 			mention(p.d.groups, g, p.cmd.Line)
 			mention(p.d.members, g, p.cmd.Line)
 		}
-		if id, ok := p.cmd.Opt("transactional.id"); ok && id != "" {
+		if id, ok := p.opt("transactional.id"); ok && id != "" {
 			mention(p.d.txnIDs, id, p.cmd.Line)
 		}
 	}
@@ -114,7 +118,7 @@ func declareClient(kind ClientKind) func(p *pctx) {
 
 // declareOffsetsGroup: a producer may commit offsets for any group id (ref
 // 5), so sendOffsetsToTransaction names a group rather than requiring one.
-func declareOffsetsGroup(p *pctx) { mention(p.d.groups, p.cmd.Args[0], p.cmd.Line) }
+func declareOffsetsGroup(p *pctx) { mention(p.d.groups, p.args[0], p.cmd.Line) }
 
 func mention(m map[string]int, key string, line int) {
 	if m[key] == 0 {
@@ -125,8 +129,7 @@ func mention(m map[string]int, key string, line int) {
 // reorderRule: swapping a message with itself is a no-op that is almost
 // certainly a mistake.
 func reorderRule(p *pctx) string {
-	s := p.cmd.Selectors()
-	if len(s) == 2 && s[0] == s[1] {
+	if s := p.sels; len(s) == 2 && s[0] == s[1] {
 		return "both selectors pick the same message; name two different ones, e.g. \"reorder m3 m4\""
 	}
 	return ""
@@ -135,14 +138,14 @@ func reorderRule(p *pctx) string {
 // injectBatchRule: count and values must agree, and a flag is given once.
 func injectBatchRule(p *pctx) string {
 	seen := map[string]bool{}
-	for _, a := range p.cmd.Args[2:] {
+	for _, a := range p.args[2:] {
 		if seen[a] {
 			return a + " is given twice"
 		}
 		seen[a] = true
 	}
-	c, hasCount := p.cmd.Opt("count")
-	v, hasValues := p.cmd.Opt("values")
+	c, hasCount := p.opt("count")
+	v, hasValues := p.opt("values")
 	if hasCount && hasValues {
 		n, _ := parseInt(c)
 		if k := len(splitList(v)); int64(k) != n {
@@ -154,3 +157,9 @@ func injectBatchRule(p *pctx) string {
 	}
 	return ""
 }
+
+// declareInjectedTxnID: an operator's coordinator request may name a
+// transactional id no client uses; it counts as named from then on, so that
+// expect txn can check what the coordinator holds for it (an InitProducerId
+// creates the entry, ref 3.4 step 6).
+func declareInjectedTxnID(p *pctx) { mention(p.d.txnIDs, p.args[1], p.cmd.Line) }

@@ -37,19 +37,13 @@ func itoaRun(n int) string {
 	return string(b)
 }
 
-// Action converts a parsed command into the engine's action.
-func Action(c Command) engine.Action {
-	a := engine.Action{Verb: c.Verb, Actor: c.Actor, Args: c.Args}
-	for _, kv := range c.Opts {
-		a.Opts = append(a.Opts, engine.KV{Key: kv.Key, Value: kv.Value})
-	}
-	return a
-}
-
 // Runner plays commands against a world.
 type Runner struct {
 	World    *engine.World
 	Failures []Failure
+	// events indexes World's history for the event checks; it follows the
+	// world as it grows, and starts over if World is replaced.
+	events eventIndex
 }
 
 // NewRunner starts a runner on a fresh world with Kafka's defaults.
@@ -59,9 +53,9 @@ func NewRunner() *Runner { return &Runner{World: engine.New(engine.DefaultConfig
 // Failures and returned; an action the engine refuses is an *Error naming
 // file:line.
 func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
-	a := Action(c)
-	if c.Verb == "expect" {
-		ok, got, err := r.World.Expect(a)
+	if c.Action == nil {
+		k := checker{w: r.World, idx: &r.events}
+		ok, got, err := k.check(c.Expect)
 		if err != nil {
 			return nil, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
 		}
@@ -72,46 +66,48 @@ func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
 		}
 		return nil, nil, nil
 	}
-	if c.Verb == "reorder" {
-		// Each selector keeps its own filters ("reorder Produce partition=t-0
-		// Produce partition=t-1"), which the flat Action cannot say: resolve
-		// both to message ids first.
-		var err error
-		if a, err = r.resolveReorder(c, a); err != nil {
-			return nil, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
-		}
-	}
-	evs, err := r.World.Apply(a)
+	evs, err := r.World.Apply(c.Action)
 	if err != nil {
 		return evs, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
 	}
 	return evs, nil, nil
 }
 
-func (r *Runner) resolveReorder(c Command, a engine.Action) (engine.Action, error) {
-	sels := c.Selectors()
-	if len(sels) != 2 {
-		return a, nil
-	}
-	var names []string
-	for _, s := range sels {
-		name := "m" + itoaRun(int(s.ID))
-		var filters []engine.KV
-		for _, f := range []engine.KV{{Key: "to", Value: s.To}, {Key: "from", Value: s.From}, {Key: "partition", Value: s.Partition}} {
-			if f.Value != "" {
-				filters = append(filters, f)
-			}
+// Outcome is what one command of a scenario did: its events and, for an
+// expect line that did not hold, the failure.
+type Outcome struct {
+	Command Command
+	Events  []engine.Event
+	Failure *Failure
+}
+
+// Play runs commands in order and hands each one's outcome to each, until
+// a command is refused or each returns an error. It is the one
+// scenario-run loop: the CLI, the transcript and the scenario tests all
+// play through it (a lesson steps through Exec, one step at a time).
+func (r *Runner) Play(cmds []Command, each func(Outcome) error) error {
+	for _, c := range cmds {
+		evs, f, err := r.Exec(c)
+		if herr := each(Outcome{Command: c, Events: evs, Failure: f}); herr != nil {
+			return herr
 		}
-		if s.Kind != "" {
-			name = s.Kind
-		}
-		m, err := r.World.FindMessage(name, filters)
 		if err != nil {
-			return a, err
+			return err
 		}
-		names = append(names, m.Name())
 	}
-	return engine.Action{Verb: "reorder", Args: names}, nil
+	return nil
+}
+
+// WriteTranscript writes an outcome as transcript lines: one event per line,
+// then a failed expectation.
+func WriteTranscript(b *strings.Builder, s Outcome) {
+	for _, e := range s.Events {
+		b.WriteString(e.Line())
+		b.WriteByte('\n')
+	}
+	if s.Failure != nil {
+		b.WriteString("FAILED " + s.Failure.Error() + "\n")
+	}
 }
 
 // Transcript runs a whole scenario and returns its transcript (one event per
@@ -123,18 +119,6 @@ func Transcript(file string, src []byte) (string, []Failure, error) {
 	}
 	r := NewRunner()
 	var b strings.Builder
-	for _, c := range cmds {
-		evs, f, err := r.Exec(c)
-		for _, e := range evs {
-			b.WriteString(e.Line())
-			b.WriteByte('\n')
-		}
-		if f != nil {
-			b.WriteString("FAILED " + f.Error() + "\n")
-		}
-		if err != nil {
-			return b.String(), r.Failures, err
-		}
-	}
-	return b.String(), r.Failures, nil
+	err = r.Play(cmds, func(s Outcome) error { WriteTranscript(&b, s); return nil })
+	return b.String(), r.Failures, err
 }

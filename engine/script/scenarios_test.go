@@ -72,8 +72,8 @@ func expectedViolations(t *testing.T, f scenarioFile) map[string]bool {
 	}
 	want := map[string]bool{}
 	for _, c := range cmds {
-		if c.Verb == "expect" && len(c.Args) == 2 && c.Args[0] == "violation" {
-			want[c.Args[1]] = true
+		if v, ok := c.Expect.(ViolationCheck); ok {
+			want[v.Name] = true
 		}
 	}
 	return want
@@ -90,19 +90,15 @@ func TestScenarios(t *testing.T) {
 			}
 			r := NewRunner()
 			var b strings.Builder
-			for _, c := range cmds {
-				evs, fail, err := r.Exec(c)
-				for _, e := range evs {
-					b.WriteString(e.Line())
-					b.WriteByte('\n')
-				}
-				if fail != nil {
+			err = r.Play(cmds, func(s Outcome) error {
+				WriteTranscript(&b, s)
+				if fail := s.Failure; fail != nil {
 					t.Errorf("%s:%d: expectation failed: %s\n    found: %s", fail.File, fail.Line, fail.Text, fail.Got)
-					b.WriteString("FAILED " + fail.Error() + "\n")
 				}
-				if err != nil {
-					t.Fatalf("action error: %v", err)
-				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("action error: %v", err)
 			}
 			for _, v := range r.World.Violations {
 				if !allowed[v.Name] {

@@ -164,15 +164,15 @@ func errorName(_ *pctx, s string) string {
 	}
 	names := make([]string, len(kafkaErrors))
 	for i, e := range kafkaErrors {
-		names[i] = e.name
-		if s == e.name || (e.code != 0 && s == e.name+"("+strconv.Itoa(e.code)+")") {
+		names[i] = e.Name()
+		if s == e.Name() || s == e.String() {
 			return ""
 		}
 	}
 	if n, ok := parseInt(s); ok {
 		for _, e := range kafkaErrors {
-			if int64(e.code) == n && n != 0 {
-				return "expected an error name, not a code: " + e.name
+			if int64(e) == n && n != 0 && e.IsWire() {
+				return "expected an error name, not a code: " + e.Name()
 			}
 		}
 	}

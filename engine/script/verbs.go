@@ -1,5 +1,7 @@
 package script
 
+import "eoslab/engine"
+
 // The verb tables. Usage strings are the ones the doc shows; messages quote
 // them, with NAME replaced by the client's name for calls.
 
@@ -14,22 +16,22 @@ var (
 var setupForms = []*form{
 	{verb: "brokers", usage: "brokers N", need: "the number of brokers",
 		args: []arg{argN(intIn(1, maxBrokers))}, min: 1,
-		rule: brokersRule, declare: declareBrokers},
+		rule: brokersRule, declare: declareBrokers, build: buildBrokers},
 	{verb: "config", usage: "config KEY=VALUE...", need: "only KEY=VALUE settings", optMin: 1,
-		opts: clusterOpts, rule: fixedOptsRule, declare: declareConfig},
+		opts: clusterOpts, rule: fixedOptsRule, declare: declareConfig, build: buildConfig},
 	{verb: "topic", usage: "topic NAME [partitions=N] [rf=N]", need: "a topic name",
 		args: []arg{{name: "NAME", check: topicNew}}, min: 1, named: true,
 		opts: []opt{
 			{key: "partitions", ph: "N", check: intIn(1, maxPartitions)},
 			{key: "rf", ph: "N", check: replicationFactor},
 		},
-		declare: declareTopic, salvage: declareTopic},
+		declare: declareTopic, salvage: declareTopic, build: buildTopic},
 	{verb: "producer", usage: "producer NAME [KEY=VALUE...]", need: "a name",
 		args: []arg{{name: "NAME", check: clientNew}}, min: 1, named: true, client: true,
-		opts: producerOpts, declare: declareClient(Producer), salvage: declareClient(Producer)},
+		opts: producerOpts, declare: declareClient(Producer), salvage: declareClient(Producer), build: buildProducer},
 	{verb: "consumer", usage: "consumer NAME [KEY=VALUE...]", need: "a name",
 		args: []arg{{name: "NAME", check: clientNew}}, min: 1, named: true, client: true,
-		opts: consumerOpts, declare: declareClient(Consumer), salvage: declareClient(Consumer)},
+		opts: consumerOpts, declare: declareClient(Consumer), salvage: declareClient(Consumer), build: buildConsumer},
 	{verb: "processor", need: "a name",
 		usage: "processor NAME input=TOPIC output=TOPIC group.id=G transactional.id=ID [offsets=transaction|before|after]",
 		args:  []arg{{name: "NAME", check: clientNew}}, min: 1, named: true, client: true,
@@ -40,39 +42,39 @@ var setupForms = []*form{
 			{key: "transactional.id", ph: "ID", required: true, check: nonEmpty},
 			{key: "offsets", ph: "transaction|before|after", check: oneOf("transaction", "before", "after")},
 		},
-		declare: declareClient(Processor), salvage: declareClient(Processor)},
+		declare: declareClient(Processor), salvage: declareClient(Processor), build: buildProcessor},
 }
 
 // clusterOpts are the keys of "config": broker settings (ref 0.1) and the
-// simulation's own (latency.ms, seed).
+// simulation's own latency.ms. The names are the engine's (engine.ConfigKey).
 var clusterOpts = []opt{
-	{key: "transaction.version", ph: "1", check: transactionVersion},
-	{key: "transaction.partition.verification.enable", ph: "true|false", check: boolean},
-	{key: "transaction.max.timeout.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "transactional.id.expiration.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "producer.id.expiration.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "latency.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "transaction.state.log.num.partitions", ph: "N", check: intIn(1, maxInternal), fixed: true},
-	{key: "offsets.topic.num.partitions", ph: "N", check: intIn(1, maxInternal), fixed: true},
-	{key: "transaction.abort.timed.out.transaction.cleanup.interval.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "seed", ph: "N", check: intIn(-1<<63, 1<<63-1), fixed: true},
+	{key: engine.ConfigTransactionVersion.String(), ph: "1", check: transactionVersion},
+	{key: engine.ConfigVerification.String(), ph: "true|false", check: boolean},
+	{key: engine.ConfigTxnMaxTimeoutMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	{key: engine.ConfigTxnIDExpirationMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	{key: engine.ConfigProducerIDExpirationMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	{key: engine.ConfigLatencyMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	{key: engine.ConfigTxnStatePartitions.String(), ph: "N", check: intIn(1, maxInternal), fixed: true},
+	{key: engine.ConfigOffsetsPartitions.String(), ph: "N", check: intIn(1, maxInternal), fixed: true},
+	{key: engine.ConfigAbortCheckIntervalMs.String(), ph: "MS", check: intIn(1, maxInt32)},
 }
 
 // producerOpts are Java ProducerConfig keys. Combinations Java refuses when
 // the producer is built (acks=1 with idempotence) are not parse errors: the
 // engine reports Kafka's ConfigException, which a lesson may want to show.
+// The names are the engine's (engine.ProducerKey).
 var producerOpts = []opt{
-	{key: "transactional.id", ph: "ID", check: nonEmpty},
-	{key: "enable.idempotence", ph: "true|false", check: boolean},
-	{key: "acks", ph: "0|1|all|-1", check: oneOf("0", "1", "all", "-1")},
-	{key: "retries", ph: "N", check: intIn(0, maxInt32)},
-	{key: "max.in.flight.requests.per.connection", ph: "N", check: intIn(1, maxInt32)},
+	{key: engine.ProducerTransactionalID.String(), ph: "ID", check: nonEmpty},
+	{key: engine.ProducerIdempotence.String(), ph: "true|false", check: boolean},
+	{key: engine.ProducerAcks.String(), ph: "0|1|all|-1", check: oneOf("0", "1", "all", "-1")},
+	{key: engine.ProducerRetries.String(), ph: "N", check: intIn(0, maxInt32)},
+	{key: engine.ProducerMaxInFlight.String(), ph: "N", check: intIn(1, maxInt32)},
 	// Any int: the broker answers INVALID_TRANSACTION_TIMEOUT for <= 0 or
 	// above transaction.max.timeout.ms (ref 0.1), and a lesson may show that.
-	{key: "transaction.timeout.ms", ph: "MS", check: intIn(-1<<31, maxInt32)},
-	{key: "request.timeout.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "retry.backoff.ms", ph: "MS", check: intIn(1, maxInt32)},
-	{key: "delivery.timeout.ms", ph: "MS", check: intIn(0, maxInt32)},
+	{key: engine.ProducerTxnTimeoutMs.String(), ph: "MS", check: intIn(-1<<31, maxInt32)},
+	{key: engine.ProducerRequestTimeoutMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	{key: engine.ProducerRetryBackoffMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	{key: engine.ProducerDeliveryTimeoutMs.String(), ph: "MS", check: intIn(0, maxInt32)},
 }
 
 // consumerOpts are Java ConsumerConfig keys, plus topics, the subscription.
@@ -81,6 +83,7 @@ var consumerOpts = []opt{
 	{key: "group.id", ph: "G", check: nonEmpty},
 	{key: "topics", ph: "t,u", check: listOf("topics", topicRef)},
 	{key: "group.instance.id", ph: "ID", check: nonEmpty},
+	{key: "auto.offset.reset", ph: "latest|earliest|none", check: oneOf("latest", "earliest", "none")},
 }
 
 var producerOnly = []ClientKind{Producer}
@@ -88,11 +91,16 @@ var producerOnly = []ClientKind{Producer}
 // callForms are the client calls, keyed by Java method name.
 var callForms = map[string]*form{}
 
+// noArgs is a call without arguments, named as the engine names it.
+func noArgs(m engine.Method, on ...ClientKind) *form {
+	return &form{verb: m.String(), on: on, usage: "NAME " + m.String(), need: "no arguments", build: buildCall(m)}
+}
+
 var callList = []*form{
-	{verb: "initTransactions", on: producerOnly, usage: "NAME initTransactions", need: "no arguments"},
-	{verb: "beginTransaction", on: producerOnly, usage: "NAME beginTransaction", need: "no arguments"},
+	noArgs(engine.CallInitTransactions, Producer),
+	noArgs(engine.CallBeginTransaction, Producer),
 	{verb: "send", on: producerOnly, usage: "NAME send TP VALUE...", need: "a partition and at least one value",
-		args: []arg{argTP}, min: 1, rest: &arg{name: "VALUE", check: value}, restMin: 1},
+		args: []arg{argTP}, min: 1, rest: &arg{name: "VALUE", check: value}, restMin: 1, build: buildSend},
 	{verb: "sendOffsetsToTransaction", on: producerOnly, need: "a group and at least one TP=OFFSET",
 		usage: "NAME sendOffsetsToTransaction GROUP TP=OFFSET... [generation=N] [member=ID] [instance=ID] [consumer=NAME]",
 		args:  []arg{{name: "GROUP", check: nonEmpty}}, min: 1,
@@ -103,72 +111,92 @@ var callList = []*form{
 			{key: "instance", ph: "ID", check: nonEmpty},
 			{key: "consumer", ph: "NAME", check: clientOf(Consumer)},
 		},
-		declare: declareOffsetsGroup},
-	{verb: "commitTransaction", on: producerOnly, usage: "NAME commitTransaction", need: "no arguments"},
-	{verb: "abortTransaction", on: producerOnly, usage: "NAME abortTransaction", need: "no arguments"},
-	{verb: "flush", on: producerOnly, usage: "NAME flush", need: "no arguments"},
-	{verb: "close", on: producerOnly, usage: "NAME close", need: "no arguments"},
-	{verb: "poll", on: []ClientKind{Consumer}, usage: "NAME poll", need: "no arguments"},
+		declare: declareOffsetsGroup, build: buildSendOffsets},
+	noArgs(engine.CallCommitTransaction, Producer),
+	noArgs(engine.CallAbortTransaction, Producer),
+	noArgs(engine.CallFlush, Producer),
+	noArgs(engine.CallClose, Producer),
+	noArgs(engine.CallPoll, Consumer),
 	{verb: "commitSync", on: []ClientKind{Consumer}, usage: "NAME commitSync TP=OFFSET...",
 		need:  "at least one TP=OFFSET",
-		keyed: &keyedOpt{ph: "TP=OFFSET", key: tp, val: intIn(0, 1<<63-1), min: 1}},
-	{verb: "process", on: []ClientKind{Processor}, usage: "NAME process", need: "no arguments"},
+		keyed: &keyedOpt{ph: "TP=OFFSET", key: tp, val: intIn(0, 1<<63-1), min: 1}, build: buildCommitSync},
+	noArgs(engine.CallProcess, Processor),
 }
 
 // stepForms move time and deliver messages.
 var stepForms = []*form{
 	{verb: "step", usage: "step [N]", need: "at most one number",
-		args: []arg{argN(intIn(1, maxSteps))}},
-	{verb: "deliver", usage: "deliver MSG", need: "one message", args: []arg{argMsg}, min: 1},
+		args: []arg{argN(intIn(1, maxSteps))}, build: buildStep},
+	{verb: "deliver", usage: "deliver MSG", need: "one message", args: []arg{argMsg}, min: 1, build: buildDeliver},
 	{verb: "run", usage: "run [max=N]", need: "no arguments",
-		opts: []opt{{key: "max", ph: "N", check: intIn(1, maxSteps)}}},
+		opts: []opt{{key: "max", ph: "N", check: intIn(1, maxSteps)}}, build: buildRun},
 	{verb: "advance", usage: "advance MS", need: "a number of milliseconds",
-		args: []arg{{name: "MS", check: intIn(0, maxInt32)}}, min: 1},
+		args: []arg{{name: "MS", check: intIn(0, maxInt32)}}, min: 1, build: buildAdvance},
 }
 
 // faultForms break things on purpose.
 var faultForms = []*form{
-	{verb: "drop", usage: "drop MSG", need: "one message", args: []arg{argMsg}, min: 1},
-	{verb: "duplicate", usage: "duplicate MSG", need: "one message", args: []arg{argMsg}, min: 1},
+	{verb: "drop", usage: "drop MSG", need: "one message", args: []arg{argMsg}, min: 1, build: buildDrop},
+	{verb: "duplicate", usage: "duplicate MSG", need: "one message", args: []arg{argMsg}, min: 1, build: buildDuplicate},
 	{verb: "delay", usage: "delay MSG MS", need: "a message and a number of milliseconds",
-		args: []arg{argMsg, {name: "MS", check: intIn(1, maxInt32)}}, min: 2},
+		args: []arg{argMsg, {name: "MS", check: intIn(1, maxInt32)}}, min: 2, build: buildDelay},
 	{verb: "reorder", usage: "reorder MSG MSG", need: "two messages",
-		args: []arg{argMsg, argMsg}, min: 2, rule: reorderRule},
+		args: []arg{argMsg, argMsg}, min: 2, rule: reorderRule, build: buildReorder},
 	{verb: "crash", usage: "crash broker-N|NAME", need: "a broker or a client",
-		args: []arg{{name: "broker-N|NAME", check: brokerOrClient}}, min: 1},
+		args: []arg{{name: "broker-N|NAME", check: brokerOrClient}}, min: 1, build: buildCrash},
 	{verb: "restart", usage: "restart broker-N|NAME", need: "a broker or a client",
-		args: []arg{{name: "broker-N|NAME", check: brokerOrClient}}, min: 1},
-	{verb: "pause", usage: "pause NAME", need: "a client", args: []arg{{name: "NAME", check: anyClient}}, min: 1},
-	{verb: "resume", usage: "resume NAME", need: "a client", args: []arg{{name: "NAME", check: anyClient}}, min: 1},
+		args: []arg{{name: "broker-N|NAME", check: brokerOrClient}}, min: 1, build: buildRestart},
+	{verb: "pause", usage: "pause NAME", need: "a client", args: []arg{{name: "NAME", check: anyClient}}, min: 1, build: buildPause},
+	{verb: "resume", usage: "resume NAME", need: "a client", args: []arg{{name: "NAME", check: anyClient}}, min: 1, build: buildResume},
 	{verb: "rebalance", usage: "rebalance GROUP", need: "a group",
-		args: []arg{{name: "GROUP", check: memberGroupRef}}, min: 1},
+		args: []arg{{name: "GROUP", check: memberGroupRef}}, min: 1, build: buildRebalance},
+}
+
+// Fields of the expert actions. Producer id, epoch and sequence -1 mean
+// "none", as in a batch from a plain producer.
+var (
+	optPid   = opt{key: "pid", ph: "N", required: true, check: intIn(-1, 1<<63-1)}
+	optEpoch = opt{key: "epoch", ph: "N", required: true, check: intIn(-1, 1<<15-1)}
+	// An operator may send any transactional id, one no client uses (ref
+	// 7.S21), so it need not be declared.
+	argTxnID = arg{name: "ID", check: nonEmpty}
+)
+
+// coordinatorRequest is an inject form for a request to a transactional
+// id's coordinator: "inject KIND ID ...", KIND being the Kafka request name.
+func coordinatorRequest(kind engine.MsgKind, usage string, build func(p *pctx) engine.Action, opts ...opt) *form {
+	return &form{verb: "inject", usage: usage, need: "a transactional id",
+		args: []arg{{lit: kind.String(), role: "kind", name: kind.String()}, argTxnID}, min: 2,
+		opts: opts, declare: declareInjectedTxnID, build: build}
 }
 
 // injectForms write raw batches and markers to a partition, as a buggy or
-// malicious client could, for expert lessons.
+// malicious client could, and send coordinator requests with explicit
+// fields, as an operator's tool could, for expert lessons.
 var injectForms = []*form{
 	{verb: "inject", usage: "inject batch TP pid=N epoch=N seq=N [count=N] [transactional] [control] [copies=N] [values=a,b]",
 		need: "a partition",
 		args: []arg{{lit: "batch", role: "kind", name: "batch"}, argTP}, min: 2,
 		rest: &arg{name: "transactional|control", check: oneOf("transactional", "control")},
 		opts: []opt{
-			{key: "pid", ph: "N", required: true, check: intIn(-1, 1<<63-1)},
-			{key: "epoch", ph: "N", required: true, check: intIn(-1, 1<<15-1)},
+			optPid,
+			optEpoch,
 			{key: "seq", ph: "N", required: true, check: intIn(-1, maxInt32)},
 			{key: "count", ph: "N", check: intIn(1, maxRecords)},
 			{key: "copies", ph: "N", check: intIn(1, maxRecords)},
 			{key: "values", ph: "a,b", check: listOf("values", value)},
 		},
-		rule: injectBatchRule},
+		rule: injectBatchRule, build: buildInjectBatch},
 	{verb: "inject", usage: "inject marker TP pid=N epoch=N result=commit|abort [coordinatorEpoch=N]",
 		need: "a partition",
 		args: []arg{{lit: "marker", role: "kind", name: "marker"}, argTP}, min: 2,
 		opts: []opt{
-			{key: "pid", ph: "N", required: true, check: intIn(-1, 1<<63-1)},
-			{key: "epoch", ph: "N", required: true, check: intIn(-1, 1<<15-1)},
+			optPid,
+			optEpoch,
 			{key: "result", ph: "commit|abort", required: true, check: oneOf("commit", "abort")},
 			{key: "coordinatorEpoch", ph: "N", check: intIn(0, maxInt32)},
-		}},
+		},
+		build: buildInjectMarker},
 	{verb: "inject", usage: "inject txnstate ID pid=N epoch=N state=Empty|CompleteCommit|CompleteAbort",
 		need: "a transactional id",
 		args: []arg{{lit: "txnstate", role: "kind", name: "txnstate"}, whoTxn}, min: 2,
@@ -176,7 +204,21 @@ var injectForms = []*form{
 			{key: "pid", ph: "N", required: true, check: intIn(0, 1<<63-1)},
 			{key: "epoch", ph: "N", required: true, check: intIn(0, 1<<15-1)},
 			{key: "state", ph: "Empty|CompleteCommit|CompleteAbort", required: true, check: oneOf("Empty", "CompleteCommit", "CompleteAbort")},
-		}},
+		},
+		build: buildInjectTxnState},
+	// pid and epoch are optional here: InitProducerId without them is a
+	// new instance's (-1, -1), and giving only one of them is a request
+	// the coordinator refuses (ref 3.4 step 4). Any timeout may be sent:
+	// the coordinator answers INVALID_TRANSACTION_TIMEOUT (step 3).
+	coordinatorRequest(engine.MsgInitProducerID, "inject InitProducerId ID [pid=N] [epoch=N] [timeout=MS]", buildInjectInitProducerID,
+		opt{key: "pid", ph: "N", check: optPid.check}, opt{key: "epoch", ph: "N", check: optEpoch.check},
+		opt{key: "timeout", ph: "MS", check: intIn(-1<<31, maxInt32)}),
+	coordinatorRequest(engine.MsgAddPartitionsToTxn, "inject AddPartitionsToTxn ID pid=N epoch=N partitions=TP,TP", buildInjectAddPartitions,
+		optPid, optEpoch, opt{key: "partitions", ph: "TP,TP", required: true, check: listOf("partitions", tpOrInternal)}),
+	coordinatorRequest(engine.MsgAddOffsetsToTxn, "inject AddOffsetsToTxn ID pid=N epoch=N group=G", buildInjectAddOffsets,
+		optPid, optEpoch, opt{key: "group", ph: "G", required: true, check: nonEmpty}),
+	coordinatorRequest(engine.MsgEndTxn, "inject EndTxn ID pid=N epoch=N result=commit|abort", buildInjectEndTxn,
+		optPid, optEpoch, opt{key: "result", ph: "commit|abort", required: true, check: oneOf("commit", "abort")}),
 }
 
 // verbForms maps every verb that starts a line to its forms (several for

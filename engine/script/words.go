@@ -98,8 +98,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// selState is the message selector that option words currently narrow.
+// selState is the message selector that option words currently narrow:
+// p.sels[i].
 type selState struct {
+	i    int
 	word string
 	id   bool
 	seen map[string]bool
@@ -107,8 +109,8 @@ type selState struct {
 
 var filterKeys = []string{"to", "from", "partition"}
 
-// words checks every word after the head, left to right, and fills the
-// command's Args and Opts.
+// words checks every word after the head, left to right, and records them
+// in p.actor, p.args, p.opts and p.sels.
 func (p *pctx) words(words []token) string {
 	f := p.f
 	seen := map[string]bool{}
@@ -129,78 +131,92 @@ func (p *pctx) words(words []token) string {
 			case f.named && i == 0:
 				p.nameOK = true
 				if f.client {
-					p.cmd.Actor = t.val
+					p.actor = t.val
 				} else {
-					p.cmd.Args = append(p.cmd.Args, t.val)
+					p.args = append(p.args, t.val)
 				}
 			default:
-				p.cmd.Args = append(p.cmd.Args, t.val)
+				p.args = append(p.args, t.val)
 			}
 			if a.msg {
-				sel = &selState{word: t.val, id: isMessageID(t.val), seen: map[string]bool{}}
+				p.sels = append(p.sels, selectorOf(t.val))
+				sel = &selState{i: len(p.sels) - 1, word: t.val, id: isMessageID(t.val), seen: map[string]bool{}}
 			}
 			i++
 			continue
 		}
-		if m := p.option(t, seen, sel); m != "" {
+		filter, m := p.option(t, seen, sel)
+		if m != "" {
 			return m
 		}
-		p.cmd.Opts = append(p.cmd.Opts, KV{Key: t.key(), Value: t.value()})
+		if !filter {
+			p.opts = append(p.opts, kv{Key: t.key(), Value: t.value()})
+		}
 	}
 	return ""
 }
 
-// option checks one key=value word.
-func (p *pctx) option(t token, seen map[string]bool, sel *selState) string {
+// option checks one key=value word. A message filter is recorded in its
+// selector, and reported as such.
+func (p *pctx) option(t token, seen map[string]bool, sel *selState) (filter bool, msg string) {
 	f, key, val := p.f, t.key(), t.value()
 	shown := showOpt(key, val)
 	switch {
 	case key == "":
-		return p.ctx + ": " + show(t.val) + ": expected KEY=VALUE"
+		return false, p.ctx + ": " + show(t.val) + ": expected KEY=VALUE"
 	case val == "":
-		return p.ctx + ": " + key + "= needs a value"
+		return false, p.ctx + ": " + key + "= needs a value"
 	}
 	if f.hasMsg() && contains(filterKeys, key) {
 		switch {
 		case sel == nil:
-			return p.ctx + ": " + shown + ": a filter follows the message kind it narrows, e.g. \"" + f.verb + " ProduceResponse to=A\""
+			return true, p.ctx + ": " + shown + ": a filter follows the message kind it narrows, e.g. \"" + f.verb + " ProduceResponse to=A\""
 		case sel.id:
-			return p.ctx + ": " + shown + ": " + sel.word + " already names one message; filters narrow a kind"
+			return true, p.ctx + ": " + shown + ": " + sel.word + " already names one message; filters narrow a kind"
 		case sel.seen[key]:
-			return p.ctx + ": " + key + "= is given twice for " + sel.word
+			return true, p.ctx + ": " + key + "= is given twice for " + sel.word
 		}
 		sel.seen[key] = true
-		c := brokerOrClient
+		c := endpoint
 		if key == "partition" {
 			c = tpOrInternal
 		}
 		if m := c(p, val); m != "" {
-			return p.ctx + ": " + shown + ": " + m
+			return true, p.ctx + ": " + shown + ": " + m
 		}
-		return ""
+		s := &p.sels[sel.i]
+		switch key {
+		case "to":
+			s.To = val
+		case "from":
+			s.From = val
+		case "partition":
+			s.Partition, s.HasPartition = toTP(val), true
+		}
+		return true, ""
 	}
 	o, named := f.opt(key)
 	_, _, isTP := splitTP(key)
 	switch {
 	case named:
 		if m := o.check(p, val); m != "" {
-			return p.ctx + ": " + shown + ": " + m
+			return false, p.ctx + ": " + shown + ": " + m
 		}
 	case f.keyed != nil && isTP:
 		if m := f.keyed.key(p, key); m != "" {
-			return p.ctx + ": " + show(key) + ": " + m
+			return false, p.ctx + ": " + show(key) + ": " + m
 		}
 		if m := f.keyed.val(p, val); m != "" {
-			return p.ctx + ": " + shown + ": " + m
+			return false, p.ctx + ": " + shown + ": " + m
 		}
 	default:
-		return p.unknownOption(key, val)
+		return false, p.unknownOption(key, val)
 	}
 	if seen[key] {
-		return p.ctx + ": " + key + "= is given twice"
+		return false, p.ctx + ": " + key + "= is given twice"
 	}
 	seen[key] = true
-	return ""
+	return false, ""
 }
 
 // knownKey reports whether the form accepts an option with this key at all,
@@ -235,15 +251,30 @@ func (p *pctx) unknownOption(key, val string) string {
 func (p *pctx) missing() string {
 	f := p.f
 	for _, o := range f.opts {
-		if _, ok := p.cmd.Opt(o.key); o.required && !ok {
+		if _, ok := p.opt(o.key); o.required && !ok {
 			return p.ctx + " needs " + o.key + "=" + o.ph + ": \"" + p.usage() + "\""
 		}
 	}
-	if f.keyed != nil && len(p.cmd.Offsets()) < f.keyed.min {
+	if f.keyed != nil && len(p.keyedOpts()) < f.keyed.min {
 		return p.ctx + " needs " + f.need + ": \"" + p.usage() + "\""
 	}
-	if len(p.cmd.Opts) < f.optMin {
+	if len(p.opts) < f.optMin {
 		return p.ctx + " needs at least one KEY=VALUE setting: \"" + p.usage() + "\""
 	}
 	return ""
+}
+
+// keyedOpts returns the options whose key is a value (sendOffsetsToTransaction's
+// and commitSync's TP=OFFSET), in order, leaving out the named options.
+func (p *pctx) keyedOpts() []kv {
+	if p.f.keyed == nil {
+		return nil
+	}
+	var out []kv
+	for _, o := range p.opts {
+		if _, named := p.f.opt(o.Key); !named {
+			out = append(out, o)
+		}
+	}
+	return out
 }

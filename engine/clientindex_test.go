@@ -2,19 +2,26 @@ package engine
 
 import (
 	"math/rand"
+	"reflect"
 	"testing"
 )
 
 // applyRunningAll is Apply as it was before runClientsAfter: every client
 // runs after every action. It is the reference runClientsAfter must match.
 func applyRunningAll(w *World, a Action) {
-	if a.Verb != "expect" {
-		w.emit(EvAction, "scenario", a.String())
+	w.beginChanges()
+	w.applying++
+	defer func() { w.applying-- }()
+	w.emit(EvAction, "scenario", a.String())
+	if c := addressedClient(a); c != "" {
+		w.changes.actor(c)
 	}
-	if err := w.apply(a); err == nil && !isSetupVerb(a.Verb) {
+	w.beginAction(a)
+	if err := w.apply(a); err == nil && !isSetup(a) {
 		w.runClients()
 		w.checkInvariants()
 	}
+	w.endAction()
 }
 
 // TestRunClientsAfterMatchesRunningAll: running only the clients an action
@@ -51,23 +58,29 @@ func TestRunClientsAfterMatchesRunningAll(t *testing.T) {
 func compareRunClients(t *testing.T, s swarmSetup, seed int64) {
 	t.Helper()
 	fast, ref := New(DefaultConfig()), New(DefaultConfig())
-	for _, line := range s.setup {
-		fast.Apply(mustAction(line))
-		applyRunningAll(ref, mustAction(line))
+	for _, a := range s.setup {
+		fast.Apply(a)
+		applyRunningAll(ref, a)
 	}
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < 500; i++ {
-		line := randomAction(ref, r, s, i)
+		a := randomAction(ref, r, s, i)
 		from := len(ref.Events)
-		fast.Apply(mustAction(line))
-		applyRunningAll(ref, mustAction(line))
+		fast.Apply(a)
+		applyRunningAll(ref, a)
 		if len(fast.Events) != len(ref.Events) {
-			t.Fatalf("%s seed %d, after %q: %d events, want %d", s.name, seed, line, len(fast.Events), len(ref.Events))
+			t.Fatalf("%s seed %d, after %s: %d events, want %d", s.name, seed, a, len(fast.Events), len(ref.Events))
 		}
 		for k := from; k < len(ref.Events); k++ {
 			if fast.Events[k].Line() != ref.Events[k].Line() {
-				t.Fatalf("%s seed %d, after %q: event %d is %q, want %q", s.name, seed, line, k, fast.Events[k].Line(), ref.Events[k].Line())
+				t.Fatalf("%s seed %d, after %s: event %d is %q, want %q", s.name, seed, a, k, fast.Events[k].Line(), ref.Events[k].Line())
 			}
+		}
+		// The change set too: a view marks what it names.
+		fc, rc := fast.Changes(), ref.Changes()
+		fc.msgIndex, rc.msgIndex = nil, nil
+		if !reflect.DeepEqual(fc, rc) {
+			t.Fatalf("%s seed %d, after %s: change set %+v, want %+v", s.name, seed, a, fc, rc)
 		}
 	}
 }

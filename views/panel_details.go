@@ -1,0 +1,146 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"eoslab/views/theme"
+)
+
+// hasDetails reports whether a frame has anything for its detail view
+// beyond the event lines every step has.
+func hasDetails(f *Frame) bool {
+	return strings.TrimSpace(f.More+f.Source+f.Note) != ""
+}
+
+// detailContent is the step's detail view: the deeper why, where Kafka
+// decides it, the "Kafka vs the article" note, and the step's events as
+// the engine logs them, with their rule citations and message numbers.
+// None of it is needed to follow the lesson; all of it is one key away.
+func detailContent(f *Frame, p painter) Content {
+	th := p.th
+	w := min(p.w, maxProse)
+	var out []string
+	head := "Before the first step"
+	if f.Step > 0 {
+		head = "Step " + itoa(f.Step) + "/" + itoa(f.Steps)
+		if f.Title != "" {
+			head += ": " + clean(f.Title)
+		}
+	}
+	out = append(out, p.bold(clip(head, w, th.Sym.Ellipsis)), "")
+	section := func(title, text string, k theme.Kind) {
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		out = append(out, th.RenderBold(k, title))
+		out = append(out, wrap(text, w)...)
+		out = append(out, "")
+	}
+	section("More about this step", f.More, theme.Plain)
+	section("In Kafka's code", f.Source, theme.Plain)
+	section(th.Sym.Note+" Kafka vs the article", f.Note, theme.InFlight)
+	if !hasDetails(f) {
+		out = append(out, p.muted("This step has no notes beyond its events."), "")
+	}
+
+	n := clamp(f.NewEvents, 0, len(f.Events))
+	out = append(out, th.RenderBold(theme.Plain, "What the simulation logged in this step"))
+	out = append(out, wrap("One line per event, as in a transcript: the time in milliseconds, who acted, "+
+		"what happened. mN numbers the messages on the network, in the order they were sent. "+
+		"A citation such as [ref 2.3] or [row 4] names the section or decision-table row of the "+
+		"Kafka reference this simulation follows; \"scenario\" lines are the lesson's own commands.", w)...)
+	if n == 0 {
+		out = append(out, p.muted("(no events)"))
+	}
+	for _, e := range f.Events[len(f.Events)-n:] {
+		for i, l := range p.wrap(e.Text, max(w-4, 8)) {
+			if i == 0 {
+				out = append(out, "  "+l)
+			} else {
+				out = append(out, "      "+l)
+			}
+		}
+	}
+	return indent(out)
+}
+
+// keyLines lists every key of the player, "key  what it does", in as many
+// columns as the width holds, each group of keys in order.
+func (p painter) keyLines(groups [][]key.Binding) []string {
+	var cells [][2]string
+	kw, dw := 0, 0
+	for _, g := range groups {
+		for _, b := range g {
+			h := b.Help()
+			if h.Key == "" {
+				continue
+			}
+			cells = append(cells, [2]string{h.Key, h.Desc})
+			kw, dw = max(kw, width(h.Key)), max(dw, width(h.Desc))
+		}
+	}
+	colW := kw + 2 + dw
+	const gap = 4
+	k := columnCount(p.w-2, colW, gap, 4)
+	rows := (len(cells) + k - 1) / max(k, 1)
+	out := make([]string, rows)
+	for i, c := range cells {
+		r, col := i%rows, i/rows
+		cell := p.th.Text(theme.TextAccent, padRight(c[0], kw)) + "  " + c[1]
+		if col < k-1 {
+			cell = padRight(cell, colW+gap)
+		}
+		out[r] += cell
+	}
+	for i := range out {
+		out[i] = "  " + out[i]
+	}
+	return out
+}
+
+// legendLines explains every glyph the player draws, from the theme's own
+// tables, so the legend shows the glyphs of the mode in use (Unicode or
+// ASCII).
+func (p painter) legendLines() []string {
+	th := p.th
+	sym := th.Sym
+	rows := [][2]string{
+		{th.Glyph(theme.Changed), "changed by the last step (in a panel's tab: something in that panel changed)"},
+		{th.Glyph(theme.Committed) + " committed", "a record of a committed transaction"},
+		{th.Glyph(theme.Aborted) + " aborted", "a record of an aborted transaction"},
+		{th.Glyph(theme.Open) + " open", "a record of a transaction not finished yet"},
+		{th.Glyph(theme.Plain) + " plain", "a record written outside any transaction"},
+		{th.Glyph(theme.Fenced) + " fenced", "a producer fenced by a newer instance"},
+		{th.Glyph(theme.InFlight), "a request or answer in flight; in a producer, batches waiting for an answer"},
+		{th.Glyph(theme.Dropped), "a message the network dropped"},
+		{th.Glyph(theme.Paused), "a producer frozen (a GC pause)"},
+		{th.Glyph(theme.Violated), "an invariant the simulation checks was violated"},
+		{th.Glyph(theme.Correct) + " / " + th.Glyph(theme.Wrong), "the right answer / a wrong answer"},
+		{sym.Line + sym.Line + sym.Right, "a request on the Timeline"},
+		{sym.Dashed + sym.Dashed + sym.Left, "an answer on the Timeline"},
+		{sym.Lifeline, "an actor's lifeline on the Timeline; the numbers on the left are the steps"},
+		{sym.Boundary + sym.Boundary + " LSO / HW", "in a partition: read_committed reads below the LSO, read_uncommitted below the HW"},
+		{sym.Note, "the step has details: d opens them"},
+		{"[Name]", "the panel a shared slot shows; tab shows the others"},
+		{sym.Question, "a question: the lesson waits for your answer"},
+		{sym.ScrollUp + " " + sym.ScrollDown, "more above or below: scroll with the arrow keys"},
+		{sym.Play + " / " + sym.Pause, "autoplay on / paused"},
+	}
+	kw := 0
+	for _, r := range rows {
+		kw = max(kw, width(r[0]))
+	}
+	out := []string{p.bold("Glyphs")}
+	for _, r := range rows {
+		for i, l := range wrap(r[1], max(p.w-kw-4, 12)) {
+			lead := repeat(" ", kw)
+			if i == 0 {
+				lead = padRight(r[0], kw)
+			}
+			out = append(out, "  "+lead+"  "+l)
+		}
+	}
+	return out
+}
