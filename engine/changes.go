@@ -3,9 +3,11 @@ package engine
 // ChangeSet is what one Apply or one Step touched, noted by the engine at
 // the moment it touched it: a view marks what changed from it instead of
 // comparing two worlds. Each list holds an entry once, in the order first
-// touched. Most lists are bounded by the number of actors, partitions,
-// transactional ids and groups, and lookups scan them; only Messages grows
-// with the length of a run, and gets an index once it is long.
+// touched. The lists are bounded by the number of actors, partitions,
+// transactional ids and groups, except Messages, which grows with the
+// length of a run. Lookups scan a short list; Messages and the name lists
+// get an index once they are long (one run of hundreds of producers names
+// each of them, and a scan per event made that run quadratic).
 type ChangeSet struct {
 	// FirstEvent and FirstViolation are the lengths of World.Events and
 	// World.Violations before the step: the step added the rest.
@@ -35,10 +37,17 @@ type ChangeSet struct {
 	// msgIndex holds Messages once they are more than a scan should
 	// cover (a long run, a lesson step of thousands of actions).
 	msgIndex map[int64]struct{}
+	// actorIndex, txnIDIndex and groupIndex hold Actors, TxnIDs and
+	// Groups once they are long.
+	actorIndex, txnIDIndex, groupIndex nameIndex
 }
 
-// msgScanMax is how many messages a lookup scans before it uses an index.
-const msgScanMax = 32
+// nameIndex holds a list of names once it is more than a scan should
+// cover; nil until then.
+type nameIndex map[string]struct{}
+
+// scanMax is how many entries a lookup scans before it uses an index.
+const scanMax = 32
 
 // PartitionChange is a partition a step changed and its log end offset
 // before the step: the batches at or past FromLEO are the step's.
@@ -59,17 +68,17 @@ type ReceivedChange struct {
 func (w *World) Changes() ChangeSet { return w.changes }
 
 // Actor reports whether the named actor acted.
-func (c *ChangeSet) Actor(name string) bool { return hasName(c.Actors, name) }
+func (c *ChangeSet) Actor(name string) bool { return c.actorIndex.has(c.Actors, name) }
 
 // TxnID reports whether the coordinator entry of a transactional id changed.
-func (c *ChangeSet) TxnID(id string) bool { return hasName(c.TxnIDs, id) }
+func (c *ChangeSet) TxnID(id string) bool { return c.txnIDIndex.has(c.TxnIDs, id) }
 
 // Group reports whether a consumer group changed.
-func (c *ChangeSet) Group(id string) bool { return hasName(c.Groups, id) }
+func (c *ChangeSet) Group(id string) bool { return c.groupIndex.has(c.Groups, id) }
 
 // Message reports whether a message was sent, delivered or hit by a fault.
 func (c *ChangeSet) Message(id int64) bool {
-	if len(c.Messages) > msgScanMax {
+	if len(c.Messages) > scanMax {
 		if c.msgIndex == nil {
 			c.msgIndex = make(map[int64]struct{}, 2*len(c.Messages))
 			for _, m := range c.Messages {
@@ -119,7 +128,7 @@ func (c *ChangeSet) Merge(o ChangeSet) {
 	c.FirstEvent = min(c.FirstEvent, o.FirstEvent)
 	c.FirstViolation = min(c.FirstViolation, o.FirstViolation)
 	for _, a := range o.Actors {
-		c.Actors = addName(c.Actors, a)
+		c.actor(a)
 	}
 	for _, p := range o.Partitions {
 		if _, ok := c.Partition(p.TP); !ok {
@@ -135,10 +144,10 @@ func (c *ChangeSet) Merge(o ChangeSet) {
 		c.message(m)
 	}
 	for _, id := range o.TxnIDs {
-		c.TxnIDs = addName(c.TxnIDs, id)
+		c.txnID(id)
 	}
 	for _, g := range o.Groups {
-		c.Groups = addName(c.Groups, g)
+		c.group(g)
 	}
 }
 
@@ -150,7 +159,7 @@ func (c ChangeSet) clone() ChangeSet {
 	c.Messages = append([]int64(nil), c.Messages...)
 	c.TxnIDs = append([]string(nil), c.TxnIDs...)
 	c.Groups = append([]string(nil), c.Groups...)
-	c.msgIndex = nil
+	c.msgIndex, c.actorIndex, c.txnIDIndex, c.groupIndex = nil, nil, nil, nil
 	return c
 }
 
@@ -163,7 +172,7 @@ func (c *ChangeSet) reset(events, violations int) {
 	c.Messages = c.Messages[:0]
 	c.TxnIDs = c.TxnIDs[:0]
 	c.Groups = c.Groups[:0]
-	c.msgIndex = nil
+	c.msgIndex, c.actorIndex, c.txnIDIndex, c.groupIndex = nil, nil, nil, nil
 }
 
 // beginChanges starts the change set of an Apply or of a Step called from
@@ -174,9 +183,9 @@ func (w *World) beginChanges() {
 	}
 }
 
-func (c *ChangeSet) actor(name string) { c.Actors = addName(c.Actors, name) }
-func (c *ChangeSet) txnID(id string)   { c.TxnIDs = addName(c.TxnIDs, id) }
-func (c *ChangeSet) group(id string)   { c.Groups = addName(c.Groups, id) }
+func (c *ChangeSet) actor(name string) { c.Actors = c.actorIndex.add(c.Actors, name) }
+func (c *ChangeSet) txnID(id string)   { c.TxnIDs = c.txnIDIndex.add(c.TxnIDs, id) }
+func (c *ChangeSet) group(id string)   { c.Groups = c.groupIndex.add(c.Groups, id) }
 
 func (c *ChangeSet) message(id int64) {
 	if c.Message(id) {
@@ -213,9 +222,30 @@ func hasName(s []string, n string) bool {
 	return false
 }
 
-func addName(s []string, n string) []string {
-	if hasName(s, n) {
+// has reports whether the list s, which x indexes, holds n: by a scan
+// while s is short, through the index (built on first need) once it is
+// long.
+func (x *nameIndex) has(s []string, n string) bool {
+	if len(s) <= scanMax {
+		return hasName(s, n)
+	}
+	if *x == nil {
+		*x = make(nameIndex, 2*len(s))
+		for _, m := range s {
+			(*x)[m] = struct{}{}
+		}
+	}
+	_, ok := (*x)[n]
+	return ok
+}
+
+// add is s with n appended unless s holds it; x, s's index, follows.
+func (x *nameIndex) add(s []string, n string) []string {
+	if x.has(s, n) {
 		return s
+	}
+	if *x != nil {
+		(*x)[n] = struct{}{}
 	}
 	return append(s, n)
 }

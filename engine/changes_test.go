@@ -1,0 +1,47 @@
+package engine
+
+import (
+	"strconv"
+	"testing"
+)
+
+// TestChangeSetLongNameLists: past scanMax names a list is looked up
+// through its index; every name added before and after the index was built
+// is found once, a name never added is not, and the list keeps the order
+// of first touch.
+func TestChangeSetLongNameLists(t *testing.T) {
+	var c ChangeSet
+	n := 3 * scanMax
+	name := func(i int) string { return "p" + strconv.Itoa(i) }
+	for i := 0; i < n; i++ {
+		c.actor(name(i))
+		c.actor(name(i / 2)) // touched again: no second entry
+		c.txnID(name(i))
+		c.group(name(i))
+	}
+	if len(c.Actors) != n || len(c.TxnIDs) != n || len(c.Groups) != n {
+		t.Fatalf("%d actors, %d ids, %d groups; want %d each", len(c.Actors), len(c.TxnIDs), len(c.Groups), n)
+	}
+	if c.actorIndex == nil || c.txnIDIndex == nil || c.groupIndex == nil {
+		t.Fatal("long lists should be indexed")
+	}
+	for i := 0; i < n; i++ {
+		if c.Actors[i] != name(i) || !c.Actor(name(i)) || !c.TxnID(name(i)) || !c.Group(name(i)) {
+			t.Fatalf("name %d: %q, found %v %v %v", i, c.Actors[i], c.Actor(name(i)), c.TxnID(name(i)), c.Group(name(i)))
+		}
+	}
+	if c.Actor("nobody") || c.TxnID("nobody") || c.Group("nobody") {
+		t.Fatal("a name never added was found")
+	}
+	var m ChangeSet
+	m.actor("first")
+	m.Merge(c)
+	m.Merge(c)
+	if len(m.Actors) != n+1 || m.Actors[0] != "first" || !m.Actor(name(n-1)) || m.Actor("nobody") {
+		t.Fatalf("merged %d actors, want %d", len(m.Actors), n+1)
+	}
+	c.reset(0, 0)
+	if c.Actor(name(0)) || c.actorIndex != nil {
+		t.Fatal("reset keeps names")
+	}
+}
