@@ -213,7 +213,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 	if p.State == to {
 		return
 	}
-	if !ValidClientTransition(p.State, to) {
+	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
 		w.violate("illegal-transition", p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
 	}
 	w.emit(EvClientState, p.Name, p.State.String()+" -> "+to.String())

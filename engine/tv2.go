@@ -196,7 +196,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	case ConcurrentTransactions:
 		if w.Now-pk.Since < AddPartitionsLeaderRetryMaxMs {
 			// The produce waits at the leader; the add is tried again.
-			w.emitRule(EvSeqCheck, r.TP.String(), "the coordinator answers "+code.String()+" (the previous transaction is still completing): the leader retries the add in "+itoa(AddPartitionsLeaderBackoffMs)+" ms",
+			w.emitRule(EvSeqCheck, r.TP.String(), "the coordinator answers "+code.String()+" (a transition of the transaction is pending): the leader retries the add in "+itoa(AddPartitionsLeaderBackoffMs)+" ms",
 				"ref 6: a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms (KAFKA-18654)")
 			corr := w.newCorr()
 			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
@@ -571,6 +571,7 @@ func endTxnAnswer(req *Message, prepared TxnMetadata) *EndTxnResponse {
 // caller's TV1 PrepareAbort(epoch + 1, lastEpoch -1) stands.
 func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, target *TxnMetadata) string {
 	if !w.tv2Cluster() {
+		target.TV2 = false // endTransactionWithTV1: TV1 markers
 		return ""
 	}
 	rel := w.Config.TV2

@@ -40,6 +40,14 @@ func (w *World) learnTxnVersion(p *Producer, init bool) {
 	}
 }
 
+// upgradeTransition is the transition Kafka 4's TransactionManager adds
+// for the upgrade's bump: COMMITTING_TRANSACTION -> INITIALIZING, when the
+// committed transaction is followed by InitProducerId(pid, epoch)
+// (State.isTransitionValid in 4.x). Aborts reach INITIALIZING in TV1 too.
+func upgradeTransition(p *Producer, to ClientState) bool {
+	return p.TVUpgrade && p.State == CommittingTransaction && to == Initializing
+}
+
 // addPartitionV2 is maybeAddPartition under TV2: the partition is in the
 // transaction at once, and the transaction has started (the leader adds
 // it at the coordinator when the first batch arrives).

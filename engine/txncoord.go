@@ -624,6 +624,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 			target.State = PrepareCommit
 		}
 		target.LastUpdateTs = w.Now
+		target.TV2 = false // endTransactionWithTV1: its markers are TV1's, whatever added the partitions
 		w.txnWrite(t, target, wEndTxn, m, "ref 3.6: Ongoing + "+verb)
 	case PrepareCommit:
 		if r.Commit {
