@@ -384,7 +384,7 @@ func TestBadLines(t *testing.T) {
 		{"expect event x msg=Produc", "f.scn:9: expect event: msg=Produc: expected a message id like m12 or a kind like ProduceResponse; did you mean Produce?"},
 		{"expect response Produce", "f.scn:9: expect response: Produce: expected a message id like m12 or a response kind like ProduceResponse; did you mean ProduceResponse?"},
 		{"expect response EndTxnResponse baseOffset=3", "f.scn:9: expect response: baseOffset= is a field of ProduceResponse, not of EndTxnResponse"},
-		{"expect response ProduceResponse epoch=0", "f.scn:9: expect response: epoch= is a field of InitProducerIdResponse, not of ProduceResponse"},
+		{"expect response ProduceResponse epoch=0", "f.scn:9: expect response: epoch= is a field of InitProducerIdResponse or EndTxnResponse, not of ProduceResponse"},
 		{"expect response EndTxnResponse partition=t-0", "f.scn:9: expect response: EndTxnResponse is about no partition; partition= cannot narrow it"},
 		{"expect response m3 partition=t-0", "f.scn:9: expect response: partition=t-0: m3 already names one message; filters narrow a kind"},
 		{"expect response ProduceResponse error=FENCED", "f.scn:9: expect response: error=FENCED: expected a Kafka error name like OUT_OF_ORDER_SEQUENCE_NUMBER, or none; did you mean FENCED_INSTANCE_ID?"},
