@@ -286,7 +286,7 @@ func (w *World) resumeTxnOffsetCommitV2(pk parkedRequest, r *TxnOffsetCommitRequ
 	case ProducerFenced:
 		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 5.2, 6: the add of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written")
 	case ConcurrentTransactions:
-		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2, 6: the previous transaction is still completing; no server-side retry on this path, the producer retries")
+		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2, 6: a transition of the transaction is pending; no server-side retry on this path, the producer retries")
 	default:
 		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2, 6: the add of "+p.TP.String()+" failed with "+code.Name()+"; nothing written")
 	}

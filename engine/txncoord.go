@@ -804,8 +804,12 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 	}
 	target.Partitions = nil
 	target.LastUpdateTs = w.Now
+	rule := "ref 3.7: every marker acknowledged"
+	if len(meta.Partitions) == 0 {
+		rule = "ref 6: an empty abort has no markers to write"
+	}
 	w.completeTargetV2(t, meta, &target)
-	w.txnWrite(t, target, wComplete, nil, "ref 3.7: every marker acknowledged")
+	w.txnWrite(t, target, wComplete, nil, rule)
 }
 
 // onMarkerTimeout resends markers whose request got no answer.
