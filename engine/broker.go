@@ -252,7 +252,7 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}
-		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion)
+		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
 			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule)
 		} else {

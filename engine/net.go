@@ -320,6 +320,10 @@ type WriteTxnMarkersRequest struct {
 	// TV2 transaction, which makes the leader require a strictly greater
 	// epoch; 0 for a v1 request, which has no such field (ref 6).
 	TransactionVersion int8
+	// TV2Txn is simulation bookkeeping (not on Kafka's wire): the marker
+	// ends a TV2 transaction, whose data carry the epoch below the
+	// marker's. Only the invariants read it.
+	TV2Txn bool
 }
 
 // WriteTxnMarkersResponse answers per partition.

@@ -325,7 +325,7 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 // appendMarker validates and appends a transaction marker (ref 2.7).
 // txn is the bookkeeping id of the client transaction the marker decides
 // (0 when unknown); only the invariants read it.
-func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8) (ErrorCode, string) {
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8, tv2Txn bool) (ErrorCode, string) {
 	e, known := p.Producers[pid]
 	if !known {
 		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
@@ -343,7 +343,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	rule += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
-		w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, version), result, txn)
+		w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, tv2Txn), result, txn)
 		for i, t := range p.Ongoing {
 			if t.ProducerID == pid {
 				p.Ongoing = append(p.Ongoing[:i:i], p.Ongoing[i+1:]...)

@@ -644,11 +644,11 @@ func markerEpochCheck(e ProducerStateEntry, epoch int16, version int8) (ErrorCod
 	return InvalidProducerEpoch, "TV2 marker epoch " + itoa(int64(epoch)) + " <= stored epoch " + stored + " (KIP-1228)"
 }
 
-// markerDataEpoch is the epoch of the data a marker decides: a TV2 marker
-// carries the transaction's epoch + 1. The fenced-write invariant compares
-// the committed data with it.
-func markerDataEpoch(epoch int16, version int8) int16 {
-	if version >= 2 {
+// markerDataEpoch is the epoch of the data a marker decides: a TV2
+// transaction's marker carries its epoch + 1. The fenced-write invariant
+// compares the committed data with it.
+func markerDataEpoch(epoch int16, tv2Txn bool) int16 {
+	if tv2Txn {
 		return epoch - 1
 	}
 	return epoch

@@ -104,6 +104,7 @@ type markerJob struct {
 	Pending         []TP
 	Outstanding     map[int64][]TP // corr -> partitions in that request
 	Version         int8           // WriteTxnMarkers TransactionVersion (KIP-1228): 2 or 0
+	TV2             bool           // bookkeeping: a TV2 transaction, its markers one epoch above its data
 }
 
 // TxnStatePartition is one partition of __transaction_state: its durable log
@@ -665,7 +666,7 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 		result = MarkerCommit
 	}
 	job := &markerJob{Txn: meta.Txn, TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
-		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}, Version: w.markerVersion(meta)}
+		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}, Version: w.markerVersion(meta), TV2: meta.TV2}
 	t.Markers[meta.TransactionalID] = job
 	if len(job.Pending) == 0 {
 		w.completeTxn(t, job)
@@ -717,7 +718,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 		w.setTimer(30000, Timer{Kind: TimerRequestTimeout, Owner: t.addr(), ID: corr})
 		w.send(MsgWriteTxnMarkers, t.addr(), brokerAddr(l), corr, &WriteTxnMarkersRequest{TransactionalID: job.TransactionalID, ProducerID: job.ProducerID,
 			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition, Txn: job.Txn,
-			TransactionVersion: job.Version})
+			TransactionVersion: job.Version, TV2Txn: job.TV2})
 	}
 }
 
