@@ -45,7 +45,8 @@ type TV2Release struct {
 	// MarkerVersion is WriteTxnMarkers' TransactionVersion field (KIP-1228,
 	// 4.2.0): 2 makes a leader require a TV2 marker's epoch to be strictly
 	// greater than the stored one, except an equal epoch for a pid with no
-	// open transaction (KAFKA-19999) or at Short.MAX_VALUE (4.3.0). 0 is
+	// open transaction (KAFKA-19999, 4.2.0) or, from 4.3.0, at
+	// Short.MAX_VALUE; version 2 here has both exceptions. 0 is
 	// WriteTxnMarkers v1, checked with the TV1 rule (ref 2.7).
 	MarkerVersion int8
 	// SingleFenceBump: a fence or timeout abort writes PrepareAbort at
@@ -535,9 +536,7 @@ func (w *World) bumpForEndV2(id int, t *TxnStatePartition, meta TxnMetadata, tar
 	target.TV2 = true
 	target.PrevProducerID = meta.ProducerID
 	target.LastProducerEpoch = meta.ProducerEpoch
-	if !(meta.ProducerEpoch == math.MaxInt16 && target.State == PrepareAbort) {
-		target.ProducerEpoch = meta.ProducerEpoch + 1
-	}
+	target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
 	text := meta.TransactionalID + " pid=" + itoa(meta.ProducerID) + " epoch=" + itoa(int64(meta.ProducerEpoch)) + " -> epoch=" + itoa(int64(target.ProducerEpoch)) +
 		" for " + target.State.String() + ", lastProducerEpoch " + itoa(int64(meta.ProducerEpoch))
 	why := "ref 6: TV2 bumps the epoch on every EndTxn; the markers carry the new epoch"
@@ -547,6 +546,18 @@ func (w *World) bumpForEndV2(id int, t *TxnStatePartition, meta TxnMetadata, tar
 		why = "ref 6: TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0 (KAFKA-18660)"
 	}
 	w.emitRule(EvEpoch, w.coordActor(t), text, why)
+}
+
+// bumpedEpoch is epoch + by, never past Short.MAX_VALUE: Kafka does not
+// bump an epoch already at 32767 (prepareFenceProducerEpoch,
+// prepareAbortOrCommit), and the releases that could go past it (4.0.0's
+// double bump at 32766, a commit at 32767 before KAFKA-20090) fail with an
+// exception, which the simulation does not model.
+func bumpedEpoch(epoch, by int16) int16 {
+	if epoch > math.MaxInt16-by {
+		return math.MaxInt16
+	}
+	return epoch + by
 }
 
 // endTxnAnswer is the EndTxn answer once PrepareX is durable: v4 carries
@@ -579,13 +590,13 @@ func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, ta
 	target.PrevProducerID = meta.ProducerID
 	rule := "ref 6: TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch " + itoa(int64(meta.ProducerEpoch)) + " (KAFKA-19367, Kafka 4.0.1)"
 	if rel.SingleFenceBump {
-		target.ProducerEpoch = meta.ProducerEpoch + 1
+		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
 		target.LastProducerEpoch = meta.ProducerEpoch
 	} else {
 		// Kafka 4.0.0 set the fenced epoch, then prepareAbortOrCommit
 		// bumped it again.
-		target.ProducerEpoch = meta.ProducerEpoch + 2
-		target.LastProducerEpoch = meta.ProducerEpoch + 1
+		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 2)
+		target.LastProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
 		rule = "ref 6: TV2 fence in Kafka 4.0.0: PrepareAbort at epoch + 2, lastProducerEpoch epoch + 1 (fixed by KAFKA-19367)"
 	}
 	if rel.RotateOnFence && meta.ProducerEpoch >= EpochExhaustedAt {
