@@ -86,7 +86,8 @@ type TxnMetaDump struct {
 	ProducerEpoch    int16  `json:"producerEpoch"`
 	// LastProducerEpoch is the epoch before the last bump, kept in memory
 	// only (TransactionMetadata.lastProducerEpoch, ref 3.2, 3.4): -1 except
-	// after an InitProducerId that bumped an expected epoch (KIP-360).
+	// after an InitProducerId that bumped an expected epoch (KIP-360) and,
+	// under transaction.version=2, after an EndTxn or a fence (ref 6).
 	LastProducerEpoch int16    `json:"lastProducerEpoch"`
 	State             string   `json:"state"`
 	Partitions        []string `json:"partitions"`
