@@ -393,34 +393,47 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 	}
 	enc := json.NewEncoder(stdout)
 	failed := 0
-	for _, c := range cmds {
-		evs, f, err := r.Exec(c)
-		for _, e := range evs {
-			if g.json {
-				enc.Encode(jsonEvent(e))
-			} else {
-				fmt.Fprintln(stdout, e.Line())
-			}
-		}
-		if c.Kind() == script.Expect && g.json {
-			je := map[string]any{"type": "expect", "file": c.File, "line": c.Line, "text": c.Text, "ok": f == nil && err == nil}
-			if f != nil {
-				je["found"] = f.Got
-			}
-			enc.Encode(je)
-		}
-		if f != nil {
+	err = r.Play(cmds, func(s script.Outcome) error {
+		if f := s.Failure; f != nil {
 			failed++
-			if !g.json {
-				fmt.Fprintf(stdout, "EXPECT FAILED %s:%d: %s\n    found: %s\n", f.File, f.Line, f.Text, f.Got)
+		}
+		if !g.json {
+			for _, e := range s.Events {
+				if _, err := fmt.Fprintln(stdout, e.Line()); err != nil {
+					return err
+				}
+			}
+			if f := s.Failure; f != nil {
+				_, err := fmt.Fprintf(stdout, "EXPECT FAILED %s:%d: %s\n    found: %s\n", f.File, f.Line, f.Text, f.Got)
+				return err
+			}
+			return nil
+		}
+		for _, e := range s.Events {
+			if err := enc.Encode(jsonEvent(e)); err != nil {
+				return err
 			}
 		}
-		if err != nil {
-			return asInvalid(err)
+		if c := s.Command; c.Kind() == script.Expect {
+			je := map[string]any{"type": "expect", "file": c.File, "line": c.Line, "text": c.Text, "ok": s.Failure == nil}
+			if s.Failure != nil {
+				je["found"] = s.Failure.Got
+			}
+			return enc.Encode(je)
 		}
+		return nil
+	})
+	var se *script.Error
+	switch {
+	case errors.As(err, &se):
+		return asInvalid(err)
+	case err != nil:
+		return &exitError{code: 1, msg: "eoslab: writing the transcript: " + err.Error()}
 	}
 	if g.json {
-		enc.Encode(r.World.State())
+		if err := enc.Encode(r.World.State()); err != nil {
+			return &exitError{code: 1, msg: "eoslab: writing the state: " + err.Error()}
+		}
 	}
 	if failed > 0 {
 		return &exitError{code: 1, msg: fmt.Sprintf("%s: %d expectation(s) failed", file, failed)}

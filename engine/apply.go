@@ -15,8 +15,16 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	if a == nil {
 		return nil, errf("no action")
 	}
+	w.beginChanges()
+	w.applying++
+	defer func() { w.applying-- }()
 	start := len(w.Events)
 	w.emit(EvAction, "scenario", a.String())
+	if c := addressedClient(a); c != "" {
+		// The client a call addresses acts even when it emits nothing
+		// (a send queued behind a full pipeline).
+		w.changes.actor(c)
+	}
 	w.beginAction(a)
 	err := w.apply(a)
 	if err == nil && !isSetup(a) {
@@ -37,6 +45,31 @@ func isSetup(a Action) bool {
 		return true
 	}
 	return false
+}
+
+// addressedClient is the client an action calls or declares, if any.
+func addressedClient(a Action) string {
+	switch a := a.(type) {
+	case DeclareProducer:
+		return a.Name
+	case DeclareConsumer:
+		return a.Name
+	case DeclareProcessor:
+		return a.Name
+	case Call:
+		return a.Client
+	case Send:
+		return a.Client
+	case SendOffsets:
+		return a.Client
+	case CommitSync:
+		return a.Client
+	case Pause:
+		return a.Client
+	case Resume:
+		return a.Client
+	}
+	return ""
 }
 
 func (w *World) start() {
@@ -150,6 +183,7 @@ func (w *World) Busy() bool {
 // Step takes the next scheduled item. It returns false when nothing is
 // scheduled, or when the action being applied has reached a limit (Limits).
 func (w *World) Step() bool {
+	w.beginChanges()
 	if len(w.Queue) == 0 || !w.withinBudget() {
 		return false
 	}
@@ -168,6 +202,7 @@ func (w *World) execute(it item) {
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
 		owner = it.Msg.To
+		w.changes.message(it.Msg.ID)
 		w.deliver(it)
 	} else {
 		w.fire(it)
@@ -200,44 +235,44 @@ func (w *World) deliver(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").about(m)
+			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").naming(m, headDown).fault(FaultLost)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" from "+m.From).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" from "+m.From).naming(m, headReceives)
 		w.deliverToBroker(id, m)
 		return
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
+			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
 			return
 		}
 		if p.Paused {
 			p.Deferred = append(p.Deferred, it)
-			w.emit(EvInfo, m.To, "is paused: "+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").about(m)
+			w.emit(EvInfo, m.To, headPaused+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").naming(m, headPaused)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
 		w.onProducerMessage(p, m)
 		return
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, "is down: "+m.Name()+" "+m.Kind.String()+" is lost").about(m)
+			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
 			return
 		}
 		if c.Paused {
 			c.Deferred = append(c.Deferred, it)
 			return
 		}
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()).naming(m, headReceives)
 		w.onConsumerMessage(c, m)
 		return
 	}
 	if m.To == ExpertAddr {
 		// The expert actions (inject) have no client behind them; their
 		// answers are only narrated, so a lesson can show what came back.
-		w.emit(EvDeliver, m.To, "receives "+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).about(m)
+		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
 	}
 }
 

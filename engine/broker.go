@@ -62,13 +62,13 @@ func (w *World) reply(m *Message, kind MsgKind, body Body) {
 func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	p := w.Partitions[r.TP]
 	if p == nil || p.Leader != id {
-		w.emit(EvSeqCheck, brokerAddr(id), "is not the leader of "+r.TP.String()+": NOT_LEADER_OR_FOLLOWER(6)")
+		w.emit(EvSeqCheck, brokerAddr(id), "is not the leader of "+r.TP.String()+": "+NotLeaderOrFollower.String()).on(r.TP).code(NotLeaderOrFollower)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
 		return
 	}
 	// Step 0: record validation (LogValidator).
 	if why := invalidRecord(r); why != "" {
-		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: INVALID_RECORD(87)", why)
+		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: "+InvalidRecord.String(), why).on(r.TP).code(InvalidRecord)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidRecord})
 		return
 	}
@@ -84,7 +84,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
-				"KIP-890 part 1: first transactional batch from this pid here, verification before append")
+				"KIP-890 part 1: first transactional batch from this pid here, verification before append").on(r.TP).txn(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
 				return
@@ -151,7 +151,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	var out ErrorCode
 	switch code {
 	case None:
-		w.emit(EvSeqCheck, r.TP.String(), "verification passed: "+r.TP.String()+" is in the transaction")
+		w.emit(EvSeqCheck, r.TP.String(), "verification passed: "+r.TP.String()+" is in the transaction").on(r.TP).txn(r.TransactionalID)
 		w.finishProduce(p, pk.Msg, r, pk.Guard)
 		return
 	case TransactionAbortable:
@@ -163,7 +163,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	default:
 		out = NotEnoughReplicas
 	}
-	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", "ref 2.4: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")
+	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", "ref 2.4: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response").on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
@@ -179,21 +179,21 @@ func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
 		}
 		text += ": " + res.Code.String() + "; nothing appended"
-		w.emitRule(EvSeqCheck, actor, text, res.Rule)
+		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).code(res.Code)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
-		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule)
+		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
-		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule)
+		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
 		text := "accepts " + who + " at offsets " + nb.Offsets()
 		if res.Expected >= 0 {
 			text += " (expected seq " + itoa(int64(res.Expected)) + ")"
 		}
-		w.emitRule(EvSeqCheck, actor, text, res.Rule)
+		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP)
 	}
 	if !res.Duplicate {
 		w.afterAppend(p)
@@ -246,17 +246,17 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 	var results []TPCode
 	var need []TPOffset
 	for _, tp := range r.Partitions {
-		p := w.Partition(tp)
+		p := w.partition(tp)
 		if p == nil || p.Leader != id {
-			w.emit(EvMarker, brokerAddr(id), "is not the leader of "+tp.String()+": NOT_LEADER_OR_FOLLOWER(6) for the "+r.Result.String()+" marker")
+			w.emit(EvMarker, brokerAddr(id), "is not the leader of "+tp.String()+": "+NotLeaderOrFollower.String()+" for the "+r.Result.String()+" marker").on(tp).txn(r.TransactionalID).code(NotLeaderOrFollower)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}
 		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
-			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule)
+			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code)
 		} else {
-			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule)
+			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID)
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {
 				w.resolvePendingOffsets(tp, r.ProducerID, r.Result)

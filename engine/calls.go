@@ -1,7 +1,5 @@
 package engine
 
-import "errors"
-
 // Client API calls, named after the Java producer and consumer. Misuse
 // raises what Java raises (IllegalStateException, KafkaException) as a
 // client error rather than a Go error: a lesson may want to show it.
@@ -182,10 +180,8 @@ func (w *World) beginCompletingTransaction(p *Producer, commit bool) {
 			return
 		}
 	} else {
-		w.emitRule(EvInfo, p.Name, "sends no EndTxn after "+InvalidProducerIDMapping.String()+": the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)", "ref 1.3")
+		w.emitRule(EvInfo, p.Name, "sends no EndTxn after "+InvalidProducerIDMapping.String()+": the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)", "ref 1.3").code(InvalidProducerIDMapping)
 		w.completeTransaction(p)
 	}
 	p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})
 }
-
-var errUnknownClient = errors.New("unknown client")

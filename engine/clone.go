@@ -14,6 +14,7 @@ func (w *World) Clone() *World {
 	c.Parked = append([]parkedRequest(nil), w.Parked...)
 	c.Held = append([]heldResponse(nil), w.Held...)
 	c.dirty = append([]TP(nil), w.dirty...)
+	c.changes = w.changes.clone()
 	c.TxnOutcomes = make(map[int64]MarkerType, len(w.TxnOutcomes))
 	for k, v := range w.TxnOutcomes {
 		c.TxnOutcomes[k] = v

@@ -194,7 +194,7 @@ func (w *World) requestOffsetReset(c *Consumer, tps []TP) bool {
 	if c.OffsetReset == ResetNone {
 		c.LastError = errNoOffsetForPartition
 		w.emitRule(EvClientError, c.Name, "poll throws NoOffsetForPartitionException: no committed offset for "+tpList(tps)+" and auto.offset.reset=none",
-			"SubscriptionState.resetInitializingPositions")
+			"SubscriptionState.resetInitializingPositions").code(errNoOffsetForPartition)
 		return false
 	}
 	for _, tp := range tps {
@@ -245,7 +245,7 @@ func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 			what = "the LSO"
 		}
 	}
-	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", "auto.offset.reset="+c.OffsetReset.String())
+	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", "auto.offset.reset="+c.OffsetReset.String()).on(r.TP)
 	w.poll(c)
 }
 
@@ -273,7 +273,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 	case *OffsetFetchResponse:
 		if r.Code != None {
 			c.LastError = r.Code
-			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4")
+			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4").code(r.Code)
 			if r.Code == NotCoordinator {
 				c.GroupBroker = -1
 			}
@@ -288,7 +288,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 					continue
 				}
 				pos.Offset = o.Offset
-				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset))
+				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset)).on(o.TP)
 			}
 		}
 		if len(none) > 0 && !w.requestOffsetReset(c, none) {
@@ -360,13 +360,16 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		pos.Offset = b.NextOffset()
 		w.checkDelivery(c, r.TP, b)
 	}
+	if len(got) > 0 {
+		w.changes.received(c)
+	}
 	c.Received = append(c.Received, got...)
 	if len(got) == 0 && len(skipped) == 0 {
 		bound := "high watermark " + itoa(r.HighWatermark)
 		if c.ReadCommitted {
 			bound = "LSO " + itoa(r.LSO)
 		}
-		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound)
+		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound).on(r.TP)
 		return
 	}
 	text := "(" + c.Isolation() + ") "
@@ -379,7 +382,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		text += "; skips " + strings.Join(skipped, ", ")
 	}
 	text += "; position " + itoa(pos.Offset)
-	w.emit(EvConsume, c.Name, text)
+	w.emit(EvConsume, c.Name, text).on(r.TP)
 }
 
 func consumedText(rs []ConsumedRecord) string {
@@ -400,7 +403,7 @@ func (w *World) commitSync(c *Consumer, offsets []TPOffset) {
 	}
 	b := c.GroupBroker
 	if b < 0 {
-		if p := w.Partition(w.OffsetsPartitionFor(c.GroupID)); p != nil {
+		if p := w.partition(w.OffsetsPartitionFor(c.GroupID)); p != nil {
 			b = p.Leader
 		}
 	}

@@ -44,28 +44,221 @@ func (k EventKind) String() string {
 	return "kind" + strconv.Itoa(int(k))
 }
 
-// Event is one decision or happening. Text is the canonical one-line form
-// used by transcripts, the TUI log, tests and --json output. Rule, when set,
-// names the rule that decided (for example a row of the reference's decision
-// table), so a player can explain why and not only what.
-type Event struct {
-	Seq   int       `json:"seq"`
-	Step  int       `json:"step"`
-	Time  int64     `json:"time"`
-	Kind  EventKind `json:"-"`
-	Actor string    `json:"actor"`
-	Text  string    `json:"text"`
-	Rule  string    `json:"rule,omitempty"`
-	Code  ErrorCode `json:"-"`
-	Msg   int64     `json:"msg,omitempty"`
-	// Message is the message the event is about (sent, delivered, dropped,
-	// duplicated), so a view can draw it without reading Text.
-	Message *Message `json:"-"`
+// FaultKind says what a fault did. For the faults on one message (dropped,
+// duplicated, delayed, reordered, lost at a host that is down) the event's
+// Message is that message, so a view can draw the loss without reading Text.
+type FaultKind uint8
+
+// Fault kinds.
+const (
+	FaultNone       FaultKind = iota
+	FaultDropped              // the network lost the message (drop)
+	FaultDuplicated           // the network delivers a second copy: Message is the copy
+	FaultDelayed              // the network holds the message back
+	FaultReordered            // two messages swap their delivery slots: Message is the first
+	FaultLost                 // the message reached a host that is down and is lost there
+	FaultCrash                // a broker or client crashes
+	FaultRestart              // a broker or client restarts
+	FaultPause                // a client stops in a long GC pause
+	FaultResume               // a paused client goes on
+	FaultRebalance            // a consumer group gets a new generation
+	FaultOffline              // a partition or coordinator has no live replica
+	FaultLeaderMove           // partition leadership or a coordinator moves to another broker
+	FaultTruncate             // a new leader cuts the unreplicated tail of a log
+)
+
+var faultKindNames = [...]string{"none", "dropped", "duplicated", "delayed", "reordered", "lost", "crash",
+	"restart", "pause", "resume", "rebalance", "offline", "leader-move", "truncate"}
+
+func (k FaultKind) String() string {
+	if int(k) < len(faultKindNames) {
+		return faultKindNames[k]
+	}
+	return "fault" + strconv.Itoa(int(k))
 }
 
-func (e *Event) about(m *Message) {
+// LosesMessage reports whether the fault loses the event's Message: the
+// network dropped it, or it reached a host that is down.
+func (k FaultKind) LosesMessage() bool { return k == FaultDropped || k == FaultLost }
+
+// StateMachine names the state machine a Transition belongs to.
+type StateMachine uint8
+
+// State machines an event can report a transition of.
+const (
+	NoStateMachine    StateMachine = iota
+	CoordinatorStates              // TransactionMetadata.state (TxnState, ref 3.3)
+	ClientStates                   // TransactionManager.State (ClientState, ref 1.3)
+)
+
+// Transition is a state change an event reports: of a coordinator entry
+// (Of is CoordinatorStates, the event's TxnID names it; read it with Txn)
+// or of a producer client (ClientStates, the event's Actor; read it with
+// Client). It is three bytes, as every event carries one.
+type Transition struct {
+	Of       StateMachine
+	from, to uint8
+}
+
+// TxnTransition is a coordinator entry's change from one state to another.
+func TxnTransition(from, to TxnState) Transition {
+	return Transition{Of: CoordinatorStates, from: uint8(from), to: uint8(to)}
+}
+
+// ClientTransition is a producer client's change from one state to another.
+func ClientTransition(from, to ClientState) Transition {
+	return Transition{Of: ClientStates, from: uint8(from), to: uint8(to)}
+}
+
+// Txn is a coordinator transition's states; ok is false for any other.
+func (t Transition) Txn() (from, to TxnState, ok bool) {
+	return TxnState(t.from), TxnState(t.to), t.Of == CoordinatorStates
+}
+
+// Client is a client transition's states; ok is false for any other.
+func (t Transition) Client() (from, to ClientState, ok bool) {
+	return ClientState(t.from), ClientState(t.to), t.Of == ClientStates
+}
+
+// Event is one decision or happening, as typed fields: its kind, the actor
+// that decided or suffered it, the message, partition and transactional id
+// it is about, the error code it reports, the rule that decided it, any
+// state transition and, for a fault, what the fault did. Text is the
+// canonical one-line form of those fields (made once, by describe) used by
+// transcripts, the TUI log, tests and --json output; code that needs to
+// know what happened reads the fields, never Text. Rule, when set, names
+// the rule that decided (for example a row of the reference's decision
+// table), so a player can explain why and not only what.
+type Event struct {
+	Seq   int    `json:"seq"`
+	Step  int    `json:"step"`
+	Time  int64  `json:"time"`
+	Actor string `json:"actor"`
+	Text  string `json:"text"`
+	Rule  string `json:"rule,omitempty"`
+	// TxnID is the transactional id the event is about, if any.
+	TxnID string `json:"-"`
+	// TP is the partition the event is about, if any (the zero TP if none).
+	TP  TP    `json:"-"`
+	Msg int64 `json:"msg,omitempty"`
+	// Message is the message the event is about (sent, delivered, dropped,
+	// duplicated), so a view can draw it without reading Text.
+	Message *Message   `json:"-"`
+	Kind    EventKind  `json:"-"`
+	Fault   FaultKind  `json:"-"`
+	Code    ErrorCode  `json:"-"`
+	Change  Transition `json:"-"`
+	// msgAt is where Text names Message ("m12 "), for Unnumbered; 0
+	// when it does not (or names two messages). It fills the byte the
+	// fields above leave free, so an event stays 136 bytes.
+	msgAt uint8
+}
+
+// HasTP reports whether the event is about a partition.
+func (e *Event) HasTP() bool { return e.TP.Topic != "" }
+
+// about sets the message the event is about.
+func (e *Event) about(m *Message) *Event {
 	e.Msg = m.ID
 	e.Message = m
+	return e
+}
+
+// naming sets the message the event is about and notes that the text
+// names it right after head, the text's first words.
+func (e *Event) naming(m *Message, head string) *Event {
+	e.about(m)
+	if len(head) > 0 && len(head) <= maxMsgAt {
+		e.msgAt = uint8(len(head))
+	}
+	return e
+}
+
+// maxMsgAt is the furthest into Text that msgAt can point.
+const maxMsgAt = 255
+
+// Heads of the texts that name their message right after them.
+const (
+	headSends    = "sends "
+	headDrops    = "drops "
+	headReceives = "receives "
+	headDown     = "is down: "
+	headPaused   = "is paused: "
+	headDelays   = "delays "
+)
+
+// Unnumbered is Text without the number of the message the event is about
+// ("m12 "), for a reader who follows messages by what they are rather than
+// by their numbers: "sends A -> broker-1 Produce ...". An event whose text
+// names two messages (a duplicate, a reorder) needs both numbers to make
+// sense and keeps them, like every event about no message.
+func (e *Event) Unnumbered() string {
+	if e.msgAt == 0 || e.Message == nil {
+		return e.Text
+	}
+	at := int(e.msgAt)
+	end := at + msgNameLen(e.Message.ID) + 1
+	if end > len(e.Text) {
+		return e.Text
+	}
+	return e.Text[:at] + e.Text[end:]
+}
+
+// msgNameLen is len(Message.Name()) without building the name.
+func msgNameLen(id int64) int {
+	n := 2 // "m" and the first digit
+	for id >= 10 {
+		id /= 10
+		n++
+	}
+	return n
+}
+
+// code sets the error code the event reports.
+func (e *Event) code(c ErrorCode) *Event {
+	e.Code = c
+	return e
+}
+
+// on sets the partition the event is about.
+func (e *Event) on(tp TP) *Event {
+	e.TP = tp
+	return e
+}
+
+// txn sets the transactional id the event is about.
+func (e *Event) txn(id string) *Event {
+	e.TxnID = id
+	return e
+}
+
+// fault sets what a fault did.
+func (e *Event) fault(k FaultKind) *Event {
+	e.Fault = k
+	return e
+}
+
+// describe is the one function that makes an event's canonical text. The
+// events whose content is all in typed fields are rendered from them: a
+// message sent or dropped, a client's state transition, and the head
+// "id From -> To" of a coordinator's, which detail completes. The other
+// events' text is detail, written where they happen.
+func describe(e *Event, detail string) string {
+	switch {
+	case e.Kind == EvSend && e.Message != nil:
+		e.msgAt = uint8(len(headSends))
+		return headSends + e.Message.Summary()
+	case e.Fault == FaultDropped && e.Message != nil:
+		e.msgAt = uint8(len(headDrops))
+		return headDrops + e.Message.Summary()
+	}
+	if from, to, ok := e.Change.Client(); ok {
+		return from.String() + " -> " + to.String() + detail
+	}
+	if from, to, ok := e.Change.Txn(); ok {
+		return e.TxnID + " " + from.String() + " -> " + to.String() + detail
+	}
+	return detail
 }
 
 // Line is the transcript form: time, actor, text and rule.
@@ -85,14 +278,51 @@ func (e Event) Line() string {
 	return b.String()
 }
 
+// record appends an event whose typed fields are set in e: it stamps the
+// sequence number, step and time, makes the text with describe and notes
+// the actor and message in the step's change set. Every event goes
+// through here or through emit, which does the same for an event that has
+// nothing to render.
+func (w *World) record(e Event, detail string) *Event {
+	w.Events = append(w.Events, e)
+	p := &w.Events[len(w.Events)-1]
+	p.Seq, p.Step, p.Time = len(w.Events)-1, w.StepCount, w.Now
+	p.Text = describe(p, detail)
+	if p.Message != nil {
+		p.Msg = p.Message.ID
+		w.changes.message(p.Message.ID)
+	}
+	w.changes.actor(p.Actor)
+	return p
+}
+
+// emit records an event of the given kind whose text is written at the
+// call site; the call site adds the typed fields it knows with the setters
+// above (about, code, on, txn, fault).
 func (w *World) emit(kind EventKind, actor, text string) *Event {
+	// record's work for an event with nothing to render, made in place:
+	// this is the path of most events, on every step.
 	w.Events = append(w.Events, Event{Seq: len(w.Events), Step: w.StepCount, Time: w.Now, Kind: kind, Actor: actor, Text: text})
+	w.changes.actor(actor)
 	return &w.Events[len(w.Events)-1]
 }
 
-func (w *World) emitRule(kind EventKind, actor, text, rule string) {
+func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
 	e := w.emit(kind, actor, text)
 	e.Rule = rule
+	return e
+}
+
+// emitFault records a fault on a message. describe renders the text of the
+// kinds it can from the message; detail is the text of the others.
+func (w *World) emitFault(kind FaultKind, actor string, m *Message, detail string) *Event {
+	return w.record(Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m}, detail)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// emitTxnState records a coordinator state transition of a transactional
+// id; describe renders "id From -> To" and detail completes it.
+func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string) *Event {
+	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id, Change: TxnTransition(from, to)}, detail)
+}

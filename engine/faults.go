@@ -10,7 +10,7 @@ func (w *World) applyDrop(a Drop) error {
 	}
 	m := w.Queue[i].Msg
 	w.Queue.removeAt(i)
-	w.emit(EvFault, "network", "drops "+m.Summary()).about(m)
+	w.emitFault(FaultDropped, "network", m, "")
 	return nil
 }
 
@@ -24,7 +24,7 @@ func (w *World) applyDuplicate(a Duplicate) error {
 	cp := *m
 	cp.ID = w.nextMsg
 	w.schedule(w.Queue[i].At, item{Kind: itemDeliver, Msg: &cp})
-	w.emit(EvFault, "network", "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String()).about(&cp)
+	w.emitFault(FaultDuplicated, "network", &cp, "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String())
 	return nil
 }
 
@@ -36,7 +36,7 @@ func (w *World) applyDelay(a Delay) error {
 	it := w.Queue.removeAt(i)
 	m := it.Msg
 	w.schedule(it.At+a.Ms, it)
-	w.emit(EvFault, "network", "delays "+m.Name()+" "+m.Kind.String()+" by "+itoa(a.Ms)+" ms").about(m)
+	w.emitFault(FaultDelayed, "network", m, headDelays+m.Name()+" "+m.Kind.String()+" by "+itoa(a.Ms)+" ms").naming(m, headDelays)
 	return nil
 }
 
@@ -56,7 +56,8 @@ func (w *World) applyReorder(a Reorder) error {
 	// their (time, seq), so the heap order is untouched.
 	mx, my := w.Queue[i].Msg, w.Queue[j].Msg
 	w.Queue[i].Msg, w.Queue[j].Msg = my, mx
-	w.emit(EvFault, "network", "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
+	w.changes.message(my.ID)
+	w.emitFault(FaultReordered, "network", mx, "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
 	return nil
 }
 
@@ -88,7 +89,8 @@ func (w *World) applyRebalance(a Rebalance) error {
 		return errf("unknown group %q", a.Group)
 	}
 	g.Generation++
-	w.emit(EvFault, "group("+g.ID+")", "rebalances: generation "+itoa(int64(g.Generation)))
+	w.changes.group(g.ID)
+	w.emit(EvFault, "group("+g.ID+")", "rebalances: generation "+itoa(int64(g.Generation))).fault(FaultRebalance)
 	return nil
 }
 
@@ -100,7 +102,7 @@ func (w *World) crashBroker(id int) {
 	}
 	b.Alive = false
 	addr := brokerAddr(id)
-	w.emit(EvFault, addr, "crashes")
+	w.emit(EvFault, addr, "crashes").fault(FaultCrash)
 	// Its timers and parked produces die with it.
 	for i := 0; i < len(w.Queue); i++ {
 		if it := &w.Queue[i]; it.Kind == itemTimer && it.Timer.Owner == addr {
@@ -129,13 +131,14 @@ func (w *World) crashBroker(id int) {
 			continue
 		}
 		nl := w.firstAlive(p.Replicas)
+		w.changes.partition(p)
 		p.Leader = nl
 		if nl < 0 {
-			w.emit(EvFault, addr, tp.String()+" is offline: no live replica")
+			w.emit(EvFault, addr, tp.String()+" is offline: no live replica").fault(FaultOffline).on(tp)
 			continue
 		}
 		p.LeaderEpoch++
-		w.emit(EvFault, addr, tp.String()+" leadership moves to "+brokerAddr(nl)+" (leader epoch "+itoa(int64(p.LeaderEpoch))+")")
+		w.emit(EvFault, addr, tp.String()+" leadership moves to "+brokerAddr(nl)+" (leader epoch "+itoa(int64(p.LeaderEpoch))+")").fault(FaultLeaderMove).on(tp)
 		w.truncateTo(p, p.HW)
 	}
 	for _, pn := range w.sortedTxnParts() {
@@ -143,13 +146,14 @@ func (w *World) crashBroker(id int) {
 		if t.Leader != id {
 			continue
 		}
+		w.changes.txnIDsOf(t.Meta)
 		t.Meta = map[string]TxnMetadata{}
 		t.Writes = nil
 		t.Markers = map[string]*markerJob{}
 		nl := w.firstAlive(t.Replicas)
 		t.Leader = nl
 		if nl < 0 {
-			w.emit(EvFault, addr, t.name()+" is offline: no transaction coordinator for its ids")
+			w.emit(EvFault, addr, t.name()+" is offline: no transaction coordinator for its ids").fault(FaultOffline)
 			continue
 		}
 		w.electCoordinator(t)
@@ -159,7 +163,7 @@ func (w *World) crashBroker(id int) {
 func (w *World) electCoordinator(t *TxnStatePartition) {
 	t.CoordEpoch++
 	t.Loading = true
-	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", "ref 3.9")
+	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", "ref 3.9").fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
 	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerLoadDone, Owner: t.addr(), TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
@@ -179,13 +183,14 @@ func (w *World) restartBroker(id int) {
 		return
 	}
 	b.Alive = true
-	w.emit(EvFault, brokerAddr(id), "restarts")
+	w.emit(EvFault, brokerAddr(id), "restarts").fault(FaultRestart)
 	for _, tp := range w.allPartitions() {
 		p := w.Partitions[tp]
 		if p.Leader < 0 && containsInt(p.Replicas, id) {
+			w.changes.partition(p)
 			p.Leader = id
 			p.LeaderEpoch++
-			w.emit(EvFault, brokerAddr(id), tp.String()+" is back online with "+brokerAddr(id)+" as leader")
+			w.emit(EvFault, brokerAddr(id), tp.String()+" is back online with "+brokerAddr(id)+" as leader").fault(FaultLeaderMove).on(tp)
 			w.markDirty(tp)
 			w.resendWaitingMarkers(tp)
 		}
@@ -234,7 +239,7 @@ func (w *World) crashClient(name string) error {
 		c.InFlight = nil
 		c.Deferred = nil
 	}
-	w.emit(EvFault, name, "crashes: everything in its memory is gone")
+	w.emit(EvFault, name, "crashes: everything in its memory is gone").fault(FaultCrash)
 	return nil
 }
 
@@ -248,7 +253,7 @@ func (w *World) restartClient(name string) error {
 		pr.Consumer = c
 		pr.Stage = procIdle
 		pr.Consumed = 0
-		w.emit(EvFault, name, "restarts as a new instance")
+		w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
 		return nil
 	}
 	for i, p := range w.Producers {
@@ -258,7 +263,7 @@ func (w *World) restartClient(name string) error {
 			np.Incarnation = p.Incarnation + 1
 			np.Acked = p.Acked
 			w.Producers[i] = np
-			w.emit(EvFault, name, "restarts as a new instance (UNINITIALIZED, no producer id)")
+			w.emit(EvFault, name, "restarts as a new instance (UNINITIALIZED, no producer id)").fault(FaultRestart)
 			return nil
 		}
 	}
@@ -269,7 +274,7 @@ func (w *World) restartClient(name string) error {
 				nc.MemberID = w.joinGroup(nc.GroupID, name, nc.InstanceID)
 			}
 			w.Consumers[i] = nc
-			w.emit(EvFault, name, "restarts as a new instance")
+			w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
 			return nil
 		}
 	}
@@ -289,7 +294,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 		if c != nil {
 			c.Paused = true
 		}
-		w.emit(EvFault, name, "pauses (a long GC pause: it neither sends nor reads)")
+		w.emit(EvFault, name, "pauses (a long GC pause: it neither sends nor reads)").fault(FaultPause)
 		return nil
 	}
 	var deferred []item
@@ -303,7 +308,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 		deferred = append(deferred, c.Deferred...)
 		c.Deferred = nil
 	}
-	w.emit(EvFault, name, "resumes after its pause, unaware that time has passed")
+	w.emit(EvFault, name, "resumes after its pause, unaware that time has passed").fault(FaultResume)
 	for _, it := range deferred {
 		w.schedule(w.Now, it)
 	}

@@ -61,12 +61,13 @@ func (w *World) joinGroup(groupID, client, instance string) string {
 	g.Members = append(g.Members, GroupMember{MemberID: mid, InstanceID: instance, Client: client})
 	g.Generation++
 	g.Simple = false
+	w.changes.group(groupID)
 	w.emit(EvOffsets, "group("+groupID+")", client+" joins as "+mid+"; generation "+itoa(int64(g.Generation)))
 	return mid
 }
 
 func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, ErrorCode) {
-	p := w.Partition(w.OffsetsPartitionFor(groupID))
+	p := w.partition(w.OffsetsPartitionFor(groupID))
 	if p == nil || p.Leader != id {
 		return p, NotCoordinator
 	}
@@ -126,7 +127,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
 				" and asks the coordinator to verify "+p.TP.String()+" is in the transaction",
-				"ref 5.2: KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String())
+				"ref 5.2: KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String()).on(p.TP).txn(r.TransactionalID)
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
@@ -144,7 +145,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 func groupActor(groupID string) string { return "group(" + groupID + ")" }
 
 func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code ErrorCode, why string) {
-	w.emitRule(EvOffsets, groupActor(r.GroupID), "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why).txn(r.TransactionalID).code(code)
 	res := make([]TPCode, len(r.Offsets))
 	for i, o := range r.Offsets {
 		res[i] = TPCode{TP: o.TP, Code: code}
@@ -168,7 +169,7 @@ func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
 	}
 	switch code {
 	case None:
-		w.emit(EvOffsets, groupActor(r.GroupID), "verification passed: "+p.TP.String()+" is in the transaction of pid="+itoa(r.ProducerID))
+		w.emit(EvOffsets, groupActor(r.GroupID), "verification passed: "+p.TP.String()+" is in the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		w.writeTxnOffsetCommit(p, pk.Msg, r, pk.Guard)
 	case ProducerFenced:
 		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 5.2: verification of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written")
@@ -216,6 +217,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	b := Batch{ProducerID: r.ProducerID, ProducerEpoch: r.ProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Transactional: true, Records: recs, Txn: r.Txn}
 	res := w.appendBatch(p, b, appendResult{})
 	w.afterAppend(p)
+	w.changes.group(r.GroupID)
 	pend := g.Pending[r.ProducerID]
 	if pend == nil {
 		pend = map[TP]CommittedOffset{}
@@ -224,7 +226,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	for i, o := range r.Offsets {
 		pend[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: res.BaseOffset + int64(i)}
 	}
-	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why).on(p.TP).txn(r.TransactionalID)
 	resp := make([]TPCode, len(r.Offsets))
 	for i, o := range r.Offsets {
 		resp[i] = TPCode{TP: o.TP, Code: None}
@@ -246,6 +248,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 		if pend == nil {
 			continue
 		}
+		w.changes.group(gid)
 		delete(g.Pending, pid)
 		tps := make([]TP, 0, len(pend))
 		for t := range pend {
@@ -255,7 +258,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 		for _, t := range tps {
 			o := pend[t]
 			if result == MarkerAbort {
-				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)")
+				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)").on(t)
 				continue
 			}
 			old, had := g.Committed[t]
@@ -263,7 +266,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType) {
 				continue
 			}
 			g.Committed[t] = o
-			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)")
+			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)").on(t)
 			prev := int64(-1)
 			if had {
 				prev = old.Offset
@@ -291,10 +294,11 @@ func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
 	b := w.appendBatch(p, Batch{ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch, BaseSequence: NoSequence, Count: int32(len(recs)), Records: recs}, appendResult{})
 	w.afterAppend(p)
 	g := w.group(r.GroupID)
+	w.changes.group(r.GroupID)
 	for i, o := range r.Offsets {
 		old, had := g.Committed[o.TP]
 		g.Committed[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: b.BaseOffset + int64(i)}
-		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction")
+		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction").on(o.TP)
 		prev := int64(-1)
 		if had {
 			prev = old.Offset
@@ -317,7 +321,7 @@ func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
 		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range r.Partitions {
 				if _, ok := g.Pending[pid][tp]; ok {
-					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with UNSTABLE_OFFSET_COMMIT(88): pid="+itoa(pid)+" has pending offsets", "ref 5.4")
+					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with "+UnstableOffsetCommit.String()+": pid="+itoa(pid)+" has pending offsets", "ref 5.4").on(tp).code(UnstableOffsetCommit)
 					w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: UnstableOffsetCommit})
 					return
 				}

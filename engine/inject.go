@@ -13,7 +13,7 @@ const ExpertAddr = "expert"
 
 // leaderOf is the live leader of a partition the expert writes to.
 func (w *World) leaderOf(tp TP) (int, error) {
-	p := w.Partition(tp)
+	p := w.partition(tp)
 	if p == nil {
 		return 0, errf("unknown partition %s", tp)
 	}
@@ -116,7 +116,8 @@ func (w *World) injectTxnState(a InjectTxnState) error {
 		// Keep later allocations from handing out this pid again.
 		w.nextPIDBlk = (pid/ProducerIDBlockSize + 1) * ProducerIDBlockSize
 	}
-	w.emit(EvTxnLog, w.coordActor(t), "operator writes "+id+" "+a.State.String()+" pid="+itoa(pid)+" epoch="+itoa(int64(epoch))+" to "+t.name())
+	w.changes.txnID(id)
+	w.emit(EvTxnLog, w.coordActor(t), "operator writes "+id+" "+a.State.String()+" pid="+itoa(pid)+" epoch="+itoa(int64(epoch))+" to "+t.name()).txn(id)
 	return nil
 }
 

@@ -54,8 +54,8 @@ const (
 // HazardNames lists every named hazard.
 var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn}
 
-func (w *World) hazard(name, actor, text, rule string) {
-	w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
+func (w *World) hazard(name, actor, text, rule string) *Event {
+	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
 }
 
 func (w *World) violate(name, actor, text string) {
@@ -213,7 +213,7 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+
 			" came from a TxnOffsetCommit of an earlier, already ended transaction of pid="+itoa(e.ProducerID)+
 			"; the "+result.String()+" of the transaction it joined decides them",
-			"ref 5.3: under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)")
+			"ref 5.3: under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)").on(p.TP)
 	}
 }
 

@@ -83,6 +83,21 @@ func (m *Message) Summary() string {
 // kind: "t-0 pid=1000 epoch=0 seq=0..2 values=a,b,c".
 func (m *Message) Detail() string { return m.Body.describe() }
 
+// Brief is the body as a sequence diagram labels the message: Detail
+// without the fields that rarely matter to a lesson (timeouts, coordinator
+// epochs, offset counts, and the transactional id, which the sender's column
+// already names). Bodies without such fields are their Detail.
+func (m *Message) Brief() string {
+	if b, ok := m.Body.(briefer); ok {
+		return b.brief()
+	}
+	return m.Body.describe()
+}
+
+// briefer is a body with a shorter form for Brief. Each renders both forms
+// with one function, so that the two cannot drift apart.
+type briefer interface{ brief() string }
+
 // Code is the error a response carries: the first non-NONE code of any of
 // its partitions, NONE when all went well, and NONE for requests.
 func (m *Message) Code() ErrorCode {
@@ -472,11 +487,18 @@ func (r *FindCoordinatorResponse) describe() string {
 	}
 	return r.Key + " broker-" + strconv.Itoa(r.Broker)
 }
-func (r *InitProducerIDRequest) describe() string {
-	if r.Idempotent {
+func (r *InitProducerIDRequest) describe() string { return r.text(true) }
+func (r *InitProducerIDRequest) brief() string    { return r.text(false) }
+func (r *InitProducerIDRequest) text(full bool) string {
+	switch {
+	case r.Idempotent && full:
 		return "transactionalId=null"
+	case r.Idempotent:
+		return ""
+	case full:
+		return "transactionalId=" + r.TransactionalID + " timeout=" + itoa(r.TimeoutMs) + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 	}
-	return "transactionalId=" + r.TransactionalID + " timeout=" + itoa(r.TimeoutMs) + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	return r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 }
 func (r *InitProducerIDResponse) describe() string {
 	if r.Code != None {
@@ -484,10 +506,15 @@ func (r *InitProducerIDResponse) describe() string {
 	}
 	return "NONE pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 }
-func (r *AddPartitionsToTxnRequest) describe() string {
-	s := r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " " + tpList(r.Partitions)
+func (r *AddPartitionsToTxnRequest) describe() string { return r.text(true) }
+func (r *AddPartitionsToTxnRequest) brief() string    { return r.text(false) }
+func (r *AddPartitionsToTxnRequest) text(full bool) string {
+	s := "pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " " + tpList(r.Partitions)
 	if r.VerifyOnly {
 		s += " verifyOnly"
+	}
+	if full {
+		s = r.TransactionalID + " " + s
 	}
 	if r.TV2 {
 		s = "v5 " + s + " verifyOnly=false"
@@ -495,16 +522,22 @@ func (r *AddPartitionsToTxnRequest) describe() string {
 	return s
 }
 func (r *AddPartitionsToTxnResponse) describe() string { return codesList(r.Results) }
-func (r *AddOffsetsToTxnRequest) describe() string {
-	return r.TransactionalID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " group=" + r.GroupID
+func (r *AddOffsetsToTxnRequest) describe() string     { return r.TransactionalID + " " + r.brief() }
+func (r *AddOffsetsToTxnRequest) brief() string {
+	return "pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " group=" + r.GroupID
 }
 func (r *AddOffsetsToTxnResponse) describe() string { return r.Code.String() }
-func (r *EndTxnRequest) describe() string {
-	res := "abort"
+func (r *EndTxnRequest) describe() string           { return r.text(true) }
+func (r *EndTxnRequest) brief() string              { return r.text(false) }
+func (r *EndTxnRequest) text(full bool) string {
+	s := "abort"
 	if r.Commit {
-		res = "commit"
+		s = "commit"
 	}
-	s := r.TransactionalID + " " + res + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	s += " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	if full {
+		s = r.TransactionalID + " " + s
+	}
 	if r.TV2 {
 		s = "v5 " + s
 	}
@@ -516,8 +549,16 @@ func (r *EndTxnResponse) describe() string {
 	}
 	return r.Code.String()
 }
-func (r *WriteTxnMarkersRequest) describe() string {
-	s := r.Result.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " coordinatorEpoch=" + itoa(int64(r.CoordinatorEpoch)) + " " + tpList(r.Partitions)
+func (r *WriteTxnMarkersRequest) describe() string { return r.text(true) }
+func (r *WriteTxnMarkersRequest) brief() string    { return r.text(false) }
+func (r *WriteTxnMarkersRequest) text(full bool) string {
+	s := r.Result.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	if full {
+		s += " coordinatorEpoch=" + itoa(int64(r.CoordinatorEpoch))
+	}
+	s += " " + tpList(r.Partitions)
+	// The version stays in the brief form too: under TV2 it is what makes
+	// the leader require a strictly greater epoch (KIP-1228, ref 6).
 	if r.TransactionVersion >= 2 {
 		s += " transactionVersion=" + itoa(int64(r.TransactionVersion))
 	}
@@ -556,15 +597,21 @@ func (r *FetchRequest) describe() string {
 	}
 	return r.TP.String() + " offset=" + itoa(r.Offset) + " " + iso
 }
-func (r *FetchResponse) describe() string {
+func (r *FetchResponse) describe() string { return r.text(true) }
+func (r *FetchResponse) brief() string    { return r.text(false) }
+func (r *FetchResponse) text(full bool) string {
 	if r.Code != None {
 		return r.TP.String() + " " + r.Code.String()
 	}
-	n := 0
-	for i := range r.Batches {
-		n += int(r.Batches[i].Count)
+	s := r.TP.String() + " " + strconv.Itoa(len(r.Batches)) + " batches"
+	if full {
+		n := 0
+		for i := range r.Batches {
+			n += int(r.Batches[i].Count)
+		}
+		s += " (" + strconv.Itoa(n) + " offsets)"
 	}
-	return r.TP.String() + " " + strconv.Itoa(len(r.Batches)) + " batches (" + strconv.Itoa(n) + " offsets) hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
+	return s + " hw=" + itoa(r.HighWatermark) + " lso=" + itoa(r.LSO) + " aborted=" + strconv.Itoa(len(r.Aborted))
 }
 
 func (r *ListOffsetsRequest) describe() string {
@@ -590,12 +637,14 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	w.nextMsg++
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.Now, Body: body}
 	w.schedule(w.Now+w.Config.LatencyMs, item{Kind: itemDeliver, Msg: m})
-	e := w.emit(EvSend, from, "sends "+m.Summary())
-	e.about(m)
+	w.record(Event{Kind: EvSend, Actor: from, Message: m}, "")
 	return m
 }
 
 func brokerAddr(id int) string { return "broker-" + strconv.Itoa(id) }
+
+// BrokerAddr is a broker's name as actors and messages use it: broker-N.
+func BrokerAddr(id int) string { return brokerAddr(id) }
 
 func parseBrokerAddr(s string) (int, bool) {
 	if !strings.HasPrefix(s, "broker-") {

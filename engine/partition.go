@@ -282,6 +282,7 @@ func seqRange(a, b int32) string {
 // appendBatch assigns offsets and updates producer state for an accepted
 // data batch (client origin after validation, or coordinator origin).
 func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendResult {
+	w.changes.partition(p)
 	b.BaseOffset = p.LEO
 	b.AppendTime = w.Now
 	w.checkAppendInvariants(p, &b)
@@ -375,6 +376,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	e.CurrentTxnFirstOffset = -1
 	e.CurrentTxn = 0
 	e.LastTimestamp = w.Now
+	w.changes.partition(p)
 	p.Producers[pid] = e
 	delete(p.Verifying, pid)
 	p.Batches = append(p.Batches, mb)
@@ -426,6 +428,7 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 	if hw <= p.HW {
 		return
 	}
+	w.changes.partition(p)
 	oldLSO := p.LastStableOffset()
 	old := p.HW
 	p.HW = hw
@@ -443,7 +446,7 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 		} else {
 			text += ", LSO stays " + itoa(lso)
 		}
-		w.emit(EvWatermark, brokerAddr(p.Leader), text)
+		w.emit(EvWatermark, brokerAddr(p.Leader), text).on(p.TP)
 	}
 	w.markDirty(p.TP)
 	if len(w.Held) > 0 {
@@ -481,6 +484,7 @@ func (p *PartitionLog) read(from int64, readCommitted bool, max int) ([]Batch, [
 // unreplicated tail) and rebuilds the producer state by replaying the log,
 // as a follower's replay would.
 func (w *World) truncateTo(p *PartitionLog, off int64) {
+	w.changes.partition(p)
 	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > off })
 	lost := p.LEO - off
 	p.Batches = p.Batches[:i:i]
@@ -536,7 +540,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 		p.Producers[b.ProducerID] = e
 	}
 	if lost > 0 {
-		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost")
+		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost").fault(FaultTruncate).on(p.TP)
 	}
 	w.markDirty(p.TP)
 }
@@ -552,8 +556,9 @@ func (w *World) expireProducers(p *PartitionLog) {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, pid := range ids {
+		w.changes.partition(p)
 		delete(p.Producers, pid)
-		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms")
+		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms").on(p.TP)
 	}
 	// Verification entries expire on the same timer (removeExpiredProducers).
 	for pid, v := range p.Verifying {

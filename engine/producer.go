@@ -214,9 +214,9 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 		return
 	}
 	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
-		w.violate("illegal-transition", p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
+		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
 	}
-	w.emit(EvClientState, p.Name, p.State.String()+" -> "+to.String())
+	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
 	p.State = to
 }
 
@@ -224,7 +224,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 func (w *World) clientError(p *Producer, code ErrorCode, text, rule string) {
 	p.LastError = code
 	p.ErrorText = text
-	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule)
+	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule).code(code)
 }
 
 func (w *World) fatal(p *Producer, code ErrorCode, text string) {
@@ -402,7 +402,7 @@ func (w *World) terminateTxnRequest(p *Producer, r TxnRequest) {
 			// an abortable error; commitTransaction fails and the
 			// application must abort.
 			p.EndRequested = 0
-			w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable")
+			w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable").code(p.LastError)
 		}
 	case MsgAddOffsetsToTxn, MsgTxnOffsetCommit:
 		p.Offsets = nil
@@ -562,12 +562,11 @@ func (w *World) drain(p *Producer) {
 		return
 	}
 	var blocked []TP // partitions that cannot send now: keep their order
-	for i := range p.Queue {
+	// An index loop, not range: an acks=0 batch leaves the queue as it is
+	// sent, and the batch after it moves into its slot.
+	for i := 0; i < len(p.Queue); i++ {
 		b := &p.Queue[i]
 		if b.InFlight {
-			if p.idempotent() {
-				continue
-			}
 			continue
 		}
 		if hasTP(blocked, b.TP) {
@@ -607,7 +606,7 @@ func (w *World) drain(p *Producer) {
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
-			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data")
+			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data").on(b.TP)
 			p.removeBatch(b.ID)
 			i--
 			continue
@@ -749,12 +748,12 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 func (w *World) coordinatorRetry(p *Producer, h TxnRequest, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried").code(code)
 		w.lookupCoordinator(p, false, p.Config.TransactionalID)
 		p.reenqueue(h)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable").code(code)
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 		return true
@@ -863,7 +862,7 @@ func (w *World) onAddPartitionsResp(p *Producer, h TxnRequest, sent []TP, r *Add
 	}
 	// The partitions stay pending; the same request is sent again on retry.
 	if code == ConcurrentTransactions && len(p.TxnParts) == 0 {
-		w.emitRule(EvClientError, p.Name, "gets CONCURRENT_TRANSACTIONS(51) on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4")
+		w.emitRule(EvClientError, p.Name, "gets "+ConcurrentTransactions.String()+" on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4").code(ConcurrentTransactions)
 		p.reenqueue(h)
 		w.retryLater(p, AddPartitionsRetryBackoffMs)
 		return
@@ -945,7 +944,7 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, h TxnRequest, r *TxnOffsetCom
 	case ConcurrentTransactions:
 		// Verification found the transaction completing (ref 5.2):
 		// retriable, sent again to the same coordinator.
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", "ref 5.5: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", "ref 5.5: retriable").code(code)
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 	case InvalidProducerEpoch, ProducerFenced:
@@ -988,7 +987,7 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 		if r.Duplicate {
 			text += " (the broker recognised a retry; nothing new was written)"
 		}
-		w.emit(EvInfo, p.Name, text)
+		w.emit(EvInfo, p.Name, text).on(b.TP)
 		p.removeBatch(b.ID)
 		return
 	}
@@ -1006,12 +1005,12 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 			w.failBatch(p, b, errTimeout, "delivery.timeout.ms or retries exhausted after "+code.Name())
 			return
 		}
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable")
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable").on(b.TP).code(code)
 		w.retryLater(p, 0)
 	case code == OutOfOrderSequenceNumber && p.idempotent():
 		ps := p.part(b.TP)
 		if b.BaseSeq != nextSeq(ps.LastAckedSeq) && ps.LastAckedSeq != NoSequence || p.hasEarlierInFlight(b) {
-			w.emitRule(EvClientError, p.Name, "gets OUT_OF_ORDER_SEQUENCE_NUMBER(45) for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry")
+			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry").on(b.TP).code(OutOfOrderSequenceNumber)
 			w.retryLater(p, 0)
 			return
 		}
@@ -1049,7 +1048,7 @@ func (p *Producer) hasEarlierInFlight(b *ProducerBatch) bool {
 // client moves to epoch+1 locally, same pid, and renumbers the partition's
 // unacknowledged batches from 0.
 func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
-	if p.Epoch >= math.MaxInt16 {
+	if p.Epoch == math.MaxInt16 {
 		// bumpIdempotentProducerEpoch: the client side runs out at 32767
 		// (the coordinator's bound is 32766, ref 0.1).
 		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", "ref 1.5")
@@ -1061,7 +1060,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 		return
 	}
 	p.Epoch++
-	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap")
+	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap").on(tp)
 	for i := range p.Parts {
 		p.Parts[i].NextSeq = 0
 		p.Parts[i].LastAckedSeq = NoSequence

@@ -97,7 +97,7 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 	e, known := p.Producers[b.ProducerID]
 	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
 		w.emitRule(EvSeqCheck, r.TP.String(), "rejects "+who+": "+InvalidProducerEpoch.String()+" before asking the coordinator; nothing appended",
-			"ref 6: TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)")
+			"ref 6: TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)").on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
 		return
 	}
@@ -117,7 +117,7 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 	p.Verifying[b.ProducerID] = v
 	w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: since})
 	w.emitRule(EvSeqCheck, r.TP.String(), "holds "+who+" and asks the coordinator to add "+r.TP.String()+" to the transaction",
-		"ref 6: TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none")
+		"ref 6: TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none").on(r.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, b.ProducerID, b.ProducerEpoch, r.TP, b.Txn)
 }
 
@@ -185,10 +185,10 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	var out ErrorCode
 	switch code {
 	case None:
-		w.emit(EvSeqCheck, r.TP.String(), "the coordinator added "+r.TP.String()+" to the transaction")
+		w.emit(EvSeqCheck, r.TP.String(), "the coordinator added "+r.TP.String()+" to the transaction").on(r.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, b.ProducerID, b.ProducerEpoch); stale {
 			w.emitRule(EvSeqCheck, r.TP.String(), "rejects pid="+itoa(b.ProducerID)+" epoch="+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs()+": "+InvalidProducerEpoch.String()+"; nothing appended",
-				"ref 2.2 step 3: epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+", checked before the verification guard (KAFKA-19690, Kafka 4.0.2)")
+				"ref 2.2 step 3: epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+", checked before the verification guard (KAFKA-19690, Kafka 4.0.2)").on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 			w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
 			return
 		}
@@ -198,7 +198,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 		if w.Now-pk.Since < AddPartitionsLeaderRetryMaxMs {
 			// The produce waits at the leader; the add is tried again.
 			w.emitRule(EvSeqCheck, r.TP.String(), "the coordinator answers "+code.String()+" (a transition of the transaction is pending): the leader retries the add in "+itoa(AddPartitionsLeaderBackoffMs)+" ms",
-				"ref 6: a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms (KAFKA-18654)")
+				"ref 6: a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms (KAFKA-18654)").on(r.TP).txn(r.TransactionalID).code(code)
 			corr := w.newCorr()
 			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
 			w.setTimer(AddPartitionsLeaderBackoffMs, Timer{Kind: TimerAddPartitionsRetry, Owner: brokerAddr(id), ID: corr, TP: r.TP})
@@ -216,7 +216,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	if code == ConcurrentTransactions {
 		why = "ref 6: TV2 returns CONCURRENT_TRANSACTIONS untranslated after 100 ms of leader retries (TV1 sends NOT_ENOUGH_REPLICAS); the producer retries"
 	}
-	w.emitRule(EvSeqCheck, r.TP.String(), "the add failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", why)
+	w.emitRule(EvSeqCheck, r.TP.String(), "the add failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", why).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
@@ -264,7 +264,7 @@ func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOff
 	w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.Now})
 	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
 		" and asks the coordinator to add "+p.TP.String()+" to the transaction",
-		"ref 5.2, 6: TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn")
+		"ref 5.2, 6: TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn").on(p.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, r.ProducerID, r.ProducerEpoch, p.TP, r.Txn)
 }
 
@@ -277,7 +277,7 @@ func (w *World) resumeTxnOffsetCommitV2(pk parkedRequest, r *TxnOffsetCommitRequ
 	}
 	switch code {
 	case None:
-		w.emit(EvOffsets, groupActor(r.GroupID), "the coordinator added "+p.TP.String()+" to the transaction of pid="+itoa(r.ProducerID))
+		w.emit(EvOffsets, groupActor(r.GroupID), "the coordinator added "+p.TP.String()+" to the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, r.ProducerID, r.ProducerEpoch); stale {
 			w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 2.2 step 3: epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+
 				" on "+p.TP.String()+", checked before the verification guard (KAFKA-19690, Kafka 4.0.2)")
@@ -327,7 +327,7 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyCorr: r.VerifyCorr})
 	}
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn v5 "+tpList(r.Partitions)+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn v5 "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		answer(code)
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
@@ -347,7 +347,7 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 	case meta.ProducerEpoch != r.ProducerEpoch:
 		fail(ProducerFenced, actor, "ref 6: epoch "+itoa(int64(r.ProducerEpoch))+" is not the current epoch "+itoa(int64(meta.ProducerEpoch)))
 	case meta.State == Ongoing && containsAll(meta, r.Partitions):
-		w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5, 6")
+		w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5, 6").txn(r.TransactionalID)
 		answer(None)
 	default:
 		target := w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn")
@@ -458,7 +458,7 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 		verb = "commit"
 	}
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers EndTxn v5("+verb+") with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers EndTxn v5("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code, V5: true, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
@@ -500,7 +500,7 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 	case cell.Prepare:
 		w.prepareEndV2(id, t, meta, cell, m, rule)
 	case cell.Code == None:
-		w.emitRule(EvInfo, actor, "answers EndTxn v5("+verb+") NONE with the current pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+": a retry, no bump", rule)
+		w.emitRule(EvInfo, actor, "answers EndTxn v5("+verb+") NONE with the current pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+": a retry, no bump", rule).txn(r.TransactionalID)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{V5: true, ProducerID: meta.ProducerID, ProducerEpoch: meta.ProducerEpoch})
 	default:
 		if meta.State == CompleteAbort && r.Commit && retry {
@@ -545,7 +545,7 @@ func (w *World) bumpForEndV2(id int, t *TxnStatePartition, meta TxnMetadata, tar
 		text += "; epoch exhausted: nextProducerId=" + itoa(target.NextProducerID)
 		why = "ref 6: TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0 (KAFKA-18660)"
 	}
-	w.emitRule(EvEpoch, w.coordActor(t), text, why)
+	w.emitRule(EvEpoch, w.coordActor(t), text, why).txn(meta.TransactionalID)
 }
 
 // bumpedEpoch is epoch + by, never past Short.MAX_VALUE: Kafka does not
@@ -617,7 +617,7 @@ func (w *World) completeTargetV2(t *TxnStatePartition, meta TxnMetadata, target 
 		target.ProducerID = meta.NextProducerID
 		target.ProducerEpoch = 0
 		w.emitRule(EvEpoch, w.coordActor(t), meta.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch=0",
-			"ref 6: TV2 epoch overflow: CompleteX is written with the next producer id")
+			"ref 6: TV2 epoch overflow: CompleteX is written with the next producer id").txn(meta.TransactionalID)
 	}
 	target.NextProducerID = NoProducerID
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 	"sort"
-	"strings"
 )
 
 // TxnMetadata is the coordinator's entry for one transactional.id
@@ -172,7 +171,7 @@ func (w *World) coordinatorCheck(id int, txnID string) (*TxnStatePartition, Erro
 func (w *World) onFindCoordinator(id int, m *Message, r *FindCoordinatorRequest) {
 	leader := -1
 	if r.Group {
-		if p := w.Partition(w.OffsetsPartitionFor(r.Key)); p != nil {
+		if p := w.partition(w.OffsetsPartitionFor(r.Key)); p != nil {
 			leader = p.Leader
 		}
 	} else {
@@ -190,7 +189,7 @@ func (w *World) coordActor(t *TxnStatePartition) string { return "coordinator(" 
 // onInitProducerID follows the decision table of ref 3.4, in order.
 func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: code, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	if r.Idempotent {
@@ -228,7 +227,8 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		meta = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
 			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.Now}
 		t.Meta[r.TransactionalID] = meta
-		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", "ref 3.4 step 6")
+		w.changes.txnID(r.TransactionalID)
+		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", "ref 3.4 step 6").txn(r.TransactionalID)
 	}
 	if meta.HasPending {
 		fail(ConcurrentTransactions, actor, "ref 3.4 step 7: a transition to "+meta.Pending.String()+" is in progress")
@@ -282,7 +282,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		return
 	}
 	if target.ProducerID != meta.ProducerID || target.ProducerEpoch != meta.ProducerEpoch {
-		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule)
+		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule).txn(r.TransactionalID)
 		rule = ""
 	}
 	w.txnWrite(t, target, wInit, m, rule)
@@ -294,8 +294,8 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose writePurpose, m *Message, why string) {
 	actor := w.coordActor(t)
 	w.checkTxnTransition(t, meta, PrepareEpochFence)
-	w.emitRule(EvTxnState, actor, meta.TransactionalID+" "+meta.State.String()+" -> PrepareEpochFence (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1)), why)
-	w.emit(EvFence, actor, "fences pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" of "+meta.TransactionalID)
+	w.emitTxnState(actor, meta.TransactionalID, meta.State, PrepareEpochFence, " (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1))).Rule = why
+	w.emit(EvFence, actor, "fences pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" of "+meta.TransactionalID).txn(meta.TransactionalID)
 	target := meta
 	target.ProducerEpoch = meta.ProducerEpoch + 1
 	target.LastProducerEpoch = NoProducerEpoch
@@ -308,6 +308,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	// with a pending PrepareEpochFence), so no retry can claim the old epoch.
 	fenced.LastProducerEpoch = NoProducerEpoch
 	t.Meta[meta.TransactionalID] = fenced
+	w.changes.txnID(meta.TransactionalID)
 	w.txnWrite(t, target, purpose, m, rule)
 }
 
@@ -336,13 +337,13 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 	if target.NextProducerID != NoProducerID && target.State != Empty {
 		what += " nextProducerId=" + itoa(target.NextProducerID)
 	}
-	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule)
+	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule).txn(target.TransactionalID)
 	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
 func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to TxnState) {
 	if !ValidTxnTransition(meta.State, to) {
-		w.violate("illegal-transition", w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (ref 3.3)")
+		w.violate(InvIllegalTransition, w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (ref 3.3)")
 	}
 }
 
@@ -374,16 +375,17 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		rec = TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, Tombstone: true, CoordEpoch: t.CoordEpoch}
 	}
 	t.Log = append(t.Log, rec)
+	w.changes.txnID(target.TransactionalID)
 	old := t.Meta[target.TransactionalID]
 	if pw.Purpose == wTombstone {
 		delete(t.Meta, target.TransactionalID)
-		w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> Dead: tombstone durable, the id is forgotten")
+		w.emitTxnState(actor, target.TransactionalID, old.State, Dead, ": tombstone durable, the id is forgotten")
 		return
 	}
 	target.HasPending = false
 	t.Meta[target.TransactionalID] = target
 	w.noteTxnDeadline(target)
-	w.emit(EvTxnState, actor, target.TransactionalID+" "+old.State.String()+" -> "+target.State.String()+" (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
+	w.emitTxnState(actor, target.TransactionalID, old.State, target.State, " (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
 	switch pw.Purpose {
 	case wInit:
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: target.ProducerID, ProducerEpoch: target.ProducerEpoch})
@@ -400,7 +402,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		w.reply(pw.Reply, MsgEndTxnResponse, endTxnAnswer(pw.Reply, target))
 		w.startMarkers(t, target)
 	case wFence:
-		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with CONCURRENT_TRANSACTIONS(51): it must retry once the abort completes", "ref 3.4 step 11")
+		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with "+ConcurrentTransactions.String()+": it must retry once the abort completes", "ref 3.4 step 11").txn(target.TransactionalID).code(ConcurrentTransactions)
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: ConcurrentTransactions, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 		w.startMarkers(t, target)
 	case wTimeoutAbort:
@@ -425,7 +427,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return res
 	}
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(code)})
 	}
 	if r.TransactionalID == "" {
@@ -433,7 +435,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return
 	}
 	for _, tp := range r.Partitions {
-		if w.Partitions[tp] == nil && w.Partition(tp) == nil {
+		if w.Partitions[tp] == nil && w.partition(tp) == nil {
 			res := all(OperationNotAttempted)
 			for i := range res {
 				if res[i].TP == tp {
@@ -462,7 +464,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			}
 		}
 		if !missing {
-			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5")
+			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5").txn(r.TransactionalID)
 			w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(None)})
 			return
 		}
@@ -513,7 +515,7 @@ func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, 
 	}
 	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
 		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
-		"ref 3.5: TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction")
+		"ref 3.5: TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction").txn(meta.TransactionalID)
 	w.nextTxn++
 	return w.nextTxn
 }
@@ -564,14 +566,14 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 	case !meta.hasPartition(r.Partitions[0]) || meta.State != Ongoing:
 		code = TransactionAbortable
 	}
-	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), "ref 2.4")
+	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), "ref 2.4").on(r.Partitions[0]).txn(r.TransactionalID).code(code)
 	res := []TPCode{{TP: r.Partitions[0], Code: code}}
 	w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyOnly: true, VerifyCorr: r.VerifyCorr})
 }
 
 func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{Code: code})
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
@@ -586,7 +588,7 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	}
 	tp := w.OffsetsPartitionFor(r.GroupID)
 	if meta.State == Ongoing && meta.hasPartition(tp) {
-		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", "ref 3.5")
+		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", "ref 3.5").on(tp).txn(r.TransactionalID)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
@@ -604,7 +606,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		verb = "commit"
 	}
 	fail := func(code ErrorCode, actor, why string) {
-		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why)
+		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code})
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
@@ -641,14 +643,14 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		}
 	case CompleteCommit:
 		if r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", "ref 3.6")
+			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", "ref 3.6").txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
 			fail(InvalidTxnState, actor, "ref 3.6: CompleteCommit + abort")
 		}
 	case CompleteAbort:
 		if !r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", "ref 3.6")
+			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", "ref 3.6").txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
 			fail(InvalidTxnState, actor, "ref 3.6: CompleteAbort + commit")
@@ -698,7 +700,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 			continue
 		}
 		l := -1
-		if p := w.Partition(tp); p != nil {
+		if p := w.partition(tp); p != nil {
 			l = p.Leader
 		}
 		if _, ok := byLeader[l]; !ok {
@@ -710,7 +712,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	for _, l := range leaders {
 		if l < 0 {
 			w.emitRule(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+
-				" marker waits until one is elected", "ref 3.7: markersQueueForUnknownBroker")
+				" marker waits until one is elected", "ref 3.7: markersQueueForUnknownBroker").txn(job.TransactionalID)
 			continue
 		}
 		corr := w.newCorr()
@@ -742,7 +744,7 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 		case res.Code == None:
 			job.Pending = removeTP(job.Pending, res.TP)
 		case res.Code == InvalidProducerEpoch || res.Code == TransactionCoordinatorFenced:
-			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), "ref 3.7")
+			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), "ref 3.7").on(res.TP).txn(job.TransactionalID).code(res.Code)
 			delete(t.Markers, job.TransactionalID)
 			return
 		default:
@@ -824,7 +826,7 @@ func (w *World) onCoordinatorRequestTimeout(tm Timer) {
 			job := t.Markers[id]
 			if _, ok := job.Outstanding[tm.ID]; ok {
 				delete(job.Outstanding, tm.ID)
-				w.emit(EvTimer, w.coordActor(t), "WriteTxnMarkers for "+job.TransactionalID+" timed out: resending")
+				w.emit(EvTimer, w.coordActor(t), "WriteTxnMarkers for "+job.TransactionalID+" timed out: resending").txn(job.TransactionalID)
 				w.sendMarkers(t, job)
 				return
 			}
@@ -920,6 +922,7 @@ func (w *World) onLoadDone(tm Timer) {
 		return
 	}
 	t.Loading = false
+	w.changes.txnIDsOf(t.Meta)
 	t.Meta = map[string]TxnMetadata{}
 	for _, r := range t.Log {
 		if r.Tombstone {
@@ -933,12 +936,17 @@ func (w *World) onLoadDone(tm Timer) {
 	for _, meta := range t.Meta {
 		w.noteTxnDeadline(meta)
 	}
+	w.changes.txnIDsOf(t.Meta)
 	actor := w.coordActor(t)
 	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: lastProducerEpoch is not persisted, it reloads as -1")
 	for _, id := range sortedKeys(t.Meta) {
 		meta := t.Meta[id]
 		if meta.State == PrepareCommit || meta.State == PrepareAbort {
-			w.emitRule(EvMarker, actor, "re-sends the "+strings.TrimPrefix(meta.State.String(), "Prepare")+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator")
+			what := "Abort"
+			if meta.State == PrepareCommit {
+				what = "Commit"
+			}
+			w.emitRule(EvMarker, actor, "re-sends the "+what+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator").txn(id)
 			w.startMarkers(t, meta)
 		}
 	}

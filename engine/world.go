@@ -92,16 +92,20 @@ type World struct {
 	// verification.
 	Parked []parkedRequest
 
-	seq         int64
-	nextMsg     int64
-	nextCorr    int64
-	nextUID     int64
-	nextTxn     int64
-	nextPIDBlk  int64
-	nextMember  int64
-	timersArmed bool
-	dirty       []TP
-	act         actionBudget // the work of the action being applied
+	seq        int64
+	nextMsg    int64
+	nextCorr   int64
+	nextUID    int64
+	nextTxn    int64
+	nextPIDBlk int64
+	nextMember int64
+	dirty      []TP
+	act        actionBudget // the work of the action being applied
+	// changes is what the current Apply or Step touched (Changes);
+	// applying is set while an Apply runs, so that the Steps it takes add
+	// to its change set instead of starting their own.
+	changes  ChangeSet
+	applying int
 }
 
 // New makes an empty world with the given configuration.
@@ -189,9 +193,9 @@ func (w *World) SortedPartitions() []TP {
 	return out
 }
 
-// Partition returns a partition's log, creating internal-topic partitions on
+// partition returns a partition's log, creating internal-topic partitions on
 // first use.
-func (w *World) Partition(tp TP) *PartitionLog {
+func (w *World) partition(tp TP) *PartitionLog {
 	if p, ok := w.Partitions[tp]; ok {
 		return p
 	}

@@ -23,10 +23,12 @@ type Player struct {
 }
 
 // snapshot is the world after one step, with what went wrong while running
-// the step (an action the engine refused, an expectation that did not hold).
+// the step (an action the engine refused, an expectation that did not hold)
+// and what the step changed: the change sets of its actions, merged.
 type snapshot struct {
 	world    *engine.World
 	problems []*script.Error
+	changes  engine.ChangeSet
 }
 
 // NewPlayer starts a lesson: it applies the setup and stands before step 1.
@@ -42,8 +44,15 @@ func NewPlayer(l *Lesson) *Player {
 func run(w *engine.World, cmds []script.Command) snapshot {
 	r := &script.Runner{World: w}
 	var probs []*script.Error
+	changes := engine.ChangeSet{FirstEvent: len(w.Events), FirstViolation: len(w.Violations)}
 	for _, c := range cmds {
 		_, f, err := r.Exec(c)
+		// World.Changes is the last action's; after an expectation or a
+		// command refused before it reached the engine, that may be an
+		// action of an earlier step, which started before this one.
+		if cs := w.Changes(); cs.FirstEvent >= changes.FirstEvent {
+			changes.Merge(cs)
+		}
 		if err != nil {
 			if se, ok := err.(*script.Error); ok {
 				probs = append(probs, se)
@@ -56,7 +65,7 @@ func run(w *engine.World, cmds []script.Command) snapshot {
 				Msg: "expectation does not hold: " + f.Text + "; found: " + f.Got})
 		}
 	}
-	return snapshot{world: w, problems: probs}
+	return snapshot{world: w, problems: probs, changes: changes}
 }
 
 // ensure computes the snapshots up to position k. The newest world stays
@@ -221,6 +230,16 @@ func (p *Player) WorldAt(k int) *engine.World {
 	}
 	p.ensure(k)
 	return p.snaps[k].world
+}
+
+// ChangesAt is what step k changed (its actions' change sets merged), for
+// k in 1..Len; position 0, the setup, is reported as changing nothing.
+func (p *Player) ChangesAt(k int) engine.ChangeSet {
+	if k < 1 || k > len(p.l.Steps) {
+		return engine.ChangeSet{}
+	}
+	p.ensure(k)
+	return p.snaps[k].changes
 }
 
 // Problems are what went wrong while running the current step: an action

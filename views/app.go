@@ -20,6 +20,10 @@ type Options struct {
 	ASCII bool
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
+	// Tick schedules autoplay's next step after d; nil means tea.Tick.
+	// Tests pass a clock of their own so that autoplay runs without
+	// waiting in real time and its delays can be checked.
+	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
 // WithEnv returns o with the NO_COLOR convention applied: a NO_COLOR
@@ -221,7 +225,7 @@ func (a *App) resize(w, h int) {
 
 func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	if a.home.Filtering() {
-		if km.String() == "ctrl+c" {
+		if keyAny(km, a.keys.QuitNow) {
 			return tea.Quit
 		}
 		var cmd tea.Cmd

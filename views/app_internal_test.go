@@ -170,8 +170,8 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	g := m.(App).gen
 	m, _ = m.Update(viewtest.Key("p"))
 	m, _ = m.Update(autoplayMsg{gen: g})
-	if s.pos != 0 {
-		t.Fatalf("tick after pause moved to %d", s.pos)
+	if s.pos != 0 || m.(App).playing {
+		t.Fatalf("tick after pause moved to %d (playing %v)", s.pos, m.(App).playing)
 	}
 }
 

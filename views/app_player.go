@@ -30,14 +30,14 @@ func keyAny(km tea.KeyMsg, b key.Binding) bool {
 func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	a.flash = ""
 	k := a.keys
-	if km.String() == "ctrl+c" {
+	if keyAny(km, k.QuitNow) {
 		return tea.Quit
 	}
 	if a.leaving {
 		// q asked "leave this lesson?": y (or q again) leaves, any other
 		// key stays where it is and does nothing else.
 		a.leaving = false
-		if s := km.String(); s == "y" || s == "Y" || keyAny(km, k.Quit) {
+		if keyAny(km, k.Leave) || keyAny(km, k.Quit) {
 			a.closeLesson()
 		} else {
 			a.say(theme.Muted, "Staying in the lesson.")
@@ -177,9 +177,9 @@ func (a *App) manualNext() tea.Cmd {
 // is never cut short.
 func (a *App) stepDelay() time.Duration {
 	d := speeds[a.speed]
-	words := len(strings.Fields(a.frame.Narration))
+	words := wordCount(a.frame.Title) + wordCount(a.frame.Narration)
 	if cp := a.frame.Checkpoint; cp != nil && cp.Answered {
-		words += len(strings.Fields(cp.Explanation))
+		words += wordCount(cp.Explanation)
 	}
 	if words > paceWords {
 		d = d * time.Duration(words) / paceWords
@@ -189,7 +189,11 @@ func (a *App) stepDelay() time.Duration {
 
 func (a *App) tick() tea.Cmd {
 	gen := a.gen
-	return tea.Tick(a.stepDelay(), func(_ time.Time) tea.Msg { return autoplayMsg{gen: gen} })
+	tick := a.opts.Tick
+	if tick == nil {
+		tick = tea.Tick
+	}
+	return tick(a.stepDelay(), func(_ time.Time) tea.Msg { return autoplayMsg{gen: gen} })
 }
 
 func (a *App) stop() {

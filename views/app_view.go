@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -158,11 +157,12 @@ func (a *App) playerKeys() []key.Binding {
 	}
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), what))
 	scroll.SetEnabled(a.scrollPane().KeyMap.Up.Enabled())
-	ks := []key.Binding{k.Answer, scroll, k.Next, k.Back, k.Details, k.PlayPause, k.Slower, k.Faster, k.Restart, k.Focus, k.List, k.Help, k.Quit}
-	if !a.playing {
-		ks = slices.DeleteFunc(ks, func(b key.Binding) bool { return b.Help().Desc == "slower" || b.Help().Desc == "faster" })
+	// The speed keys act only while playing.
+	ks := []key.Binding{k.Answer, scroll, k.Next, k.Back, k.Details, k.PlayPause}
+	if a.playing {
+		ks = append(ks, k.Slower, k.Faster)
 	}
-	return ks
+	return append(ks, k.Restart, k.Focus, k.List, k.Help, k.Quit)
 }
 
 // playerHelp is the player's help bar. It is drawn again only when the

@@ -21,6 +21,8 @@ type KeyMap struct {
 	Quit      key.Binding
 	// QuitNow leaves the program from anywhere, lesson or list.
 	QuitNow key.Binding
+	// Leave confirms leaving a lesson once Quit has asked.
+	Leave key.Binding
 }
 
 // DefaultKeyMap returns the default player and global keys.
@@ -40,6 +42,7 @@ func DefaultKeyMap() KeyMap {
 		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		QuitNow:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit eoslab")),
+		Leave:     key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "leave the lesson")),
 	}
 }
 

@@ -49,7 +49,11 @@ type Frame struct {
 	Key uint64
 
 	Step, Steps int
-	Narration   string
+	// Title is the step's title, drawn in bold above Narration, the
+	// step's paragraphs. A frame before the first step, or of a session
+	// whose steps have no titles, has none.
+	Title     string
+	Narration string
 	// Note is a "Kafka vs the article" note: where a seed article simplifies
 	// and the simulation follows Kafka. It may be empty.
 	Note string
@@ -68,18 +72,50 @@ type Frame struct {
 	// sent or delivered.
 	Timeline []Arrow
 	Actors   []string
-	// Events are recent event lines in the engine's canonical text; the last
-	// NewEvents of them came from the last step. The detail view shows them
-	// as they are, with rule citations and message numbers.
-	Events    []string
+	// Events are recent events, each in the engine's canonical text; the
+	// last NewEvents of them came from the last step. The detail view shows
+	// them as they are, with rule citations and message numbers.
+	Events    []EventLine
 	NewEvents int
 	// Log holds the same events as Events, as values, for the learner's
 	// event log. It may be empty (a session that only has the text); the
 	// event log then shows Events.
 	Log []LogEvent
 	// Violations are invariant violations found after the last step.
-	Violations []string
+	Violations []Violation
 }
+
+// Violation is one broken invariant: its name (one of the engine's
+// invariant names, or "lesson" for a line of the lesson that failed, such
+// as an expectation that does not hold) and what broke it.
+type Violation struct{ Name, Text string }
+
+// String is the violation as the lesson text shows it: "name: text".
+func (v Violation) String() string { return v.Name + ": " + v.Text }
+
+// EventLine is one event of the log: its canonical text, to show, and what
+// the views draw differently, as fields.
+type EventLine struct {
+	Text string
+	// Violation marks an invariant violation, drawn as an alarm.
+	Violation bool
+}
+
+// Tone is what a state or an error means to a reader, which the views draw
+// with a colour and a word or glyph. The session decides it from its typed
+// states and error codes; the views never work it out from names.
+type Tone uint8
+
+// Tones.
+const (
+	TonePlain     Tone = iota // nothing to point out
+	ToneIdle                  // nothing there any more, or not yet (Dead, UNINITIALIZED)
+	ToneOpen                  // a transaction is open
+	ToneEnding                // a commit is being completed
+	ToneCommitted             // a transaction committed
+	ToneAborted               // aborted, aborting or failed
+	ToneFenced                // fenced by a newer epoch or coordinator
+)
 
 // Checkpoint is a "what happens next?" question that blocks Next until it is
 // answered.
@@ -108,12 +144,15 @@ type ProducerView struct {
 	ProducerID      int64  // -1 before InitProducerId
 	Epoch           int16
 	// State is the client's TransactionManager state, such as
-	// "IN_TRANSACTION" or "FATAL_ERROR".
+	// "IN_TRANSACTION" or "FATAL_ERROR", and StateTone what it means.
 	State     string
+	StateTone Tone
 	NextSeq   []PartitionSeq
 	InFlight  int
 	LastError string // such as "PRODUCER_FENCED(90)"; empty when none
-	Paused    bool   // a GC pause: the zombie of the lessons
+	// ErrorTone is what LastError means: ToneFenced for a fencing error.
+	ErrorTone Tone
+	Paused    bool // a GC pause: the zombie of the lessons
 	Crashed   bool
 	Fenced    bool
 	// NotIdempotent marks a producer with enable.idempotence=false: it has
@@ -214,8 +253,15 @@ type CoordinatorView struct {
 	TxnID     string
 	Partition string // "__transaction_state-3"
 	Broker    string
-	State     string   // the current state, one of States
-	States    []string // all state names, in the order to draw them
+	// States are the names of the eight coordinator states in the order
+	// of their ids in TransactionState.java (Empty, Ongoing,
+	// PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead,
+	// PrepareEpochFence), which the state diagram lays out. Current is
+	// the index of the current state, or -1 when the coordinator has no
+	// entry; Tone is what the current state means.
+	States  []string
+	Current int
+	Tone    Tone
 	// Partitions are the topic partitions in the transaction.
 	Partitions []string
 	// Writes is the log of this id's records in __transaction_state, oldest
@@ -225,6 +271,14 @@ type CoordinatorView struct {
 	ProducerID int64
 	Epoch      int16
 	Changed    bool
+}
+
+// State is the name of the current state, or "" when there is none.
+func (c *CoordinatorView) State() string {
+	if c.Current < 0 || c.Current >= len(c.States) {
+		return ""
+	}
+	return c.States[c.Current]
 }
 
 // PartitionOffset is an offset in one partition.
@@ -244,11 +298,13 @@ type ConsumedRecord struct {
 // ConsumerView is one consumer.
 type ConsumerView struct {
 	Name      string
-	Isolation string // "read_committed" or "read_uncommitted"
-	Group     string
-	Records   []ConsumedRecord
-	Positions []PartitionOffset // next offset to fetch, per partition
-	Changed   bool
+	Isolation string // "read_committed" or "read_uncommitted", to show
+	// ReadCommitted is the isolation level as a flag, to decide by.
+	ReadCommitted bool
+	Group         string
+	Records       []ConsumedRecord
+	Positions     []PartitionOffset // next offset to fetch, per partition
+	Changed       bool
 }
 
 // Arrow is one message of the sequence diagram.
@@ -265,14 +321,15 @@ type Arrow struct {
 type LogEvent struct {
 	Time  int64  // logical milliseconds
 	Actor string // "t-0", "coordinator(broker-1)", "A"
-	// Text is what happened, as in the canonical line.
+	// Text is what happened, as in the canonical line but without the
+	// number of the message it is about ("sends A -> broker-1 Produce
+	// ...", not "sends m12 A -> ..."): the learner follows messages by
+	// what they are, on the Timeline; the numbers are in the detail view.
 	Text string
-	// Rule is the rule that decided, as the engine states it: words,
-	// sometimes led by a citation such as "ref 3.4 step 11:" or "row 4:".
-	Rule string
-	// Msg is the number of the network message the event is about, which
-	// Text shows as "m12"; 0 when none.
-	Msg int64
+	// Why is the rule that decided, in words: without the citations of
+	// the reference ("ref 3.4 step 11:", "row 4:") that the detail view
+	// shows. Empty when no rule decided, or the rule is only a citation.
+	Why string
 	// Action marks the echo of a scenario command ("A send t-0 hello"):
 	// how the lesson drives the simulation, not something Kafka did.
 	Action bool

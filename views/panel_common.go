@@ -54,25 +54,22 @@ func statusKind(s RowStatus) theme.Kind {
 	}
 }
 
-// stateKind picks a theme kind for a coordinator or client state name, so
-// the state word gets a colour that matches its meaning.
-func stateKind(state string) theme.Kind {
-	s := strings.ToLower(state)
-	switch {
-	case strings.Contains(s, "fence"):
-		return theme.Fenced
-	case strings.Contains(s, "fatal") || strings.Contains(s, "error"):
-		return theme.Aborted
-	case strings.Contains(s, "abort"):
-		return theme.Aborted
-	case strings.Contains(s, "completecommit"):
-		return theme.Committed
-	case strings.Contains(s, "commit"):
-		return theme.InFlight
-	case strings.Contains(s, "ongoing") || strings.Contains(s, "in_transaction"):
-		return theme.Open
-	case strings.Contains(s, "dead") || strings.Contains(s, "uninit"):
+// toneKind is the theme kind that draws a tone, so a state word or an
+// error gets a colour that matches its meaning.
+func toneKind(t Tone) theme.Kind {
+	switch t {
+	case ToneIdle:
 		return theme.Muted
+	case ToneOpen:
+		return theme.Open
+	case ToneEnding:
+		return theme.InFlight
+	case ToneCommitted:
+		return theme.Committed
+	case ToneAborted:
+		return theme.Aborted
+	case ToneFenced:
+		return theme.Fenced
 	default:
 		return theme.Plain
 	}

@@ -85,12 +85,9 @@ func (c *consumerCol) anchor() Range {
 func (p painter) consumerLines(c *ConsumerView) *consumerCol {
 	th := p.th
 	iso := clean(c.Isolation)
-	k := theme.Plain
-	switch iso {
-	case "read_committed":
+	k := theme.Open
+	if c.ReadCommitted {
 		k = theme.Committed
-	case "read_uncommitted":
-		k = theme.Open
 	}
 	out := []string{p.mark(c.Changed) + p.bold(clean(c.Name)), "  " + th.RenderBold(k, iso)}
 	if c.Group != "" {

@@ -2,12 +2,20 @@ package views
 
 import "strings"
 
-// The eight TransactionState names (TransactionState.java), which the
-// diagram below lays out; a coordinator view with other names gets a list.
-var kafkaTxnStates = []string{
-	"Empty", "Ongoing", "PrepareCommit", "PrepareAbort",
-	"CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence",
-}
+// The diagram below places the eight coordinator states by their ids in
+// TransactionState.java, the order CoordinatorView.States lists their names
+// in; a view with another number of states gets a list instead.
+const (
+	stEmpty = iota
+	stOngoing
+	stPrepareCommit
+	stPrepareAbort
+	stCompleteCommit
+	stCompleteAbort
+	stDead
+	stPrepareEpochFence
+	numTxnStates
+)
 
 // coordinatorContent draws, per transactional id: where its coordinator
 // lives (a __transaction_state partition and its leader), the state machine
@@ -46,7 +54,7 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 		out = append(out, "  producerId "+p.bold(i64(c.ProducerID))+"  epoch "+p.bold(itoa(int(c.Epoch))))
 	}
 	stateLine := len(out)
-	out = append(out, "  state "+th.RenderBold(stateKind(c.State), "["+clean(c.State)+"]"))
+	out = append(out, "  state "+th.RenderBold(toneKind(c.Tone), "["+clean(c.State())+"]"))
 	out = append(out, p.stateMachine(c)...)
 	parts := p.muted("none")
 	if len(c.Partitions) > 0 {
@@ -87,13 +95,19 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 //	PrepareEpochFence ↗               Dead
 func (p painter) stateMachine(c *CoordinatorView) []string {
 	th := p.th
-	tok := func(s string) string {
-		if s == c.State {
-			return th.RenderBold(stateKind(s), "["+s+"]")
-		}
-		return p.muted(" " + s + " ")
+	names := make([]string, len(c.States))
+	widths := make([]int, len(c.States))
+	for i, s := range c.States {
+		names[i] = clean(s)
+		widths[i] = width(names[i])
 	}
-	w := func(s string) int { return len(s) + 2 }
+	tok := func(i int) string {
+		if i == c.Current {
+			return th.RenderBold(toneKind(c.Tone), "["+names[i]+"]")
+		}
+		return p.muted(" " + names[i] + " ")
+	}
+	w := func(i int) int { return widths[i] + 2 }
 	type arrows struct{ right, down, up string }
 	variants := []arrows{{" → ", " ↘ ", " ↗ "}, {"→", "↘", "↗"}}
 	if th.ASCII {
@@ -101,37 +115,35 @@ func (p painter) stateMachine(c *CoordinatorView) []string {
 	}
 	for _, v := range variants {
 		al := len([]rune(v.right))
+		if len(c.States) != numTxnStates {
+			break
+		}
 		// shift makes room on the left so PrepareEpochFence, the widest
 		// name, ends where the branch arrows begin.
-		shift := max(w("PrepareEpochFence")-(w("Empty")+al+w("Ongoing")), 0)
-		branch := shift + w("Empty") + al + w("Ongoing")
-		diagramW := 2 + branch + al + w("PrepareCommit") + al + w("CompleteCommit")
-		if !sameStates(c.States, kafkaTxnStates) || p.w < diagramW {
+		shift := max(w(stPrepareEpochFence)-(w(stEmpty)+al+w(stOngoing)), 0)
+		branch := shift + w(stEmpty) + al + w(stOngoing)
+		diagramW := 2 + branch + al + w(stPrepareCommit) + al + w(stCompleteCommit)
+		if p.w < diagramW {
 			continue
 		}
 		a := p.muted(v.right)
-		row0 := "  " + repeat(" ", shift) + tok("Empty") + a + tok("Ongoing") + a + tok("PrepareCommit") + a + tok("CompleteCommit")
-		row1 := "  " + repeat(" ", branch) + p.muted(v.down) + tok("PrepareAbort") +
-			repeat(" ", w("PrepareCommit")-w("PrepareAbort")) + a + tok("CompleteAbort")
-		row2 := "  " + tok("PrepareEpochFence") + repeat(" ", branch-w("PrepareEpochFence")) + p.muted(v.up) +
-			repeat(" ", w("PrepareCommit")+al) + tok("Dead")
+		row0 := "  " + repeat(" ", shift) + tok(stEmpty) + a + tok(stOngoing) + a + tok(stPrepareCommit) + a + tok(stCompleteCommit)
+		row1 := "  " + repeat(" ", branch) + p.muted(v.down) + tok(stPrepareAbort) +
+			repeat(" ", max(w(stPrepareCommit)-w(stPrepareAbort), 0)) + a + tok(stCompleteAbort)
+		row2 := "  " + tok(stPrepareEpochFence) + repeat(" ", max(branch-w(stPrepareEpochFence), 0)) + p.muted(v.up) +
+			repeat(" ", w(stPrepareCommit)+al) + tok(stDead)
 		return []string{row0, row1, row2}
-	}
-	states := c.States
-	if len(states) == 0 {
-		states = kafkaTxnStates
 	}
 	cols := 1
 	if p.w >= 42 {
 		cols = 2
 	}
-	rows := (len(states) + cols - 1) / cols
+	rows := (len(names) + cols - 1) / cols
 	out := make([]string, rows)
-	for i, s := range states {
-		s = clean(s)
+	for i, s := range names {
 		cell := "  " + p.muted("  "+s)
-		if s == c.State {
-			cell = "  " + th.RenderBold(stateKind(s), th.Sym.Cursor+" ["+s+"]")
+		if i == c.Current {
+			cell = "  " + th.RenderBold(toneKind(c.Tone), th.Sym.Cursor+" ["+s+"]")
 		}
 		r := i % rows
 		if out[r] != "" {
@@ -140,20 +152,4 @@ func (p painter) stateMachine(c *CoordinatorView) []string {
 		out[r] += cell
 	}
 	return out
-}
-
-func sameStates(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	seen := map[string]bool{}
-	for _, s := range a {
-		seen[s] = true
-	}
-	for _, s := range b {
-		if !seen[s] {
-			return false
-		}
-	}
-	return true
 }

@@ -25,8 +25,8 @@ func detailContent(f *Frame, p painter) Content {
 	head := "Before the first step"
 	if f.Step > 0 {
 		head = "Step " + itoa(f.Step) + "/" + itoa(f.Steps)
-		if t, _, _ := strings.Cut(f.Narration, "\n"); t != "" {
-			head += ": " + clean(t)
+		if f.Title != "" {
+			head += ": " + clean(f.Title)
 		}
 	}
 	out = append(out, p.bold(clip(head, w, th.Sym.Ellipsis)), "")
@@ -55,7 +55,7 @@ func detailContent(f *Frame, p painter) Content {
 		out = append(out, p.muted("(no events)"))
 	}
 	for _, e := range f.Events[len(f.Events)-n:] {
-		for i, l := range p.wrap(e, max(w-4, 8)) {
+		for i, l := range p.wrap(e.Text, max(w-4, 8)) {
 			if i == 0 {
 				out = append(out, "  "+l)
 			} else {

@@ -2,7 +2,6 @@ package views
 
 import (
 	"strconv"
-	"strings"
 
 	"eoslab/views/theme"
 )
@@ -44,13 +43,14 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
 		k := theme.Plain
-		if isViolation(e) {
+		text := e.Text
+		if e.Violation {
 			k = theme.Violated
-			e = p.th.Glyph(theme.Violated) + " " + e
+			text = p.th.Glyph(theme.Violated) + " " + text
 		} else if !isNew {
 			k = theme.Muted
 		}
-		for j, l := range p.wrap(e, ww) {
+		for j, l := range p.wrap(text, ww) {
 			if isNew {
 				if anchor.From < 0 {
 					anchor.From = len(lines)
@@ -70,24 +70,14 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	}}, anchor
 }
 
-// isViolation reports whether an event line reports an invariant
-// violation, in any letter case, without copying the line.
-func isViolation(e string) bool {
-	const word = "violat"
-	for i := 0; i+len(word) <= len(e); i++ {
-		if c := e[i]; (c == 'v' || c == 'V') && strings.EqualFold(e[i:i+len(word)], word) {
-			return true
-		}
-	}
-	return false
-}
-
 // learnerEvents draws the events as sentences about Kafka: who did what,
 // and why in words. It leaves out what a learner does not need to follow
 // the protocol, all of which the detail view shows: the echo of the
-// lesson's own commands ("scenario: A send t-0 hello"), message numbers
-// ("m12"), and the citations of the reference a rule comes from ("ref 3.4
-// step 11:", "row 4:"). A pause of a second or more between two events
+// lesson's own commands ("scenario: A send t-0 hello", which the Action
+// flag marks), message numbers ("m12", which the session leaves out of
+// LogEvent.Text), and the citations of the reference a rule comes from
+// ("ref 3.4 step 11:", "row 4:"; LogEvent.Why has the rule without them).
+// A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
 func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
 	th := p.th
@@ -107,8 +97,8 @@ func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
 		}
 		last = e.Time
 		k := theme.Plain
-		text := clean(e.Actor) + " " + withoutMsgID(clean(e.Text), e.Msg)
-		if why := ruleWords(e.Rule); why != "" && !e.Violation {
+		text := clean(e.Actor) + " " + clean(e.Text)
+		if why := e.Why; why != "" && !e.Violation {
 			text += " (" + why + ")"
 		}
 		if e.Violation {
@@ -150,59 +140,4 @@ func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
 // seconds renders a span of logical milliseconds for a person: "30.0 s".
 func seconds(ms int64) string {
 	return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s"
-}
-
-// withoutMsgID drops the message number ("m12") from an event's text: the
-// learner follows messages by what they are, on the Timeline; the numbers
-// are in the detail view.
-func withoutMsgID(text string, msg int64) string {
-	if msg <= 0 {
-		return text
-	}
-	id := "m" + strconv.FormatInt(msg, 10)
-	if i := strings.Index(text, id+" "); i >= 0 && (i == 0 || text[i-1] == ' ') {
-		return text[:i] + text[i+len(id)+1:]
-	}
-	return text
-}
-
-// ruleWords puts the rule an event cites into words: each part of it ("a;
-// b") loses a leading citation of the reference ("ref 1.4:", "ref 3.4 step
-// 11:", "row 4:", "KIP-890 part 1:"), and a part that is only a citation,
-// or only says "invariant", is left out. The citations are in the detail
-// view, which shows the engine's own lines.
-func ruleWords(rule string) string {
-	var out []string
-	for _, part := range strings.Split(rule, "; ") {
-		part = strings.TrimSpace(part)
-		if isCitation(part) || part == "invariant" {
-			continue
-		}
-		if head, rest, ok := strings.Cut(part, ": "); ok && isCitation(head) {
-			part = rest
-		}
-		if part != "" {
-			out = append(out, part)
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
-// isCitation reports whether s is a citation such as "ref 3.4", "ref 3.4
-// step 11", "row 4" or "KIP-890 part 1": a known lead word followed only by
-// numbers and the words step and part.
-func isCitation(s string) bool {
-	f := strings.Fields(s)
-	if len(f) < 2 || (f[0] != "ref" && f[0] != "row" && !strings.HasPrefix(f[0], "KIP-")) {
-		return false
-	}
-	for _, w := range f[1:] {
-		if w == "step" || w == "part" {
-			continue
-		}
-		if strings.Trim(w, "0123456789.") != "" {
-			return false
-		}
-	}
-	return true
 }

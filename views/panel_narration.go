@@ -114,11 +114,17 @@ func (p painter) textLines(f *Frame, w int) []string {
 	if len(f.Violations) > 0 {
 		out = append(out, "")
 	}
-	// A lesson's narration starts with the step's title on a line of its
-	// own: it is drawn in bold.
-	title, rest, ok := strings.Cut(f.Narration, "\n")
-	if t := wrap(title, w); ok && f.Step > 0 && len(t) == 1 {
-		return append(append(out, p.bold(t[0])), wrap(rest, w)...)
+	// The step's title is drawn in bold when it fits on one line.
+	if f.Title != "" {
+		if t := wrap(f.Title, w); len(t) == 1 {
+			out = append(out, p.bold(t[0]))
+		} else {
+			out = append(out, t...)
+		}
+		if f.Narration == "" {
+			return out
+		}
+		out = append(out, "")
 	}
 	return append(out, wrap(f.Narration, w)...)
 }
@@ -196,21 +202,19 @@ func indent(lines []string) textLines {
 	return textLines(lines)
 }
 
-// distinctViolations keeps the first report of each invariant (the text
-// up to the first colon names it) and says how many more there were: a
-// step that breaks one invariant on two partitions is one fact for the
-// lesson text. The event log lists every report.
-func distinctViolations(vs []string) []string {
+// distinctViolations keeps the first report of each invariant and says how
+// many more there were: a step that breaks one invariant on two partitions
+// is one fact for the lesson text. The event log lists every report.
+func distinctViolations(vs []Violation) []string {
 	var out []string
 	count := map[string]int{}
 	var names []string
 	for _, v := range vs {
-		name, _, _ := strings.Cut(v, ":")
-		if count[name] == 0 {
-			names = append(names, name)
-			out = append(out, v)
+		if count[v.Name] == 0 {
+			names = append(names, v.Name)
+			out = append(out, v.String())
 		}
-		count[name]++
+		count[v.Name]++
 	}
 	for i, name := range names {
 		if n := count[name] - 1; n > 0 {

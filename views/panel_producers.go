@@ -1,10 +1,6 @@
 package views
 
-import (
-	"strings"
-
-	"eoslab/views/theme"
-)
+import "eoslab/views/theme"
 
 // producersContent draws each producer client: its identity (transactional
 // id, producerId and epoch), its TransactionManager state, the next sequence
@@ -47,7 +43,7 @@ func (p painter) producerLines(pr ProducerView) []string {
 		lines = append(lines, p.flow("  ", []string{"producerId " + p.bold(i64(pr.ProducerID)), "epoch " + p.bold(itoa(int(pr.Epoch)))}, "  ", 2)...)
 	}
 	if pr.State != "" && !pr.NotIdempotent {
-		lines = append(lines, p.flow("  state ", []string{th.Render(stateKind(pr.State), clean(pr.State))}, "", 4)...)
+		lines = append(lines, p.flow("  state ", []string{th.Render(toneKind(pr.StateTone), clean(pr.State))}, "", 4)...)
 	}
 	if len(pr.NextSeq) > 0 && !pr.NotIdempotent {
 		parts := make([]string, len(pr.NextSeq))
@@ -73,11 +69,7 @@ func (p painter) producerLines(pr ProducerView) []string {
 		lines = append(lines, p.flow("  ", tags, "  ", 2)...)
 	}
 	if pr.LastError != "" {
-		k := theme.Aborted
-		if strings.Contains(pr.LastError, "FENCED") {
-			k = theme.Fenced
-		}
-		lines = append(lines, p.flow("  last error ", []string{th.Mark(k, clean(pr.LastError))}, "", 4)...)
+		lines = append(lines, p.flow("  last error ", []string{th.Mark(toneKind(pr.ErrorTone), clean(pr.LastError))}, "", 4)...)
 	}
 	return lines
 }

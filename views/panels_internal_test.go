@@ -29,18 +29,21 @@ func TestFlow(t *testing.T) {
 	}
 }
 
-func TestIsViolation(t *testing.T) {
-	for s, want := range map[string]bool{
-		"t=3 invariant: VIOLATED duplicate-record": true,
-		"violation: uncommitted-read":              true,
-		"a Violation":                              true,
-		"t=1 broker-3: appends":                    false,
-		"viola":                                    false,
-		"":                                         false,
-	} {
-		if got := isViolation(s); got != want {
-			t.Errorf("isViolation(%q) = %v", s, got)
-		}
+// TestEventTone: the events panel draws a violation from the event's
+// Violation field, whatever its text says.
+func TestEventTone(t *testing.T) {
+	p := painter{th: theme.New(theme.Options{ASCII: true}), w: 60}
+	f := &Frame{Events: []EventLine{
+		{Text: "t=3 invariant: VIOLATION duplicate-record: x", Violation: true},
+		{Text: "t=4 p: a Violation in the text only"},
+	}}
+	_, c, _ := eventsContent(f, p)
+	glyph := p.th.Glyph(theme.Violated) + " "
+	if got := c.Line(0); !strings.Contains(got, glyph+"t=3") {
+		t.Errorf("flagged violation drawn as %q", got)
+	}
+	if got := c.Line(1); strings.Contains(got, glyph) {
+		t.Errorf("an event whose text says violation is drawn as one: %q", got)
 	}
 }
 

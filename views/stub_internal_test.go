@@ -61,9 +61,12 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 	}
 	for range r.Intn(3) {
 		c := CoordinatorView{TxnID: randomText(r), Partition: randomText(r), Broker: randomText(r), ProducerID: int64(r.Intn(9) - 1), Changed: r.Intn(2) == 0}
-		states := [][]string{kafkaTxnStates, nil, {"A", "B", randomText(r)}}
-		c.States = states[r.Intn(len(states))]
-		c.State = kafkaTxnStates[r.Intn(len(kafkaTxnStates))]
+		// Eight names draw the diagram, any other number a list.
+		n := []int{numTxnStates, 0, 3}[r.Intn(3)]
+		for range n {
+			c.States = append(c.States, randomText(r))
+		}
+		c.Current, c.Tone = r.Intn(n+2)-1, Tone(r.Intn(8))
 		for range r.Intn(20) {
 			c.Writes = append(c.Writes, randomText(r))
 		}
@@ -71,7 +74,7 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 		f.Coordinators = append(f.Coordinators, c)
 	}
 	for range r.Intn(4) {
-		c := ConsumerView{Name: randomText(r), Isolation: []string{"read_committed", "read_uncommitted", randomText(r)}[r.Intn(3)], Group: randomText(r), Changed: r.Intn(2) == 0}
+		c := ConsumerView{Name: randomText(r), Isolation: randomText(r), ReadCommitted: r.Intn(2) == 0, Group: randomText(r), Changed: r.Intn(2) == 0}
 		for j := range r.Intn(40) {
 			c.Records = append(c.Records, ConsumedRecord{Partition: randomText(r), Offset: int64(j), Value: randomText(r), Changed: r.Intn(3) == 0})
 		}
@@ -84,11 +87,11 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 			Dropped: r.Intn(4) == 0, Reply: r.Intn(2) == 0, Error: r.Intn(4) == 0, Step: r.Intn(step + 2)})
 	}
 	for range r.Intn(100) {
-		f.Events = append(f.Events, randomText(r)+" violation? "+randomText(r))
+		f.Events = append(f.Events, EventLine{Text: randomText(r) + " violation? " + randomText(r), Violation: r.Intn(5) == 0})
 	}
 	f.NewEvents = r.Intn(10) - 2
 	for range r.Intn(3) {
-		f.Violations = append(f.Violations, randomText(r))
+		f.Violations = append(f.Violations, Violation{Name: randomText(r), Text: randomText(r)})
 	}
 	return f
 }

@@ -2,6 +2,7 @@ package views_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -61,9 +62,18 @@ func TestPlayThroughAndBack(t *testing.T) {
 }
 
 // TestAutoplayRuns lets the program's own ticks step the lesson until the
-// first checkpoint stops it.
+// first checkpoint stops it. The clock is the test's: each tick fires at
+// once, and the delays autoplay asked for are checked instead of waited.
 func TestAutoplayRuns(t *testing.T) {
-	m := views.NewApp(demo.Lessons(), demo.Open, views.Options{StartLesson: "transactions"})
+	var mu sync.Mutex
+	var delays []time.Duration
+	tick := func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		mu.Lock()
+		delays = append(delays, d)
+		mu.Unlock()
+		return func() tea.Msg { return fn(time.Time{}) }
+	}
+	m := views.NewApp(demo.Lessons(), demo.Open, views.Options{StartLesson: "transactions", Tick: tick})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	sc := &viewtest.Screen{TM: tm}
 	sc.WaitFor(t, "step 0/14")
@@ -71,7 +81,6 @@ func TestAutoplayRuns(t *testing.T) {
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})
 	}
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
-	sc.WaitFor(t, "playing")
 	// The header line (top) says why autoplay stopped; the step counter
 	// (below) says where.
 	sc.WaitFor(t, "Answer the question first")
@@ -80,5 +89,15 @@ func TestAutoplayRuns(t *testing.T) {
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(views.App)
 	if final.Playing() || final.Session().Pos() != 6 {
 		t.Errorf("playing=%v pos=%d, want stopped at the checkpoint (6)", final.Playing(), final.Session().Pos())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(delays) < 6 {
+		t.Fatalf("autoplay asked for %d ticks, want one a step (6)", len(delays))
+	}
+	for _, d := range delays {
+		if d < 400*time.Millisecond {
+			t.Errorf("a tick of %v: the fastest speed is 0.4 s a step", d)
+		}
 	}
 }

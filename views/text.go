@@ -136,6 +136,9 @@ func clean(s string) string {
 	return termsafe.Escape(s)
 }
 
+// wordCount is how many words a reader reads in s, which paces autoplay.
+func wordCount(s string) int { return len(strings.Fields(s)) }
+
 // nbHyphen is the non-breaking hyphen, one cell wide like "-".
 const nbHyphen = "\u2011"
 

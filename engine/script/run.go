@@ -102,6 +102,43 @@ func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
 	return evs, nil, nil
 }
 
+// Outcome is what one command of a scenario did: its events and, for an
+// expect line that did not hold, the failure.
+type Outcome struct {
+	Command Command
+	Events  []engine.Event
+	Failure *Failure
+}
+
+// Play runs commands in order and hands each one's outcome to each, until
+// a command is refused or each returns an error. It is the one
+// scenario-run loop: the CLI, the transcript and the scenario tests all
+// play through it (a lesson steps through Exec, one step at a time).
+func (r *Runner) Play(cmds []Command, each func(Outcome) error) error {
+	for _, c := range cmds {
+		evs, f, err := r.Exec(c)
+		if herr := each(Outcome{Command: c, Events: evs, Failure: f}); herr != nil {
+			return herr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteTranscript writes an outcome as transcript lines: one event per line,
+// then a failed expectation.
+func WriteTranscript(b *strings.Builder, s Outcome) {
+	for _, e := range s.Events {
+		b.WriteString(e.Line())
+		b.WriteByte('\n')
+	}
+	if s.Failure != nil {
+		b.WriteString("FAILED " + s.Failure.Error() + "\n")
+	}
+}
+
 // Transcript runs a whole scenario and returns its transcript (one event per
 // line), the failures, and the first error that stopped it.
 func Transcript(file string, src []byte) (string, []Failure, error) {
@@ -111,18 +148,6 @@ func Transcript(file string, src []byte) (string, []Failure, error) {
 	}
 	r := NewRunner()
 	var b strings.Builder
-	for _, c := range cmds {
-		evs, f, err := r.Exec(c)
-		for _, e := range evs {
-			b.WriteString(e.Line())
-			b.WriteByte('\n')
-		}
-		if f != nil {
-			b.WriteString("FAILED " + f.Error() + "\n")
-		}
-		if err != nil {
-			return b.String(), r.Failures, err
-		}
-	}
-	return b.String(), r.Failures, nil
+	err = r.Play(cmds, func(s Outcome) error { WriteTranscript(&b, s); return nil })
+	return b.String(), r.Failures, err
 }

@@ -90,19 +90,15 @@ func TestScenarios(t *testing.T) {
 			}
 			r := NewRunner()
 			var b strings.Builder
-			for _, c := range cmds {
-				evs, fail, err := r.Exec(c)
-				for _, e := range evs {
-					b.WriteString(e.Line())
-					b.WriteByte('\n')
-				}
-				if fail != nil {
+			err = r.Play(cmds, func(s Outcome) error {
+				WriteTranscript(&b, s)
+				if fail := s.Failure; fail != nil {
 					t.Errorf("%s:%d: expectation failed: %s\n    found: %s", fail.File, fail.Line, fail.Text, fail.Got)
-					b.WriteString("FAILED " + fail.Error() + "\n")
 				}
-				if err != nil {
-					t.Fatalf("action error: %v", err)
-				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("action error: %v", err)
 			}
 			for _, v := range r.World.Violations {
 				if !allowed[v.Name] {

@@ -3,9 +3,11 @@ package adapt
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
+	"eoslab/engine"
 	"eoslab/lessons"
 	"eoslab/views"
 )
@@ -93,7 +95,7 @@ func TestFrameInvariants(t *testing.T) {
 func checkFrame(t *testing.T, s *Session, f views.Frame) {
 	t.Helper()
 	at := fmt.Sprintf("step %d", f.Step)
-	if f.Step != s.Pos() || f.Steps != s.Len() || f.Narration == "" {
+	if f.Step != s.Pos() || f.Steps != s.Len() || f.Title+f.Narration == "" {
 		t.Fatalf("%s: header %d/%d, narration %q", at, f.Step, f.Steps, f.Narration)
 	}
 	if st := s.p.StepAt(f.Step); (st != nil && st.Ask != nil) != (f.Checkpoint != nil) {
@@ -107,6 +109,15 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 	}
 	if f.Step > 0 && f.NewEvents == 0 {
 		t.Fatalf("%s: a step ran but no event is new", at)
+	}
+	// The learner's log holds the same events, without message numbers.
+	if len(f.Log) != len(f.Events) {
+		t.Fatalf("%s: %d log events for %d lines", at, len(f.Log), len(f.Events))
+	}
+	for i, e := range f.Log {
+		if msgNumber.MatchString(e.Text) || !strings.Contains(f.Events[i].Text, e.Actor+": ") {
+			t.Fatalf("%s: log event %q for line %q", at, e.Text, f.Events[i].Text)
+		}
 	}
 	actors := map[string]bool{}
 	for _, a := range f.Actors {
@@ -139,23 +150,23 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 		}
 	}
 	for _, c := range f.Coordinators {
-		if !reflect.DeepEqual(c.States, []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}) {
+		if len(c.States) != len(engine.TxnStates) {
 			t.Fatalf("%s: states %v", at, c.States)
 		}
-		if c.State != "" && !contains(c.States, c.State) {
-			t.Fatalf("%s: state %q", at, c.State)
+		for i, s := range engine.TxnStates {
+			if c.States[i] != s.String() || int(s) != i {
+				t.Fatalf("%s: state %d is %q, not %v", at, i, c.States[i], s)
+			}
+		}
+		if c.Current < -1 || c.Current >= len(c.States) || (c.Current >= 0 && c.Tone != txnTone(engine.TxnState(c.Current))) {
+			t.Fatalf("%s: state %d, tone %v", at, c.Current, c.Tone)
 		}
 	}
 }
 
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+// msgNumber is a message's number at the head of an event's text, where
+// the engine names the one message the event is about.
+var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is paused:) m[0-9]+ `)
 
 // TestFramesAfterBackAreExact: the frame of a position is the same whether
 // it was reached by playing straight or by going back and forth.
@@ -233,7 +244,7 @@ func TestFrameContent(t *testing.T) {
 			t.Fatal("step 1 shows the drop that happens at step 2")
 		}
 		f = playTo(t, s, 3)
-		if len(f.Violations) != 1 || !strings.HasPrefix(f.Violations[0], "duplicate-record: ") {
+		if len(f.Violations) != 1 || f.Violations[0].Name != engine.InvDuplicateRecord {
 			t.Fatalf("violations %v", f.Violations)
 		}
 		p := f.Partitions[0]
@@ -253,13 +264,13 @@ func TestFrameContent(t *testing.T) {
 		f := playTo(t, s, 3)
 		c := f.Coordinators[0]
 		if c.TxnID != "payment-processor-1" || c.Partition != "__transaction_state-3" || c.Broker != "broker-1" ||
-			c.State != "PrepareEpochFence" || !c.Changed {
+			c.Current != int(engine.PrepareEpochFence) || c.Tone != views.ToneFenced || !c.Changed {
 			t.Fatalf("coordinator %+v", c)
 		}
 		if len(f.Coordinators) != 1 {
 			t.Fatalf("%d coordinators for one transactional id", len(f.Coordinators))
 		}
-		if a := f.Producers[0]; a.Name != "A" || !a.Paused || a.State != "IN_TRANSACTION" {
+		if a := f.Producers[0]; a.Name != "A" || !a.Paused || a.State != engine.InTransaction.String() || a.StateTone != views.ToneOpen {
 			t.Fatalf("A %+v", a)
 		}
 		f = playTo(t, s, 4)
@@ -276,7 +287,8 @@ func TestFrameContent(t *testing.T) {
 			t.Fatalf("writes %q", w)
 		}
 		f = playTo(t, s, 8)
-		if a := f.Producers[0]; a.State != "FATAL_ERROR" || a.LastError != "PRODUCER_FENCED(90)" || !a.Fenced || !a.Changed {
+		if a := f.Producers[0]; a.State != engine.FatalError.String() || a.LastError != engine.ProducerFenced.String() ||
+			a.ErrorTone != views.ToneFenced || !a.Fenced || !a.Changed {
 			t.Fatalf("A %+v", a)
 		}
 		if b := f.Producers[1]; b.Changed || b.Epoch != 2 {
@@ -294,13 +306,13 @@ func TestFrameContent(t *testing.T) {
 		}
 		f = playTo(t, s, 8)
 		rc, ru := f.Consumers[0], f.Consumers[1]
-		if rc.Name != "RC" || rc.Isolation != "read_committed" || len(rc.Records) != 0 || !rc.Changed {
+		if rc.Name != "RC" || !rc.ReadCommitted || len(rc.Records) != 0 || !rc.Changed {
 			t.Fatalf("RC %+v", rc)
 		}
 		if len(ru.Records) != 2 || !ru.Records[0].Changed || ru.Records[1].Value != "pay-42" {
 			t.Fatalf("RU %+v", ru)
 		}
-		if len(f.Violations) == 0 || !strings.HasPrefix(f.Violations[0], "uncommitted-read: ") {
+		if len(f.Violations) == 0 || f.Violations[0].Name != engine.InvUncommittedRead {
 			t.Fatalf("violations %v", f.Violations)
 		}
 		f = playTo(t, s, 0)
@@ -316,7 +328,7 @@ func (s *Session) forget() {
 	clear(s.frames)
 	clear(s.rows)
 	clear(s.writes)
-	s.eventText = newRing[string](4 * maxEvents)
+	s.eventText = newRing[eventForms](4 * maxEvents)
 }
 
 // TestFrameKeys: a frame's Key names one built frame. Coming back to a
@@ -352,16 +364,31 @@ func TestFrameKeys(t *testing.T) {
 }
 
 func TestLabels(t *testing.T) {
-	for _, c := range []struct{ kind, detail, want string }{
-		{"InitProducerId", "transactionalId=payments timeout=60000 pid=-1 epoch=-1", "InitProducerId payments pid=-1 epoch=-1"},
-		{"InitProducerId", "transactionalId=null", "InitProducerId"},
-		{"FetchResponse", "orders-0 2 batches (2 offsets) hw=2 lso=2 aborted=1", "FetchResponse orders-0 2 batches hw=2 lso=2 aborted=1"},
-		{"EndTxn", "payments abort pid=1000 epoch=0", "EndTxn abort pid=1000 epoch=0"},
-		{"AddPartitionsToTxnResponse", "[t-0=PRODUCER_FENCED]", "AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]"},
-		{"WriteTxnMarkers", "ABORT pid=1000 epoch=1 coordinatorEpoch=0 [t-0]", "WriteTxnMarkers ABORT pid=1000 epoch=1 [t-0]"},
+	t0 := engine.TP{Topic: "t", Partition: 0}
+	for _, c := range []struct {
+		kind engine.MsgKind
+		body engine.Body
+		want string
+	}{
+		{engine.MsgInitProducerID, &engine.InitProducerIDRequest{TransactionalID: "payments", TimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1},
+			"InitProducerId payments pid=-1 epoch=-1"},
+		{engine.MsgInitProducerID, &engine.InitProducerIDRequest{Idempotent: true}, "InitProducerId"},
+		{engine.MsgFetchResponse, &engine.FetchResponse{TP: engine.TP{Topic: "orders", Partition: 0}, Batches: make([]engine.Batch, 2),
+			Aborted: make([]engine.AbortedTxn, 1), HighWatermark: 2, LSO: 2}, "FetchResponse orders-0 2 batches hw=2 lso=2 aborted=1"},
+		{engine.MsgEndTxn, &engine.EndTxnRequest{TransactionalID: "payments", ProducerID: 1000}, "EndTxn abort pid=1000 epoch=0"},
+		{engine.MsgAddPartitionsToTxnResponse, &engine.AddPartitionsToTxnResponse{Results: []engine.TPCode{{TP: t0, Code: engine.ProducerFenced}}},
+			"AddPartitionsToTxnResponse [t-0=PRODUCER_FENCED]"},
+		{engine.MsgWriteTxnMarkers, &engine.WriteTxnMarkersRequest{Result: engine.MarkerAbort, ProducerID: 1000, ProducerEpoch: 1, Partitions: []engine.TP{t0}},
+			"WriteTxnMarkers ABORT pid=1000 epoch=1 [t-0]"},
+		{engine.MsgAddOffsetsToTxn, &engine.AddOffsetsToTxnRequest{TransactionalID: "payments", ProducerID: 7, ProducerEpoch: 2, GroupID: "g"},
+			"AddOffsetsToTxn pid=7 epoch=2 group=g"},
+		{engine.MsgProduce, &engine.ProduceRequest{TP: t0, Batches: []engine.Batch{{ProducerID: 1, BaseSequence: 0, Count: 1,
+			Records: []engine.Record{{Value: "a long value that does not fit in a diagram label at all"}}}}},
+			"Produce t-0 pid=1 epoch=0 seq=0 values=a long value tha…"},
 	} {
-		if got := label(c.kind, c.detail); got != c.want {
-			t.Errorf("label(%q, %q) = %q; want %q", c.kind, c.detail, got, c.want)
+		m := &engine.Message{Kind: c.kind, Body: c.body}
+		if got := label(m); got != c.want {
+			t.Errorf("label(%s %s) = %q; want %q", c.kind, m.Detail(), got, c.want)
 		}
 	}
 }

@@ -20,18 +20,20 @@ const (
 	paraBreak  = "\n\n" // between paragraphs of narration
 )
 
-// build makes the frame of position pos, without its checkpoint. prev is
-// the world one step earlier: what differs from it is marked Changed.
+// build makes the frame of position pos, without its checkpoint. What the
+// step to pos changed, as the engine noted it while running the step
+// (lessons.Player.ChangesAt), is marked Changed; position 0, the setup,
+// marks nothing.
 func (s *Session) build(pos int) views.Frame {
 	w := s.p.WorldAt(pos)
-	var prev *engine.World
+	ch := changes{pos: pos}
 	if pos > 0 {
-		prev = s.p.WorldAt(pos - 1)
+		ch.set = s.p.ChangesAt(pos)
 	}
 	f := views.Frame{Step: pos, Steps: s.p.Len()}
 	l := s.p.Lesson()
 	if st := s.p.StepAt(pos); st != nil {
-		f.Narration, f.Note = st.Narration(), st.Note
+		f.Title, f.Narration, f.Note = st.Title, st.Say, st.Note
 		f.More, f.Source = st.More, st.Source
 	} else {
 		f.Narration = l.Title + paraBreak + l.Summary
@@ -39,91 +41,119 @@ func (s *Session) build(pos int) views.Frame {
 			f.Narration += paraBreak + l.Intro
 		}
 	}
-	f.Producers = producerViews(w, prev)
-	f.Partitions = s.partitionViews(w, prev)
-	f.Coordinators = s.coordinatorViews(w, prev)
-	f.Consumers = consumerViews(w, prev)
+	f.Producers = producerViews(w, &ch)
+	f.Partitions = s.partitionViews(w, &ch)
+	f.Coordinators = s.coordinatorViews(w, &ch)
+	f.Consumers = consumerViews(w, &ch)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
-	f.Events, f.NewEvents = s.eventLines(w, prev)
-	f.Log = logEvents(w, len(f.Events))
-	f.Violations = violations(w, prev)
+	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
+	f.Violations = violations(w, &ch)
 	for _, e := range s.p.ProblemsAt(pos) {
-		f.Violations = append(f.Violations, "lesson: "+e.Error())
+		f.Violations = append(f.Violations, views.Violation{Name: "lesson", Text: e.Error()})
 	}
 	return f
 }
 
-func (s *Session) eventLines(w, prev *engine.World) ([]string, int) {
-	from := max(0, len(w.Events)-maxEvents)
-	out := make([]string, len(w.Events)-from)
-	for i := range out {
-		t, ok := s.eventText.get(from + i)
-		if !ok {
-			t = w.Events[from+i].Line()
-			s.eventText.put(from+i, t)
-		}
-		out[i] = t
-	}
-	n := len(w.Events)
-	if prev != nil {
-		n -= len(prev.Events)
-	}
-	return out, min(n, len(out))
+// changes is what the step to a position changed, as the engine noted it.
+// At position 0 nothing is marked, and every event counts as new.
+type changes struct {
+	pos int
+	set engine.ChangeSet
 }
 
-func violations(w, prev *engine.World) []string {
-	from := 0
-	if prev != nil {
-		from = len(prev.Violations)
+// client reports whether a client acted, which is when its state changed
+// (engine.ChangeSet.Actors).
+func (c *changes) client(name string) bool { return c.pos > 0 && c.set.Actor(name) }
+
+// txnID reports whether a transactional id's coordinator entry changed.
+func (c *changes) txnID(id string) bool { return c.pos > 0 && c.set.TxnID(id) }
+
+// partition reports whether a partition changed, and the log end offset
+// before the change: a row at or past it is new.
+func (c *changes) partition(tp engine.TP) (fromLEO int64, ok bool) {
+	if c.pos == 0 {
+		return 0, false
 	}
-	var out []string
-	for _, v := range w.Violations[min(from, len(w.Violations)):] {
-		out = append(out, v.Name+": "+v.Text)
+	return c.set.Partition(tp)
+}
+
+// received is how many records a consumer had returned before the step.
+func (c *changes) received(x *engine.Consumer) int {
+	if c.pos == 0 {
+		return len(x.Received)
+	}
+	if from, ok := c.set.ReceivedFrom(x.Name); ok {
+		return from
+	}
+	return len(x.Received)
+}
+
+// firstEvent and firstViolation index the step's first event and
+// violation.
+func (c *changes) firstEvent() int {
+	if c.pos == 0 {
+		return 0
+	}
+	return c.set.FirstEvent
+}
+
+func (c *changes) firstViolation() int {
+	if c.pos == 0 {
+		return 0
+	}
+	return c.set.FirstViolation
+}
+
+// eventLines returns the recent events as canonical lines and as values
+// for the learner's log (logEvent), and how many of them are new.
+func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
+	from := max(0, len(w.Events)-maxEvents)
+	out := make([]views.EventLine, len(w.Events)-from)
+	log := make([]views.LogEvent, len(out))
+	for i := range out {
+		c, ok := s.eventText.get(from + i)
+		if !ok {
+			e := &w.Events[from+i]
+			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
+			s.eventText.put(from+i, c)
+		}
+		out[i], log[i] = c.line, c.log
+	}
+	return out, log, min(len(w.Events)-min(ch.firstEvent(), len(w.Events)), len(out))
+}
+
+// eventForms is one event as the frame carries it: its canonical line and
+// its value for the learner's log.
+type eventForms struct {
+	line views.EventLine
+	log  views.LogEvent
+}
+
+func violations(w *engine.World, ch *changes) []views.Violation {
+	var out []views.Violation
+	for _, v := range w.Violations[min(ch.firstViolation(), len(w.Violations)):] {
+		out = append(out, views.Violation{Name: v.Name, Text: v.Text})
 	}
 	return out
 }
 
-func producerViews(w, prev *engine.World) []views.ProducerView {
+func producerViews(w *engine.World, ch *changes) []views.ProducerView {
 	ps := w.AllProducers()
-	var before map[string]*engine.Producer
-	if prev != nil {
-		pp := prev.AllProducers()
-		before = make(map[string]*engine.Producer, len(pp))
-		for _, p := range pp {
-			before[p.Name] = p
-		}
-	}
 	out := make([]views.ProducerView, len(ps))
 	for i, p := range ps {
 		v := views.ProducerView{Name: p.Name, TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
-			Epoch: p.Epoch, State: p.State.String(), InFlight: len(p.InFlight), Paused: p.Paused, Crashed: p.Crashed,
-			Fenced: p.LastError == engine.ProducerFenced, NotIdempotent: !p.Config.Idempotence}
+			Epoch: p.Epoch, State: p.State.String(), StateTone: clientTone(p.State), InFlight: len(p.InFlight),
+			Paused: p.Paused, Crashed: p.Crashed, Fenced: p.LastError == engine.ProducerFenced,
+			NotIdempotent: !p.Config.Idempotence, Changed: ch.client(p.Name)}
 		if p.LastError != engine.None {
-			v.LastError = p.LastError.String()
+			v.LastError, v.ErrorTone = p.LastError.String(), errorTone(p.LastError)
 		}
 		for _, ps := range p.Parts {
 			v.NextSeq = append(v.NextSeq, views.PartitionSeq{Partition: ps.TP.String(), Seq: ps.NextSeq})
 		}
-		if b := before[p.Name]; b != nil {
-			v.Changed = producerChanged(p, b)
-		}
 		out[i] = v
 	}
 	return out
-}
-
-func producerChanged(p, b *engine.Producer) bool {
-	if p.State != b.State || p.ProducerID != b.ProducerID || p.Epoch != b.Epoch || p.LastError != b.LastError ||
-		p.Paused != b.Paused || p.Crashed != b.Crashed || len(p.InFlight) != len(b.InFlight) ||
-		len(p.Acked) != len(b.Acked) || len(p.Queue) != len(b.Queue) || len(p.Parts) != len(b.Parts) {
-		return true
-	}
-	for i := range p.Parts {
-		if p.Parts[i].NextSeq != b.Parts[i].NextSeq {
-			return true
-		}
-	}
-	return false
 }
 
 // rowStatic is the part of a batch's log row that never changes once the
@@ -168,34 +198,30 @@ func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
 	return r
 }
 
-func (s *Session) partitionViews(w, prev *engine.World) []views.PartitionView {
+func (s *Session) partitionViews(w *engine.World, ch *changes) []views.PartitionView {
 	var out []views.PartitionView
 	for _, tp := range w.SortedPartitions() {
 		p := w.Partitions[tp]
 		if p.IsInternal() {
 			continue
 		}
-		var before *engine.PartitionLog
-		if prev != nil {
-			before = prev.Partitions[tp]
-		}
-		out = append(out, s.partitionView(p, before))
+		out = append(out, s.partitionView(p, ch))
 	}
 	return out
 }
 
-func (s *Session) partitionView(p, before *engine.PartitionLog) views.PartitionView {
+func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.PartitionView {
 	v := views.PartitionView{Name: p.TP.String(), HW: p.HW, LSO: p.LastStableOffset(), LEO: p.LEO}
 	if p.Leader > 0 {
-		v.Leader = "broker-" + strconv.Itoa(p.Leader)
+		v.Leader = engine.BrokerAddr(p.Leader)
 	} else {
 		v.Leader = "offline"
 	}
-	// A row is new if it lies at or past the previous log end; an older
-	// transactional row changed if the marker that decided it is new.
-	prevLEO := int64(-1)
-	if before != nil {
-		prevLEO = before.LEO
+	// A row is new if it lies at or past the log end before the step; an
+	// older transactional row changed if the marker that decided it is new.
+	prevLEO, changed := ch.partition(p.TP)
+	if !changed {
+		prevLEO = p.LEO
 	}
 	from := max(0, len(p.Batches)-maxRows)
 	batches := p.Batches[from:]
@@ -212,7 +238,7 @@ func (s *Session) partitionView(p, before *engine.PartitionLog) views.PartitionV
 	for i := len(batches) - 1; i >= 0; i-- {
 		b := &batches[i]
 		r := staticRow(cache, from+i, b)
-		r.Changed = before != nil && b.BaseOffset >= prevLEO
+		r.Changed = b.BaseOffset >= prevLEO
 		switch {
 		case b.Control:
 			r.Status = views.StatusAborted
@@ -229,7 +255,7 @@ func (s *Session) partitionView(p, before *engine.PartitionLog) views.PartitionV
 				if m.Marker == engine.MarkerCommit {
 					r.Status = views.StatusCommitted
 				}
-				r.Changed = r.Changed || (before != nil && m.BaseOffset >= prevLEO)
+				r.Changed = r.Changed || m.BaseOffset >= prevLEO
 			}
 		}
 		v.Rows[i] = r
@@ -239,18 +265,13 @@ func (s *Session) partitionView(p, before *engine.PartitionLog) views.PartitionV
 		pids = append(pids, pid)
 	}
 	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
-	changed := before == nil || len(before.Producers) != len(p.Producers)
 	for _, pid := range pids {
 		e := p.Producers[pid]
 		for _, m := range e.Cached() {
 			v.Cached = append(v.Cached, views.CachedBatch{PID: pid, Epoch: e.ProducerEpoch, FirstSeq: m.FirstSeq, LastSeq: m.LastSeq, Offset: m.FirstOffset})
 		}
-		if before != nil && !changed {
-			b, ok := before.Producers[pid]
-			changed = !ok || b.ProducerEpoch != e.ProducerEpoch || b.NumCached != e.NumCached || b.LastSeq() != e.LastSeq()
-		}
 	}
-	v.Changed = before != nil && (changed || before.LEO != p.LEO || before.HW != p.HW || before.LastStableOffset() != v.LSO)
+	v.Changed = changed
 	return v
 }
 
@@ -269,6 +290,8 @@ func txnIDs(w *engine.World) []string {
 	return out
 }
 
+// txnStateNames are the engine's names of the coordinator states, in the
+// order of their ids, as views.CoordinatorView.States wants them.
 var txnStateNames = func() []string {
 	out := make([]string, len(engine.TxnStates))
 	for i, s := range engine.TxnStates {
@@ -277,12 +300,12 @@ var txnStateNames = func() []string {
 	return out
 }()
 
-func (s *Session) coordinatorViews(w, prev *engine.World) []views.CoordinatorView {
+func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.CoordinatorView {
 	var out []views.CoordinatorView
 	for _, id := range txnIDs(w) {
 		n := w.TxnPartitionFor(id)
 		v := views.CoordinatorView{TxnID: id, Partition: engine.TxnStateTopic + "-" + strconv.Itoa(int(n)),
-			States: txnStateNames, ProducerID: -1, Epoch: -1}
+			States: txnStateNames, Current: -1, ProducerID: -1, Epoch: -1}
 		// Read the maps directly: the engine's lookups create an entry on
 		// first use, and a view must not change the world it shows.
 		t := w.TxnParts[n]
@@ -291,21 +314,17 @@ func (s *Session) coordinatorViews(w, prev *engine.World) []views.CoordinatorVie
 			continue
 		}
 		if t.Leader > 0 {
-			v.Broker = "broker-" + strconv.Itoa(t.Leader)
+			v.Broker = engine.BrokerAddr(t.Leader)
 		}
 		m, known := t.Meta[id]
 		if known {
-			v.State, v.ProducerID, v.Epoch = m.State.String(), m.ProducerID, m.ProducerEpoch
+			v.Current, v.Tone, v.ProducerID, v.Epoch = int(m.State), txnTone(m.State), m.ProducerID, m.ProducerEpoch
 			for _, tp := range m.Partitions {
 				v.Partitions = append(v.Partitions, tp.String())
 			}
 		}
 		v.Writes = s.writesOf(n, t.Log, id)
-		var pt *engine.TxnStatePartition
-		if prev != nil {
-			pt = prev.TxnParts[n]
-		}
-		v.Changed = prev != nil && coordinatorChanged(t, pt, id, m, known)
+		v.Changed = ch.txnID(id)
 		out = append(out, v)
 	}
 	return out
@@ -368,39 +387,13 @@ func writeText(r *engine.TxnLogRecord) string {
 	return s
 }
 
-func coordinatorChanged(t, before *engine.TxnStatePartition, id string, m engine.TxnMetadata, known bool) bool {
-	if before == nil {
-		return known
-	}
-	b, was := before.Meta[id]
-	if was != known || b.State != m.State || b.ProducerEpoch != m.ProducerEpoch || b.ProducerID != m.ProducerID ||
-		len(b.Partitions) != len(m.Partitions) {
-		return true
-	}
-	for _, r := range t.Log[min(len(before.Log), len(t.Log)):] {
-		if r.TransactionalID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func consumerViews(w, prev *engine.World) []views.ConsumerView {
+func consumerViews(w *engine.World, ch *changes) []views.ConsumerView {
 	cs := w.AllConsumers()
-	before := map[string]*engine.Consumer{}
-	if prev != nil {
-		for _, c := range prev.AllConsumers() {
-			before[c.Name] = c
-		}
-	}
 	out := make([]views.ConsumerView, len(cs))
 	for i, c := range cs {
-		v := views.ConsumerView{Name: c.Name, Isolation: c.Isolation(), Group: c.GroupID}
-		b := before[c.Name]
-		seen := len(c.Received)
-		if b != nil {
-			seen = len(b.Received)
-		}
+		v := views.ConsumerView{Name: c.Name, Isolation: c.Isolation(), ReadCommitted: c.ReadCommitted, Group: c.GroupID,
+			Changed: ch.client(c.Name)}
+		seen := ch.received(c)
 		from := max(0, len(c.Received)-maxRecords)
 		for j, r := range c.Received[from:] {
 			v.Records = append(v.Records, views.ConsumedRecord{Partition: r.TP.String(), Offset: r.Offset, Value: r.Value,
@@ -409,20 +402,7 @@ func consumerViews(w, prev *engine.World) []views.ConsumerView {
 		for _, p := range c.Positions {
 			v.Positions = append(v.Positions, views.PartitionOffset{Partition: p.TP.String(), Offset: p.Offset})
 		}
-		v.Changed = b != nil && (len(b.Received) != len(c.Received) || !samePositions(b.Positions, c.Positions) || b.LastError != c.LastError)
 		out[i] = v
 	}
 	return out
-}
-
-func samePositions(a, b []engine.TPOffset) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -49,10 +49,11 @@ type Session struct {
 	// lastKey is the Key of the last frame built; each build takes the
 	// next, so a Key names one built frame.
 	lastKey uint64
-	// eventText caches the canonical lines of recent events by index: the
-	// history is linear (every position's events are a prefix of the next
-	// one's), so event i is the same event at every position that has it.
-	eventText *ring[string]
+	// eventText caches the canonical lines and learner's log values of
+	// recent events by index: the history is linear (every position's
+	// events are a prefix of the next one's), so event i is the same event
+	// at every position that has it.
+	eventText *ring[eventForms]
 	// rows caches the unchanging part of recent log rows of each
 	// partition, and writes the texts of recent records of each
 	// __transaction_state partition, both checked against the entry.
@@ -69,7 +70,7 @@ var _ views.Session = (*Session)(nil)
 // New starts a session on a parsed lesson, for example one read from a file.
 func New(l *lessons.Lesson) *Session {
 	return &Session{p: lessons.NewPlayer(l), hist: newHistory(), frames: map[int]views.Frame{},
-		eventText: newRing[string](4 * maxEvents), rows: map[engine.TP]*ring[rowStatic]{}, writes: map[int32]*ring[writeStatic]{}}
+		eventText: newRing[eventForms](4 * maxEvents), rows: map[engine.TP]*ring[rowStatic]{}, writes: map[int32]*ring[writeStatic]{}}
 }
 
 // Player is the lesson player underneath, for tests and tools.

@@ -1,9 +1,6 @@
 package adapt
 
 import (
-	"strconv"
-	"strings"
-
 	"eoslab/engine"
 	"eoslab/lessons"
 	"eoslab/views"
@@ -50,8 +47,8 @@ func (h *history) upto(p *lessons.Player, pos int) {
 	}
 }
 
-// add records what one event does to the diagram, from the message the
-// event carries (engine.Event.Message), not from its text.
+// add records what one event does to the diagram, from the event's kind,
+// fault and message (engine.Event.Message), not from its text.
 func (h *history) add(e *engine.Event, k int) {
 	m := e.Message
 	if m == nil {
@@ -59,7 +56,7 @@ func (h *history) add(e *engine.Event, k int) {
 	}
 	switch {
 	case e.Kind == engine.EvSend:
-		a := views.Arrow{From: m.From, To: m.To, Label: label(m.Kind.String(), m.Detail()), Step: k}
+		a := views.Arrow{From: m.From, To: m.To, Label: label(m), Step: k}
 		if m.Kind.IsResponse() {
 			a.Reply = true
 			a.Error = m.Code() != engine.None
@@ -67,7 +64,7 @@ func (h *history) add(e *engine.Event, k int) {
 		h.byMsg[m.ID] = len(h.arrows)
 		h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
 		h.shown = append(h.shown, a)
-	case e.Kind == engine.EvFault && (strings.HasPrefix(e.Text, "drops ") || strings.HasPrefix(e.Text, "is down: ")):
+	case e.Fault.LosesMessage():
 		if i, ok := h.byMsg[m.ID]; ok && h.arrows[i].droppedAt < 0 {
 			h.arrows[i].droppedAt = k
 			// Frames already built share shown: copy it before the
@@ -75,9 +72,10 @@ func (h *history) add(e *engine.Event, k int) {
 			h.shown = append([]views.Arrow(nil), h.shown...)
 			h.shown[i].Dropped = true
 		}
-	case e.Kind == engine.EvFault && strings.HasPrefix(e.Text, "duplicates "):
-		// The copy travels the same way as the original.
-		a := views.Arrow{From: m.From, To: m.To, Label: label(m.Kind.String(), m.Detail()) + " (copy)", Step: k, Reply: m.Kind.IsResponse()}
+	case e.Fault == engine.FaultDuplicated:
+		// The copy (the event's Message) travels the same way as the
+		// original.
+		a := views.Arrow{From: m.From, To: m.To, Label: label(m) + " (copy)", Step: k, Reply: m.Kind.IsResponse()}
 		a.Error = a.Reply && m.Code() != engine.None
 		h.byMsg[m.ID] = len(h.arrows)
 		h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
@@ -85,29 +83,14 @@ func (h *history) add(e *engine.Event, k int) {
 	}
 }
 
-// label is the message kind and a short form of its body: fields that rarely
-// matter to a lesson (timeouts, coordinator epochs, offset counts, the
-// transactional id the sender's column already names) are left out, and the
-// rest is cut to a length a diagram can hold.
-func label(kind, body string) string {
-	words := strings.Fields(body)
-	switch kind {
-	case "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn":
-		if len(words) > 0 {
-			words = words[1:]
-		}
+// label is the message kind and the engine's brief form of its body
+// (engine.Message.Brief, which leaves out the fields that rarely matter to
+// a lesson), cut to a length a diagram can hold.
+func label(m *engine.Message) string {
+	s := m.Kind.String()
+	if b := m.Brief(); b != "" {
+		s += " " + b
 	}
-	var keep []string
-	for _, w := range words {
-		// An idempotent producer's InitProducerId has no transactional
-		// id; "null" alone would read as a value.
-		if strings.HasPrefix(w, "timeout=") || strings.HasPrefix(w, "coordinatorEpoch=") || strings.HasPrefix(w, "(") || w == "offsets)" ||
-			w == "transactionalId=null" {
-			continue
-		}
-		keep = append(keep, strings.TrimPrefix(w, "transactionalId="))
-	}
-	s := strings.TrimSpace(kind + " " + strings.Join(keep, " "))
 	const maxLabel = 56
 	if r := []rune(s); len(r) > maxLabel {
 		s = string(r[:maxLabel-1]) + "…"
@@ -158,7 +141,7 @@ func actors(w *engine.World, arrows []views.Arrow) []string {
 		add(pr.Name)
 	}
 	for _, b := range w.Brokers {
-		add("broker-" + strconv.Itoa(b.ID))
+		add(engine.BrokerAddr(b.ID))
 	}
 	for _, a := range arrows {
 		add(a.From)

@@ -3,6 +3,7 @@ package demo
 import (
 	"fmt"
 
+	"eoslab/engine"
 	"eoslab/views"
 )
 
@@ -12,7 +13,7 @@ import (
 func Big(rows, events int) views.Session {
 	f := views.Frame{Narration: "A long run: thousands of batches, hundreds of events.", Actors: []string{"p1", "p2", "p3", coordA, t0, t1}}
 	for i := range 3 {
-		f.Producers = append(f.Producers, views.ProducerView{Name: fmt.Sprintf("p%d", i+1), TransactionalID: fmt.Sprintf("tx-%d", i), ProducerID: int64(4000 + i), State: "IN_TRANSACTION",
+		f.Producers = append(f.Producers, views.ProducerView{Name: fmt.Sprintf("p%d", i+1), TransactionalID: fmt.Sprintf("tx-%d", i), ProducerID: int64(4000 + i), State: engine.InTransaction.String(), StateTone: views.ToneOpen,
 			NextSeq: []views.PartitionSeq{{Partition: "t-0", Seq: int32(rows)}}, InFlight: i})
 	}
 	p := views.PartitionView{Name: "t-0", Leader: "broker-1"}
@@ -36,7 +37,7 @@ func Big(rows, events int) views.Session {
 		p.Cached = append(p.Cached, views.CachedBatch{PID: 4000, FirstSeq: int32(i * 3), LastSeq: int32(i*3 + 2), Offset: int64(i * 3)})
 	}
 	f.Partitions = []views.PartitionView{p, {Name: "t-1", Leader: "broker-3"}, {Name: "out-0", Leader: "broker-2"}}
-	f.Coordinators = []views.CoordinatorView{{TxnID: "tx-0", Partition: "__transaction_state-3", Broker: "broker-2", State: "Ongoing", States: txnStates, ProducerID: 4000}}
+	f.Coordinators = []views.CoordinatorView{{TxnID: "tx-0", Partition: "__transaction_state-3", Broker: "broker-2", States: txnStates, Current: int(engine.Ongoing), Tone: views.ToneOpen, ProducerID: 4000}}
 	for i := range 50 {
 		f.Coordinators[0].Writes = append(f.Coordinators[0].Writes, fmt.Sprintf("@%d Ongoing pid=4000 epoch=0 partitions=[t-0]", i))
 	}
@@ -44,9 +45,9 @@ func Big(rows, events int) views.Session {
 	for i := range rows {
 		c.Records = append(c.Records, views.ConsumedRecord{Partition: "t-0", Offset: int64(i), Value: fmt.Sprintf("value-%d", i)})
 	}
-	f.Consumers = []views.ConsumerView{c, {Name: "c-rc", Isolation: "read_committed"}}
+	f.Consumers = []views.ConsumerView{c, {Name: "c-rc", Isolation: "read_committed", ReadCommitted: true}}
 	for i := range events {
-		f.Events = append(f.Events, fmt.Sprintf("t=%d deliver p%d->t-0 leader Produce pid=%d ep=0 seq=%d..%d records=3 a fairly long canonical event line", i*5, i%3+1, 4000+i%3, 3*i, 3*i+2))
+		f.Events = append(f.Events, views.EventLine{Text: fmt.Sprintf("t=%d deliver p%d->t-0 leader Produce pid=%d ep=0 seq=%d..%d records=3 a fairly long canonical event line", i*5, i%3+1, 4000+i%3, 3*i, 3*i+2)})
 		if i%3 == 0 {
 			f.Timeline = append(f.Timeline, views.Arrow{From: fmt.Sprintf("p%d", i%3+1), To: t0, Label: fmt.Sprintf("Produce seq=%d", i), Step: i / 3})
 			f.Timeline = append(f.Timeline, views.Arrow{From: t0, To: fmt.Sprintf("p%d", i%3+1), Label: "NONE", Reply: true, Step: i / 3})

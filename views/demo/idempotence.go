@@ -38,8 +38,8 @@ func idempotenceOff() *script {
 				p.LSO = p.HW
 				w.send(t0, "p0", "NONE baseOffset=1", reply)
 				w.prod("p0").InFlight = 0
-				w.viol = []string{"exactly-once: send #1 (a) appended twice to t-0, at offsets 0 and 1"}
-				w.event("VIOLATION exactly-once: send #1 appended twice to t-0 (offsets 0, 1)")
+				w.viol = []views.Violation{{Name: "exactly-once", Text: "send #1 (a) appended twice to t-0, at offsets 0 and 1"}}
+				w.violation("VIOLATION exactly-once: send #1 appended twice to t-0 (offsets 0, 1)")
 			},
 		},
 		{

@@ -1,9 +1,11 @@
 // Package demo holds hand-written lessons with realistic data, played by a
 // scripted Session. The views' tests use it, and so can anyone who wants to
-// look at the UI without the engine. Its frames are written by hand after
-// shared/kafka-eos-reference.md; they are not computed by a simulation.
+// look at the UI without running a simulation. Its frames are written by
+// hand after shared/kafka-eos-reference.md; they are not computed by one.
 //
-// It imports only eoslab/views (for the view-model types), never engine/.
+// It imports eoslab/views for the view-model types, and eoslab/engine only
+// for the Kafka names it shows (states, error codes), which are defined once
+// there: it never runs the simulation.
 package demo
 
 import (

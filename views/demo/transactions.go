@@ -1,10 +1,32 @@
 package demo
 
-import "eoslab/views"
+import (
+	"eoslab/engine"
+	"eoslab/views"
+)
 
-// The 8 TransactionState names (ref 3.3), in the order the coordinator
-// panel draws them.
-var txnStates = []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
+// txnStates are the names of the eight coordinator states (ref 3.3) in the
+// order of their ids, as CoordinatorView.States wants them. The names, like
+// those of the client states and error codes below, are the engine's, where
+// each is defined once.
+var txnStates = func() []string {
+	out := make([]string, len(engine.TxnStates))
+	for i, s := range engine.TxnStates {
+		out[i] = s.String()
+	}
+	return out
+}()
+
+// setTxnState sets a coordinator entry's state. The tone is written by
+// hand, like everything else the demo shows.
+func setTxnState(c *views.CoordinatorView, s engine.TxnState, tone views.Tone) {
+	c.Current, c.Tone = int(s), tone
+}
+
+// setClientState sets a producer's TransactionManager state and its tone.
+func setClientState(p *views.ProducerView, s engine.ClientState, tone views.Tone) {
+	p.State, p.StateTone = s.String(), tone
+}
 
 const (
 	txnID  = "payment-processor-1" // abs(hashCode) % 50 = 3 (ref 3.1)
@@ -38,14 +60,14 @@ func transactions() *script {
 	w := &world{
 		actors: []string{"p1", "p2", coordA, t0, t1},
 		prods: []views.ProducerView{
-			{Name: "p1", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: "UNINITIALIZED"},
+			{Name: "p1", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Uninitialized.String(), StateTone: views.ToneIdle},
 		},
 		parts: []views.PartitionView{
 			{Name: "t-0", Leader: "broker-1"},
 			{Name: "t-1", Leader: "broker-3"},
 		},
 		cons: []views.ConsumerView{
-			{Name: "c-rc", Isolation: "read_committed", Group: "audit", Positions: []views.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
+			{Name: "c-rc", Isolation: "read_committed", ReadCommitted: true, Group: "audit", Positions: []views.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
 			{Name: "c-ru", Isolation: "read_uncommitted", Group: "metrics", Positions: []views.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
 		},
 	}
@@ -58,13 +80,15 @@ func transactions() *script {
 			note: "Articles often call the producer id random. A broker takes blocks of 1000 ids from the controller and hands them out in order.",
 			do: func(w *world) {
 				w.send("p1", coordA, "InitProducerId txnId="+txnID)
-				w.coords = []views.CoordinatorView{{TxnID: txnID, Partition: "__transaction_state-3", Broker: "broker-2", States: txnStates, State: "Empty", ProducerID: 4000, Epoch: 0}}
+				w.coords = []views.CoordinatorView{{TxnID: txnID, Partition: "__transaction_state-3", Broker: "broker-2", States: txnStates, ProducerID: 4000, Epoch: 0}}
 				c := w.coord()
+				setTxnState(c, engine.Empty, views.TonePlain)
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Empty pid=4000 epoch=0")
 				w.send(coordA, "p1", "NONE pid=4000 epoch=0", reply)
 				p := w.prod("p1")
-				p.ProducerID, p.Epoch, p.State = 4000, 0, "READY"
+				p.ProducerID, p.Epoch = 4000, 0
+				setClientState(p, engine.Ready, views.TonePlain)
 			},
 		},
 		{
@@ -72,11 +96,12 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", coordA, "AddPartitionsToTxn [t-0]")
 				c := w.coord()
-				c.State, c.Partitions = "Ongoing", []string{"t-0"}
+				setTxnState(c, engine.Ongoing, views.ToneOpen)
+				c.Partitions = []string{"t-0"}
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Ongoing [t-0]")
 				w.send(coordA, "p1", "NONE", reply)
-				w.prod("p1").State = "IN_TRANSACTION"
+				setClientState(w.prod("p1"), engine.InTransaction, views.ToneOpen)
 			},
 		},
 		{
@@ -140,19 +165,21 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", coordA, "EndTxn COMMIT pid=4000 ep=0")
 				p := w.prod("p1")
-				p.State, p.InFlight = "COMMITTING_TRANSACTION", 1
+				setClientState(p, engine.CommittingTransaction, views.ToneEnding)
+				p.InFlight = 1
 			},
 		},
 		{
 			narration: "The coordinator writes PrepareCommit and answers p1 at once. commitTransaction() returns, yet no marker exists: c-rc still sees nothing.",
 			do: func(w *world) {
 				c := w.coord()
-				c.State = "PrepareCommit"
+				setTxnState(c, engine.PrepareCommit, views.ToneEnding)
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append PrepareCommit [t-0 t-1]")
 				w.send(coordA, "p1", "EndTxn NONE", reply)
 				p := w.prod("p1")
-				p.State, p.InFlight = "READY", 0
+				setClientState(p, engine.Ready, views.TonePlain)
+				p.InFlight = 0
 			},
 		},
 		{
@@ -180,7 +207,8 @@ func transactions() *script {
 				p.LSO = p.HW
 				w.send(t1, coordA, "NONE", reply)
 				c := w.coord()
-				c.State, c.Partitions = "CompleteCommit", nil
+				setTxnState(c, engine.CompleteCommit, views.ToneCommitted)
+				c.Partitions = nil
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append CompleteCommit")
 				read(w.consumer("c-rc"), "t-1", 0, "x", "y")
@@ -193,7 +221,8 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", coordA, "AddPartitionsToTxn [t-0]")
 				c := w.coord()
-				c.State, c.Partitions = "Ongoing", []string{"t-0"}
+				setTxnState(c, engine.Ongoing, views.ToneOpen)
+				c.Partitions = []string{"t-0"}
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Ongoing [t-0]")
 				w.send(coordA, "p1", "NONE", reply)
@@ -203,7 +232,8 @@ func transactions() *script {
 				p.Cached = append(p.Cached, views.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 3, LastSeq: 3, Offset: 4})
 				w.send(t0, "p1", "NONE baseOffset=4", reply)
 				pr := w.prod("p1")
-				pr.State, pr.Paused = "IN_TRANSACTION", true
+				setClientState(pr, engine.InTransaction, views.ToneOpen)
+				pr.Paused = true
 				setNextSeq(pr, "t-0", 4)
 				read(w.consumer("c-ru"), "t-0", 4, "d")
 			},
@@ -213,15 +243,16 @@ func transactions() *script {
 				"It fences it: the epoch goes up to 1 and the transaction ends as an abort. p2 is told CONCURRENT_TRANSACTIONS and will retry.",
 			note: "The seed article says the new producer gets the bumped epoch at once. In Kafka it gets CONCURRENT_TRANSACTIONS (51) first, and epoch 2 when it retries (ref 3.4).",
 			do: func(w *world) {
-				w.prods = append(w.prods, views.ProducerView{Name: "p2", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: "INITIALIZING"})
+				w.prods = append(w.prods, views.ProducerView{Name: "p2", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Initializing.String(), StateTone: views.TonePlain})
 				w.prod("p2")
 				w.send("p2", coordA, "InitProducerId txnId="+txnID)
 				w.send(coordA, coordA, "PrepareEpochFence epoch 0 -> 1")
 				c := w.coord()
-				c.State, c.Epoch = "PrepareAbort", 1
+				setTxnState(c, engine.PrepareAbort, views.ToneAborted)
+				c.Epoch = 1
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append PrepareAbort epoch=1 [t-0]")
-				w.send(coordA, "p2", "CONCURRENT_TRANSACTIONS(51)", reply, failed)
+				w.send(coordA, "p2", engine.ConcurrentTransactions.String(), reply, failed)
 			},
 		},
 		{
@@ -236,16 +267,19 @@ func transactions() *script {
 				p.Cached = nil
 				w.send(t0, coordA, "NONE", reply)
 				c := w.coord()
-				c.State, c.Partitions = "CompleteAbort", nil
+				setTxnState(c, engine.CompleteAbort, views.ToneAborted)
+				c.Partitions = nil
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append CompleteAbort")
 				w.send("p2", coordA, "InitProducerId (retry)")
-				c.State, c.Epoch = "Empty", 2
+				setTxnState(c, engine.Empty, views.TonePlain)
+				c.Epoch = 2
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Empty epoch=2")
 				w.send(coordA, "p2", "NONE pid=4000 epoch=2", reply)
 				p2 := w.prod("p2")
-				p2.ProducerID, p2.Epoch, p2.State = 4000, 2, "READY"
+				p2.ProducerID, p2.Epoch = 4000, 2
+				setClientState(p2, engine.Ready, views.TonePlain)
 				setPos(w.consumer("c-rc"), "t-0", 6)
 				setPos(w.consumer("c-ru"), "t-0", 6)
 			},
@@ -275,11 +309,13 @@ func transactions() *script {
 			note: "KIP-588 split the old meaning of 47: a produce still gets 47, which is abortable, while requests to the coordinator get 90, which is fatal (ref 0.1).",
 			do: func(w *world) {
 				w.part("t-0")
-				w.send(t0, "p1", "INVALID_PRODUCER_EPOCH(47)", reply, failed)
+				w.send(t0, "p1", engine.InvalidProducerEpoch.String(), reply, failed)
 				w.send("p1", coordA, "EndTxn ABORT pid=4000 ep=0")
-				w.send(coordA, "p1", "PRODUCER_FENCED(90)", reply, failed)
+				w.send(coordA, "p1", engine.ProducerFenced.String(), reply, failed)
 				p := w.prod("p1")
-				p.State, p.InFlight, p.Fenced, p.LastError = "FATAL_ERROR", 0, true, "PRODUCER_FENCED(90)"
+				setClientState(p, engine.FatalError, views.ToneAborted)
+				p.InFlight, p.Fenced = 0, true
+				p.LastError, p.ErrorTone = engine.ProducerFenced.String(), views.ToneFenced
 			},
 		},
 	})

@@ -17,9 +17,9 @@ type world struct {
 	cons   []views.ConsumerView
 	arrows []views.Arrow
 	actors []string
-	events []string
+	events []views.EventLine
 	newEv  int
-	viol   []string
+	viol   []views.Violation
 	clock  int
 }
 
@@ -55,8 +55,8 @@ func (w *world) clone() world {
 		c.cons[i].Positions = append([]views.PartitionOffset(nil), c.cons[i].Positions...)
 	}
 	c.arrows = append([]views.Arrow(nil), w.arrows...)
-	c.events = append([]string(nil), w.events...)
-	c.viol = append([]string(nil), w.viol...)
+	c.events = append([]views.EventLine(nil), w.events...)
+	c.viol = append([]views.Violation(nil), w.viol...)
 	return c
 }
 
@@ -87,8 +87,14 @@ func (w *world) begin() {
 
 func (w *world) event(format string, args ...any) {
 	w.clock += 5
-	w.events = append(w.events, fmt.Sprintf("t=%d ", w.clock)+fmt.Sprintf(format, args...))
+	w.events = append(w.events, views.EventLine{Text: fmt.Sprintf("t=%d ", w.clock) + fmt.Sprintf(format, args...)})
 	w.newEv++
+}
+
+// violation adds the event line of an invariant violation.
+func (w *world) violation(format string, args ...any) {
+	w.event(format, args...)
+	w.events[len(w.events)-1].Violation = true
 }
 
 type arrowOpt int
@@ -211,5 +217,5 @@ func txnWrite(c *views.CoordinatorView) string {
 	}
 	// The demo's ids have a __transaction_state partition each, so the
 	// record's offset there is the number of records before it.
-	return fmt.Sprintf("@%d %s pid=%d epoch=%d%s", len(c.Writes), c.State, c.ProducerID, c.Epoch, parts)
+	return fmt.Sprintf("@%d %s pid=%d epoch=%d%s", len(c.Writes), c.State(), c.ProducerID, c.Epoch, parts)
 }

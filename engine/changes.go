@@ -1,0 +1,229 @@
+package engine
+
+// ChangeSet is what one Apply or one Step touched, noted by the engine at
+// the moment it touched it: a view marks what changed from it instead of
+// comparing two worlds. Each list holds an entry once, in the order first
+// touched. Most lists are bounded by the number of actors, partitions,
+// transactional ids and groups, and lookups scan them; only Messages grows
+// with the length of a run, and gets an index once it is long.
+type ChangeSet struct {
+	// FirstEvent and FirstViolation are the lengths of World.Events and
+	// World.Violations before the step: the step added the rest.
+	FirstEvent, FirstViolation int
+	// Actors are the names of everyone who acted: the client an action
+	// addressed, and every actor that emitted an event (clients, brokers,
+	// partitions such as "t-0", coordinators, groups, "network"). A client
+	// acts only on its own state (a call, a request sent or answered, a
+	// state transition, an error, a crash or pause), so a client that
+	// appears here is one whose state the step changed.
+	Actors []string
+	// Partitions are the partitions whose log, watermarks or producer
+	// state changed, with the log end offset each had before.
+	Partitions []PartitionChange
+	// Received are the consumers that handed records to the application,
+	// with how many they had handed before.
+	Received []ReceivedChange
+	// Messages are the ids of the messages sent, delivered (or lost on
+	// delivery), dropped, duplicated, delayed or reordered.
+	Messages []int64
+	// TxnIDs are the transactional ids whose coordinator entry or
+	// __transaction_state records changed.
+	TxnIDs []string
+	// Groups are the consumer groups whose members, generation or
+	// offsets (committed or pending) changed.
+	Groups []string
+	// msgIndex holds Messages once they are more than a scan should
+	// cover (a long run, a lesson step of thousands of actions).
+	msgIndex map[int64]struct{}
+}
+
+// msgScanMax is how many messages a lookup scans before it uses an index.
+const msgScanMax = 32
+
+// PartitionChange is a partition a step changed and its log end offset
+// before the step: the batches at or past FromLEO are the step's.
+type PartitionChange struct {
+	TP      TP
+	FromLEO int64
+}
+
+// ReceivedChange is a consumer that handed records to the application and
+// how many it had handed before: Consumer.Received[From:] are the step's.
+type ReceivedChange struct {
+	Client string
+	From   int
+}
+
+// Changes is what the last Apply or Step touched. It is valid until the
+// next one starts; Clone copies it.
+func (w *World) Changes() ChangeSet { return w.changes }
+
+// Actor reports whether the named actor acted.
+func (c *ChangeSet) Actor(name string) bool { return hasName(c.Actors, name) }
+
+// TxnID reports whether the coordinator entry of a transactional id changed.
+func (c *ChangeSet) TxnID(id string) bool { return hasName(c.TxnIDs, id) }
+
+// Group reports whether a consumer group changed.
+func (c *ChangeSet) Group(id string) bool { return hasName(c.Groups, id) }
+
+// Message reports whether a message was sent, delivered or hit by a fault.
+func (c *ChangeSet) Message(id int64) bool {
+	if len(c.Messages) > msgScanMax {
+		if c.msgIndex == nil {
+			c.msgIndex = make(map[int64]struct{}, 2*len(c.Messages))
+			for _, m := range c.Messages {
+				c.msgIndex[m] = struct{}{}
+			}
+		}
+		_, ok := c.msgIndex[id]
+		return ok
+	}
+	for _, m := range c.Messages {
+		if m == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Partition reports whether a partition changed and, if so, its log end
+// offset before the change.
+func (c *ChangeSet) Partition(tp TP) (fromLEO int64, ok bool) {
+	for _, p := range c.Partitions {
+		if p.TP == tp {
+			return p.FromLEO, true
+		}
+	}
+	return 0, false
+}
+
+// ReceivedFrom reports whether a consumer handed records to the
+// application and, if so, how many it had handed before.
+func (c *ChangeSet) ReceivedFrom(client string) (from int, ok bool) {
+	for _, r := range c.Received {
+		if r.Client == client {
+			return r.From, true
+		}
+	}
+	return 0, false
+}
+
+// Merge adds what o, a later step, touched, as if it had been part of c's:
+// c keeps its own starting points (event and violation counts, log end
+// offsets, record counts) where both touched the same thing. A lesson step
+// runs several actions; its change set starts as
+// ChangeSet{FirstEvent: len(w.Events), FirstViolation: len(w.Violations)}
+// and merges theirs in order.
+func (c *ChangeSet) Merge(o ChangeSet) {
+	c.FirstEvent = min(c.FirstEvent, o.FirstEvent)
+	c.FirstViolation = min(c.FirstViolation, o.FirstViolation)
+	for _, a := range o.Actors {
+		c.Actors = addName(c.Actors, a)
+	}
+	for _, p := range o.Partitions {
+		if _, ok := c.Partition(p.TP); !ok {
+			c.Partitions = append(c.Partitions, p)
+		}
+	}
+	for _, r := range o.Received {
+		if _, ok := c.ReceivedFrom(r.Client); !ok {
+			c.Received = append(c.Received, r)
+		}
+	}
+	for _, m := range o.Messages {
+		c.message(m)
+	}
+	for _, id := range o.TxnIDs {
+		c.TxnIDs = addName(c.TxnIDs, id)
+	}
+	for _, g := range o.Groups {
+		c.Groups = addName(c.Groups, g)
+	}
+}
+
+// clone copies the lists, which reset reuses in the world they came from.
+func (c ChangeSet) clone() ChangeSet {
+	c.Actors = append([]string(nil), c.Actors...)
+	c.Partitions = append([]PartitionChange(nil), c.Partitions...)
+	c.Received = append([]ReceivedChange(nil), c.Received...)
+	c.Messages = append([]int64(nil), c.Messages...)
+	c.TxnIDs = append([]string(nil), c.TxnIDs...)
+	c.Groups = append([]string(nil), c.Groups...)
+	c.msgIndex = nil
+	return c
+}
+
+// reset starts the change set of a new step, keeping the lists' memory.
+func (c *ChangeSet) reset(events, violations int) {
+	c.FirstEvent, c.FirstViolation = events, violations
+	c.Actors = c.Actors[:0]
+	c.Partitions = c.Partitions[:0]
+	c.Received = c.Received[:0]
+	c.Messages = c.Messages[:0]
+	c.TxnIDs = c.TxnIDs[:0]
+	c.Groups = c.Groups[:0]
+	c.msgIndex = nil
+}
+
+// beginChanges starts the change set of an Apply or of a Step called from
+// outside; a Step that an Apply runs adds to the Apply's.
+func (w *World) beginChanges() {
+	if w.applying == 0 {
+		w.changes.reset(len(w.Events), len(w.Violations))
+	}
+}
+
+func (c *ChangeSet) actor(name string) { c.Actors = addName(c.Actors, name) }
+func (c *ChangeSet) txnID(id string)   { c.TxnIDs = addName(c.TxnIDs, id) }
+func (c *ChangeSet) group(id string)   { c.Groups = addName(c.Groups, id) }
+
+func (c *ChangeSet) message(id int64) {
+	if c.Message(id) {
+		return
+	}
+	c.Messages = append(c.Messages, id)
+	if c.msgIndex != nil {
+		c.msgIndex[id] = struct{}{}
+	}
+}
+
+// partition notes a partition about to change, with its log end offset
+// now, unless the step already changed it.
+func (c *ChangeSet) partition(p *PartitionLog) {
+	if _, ok := c.Partition(p.TP); !ok {
+		c.Partitions = append(c.Partitions, PartitionChange{TP: p.TP, FromLEO: p.LEO})
+	}
+}
+
+// received notes a consumer about to hand records to the application.
+func (c *ChangeSet) received(x *Consumer) {
+	if _, ok := c.ReceivedFrom(x.Name); !ok {
+		c.Received = append(c.Received, ReceivedChange{Client: x.Name, From: len(x.Received)})
+	}
+}
+
+func hasName(s []string, n string) bool {
+	// Newest first: consecutive events of a step mostly share an actor.
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == n {
+			return true
+		}
+	}
+	return false
+}
+
+func addName(s []string, n string) []string {
+	if hasName(s, n) {
+		return s
+	}
+	return append(s, n)
+}
+
+// txnIDsOf notes every transactional id of a coordinator's cache, in
+// order: the coordinator lost or reloaded them all.
+func (c *ChangeSet) txnIDsOf(meta map[string]TxnMetadata) {
+	for _, id := range sortedKeys(meta) {
+		c.txnID(id)
+	}
+}
