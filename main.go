@@ -31,7 +31,7 @@ Usage:
   eoslab lesson NAME|FILE.lesson [--no-color] [--ascii]
                                          open one lesson in the TUI
   eoslab lessons                         list the lessons: name, title, steps
-  eoslab run [--json] FILE               play a scenario headless; print the transcript
+  eoslab run [--json] [--kafka 3|4] FILE play a scenario headless; print the transcript
   eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
   eoslab run --lesson NAME               play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
@@ -41,7 +41,7 @@ Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 `
 
 var commandHelp = map[string]string{
-	"run": `eoslab run [--json] FILE
+	"run": `eoslab run [--json] [--kafka 3|4] FILE
 eoslab run FILE.lesson
 eoslab run --lesson NAME
 
@@ -49,7 +49,17 @@ Plays a scenario file headless and prints the transcript, one event per line:
   t=TIME ACTOR: TEXT [RULE]
 Expectations that fail are printed with the file:line, what was expected and
 what was found. With --json, every event is a JSON object on its own line,
-followed by one object with the final state (see 'eoslab help json').
+followed by one object with the final state (see 'eoslab help json'), which
+states the transaction version (transactionVersion).
+
+--kafka picks the transaction protocol, whatever the file's
+'config transaction.version=N' lines say (they are played with it):
+  --kafka 3   transaction.version=1, the classic protocol (KIP-98 with
+              KIP-890 part 1): AddPartitionsToTxn, one epoch per producer
+  --kafka 4   transaction.version=2 (KIP-890 part 2), Kafka 4's default: the
+              partition leader adds the partition, every EndTxn bumps the
+              epoch, a late write of an ended transaction is refused
+Without it the file decides; the default is 1.
 A FILE ending in .lesson, or --lesson with a built-in lesson's name (or a
 lesson file), plays the lesson to the end: narration, events, checkpoints
 with their answers, and each step's details. Errors in a lesson file are
@@ -129,7 +139,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 type globalFlags struct {
 	noColor, ascii, json bool
 	lesson               string
+	kafka                int // --kafka 3|4; 0 when not given
 	rest                 []string
+}
+
+// kafkaFlag reads --kafka's value: the Kafka major version whose
+// transaction protocol a run uses.
+func kafkaFlag(v string) (int, error) {
+	switch v {
+	case "3", "4":
+		return int(v[0] - '0'), nil
+	}
+	return 0, invalid("eoslab: --kafka takes 3 (transaction.version=1) or 4 (transaction.version=2), not %q", v)
 }
 
 func parseFlags(args []string) (globalFlags, error) {
@@ -151,6 +172,20 @@ func parseFlags(args []string) (globalFlags, error) {
 			g.lesson = args[i]
 		case strings.HasPrefix(a, "--lesson="):
 			g.lesson = strings.TrimPrefix(a, "--lesson=")
+		case a == "--kafka" || strings.HasPrefix(a, "--kafka="):
+			v := strings.TrimPrefix(a, "--kafka=")
+			if a == "--kafka" {
+				if i+1 >= len(args) {
+					return g, invalid("eoslab: --kafka needs 3 or 4")
+				}
+				i++
+				v = args[i]
+			}
+			k, err := kafkaFlag(v)
+			if err != nil {
+				return g, err
+			}
+			g.kafka = k
 		case a == "-h" || a == "--help":
 			g.rest = append([]string{"--help"}, g.rest...)
 		case strings.HasPrefix(a, "-") && a != "-":
@@ -187,6 +222,9 @@ func dispatch(args []string, stdout io.Writer) error {
 	}
 	if len(g.rest) > 0 && g.rest[0] == "--help" {
 		return help([]string{cmd}, stdout)
+	}
+	if g.kafka != 0 && cmd != "run" {
+		return invalid("eoslab: --kafka applies to run with a scenario file (see 'eoslab help run')")
 	}
 	switch cmd {
 	case "help":
@@ -320,6 +358,9 @@ func runLesson(arg string, stdout io.Writer) error {
 }
 
 func runCmd(g globalFlags, stdout io.Writer) error {
+	if g.kafka != 0 && (g.lesson != "" || len(g.rest) == 1 && strings.HasSuffix(g.rest[0], ".lesson")) {
+		return invalid("eoslab: run --kafka takes a scenario file, not a lesson")
+	}
 	if g.lesson != "" {
 		if len(g.rest) > 0 {
 			return invalid("eoslab: run --lesson takes no file")
@@ -346,6 +387,10 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 		return asInvalid(err)
 	}
 	r := script.NewRunner()
+	if g.kafka != 0 {
+		// Kafka 3 speaks transaction.version 1, Kafka 4 version 2.
+		r.PinTransactionVersion(g.kafka - 2)
+	}
 	enc := json.NewEncoder(stdout)
 	failed := 0
 	err = r.Play(cmds, func(s script.Outcome) error {

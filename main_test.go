@@ -382,3 +382,58 @@ func TestLessonFileErrors(t *testing.T) {
 		t.Errorf("lesson missing.lesson: code %d, err %q", code, errs)
 	}
 }
+
+// txnScenario commits one transaction; its file says transaction.version=1.
+const txnScenario = `config transaction.version=1
+topic t
+producer a transactional.id=x
+a initTransactions
+run
+a beginTransaction
+a send t-0 v
+a commitTransaction
+run
+expect txn x state CompleteCommit
+`
+
+// TestRunKafkaFlag: --kafka 3|4 picks the transaction protocol whatever
+// the file's config line says, and --json states it.
+func TestRunKafkaFlag(t *testing.T) {
+	f := writeFile(t, "txn.scn", txnScenario)
+	code, out, errs := runCLI(t, "run", "--kafka", "4", f)
+	if code != 0 || !strings.Contains(out, "scenario: config transaction.version=2") || !strings.Contains(out, "Produce v12 t-0") ||
+		!strings.Contains(out, "EndTxn v5 x commit pid=1000 epoch=0") || strings.Contains(out, "a -> broker-3 AddPartitionsToTxn") {
+		t.Fatalf("run --kafka 4: code %d err %s\n%s", code, errs, out)
+	}
+	code, out, _ = runCLI(t, "run", f)
+	if code != 0 || strings.Contains(out, "v12") || !strings.Contains(out, "a -> broker-3 AddPartitionsToTxn x pid=1000 epoch=0 [t-0]") {
+		t.Fatalf("run without --kafka: code %d\n%s", code, out)
+	}
+	tv2 := writeFile(t, "tv2.scn", strings.Replace(txnScenario, "version=1", "version=2", 1))
+	code, out, _ = runCLI(t, "run", "--kafka=3", tv2)
+	if code != 0 || strings.Contains(out, "v12") || !strings.Contains(out, "scenario: config transaction.version=1") {
+		t.Fatalf("run --kafka=3 on a TV2 file: code %d\n%s", code, out)
+	}
+	for k, want := range map[string]float64{"3": 1, "4": 2} {
+		code, out, _ = runCLI(t, "run", "--json", "--kafka", k, tv2)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		var state map[string]any
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &state); err != nil || code != 0 {
+			t.Fatalf("--json --kafka %s: code %d, %v", k, code, err)
+		}
+		p := state["producers"].([]any)[0].(map[string]any)
+		if state["transactionVersion"] != want || p["transactionVersion"] != want {
+			t.Errorf("--json --kafka %s: transactionVersion %v, producer's %v, want %v", k, state["transactionVersion"], p["transactionVersion"], want)
+		}
+	}
+	for _, args := range [][]string{{"run", "--kafka", "5", f}, {"run", "--kafka"}, {"run", "--kafka=2", f}, {"check", "--kafka", "4", f},
+		{"run", "--kafka", "4", "--lesson", "zombie"}, {"lesson", "zombie", "--kafka", "4"}} {
+		code, out, errs := runCLI(t, args...)
+		if code != 2 || errs == "" || out != "" {
+			t.Errorf("%v: want exit 2 with a message, got %d out=%q err=%q", args, code, out, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "help", "run"); code != 0 || !strings.Contains(out, "--kafka 4   transaction.version=2") {
+		t.Errorf("help run does not explain --kafka:\n%s", out)
+	}
+}

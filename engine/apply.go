@@ -301,6 +301,8 @@ func (w *World) fire(it item) {
 		w.onExpiryCheck()
 	case TimerLoadDone:
 		w.onLoadDone(t)
+	case TimerAddPartitionsRetry:
+		w.onAddPartitionsRetry(t)
 	case TimerRequestTimeout, TimerRetryBackoff:
 		if _, ok := parseBrokerAddr(t.Owner); ok {
 			w.onCoordinatorRequestTimeout(t)

@@ -12,6 +12,9 @@ type parkedRequest struct {
 	Corr  int64
 	Msg   *Message
 	Guard int64 // the verification guard it waits under
+	// Since is when a TV2 leader first asked the coordinator to add the
+	// partition; it bounds the leader's retries on CONCURRENT_TRANSACTIONS.
+	Since int64
 }
 
 // deliverToBroker routes a message that reached a broker to the role that
@@ -70,6 +73,10 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 		return
 	}
 	b := &r.Batches[0]
+	if r.TV2 && b.Transactional && b.ProducerID >= 0 {
+		w.produceV2(id, p, m, r, -1)
+		return
+	}
 	if b.Transactional && w.Config.Verification && b.ProducerID >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
@@ -128,7 +135,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 			break
 		}
 	}
-	if !found {
+	if !found || w.finishVerifyV2(pk, code) {
 		return
 	}
 	if _, ok := pk.Msg.Body.(*TxnOffsetCommitRequest); ok {
@@ -246,7 +253,7 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}
-		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn)
+		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
 			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code)
 		} else {

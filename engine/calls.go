@@ -36,6 +36,7 @@ func (w *World) callInitTransactions(p *Producer) {
 		w.apiError(p, errIllegalState, "initTransactions was already called")
 		return
 	}
+	w.learnTxnVersion(p, true)
 	w.setClientState(p, Initializing)
 	p.enqueue(TxnRequest{Kind: MsgInitProducerID})
 }
@@ -70,7 +71,9 @@ func (w *World) sendRecords(p *Producer, tp TP, recs Records) {
 			w.apiError(p, errIllegalState, "send: cannot send outside a transaction (state "+p.State.String()+")")
 			return
 		}
-		if !hasTP(p.TxnParts, tp) && !hasTP(p.NewParts, tp) && !hasTP(p.AddingParts, tp) {
+		if p.TV2 {
+			addPartitionV2(p, tp)
+		} else if !hasTP(p.TxnParts, tp) && !hasTP(p.NewParts, tp) && !hasTP(p.AddingParts, tp) {
 			p.NewParts = append(p.NewParts, tp)
 		}
 	} else if p.idempotent() && p.ProducerID == NoProducerID {
@@ -94,7 +97,7 @@ func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
 		return
 	}
 	p.Offsets = job
-	p.enqueue(TxnRequest{Kind: MsgAddOffsetsToTxn})
+	p.enqueue(offsetsRequest(p))
 }
 
 // callEnd is commitTransaction (commit) or abortTransaction
@@ -127,7 +130,9 @@ func (w *World) callEnd(p *Producer, commit bool) {
 		w.apiError(p, errIllegalState, "abortTransaction needs IN_TRANSACTION or ABORTABLE_ERROR, the producer is "+p.State.String())
 		return
 	}
-	needBump := p.State == AbortableError && (p.LastError == OutOfOrderSequenceNumber || p.LastError == InvalidProducerEpoch ||
+	// Under TV2 the EndTxn bumps the epoch; the client never asks for it
+	// (needToTriggerEpochBumpFromClient, ref 6).
+	needBump := !p.TV2 && p.State == AbortableError && (p.LastError == OutOfOrderSequenceNumber || p.LastError == InvalidProducerEpoch ||
 		p.LastError == UnknownProducerID || p.LastError == InvalidProducerIDMapping || p.LastError == TransactionAbortable)
 	if p.State == AbortableError {
 		// In Java the application can abort only once its earlier calls
@@ -162,8 +167,12 @@ func (w *World) beginCompletingTransaction(p *Producer, commit bool) {
 			p.enqueue(TxnRequest{Kind: MsgAddPartitionsToTxn})
 		}
 	}
-	if commit || p.LastError != InvalidProducerIDMapping {
-		p.enqueue(TxnRequest{Kind: MsgEndTxn, Commit: commit})
+	// The EndTxn is built with the transaction's version; the version is
+	// then read again for the next transaction (tv2_client.go).
+	v2 := p.TV2
+	w.learnTxnVersion(p, false)
+	if commit || v2 || p.LastError != InvalidProducerIDMapping {
+		p.enqueue(TxnRequest{Kind: MsgEndTxn, Commit: commit, V2: v2})
 		if !p.BumpEpoch {
 			return
 		}

@@ -26,61 +26,74 @@ func applyRunningAll(w *World, a Action) {
 
 // TestRunClientsAfterMatchesRunningAll: running only the clients an action
 // can have given work must be invisible. Swarm runs (faults, backoffs,
-// processors, fencing) give the same history, event by event, as running
-// every client after every action.
+// processors, fencing), under transaction.version 1, 2 and a cluster
+// switching between them, give the same history, event by event, and the
+// same change sets as running every client after every action.
 func TestRunClientsAfterMatchesRunningAll(t *testing.T) {
 	type run struct {
-		setup swarmSetup
-		seeds []int64
+		setup    swarmSetup
+		seeds    []int64
+		versions []int
 	}
 	var runs []run
 	// Seeds 150 and 213 of the safe setup end a step and a deliver at the
-	// time two producers' backoffs end (runBackoffDue's case).
+	// time two producers' backoffs end under TV1 (runBackoffDue's case).
 	safe := []int64{150, 213}
 	for seed := int64(1); seed <= 20; seed++ {
 		safe = append(safe, seed)
 	}
-	runs = append(runs, run{safeSetup, safe})
+	runs = append(runs, run{safeSetup, safe, []int{swarmTV1, swarmTV2, swarmSwitching}})
 	for _, s := range unsafeSetups {
-		runs = append(runs, run{s, []int64{1, 2, 3, 4, 5}})
+		runs = append(runs, run{s, []int64{1, 2, 3, 4, 5}, []int{swarmTV1, swarmTV2}})
 	}
 	for _, r := range runs {
 		seeds := r.seeds
 		if raceEnabled {
 			seeds = seeds[:3]
 		}
-		for _, seed := range seeds {
-			compareRunClients(t, r.setup, seed)
+		for _, v := range r.versions {
+			for _, seed := range seeds {
+				compareRunClients(t, r.setup, seed, v)
+			}
 		}
 	}
 }
 
-func compareRunClients(t *testing.T, s swarmSetup, seed int64) {
+func compareRunClients(t *testing.T, s swarmSetup, seed int64, version int) {
 	t.Helper()
 	fast, ref := New(DefaultConfig()), New(DefaultConfig())
-	for _, a := range s.setup {
+	setup := s.setup
+	if version == swarmTV2 {
+		setup = append([]Action{versionConfig(2)}, setup...)
+	}
+	for _, a := range setup {
 		fast.Apply(a)
 		applyRunningAll(ref, a)
 	}
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < 500; i++ {
-		a := randomAction(ref, r, s, i)
+		var a Action
+		if version == swarmSwitching && r.Intn(40) == 0 {
+			a = versionConfig(int64(3 - ref.Config.TransactionVersion))
+		} else {
+			a = randomAction(ref, r, s, i)
+		}
 		from := len(ref.Events)
 		fast.Apply(a)
 		applyRunningAll(ref, a)
 		if len(fast.Events) != len(ref.Events) {
-			t.Fatalf("%s seed %d, after %s: %d events, want %d", s.name, seed, a, len(fast.Events), len(ref.Events))
+			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, len(fast.Events), len(ref.Events))
 		}
 		for k := from; k < len(ref.Events); k++ {
 			if fast.Events[k].Line() != ref.Events[k].Line() {
-				t.Fatalf("%s seed %d, after %s: event %d is %q, want %q", s.name, seed, a, k, fast.Events[k].Line(), ref.Events[k].Line())
+				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.Events[k].Line(), ref.Events[k].Line())
 			}
 		}
 		// The change set too: a view marks what it names.
 		fc, rc := fast.Changes(), ref.Changes()
 		fc, rc = fc.clone(), rc.clone() // without the lookup indexes
 		if !reflect.DeepEqual(fc, rc) {
-			t.Fatalf("%s seed %d, after %s: change set %+v, want %+v", s.name, seed, a, fc, rc)
+			t.Fatalf("%s tv%d seed %d, after %s: change set %+v, want %+v", s.name, version, seed, a, fc, rc)
 		}
 	}
 }

@@ -125,9 +125,10 @@ func shareTail[T any](mine *[]T, later []T, same func(a, b *T) bool) {
 func equal[T comparable](a, b *T) bool { return *a == *b }
 
 // sameTxnLogRecord: a __transaction_state record is never rewritten, and
-// its offset and time name it (its partition list makes it incomparable).
+// its offset, time and id name it (its partition list makes it
+// incomparable).
 func sameTxnLogRecord(a, b *TxnLogRecord) bool {
-	return a.Offset == b.Offset && a.LastUpdateTs == b.LastUpdateTs
+	return a.Offset == b.Offset && a.LastUpdateTs == b.LastUpdateTs && a.TransactionalID == b.TransactionalID
 }
 
 func (p *PartitionLog) clone() *PartitionLog {

@@ -116,6 +116,10 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 		w.failTxnOffsetCommit(m, r, code, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String())
 		return
 	}
+	if r.TV2 && r.TransactionalID != "" && r.ProducerID >= 0 {
+		w.txnOffsetCommitV2(id, p, m, r)
+		return
+	}
 	if w.Config.Verification && r.TransactionalID != "" && r.ProducerID >= 0 {
 		if e, ok := p.Producers[r.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()

@@ -55,6 +55,9 @@ func (w *World) injectBatch(a InjectBatch) error {
 	req := &ProduceRequest{TP: a.TP, Acks: -1, Batches: batches}
 	if b.Transactional {
 		req.TransactionalID = w.transactionalIDOf(a.ProducerID)
+		// The expert speaks the cluster's transaction version, as a
+		// current client would: Produce v12 under transaction.version=2.
+		req.TV2 = w.tv2Cluster()
 	}
 	w.send(MsgProduce, ExpertAddr, brokerAddr(leader), w.newCorr(), req)
 	return nil
@@ -108,7 +111,7 @@ func (w *World) injectTxnState(a InjectTxnState) error {
 	meta := TxnMetadata{TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
 		ProducerEpoch: epoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: timeout, State: a.State, StartTs: -1, LastUpdateTs: w.Now}
 	t.Meta[id] = meta
-	t.Log = append(t.Log, TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID,
+	t.Log = append(t.Log, TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
 		ProducerEpoch: epoch, TimeoutMs: timeout, State: a.State, StartTs: -1, LastUpdateTs: w.Now, CoordEpoch: t.CoordEpoch})
 	if w.nextPIDBlk <= pid {
 		// Keep later allocations from handing out this pid again.
@@ -155,8 +158,9 @@ func (w *World) injectAddOffsets(a InjectAddOffsets) error {
 		ProducerID: a.ProducerID, ProducerEpoch: a.Epoch, GroupID: a.Group})
 }
 
-// injectEndTxn sends EndTxn (ref 3.6).
+// injectEndTxn sends EndTxn (ref 3.6): v5 under transaction.version=2, so
+// the coordinator decides with the TV2 table (ref 6).
 func (w *World) injectEndTxn(a InjectEndTxn) error {
 	return w.toCoordinator(a.TransactionalID, MsgEndTxn, &EndTxnRequest{TransactionalID: a.TransactionalID,
-		ProducerID: a.ProducerID, ProducerEpoch: a.Epoch, Commit: a.Commit})
+		ProducerID: a.ProducerID, ProducerEpoch: a.Epoch, Commit: a.Commit, TV2: w.tv2Cluster()})
 }

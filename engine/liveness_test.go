@@ -13,12 +13,18 @@ import (
 // written; this says the producer's request queue (TransactionManager's
 // pendingRequests) always drains.
 func TestSwarmLiveness(t *testing.T) {
-	seeds := int64(200)
+	forEachVersion(t, func(t *testing.T, version, share int) {
+		swarmLiveness(t, version, share)
+	})
+}
+
+func swarmLiveness(t *testing.T, version, share int) {
+	seeds := int64(200 / share)
 	if testing.Short() || raceEnabled {
-		seeds = 40
+		seeds = int64(40 / share)
 	}
 	for seed := int64(1); seed <= seeds; seed++ {
-		w, log := runSwarm(safeSetup, seed, 300)
+		w, log := runSwarm(safeSetup, seed, 300, version)
 		var heal []Action
 		for _, b := range w.Brokers {
 			if !b.Alive {

@@ -220,6 +220,10 @@ type ProduceRequest struct {
 	TransactionalID string
 	Acks            int8
 	Batches         []Batch
+	// TV2 says the request is Produce v12: the client uses
+	// transaction.version=2, so the leader adds the partition to the
+	// transaction itself (ref 6).
+	TV2 bool
 }
 
 // ProduceResponse answers a ProduceRequest.
@@ -268,8 +272,12 @@ type AddPartitionsToTxnRequest struct {
 	ProducerEpoch   int16
 	Partitions      []TP
 	VerifyOnly      bool
-	VerifyCorr      int64 // the leader's parked request, for VerifyOnly
+	VerifyCorr      int64 // the leader's parked request, for VerifyOnly and TV2
 	Txn             int64 // simulation bookkeeping (not on Kafka's wire): the client's transaction instance
+	// TV2 marks a partition leader's (or group coordinator's) add for a
+	// Produce v12 or TxnOffsetCommit v5: AddPartitionsToTxn v5 with
+	// VerifyOnly=false, which the coordinator handles as a TV2 add (ref 6).
+	TV2 bool
 }
 
 // AddPartitionsToTxnResponse answers per partition.
@@ -297,10 +305,18 @@ type EndTxnRequest struct {
 	ProducerID      int64
 	ProducerEpoch   int16
 	Commit          bool
+	TV2             bool // EndTxn v5: the coordinator follows the TV2 table (ref 6)
 }
 
-// EndTxnResponse answers EndTxn.
-type EndTxnResponse struct{ Code ErrorCode }
+// EndTxnResponse answers EndTxn. A v5 answer (V5) carries the producer id
+// and epoch the client goes on with: the bumped epoch, or a new producer id
+// after an epoch overflow (ref 6); -1 with an error.
+type EndTxnResponse struct {
+	Code          ErrorCode
+	V5            bool
+	ProducerID    int64
+	ProducerEpoch int16
+}
 
 // WriteTxnMarkersRequest asks a partition leader to append markers (ref 3.7).
 type WriteTxnMarkersRequest struct {
@@ -315,6 +331,14 @@ type WriteTxnMarkersRequest struct {
 	// 0 when unknown (an injected marker).
 	Txn            int64
 	CoordPartition int32
+	// TransactionVersion is WriteTxnMarkers v2's field (KIP-1228): 2 for a
+	// TV2 transaction, which makes the leader require a strictly greater
+	// epoch; 0 for a v1 request, which has no such field (ref 6).
+	TransactionVersion int8
+	// TV2Txn is simulation bookkeeping (not on Kafka's wire): the marker
+	// ends a TV2 transaction, whose data carry the epoch below the
+	// marker's. Only the invariants read it.
+	TV2Txn bool
 }
 
 // WriteTxnMarkersResponse answers per partition.
@@ -337,6 +361,7 @@ type TxnOffsetCommitRequest struct {
 	GroupInstanceID string
 	Offsets         []TPOffset
 	Txn             int64
+	TV2             bool // TxnOffsetCommit v5: the group coordinator adds the offsets partition (ref 5, 6)
 }
 
 // TxnOffsetCommitResponse answers per partition.
@@ -426,6 +451,9 @@ func offsetsList(os []TPOffset) string {
 
 func (r *ProduceRequest) describe() string {
 	var b strings.Builder
+	if r.TV2 {
+		b.WriteString("v12 ")
+	}
 	b.WriteString(r.TP.String())
 	for i := range r.Batches {
 		bt := &r.Batches[i]
@@ -478,11 +506,18 @@ func (r *InitProducerIDResponse) describe() string {
 	}
 	return "NONE pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
 }
-func (r *AddPartitionsToTxnRequest) describe() string { return r.TransactionalID + " " + r.brief() }
-func (r *AddPartitionsToTxnRequest) brief() string {
+func (r *AddPartitionsToTxnRequest) describe() string { return r.text(true) }
+func (r *AddPartitionsToTxnRequest) brief() string    { return r.text(false) }
+func (r *AddPartitionsToTxnRequest) text(full bool) string {
 	s := "pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " " + tpList(r.Partitions)
 	if r.VerifyOnly {
 		s += " verifyOnly"
+	}
+	if full {
+		s = r.TransactionalID + " " + s
+	}
+	if r.TV2 {
+		s = "v5 " + s + " verifyOnly=false"
 	}
 	return s
 }
@@ -492,15 +527,28 @@ func (r *AddOffsetsToTxnRequest) brief() string {
 	return "pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " group=" + r.GroupID
 }
 func (r *AddOffsetsToTxnResponse) describe() string { return r.Code.String() }
-func (r *EndTxnRequest) describe() string           { return r.TransactionalID + " " + r.brief() }
-func (r *EndTxnRequest) brief() string {
-	res := "abort"
+func (r *EndTxnRequest) describe() string           { return r.text(true) }
+func (r *EndTxnRequest) brief() string              { return r.text(false) }
+func (r *EndTxnRequest) text(full bool) string {
+	s := "abort"
 	if r.Commit {
-		res = "commit"
+		s = "commit"
 	}
-	return res + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	s += " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	if full {
+		s = r.TransactionalID + " " + s
+	}
+	if r.TV2 {
+		s = "v5 " + s
+	}
+	return s
 }
-func (r *EndTxnResponse) describe() string         { return r.Code.String() }
+func (r *EndTxnResponse) describe() string {
+	if r.V5 && r.ProducerID != NoProducerID {
+		return r.Code.String() + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch))
+	}
+	return r.Code.String()
+}
 func (r *WriteTxnMarkersRequest) describe() string { return r.text(true) }
 func (r *WriteTxnMarkersRequest) brief() string    { return r.text(false) }
 func (r *WriteTxnMarkersRequest) text(full bool) string {
@@ -508,13 +556,23 @@ func (r *WriteTxnMarkersRequest) text(full bool) string {
 	if full {
 		s += " coordinatorEpoch=" + itoa(int64(r.CoordinatorEpoch))
 	}
-	return s + " " + tpList(r.Partitions)
+	s += " " + tpList(r.Partitions)
+	// The version stays in the brief form too: under TV2 it is what makes
+	// the leader require a strictly greater epoch (KIP-1228, ref 6).
+	if r.TransactionVersion >= 2 {
+		s += " transactionVersion=" + itoa(int64(r.TransactionVersion))
+	}
+	return s
 }
 func (r *WriteTxnMarkersResponse) describe() string {
 	return "pid=" + itoa(r.ProducerID) + " " + codesList(r.Results)
 }
 func (r *TxnOffsetCommitRequest) describe() string {
-	return r.GroupID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " generation=" + itoa(int64(r.GenerationID)) + " member=" + r.MemberID + " " + offsetsList(r.Offsets)
+	s := r.GroupID + " pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " generation=" + itoa(int64(r.GenerationID)) + " member=" + r.MemberID + " " + offsetsList(r.Offsets)
+	if r.TV2 {
+		s = "v5 " + s
+	}
+	return s
 }
 func (r *TxnOffsetCommitResponse) describe() string { return codesList(r.Results) }
 func (r *OffsetCommitRequest) describe() string     { return r.GroupID + " " + offsetsList(r.Offsets) }

@@ -46,6 +46,9 @@ type VerificationState struct {
 	// under it may append only while this very entry still exists (ref 2.2
 	// step 3). A marker or a transactional append removes the entry.
 	Guard int64
+	// TV2 is the entry's supportsEpochBump: it was created for a Produce
+	// v12, whose first batch must then start at sequence 0 (tv2.go).
+	TV2 bool
 }
 
 // startVerification is maybeCreateVerificationStateEntry followed by
@@ -229,6 +232,9 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 		return appendResult{Code: InvalidProducerEpoch, Expected: -1,
 			Rule: "row 2: epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))}
 	}
+	if res, bad := w.firstSequenceV2(p, e, &b); bad {
+		return res
+	}
 	// Row 3: a verification is under way for a lower sequence of this pid
 	// (ProducerAppendInfo.checkSequence, KIP-890 part 1).
 	if v, ok := p.Verifying[b.ProducerID]; ok && b.BaseSequence > v.LowestSeq {
@@ -322,13 +328,14 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 // appendMarker validates and appends a transaction marker (ref 2.7).
 // txn is the bookkeeping id of the client transaction the marker decides
 // (0 when unknown); only the invariants read it.
-func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64) (ErrorCode, string) {
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8, tv2Txn bool) (ErrorCode, string) {
 	e, known := p.Producers[pid]
 	if !known {
 		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 	}
-	if e.ProducerEpoch != NoProducerEpoch && epoch < e.ProducerEpoch {
-		return InvalidProducerEpoch, "marker epoch " + itoa(int64(epoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))
+	code, rule := markerEpochCheck(e, epoch, version)
+	if code != None {
+		return code, rule
 	}
 	if coordEpoch < e.CoordinatorEpoch {
 		return TransactionCoordinatorFenced, "marker coordinatorEpoch " + itoa(int64(coordEpoch)) + " < stored " + itoa(int64(e.CoordinatorEpoch))
@@ -336,10 +343,10 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	off := p.LEO
 	mb := Batch{BaseOffset: off, ProducerID: pid, ProducerEpoch: epoch, BaseSequence: NoSequence, Count: 1,
 		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.Now}
-	rule := "epoch " + itoa(int64(epoch)) + " >= stored " + itoa(int64(e.ProducerEpoch)) + ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
+	rule += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
-		w.checkMarkerInvariants(p, &e, epoch, result, txn)
+		w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, tv2Txn), result, txn)
 		if result == MarkerCommit {
 			w.outputsCommitted(p, pid, first)
 		}

@@ -88,6 +88,9 @@ type TxnRequest struct {
 	Key    string // FindCoordinator: the group id or transactional.id looked up
 	Bump   bool   // InitProducerId with the current pid and epoch (KIP-360)
 	Commit bool   // EndTxn: commit (else abort)
+	// V2 is the transaction version the request was built for: EndTxn v5
+	// and TxnOffsetCommit v5 under transaction.version=2 (ref 6).
+	V2 bool
 }
 
 // priority is TransactionManager.Priority: FIND_COORDINATOR(0),
@@ -144,6 +147,13 @@ type Producer struct {
 	ErrorText    string
 	Acked        []AckedSend
 	Sends        int
+	// TV2 is TransactionManager.isTransactionV2Enabled: the transaction
+	// version this producer speaks, learned at initTransactions and when
+	// a transaction ends (tv2_client.go).
+	TV2 bool
+	// TVUpgrade: the epoch bump queued behind the EndTxn is the one an
+	// upgrade to TV2 requires (clientSideEpochBumpRequired), not KIP-360's.
+	TVUpgrade bool
 }
 
 func (p *Producer) transactional() bool { return p.Config.TransactionalID != "" }
@@ -194,7 +204,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 	if p.State == to {
 		return
 	}
-	if !ValidClientTransition(p.State, to) {
+	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
 		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
 	}
 	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
@@ -363,7 +373,8 @@ func (w *World) nextTxnRequest(p *Producer) (TxnRequest, bool) {
 			continue
 		}
 		if r.Kind == MsgEndTxn && !p.TxnStarted {
-			w.emitRule(EvInfo, p.Name, "nothing was added to the transaction: no EndTxn is sent", "ref 1.3: transactionStarted is false")
+			text, rule := noEndTxnText(p)
+			w.emitRule(EvInfo, p.Name, text, rule)
 			w.endCallReturns(p)
 			w.completeTransaction(p)
 			continue
@@ -430,9 +441,9 @@ func (w *World) sendTxnRequest(p *Producer, r TxnRequest, broker int) {
 	case MsgTxnOffsetCommit:
 		j := p.Offsets
 		body = &TxnOffsetCommitRequest{TransactionalID: txnID, GroupID: j.Group, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch,
-			GenerationID: j.Generation, MemberID: j.Member, GroupInstanceID: j.Instance, Offsets: j.Offsets, Txn: p.Txn}
+			GenerationID: j.Generation, MemberID: j.Member, GroupInstanceID: j.Instance, Offsets: j.Offsets, Txn: p.Txn, TV2: r.V2}
 	case MsgEndTxn:
-		body = &EndTxnRequest{TransactionalID: txnID, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Commit: r.Commit}
+		body = &EndTxnRequest{TransactionalID: txnID, ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, Commit: r.Commit, TV2: r.V2}
 	}
 	corr := w.clientSend(p, r.Kind, broker, body, 0, tps)
 	p.TxnCorr, p.TxnSent = corr, r
@@ -581,7 +592,8 @@ func (w *World) drain(p *Producer) {
 		corr := w.newCorr()
 		b.Corr = corr
 		p.InFlight = append(p.InFlight, InFlightRequest{Corr: corr, Kind: MsgProduce, Broker: pl.Leader, BatchID: b.ID, TPs: []TP{b.TP}})
-		w.send(MsgProduce, p.Name, brokerAddr(pl.Leader), corr, &ProduceRequest{TP: b.TP, TransactionalID: p.Config.TransactionalID, Acks: p.Config.Acks, Batches: []Batch{batch}})
+		w.send(MsgProduce, p.Name, brokerAddr(pl.Leader), corr, &ProduceRequest{TP: b.TP, TransactionalID: p.Config.TransactionalID, Acks: p.Config.Acks, Batches: []Batch{batch},
+			TV2: p.TV2})
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
@@ -671,7 +683,7 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 		w.onTxnCoordResp(p, h, r.Code, "AddOffsetsToTxn", func() {
 			// AddOffsetsToTxnHandler queues the TxnOffsetCommit; the
 			// sendOffsetsToTransaction result completes only with its answer.
-			p.enqueue(TxnRequest{Kind: MsgTxnOffsetCommit})
+			p.enqueue(TxnRequest{Kind: MsgTxnOffsetCommit, V2: p.TV2})
 			// It also sets transactionStarted: an offsets-only transaction
 			// still needs its EndTxn (ref 1.3).
 			p.TxnStarted = true
@@ -679,13 +691,18 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 	case *TxnOffsetCommitResponse:
 		w.onTxnOffsetCommitResp(p, h, r)
 	case *EndTxnResponse:
+		if r.V5 {
+			w.onEndTxnRespV2(p, h, r)
+			return
+		}
 		w.onTxnCoordResp(p, h, r.Code, "EndTxn", func() {
 			// EndTxnHandler: completeTransaction, then the call returns,
 			// unless it waits for the epoch bump queued behind the EndTxn.
 			if !p.BumpEpoch {
 				w.endCallReturns(p)
 			} else if p.EndRequested != 0 {
-				w.emitRule(EvInfo, p.Name, "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)", "ref 1.3, 1.5: KIP-360")
+				text, rule := bumpWaitText(p)
+				w.emitRule(EvInfo, p.Name, text, rule)
 			}
 			w.completeTransaction(p)
 		})
@@ -741,7 +758,7 @@ func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDRespon
 		oldPid := p.ProducerID
 		p.ProducerID, p.Epoch = r.ProducerID, r.ProducerEpoch
 		p.NeedInit = false
-		p.BumpEpoch = false
+		p.BumpEpoch, p.TVUpgrade = false, false
 		for i := range p.Parts {
 			p.Parts[i].NextSeq = 0
 			p.Parts[i].LastAckedSeq = NoSequence

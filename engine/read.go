@@ -308,7 +308,8 @@ type ResponseFields struct {
 	// BaseOffset is set for a ProduceResponse.
 	BaseOffset    int64
 	HasBaseOffset bool
-	// ProducerID and ProducerEpoch are set for an InitProducerIdResponse.
+	// ProducerID and ProducerEpoch are set for an InitProducerIdResponse
+	// and an EndTxn v5 answer (TV2, ref 6).
 	ProducerID    int64
 	ProducerEpoch int16
 	HasProducer   bool
@@ -328,6 +329,8 @@ func (m *Message) ResponseFields() (ResponseFields, bool) {
 		f.Results = []TPCode{{TP: b.TP, Code: b.Code}}
 	case *InitProducerIDResponse:
 		f.ProducerID, f.ProducerEpoch, f.HasProducer = b.ProducerID, b.ProducerEpoch, true
+	case *EndTxnResponse:
+		f.ProducerID, f.ProducerEpoch, f.HasProducer = b.ProducerID, b.ProducerEpoch, b.V5
 	case *AddPartitionsToTxnResponse:
 		f.Results = append([]TPCode(nil), b.Results...)
 	case *WriteTxnMarkersResponse:

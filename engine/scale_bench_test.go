@@ -130,9 +130,12 @@ func BenchmarkTxnProducers(b *testing.B) {
 }
 
 // finishedTxnsWorld runs n committed transactions of one record each, one
-// after the other, from one producer.
+// after the other, from one producer. 100,000 transactions make more events
+// than a scenario may hold (Limits), so the world has no limits.
 func finishedTxnsWorld(tb testing.TB, n int) *World {
-	w := New(DefaultConfig())
+	cfg := DefaultConfig()
+	cfg.Limits = Limits{}
+	w := New(cfg)
 	applyAll(tb, w, CreateTopic{Name: "t", Partitions: 2}, txnProducer("T", "tx"), call("T", CallInitTransactions), Run{})
 	for i := 0; i < n; i++ {
 		applyAll(tb, w, call("T", CallBeginTransaction), send("T", tp("t", i%2), "v"+strconv.Itoa(i)), call("T", CallCommitTransaction), Run{})

@@ -16,17 +16,19 @@ type TimerKind uint8
 
 // Timer kinds.
 const (
-	TimerRequestTimeout TimerKind = iota // a client or broker request got no answer in request.timeout.ms
-	TimerRetryBackoff                    // retry.backoff.ms elapsed; the client may send again
-	TimerTxnLogAppend                    // a __transaction_state append became durable
-	TimerReplicate                       // followers fetched; the high watermark may advance
-	TimerAbortCheck                      // the coordinator's timed-out transaction check (10 s)
-	TimerExpiryCheck                     // transactional.id and producer-id expiration checks (1 h)
-	TimerLoadDone                        // a new coordinator finished loading its partition
+	TimerRequestTimeout     TimerKind = iota // a client or broker request got no answer in request.timeout.ms
+	TimerRetryBackoff                        // retry.backoff.ms elapsed; the client may send again
+	TimerTxnLogAppend                        // a __transaction_state append became durable
+	TimerReplicate                           // followers fetched; the high watermark may advance
+	TimerAbortCheck                          // the coordinator's timed-out transaction check (10 s)
+	TimerExpiryCheck                         // transactional.id and producer-id expiration checks (1 h)
+	TimerLoadDone                            // a new coordinator finished loading its partition
+	TimerAddPartitionsRetry                  // a TV2 leader retries its add after CONCURRENT_TRANSACTIONS
 )
 
 var timerNames = [...]string{"request.timeout.ms", "retry.backoff.ms", "__transaction_state append",
-	"replica fetch", "timed-out transaction check", "expiration check", "coordinator load"}
+	"replica fetch", "timed-out transaction check", "expiration check", "coordinator load",
+	"add.partitions.to.txn.retry.backoff.ms"}
 
 func (k TimerKind) String() string { return timerNames[k] }
 

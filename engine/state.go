@@ -5,17 +5,21 @@ package engine
 
 // StateDump is the final state of a run.
 type StateDump struct {
-	Type         string          `json:"type"`
-	Time         int64           `json:"time"`
-	Steps        int             `json:"steps"`
-	Partitions   []PartitionDump `json:"partitions"`
-	Producers    []ProducerDump  `json:"producers"`
-	Coordinators []TxnMetaDump   `json:"transactions"`
-	TxnLog       []TxnLogDump    `json:"transactionLog"`
-	Consumers    []ConsumerDump  `json:"consumers"`
-	Groups       []GroupDump     `json:"groups"`
-	Violations   []Violation     `json:"violations"`
-	InFlight     []string        `json:"inFlight"`
+	Type  string `json:"type"`
+	Time  int64  `json:"time"`
+	Steps int    `json:"steps"`
+	// TransactionVersion is the cluster's finalized transaction.version
+	// at the end of the run: 1 (KIP-98 with KIP-890 part 1) or 2 (KIP-890
+	// part 2, Kafka 4's default).
+	TransactionVersion int             `json:"transactionVersion"`
+	Partitions         []PartitionDump `json:"partitions"`
+	Producers          []ProducerDump  `json:"producers"`
+	Coordinators       []TxnMetaDump   `json:"transactions"`
+	TxnLog             []TxnLogDump    `json:"transactionLog"`
+	Consumers          []ConsumerDump  `json:"consumers"`
+	Groups             []GroupDump     `json:"groups"`
+	Violations         []Violation     `json:"violations"`
+	InFlight           []string        `json:"inFlight"`
 }
 
 // PartitionDump is one partition with its batches.
@@ -66,6 +70,10 @@ type ProducerDump struct {
 	LastError       string `json:"lastError,omitempty"`
 	Paused          bool   `json:"paused,omitempty"`
 	Crashed         bool   `json:"crashed,omitempty"`
+	// TransactionVersion is the version a transactional producer speaks
+	// (1 or 2), learned at initTransactions and when a transaction ends;
+	// absent for a producer without transactional.id.
+	TransactionVersion int `json:"transactionVersion,omitempty"`
 }
 
 // TxnMetaDump is the coordinator's metadata for one transactional id.
@@ -78,7 +86,8 @@ type TxnMetaDump struct {
 	ProducerEpoch    int16  `json:"producerEpoch"`
 	// LastProducerEpoch is the epoch before the last bump, kept in memory
 	// only (TransactionMetadata.lastProducerEpoch, ref 3.2, 3.4): -1 except
-	// after an InitProducerId that bumped an expected epoch (KIP-360).
+	// after an InitProducerId that bumped an expected epoch (KIP-360) and,
+	// under transaction.version=2, after an EndTxn or a fence (ref 6).
 	LastProducerEpoch int16    `json:"lastProducerEpoch"`
 	State             string   `json:"state"`
 	Partitions        []string `json:"partitions"`
@@ -121,7 +130,7 @@ type GroupDump struct {
 
 // State builds the JSON dump of the world.
 func (w *World) State() StateDump {
-	s := StateDump{Type: "state", Time: w.Now, Steps: w.StepCount, Violations: w.Violations}
+	s := StateDump{Type: "state", Time: w.Now, Steps: w.StepCount, TransactionVersion: w.Config.TransactionVersion, Violations: w.Violations}
 	if s.Violations == nil {
 		s.Violations = []Violation{}
 	}
@@ -154,6 +163,12 @@ func (w *World) State() StateDump {
 			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, State: p.State.String(), Paused: p.Paused, Crashed: p.Crashed}
 		if p.LastError != None {
 			d.LastError = p.LastError.String()
+		}
+		if p.transactional() {
+			d.TransactionVersion = 1
+			if p.TV2 {
+				d.TransactionVersion = 2
+			}
 		}
 		s.Producers = append(s.Producers, d)
 	}

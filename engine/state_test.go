@@ -44,3 +44,27 @@ func TestStateDumpTransactionLog(t *testing.T) {
 		}
 	}
 }
+
+// TestStateDumpTransactionVersion: `run --json` states the cluster's
+// transaction.version and the one each transactional producer speaks.
+func TestStateDumpTransactionVersion(t *testing.T) {
+	w := New(DefaultConfig())
+	for _, l := range []Action{CreateTopic{Name: "t"}, txnProducer("A", "tx"), producerWith("I", nil), Call{Client: "A", Method: CallInitTransactions}, Run{}} {
+		if _, err := w.Apply(l); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+	}
+	b, _ := json.Marshal(w.State())
+	if !strings.Contains(string(b), `"steps":`+itoa(int64(w.StepCount))+`,"transactionVersion":1,`) ||
+		!strings.Contains(string(b), `"name":"A","transactionalId":"tx"`) || !strings.Contains(string(b), `"state":"READY","transactionVersion":1}`) {
+		t.Errorf("TV1 state: %s", b)
+	}
+	w.Apply(SetConfig{Settings: []Setting{{Key: ConfigTransactionVersion, Value: 2}}})
+	w.Apply(Restart{Target: Target{Client: "A"}})
+	w.Apply(Call{Client: "A", Method: CallInitTransactions})
+	w.Apply(Run{})
+	s := w.State()
+	if s.TransactionVersion != 2 || s.Producers[0].TransactionVersion != 2 || s.Producers[1].TransactionVersion != 0 {
+		t.Errorf("TV2 state: cluster %d, A %d, I %d", s.TransactionVersion, s.Producers[0].TransactionVersion, s.Producers[1].TransactionVersion)
+	}
+}

@@ -25,6 +25,9 @@ type TxnMetadata struct {
 	// instance the current (or last) Ongoing transaction serves, so the
 	// invariants can tell which client transaction a marker decides.
 	Txn int64
+	// TV2 is clientTransactionVersion >= 2: the transaction was started by a
+	// TV2 add, or ended by the TV2 EndTxn or fence path (ref 6, tv2.go).
+	TV2 bool
 }
 
 func (m *TxnMetadata) hasPartition(tp TP) bool {
@@ -52,6 +55,11 @@ type TxnLogRecord struct {
 	LastUpdateTs    int64
 	CoordEpoch      int32
 	Txn             int64 // simulation bookkeeping (TxnMetadata.Txn), so a new coordinator keeps it
+	// NextProducerID and TV2 are the tagged fields NextProducerId and
+	// ClientTransactionVersion: a TV2 PrepareX written at an exhausted
+	// epoch names the producer id its CompleteX moves to (ref 6).
+	NextProducerID int64
+	TV2            bool
 }
 
 // String is the record as the coordinator panel shows it.
@@ -94,6 +102,8 @@ type markerJob struct {
 	Epoch           int16
 	Pending         []TP
 	Outstanding     map[int64][]TP // corr -> partitions in that request
+	Version         int8           // WriteTxnMarkers TransactionVersion (KIP-1228): 2 or 0
+	TV2             bool           // bookkeeping: a TV2 transaction, its markers one epoch above its data
 }
 
 // TxnStatePartition is one partition of __transaction_state: its durable log
@@ -291,6 +301,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	target.LastProducerEpoch = NoProducerEpoch
 	target.State = PrepareAbort
 	target.LastUpdateTs = w.Now
+	rule := w.fenceTargetV2(t.Leader, t, meta, &target)
 	fenced := meta
 	fenced.State = PrepareEpochFence
 	// Kafka clears lastProducerEpoch as soon as it fences (endTransaction
@@ -298,7 +309,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	fenced.LastProducerEpoch = NoProducerEpoch
 	t.Meta[meta.TransactionalID] = fenced
 	w.changes.txnID(meta.TransactionalID)
-	w.txnWrite(t, target, purpose, m, "")
+	w.txnWrite(t, target, purpose, m, rule)
 }
 
 // txnWrite appends a state change to __transaction_state. The change takes
@@ -306,7 +317,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 // state makes concurrent requests get CONCURRENT_TRANSACTIONS (ref 3.2).
 func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose writePurpose, reply *Message, rule string) {
 	meta := t.Meta[target.TransactionalID]
-	if purpose != wTombstone {
+	if purpose != wTombstone && !validTxnTransitionFor(meta.State, target) {
 		w.checkTxnTransition(t, meta, target.State)
 	}
 	meta.HasPending = true
@@ -322,6 +333,9 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 		what = "a tombstone"
 	} else if len(target.Partitions) > 0 {
 		what += " partitions=" + tpList(target.Partitions)
+	}
+	if target.NextProducerID != NoProducerID && target.State != Empty {
+		what += " nextProducerId=" + itoa(target.NextProducerID)
 	}
 	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule).txn(target.TransactionalID)
 	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
@@ -357,7 +371,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	actor := w.coordActor(t)
 	rec := TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, ProducerID: target.ProducerID, PrevProducerID: target.PrevProducerID,
 		ProducerEpoch: target.ProducerEpoch, TimeoutMs: target.TimeoutMs, State: target.State, Partitions: target.Partitions,
-		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch, Txn: target.Txn}
+		StartTs: target.StartTs, LastUpdateTs: target.LastUpdateTs, CoordEpoch: t.CoordEpoch, Txn: target.Txn, NextProducerID: target.NextProducerID, TV2: target.TV2}
 	if pw.Purpose == wTombstone {
 		rec = TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: target.TransactionalID, Tombstone: true, CoordEpoch: t.CoordEpoch}
 	}
@@ -382,11 +396,11 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		for i, tp := range req.Partitions {
 			res[i] = TPCode{TP: tp}
 		}
-		w.reply(pw.Reply, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res})
+		w.reply(pw.Reply, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyCorr: req.VerifyCorr})
 	case wAddOffsets:
 		w.reply(pw.Reply, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 	case wEndTxn:
-		w.reply(pw.Reply, MsgEndTxnResponse, &EndTxnResponse{})
+		w.reply(pw.Reply, MsgEndTxnResponse, endTxnAnswer(pw.Reply, target))
 		w.startMarkers(t, target)
 	case wFence:
 		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with "+ConcurrentTransactions.String()+": it must retry once the abort completes", "ref 3.4 step 11").txn(target.TransactionalID).code(ConcurrentTransactions)
@@ -400,6 +414,10 @@ func (w *World) onTxnLogAppended(tm Timer) {
 func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest) {
 	if r.VerifyOnly {
 		w.onVerify(id, m, r)
+		return
+	}
+	if r.TV2 {
+		w.onAddPartitionsV2(id, m, r)
 		return
 	}
 	all := func(code ErrorCode) []TPCode {
@@ -470,6 +488,7 @@ func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, 
 	if meta.State != Ongoing {
 		target.StartTs = w.Now
 	}
+	target.TV2 = false // a TV1 request; the TV2 add sets it back (prepareAddPartitions)
 	target.Txn = w.noteTxnOwner(t, meta, txn, request)
 	target.State = Ongoing
 	target.LastUpdateTs = w.Now
@@ -577,8 +596,12 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
 }
 
-// onEndTxn follows the TV1 table of ref 3.6.
+// onEndTxn follows the TV1 table of ref 3.6; EndTxn v5 the TV2 one.
 func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
+	if r.TV2 {
+		w.onEndTxnV2(id, m, r)
+		return
+	}
 	verb := "abort"
 	if r.Commit {
 		verb = "commit"
@@ -605,6 +628,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 			target.State = PrepareCommit
 		}
 		target.LastUpdateTs = w.Now
+		target.TV2 = false // endTransactionWithTV1: its markers are TV1's, whatever added the partitions
 		w.txnWrite(t, target, wEndTxn, m, "ref 3.6: Ongoing + "+verb)
 	case PrepareCommit:
 		if r.Commit {
@@ -645,7 +669,7 @@ func (w *World) startMarkers(t *TxnStatePartition, meta TxnMetadata) {
 		result = MarkerCommit
 	}
 	job := &markerJob{Txn: meta.Txn, TransactionalID: meta.TransactionalID, Result: result, ProducerID: meta.ProducerID, Epoch: meta.ProducerEpoch,
-		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}}
+		Pending: append([]TP(nil), meta.Partitions...), Outstanding: map[int64][]TP{}, Version: w.markerVersion(meta), TV2: meta.TV2}
 	t.Markers[meta.TransactionalID] = job
 	if len(job.Pending) == 0 {
 		w.completeTxn(t, job)
@@ -696,7 +720,8 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 		job.Outstanding[corr] = byLeader[l]
 		w.setTimer(30000, Timer{Kind: TimerRequestTimeout, Owner: t.addr(), ID: corr})
 		w.send(MsgWriteTxnMarkers, t.addr(), brokerAddr(l), corr, &WriteTxnMarkersRequest{TransactionalID: job.TransactionalID, ProducerID: job.ProducerID,
-			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition, Txn: job.Txn})
+			ProducerEpoch: job.Epoch, CoordinatorEpoch: t.CoordEpoch, Result: job.Result, Partitions: byLeader[l], CoordPartition: t.Partition, Txn: job.Txn,
+			TransactionVersion: job.Version, TV2Txn: job.TV2})
 	}
 }
 
@@ -783,7 +808,12 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 	}
 	target.Partitions = nil
 	target.LastUpdateTs = w.Now
-	w.txnWrite(t, target, wComplete, nil, "ref 3.7: every marker acknowledged")
+	rule := "ref 3.7: every marker acknowledged"
+	if len(meta.Partitions) == 0 {
+		rule = "ref 6: an empty abort has no markers to write"
+	}
+	w.completeTargetV2(t, meta, &target)
+	w.txnWrite(t, target, wComplete, nil, rule)
 }
 
 // onMarkerTimeout resends markers whose request got no answer.
@@ -900,9 +930,9 @@ func (w *World) onLoadDone(tm Timer) {
 			delete(t.Meta, r.TransactionalID)
 			continue
 		}
-		t.Meta[r.TransactionalID] = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, PrevProducerID: r.PrevProducerID, NextProducerID: NoProducerID,
+		t.Meta[r.TransactionalID] = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: r.ProducerID, PrevProducerID: r.PrevProducerID, NextProducerID: r.NextProducerID,
 			ProducerEpoch: r.ProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: r.State,
-			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs, Txn: r.Txn}
+			Partitions: r.Partitions, StartTs: r.StartTs, LastUpdateTs: r.LastUpdateTs, Txn: r.Txn, TV2: r.TV2}
 	}
 	for _, meta := range t.Meta {
 		w.noteTxnDeadline(meta)

@@ -12,7 +12,7 @@ type Config struct {
 	LatencyMs              int64
 	TxnStatePartitions     int32
 	OffsetsPartitions      int32
-	TransactionVersion     int // 1 = KIP-98 + KIP-890 part 1; 2 (KIP-890 part 2) is the seam for later
+	TransactionVersion     int // the finalized feature transaction.version: 1 = KIP-98 + KIP-890 part 1, 2 = KIP-890 part 2 (ref 6)
 	Verification           bool
 	TxnMaxTimeoutMs        int64
 	TxnIDExpirationMs      int64
@@ -21,6 +21,9 @@ type Config struct {
 	ExpiryCheckIntervalMs  int64
 	CheckInvariants        bool
 	Limits                 Limits // bounds on one action's work and a world's history
+	// TV2 is the Kafka 4 release whose TV2 details the simulation follows
+	// where releases differ (tv2.go).
+	TV2 TV2Release
 }
 
 // DefaultConfig is Kafka's defaults plus a 1 ms network.
@@ -39,6 +42,7 @@ func DefaultConfig() Config {
 		ExpiryCheckIntervalMs:  3600000,
 		CheckInvariants:        true,
 		Limits:                 DefaultLimits(),
+		TV2:                    Kafka431(),
 	}
 }
 

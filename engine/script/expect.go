@@ -280,13 +280,15 @@ func responseWord(p *pctx, s string) string {
 	return "expected a message id like m12 or a response kind like ProduceResponse" + didYouMean(s, responseKinds)
 }
 
-// Which responses carry which fields (ref 2.2, 3.4): a base offset only
-// answers a Produce, a producer id and epoch only an InitProducerId, and the
+// Which responses carry which fields (ref 2.2, 3.4, 6): a base offset only
+// answers a Produce, a producer id and epoch an InitProducerId or an EndTxn
+// v5 (TV2; an EndTxn v4 answer has none, which the check reports), and the
 // responses below are about no partition.
 var (
 	noPartitionResponses = []string{"FindCoordinatorResponse", "InitProducerIdResponse", "AddOffsetsToTxnResponse",
 		"EndTxnResponse", "OffsetFetchResponse"}
-	responseFieldOf = map[string]string{"baseOffset": "ProduceResponse", "pid": "InitProducerIdResponse", "epoch": "InitProducerIdResponse"}
+	responseFieldOf = map[string][]string{"baseOffset": {"ProduceResponse"}, "pid": {"InitProducerIdResponse", "EndTxnResponse"},
+		"epoch": {"InitProducerIdResponse", "EndTxnResponse"}}
 )
 
 // responseRule refuses fields and filters the selected kind cannot have.
@@ -297,8 +299,8 @@ func responseRule(p *pctx) string {
 		return ""
 	}
 	for _, kv := range p.raw {
-		if want, ok := responseFieldOf[kv.Key]; ok && want != kind {
-			return kv.Key + "= is a field of " + want + ", not of " + kind
+		if want, ok := responseFieldOf[kv.Key]; ok && !contains(want, kind) {
+			return kv.Key + "= is a field of " + strings.Join(want, " or ") + ", not of " + kind
 		}
 		if kv.Key == "partition" && contains(noPartitionResponses, kind) {
 			return kind + " is about no partition; partition= cannot narrow it"

@@ -36,6 +36,7 @@ func describe(c Command) string {
 func TestGoodLines(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{"config latency.ms=5 transaction.version=1", "setup engine.SetConfig config latency.ms=5 transaction.version=1"},
+		{"config transaction.version=2", "setup engine.SetConfig config transaction.version=2"},
 		{"config transaction.partition.verification.enable=false transaction.max.timeout.ms=900000", "setup engine.SetConfig config transaction.partition.verification.enable=false transaction.max.timeout.ms=900000"},
 		{"config transactional.id.expiration.ms=604800000 producer.id.expiration.ms=86400000", "setup engine.SetConfig config transactional.id.expiration.ms=604800000 producer.id.expiration.ms=86400000"},
 		{"config transaction.abort.timed.out.transaction.cleanup.interval.ms=10000", "setup engine.SetConfig config transaction.abort.timed.out.transaction.cleanup.interval.ms=10000"},
@@ -223,8 +224,7 @@ func TestBadLines(t *testing.T) {
 		{"config offsets.topic.num.partitions=3", "f.scn:9: config: offsets.topic.num.partitions=3: must be set before every client (producer A is declared on line 5)"},
 		{"config seed=1", "f.scn:9: config: unknown option seed; expected transaction.version, transaction.partition.verification.enable, transaction.max.timeout.ms, transactional.id.expiration.ms, producer.id.expiration.ms, latency.ms, transaction.state.log.num.partitions, offsets.topic.num.partitions or transaction.abort.timed.out.transaction.cleanup.interval.ms"},
 		{"config latency.ms=0", "f.scn:9: config: latency.ms=0: expected a whole number from 1 to 2147483647"},
-		{"config transaction.version=2", "f.scn:9: config: transaction.version=2: transaction.version 2 (KIP-890 part 2) is not simulated yet; use 1"},
-		{"config transaction.version=3", "f.scn:9: config: transaction.version=3: expected 1"},
+		{"config transaction.version=3", "f.scn:9: config: transaction.version=3: expected 1 or 2"},
 		{"config foo=1", "f.scn:9: config: unknown option foo; expected transaction.version, transaction.partition.verification.enable, transaction.max.timeout.ms, transactional.id.expiration.ms, producer.id.expiration.ms, latency.ms, transaction.state.log.num.partitions, offsets.topic.num.partitions or transaction.abort.timed.out.transaction.cleanup.interval.ms"},
 		{"config verbose", "f.scn:9: config: unexpected verbose; config takes only KEY=VALUE settings: \"config KEY=VALUE...\""},
 		{"config transaction.partition.verification.enable=yes", "f.scn:9: config: transaction.partition.verification.enable=yes: expected true or false"},
@@ -384,7 +384,7 @@ func TestBadLines(t *testing.T) {
 		{"expect event x msg=Produc", "f.scn:9: expect event: msg=Produc: expected a message id like m12 or a kind like ProduceResponse; did you mean Produce?"},
 		{"expect response Produce", "f.scn:9: expect response: Produce: expected a message id like m12 or a response kind like ProduceResponse; did you mean ProduceResponse?"},
 		{"expect response EndTxnResponse baseOffset=3", "f.scn:9: expect response: baseOffset= is a field of ProduceResponse, not of EndTxnResponse"},
-		{"expect response ProduceResponse epoch=0", "f.scn:9: expect response: epoch= is a field of InitProducerIdResponse, not of ProduceResponse"},
+		{"expect response ProduceResponse epoch=0", "f.scn:9: expect response: epoch= is a field of InitProducerIdResponse or EndTxnResponse, not of ProduceResponse"},
 		{"expect response EndTxnResponse partition=t-0", "f.scn:9: expect response: EndTxnResponse is about no partition; partition= cannot narrow it"},
 		{"expect response m3 partition=t-0", "f.scn:9: expect response: partition=t-0: m3 already names one message; filters narrow a kind"},
 		{"expect response ProduceResponse error=FENCED", "f.scn:9: expect response: error=FENCED: expected a Kafka error name like OUT_OF_ORDER_SEQUENCE_NUMBER, or none; did you mean FENCED_INSTANCE_ID?"},

@@ -59,16 +59,14 @@ func declareConfig(p *pctx) {
 	}
 }
 
-// transactionVersion accepts 1. Version 2 (KIP-890 part 2) is named in the
-// language but not simulated yet, so a lesson cannot silently get TV1 instead.
+// transactionVersion accepts the finalized feature levels the simulation
+// has: 1 (KIP-98 with KIP-890 part 1) and 2 (KIP-890 part 2, ref 6).
 func transactionVersion(_ *pctx, s string) string {
 	switch s {
-	case "1":
+	case "1", "2":
 		return ""
-	case "2":
-		return "transaction.version 2 (KIP-890 part 2) is not simulated yet; use 1"
 	}
-	return "expected 1"
+	return "expected 1 or 2"
 }
 
 // replicationFactor accepts 1 up to the number of brokers: Kafka refuses to

@@ -44,6 +44,35 @@ type Runner struct {
 	// events indexes World's history for the event checks; it follows the
 	// world as it grows, and starts over if World is replaced.
 	events eventIndex
+	// pinnedVersion, when set, is the transaction.version every run of
+	// the scenario uses, whatever its config lines say (PinTransactionVersion).
+	pinnedVersion int64
+}
+
+// PinTransactionVersion makes the run use transaction.version v (1 or 2)
+// from its start: the world begins with it, and every
+// `config transaction.version=N` of the scenario is played with v instead,
+// so the transcript shows the version in force. This is what
+// `eoslab run --kafka 3|4` does.
+func (r *Runner) PinTransactionVersion(v int) {
+	r.pinnedVersion = int64(v)
+	r.World.Config.TransactionVersion = v
+}
+
+// pinned returns the action with the pinned transaction version in place
+// of the one a config line writes.
+func (r *Runner) pinned(a engine.Action) engine.Action {
+	c, ok := a.(engine.SetConfig)
+	if !ok || r.pinnedVersion == 0 {
+		return a
+	}
+	out := engine.SetConfig{Settings: append([]engine.Setting(nil), c.Settings...)}
+	for i, s := range out.Settings {
+		if s.Key == engine.ConfigTransactionVersion {
+			out.Settings[i].Value = r.pinnedVersion
+		}
+	}
+	return out
 }
 
 // NewRunner starts a runner on a fresh world with Kafka's defaults.
@@ -66,7 +95,7 @@ func (r *Runner) Exec(c Command) ([]engine.Event, *Failure, error) {
 		}
 		return nil, nil, nil
 	}
-	evs, err := r.World.Apply(c.Action)
+	evs, err := r.World.Apply(r.pinned(c.Action))
 	if err != nil {
 		return evs, nil, &Error{File: c.File, Line: c.Line, Msg: err.Error()}
 	}

@@ -137,32 +137,51 @@ func knownTxnID(w *engine.World, id string) bool {
 	return false
 }
 
+// versionPins are the ways the typed-event tests play every scenario: as
+// its config lines say (0), and with transaction.version pinned to 2, as
+// `eoslab run --kafka 4` does, so that the TV2 paths' events and changes
+// are held to the same rules over the classic scenarios too.
+var versionPins = []int{0, 2}
+
+// pinLabel names a pinned run in a failure.
+func pinLabel(pin int) string {
+	if pin == 0 {
+		return ""
+	}
+	return " (transaction.version=" + strconv.Itoa(pin) + ")"
+}
+
 func TestEventsCarryTheirFields(t *testing.T) {
 	codes := knownCodes()
 	seen := map[string]bool{}
-	for _, f := range scenarioFiles(t) {
-		cmds, err := Parse(f.path, f.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := NewRunner()
-		for _, c := range cmds {
-			r.Exec(c)
-		}
-		injected := injectedTxnIDs(cmds)
-		for i := range r.World.Events {
-			e := &r.World.Events[i]
-			if e.Code != engine.None {
-				seen["code"] = true
+	for _, pin := range versionPins {
+		for _, f := range scenarioFiles(t) {
+			cmds, err := Parse(f.path, f.src)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if e.Fault != engine.FaultNone {
-				seen[e.Fault.String()] = true
+			r := NewRunner()
+			if pin != 0 {
+				r.PinTransactionVersion(pin)
 			}
-			if e.Change.Of != engine.NoStateMachine {
-				seen["transition"] = true
+			for _, c := range cmds {
+				r.Exec(c)
 			}
-			if why := checkEvent(r.World, e, codes, injected); why != "" {
-				t.Errorf("%s: %s: %s", f.name, e.Line(), why)
+			injected := injectedTxnIDs(cmds)
+			for i := range r.World.Events {
+				e := &r.World.Events[i]
+				if e.Code != engine.None {
+					seen["code"] = true
+				}
+				if e.Fault != engine.FaultNone {
+					seen[e.Fault.String()] = true
+				}
+				if e.Change.Of != engine.NoStateMachine {
+					seen["transition"] = true
+				}
+				if why := checkEvent(r.World, e, codes, injected); why != "" {
+					t.Errorf("%s%s: %s: %s", f.name, pinLabel(pin), e.Line(), why)
+				}
 			}
 		}
 	}
@@ -178,34 +197,45 @@ func TestEventsCarryTheirFields(t *testing.T) {
 // whatever differs between the world before and after is in the action's
 // change set, with the right starting points.
 func TestChangeSetsNameEveryChange(t *testing.T) {
-	for _, f := range scenarioFiles(t) {
-		cmds, err := Parse(f.path, f.src)
-		if err != nil {
-			t.Fatal(err)
+	for _, pin := range versionPins {
+		for _, f := range scenarioFiles(t) {
+			checkChangeSets(t, f, pin)
 		}
-		r := NewRunner()
-		for _, c := range cmds {
-			if c.Action == nil {
-				r.Exec(c)
-				continue
-			}
-			if run, ok := c.Action.(engine.Run); ok && run.Max == 0 {
-				// One Step at a time: each has its own change set.
-				for n := 0; r.World.Busy() && n < 100000; n++ {
-					before := r.World.Clone()
-					r.World.Step()
-					for _, why := range missingChanges(before, r.World) {
-						t.Errorf("%s:%d step %d: %s", f.name, c.Line, n, why)
-					}
-				}
-				continue
-			}
-			before := r.World.Clone()
+	}
+}
+
+func checkChangeSets(t *testing.T, f scenarioFile, pin int) {
+	t.Helper()
+	cmds, err := Parse(f.path, f.src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := f.name + pinLabel(pin)
+	r := NewRunner()
+	if pin != 0 {
+		r.PinTransactionVersion(pin)
+	}
+	for _, c := range cmds {
+		if c.Action == nil {
 			r.Exec(c)
-			at := f.name + ":" + itoaRun(c.Line) + " " + c.Text
-			for _, why := range missingChanges(before, r.World) {
-				t.Errorf("%s: %s", at, why)
+			continue
+		}
+		if run, ok := c.Action.(engine.Run); ok && run.Max == 0 {
+			// One Step at a time: each has its own change set.
+			for n := 0; r.World.Busy() && n < 100000; n++ {
+				before := r.World.Clone()
+				r.World.Step()
+				for _, why := range missingChanges(before, r.World) {
+					t.Errorf("%s:%d step %d: %s", name, c.Line, n, why)
+				}
 			}
+			continue
+		}
+		before := r.World.Clone()
+		r.Exec(c)
+		at := name + ":" + itoaRun(c.Line) + " " + c.Text
+		for _, why := range missingChanges(before, r.World) {
+			t.Errorf("%s: %s", at, why)
 		}
 	}
 }
@@ -242,7 +272,7 @@ func missingChanges(before, w *engine.World) []string {
 	clients := func(x *engine.World) map[string]any {
 		m := map[string]any{}
 		for _, p := range x.AllProducers() {
-			m[p.Name] = []any{p.State, p.ProducerID, p.Epoch, p.LastError, p.Paused, p.Crashed, len(p.InFlight), len(p.Acked), len(p.Queue), p.Parts, len(p.Pending), p.TxnCorr, p.EndRequested, p.BumpEpoch}
+			m[p.Name] = []any{p.State, p.ProducerID, p.Epoch, p.LastError, p.Paused, p.Crashed, len(p.InFlight), len(p.Acked), len(p.Queue), p.Parts, len(p.Pending), p.TxnCorr, p.EndRequested, p.BumpEpoch, p.TV2, p.TVUpgrade}
 		}
 		for _, c := range x.AllConsumers() {
 			m[c.Name+"/consumer"] = []any{len(c.Received), c.Positions, c.LastError, c.Crashed, c.Paused, len(c.AwaitReset), len(c.InFlight)}
@@ -276,7 +306,7 @@ func missingChanges(before, w *engine.World) []string {
 			}
 			m, has := t.Meta[id]
 			changed := had != has || bm.State != m.State || bm.ProducerID != m.ProducerID || bm.ProducerEpoch != m.ProducerEpoch ||
-				!reflect.DeepEqual(bm.Partitions, m.Partitions)
+				bm.TV2 != m.TV2 || bm.NextProducerID != m.NextProducerID || !reflect.DeepEqual(bm.Partitions, m.Partitions)
 			for _, r := range t.Log[min(logLen, len(t.Log)):] {
 				changed = changed || r.TransactionalID == id
 			}

@@ -48,7 +48,7 @@ var setupForms = []*form{
 // clusterOpts are the keys of "config": broker settings (ref 0.1) and the
 // simulation's own latency.ms. The names are the engine's (engine.ConfigKey).
 var clusterOpts = []opt{
-	{key: engine.ConfigTransactionVersion.String(), ph: "1", check: transactionVersion},
+	{key: engine.ConfigTransactionVersion.String(), ph: "1|2", check: transactionVersion},
 	{key: engine.ConfigVerification.String(), ph: "true|false", check: boolean},
 	{key: engine.ConfigTxnMaxTimeoutMs.String(), ph: "MS", check: intIn(1, maxInt32)},
 	{key: engine.ConfigTxnIDExpirationMs.String(), ph: "MS", check: intIn(1, maxInt32)},
