@@ -187,17 +187,16 @@ func (t *timeline) layout(actors []Actor) {
 }
 
 // headerLines name the lifelines, each name centred over its line, and,
-// when the names are short, give the key to them in the lane: "b1
-// broker-1 · b2 broker-2". A key longer than the lane goes on as many rows
-// as it needs, in the lane; a lane too narrow for it leaves it the whole
-// width below the names.
+// when the names are short, give the key to them: "b1 broker-1 · b2
+// broker-2". The key goes in the lane of the names row when it fits
+// there, else on rows of its own below the names, across the width: the
+// fewer rows the header takes, the more messages a small terminal shows.
 func (t *timeline) headerLines(actors []Actor) []string {
 	var b strings.Builder
 	b.WriteString(repeat(" ", t.gutter))
 	x := t.gutter
-	s := t.spacing
 	for i, name := range t.names {
-		name = clip(name, max(s-1, 1), t.p.th.Sym.Ellipsis)
+		name = clip(name, max(t.spacing-1, 1), t.p.th.Sym.Ellipsis)
 		nw := width(name)
 		start := max(x, t.centers[i]-nw/2)
 		b.WriteString(repeat(" ", start-x))
@@ -214,25 +213,17 @@ func (t *timeline) headerLines(actors []Actor) []string {
 			key = append(key, t.p.bold(clean(sh))+" "+t.p.muted(clean(a.Name)))
 		}
 	}
-	laneW := t.p.w - t.laneX
-	if laneW < 16 {
-		return append([]string{names}, painter{th: t.p.th, w: t.p.w - t.gutter}.indentAll(key, t.gutter)...)
+	sep := t.p.th.Sym.Sep
+	if laneW := t.p.w - t.laneX; laneW > 0 {
+		if rows := (painter{th: t.p.th, w: laneW}).flow("", key, sep, 0); len(rows) == 1 && width(rows[0]) <= laneW {
+			return []string{names + repeat(" ", t.laneX-x) + rows[0]}
+		}
 	}
-	rows := painter{th: t.p.th, w: laneW}.flow("", key, t.p.th.Sym.Sep, 0)
-	out := []string{names + repeat(" ", t.laneX-x) + rows[0]}
-	for _, r := range rows[1:] {
-		out = append(out, repeat(" ", t.laneX)+r)
+	out := []string{names}
+	for _, r := range (painter{th: t.p.th, w: t.p.w - t.gutter}).flow("", key, sep, 0) {
+		out = append(out, repeat(" ", t.gutter)+r)
 	}
 	return out
-}
-
-// indentAll flows items over the painter's width and indents every row.
-func (p painter) indentAll(items []string, indent int) []string {
-	rows := p.flow("", items, p.th.Sym.Sep, 0)
-	for i, r := range rows {
-		rows[i] = repeat(" ", indent) + r
-	}
-	return rows
 }
 
 // cellLine is one line of the diagram as one-cell glyphs with a style each.
