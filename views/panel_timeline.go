@@ -86,7 +86,23 @@ func timelineContent(f *Frame, p painter) ([]string, Content, Range) {
 	}
 	t.plan()
 	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })
-	return header, lazyLines{n: len(t.rows), f: t.line}, anchor
+	return header, timelineLines{t}, anchor
+}
+
+// timelineLines is the diagram's body. A message whose label takes two
+// rows is a section: scrolled so that its second row is the first on
+// screen, the pane draws its arrow row above it, so no label's end shows
+// without its arrow.
+type timelineLines struct{ t *timeline }
+
+func (l timelineLines) Len() int          { return len(l.t.rows) }
+func (l timelineLines) Line(i int) string { return l.t.line(i) }
+
+func (l timelineLines) StickyAt(i int) (string, bool) {
+	if i <= 0 || i >= len(l.t.rows) || !l.t.rows[i].more {
+		return "", false
+	}
+	return l.t.line(i - 1), true
 }
 
 // tlRow is one row of the diagram: a message's arrow row, or the row
