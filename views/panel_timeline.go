@@ -58,15 +58,15 @@ type timeline struct {
 // The diagram's geometry.
 const (
 	// tlMinSpacing is the least distance between two lifelines: a
-	// lifeline, two shaft cells and a head ("│─►│"), which still tells
+	// lifeline, two shaft cells and a head ("│──►│"), which still tells
 	// "half way" (in flight, dropped) from "arrived".
 	tlMinSpacing = 4
 	// tlMaxSpacing caps the distance when there is room to spare: longer
 	// arrows say nothing more, and the room goes to the labels.
 	tlMaxSpacing = 14
 	// tlLaneWant is the label lane the layout tries to keep: wide enough
-	// for most labels with a state word ("╳ dropped · ProduceResponse t-0
-	// NONE(0) baseOffset=0" is 52 cells).
+	// for most labels with a state word ("╳ dropped: ProduceResponse t-0
+	// NONE(0) baseOffset=0" is 51 cells).
 	tlLaneWant = 48
 )
 
@@ -203,7 +203,7 @@ func (t *timeline) layout(actors []Actor) {
 }
 
 // headerLines name the lifelines, each name centred over its line, and,
-// when the names are short, give the key to them: "b1 broker-1 · b2
+// when the names are short, give the key to them: "b1 broker-1, b2
 // broker-2". The key goes in the lane of the names row when it fits
 // there, else on rows of its own below the names, across the width: the
 // fewer rows the header takes, the more messages a small terminal shows.
@@ -229,7 +229,7 @@ func (t *timeline) headerLines(actors []Actor) []string {
 			key = append(key, t.p.bold(clean(sh))+" "+t.p.muted(clean(a.Name)))
 		}
 	}
-	sep := t.p.th.Sym.Sep
+	const sep = ", "
 	if laneW := t.p.w - t.laneX; laneW > 0 {
 		if rows := (painter{th: t.p.th, w: laneW}).flow("", key, sep, 0); len(rows) == 1 && width(rows[0]) <= laneW {
 			return []string{names + repeat(" ", t.laneX-x) + rows[0]}
@@ -352,15 +352,23 @@ func (t *timeline) tags(a *Arrow, bold bool) string {
 	tags := arrowTags(a, th)
 	for i, tag := range tags {
 		if i > 0 {
-			b.WriteString(" ")
+			b.WriteString(paint(tag.kind, tagSep))
 		}
 		b.WriteString(paint(tag.kind, th.Glyph(tag.kind)+" "+tag.word))
 	}
 	if len(tags) > 0 {
-		b.WriteString(th.Render(theme.Muted, th.Sym.Sep))
+		b.WriteString(paint(arrowKind(a), tagEnd))
 	}
 	return b.String()
 }
+
+// The punctuation between a label's state words, and after them: words,
+// not the theme's separator, which in ASCII is "|" and would read as one
+// more lifeline.
+const (
+	tagSep = ", "
+	tagEnd = ": "
+)
 
 // tagsWidth is the width of tags(a), worked out without drawing them.
 func (t *timeline) tagsWidth(a *Arrow) int {
@@ -380,7 +388,7 @@ func (t *timeline) tagsWidth(a *Arrow) int {
 	if n == 0 {
 		return 0
 	}
-	return w + n - 1 + width(t.p.th.Sym.Sep)
+	return w + (n-1)*len(tagSep) + len(tagEnd)
 }
 
 // errWidth is the width of the mark before the label of an error answer.
