@@ -8,22 +8,23 @@ import (
 )
 
 // timeline draws the message sequence diagram: one column (a lifeline) per
-// actor and one row per message, its arrow across the lifelines and its
+// actor and a row per message, its arrow across the lifelines and its
 // label in a lane to the right of them.
 //
 // The label lane is why no label ever covers a lifeline: a label drawn
 // above its arrow would cross every lifeline between its ends (from a
 // client to broker-3 it crosses four), and with nine actors in 80 columns
 // there is no free space between two lifelines for even a message name.
-// The lane also gives each message a single row, so the few rows of a small
-// terminal show twice as many messages, and it lines the state words up in
-// one column. A label longer than the lane ends with an ellipsis; the
-// event log has every message in full.
+// The lane also puts the label on its arrow's row, so the few rows of a
+// small terminal show more messages, and it lines the state words up in
+// one column. A label longer than the lane goes on to a second row, which
+// keeps its end (the error code, the offset) readable; one longer still
+// ends with an ellipsis, and the event log has every message in full.
 //
 // When the actors' full names would leave the lane too narrow, the diagram
 // draws their short names (Actor.Short: "b1" for broker-1) with a key in
-// the lane of the header, rather than scrolling sideways: the learner sees
-// every lifeline at once, which is what a sequence diagram is for, and a
+// the header, rather than scrolling sideways: the learner sees every
+// lifeline at once, which is what a sequence diagram is for, and a
 // scrolled-off column would hide where a message goes.
 //
 // What a message's row shows depends on its state at the frame's step

@@ -237,3 +237,21 @@ func TestNineActorsAt80x24(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenNineActors draws the nine actors at 80x24 with the Timeline
+// in the one slot: at step 4 (a delayed batch in flight) and at step 6 (a
+// batch lost at a broker that is down).
+func TestGoldenNineActors(t *testing.T) {
+	for _, step := range []int{4, 6} {
+		t.Run("step-"+itoa(step)+"-80x24", func(t *testing.T) {
+			s := nineActors(t)
+			open := func(string) (views.Session, error) { return s, nil }
+			var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "nine"})
+			m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			p := &player{t: t, m: m}
+			p.focus("Timeline")
+			p.to(step)
+			goldenScreen(t, p.m.View())
+		})
+	}
+}
