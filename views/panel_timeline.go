@@ -49,6 +49,10 @@ type timeline struct {
 	spacing int // cells from one lifeline to the next
 	laneX   int // the first cell of the label lane
 	rows    []tlRow
+	// stickyAt and sticky are the last arrow row drawn above its label's
+	// second row (timelineLines.StickyAt); stickyAt is 0 for none.
+	stickyAt int
+	sticky   string
 	// tagW caches the width of each state word with its glyph.
 	tagW map[string]int
 	// buf is the cell line being drawn, reused from line to line: lines
@@ -100,10 +104,16 @@ func (l timelineLines) Len() int          { return len(l.t.rows) }
 func (l timelineLines) Line(i int) string { return l.t.line(i) }
 
 func (l timelineLines) StickyAt(i int) (string, bool) {
-	if i <= 0 || i >= len(l.t.rows) || !l.t.rows[i].more {
+	t := l.t
+	if i <= 0 || i >= len(t.rows) || !t.rows[i].more {
 		return "", false
 	}
-	return l.t.line(i - 1), true
+	// The pane asks on every draw, for the same row while it does not
+	// scroll: keep the last one drawn.
+	if t.stickyAt != i {
+		t.stickyAt, t.sticky = i, t.line(i-1)
+	}
+	return t.sticky, true
 }
 
 // tlRow is one row of the diagram: a message's arrow row, or the row
