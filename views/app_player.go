@@ -514,8 +514,7 @@ func (a *App) refreshOverlay() {
 		a.overlay.SetContent(nil, detailContent(&a.frame, p), noRange)
 	case a.showFull:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
-		lines := append([]string{p.bold("Keys")}, p.keyLines(a.fullKeys())...)
-		a.overlay.SetContent(nil, indent(append(append(lines, ""), p.legendLines()...)), noRange)
+		a.overlay.SetContent(nil, indent(p.helpLines(p.keyLines(a.fullKeys()), a.lookingAtTimeline())), noRange)
 	}
 	a.overlay.SetFooter("")
 }
@@ -533,7 +532,7 @@ func panelChanged(f *Frame, p PanelID) bool {
 	case PanelConsumers:
 		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed })
 	case PanelTimeline:
-		return anyOf(f.Timeline, func(x Arrow) bool { return x.Step == f.Step })
+		return anyOf(f.Timeline, func(x Arrow) bool { return x.Changed })
 	case PanelEvents:
 		return f.NewEvents > 0
 	}

@@ -33,6 +33,22 @@ func (a *App) titleFor(p PanelID, active bool) string {
 	return s
 }
 
+// lookingAtTimeline reports whether the Timeline is what the learner looks
+// at: it has the focus, or it is the panel a shared slot shows (the one
+// slot of a small terminal). The help then puts the Timeline's legend
+// first.
+func (a *App) lookingAtTimeline() bool {
+	if a.focus == PanelTimeline {
+		return true
+	}
+	for _, s := range a.place.Slots {
+		if len(s.Panels) > 1 && a.activeIn(s) == PanelTimeline {
+			return true
+		}
+	}
+	return false
+}
+
 // slotTitle lists a slot's panels as tabs, the shown one first in brackets
 // when there are several, so the active tab reads without colour.
 func (a *App) slotTitle(s Slot) string {

@@ -67,7 +67,7 @@ func TestGoldenPlayer(t *testing.T) {
 		{"player-80x24-start", 80, 24, views.Options{}, nil},
 		{"player-80x24-checkpoint", 80, 24, views.Options{}, toStep(6)},
 		{"player-80x24-answered", 80, 24, views.Options{}, append(toStep(6), "1")},
-		{"player-80x24-timeline", 80, 24, views.Options{}, append(toStep(4), "tab", "tab", "tab")},
+		{"player-80x24-timeline", 80, 24, views.Options{}, append(toStep(4), repeatKey("tab", 5)...)},
 		{"player-80x24-ascii", 80, 24, views.Options{ASCII: true}, toStep(8)},
 		{"player-160x48-dropped-ack", 160, 48, views.Options{}, toStep(4)},
 		{"player-160x48-first-marker", 160, 48, views.Options{}, append(append(toStep(6), "2"), toStep(2)...)},

@@ -68,10 +68,10 @@ type Frame struct {
 	Coordinators []CoordinatorView
 	Consumers    []ConsumerView
 	// Timeline is the message sequence diagram; Actors are its columns in
-	// order. Arrows whose Step equals Frame.Step are the ones the last step
-	// sent or delivered.
+	// order. Arrows marked Changed are the ones the last step sent,
+	// delivered, lost or delayed.
 	Timeline []Arrow
-	Actors   []string
+	Actors   []Actor
 	// Events are recent events, each in the engine's canonical text; the
 	// last NewEvents of them came from the last step. The detail view shows
 	// them as they are, with rule citations and message numbers.
@@ -307,14 +307,60 @@ type ConsumerView struct {
 	Changed       bool
 }
 
-// Arrow is one message of the sequence diagram.
+// Arrow is one message of the sequence diagram, as it stands at the
+// frame's step: a message sent at step 3 and delivered at step 4 is in
+// flight in the frame of step 3 and delivered in that of step 4.
 type Arrow struct {
 	From, To string // actor names, as in Frame.Actors
 	Label    string // "Produce t-0 seq=0..2"
-	Dropped  bool   // the network lost it
-	Reply    bool   // a response rather than a request
-	Error    bool   // a response carrying an error code
-	Step     int    // the step that sent it
+	State    ArrowState
+	Reply    bool // a response rather than a request
+	Error    bool // a response carrying an error code
+	// Duplicate marks the second copy of a message that the network
+	// made (the duplicate fault); the original has its own arrow.
+	Duplicate bool
+	// Delayed marks a message the network held back (the delay fault),
+	// at or before the frame's step. It stays set once it arrives.
+	Delayed bool
+	Step    int // the step that sent it
+	// Changed marks an arrow the last step sent, delivered, lost or
+	// delayed.
+	Changed bool
+}
+
+// ArrowState is where a message is at the frame's step. The zero value is
+// in flight: nothing is drawn as delivered without a delivery.
+type ArrowState uint8
+
+// The states of a message.
+const (
+	// ArrowInFlight: sent, and not delivered or lost yet.
+	ArrowInFlight ArrowState = iota
+	// ArrowDelivered: it reached its destination.
+	ArrowDelivered
+	// ArrowDropped: the network lost it on the way (the drop fault).
+	ArrowDropped
+	// ArrowLost: it reached a host that is down, which lost it.
+	ArrowLost
+)
+
+var arrowStateNames = [...]string{"in flight", "delivered", "dropped", "lost"}
+
+func (s ArrowState) String() string {
+	if int(s) < len(arrowStateNames) {
+		return arrowStateNames[s]
+	}
+	return "state" + strconv.Itoa(int(s))
+}
+
+// Actor is one column of the sequence diagram.
+type Actor struct {
+	Name string // "broker-1", "A"
+	// Short is the name in at most three cells, unique among the frame's
+	// actors ("b1" for broker-1; a short name is itself). The diagram
+	// draws it, with a key, when the full names would leave the labels
+	// too little room. Empty means Name.
+	Short string
 }
 
 // LogEvent is one engine event, in parts, for the learner's event log.

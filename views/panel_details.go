@@ -100,10 +100,30 @@ func (p painter) keyLines(groups [][]key.Binding) []string {
 	return out
 }
 
-// legendLines explains every glyph the player draws, from the theme's own
-// tables, so the legend shows the glyphs of the mode in use (Unicode or
-// ASCII).
-func (p painter) legendLines() []string {
+// helpLines are the help screen: the keys, then what every glyph means.
+// With the Timeline in focus its legend comes first, so that the learner
+// who looks at the diagram and presses ? finds it on the first screen.
+func (p painter) helpLines(keys []string, timelineFirst bool) []string {
+	out := append([]string{p.bold("Keys")}, keys...)
+	if timelineFirst {
+		out = append(append(p.timelineLegendLines(), ""), out...)
+		return append(append(out, ""), p.glyphLines()...)
+	}
+	out = append(append(out, ""), p.glyphLines()...)
+	return append(append(out, ""), p.timelineLegendLines()...)
+}
+
+// timelineLegendLines are the Timeline's section of the help.
+func (p painter) timelineLegendLines() []string {
+	head := p.bold("Timeline") + p.muted("  one row per message: its arrow, then what happened to it")
+	return append([]string{head}, p.legendTable(timelineLegend(p))...)
+}
+
+// glyphLines explains every glyph the player draws outside the Timeline,
+// from the theme's own tables, so the legend shows the glyphs of the mode in
+// use (Unicode or ASCII). The Timeline has a section of its own, drawn by
+// the Timeline's own code (timelineLegend).
+func (p painter) glyphLines() []string {
 	th := p.th
 	sym := th.Sym
 	rows := [][2]string{
@@ -113,14 +133,10 @@ func (p painter) legendLines() []string {
 		{th.Glyph(theme.Open) + " open", "a record of a transaction not finished yet"},
 		{th.Glyph(theme.Plain) + " plain", "a record written outside any transaction"},
 		{th.Glyph(theme.Fenced) + " fenced", "a producer fenced by a newer instance"},
-		{th.Glyph(theme.InFlight), "a request or answer in flight; in a producer, batches waiting for an answer"},
-		{th.Glyph(theme.Dropped), "a message the network dropped"},
+		{th.Glyph(theme.InFlight), "in a producer, batches waiting for an answer; on the Timeline, a message in flight"},
 		{th.Glyph(theme.Paused), "a producer frozen (a GC pause)"},
 		{th.Glyph(theme.Violated), "an invariant the simulation checks was violated"},
 		{th.Glyph(theme.Correct) + " / " + th.Glyph(theme.Wrong), "the right answer / a wrong answer"},
-		{sym.Line + sym.Line + sym.Right, "a request on the Timeline"},
-		{sym.Dashed + sym.Dashed + sym.Left, "an answer on the Timeline"},
-		{sym.Lifeline, "an actor's lifeline on the Timeline; the numbers on the left are the steps"},
 		{sym.Boundary + sym.Boundary + " LSO / HW", "in a partition: read_committed reads below the LSO, read_uncommitted below the HW"},
 		{sym.Note, "the step has details: d opens them"},
 		{"[Name]", "the panel a shared slot shows; tab shows the others"},
@@ -128,11 +144,17 @@ func (p painter) legendLines() []string {
 		{sym.ScrollUp + " " + sym.ScrollDown, "more above or below: scroll with the arrow keys"},
 		{sym.Play + " / " + sym.Pause, "autoplay on / paused"},
 	}
+	return append([]string{p.bold("Glyphs")}, p.legendTable(rows)...)
+}
+
+// legendTable lays out rows of a glyph (or a drawing) and what it means,
+// the meanings wrapped beside the glyphs.
+func (p painter) legendTable(rows [][2]string) []string {
 	kw := 0
 	for _, r := range rows {
 		kw = max(kw, width(r[0]))
 	}
-	out := []string{p.bold("Glyphs")}
+	var out []string
 	for _, r := range rows {
 		for i, l := range wrap(r[1], max(p.w-kw-4, 12)) {
 			lead := repeat(" ", kw)

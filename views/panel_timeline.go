@@ -1,124 +1,256 @@
 package views
 
 import (
+	"slices"
 	"strings"
 
 	"eoslab/views/theme"
 )
 
 // timeline draws the message sequence diagram: one column (a lifeline) per
-// actor, and for each message a label line and an arrow line. Requests have
-// solid shafts, replies dashed ones, and a message the network dropped stops
-// half way at a cross, with the word "dropped".
+// actor and a row per message, its arrow across the lifelines and its
+// label in a lane to the right of them.
+//
+// The label lane is why no label ever covers a lifeline: a label drawn
+// above its arrow would cross every lifeline between its ends (from a
+// client to broker-3 it crosses four), and with nine actors in 80 columns
+// there is no free space between two lifelines for even a message name.
+// The lane also puts the label on its arrow's row, so the few rows of a
+// small terminal show more messages, and it lines the state words up in
+// one column. A label longer than the lane goes on to a second row, which
+// keeps its end (the error code, the offset) readable; one longer still
+// ends with an ellipsis, and the event log has every message in full.
+//
+// When the actors' full names would leave the lane too narrow, the diagram
+// draws their short names (Actor.Short: "b1" for broker-1) with a key in
+// the header, rather than scrolling sideways: the learner sees every
+// lifeline at once, which is what a sequence diagram is for, and a
+// scrolled-off column would hide where a message goes.
+//
+// What a message's row shows depends on its state at the frame's step
+// (Arrow.State), in shape and in words, never in colour alone:
+//
+//	│───►│  delivered: the shaft reaches the receiver, with a filled head
+//	│─▷··│  → in flight: half way, with a hollow head
+//	│─╳··│  ╳ dropped: half way, ending in a cross
+//	│───╳│  ╳ lost: at the receiver, which is down, ending in a cross
+//
+// Answers have dashed shafts, a duplicate a double one; a delayed message
+// has the word "delayed". timelineLegend draws these same rows with the
+// same code for the help screen.
 type timeline struct {
 	p       painter
 	f       *Frame
-	actors  []string
+	names   []string // the names the header draws, full or short
 	idx     map[string]int
+	short   bool // the header draws short names, with a key
 	gutter  int
 	centers []int
-	lineW   int
+	spacing int // cells from one lifeline to the next
+	laneX   int // the first cell of the label lane
+	rows    []tlRow
+	// stickyAt and sticky are the last arrow row drawn above its label's
+	// second row (timelineLines.StickyAt); stickyAt is 0 for none.
+	stickyAt int
+	sticky   string
+	// tagW caches the width of each state word with its glyph.
+	tagW map[string]int
 	// buf is the cell line being drawn, reused from line to line: lines
 	// are drawn one at a time, on the one goroutine that draws.
 	buf cellLine
 }
 
+// The diagram's geometry.
+const (
+	// tlMinSpacing is the least distance between two lifelines: a
+	// lifeline, two shaft cells and a head ("│──►│"), which still tells
+	// "half way" (in flight, dropped) from "arrived".
+	tlMinSpacing = 4
+	// tlMaxSpacing caps the distance when there is room to spare: longer
+	// arrows say nothing more, and the room goes to the labels.
+	tlMaxSpacing = 14
+	// tlLaneWant is the label lane the layout tries to keep: wide enough
+	// for most labels with a state word ("╳ dropped: ProduceResponse t-0
+	// NONE(0) baseOffset=0" is 51 cells).
+	tlLaneWant = 48
+)
+
 func timelineContent(f *Frame, p painter) ([]string, Content, Range) {
-	t := &timeline{p: p, f: f}
-	t.actors = f.Actors
-	if len(t.actors) == 0 {
-		t.actors = actorsOf(f.Timeline)
+	actors := f.Actors
+	if len(actors) == 0 {
+		actors = actorsOf(f.Timeline)
 	}
-	if len(t.actors) == 0 {
+	if len(actors) == 0 {
 		return nil, textLines{p.muted("  (no messages yet)")}, noRange
 	}
-	t.idx = make(map[string]int, len(t.actors))
-	for i, a := range t.actors {
-		if _, dup := t.idx[a]; !dup {
-			t.idx[a] = i
-		}
-	}
-	maxStep := int64(0)
-	for _, a := range f.Timeline {
-		maxStep = max(maxStep, int64(a.Step))
-	}
-	t.gutter = 2 + digits(maxStep) + 1
-	colW := max((p.w-t.gutter)/len(t.actors), 3)
-	t.centers = make([]int, len(t.actors))
-	for i := range t.actors {
-		t.centers[i] = t.gutter + colW*i + colW/2
-	}
-	t.lineW = t.gutter + colW*len(t.actors)
-
-	header := t.headerLines()
+	t := &timeline{p: p, f: f}
+	t.layout(actors)
+	header := t.headerLines(actors)
 	if len(f.Timeline) == 0 {
 		return header, textLines{p.muted("  (no messages yet)")}, noRange
 	}
-	anchor := anchorOf(len(f.Timeline), func(i int) bool { return f.Timeline[i].Step == f.Step })
-	if anchor.From >= 0 {
-		anchor = Range{2 * anchor.From, 2*anchor.To + 1}
-	}
-	return header, lazyLines{n: 2 * len(f.Timeline), f: t.line}, anchor
+	t.plan()
+	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })
+	return header, timelineLines{t}, anchor
 }
 
-func actorsOf(arrows []Arrow) []string {
+// timelineLines is the diagram's body. A message whose label takes two
+// rows is a section: scrolled so that its second row is the first on
+// screen, the pane draws its arrow row above it, so no label's end shows
+// without its arrow.
+type timelineLines struct{ t *timeline }
+
+func (l timelineLines) Len() int          { return len(l.t.rows) }
+func (l timelineLines) Line(i int) string { return l.t.line(i) }
+
+func (l timelineLines) StickyAt(i int) (string, bool) {
+	t := l.t
+	if i <= 0 || i >= len(t.rows) || !t.rows[i].more {
+		return "", false
+	}
+	// The pane asks on every draw, for the same row while it does not
+	// scroll: keep the last one drawn.
+	if t.stickyAt != i {
+		t.stickyAt, t.sticky = i, t.line(i-1)
+	}
+	return t.sticky, true
+}
+
+// tlRow is one row of the diagram: a message's arrow row, or the row
+// below it that holds the rest of a label too long for the lane.
+type tlRow struct {
+	arrow int32 // index in Frame.Timeline
+	more  bool  // the label's second row
+}
+
+// maxLabelRows is how many rows a label may take: the second keeps the
+// end of a long label, which is where the error code or the offset is.
+// A label longer still ends with an ellipsis.
+const maxLabelRows = 2
+
+// plan gives each message its rows: one, or two when its label is longer
+// than the lane. A label's length is taken in bytes, which is its width in
+// cells for the ASCII the engine writes and more than that for any other
+// text: measuring every label in cells on every frame would cost more than
+// the rare extra row.
+func (t *timeline) plan() {
+	laneW := t.p.w - t.laneX
+	t.rows = make([]tlRow, 0, len(t.f.Timeline))
+	for i := range t.f.Timeline {
+		a := &t.f.Timeline[i]
+		t.rows = append(t.rows, tlRow{arrow: int32(i)})
+		if t.tagsWidth(a)+t.errWidth(a)+len(a.Label) > laneW && laneW > 0 {
+			t.rows = append(t.rows, tlRow{arrow: int32(i), more: true})
+		}
+	}
+}
+
+// actorsOf lists the senders and receivers of the arrows, for a frame
+// that names no actors.
+func actorsOf(arrows []Arrow) []Actor {
 	seen := map[string]bool{}
-	var out []string
+	var out []Actor
 	for _, a := range arrows {
 		for _, s := range []string{a.From, a.To} {
 			if !seen[s] {
 				seen[s] = true
-				out = append(out, s)
+				out = append(out, Actor{Name: s})
 			}
 		}
 	}
 	return out
 }
 
-// headerLines name the lifelines, each name centred over its line. When a
-// name is wider than a column, the names go on two staggered rows (every
-// other actor on the second), where each may take nearly two columns: a
-// clipped "broker-" would not say which broker. Only a name wider still is
-// clipped, with an ellipsis.
-func (t *timeline) headerLines() []string {
-	colW := t.lineW - t.gutter
-	if len(t.actors) > 0 {
-		colW /= len(t.actors)
+func shortName(a Actor) string {
+	if a.Short == "" {
+		return a.Name
 	}
-	all := make([]int, len(t.actors))
-	stagger := false
-	for i, a := range t.actors {
-		all[i] = i
-		stagger = stagger || width(clean(a)) > colW-1
-	}
-	if !stagger || len(t.actors) < 2 {
-		return []string{t.headerRow(all, colW-1)}
-	}
-	var even, odd []int
-	for i := range t.actors {
-		if i%2 == 0 {
-			even = append(even, i)
-		} else {
-			odd = append(odd, i)
-		}
-	}
-	return []string{t.headerRow(even, 2*colW-1), t.headerRow(odd, 2*colW-1)}
+	return a.Short
 }
 
-// headerRow draws the names of the actors idx, each at most maxW cells.
-func (t *timeline) headerRow(idx []int, maxW int) string {
+// layout places the lifelines and the label lane. The full names are drawn
+// when, each in its own column, they leave the lane tlLaneWant cells; else
+// the short names are. Spare room widens the columns up to tlMaxSpacing and
+// then goes to the lane.
+func (t *timeline) layout(actors []Actor) {
+	maxStep := int64(0)
+	for _, a := range t.f.Timeline {
+		maxStep = max(maxStep, int64(a.Step))
+	}
+	t.gutter = 2 + digits(maxStep) + 1
+	n := len(actors)
+	avail := t.p.w - t.gutter
+	fullW, shortW := 0, 0
+	for _, a := range actors {
+		fullW = max(fullW, width(clean(a.Name)))
+		shortW = max(shortW, width(clean(shortName(a))))
+	}
+	// A name is at most spacing-1 cells, so that neighbours keep a space
+	// between them.
+	least := max(tlMinSpacing, fullW+1)
+	if avail-n*least < tlLaneWant {
+		least = max(tlMinSpacing, shortW+1)
+		t.short = shortW < fullW
+	}
+	s := min(max((avail-tlLaneWant)/n, least), max(tlMaxSpacing, least))
+	t.spacing = s
+	t.names = make([]string, n)
+	t.idx = make(map[string]int, n)
+	t.centers = make([]int, n)
+	for i, a := range actors {
+		t.names[i] = clean(a.Name)
+		if t.short {
+			t.names[i] = clean(shortName(a))
+		}
+		if _, dup := t.idx[a.Name]; !dup {
+			t.idx[a.Name] = i
+		}
+		t.centers[i] = t.gutter + s*i + s/2
+	}
+	// One cell of air between the last lifeline's column and the lane:
+	// a three-cell name there, or a message an actor sends itself,
+	// would otherwise run into the label.
+	t.laneX = t.gutter + s*n + 1
+}
+
+// headerLines name the lifelines, each name centred over its line, and,
+// when the names are short, give the key to them: "b1 broker-1, b2
+// broker-2". The key goes in the lane of the names row when it fits
+// there, else on rows of its own below the names, across the width: the
+// fewer rows the header takes, the more messages a small terminal shows.
+func (t *timeline) headerLines(actors []Actor) []string {
 	var b strings.Builder
-	x := 0
-	for _, i := range idx {
-		name := clip(clean(t.actors[i]), max(maxW, 1), t.p.th.Sym.Ellipsis)
+	b.WriteString(repeat(" ", t.gutter))
+	x := t.gutter
+	for i, name := range t.names {
+		name = clip(name, max(t.spacing-1, 1), t.p.th.Sym.Ellipsis)
 		nw := width(name)
 		start := max(x, t.centers[i]-nw/2)
 		b.WriteString(repeat(" ", start-x))
 		b.WriteString(t.p.bold(name))
-		x = start + nw + 1
-		b.WriteString(" ")
+		x = start + nw
 	}
-	return strings.TrimRight(b.String(), " ")
+	names := b.String()
+	if !t.short {
+		return []string{names}
+	}
+	var key []string
+	for _, a := range actors {
+		if sh := shortName(a); sh != a.Name {
+			key = append(key, t.p.bold(clean(sh))+" "+t.p.muted(clean(a.Name)))
+		}
+	}
+	const sep = ", "
+	if laneW := t.p.w - t.laneX; laneW > 0 {
+		if rows := (painter{th: t.p.th, w: laneW}).flow("", key, sep, 0); len(rows) == 1 && width(rows[0]) <= laneW {
+			return []string{names + repeat(" ", t.laneX-x) + rows[0]}
+		}
+	}
+	out := []string{names}
+	for _, r := range (painter{th: t.p.th, w: t.p.w - t.gutter}).flow("", key, sep, 0) {
+		out = append(out, repeat(" ", t.gutter)+r)
+	}
+	return out
 }
 
 // cellLine is one line of the diagram as one-cell glyphs with a style each.
@@ -127,9 +259,10 @@ type cellLine struct {
 	k []theme.Kind
 }
 
+// blank is a row of the lifelines alone, from the left edge to the lane.
 func (t *timeline) blank() cellLine {
-	if len(t.buf.g) != t.lineW {
-		t.buf = cellLine{g: make([]string, t.lineW), k: make([]theme.Kind, t.lineW)}
+	if len(t.buf.g) != t.laneX {
+		t.buf = cellLine{g: make([]string, t.laneX), k: make([]theme.Kind, t.laneX)}
 	}
 	c := t.buf
 	clear(c.k)
@@ -137,9 +270,7 @@ func (t *timeline) blank() cellLine {
 		c.g[i] = " "
 	}
 	for _, x := range t.centers {
-		if x < t.lineW {
-			c.g[x], c.k[x] = t.p.th.Sym.Lifeline, theme.Muted
-		}
+		c.set(x, t.p.th.Sym.Lifeline, theme.Muted)
 	}
 	return c
 }
@@ -171,102 +302,266 @@ func (t *timeline) render(c cellLine, from, to int, bold bool) string {
 	return b.String()
 }
 
-func (t *timeline) kindOf(a *Arrow) theme.Kind {
+// arrowKind is the colour of a message's arrow and label: its state first
+// (lost, in flight), then what it carries.
+func arrowKind(a *Arrow) theme.Kind {
 	switch {
-	case a.Dropped:
+	case a.State == ArrowDropped || a.State == ArrowLost:
 		return theme.Dropped
+	case a.State == ArrowInFlight && a.Delayed:
+		return theme.Delayed
+	case a.State == ArrowInFlight:
+		return theme.InFlight
 	case a.Error:
 		return theme.Aborted
-	case a.Reply:
-		return theme.Plain
-	default:
-		return theme.InFlight
+	case a.Duplicate:
+		return theme.Duplicate
+	case a.Delayed:
+		return theme.Delayed
+	}
+	return theme.Plain
+}
+
+// arrowTag is one word a label starts with, and the kind whose glyph and
+// colour it takes.
+type arrowTag struct {
+	kind theme.Kind
+	word string
+}
+
+// arrowTags are the words that say what happened to a message, the state
+// first; a delivered message that was neither copied nor delayed has none.
+// The legend lists these same words.
+func arrowTags(a *Arrow, th *theme.Theme) []arrowTag {
+	var out []arrowTag
+	switch a.State {
+	case ArrowInFlight:
+		out = append(out, arrowTag{theme.InFlight, th.Word(theme.InFlight)})
+	case ArrowDropped:
+		out = append(out, arrowTag{theme.Dropped, th.Word(theme.Dropped)})
+	case ArrowLost:
+		out = append(out, arrowTag{theme.Dropped, "lost"})
+	}
+	if a.Duplicate {
+		out = append(out, arrowTag{theme.Duplicate, th.Word(theme.Duplicate)})
+	}
+	if a.Delayed {
+		out = append(out, arrowTag{theme.Delayed, th.Word(theme.Delayed)})
+	}
+	return out
+}
+
+// tags draws a message's state words, each with its glyph, and the
+// separator that leads to its label; empty when it has none.
+func (t *timeline) tags(a *Arrow, bold bool) string {
+	th := t.p.th
+	paint := th.Render
+	if bold {
+		paint = th.RenderBold
+	}
+	var b strings.Builder
+	tags := arrowTags(a, th)
+	for i, tag := range tags {
+		if i > 0 {
+			b.WriteString(paint(tag.kind, tagSep))
+		}
+		b.WriteString(paint(tag.kind, th.Glyph(tag.kind)+" "+tag.word))
+	}
+	if len(tags) > 0 {
+		b.WriteString(paint(arrowKind(a), tagEnd))
+	}
+	return b.String()
+}
+
+// The punctuation between a label's state words, and after them: words,
+// not the theme's separator, which in ASCII is "|" and would read as one
+// more lifeline.
+const (
+	tagSep = ", "
+	tagEnd = ": "
+)
+
+// tagsWidth is the width of tags(a), worked out without drawing them.
+func (t *timeline) tagsWidth(a *Arrow) int {
+	if t.tagW == nil {
+		t.tagW = map[string]int{}
+	}
+	w, n := 0, 0
+	for _, tag := range arrowTags(a, t.p.th) {
+		tw, ok := t.tagW[tag.word]
+		if !ok {
+			tw = width(t.p.th.Glyph(tag.kind) + " " + tag.word)
+			t.tagW[tag.word] = tw
+		}
+		w += tw
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return w + (n-1)*len(tagSep) + len(tagEnd)
+}
+
+// errWidth is the width of the mark before the label of an error answer.
+func (t *timeline) errWidth(a *Arrow) int {
+	if !a.Error {
+		return 0
+	}
+	return width(t.p.th.Glyph(theme.Aborted)) + 1
+}
+
+// labelText is the message's label after its tags: the error mark and
+// the text, made safe to draw.
+func (t *timeline) labelText(a *Arrow) string {
+	text := clean(a.Label)
+	if a.Error {
+		text = t.p.th.Glyph(theme.Aborted) + " " + text
+	}
+	return text
+}
+
+// arrow draws a message's arrow from column ca to column cb on c.
+func (t *timeline) arrow(c cellLine, a *Arrow, ca, cb int, k theme.Kind) {
+	th := t.p.th
+	sym := th.Sym
+	if ca == cb {
+		c.set(ca+1, sym.Self, k)
+		return
+	}
+	shaft := sym.Line
+	if a.Reply {
+		shaft = sym.Dashed
+	}
+	if a.Duplicate {
+		shaft = sym.Copy
+	}
+	dir, head := 1, sym.Right
+	if cb < ca {
+		dir, head = -1, sym.Left
+	}
+	end, mid := cb-dir, (ca+cb)/2
+	if slices.Contains(t.centers, mid) {
+		// Half way is another actor's lifeline: a head or cross on it,
+		// or next to it, would read as arriving there. Stop half a
+		// column short.
+		mid -= dir * max(t.spacing/2, 1)
+	}
+	switch a.State {
+	case ArrowInFlight:
+		end, head = mid, sym.FlightRight
+		if dir < 0 {
+			head = sym.FlightLeft
+		}
+	case ArrowDropped:
+		end, head = mid, th.Glyph(theme.Dropped)
+	case ArrowLost:
+		head = th.Glyph(theme.Dropped)
+	}
+	for x := ca + dir; x != end; x += dir {
+		c.set(x, shaft, k)
+	}
+	c.set(end, head, k)
+	if end != cb-dir {
+		// The rest of the way, faint, so that a message stopped half
+		// way still shows where it was going. The lifelines it passes
+		// stay whole.
+		for x := end + dir; x != cb; x += dir {
+			if !slices.Contains(t.centers, x) {
+				c.set(x, sym.Path, theme.Muted)
+			}
+		}
 	}
 }
 
+// line draws the row of message i: the gutter (the change mark, and the
+// step that sent it on the first message of each step), the lifelines with
+// the arrow, and the label in the lane.
 func (t *timeline) line(i int) string {
-	th := t.p.th
-	a := &t.f.Timeline[i/2]
-	cur := a.Step == t.f.Step
+	row := t.rows[i]
+	a := &t.f.Timeline[row.arrow]
+	gut := t.p.mark(a.Changed)
+	if !row.more && (row.arrow == 0 || t.f.Timeline[row.arrow-1].Step != a.Step) {
+		gut += padLeft(itoa(a.Step), t.gutter-3) + " "
+	} else {
+		gut += repeat(" ", t.gutter-2)
+	}
 	c := t.blank()
-	k := t.kindOf(a)
+	k := arrowKind(a)
 	from, okF := t.idx[a.From]
 	to, okT := t.idx[a.To]
-
-	// The gutter: the step number on a step's first label line.
-	gut := repeat(" ", t.gutter)
-	if i%2 == 0 && (i == 0 || t.f.Timeline[i/2-1].Step != a.Step) {
-		gut = t.p.mark(cur) + padLeft(itoa(a.Step), t.gutter-3) + " "
-	} else if cur {
-		gut = t.p.mark(true) + repeat(" ", t.gutter-2)
+	if okF && okT && !row.more {
+		t.arrow(c, a, t.centers[from], t.centers[to], k)
 	}
+	s := gut + t.render(c, t.gutter, t.laneX, a.Changed)
+	laneW := t.p.w - t.laneX
+	if laneW <= 0 {
+		return s
+	}
+	paint := t.p.th.Render
+	if a.Changed {
+		paint = t.p.th.RenderBold
+	}
+	lead := t.tags(a, a.Changed)
 	if !okF || !okT {
-		if i%2 == 1 {
-			return gut
-		}
-		return gut + th.Render(k, "? "+clean(a.Label))
+		lead = t.p.th.Render(k, "?") + " " + lead
 	}
-	ca, cb := t.centers[from], t.centers[to]
-	lo, hi := min(ca, cb), max(ca, cb)
+	first, rest := t.labelText(a), ""
+	if i+1 < len(t.rows) && t.rows[i+1].more || row.more {
+		first, rest = t.splitLabel(a, laneW-width(lead))
+	}
+	if row.more {
+		// The rest of the label, indented under its start.
+		return s + "  " + paint(k, clip(rest, laneW-2, t.p.th.Sym.Ellipsis))
+	}
+	return s + clip(lead+paint(k, first), laneW, t.p.th.Sym.Ellipsis)
+}
 
-	if i%2 == 0 {
-		start := lo + 2
-		if from == to {
-			start = ca + 3
+// splitLabel cuts a message's label in two at a space: what fits in w
+// cells on its first row, and the rest for the second.
+func (t *timeline) splitLabel(a *Arrow, w int) (first, rest string) {
+	text := t.labelText(a)
+	if w < 8 {
+		// Too little room beside the tags for a word or two: the whole
+		// label goes on the second row.
+		return "", text
+	}
+	lines := t.p.wrap(text, w)
+	if len(lines) == 0 {
+		return "", ""
+	}
+	return lines[0], strings.Join(lines[1:], " ")
+}
+
+// timelineLegend explains the diagram's rows: each drawn by the code that
+// draws the Timeline, so the legend cannot drift from it.
+func timelineLegend(p painter) [][2]string {
+	t := &timeline{p: p, f: &Frame{}, centers: []int{0, 5}, spacing: 5, laneX: 6}
+	th := p.th
+	sample := func(a Arrow) string {
+		c := t.blank()
+		k := arrowKind(&a)
+		if a.Reply {
+			t.arrow(c, &a, 5, 0, k)
+		} else {
+			t.arrow(c, &a, 0, 5, k)
 		}
-		label := clean(a.Label)
-		if a.Error {
-			label = th.Glyph(theme.Aborted) + " " + label
-		}
-		if a.Dropped {
-			label += " " + th.Glyph(theme.Dropped) + " dropped"
-		}
-		// A label too long for the room right of its arrow moves left
-		// (over the lifelines, as every label is drawn) rather than lose
-		// its last words: those are the error code or the offset.
-		if lw := width(label); start+lw > t.p.w {
-			start = max(t.p.w-lw, t.gutter)
-		}
-		avail := t.p.w - start
-		if avail < 4 {
-			return gut + t.render(c, t.gutter, t.lineW, false)
-		}
-		label = clip(label, avail, th.Sym.Ellipsis)
-		styled := th.Render(k, label)
-		if cur {
-			styled = th.RenderBold(k, label)
-		}
-		s := gut + t.render(c, t.gutter, start, false) + styled
-		if end := start + width(label) + 1; end < t.lineW {
-			s += " " + t.render(c, end, t.lineW, false)
+		s := t.render(c, 0, t.laneX, false)
+		if tags := arrowTags(&a, th); len(tags) > 0 {
+			tag := tags[len(tags)-1]
+			s += " " + th.Render(tag.kind, th.Glyph(tag.kind)+" "+tag.word)
 		}
 		return s
 	}
-
-	switch {
-	case from == to:
-		c.set(ca+1, th.Sym.Self, k)
-	case a.Dropped:
-		mid := (lo + hi) / 2
-		for x := lo + 1; x < hi; x++ {
-			if (ca < cb && x < mid) || (ca > cb && x > mid) {
-				c.set(x, th.Sym.Line, k)
-			}
-		}
-		c.set(mid, th.Glyph(theme.Dropped), theme.Dropped)
-	default:
-		shaft := th.Sym.Line
-		if a.Reply {
-			shaft = th.Sym.Dashed
-		}
-		for x := lo + 1; x < hi; x++ {
-			c.set(x, shaft, k)
-		}
-		if ca < cb {
-			c.set(cb-1, th.Sym.Right, k)
-		} else {
-			c.set(cb+1, th.Sym.Left, k)
-		}
+	return [][2]string{
+		{sample(Arrow{State: ArrowDelivered}), "a request, delivered"},
+		{sample(Arrow{State: ArrowDelivered, Reply: true}), "an answer, delivered"},
+		{sample(Arrow{State: ArrowInFlight}), "sent, not arrived yet at this step (going back a step draws a message in flight again)"},
+		{sample(Arrow{State: ArrowDropped}), "the network lost it on the way"},
+		{sample(Arrow{State: ArrowLost}), "it reached a host that is down, and was lost there"},
+		{sample(Arrow{State: ArrowDelivered, Duplicate: true}), "a second copy of a message, made by the network"},
+		{sample(Arrow{State: ArrowDelivered, Delayed: true}), "the network held it back (it may have arrived since)"},
+		{th.Render(theme.Aborted, th.Glyph(theme.Aborted)), "an answer that carries an error code"},
+		{p.mark(true) + "3", "the last step sent, delivered or lost it; 3 is the step that sent it (each step's first message has its number)"},
+		{th.RenderBold(theme.Plain, "b1") + " " + th.Render(theme.Muted, "broker-1"), "a short name and its key, when the full names leave the labels too little room"},
 	}
-	return gut + t.render(c, t.gutter, t.lineW, cur)
 }

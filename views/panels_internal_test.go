@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"eoslab/views/theme"
 )
 
@@ -47,30 +49,112 @@ func TestEventTone(t *testing.T) {
 	}
 }
 
-// Timeline names too wide for their columns go on two staggered rows
-// rather than being cut to "broker-", and a label too long for the room
-// right of its arrow moves left instead of losing its end.
+// With room to spare the diagram draws the actors' full names; when they
+// would leave the labels too little room it draws the short names, on one
+// row, with the key to them in the lane; a label keeps its end when the
+// lane holds it.
 func TestTimelineHeaderAndLabels(t *testing.T) {
 	th := theme.New(theme.Options{})
-	actors := []string{"A", "B", "C", "broker-1", "broker-2", "broker-3", "expert"}
+	actors := []Actor{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "broker-1", Short: "b1"}, {Name: "broker-2", Short: "b2"}, {Name: "broker-3", Short: "b3"}, {Name: "expert", Short: "exp"}}
 	f := &Frame{Step: 1, Actors: actors, Timeline: []Arrow{
-		{From: "broker-1", To: "broker-3", Label: "WriteTxnMarkers ABORT pid=1000 epoch=1", Step: 1},
+		{From: "broker-1", To: "broker-3", Label: "WriteTxnMarkers ABORT pid=1000 epoch=1", Step: 1, State: ArrowDelivered},
 	}}
-	head, body, _ := timelineContent(f, painter{th: th, w: 60})
-	if len(head) != 2 {
-		t.Fatalf("header %q: want two staggered rows", head)
+	head, body, _ := timelineContent(f, painter{th: th, w: 78})
+	if names := strings.Fields(head[0]); len(names) < len(actors) || strings.Join(names[:len(actors)], " ") != "A B C b1 b2 b3 exp" {
+		t.Fatalf("header %q: want the short names on the first row", head)
 	}
-	all := strings.Join(head, "\n")
-	for _, a := range actors {
-		if !strings.Contains(all, a) {
-			t.Errorf("header %q lacks %q", head, a)
+	for _, a := range actors[3:] {
+		if !strings.Contains(strings.Join(head, "\n"), a.Short+" "+a.Name) {
+			t.Errorf("header %q lacks the key %q", head, a.Short+" "+a.Name)
 		}
 	}
-	if l := body.Line(0); !strings.Contains(l, "epoch=1") || width(l) > 60 {
+	if l := body.Line(0); !strings.Contains(l, "epoch=1") || width(l) > 78 {
 		t.Errorf("label line %q: clipped or too wide", l)
 	}
-	head, _, _ = timelineContent(f, painter{th: th, w: 120})
-	if len(head) != 1 {
-		t.Errorf("header %q: want one row when the names fit", head)
+	head, _, _ = timelineContent(f, painter{th: th, w: 160})
+	if len(head) != 1 || !strings.Contains(head[0], "broker-3") || strings.Contains(head[0], "b3") {
+		t.Errorf("header %q: want the full names when they fit", head)
+	}
+}
+
+// timelineCells draws the diagram of f at width w and returns its body
+// rows as cells (ANSI stripped) and where its lifelines are.
+func timelineCells(t *testing.T, f *Frame, o theme.Options, w int) (rows [][]string, centers []int, laneX int) {
+	t.Helper()
+	p := painter{th: theme.New(o), w: w}
+	_, body, _ := timelineContent(f, p)
+	tl := &timeline{p: p, f: f}
+	tl.layout(f.Actors)
+	for i := range body.Len() {
+		l := ansi.Strip(body.Line(i))
+		if width(l) > w {
+			t.Fatalf("%d cells: row %d is %d cells: %q", w, i, width(l), l)
+		}
+		var cells []string
+		for _, r := range l {
+			cells = append(cells, string(r))
+		}
+		rows = append(rows, cells)
+	}
+	return rows, tl.centers, tl.laneX
+}
+
+// nineActors is a frame with nine actors and messages in every state, with
+// labels longer than any lane.
+func nineActors() *Frame {
+	f := &Frame{Step: 3}
+	for _, n := range []string{"p1", "p2", "payments", "orders", "rc", "ru"} {
+		f.Actors = append(f.Actors, Actor{Name: n})
+	}
+	f.Actors[2].Short, f.Actors[3].Short = "pay", "ord"
+	for i := 1; i <= 3; i++ {
+		f.Actors = append(f.Actors, Actor{Name: "broker-" + itoa(i), Short: "b" + itoa(i)})
+	}
+	long := "Produce t-0 pid=1000 epoch=0 seq=0..2 values=a,b,c and a tail that no lane holds"
+	for i, a := range f.Actors {
+		for j, b := range f.Actors {
+			if (i+j)%3 != 0 {
+				continue
+			}
+			f.Timeline = append(f.Timeline, Arrow{From: a.Name, To: b.Name, Label: long, State: ArrowState((i + j) % 4),
+				Reply: j < i, Error: i%4 == 0, Duplicate: j%5 == 0, Delayed: i%3 == 1, Step: i/3 + 1, Changed: i/3 == 2})
+		}
+	}
+	return f
+}
+
+// No label cell covers a lifeline: with nine actors at 80 columns (the
+// Timeline's 76 cells inside its borders) and at other widths, in every
+// mode, each row's cell on every lifeline holds the lifeline or an arrow
+// drawn across it, and the label starts in the lane, right of the last
+// lifeline.
+func TestTimelineLabelsNeverCoverLifelines(t *testing.T) {
+	f := nineActors()
+	for _, o := range []theme.Options{{}, {ASCII: true}, {NoColor: true}} {
+		th := theme.New(o)
+		sym := th.Sym
+		diagram := map[string]bool{" ": true, sym.Lifeline: true, sym.Line: true, sym.Dashed: true, sym.Copy: true, sym.Right: true, sym.Left: true,
+			sym.FlightRight: true, sym.FlightLeft: true, sym.Self: true, th.Glyph(theme.Dropped): true}
+		for _, w := range []int{56, 76, 100, 156} {
+			rows, centers, laneX := timelineCells(t, f, o, w)
+			if len(rows) < len(f.Timeline) || len(rows) > maxLabelRows*len(f.Timeline) {
+				t.Fatalf("%d rows for %d messages", len(rows), len(f.Timeline))
+			}
+			if last := centers[len(centers)-1]; laneX <= last {
+				t.Fatalf("%+v %d: lane at %d, last lifeline at %d", o, w, laneX, last)
+			}
+			for i, cells := range rows {
+				for _, x := range centers {
+					if x >= len(cells) || !diagram[cells[x]] {
+						t.Fatalf("%+v %d: row %d: lifeline cell %d holds %q: %q", o, w, i, x, cells[min(x, len(cells)-1)], strings.Join(cells, ""))
+					}
+				}
+				for x := centers[len(centers)-1] + 1; x < min(laneX, len(cells)); x++ {
+					if !diagram[cells[x]] {
+						t.Fatalf("%+v %d: row %d: text at %d before the lane: %q", o, w, i, x, strings.Join(cells, ""))
+					}
+				}
+			}
+		}
 	}
 }

@@ -41,7 +41,7 @@ func randomText(r *rand.Rand) string { return oddTexts[r.Intn(len(oddTexts))] }
 
 func randomFrame(r *rand.Rand, step, n int) Frame {
 	f := Frame{Step: step, Steps: n, Narration: randomText(r) + " " + strings.Repeat("word ", r.Intn(120)), Note: randomText(r)}
-	actors := []string{"p1", "p2", "coordinator", "t-0 leader", randomText(r)}
+	actors := []Actor{{Name: "p1"}, {Name: "p2", Short: "P"}, {Name: "coordinator", Short: "co"}, {Name: "t-0 leader", Short: randomText(r)}, {Name: randomText(r)}}
 	f.Actors = actors[:r.Intn(len(actors)+1)]
 	for i := range r.Intn(4) {
 		f.Producers = append(f.Producers, ProducerView{Name: fmt.Sprint("p", i), TransactionalID: randomText(r), ProducerID: int64(r.Intn(5000) - 1),
@@ -81,10 +81,14 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 		c.Positions = []PartitionOffset{{randomText(r), int64(r.Intn(9))}}
 		f.Consumers = append(f.Consumers, c)
 	}
-	names := append(append([]string(nil), f.Actors...), "nobody")
+	names := []string{"nobody"}
+	for _, a := range f.Actors {
+		names = append(names, a.Name)
+	}
 	for range r.Intn(40) {
 		f.Timeline = append(f.Timeline, Arrow{From: names[r.Intn(len(names))], To: names[r.Intn(len(names))], Label: randomText(r),
-			Dropped: r.Intn(4) == 0, Reply: r.Intn(2) == 0, Error: r.Intn(4) == 0, Step: r.Intn(step + 2)})
+			State: ArrowState(r.Intn(5)), Reply: r.Intn(2) == 0, Error: r.Intn(4) == 0, Duplicate: r.Intn(4) == 0, Delayed: r.Intn(4) == 0,
+			Step: r.Intn(step + 2), Changed: r.Intn(3) == 0})
 	}
 	for range r.Intn(100) {
 		f.Events = append(f.Events, EventLine{Text: randomText(r) + " violation? " + randomText(r), Violation: r.Intn(5) == 0})

@@ -121,7 +121,7 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 	}
 	actors := map[string]bool{}
 	for _, a := range f.Actors {
-		actors[a] = true
+		actors[a.Name] = true
 	}
 	for _, a := range f.Timeline {
 		if !actors[a.From] || !actors[a.To] || a.Label == "" || a.Step > f.Step {
@@ -236,12 +236,17 @@ func TestFrameContent(t *testing.T) {
 		s := open(t, "lost-ack")
 		f := playTo(t, s, 2)
 		last := f.Timeline[len(f.Timeline)-1]
-		if !last.Dropped || !last.Reply || last.Error || last.From != "broker-3" || last.To != "A" || !strings.HasPrefix(last.Label, "ProduceResponse t-0 NONE") {
+		if last.State != views.ArrowDropped || !last.Changed || !last.Reply || last.Error || last.From != "broker-3" || last.To != "A" || !strings.HasPrefix(last.Label, "ProduceResponse t-0 NONE") {
 			t.Fatalf("dropped answer drawn as %+v", last)
 		}
+		if a := f.Timeline[0]; a.State != views.ArrowDelivered || a.Changed {
+			t.Fatalf("the Produce delivered at step 1 drawn at step 2 as %+v", a)
+		}
+		// At step 1 the answer is on its way: neither delivered nor
+		// dropped yet.
 		f = playTo(t, s, 1)
-		if a := f.Timeline[len(f.Timeline)-1]; a.Dropped {
-			t.Fatal("step 1 shows the drop that happens at step 2")
+		if a := f.Timeline[len(f.Timeline)-1]; a.State != views.ArrowInFlight || !a.Changed {
+			t.Fatalf("step 1 draws the answer that step 2 drops as %+v", a)
 		}
 		f = playTo(t, s, 3)
 		if len(f.Violations) != 1 || f.Violations[0].Name != engine.InvDuplicateRecord {

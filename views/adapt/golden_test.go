@@ -121,6 +121,9 @@ var goldenCases = []goldenCase{
 	// The lost ACK: the dropped ACK, the duplicate with idempotence off,
 	// the deduplicated retry, the refused gap and what a reader sees.
 	{name: "dropped-ack", lesson: "lost-ack", step: 2, focus: "Timeline"},
+	// B's Produce is in flight (sent at step 4, delivered at step 5)
+	// below A's answer that the network dropped at step 2.
+	{name: "in-flight-and-dropped", lesson: "lost-ack", step: 4, focus: "Timeline"},
 	{name: "duplicate", lesson: "lost-ack", step: 3, focus: "Partitions"},
 	{name: "dropped-ack-again-answered", lesson: "lost-ack", step: 6, answer: "wrong", focus: "Timeline"},
 	{name: "deduplicated-retry", lesson: "lost-ack", step: 7, focus: "Timeline"},

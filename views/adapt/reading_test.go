@@ -85,7 +85,8 @@ func TestEveryStepReadsWithoutScrolling(t *testing.T) {
 
 // TestGoldenReading draws what issue 8 is about, through the real engine,
 // at a default terminal and a projector: a question step with four
-// choices, a step's detail view, and the help with its glyph legend.
+// choices, a step's detail view, the help with its glyph legend, and the
+// help opened from the Timeline, with the Timeline's legend first.
 func TestGoldenReading(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -96,6 +97,8 @@ func TestGoldenReading(t *testing.T) {
 		{"question", "lost-ack", 6, nil},
 		{"details", "zombie", 8, []string{"d"}},
 		{"help", "abort", 3, []string{"?"}},
+		// Looking at the Timeline, ? opens with its legend.
+		{"timeline-help", "lost-ack", 4, []string{"tab", "tab", "tab", "tab", "tab", "?"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, c := range cases {

@@ -1,35 +1,44 @@
 package adapt
 
 import (
+	"strconv"
+	"unicode/utf8"
+
 	"eoslab/engine"
 	"eoslab/lessons"
 	"eoslab/views"
 )
 
-// history is the lesson's message sequence diagram, built from the send and
-// fault events of each position once, the first time a frame needs it.
+// history is the lesson's message sequence diagram, built from the send,
+// delivery and fault events of each position once, the first time a frame
+// needs it.
 //
 // A lesson's history is linear (position k+1 always follows from position
-// k), so the arrows of position k are a prefix of those of k+1: one slice
-// serves every position, with ends[k] marking where position k stops. A
-// drop is recorded on the arrow with the position it happened at, so an
-// earlier position still draws the message as it was then.
+// k), so the arrows of position k are a prefix of those of k+1, with ends[k]
+// marking where position k stops. What later happens to a message (its
+// delivery, its loss, a delay) is recorded on its arrow with the position
+// it happened at, so each frame draws the message as it was at the frame's
+// position: a message delivered at position 4 is in flight at position 3,
+// and going back from 4 to 3 draws it in flight again.
 type history struct {
 	arrows []arrow
-	// shown is arrows as the newest position draws them, Dropped set for
-	// every drop so far. A frame shares a window of it when no arrow in
-	// the window was dropped after the frame's position.
-	shown []views.Arrow
-	ends  []int         // ends[k]: number of arrows up to position k
-	byMsg map[int64]int // message id -> index in arrows
+	ends   []int // ends[k]: number of arrows up to position k
+	// open maps the id of a message still on the way (as far as the
+	// history has read) to its arrow; a message leaves it when it is
+	// delivered or lost, so it holds only what the network holds.
+	open map[int64]int
 }
 
+// arrow is one message and what happened to it, at the positions it
+// happened.
 type arrow struct {
-	views.Arrow
-	droppedAt int // position at which the network lost it, or -1
+	views.Arrow // From, To, Label, Reply, Error, Duplicate and Step
+	end         views.ArrowState
+	endAt       int // position of its delivery or loss (end), or -1
+	delayedAt   int // position at which the network delayed it, or -1
 }
 
-func newHistory() history { return history{byMsg: map[int64]int{}} }
+func newHistory() history { return history{open: map[int64]int{}} }
 
 // upto extends the history to position pos.
 func (h *history) upto(p *lessons.Player, pos int) {
@@ -56,31 +65,55 @@ func (h *history) add(e *engine.Event, k int) {
 	}
 	switch {
 	case e.Kind == engine.EvSend:
-		a := views.Arrow{From: m.From, To: m.To, Label: label(m), Step: k}
-		if m.Kind.IsResponse() {
-			a.Reply = true
-			a.Error = m.Code() != engine.None
-		}
-		h.byMsg[m.ID] = len(h.arrows)
-		h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
-		h.shown = append(h.shown, a)
-	case e.Fault.LosesMessage():
-		if i, ok := h.byMsg[m.ID]; ok && h.arrows[i].droppedAt < 0 {
-			h.arrows[i].droppedAt = k
-			// Frames already built share shown: copy it before the
-			// change (drops are rare) so that they keep what they drew.
-			h.shown = append([]views.Arrow(nil), h.shown...)
-			h.shown[i].Dropped = true
-		}
+		h.send(m, k, false)
 	case e.Fault == engine.FaultDuplicated:
-		// The copy (the event's Message) travels the same way as the
-		// original.
-		a := views.Arrow{From: m.From, To: m.To, Label: label(m) + " (copy)", Step: k, Reply: m.Kind.IsResponse()}
-		a.Error = a.Reply && m.Code() != engine.None
-		h.byMsg[m.ID] = len(h.arrows)
-		h.arrows = append(h.arrows, arrow{Arrow: a, droppedAt: -1})
-		h.shown = append(h.shown, a)
+		// The copy (the event's Message, with an id of its own) travels
+		// the same way as the original and is delivered on its own.
+		h.send(m, k, true)
+	case e.Kind == engine.EvDeliver:
+		h.finish(m, views.ArrowDelivered, k)
+	case e.Fault == engine.FaultDropped:
+		h.finish(m, views.ArrowDropped, k)
+	case e.Fault == engine.FaultLost:
+		h.finish(m, views.ArrowLost, k)
+	case e.Fault == engine.FaultDelayed:
+		if i, ok := h.open[m.ID]; ok && h.arrows[i].delayedAt < 0 {
+			h.arrows[i].delayedAt = k
+		}
 	}
+}
+
+func (h *history) send(m *engine.Message, k int, duplicate bool) {
+	a := views.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate}
+	if m.Kind.IsResponse() {
+		a.Reply = true
+		a.Error = m.Code() != engine.None
+	}
+	h.open[m.ID] = len(h.arrows)
+	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1})
+}
+
+// finish records that message m was delivered or lost at position k.
+func (h *history) finish(m *engine.Message, end views.ArrowState, k int) {
+	i, ok := h.open[m.ID]
+	if !ok {
+		return
+	}
+	delete(h.open, m.ID)
+	h.arrows[i].end, h.arrows[i].endAt = end, k
+}
+
+// at is the arrow as the frame of position pos draws it.
+func (a *arrow) at(pos int) views.Arrow {
+	v := a.Arrow
+	if a.endAt >= 0 && a.endAt <= pos {
+		v.State = a.end
+	}
+	v.Delayed = a.delayedAt >= 0 && a.delayedAt <= pos
+	// Position 0 is the setup: like the panels, the diagram marks
+	// nothing there.
+	v.Changed = pos > 0 && (v.Step == pos || a.endAt == pos || a.delayedAt == pos)
+	return v
 }
 
 // label is the message kind and the engine's brief form of its body
@@ -98,37 +131,33 @@ func label(m *engine.Message) string {
 	return s
 }
 
-// frame returns the arrows and the actors to draw at position pos. The
-// arrows are shared with the history unless one of them was dropped after
-// pos, and capped so that no append can reach the history: the views only
-// read them.
-func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []string) {
+// frame returns the arrows and the actors to draw at position pos: the
+// newest maxArrows arrows, each as it stood at pos. They are made afresh
+// for each frame (a few hundred small values, once per position: the
+// session caches frames), since nearly every message changes state after
+// it is sent.
+func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []views.Actor) {
 	h.upto(p, pos)
 	from, end := max(0, h.ends[pos]-maxArrows), h.ends[pos]
-	out := h.shown[from:end:end]
-	for i := from; i < end; i++ {
-		if d := h.arrows[i].droppedAt; d > pos {
-			out = make([]views.Arrow, end-from)
-			for j, a := range h.arrows[from:end] {
-				out[j] = a.Arrow
-				out[j].Dropped = a.droppedAt >= 0 && a.droppedAt <= pos
-			}
-			break
-		}
+	out := make([]views.Arrow, end-from)
+	for j := range out {
+		out[j] = h.arrows[from+j].at(pos)
 	}
 	return out, actors(w, out)
 }
 
 // actors are the diagram's columns: the clients in declaration order, then
 // the brokers, then anyone else who sent or received a message (the expert
-// tool's injections).
-func actors(w *engine.World, arrows []views.Arrow) []string {
-	var out []string
+// tool's injections), each with a short name (shortNames).
+func actors(w *engine.World, arrows []views.Arrow) []views.Actor {
+	var out []views.Actor
+	var tries [][]string
 	seen := map[string]bool{}
-	add := func(s string) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+	add := func(name string, short ...string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, views.Actor{Name: name})
+			tries = append(tries, short)
 		}
 	}
 	for _, p := range w.Producers {
@@ -141,11 +170,52 @@ func actors(w *engine.World, arrows []views.Arrow) []string {
 		add(pr.Name)
 	}
 	for _, b := range w.Brokers {
-		add(engine.BrokerAddr(b.ID))
+		id := strconv.Itoa(int(b.ID))
+		add(engine.BrokerAddr(b.ID), "b"+id, "br"+id)
 	}
 	for _, a := range arrows {
 		add(a.From)
 		add(a.To)
 	}
+	shortNames(out, tries)
 	return out
+}
+
+// maxShort is the most runes a short name has.
+const maxShort = 3
+
+// shortNames gives every actor a short name of at most maxShort runes,
+// unique among them, for a diagram too narrow for the full names. A name
+// that short is its own, and is kept first, so that a client named "b1"
+// keeps it and broker-1 takes another. A longer name takes the first of
+// its tries (a broker's "b1", then "br1") that is free, else its first
+// three runes, else its first two and a digit, else "#" and its column
+// ("#" cannot be in a name: the scenario language reads it as a comment).
+func shortNames(as []views.Actor, tries [][]string) {
+	taken := map[string]bool{}
+	for i := range as {
+		if utf8.RuneCountInString(as[i].Name) <= maxShort {
+			as[i].Short = as[i].Name
+			taken[as[i].Name] = true
+		}
+	}
+	for i := range as {
+		a := &as[i]
+		if a.Short != "" {
+			continue
+		}
+		r := []rune(a.Name)
+		try := append(tries[i], string(r[:maxShort]))
+		for n := 2; n < 10; n++ {
+			try = append(try, string(r[:maxShort-1])+strconv.Itoa(n))
+		}
+		a.Short = "#" + strconv.Itoa(i+1)
+		for _, s := range try {
+			if !taken[s] {
+				a.Short = s
+				break
+			}
+		}
+		taken[a.Short] = true
+	}
 }

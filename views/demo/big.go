@@ -11,7 +11,7 @@ import (
 // rows batches, events event lines and a long timeline. It is for
 // benchmarks and stress tests of the views, not for learners.
 func Big(rows, events int) views.Session {
-	f := views.Frame{Narration: "A long run: thousands of batches, hundreds of events.", Actors: []string{"p1", "p2", "p3", coordA, t0, t1}}
+	f := views.Frame{Narration: "A long run: thousands of batches, hundreds of events.", Actors: []views.Actor{{Name: "p1"}, {Name: "p2"}, {Name: "p3"}, {Name: coordA, Short: "co"}, {Name: t0, Short: "L0"}, {Name: t1, Short: "L1"}}}
 	for i := range 3 {
 		f.Producers = append(f.Producers, views.ProducerView{Name: fmt.Sprintf("p%d", i+1), TransactionalID: fmt.Sprintf("tx-%d", i), ProducerID: int64(4000 + i), State: engine.InTransaction.String(), StateTone: views.ToneOpen,
 			NextSeq: []views.PartitionSeq{{Partition: "t-0", Seq: int32(rows)}}, InFlight: i})
@@ -49,8 +49,8 @@ func Big(rows, events int) views.Session {
 	for i := range events {
 		f.Events = append(f.Events, views.EventLine{Text: fmt.Sprintf("t=%d deliver p%d->t-0 leader Produce pid=%d ep=0 seq=%d..%d records=3 a fairly long canonical event line", i*5, i%3+1, 4000+i%3, 3*i, 3*i+2)})
 		if i%3 == 0 {
-			f.Timeline = append(f.Timeline, views.Arrow{From: fmt.Sprintf("p%d", i%3+1), To: t0, Label: fmt.Sprintf("Produce seq=%d", i), Step: i / 3})
-			f.Timeline = append(f.Timeline, views.Arrow{From: t0, To: fmt.Sprintf("p%d", i%3+1), Label: "NONE", Reply: true, Step: i / 3})
+			f.Timeline = append(f.Timeline, views.Arrow{From: fmt.Sprintf("p%d", i%3+1), To: t0, Label: fmt.Sprintf("Produce seq=%d", i), Step: i / 3, State: views.ArrowDelivered})
+			f.Timeline = append(f.Timeline, views.Arrow{From: t0, To: fmt.Sprintf("p%d", i%3+1), Label: "NONE", Reply: true, Step: i / 3, State: views.ArrowDelivered})
 		}
 	}
 	f.NewEvents = 3

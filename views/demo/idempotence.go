@@ -4,7 +4,7 @@ import "eoslab/views"
 
 func idempotenceOff() *script {
 	w := &world{
-		actors: []string{"p0", t0, "c-ru"},
+		actors: []views.Actor{{Name: "p0"}, {Name: t0, Short: "L0"}, {Name: "c-ru", Short: "ru"}},
 		prods:  []views.ProducerView{{Name: "p0", ProducerID: -1, Epoch: -1, State: "enable.idempotence=false"}},
 		parts:  []views.PartitionView{{Name: "t-0", Leader: "broker-1"}},
 		cons:   []views.ConsumerView{{Name: "c-ru", Isolation: "read_uncommitted", Positions: []views.PartitionOffset{{Partition: "t-0"}}}},

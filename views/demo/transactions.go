@@ -58,7 +58,7 @@ func build(title string, w *world, intro string, steps []step) *script {
 
 func transactions() *script {
 	w := &world{
-		actors: []string{"p1", "p2", coordA, t0, t1},
+		actors: []views.Actor{{Name: "p1"}, {Name: "p2"}, {Name: coordA, Short: "co"}, {Name: t0, Short: "L0"}, {Name: t1, Short: "L1"}},
 		prods: []views.ProducerView{
 			{Name: "p1", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Uninitialized.String(), StateTone: views.ToneIdle},
 		},

@@ -16,7 +16,7 @@ type world struct {
 	coords []views.CoordinatorView
 	cons   []views.ConsumerView
 	arrows []views.Arrow
-	actors []string
+	actors []views.Actor
 	events []views.EventLine
 	newEv  int
 	viol   []views.Violation
@@ -77,6 +77,9 @@ func (w *world) begin() {
 	for i := range w.coords {
 		w.coords[i].Changed = false
 	}
+	for i := range w.arrows {
+		w.arrows[i].Changed = false
+	}
 	for i := range w.cons {
 		w.cons[i].Changed = false
 		for j := range w.cons[i].Records {
@@ -111,13 +114,15 @@ func (w *world) send(from, to, label string, opts ...arrowOpt) {
 	for _, x := range opts {
 		o |= x
 	}
-	a := views.Arrow{From: from, To: to, Label: label, Step: w.step,
-		Reply: o&reply != 0, Dropped: o&dropped != 0, Error: o&failed != 0}
-	w.arrows = append(w.arrows, a)
+	// The demo's network delivers or drops a message in the step that
+	// sends it, so no arrow of the demo is ever in flight.
+	a := views.Arrow{From: from, To: to, Label: label, Step: w.step, State: views.ArrowDelivered,
+		Reply: o&reply != 0, Error: o&failed != 0, Changed: true}
 	verb := "deliver"
-	if a.Dropped {
-		verb = "drop"
+	if o&dropped != 0 {
+		a.State, verb = views.ArrowDropped, "drop"
 	}
+	w.arrows = append(w.arrows, a)
 	if from == to {
 		w.event("%s %s", from, label)
 		return

@@ -49,6 +49,8 @@ func (t *Theme) buildStyles() {
 	t.styles[Dropped] = t.fg(colAborted).Bold(true)
 	t.styles[Crashed] = t.fg(colAborted).Bold(true)
 	t.styles[Paused] = t.fg(colOpen).Bold(true)
+	t.styles[Delayed] = t.fg(colOpen)
+	t.styles[Duplicate] = t.fg(colChanged)
 
 	t.AccentText = t.fg(colAccent).Bold(true)
 	t.styles[Accent] = t.AccentText
@@ -79,8 +81,11 @@ func unicodeGlyphs() ([numKinds]string, Symbols, Box, Box) {
 	g[Dropped] = "╳"
 	g[Crashed] = "✗"
 	g[Paused] = "‖"
+	g[Delayed] = "⇥"
+	g[Duplicate] = "⇉"
 	sym := Symbols{
 		Lifeline: "│", Line: "─", Dashed: "┄", Right: "►", Left: "◄", Self: "↺",
+		FlightRight: "▷", FlightLeft: "◁", Copy: "═", Path: "·",
 		BarFull: "█", BarEmpty: "░", Ellipsis: "…", Sep: " · ",
 		Play: "▶", Pause: "‖", Cursor: "▶", Bullet: "•", Boundary: "┄",
 		ScrollUp: "↑", ScrollDown: "↓", Question: "?", Note: "※",
@@ -106,8 +111,11 @@ func asciiGlyphs() ([numKinds]string, Symbols, Box, Box) {
 	g[Dropped] = "X"
 	g[Crashed] = "[x]"
 	g[Paused] = "||"
+	g[Delayed] = ">|"
+	g[Duplicate] = "x2"
 	sym := Symbols{
 		Lifeline: "|", Line: "-", Dashed: ".", Right: ">", Left: "<", Self: "@",
+		FlightRight: ">", FlightLeft: "<", Copy: "=", Path: " ",
 		BarFull: "#", BarEmpty: ".", Ellipsis: "...", Sep: " | ",
 		Play: ">", Pause: "||", Cursor: ">", Bullet: "*", Boundary: "-",
 		ScrollUp: "^", ScrollDown: "v", Question: "?", Note: "(i)",

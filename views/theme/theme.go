@@ -36,6 +36,10 @@ const (
 	Dropped
 	Crashed
 	Paused
+	// Delayed is a message the network held back; Duplicate is a second
+	// copy of a message the network made. Both are drawn on the Timeline.
+	Delayed
+	Duplicate
 	// Accent is not a state: it marks focus and keys.
 	Accent
 	numKinds
@@ -44,7 +48,7 @@ const (
 var kindNames = [numKinds]string{
 	"plain", "committed", "aborted", "open", "fenced", "in flight",
 	"violated", "changed", "muted", "correct", "wrong", "dropped",
-	"crashed", "paused", "accent",
+	"crashed", "paused", "delayed", "duplicate", "accent",
 }
 
 func (k Kind) String() string {
@@ -71,12 +75,21 @@ type Box struct {
 
 // Symbols are the non-state glyphs the views draw with.
 type Symbols struct {
-	Lifeline   string // a timeline actor's vertical line
-	Line       string // a request arrow's shaft
-	Dashed     string // a reply arrow's shaft
-	Right      string // arrow head pointing right
-	Left       string // arrow head pointing left
-	Self       string // a message an actor sends to itself
+	Lifeline string // a timeline actor's vertical line
+	Line     string // a request arrow's shaft
+	Dashed   string // a reply arrow's shaft
+	Right    string // arrow head pointing right
+	Left     string // arrow head pointing left
+	Self     string // a message an actor sends to itself
+	// FlightRight and FlightLeft head an arrow still in flight, drawn
+	// half way: hollow, where a delivered arrow's head is filled.
+	FlightRight string
+	FlightLeft  string
+	Copy        string // the shaft of a duplicate the network made
+	// Path is the faint rest of the way of a message in flight or
+	// dropped, from its head to its receiver. ASCII has no character for
+	// it that is not already a shaft, and draws none.
+	Path       string
 	BarFull    string // progress bar, done part
 	BarEmpty   string // progress bar, remaining part
 	Ellipsis   string // clipped text

@@ -41,7 +41,7 @@ func TestASCIIHasOnlyASCII(t *testing.T) {
 		all = append(all, th.Glyph(k), th.Tag(k))
 	}
 	s := th.Sym
-	all = append(all, s.Lifeline, s.Line, s.Dashed, s.Right, s.Left, s.Self, s.BarFull, s.BarEmpty, s.Ellipsis,
+	all = append(all, s.Lifeline, s.Line, s.Dashed, s.Right, s.Left, s.Self, s.FlightRight, s.FlightLeft, s.Copy, s.Path, s.BarFull, s.BarEmpty, s.Ellipsis,
 		s.Sep, s.Play, s.Pause, s.Cursor, s.Bullet, s.Boundary, s.ScrollUp, s.ScrollDown, s.Question, s.Note)
 	for _, b := range []Box{th.Border, th.Focused} {
 		all = append(all, b.TopLeft, b.TopRight, b.BottomLeft, b.BottomRight, b.Horizontal, b.Vertical)
@@ -59,6 +59,20 @@ func TestGlyphsAreOneCell(t *testing.T) {
 	for k := Plain; k < numKinds; k++ {
 		if g := th.Glyph(k); g != "" && ansi.StringWidth(g) != 1 {
 			t.Errorf("%v glyph %q is %d cells", k, g, ansi.StringWidth(g))
+		}
+	}
+}
+
+// The Timeline draws its lifelines and arrows one cell at a time, so each
+// of their symbols is one cell wide in both modes.
+func TestTimelineSymbolsAreOneCell(t *testing.T) {
+	for _, o := range []Options{{}, {ASCII: true}} {
+		th := New(o)
+		s := th.Sym
+		for _, g := range []string{s.Lifeline, s.Line, s.Dashed, s.Right, s.Left, s.Self, s.FlightRight, s.FlightLeft, s.Copy, s.Path, th.Glyph(Dropped)} {
+			if ansi.StringWidth(g) != 1 {
+				t.Errorf("%+v: timeline symbol %q is %d cells", o, g, ansi.StringWidth(g))
+			}
 		}
 	}
 }
