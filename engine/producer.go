@@ -695,17 +695,7 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 			w.onEndTxnRespV2(p, h, r)
 			return
 		}
-		w.onTxnCoordResp(p, h, r.Code, "EndTxn", func() {
-			// EndTxnHandler: completeTransaction, then the call returns,
-			// unless it waits for the epoch bump queued behind the EndTxn.
-			if !p.BumpEpoch {
-				w.endCallReturns(p)
-			} else if p.EndRequested != 0 {
-				text, rule := bumpWaitText(p)
-				w.emitRule(EvInfo, p.Name, text, rule)
-			}
-			w.completeTransaction(p)
-		})
+		w.onTxnCoordResp(p, h, r.Code, "EndTxn", func() { w.endTxnDone(p) })
 	case *ProduceResponse:
 		w.onProduceResp(p, req, r)
 	}
@@ -906,6 +896,19 @@ func (w *World) onTxnCoordResp(p *Producer, h TxnRequest, code ErrorCode, what s
 		w.completeTransaction(p)
 		p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})
 	}
+}
+
+// endTxnDone is EndTxnHandler's success: completeTransaction, then the
+// call returns, unless it waits for the epoch bump queued behind the
+// EndTxn.
+func (w *World) endTxnDone(p *Producer) {
+	if !p.BumpEpoch {
+		w.endCallReturns(p)
+	} else if p.EndRequested != 0 {
+		text, rule := bumpWaitText(p)
+		w.emitRule(EvInfo, p.Name, text, rule)
+	}
+	w.completeTransaction(p)
 }
 
 func (w *World) onTxnOffsetCommitResp(p *Producer, h TxnRequest, r *TxnOffsetCommitResponse) {

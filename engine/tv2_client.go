@@ -108,13 +108,7 @@ func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 			}
 			w.emitRule(EvEpoch, p.Name, text, "ref 6: TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it")
 		}
-		if !p.BumpEpoch {
-			w.endCallReturns(p)
-		} else if p.EndRequested != 0 {
-			text, rule := bumpWaitText(p)
-			w.emitRule(EvInfo, p.Name, text, rule)
-		}
-		w.completeTransaction(p)
+		w.endTxnDone(p)
 		return
 	}
 	// NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE and the retriable errors

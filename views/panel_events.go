@@ -42,23 +42,7 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 	ww := max(p.w-4, 8)
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
-		k := theme.Plain
-		text := e.Text
-		if e.Violation {
-			k = theme.Violated
-			text = p.th.Glyph(theme.Violated) + " " + text
-		} else if !isNew {
-			k = theme.Muted
-		}
-		for j, l := range p.wrap(text, ww) {
-			if isNew {
-				if anchor.From < 0 {
-					anchor.From = len(lines)
-				}
-				anchor.To = len(lines)
-			}
-			lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
-		}
+		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
 	}
 	return nil, lazyLines{n: len(lines), f: func(i int) string {
 		l := lines[i]
@@ -96,26 +80,11 @@ func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
 			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
 		}
 		last = e.Time
-		k := theme.Plain
 		text := clean(e.Actor) + " " + clean(e.Text)
 		if why := e.Why; why != "" && !e.Violation {
 			text += " (" + why + ")"
 		}
-		if e.Violation {
-			k = theme.Violated
-			text = th.Glyph(theme.Violated) + " " + text
-		} else if !isNew {
-			k = theme.Muted
-		}
-		for j, l := range p.wrap(text, ww) {
-			if isNew {
-				if anchor.From < 0 {
-					anchor.From = len(lines)
-				}
-				anchor.To = len(lines)
-			}
-			lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
-		}
+		lines = appendEvent(lines, &anchor, p, text, e.Violation, isNew, ww)
 	}
 	if len(lines) == 0 {
 		return nil, textLines{p.muted("  (no events yet)")}, noRange
@@ -140,4 +109,27 @@ func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
 // seconds renders a span of logical milliseconds for a person: "30.0 s".
 func seconds(ms int64) string {
 	return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s"
+}
+
+// appendEvent adds one event's wrapped lines: a violation marked with its
+// glyph, an event of an earlier step muted, and the lines of the step's
+// new events kept in anchor, so the pane can scroll them into view.
+func appendEvent(lines []eventLine, anchor *Range, p painter, text string, violation, isNew bool, ww int) []eventLine {
+	k := theme.Plain
+	if violation {
+		k = theme.Violated
+		text = p.th.Glyph(theme.Violated) + " " + text
+	} else if !isNew {
+		k = theme.Muted
+	}
+	for j, l := range p.wrap(text, ww) {
+		if isNew {
+			if anchor.From < 0 {
+				anchor.From = len(lines)
+			}
+			anchor.To = len(lines)
+		}
+		lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
+	}
+	return lines
 }
