@@ -245,7 +245,7 @@ func (a *App) fullKeys() [][]key.Binding {
 	}
 	pk := a.paneKeys
 	return [][]key.Binding{
-		{k.Next, k.Back, k.Restart, k.Answer},
+		{k.Next, k.Back, k.First, k.Last, k.Restart, k.Answer},
 		{k.PlayPause, k.Slower, k.Faster, k.Details},
 		{k.Focus, k.FocusBack, pk.Up, pk.Down},
 		{pk.PageUp, pk.PageDown, pk.Top, pk.Bottom},

@@ -33,7 +33,7 @@ func DefaultKeyMap() KeyMap {
 		Next:      key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→", "next")),
 		Back:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "back")),
 		First:     key.NewBinding(key.WithKeys("<", "shift+left"), key.WithHelp("<", "first step")),
-		Last:      key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "last step")),
+		Last:      key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "next question or end")),
 		PlayPause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "play")),
 		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
 		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
