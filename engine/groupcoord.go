@@ -153,6 +153,19 @@ func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code 
 	w.reply(m, MsgTxnOffsetCommitResponse, &TxnOffsetCommitResponse{Results: res})
 }
 
+// stillGroupCoordinator checks, when a parked TxnOffsetCommit resumes, that
+// its broker still leads the group's offsets partition; if not, the
+// request fails with the coordinator error.
+func (w *World) stillGroupCoordinator(pk parkedRequest, r *TxnOffsetCommitRequest) (*PartitionLog, bool) {
+	id, _ := parseBrokerAddr(pk.Msg.To)
+	p, c := w.groupCoordinatorCheck(id, r.GroupID)
+	if c != None {
+		w.failTxnOffsetCommit(pk.Msg, r, c, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String())
+		return nil, false
+	}
+	return p, true
+}
+
 // finishTxnOffsetCommitVerify resumes a parked TxnOffsetCommit with the
 // transaction coordinator's answer. The errors reach the client as the
 // classic group coordinator returns them for TxnOffsetCommit v4 (3.8+):
@@ -161,10 +174,8 @@ func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code 
 // GroupMetadataManager.maybeConvertOffsetCommitError unchanged (ref 5.2).
 func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
 	r := pk.Msg.Body.(*TxnOffsetCommitRequest)
-	id, _ := parseBrokerAddr(pk.Msg.To)
-	p, c := w.groupCoordinatorCheck(id, r.GroupID)
-	if c != None {
-		w.failTxnOffsetCommit(pk.Msg, r, c, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String())
+	p, ok := w.stillGroupCoordinator(pk, r)
+	if !ok {
 		return
 	}
 	switch code {

@@ -269,10 +269,8 @@ func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOff
 }
 
 func (w *World) resumeTxnOffsetCommitV2(pk parkedRequest, r *TxnOffsetCommitRequest, code ErrorCode) {
-	id, _ := parseBrokerAddr(pk.Msg.To)
-	p, c := w.groupCoordinatorCheck(id, r.GroupID)
-	if c != None {
-		w.failTxnOffsetCommit(pk.Msg, r, c, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String())
+	p, ok := w.stillGroupCoordinator(pk, r)
+	if !ok {
 		return
 	}
 	switch code {
