@@ -253,14 +253,14 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}
-		code, rule := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
+		code, rule, late := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
 			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code)
 		} else {
 			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID)
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {
-				w.resolvePendingOffsets(tp, r.ProducerID, r.Result)
+				w.resolvePendingOffsets(tp, r.ProducerID, r.Result, late)
 			}
 			need = append(need, TPOffset{TP: tp, Offset: p.LEO - 1})
 		}

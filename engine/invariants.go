@@ -49,10 +49,21 @@ const (
 	// transaction no client is running; only the timeout ends it (ref 3.5,
 	// 3.8).
 	HazardLateAddToTxn = "late-add-to-txn"
+	// A WriteTxnMarkers request of a transaction the coordinator already
+	// completed (it timed out, the coordinator resent it and the copy was
+	// answered) reaches a partition where the same producer has opened a
+	// later transaction at the same epoch. Under TV1 a marker is taken
+	// when its epoch and coordinatorEpoch are at least the stored ones
+	// (ref 2.7, ProducerAppendInfo.appendEndTxnMarker), so it decides that
+	// later transaction there: its pending offsets commit without its
+	// outputs, or its outputs commit while it may still abort. KIP-1228
+	// (4.2.0, TV2 markers) takes an equal-epoch marker only when no
+	// transaction is open (KAFKA-19999; ref 6).
+	HazardLateTxnMarker = "late-txn-marker"
 )
 
 // HazardNames lists every named hazard.
-var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn}
+var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker}
 
 func (w *World) hazard(name, actor, text, rule string) *Event {
 	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
@@ -140,10 +151,11 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 // checkMarkerInvariants: a COMMIT must not commit data from an older epoch
 // than the marker's (a fenced writer), and one transaction must get the same
 // result on every partition. owner is the client transaction the marker
-// decides (0 when unknown).
-func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, epoch int16, result MarkerType, owner int64) {
+// decides (0 when unknown). It reports whether the marker is Kafka's
+// HazardLateTxnMarker: it closes a later transaction than its own.
+func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, epoch int16, result MarkerType, owner int64) (late bool) {
 	if !w.Config.CheckInvariants {
-		return
+		return false
 	}
 	if result == MarkerCommit {
 		for i := len(p.Batches) - 1; i >= 0 && p.Batches[i].BaseOffset >= e.CurrentTxnFirstOffset; i-- {
@@ -154,6 +166,11 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 		}
 	}
 	txn := e.CurrentTxn
+	if late = w.noteLateMarker(p, e, result, owner); late {
+		// The marker decides for the transaction it serves; the later
+		// transaction it closed here may still end otherwise elsewhere.
+		txn = owner
+	}
 	if p.TP.Topic == OffsetsTopic && owner != 0 {
 		// The group coordinator writes no sequence numbers, so nothing
 		// but verification keeps a late TxnOffsetCommit out of a later
@@ -162,12 +179,35 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 		txn = owner
 	}
 	if txn == 0 {
-		return
+		return late
 	}
 	if prev := w.txnOutcomes.get(txn); prev != 0 && MarkerType(prev-1) != result {
 		w.violate(InvAtomicVisibility, p.TP.String(), "one transaction got "+MarkerType(prev-1).String()+" on one partition and "+result.String()+" on "+p.TP.String())
 	}
 	w.txnOutcomes = w.txnOutcomes.set(txn, int8(result)+1)
+	return late
+}
+
+// noteLateMarker names HazardLateTxnMarker when the producer's open
+// transaction on p holds a batch of a later client transaction than the
+// one the marker serves (client transaction ids grow in the order
+// transactions begin), and reports whether it did.
+func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result MarkerType, owner int64) bool {
+	if owner == 0 {
+		return false
+	}
+	for i := p.batchIndex(e.CurrentTxnFirstOffset); i < len(p.Batches); i++ {
+		b := &p.Batches[i]
+		if b.ProducerID != e.ProducerID || b.Control || b.Txn <= owner {
+			continue
+		}
+		w.hazard(HazardLateTxnMarker, p.TP.String(), "a delayed "+result.String()+" marker of an earlier, already completed transaction of pid="+itoa(e.ProducerID)+
+			" closes the later transaction open here from offset "+itoa(e.CurrentTxnFirstOffset)+" at the same epoch; the "+result.String()+" decides it",
+			"ref 2.7: under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; "+
+				"KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)").on(p.TP)
+		return true
+	}
+	return false
 }
 
 // checkOffsetsWriteVerified runs before the group coordinator starts a
@@ -193,8 +233,8 @@ func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int
 }
 
 // noteLateOffsets names HazardLateTxnOffsetCommit for each offsets batch in
-// the transaction a marker closes that another client transaction than the
-// marker's wrote. Offsets transactions hold one batch per TxnOffsetCommit,
+// the transaction a marker closes that an earlier client transaction than
+// the marker's wrote (a later one is HazardLateTxnMarker's). Offsets transactions hold one batch per TxnOffsetCommit,
 // so the scan is short.
 func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result MarkerType, owner int64) {
 	i := len(p.Batches)
@@ -203,7 +243,7 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 	}
 	for ; i < len(p.Batches); i++ {
 		b := &p.Batches[i]
-		if b.ProducerID != e.ProducerID || b.Control || b.Txn == 0 || b.Txn == owner {
+		if b.ProducerID != e.ProducerID || b.Control || b.Txn == 0 || b.Txn >= owner {
 			continue
 		}
 		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+

@@ -327,18 +327,19 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 
 // appendMarker validates and appends a transaction marker (ref 2.7).
 // txn is the bookkeeping id of the client transaction the marker decides
-// (0 when unknown); only the invariants read it.
-func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8, tv2Txn bool) (ErrorCode, string) {
+// (0 when unknown); only the invariants read it. late reports Kafka's
+// HazardLateTxnMarker (the marker closed a later transaction than txn).
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8, tv2Txn bool) (code ErrorCode, rule string, late bool) {
 	e, known := p.Producers[pid]
 	if !known {
 		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 	}
-	code, rule := markerEpochCheck(e, epoch, version)
+	code, rule = markerEpochCheck(e, epoch, version)
 	if code != None {
-		return code, rule
+		return code, rule, false
 	}
 	if coordEpoch < e.CoordinatorEpoch {
-		return TransactionCoordinatorFenced, "marker coordinatorEpoch " + itoa(int64(coordEpoch)) + " < stored " + itoa(int64(e.CoordinatorEpoch))
+		return TransactionCoordinatorFenced, "marker coordinatorEpoch " + itoa(int64(coordEpoch)) + " < stored " + itoa(int64(e.CoordinatorEpoch)), false
 	}
 	off := p.LEO
 	mb := Batch{BaseOffset: off, ProducerID: pid, ProducerEpoch: epoch, BaseSequence: NoSequence, Count: 1,
@@ -346,7 +347,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	rule += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
-		w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, tv2Txn), result, txn)
+		late = w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, tv2Txn), result, txn)
 		if result == MarkerCommit {
 			w.outputsCommitted(p, pid, first)
 		}
@@ -379,7 +380,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	delete(p.Verifying, pid)
 	p.Batches = append(p.Batches, mb)
 	p.LEO++
-	return None, rule
+	return None, rule, late
 }
 
 // removeOngoing removes a producer's open transaction, which starts at
