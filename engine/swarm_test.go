@@ -262,16 +262,16 @@ func runSwarm(s swarmSetup, seed int64, actions int, version int) (*World, []str
 }
 
 // swarmRuns are the versions the swarm runs under, with the seeds each
-// takes in plain go test: TV1 the full -swarm.seeds, TV2 half of them and
-// the switching cluster a fifth, so that `go test ./...` stays near 20 s
-// on two cores. Naming one version with -swarm.version runs it at the full
+// takes in plain go test: TV1 the full -swarm.seeds, TV2 a quarter of them
+// and the switching cluster a tenth, so that `go test ./...` stays under
+// 20 s on two cores. Naming one version with -swarm.version runs it at the full
 // -swarm.seeds; CI does that for TV2 (.ci/run). The runs are parallel
 // subtests, one per core.
 var swarmRuns = []struct {
 	name    string
 	version int
 	share   int // seeds = -swarm.seeds / share
-}{{"tv1", swarmTV1, 1}, {"tv2", swarmTV2, 2}, {"switching", swarmSwitching, 5}}
+}{{"tv1", swarmTV1, 1}, {"tv2", swarmTV2, 4}, {"switching", swarmSwitching, 10}}
 
 // forEachVersion runs f as a parallel subtest per swarm version, or only
 // the one -swarm.version names.
