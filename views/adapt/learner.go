@@ -11,7 +11,15 @@ import (
 // text is the engine's without message numbers (Event.Unnumbered): the
 // learner follows messages on the Timeline, and the detail view has the
 // numbers. The rule is in words (Event.RuleWords).
+//
+// A message sent is told from its typed fields, with the sender left out
+// because the line starts with it: "A sends Produce to broker-3: t-0 ...",
+// not the transcript's "A sends A -> broker-3 Produce t-0 ...".
 func logEvent(e *engine.Event) views.LogEvent {
-	return views.LogEvent{Time: e.Time, Actor: e.Actor, Text: e.Unnumbered(), Why: e.RuleWords(),
+	text := e.Unnumbered()
+	if m := e.Message; e.Kind == engine.EvSend && m != nil && m.From == e.Actor {
+		text = "sends " + m.Kind.String() + " to " + m.To + ": " + m.Detail()
+	}
+	return views.LogEvent{Time: e.Time, Actor: e.Actor, Text: text, Why: e.RuleWords(),
 		Action: e.Kind == engine.EvAction, Violation: e.Kind == engine.EvViolation}
 }
