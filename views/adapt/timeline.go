@@ -34,8 +34,9 @@ type history struct {
 type arrow struct {
 	views.Arrow // From, To, Label, Reply, Error, Duplicate and Step
 	end         views.ArrowState
-	endAt       int // position of its delivery or loss (end), or -1
-	delayedAt   int // position at which the network delayed it, or -1
+	endAt       int   // position of its delivery or loss (end), or -1
+	id          int64 // the message's id
+	delayedAt   int   // position at which the network delayed it, or -1
 }
 
 func newHistory() history { return history{open: map[int64]int{}} }
@@ -90,7 +91,7 @@ func (h *history) send(m *engine.Message, k int, duplicate bool) {
 		a.Error = m.Code() != engine.None
 	}
 	h.open[m.ID] = len(h.arrows)
-	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1})
+	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID})
 }
 
 // finish records that message m was delivered or lost at position k.

@@ -1,0 +1,87 @@
+package adapt
+
+import (
+	"strings"
+	"testing"
+
+	"eoslab/views"
+)
+
+// lostAck sends from producer p, steps until p's ProduceResponse is in
+// flight, drops it and runs until quiet.
+func lostAck(t *testing.T, x *Sandbox, p string) {
+	t.Helper()
+	if _, err := x.Do(views.Op{Kind: views.OpCall, Client: p, Call: views.CallSend}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if i > 50 {
+			t.Fatalf("no ProduceResponse to %s came; waiting: %+v", p, x.Waiting())
+		}
+		var id int64
+		for _, w := range x.Waiting() {
+			if w.Kind == "ProduceResponse" && strings.Contains(w.Text, "-> "+p+" ") {
+				id = w.ID
+			}
+		}
+		if id != 0 {
+			if _, err := x.Do(views.Op{Kind: views.OpDrop, Msg: id}); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if _, err := x.Do(views.Op{Kind: views.OpStep}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := x.Do(views.Op{Kind: views.OpRun}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func monitor(x *Sandbox, name string) views.Monitor {
+	for _, m := range x.Monitors() {
+		if m.Name == name {
+			return m
+		}
+	}
+	return views.Monitor{}
+}
+
+var presetProducer = map[string]string{"idempotent": "P", "zombie": "A", "ctp": "src", "replicated": "P"}
+
+func TestSandboxLostAckEachPreset(t *testing.T) {
+	for _, p := range SandboxPresets() {
+		for _, idem := range []bool{true, false} {
+			x, err := OpenSandbox(p.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !idem {
+				if _, err := x.Toggle(views.GuardIdempotence); err != nil {
+					t.Fatal(err)
+				}
+			}
+			prod := presetProducer[p.Name]
+			for _, c := range x.Clients() {
+				if c.Name == prod && c.Transactional {
+					for _, op := range []views.Op{{Kind: views.OpCall, Client: prod, Call: views.CallInit}, {Kind: views.OpRun},
+						{Kind: views.OpCall, Client: prod, Call: views.CallBegin}} {
+						if _, err := x.Do(op); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+			lostAck(t, x, prod)
+			m := monitor(x, "duplicate-record")
+			if m.Holds != idem {
+				t.Errorf("%s idempotence=%v: duplicate-record holds=%v; scenario:\n%s", p.Name, idem, m.Holds, x.Scenario())
+			}
+			if !idem && len(m.Cause) < 2 {
+				t.Errorf("%s: cause chain too short: %q", p.Name, m.Cause)
+			}
+			t.Logf("%s idem=%v cause:\n%s", p.Name, idem, strings.Join(m.Cause, "\n"))
+		}
+	}
+}
