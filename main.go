@@ -35,12 +35,28 @@ Usage:
   eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
   eoslab run --lesson NAME               play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
+  eoslab sandbox [FILE] [--no-color] [--ascii]
+                                         free play: a preset or a scenario file, waiting for you
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
 
 Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 `
 
 var commandHelp = map[string]string{
+	"sandbox": `eoslab sandbox [FILE] [--no-color] [--ascii]
+
+Opens the sandbox: a simulated cluster that waits for you. Without FILE it
+starts on the preset picker (one idempotent producer; two instances sharing
+a transactional.id; consume-transform-produce; three brokers with
+replication). With FILE, a scenario file, its setup is played and then
+every line after it, and the world waits at the end.
+
+Each key is one action and one line of the scenario language: deliver, drop,
+duplicate or delay the selected message, step, run, crash or restart a broker,
+pause a producer, call a client's API, or type any line at the : prompt.
+w saves the branch you are on as a scenario file in the current directory
+(never over an existing file); 'eoslab run FILE' replays it to the same
+state and 'eoslab sandbox FILE' reopens it there.`,
 	"run": `eoslab run [--json] [--kafka 3|4] FILE
 eoslab run FILE.lesson
 eoslab run --lesson NAME
@@ -235,6 +251,8 @@ func dispatch(args []string, stdout io.Writer) error {
 		return checkCmd(g.rest, stdout)
 	case "lessons":
 		return listLessons(stdout)
+	case "sandbox":
+		return sandboxCmd(g)
 	case "lesson":
 		if len(g.rest) != 1 {
 			return invalid("eoslab: lesson needs one lesson name or lesson file (see 'eoslab lessons')")
@@ -248,7 +266,7 @@ func dispatch(args []string, stdout io.Writer) error {
 		}
 		return openTUI(g, g.rest[0])
 	}
-	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, help (see 'eoslab --help')", cmd)
+	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, sandbox, help (see 'eoslab --help')", cmd)
 }
 
 func help(args []string, stdout io.Writer) error {
@@ -494,7 +512,7 @@ func checkFile(path string) error {
 }
 
 func openTUI(g globalFlags, lesson string) error {
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
+	opts := withSandbox(views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}).WithEnv(os.Getenv)
 	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, opts))
 }
 

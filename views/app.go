@@ -24,6 +24,16 @@ type Options struct {
 	// Tests pass a clock of their own so that autoplay runs without
 	// waiting in real time and its delays can be checked.
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+	// NoFiles switches off the sandbox's save (a served session).
+	NoFiles bool
+	// SaveFile writes a sandbox session under a name like the one given,
+	// in the current directory, and returns the name used; main.go does
+	// the I/O. Nil: saving is off.
+	SaveFile func(name string, data []byte) (string, error)
+	// OpenSandbox starts a sandbox preset by name; when set, the home
+	// list has a Sandbox entry that opens the picker of SandboxPresets.
+	OpenSandbox    func(name string) (SandboxSession, error)
+	SandboxPresets []SandboxPreset
 }
 
 // WithEnv returns o with the NO_COLOR convention applied: a NO_COLOR
@@ -112,6 +122,8 @@ type App struct {
 	// noCache draws everything afresh on every key: the reference the
 	// tests compare the caches with.
 	noCache bool
+	// sandbox is the sandbox screen while it is open.
+	sandbox *Sandbox
 }
 
 // NewApp builds the root model. lessons are listed on the home screen and
@@ -137,6 +149,9 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
 		a.paneKeys = a.paneKeys.ASCII()
+	}
+	if opts.OpenSandbox != nil {
+		lessons = append(lessons[:len(lessons):len(lessons)], sandboxEntry)
 	}
 	a.home = NewHome(lessons, th)
 	a.help = newHelp(th)
@@ -192,6 +207,15 @@ func (a App) Focus() PanelID { return a.focus }
 // Update implements tea.Model.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	if a.screen == screenSandbox {
+		if m, ok := msg.(tea.WindowSizeMsg); ok {
+			a.resize(m.Width, m.Height)
+		}
+		if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyCtrlC {
+			return a, tea.Quit
+		}
+		return a, a.sandboxUpdate(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
@@ -251,6 +275,10 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 }
 
 func (a *App) openLesson(name string) {
+	if name == SandboxEntryName && a.opts.OpenSandbox != nil {
+		a.openSandbox()
+		return
+	}
 	if a.open == nil {
 		a.home.SetStatus("cannot open " + name + ": no lessons are loaded")
 		return

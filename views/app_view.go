@@ -267,6 +267,9 @@ func (a App) view() string {
 	if a.w <= 0 || a.h <= 0 {
 		return ""
 	}
+	if a.screen == screenSandbox && a.sandbox != nil {
+		return a.sandbox.view()
+	}
 	if a.placeErr != nil {
 		return center(a.placeErr.Error(), a.w, a.h)
 	}

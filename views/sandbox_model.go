@@ -66,8 +66,8 @@ type SandboxSession interface {
 type WaitItem struct {
 	// ID is the message's id (as m12 names it); 0 for a timer.
 	ID int64
-	// At is the logical time it is due, in ms.
-	At int64
+	// At is the logical time it is due, and In how long from now, in ms.
+	At, In int64
 	// Kind is the request, response or timer name; Text the rest of the
 	// description.
 	Kind, Text string
@@ -155,7 +155,9 @@ type Op struct {
 type Monitor struct {
 	Name     string // the engine's invariant name
 	Sentence string
-	Holds    bool
+	// Short is the sentence in at most 27 cells, for a narrow screen.
+	Short string
+	Holds bool
 	// Cause is the chain of events that led to the first violation, in
 	// Kafka's words, oldest first, the violation last. Empty while it
 	// holds.

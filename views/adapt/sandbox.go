@@ -250,12 +250,21 @@ func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name strin
 		}
 		l.Steps = append(l.Steps, st)
 	}
-	b := &sbBranch{s: newSessionOn(lessons.NewGrowingPlayer(l)), g: g, setup: setup,
+	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: g, setup: setup,
 		lines: append([]string(nil), lines...), parent: parent, at: at, name: name, causes: map[int][]cause{}}
 	return b, nil
 }
 
 func (x *Sandbox) branch() *sbBranch { return x.branches[x.cur] }
+
+// session starts the session of a new branch. Its frame keys start at the
+// branch's number times 2^40, so no two branches give two frames the same
+// Key (the views keep what they drew by Key).
+func (x *Sandbox) session(p *lessons.Player) *Session {
+	s := newSessionOn(p)
+	s.lastKey = uint64(len(x.branches)+1) << 40
+	return s
+}
 
 // world is the world at the current position: a snapshot, never stepped.
 func (x *Sandbox) world() *engine.World { return x.branch().s.p.World() }
@@ -296,10 +305,11 @@ func (x *Sandbox) Clients() []views.SandboxClient {
 // Waiting lists what the world will do next.
 func (x *Sandbox) Waiting() []views.WaitItem {
 	var out []views.WaitItem
-	for _, it := range x.world().Pending(false) {
+	w := x.world()
+	for _, it := range w.Pending(false) {
 		if m := it.Msg; m != nil {
-			out = append(out, views.WaitItem{ID: m.ID, At: it.At, Kind: m.Kind.String(),
-				Text: m.Name() + " " + m.From + " -> " + m.To + " " + m.Brief()})
+			out = append(out, views.WaitItem{ID: m.ID, At: it.At, In: it.At - w.Now, Kind: m.Kind.String(),
+				Text: m.From + " -> " + m.To + " " + m.Brief()})
 			continue
 		}
 		t := it.Timer
@@ -307,7 +317,7 @@ func (x *Sandbox) Waiting() []views.WaitItem {
 		if t.TP != (engine.TP{}) {
 			text += " " + t.TP.String()
 		}
-		out = append(out, views.WaitItem{At: it.At, Kind: t.Kind.String(), Text: text, Timer: true})
+		out = append(out, views.WaitItem{At: it.At, In: it.At - w.Now, Kind: t.Kind.String(), Text: text, Timer: true})
 	}
 	return out
 }
@@ -473,7 +483,7 @@ func (x *Sandbox) Exec(line string) (string, error) {
 	}
 	pos := b.s.p.Pos()
 	if pos < b.s.p.Len() {
-		nb := &sbBranch{s: newSessionOn(b.s.p.Fork(pos)), g: b.g, setup: b.setup,
+		nb := &sbBranch{s: x.session(b.s.p.Fork(pos)), g: b.g, setup: b.setup,
 			lines: append([]string(nil), b.lines[:pos]...), parent: x.cur, at: pos,
 			name: "branch " + strconv.Itoa(len(x.branches)+1), causes: map[int][]cause{}}
 		x.branches = append(x.branches, nb)

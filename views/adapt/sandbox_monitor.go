@@ -7,15 +7,15 @@ import (
 
 // monitorSentences are the engine's invariants as a learner reads them,
 // in the order the monitors are listed.
-var monitorSentences = []struct{ name, sentence string }{
-	{engine.InvDuplicateRecord, "no record was written twice"},
-	{engine.InvDuplicateSequence, "no (producerId, epoch, sequence) was appended twice"},
-	{engine.InvUncommittedRead, "read_committed never returned aborted or open data"},
-	{engine.InvFencedWrite, "no write from a fenced epoch was accepted"},
-	{engine.InvAtomicVisibility, "a transaction committed on all its partitions or none"},
-	{engine.InvOffsetsAtomic, "outputs and input offsets committed together"},
-	{engine.InvWatermarks, "LSO <= high watermark <= log end offset"},
-	{engine.InvIllegalTransition, "every state change followed Kafka's table"},
+var monitorSentences = []struct{ name, sentence, short string }{
+	{engine.InvDuplicateRecord, "no record was written twice", "no record written twice"},
+	{engine.InvDuplicateSequence, "no (producerId, epoch, sequence) was appended twice", "no sequence appended twice"},
+	{engine.InvUncommittedRead, "read_committed never returned aborted or open data", "read_committed saw no abort"},
+	{engine.InvFencedWrite, "no write from a fenced epoch was accepted", "fenced epochs never write"},
+	{engine.InvAtomicVisibility, "a transaction committed on all its partitions or none", "transactions all or nothing"},
+	{engine.InvOffsetsAtomic, "outputs and input offsets committed together", "offsets commit with outputs"},
+	{engine.InvWatermarks, "LSO <= high watermark <= log end offset", "LSO <= HW <= LEO"},
+	{engine.InvIllegalTransition, "every state change followed Kafka's table", "states follow Kafka's table"},
 }
 
 // cause is one violation's chain: the lines to show and the messages the
@@ -38,7 +38,7 @@ func (x *Sandbox) Monitors() []views.Monitor {
 	cs := x.causes()
 	out := make([]views.Monitor, len(monitorSentences))
 	for i, m := range monitorSentences {
-		out[i] = views.Monitor{Name: m.name, Sentence: m.sentence, Holds: true}
+		out[i] = views.Monitor{Name: m.name, Sentence: m.sentence, Short: m.short, Holds: true}
 		for _, c := range cs {
 			if c.name == m.name {
 				out[i].Holds = false

@@ -1,0 +1,603 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views/theme"
+)
+
+// Sandbox is the free-play screen: a world that waits for the learner. It
+// opens on the preset picker, or on a session it is given (a scenario file
+// played to its end). Every action key makes one Op, which the session
+// applies as one engine action and answers with its scenario line.
+//
+// It is a component of App (the home screen's Sandbox entry) and also a
+// tea.Model of its own (eoslab sandbox).
+type Sandbox struct {
+	opts    Options
+	th      *theme.Theme
+	keys    SandboxKeyMap
+	help    help.Model
+	presets []SandboxPreset
+	open    func(name string) (SandboxSession, error)
+	sess    SandboxSession
+	w, h    int
+	// picking: the preset picker is shown; pick is its cursor.
+	picking bool
+	pick    int
+
+	// What the session said after the last action, read once per action.
+	frame    Frame
+	waiting  []WaitItem
+	monitors []Monitor
+	guards   []Safeguard
+	clients  []SandboxClient
+	branches []BranchInfo
+
+	sel    int // the selected waiting item
+	client int // the client the call keys act on
+	right  PanelID
+	panes  [numPanels]Pane
+	list   Pane // the waiting list
+	mons   Pane // the monitors
+	cause  Pane // the cause chain of a broken monitor
+	over   Pane // help, branches
+	cache  *drawCache
+	// shown is the monitor whose cause is on screen; dismissed holds the
+	// violations the learner closed (monitor name and its last cause line).
+	shown     string
+	dismissed map[string]bool
+	// target is set after c or r: the next key picks what crashes or
+	// restarts.
+	target OpKind
+	aiming bool
+	// overlay: 0 none, 1 help, 2 branches.
+	overlay int
+
+	prompting bool
+	input     textinput.Model
+	hist      []string
+	histAt    int
+	perr      string
+
+	flash     string
+	flashKind theme.Kind
+	// Done is set when the learner leaves the sandbox (q); App goes home.
+	Done bool
+	// standalone: q quits the program instead of going home.
+	standalone bool
+}
+
+// SandboxSavedMsg reports a save: the file written, or why not.
+type SandboxSavedMsg struct {
+	Path string
+	Err  error
+}
+
+// NewSandbox builds the sandbox. With sess nil it opens on the preset
+// picker, using open to start the chosen preset.
+func NewSandbox(presets []SandboxPreset, open func(name string) (SandboxSession, error), sess SandboxSession, opts Options) Sandbox {
+	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII})
+	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
+		right: PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
+	if opts.ASCII {
+		s.keys = s.keys.ascii()
+	}
+	for i := range s.panes {
+		s.panes[i] = NewPane(th)
+	}
+	s.list, s.mons, s.cause, s.over = NewPane(th), NewPane(th), NewPane(th), NewTextPane(th)
+	s.input = textinput.New()
+	s.input.Prompt = ": "
+	s.input.ShowSuggestions = true
+	s.input.CharLimit = 500
+	s.input.KeyMap.NextSuggestion = key.NewBinding(key.WithKeys("ctrl+n"))
+	s.input.KeyMap.PrevSuggestion = key.NewBinding(key.WithKeys("ctrl+p"))
+	s.input.PromptStyle = th.AccentText
+	s.input.Cursor.Style = th.AccentText
+	s.input.CompletionStyle = th.Faint
+	if sess != nil {
+		s.sess = sess
+		s.refresh()
+	} else {
+		s.picking = true
+	}
+	return s
+}
+
+// Session is the session being played, or nil in the picker.
+func (s Sandbox) Session() SandboxSession { return s.sess }
+
+// Init implements tea.Model.
+func (s Sandbox) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model.
+func (s Sandbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := s.update(msg)
+	if s.Done && s.standalone {
+		return s, tea.Quit
+	}
+	return s, cmd
+}
+
+func (s *Sandbox) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		s.resize(msg.Width, msg.Height)
+	case SandboxSavedMsg:
+		if msg.Err != nil {
+			s.say(theme.Violated, "not saved: "+msg.Err.Error())
+		} else {
+			s.say(theme.Committed, "saved as "+msg.Path+" (eoslab run or eoslab sandbox opens it)")
+		}
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	return nil
+}
+
+func (s *Sandbox) resize(w, h int) {
+	s.w, s.h = max(w, 0), max(h, 0)
+	s.help.Width = s.w
+	s.input.Width = max(s.w-4, 1)
+	s.layout()
+}
+
+func (s *Sandbox) say(k theme.Kind, msg string) { s.flash, s.flashKind = oneLine(msg), k }
+
+func is(km tea.KeyMsg, b key.Binding) bool { return key.Matches(km, b) }
+
+func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
+	if km.Type == tea.KeyCtrlC {
+		s.Done = true
+		return nil
+	}
+	switch {
+	case s.picking:
+		s.pickKey(km)
+		return nil
+	case s.prompting:
+		return s.promptKey(km)
+	case s.aiming:
+		s.aimKey(km)
+		return nil
+	case s.overlay != 0:
+		s.overlayKey(km)
+		return nil
+	}
+	s.flash = ""
+	k := s.keys
+	switch {
+	case is(km, k.Quit):
+		s.Done = true
+	case is(km, k.Help):
+		s.overlay = 1
+		s.layout()
+	case is(km, k.Branches):
+		s.overlay = 2
+		s.layout()
+	case is(km, k.Prompt):
+		s.prompting, s.perr = true, ""
+		s.input.SetValue("")
+		s.histAt = len(s.hist)
+		s.input.Focus()
+		s.suggest()
+		s.layout()
+	case is(km, k.Up):
+		s.sel = max(s.sel-1, 0)
+		s.fillList()
+	case is(km, k.Down):
+		s.sel = min(s.sel+1, max(len(s.waiting)-1, 0))
+		s.fillList()
+	case is(km, k.Deliver):
+		if it, ok := s.selected(); ok {
+			if it.Timer {
+				s.do(Op{Kind: OpAdvance, Ms: max(it.In, 1)})
+			} else {
+				s.do(Op{Kind: OpDeliver, Msg: it.ID})
+			}
+		}
+	case is(km, k.Drop), is(km, k.Duplicate), is(km, k.Delay), is(km, k.Reorder):
+		s.fault(km)
+	case is(km, k.Step):
+		s.do(Op{Kind: OpStep})
+	case is(km, k.Run):
+		s.do(Op{Kind: OpRun})
+	case is(km, k.Back):
+		s.seek(s.sess.Pos() - 1)
+	case is(km, k.Forward):
+		s.seek(s.sess.Pos() + 1)
+	case is(km, k.First):
+		s.seek(0)
+	case is(km, k.Last):
+		s.seek(s.sess.Len())
+	case is(km, k.Crash), is(km, k.Restart):
+		s.target = OpCrash
+		if is(km, k.Restart) {
+			s.target = OpRestart
+		}
+		s.aiming = true
+		s.say(theme.Accent, s.target.verb()+" what? 1-"+itoa(s.brokers())+" a broker, k the coordinator, "+
+			"c the client "+s.clientName()+", esc nothing")
+	case is(km, k.Pause):
+		if c, ok := s.current(); ok {
+			op := Op{Kind: OpPause, Client: c.Name}
+			if c.Paused {
+				op.Kind = OpResume
+			}
+			s.do(op)
+		}
+	case is(km, k.PrevClient), is(km, k.NextClient):
+		if n := len(s.clients); n > 0 {
+			d := 1
+			if is(km, k.PrevClient) {
+				d = n - 1
+			}
+			s.client = (s.client + d) % n
+			s.say(theme.Accent, "the call keys act on "+s.clientName())
+		}
+	case is(km, k.Init), is(km, k.Begin), is(km, k.Send), is(km, k.SendOffsets), is(km, k.Commit),
+		is(km, k.Abort), is(km, k.Poll), is(km, k.Process):
+		s.call(km)
+	case is(km, k.Guard):
+		s.toggle(SafeguardID(km.Runes[0] - '1'))
+	case is(km, k.Save):
+		return s.save()
+	case is(km, k.Dismiss):
+		if s.shown != "" {
+			for _, m := range s.monitors {
+				if m.Name == s.shown {
+					s.dismissed[dismissKey(m)] = true
+				}
+			}
+			s.refresh()
+		}
+	case is(km, k.Panel):
+		s.right = s.nextPanel()
+		s.layout()
+	case is(km, k.ScrollUp), is(km, k.ScrollDown):
+		p := &s.panes[s.right]
+		up := tea.KeyMsg{Type: tea.KeyPgUp}
+		if is(km, k.ScrollDown) {
+			up = tea.KeyMsg{Type: tea.KeyPgDown}
+		}
+		*p, _ = p.Update(up)
+	}
+	return nil
+}
+
+func (k OpKind) verb() string {
+	if k == OpRestart {
+		return "restart"
+	}
+	return "crash"
+}
+
+func dismissKey(m Monitor) string {
+	if len(m.Cause) == 0 {
+		return m.Name
+	}
+	return m.Name + "\x00" + m.Cause[len(m.Cause)-1]
+}
+
+// nextPanel is the panel tab shows next on the right: the Timeline, the
+// Events, then the state panels. On a wide screen the Timeline is always
+// shown and tab cycles the other side.
+func (s *Sandbox) nextPanel() PanelID {
+	order := []PanelID{PanelTimeline, PanelEvents, PanelPartitions, PanelProducers, PanelCoordinator, PanelConsumers}
+	if s.wide() {
+		order = order[1:]
+	}
+	for i, p := range order {
+		if p == s.right {
+			return order[(i+1)%len(order)]
+		}
+	}
+	return order[0]
+}
+
+func (s *Sandbox) brokers() int {
+	if s.sess == nil {
+		return 0
+	}
+	return s.sess.Brokers()
+}
+
+func (s *Sandbox) current() (SandboxClient, bool) {
+	if s.client < len(s.clients) {
+		return s.clients[s.client], true
+	}
+	return SandboxClient{}, false
+}
+
+func (s *Sandbox) clientName() string {
+	if c, ok := s.current(); ok {
+		return c.Name
+	}
+	return "(none)"
+}
+
+func (s *Sandbox) selected() (WaitItem, bool) {
+	if s.sel < len(s.waiting) {
+		return s.waiting[s.sel], true
+	}
+	s.say(theme.Muted, "nothing is waiting: send something (s) or step (n)")
+	return WaitItem{}, false
+}
+
+// fault drops, duplicates, delays or reorders the selected message.
+func (s *Sandbox) fault(km tea.KeyMsg) {
+	it, ok := s.selected()
+	if !ok {
+		return
+	}
+	if it.Timer {
+		s.say(theme.Muted, "a timer is not a message: only messages can be dropped, duplicated, delayed or swapped")
+		return
+	}
+	k := s.keys
+	switch {
+	case is(km, k.Drop):
+		s.do(Op{Kind: OpDrop, Msg: it.ID})
+	case is(km, k.Duplicate):
+		s.do(Op{Kind: OpDuplicate, Msg: it.ID})
+	case is(km, k.Delay):
+		s.do(Op{Kind: OpDelay, Msg: it.ID, Ms: 5000})
+	case is(km, k.Reorder):
+		for _, o := range s.waiting[s.sel+1:] {
+			if !o.Timer {
+				s.do(Op{Kind: OpReorder, Msg: it.ID, Other: o.ID})
+				return
+			}
+		}
+		s.say(theme.Muted, "no later message to swap it with")
+	}
+}
+
+// call makes the current client call the method of the key.
+func (s *Sandbox) call(km tea.KeyMsg) {
+	c, ok := s.current()
+	if !ok {
+		s.say(theme.Muted, "no client")
+		return
+	}
+	k := s.keys
+	calls := []struct {
+		b key.Binding
+		c ClientCall
+	}{{k.Init, CallInit}, {k.Begin, CallBegin}, {k.Send, CallSend}, {k.SendOffsets, CallSendOffsets},
+		{k.Commit, CallCommit}, {k.Abort, CallAbort}, {k.Poll, CallPoll}, {k.Process, CallProcess}}
+	for _, x := range calls {
+		if is(km, x.b) {
+			s.do(Op{Kind: OpCall, Client: c.Name, Call: x.c})
+			return
+		}
+	}
+}
+
+func (s *Sandbox) aimKey(km tea.KeyMsg) {
+	s.aiming = false
+	op := Op{Kind: s.target}
+	switch r := km.String(); {
+	case km.Type == tea.KeyEsc:
+		s.flash = ""
+		return
+	case r == "k":
+		op.Coordinator = true
+	case r == "c":
+		op.Client = s.clientName()
+	case len(r) == 1 && r[0] >= '1' && r[0] <= '9':
+		op.Broker = int(r[0] - '0')
+		if op.Broker > s.brokers() {
+			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+itoa(s.brokers()))
+			return
+		}
+	default:
+		s.say(theme.Muted, s.target.verb()+" cancelled: "+r+" is not 1-"+itoa(s.brokers())+", k or c")
+		return
+	}
+	s.do(op)
+}
+
+func (s *Sandbox) overlayKey(km tea.KeyMsg) {
+	switch {
+	case km.Type == tea.KeyEsc, is(km, s.keys.Help) && s.overlay == 1, is(km, s.keys.Branches) && s.overlay == 2, is(km, s.keys.Quit):
+		s.overlay = 0
+		s.layout()
+	case s.overlay == 2 && len(km.Runes) == 1 && km.Runes[0] >= '1' && km.Runes[0] <= '9':
+		i := int(km.Runes[0] - '1')
+		if err := s.sess.Switch(i); err != nil {
+			s.say(theme.Violated, err.Error())
+		} else {
+			s.overlay = 0
+			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+itoa(s.sess.Pos()))
+		}
+		s.refresh()
+	default:
+		s.over, _ = s.over.Update(km)
+	}
+}
+
+// do applies one op and shows its line.
+func (s *Sandbox) do(op Op) {
+	before := len(s.branches)
+	line, err := s.sess.Do(op)
+	if err != nil {
+		s.say(theme.Violated, err.Error())
+		return
+	}
+	s.refresh()
+	msg := line
+	if len(s.branches) > before {
+		msg += "  (a new branch: " + s.branches[len(s.branches)-1].Name + "; B lists them)"
+	}
+	s.say(theme.Changed, msg)
+}
+
+func (s *Sandbox) seek(k int) {
+	if k < 0 || k > s.sess.Len() {
+		if k < 0 {
+			s.say(theme.Muted, "this is the setup: nothing before it")
+		} else {
+			s.say(theme.Muted, "this is the end of the branch: act to go on")
+		}
+		return
+	}
+	s.sess.Seek(k)
+	s.refresh()
+}
+
+func (s *Sandbox) toggle(id SafeguardID) {
+	msg, err := s.sess.Toggle(id)
+	if err != nil {
+		s.say(theme.Violated, err.Error())
+		return
+	}
+	s.refresh()
+	s.say(theme.Changed, msg)
+}
+
+func (s *Sandbox) save() tea.Cmd {
+	if s.opts.NoFiles || s.opts.SaveFile == nil {
+		s.say(theme.Muted, "saving is switched off here; the prompt's lines are the session")
+		return nil
+	}
+	name, text, save := s.sess.SaveName(), []byte(s.sess.Scenario()), s.opts.SaveFile
+	s.say(theme.Accent, "saving...")
+	return func() tea.Msg {
+		p, err := save(name, text)
+		return SandboxSavedMsg{Path: p, Err: err}
+	}
+}
+
+// pickKey moves through the preset picker and opens a preset.
+func (s *Sandbox) pickKey(km tea.KeyMsg) {
+	switch {
+	case is(km, s.keys.Quit), km.Type == tea.KeyEsc:
+		s.Done = true
+	case is(km, s.keys.Up):
+		s.pick = max(s.pick-1, 0)
+	case is(km, s.keys.Down):
+		s.pick = min(s.pick+1, max(len(s.presets)-1, 0))
+	case km.Type == tea.KeyEnter, is(km, s.keys.Forward):
+		s.openPreset(s.pick)
+	case len(km.Runes) == 1 && km.Runes[0] >= '1' && int(km.Runes[0]-'1') < len(s.presets):
+		s.openPreset(int(km.Runes[0] - '1'))
+	}
+}
+
+func (s *Sandbox) openPreset(i int) {
+	if i >= len(s.presets) || s.open == nil {
+		return
+	}
+	sess, err := s.open(s.presets[i].Name)
+	if err != nil {
+		s.say(theme.Violated, err.Error())
+		return
+	}
+	s.sess, s.picking = sess, false
+	s.say(theme.Accent, "the world waits for you: s sends, n steps, : takes a scenario line, ? lists every key")
+	s.refresh()
+}
+
+// promptKey edits the prompt line. Enter runs it; an error stays under the
+// line, which is kept so it can be fixed.
+func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
+	switch km.Type {
+	case tea.KeyEsc:
+		s.prompting = false
+		s.input.Blur()
+		s.layout()
+		return nil
+	case tea.KeyEnter:
+		line := strings.TrimSpace(s.input.Value())
+		if line == "" {
+			s.prompting = false
+			s.layout()
+			return nil
+		}
+		if len(s.hist) == 0 || s.hist[len(s.hist)-1] != line {
+			s.hist = append(s.hist, line)
+		}
+		s.histAt = len(s.hist)
+		before := len(s.branches)
+		ans, err := s.sess.Exec(line)
+		if err != nil {
+			s.perr = oneLine(err.Error())
+			return nil
+		}
+		s.prompting, s.perr = false, ""
+		s.input.SetValue("")
+		s.refresh()
+		if len(s.branches) > before {
+			ans += "  (a new branch: " + s.branches[len(s.branches)-1].Name + ")"
+		}
+		s.say(theme.Changed, ans)
+		return nil
+	case tea.KeyUp, tea.KeyDown:
+		if len(s.hist) == 0 {
+			return nil
+		}
+		if km.Type == tea.KeyUp {
+			s.histAt = max(s.histAt-1, 0)
+		} else {
+			s.histAt = min(s.histAt+1, len(s.hist))
+		}
+		v := ""
+		if s.histAt < len(s.hist) {
+			v = s.hist[s.histAt]
+		}
+		s.input.SetValue(v)
+		s.input.CursorEnd()
+		s.suggest()
+		return nil
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(km)
+	s.perr = ""
+	s.suggest()
+	return cmd
+}
+
+// suggest gives the prompt the lines its value may become.
+func (s *Sandbox) suggest() {
+	s.input.SetSuggestions(s.sess.Complete(s.input.Value()))
+}
+
+// refresh reads the session after a change and redraws the panes.
+func (s *Sandbox) refresh() {
+	if s.sess == nil {
+		return
+	}
+	s.waiting = s.sess.Waiting()
+	s.monitors = s.sess.Monitors()
+	s.guards = s.sess.Safeguards()
+	s.clients = s.sess.Clients()
+	s.branches = s.sess.Branches()
+	s.sel = min(s.sel, max(len(s.waiting)-1, 0))
+	s.client = min(s.client, max(len(s.clients)-1, 0))
+	s.shown = ""
+	for _, m := range s.monitors {
+		if !m.Holds && !s.dismissed[dismissKey(m)] {
+			s.shown = m.Name
+			break
+		}
+	}
+	s.frame = s.sess.Frame(s.shown)
+	s.layout()
+}
+
+// PresetNames lists the presets' names, for messages.
+func PresetNames(ps []SandboxPreset) string {
+	var out []string
+	for i, p := range ps {
+		out = append(out, strconv.Itoa(i+1)+" "+p.Name)
+	}
+	return strings.Join(out, ", ")
+}

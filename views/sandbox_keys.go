@@ -1,0 +1,95 @@
+package views
+
+import "github.com/charmbracelet/bubbles/key"
+
+// SandboxKeyMap holds the sandbox's keys. Every action key makes one typed
+// action (Op), which the session turns into one line of scenario text.
+type SandboxKeyMap struct {
+	Up, Down                 key.Binding
+	Deliver, Drop, Duplicate key.Binding
+	Delay, Reorder           key.Binding
+	Step, Run                key.Binding
+	Back, Forward            key.Binding
+	First, Last              key.Binding
+	Crash, Restart, Pause    key.Binding
+	PrevClient, NextClient   key.Binding
+	Init, Begin, Send        key.Binding
+	SendOffsets, Commit      key.Binding
+	Abort, Poll, Process     key.Binding
+	Guard                    key.Binding
+	Prompt, Branches, Save   key.Binding
+	Dismiss, Panel, Help     key.Binding
+	Quit                     key.Binding
+	ScrollUp, ScrollDown     key.Binding
+}
+
+// DefaultSandboxKeyMap returns the sandbox's default keys.
+func DefaultSandboxKeyMap() SandboxKeyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return SandboxKeyMap{
+		Up:          b([]string{"up", "k"}, "↑/k", "select"),
+		Down:        b([]string{"down", "j"}, "↓/j", "select"),
+		Deliver:     b([]string{"enter", "d"}, "enter/d", "deliver it now"),
+		Drop:        b([]string{"x"}, "x", "drop it"),
+		Duplicate:   b([]string{"u"}, "u", "duplicate it"),
+		Delay:       b([]string{"y"}, "y", "delay it 5 s"),
+		Reorder:     b([]string{"o"}, "o", "swap it with the next"),
+		Step:        b([]string{"n", " "}, "n/space", "step"),
+		Run:         b([]string{"R"}, "R", "run until quiet"),
+		Back:        b([]string{"left", "h"}, "←", "back"),
+		Forward:     b([]string{"right", "l"}, "→", "forward"),
+		First:       b([]string{"<"}, "<", "to the setup"),
+		Last:        b([]string{">"}, ">", "to the end"),
+		Crash:       b([]string{"c"}, "c", "crash…"),
+		Restart:     b([]string{"r"}, "r", "restart…"),
+		Pause:       b([]string{"z"}, "z", "pause/resume client"),
+		PrevClient:  b([]string{"["}, "[", "previous client"),
+		NextClient:  b([]string{"]"}, "]", "next client"),
+		Init:        b([]string{"i"}, "i", "initTransactions"),
+		Begin:       b([]string{"b"}, "b", "beginTransaction"),
+		Send:        b([]string{"s"}, "s", "send"),
+		SendOffsets: b([]string{"O"}, "O", "sendOffsetsToTransaction"),
+		Commit:      b([]string{"m"}, "m", "commitTransaction"),
+		Abort:       b([]string{"a"}, "a", "abortTransaction"),
+		Poll:        b([]string{"p"}, "p", "poll"),
+		Process:     b([]string{"e"}, "e", "process"),
+		Guard:       b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "switch a safeguard"),
+		Prompt:      b([]string{":"}, ":", "prompt"),
+		Branches:    b([]string{"B"}, "B", "branches"),
+		Save:        b([]string{"w"}, "w", "save"),
+		Dismiss:     b([]string{"esc"}, "esc", "dismiss"),
+		Panel:       b([]string{"tab"}, "tab", "next panel"),
+		Help:        b([]string{"?"}, "?", "help"),
+		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
+		ScrollUp:    b([]string{"pgup"}, "pgup", "scroll panel"),
+		ScrollDown:  b([]string{"pgdown"}, "pgdn", "scroll panel"),
+	}
+}
+
+// ascii returns the key map with ASCII-only help texts.
+func (k SandboxKeyMap) ascii() SandboxKeyMap {
+	k.Up.SetHelp("up/k", "select")
+	k.Down.SetHelp("down/j", "select")
+	k.Back.SetHelp("left", "back")
+	k.Forward.SetHelp("right", "forward")
+	k.Crash.SetHelp("c", "crash...")
+	k.Restart.SetHelp("r", "restart...")
+	return k
+}
+
+// short is the help line's keys; full the help view's, in groups.
+func (k SandboxKeyMap) short() []key.Binding {
+	return []key.Binding{k.Up, k.Deliver, k.Drop, k.Step, k.Run, k.Back, k.Prompt, k.Help, k.Quit}
+}
+
+func (k SandboxKeyMap) full() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Deliver, k.Drop, k.Duplicate, k.Delay, k.Reorder},
+		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches},
+		{k.Crash, k.Restart, k.Pause, k.PrevClient, k.NextClient},
+		{k.Init, k.Begin, k.Send, k.SendOffsets, k.Commit, k.Abort, k.Poll, k.Process},
+		{k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,428 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"eoslab/views/theme"
+)
+
+// The sandbox's screen: a header, the safeguards bar, the waiting list and
+// the guarantee monitors on the left, the player's panels on the right (the
+// Timeline first), a broken monitor's cause chain under them until it is
+// dismissed, and a status line (or the prompt) above the help line.
+
+// Smallest sandbox screen.
+const (
+	sandboxMinW = 60
+	sandboxMinH = 20
+)
+
+// sbRects is where every part of the sandbox goes for one size.
+type sbRects struct {
+	header, bar, list, mons, main, side, cause, status, help, body Rect
+}
+
+// wide reports whether the Timeline and a second panel fit side by side.
+func (s *Sandbox) wide() bool { return s.w >= 150 && s.h >= 30 }
+
+// barLines is the safeguards bar, one switch an item: its key, a tick or a
+// cross with a word, the setting as written, and "not a Kafka setting" for
+// the teaching-only switches.
+func (s *Sandbox) barLines() []string {
+	th := s.th
+	var items, na []string
+	for i, g := range s.guards {
+		if !g.Available {
+			na = append(na, strconv.Itoa(i+1))
+			continue
+		}
+		st := th.Mark(theme.Committed, "on")
+		if !g.On {
+			st = th.Mark(theme.Violated, "OFF")
+		}
+		it := th.Text(theme.TextAccent, strconv.Itoa(i+1)) + " " + clean(g.Key) + "=" + clean(g.Value) + " " + st
+		if g.NotKafka {
+			it += th.Text(theme.TextFaint, " (not a Kafka setting)")
+		}
+		items = append(items, it)
+	}
+	if len(na) > 0 {
+		items = append(items, th.Text(theme.TextFaint, strings.Join(na, ",")+": n/a here"))
+	}
+	p := painter{th: th, w: s.w - 1}
+	lead := th.Text(theme.TextBold, " Safeguards ")
+	lines := p.flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
+	return lines
+}
+
+func (s *Sandbox) rects() sbRects {
+	var r sbRects
+	bar := len(s.barLines())
+	r.header = Rect{0, 0, s.w, 1}
+	r.bar = Rect{0, 1, s.w, bar}
+	r.status = Rect{0, s.h - 2, s.w, 1}
+	r.help = Rect{0, s.h - 1, s.w, 1}
+	top := 1 + bar
+	bodyH := max(s.h-top-2, 0)
+	r.body = Rect{0, top, s.w, bodyH}
+	left := clamp(s.w*2/5, 28, 60)
+	monH := min(len(s.monitors)+2, bodyH/2+1)
+	r.list = Rect{0, top, left, bodyH - monH}
+	r.mons = Rect{0, top + bodyH - monH, left, monH}
+	rw := s.w - left
+	causeH := 0
+	if s.shown != "" {
+		causeH = min(s.causeLen(rw-4)+2, bodyH/2)
+	}
+	mainH := bodyH - causeH
+	r.cause = Rect{left, top + mainH, rw, causeH}
+	if s.wide() {
+		mw := rw * 3 / 5
+		r.main = Rect{left, top, mw, mainH}
+		r.side = Rect{left + mw, top, rw - mw, mainH}
+	} else {
+		r.main = Rect{left, top, rw, mainH}
+	}
+	return r
+}
+
+// mainPanel and sidePanel are the panels on the right: on a wide screen
+// the Timeline and the one tab picks, else the one tab picks.
+func (s *Sandbox) mainPanel() PanelID {
+	if s.wide() {
+		return PanelTimeline
+	}
+	return s.right
+}
+
+func (s *Sandbox) sidePanel() PanelID {
+	if s.right == PanelTimeline {
+		return PanelEvents
+	}
+	return s.right
+}
+
+var panelBuilders = [numPanels]func(*Frame, painter) ([]string, Content, Range){
+	PanelProducers:   producersContent,
+	PanelPartitions:  partitionsContent,
+	PanelCoordinator: coordinatorContent,
+	PanelConsumers:   consumersContent,
+	PanelTimeline:    timelineContent,
+	PanelEvents:      eventsContent,
+}
+
+// layout sizes the panes and fills them from the values read by refresh.
+func (s *Sandbox) layout() {
+	if s.sess == nil || s.w < sandboxMinW || s.h < sandboxMinH {
+		return
+	}
+	r := s.rects()
+	s.fillPanel(s.mainPanel(), r.main)
+	if s.wide() {
+		s.fillPanel(s.sidePanel(), r.side)
+	}
+	s.fillList()
+	s.fillMonitors(r.mons)
+	s.fillCause(r.cause)
+	if s.overlay != 0 {
+		s.fillOverlay(r.body)
+	}
+}
+
+func (s *Sandbox) fillPanel(id PanelID, rc Rect) {
+	f := &s.frame
+	k := panelDrawKey{frame: f.Key, w: max(rc.W-3, 0)}
+	d, ok := s.cache.get(id, k)
+	if !ok {
+		head, body, anchor := panelBuilders[id](f, painter{th: s.th, w: k.w, cache: s.cache})
+		d = panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
+		s.cache.put(id, d)
+	}
+	p := &s.panes[id]
+	p.SetSize(rc.W, rc.H)
+	title := s.th.Text(theme.TextTitle, id.String())
+	if !s.wide() {
+		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
+	} else if id != PanelTimeline {
+		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
+	}
+	p.SetTitle(title)
+	p.SetContent(d.head, d.body, d.anchor)
+}
+
+// fillList draws the waiting list: the selected item in full, the others
+// on one line each.
+func (s *Sandbox) fillList() {
+	if s.sess == nil || s.w < sandboxMinW || s.h < sandboxMinH {
+		return
+	}
+	r := s.rects().list
+	th := s.th
+	w := max(r.W-3, 1)
+	var lines []string
+	sel := 0
+	for i, it := range s.waiting {
+		text := it.Kind + " " + clean(it.Text)
+		if !it.Timer {
+			text = "m" + strconv.FormatInt(it.ID, 10) + " " + text
+		} else {
+			text = "timer " + text
+		}
+		due := th.Text(theme.TextFaint, " (in "+strconv.FormatInt(it.In, 10)+" ms)")
+		if i == s.sel {
+			sel = len(lines)
+			for j, l := range wrap(text, w-2) {
+				lead := "  "
+				if j == 0 {
+					lead = th.Text(theme.TextAccent, s.th.Sym.Cursor) + " "
+				}
+				lines = append(lines, lead+th.Text(theme.TextBold, l))
+			}
+			lines[len(lines)-1] += due
+			continue
+		}
+		lines = append(lines, "  "+fit(text, w-2, th.Sym.Ellipsis))
+	}
+	if len(lines) == 0 {
+		lines = wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
+		for i := range lines {
+			lines[i] = th.Text(theme.TextFaint, lines[i])
+		}
+	}
+	s.list.SetSize(r.W, r.H)
+	s.list.SetFocused(true)
+	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+itoa(len(s.waiting))+"  enter delivers, x drops"))
+	s.list.SetContent(nil, textLines(lines), Range{sel, sel})
+}
+
+func (s *Sandbox) fillMonitors(r Rect) {
+	th := s.th
+	var lines []string
+	broken := 0
+	for _, m := range s.monitors {
+		text := m.Sentence
+		if width(text)+12 > r.W && m.Short != "" {
+			text = m.Short
+		}
+		if m.Holds {
+			lines = append(lines, th.Mark(theme.Committed, text))
+			continue
+		}
+		broken++
+		lines = append(lines, th.Mark(theme.Violated, "BROKEN "+text))
+	}
+	s.mons.SetSize(r.W, r.H)
+	title := th.Text(theme.TextTitle, "Guarantees") + th.Text(theme.TextFaint, " "+itoa(len(s.monitors)-broken)+" hold")
+	if broken > 0 {
+		title += " " + th.Render(theme.Violated, itoa(broken)+" broken")
+	}
+	s.mons.SetTitle(title)
+	s.mons.SetContent(nil, textLines(lines), noRange)
+}
+
+// causeLines is the cause chain on screen, wrapped to w.
+func (s *Sandbox) causeLines(w int) []string {
+	for _, m := range s.monitors {
+		if m.Name != s.shown {
+			continue
+		}
+		var out []string
+		for i, c := range m.Cause {
+			lead := strconv.Itoa(i+1) + ". "
+			for j, l := range wrap(clean(c), max(w-len(lead), 8)) {
+				if j == 0 {
+					out = append(out, s.th.Text(theme.TextAccent, lead)+l)
+				} else {
+					out = append(out, repeat(" ", len(lead))+l)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func (s *Sandbox) causeLen(w int) int { return len(s.causeLines(w)) }
+
+func (s *Sandbox) fillCause(r Rect) {
+	if s.shown == "" {
+		return
+	}
+	sentence := ""
+	for _, m := range s.monitors {
+		if m.Name == s.shown {
+			sentence = m.Sentence
+		}
+	}
+	s.cause.SetSize(r.W, r.H)
+	s.cause.SetFocused(true)
+	s.cause.SetTitle(s.th.Mark(theme.Violated, "Why \""+sentence+"\" broke") + s.th.Text(theme.TextFaint, "  esc dismisses; ! marks it on the Timeline"))
+	s.cause.SetContent(nil, textLines(s.causeLines(max(r.W-4, 10))), noRange)
+}
+
+func (s *Sandbox) fillOverlay(r Rect) {
+	p := painter{th: s.th, w: max(r.W-4, 0), cache: s.cache}
+	s.over.SetSize(r.W, r.H)
+	s.over.SetFocused(true)
+	var lines []string
+	if s.overlay == 2 {
+		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
+		for i, b := range s.branches {
+			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + itoa(b.Len) + " action(s)"
+			if b.Parent >= 0 {
+				l += ", from " + s.branches[b.Parent].Name + " at step " + itoa(b.At)
+			}
+			if i == s.sess.Branch() {
+				l = s.th.Text(theme.TextAccent, s.th.Sym.Cursor) + " " + s.th.Text(theme.TextBold, l) + "  (you are here, step " + itoa(s.sess.Pos()) + ")"
+			} else {
+				l = "  " + l
+			}
+			lines = append(lines, l)
+		}
+		lines = append(lines, "", s.th.Text(theme.TextFaint, "Going back (←) and then acting starts a new branch; the old one stays here."))
+	} else {
+		s.over.SetTitle(s.th.Text(theme.TextTitle, "Sandbox help") + s.th.Text(theme.TextFaint, "  ? or esc closes"))
+		lines = append(lines, p.bold("Keys"))
+		lines = append(lines, p.keyLines(s.keys.full())...)
+		for _, t := range []string{"",
+			"Every key is one action and one line of the scenario language; the status line shows it. : takes any line (tab completes, up/down recall). w saves the branch as a scenario file.",
+			"", "The safeguards bar switches Kafka settings (1-3) and three teaching-only switches (4-6) that no Kafka has. Switching one plays your actions again on a new branch.",
+			"", "A broken guarantee shows the events that led to it, oldest first; the Timeline marks their messages with !."} {
+			lines = append(lines, p.wrap(t, p.w)...)
+		}
+		lines = append(lines, "")
+		lines = append(lines, p.timelineLegendLines()...)
+	}
+	s.over.SetContent(nil, indent(lines), noRange)
+}
+
+// View implements tea.Model.
+func (s Sandbox) View() string {
+	v := s.view()
+	if s.th.ASCII {
+		v = asciiOnly(v)
+	}
+	return v
+}
+
+func (s Sandbox) view() string {
+	if s.w <= 0 || s.h <= 0 {
+		return ""
+	}
+	if s.w < sandboxMinW || s.h < sandboxMinH {
+		return center("terminal too small for the sandbox: it needs "+itoa(sandboxMinW)+"x"+itoa(sandboxMinH)+
+			", this is "+itoa(s.w)+"x"+itoa(s.h), s.w, s.h)
+	}
+	if s.picking {
+		return s.pickerView()
+	}
+	r := s.rects()
+	blocks := []block{
+		{r.header, []string{s.headerLine()}, false},
+		{r.bar, s.barLines(), false},
+		{r.status, []string{s.statusLine()}, false},
+		{r.help, []string{s.helpLine()}, false},
+	}
+	if s.overlay != 0 {
+		return compose(s.w, s.h, append(blocks, block{r.body, s.over.Lines(), true}))
+	}
+	blocks = append(blocks,
+		block{r.list, s.list.Lines(), true},
+		block{r.mons, s.mons.Lines(), true},
+		block{r.main, s.panes[s.mainPanel()].Lines(), true})
+	if s.wide() {
+		blocks = append(blocks, block{r.side, s.panes[s.sidePanel()].Lines(), true})
+	}
+	if s.shown != "" && !r.cause.Empty() {
+		blocks = append(blocks, block{r.cause, s.cause.Lines(), true})
+	}
+	return compose(s.w, s.h, blocks)
+}
+
+func (s Sandbox) headerLine() string {
+	th := s.th
+	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, clean(s.sess.Title()))
+	right := "step " + itoa(s.sess.Pos()) + "/" + itoa(s.sess.Len())
+	if n := len(s.branches); n > 1 {
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + s.branches[s.sess.Branch()].Name + " of " + itoa(n)
+	}
+	if c, ok := s.current(); ok {
+		tag := ""
+		if c.Paused {
+			tag = " " + th.Tag(theme.Paused)
+		}
+		if c.Crashed {
+			tag = " " + th.Tag(theme.Crashed)
+		}
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "client " + th.Text(theme.TextAccent, clean(c.Name)) + tag + th.Text(theme.TextFaint, " [ ]")
+	}
+	right += " "
+	lw := s.w - width(right) - 1
+	if lw < 16 {
+		return fit(left+" "+right, s.w, th.Sym.Ellipsis)
+	}
+	return fit(left, lw, th.Sym.Ellipsis) + " " + right
+}
+
+func (s Sandbox) statusLine() string {
+	if s.prompting {
+		v := s.input.View()
+		if s.perr != "" {
+			v += "  " + s.th.Mark(theme.Violated, s.perr)
+		}
+		return v
+	}
+	if s.flash != "" {
+		return " " + s.th.Render(s.flashKind, s.flash)
+	}
+	return ""
+}
+
+func (s Sandbox) helpLine() string {
+	if s.prompting {
+		if s.perr != "" {
+			return fit(" "+s.th.Text(theme.TextFaint, "fix the line and press enter again; esc closes the prompt"), s.w, s.th.Sym.Ellipsis)
+		}
+		sug := s.input.MatchedSuggestions()
+		line := s.th.Text(theme.TextFaint, " enter runs, tab completes, up/down recall, esc closes")
+		if len(sug) > 0 {
+			line = " " + s.th.Text(theme.TextFaint, "tab: ")
+			for i, x := range sug[:min(len(sug), 6)] {
+				if i > 0 {
+					line += s.th.Text(theme.TextFaint, ", ")
+				}
+				line += clean(x)
+			}
+		}
+		return fit(line, s.w, s.th.Sym.Ellipsis)
+	}
+	return s.help.ShortHelpView(s.keys.short())
+}
+
+func (s Sandbox) pickerView() string {
+	th := s.th
+	lines := []string{"", "  " + th.Text(theme.TextHeader, " Sandbox ") + "  " + th.Text(theme.TextBold, "Pick a starting world"), ""}
+	for i, p := range s.presets {
+		lead := "  "
+		title := strconv.Itoa(i+1) + ". " + p.Title
+		if i == s.pick {
+			lead = th.Text(theme.TextAccent, th.Sym.Cursor) + " "
+			title = th.Text(theme.TextAccent, title)
+		}
+		lines = append(lines, "  "+lead+title)
+		for _, l := range wrap(p.Summary, max(s.w-10, 10)) {
+			lines = append(lines, "       "+th.Text(theme.TextFaint, l))
+		}
+		lines = append(lines, "")
+	}
+	lines = append(lines, wrap("  Nothing moves until you act: you pick which message is delivered, lost or repeated, and switch safeguards off to see what they protect.", s.w-2)...)
+	blocks := []block{
+		{Rect{0, 0, s.w, s.h - 2}, lines, false},
+		{Rect{0, s.h - 2, s.w, 1}, []string{s.statusLine()}, false},
+		{Rect{0, s.h - 1, s.w, 1}, []string{s.help.ShortHelpView([]key.Binding{s.keys.Up, s.keys.Deliver, s.keys.Quit})}, false},
+	}
+	return compose(s.w, s.h, blocks)
+}
