@@ -262,7 +262,11 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		s.right = s.nextPanel()
 		s.layout()
 	case is(km, k.ScrollUp), is(km, k.ScrollDown):
-		p := &s.panes[s.right]
+		// The cause chain scrolls while it is shown; else the panel.
+		p := &s.panes[s.mainPanel()]
+		if s.shown != "" {
+			p = &s.cause
+		}
 		up := tea.KeyMsg{Type: tea.KeyPgUp}
 		if is(km, k.ScrollDown) {
 			up = tea.KeyMsg{Type: tea.KeyPgDown}
@@ -601,3 +605,15 @@ func PresetNames(ps []SandboxPreset) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// CauseShown is the monitor whose cause chain is on screen, or "".
+func (s Sandbox) CauseShown() string { return s.shown }
+
+// Prompt reports whether the prompt is open, its line, its inline error
+// and the suggestions it offers for the line.
+func (s Sandbox) Prompt() (open bool, line, err string, suggestions []string) {
+	return s.prompting, s.input.Value(), s.perr, s.input.MatchedSuggestions()
+}
+
+// Selected is the index of the selected waiting item.
+func (s Sandbox) Selected() int { return s.sel }

@@ -92,16 +92,15 @@ func chain(w *engine.World, name string, j int) cause {
 	c := cause{name: name, msgs: map[int64]bool{}}
 	var picked []int
 	decided := false
+	decision := decisions[name]
 	for i := j - 1; i >= 0 && i >= j-causeScan && len(picked) < maxCause; i-- {
 		e := &w.Events[i]
-		switch e.Kind {
-		case engine.EvFault, engine.EvFence, engine.EvClientError, engine.EvTimer:
+		switch {
+		case e.Kind == engine.EvFault || e.Kind == engine.EvFence || e.Kind == engine.EvClientError || e.Kind == engine.EvTimer:
 			picked = append(picked, i)
-		case engine.EvSeqCheck, engine.EvMarker, engine.EvConsume, engine.EvOffsets:
-			if !decided {
-				decided = true
-				picked = append(picked, i)
-			}
+		case !decided && (e.Kind == decision[0] || e.Kind == decision[1]):
+			decided = true
+			picked = append(picked, i)
 		}
 	}
 	for k := len(picked) - 1; k >= 0; k-- {
@@ -116,6 +115,21 @@ func chain(w *engine.World, name string, j int) cause {
 		c.msgs[m.ID] = true
 	}
 	return c
+}
+
+// decisions are the kinds of event that decide each invariant: the last
+// one before a violation is the decision the chain names (a leader's
+// sequence check, a marker, a fetch or an offset commit). noKind fills the
+// unused slots.
+const noKind = engine.EventKind(255)
+
+var decisions = map[string][2]engine.EventKind{
+	engine.InvDuplicateRecord:   {engine.EvSeqCheck, noKind},
+	engine.InvDuplicateSequence: {engine.EvSeqCheck, noKind},
+	engine.InvFencedWrite:       {engine.EvSeqCheck, engine.EvMarker},
+	engine.InvUncommittedRead:   {engine.EvConsume, engine.EvMarker},
+	engine.InvAtomicVisibility:  {engine.EvMarker, noKind},
+	engine.InvOffsetsAtomic:     {engine.EvOffsets, engine.EvMarker},
 }
 
 // highlightKey marks a frame whose Timeline shows a cause chain: its Key

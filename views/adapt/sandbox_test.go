@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -84,4 +85,13 @@ func TestSandboxLostAckEachPreset(t *testing.T) {
 			t.Logf("%s idem=%v cause:\n%s", p.Name, idem, strings.Join(m.Cause, "\n"))
 		}
 	}
+}
+
+func stateJSON(t testing.TB, x *Sandbox) []byte {
+	t.Helper()
+	b, err := json.Marshal(x.World().State())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -1,0 +1,308 @@
+package adapt
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views"
+	"eoslab/views/internal/viewtest"
+)
+
+// sbox is the sandbox screen on a real engine, driven by keys only, as a
+// learner would. The test reads typed values (the session, the monitors)
+// to decide which key to press and what to check.
+type sbox struct {
+	t     testing.TB
+	m     tea.Model
+	w, h  int
+	saved map[string][]byte
+}
+
+func openPreset(name string) (views.SandboxSession, error) { return OpenSandbox(name) }
+
+func newSbox(t testing.TB, preset string, w, h int) *sbox {
+	t.Helper()
+	b := &sbox{t: t, w: w, h: h, saved: map[string][]byte{}}
+	opts := views.Options{SaveFile: func(name string, data []byte) (string, error) {
+		b.saved[name] = data
+		return name, nil
+	}}
+	b.m = views.NewSandbox(SandboxPresets(), openPreset, nil, opts)
+	b.m, _ = b.m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	for i, p := range SandboxPresets() {
+		if p.Name == preset {
+			b.press(string(rune('1' + i)))
+		}
+	}
+	if b.model().Session() == nil {
+		t.Fatalf("preset %q did not open", preset)
+	}
+	return b
+}
+
+func (b *sbox) press(keys ...string) {
+	for _, k := range keys {
+		var cmd tea.Cmd
+		b.m, cmd = b.m.Update(viewtest.Key(k))
+		// A save runs as a command: run it, as Bubble Tea would.
+		if cmd != nil && k == "w" {
+			b.m, _ = b.m.Update(cmd())
+		}
+		viewtest.CheckScreen(b.t, b.m.View(), b.w, b.h, "after "+k)
+	}
+}
+
+func (b *sbox) typeLine(s string) {
+	for _, r := range s {
+		b.press(string(r))
+	}
+}
+
+func (b *sbox) model() views.Sandbox { return b.m.(views.Sandbox) }
+func (b *sbox) sb() *Sandbox         { return b.model().Session().(*Sandbox) }
+
+// selectWaiting moves the selection to the first waiting item ok accepts,
+// stepping the world (n) until there is one.
+func (b *sbox) selectWaiting(what string, ok func(views.WaitItem) bool) {
+	b.t.Helper()
+	for tries := 0; tries < 60; tries++ {
+		for i, it := range b.sb().Waiting() {
+			if ok(it) {
+				for b.model().Selected() < i {
+					b.press("down")
+				}
+				for b.model().Selected() > i {
+					b.press("up")
+				}
+				return
+			}
+		}
+		b.press("n")
+	}
+	b.t.Fatalf("no %s came; waiting: %+v", what, b.sb().Waiting())
+}
+
+func produceResponseTo(p string) func(views.WaitItem) bool {
+	return func(it views.WaitItem) bool {
+		return it.Kind == "ProduceResponse" && strings.Contains(it.Text, "-> "+p+" ")
+	}
+}
+
+func TestSandboxKeysLostAckEachPreset(t *testing.T) {
+	for _, p := range SandboxPresets() {
+		for _, idem := range []bool{true, false} {
+			b := newSbox(t, p.Name, 80, 24)
+			if !idem {
+				b.press("1") // enable.idempotence=false
+			}
+			prod := b.sb().Clients()[0]
+			if prod.Transactional {
+				b.press("i", "R", "b")
+			}
+			b.press("s")
+			b.selectWaiting("ProduceResponse", produceResponseTo(prod.Name))
+			b.press("x", "R")
+			m := monitor(b.sb(), "duplicate-record")
+			if m.Holds != idem {
+				t.Errorf("%s, idempotence %v: no record written twice holds = %v\n%s", p.Name, idem, m.Holds, b.sb().Scenario())
+			}
+			shown := b.model().CauseShown()
+			if idem && shown != "" || !idem && shown != "duplicate-record" {
+				t.Errorf("%s, idempotence %v: cause shown for %q", p.Name, idem, shown)
+			}
+			if !idem {
+				view := b.m.View()
+				for _, want := range []string{"BROKEN", "drops m", "REQUEST_TIMED_OUT"} {
+					if !strings.Contains(view, want) {
+						t.Errorf("%s: the screen lacks %q:\n%s", p.Name, want, view)
+					}
+				}
+				if c := m.Cause; len(c) == 0 || !strings.Contains(c[len(c)-1], "VIOLATION duplicate-record") {
+					t.Errorf("%s: the chain does not end with the violation: %q", p.Name, c)
+				}
+				// The cause stays until dismissed, then goes.
+				b.press("n", "esc")
+				if s := b.model().CauseShown(); s != "" {
+					t.Errorf("%s: esc left the cause of %q on screen", p.Name, s)
+				}
+			}
+		}
+	}
+}
+
+// TestSandboxZombieFenced pauses A in an open transaction, starts B with
+// the same transactional.id, resumes A: A is fenced and every guarantee
+// holds.
+func TestSandboxZombieFenced(t *testing.T) {
+	b := newSbox(t, "zombie", 80, 24)
+	b.press("i", "R", "b", "s", "R") // A: init, begin, send
+	b.press("z")                     // A pauses: the zombie
+	b.press("]", "i", "R")           // B: initTransactions fences A's epoch
+	b.press("[", "z", "m", "R")      // A resumes and tries to commit
+	var a views.ProducerView
+	for _, pv := range b.sb().Frame("").Producers {
+		if pv.Name == "A" {
+			a = pv
+		}
+	}
+	if !a.Fenced && a.ErrorTone != views.ToneFenced {
+		t.Errorf("A is not fenced: %+v\n%s", a, b.sb().Scenario())
+	}
+	for _, m := range b.sb().Monitors() {
+		if !m.Holds {
+			t.Errorf("%s broke: %q", m.Name, m.Cause)
+		}
+	}
+}
+
+// TestSandboxZombieFencingOff: with epoch fencing switched off (a
+// teaching-only switch), the zombie's write is read by read_committed and
+// a monitor says so.
+func TestSandboxZombieFencingOff(t *testing.T) {
+	b := newSbox(t, "zombie", 80, 24)
+	var g views.Safeguard
+	for _, s := range b.sb().Safeguards() {
+		if s.ID == views.GuardFencing {
+			g = s
+		}
+	}
+	if !g.Available {
+		t.Skip("the engine has no eoslab.epoch.fencing switch yet")
+	}
+	b.press("5")
+	b.press("i", "R", "b", "s", "R", "z", "]", "i", "R", "b", "s", "m", "R", "[", "z", "s", "m", "R", "]", "]", "p", "R")
+	broken := false
+	for _, m := range b.sb().Monitors() {
+		if !m.Holds {
+			broken = true
+		}
+	}
+	if !broken {
+		t.Errorf("with epoch fencing off, no monitor broke\n%s", b.sb().Scenario())
+	}
+}
+
+// TestSandboxFork goes back 5 steps, acts, and switches back: both
+// branches are intact.
+func TestSandboxFork(t *testing.T) {
+	b := newSbox(t, "idempotent", 80, 24)
+	b.press("s", "n", "n", "n", "s", "n", "n", "n")
+	first := b.sb().Scenario()
+	if b.sb().Len() != 8 {
+		t.Fatalf("%d actions", b.sb().Len())
+	}
+	b.press("left", "left", "left", "left", "left")
+	if b.sb().Pos() != 3 {
+		t.Fatalf("back 5 from 8 is at %d", b.sb().Pos())
+	}
+	b.press("R")
+	second := b.sb().Scenario()
+	if bs := b.sb().Branches(); len(bs) != 2 || bs[1].Len != 4 || bs[1].Parent != 0 || bs[1].At != 3 {
+		t.Fatalf("branches: %+v", bs)
+	}
+	b.press("B", "1")
+	if b.sb().Branch() != 0 || b.sb().Scenario() != first || b.sb().Len() != 8 || b.sb().Pos() != 3 {
+		t.Fatalf("branch 1 changed: at %d of %d\n%s", b.sb().Pos(), b.sb().Len(), b.sb().Scenario())
+	}
+	b.press(">")
+	if b.sb().Pos() != 8 {
+		t.Fatalf("> went to %d", b.sb().Pos())
+	}
+	b.press("B", "2")
+	if b.sb().Scenario() != second {
+		t.Fatalf("branch 2 changed:\n%s", b.sb().Scenario())
+	}
+	if !strings.HasSuffix(second, "run\n") || strings.Count(second, "\n") != strings.Count(first, "\n")-4 {
+		t.Fatalf("branch 2 is not the first 3 actions and run:\n%s", second)
+	}
+}
+
+// TestSandboxPrompt: a bad line is refused inline with what was expected;
+// the world and the typed line stay; completion offers verbs and names.
+func TestSandboxPrompt(t *testing.T) {
+	b := newSbox(t, "idempotent", 80, 24)
+	b.press("s", "n")
+	before := b.sb().Scenario()
+	b.press(":")
+	b.typeLine("P com")
+	if _, _, _, sug := b.model().Prompt(); strings.Join(sug, ",") != "P commitTransaction" {
+		t.Errorf("P com: suggestions %q", sug)
+	}
+	b.press("esc", ":")
+	b.typeLine("deliver m99")
+	b.press("enter")
+	open, line, perr, _ := b.model().Prompt()
+	if !open || line != "deliver m99" || !strings.Contains(perr, "no message in flight") {
+		t.Errorf("deliver m99: open %v, line %q, error %q", open, line, perr)
+	}
+	b.press("esc", ":")
+	b.typeLine("frobnicate")
+	b.press("enter")
+	open, line, perr, _ = b.model().Prompt()
+	if !open || line != "frobnicate" || !strings.Contains(perr, "prompt:1") || !strings.Contains(perr, "frobnicate") {
+		t.Errorf("frobnicate: open %v, line %q, error %q", open, line, perr)
+	}
+	if !strings.Contains(b.m.View(), "frobnicate") {
+		t.Error("the typed line is not on screen")
+	}
+	if b.sb().Scenario() != before {
+		t.Errorf("a refused line changed the world:\n%s", b.sb().Scenario())
+	}
+	// Names of the world: clients after pause, messages after drop.
+	b.press("esc", ":")
+	b.typeLine("pause ")
+	if _, _, _, sug := b.model().Prompt(); strings.Join(sug, ",") != "pause C,pause P" {
+		t.Errorf("pause: suggestions %q", sug)
+	}
+	b.press("esc", ":")
+	b.typeLine("drop m")
+	_, _, _, sug := b.model().Prompt()
+	if len(sug) == 0 {
+		t.Fatalf("drop m: no suggestions")
+	}
+	b.press("tab")
+	if _, line, _, _ := b.model().Prompt(); line != sug[0] {
+		t.Errorf("tab made %q, want %q", line, sug[0])
+	}
+	b.press("enter")
+	if open, _, perr, _ := b.model().Prompt(); open || !strings.HasSuffix(b.sb().Scenario(), sug[0]+"\n") {
+		t.Errorf("%s: open %v, error %q\n%s", sug[0], open, perr, b.sb().Scenario())
+	}
+	// History: up brings the last line back.
+	b.press(":", "up")
+	if _, line, _, _ := b.model().Prompt(); line != sug[0] {
+		t.Errorf("up: %q", line)
+	}
+}
+
+// TestSandboxSaveReopen saves with w and reopens the file: the same state.
+func TestSandboxSaveReopen(t *testing.T) {
+	b := newSbox(t, "zombie", 80, 24)
+	b.press("i", "R", "b", "s", "z", "]", "i", "R", "[", "z", "R", "w")
+	data := b.saved[b.sb().SaveName()]
+	if len(data) == 0 {
+		t.Fatalf("nothing saved: %v", b.saved)
+	}
+	want := stateJSON(t, b.sb())
+	x, err := OpenSandboxFile("saved.scn", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Pos() != x.Len() || x.Len() != b.sb().Len() {
+		t.Fatalf("reopened at %d of %d, saved %d", x.Pos(), x.Len(), b.sb().Len())
+	}
+	if got := stateJSON(t, x); !bytes.Equal(got, want) {
+		t.Errorf("reopened state differs:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestSandboxSaveOff(t *testing.T) {
+	b := newSbox(t, "idempotent", 80, 24)
+	b.m = views.NewSandbox(SandboxPresets(), openPreset, b.sb(), views.Options{NoFiles: true,
+		SaveFile: func(string, []byte) (string, error) { t.Fatal("saved with NoFiles"); return "", nil }})
+	b.m, _ = b.m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	b.press("w")
+}
