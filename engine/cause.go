@@ -200,6 +200,17 @@ func (w *World) Cause(v Violation) []CauseLink {
 	window := false
 	for i := first; i < end; i++ {
 		e := &w.Events[i]
+		if window && e.Kind == EvSend && e.Message != nil && e.Message.Kind == MsgAddPartitionsToTxn && !msgs[e.Message.ID] {
+			// A leader asks the coordinator to verify a produce
+			// involved (KIP-890): its answer decides the append.
+			if r, ok := e.Message.Body.(*AddPartitionsToTxnRequest); ok && r.VerifyOnly {
+				msgs[e.Message.ID] = true
+				corrs[e.Message.Corr] = true
+			}
+		}
+		if e.Kind == EvSend && e.Message != nil && !msgs[e.Message.ID] && e.Message.Corr != 0 && corrs[e.Message.Corr] && e.Message.Kind == MsgAddPartitionsToTxnResponse {
+			msgs[e.Message.ID] = true
+		}
 		involved := e.Message != nil && msgs[e.Message.ID]
 		switch {
 		case e.Kind == EvDeliver:
@@ -209,6 +220,8 @@ func (w *World) Cause(v Violation) []CauseLink {
 			window = false
 		}
 		switch {
+		case involved && e.Kind == EvSend && (e.Message.Kind == MsgAddPartitionsToTxn || e.Message.Kind == MsgAddPartitionsToTxnResponse):
+			// the verification exchange: its decisions are the links
 		case involved && e.Kind == EvSend:
 			add(i, CauseSend, sendSentence(e.Message))
 		case involved && e.Kind == EvFault:
@@ -224,6 +237,20 @@ func (w *World) Cause(v Violation) []CauseLink {
 			add(i, CauseDecision, decisionSentence(e))
 		case e.Kind == EvFence && e.TxnID != "" && txnIDs[e.TxnID]:
 			add(i, CauseDecision, decisionSentence(e))
+		}
+	}
+	// The decision being taken when the violation was found comes right
+	// after it: the append or marker that the invariant checked first.
+	if window || end > 0 && w.Events[end-1].Kind == EvDeliver {
+		for i := end + 1; i < len(w.Events); i++ {
+			e := &w.Events[i]
+			if e.Kind == EvDeliver || e.Kind == EvAction || e.Kind == EvTimer || e.Kind == EvSend {
+				break
+			}
+			if (e.Kind == EvSeqCheck || e.Kind == EvAppend || e.Kind == EvMarker) && (!e.HasTP() || e.TP == v.TP) ||
+				e.Kind == EvConsume && e.Actor == v.Consumer {
+				add(i, CauseDecision, decisionSentence(e))
+			}
 		}
 	}
 	// Faults on the actors before the first send (a pause that makes a
@@ -248,6 +275,8 @@ func (w *World) Cause(v Violation) []CauseLink {
 			add(c, CauseSwitch, "the teaching switch "+ConfigKey(k).String()+" is off (not a Kafka setting): "+switchOffSentence(ConfigKey(k)))
 		}
 	}
+	// Oldest first; a decision taken right after the violation was found
+	// (it is narrated once the checks ran) still comes before it.
 	sort.SliceStable(links, func(i, j int) bool { return links[i].Event < links[j].Event })
 	out := links[:0]
 	for i, l := range links {
