@@ -121,7 +121,6 @@ func TestCauseChains(t *testing.T) {
 	}
 }
 
-
 // TestMonitorStatus: the monitors follow InvariantNames, report what broke
 // with its first violation, and cost no allocation with a reused slice.
 func TestMonitorStatus(t *testing.T) {
