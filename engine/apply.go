@@ -232,6 +232,8 @@ func (w *World) runClient(name string) {
 
 func (w *World) deliver(it item) {
 	m := it.Msg
+	w.cur = m
+	defer func() { w.cur = nil }()
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
 			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").naming(m, headDown).fault(FaultLost)

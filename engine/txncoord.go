@@ -544,7 +544,7 @@ func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16) (
 	if meta.ProducerID != pid {
 		return t, meta, InvalidProducerIDMapping, "pid " + itoa(pid) + " does not match " + itoa(meta.ProducerID)
 	}
-	if meta.ProducerEpoch != epoch {
+	if meta.ProducerEpoch != epoch && !w.acceptFencedEpoch(w.coordActor(t), txnID, epoch, meta.ProducerEpoch, "the request") {
 		return t, meta, ProducerFenced, "epoch " + itoa(int64(epoch)) + " is not the current epoch " + itoa(int64(meta.ProducerEpoch))
 	}
 	return t, meta, None, ""
@@ -560,7 +560,7 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 		code = c
 	case !ok || meta.ProducerID != r.ProducerID:
 		code = InvalidProducerIDMapping
-	case meta.ProducerEpoch != r.ProducerEpoch:
+	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(w.coordActor(t), r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "verification of "+r.Partitions[0].String()):
 		code = ProducerFenced
 	case meta.State == PrepareCommit || meta.State == PrepareAbort:
 		code = ConcurrentTransactions
