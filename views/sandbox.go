@@ -295,11 +295,12 @@ func dismissKey(m Monitor) string {
 // shown and tab cycles the other side.
 func (s *Sandbox) nextPanel() PanelID {
 	order := []PanelID{PanelTimeline, PanelEvents, PanelPartitions, PanelProducers, PanelCoordinator, PanelConsumers}
+	cur := s.right
 	if s.wide() {
-		order = order[1:]
+		order, cur = order[1:], s.sidePanel()
 	}
 	for i, p := range order {
-		if p == s.right {
+		if p == cur {
 			return order[(i+1)%len(order)]
 		}
 	}
@@ -437,7 +438,7 @@ func (s *Sandbox) do(op Op) {
 		return
 	}
 	s.refresh()
-	msg := line
+	msg := "ran: " + line
 	if len(s.branches) > before {
 		msg += "  (a new branch: " + s.branches[len(s.branches)-1].Name + "; B lists them)"
 	}

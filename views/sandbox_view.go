@@ -43,8 +43,12 @@ func (s *Sandbox) barLines() []string {
 		if !g.On {
 			st = th.Mark(theme.Violated, "OFF")
 		}
-		it := th.Text(theme.TextAccent, strconv.Itoa(i+1)) + " " + clean(g.Key) + "=" + clean(g.Value) + " " + st
-		if g.NotKafka {
+		label := clean(g.Key) + "=" + clean(g.Value)
+		if !s.wide() {
+			label = compactGuard(g)
+		}
+		it := th.Text(theme.TextAccent, strconv.Itoa(i+1)) + " " + label + " " + st
+		if g.NotKafka && s.wide() {
 			it += th.Text(theme.TextFaint, " (not a Kafka setting)")
 		}
 		items = append(items, it)
@@ -52,10 +56,32 @@ func (s *Sandbox) barLines() []string {
 	if len(na) > 0 {
 		items = append(items, th.Text(theme.TextFaint, strings.Join(na, ",")+": n/a here"))
 	}
+	if !s.wide() {
+		items = append(items, th.Text(theme.TextFaint, "*not a Kafka setting"))
+	}
 	p := painter{th: th, w: s.w - 1}
 	lead := th.Text(theme.TextBold, " Safeguards ")
 	lines := p.flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
 	return lines
+}
+
+// compactGuard is a switch's label on a narrow screen: the value where it
+// says more than on or off, and a star on the teaching-only switches.
+func compactGuard(g Safeguard) string {
+	switch g.ID {
+	case GuardIdempotence:
+		return "idempotence"
+	case GuardIsolation, GuardOffsets:
+		if g.ID == GuardOffsets {
+			return "offsets=" + clean(g.Value)
+		}
+		return clean(g.Value)
+	case GuardDedup:
+		return "dedup*"
+	case GuardFencing:
+		return "fencing*"
+	}
+	return "LSO*"
 }
 
 func (s *Sandbox) rects() sbRects {
@@ -369,11 +395,7 @@ func (s Sandbox) headerLine() string {
 
 func (s Sandbox) statusLine() string {
 	if s.prompting {
-		v := s.input.View()
-		if s.perr != "" {
-			v += "  " + s.th.Mark(theme.Violated, s.perr)
-		}
-		return v
+		return s.input.View()
 	}
 	if s.flash != "" {
 		return " " + s.th.Render(s.flashKind, s.flash)
@@ -384,7 +406,9 @@ func (s Sandbox) statusLine() string {
 func (s Sandbox) helpLine() string {
 	if s.prompting {
 		if s.perr != "" {
-			return fit(" "+s.th.Text(theme.TextFaint, "fix the line and press enter again; esc closes the prompt"), s.w, s.th.Sym.Ellipsis)
+			// The error goes right under the line it is about, which
+			// stays as typed so it can be fixed.
+			return fit(" "+s.th.Mark(theme.Violated, s.perr)+s.th.Text(theme.TextFaint, "  (fix it and press enter; esc closes)"), s.w, s.th.Sym.Ellipsis)
 		}
 		sug := s.input.MatchedSuggestions()
 		line := s.th.Text(theme.TextFaint, " enter runs, tab completes, up/down recall, esc closes")
