@@ -478,7 +478,11 @@ func (x *Sandbox) Exec(line string) (string, error) {
 		}
 		return "does not hold: " + c.Text + "; found " + found, nil
 	}
-	if _, err := x.world().Clone().Apply(c.Action); err != nil {
+	// The trial copy starts an empty event history: its events are thrown
+	// away, and appending to the shared history would copy all of it.
+	trial := x.world().Clone()
+	trial.Events = nil
+	if _, err := trial.Apply(c.Action); err != nil {
 		return "", errors.New(c.Text + ": " + err.Error())
 	}
 	pos := b.s.p.Pos()

@@ -1,0 +1,67 @@
+package adapt
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/lessons"
+	"eoslab/views"
+)
+
+// bigSandbox is a sandbox whose first branch starts with the big lesson's
+// history (over 100,000 events) as its first steps, then one send, so that
+// a message and its timer wait.
+func bigSandbox(tb testing.TB) *Sandbox {
+	l := bigLesson(tb)
+	x := &Sandbox{title: l.Title, name: "big"}
+	for _, c := range l.Setup {
+		x.base = append(x.base, c.Action)
+	}
+	x.written = writtenGuards(x.base)
+	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: x.written, setup: x.setupLines(x.written),
+		parent: -1, name: "branch 1", causes: map[int][]cause{}}
+	for _, st := range l.Steps {
+		b.lines = append(b.lines, st.Title)
+	}
+	x.branches = []*sbBranch{b}
+	b.s.p.Seek(b.s.p.Len())
+	if _, err := x.Do(views.Op{Kind: views.OpCall, Client: "A", Call: views.CallSend}); err != nil {
+		tb.Fatal(err)
+	}
+	if n := len(x.World().Events); n < 100000 {
+		tb.Fatalf("only %d events", n)
+	}
+	return x
+}
+
+// BenchmarkSandboxKeystroke100k measures one sandbox keystroke (Update,
+// then View) at 200x60 on a world with over 100,000 events of history.
+// "select" moves the selection in the waiting list; "revisit" steps back
+// and forth over positions already shown (← →); "act" is n, one engine
+// step as a new action: the trial apply, the step, the new frame and
+// every panel drawn afresh.
+func BenchmarkSandboxKeystroke100k(b *testing.B) {
+	x := bigSandbox(b)
+	for _, c := range []struct {
+		name string
+		keys []tea.KeyMsg
+	}{
+		{"select", []tea.KeyMsg{{Type: tea.KeyDown}, {Type: tea.KeyUp}}},
+		{"revisit", []tea.KeyMsg{{Type: tea.KeyLeft}, {Type: tea.KeyRight}}},
+		{"act", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'n'}}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			x.Seek(x.Len())
+			var m tea.Model = views.NewSandbox(nil, nil, x, views.Options{})
+			m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+			_ = m.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m, _ = m.Update(c.keys[i%len(c.keys)])
+				_ = m.View()
+			}
+		})
+	}
+}
