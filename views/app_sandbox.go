@@ -36,3 +36,6 @@ func (a *App) sandboxUpdate(msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
+
+// SandboxOpen reports whether the sandbox is on screen.
+func (a App) SandboxOpen() bool { return a.screen == screenSandbox && a.sandbox != nil }

@@ -393,9 +393,9 @@ func (s *Sandbox) aimKey(km tea.KeyMsg) {
 	case km.Type == tea.KeyEsc:
 		s.flash = ""
 		return
-	case r == "k":
+	case is(km, s.keys.AimCoordinator):
 		op.Coordinator = true
-	case r == "c":
+	case is(km, s.keys.AimClient):
 		op.Client = s.clientName()
 	case len(r) == 1 && r[0] >= '1' && r[0] <= '9':
 		op.Broker = int(r[0] - '0')

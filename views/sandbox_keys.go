@@ -20,7 +20,10 @@ type SandboxKeyMap struct {
 	Prompt, Branches, Save   key.Binding
 	Dismiss, Panel, Help     key.Binding
 	Quit                     key.Binding
-	ScrollUp, ScrollDown     key.Binding
+	// AimCoordinator and AimClient answer c or r: the coordinator, or
+	// the client the call keys act on.
+	AimCoordinator, AimClient key.Binding
+	ScrollUp, ScrollDown      key.Binding
 }
 
 // DefaultSandboxKeyMap returns the sandbox's default keys.
@@ -29,42 +32,44 @@ func DefaultSandboxKeyMap() SandboxKeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
 	return SandboxKeyMap{
-		Up:          b([]string{"up", "k"}, "↑/k", "select"),
-		Down:        b([]string{"down", "j"}, "↓/j", "select"),
-		Deliver:     b([]string{"enter", "d"}, "enter/d", "deliver it now"),
-		Drop:        b([]string{"x"}, "x", "drop it"),
-		Duplicate:   b([]string{"u"}, "u", "duplicate it"),
-		Delay:       b([]string{"y"}, "y", "delay it 5 s"),
-		Reorder:     b([]string{"o"}, "o", "swap it with the next"),
-		Step:        b([]string{"n", " "}, "n/space", "step"),
-		Run:         b([]string{"R"}, "R", "run until quiet"),
-		Back:        b([]string{"left", "h"}, "←", "back"),
-		Forward:     b([]string{"right", "l"}, "→", "forward"),
-		First:       b([]string{"<"}, "<", "to the setup"),
-		Last:        b([]string{">"}, ">", "to the end"),
-		Crash:       b([]string{"c"}, "c", "crash…"),
-		Restart:     b([]string{"r"}, "r", "restart…"),
-		Pause:       b([]string{"z"}, "z", "pause/resume client"),
-		PrevClient:  b([]string{"["}, "[", "previous client"),
-		NextClient:  b([]string{"]"}, "]", "next client"),
-		Init:        b([]string{"i"}, "i", "initTransactions"),
-		Begin:       b([]string{"b"}, "b", "beginTransaction"),
-		Send:        b([]string{"s"}, "s", "send"),
-		SendOffsets: b([]string{"O"}, "O", "sendOffsetsToTransaction"),
-		Commit:      b([]string{"m"}, "m", "commitTransaction"),
-		Abort:       b([]string{"a"}, "a", "abortTransaction"),
-		Poll:        b([]string{"p"}, "p", "poll"),
-		Process:     b([]string{"e"}, "e", "process"),
-		Guard:       b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "switch a safeguard"),
-		Prompt:      b([]string{":"}, ":", "prompt"),
-		Branches:    b([]string{"B"}, "B", "branches"),
-		Save:        b([]string{"w"}, "w", "save"),
-		Dismiss:     b([]string{"esc"}, "esc", "dismiss"),
-		Panel:       b([]string{"tab"}, "tab", "next panel"),
-		Help:        b([]string{"?"}, "?", "help"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
-		ScrollUp:    b([]string{"pgup"}, "pgup", "scroll panel"),
-		ScrollDown:  b([]string{"pgdown"}, "pgdn", "scroll panel"),
+		Up:             b([]string{"up", "k"}, "↑/k", "select"),
+		Down:           b([]string{"down", "j"}, "↓/j", "select"),
+		Deliver:        b([]string{"enter", "d"}, "enter/d", "deliver it now"),
+		Drop:           b([]string{"x"}, "x", "drop it"),
+		Duplicate:      b([]string{"u"}, "u", "duplicate it"),
+		Delay:          b([]string{"y"}, "y", "delay it 5 s"),
+		Reorder:        b([]string{"o"}, "o", "swap it with the next"),
+		Step:           b([]string{"n", " "}, "n/space", "step"),
+		Run:            b([]string{"R"}, "R", "run until quiet"),
+		Back:           b([]string{"left", "h"}, "←", "back"),
+		Forward:        b([]string{"right", "l"}, "→", "forward"),
+		First:          b([]string{"<"}, "<", "to the setup"),
+		Last:           b([]string{">"}, ">", "to the end"),
+		Crash:          b([]string{"c"}, "c", "crash…"),
+		Restart:        b([]string{"r"}, "r", "restart…"),
+		Pause:          b([]string{"z"}, "z", "pause/resume client"),
+		PrevClient:     b([]string{"["}, "[", "previous client"),
+		NextClient:     b([]string{"]"}, "]", "next client"),
+		Init:           b([]string{"i"}, "i", "initTransactions"),
+		Begin:          b([]string{"b"}, "b", "beginTransaction"),
+		Send:           b([]string{"s"}, "s", "send"),
+		SendOffsets:    b([]string{"O"}, "O", "sendOffsetsToTransaction"),
+		Commit:         b([]string{"m"}, "m", "commitTransaction"),
+		Abort:          b([]string{"a"}, "a", "abortTransaction"),
+		Poll:           b([]string{"p"}, "p", "poll"),
+		Process:        b([]string{"e"}, "e", "process"),
+		Guard:          b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "switch a safeguard"),
+		Prompt:         b([]string{":"}, ":", "prompt"),
+		Branches:       b([]string{"B"}, "B", "branches"),
+		Save:           b([]string{"w"}, "w", "save"),
+		Dismiss:        b([]string{"esc"}, "esc", "dismiss"),
+		Panel:          b([]string{"tab"}, "tab", "next panel"),
+		Help:           b([]string{"?"}, "?", "help"),
+		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit"),
+		AimCoordinator: b([]string{"k"}, "k", "the coordinator"),
+		AimClient:      b([]string{"c"}, "c", "the client"),
+		ScrollUp:       b([]string{"pgup"}, "pgup", "scroll panel"),
+		ScrollDown:     b([]string{"pgdown"}, "pgdn", "scroll panel"),
 	}
 }
 

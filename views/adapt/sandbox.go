@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"errors"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -112,12 +113,8 @@ func OpenSandbox(name string) (*Sandbox, error) {
 // declarations are the setup, and every line after them is one step,
 // played to the end, where the world waits.
 func OpenSandboxFile(file string, src []byte) (*Sandbox, error) {
-	base := file
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
-	}
-	base = strings.TrimSuffix(base, ".scn")
-	base = strings.TrimSuffix(base, ".scenario")
+	base := filepath.Base(file)
+	base = base[:len(base)-len(filepath.Ext(base))]
 	return newSandbox(base, base, file, string(src), true)
 }
 
@@ -419,9 +416,11 @@ func (x *Sandbox) call(op views.Op) (engine.Action, error) {
 		}
 		// The values count the client's sends: a1, a2, ...
 		n := 1
-		for _, l := range x.branch().lines[:x.Pos()] {
-			if strings.HasPrefix(l, c+" send ") {
-				n++
+		for k := 1; k <= x.Pos(); k++ {
+			for _, cmd := range x.branch().s.p.StepAt(k).Commands {
+				if a, ok := cmd.Action.(engine.Send); ok && a.Client == c {
+					n++
+				}
 			}
 		}
 		return engine.Send{Client: c, TP: engine.TP{Topic: w.Topics[0].Name}, Values: []string{strings.ToLower(c) + strconv.Itoa(n)}}, nil
@@ -650,7 +649,16 @@ func (x *Sandbox) Scenario() string {
 	return sb.String()
 }
 
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLineText is s with line breaks and other control characters made
+// spaces, for a comment line.
+func oneLineText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
 
 // SaveName is the file name a save suggests: sandbox-NAME.scn.
 func (x *Sandbox) SaveName() string {

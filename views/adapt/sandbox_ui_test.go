@@ -325,3 +325,32 @@ func TestSandboxSaveOff(t *testing.T) {
 	b.m, _ = b.m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	b.press("w")
 }
+
+// TestHomeSandboxEntry: the home list has a Sandbox entry (and nothing
+// "coming soon"); enter opens the preset picker, a digit a preset, q comes
+// back to the list.
+func TestHomeSandboxEntry(t *testing.T) {
+	opts := views.Options{OpenSandbox: openPreset, SandboxPresets: SandboxPresets()}
+	var m tea.Model = views.NewApp(Lessons(), Open, opts)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := m.View(); strings.Contains(strings.ToLower(v), "coming soon") {
+		t.Fatalf("the home screen says coming soon:\n%s", v)
+	}
+	for range len(Lessons()) {
+		m, _ = m.Update(viewtest.Key("down"))
+	}
+	if !strings.Contains(m.View(), "Free play") {
+		t.Fatalf("no Sandbox entry selected:\n%s", m.View())
+	}
+	m, _ = m.Update(viewtest.Key("enter"))
+	if !m.(views.App).SandboxOpen() || !strings.Contains(m.View(), "Pick a starting world") {
+		t.Fatalf("enter did not open the picker:\n%s", m.View())
+	}
+	for _, k := range []string{"2", "i", "n", "q"} {
+		m, _ = m.Update(viewtest.Key(k))
+		viewtest.CheckScreen(t, m.View(), 80, 24, "home sandbox "+k)
+	}
+	if m.(views.App).SandboxOpen() {
+		t.Fatal("q did not leave the sandbox")
+	}
+}
