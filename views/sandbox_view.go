@@ -229,8 +229,12 @@ func (s *Sandbox) fillMonitors(r Rect) {
 	var lines []string
 	broken := 0
 	for _, m := range s.monitors {
-		text := m.Sentence
-		if width(text)+12 > r.W && m.Short != "" {
+		// Borders, margin, glyph and space take 5 cells; "BROKEN " 7.
+		text, room := m.Sentence, r.W-5
+		if !m.Holds {
+			room -= 7
+		}
+		if width(text) > room && m.Short != "" {
 			text = m.Short
 		}
 		if m.Holds {
@@ -298,8 +302,10 @@ func (s *Sandbox) fillOverlay(r Rect) {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
 		for i, b := range s.branches {
 			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + itoa(b.Len) + " action(s)"
-			if b.Parent >= 0 {
+			if b.Parent >= 0 && b.At > 0 {
 				l += ", from " + s.branches[b.Parent].Name + " at step " + itoa(b.At)
+			} else if b.Parent >= 0 {
+				l += ", " + s.branches[b.Parent].Name + "'s actions played again"
 			}
 			if i == s.sess.Branch() {
 				l = s.th.Text(theme.TextAccent, s.th.Sym.Cursor) + " " + s.th.Text(theme.TextBold, l) + "  (you are here, step " + itoa(s.sess.Pos()) + ")"
@@ -422,6 +428,9 @@ func (s Sandbox) helpLine() string {
 			}
 		}
 		return fit(line, s.w, s.th.Sym.Ellipsis)
+	}
+	if s.overlay != 0 {
+		return fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
 	return s.help.ShortHelpView(s.keys.short())
 }

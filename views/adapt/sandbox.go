@@ -581,6 +581,7 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 			s = v
 		}
 	}
+	nb.name += " (" + s.Key + "=" + s.Value + ")"
 	msg := s.Key + "=" + s.Value + ": the setup is played again with it"
 	if len(b.lines) > 0 {
 		msg += ", then your " + strconv.Itoa(len(b.lines)) + " action(s)"
