@@ -189,12 +189,15 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		s.input.Focus()
 		s.suggest()
 		s.layout()
-	case is(km, k.Up):
-		s.sel = max(s.sel-1, 0)
-		s.fillList()
-	case is(km, k.Down):
-		s.sel = min(s.sel+1, max(len(s.waiting)-1, 0))
-		s.fillList()
+	case is(km, k.Up), is(km, k.Down):
+		if is(km, k.Up) {
+			s.sel = max(s.sel-1, 0)
+		} else {
+			s.sel = min(s.sel+1, max(len(s.waiting)-1, 0))
+		}
+		// The Timeline marks the selected message too.
+		s.readFrame()
+		s.layout()
 	case is(km, k.Deliver):
 		if it, ok := s.selected(); ok {
 			if it.Timer {
@@ -594,8 +597,18 @@ func (s *Sandbox) refresh() {
 			break
 		}
 	}
-	s.frame = s.sess.Frame(s.shown)
+	s.readFrame()
 	s.layout()
+}
+
+// readFrame reads the frame, with the cause shown and the selected
+// message marked on the Timeline.
+func (s *Sandbox) readFrame() {
+	var id int64
+	if s.sel < len(s.waiting) {
+		id = s.waiting[s.sel].ID
+	}
+	s.frame = s.sess.Frame(s.shown, id)
 }
 
 // PresetNames lists the presets' names, for messages.

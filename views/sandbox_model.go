@@ -19,8 +19,9 @@ type SandboxPreset struct {
 type SandboxSession interface {
 	Title() string
 	// Frame is the panels at the current position. Highlight names a
-	// broken monitor whose cause chain the Timeline marks, or "".
-	Frame(highlight string) Frame
+	// broken monitor whose cause chain the Timeline marks, or ""; the
+	// Timeline also marks the message selected (its id; 0 for none).
+	Frame(highlight string, selected int64) Frame
 	// Pos is the position on the current branch, 0..Len (0: after the
 	// setup); Seek moves along the branch without acting.
 	Pos() int

@@ -379,7 +379,7 @@ func (s Sandbox) headerLine() string {
 	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, clean(s.sess.Title()))
 	right := "step " + itoa(s.sess.Pos()) + "/" + itoa(s.sess.Len())
 	if n := len(s.branches); n > 1 {
-		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + s.branches[s.sess.Branch()].Name + " of " + itoa(n)
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + itoa(s.sess.Branch()+1) + "/" + itoa(n)
 	}
 	if c, ok := s.current(); ok {
 		tag := ""

@@ -255,11 +255,11 @@ func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name strin
 func (x *Sandbox) branch() *sbBranch { return x.branches[x.cur] }
 
 // session starts the session of a new branch. Its frame keys start at the
-// branch's number times 2^40, so no two branches give two frames the same
-// Key (the views keep what they drew by Key).
+// branch's number times 2^32, so no two branches give two frames the same
+// Key (the views keep what they drew by Key; see highlightKey).
 func (x *Sandbox) session(p *lessons.Player) *Session {
 	s := newSessionOn(p)
-	s.lastKey = uint64(len(x.branches)+1) << 40
+	s.lastKey = uint64(len(x.branches)+1) << 32
 	return s
 }
 

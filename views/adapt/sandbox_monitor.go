@@ -84,21 +84,29 @@ func (x *Sandbox) cause(name string) *cause {
 	return nil
 }
 
-// highlightKey marks a frame whose Timeline shows a cause chain: its Key
-// differs from the plain frame's, so the views draw it afresh.
-const highlightKey = 1 << 62
+// Frame keys: a branch's session numbers its frames from the branch's
+// number times 2^32; a frame marked for a cause chain sets bit 62, and one
+// marking a selected message carries the message's id (its low 21 bits) in
+// bits 41 to 61. So the views, which keep what they drew by Key, never
+// reuse a drawing of another mark.
+const (
+	highlightKey = 1 << 62
+	selectShift  = 41
+	selectMask   = 1<<21 - 1
+)
 
-// Frame is the panels at the current position; with highlight naming a
+// Frame is the panels at the current position. With highlight naming a
 // broken monitor, the Timeline marks the messages of its cause chain (bold,
-// and "!" before the label, so the mark is not colour alone).
-func (x *Sandbox) Frame(highlight string) views.Frame {
+// and "!" before the label, so the mark is not colour alone); the message
+// selected in the waiting list gets ">>" before its label.
+func (x *Sandbox) Frame(highlight string, selected int64) views.Frame {
 	b := x.branch()
 	f := b.s.Frame()
-	if highlight == "" {
-		return f
+	var c *cause
+	if highlight != "" {
+		c = x.cause(highlight)
 	}
-	c := x.cause(highlight)
-	if c == nil || len(c.msgs) == 0 {
+	if (c == nil || len(c.msgs) == 0) && selected == 0 {
 		return f
 	}
 	pos := b.s.p.Pos()
@@ -106,12 +114,22 @@ func (x *Sandbox) Frame(highlight string) views.Frame {
 	from := max(0, h.ends[pos]-maxArrows)
 	tl := append([]views.Arrow(nil), f.Timeline...)
 	for j := range tl {
-		if from+j < len(h.arrows) && c.msgs[h.arrows[from+j].id] {
+		if from+j >= len(h.arrows) {
+			break
+		}
+		id := h.arrows[from+j].id
+		if c != nil && c.msgs[id] {
 			tl[j].Changed = true
 			tl[j].Label = "! " + tl[j].Label
 		}
+		if id == selected {
+			tl[j].Label = ">> " + tl[j].Label
+		}
 	}
 	f.Timeline = tl
-	f.Key |= highlightKey
+	if c != nil {
+		f.Key |= highlightKey
+	}
+	f.Key |= uint64(selected&selectMask) << selectShift
 	return f
 }

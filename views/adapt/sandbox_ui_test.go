@@ -147,7 +147,7 @@ func TestSandboxZombieFenced(t *testing.T) {
 	b.press("]", "i", "R")           // B: initTransactions fences A's epoch
 	b.press("[", "z", "m", "R")      // A resumes and tries to commit
 	var a views.ProducerView
-	for _, pv := range b.sb().Frame("").Producers {
+	for _, pv := range b.sb().Frame("", 0).Producers {
 		if pv.Name == "A" {
 			a = pv
 		}
@@ -191,7 +191,7 @@ func TestSandboxZombieFencingOff(t *testing.T) {
 		t.Errorf("the cause does not name the switch: %q", m.Cause)
 	}
 	var got []string
-	for _, c := range b.sb().Frame("").Consumers {
+	for _, c := range b.sb().Frame("", 0).Consumers {
 		for _, r := range c.Records {
 			got = append(got, r.Value)
 		}
