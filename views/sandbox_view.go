@@ -432,7 +432,15 @@ func (s Sandbox) helpLine() string {
 	if s.overlay != 0 {
 		return fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
-	return s.help.ShortHelpView(s.keys.short())
+	// The short help is the same for a width: made once (lipgloss
+	// renders it slowly), as the player's is.
+	sig := "sandbox " + itoa(s.w)
+	if l, ok := s.cache.helpLine(sig); ok {
+		return l
+	}
+	l := s.help.ShortHelpView(s.keys.short())
+	s.cache.putHelp(sig, l)
+	return l
 }
 
 func (s Sandbox) pickerView() string {

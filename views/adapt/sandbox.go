@@ -39,6 +39,9 @@ type sbBranch struct {
 	name   string
 	// causes caches the cause chains of the violations, by position.
 	causes map[int][]cause
+	// decls are the declarations at position declsPos (Sandbox.decls).
+	decls    *script.Decls
+	declsPos int
 }
 
 // guards is the state of the safeguards bar.
@@ -441,17 +444,23 @@ func (x *Sandbox) call(op views.Op) (engine.Action, error) {
 }
 
 // decls are the declarations in force at the current position, for the
-// prompt: the setup's and those of the lines before it.
+// prompt: the setup's and those of the lines before it. They are worked
+// out once a position (the prompt asks on every key) and handed out as a
+// copy, since parsing a line records its declarations.
 func (x *Sandbox) decls() *script.Decls {
 	b := x.branch()
-	d := script.NewDecls()
-	for i, t := range b.setup {
-		script.ParseLine("setup", i+1, t, d)
+	pos := x.Pos()
+	if b.decls == nil || b.declsPos != pos {
+		d := script.NewDecls()
+		for i, t := range b.setup {
+			script.ParseLine("setup", i+1, t, d)
+		}
+		for i, t := range b.lines[:pos] {
+			script.ParseLine("sandbox", len(b.setup)+i+1, t, d)
+		}
+		b.decls, b.declsPos = d, pos
 	}
-	for i, t := range b.lines[:x.Pos()] {
-		script.ParseLine("sandbox", len(b.setup)+i+1, t, d)
-	}
-	return d
+	return b.decls.Clone()
 }
 
 // Exec applies one line of the scenario language at the current position.

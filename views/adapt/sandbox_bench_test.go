@@ -37,8 +37,10 @@ func bigSandbox(tb testing.TB) *Sandbox {
 
 // BenchmarkSandboxKeystroke100k measures one sandbox keystroke (Update,
 // then View) at 200x60 on a world with over 100,000 events of history.
-// "select" moves the selection in the waiting list; "revisit" steps back
-// and forth over positions already shown (← →); "act" is n, one engine
+// "select" moves the selection in the waiting list (the Timeline marks
+// it); "revisit" steps back and forth over positions already shown (← →);
+// "prompt" types and erases a letter at the prompt, which asks the
+// session for completions each time; "act" is n, one engine
 // step as a new action: the trial apply, the step, the new frame and
 // every panel drawn afresh.
 func BenchmarkSandboxKeystroke100k(b *testing.B) {
@@ -49,12 +51,16 @@ func BenchmarkSandboxKeystroke100k(b *testing.B) {
 	}{
 		{"select", []tea.KeyMsg{{Type: tea.KeyDown}, {Type: tea.KeyUp}}},
 		{"revisit", []tea.KeyMsg{{Type: tea.KeyLeft}, {Type: tea.KeyRight}}},
+		{"prompt", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'s'}}, {Type: tea.KeyBackspace}}},
 		{"act", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'n'}}}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			x.Seek(x.Len())
 			var m tea.Model = views.NewSandbox(nil, nil, x, views.Options{})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+			if c.name == "prompt" {
+				m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{':'}})
+			}
 			_ = m.View()
 			b.ReportAllocs()
 			b.ResetTimer()
