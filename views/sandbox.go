@@ -133,6 +133,8 @@ func (s *Sandbox) update(msg tea.Msg) tea.Cmd {
 	case SandboxSavedMsg:
 		if msg.Err != nil {
 			s.say(theme.Violated, "not saved: "+msg.Err.Error())
+		} else if s.sess != nil && msg.Path != s.sess.SaveName() {
+			s.say(theme.Committed, s.sess.SaveName()+" exists and was left alone; saved as "+msg.Path+" (eoslab run or eoslab sandbox opens it)")
 		} else {
 			s.say(theme.Committed, "saved as "+msg.Path+" (eoslab run or eoslab sandbox opens it)")
 		}
