@@ -229,10 +229,11 @@ func (s *Sandbox) fillMonitors(r Rect) {
 	var lines []string
 	broken := 0
 	for _, m := range s.monitors {
-		// Borders, margin, glyph and space take 5 cells; "BROKEN " 7.
-		text, room := m.Sentence, r.W-5
+		// Borders and margin take 3 cells, the glyph and a space more,
+		// and "BROKEN " 7.
+		text, room := m.Sentence, r.W-4-width(th.Glyph(theme.Committed))
 		if !m.Holds {
-			room -= 7
+			room = r.W - 4 - width(th.Glyph(theme.Violated)) - 7
 		}
 		if width(text) > room && m.Short != "" {
 			text = m.Short
