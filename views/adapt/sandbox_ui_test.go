@@ -354,3 +354,55 @@ func TestHomeSandboxEntry(t *testing.T) {
 		t.Fatal("q did not leave the sandbox")
 	}
 }
+
+// TestSandboxOffsetsOutsideTransaction: with the processor's offsets
+// committed before its transaction (offsets=before), crashing it once the
+// OffsetCommit is out commits the input offset without the output, and
+// "outputs and input offsets committed together" breaks; inside the
+// transaction the same crash keeps it.
+func TestSandboxOffsetsOutsideTransaction(t *testing.T) {
+	for _, inside := range []bool{true, false} {
+		b := newSbox(t, "ctp", 80, 24)
+		if !inside {
+			b.press("3") // offsets=before
+		}
+		b.press("s", "R", "]", "]", "e") // src sends; P processes
+		if c, _ := b.model().Session().(*Sandbox); c.Clients()[2].Name != "P" {
+			t.Fatalf("clients: %+v", c.Clients())
+		}
+		kind := "OffsetCommit"
+		if inside {
+			kind = "EndTxn"
+		}
+		b.selectWaiting(kind, func(it views.WaitItem) bool { return it.Kind == kind })
+		b.press("c", "c", "R") // crash P, the current client
+		m := monitor(b.sb(), "offsets-atomic")
+		if m.Holds != inside {
+			t.Errorf("offsets inside the transaction %v: offsets-atomic holds %v\n%s", inside, m.Holds, b.sb().Scenario())
+		}
+	}
+}
+
+// TestSandboxIsolation: with isolation.level=read_uncommitted C returns
+// the record of a transaction still open; with read_committed it does not.
+func TestSandboxIsolation(t *testing.T) {
+	for _, committed := range []bool{true, false} {
+		b := newSbox(t, "zombie", 80, 24)
+		if !committed {
+			b.press("2")
+		}
+		b.press("i", "R", "b", "s", "R", "]", "]", "p", "R")
+		var got []string
+		for _, c := range b.sb().Frame("", 0).Consumers {
+			if c.ReadCommitted != committed {
+				t.Errorf("C read_committed = %v", c.ReadCommitted)
+			}
+			for _, r := range c.Records {
+				got = append(got, r.Value)
+			}
+		}
+		if want := map[bool]string{true: "", false: "a1"}[committed]; strings.Join(got, ",") != want {
+			t.Errorf("read_committed %v: C returned %q, want %q\n%s", committed, got, want, b.sb().Scenario())
+		}
+	}
+}
