@@ -443,6 +443,9 @@ func (s *Sandbox) do(op Op) {
 		return
 	}
 	s.refresh()
+	if len(s.sess.Problems()) > 0 {
+		return
+	}
 	msg := "ran: " + line
 	if len(s.branches) > before {
 		msg += "  (a new branch: " + s.branches[len(s.branches)-1].Name + "; B lists them)"
@@ -601,6 +604,9 @@ func (s *Sandbox) refresh() {
 	}
 	s.readFrame()
 	s.layout()
+	if ps := s.sess.Problems(); len(ps) > 0 {
+		s.say(theme.Violated, "refused at this step: "+strings.Join(ps, "; "))
+	}
 }
 
 // readFrame reads the frame, with the cause shown and the selected

@@ -57,6 +57,10 @@ type SandboxSession interface {
 	Branches() []BranchInfo
 	Branch() int
 	Switch(i int) error
+	// Problems are what the engine refused in the step to the current
+	// position (a line played again after a safeguard switched, or one
+	// that met a limit), each naming its line.
+	Problems() []string
 	// Scenario is the current branch as a scenario file: the setup, then
 	// the actions, one a line. SaveName is a file name to save it under.
 	Scenario() string

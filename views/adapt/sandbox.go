@@ -684,3 +684,12 @@ func (x *Sandbox) SaveName() string {
 // World is the world at the current position, for tests and the CLI: a
 // snapshot, never to be stepped.
 func (x *Sandbox) World() *engine.World { return x.world() }
+
+// Problems are what the engine refused in the step to the current position.
+func (x *Sandbox) Problems() []string {
+	var out []string
+	for _, e := range x.branch().s.p.ProblemsAt(x.Pos()) {
+		out = append(out, e.Error())
+	}
+	return out
+}

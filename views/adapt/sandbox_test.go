@@ -2,9 +2,11 @@ package adapt
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
+	"eoslab/engine/script"
 	"eoslab/views"
 )
 
@@ -94,4 +96,54 @@ func stateJSON(t testing.TB, x *Sandbox) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestSandboxOpsRoundTrip: every op the keys make is one engine action
+// whose line parses back to the same action.
+func TestSandboxOpsRoundTrip(t *testing.T) {
+	x, err := OpenSandbox("ctp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []views.Op{{Kind: views.OpCall, Client: "src", Call: views.CallSend}, {Kind: views.OpStep},
+		{Kind: views.OpCall, Client: "P", Call: views.CallProcess}, {Kind: views.OpRun}, {Kind: views.OpCall, Client: "C", Call: views.CallPoll}} {
+		if _, err := x.Do(op); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x.Do(views.Op{Kind: views.OpCall, Client: "src", Call: views.CallSend})
+	w := x.Waiting()
+	if len(w) < 2 {
+		t.Fatalf("waiting: %+v", w)
+	}
+	ops := []views.Op{
+		{Kind: views.OpDeliver, Msg: w[0].ID}, {Kind: views.OpDrop, Msg: w[0].ID}, {Kind: views.OpDuplicate, Msg: w[0].ID},
+		{Kind: views.OpDelay, Msg: w[0].ID, Ms: 5000}, {Kind: views.OpAdvance, Ms: 30}, {Kind: views.OpStep}, {Kind: views.OpRun},
+		{Kind: views.OpCrash, Broker: 2}, {Kind: views.OpRestart, Broker: 2}, {Kind: views.OpCrash, Coordinator: true},
+		{Kind: views.OpCrash, Client: "P"}, {Kind: views.OpPause, Client: "src"}, {Kind: views.OpResume, Client: "src"},
+	}
+	for _, c := range []views.ClientCall{views.CallInit, views.CallBegin, views.CallSend, views.CallCommit, views.CallAbort} {
+		ops = append(ops, views.Op{Kind: views.OpCall, Client: "src", Call: c})
+	}
+	ops = append(ops, views.Op{Kind: views.OpCall, Client: "C", Call: views.CallPoll},
+		views.Op{Kind: views.OpCall, Client: "P", Call: views.CallProcess})
+	// No consumer here has a group: the key says to use the prompt.
+	if _, err := x.action(views.Op{Kind: views.OpCall, Client: "src", Call: views.CallSendOffsets}); err == nil {
+		t.Error("sendOffsetsToTransaction without a consumer group was made")
+	}
+	for _, op := range ops {
+		a, err := x.action(op)
+		if err != nil {
+			t.Errorf("%+v: %v", op, err)
+			continue
+		}
+		c, err := script.ParseLine("t", 1, a.String(), x.decls())
+		if err != nil || c == nil {
+			t.Errorf("%q does not parse: %v", a.String(), err)
+			continue
+		}
+		if !reflect.DeepEqual(c.Action, a) {
+			t.Errorf("%q parses to %#v, not %#v", a.String(), c.Action, a)
+		}
+	}
 }
