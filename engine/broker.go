@@ -224,7 +224,8 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 	}
 	var batches []Batch
 	var aborted []AbortedTxn
-	if lso := p.LastStableOffset(); r.ReadCommitted && w.Config.Teach.NoLSO && lso < p.HW {
+	if r.ReadCommitted && w.Config.Teach.NoLSO && p.LastStableOffset() < p.HW {
+		lso := p.LastStableOffset()
 		var n int
 		batches, aborted, _ = p.readTo(r.Offset, p.HW, true, 500)
 		for i := range batches {

@@ -370,6 +370,7 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 				w, _ := runSwarm(s, seed, *swarmActions, version)
 				for _, v := range w.Violations {
 					if v.Name == s.want {
+						checkCause(t, w, v, seed)
 						found = true
 						t.Logf("%s: seed %d finds %s: %s", s.name, seed, v.Name, v.Text)
 						break
@@ -436,7 +437,23 @@ func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 				if !slices.Contains(allowed, v.Name) {
 					t.Fatalf("seed %d: %s with teaching switches flipping: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
 				}
+				checkCause(t, w, v, seed)
 			}
 		}
 	})
+}
+
+// checkCause: a violation's cause chain ends with it, its other links are
+// events before it or the decision narrated right after it, oldest first.
+func checkCause(t *testing.T, w *World, v Violation, seed int64) {
+	t.Helper()
+	chain := w.Cause(v)
+	if len(chain) == 0 || chain[len(chain)-1].Role != CauseViolation || chain[len(chain)-1].Event != v.Event {
+		t.Fatalf("seed %d: the cause chain of %s does not end with it: %+v", seed, v.Name, chain)
+	}
+	for i, l := range chain[:len(chain)-1] {
+		if l.Event < 0 || l.Event >= len(w.Events) || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
+			t.Fatalf("seed %d: bad link %d of the cause of %s: %+v", seed, i, v.Name, chain)
+		}
+	}
 }

@@ -18,6 +18,14 @@ package engine
 //	                                   high watermark instead of the LSO: open
 //	                                   transactions' data is returned.
 //
+// eoslab.epoch.fencing=false lets an older epoch through every check that
+// refuses one for being older: the partition leader's (ref 2.3 row 2 and
+// the TV2 checks before and after the implicit add), the transaction
+// coordinator's for AddPartitionsToTxn, AddOffsetsToTxn, verification and
+// EndTxn (TV1 and TV2), and the group coordinator's for TxnOffsetCommit. A
+// newer epoch than the current one is refused as ever, and InitProducerId
+// keeps its rules: fencing itself (the epoch bump) still happens.
+//
 // A change is an EvSwitch event; every decision taken differently because a
 // switch is off says so in its rule (teachRule). With every switch on (the
 // default) the engine behaves exactly as without them.

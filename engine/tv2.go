@@ -250,7 +250,7 @@ func (w *World) onAddPartitionsRetry(tm Timer) {
 // and never retries CONCURRENT_TRANSACTIONS itself.
 func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOffsetCommitRequest) {
 	e, known := p.Producers[r.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch {
+	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
 		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, "ref 5.2, 6: TV2 epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+
 			" on "+p.TP.String()+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)")
 		return
@@ -489,8 +489,11 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 			epochs = "pid " + itoa(r.ProducerID) + " epoch " + itoa(int64(r.ProducerEpoch)) + " retries the EndTxn that overflowed to pid " + itoa(meta.ProducerID)
 		}
 	} else if r.ProducerEpoch != meta.ProducerEpoch {
-		fail(ProducerFenced, actor, "ref 6 TV2 EndTxn step 4: epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch")
-		return
+		if !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "EndTxn") {
+			fail(ProducerFenced, actor, "ref 6 TV2 EndTxn step 4: epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch")
+			return
+		}
+		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing) + ")"
 	}
 	cell := w.tv2EndTxnTable(endTxnKey{State: meta.State, Commit: r.Commit, Retry: retry})
 	rule := "ref 6 TV2 EndTxn table: " + meta.State.String() + " + " + verb + ", " + epochs
