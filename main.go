@@ -28,12 +28,12 @@ const usage = `eoslab: step through, rewind and break Kafka's exactly-once proto
 
 Usage:
   eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
-  eoslab lesson NAME|FILE.lesson [--no-color] [--ascii]
+  eoslab lesson NAME|FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
                                          open one lesson in the TUI
   eoslab lessons                         list the lessons: name, title, steps
   eoslab run [--json] [--kafka 3|4] FILE play a scenario headless; print the transcript
-  eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
-  eoslab run --lesson NAME               play a built-in lesson headless
+  eoslab run [--kafka 3|4] FILE.lesson   play a lesson file headless (transcript and narration)
+  eoslab run [--kafka 3|4] --lesson NAME play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
 
@@ -42,8 +42,8 @@ Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 
 var commandHelp = map[string]string{
 	"run": `eoslab run [--json] [--kafka 3|4] FILE
-eoslab run FILE.lesson
-eoslab run --lesson NAME
+eoslab run [--kafka 3|4] FILE.lesson
+eoslab run [--kafka 3|4] --lesson NAME
 
 Plays a scenario file headless and prints the transcript, one event per line:
   t=TIME ACTOR: TEXT [RULE]
@@ -63,7 +63,8 @@ Without it the file decides; the default is 1.
 A FILE ending in .lesson, or --lesson with a built-in lesson's name (or a
 lesson file), plays the lesson to the end: narration, events, checkpoints
 with their answers, and each step's details. Errors in a lesson file are
-named file:line.
+named file:line. A lesson plays under Kafka 3 unless --kafka 4 is given;
+its transcript names the version (the "kafka:" line).
 
 An action that runs away (more than 2,000,000 steps or 1,000,000 events, or
 4,000,000 events in the whole scenario) stops with an error naming its line
@@ -82,15 +83,19 @@ is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 	"lessons": `eoslab lessons
 
 Lists the built-in lessons: name, title and number of steps.`,
-	"lesson": `eoslab lesson NAME [--no-color] [--ascii]
-eoslab lesson FILE.lesson [--no-color] [--ascii]
+	"lesson": `eoslab lesson NAME [--kafka 3|4] [--no-color] [--ascii]
+eoslab lesson FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
 
 Opens one lesson in the terminal player: a built-in lesson by name (see
 'eoslab lessons'), or a lesson file by its path. A lesson file is checked
-first, as 'eoslab check' does; errors are named file:line. Keys:
+first, as 'eoslab check' does; errors are named file:line. --kafka picks
+the transaction protocol the lesson starts under: 3, the classic one
+(transaction.version=1, the default), or 4, KIP-890's
+(transaction.version=2); the header names it and v switches it. Keys:
 right/l/space/enter next, left/h back, p play/pause, -/+ slower/faster,
-r restart, 1-4 answer a checkpoint, d the step's details, tab cycle focus,
-? full help, esc back to the list, q leave the lesson, ctrl+c quit.`,
+r restart, 1-4 answer a checkpoint, d the step's details, v Kafka 3/4,
+tab cycle focus, ? full help, esc back to the list, q leave the lesson,
+ctrl+c quit.`,
 	"help": `eoslab help [COMMAND]
 
 Explains a command (run, check, lessons, lesson), the scenario language
@@ -223,8 +228,8 @@ func dispatch(args []string, stdout io.Writer) error {
 	if len(g.rest) > 0 && g.rest[0] == "--help" {
 		return help([]string{cmd}, stdout)
 	}
-	if g.kafka != 0 && cmd != "run" {
-		return invalid("eoslab: --kafka applies to run with a scenario file (see 'eoslab help run')")
+	if g.kafka != 0 && cmd != "run" && cmd != "lesson" {
+		return invalid("eoslab: --kafka applies to run and lesson, not %s (see 'eoslab help run')", cmd)
 	}
 	switch cmd {
 	case "help":
@@ -244,7 +249,7 @@ func dispatch(args []string, stdout io.Writer) error {
 			return err
 		}
 		if isLessonFile(g.rest[0]) {
-			return openTUIWith(g, l)
+			return openTUIWith(g, l.ForKafka(g.kafkaOr3()))
 		}
 		return openTUI(g, g.rest[0])
 	}
@@ -344,12 +349,20 @@ func loadLesson(arg string, check bool) (*lessons.Lesson, error) {
 	return l, nil
 }
 
-func runLesson(arg string, stdout io.Writer) error {
+// kafkaOr3 is the version --kafka asked for, or 3 without it.
+func (g globalFlags) kafkaOr3() int {
+	if g.kafka == 0 {
+		return 3
+	}
+	return g.kafka
+}
+
+func runLesson(arg string, kafka int, stdout io.Writer) error {
 	l, err := loadLesson(arg, false)
 	if err != nil {
 		return err
 	}
-	out, err := lessons.Transcript(l)
+	out, err := lessons.Transcript(l.ForKafka(kafka))
 	fmt.Fprint(stdout, out)
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
@@ -358,14 +371,14 @@ func runLesson(arg string, stdout io.Writer) error {
 }
 
 func runCmd(g globalFlags, stdout io.Writer) error {
-	if g.kafka != 0 && (g.lesson != "" || len(g.rest) == 1 && strings.HasSuffix(g.rest[0], ".lesson")) {
-		return invalid("eoslab: run --kafka takes a scenario file, not a lesson")
-	}
 	if g.lesson != "" {
 		if len(g.rest) > 0 {
 			return invalid("eoslab: run --lesson takes no file")
 		}
-		return runLesson(g.lesson, stdout)
+		if g.json {
+			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
+		}
+		return runLesson(g.lesson, g.kafkaOr3(), stdout)
 	}
 	if len(g.rest) != 1 {
 		return invalid("eoslab: run needs one scenario file (see 'eoslab help run')")
@@ -375,7 +388,7 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 		if g.json {
 			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
 		}
-		return runLesson(file, stdout)
+		return runLesson(file, g.kafkaOr3(), stdout)
 	}
 	in, err := openInput(file)
 	if err != nil {
@@ -494,7 +507,7 @@ func checkFile(path string) error {
 }
 
 func openTUI(g globalFlags, lesson string) error {
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson, Kafka: g.kafka}.WithEnv(os.Getenv)
 	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, opts))
 }
 
@@ -511,7 +524,7 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		}
 		return adapt.Open(name)
 	}
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File}.WithEnv(os.Getenv)
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File, Kafka: g.kafka}.WithEnv(os.Getenv)
 	return runTUI(views.NewApp(list, open, opts))
 }
 

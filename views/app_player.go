@@ -116,6 +116,8 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 		a.say(theme.Muted, "Back to the start.")
 	case keyAny(km, k.Answer):
 		a.answer(km)
+	case keyAny(km, k.Kafka):
+		a.switchKafka()
 	case keyAny(km, k.Focus):
 		a.cycleFocus(1)
 	case keyAny(km, k.FocusBack):
@@ -546,4 +548,67 @@ func anyOf[T any](xs []T, ok func(T) bool) bool {
 		}
 	}
 	return false
+}
+
+// kafkaLabel names a Kafka version and its transaction protocol, as the
+// header shows it: "Kafka 3.x · classic", "Kafka 4.x · KIP-890". It is ""
+// for a session that does not say (0).
+func (a *App) kafkaLabel(k int) string {
+	switch k {
+	case 3:
+		return "Kafka 3.x" + a.th.Sym.Sep + "classic"
+	case 4:
+		return "Kafka 4.x" + a.th.Sym.Sep + "KIP-890"
+	}
+	return ""
+}
+
+// otherKafka is the version the version key switches to.
+func otherKafka(k int) int {
+	if k == 4 {
+		return 3
+	}
+	return 4
+}
+
+// switchKafka plays the lesson under the other Kafka version: the session
+// restarts it and replays to the same step, and the status line says what
+// the replay kept and where it stopped.
+func (a *App) switchKafka() {
+	sw, ok := a.sess.(KafkaSwitcher)
+	if !ok || a.frame.Kafka == 0 {
+		a.say(theme.Muted, "This lesson plays under one Kafka version only.")
+		return
+	}
+	a.stop()
+	r := sw.SwitchKafka(otherKafka(a.frame.Kafka))
+	a.kafka = r.Kafka
+	a.toLesson()
+	a.showFull, a.showDetail = false, false
+	a.refresh(true)
+	a.say(theme.Open, switchedText(r))
+}
+
+// switchedText is the status line after a version switch, short enough
+// for an 80-column header: where the replay stopped, the answers kept,
+// and an answer that the switch made right or wrong.
+func switchedText(r Switched) string {
+	s := "Now Kafka " + itoa(r.Kafka) + ".x"
+	switch {
+	case r.Asked > 0:
+		s += ": step " + itoa(r.Asked) + " asks its question anew"
+	case r.Pos > 0 && len(r.Flipped) == 0:
+		s += ", at step " + itoa(r.Pos)
+	}
+	if r.Kept > 0 {
+		s += "; " + itoa(r.Kept) + " answer" + plural(r.Kept) + " kept"
+	}
+	if len(r.Flipped) > 0 {
+		now := "wrong"
+		if r.NowRight {
+			now = "right"
+		}
+		s += "; at step " + itoa(r.Flipped[0]) + " your answer is now " + now
+	}
+	return s + "."
 }
