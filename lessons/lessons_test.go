@@ -15,7 +15,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack abort zombie"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack abort zombie kafka-3-vs-4"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
@@ -23,7 +23,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s does not parse:\n%v", b.file, b.err)
 		}
 	}
-	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, abort, zombie") {
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, abort, zombie, kafka-3-vs-4") {
 		t.Fatalf("Load(nope) = %v", err)
 	}
 }
@@ -177,6 +177,17 @@ func TestLessonFacts(t *testing.T) {
 			"EndTxnResponse PRODUCER_FENCED(90)",
 			"appends COMMIT marker pid=1000 epoch=3",
 		},
+	}
+	for _, f := range []map[string][]string{facts, facts4} {
+		// The comparison lesson plays both protocols under either version.
+		f["kafka-3-vs-4"] = []string{
+			"A -> broker-1 AddPartitionsToTxn app-a pid=1000 epoch=0 [t-0]",
+			"appends COMMIT marker pid=1000 epoch=0",
+			"KAFKA HAZARD late-txn-offset-commit: offsets grp-a:in-0=5",
+			"asks the coordinator to add t-0 to the transaction",
+			"appends COMMIT marker pid=2000 epoch=1",
+			"rejects TxnOffsetCommit {in-0=5}: INVALID_PRODUCER_EPOCH(47)",
+		}
 	}
 	notIn4 := map[string][]string{
 		"abort":  {"AddPartitionsToTxn checkout pid=1000 epoch=0 [orders-0]\n", "marker pid=1000 epoch=0"},
