@@ -550,10 +550,17 @@ func anyOf[T any](xs []T, ok func(T) bool) bool {
 	return false
 }
 
-// kafkaLabel names a Kafka version and its transaction protocol, as the
-// header shows it: "Kafka 3.x · classic", "Kafka 4.x · KIP-890". It is ""
-// for a session that does not say (0).
-func (a *App) kafkaLabel(k int) string {
+// kafkaLabel names the transaction protocol in force, as the header shows
+// it: "Kafka 3.x · classic" for transaction.version 1, "Kafka 4.x ·
+// KIP-890" for 2. It is "" for a session that does not say.
+func (a *App) kafkaLabel(f *Frame) string {
+	k := f.Kafka
+	switch f.Protocol {
+	case 1:
+		k = 3
+	case 2:
+		k = 4
+	}
 	switch k {
 	case 3:
 		return "Kafka 3.x" + a.th.Sym.Sep + "classic"
@@ -586,7 +593,13 @@ func (a *App) switchKafka() {
 	a.toLesson()
 	a.showFull, a.showDetail = false, false
 	a.refresh(true)
-	a.say(theme.Open, switchedText(r))
+	msg := switchedText(r)
+	if p := a.frame.Protocol; p != 0 && p != r.Kafka-2 {
+		// The lesson set the protocol itself (an upgrade or a downgrade
+		// on the way): the header names that one, not the one chosen.
+		msg = "Kafka " + itoa(r.Kafka) + ".x chosen; at this step the lesson sets its own protocol."
+	}
+	a.say(theme.Open, msg)
 }
 
 // switchedText is the status line after a version switch, short enough

@@ -314,7 +314,7 @@ func (a App) homeView() string {
 func (a App) headerLine() string {
 	th := a.th
 	left := th.Text(theme.TextHeader, " eoslab ") + " "
-	if v := a.kafkaLabel(a.frame.Kafka); v != "" {
+	if v := a.kafkaLabel(&a.frame); v != "" {
 		left += th.Text(theme.TextAccent, v) + "  "
 	}
 	left += th.Text(theme.TextBold, clean(a.sess.Title()))

@@ -84,6 +84,11 @@ type Frame struct {
 	// lesson plays under: 3 (classic, transaction.version=1) or 4
 	// (KIP-890, transaction.version=2); 0 when the session does not say.
 	Kafka int
+	// Protocol is the cluster's transaction.version at this step: 1, the
+	// classic protocol, or 2, KIP-890's. It is the Kafka version's own
+	// unless the lesson changes it (an upgrade mid-lesson); the header
+	// names the protocol in force. 0 when the session does not say.
+	Protocol int
 	// Title is the step's title, drawn in bold above Narration, the
 	// step's paragraphs. A frame before the first step, or of a session
 	// whose steps have no titles, has none.

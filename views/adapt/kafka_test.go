@@ -141,6 +141,19 @@ func TestVersionKey(t *testing.T) {
 	if s := p.session(); s.Kafka() != 4 || s.Title() == "Aborting a transaction" {
 		t.Fatalf("the next lesson opened under Kafka %d: %s", s.Kafka(), s.Title())
 	}
+	// A lesson that sets the protocol itself: the header names the
+	// protocol in force, and the switch says why it did not change.
+	c := openPlayer(t, "kafka-3-vs-4", 80, 24, views.Options{})
+	c.to(4)
+	c.press("v")
+	if h := strings.SplitN(ansi.Strip(c.m.View()), "\n", 2)[0]; !strings.Contains(h, "Kafka 4.x chosen; at this step the lesson sets its own protocol.") {
+		t.Errorf("switch in the comparison lesson: %q", h)
+	}
+	c.answer(true)
+	c.press("right")
+	if h := strings.SplitN(ansi.Strip(c.m.View()), "\n", 2)[0]; !strings.Contains(h, "Kafka 3.x · classic") || c.session().Kafka() != 4 || c.session().Pos() != 5 {
+		t.Errorf("comparison lesson at step 5 under Kafka %d: %q", c.session().Kafka(), h)
+	}
 	// NO_COLOR: the version is a word, not a colour.
 	q := openPlayer(t, "zombie", 80, 24, views.Options{NoColor: true, Kafka: 4})
 	if v := q.m.View(); !strings.Contains(strings.SplitN(v, "\n", 2)[0], "Kafka 4.x · KIP-890") || strings.Contains(v, "\x1b[3") {
