@@ -72,6 +72,30 @@ func openKafkaCorrect(t *testing.T, name string, k, step int) int {
 	return s.p.Correct(step)
 }
 
+// TestSwitchKeepsAnswersAhead: answers of steps ahead of the learner (who
+// went back) are kept too, so going forward again under the other version
+// needs no second answer.
+func TestSwitchKeepsAnswersAhead(t *testing.T) {
+	s := openKafka(t, "abort", 3)
+	playTo(t, s, 8)
+	s.Answer(s.p.Correct(8))
+	chosen := s.p.Chosen(8)
+	for s.Pos() > 3 {
+		s.Back()
+	}
+	if r := s.SwitchKafka(4); r.Pos != 3 || s.Pos() != 3 || r.Kept != 2 {
+		t.Fatalf("switch at step 3 after going back from 8: %+v at %d", r, s.Pos())
+	}
+	if chosen == 0 || s.p.Chosen(8) != chosen || s.p.Chosen(5) == 0 {
+		t.Fatalf("answers ahead lost: step 8 %d (was %d), step 5 %d", s.p.Chosen(8), chosen, s.p.Chosen(5))
+	}
+	for s.Next() {
+	}
+	if s.Pos() != s.Len() {
+		t.Fatalf("stopped at %d going forward with the answers kept", s.Pos())
+	}
+}
+
 // TestSwitchAsksAnew: a question whose choices differ under the other
 // version stops the replay there, to be answered afresh.
 func TestSwitchAsksAnew(t *testing.T) {

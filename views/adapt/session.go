@@ -92,16 +92,23 @@ func (s *Session) Kafka() int { return s.p.Lesson().Kafka }
 
 // SwitchKafka restarts the lesson under Kafka k and replays it to the
 // step the learner is at. An answer given so far is given again where the
-// new version asks the same question (same question and choices); the
-// replay stops at the first question it cannot answer so, which the
-// learner then answers afresh. A lesson without a reading for k stays as
-// it is.
+// new version asks the same question (same question and choices), also
+// the answers of steps ahead that the learner went back from; the replay
+// stops at the first question it cannot answer so, which the learner
+// then answers afresh. A lesson without a reading for k stays as it is.
 func (s *Session) SwitchKafka(k int) views.Switched {
 	old := s.p
 	from := old.Pos()
 	l := old.Lesson().ForKafka(k)
 	if l == old.Lesson() {
 		return views.Switched{Kafka: l.Kafka, From: from, Pos: from}
+	}
+	// The replay goes as far as the learner answered, then back.
+	to := from
+	for j := from + 1; j <= old.Len(); j++ {
+		if old.Chosen(j) > 0 {
+			to = j
+		}
 	}
 	np := lessons.NewPlayer(l)
 	sw := views.Switched{Kafka: l.Kafka, From: from}
@@ -113,21 +120,28 @@ func (s *Session) SwitchKafka(k int) views.Switched {
 				break // not answered yet: the learner has not got past it
 			}
 			if !sameQuestion(old.StepAt(pos).Ask, cp) {
-				sw.Asked = pos
+				if pos <= from {
+					sw.Asked = pos
+				}
 				break
 			}
 			np.Answer(c)
-			sw.Kept++
-			if right := np.Correct(pos) == c; (old.Correct(pos) == c) != right {
-				if len(sw.Flipped) == 0 {
-					sw.NowRight = right
+			if pos <= from {
+				sw.Kept++
+				if right := np.Correct(pos) == c; (old.Correct(pos) == c) != right {
+					if len(sw.Flipped) == 0 {
+						sw.NowRight = right
+					}
+					sw.Flipped = append(sw.Flipped, pos)
 				}
-				sw.Flipped = append(sw.Flipped, pos)
 			}
 		}
-		if pos >= from || !np.Next() {
+		if pos >= to || !np.Next() {
 			break
 		}
+	}
+	for np.Pos() > from {
+		np.Back()
 	}
 	sw.Pos = np.Pos()
 	s.reset(np)
