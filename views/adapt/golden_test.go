@@ -141,6 +141,9 @@ var goldenCases = []goldenCase{
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
 	{name: "consumers-answered", lesson: "abort", step: 8, answer: "right", focus: "Consumers"},
+	// Two-phase commit: commitTransaction() has returned while both
+	// COMMIT markers are still in flight.
+	{name: "returns-before-markers", lesson: "two-phase-commit", step: 5, focus: "Timeline"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
