@@ -144,6 +144,9 @@ var goldenCases = []goldenCase{
 	// Two-phase commit: commitTransaction() has returned while both
 	// COMMIT markers are still in flight.
 	{name: "returns-before-markers", lesson: "two-phase-commit", step: 5, focus: "Timeline"},
+	// read_committed: the COMMIT marker is on the leader but not yet below
+	// the high watermark, so the LSO waits at q2's offset.
+	{name: "marker-not-replicated", lesson: "read-committed", step: 7, focus: "Partitions"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
