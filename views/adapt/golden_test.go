@@ -147,6 +147,9 @@ var goldenCases = []goldenCase{
 	// read_committed: the COMMIT marker is on the leader but not yet below
 	// the high watermark, so the LSO waits at q2's offset.
 	{name: "marker-not-replicated", lesson: "read-committed", step: 7, focus: "Partitions"},
+	// Consume-transform-produce: group g's offset for in-0 is pending in
+	// P's transaction, nothing committed yet.
+	{name: "pending-offsets", lesson: "consume-transform-produce", step: 2, focus: "Consumers"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
