@@ -273,7 +273,11 @@ type CoordinatorView struct {
 	Writes     []string
 	ProducerID int64
 	Epoch      int16
-	Changed    bool
+	// Loading says a new coordinator is still reading the partition's log
+	// after a failover (it answers COORDINATOR_LOAD_IN_PROGRESS): it holds
+	// no state for the id yet, which is not the same as having none.
+	Loading bool
+	Changed bool
 }
 
 // State is the name of the current state, or "" when there is none.

@@ -230,3 +230,33 @@ func TestGroupOffsets(t *testing.T) {
 		t.Errorf("without groups the panel starts with %q", l)
 	}
 }
+
+// TestCoordinatorLoading: a coordinator that is still loading its
+// __transaction_state partition after a failover says so in words, instead
+// of an empty state and an empty partition list that would read as "no
+// transaction"; once loaded, the state is drawn as usual.
+func TestCoordinatorLoading(t *testing.T) {
+	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 76}
+	states := []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
+	text := func(c CoordinatorView) string {
+		lines, _ := p.coordinatorLines(&c)
+		return ansi.Strip(strings.Join(lines, "\n"))
+	}
+	loading := CoordinatorView{TxnID: "tx", Partition: "__transaction_state-3", Broker: "broker-2", States: states,
+		Current: -1, ProducerID: -1, Loading: true}
+	got := text(loading)
+	for _, want := range []string{"state (loading __transaction_state-3)", "answers COORDINATOR_LOAD_IN_PROGRESS(14)", "partitions in txn: (loading)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("loading coordinator lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "[]") || strings.Contains(got, "partitions in txn: none") {
+		t.Errorf("loading coordinator drawn as an empty state:\n%s", got)
+	}
+	loaded := loading
+	loaded.Loading, loaded.Current, loaded.Partitions = false, 2, []string{"t-0"}
+	got = text(loaded)
+	if !strings.Contains(got, "state [PrepareCommit]") || !strings.Contains(got, "partitions in txn: t-0") || strings.Contains(got, "loading") {
+		t.Errorf("loaded coordinator:\n%s", got)
+	}
+}

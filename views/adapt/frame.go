@@ -321,6 +321,7 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 		if t.Leader > 0 {
 			v.Broker = engine.BrokerAddr(t.Leader)
 		}
+		v.Loading = t.Loading
 		m, known := t.Meta[id]
 		if known {
 			v.Current, v.Tone, v.ProducerID, v.Epoch = int(m.State), txnTone(m.State), m.ProducerID, m.ProducerEpoch
