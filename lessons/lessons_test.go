@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack abort zombie two-phase-commit read-committed consume-transform-produce"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack abort zombie two-phase-commit read-committed consume-transform-produce coordinator-failover"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {

@@ -150,6 +150,10 @@ var goldenCases = []goldenCase{
 	// Consume-transform-produce: group g's offset for in-0 is pending in
 	// P's transaction, nothing committed yet.
 	{name: "pending-offsets", lesson: "consume-transform-produce", step: 2, focus: "Consumers"},
+	// The coordinator dies mid-commit: the new coordinator still loading
+	// __transaction_state-3, then the old one's late marker refused.
+	{name: "loading", lesson: "coordinator-failover", step: 3, focus: "Coordinator"},
+	{name: "late-marker-fenced", lesson: "coordinator-failover", step: 5, focus: "Events"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
