@@ -532,7 +532,8 @@ func panelChanged(f *Frame, p PanelID) bool {
 	case PanelCoordinator:
 		return anyOf(f.Coordinators, func(x CoordinatorView) bool { return x.Changed })
 	case PanelConsumers:
-		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed })
+		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed }) ||
+			anyOf(f.Groups, func(x GroupView) bool { return x.Changed })
 	case PanelTimeline:
 		return anyOf(f.Timeline, func(x Arrow) bool { return x.Changed })
 	case PanelEvents:

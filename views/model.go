@@ -110,6 +110,9 @@ type Frame struct {
 	// Coordinators lists one entry per transactional id the lesson shows.
 	Coordinators []CoordinatorView
 	Consumers    []ConsumerView
+	// Groups are the consumer groups at their group coordinator: the
+	// committed offsets, and the transactional offsets still pending.
+	Groups []GroupView
 	// Timeline is the message sequence diagram; Actors are its columns in
 	// order. Arrows marked Changed are the ones the last step sent,
 	// delivered, lost or delayed.
@@ -313,7 +316,11 @@ type CoordinatorView struct {
 	Writes     []string
 	ProducerID int64
 	Epoch      int16
-	Changed    bool
+	// Loading says a new coordinator is still reading the partition's log
+	// after a failover (it answers COORDINATOR_LOAD_IN_PROGRESS): it holds
+	// no state for the id yet, which is not the same as having none.
+	Loading bool
+	Changed bool
 }
 
 // State is the name of the current state, or "" when there is none.
@@ -328,6 +335,27 @@ func (c *CoordinatorView) State() string {
 type PartitionOffset struct {
 	Partition string
 	Offset    int64
+}
+
+// GroupView is one consumer group as its group coordinator holds it: the
+// generation (KIP-447 fences a member of an older one), the committed
+// offsets and the pending transactional offsets, which a COMMIT marker on
+// the group's __consumer_offsets partition makes committed and an ABORT
+// marker discards.
+type GroupView struct {
+	ID         string
+	Generation int32
+	Committed  []PartitionOffset // sorted by partition
+	Pending    []PendingOffset   // by producer id, then partition
+	Changed    bool              // the last step changed the group
+}
+
+// PendingOffset is a transactional offset waiting for its transaction's
+// marker, and the producer whose transaction holds it.
+type PendingOffset struct {
+	Partition  string
+	Offset     int64
+	ProducerID int64
 }
 
 // ConsumedRecord is one record a consumer has returned to the application.

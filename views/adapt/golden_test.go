@@ -141,6 +141,19 @@ var goldenCases = []goldenCase{
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
 	{name: "consumers-answered", lesson: "abort", step: 8, answer: "right", focus: "Consumers"},
+	// Two-phase commit: commitTransaction() has returned while both
+	// COMMIT markers are still in flight.
+	{name: "returns-before-markers", lesson: "two-phase-commit", step: 5, focus: "Timeline"},
+	// read_committed: the COMMIT marker is on the leader but not yet below
+	// the high watermark, so the LSO waits at q2's offset.
+	{name: "marker-not-replicated", lesson: "read-committed", step: 7, focus: "Partitions"},
+	// Consume-transform-produce: group g's offset for in-0 is pending in
+	// P's transaction, nothing committed yet.
+	{name: "pending-offsets", lesson: "consume-transform-produce", step: 2, focus: "Consumers"},
+	// The coordinator dies mid-commit: the new coordinator still loading
+	// __transaction_state-3, then the old one's late marker refused.
+	{name: "loading", lesson: "coordinator-failover", step: 3, focus: "Coordinator"},
+	{name: "late-marker-fenced", lesson: "coordinator-failover", step: 5, focus: "Events"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
