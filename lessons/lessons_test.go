@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack abort zombie"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort zombie"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
@@ -22,7 +22,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s does not parse:\n%v", b.file, b.err)
 		}
 	}
-	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, abort, zombie") {
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, zombie") {
 		t.Fatalf("Load(nope) = %v", err)
 	}
 }
@@ -118,6 +118,13 @@ func TestLessonFacts(t *testing.T) {
 			"VIOLATION duplicate-record",
 			"finds pid=1000 epoch=0 seq=0 in its 5-batch cache: duplicate, answers NONE with original offset 0, appends nothing",
 			"OUT_OF_ORDER_SEQUENCE_NUMBER(45); nothing appended",
+		},
+		"three-guarantees": {
+			"acks=0: counts t-0 values=pay-1 as sent without any answer",
+			"network: drops m1 Z -> broker-3 Produce t-0",
+			"t-0: appends values=pay-2 at offsets 0",
+			"VIOLATION duplicate-record: the record pay-1 sent once is now in the log twice",
+			"t-2: finds pid=1000 epoch=0 seq=0 in its 5-batch cache: duplicate, answers NONE with original offset 0, appends nothing",
 		},
 		"zombie": {
 			"Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1",

@@ -137,6 +137,9 @@ var goldenCases = []goldenCase{
 	{name: "invalid-producer-epoch", lesson: "zombie", step: 7, focus: "Producers"},
 	{name: "producer-fenced", lesson: "zombie", step: 8, focus: "Producers"},
 	{name: "epoch-bumped", lesson: "zombie", step: 9, focus: "Coordinator"},
+	// Three guarantees: the three partitions side by side once I's retry
+	// was recognised: t-0 lost pay-1, t-1 holds it twice, t-2 once.
+	{name: "three-partitions", lesson: "three-guarantees", step: 7, focus: "Partitions"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
