@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort zombie"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
@@ -22,7 +22,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s does not parse:\n%v", b.file, b.err)
 		}
 	}
-	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, zombie") {
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie") {
 		t.Fatalf("Load(nope) = %v", err)
 	}
 }
@@ -125,6 +125,15 @@ func TestLessonFacts(t *testing.T) {
 			"t-0: appends values=pay-2 at offsets 0",
 			"VIOLATION duplicate-record: the record pay-1 sent once is now in the log twice",
 			"t-2: finds pid=1000 epoch=0 seq=0 in its 5-batch cache: duplicate, answers NONE with original offset 0, appends nothing",
+		},
+		"sequences": {
+			"sends m9 P -> broker-3 Produce t-0 pid=1000 epoch=0 seq=6 values=g",
+			"rejects pid=1000 epoch=0 seq=3: expected seq 2, got 3: OUT_OF_ORDER_SEQUENCE_NUMBER(45); nothing appended",
+			"gets OUT_OF_ORDER_SEQUENCE_NUMBER(45) for seq=3 while an earlier batch is unresolved: retries",
+			"finds pid=1000 epoch=0 seq=4 in its 5-batch cache: duplicate, answers NONE with original offset 4",
+			"rejects pid=1000 epoch=0 seq=2: expected seq 8, got 2: OUT_OF_ORDER_SEQUENCE_NUMBER(45)",
+			"rejects pid=1000 epoch=0 seq=6..7: expected seq 8, got 6: OUT_OF_ORDER_SEQUENCE_NUMBER(45)",
+			"receives t-0 0:a 1:b 2:c 3:d 4:e 5:f 6:g 7:h",
 		},
 		"zombie": {
 			"Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1",

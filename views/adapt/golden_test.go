@@ -140,6 +140,9 @@ var goldenCases = []goldenCase{
 	// Three guarantees: the three partitions side by side once I's retry
 	// was recognised: t-0 lost pay-1, t-1 holds it twice, t-2 once.
 	{name: "three-partitions", lesson: "three-guarantees", step: 7, focus: "Partitions"},
+	// Sequences: c's request dropped with four more in flight behind it,
+	// and d refused with OUT_OF_ORDER_SEQUENCE_NUMBER.
+	{name: "gap-refused", lesson: "sequences", step: 3, focus: "Timeline"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
