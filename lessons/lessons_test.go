@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie producer-ids"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
@@ -22,7 +22,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s does not parse:\n%v", b.file, b.err)
 		}
 	}
-	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie") {
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie, producer-ids") {
 		t.Fatalf("Load(nope) = %v", err)
 	}
 }
@@ -134,6 +134,15 @@ func TestLessonFacts(t *testing.T) {
 			"rejects pid=1000 epoch=0 seq=2: expected seq 8, got 2: OUT_OF_ORDER_SEQUENCE_NUMBER(45)",
 			"rejects pid=1000 epoch=0 seq=6..7: expected seq 8, got 6: OUT_OF_ORDER_SEQUENCE_NUMBER(45)",
 			"receives t-0 0:a 1:b 2:c 3:d 4:e 5:f 6:g 7:h",
+		},
+		"producer-ids": {
+			"allocates pid=1000 epoch=0 for an idempotent producer; nothing is written",
+			"rejects pid=1000 epoch=0 seq=1: expected seq 3, got 1: OUT_OF_ORDER_SEQUENCE_NUMBER(45)",
+			"bumps its epoch locally to 1 (same pid 1000, no request) and renumbers t-0 from 0",
+			"accepts pid=1000 epoch=1 seq=0 at offsets 3",
+			"allocates pid=1001 epoch=0 for an idempotent producer; nothing is written",
+			"accepts pid=1001 epoch=0 seq=0 at offsets 5",
+			"receives t-0 0:a 1:x 2:y 3:b 4:pay-7 5:pay-7",
 		},
 		"zombie": {
 			"Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1",

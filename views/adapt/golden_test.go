@@ -143,6 +143,9 @@ var goldenCases = []goldenCase{
 	// Sequences: c's request dropped with four more in flight behind it,
 	// and d refused with OUT_OF_ORDER_SEQUENCE_NUMBER.
 	{name: "gap-refused", lesson: "sequences", step: 3, focus: "Timeline"},
+	// Producer ids: pay-7 twice in t-0, from pid 1000 (epoch 1, after its
+	// own bump) and from the restarted instance's pid 1001.
+	{name: "restart-duplicates", lesson: "producer-ids", step: 7, focus: "Partitions"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
