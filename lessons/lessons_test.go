@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie producer-ids"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie producer-ids coordinator"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
@@ -22,7 +22,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s does not parse:\n%v", b.file, b.err)
 		}
 	}
-	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie, producer-ids") {
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie, producer-ids, coordinator") {
 		t.Fatalf("Load(nope) = %v", err)
 	}
 }
@@ -143,6 +143,15 @@ func TestLessonFacts(t *testing.T) {
 			"allocates pid=1001 epoch=0 for an idempotent producer; nothing is written",
 			"accepts pid=1001 epoch=0 seq=0 at offsets 5",
 			"receives t-0 0:a 1:x 2:y 3:b 4:pay-7 5:pay-7",
+		},
+		"coordinator": {
+			"A: learns its transaction coordinator is broker-1 (__transaction_state-3)",
+			"B: learns its transaction coordinator is broker-1 (__transaction_state-0)",
+			"partitions=[__consumer_offsets-14,payments-0]",
+			"FindCoordinatorResponse payment-group broker-3",
+			"broker-2: becomes coordinator for __transaction_state-3 with coordinator epoch 1",
+			"A: learns its transaction coordinator is broker-2 (__transaction_state-3)",
+			"payments-0: appends COMMIT marker pid=1000 epoch=0 coordinatorEpoch=1 at offset 1",
 		},
 		"zombie": {
 			"Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1",

@@ -146,6 +146,9 @@ var goldenCases = []goldenCase{
 	// Producer ids: pay-7 twice in t-0, from pid 1000 (epoch 1, after its
 	// own bump) and from the restarted instance's pid 1001.
 	{name: "restart-duplicates", lesson: "producer-ids", step: 7, focus: "Partitions"},
+	// Finding the coordinator: payment-processor-1 on __transaction_state-3,
+	// led by broker-1, with its first record (Empty) written there.
+	{name: "partition-3", lesson: "coordinator", step: 2, focus: "Coordinator"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
