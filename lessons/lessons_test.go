@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie producer-ids coordinator"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack three-guarantees abort sequences zombie producer-ids coordinator transaction-timeout"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
@@ -22,7 +22,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s does not parse:\n%v", b.file, b.err)
 		}
 	}
-	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie, producer-ids, coordinator") {
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "lost-ack, three-guarantees, abort, sequences, zombie, producer-ids, coordinator, transaction-timeout") {
 		t.Fatalf("Load(nope) = %v", err)
 	}
 }
@@ -152,6 +152,15 @@ func TestLessonFacts(t *testing.T) {
 			"broker-2: becomes coordinator for __transaction_state-3 with coordinator epoch 1",
 			"A: learns its transaction coordinator is broker-2 (__transaction_state-3)",
 			"payments-0: appends COMMIT marker pid=1000 epoch=0 coordinatorEpoch=1 at offset 1",
+		},
+		"transaction-timeout": {
+			"gets nothing new from t-0 at 0",
+			"payment-processor-1 Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1 [ref 3.8: started at t=6, timeout 60000 ms passed]",
+			"t-0: appends ABORT marker pid=1000 epoch=1 coordinatorEpoch=0 at offset 2",
+			"receives t-0 1:b1; skips aborted 0 (pid 1000), ABORT marker at 2",
+			"rejects the produce with INVALID_PRODUCER_EPOCH(47)",
+			"answers EndTxn(abort) with PRODUCER_FENCED(90)",
+			"ABORTING_TRANSACTION -> FATAL_ERROR",
 		},
 		"zombie": {
 			"Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1",

@@ -149,6 +149,9 @@ var goldenCases = []goldenCase{
 	// Finding the coordinator: payment-processor-1 on __transaction_state-3,
 	// led by broker-1, with its first record (Empty) written there.
 	{name: "partition-3", lesson: "coordinator", step: 2, focus: "Coordinator"},
+	// Transaction timeout: the coordinator's check at t=70000 has fenced
+	// and aborted the frozen producer's transaction with epoch 1.
+	{name: "timed-out", lesson: "transaction-timeout", step: 4, focus: "Coordinator"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
