@@ -137,6 +137,21 @@ var goldenCases = []goldenCase{
 	{name: "invalid-producer-epoch", lesson: "zombie", step: 7, focus: "Producers"},
 	{name: "producer-fenced", lesson: "zombie", step: 8, focus: "Producers"},
 	{name: "epoch-bumped", lesson: "zombie", step: 9, focus: "Coordinator"},
+	// Three guarantees: the three partitions side by side once I's retry
+	// was recognised: t-0 lost pay-1, t-1 holds it twice, t-2 once.
+	{name: "three-partitions", lesson: "three-guarantees", step: 7, focus: "Partitions"},
+	// Sequences: c's request dropped with four more in flight behind it,
+	// and d refused with OUT_OF_ORDER_SEQUENCE_NUMBER.
+	{name: "gap-refused", lesson: "sequences", step: 3, focus: "Timeline"},
+	// Producer ids: pay-7 twice in t-0, from pid 1000 (epoch 1, after its
+	// own bump) and from the restarted instance's pid 1001.
+	{name: "restart-duplicates", lesson: "producer-ids", step: 7, focus: "Partitions"},
+	// Finding the coordinator: payment-processor-1 on __transaction_state-3,
+	// led by broker-1, with its first record (Empty) written there.
+	{name: "partition-3", lesson: "coordinator", step: 2, focus: "Coordinator"},
+	// Transaction timeout: the coordinator's check at t=70000 has fenced
+	// and aborted the frozen producer's transaction with epoch 1.
+	{name: "timed-out", lesson: "transaction-timeout", step: 4, focus: "Coordinator"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
