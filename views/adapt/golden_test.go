@@ -141,6 +141,9 @@ var goldenCases = []goldenCase{
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
 	{name: "consumers-answered", lesson: "abort", step: 8, answer: "right", focus: "Consumers"},
+	// Delivery is not processing: the restarted mailer receives the same
+	// two orders again, from the same offsets.
+	{name: "redelivered", lesson: "delivery-vs-processing", step: 3, focus: "Consumers"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
