@@ -144,6 +144,8 @@ var goldenCases = []goldenCase{
 	// Delivery is not processing: the restarted mailer receives the same
 	// two orders again, from the same offsets.
 	{name: "redelivered", lesson: "delivery-vs-processing", step: 3, focus: "Consumers"},
+	// The price of exactly-once: three partitions, three markers.
+	{name: "three-markers", lesson: "price-of-exactly-once", step: 6, focus: "Partitions"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
