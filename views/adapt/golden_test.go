@@ -146,6 +146,8 @@ var goldenCases = []goldenCase{
 	{name: "redelivered", lesson: "delivery-vs-processing", step: 3, focus: "Consumers"},
 	// The price of exactly-once: three partitions, three markers.
 	{name: "three-markers", lesson: "price-of-exactly-once", step: 6, focus: "Partitions"},
+	// Streams and Flink: the checkpoint's open transaction holds sink-0's LSO.
+	{name: "checkpoint-holds-lso", lesson: "streams-and-flink", step: 6, focus: "Partitions"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
