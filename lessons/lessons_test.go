@@ -14,7 +14,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack abort zombie delivery-vs-processing price-of-exactly-once streams-and-flink"; got != want {
+	if got, want := strings.Join(names, " "), "lost-ack abort zombie delivery-vs-processing price-of-exactly-once streams-and-flink capstone-payments"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {

@@ -148,6 +148,9 @@ var goldenCases = []goldenCase{
 	{name: "three-markers", lesson: "price-of-exactly-once", step: 6, focus: "Partitions"},
 	// Streams and Flink: the checkpoint's open transaction holds sink-0's LSO.
 	{name: "checkpoint-holds-lso", lesson: "streams-and-flink", step: 6, focus: "Partitions"},
+	// The capstone: the new version's initTransactions has fenced the old
+	// one mid-payment and aborted its ledger entries.
+	{name: "deploy-fences", lesson: "capstone-payments", step: 5, focus: "Partitions"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
