@@ -449,7 +449,7 @@ func TestLessonKafkaFlag(t *testing.T) {
 		{[]string{"run", "--lesson", "abort"}, "kafka: 3.x, transaction.version=1\n"},
 		{[]string{"run", "--kafka", "3", "--lesson", "abort"}, "kafka: 3.x, transaction.version=1\n"},
 		{[]string{"run", "--kafka", "4", "--lesson", "abort"}, "kafka: 4.x, transaction.version=2\n"},
-		{[]string{"run", "--kafka=4", "lessons/content/02-abort.lesson"}, "kafka: 4.x, transaction.version=2\n"},
+		{[]string{"run", "--kafka=4", "lessons/content/07-abort.lesson"}, "kafka: 4.x, transaction.version=2\n"},
 	} {
 		code, out, errs := runCLI(t, c.args...)
 		if code != 0 || !strings.Contains(out, c.want) {
@@ -464,7 +464,7 @@ func TestLessonKafkaFlag(t *testing.T) {
 	var opened tea.Model
 	runTUI = func(m tea.Model) error { opened = m; return nil }
 	defer func() { runTUI = tuiRunner }()
-	for _, args := range [][]string{{"lesson", "zombie", "--kafka", "4"}, {"lesson", "--kafka=4", "lessons/content/03-zombie.lesson"}} {
+	for _, args := range [][]string{{"lesson", "zombie", "--kafka", "4"}, {"lesson", "--kafka=4", "lessons/content/10-zombie.lesson"}} {
 		opened = nil
 		if code, _, errs := runCLI(t, args...); code != 0 || opened == nil {
 			t.Fatalf("%v: code %d: %s", args, code, errs)

@@ -15,7 +15,7 @@ func TestBuiltinList(t *testing.T) {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lost-ack abort zombie two-phase-commit read-committed consume-transform-produce coordinator-failover kafka-3-vs-4"; got != want {
+	if got, want := strings.Join(names, " "), "three-guarantees lost-ack sequences producer-ids coordinator two-phase-commit abort read-committed consume-transform-produce zombie coordinator-failover transaction-timeout kafka-3-vs-4 delivery-vs-processing price-of-exactly-once streams-and-flink capstone-payments"; got != want {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {

@@ -51,7 +51,15 @@ func fingerprint(w *engine.World) string {
 		}
 	}
 	for _, c := range w.Consumers {
-		fmt.Fprintf(&b, "consumer %s %v %v\n", c.Name, c.Received, c.Positions)
+		fmt.Fprintf(&b, "consumer %s %v\n", c.Name, c.Positions)
+		for _, r := range c.Received {
+			// Source is a pointer: print what it points to, not where.
+			fmt.Fprintf(&b, "  %s@%d %s uid=%d", r.TP, r.Offset, r.Value, r.UID)
+			if r.Source != nil {
+				fmt.Fprintf(&b, " source=%+v", *r.Source)
+			}
+			b.WriteByte('\n')
+		}
 	}
 	return b.String()
 }

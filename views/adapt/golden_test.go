@@ -169,6 +169,16 @@ var goldenCases = []goldenCase{
 	// __transaction_state-3, then the old one's late marker refused.
 	{name: "loading", lesson: "coordinator-failover", step: 3, focus: "Coordinator"},
 	{name: "late-marker-fenced", lesson: "coordinator-failover", step: 5, focus: "Events"},
+	// Delivery is not processing: the restarted mailer receives the same
+	// two orders again, from the same offsets.
+	{name: "redelivered", lesson: "delivery-vs-processing", step: 3, focus: "Consumers"},
+	// The price of exactly-once: three partitions, three markers.
+	{name: "three-markers", lesson: "price-of-exactly-once", step: 6, focus: "Partitions"},
+	// Streams and Flink: the checkpoint's open transaction holds sink-0's LSO.
+	{name: "checkpoint-holds-lso", lesson: "streams-and-flink", step: 6, focus: "Partitions"},
+	// The capstone: the new version's initTransactions has fenced the old
+	// one mid-payment and aborted its ledger entries.
+	{name: "deploy-fences", lesson: "capstone-payments", step: 5, focus: "Partitions"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
