@@ -95,6 +95,14 @@ func (a *App) syncKeys() {
 	if inPlayer {
 		k.Answer.SetHelp(a.answerKeys(), "answer")
 	}
+	if a.opts.Presenter {
+		k.Answer.SetHelp("v", "reveal")
+	}
+	if a.opts.Follow {
+		for _, b := range []*key.Binding{&k.Next, &k.Back, &k.First, &k.Last, &k.PlayPause, &k.Slower, &k.Faster, &k.Restart, &k.Quit} {
+			b.SetEnabled(false)
+		}
+	}
 	k.Focus.SetEnabled(inPlayer)
 	k.FocusBack.SetEnabled(inPlayer)
 	k.Details.SetEnabled(inPlayer)
@@ -104,7 +112,7 @@ func (a *App) syncKeys() {
 		k.Details.SetHelp("d", "details")
 	}
 	overlay := inPlayer && (a.showFull || a.showDetail)
-	k.List.SetEnabled(inPlayer || a.showFull)
+	k.List.SetEnabled((inPlayer && !a.opts.Follow) || overlay || a.showFull)
 	switch {
 	case a.showFull:
 		k.List.SetHelp("esc", "close help")
@@ -314,6 +322,8 @@ func (a App) headerLine() string {
 	switch {
 	case a.flash != "":
 		right = th.Render(a.flashKind, a.flash)
+	case a.opts.Follow:
+		right = th.Text(theme.TextFaint, "following the presenter")
 	case a.playing:
 		right = th.Text(theme.TextAccent, th.Sym.Play+" playing") + th.Text(theme.TextFaint, " "+speedText(speeds[a.speed])+"/step")
 	default:
