@@ -276,6 +276,11 @@ func (a *App) openLesson(name string) {
 		return
 	}
 	s, resumed := a.kept[name], true
+	if a.opts.Presenter {
+		// A class's lessons live in eoslab serve's hub, which open
+		// switches for every seat.
+		s = nil
+	}
 	if s != nil && s.Len() > 0 && s.Pos() >= s.Len() {
 		// A lesson left at its end opens at its start: picking it again
 		// means playing it again.
