@@ -452,7 +452,11 @@ func (a *App) layoutPanes() {
 func (a *App) narrationFooter() string {
 	var parts []string
 	if cp := a.frame.Checkpoint; cp != nil && !cp.Answered && len(cp.Choices) > 0 {
-		parts = append(parts, a.answerKeys()+" answer")
+		if a.opts.Presenter {
+			parts = append(parts, "v reveal")
+		} else {
+			parts = append(parts, a.answerKeys()+" answer")
+		}
 	}
 	if hasDetails(&a.frame) {
 		parts = append(parts, a.keys.Details.Help().Key+" "+a.th.Sym.Note+" details")

@@ -29,24 +29,25 @@ type View struct {
 	Ver uint64
 	// Gen names the lesson being played; it changes when the presenter
 	// opens another one. 0 means no lesson yet.
-	Gen        int
-	Name       string // the lesson's name, as open takes it
-	Title      string
-	Pos, Len   int
-	Frame      views.Frame
-	Ask        *Ask
-	Students   int // student seats connected
-	Mine       int // a student's own answer to Ask, 0 if none
-	Presenters int
+	Gen      int
+	Name     string // the lesson's name, as open takes it
+	Title    string
+	Pos, Len int
+	Frame    views.Frame
+	// Ask is the current step's question; Result the step before's once
+	// revealed, which stays in view on the deciding step.
+	Ask, Result *Ask
+	Students    int // student seats connected
+	Presenters  int
 }
 
-// Ask is the class's question: the current step's checkpoint, or the one
-// of the step before once it is revealed (its result stays in view on the
-// deciding step). What a student's Ask holds before the reveal is only the
-// question and the choices: never the right one, the explanation or how
-// the others answered.
+// Ask is one of the class's questions. What a student's Ask holds before
+// the reveal is only the question, the choices and the student's own
+// answer: never the right one, the explanation or how the others answered.
 type Ask struct {
-	Step     int
+	Step int
+	// Mine is a student's own answer, 0 if none.
+	Mine     int
 	Question string
 	Choices  []string
 	Revealed bool
@@ -159,7 +160,7 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 		if !presenter {
 			st.online[seat]++
 		}
-		st.changed(sub, false)
+		st.changed(seat, false)
 	})
 	return sub.ch, func() {
 		c.do(func(st *classState) {
@@ -169,7 +170,7 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 					delete(st.online, seat)
 				}
 			}
-			st.changed(nil, false)
+			st.changed("", false)
 		})
 	}
 }
@@ -180,7 +181,7 @@ func (c *Class) Move(m Move) (v *View, ok bool) {
 	c.do(func(st *classState) {
 		ok = st.move(m)
 		if ok {
-			st.changed(nil, true)
+			st.changed("", true)
 		}
 		v = st.view(&subscriber{presenter: true})
 	})
@@ -194,7 +195,7 @@ func (c *Class) Answer(seat string, step, choice int) {
 	select {
 	case c.inbox <- func(st *classState) {
 		if st.answer(seat, step, choice) {
-			st.changed(nil, false)
+			st.changed(seat, false)
 		}
 	}:
 	case <-c.quit:
@@ -295,12 +296,12 @@ func (st *classState) answer(seat string, step, choice int) bool {
 }
 
 // changed sends the seats their new Views: every seat after a move; after
-// an answer, a join or a leave, the presenters and the seat it concerns
-// (only, when only is set).
-func (st *classState) changed(only *subscriber, all bool) {
+// an answer, a join or a leave, the presenters and the sessions of the
+// seat it concerns.
+func (st *classState) changed(seat string, all bool) {
 	st.ver++
 	for s := range st.subs {
-		if all || s.presenter || s == only {
+		if all || s.presenter || (seat != "" && s.seat == seat) {
 			s.send(st.view(s))
 		}
 	}
@@ -324,15 +325,27 @@ func (st *classState) view(s *subscriber) *View {
 	v.Gen, v.Name, v.Title, v.Pos, v.Len = ls.gen, ls.name, w.Title(), w.Pos(), w.Len()
 	v.Frame = w.Frame()
 	v.Frame.Key = uint64(ls.gen)<<40 | v.Frame.Key
-	k := v.Pos
-	p := w.Player()
-	st1 := p.StepAt(k)
-	if (st1 == nil || st1.Ask == nil) && ls.revealed[k-1] {
-		k-- // the deciding step shows the question it decided
+	v.Ask = st.ask(ls, s, v.Pos)
+	if ls.revealed[v.Pos-1] {
+		v.Result = st.ask(ls, s, v.Pos-1)
 	}
+	if !s.presenter {
+		switch {
+		case v.Ask != nil:
+			v.Frame.Checkpoint = studentCheckpoint(v.Ask)
+		case v.Result != nil:
+			v.Frame.Checkpoint = studentCheckpoint(v.Result)
+		}
+	}
+	return v
+}
+
+// ask is step k's question as seat s may see it, or nil.
+func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
+	p := ls.world.Player()
 	step := p.StepAt(k)
 	if step == nil || step.Ask == nil {
-		return v
+		return nil
 	}
 	a := &Ask{Step: k, Question: step.Ask.Question, Revealed: ls.revealed[k]}
 	for _, ch := range step.Ask.Choices {
@@ -356,23 +369,17 @@ func (st *classState) view(s *subscriber) *View {
 		}
 		slices.Sort(a.Waiting)
 	} else {
-		v.Mine = ls.answers[k][s.seat]
-		v.Frame.Checkpoint = studentCheckpoint(v.Frame.Checkpoint, a, v.Mine, k == v.Pos)
+		a.Mine = ls.answers[k][s.seat]
 	}
-	v.Ask = a
-	return v
+	return a
 }
 
 // studentCheckpoint is the checkpoint a student's player draws: the
-// question alone before the reveal; after it, the student's own answer
-// judged, and on the deciding step the question it decided.
-func studentCheckpoint(world *views.Checkpoint, a *Ask, mine int, atAsk bool) *views.Checkpoint {
-	if !atAsk && !a.Revealed {
-		return world
-	}
+// question alone before the reveal, the student's own answer judged after.
+func studentCheckpoint(a *Ask) *views.Checkpoint {
 	cp := &views.Checkpoint{Question: a.Question, Choices: a.Choices}
 	if a.Revealed {
-		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, mine, a.Correct, a.Explanation
+		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a.Mine, a.Correct, a.Explanation
 	}
 	return cp
 }

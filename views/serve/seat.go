@@ -239,12 +239,12 @@ func (s *Seat) answer(n int) {
 	v := s.sess.v
 	a := v.Ask
 	switch {
-	case a == nil || a.Step != v.Pos:
+	case a == nil:
 		s.note = "No question on this step."
 	case a.Revealed:
 		s.note = "This question is revealed already."
-	case v.Mine != 0:
-		s.note = "Your answer " + strconv.Itoa(v.Mine) + " is locked."
+	case a.Mine != 0:
+		s.note = "Your answer " + strconv.Itoa(a.Mine) + " is locked."
 	case n < 1 || n > len(a.Choices):
 		s.note = "There is no choice " + strconv.Itoa(n) + ": press 1-" + strconv.Itoa(len(a.Choices)) + "."
 	default:
@@ -319,30 +319,45 @@ func (s *Seat) studentLines(v *View) []string {
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
-	head += s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves")
-	a := v.Ask
-	switch {
+	out := []string{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves")}
+	if r := v.Result; r != nil {
+		out = append(out, s.verdictLines(r, v.Ask != nil)...)
+	}
+	switch a := v.Ask; {
 	case a == nil:
-		return []string{head}
-	case !a.Revealed && v.Mine == 0:
-		return []string{head, " " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)")}
-	case !a.Revealed:
-		return []string{head, " " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(v.Mine)+"; waiting for the presenter's reveal")}
-	}
-	var verdict string
-	switch {
-	case v.Mine == 0:
-		verdict = th.Mark(theme.Muted, "verdict: you did not answer; the answer is "+strconv.Itoa(a.Correct))
-	case v.Mine == a.Correct:
-		verdict = th.Mark(theme.Correct, "verdict: correct, you chose "+strconv.Itoa(v.Mine))
+	case a.Revealed:
+		out = append(out, s.verdictLines(a, false)...)
+	case a.Mine == 0:
+		out = append(out, " "+th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)"))
 	default:
-		verdict = th.Mark(theme.Wrong, "verdict: not quite, you chose "+strconv.Itoa(v.Mine)+"; the answer is "+strconv.Itoa(a.Correct))
+		out = append(out, " "+th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; waiting for the presenter's reveal"))
 	}
-	return []string{head, " " + verdict, " " + s.spread(a, v.Students)}
+	return out
 }
 
-// spread is the class's answers in one line: "class: 1) 3 · 2) 17 ✓ ...".
-func (s *Seat) spread(a *Ask, students int) string {
+// verdictLines are a student's verdict on a revealed question and the
+// class's spread; named by step when another question follows it.
+func (s *Seat) verdictLines(a *Ask, named bool) []string {
+	th := s.th
+	lead := " "
+	if named {
+		lead = " step " + strconv.Itoa(a.Step) + ": "
+	}
+	right := strconv.Itoa(a.Correct)
+	var verdict string
+	switch {
+	case a.Mine == 0:
+		verdict = th.Mark(theme.Muted, "verdict: you did not answer; the answer is "+right)
+	case a.Mine == a.Correct:
+		verdict = th.Mark(theme.Correct, "verdict: correct, you chose "+right)
+	default:
+		verdict = th.Mark(theme.Wrong, "verdict: not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right)
+	}
+	return []string{lead + verdict, " " + s.spread(a)}
+}
+
+// spread is the class's answers in one line: "class: 1) 3 2) ✓ 17 ...".
+func (s *Seat) spread(a *Ask) string {
 	th := s.th
 	parts := []string{"class:"}
 	for i, n := range a.Counts {
@@ -362,11 +377,32 @@ func (s *Seat) presenterLines(v *View) []string {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
 	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
-	a := v.Ask
-	if a == nil {
+	a, r := v.Ask, v.Result
+	if a == nil && r == nil {
 		return []string{head}
 	}
-	out := []string{head}
+	if a == nil {
+		return append([]string{head}, s.bars(r, v.Students)...)
+	}
+	if r != nil {
+		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
+	}
+	return append([]string{head}, s.bars(a, v.Students)...)
+}
+
+func (s *Seat) score(a *Ask) string {
+	right := 0
+	if a.Correct >= 1 && a.Correct <= len(a.Counts) {
+		right = a.Counts[a.Correct-1]
+	}
+	return s.th.Mark(theme.Correct, strconv.Itoa(right)+" of "+strconv.Itoa(a.Answered)+" right")
+}
+
+// bars are the presenter's lines for a question: a bar per choice, and
+// how many answered and who has not, or the score once revealed.
+func (s *Seat) bars(a *Ask, students int) []string {
+	th := s.th
+	var out []string
 	most := 1
 	for _, n := range a.Counts {
 		most = max(most, n)
@@ -382,13 +418,9 @@ func (s *Seat) presenterLines(v *View) []string {
 		label := fitText(termsafe.Blank(a.Choices[i]), s.w-barW-14, th.Sym.Ellipsis)
 		out = append(out, " "+mark+strconv.Itoa(i+1)+") "+bar+" "+padLeft(strconv.Itoa(n), 3)+"  "+label)
 	}
-	status := strconv.Itoa(a.Answered) + " of " + strconv.Itoa(v.Students) + " answered"
+	status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(students) + " answered"
 	if a.Revealed {
-		right := 0
-		if a.Correct >= 1 && a.Correct <= len(a.Counts) {
-			right = a.Counts[a.Correct-1]
-		}
-		status = th.Mark(theme.Correct, "revealed: "+strconv.Itoa(right)+" of "+strconv.Itoa(a.Answered)+" right")
+		status = "step " + strconv.Itoa(a.Step) + " revealed: " + s.score(a)
 	} else {
 		if len(a.Waiting) > 0 {
 			status += s.sep() + "not yet: " + waitingList(a.Waiting, 6)
