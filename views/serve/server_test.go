@@ -117,6 +117,10 @@ func join(t testing.TB, addr, user, password string, tm term) *client {
 	return open(t, c, tm, true)
 }
 
+// noCleanup leaves closing the clients to the benchmark, which must drop
+// them to see the heap go back.
+var noCleanup bool
+
 func open(t testing.TB, c *gossh.Client, tm term, read bool) *client {
 	t.Helper()
 	s, err := c.NewSession()
@@ -139,7 +143,9 @@ func open(t testing.TB, c *gossh.Client, tm term, read bool) *client {
 		t.Fatal(err)
 	}
 	go func() { cl.done <- s.Wait() }()
-	t.Cleanup(func() { c.Close() })
+	if !noCleanup {
+		t.Cleanup(func() { c.Close() })
+	}
 	return cl
 }
 
