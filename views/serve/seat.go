@@ -356,18 +356,18 @@ func (s *Seat) verdictLines(a *Ask, named bool) []string {
 	return []string{lead + verdict, " " + s.spread(a)}
 }
 
-// spread is the class's answers in one line: "class: 1) 3 2) ✓ 17 ...".
+// spread is the class's answers in one line:
+// "class: 1) 3 · 2) 17 ✓ · 3) 4 (24 answered)".
 func (s *Seat) spread(a *Ask) string {
 	th := s.th
-	parts := []string{"class:"}
+	parts := make([]string, len(a.Counts))
 	for i, n := range a.Counts {
-		p := strconv.Itoa(i+1) + ") " + strconv.Itoa(n)
+		parts[i] = strconv.Itoa(i+1) + ") " + strconv.Itoa(n)
 		if i+1 == a.Correct {
-			p = th.Mark(theme.Correct, p)
+			parts[i] = th.Render(theme.Correct, parts[i]+" "+th.Glyph(theme.Correct))
 		}
-		parts = append(parts, p)
 	}
-	return strings.Join(parts, " ") + th.Text(theme.TextFaint, th.Sym.Sep+strconv.Itoa(a.Answered)+" answered")
+	return "class: " + strings.Join(parts, s.sep()) + th.Text(theme.TextFaint, " ("+strconv.Itoa(a.Answered)+" answered)")
 }
 
 func (s *Seat) presenterLines(v *View) []string {
