@@ -130,3 +130,26 @@ func TestClassNeverWaitsForASeat(t *testing.T) {
 		t.Fatal("the class stalled on seats that do not read")
 	}
 }
+
+// Failed logins hold back one address after a burst, and only failures
+// count: right codes from the same address never drain it.
+func TestLimiterCountsFailuresOnly(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := newLimiter(3, time.Second)
+	l.now = func() time.Time { return now }
+	for range 100 {
+		if !l.allow("10.0.0.1") {
+			t.Fatal("logins that did not fail were held back")
+		}
+	}
+	for range 3 {
+		l.fail("10.0.0.1")
+	}
+	if l.allow("10.0.0.1") || !l.allow("10.0.0.2") {
+		t.Fatal("the burst of failures did not hold back its address only")
+	}
+	now = now.Add(time.Second)
+	if !l.allow("10.0.0.1") {
+		t.Fatal("the address is still held back after its refill")
+	}
+}

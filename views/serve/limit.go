@@ -24,7 +24,8 @@ type bucket struct {
 	at     time.Time
 }
 
-// maxAddrs bounds the table; past it the oldest-looking entries go.
+// maxAddrs bounds the table: when it is full, the addresses whose bucket
+// has refilled go, and if that frees nothing, the table starts afresh.
 const maxAddrs = 4096
 
 func newLimiter(burst int, refill time.Duration) *limiter {
@@ -37,9 +38,12 @@ func (l *limiter) level(ip string) *bucket {
 	if b == nil {
 		if len(l.seen) >= maxAddrs {
 			for k, o := range l.seen {
-				if now.Sub(o.at) > time.Duration(l.burst)*l.refill || len(l.seen) >= maxAddrs {
+				if now.Sub(o.at) > time.Duration(l.burst)*l.refill {
 					delete(l.seen, k)
 				}
+			}
+			if len(l.seen) >= maxAddrs {
+				clear(l.seen)
 			}
 		}
 		b = &bucket{tokens: float64(l.burst), at: now}
