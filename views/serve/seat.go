@@ -403,10 +403,9 @@ func (s *Seat) score(a *Ask) string {
 func (s *Seat) bars(a *Ask, students int) []string {
 	th := s.th
 	var out []string
-	most := 1
-	for _, n := range a.Counts {
-		most = max(most, n)
-	}
+	// A bar's full length is the whole class, so a bar reads as a share
+	// of it.
+	most := max(students, a.Answered, 1)
 	barW := clampInt(s.w/4, 5, 30)
 	for i, n := range a.Counts {
 		full := n * barW / most
