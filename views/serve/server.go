@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -95,15 +94,45 @@ type Server struct {
 	panicHook func(seat string)
 }
 
-type ctxKey string
+type ctxKey int
 
 const (
-	roleKey    ctxKey = "eoslab-role"
-	rawConnKey ctxKey = "eoslab-conn"
+	roleKey ctxKey = iota
+	rawConnKey
 )
 
-// seatName is what a seat may be called: the SSH user name.
-var seatName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
+// role is what a login made of a seat.
+type role int
+
+const (
+	student role = iota
+	presenter
+)
+
+func (r role) String() string {
+	if r == presenter {
+		return "presenter"
+	}
+	return "student"
+}
+
+// validSeat reports whether an SSH user name may name a seat: 1 to 32
+// letters, digits, dots, dashes and underscores, starting with a letter
+// or digit. It reaches logs and screens, so nothing else is let in.
+func validSeat(name string) bool {
+	if len(name) < 1 || len(name) > 32 {
+		return false
+	}
+	for i, c := range []byte(name) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // New builds a server; Serve starts it.
 func New(cfg Config) (*Server, error) {
@@ -234,11 +263,11 @@ func (s *Server) password(ctx ssh.Context, pw string) bool {
 		s.logf("refused login seat=%q from=%s: too many failed logins", ctx.User(), addrOf(ctx.RemoteAddr()))
 		return false
 	}
-	ok, role := false, "student"
+	ok, r := false, student
 	switch {
-	case !seatName.MatchString(ctx.User()):
+	case !validSeat(ctx.User()):
 	case s.cfg.PresenterCode != "" && same(pw, s.presH):
-		ok, role = true, "presenter"
+		ok, r = true, presenter
 	case same(pw, s.classH):
 		ok = true
 	}
@@ -248,19 +277,19 @@ func (s *Server) password(ctx ssh.Context, pw string) bool {
 		return false
 	}
 	if s.cfg.Solo {
-		role = "student"
+		r = student
 	}
-	ctx.SetValue(roleKey, role)
+	ctx.SetValue(roleKey, r)
 	return true
 }
 
 func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	if s.cfg.Solo || !seatName.MatchString(ctx.User()) {
+	if s.cfg.Solo || !validSeat(ctx.User()) {
 		return false
 	}
 	for _, k := range s.cfg.PresenterKeys {
 		if ssh.KeysEqual(k, key) {
-			ctx.SetValue(roleKey, "presenter")
+			ctx.SetValue(roleKey, presenter)
 			return true
 		}
 	}
@@ -272,19 +301,19 @@ func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 func (s *Server) handle(sess ssh.Session) {
 	ctx := sess.Context()
 	seat, from := sess.User(), addrOf(sess.RemoteAddr())
-	role, _ := ctx.Value(roleKey).(string)
+	who, _ := ctx.Value(roleKey).(role)
 	if c, ok := ctx.Value(rawConnKey).(net.Conn); ok {
 		_ = c.SetDeadline(time.Time{})
 	}
 	start := time.Now()
 	reason := "closed"
-	s.logf("connect seat=%s role=%s from=%s", seat, role, from)
+	s.logf("connect seat=%s role=%v from=%s", seat, who, from)
 	defer func() {
 		if r := recover(); r != nil {
 			reason = fmt.Sprintf("panic: %v", r)
 			_ = sess.Exit(1)
 		}
-		s.logf("disconnect seat=%s role=%s duration=%s reason=%s", seat, role, time.Since(start).Round(time.Second), reason)
+		s.logf("disconnect seat=%s role=%v duration=%s reason=%s", seat, who, time.Since(start).Round(time.Second), reason)
 	}()
 	pty, winCh, ok := sess.Pty()
 	if !ok {
@@ -297,7 +326,7 @@ func (s *Server) handle(sess ssh.Session) {
 		wish.Fatalln(sess, "eoslab: no commands here; connect with plain ssh")
 		return
 	}
-	if role != "presenter" {
+	if who != presenter {
 		if int(s.students.Add(1)) > s.cfg.MaxSessions {
 			s.students.Add(-1)
 			reason = "refused: class full"
@@ -309,7 +338,7 @@ func (s *Server) handle(sess ssh.Session) {
 	if s.panicHook != nil {
 		s.panicHook(seat)
 	}
-	reason = s.run(sess, seat, role == "presenter", pty, winCh)
+	reason = s.run(sess, seat, who == presenter, pty, winCh)
 }
 
 // run builds the seat and runs its program.
