@@ -41,12 +41,12 @@ const usage = `eoslab: step through, rewind and break Kafka's exactly-once proto
 
 Usage:
   eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
-  eoslab lesson NAME|FILE.lesson [--no-color] [--ascii]
+  eoslab lesson NAME|FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
                                          open one lesson in the TUI
   eoslab lessons                         list the lessons: name, title, steps
   eoslab run [--json] [--kafka 3|4] FILE play a scenario headless; print the transcript
-  eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
-  eoslab run --lesson NAME               play a built-in lesson headless
+  eoslab run [--kafka 3|4] FILE.lesson   play a lesson file headless (transcript and narration)
+  eoslab run [--kafka 3|4] --lesson NAME play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
   eoslab serve [--lesson NAME] [--code CODE] ...
                                          a classroom over SSH (see 'eoslab help serve')
@@ -57,8 +57,8 @@ Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 
 var commandHelp = map[string]string{
 	"run": `eoslab run [--json] [--kafka 3|4] FILE
-eoslab run FILE.lesson
-eoslab run --lesson NAME
+eoslab run [--kafka 3|4] FILE.lesson
+eoslab run [--kafka 3|4] --lesson NAME
 
 Plays a scenario file headless and prints the transcript, one event per line:
   t=TIME ACTOR: TEXT [RULE]
@@ -78,7 +78,8 @@ Without it the file decides; the default is 1.
 A FILE ending in .lesson, or --lesson with a built-in lesson's name (or a
 lesson file), plays the lesson to the end: narration, events, checkpoints
 with their answers, and each step's details. Errors in a lesson file are
-named file:line.
+named file:line. A lesson plays under Kafka 3 unless --kafka 4 is given;
+its transcript names the version (the "kafka:" line).
 
 An action that runs away (more than 2,000,000 steps or 1,000,000 events, or
 4,000,000 events in the whole scenario) stops with an error naming its line
@@ -97,16 +98,20 @@ is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 	"lessons": `eoslab lessons
 
 Lists the built-in lessons: name, title and number of steps.`,
-	"lesson": `eoslab lesson NAME [--no-color] [--ascii]
-eoslab lesson FILE.lesson [--no-color] [--ascii]
+	"lesson": `eoslab lesson NAME [--kafka 3|4] [--no-color] [--ascii]
+eoslab lesson FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
 
 Opens one lesson in the terminal player: a built-in lesson by name (see
 'eoslab lessons'), or a lesson file by its path. A lesson file is checked
-first, as 'eoslab check' does; errors are named file:line. Keys:
+first, as 'eoslab check' does; errors are named file:line. --kafka picks
+the transaction protocol the lesson starts under: 3, the classic one
+(transaction.version=1, the default), or 4, KIP-890's
+(transaction.version=2); the header names it and v switches it. Keys:
 right/l/space/enter next, left/h back, p play/pause, -/+ slower/faster,
-r restart, 1-4 answer a checkpoint, d the step's details, tab cycle focus,
-? full help, esc back to the list, q leave the lesson, ctrl+c quit.`,
-	"serve": `eoslab serve [--addr HOST:PORT] [--lesson NAME|FILE.lesson] [--code CODE]
+r restart, 1-4 answer a checkpoint, d the step's details, v Kafka 3/4,
+tab cycle focus, ? full help, esc back to the list, q leave the lesson,
+ctrl+c quit.`,
+	"serve": `eoslab serve [--addr HOST:PORT] [--lesson NAME|FILE.lesson] [--kafka 3|4] [--code CODE]
              [--presenter-key FILE] [--max N] [--idle DURATION] [--host-key FILE] [--solo]
 
 A classroom over SSH. The presenter drives a lesson; every student follows
@@ -116,6 +121,8 @@ question before the presenter reveals it. Students need only ssh:
   --addr           where to listen (default 127.0.0.1:2222; to let a
                    classroom in, name an address: --addr 0.0.0.0:2222)
   --lesson         the lesson to play; without it the presenter picks one
+  --kafka          the transaction protocol the class plays: 3 (classic,
+                   the default) or 4 (KIP-890); a class keeps it
   --code           the class code students type (default: made up, printed)
   --presenter-key  a public key file (authorized_keys format) that logs in
                    as the presenter; without it a presenter code is made up
@@ -126,7 +133,7 @@ question before the presenter reveals it. Students need only ssh:
   --host-key       the server's key (default: made on first start in the
                    user's state directory, then reused)
   --solo           every session plays its own copy: a self-paced lab room
-Presenter keys: the lesson keys, and v reveals a question. Everyone: t
+Presenter keys: the lesson keys, and a reveals a question. Everyone: t
 switches light/dark. Exit code 2 on bad flags or files.`,
 	"help": `eoslab help [COMMAND]
 
@@ -263,8 +270,8 @@ func dispatch(args []string, stdout io.Writer) error {
 	if len(g.rest) > 0 && g.rest[0] == "--help" {
 		return help([]string{cmd}, stdout)
 	}
-	if g.kafka != 0 && cmd != "run" {
-		return invalid("eoslab: --kafka applies to run with a scenario file (see 'eoslab help run')")
+	if g.kafka != 0 && cmd != "run" && cmd != "lesson" {
+		return invalid("eoslab: --kafka applies to run and lesson, not %s (see 'eoslab help run')", cmd)
 	}
 	switch cmd {
 	case "help":
@@ -284,7 +291,7 @@ func dispatch(args []string, stdout io.Writer) error {
 			return err
 		}
 		if isLessonFile(g.rest[0]) {
-			return openTUIWith(g, l)
+			return openTUIWith(g, l.ForKafka(g.kafkaOr3()))
 		}
 		return openTUI(g, g.rest[0])
 	}
@@ -384,12 +391,20 @@ func loadLesson(arg string, check bool) (*lessons.Lesson, error) {
 	return l, nil
 }
 
-func runLesson(arg string, stdout io.Writer) error {
+// kafkaOr3 is the version --kafka asked for, or 3 without it.
+func (g globalFlags) kafkaOr3() int {
+	if g.kafka == 0 {
+		return 3
+	}
+	return g.kafka
+}
+
+func runLesson(arg string, kafka int, stdout io.Writer) error {
 	l, err := loadLesson(arg, false)
 	if err != nil {
 		return err
 	}
-	out, err := lessons.Transcript(l)
+	out, err := lessons.Transcript(l.ForKafka(kafka))
 	fmt.Fprint(stdout, out)
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
@@ -398,14 +413,14 @@ func runLesson(arg string, stdout io.Writer) error {
 }
 
 func runCmd(g globalFlags, stdout io.Writer) error {
-	if g.kafka != 0 && (g.lesson != "" || len(g.rest) == 1 && strings.HasSuffix(g.rest[0], ".lesson")) {
-		return invalid("eoslab: run --kafka takes a scenario file, not a lesson")
-	}
 	if g.lesson != "" {
 		if len(g.rest) > 0 {
 			return invalid("eoslab: run --lesson takes no file")
 		}
-		return runLesson(g.lesson, stdout)
+		if g.json {
+			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
+		}
+		return runLesson(g.lesson, g.kafkaOr3(), stdout)
 	}
 	if len(g.rest) != 1 {
 		return invalid("eoslab: run needs one scenario file (see 'eoslab help run')")
@@ -415,7 +430,7 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 		if g.json {
 			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
 		}
-		return runLesson(file, stdout)
+		return runLesson(file, g.kafkaOr3(), stdout)
 	}
 	in, err := openInput(file)
 	if err != nil {
@@ -534,7 +549,7 @@ func checkFile(path string) error {
 }
 
 func openTUI(g globalFlags, lesson string) error {
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson, Kafka: g.kafka}.WithEnv(os.Getenv)
 	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, opts))
 }
 
@@ -551,7 +566,7 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		}
 		return adapt.Open(name)
 	}
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File}.WithEnv(os.Getenv)
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File, Kafka: g.kafka}.WithEnv(os.Getenv)
 	return runTUI(views.NewApp(list, open, opts))
 }
 
@@ -580,6 +595,7 @@ func serveCmd(args []string, stdout io.Writer) error {
 	idle := fs.Duration("idle", serve.DefaultIdle, "")
 	hostKey := fs.String("host-key", "", "")
 	solo := fs.Bool("solo", false, "")
+	kafka := fs.String("kafka", "3", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return help([]string{"serve"}, stdout)
@@ -596,16 +612,34 @@ func serveCmd(args []string, stdout io.Writer) error {
 	case *solo && *presKey != "":
 		return invalid("eoslab serve: --solo has no presenter; drop --presenter-key")
 	}
+	k, err := kafkaFlag(*kafka)
+	if err != nil {
+		return err
+	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
 		return invalid("eoslab serve: --addr needs HOST:PORT, such as 127.0.0.1:2222: %v", err)
 	}
-	cfg := serve.Config{Lessons: adapt.Lessons(), Solo: *solo, MaxSessions: *maxN, Idle: *idle,
-		Load: lessons.Load, Open: adapt.Open, Log: log.New(os.Stderr, "eoslab serve: ", log.LstdFlags)}
+	load := func(name string) (*lessons.Lesson, error) {
+		l, err := lessons.Load(name)
+		if err != nil {
+			return nil, err
+		}
+		return l.ForKafka(k), nil
+	}
+	cfg := serve.Config{Lessons: adapt.Lessons(), Solo: *solo, MaxSessions: *maxN, Idle: *idle, Load: load,
+		Open: func(name string) (views.Session, error) {
+			l, err := load(name)
+			if err != nil {
+				return nil, err
+			}
+			return adapt.New(l), nil
+		}, Log: log.New(os.Stderr, "eoslab serve: ", log.LstdFlags)}
 	if *lesson != "" {
 		l, err := loadLesson(*lesson, true)
 		if err != nil {
 			return err
 		}
+		l = l.ForKafka(k)
 		m := l.Meta()
 		cfg.Lesson = *lesson
 		cfg.Lessons = []views.LessonInfo{{Name: *lesson, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}}

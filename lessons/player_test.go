@@ -69,9 +69,8 @@ func answerRight(t testing.TB, p *Player) {
 // is the world of playing straight to it. Later steps must not disturb the
 // snapshots of earlier ones.
 func TestPlayerBackIsExact(t *testing.T) {
-	for _, m := range All() {
-		t.Run(m.Name, func(t *testing.T) {
-			l, _ := Load(m.Name)
+	eachReading(t, func(t *testing.T, l *Lesson) {
+		{
 			straight := NewPlayer(l)
 			want := []string{fingerprint(straight.World())}
 			for {
@@ -122,8 +121,8 @@ func TestPlayerBackIsExact(t *testing.T) {
 					t.Fatalf("position %d is not deterministic", k)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 func TestPlayerCheckpointFlow(t *testing.T) {

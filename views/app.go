@@ -20,6 +20,10 @@ type Options struct {
 	ASCII bool
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
+	// Kafka is the Kafka major version lessons start under, 3 or 4; 0
+	// leaves each lesson as it opens (Kafka 3). The version key changes it
+	// for the lesson being played and the ones opened after it.
+	Kafka int
 	// Tick schedules autoplay's next step after d; nil means tea.Tick.
 	// Tests pass a clock of their own so that autoplay runs without
 	// waiting in real time and its delays can be checked.
@@ -30,7 +34,8 @@ type Options struct {
 	// Follow is a seat that watches a lesson another seat drives: the
 	// keys that move, play, restart or leave the lesson are off; focus,
 	// scrolling, help and details stay. Presenter is the seat that drives
-	// a class: it reveals a question (v) instead of answering it.
+	// a class: it reveals a question (a) instead of answering it. Neither
+	// switches the Kafka version: the class plays the one it started with.
 	Follow, Presenter bool
 }
 
@@ -117,7 +122,10 @@ type App struct {
 	// one again goes back to the same place.
 	kept map[string]Session
 	// leaving is set after q in a lesson: the next key confirms or stays.
-	leaving   bool
+	leaving bool
+	// kafka is the Kafka version the learner asked for (Options.Kafka, or
+	// the version key's last switch); 0 when never asked.
+	kafka     int
 	playing   bool
 	gen       int
 	speed     int
@@ -149,6 +157,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		shown:    map[PanelID]PanelID{},
 		kept:     map[string]Session{},
 		cache:    newDrawCache(),
+		kafka:    opts.Kafka,
 	}
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
@@ -299,6 +308,10 @@ func (a *App) openLesson(name string) {
 			return
 		}
 		resumed = false
+		// A new session starts under the version the learner asked for.
+		if sw, ok := s.(KafkaSwitcher); ok && a.kafka != 0 && s.Frame().Kafka != a.kafka {
+			sw.SwitchKafka(a.kafka)
+		}
 	}
 	a.sess, a.name = s, name
 	// Frame keys are a session's own: another session may reuse them.

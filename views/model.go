@@ -38,6 +38,37 @@ type Session interface {
 	Frame() Frame
 }
 
+// KafkaSwitcher is a Session that plays its lesson under either Kafka
+// major version's transaction protocol: 3 (the classic one,
+// transaction.version=1) or 4 (KIP-890, transaction.version=2). The
+// player's version key calls SwitchKafka; a session that does not
+// implement it plays one version only.
+type KafkaSwitcher interface {
+	// SwitchKafka restarts the lesson under Kafka k and replays it to the
+	// current step, keeping the answers given so far where the same
+	// question is asked under k.
+	SwitchKafka(k int) Switched
+}
+
+// Switched is what a version switch did, for the status line.
+type Switched struct {
+	// Kafka is the version now on, 3 or 4.
+	Kafka int
+	// From and Pos are the step the learner was at and the step the
+	// replay reached: Pos < From when a question on the way is asked
+	// afresh under the new version (Asked).
+	From, Pos int
+	// Kept counts the answers carried over; Asked is the step of the first
+	// question asked afresh (its choices differ under the new version),
+	// or 0.
+	Kept, Asked int
+	// Flipped lists the steps whose kept answer is right under one version
+	// and wrong under the other; NowRight says whether the first of them
+	// is right under the new version.
+	Flipped  []int
+	NowRight bool
+}
+
 // Frame is everything the player draws for one step.
 type Frame struct {
 	// Key identifies the frame's content apart from Checkpoint: a session
@@ -49,6 +80,15 @@ type Frame struct {
 	Key uint64
 
 	Step, Steps int
+	// Kafka is the Kafka major version whose transaction protocol the
+	// lesson plays under: 3 (classic, transaction.version=1) or 4
+	// (KIP-890, transaction.version=2); 0 when the session does not say.
+	Kafka int
+	// Protocol is the cluster's transaction.version at this step: 1, the
+	// classic protocol, or 2, KIP-890's. It is the Kafka version's own
+	// unless the lesson changes it (an upgrade mid-lesson); the header
+	// names the protocol in force. 0 when the session does not say.
+	Protocol int
 	// Title is the step's title, drawn in bold above Narration, the
 	// step's paragraphs. A frame before the first step, or of a session
 	// whose steps have no titles, has none.
@@ -61,9 +101,12 @@ type Frame struct {
 	// the Kafka class and method that decide what the step shows. Like
 	// Note, they are drawn in the detail view, not in the main text.
 	More, Source string
-	Checkpoint   *Checkpoint
-	Producers    []ProducerView
-	Partitions   []PartitionView
+	// Versions says how the step differs between Kafka 3 and Kafka 4; it
+	// is drawn in the detail view. It may be empty.
+	Versions   string
+	Checkpoint *Checkpoint
+	Producers  []ProducerView
+	Partitions []PartitionView
 	// Coordinators lists one entry per transactional id the lesson shows.
 	Coordinators []CoordinatorView
 	Consumers    []ConsumerView

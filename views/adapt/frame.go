@@ -30,11 +30,14 @@ func (s *Session) build(pos int) views.Frame {
 	if pos > 0 {
 		ch.set = s.p.ChangesAt(pos)
 	}
-	f := views.Frame{Step: pos, Steps: s.p.Len()}
 	l := s.p.Lesson()
+	f := views.Frame{Step: pos, Steps: s.p.Len(), Kafka: l.Kafka}
+	if l.Kafka != 0 {
+		f.Protocol = w.Config.TransactionVersion
+	}
 	if st := s.p.StepAt(pos); st != nil {
 		f.Title, f.Narration, f.Note = st.Title, st.Say, st.Note
-		f.More, f.Source = st.More, st.Source
+		f.More, f.Source, f.Versions = st.More, st.Source, st.Versions
 	} else {
 		f.Narration = l.Title + paraBreak + l.Summary
 		if l.Intro != "" {

@@ -165,3 +165,42 @@ func TestGoldenLessons(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestGoldenKafka4 draws key moments with Kafka 4 on (transaction.version=2,
+// KIP-890) at 80x24: the header names it, the ABORT markers and the
+// fence carry the bumped epochs, the zombie's write is refused by the
+// leader, the detail view says how a step differs, and the comparison
+// lesson's late TxnOffsetCommit is refused.
+func TestGoldenKafka4(t *testing.T) {
+	cases := []struct {
+		goldenCase
+		keys []string
+	}{
+		{goldenCase: goldenCase{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"}},
+		{goldenCase: goldenCase{name: "abort-next-epoch-answered", lesson: "abort", step: 8, answer: "right"}},
+		{goldenCase: goldenCase{name: "abort-details", lesson: "abort", step: 5}, keys: []string{"d"}},
+		{goldenCase: goldenCase{name: "zombie-fence", lesson: "zombie", step: 3, focus: "Coordinator"}},
+		{goldenCase: goldenCase{name: "zombie-invalid-producer-epoch", lesson: "zombie", step: 7, focus: "Events"}},
+		{goldenCase: goldenCase{name: "compare-late-copy-joins", lesson: "kafka-3-vs-4", step: 5, focus: "Events"}},
+		{goldenCase: goldenCase{name: "compare-late-copy-refused", lesson: "kafka-3-vs-4", step: 12, focus: "Events"}},
+		// The version key at the abort lesson's epoch question.
+		{goldenCase: goldenCase{name: "abort-switched-to-3", lesson: "abort", step: 8, answer: "right"}, keys: []string{"v"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"-80x24", func(t *testing.T) {
+			p := openPlayer(t, c.lesson, 80, 24, views.Options{Kafka: 4})
+			if k := p.session().Kafka(); k != 4 {
+				t.Fatalf("opened under Kafka %d", k)
+			}
+			p.to(c.step)
+			if c.answer != "" {
+				p.answer(c.answer == "right")
+			}
+			if c.focus != "" {
+				p.focus(c.focus)
+			}
+			p.press(c.keys...)
+			goldenScreen(t, p.m.View())
+		})
+	}
+}

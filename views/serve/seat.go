@@ -99,7 +99,7 @@ type SeatOptions struct {
 
 var (
 	keyTheme  = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "light/dark"))
-	keyReveal = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "reveal"))
+	keyReveal = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "reveal the answer"))
 	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
 )
 
@@ -218,7 +218,7 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	case s.presenter:
 		if n, ok := digit(km); ok && n > 0 && s.pres.v.Ask != nil && !s.pres.v.Ask.Revealed {
-			s.note = "The students answer; v reveals."
+			s.note = "The students answer; a reveals."
 			return nil
 		}
 		return s.pass(km)
@@ -424,7 +424,7 @@ func (s *Seat) bars(a *Ask, students int) []string {
 		if len(a.Waiting) > 0 {
 			status += s.sep() + "not yet: " + waitingList(a.Waiting, 6)
 		}
-		status += s.sep() + th.Text(theme.TextAccent, "v reveals")
+		status += s.sep() + th.Text(theme.TextAccent, "a reveals")
 	}
 	return append(out, " "+status)
 }

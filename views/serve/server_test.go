@@ -311,7 +311,7 @@ func TestClassOverSSH(t *testing.T) {
 			t.Fatalf("student %d saw a verdict before the reveal", i)
 		}
 	}
-	pres.key("v")
+	pres.key("a")
 	for i, s := range students {
 		want := "verdict: you did not answer; the answer is " + fmt.Sprint(right)
 		if a, ok := answers[i]; ok && a == right {
