@@ -295,31 +295,58 @@ func (s *Seat) footer() []string {
 	if s.class == nil || s.w <= 0 {
 		return nil
 	}
-	var out []string
+	var out []line
 	if s.presenter {
 		out = s.presenterLines(s.pres.v)
 	} else {
 		out = s.studentLines(s.sess.v)
 	}
 	if s.note != "" {
-		out = append(out, " "+s.th.Render(theme.Open, s.note))
+		out = append(out, line{" " + s.th.Render(theme.Open, s.note), rankNote})
 	}
-	ell := s.th.Sym.Ellipsis
+	// The player needs views.MinHeight rows: on a short terminal the
+	// class's lines give way, the least needed first.
+	for budget := max(s.h-views.MinHeight, 1); len(out) > budget; {
+		drop := 0
+		for i, l := range out {
+			if l.rank < out[drop].rank {
+				drop = i
+			}
+		}
+		out = append(out[:drop], out[drop+1:]...)
+	}
+	lines := make([]string, len(out))
 	for i, l := range out {
-		out[i] = ansi.Truncate(l, s.w, ell)
+		lines[i] = ansi.Truncate(l.text, s.w, s.th.Sym.Ellipsis)
 	}
-	return out
+	return lines
 }
+
+// line is one of the class's lines and how much it is needed.
+type line struct {
+	text string
+	rank int
+}
+
+// Ranks, least needed first.
+const (
+	rankHead = iota
+	rankSpread
+	rankBar
+	rankVerdict
+	rankStatus
+	rankNote
+)
 
 func (s *Seat) sep() string { return s.th.Text(theme.TextFaint, s.th.Sym.Sep) }
 
-func (s *Seat) studentLines(v *View) []string {
+func (s *Seat) studentLines(v *View) []line {
 	th := s.th
 	head := " " + th.Text(theme.TextAccent, "seat "+s.seat)
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
-	out := []string{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves")}
+	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
 	if r := v.Result; r != nil {
 		out = append(out, s.verdictLines(r, v.Ask != nil)...)
 	}
@@ -328,16 +355,16 @@ func (s *Seat) studentLines(v *View) []string {
 	case a.Revealed:
 		out = append(out, s.verdictLines(a, false)...)
 	case a.Mine == 0:
-		out = append(out, " "+th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)"))
+		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)"), rankStatus})
 	default:
-		out = append(out, " "+th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; waiting for the presenter's reveal"))
+		out = append(out, line{" " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; waiting for the presenter's reveal"), rankStatus})
 	}
 	return out
 }
 
 // verdictLines are a student's verdict on a revealed question and the
 // class's spread; named by step when another question follows it.
-func (s *Seat) verdictLines(a *Ask, named bool) []string {
+func (s *Seat) verdictLines(a *Ask, named bool) []line {
 	th := s.th
 	lead := " "
 	if named {
@@ -353,7 +380,7 @@ func (s *Seat) verdictLines(a *Ask, named bool) []string {
 	default:
 		verdict = th.Mark(theme.Wrong, "verdict: not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right)
 	}
-	return []string{lead + verdict, " " + s.spread(a)}
+	return []line{{lead + verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
 }
 
 // spread is the class's answers in one line:
@@ -370,7 +397,7 @@ func (s *Seat) spread(a *Ask) string {
 	return "class: " + strings.Join(parts, s.sep()) + th.Text(theme.TextFaint, " ("+strconv.Itoa(a.Answered)+" answered)")
 }
 
-func (s *Seat) presenterLines(v *View) []string {
+func (s *Seat) presenterLines(v *View) []line {
 	th := s.th
 	head := " " + th.Text(theme.TextAccent, "presenter "+s.seat) + s.sep() + strconv.Itoa(v.Students) + " students"
 	if v.Gen != 0 {
@@ -379,15 +406,15 @@ func (s *Seat) presenterLines(v *View) []string {
 	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
 	a, r := v.Ask, v.Result
 	if a == nil && r == nil {
-		return []string{head}
+		return []line{{head, rankHead}}
 	}
 	if a == nil {
-		return append([]string{head}, s.bars(r, v.Students)...)
+		return append([]line{{head, rankHead}}, s.bars(r, v.Students)...)
 	}
 	if r != nil {
 		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
 	}
-	return append([]string{head}, s.bars(a, v.Students)...)
+	return append([]line{{head, rankHead}}, s.bars(a, v.Students)...)
 }
 
 func (s *Seat) score(a *Ask) string {
@@ -400,9 +427,9 @@ func (s *Seat) score(a *Ask) string {
 
 // bars are the presenter's lines for a question: a bar per choice, and
 // how many answered and who has not, or the score once revealed.
-func (s *Seat) bars(a *Ask, students int) []string {
+func (s *Seat) bars(a *Ask, students int) []line {
 	th := s.th
-	var out []string
+	var out []line
 	// A bar's full length is the whole class, so a bar reads as a share
 	// of it.
 	most := max(students, a.Answered, 1)
@@ -415,7 +442,7 @@ func (s *Seat) bars(a *Ask, students int) []string {
 			mark = th.Render(theme.Correct, th.Glyph(theme.Correct)) + " "
 		}
 		label := fitText(termsafe.Blank(a.Choices[i]), s.w-barW-14, th.Sym.Ellipsis)
-		out = append(out, " "+mark+strconv.Itoa(i+1)+") "+bar+" "+padLeft(strconv.Itoa(n), 3)+"  "+label)
+		out = append(out, line{" " + mark + strconv.Itoa(i+1) + ") " + bar + " " + padLeft(strconv.Itoa(n), 3) + "  " + label, rankBar})
 	}
 	status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(students) + " answered"
 	if a.Revealed {
@@ -426,7 +453,7 @@ func (s *Seat) bars(a *Ask, students int) []string {
 		}
 		status += s.sep() + th.Text(theme.TextAccent, "a reveals")
 	}
-	return append(out, " "+status)
+	return append(out, line{" " + status, rankStatus})
 }
 
 func waitingList(seats []string, n int) string {

@@ -50,3 +50,35 @@ func TestSoloRoom(t *testing.T) {
 		t.Error("a solo room let someone in without the code")
 	}
 }
+
+// On a short terminal the class's lines give way to the player, keeping
+// the verdict and the question's status; at 80x24 they all fit.
+func TestSeatLinesOnSmallTerminals(t *testing.T) {
+	c, l := newTestClass(t, "abort")
+	k := firstAsk(t, l)
+	if l.Steps[k].Ask == nil {
+		t.Skip("the lesson's deciding step asks no question of its own")
+	}
+	for range k {
+		c.Move(Move{Kind: Next})
+	}
+	ch, _ := c.Join("ana", false)
+	c.Answer("ana", k, 1)
+	c.Move(Move{Kind: Reveal})
+	v := latest(t, ch)
+	for v.Result == nil {
+		v = latest(t, ch)
+	}
+	for _, sz := range []struct{ w, h, lines int }{{60, 20, 2}, {80, 24, 4}, {200, 60, 4}} {
+		s := NewSeat(c, v, SeatOptions{Seat: "ana", Views: views.Options{ASCII: true, NoColor: true}})
+		s.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+		out := s.View()
+		foot := s.footer()
+		if len(foot) != sz.lines || strings.Contains(out, "too small") || len(strings.Split(out, "\n")) != sz.h {
+			t.Errorf("%dx%d: %d class lines, want %d:\n%s", sz.w, sz.h, len(foot), sz.lines, out)
+		}
+		if !strings.Contains(out, "verdict:") || !strings.Contains(out, "Your answer: press 1-") {
+			t.Errorf("%dx%d: the verdict or the new question's status is missing:\n%s", sz.w, sz.h, out)
+		}
+	}
+}
