@@ -11,7 +11,8 @@ import (
 // BenchmarkSessions200 opens 200 student sessions at 80x24 (server and
 // SSH clients in this process), reports the heap each one adds, and
 // checks that the heap and the goroutines go back to where they were
-// once they close.
+// once they close (the heap within 1 MB, 5 KB a session: what is left
+// varies from run to run, 30-230 KB, with the runtime's own caches).
 //
 //	go test ./views/serve -run XXX -bench Sessions200 -benchtime 1x
 func BenchmarkSessions200(b *testing.B) {
@@ -40,7 +41,7 @@ func BenchmarkSessions200(b *testing.B) {
 		if per > 1<<20 {
 			b.Errorf("%.0f B of heap a session, want under 1 MB", per)
 		}
-		if g2 > g0+2 || int64(heap2)-int64(heap0) > 256<<10 {
+		if g2 > g0+2 || int64(heap2)-int64(heap0) > 1<<20 {
 			b.Errorf("after closing: %d goroutines and %d B of heap more than before", g2-g0, int64(heap2)-int64(heap0))
 		}
 	}
