@@ -478,3 +478,50 @@ func TestLessonKafkaFlag(t *testing.T) {
 		t.Errorf("lesson zombie does not open under Kafka 3")
 	}
 }
+
+// eoslab serve's bad flags and files exit 2 with a message, before
+// anything listens; its help names every flag.
+func TestServeFlags(t *testing.T) {
+	dir := t.TempDir()
+	badKey := writeFile(t, "pres.pub", "# the presenter\nssh-ed25519 not-base64\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--nope"}, "flag provided but not defined"},
+		{[]string{"serve", "--max", "0"}, "--max needs"},
+		{[]string{"serve", "--idle", "10ms"}, "--idle needs"},
+		{[]string{"serve", "--addr", "nowhere"}, "--addr needs HOST:PORT"},
+		{[]string{"serve", "--lesson", "no-such-lesson"}, "no-such-lesson"},
+		{[]string{"serve", "--presenter-key", badKey}, "pres.pub:2: expected a public key"},
+		{[]string{"serve", "--solo", "--presenter-key", badKey}, "--solo has no presenter"},
+		{[]string{"serve", "extra"}, "unexpected argument"},
+		{[]string{"serve", "--kafka", "5"}, "--kafka takes 3"},
+		{[]string{"serve", "--host-key", writeFile(t, "host", "not a key")}, "not an unencrypted SSH private key"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	code, out, _ := runCLI(t, "serve", "--help")
+	for _, f := range []string{"--addr", "--lesson", "--code", "--presenter-key", "--max", "--idle", "--host-key", "--solo", "--kafka", "127.0.0.1:2222"} {
+		if code != 0 || !strings.Contains(out, f) {
+			t.Errorf("serve --help: exit %d, no %s", code, f)
+		}
+	}
+	// The host key is made once and then reused.
+	p := filepath.Join(dir, "state", "eoslab", "key")
+	_, fp1, err := loadHostKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fp2, err := loadHostKey(p)
+	if err != nil || fp1 != fp2 {
+		t.Fatalf("the host key changed on the second start: %s then %s (%v)", fp1, fp2, err)
+	}
+	t.Setenv("XDG_STATE_HOME", dir)
+	if got, _ := hostKeyPath(""); got != filepath.Join(dir, "eoslab", "ssh_host_ed25519_key") {
+		t.Errorf("host key path %s", got)
+	}
+}

@@ -33,6 +33,10 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	if keyAny(km, k.QuitNow) {
 		return tea.Quit
 	}
+	if a.opts.Follow && a.followerRefuses(km) {
+		a.say(theme.Muted, "The presenter moves the lesson: tab, scroll, d and ? are yours.")
+		return nil
+	}
 	if a.leaving {
 		// q asked "leave this lesson?": y (or q again) leaves, any other
 		// key stays where it is and does nothing else.
@@ -129,6 +133,18 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// followerRefuses reports whether a key would move, play, answer or leave
+// the lesson, which a following seat cannot do; esc still closes an
+// overlay.
+func (a *App) followerRefuses(km tea.KeyMsg) bool {
+	k := a.keys
+	if keyAny(km, k.List) {
+		return !a.showFull && !a.showDetail
+	}
+	return slices.ContainsFunc([]key.Binding{k.Next, k.Back, k.First, k.Last, k.PlayPause, k.Slower, k.Faster, k.Restart, k.Answer, k.Kafka, k.Quit},
+		func(b key.Binding) bool { return keyAny(km, b) })
+}
+
 // blocked says why Next cannot run now, or "" when it can.
 func (a *App) blocked() string {
 	if a.sess == nil {
@@ -146,6 +162,10 @@ func (a *App) blocked() string {
 func (a *App) explainBlocked(why string) {
 	switch why {
 	case "question":
+		if a.opts.Presenter {
+			a.say(theme.Open, "The class is answering: a reveals.")
+			break
+		}
 		a.say(theme.Open, "Answer the question first: press "+a.answerKeys()+".")
 	case "end":
 		a.say(theme.Committed, "End of the lesson: r restarts, esc returns to the list.")
@@ -434,7 +454,11 @@ func (a *App) layoutPanes() {
 func (a *App) narrationFooter() string {
 	var parts []string
 	if cp := a.frame.Checkpoint; cp != nil && !cp.Answered && len(cp.Choices) > 0 {
-		parts = append(parts, a.answerKeys()+" answer")
+		if a.opts.Presenter {
+			parts = append(parts, "a reveal")
+		} else {
+			parts = append(parts, a.answerKeys()+" answer")
+		}
 	}
 	if hasDetails(&a.frame) {
 		parts = append(parts, a.keys.Details.Help().Key+" "+a.th.Sym.Note+" details")

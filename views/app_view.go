@@ -95,10 +95,19 @@ func (a *App) syncKeys() {
 	if inPlayer {
 		k.Answer.SetHelp(a.answerKeys(), "answer")
 	}
+	if a.opts.Presenter {
+		k.Answer.SetHelp("a", "reveal")
+	}
+	if a.opts.Follow {
+		for _, b := range []*key.Binding{&k.Next, &k.Back, &k.First, &k.Last, &k.PlayPause, &k.Slower, &k.Faster, &k.Restart, &k.Quit} {
+			b.SetEnabled(false)
+		}
+	}
 	k.Focus.SetEnabled(inPlayer)
 	k.FocusBack.SetEnabled(inPlayer)
 	k.Details.SetEnabled(inPlayer)
-	k.Kafka.SetEnabled(inPlayer && a.frame.Kafka != 0)
+	// A class plays the Kafka version eoslab serve started it with.
+	k.Kafka.SetEnabled(inPlayer && a.frame.Kafka != 0 && !a.opts.Follow && !a.opts.Presenter)
 	if inPlayer && a.frame.Kafka != 0 {
 		k.Kafka.SetHelp("v", "switch to Kafka "+itoa(otherKafka(a.frame.Kafka)))
 	}
@@ -108,7 +117,7 @@ func (a *App) syncKeys() {
 		k.Details.SetHelp("d", "details")
 	}
 	overlay := inPlayer && (a.showFull || a.showDetail)
-	k.List.SetEnabled(inPlayer || a.showFull)
+	k.List.SetEnabled((inPlayer && !a.opts.Follow) || overlay || a.showFull)
 	switch {
 	case a.showFull:
 		k.List.SetHelp("esc", "close help")
@@ -322,6 +331,8 @@ func (a App) headerLine() string {
 	switch {
 	case a.flash != "":
 		right = th.Render(a.flashKind, a.flash)
+	case a.opts.Follow:
+		right = th.Text(theme.TextFaint, "following the presenter")
 	case a.playing:
 		right = th.Text(theme.TextAccent, th.Sym.Play+" playing") + th.Text(theme.TextFaint, " "+speedText(speeds[a.speed])+"/step")
 	default:
