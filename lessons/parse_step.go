@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"eoslab/engine"
 	"eoslab/engine/script"
 )
 
@@ -13,6 +14,7 @@ type stepBuilder struct {
 	s             Step
 	say, note     prose
 	more, source  prose
+	versions      prose
 	question, exp prose
 	dos, says     int
 }
@@ -43,6 +45,8 @@ func (p *parser) stepLine(n int, key, val string, col int) {
 		b.more.add(val)
 	case "source":
 		b.source.add(val)
+	case "versions":
+		b.versions.add(val)
 	case "do":
 		b.dos++
 		p.doLine(n, val, col)
@@ -84,7 +88,9 @@ func (p *parser) doLine(n int, val string, col int) {
 	switch {
 	case c == nil:
 		p.errorf(n, "do: needs a command, e.g. \"do: A send t-0 hello\"")
-	case c.Kind() == script.Setup:
+	case c.Kind() == script.Setup && !isConfig(c):
+		// config is the one setup line a step may hold: an operator
+		// changing a setting (say transaction.version) mid-lesson.
 		p.errorf(n, "do: runs actions; declarations belong in setup:, so move "+quote(c.Text)+" there")
 	case c.Kind() == script.Expect:
 		p.errorf(n, "do: runs actions; write an expectation as \"expect: "+strings.TrimSpace(strings.TrimPrefix(c.Text, "expect"))+"\"")
@@ -178,7 +184,7 @@ func (p *parser) finishStep() {
 	p.step = nil
 	s := b.s
 	s.Say, s.Note = b.say.String(), b.note.String()
-	s.More, s.Source = b.more.String(), b.source.String()
+	s.More, s.Source, s.Versions = b.more.String(), b.source.String(), b.versions.String()
 	what := "step " + quote(s.Title)
 	if s.Title == "" {
 		what = "this step"
@@ -199,4 +205,10 @@ func (p *parser) finishStep() {
 		}
 	}
 	p.l.Steps = append(p.l.Steps, s)
+}
+
+// isConfig reports whether a command is a "config KEY=VALUE" line.
+func isConfig(c *script.Command) bool {
+	_, ok := c.Action.(engine.SetConfig)
+	return ok
 }

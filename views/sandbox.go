@@ -83,7 +83,7 @@ type SandboxSavedMsg struct {
 // NewSandbox builds the sandbox. With sess nil it opens on the preset
 // picker, using open to start the chosen preset.
 func NewSandbox(presets []SandboxPreset, open func(name string) (SandboxSession, error), sess SandboxSession, opts Options) Sandbox {
-	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII})
+	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
 		right: PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
 	if opts.ASCII {
