@@ -48,8 +48,7 @@ Usage:
   eoslab run [--kafka 3|4] FILE.lesson   play a lesson file headless (transcript and narration)
   eoslab run [--kafka 3|4] --lesson NAME play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
-  eoslab sandbox [FILE] [--no-color] [--ascii]
-                                         free play: a preset or a scenario file, waiting for you
+  eoslab sandbox [--kafka 3|4] [FILE]    free play: a preset or a scenario file, waiting for you
   eoslab serve [--lesson NAME] [--code CODE] ...
                                          a classroom over SSH (see 'eoslab help serve')
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
@@ -58,13 +57,14 @@ Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 `
 
 var commandHelp = map[string]string{
-	"sandbox": `eoslab sandbox [FILE] [--no-color] [--ascii]
+	"sandbox": `eoslab sandbox [--kafka 3|4] [FILE] [--no-color] [--ascii]
 
 Opens the sandbox: a simulated cluster that waits for you. Without FILE it
 starts on the preset picker (one idempotent producer; two instances sharing
 a transactional.id; consume-transform-produce; three brokers with
 replication). With FILE, a scenario file, its setup is played and then
-every line after it, and the world waits at the end.
+every line after it, and the world waits at the end. --kafka 4 starts the
+presets under Kafka 4's transaction protocol (transaction.version=2).
 
 Each key is one action and one line of the scenario language: deliver, drop,
 duplicate or delay the selected message, step, run, crash or restart a broker,
@@ -286,7 +286,7 @@ func dispatch(args []string, stdout io.Writer) error {
 	if len(g.rest) > 0 && g.rest[0] == "--help" {
 		return help([]string{cmd}, stdout)
 	}
-	if g.kafka != 0 && cmd != "run" && cmd != "lesson" {
+	if g.kafka != 0 && cmd != "run" && cmd != "lesson" && cmd != "sandbox" {
 		return invalid("eoslab: --kafka applies to run and lesson, not %s (see 'eoslab help run')", cmd)
 	}
 	switch cmd {

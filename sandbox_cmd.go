@@ -20,7 +20,10 @@ func sandboxCmd(g globalFlags) error {
 	if len(g.rest) > 1 {
 		return invalid("eoslab: sandbox takes at most one scenario file (see 'eoslab help sandbox')")
 	}
-	opts := withSandbox(views.Options{NoColor: g.noColor, ASCII: g.ascii}).WithEnv(os.Getenv)
+	if len(g.rest) == 1 && g.kafka != 0 {
+		return invalid("eoslab: sandbox --kafka picks the presets' protocol; a file sets its own with 'config transaction.version=N'")
+	}
+	opts := withSandbox(views.Options{NoColor: g.noColor, ASCII: g.ascii, Kafka: g.kafka}).WithEnv(os.Getenv)
 	var sess views.SandboxSession
 	if len(g.rest) == 1 {
 		s, err := openSandboxFile(g.rest[0])
@@ -57,7 +60,8 @@ func openSandboxFile(path string) (*adapt.Sandbox, error) {
 // withSandbox gives the app the sandbox's presets and file saving.
 func withSandbox(o views.Options) views.Options {
 	o.SandboxPresets = adapt.SandboxPresets()
-	o.OpenSandbox = func(name string) (views.SandboxSession, error) { return adapt.OpenSandbox(name) }
+	k := o.Kafka
+	o.OpenSandbox = func(name string) (views.SandboxSession, error) { return adapt.OpenSandboxKafka(name, k) }
 	o.SaveFile = saveNew
 	return o
 }

@@ -108,7 +108,7 @@ func TestSandboxCommandInput(t *testing.T) {
 	if code, _, errs := runCLI(t, "sandbox", "no-such-file.scn"); code != 2 || errs == "" {
 		t.Fatalf("missing file: code %d, err %q", code, errs)
 	}
-	if code, out, _ := runCLI(t, "help", "sandbox"); code != 0 || !strings.Contains(out, "eoslab sandbox [FILE]") {
+	if code, out, _ := runCLI(t, "help", "sandbox"); code != 0 || !strings.Contains(out, "eoslab sandbox [--kafka 3|4] [FILE]") {
 		t.Fatalf("help sandbox: %d %q", code, out)
 	}
 	if code, _, _ := runCLI(t, "sandbox"); code != 0 {
@@ -116,5 +116,39 @@ func TestSandboxCommandInput(t *testing.T) {
 	}
 	if _, err := os.Stat("sandbox-idempotent.scn"); err == nil {
 		t.Fatal("opening the sandbox wrote a file")
+	}
+}
+
+// TestSandboxKafka4: --kafka 4 plays the presets under transaction.version
+// 2; the zombie is fenced there too.
+func TestSandboxKafka4(t *testing.T) {
+	defer func() { runTUI = tuiRunner }()
+	var m tea.Model
+	runTUI = func(x tea.Model) error { m = x; return nil }
+	if code, _, errs := runCLI(t, "sandbox", "--kafka", "4"); code != 0 {
+		t.Fatalf("code %d: %s", code, errs)
+	}
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []string{"2", "i", "R", "b", "s", "R", "z", "]", "i", "R", "[", "z", "m", "R"} {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+	}
+	x := m.(views.Sandbox).Session().(*adapt.Sandbox)
+	if v := x.World().Config.TransactionVersion; v != 2 {
+		t.Fatalf("transaction.version %d", v)
+	}
+	for _, mo := range x.Monitors() {
+		if !mo.Holds {
+			t.Errorf("%s broke under Kafka 4: %q", mo.Name, mo.Cause)
+		}
+	}
+	fenced := false
+	for _, p := range x.Frame("", 0).Producers {
+		fenced = fenced || p.Name == "A" && (p.Fenced || p.ErrorTone == views.ToneFenced)
+	}
+	if !fenced {
+		t.Errorf("A is not fenced under Kafka 4:\n%s", x.Scenario())
+	}
+	if code, _, _ := runCLI(t, "sandbox", "--kafka", "4", "x.scn"); code != 2 {
+		t.Errorf("--kafka with a file: code %d", code)
 	}
 }

@@ -100,12 +100,23 @@ var presets = []preset{
 			"consumer C isolation.level=read_committed auto.offset.reset=earliest"}},
 }
 
-// OpenSandbox starts the sandbox on a preset by name.
-func OpenSandbox(name string) (*Sandbox, error) {
+// OpenSandbox starts the sandbox on a preset by name, under Kafka 3's
+// transaction protocol (transaction.version=1).
+func OpenSandbox(name string) (*Sandbox, error) { return OpenSandboxKafka(name, 3) }
+
+// OpenSandboxKafka starts a preset under Kafka 3 or 4: Kafka 4's setup
+// begins with config transaction.version=2 (KIP-890 part 2), a line a
+// saved session keeps.
+func OpenSandboxKafka(name string, kafka int) (*Sandbox, error) {
 	var names []string
 	for _, p := range presets {
 		if p.name == name {
-			return newSandbox(p.title, p.name, "preset "+p.name, strings.Join(p.setup, "\n")+"\n", false)
+			setup, title := p.setup, p.title
+			if kafka == 4 {
+				setup = append([]string{"config transaction.version=2"}, setup...)
+				title += " (Kafka 4)"
+			}
+			return newSandbox(title, p.name, "preset "+p.name, strings.Join(setup, "\n")+"\n", false)
 		}
 		names = append(names, p.name)
 	}
