@@ -10,9 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"eoslab/views/theme"
-)
-
-// Sandbox is the free-play screen: a world that waits for the learner. It
+) // Sandbox is the free-play screen: a world that waits for the learner. It
 // opens on the preset picker, or on a session it is given (a scenario file
 // played to its end). Every action key makes one Op, which the session
 // applies as one engine action and answers with its scenario line.
@@ -281,13 +279,6 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (k OpKind) verb() string {
-	if k == OpRestart {
-		return "restart"
-	}
-	return "crash"
-}
-
 func dismissKey(m Monitor) string {
 	if len(m.Cause) == 0 {
 		return m.Name
@@ -312,109 +303,6 @@ func (s *Sandbox) nextPanel() PanelID {
 	return order[0]
 }
 
-func (s *Sandbox) brokers() int {
-	if s.sess == nil {
-		return 0
-	}
-	return s.sess.Brokers()
-}
-
-func (s *Sandbox) current() (SandboxClient, bool) {
-	if s.client < len(s.clients) {
-		return s.clients[s.client], true
-	}
-	return SandboxClient{}, false
-}
-
-func (s *Sandbox) clientName() string {
-	if c, ok := s.current(); ok {
-		return c.Name
-	}
-	return "(none)"
-}
-
-func (s *Sandbox) selected() (WaitItem, bool) {
-	if s.sel < len(s.waiting) {
-		return s.waiting[s.sel], true
-	}
-	s.say(theme.Muted, "nothing is waiting: send something (s) or step (n)")
-	return WaitItem{}, false
-}
-
-// fault drops, duplicates, delays or reorders the selected message.
-func (s *Sandbox) fault(km tea.KeyMsg) {
-	it, ok := s.selected()
-	if !ok {
-		return
-	}
-	if it.Timer {
-		s.say(theme.Muted, "a timer is not a message: only messages can be dropped, duplicated, delayed or swapped")
-		return
-	}
-	k := s.keys
-	switch {
-	case is(km, k.Drop):
-		s.do(Op{Kind: OpDrop, Msg: it.ID})
-	case is(km, k.Duplicate):
-		s.do(Op{Kind: OpDuplicate, Msg: it.ID})
-	case is(km, k.Delay):
-		s.do(Op{Kind: OpDelay, Msg: it.ID, Ms: 5000})
-	case is(km, k.Reorder):
-		for _, o := range s.waiting[s.sel+1:] {
-			if !o.Timer {
-				s.do(Op{Kind: OpReorder, Msg: it.ID, Other: o.ID})
-				return
-			}
-		}
-		s.say(theme.Muted, "no later message to swap it with")
-	}
-}
-
-// call makes the current client call the method of the key.
-func (s *Sandbox) call(km tea.KeyMsg) {
-	c, ok := s.current()
-	if !ok {
-		s.say(theme.Muted, "no client")
-		return
-	}
-	k := s.keys
-	calls := []struct {
-		b key.Binding
-		c ClientCall
-	}{{k.Init, CallInit}, {k.Begin, CallBegin}, {k.Send, CallSend}, {k.SendOffsets, CallSendOffsets},
-		{k.Commit, CallCommit}, {k.Abort, CallAbort}, {k.Poll, CallPoll}, {k.Process, CallProcess}}
-	for _, x := range calls {
-		if is(km, x.b) {
-			s.do(Op{Kind: OpCall, Client: c.Name, Call: x.c})
-			return
-		}
-	}
-}
-
-func (s *Sandbox) aimKey(km tea.KeyMsg) {
-	s.aiming = false
-	op := Op{Kind: s.target}
-	switch r := km.String(); {
-	case km.Type == tea.KeyEsc:
-		s.flash = ""
-		return
-	case is(km, s.keys.AimCoordinator):
-		op.Coordinator = true
-	case is(km, s.keys.AimClient):
-		op.Client = s.clientName()
-	case len(r) == 1 && r[0] >= '1' && r[0] <= '9':
-		op.Broker = int(r[0] - '0')
-		if op.Broker > s.brokers() {
-			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+itoa(s.brokers()))
-			return
-		}
-	default:
-		s.say(theme.Muted, s.target.verb()+" cancelled: "+r+" is not 1-"+itoa(s.brokers())+", k or c")
-		return
-	}
-	s.do(op)
-}
-
 func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 	switch {
 	case km.Type == tea.KeyEsc, is(km, s.keys.Help) && s.overlay == 1, is(km, s.keys.Branches) && s.overlay == 2, is(km, s.keys.Quit):
@@ -431,61 +319,6 @@ func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 		s.refresh()
 	default:
 		s.over, _ = s.over.Update(km)
-	}
-}
-
-// do applies one op and shows its line.
-func (s *Sandbox) do(op Op) {
-	before := len(s.branches)
-	line, err := s.sess.Do(op)
-	if err != nil {
-		s.say(theme.Violated, err.Error())
-		return
-	}
-	s.refresh()
-	if len(s.sess.Problems()) > 0 {
-		return
-	}
-	msg := "ran: " + line
-	if len(s.branches) > before {
-		msg += "  (a new branch: " + s.branches[len(s.branches)-1].Name + "; B lists them)"
-	}
-	s.say(theme.Changed, msg)
-}
-
-func (s *Sandbox) seek(k int) {
-	if k < 0 || k > s.sess.Len() {
-		if k < 0 {
-			s.say(theme.Muted, "this is the setup: nothing before it")
-		} else {
-			s.say(theme.Muted, "this is the end of the branch: act to go on")
-		}
-		return
-	}
-	s.sess.Seek(k)
-	s.refresh()
-}
-
-func (s *Sandbox) toggle(id SafeguardID) {
-	msg, err := s.sess.Toggle(id)
-	if err != nil {
-		s.say(theme.Violated, err.Error())
-		return
-	}
-	s.refresh()
-	s.say(theme.Changed, msg)
-}
-
-func (s *Sandbox) save() tea.Cmd {
-	if s.opts.NoFiles || s.opts.SaveFile == nil {
-		s.say(theme.Muted, "saving is switched off here; the prompt's lines are the session")
-		return nil
-	}
-	name, text, save := s.sess.SaveName(), []byte(s.sess.Scenario()), s.opts.SaveFile
-	s.say(theme.Accent, "saving...")
-	return func() tea.Msg {
-		p, err := save(name, text)
-		return SandboxSavedMsg{Path: p, Err: err}
 	}
 }
 
@@ -517,70 +350,6 @@ func (s *Sandbox) openPreset(i int) {
 	s.sess, s.picking = sess, false
 	s.say(theme.Accent, "the world waits for you: s sends, n steps, : takes a scenario line, ? lists every key")
 	s.refresh()
-}
-
-// promptKey edits the prompt line. Enter runs it; an error stays under the
-// line, which is kept so it can be fixed.
-func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
-	switch km.Type {
-	case tea.KeyEsc:
-		s.prompting = false
-		s.input.Blur()
-		s.layout()
-		return nil
-	case tea.KeyEnter:
-		line := strings.TrimSpace(s.input.Value())
-		if line == "" {
-			s.prompting = false
-			s.layout()
-			return nil
-		}
-		if len(s.hist) == 0 || s.hist[len(s.hist)-1] != line {
-			s.hist = append(s.hist, line)
-		}
-		s.histAt = len(s.hist)
-		before := len(s.branches)
-		ans, err := s.sess.Exec(line)
-		if err != nil {
-			s.perr = oneLine(err.Error())
-			return nil
-		}
-		s.prompting, s.perr = false, ""
-		s.input.SetValue("")
-		s.refresh()
-		if len(s.branches) > before {
-			ans += "  (a new branch: " + s.branches[len(s.branches)-1].Name + ")"
-		}
-		s.say(theme.Changed, ans)
-		return nil
-	case tea.KeyUp, tea.KeyDown:
-		if len(s.hist) == 0 {
-			return nil
-		}
-		if km.Type == tea.KeyUp {
-			s.histAt = max(s.histAt-1, 0)
-		} else {
-			s.histAt = min(s.histAt+1, len(s.hist))
-		}
-		v := ""
-		if s.histAt < len(s.hist) {
-			v = s.hist[s.histAt]
-		}
-		s.input.SetValue(v)
-		s.input.CursorEnd()
-		s.suggest()
-		return nil
-	}
-	var cmd tea.Cmd
-	s.input, cmd = s.input.Update(km)
-	s.perr = ""
-	s.suggest()
-	return cmd
-}
-
-// suggest gives the prompt the lines its value may become.
-func (s *Sandbox) suggest() {
-	s.input.SetSuggestions(s.sess.Complete(s.input.Value()))
 }
 
 // refresh reads the session after a change and redraws the panes.

@@ -10,9 +10,7 @@ import (
 	"eoslab/engine/script"
 	"eoslab/lessons"
 	"eoslab/views"
-)
-
-// Sandbox implements views.SandboxSession: a world the learner drives one
+) // Sandbox implements views.SandboxSession: a world the learner drives one
 // action at a time. Each branch is a lesson that grows: the setup, then one
 // step per action (lessons.Player.Append), played by a Session, so the
 // sandbox draws its panels and Timeline exactly as the lesson player does.
@@ -42,24 +40,6 @@ type sbBranch struct {
 	// decls are the declarations at position declsPos (Sandbox.decls).
 	decls    *script.Decls
 	declsPos int
-}
-
-// guards is the state of the safeguards bar.
-type guards struct {
-	idempotence   bool
-	readCommitted bool
-	offsets       engine.OffsetsMode
-	dedup, fence  bool
-	lso           bool
-}
-
-// The teaching-only cluster settings (engine branch sandbox-engine): a
-// world refuses them until the engine knows them, and the bar then says
-// so.
-var teachKeys = [views.NumGuards]string{
-	views.GuardDedup:   "eoslab.broker.dedup",
-	views.GuardFencing: "eoslab.epoch.fencing",
-	views.GuardLSO:     "eoslab.lso",
 }
 
 // SandboxPresets are the starting worlds of the preset picker.
@@ -162,82 +142,6 @@ func newSandbox(title, name, file, src string, toEnd bool) (*Sandbox, error) {
 	return x, nil
 }
 
-// writtenGuards reads the safeguards a setup writes.
-func writtenGuards(base []engine.Action) guards {
-	g := guards{idempotence: true, readCommitted: true, dedup: true, fence: true, lso: true}
-	sawConsumer := false
-	for _, a := range base {
-		switch a := a.(type) {
-		case engine.DeclareProducer:
-			if !a.Config.Idempotence {
-				g.idempotence = false
-			}
-		case engine.DeclareConsumer:
-			if !sawConsumer {
-				g.readCommitted = a.Isolation == engine.ReadCommitted
-				sawConsumer = true
-			}
-		case engine.DeclareProcessor:
-			g.offsets = a.Offsets
-		}
-	}
-	return g
-}
-
-// setupLines is base with the safeguards g applied, where they differ from
-// what base writes, as scenario lines.
-func (x *Sandbox) setupLines(g guards) []string {
-	w := x.written
-	var out []string
-	for _, a := range x.base {
-		switch d := a.(type) {
-		case engine.DeclareProducer:
-			if g.idempotence != w.idempotence {
-				d.Config.Idempotence = g.idempotence
-				d.Set = d.Set.With(engine.ProducerIdempotence)
-				if !g.idempotence && d.Config.TransactionalID != "" {
-					// Java refuses transactional.id without
-					// idempotence (ConfigException, ref 1.1): the
-					// instance runs without transactions.
-					d.Config.TransactionalID = ""
-					d.Set &^= 1 << engine.ProducerTransactionalID
-				}
-			}
-			a = d
-		case engine.DeclareConsumer:
-			if g.readCommitted != w.readCommitted {
-				d.Isolation = engine.ReadUncommitted
-				if g.readCommitted {
-					d.Isolation = engine.ReadCommitted
-				}
-			}
-			a = d
-		case engine.DeclareProcessor:
-			if g.offsets != w.offsets {
-				d.Offsets = g.offsets
-			}
-			a = d
-		}
-		out = append(out, a.String())
-	}
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
-		if !g.teach(id) && x.avail[id] {
-			out = append(out, "config "+teachKeys[id]+"=false")
-		}
-	}
-	return out
-}
-
-func (g guards) teach(id views.SafeguardID) bool {
-	switch id {
-	case views.GuardDedup:
-		return g.dedup
-	case views.GuardFencing:
-		return g.fence
-	}
-	return g.lso
-}
-
 // newBranch plays setup and lines on a fresh world, each line one step,
 // and stands at position 0.
 func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name string) (*sbBranch, error) {
@@ -333,127 +237,6 @@ func (x *Sandbox) Waiting() []views.WaitItem {
 	return out
 }
 
-// Do turns a typed op into its engine action and applies it as a line.
-func (x *Sandbox) Do(op views.Op) (string, error) {
-	a, err := x.action(op)
-	if err != nil {
-		return "", err
-	}
-	line := a.String()
-	_, err = x.Exec(line)
-	return line, err
-}
-
-func sel(id int64) engine.Selector { return engine.Selector{ID: id} }
-
-// action is the engine action an op means.
-func (x *Sandbox) action(op views.Op) (engine.Action, error) {
-	switch op.Kind {
-	case views.OpDeliver:
-		return engine.Deliver{Msg: sel(op.Msg)}, nil
-	case views.OpDrop:
-		return engine.Drop{Msg: sel(op.Msg)}, nil
-	case views.OpDuplicate:
-		return engine.Duplicate{Msg: sel(op.Msg)}, nil
-	case views.OpDelay:
-		return engine.Delay{Msg: sel(op.Msg), Ms: op.Ms}, nil
-	case views.OpReorder:
-		return engine.Reorder{First: sel(op.Msg), Second: sel(op.Other)}, nil
-	case views.OpAdvance:
-		return engine.Advance{Ms: max(op.Ms, 1)}, nil
-	case views.OpStep:
-		return engine.Step{}, nil
-	case views.OpRun:
-		return engine.Run{}, nil
-	case views.OpCrash, views.OpRestart:
-		t, err := x.target(op)
-		if err != nil {
-			return nil, err
-		}
-		if op.Kind == views.OpCrash {
-			return engine.Crash{Target: t}, nil
-		}
-		return engine.Restart{Target: t}, nil
-	case views.OpPause:
-		return engine.Pause{Client: op.Client}, nil
-	case views.OpResume:
-		return engine.Resume{Client: op.Client}, nil
-	case views.OpCall:
-		return x.call(op)
-	}
-	return nil, errors.New("unknown sandbox action")
-}
-
-// target is the broker or client a crash or restart is about; the
-// coordinator is the broker leading the first transactional id's
-// __transaction_state partition.
-func (x *Sandbox) target(op views.Op) (engine.Target, error) {
-	if op.Client != "" {
-		return engine.Target{Client: op.Client}, nil
-	}
-	if !op.Coordinator {
-		return engine.Target{Broker: op.Broker}, nil
-	}
-	w := x.world()
-	for _, p := range w.AllProducers() {
-		if id := p.Config.TransactionalID; id != "" {
-			if info := w.TxnInfo(id); info.Broker > 0 {
-				return engine.Target{Broker: info.Broker}, nil
-			}
-		}
-	}
-	return engine.Target{}, errors.New("no transaction coordinator yet: a transactional producer finds its coordinator with initTransactions")
-}
-
-// call is a client call from the keys: send writes the next value to the
-// first partition of the client's first topic; sendOffsetsToTransaction
-// sends the positions of the consumer of a group.
-func (x *Sandbox) call(op views.Op) (engine.Action, error) {
-	w := x.world()
-	c := op.Client
-	switch op.Call {
-	case views.CallInit:
-		return engine.Call{Client: c, Method: engine.CallInitTransactions}, nil
-	case views.CallBegin:
-		return engine.Call{Client: c, Method: engine.CallBeginTransaction}, nil
-	case views.CallCommit:
-		return engine.Call{Client: c, Method: engine.CallCommitTransaction}, nil
-	case views.CallAbort:
-		return engine.Call{Client: c, Method: engine.CallAbortTransaction}, nil
-	case views.CallPoll:
-		return engine.Call{Client: c, Method: engine.CallPoll}, nil
-	case views.CallProcess:
-		return engine.Call{Client: c, Method: engine.CallProcess}, nil
-	case views.CallSend:
-		if len(w.Topics) == 0 {
-			return nil, errors.New("no topic to send to")
-		}
-		// The values count the client's sends: a1, a2, ...
-		n := 1
-		for k := 1; k <= x.Pos(); k++ {
-			for _, cmd := range x.branch().s.p.StepAt(k).Commands {
-				if a, ok := cmd.Action.(engine.Send); ok && a.Client == c {
-					n++
-				}
-			}
-		}
-		return engine.Send{Client: c, TP: engine.TP{Topic: w.Topics[0].Name}, Values: []string{strings.ToLower(c) + strconv.Itoa(n)}}, nil
-	case views.CallSendOffsets:
-		for _, k := range w.Consumers {
-			if k.GroupID == "" {
-				continue
-			}
-			info, _ := w.ConsumerInfo(k.Name)
-			if len(info.Positions) == 0 {
-				return nil, errors.New(k.Name + " has no positions yet: poll first")
-			}
-			return engine.SendOffsets{Client: c, Group: k.GroupID, Offsets: info.Positions, Generation: -1, Consumer: k.Name}, nil
-		}
-		return nil, errors.New("no consumer with a group.id: write sendOffsetsToTransaction at the prompt")
-	}
-	return nil, errors.New("unknown call")
-}
-
 // decls are the declarations in force at the current position, for the
 // prompt: the setup's and those of the lines before it. They are worked
 // out once a position (the prompt asks on every key) and handed out as a
@@ -527,111 +310,6 @@ func (x *Sandbox) Complete(line string) []string {
 		msgs = append(msgs, m.Name())
 	}
 	return script.Complete(line, x.decls(), msgs)
-}
-
-// Safeguards are the bar's switches as they stand on the current branch.
-func (x *Sandbox) Safeguards() []views.Safeguard {
-	g := x.branch().g
-	w := x.world()
-	hasProducer, hasConsumer := false, len(w.Consumers) > 0
-	for _, a := range x.base {
-		if _, ok := a.(engine.DeclareProducer); ok {
-			hasProducer = true
-		}
-	}
-	out := []views.Safeguard{
-		{ID: views.GuardIdempotence, Key: "enable.idempotence", Value: strconv.FormatBool(g.idempotence), On: g.idempotence,
-			Available: hasProducer, Why: "no producer"},
-		{ID: views.GuardIsolation, Key: "isolation.level", Value: isolationWord(g.readCommitted), On: g.readCommitted,
-			Available: hasConsumer, Why: "no consumer"},
-		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
-			Available: len(w.Processors) > 0, Why: "no processor"},
-	}
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
-		on := g.teach(id)
-		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id], Value: strconv.FormatBool(on), On: on, NotKafka: true,
-			Available: x.avail[id], Why: "this engine has no such switch yet"})
-	}
-	return out
-}
-
-func isolationWord(rc bool) string {
-	if rc {
-		return engine.ReadCommitted.String()
-	}
-	return engine.ReadUncommitted.String()
-}
-
-// Toggle flips a safeguard: the branch's actions are played again on a
-// world set up with the new value, as a new branch standing at the same
-// position; the old branch is kept.
-func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
-	for _, s := range x.Safeguards() {
-		if s.ID == id && !s.Available {
-			return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
-		}
-	}
-	b := x.branch()
-	g := b.g
-	switch id {
-	case views.GuardIdempotence:
-		g.idempotence = !g.idempotence
-	case views.GuardIsolation:
-		g.readCommitted = !g.readCommitted
-	case views.GuardOffsets:
-		g.offsets = (g.offsets + 1) % 3
-	case views.GuardDedup:
-		g.dedup = !g.dedup
-	case views.GuardFencing:
-		g.fence = !g.fence
-	case views.GuardLSO:
-		g.lso = !g.lso
-	}
-	pos := b.s.p.Pos()
-	nb, err := x.newBranch(g, b.lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
-	if err != nil {
-		return "", err
-	}
-	nb.s.p.Seek(pos)
-	x.branches = append(x.branches, nb)
-	x.cur = len(x.branches) - 1
-	var s views.Safeguard
-	for _, v := range x.Safeguards() {
-		if v.ID == id {
-			s = v
-		}
-	}
-	nb.name += " (" + s.Key + "=" + s.Value + ")"
-	msg := s.Key + "=" + s.Value + ": the setup is played again with it"
-	if len(b.lines) > 0 {
-		msg += ", then your " + strconv.Itoa(len(b.lines)) + " action(s)"
-	}
-	if id == views.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
-		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
-	}
-	if n := nb.refused(); n > 0 {
-		msg += "; " + strconv.Itoa(n) + " refused now"
-	}
-	return msg, nil
-}
-
-func (x *Sandbox) hasTxnProducer() bool {
-	for _, a := range x.base {
-		if d, ok := a.(engine.DeclareProducer); ok && d.Config.TransactionalID != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// refused counts the steps up to the current position that the engine
-// refused.
-func (b *sbBranch) refused() int {
-	n := 0
-	for k := 1; k <= b.s.p.Pos(); k++ {
-		n += len(b.s.p.ProblemsAt(k))
-	}
-	return n
 }
 
 // Branches lists the branches.

@@ -1,0 +1,211 @@
+package adapt
+
+import (
+	"errors"
+	"strconv"
+
+	"eoslab/engine"
+	"eoslab/views"
+)
+
+// The safeguards bar: Kafka settings of the setup, and the teaching-only
+// switches, each flipped by playing the branch again with the new value.
+
+// guards is the state of the safeguards bar.
+type guards struct {
+	idempotence   bool
+	readCommitted bool
+	offsets       engine.OffsetsMode
+	dedup, fence  bool
+	lso           bool
+}
+
+// The teaching-only cluster settings (not Kafka settings: engine/teach.go).
+// An engine that does not know one refuses its line, and the bar then
+// says the switch is not available.
+var teachKeys = [views.NumGuards]string{
+	views.GuardDedup:   "eoslab.broker.dedup",
+	views.GuardFencing: "eoslab.epoch.fencing",
+	views.GuardLSO:     "eoslab.lso",
+}
+
+// writtenGuards reads the safeguards a setup writes.
+func writtenGuards(base []engine.Action) guards {
+	g := guards{idempotence: true, readCommitted: true, dedup: true, fence: true, lso: true}
+	sawConsumer := false
+	for _, a := range base {
+		switch a := a.(type) {
+		case engine.DeclareProducer:
+			if !a.Config.Idempotence {
+				g.idempotence = false
+			}
+		case engine.DeclareConsumer:
+			if !sawConsumer {
+				g.readCommitted = a.Isolation == engine.ReadCommitted
+				sawConsumer = true
+			}
+		case engine.DeclareProcessor:
+			g.offsets = a.Offsets
+		}
+	}
+	return g
+}
+
+// setupLines is base with the safeguards g applied, where they differ from
+// what base writes, as scenario lines.
+func (x *Sandbox) setupLines(g guards) []string {
+	w := x.written
+	var out []string
+	for _, a := range x.base {
+		switch d := a.(type) {
+		case engine.DeclareProducer:
+			if g.idempotence != w.idempotence {
+				d.Config.Idempotence = g.idempotence
+				d.Set = d.Set.With(engine.ProducerIdempotence)
+				if !g.idempotence && d.Config.TransactionalID != "" {
+					// Java refuses transactional.id without
+					// idempotence (ConfigException, ref 1.1): the
+					// instance runs without transactions.
+					d.Config.TransactionalID = ""
+					d.Set &^= 1 << engine.ProducerTransactionalID
+				}
+			}
+			a = d
+		case engine.DeclareConsumer:
+			if g.readCommitted != w.readCommitted {
+				d.Isolation = engine.ReadUncommitted
+				if g.readCommitted {
+					d.Isolation = engine.ReadCommitted
+				}
+			}
+			a = d
+		case engine.DeclareProcessor:
+			if g.offsets != w.offsets {
+				d.Offsets = g.offsets
+			}
+			a = d
+		}
+		out = append(out, a.String())
+	}
+	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
+		if !g.teach(id) && x.avail[id] {
+			out = append(out, "config "+teachKeys[id]+"=false")
+		}
+	}
+	return out
+}
+
+func (g guards) teach(id views.SafeguardID) bool {
+	switch id {
+	case views.GuardDedup:
+		return g.dedup
+	case views.GuardFencing:
+		return g.fence
+	}
+	return g.lso
+}
+
+// Safeguards are the bar's switches as they stand on the current branch.
+func (x *Sandbox) Safeguards() []views.Safeguard {
+	g := x.branch().g
+	w := x.world()
+	hasProducer, hasConsumer := false, len(w.Consumers) > 0
+	for _, a := range x.base {
+		if _, ok := a.(engine.DeclareProducer); ok {
+			hasProducer = true
+		}
+	}
+	out := []views.Safeguard{
+		{ID: views.GuardIdempotence, Key: "enable.idempotence", Value: strconv.FormatBool(g.idempotence), On: g.idempotence,
+			Available: hasProducer, Why: "no producer"},
+		{ID: views.GuardIsolation, Key: "isolation.level", Value: isolationWord(g.readCommitted), On: g.readCommitted,
+			Available: hasConsumer, Why: "no consumer"},
+		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
+			Available: len(w.Processors) > 0, Why: "no processor"},
+	}
+	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
+		on := g.teach(id)
+		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id], Value: strconv.FormatBool(on), On: on, NotKafka: true,
+			Available: x.avail[id], Why: "this engine has no such switch yet"})
+	}
+	return out
+}
+
+func isolationWord(rc bool) string {
+	if rc {
+		return engine.ReadCommitted.String()
+	}
+	return engine.ReadUncommitted.String()
+}
+
+// Toggle flips a safeguard: the branch's actions are played again on a
+// world set up with the new value, as a new branch standing at the same
+// position; the old branch is kept.
+func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
+	for _, s := range x.Safeguards() {
+		if s.ID == id && !s.Available {
+			return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
+		}
+	}
+	b := x.branch()
+	g := b.g
+	switch id {
+	case views.GuardIdempotence:
+		g.idempotence = !g.idempotence
+	case views.GuardIsolation:
+		g.readCommitted = !g.readCommitted
+	case views.GuardOffsets:
+		g.offsets = (g.offsets + 1) % 3
+	case views.GuardDedup:
+		g.dedup = !g.dedup
+	case views.GuardFencing:
+		g.fence = !g.fence
+	case views.GuardLSO:
+		g.lso = !g.lso
+	}
+	pos := b.s.p.Pos()
+	nb, err := x.newBranch(g, b.lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+	if err != nil {
+		return "", err
+	}
+	nb.s.p.Seek(pos)
+	x.branches = append(x.branches, nb)
+	x.cur = len(x.branches) - 1
+	var s views.Safeguard
+	for _, v := range x.Safeguards() {
+		if v.ID == id {
+			s = v
+		}
+	}
+	nb.name += " (" + s.Key + "=" + s.Value + ")"
+	msg := s.Key + "=" + s.Value + ": the setup is played again with it"
+	if len(b.lines) > 0 {
+		msg += ", then your " + strconv.Itoa(len(b.lines)) + " action(s)"
+	}
+	if id == views.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
+		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
+	}
+	if n := nb.refused(); n > 0 {
+		msg += "; " + strconv.Itoa(n) + " refused now"
+	}
+	return msg, nil
+}
+
+func (x *Sandbox) hasTxnProducer() bool {
+	for _, a := range x.base {
+		if d, ok := a.(engine.DeclareProducer); ok && d.Config.TransactionalID != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// refused counts the steps up to the current position that the engine
+// refused.
+func (b *sbBranch) refused() int {
+	n := 0
+	for k := 1; k <= b.s.p.Pos(); k++ {
+		n += len(b.s.p.ProblemsAt(k))
+	}
+	return n
+}

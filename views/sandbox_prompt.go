@@ -1,0 +1,77 @@
+package views
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views/theme"
+)
+
+// The sandbox prompt: one line of the scenario language, with the
+// completions the session offers, a history, and errors kept under the
+// line.
+
+// promptKey edits the prompt line. Enter runs it; an error stays under the
+// line, which is kept so it can be fixed.
+func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
+	switch km.Type {
+	case tea.KeyEsc:
+		s.prompting = false
+		s.input.Blur()
+		s.layout()
+		return nil
+	case tea.KeyEnter:
+		line := strings.TrimSpace(s.input.Value())
+		if line == "" {
+			s.prompting = false
+			s.layout()
+			return nil
+		}
+		if len(s.hist) == 0 || s.hist[len(s.hist)-1] != line {
+			s.hist = append(s.hist, line)
+		}
+		s.histAt = len(s.hist)
+		before := len(s.branches)
+		ans, err := s.sess.Exec(line)
+		if err != nil {
+			s.perr = oneLine(err.Error())
+			return nil
+		}
+		s.prompting, s.perr = false, ""
+		s.input.SetValue("")
+		s.refresh()
+		if len(s.branches) > before {
+			ans += "  (a new branch: " + s.branches[len(s.branches)-1].Name + ")"
+		}
+		s.say(theme.Changed, ans)
+		return nil
+	case tea.KeyUp, tea.KeyDown:
+		if len(s.hist) == 0 {
+			return nil
+		}
+		if km.Type == tea.KeyUp {
+			s.histAt = max(s.histAt-1, 0)
+		} else {
+			s.histAt = min(s.histAt+1, len(s.hist))
+		}
+		v := ""
+		if s.histAt < len(s.hist) {
+			v = s.hist[s.histAt]
+		}
+		s.input.SetValue(v)
+		s.input.CursorEnd()
+		s.suggest()
+		return nil
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(km)
+	s.perr = ""
+	s.suggest()
+	return cmd
+}
+
+// suggest gives the prompt the lines its value may become.
+func (s *Sandbox) suggest() {
+	s.input.SetSuggestions(s.sess.Complete(s.input.Value()))
+}
