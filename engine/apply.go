@@ -231,9 +231,14 @@ func (w *World) runClient(name string) {
 }
 
 func (w *World) deliver(it item) {
+	// A violation found while the message is handled names it.
+	w.cur = it.Msg
+	w.deliverMsg(it)
+	w.cur = nil
+}
+
+func (w *World) deliverMsg(it item) {
 	m := it.Msg
-	w.cur = m
-	defer func() { w.cur = nil }()
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
 			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").naming(m, headDown).fault(FaultLost)

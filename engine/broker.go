@@ -173,7 +173,11 @@ func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	// answer: a violation of its append is about the Produce.
 	cur := w.cur
 	w.cur = m
-	defer func() { w.cur = cur }()
+	w.appendProduce(p, m, r, guard)
+	w.cur = cur
+}
+
+func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, guard int64) {
 	b := r.Batches[0]
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
