@@ -30,7 +30,7 @@ Usage:
   eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
   eoslab lesson NAME|FILE.lesson [--no-color] [--ascii]
                                          open one lesson in the TUI
-  eoslab lessons                         list the lessons: name, title, steps
+  eoslab lessons                         the learning path: lessons with level and minutes
   eoslab run [--json] [--kafka 3|4] FILE play a scenario headless; print the transcript
   eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
   eoslab run --lesson NAME               play a built-in lesson headless
@@ -81,7 +81,9 @@ character); the first 20 of a file are listed and the rest counted. A file
 is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 	"lessons": `eoslab lessons
 
-Lists the built-in lessons: name, title and number of steps.`,
+Lists the built-in lessons as a learning path, in order: number, name (what
+'eoslab lesson NAME' takes), level (basics, transactions, failures, systems),
+length in minutes and title, then a one-line summary.`,
 	"lesson": `eoslab lesson NAME [--no-color] [--ascii]
 eoslab lesson FILE.lesson [--no-color] [--ascii]
 
@@ -277,9 +279,16 @@ func help(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// listLessons prints the learning path: each lesson in order with its
+// number, name, level and minutes, then its title and summary.
 func listLessons(stdout io.Writer) error {
-	for _, m := range lessons.All() {
-		fmt.Fprintf(stdout, "%-12s %-40s %2d steps\n", m.Name, m.Title, m.Steps)
+	all := lessons.All()
+	w := 0
+	for _, m := range all {
+		w = max(w, len(m.Name))
+	}
+	for i, m := range all {
+		fmt.Fprintf(stdout, "%2d. %-*s  %-12s %2d min  %s\n    %-*s  %s\n", i+1, w, m.Name, m.Level, m.Minutes, m.Title, w, "", m.Summary)
 	}
 	return nil
 }
@@ -503,7 +512,7 @@ func openTUI(g globalFlags, lesson string) error {
 // so esc and enter go back to it.
 func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 	m := l.Meta()
-	info := views.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}
+	info := views.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes}
 	list := append([]views.LessonInfo{info}, adapt.Lessons()...)
 	open := func(name string) (views.Session, error) {
 		if name == l.File {

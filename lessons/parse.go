@@ -59,7 +59,7 @@ const (
 
 // The keys of a lesson file, by where they may appear.
 var (
-	headerKeys = []string{"title", "summary", "level", "intro"}
+	headerKeys = []string{"title", "summary", "level", "minutes", "intro"}
 	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
 )
 
@@ -129,7 +129,7 @@ func (p *parser) line(n int, raw string) {
 				"; a step holds "+keyList(stepKeys))
 		default:
 			p.errorf(n, "expected a key such as \"title:\" at the start of the line, found "+quote(firstWord(text))+
-				"; a lesson starts with title:, summary: and level:, then setup: and the steps")
+				"; a lesson starts with title:, summary:, level: and minutes:, then setup: and the steps")
 		}
 		return
 	}
@@ -177,15 +177,34 @@ func (p *parser) headerKey(n int, key, val string) {
 		p.l.Summary = val
 	case "level":
 		if !contains(Levels, val) {
-			p.errorf(n, "level: must be "+orList(Levels)+", got "+quote(val))
+			msg := "level: must be " + orList(Levels) + ", got " + quote(val)
+			if was, ok := oldLevels[val]; ok {
+				msg += "; the levels name the learning path's parts now: " + quote(val) + " was usually " + quote(was)
+			}
+			p.errorf(n, msg)
 			return
 		}
 		p.l.Level = val
+	case "minutes":
+		m, err := strconv.Atoi(val)
+		if err != nil || m < 1 || m > MaxMinutes {
+			p.errorf(n, "minutes: must be a whole number of minutes from 1 to "+strconv.Itoa(MaxMinutes)+
+				" (how long the lesson takes), got "+quote(val))
+			return
+		}
+		p.l.Minutes = m
 	}
 }
 
+// oldLevels maps the levels of earlier lesson files to the part of the
+// path their lessons usually belong to, for the error message.
+var oldLevels = map[string]string{"beginner": "basics", "intermediate": "transactions", "advanced": "failures"}
+
+// requiredHeader are the header keys every lesson gives.
+var requiredHeader = []string{"title", "summary", "level", "minutes"}
+
 var headerExample = map[string]string{"title": "The lost ACK", "summary": "Why a retry can write twice",
-	"level": "beginner"}
+	"level": "basics", "minutes": "8"}
 
 // endHeader checks the header once, when the first setup: or step: ends it.
 func (p *parser) endHeader(n int, what string) {
@@ -194,9 +213,9 @@ func (p *parser) endHeader(n int, what string) {
 	}
 	p.headed = true
 	p.l.Intro = p.intro.String()
-	for _, k := range []string{"title", "summary", "level"} {
+	for _, k := range requiredHeader {
 		if _, ok := p.seen[k]; !ok {
-			p.errorf(n, "expected "+quote(k+": ...")+" before "+what+"; a lesson starts with title:, summary: and level:")
+			p.errorf(n, "expected "+quote(k+": ...")+" before "+what+"; a lesson starts with title:, summary:, level: and minutes:")
 		}
 	}
 }

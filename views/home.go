@@ -238,22 +238,27 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	} else {
 		title = th.Bold.Render(title)
 	}
-	if it.Finished {
+	switch {
+	case it.Finished:
 		right = th.Mark(theme.Committed, "finished")
+	case it.At > 0 && it.Steps > 0:
+		right = th.Mark(theme.Open, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
 	}
 	line1 := cursor + num + " " + title
 	if right != "" {
 		line1 = fit(line1, max(lw-width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
 	}
 	var meta []string
-	if it.Summary != "" {
-		meta = append(meta, clean(it.Summary))
-	}
-	if it.Steps > 0 {
-		meta = append(meta, fmt.Sprintf("%d steps", it.Steps))
-	}
 	if it.Level != "" {
 		meta = append(meta, clean(it.Level))
+	}
+	if it.Minutes > 0 {
+		meta = append(meta, fmt.Sprintf("%d min", it.Minutes))
+	} else if it.Steps > 0 {
+		meta = append(meta, fmt.Sprintf("%d steps", it.Steps))
+	}
+	if it.Summary != "" {
+		meta = append(meta, clean(it.Summary))
 	}
 	line2 := "      " + th.Faint.Render(strings.Join(meta, th.Sym.Sep))
 	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis)+"\n"+clip(line2, lw, th.Sym.Ellipsis))

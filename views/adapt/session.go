@@ -23,7 +23,7 @@ import (
 func Lessons() []views.LessonInfo {
 	var out []views.LessonInfo
 	for _, m := range lessons.All() {
-		out = append(out, views.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps})
+		out = append(out, views.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes})
 	}
 	return out
 }
