@@ -35,6 +35,8 @@ Usage:
   eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
   eoslab run --lesson NAME               play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
+  eoslab drill [--seed N] [--count N]    an interview drill: questions across the lessons, scored
+  eoslab progress [--reset]              what you finished, where you left off, drill scores
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
 
 Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
@@ -93,6 +95,25 @@ first, as 'eoslab check' does; errors are named file:line. Keys:
 right/l/space/enter next, left/h back, p play/pause, -/+ slower/faster,
 r restart, 1-4 answer a checkpoint, d the step's details, tab cycle focus,
 ? full help, esc back to the list, q leave the lesson, ctrl+c quit.`,
+	"drill": `eoslab drill [--seed N] [--count N] [--no-color] [--ascii]
+
+An interview drill in the terminal: --count questions (default 10) drawn
+from every lesson's checkpoints and from questions written for the drill.
+Each shows the state it is about; answer with 1-4, read why, press o to open
+the lesson that teaches it. At the end: the score and the concepts to
+revisit. The same --seed draws the same questions; without it the seed comes
+from the clock and is shown on screen and printed when you leave. Scores are
+kept with your progress ('eoslab help progress').`,
+	"progress": `eoslab progress [--reset]
+
+Shows your progress: each lesson finished or the step you left it at, the
+checkpoint answers you got right, and the drills' scores. --reset forgets it.
+The home screen's c continues the lesson you played last, where you left it.
+Progress is kept in $XDG_STATE_HOME/eoslab/progress.json (on Linux, else
+~/.local/state/eoslab; the OS's configuration directory elsewhere), or in
+the directory $EOSLAB_STATE_DIR names. A file that cannot be read is moved
+aside (progress.json.bad-N) and progress starts afresh; a directory that
+cannot be written keeps progress for the session only.`,
 	"help": `eoslab help [COMMAND]
 
 Explains a command (run, check, lessons, lesson), the scenario language
@@ -218,6 +239,13 @@ func dispatch(args []string, stdout io.Writer) error {
 		}
 		return openTUI(g, "")
 	}
+	switch {
+	case len(args) > 1 && (args[1] == "--help" || args[1] == "-h"):
+	case cmd == "drill":
+		return drillCmd(args[1:], stdout)
+	case cmd == "progress":
+		return progressCmd(args[1:], stdout)
+	}
 	g, err := parseFlags(args[1:])
 	if err != nil {
 		return err
@@ -250,7 +278,7 @@ func dispatch(args []string, stdout io.Writer) error {
 		}
 		return openTUI(g, g.rest[0])
 	}
-	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, help (see 'eoslab --help')", cmd)
+	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, drill, progress, help (see 'eoslab --help')", cmd)
 }
 
 func help(args []string, stdout io.Writer) error {
@@ -504,7 +532,7 @@ func checkFile(path string) error {
 
 func openTUI(g globalFlags, lesson string) error {
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
-	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, opts))
+	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, openProgress())))
 }
 
 // openTUIWith opens the player on a lesson read from a file. The file's
@@ -521,7 +549,7 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		return adapt.Open(name)
 	}
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File}.WithEnv(os.Getenv)
-	return runTUI(views.NewApp(list, open, opts))
+	return runTUI(views.NewApp(list, open, withProgress(opts, openProgress())))
 }
 
 // runTUI runs the terminal UI. Tests replace it to look at the model

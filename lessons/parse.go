@@ -65,7 +65,11 @@ var (
 
 // parser reads a lesson file line by line; it collects every error.
 type parser struct {
-	file   string
+	file string
+	// drill reads a drill question (drill.go): its header is question:,
+	// concept: and lesson:, kept in meta, instead of a lesson's.
+	drill  bool
+	meta   map[string]string
 	l      *Lesson
 	d      *script.Decls
 	errs   script.ErrorList
@@ -128,13 +132,13 @@ func (p *parser) line(n int, raw string) {
 			p.errorf(n, "expected a key such as \"say:\" or \"do:\" at the start of the line, found "+quote(firstWord(text))+
 				"; a step holds "+keyList(stepKeys))
 		default:
-			p.errorf(n, "expected a key such as \"title:\" at the start of the line, found "+quote(firstWord(text))+
-				"; a lesson starts with title:, summary:, level: and minutes:, then setup: and the steps")
+			p.errorf(n, "expected a key such as "+quote(p.required()[0]+":")+" at the start of the line, found "+quote(firstWord(text))+
+				"; "+p.starts()+", then setup: and the steps")
 		}
 		return
 	}
 	switch {
-	case contains(headerKeys, key):
+	case contains(p.headerKeys(), key):
 		p.headerKey(n, key, val)
 	case key == "setup":
 		p.setupKey(n, val)
@@ -147,7 +151,7 @@ func (p *parser) line(n int, raw string) {
 		}
 		p.stepLine(n, key, val, col)
 	default:
-		p.errorf(n, "unknown key "+quote(key+":")+"; a lesson has "+keyList(headerKeys)+", setup:, step:, and in a step "+keyList(stepKeys))
+		p.errorf(n, "unknown key "+quote(key+":")+"; a "+p.what()+" has "+keyList(p.headerKeys())+", setup:, step:, and in a step "+keyList(stepKeys))
 	}
 }
 
@@ -161,6 +165,7 @@ func (p *parser) headerKey(n int, key, val string) {
 		p.intro.add(val)
 		return
 	}
+
 	if first, dup := p.seen[key]; dup {
 		p.errorf(n, key+": is given twice (first on line "+strconv.Itoa(first)+")")
 		return
@@ -168,6 +173,10 @@ func (p *parser) headerKey(n int, key, val string) {
 	p.seen[key] = n
 	if val == "" {
 		p.errorf(n, key+": needs a text, e.g. "+quote(key+": "+headerExample[key]))
+		return
+	}
+	if p.drill {
+		p.meta[key] = val
 		return
 	}
 	switch key {
@@ -196,6 +205,36 @@ func (p *parser) headerKey(n int, key, val string) {
 	}
 }
 
+// headerKeys, required, starts and what tell a lesson's header from a
+// drill question's.
+func (p *parser) headerKeys() []string {
+	if p.drill {
+		return drillHeaderKeys
+	}
+	return headerKeys
+}
+
+func (p *parser) required() []string {
+	if p.drill {
+		return drillHeaderKeys
+	}
+	return requiredHeader
+}
+
+func (p *parser) starts() string {
+	if p.drill {
+		return "a drill question starts with question:, concept: and lesson:"
+	}
+	return "a lesson starts with title:, summary:, level: and minutes:"
+}
+
+func (p *parser) what() string {
+	if p.drill {
+		return "drill question"
+	}
+	return "lesson"
+}
+
 // oldLevels maps the levels of earlier lesson files to the part of the
 // path their lessons usually belong to, for the error message.
 var oldLevels = map[string]string{"beginner": "basics", "intermediate": "transactions", "advanced": "failures"}
@@ -204,7 +243,7 @@ var oldLevels = map[string]string{"beginner": "basics", "intermediate": "transac
 var requiredHeader = []string{"title", "summary", "level", "minutes"}
 
 var headerExample = map[string]string{"title": "The lost ACK", "summary": "Why a retry can write twice",
-	"level": "basics", "minutes": "8"}
+	"level": "basics", "minutes": "8", "question": "restart-new-pid", "concept": "idempotence", "lesson": "lost-ack"}
 
 // endHeader checks the header once, when the first setup: or step: ends it.
 func (p *parser) endHeader(n int, what string) {
@@ -213,9 +252,9 @@ func (p *parser) endHeader(n int, what string) {
 	}
 	p.headed = true
 	p.l.Intro = p.intro.String()
-	for _, k := range requiredHeader {
+	for _, k := range p.required() {
 		if _, ok := p.seen[k]; !ok {
-			p.errorf(n, "expected "+quote(k+": ...")+" before "+what+"; a lesson starts with title:, summary:, level: and minutes:")
+			p.errorf(n, "expected "+quote(k+": ...")+" before "+what+"; "+p.starts())
 		}
 	}
 }

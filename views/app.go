@@ -20,6 +20,12 @@ type Options struct {
 	ASCII bool
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
+	// Progress keeps the learner's place across runs; nil keeps nothing.
+	Progress Progress
+	// NewDrill starts an interview drill, for the home screen's drill
+	// entry; nil leaves the entry out. StartDrill opens one at once.
+	NewDrill   func() (Drill, error)
+	StartDrill bool
 	// Tick schedules autoplay's next step after d; nil means tea.Tick.
 	// Tests pass a clock of their own so that autoplay runs without
 	// waiting in real time and its delays can be checked.
@@ -41,6 +47,7 @@ type screen int
 const (
 	screenHome screen = iota
 	screenPlayer
+	screenDrill
 )
 
 // autoplayMsg is the autoplay tick. gen is the autoplay generation it was
@@ -112,6 +119,13 @@ type App struct {
 	// noCache draws everything afresh on every key: the reference the
 	// tests compare the caches with.
 	noCache bool
+	// saved is the place last given to the progress.
+	saved struct {
+		name string
+		pos  int
+	}
+	// drill is the interview drill on the drill screen.
+	drill drillScreen
 }
 
 // NewApp builds the root model. lessons are listed on the home screen and
@@ -138,7 +152,8 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		a.keys = a.keys.ASCII()
 		a.paneKeys = a.paneKeys.ASCII()
 	}
-	a.home = NewHome(lessons, th)
+	a.home = NewHome(withPlaces(lessons, opts.Progress), th)
+	a.home.drill = opts.NewDrill != nil
 	a.help = newHelp(th)
 	for i := range a.panes {
 		a.panes[i] = newPanelPane(th, PanelID(i))
@@ -149,6 +164,10 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
+	if opts.StartDrill {
+		a.openDrill()
+	}
+	a.trackProgress()
 	a.syncKeys()
 	return a
 }
@@ -200,9 +219,12 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case autoplayMsg:
 		cmd = a.onTick(msg)
 	case tea.KeyMsg:
-		if a.screen == screenPlayer {
+		switch a.screen {
+		case screenPlayer:
 			cmd = a.playerKey(msg)
-		} else {
+		case screenDrill:
+			cmd = a.drillKey(msg)
+		default:
 			cmd = a.homeKey(msg)
 		}
 	default:
@@ -210,6 +232,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.home, cmd = a.home.Update(msg)
 		}
 	}
+	a.trackProgress()
 	a.syncKeys()
 	return a, cmd
 }
@@ -244,7 +267,10 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	a.home, cmd = a.home.Update(km)
-	if name, ok := a.home.Picked(); ok {
+	switch name, ok := a.home.Picked(); {
+	case ok && name == pickDrill:
+		a.openDrill()
+	case ok:
 		a.openLesson(name)
 	}
 	return cmd
@@ -274,6 +300,10 @@ func (a *App) openLesson(name string) {
 			return
 		}
 		resumed = false
+		if p := a.opts.Progress; p != nil {
+			resume(s, p.Place(name))
+			resumed = true
+		}
 	}
 	a.sess, a.name = s, name
 	// Frame keys are a session's own: another session may reuse them.

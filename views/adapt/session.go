@@ -68,8 +68,11 @@ const maxFrames = 64
 var _ views.Session = (*Session)(nil)
 
 // New starts a session on a parsed lesson, for example one read from a file.
-func New(l *lessons.Lesson) *Session {
-	return &Session{p: lessons.NewPlayer(l), hist: newHistory(), frames: map[int]views.Frame{},
+func New(l *lessons.Lesson) *Session { return onPlayer(lessons.NewPlayer(l)) }
+
+// onPlayer is a session on a player, which may have moved already.
+func onPlayer(p *lessons.Player) *Session {
+	return &Session{p: p, hist: newHistory(), frames: map[int]views.Frame{},
 		eventText: newRing[eventForms](4 * maxEvents), rows: map[engine.TP]*ring[rowStatic]{}, writes: map[int32]*ring[writeStatic]{}}
 }
 

@@ -1,0 +1,376 @@
+package lessons
+
+import (
+	"bytes"
+	"embed"
+	"io/fs"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"eoslab/engine/script"
+)
+
+// A drill asks "what happens next?" questions drawn across the lessons:
+// every checkpoint of every built-in lesson, and questions written for the
+// drill in content/drill/*.drill. A drill question is a small lesson of its
+// own: a header (question:, concept:, lesson:), a setup and steps in the
+// lesson format, one of which asks. Its answer is judged like a lesson's
+// checkpoint: the choice whose expectations hold after the next step.
+//
+// A drill file holds several questions, each starting at its question:
+// line:
+//
+//	question: restart-new-pid
+//	concept: idempotence
+//	lesson: lost-ack
+//	setup:
+//	  topic t
+//	  producer A
+//	step: A wrote once
+//	  say: ...
+//	  do: ...
+//	  ask: ...
+//	  choice: ... | expect ...
+//	  explain: ...
+//	step: A restarts and sends again
+//	  say: ...
+//	  do: ...
+
+//go:embed content/drill/*.drill
+var drillContent embed.FS
+
+// drillHeaderKeys are the header keys of a drill question, all required.
+var drillHeaderKeys = []string{"question", "concept", "lesson"}
+
+// DrillQuestion is one question of the drill pool.
+type DrillQuestion struct {
+	// ID names the question: "lesson-name/step" for a lesson's
+	// checkpoint, the question: line's name for one written for the drill.
+	ID string
+	// Concept is what the question tests, by which the drill groups the
+	// questions to revisit: the question's concept: line, or the lesson's
+	// title for a lesson's checkpoint.
+	Concept string
+	// Lesson is the built-in lesson that teaches it, to open after.
+	Lesson string
+	// Source is the lesson the question is played on (for a drill
+	// question, its own small lesson) and Step the step whose checkpoint
+	// is the question.
+	Source *Lesson
+	Step   int
+}
+
+// Checkpoint is the question itself.
+func (q *DrillQuestion) Checkpoint() *Checkpoint { return q.Source.Steps[q.Step-1].Ask }
+
+// ParseDrill reads a drill file: one or more questions, each from its
+// question: line to the next. Errors name file:line as a lesson's do.
+// Only comments and blank lines may come before the first question.
+func ParseDrill(file string, src []byte) ([]DrillQuestion, error) {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var errs script.ErrorList
+	var out []DrillQuestion
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		// The chunk keeps its line numbers: the lines before it are blank.
+		chunk := append(bytes.Repeat([]byte("\n"), start), bytes.Join(lines[start:end], nil)...)
+		q, err := parseDrillQuestion(file, chunk)
+		if err != nil {
+			addAll(&errs, err)
+			return
+		}
+		out = append(out, *q)
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(string(l))
+		if key, _, _, ok := splitKey(t); ok && key == "question" {
+			flush(i)
+			start = i
+			continue
+		}
+		if start < 0 && t != "" && !strings.HasPrefix(t, "#") {
+			errs.Add(&script.Error{File: file, Line: i + 1, Msg: "expected \"question: NAME\" to start a drill question, found " + quote(firstWord(t))})
+		}
+	}
+	flush(len(lines))
+	if len(out) == 0 && errs.Len() == 0 {
+		errs.Add(&script.Error{File: file, Line: 1, Msg: "a drill file holds at least one question, starting with \"question: NAME\""})
+	}
+	return out, errs.Err()
+}
+
+func addAll(errs *script.ErrorList, err error) {
+	if list, ok := err.(script.ErrorList); ok {
+		for _, e := range list.Errors {
+			errs.Add(e)
+		}
+		errs.More += list.More
+		return
+	}
+	if se, ok := err.(*script.Error); ok {
+		errs.Add(se)
+		return
+	}
+	errs.Add(&script.Error{Msg: err.Error()})
+}
+
+// parseDrillQuestion parses one question and checks it has exactly one
+// checkpoint.
+func parseDrillQuestion(file string, src []byte) (*DrillQuestion, error) {
+	p := &parser{file: file, d: script.NewDecls(), seen: map[string]int{}, drill: true, meta: map[string]string{},
+		l: &Lesson{File: file}}
+	in := script.NewLines(file, bytes.NewReader(src))
+	for in.Next() {
+		if in.TooLong() > 0 {
+			p.errs.Add(in.TooLongError())
+			continue
+		}
+		p.line(in.Line(), in.Text())
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	p.end(in.Line())
+	q := &DrillQuestion{ID: p.meta["question"], Concept: p.meta["concept"], Lesson: p.meta["lesson"], Source: p.l}
+	p.l.Name, p.l.Title = q.ID, q.ID
+	var asks []int
+	for k := range p.l.Steps {
+		if p.l.Steps[k].Ask != nil {
+			asks = append(asks, k+1)
+		}
+	}
+	if len(asks) != 1 && len(p.l.Steps) > 0 {
+		p.errorf(p.seen["question"], "a drill question asks exactly once (one ask: in its steps), found "+strconv.Itoa(len(asks)))
+	}
+	if err := p.errs.Err(); err != nil {
+		return nil, err
+	}
+	q.Step = asks[0]
+	return q, nil
+}
+
+var (
+	drillOnce sync.Once
+	drillPool []DrillQuestion
+	drillErr  error
+)
+
+// DrillPool is every question a drill draws from, in a fixed order: the
+// built-in lessons' checkpoints in lesson order, then the drill files'
+// questions in file order. An error names what does not parse, or a
+// question that opens a lesson that does not exist.
+func DrillPool() ([]DrillQuestion, error) {
+	drillOnce.Do(func() { drillPool, drillErr = loadDrillPool() })
+	return drillPool, drillErr
+}
+
+func loadDrillPool() ([]DrillQuestion, error) {
+	var pool []DrillQuestion
+	for _, b := range load() {
+		if b.lesson == nil {
+			continue
+		}
+		for k := range b.lesson.Steps {
+			if b.lesson.Steps[k].Ask != nil {
+				pool = append(pool, DrillQuestion{ID: b.lesson.Name + "/" + strconv.Itoa(k+1), Concept: b.lesson.Title,
+					Lesson: b.lesson.Name, Source: b.lesson, Step: k + 1})
+			}
+		}
+	}
+	files, err := fs.Glob(drillContent, "content/drill/*.drill")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var errs script.ErrorList
+	ids := map[string]string{}
+	for _, f := range files {
+		src, err := drillContent.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		qs, err := ParseDrill(f, src)
+		if err != nil {
+			addAll(&errs, err)
+			continue
+		}
+		for _, q := range qs {
+			line := q.Source.Steps[0].Line
+			if at, dup := ids[q.ID]; dup {
+				errs.Add(&script.Error{File: f, Line: line, Msg: "question " + quote(q.ID) + " is given twice (first in " + at + ")"})
+			}
+			ids[q.ID] = f
+			if _, err := find(q.Lesson); err != nil {
+				errs.Add(&script.Error{File: f, Line: line, Msg: "question " + quote(q.ID) + ": lesson: " + err.Error()})
+			}
+			pool = append(pool, q)
+		}
+	}
+	return pool, errs.Err()
+}
+
+// Drill is one drill being played: count questions drawn from the pool by
+// a seed, answered one after the other. The same seed and count draw the
+// same questions in the same order, with their choices as written.
+type Drill struct {
+	seed    uint64
+	qs      []DrillQuestion
+	chosen  []int
+	correct []int
+	pos     int
+	players map[*Lesson]*Player
+}
+
+// DefaultDrillCount is how many questions a drill asks unless told.
+const DefaultDrillCount = 10
+
+// NewDrill draws count questions (all of them when count is larger than
+// the pool, DefaultDrillCount when count <= 0) with a PCG seeded from
+// seed.
+func NewDrill(seed uint64, count int) (*Drill, error) {
+	pool, err := DrillPool()
+	if err != nil {
+		return nil, err
+	}
+	return newDrill(pool, seed, count), nil
+}
+
+func newDrill(pool []DrillQuestion, seed uint64, count int) *Drill {
+	if count <= 0 {
+		count = DefaultDrillCount
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	order := r.Perm(len(pool))
+	count = min(count, len(pool))
+	d := &Drill{seed: seed, chosen: make([]int, count), correct: make([]int, count), players: map[*Lesson]*Player{}}
+	for _, i := range order[:count] {
+		d.qs = append(d.qs, pool[i])
+	}
+	return d
+}
+
+// Seed is the seed the drill was drawn with.
+func (d *Drill) Seed() uint64 { return d.seed }
+
+// Len is the number of questions.
+func (d *Drill) Len() int { return len(d.qs) }
+
+// Pos is the current question, 0..Len-1, or Len once the drill is over.
+func (d *Drill) Pos() int { return d.pos }
+
+// Question is question i.
+func (d *Drill) Question(i int) *DrillQuestion { return &d.qs[i] }
+
+// Player is a player standing at question i's step, its earlier
+// checkpoints answered right: its World is the frozen state the question
+// is about. Players are shared by the questions of one lesson; read them,
+// never step them.
+func (d *Drill) Player(i int) *Player {
+	q := &d.qs[i]
+	p := d.players[q.Source]
+	if p == nil {
+		p = NewPlayer(q.Source)
+		d.players[q.Source] = p
+	}
+	for p.Pos() > q.Step && p.Back() {
+	}
+	for p.Pos() < q.Step {
+		if p.Next() {
+			continue
+		}
+		if c := p.Correct(p.Pos()); c == 0 || !answered(p, c) {
+			break
+		}
+	}
+	return p
+}
+
+func answered(p *Player, c int) bool {
+	if p.Chosen(p.Pos()) != 0 {
+		return true
+	}
+	_, ok := p.Answer(c)
+	return ok
+}
+
+// Correct is question i's right choice (1-based), judged by the engine.
+func (d *Drill) Correct(i int) int {
+	if d.correct[i] == 0 {
+		q := &d.qs[i]
+		d.correct[i] = d.Player(i).Correct(q.Step)
+	}
+	return d.correct[i]
+}
+
+// Chosen is the answer given to question i, or 0.
+func (d *Drill) Chosen(i int) int { return d.chosen[i] }
+
+// Answer answers the current question. ok is false when it is answered
+// already, the drill is over, or the choice is out of range.
+func (d *Drill) Answer(choice int) (right, ok bool) {
+	if d.pos >= len(d.qs) || d.chosen[d.pos] != 0 {
+		return false, false
+	}
+	if choice < 1 || choice > len(d.qs[d.pos].Checkpoint().Choices) {
+		return false, false
+	}
+	d.chosen[d.pos] = choice
+	return choice == d.Correct(d.pos), true
+}
+
+// Next goes to the next question once the current one is answered; past
+// the last it ends the drill. It returns false when it cannot move.
+func (d *Drill) Next() bool {
+	if d.pos >= len(d.qs) || d.chosen[d.pos] == 0 {
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// DrillResult is a drill's score and what to go over again.
+type DrillResult struct {
+	Seed                   uint64
+	Right, Answered, Total int
+	// Revisit are the concepts of the questions answered wrong, each once,
+	// in the order first missed, with the lesson to open.
+	Revisit []Revisit
+}
+
+// Revisit is a concept to go over again.
+type Revisit struct {
+	Concept, Lesson string
+	// Missed is how many of the drill's questions on it were missed.
+	Missed int
+}
+
+// Result is the score so far.
+func (d *Drill) Result() DrillResult {
+	r := DrillResult{Seed: d.seed, Total: len(d.qs)}
+	at := map[string]int{}
+	for i, c := range d.chosen {
+		if c == 0 {
+			continue
+		}
+		r.Answered++
+		if c == d.Correct(i) {
+			r.Right++
+			continue
+		}
+		q := &d.qs[i]
+		key := q.Concept + "\x00" + q.Lesson
+		if j, ok := at[key]; ok {
+			r.Revisit[j].Missed++
+			continue
+		}
+		at[key] = len(r.Revisit)
+		r.Revisit = append(r.Revisit, Revisit{Concept: q.Concept, Lesson: q.Lesson, Missed: 1})
+	}
+	return r
+}
