@@ -154,7 +154,7 @@ func (a App) drillView() string {
 	if d.Pos() >= d.Len() {
 		pane.SetTitle("Result")
 	} else {
-		pane.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()))
+		pane.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + clean(d.Question().Concept))
 	}
 	lines, _ := a.drillBody()
 	pane.SetContent(nil, textLines(lines), noRange)
@@ -229,19 +229,11 @@ func (a App) drillQuestionLines(q DrillQuestion) (lines []string, verdict int) {
 	th := a.th
 	w := min(max(a.w-4, 8), maxProse)
 	p := painter{th: th, w: w}
+	// The concept is in the pane's title; the lesson is named once the
+	// question is answered, so it does not give the answer away.
 	var out []string
-	src := "concept: " + clean(q.Concept)
-	if q.LessonTitle != "" {
-		src += th.Sym.Sep + "lesson: " + clean(q.LessonTitle)
-	}
-	for _, l := range wrap(src, w) {
-		out = append(out, th.Text(theme.TextFaint, l))
-	}
-	if q.Title != "" {
-		out = append(out, "")
-		for _, l := range wrap(clean(q.Title), w) {
-			out = append(out, p.bold(l))
-		}
+	for _, l := range wrap(clean(q.Title), w) {
+		out = append(out, p.bold(l))
 	}
 	if q.Setting != "" {
 		out = append(out, wrap(q.Setting, w)...)

@@ -10,11 +10,12 @@ import (
 // stateLines is a compact summary of a frozen world, for the drill: one
 // line per producer, partition, transaction and consumer, and the
 // messages still in flight. Every state carries its word, so the summary
-// reads the same without colour.
+// reads the same without colour. The lines are plain text: they are
+// wrapped after they are made, and wrapping escapes a style's codes.
 func stateLines(th *theme.Theme, f *Frame, w int) []string {
 	var out []string
 	add := func(s string) {
-		for i, l := range wrap(s, max(w-2, 8)) {
+		for i, l := range wrap(s, max(w-6, 8)) {
 			if i > 0 {
 				l = "    " + l
 			}
@@ -25,10 +26,10 @@ func stateLines(th *theme.Theme, f *Frame, w int) []string {
 		add(producerSummary(th, &p))
 	}
 	for _, c := range f.Coordinators {
-		add(coordinatorSummary(th, &c))
+		add(coordinatorSummary(&c))
 	}
 	for _, p := range f.Partitions {
-		add(partitionSummary(th, &p))
+		add(partitionSummary(&p))
 	}
 	for _, c := range f.Consumers {
 		add(consumerSummary(&c))
@@ -53,24 +54,24 @@ func producerSummary(th *theme.Theme, p *ProducerView) string {
 		parts = append(parts, "transactional.id "+clean(p.TransactionalID))
 	}
 	if p.State != "" {
-		parts = append(parts, th.Render(toneKind(p.StateTone), clean(p.State)))
+		parts = append(parts, clean(p.State))
 	}
 	switch {
 	case p.Crashed:
-		parts = append(parts, th.Mark(theme.Crashed, "crashed"))
+		parts = append(parts, th.Glyph(theme.Crashed)+" crashed")
 	case p.Paused:
-		parts = append(parts, th.Mark(theme.Paused, "paused"))
+		parts = append(parts, th.Glyph(theme.Paused)+" paused")
 	}
 	if p.LastError != "" {
-		parts = append(parts, "error "+th.Render(toneKind(p.ErrorTone), clean(p.LastError)))
+		parts = append(parts, "error "+clean(p.LastError))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func coordinatorSummary(th *theme.Theme, c *CoordinatorView) string {
+func coordinatorSummary(c *CoordinatorView) string {
 	s := "coordinator of " + clean(c.TxnID) + ": "
 	if st := c.State(); st != "" {
-		s += th.Render(toneKind(c.Tone), clean(st))
+		s += clean(st)
 	} else {
 		s += "no entry"
 	}
@@ -84,7 +85,7 @@ func coordinatorSummary(th *theme.Theme, c *CoordinatorView) string {
 }
 
 // partitionSummary is a partition's offsets and its last few batches.
-func partitionSummary(th *theme.Theme, p *PartitionView) string {
+func partitionSummary(p *PartitionView) string {
 	s := clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
 		", LSO " + strconv.FormatInt(p.LSO, 10)
 	rows := p.Rows

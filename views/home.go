@@ -317,7 +317,7 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	case it.Finished:
 		right = th.Mark(theme.Committed, "finished")
 	case it.At > 0 && it.Steps > 0:
-		right = th.Mark(theme.Open, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
+		right = th.Mark(theme.Paused, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
 	}
 	line1 := cursor + num + " " + title
 	if right != "" {
