@@ -259,7 +259,8 @@ func (s *Store) moveAside(why string) {
 				"); progress is kept for this session only.")
 			return
 		}
-		s.notice("The progress file " + why + "; it was moved to " + bad + " and progress starts afresh.")
+		s.notice("Progress starts afresh: " + FileName + " was moved aside to " + filepath.Base(bad) +
+			" in " + s.dir + " (it " + why + ").")
 		return
 	}
 	s.broken = true
