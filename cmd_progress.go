@@ -153,7 +153,9 @@ func printProgress(out io.Writer, st *progress.Store) {
 		fmt.Fprintf(out, "%2d. %-*s  %s\n", i+1, w, m.Name, where)
 	}
 	if last := st.Last(); last != "" {
-		fmt.Fprintf(out, "\nContinue with: eoslab lesson %s\n", last)
+		if l := st.Lesson(last); l.Step > 0 && l.Step < l.Steps {
+			fmt.Fprintf(out, "\nContinue with: eoslab lesson %s (at step %d)\n", last, l.Step)
+		}
 	}
 	d := st.Data().Drills
 	if len(d) == 0 {

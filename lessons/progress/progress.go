@@ -316,16 +316,25 @@ func (s *Store) lesson(name string) *Lesson {
 
 // Reached records that the learner is at step of a lesson of steps steps,
 // and saves. Reaching the last step finishes the lesson.
+//
+// A lesson opened and left at its start is not "played": it is not kept
+// when it has no entry, and it does not become Last, so opening a lesson to
+// look at it does not take "continue" away from the one in progress.
 func (s *Store) Reached(name string, step, steps int) {
+	if step <= 0 && s.data.Lessons[name] == nil {
+		return
+	}
 	l := s.lesson(name)
-	if l.Step == step && l.Steps == steps && s.data.Last == name && (step < steps || l.Finished) {
+	if l.Step == step && l.Steps == steps && (step <= 0 || s.data.Last == name) && (step < steps || l.Finished) {
 		return
 	}
 	l.Step, l.Steps = step, steps
 	if steps > 0 && step >= steps {
 		l.Finished = true
 	}
-	s.data.Last = name
+	if step > 0 {
+		s.data.Last = name
+	}
 	s.save()
 }
 

@@ -281,3 +281,24 @@ func TestDrillsAreBounded(t *testing.T) {
 		t.Fatalf("%d drills, first seed %d", len(d.Drills), d.Drills[0].Seed)
 	}
 }
+
+// Opening a lesson and leaving it at its start keeps nothing and does not
+// take "continue" from the lesson in progress.
+func TestOpeningAtTheStartKeepsNothing(t *testing.T) {
+	dir := t.TempDir()
+	s := openIn(t, dir)
+	s.Reached("zombie", 0, 12)
+	if _, err := os.Stat(filepath.Join(dir, FileName)); !os.IsNotExist(err) {
+		t.Fatal("a file was written for a lesson only opened")
+	}
+	s.Reached("abort", 3, 10)
+	s.Reached("zombie", 0, 12)
+	if s.Last() != "abort" || len(s.Data().Lessons) != 1 {
+		t.Fatalf("last %q, lessons %v", s.Last(), s.Data().Lessons)
+	}
+	// Going back to the start of a lesson in progress is kept.
+	s.Reached("abort", 0, 10)
+	if l := openIn(t, dir).Lesson("abort"); l.Step != 0 {
+		t.Fatalf("abort at %d, want 0", l.Step)
+	}
+}

@@ -220,3 +220,27 @@ func TestGoldenProgress(t *testing.T) {
 		goldenScreen(t, m.View())
 	})
 }
+
+// The drill screen fits every terminal size, in Unicode and ASCII, from
+// the first question to the result.
+func TestDrillFitsEverySize(t *testing.T) {
+	sizes := [][2]int{{1, 1}, {20, 5}, {60, 20}, {61, 19}, {80, 24}, {120, 40}, {200, 60}}
+	for _, ascii := range []bool{false, true} {
+		for _, sz := range sizes {
+			d, err := NewDrill(5, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := views.NewApp(Lessons(), Open, views.Options{ASCII: ascii, StartDrill: true,
+				NewDrill: func() (views.Drill, error) { return d, nil }})
+			m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			for _, k := range []string{"down", "1", "down", "down", "up", "right", "2", "right", "3", "right", "down", "?", "?"} {
+				m = press(m, k)
+				viewtest.CheckScreen(t, m.View(), sz[0], sz[1], "drill")
+			}
+			if d.Pos() != d.Len() {
+				t.Fatalf("%dx%d: the drill did not end: at %d of %d", sz[0], sz[1], d.Pos(), d.Len())
+			}
+		}
+	}
+}
