@@ -217,10 +217,15 @@ func loadDrillPool() ([]DrillQuestion, error) {
 
 // Drill is one drill being played: count questions drawn from the pool by
 // a seed, answered one after the other. The same seed and count draw the
-// same questions in the same order, with their choices as written.
+// same questions in the same order, with their choices in the same order.
 type Drill struct {
-	seed    uint64
-	qs      []DrillQuestion
+	seed uint64
+	qs   []DrillQuestion
+	// order[i][k] is the written choice (0-based) shown in place k of
+	// question i: the drill shuffles the choices, so that where the right
+	// answer was written says nothing. chosen and correct are places
+	// (1-based), as the learner sees them.
+	order   [][]int
 	chosen  []int
 	correct []int
 	pos     int
@@ -251,8 +256,19 @@ func newDrill(pool []DrillQuestion, seed uint64, count int) *Drill {
 	d := &Drill{seed: seed, chosen: make([]int, count), correct: make([]int, count), players: map[*Lesson]*Player{}}
 	for _, i := range order[:count] {
 		d.qs = append(d.qs, pool[i])
+		d.order = append(d.order, r.Perm(len(pool[i].Checkpoint().Choices)))
 	}
 	return d
+}
+
+// Choices are question i's choices in the order the drill shows them.
+func (d *Drill) Choices(i int) []Choice {
+	cs := d.qs[i].Checkpoint().Choices
+	out := make([]Choice, len(cs))
+	for k, j := range d.order[i] {
+		out[k] = cs[j]
+	}
+	return out
 }
 
 // Seed is the seed the drill was drawn with.
@@ -299,11 +315,17 @@ func answered(p *Player, c int) bool {
 	return ok
 }
 
-// Correct is question i's right choice (1-based), judged by the engine.
+// Correct is question i's right choice (1-based, in the order shown),
+// judged by the engine.
 func (d *Drill) Correct(i int) int {
 	if d.correct[i] == 0 {
 		q := &d.qs[i]
-		d.correct[i] = d.Player(i).Correct(q.Step)
+		written := d.Player(i).Correct(q.Step)
+		for k, j := range d.order[i] {
+			if j+1 == written {
+				d.correct[i] = k + 1
+			}
+		}
 	}
 	return d.correct[i]
 }

@@ -61,6 +61,11 @@ func TestDrillSeededScoreAndRevisit(t *testing.T) {
 		if c < 1 || c > len(q.Checkpoint().Choices) {
 			t.Fatalf("%s: correct choice %d", q.ID, c)
 		}
+		// The choices are shuffled; the right one is the written right one.
+		written := d.Player(i).Correct(q.Step)
+		if got, want := d.Choices(i)[c-1].Text, q.Checkpoint().Choices[written-1].Text; got != want {
+			t.Fatalf("%s: shown right choice %q, written %q", q.ID, got, want)
+		}
 		choice := c
 		if i%2 == 1 { // every other question wrong
 			choice = c%len(q.Checkpoint().Choices) + 1
@@ -123,6 +128,15 @@ func TestDrillSeedIsReproducible(t *testing.T) {
 	pool, _ := DrillPool()
 	if n := len(strings.Fields(a)); n != len(pool) {
 		t.Fatalf("count 100 drew %d of %d questions", n, len(pool))
+	}
+	// Across a long drill, the right answer is not always in one place.
+	d, _ := NewDrill(7, 100)
+	places := map[int]bool{}
+	for i := 0; i < d.Len(); i++ {
+		places[d.Correct(i)] = true
+	}
+	if len(places) < 3 {
+		t.Fatalf("the right answers sit in places %v only", places)
 	}
 	differ := false
 	for seed := uint64(8); seed < 12; seed++ {

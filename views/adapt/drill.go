@@ -65,7 +65,7 @@ func (a *Drill) Question() views.DrillQuestion {
 	out := views.DrillQuestion{Concept: q.Concept, Lesson: q.Lesson, LessonTitle: a.titles[q.Lesson],
 		Title: step.Title, Setting: step.Say, State: a.frame(i)}
 	out.Checkpoint = views.Checkpoint{Question: cp.Question}
-	for _, c := range cp.Choices {
+	for _, c := range a.d.Choices(i) {
 		out.Checkpoint.Choices = append(out.Checkpoint.Choices, c.Text)
 	}
 	if ch := a.d.Chosen(i); ch != 0 {
