@@ -26,7 +26,53 @@ func Check(file string, src []byte) error {
 // choice's expectations all hold, and that choice did not already hold
 // before step k+1: the question is "what happens next?", so the answer must
 // be something the next step does, not something already on the screen.
-func (l *Lesson) Check() error { return NewPlayer(l).validate() }
+//
+// A lesson read from a file is checked under both versions (Kafka 3 and
+// Kafka 4); a problem found only under one says which.
+func (l *Lesson) Check() error {
+	if l.twin == nil {
+		return NewPlayer(l).validate()
+	}
+	var lists []script.ErrorList
+	for _, k := range Versions {
+		el, _ := NewPlayer(l.ForKafka(k)).validate().(script.ErrorList)
+		lists = append(lists, el)
+	}
+	// An error both versions find is reported once, as it is; one found
+	// under one version only names it.
+	var out script.ErrorList
+	for i, el := range lists {
+		for _, e := range el.Errors {
+			key := e.Error()
+			both := false
+			for j, other := range lists {
+				if j != i && containsError(other, key) {
+					both = true
+				}
+			}
+			if both && i > 0 {
+				continue
+			}
+			if !both {
+				c := *e
+				c.Msg = "under Kafka " + strconv.Itoa(Versions[i]) + ": " + c.Msg
+				e = &c
+			}
+			out.Add(e)
+		}
+		out.More += el.More
+	}
+	return out.Err()
+}
+
+func containsError(l script.ErrorList, key string) bool {
+	for _, e := range l.Errors {
+		if e.Error() == key {
+			return true
+		}
+	}
+	return false
+}
 
 // validate plays the whole lesson and returns its problems as a
 // script.ErrorList sorted by line, or nil.

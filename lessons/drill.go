@@ -120,39 +120,36 @@ func addAll(errs *script.ErrorList, err error) {
 	errs.Add(&script.Error{Msg: err.Error()})
 }
 
-// parseDrillQuestion parses one question and checks it has exactly one
-// checkpoint.
+// parseDrillQuestion parses one question, under both versions as a
+// lesson is.
 func parseDrillQuestion(file string, src []byte) (*DrillQuestion, error) {
-	p := &parser{file: file, d: script.NewDecls(), seen: map[string]int{}, drill: true, meta: map[string]string{},
-		l: &Lesson{File: file}}
-	in := script.NewLines(file, bytes.NewReader(src))
-	for in.Next() {
-		if in.TooLong() > 0 {
-			p.errs.Add(in.TooLongError())
-			continue
-		}
-		p.line(in.Line(), in.Text())
-	}
-	if err := in.Err(); err != nil {
+	l, p, err := parseBoth(file, bytes.NewReader(src), true)
+	if err != nil {
 		return nil, err
 	}
-	p.end(in.Line())
-	q := &DrillQuestion{ID: p.meta["question"], Concept: p.meta["concept"], Lesson: p.meta["lesson"], Source: p.l}
-	p.l.Name, p.l.Title = q.ID, q.ID
-	var asks []int
+	q := &DrillQuestion{ID: p.meta["question"], Concept: p.meta["concept"], Lesson: p.meta["lesson"], Source: l}
+	for _, v := range []*Lesson{l, l.ForKafka(4)} {
+		v.Name, v.Title = q.ID, q.ID
+	}
+	for k := range l.Steps {
+		if l.Steps[k].Ask != nil {
+			q.Step = k + 1
+		}
+	}
+	return q, nil
+}
+
+// endDrill checks what makes a drill question: exactly one checkpoint.
+func (p *parser) endDrill() {
+	asks := 0
 	for k := range p.l.Steps {
 		if p.l.Steps[k].Ask != nil {
-			asks = append(asks, k+1)
+			asks++
 		}
 	}
-	if len(asks) != 1 && len(p.l.Steps) > 0 {
-		p.errorf(p.seen["question"], "a drill question asks exactly once (one ask: in its steps), found "+strconv.Itoa(len(asks)))
+	if asks != 1 && len(p.l.Steps) > 0 {
+		p.errorf(p.seen["question"], "a drill question asks exactly once (one ask: in its steps), found "+strconv.Itoa(asks))
 	}
-	if err := p.errs.Err(); err != nil {
-		return nil, err
-	}
-	q.Step = asks[0]
-	return q, nil
 }
 
 var (

@@ -37,6 +37,21 @@ var Levels = []string{"basics", "transactions", "failures", "systems"}
 // two lessons.
 const MaxMinutes = 60
 
+// Versions are the Kafka major versions a lesson plays under: 3 runs the
+// classic transaction protocol (transaction.version=1), 4 runs KIP-890's
+// (transaction.version=2), each as that release's servers and clients do
+// by default.
+var Versions = []int{3, 4}
+
+// TransactionVersion is the transaction.version a Kafka major version
+// runs by default: 1 for Kafka 3, 2 for Kafka 4.
+func TransactionVersion(kafka int) int {
+	if kafka >= 4 {
+		return 2
+	}
+	return 1
+}
+
 // MaxChoices is the most choices a checkpoint may offer: enough for one
 // right answer and the common misconceptions, few enough to read at a glance.
 const MaxChoices = 4
@@ -59,6 +74,23 @@ type Lesson struct {
 	// Setup declares the cluster, topics and clients.
 	Setup []script.Command
 	Steps []Step
+	// Kafka is the version this reading of the file plays under, 3 or 4:
+	// the cluster starts with that version's transaction.version, and
+	// the lines written for the other version ("say@4:") are left out.
+	Kafka int
+	// twin is the same file read for the other version; both have the
+	// same steps, so a player can switch at any step.
+	twin *Lesson
+}
+
+// ForKafka returns the lesson as it plays under Kafka major version k (3
+// or 4). Every parsed lesson has both; a Lesson built by hand without a
+// twin returns itself.
+func (l *Lesson) ForKafka(k int) *Lesson {
+	if l.Kafka == k || l.twin == nil {
+		return l
+	}
+	return l.twin
 }
 
 // Step is one step of a lesson.
@@ -76,10 +108,15 @@ type Step struct {
 	// "Kafka vs the article" note. Each may be empty. They are not part of
 	// the main text a learner reads step by step.
 	More, Source, Note string
+	// Versions says, in a sentence or two, how the step differs between
+	// Kafka 3's and Kafka 4's transaction protocol; empty when it does not.
+	Versions string
 }
 
 // HasDetails reports whether the step has anything for the detail view.
-func (s *Step) HasDetails() bool { return s.More != "" || s.Source != "" || s.Note != "" }
+func (s *Step) HasDetails() bool {
+	return s.More != "" || s.Source != "" || s.Note != "" || s.Versions != ""
+}
 
 // Checkpoint is a "what happens next?" question shown at the end of a step.
 // Its choices are judged against the world after the next step.

@@ -26,26 +26,71 @@ func Parse(file string, src []byte) (*Lesson, error) {
 // ParseReader reads a lesson file from r as Parse does, a line at a time:
 // it holds one line of input at a time, never the file, and stops with an
 // error naming the file once it has read more than script.MaxFileBytes.
+//
+// A lesson plays under both transaction protocols: Kafka 3's classic one
+// (transaction.version=1) and Kafka 4's (transaction.version=2, KIP-890).
+// A key written with a version, "say@4:" or "choice@3:", belongs to that
+// version only; the file is read once into two lessons, the one returned
+// (Kafka 3) and its twin (ForKafka(4)), and the errors of both are reported
+// together, each once.
 func ParseReader(file string, r io.Reader) (*Lesson, error) {
-	p := &parser{file: file, d: script.NewDecls(), seen: map[string]int{},
-		l: &Lesson{File: file, Name: nameFromFile(file)}}
+	l, _, err := parseBoth(file, r, false)
+	return l, err
+}
+
+// parseBoth reads a lesson file, or with drill set a drill question
+// (drill.go), once for each version, and returns the Kafka 3 reading with
+// its twin, and the Kafka 3 parser (whose meta holds a drill question's
+// header).
+func parseBoth(file string, r io.Reader, drill bool) (*Lesson, *parser, error) {
+	var ps [2]*parser
+	for i, k := range Versions {
+		ps[i] = &parser{file: file, kafka: k, d: script.NewDecls(), seen: map[string]int{},
+			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k}, drill: drill, meta: map[string]string{}}
+	}
 	in := script.NewLines(file, r)
 	for in.Next() {
-		if in.TooLong() > 0 {
-			p.errs.Add(in.TooLongError())
-			p.refused(in.Line(), termsafe.Blank(in.Text()))
-			continue
+		for _, p := range ps {
+			if in.TooLong() > 0 {
+				p.errs.Add(in.TooLongError())
+				p.refused(in.Line(), termsafe.Blank(in.Text()))
+				continue
+			}
+			p.line(in.Line(), in.Text())
 		}
-		p.line(in.Line(), in.Text())
 	}
 	if err := in.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p.end(in.Line())
-	if err := p.errs.Err(); err != nil {
-		return nil, err
+	for _, p := range ps {
+		p.end(in.Line())
+		if drill {
+			p.endDrill()
+		}
 	}
-	return p.l, nil
+	if err := mergeErrors(ps[0].errs, ps[1].errs); err != nil {
+		return nil, nil, err
+	}
+	ps[0].l.twin, ps[1].l.twin = ps[1].l, ps[0].l
+	return ps[0].l, ps[0], nil
+}
+
+// mergeErrors joins the errors of the two versions' readings of one file,
+// each error once. Most errors are found by both: a line that is not
+// version-specific is read twice.
+func mergeErrors(lists ...script.ErrorList) error {
+	var out script.ErrorList
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, e := range l.Errors {
+			if k := e.Error(); !seen[k] {
+				seen[k] = true
+				out.Add(e)
+			}
+		}
+		out.More += l.More
+	}
+	return out.Err()
 }
 
 // section is the part of the file being read.
@@ -60,12 +105,17 @@ const (
 // The keys of a lesson file, by where they may appear.
 var (
 	headerKeys = []string{"title", "summary", "level", "minutes", "intro"}
-	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
+	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "versions"}
+	// versionedKeys may carry "@3" or "@4": the line is for that version
+	// only. A step itself cannot: both versions have the same steps, so
+	// switching version keeps the learner's place.
+	versionedKeys = []string{"intro", "say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
 )
 
 // parser reads a lesson file line by line; it collects every error.
 type parser struct {
-	file string
+	file  string
+	kafka int // the version this reading keeps: 3 or 4
 	// drill reads a drill question (drill.go): its header is question:,
 	// concept: and lesson:, kept in meta, instead of a lesson's.
 	drill  bool
@@ -124,6 +174,13 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	key, val, col, ok := splitKey(raw)
+	if ok {
+		k, ver := p.keyVersion(n, key)
+		if ver != 0 && ver != p.kafka {
+			return // the other version's line
+		}
+		key = k
+	}
 	if !ok {
 		switch p.sec {
 		case inSetup:
@@ -153,6 +210,30 @@ func (p *parser) line(n int, raw string) {
 	default:
 		p.errorf(n, "unknown key "+quote(key+":")+"; a "+p.what()+" has "+keyList(p.headerKeys())+", setup:, step:, and in a step "+keyList(stepKeys))
 	}
+}
+
+// keyVersion splits "say@4" into "say" and 4. A key without "@" has
+// version 0: it belongs to both. A version other than 3 or 4, or one on
+// a key that cannot have one, is an error, and the line is then read as
+// the plain key, so one mistake makes one error.
+func (p *parser) keyVersion(n int, key string) (string, int) {
+	at := strings.IndexByte(key, '@')
+	if at < 0 {
+		return key, 0
+	}
+	base, v := key[:at], key[at+1:]
+	if !contains(versionedKeys, base) {
+		p.errorf(n, quote(key+":")+": only "+keyList(versionedKeys)+" may be given for one Kafka version")
+		return base, 0
+	}
+	switch v {
+	case "3":
+		return base, 3
+	case "4":
+		return base, 4
+	}
+	p.errorf(n, quote(key+":")+": the version after \"@\" is 3 (Kafka 3.x, transaction.version=1) or 4 (Kafka 4.x, transaction.version=2), e.g. \""+base+"@4:\"")
+	return base, 0
 }
 
 // headerKey handles title:, summary:, level: and intro:.

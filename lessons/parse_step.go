@@ -13,6 +13,7 @@ type stepBuilder struct {
 	s             Step
 	say, note     prose
 	more, source  prose
+	versions      prose
 	question, exp prose
 	dos, says     int
 }
@@ -43,6 +44,8 @@ func (p *parser) stepLine(n int, key, val string, col int) {
 		b.more.add(val)
 	case "source":
 		b.source.add(val)
+	case "versions":
+		b.versions.add(val)
 	case "do":
 		b.dos++
 		p.doLine(n, val, col)
@@ -178,7 +181,7 @@ func (p *parser) finishStep() {
 	p.step = nil
 	s := b.s
 	s.Say, s.Note = b.say.String(), b.note.String()
-	s.More, s.Source = b.more.String(), b.source.String()
+	s.More, s.Source, s.Versions = b.more.String(), b.source.String(), b.versions.String()
 	what := "step " + quote(s.Title)
 	if s.Title == "" {
 		what = "this step"

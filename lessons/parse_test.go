@@ -52,6 +52,52 @@ func TestParseOK(t *testing.T) {
 	}
 }
 
+// TestParseVersions reads one file as two lessons: lines with "@3" belong
+// to Kafka 3's, lines with "@4" to Kafka 4's, the others to both.
+func TestParseVersions(t *testing.T) {
+	src := strings.Replace(okLesson, "  say: A sends.\n", "  say: A sends.\n  say@4: Kafka 4 too.\n  versions: The same under both.\n", 1)
+	src = strings.Replace(src, "  choice: two records | expect partition t-0 leo 2\n",
+		"  choice@3: two records | expect partition t-0 leo 2\n  choice@4: three records | expect partition t-0 leo 3\n  choice@4: none | expect partition t-0 leo 0\n", 1)
+	l3, err := Parse("v.lesson", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l4 := l3.ForKafka(4)
+	if l3.Kafka != 3 || l4.Kafka != 4 || l4.ForKafka(3) != l3 || l3.ForKafka(3) != l3 {
+		t.Fatalf("versions %d %d", l3.Kafka, l4.Kafka)
+	}
+	if got := l3.Steps[0].Say; got != "A sends." {
+		t.Fatalf("Kafka 3 say %q", got)
+	}
+	if got := l4.Steps[0].Say; got != "A sends. Kafka 4 too." {
+		t.Fatalf("Kafka 4 say %q", got)
+	}
+	if l3.Steps[0].Versions != "The same under both." || l4.Steps[0].Versions != l3.Steps[0].Versions {
+		t.Fatalf("versions text %q", l3.Steps[0].Versions)
+	}
+	var texts [2][]string
+	for i, l := range []*Lesson{l3, l4} {
+		for _, c := range l.Steps[0].Ask.Choices {
+			texts[i] = append(texts[i], c.Text)
+		}
+	}
+	if fmt.Sprint(texts) != "[[one record two records] [one record three records none]]" {
+		t.Fatalf("choices %v", texts)
+	}
+	if err := Check("v.lesson", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	// A checkpoint right under one version and wrong under the other is
+	// reported with the version it fails under.
+	bad := strings.Replace(src, "choice: one record | expect partition t-0 leo 1", "choice@3: one record | expect partition t-0 leo 1", 1)
+	err = Check("v.lesson", []byte(bad))
+	want := "v.lesson:14: under Kafka 4: no choice holds after the next step (line 21); exactly one must. " +
+		"choice 1: expect partition t-0 leo 3 found 1; choice 2: expect partition t-0 leo 0 found 1"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
 // edit applies a replacement that must exist in the base lesson.
 func edit(t *testing.T, old, new string) string {
 	t.Helper()
@@ -138,9 +184,15 @@ func TestParseErrors(t *testing.T) {
 		{"say before any step", "step: one\n", "say: hi\nstep: one\n",
 			`x.lesson:9: say: belongs to a step; start one with "step: TITLE"`},
 		{"unknown key", "  say: It runs.\n", "  say: It runs.\n  sya: x\n",
-			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: minutes: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note:`},
+			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: minutes: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note: versions:`},
 		{"text without key in a step", "  say: It runs.\n", "  say: It runs.\n  It is late.\n",
-			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: more: source: note:`},
+			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: more: source: note: versions:`},
+		{"a step for one version only", "step: two\n", "step@4: two\n",
+			`x.lesson:17: "step@4:": only intro: say: do: expect: ask: choice: explain: more: source: note: may be given for one Kafka version`},
+		{"a version that is not 3 or 4", "  say: It runs.\n", "  say: It runs.\n  say@5: later\n",
+			`x.lesson:19: "say@5:": the version after "@" is 3 (Kafka 3.x, transaction.version=1) or 4 (Kafka 4.x, transaction.version=2), e.g. "say@4:"`},
+		{"an error in a Kafka 4 line", "  say: It runs.\n", "  say: It runs.\n  do@4: A sned t-0 y\n",
+			`x.lesson:19: unknown producer call sned; did you mean send?`},
 		{"header key after the header", "  say: It runs.\n", "  say: It runs.\n  title: again\n",
 			`x.lesson:19: title: belongs at the top of the file, before setup: and the steps`},
 	}

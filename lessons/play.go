@@ -37,7 +37,11 @@ type snapshot struct {
 // NewPlayer starts a lesson: it applies the setup and stands before step 1.
 func NewPlayer(l *Lesson) *Player {
 	p := &Player{l: l, chosen: make([]int, len(l.Steps)+1), correct: make([]int, len(l.Steps)+1)}
-	w := engine.New(engine.DefaultConfig())
+	cfg := engine.DefaultConfig()
+	if l.Kafka != 0 {
+		cfg.TransactionVersion = TransactionVersion(l.Kafka)
+	}
+	w := engine.New(cfg)
 	p.snaps = []snapshot{run(w, l.Setup)}
 	return p
 }

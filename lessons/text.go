@@ -35,6 +35,10 @@ func splitKey(raw string) (key, val string, col int, ok bool) {
 	for i < len(raw) && raw[i] >= 'a' && raw[i] <= 'z' {
 		i++
 	}
+	// A version suffix: "say@4:".
+	if i > start && i+1 < len(raw) && raw[i] == '@' && raw[i+1] >= '0' && raw[i+1] <= '9' {
+		i += 2
+	}
 	if i == start || i >= len(raw) || raw[i] != ':' {
 		return "", "", 0, false
 	}

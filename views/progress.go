@@ -87,7 +87,7 @@ func (a *App) trackProgress() {
 			a.home.SetPlace(a.name, pos, n)
 		}
 	}
-	if msg := p.Notice(); msg != "" {
+	if msg := oneLine(p.Notice()); msg != "" {
 		if a.screen == screenPlayer {
 			a.say(theme.Open, msg)
 		} else {
