@@ -69,13 +69,14 @@ func drillCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(g.rest) > 0 || g.json || g.lesson != "" || g.kafka != 0 {
-		return invalid("eoslab: drill takes --seed N, --count N, --no-color and --ascii (see 'eoslab help drill')")
+	if len(g.rest) > 0 || g.json || g.lesson != "" {
+		return invalid("eoslab: drill takes --seed N, --count N, --kafka 3|4, --no-color and --ascii (see 'eoslab help drill')")
 	}
+	kafka := max(g.kafka, 3)
 	if !seeded {
 		seed = clockSeed()
 	}
-	d, err := adapt.NewDrill(seed, count)
+	d, err := adapt.NewDrillFor(seed, count, kafka)
 	if err != nil {
 		return asInvalid(err)
 	}
@@ -86,12 +87,12 @@ func drillCmd(args []string, stdout io.Writer) error {
 				first = false
 				return d, nil
 			}
-			return adapt.NewDrill(clockSeed(), count)
+			return adapt.NewDrillFor(clockSeed(), count, kafka)
 		}}.WithEnv(os.Getenv)
 	err = runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, openProgress())))
 	r := d.Result()
-	fmt.Fprintf(stdout, "Drill seed %d: %d of %d right. Replay it with: eoslab drill --seed %d --count %d\n",
-		seed, r.Right, r.Total, seed, d.Len())
+	fmt.Fprintf(stdout, "Drill seed %d: %d of %d right. Replay it with: eoslab drill --seed %d --count %d --kafka %d\n",
+		seed, r.Right, r.Total, seed, d.Len(), kafka)
 	return err
 }
 

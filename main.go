@@ -95,15 +95,17 @@ first, as 'eoslab check' does; errors are named file:line. Keys:
 right/l/space/enter next, left/h back, p play/pause, -/+ slower/faster,
 r restart, 1-4 answer a checkpoint, d the step's details, tab cycle focus,
 ? full help, esc back to the list, q leave the lesson, ctrl+c quit.`,
-	"drill": `eoslab drill [--seed N] [--count N] [--no-color] [--ascii]
+	"drill": `eoslab drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]
 
 An interview drill in the terminal: --count questions (default 10) drawn
 from every lesson's checkpoints and from questions written for the drill.
 Each shows the state it is about; answer with 1-4, read why, press o to open
 the lesson that teaches it. At the end: the score and the concepts to
 revisit. The same --seed draws the same questions; without it the seed comes
-from the clock and is shown on screen and printed when you leave. Scores are
-kept with your progress ('eoslab help progress').`,
+from the clock and is shown on screen and printed when you leave. --kafka 4
+plays the questions under Kafka 4's transaction protocol (transaction.version=2);
+the default is Kafka 3's. Scores are kept with your progress ('eoslab help
+progress').`,
 	"progress": `eoslab progress [--reset]
 
 Shows your progress: each lesson finished or the step you left it at, the

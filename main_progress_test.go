@@ -66,14 +66,18 @@ func TestDrillCommand(t *testing.T) {
 	runTUI = func(m tea.Model) error { opened = m; return nil }
 	defer func() { runTUI = tuiRunner }()
 	code, out, errs := runCLI(t, "drill", "--seed", "12", "--count=3")
-	if code != 0 || errs != "" || out != "Drill seed 12: 0 of 3 right. Replay it with: eoslab drill --seed 12 --count 3\n" {
+	if code != 0 || errs != "" || out != "Drill seed 12: 0 of 3 right. Replay it with: eoslab drill --seed 12 --count 3 --kafka 3\n" {
 		t.Fatalf("code %d err %q out %q", code, errs, out)
 	}
 	app, ok := opened.(views.App)
 	if !ok || app.Session() != nil {
 		t.Fatal("the drill did not open on the drill screen")
 	}
+	if code, out, _ := runCLI(t, "drill", "--seed=12", "--count", "2", "--kafka", "4"); code != 0 || !strings.HasSuffix(out, "--kafka 4\n") {
+		t.Fatalf("--kafka 4: %d %q", code, out)
+	}
 	for _, tc := range []struct{ args []string }{
+		{[]string{"drill", "--kafka", "5"}},
 		{[]string{"drill", "--seed"}}, {[]string{"drill", "--seed", "-1"}}, {[]string{"drill", "--count", "0"}},
 		{[]string{"drill", "--count=x"}}, {[]string{"drill", "extra"}}, {[]string{"drill", "--json"}},
 	} {

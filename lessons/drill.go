@@ -226,6 +226,7 @@ type Drill struct {
 	chosen  []int
 	correct []int
 	pos     int
+	kafka   int
 	players map[*Lesson]*Player
 }
 
@@ -235,13 +236,26 @@ const DefaultDrillCount = 10
 // NewDrill draws count questions (all of them when count is larger than
 // the pool, DefaultDrillCount when count <= 0) with a PCG seeded from
 // seed.
-func NewDrill(seed uint64, count int) (*Drill, error) {
+func NewDrill(seed uint64, count int) (*Drill, error) { return NewDrillFor(seed, count, Versions[0]) }
+
+// NewDrillFor draws a drill as NewDrill does and plays its questions under
+// Kafka major version kafka (3 or 4). The seed draws the same questions
+// under both.
+func NewDrillFor(seed uint64, count, kafka int) (*Drill, error) {
 	pool, err := DrillPool()
 	if err != nil {
 		return nil, err
 	}
-	return newDrill(pool, seed, count), nil
+	d := newDrill(pool, seed, count)
+	d.kafka = kafka
+	for i := range d.qs {
+		d.qs[i].Source = d.qs[i].Source.ForKafka(kafka)
+	}
+	return d, nil
 }
+
+// Kafka is the Kafka major version the drill plays under.
+func (d *Drill) Kafka() int { return d.kafka }
 
 func newDrill(pool []DrillQuestion, seed uint64, count int) *Drill {
 	if count <= 0 {

@@ -15,6 +15,8 @@ import (
 type Drill interface {
 	// Seed replays the drill: the same seed draws the same questions.
 	Seed() uint64
+	// Kafka is the Kafka major version the questions play under (3 or 4).
+	Kafka() int
 	// Len is the number of questions.
 	Len() int
 	// Pos is the current question, 0..Len-1, or Len once the drill is over.

@@ -145,7 +145,8 @@ func (a App) drillView() string {
 	th := a.th
 	d := ds.d
 	r := d.Result()
-	head := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, "Interview drill")
+	head := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, "Interview drill") +
+		th.Text(theme.TextFaint, fmt.Sprintf("  Kafka %d", d.Kafka()))
 	right := fmt.Sprintf("score %d/%d  seed %d ", r.Right, r.Answered, d.Seed())
 	head = fit(head, max(a.w-width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
 	pane := NewTextPane(th)
@@ -289,7 +290,7 @@ func (a App) drillResultLines(r DrillResult) []string {
 		}
 		out = append(out, "", th.Text(theme.TextFaint, "o opens the first of them."))
 	}
-	out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d", r.Seed, r.Total)))
+	out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
 	return indentBy(out, 1)
 }
 

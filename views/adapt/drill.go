@@ -18,8 +18,11 @@ type Drill struct {
 var _ views.Drill = (*Drill)(nil)
 
 // NewDrill draws a drill of count questions with seed (see lessons.NewDrill).
-func NewDrill(seed uint64, count int) (*Drill, error) {
-	d, err := lessons.NewDrill(seed, count)
+func NewDrill(seed uint64, count int) (*Drill, error) { return NewDrillFor(seed, count, 3) }
+
+// NewDrillFor draws a drill played under Kafka major version kafka.
+func NewDrillFor(seed uint64, count, kafka int) (*Drill, error) {
+	d, err := lessons.NewDrillFor(seed, count, kafka)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +40,9 @@ func WrapDrill(d *lessons.Drill) *Drill {
 
 // Inner is the drill underneath, for tests and the CLI.
 func (a *Drill) Inner() *lessons.Drill { return a.d }
+
+// Kafka is the Kafka major version the drill plays under.
+func (a *Drill) Kafka() int { return a.d.Kafka() }
 
 // Seed is the drill's seed.
 func (a *Drill) Seed() uint64 { return a.d.Seed() }
