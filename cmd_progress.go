@@ -15,9 +15,11 @@ import (
 )
 
 // openProgress opens the learner's progress in the state directory. It
-// never fails: problems are the store's notices, which the TUI shows.
-func openProgress() *progress.Store {
-	return progress.Open(progress.Options{Getenv: os.Getenv})
+// never fails: problems are the store's notices, which the TUI shows. The
+// TUI's store writes in the background (a keystroke does not wait for an
+// fsync); the caller closes it, which writes what is pending.
+func openProgress(background bool) *progress.Store {
+	return progress.Open(progress.Options{Getenv: os.Getenv, Background: background})
 }
 
 // withProgress gives the TUI the learner's progress and the drill entry.
@@ -89,7 +91,9 @@ func drillCmd(args []string, stdout io.Writer) error {
 			}
 			return adapt.NewDrillFor(clockSeed(), count, kafka)
 		}}.WithEnv(os.Getenv)
-	err = runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, openProgress())))
+	st := openProgress(true)
+	err = runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
+	st.Close()
 	r := d.Result()
 	fmt.Fprintf(stdout, "Drill seed %d: %d of %d right. Replay it with: eoslab drill --seed %d --count %d --kafka %d\n",
 		seed, r.Right, r.Total, seed, d.Len(), kafka)
@@ -105,7 +109,7 @@ func progressCmd(args []string, stdout io.Writer) error {
 		}
 		reset = true
 	}
-	st := openProgress()
+	st := openProgress(false)
 	if n := st.Notice(); n != "" {
 		fmt.Fprintln(stdout, n)
 	}

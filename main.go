@@ -534,7 +534,9 @@ func checkFile(path string) error {
 
 func openTUI(g globalFlags, lesson string) error {
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
-	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, openProgress())))
+	st := openProgress(true)
+	defer st.Close()
+	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
 }
 
 // openTUIWith opens the player on a lesson read from a file. The file's
@@ -551,7 +553,9 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		return adapt.Open(name)
 	}
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File}.WithEnv(os.Getenv)
-	return runTUI(views.NewApp(list, open, withProgress(opts, openProgress())))
+	st := openProgress(true)
+	defer st.Close()
+	return runTUI(views.NewApp(list, open, withProgress(opts, st)))
 }
 
 // runTUI runs the terminal UI. Tests replace it to look at the model

@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // FileName is the progress file's name in its directory.
@@ -94,18 +95,31 @@ type Options struct {
 	// Getenv reads the environment for DefaultDir; nil means no variable
 	// is set.
 	Getenv func(string) string
+	// Background writes the file on a goroutine of the store's own, so a
+	// change costs the caller microseconds, not an fsync (a few
+	// milliseconds, BenchmarkSave): the terminal UI changes the progress
+	// on a keystroke. Close writes what is pending and stops it. Without
+	// it, every change is written before the call returns.
+	Background bool
 }
 
 // Store is the progress of one learner, loaded from and saved to a file.
 // It is used from one goroutine (Bubble Tea's Update, or a command).
 type Store struct {
 	dir, file string
-	data      Data
+	// mu guards the data, the flags and the notices, which the background
+	// writer reads; writing serialises the writes themselves, so a later
+	// state is never overwritten by an earlier one.
+	mu, writing sync.Mutex
+	data        Data
 	// broken is set while writes fail: the store keeps working in memory
 	// and tries again on each change. warned is set once the learner has
 	// been told, so a failing disk is reported once, not on every step.
 	broken, warned bool
 	notices        []string
+	// kick wakes the background writer; done closes when it has stopped.
+	kick chan struct{}
+	done chan struct{}
 }
 
 // DefaultDir is the directory eoslab keeps its progress in: $EOSLAB_STATE_DIR
@@ -157,7 +171,30 @@ func Open(o Options) *Store {
 	}
 	s.dir, s.file = dir, filepath.Join(dir, FileName)
 	s.load()
+	if o.Background {
+		s.kick, s.done = make(chan struct{}, 1), make(chan struct{})
+		go s.writer()
+	}
 	return s
+}
+
+// writer writes the file each time a change kicks it, until Close.
+func (s *Store) writer() {
+	defer close(s.done)
+	for range s.kick {
+		s.flush()
+	}
+}
+
+// Close writes any change not yet written and stops the background
+// writer. The store goes on working after it, writing each change at once.
+func (s *Store) Close() {
+	if s.kick == nil {
+		return
+	}
+	close(s.kick)
+	<-s.done
+	s.kick = nil
 }
 
 func empty() Data { return Data{Version: version, Lessons: map[string]*Lesson{}} }
@@ -170,6 +207,8 @@ func (s *Store) notice(msg string) { s.notices = append(s.notices, msg) }
 // Notice returns the problems met since the last call, once each, joined
 // into one message, or "".
 func (s *Store) Notice() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if len(s.notices) == 0 {
 		return ""
 	}
@@ -278,6 +317,8 @@ func errText(err error) string {
 
 // Data returns a copy of the progress.
 func (s *Store) Data() Data {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	d := Data{Version: s.data.Version, Last: s.data.Last, Lessons: map[string]*Lesson{},
 		Drills: slices.Clone(s.data.Drills)}
 	for name, l := range s.data.Lessons {
@@ -296,6 +337,8 @@ func (s *Store) Data() Data {
 // Lesson returns the progress in one lesson (a zero Lesson when none).
 // Its Answers must not be changed.
 func (s *Store) Lesson(name string) Lesson {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if l := s.data.Lessons[name]; l != nil {
 		return *l
 	}
@@ -303,7 +346,11 @@ func (s *Store) Lesson(name string) Lesson {
 }
 
 // Last is the lesson played most recently, or "".
-func (s *Store) Last() string { return s.data.Last }
+func (s *Store) Last() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data.Last
+}
 
 func (s *Store) lesson(name string) *Lesson {
 	l := s.data.Lessons[name]
@@ -321,6 +368,8 @@ func (s *Store) lesson(name string) *Lesson {
 // when it has no entry, and it does not become Last, so opening a lesson to
 // look at it does not take "continue" away from the one in progress.
 func (s *Store) Reached(name string, step, steps int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if step <= 0 && s.data.Lessons[name] == nil {
 		return
 	}
@@ -343,6 +392,8 @@ func (s *Store) Answered(name string, step, choice int, right bool) {
 	if step < 1 || choice < 1 {
 		return
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	l := s.lesson(name)
 	if l.Answers == nil {
 		l.Answers = map[int]Answer{}
@@ -355,6 +406,8 @@ func (s *Store) Answered(name string, step, choice int, right bool) {
 // DrillDone records a drill's score and saves; only the last MaxDrills are
 // kept.
 func (s *Store) DrillDone(d Drill) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	d.Revisit = slices.Clone(d.Revisit)
 	s.data.Drills = append(s.data.Drills, d)
 	if n := len(s.data.Drills); n > MaxDrills {
@@ -365,6 +418,10 @@ func (s *Store) DrillDone(d Drill) {
 
 // Reset forgets all progress and removes the file.
 func (s *Store) Reset() error {
+	s.writing.Lock()
+	defer s.writing.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.data = empty()
 	if s.file == "" {
 		return nil
@@ -375,13 +432,38 @@ func (s *Store) Reset() error {
 	return nil
 }
 
-// save writes the progress atomically. A failure keeps the progress in
-// memory and is reported once; the next change tries again.
+// save writes the change, or with a background writer hands it over.
+// The caller holds mu.
 func (s *Store) save() {
 	if s.file == "" {
 		return
 	}
-	if err := s.write(); err != nil {
+	if s.kick != nil {
+		select {
+		case s.kick <- struct{}{}:
+		default: // a write is already due; it will take this change too
+		}
+		return
+	}
+	s.mu.Unlock()
+	s.flush()
+	s.mu.Lock()
+}
+
+// flush writes the progress atomically. A failure keeps the progress in
+// memory and is reported once; the next change tries again.
+func (s *Store) flush() {
+	s.writing.Lock()
+	defer s.writing.Unlock()
+	s.mu.Lock()
+	src, err := json.MarshalIndent(s.data, "", " ")
+	s.mu.Unlock()
+	if err == nil {
+		err = s.write(append(src, '\n'))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
 		if !s.warned {
 			s.notice("Progress cannot be saved (" + err.Error() + "); it is kept for this session only.")
 		}
@@ -392,17 +474,16 @@ func (s *Store) save() {
 }
 
 // Saving reports whether the last change reached the file.
-func (s *Store) Saving() bool { return s.file != "" && !s.broken }
+func (s *Store) Saving() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.file != "" && !s.broken
+}
 
 // write puts the file in place: a temporary file in the same directory,
 // written and synced, then renamed over the old one, and the directory
 // synced so the rename itself is durable.
-func (s *Store) write() error {
-	src, err := json.MarshalIndent(s.data, "", " ")
-	if err != nil {
-		return err
-	}
-	src = append(src, '\n')
+func (s *Store) write(src []byte) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return errors.New(errText(err))
 	}

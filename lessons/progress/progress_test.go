@@ -302,3 +302,53 @@ func TestOpeningAtTheStartKeepsNothing(t *testing.T) {
 		t.Fatalf("abort at %d, want 0", l.Step)
 	}
 }
+
+// With a background writer, changes are written by the store's goroutine
+// and Close writes the last of them; the file then holds every change.
+func TestBackgroundWriterKeepsEveryChange(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(Options{Dir: dir, Background: true})
+	for k := 1; k <= 200; k++ {
+		s.Reached("abort", k%10+1, 10)
+		s.Answered("abort", k%9+1, k%3+1, k%2 == 0)
+	}
+	s.Reached("zombie", 7, 12)
+	s.Close()
+	s.Close() // twice is fine
+	d := readFile(t, filepath.Join(dir, FileName))
+	if d.Last != "zombie" || d.Lessons["zombie"].Step != 7 || len(d.Lessons["abort"].Answers) != 9 {
+		t.Fatalf("on disk after Close: %+v", d)
+	}
+	// After Close the store writes each change at once.
+	s.Reached("zombie", 8, 12)
+	if d := readFile(t, filepath.Join(dir, FileName)); d.Lessons["zombie"].Step != 8 {
+		t.Fatal("a change after Close was not written")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+// A background writer that cannot write reports it once, through Notice.
+func TestBackgroundWriterReportsOnce(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "file")
+	if err := os.WriteFile(dir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(Options{Dir: dir, Background: true})
+	for k := 1; k <= 20; k++ {
+		s.Reached("abort", k, 30)
+	}
+	s.Close()
+	if n := s.Notice(); !strings.Contains(n, "cannot be saved") {
+		t.Fatalf("notice %q", n)
+	}
+	if n := s.Notice(); n != "" {
+		t.Fatalf("reported twice: %q", n)
+	}
+	if s.Lesson("abort").Step != 20 {
+		t.Fatal("lost in memory")
+	}
+}
