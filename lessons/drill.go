@@ -3,6 +3,7 @@ package lessons
 import (
 	"bytes"
 	"embed"
+	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
 	"sort"
@@ -267,9 +268,18 @@ func newDrill(pool []DrillQuestion, seed uint64, count int) *Drill {
 	d := &Drill{seed: seed, chosen: make([]int, count), correct: make([]int, count), players: map[*Lesson]*Player{}}
 	for _, i := range order[:count] {
 		d.qs = append(d.qs, pool[i])
-		d.order = append(d.order, r.Perm(len(pool[i].Checkpoint().Choices)))
+		d.order = append(d.order, choiceOrder(seed, pool[i]))
 	}
 	return d
+}
+
+// choiceOrder is the order a question's choices are shown in: drawn from
+// the seed and the question's ID alone, so a question reads the same in
+// every drill of that seed, whatever else the pool holds.
+func choiceOrder(seed uint64, q DrillQuestion) []int {
+	h := fnv.New64a()
+	h.Write([]byte(q.ID))
+	return rand.New(rand.NewPCG(seed, h.Sum64())).Perm(len(q.Checkpoint().Choices))
 }
 
 // Choices are question i's choices in the order the drill shows them.

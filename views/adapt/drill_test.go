@@ -3,6 +3,7 @@ package adapt
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -200,24 +201,33 @@ func TestGoldenProgress(t *testing.T) {
 	t.Run("home-80x24", func(t *testing.T) {
 		dir := t.TempDir()
 		st := progress.Open(progress.Options{Dir: dir})
-		all := lessons.All()
-		st.Reached(all[0].Name, all[0].Steps, all[0].Steps)
-		st.Reached(all[1].Name, 3, all[1].Steps)
-		m := views.NewApp(Lessons(), Open, views.Options{Progress: Progress{S: st},
+		// The first three lessons, so that lessons added later do not
+		// redraw this golden.
+		var list []views.LessonInfo
+		for _, li := range Lessons() {
+			if li.Name == "lost-ack" || li.Name == "abort" || li.Name == "zombie" {
+				list = append(list, li)
+			}
+		}
+		st.Reached(list[0].Name, list[0].Steps, list[0].Steps)
+		st.Reached(list[1].Name, 3, list[1].Steps)
+		m := views.NewApp(list, Open, views.Options{Progress: Progress{S: st},
 			NewDrill: func() (views.Drill, error) { return NewDrill(1, 5) }})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		goldenScreen(t, m.View())
 	})
+	// A question written for the drill, found by its name: the seed that
+	// draws it first depends on the pool, its screen does not.
+	seed := seedFirst(t, "init-fences-open-txn")
 	t.Run("drill-question-80x24", func(t *testing.T) {
-		m, d, _ := drillApp(t, 7, 5, t.TempDir(), 80, 24)
-		goldenScreen(t, m.View())
-		_ = d
+		m, _, _ := drillApp(t, seed, 5, t.TempDir(), 80, 24)
+		goldenScreen(t, scrubSeed(m.View(), seed))
 	})
 	t.Run("drill-answered-80x24", func(t *testing.T) {
-		m, d, _ := drillApp(t, 7, 5, t.TempDir(), 80, 24)
+		m, d, _ := drillApp(t, seed, 5, t.TempDir(), 80, 24)
 		c := d.Inner().Correct(0)
 		m = press(m, string(rune('0'+c%len(d.Question().Checkpoint.Choices)+1)))
-		goldenScreen(t, m.View())
+		goldenScreen(t, scrubSeed(m.View(), seed))
 	})
 }
 
@@ -243,4 +253,27 @@ func TestDrillFitsEverySize(t *testing.T) {
 			}
 		}
 	}
+}
+
+// seedFirst is the smallest seed whose drill asks question id first.
+func seedFirst(t *testing.T, id string) uint64 {
+	t.Helper()
+	for seed := uint64(0); seed < 10000; seed++ {
+		d, err := lessons.NewDrill(seed, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Question(0).ID == id {
+			return seed
+		}
+	}
+	t.Fatalf("no seed below 10000 asks %s first", id)
+	return 0
+}
+
+// scrubSeed writes the seed as N in a screen, so the golden does not
+// depend on which seed drew the question.
+func scrubSeed(s string, seed uint64) string {
+	n := strconv.FormatUint(seed, 10)
+	return strings.Replace(s, "  seed "+n, "  seed N"+strings.Repeat(" ", len(n)-1), 1)
 }
