@@ -4,16 +4,28 @@
 package main
 
 import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log"
+	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
 
 	"eoslab/assets"
 	"eoslab/engine"
@@ -22,21 +34,24 @@ import (
 	"eoslab/lessons"
 	"eoslab/views"
 	"eoslab/views/adapt"
+	"eoslab/views/serve"
 )
 
 const usage = `eoslab: step through, rewind and break Kafka's exactly-once protocol.
 
 Usage:
   eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
-  eoslab lesson NAME|FILE.lesson [--no-color] [--ascii]
+  eoslab lesson NAME|FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
                                          open one lesson in the TUI
   eoslab lessons                         the learning path: lessons with level and minutes
   eoslab run [--json] [--kafka 3|4] FILE play a scenario headless; print the transcript
-  eoslab run FILE.lesson                 play a lesson file headless (transcript and narration)
-  eoslab run --lesson NAME               play a built-in lesson headless
+  eoslab run [--kafka 3|4] FILE.lesson   play a lesson file headless (transcript and narration)
+  eoslab run [--kafka 3|4] --lesson NAME play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
   eoslab drill [--seed N] [--count N]    an interview drill: questions across the lessons, scored
   eoslab progress [--reset]              what you finished, where you left off, drill scores
+  eoslab serve [--lesson NAME] [--code CODE] ...
+                                         a classroom over SSH (see 'eoslab help serve')
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
 
 Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
@@ -44,8 +59,8 @@ Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
 
 var commandHelp = map[string]string{
 	"run": `eoslab run [--json] [--kafka 3|4] FILE
-eoslab run FILE.lesson
-eoslab run --lesson NAME
+eoslab run [--kafka 3|4] FILE.lesson
+eoslab run [--kafka 3|4] --lesson NAME
 
 Plays a scenario file headless and prints the transcript, one event per line:
   t=TIME ACTOR: TEXT [RULE]
@@ -65,7 +80,8 @@ Without it the file decides; the default is 1.
 A FILE ending in .lesson, or --lesson with a built-in lesson's name (or a
 lesson file), plays the lesson to the end: narration, events, checkpoints
 with their answers, and each step's details. Errors in a lesson file are
-named file:line.
+named file:line. A lesson plays under Kafka 3 unless --kafka 4 is given;
+its transcript names the version (the "kafka:" line).
 
 An action that runs away (more than 2,000,000 steps or 1,000,000 events, or
 4,000,000 events in the whole scenario) stops with an error naming its line
@@ -86,15 +102,43 @@ is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 Lists the built-in lessons as a learning path, in order: number, name (what
 'eoslab lesson NAME' takes), level (basics, transactions, failures, systems),
 length in minutes and title, then a one-line summary.`,
-	"lesson": `eoslab lesson NAME [--no-color] [--ascii]
-eoslab lesson FILE.lesson [--no-color] [--ascii]
+	"lesson": `eoslab lesson NAME [--kafka 3|4] [--no-color] [--ascii]
+eoslab lesson FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
 
 Opens one lesson in the terminal player: a built-in lesson by name (see
 'eoslab lessons'), or a lesson file by its path. A lesson file is checked
-first, as 'eoslab check' does; errors are named file:line. Keys:
+first, as 'eoslab check' does; errors are named file:line. --kafka picks
+the transaction protocol the lesson starts under: 3, the classic one
+(transaction.version=1, the default), or 4, KIP-890's
+(transaction.version=2); the header names it and v switches it. Keys:
 right/l/space/enter next, left/h back, p play/pause, -/+ slower/faster,
-r restart, 1-4 answer a checkpoint, d the step's details, tab cycle focus,
-? full help, esc back to the list, q leave the lesson, ctrl+c quit.`,
+r restart, 1-4 answer a checkpoint, d the step's details, v Kafka 3/4,
+tab cycle focus, ? full help, esc back to the list, q leave the lesson,
+ctrl+c quit.`,
+	"serve": `eoslab serve [--addr HOST:PORT] [--lesson NAME|FILE.lesson] [--kafka 3|4] [--code CODE]
+             [--presenter-key FILE] [--max N] [--idle DURATION] [--host-key FILE] [--solo]
+
+A classroom over SSH. The presenter drives a lesson; every student follows
+it on their own terminal (own size, focus and scroll) and answers each
+question before the presenter reveals it. Students need only ssh:
+  ssh -p 2222 SEAT@HOST        (the password is the class code)
+  --addr           where to listen (default 127.0.0.1:2222; to let a
+                   classroom in, name an address: --addr 0.0.0.0:2222)
+  --lesson         the lesson to play; without it the presenter picks one
+  --kafka          the transaction protocol the class plays: 3 (classic,
+                   the default) or 4 (KIP-890); a class keeps it
+  --code           the class code students type (default: made up, printed)
+  --presenter-key  a public key file (authorized_keys format) that logs in
+                   as the presenter; without it a presenter code is made up
+                   for this run and printed
+  --max            most student sessions at once (default 100)
+  --idle           close a student's seat after this long without a key
+                   (default 30m)
+  --host-key       the server's key (default: made on first start in the
+                   user's state directory, then reused)
+  --solo           every session plays its own copy: a self-paced lab room
+Presenter keys: the lesson keys, and a reveals a question. Everyone: t
+switches light/dark. Exit code 2 on bad flags or files.`,
 	"drill": `eoslab drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]
 
 An interview drill in the terminal: --count questions (default 10) drawn
@@ -118,7 +162,7 @@ aside (progress.json.bad-N) and progress starts afresh; a directory that
 cannot be written keeps progress for the session only.`,
 	"help": `eoslab help [COMMAND]
 
-Explains a command (run, check, lessons, lesson), the scenario language
+Explains a command (run, check, lessons, lesson, serve), the scenario language
 ('eoslab help scenario') or the JSON output of run ('eoslab help json').`,
 }
 
@@ -227,6 +271,9 @@ func dispatch(args []string, stdout io.Writer) error {
 		return openTUI(globalFlags{}, "")
 	}
 	cmd := args[0]
+	if cmd == "serve" {
+		return serveCmd(args[1:], stdout)
+	}
 	if strings.HasPrefix(cmd, "-") {
 		g, err := parseFlags(args)
 		if err != nil {
@@ -255,8 +302,8 @@ func dispatch(args []string, stdout io.Writer) error {
 	if len(g.rest) > 0 && g.rest[0] == "--help" {
 		return help([]string{cmd}, stdout)
 	}
-	if g.kafka != 0 && cmd != "run" {
-		return invalid("eoslab: --kafka applies to run with a scenario file (see 'eoslab help run')")
+	if g.kafka != 0 && cmd != "run" && cmd != "lesson" {
+		return invalid("eoslab: --kafka applies to run and lesson, not %s (see 'eoslab help run')", cmd)
 	}
 	switch cmd {
 	case "help":
@@ -276,11 +323,11 @@ func dispatch(args []string, stdout io.Writer) error {
 			return err
 		}
 		if isLessonFile(g.rest[0]) {
-			return openTUIWith(g, l)
+			return openTUIWith(g, l.ForKafka(g.kafkaOr3()))
 		}
 		return openTUI(g, g.rest[0])
 	}
-	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, drill, progress, help (see 'eoslab --help')", cmd)
+	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, drill, progress, serve, help (see 'eoslab --help')", cmd)
 }
 
 func help(args []string, stdout io.Writer) error {
@@ -383,12 +430,20 @@ func loadLesson(arg string, check bool) (*lessons.Lesson, error) {
 	return l, nil
 }
 
-func runLesson(arg string, stdout io.Writer) error {
+// kafkaOr3 is the version --kafka asked for, or 3 without it.
+func (g globalFlags) kafkaOr3() int {
+	if g.kafka == 0 {
+		return 3
+	}
+	return g.kafka
+}
+
+func runLesson(arg string, kafka int, stdout io.Writer) error {
 	l, err := loadLesson(arg, false)
 	if err != nil {
 		return err
 	}
-	out, err := lessons.Transcript(l)
+	out, err := lessons.Transcript(l.ForKafka(kafka))
 	fmt.Fprint(stdout, out)
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
@@ -397,14 +452,14 @@ func runLesson(arg string, stdout io.Writer) error {
 }
 
 func runCmd(g globalFlags, stdout io.Writer) error {
-	if g.kafka != 0 && (g.lesson != "" || len(g.rest) == 1 && strings.HasSuffix(g.rest[0], ".lesson")) {
-		return invalid("eoslab: run --kafka takes a scenario file, not a lesson")
-	}
 	if g.lesson != "" {
 		if len(g.rest) > 0 {
 			return invalid("eoslab: run --lesson takes no file")
 		}
-		return runLesson(g.lesson, stdout)
+		if g.json {
+			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
+		}
+		return runLesson(g.lesson, g.kafkaOr3(), stdout)
 	}
 	if len(g.rest) != 1 {
 		return invalid("eoslab: run needs one scenario file (see 'eoslab help run')")
@@ -414,7 +469,7 @@ func runCmd(g globalFlags, stdout io.Writer) error {
 		if g.json {
 			return invalid("eoslab: run --json takes a scenario file; a lesson prints its transcript")
 		}
-		return runLesson(file, stdout)
+		return runLesson(file, g.kafkaOr3(), stdout)
 	}
 	in, err := openInput(file)
 	if err != nil {
@@ -533,7 +588,7 @@ func checkFile(path string) error {
 }
 
 func openTUI(g globalFlags, lesson string) error {
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson}.WithEnv(os.Getenv)
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson, Kafka: g.kafka}.WithEnv(os.Getenv)
 	st := openProgress(true)
 	defer st.Close()
 	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
@@ -552,7 +607,7 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		}
 		return adapt.Open(name)
 	}
-	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File}.WithEnv(os.Getenv)
+	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File, Kafka: g.kafka}.WithEnv(os.Getenv)
 	st := openProgress(true)
 	defer st.Close()
 	return runTUI(views.NewApp(list, open, withProgress(opts, st)))
@@ -566,4 +621,201 @@ var runTUI = func(m tea.Model) error {
 		return &exitError{code: 1, msg: "eoslab: the terminal UI stopped: " + err.Error()}
 	}
 	return nil
+}
+
+// serveCmd runs eoslab serve until SIGINT or SIGTERM: it reads the flags,
+// the presenter's keys and the host key (making it on first start), and
+// prints how to join.
+func serveCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var flagOut strings.Builder
+	fs.SetOutput(&flagOut)
+	addr := fs.String("addr", "127.0.0.1:2222", "")
+	lesson := fs.String("lesson", "", "")
+	code := fs.String("code", "", "")
+	presKey := fs.String("presenter-key", "", "")
+	maxN := fs.Int("max", serve.DefaultMaxSessions, "")
+	idle := fs.Duration("idle", serve.DefaultIdle, "")
+	hostKey := fs.String("host-key", "", "")
+	solo := fs.Bool("solo", false, "")
+	kafka := fs.String("kafka", "3", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return help([]string{"serve"}, stdout)
+		}
+		return invalid("eoslab serve: %v (see 'eoslab help serve')", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return invalid("eoslab serve: unexpected argument %q (see 'eoslab help serve')", fs.Arg(0))
+	case *maxN < 1:
+		return invalid("eoslab serve: --max needs a number of sessions of 1 or more, not %d", *maxN)
+	case *idle < time.Second:
+		return invalid("eoslab serve: --idle needs a duration of 1s or more, such as 30m, not %s", *idle)
+	case *solo && *presKey != "":
+		return invalid("eoslab serve: --solo has no presenter; drop --presenter-key")
+	}
+	k, err := kafkaFlag(*kafka)
+	if err != nil {
+		return err
+	}
+	if _, _, err := net.SplitHostPort(*addr); err != nil {
+		return invalid("eoslab serve: --addr needs HOST:PORT, such as 127.0.0.1:2222: %v", err)
+	}
+	load := func(name string) (*lessons.Lesson, error) {
+		l, err := lessons.Load(name)
+		if err != nil {
+			return nil, err
+		}
+		return l.ForKafka(k), nil
+	}
+	cfg := serve.Config{Lessons: adapt.Lessons(), Solo: *solo, MaxSessions: *maxN, Idle: *idle, Load: load,
+		Open: func(name string) (views.Session, error) {
+			l, err := load(name)
+			if err != nil {
+				return nil, err
+			}
+			return adapt.New(l), nil
+		}, Log: log.New(os.Stderr, "eoslab serve: ", log.LstdFlags)}
+	if *lesson != "" {
+		l, err := loadLesson(*lesson, true)
+		if err != nil {
+			return err
+		}
+		l = l.ForKafka(k)
+		m := l.Meta()
+		cfg.Lesson = *lesson
+		cfg.Lessons = []views.LessonInfo{{Name: *lesson, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}}
+		cfg.Load = func(string) (*lessons.Lesson, error) { return l, nil }
+		cfg.Open = func(string) (views.Session, error) { return adapt.New(l), nil }
+	}
+	cfg.ClassCode = *code
+	if cfg.ClassCode == "" {
+		cfg.ClassCode = serve.NewCode(6)
+	}
+	if *presKey != "" {
+		keys, err := readPublicKeys(*presKey)
+		if err != nil {
+			return err
+		}
+		cfg.PresenterKeys = keys
+	} else if !*solo {
+		cfg.PresenterCode = serve.NewCode(12)
+	}
+	keyPath, err := hostKeyPath(*hostKey)
+	if err != nil {
+		return err
+	}
+	pemBytes, fp, err := loadHostKey(keyPath)
+	if err != nil {
+		return err
+	}
+	cfg.HostKeyPEM = pemBytes
+	srv, err := serve.New(cfg)
+	if err != nil {
+		return invalid("eoslab serve: %v", err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return invalid("eoslab serve: cannot listen on %s: %v", *addr, err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	what := "the presenter picks the lesson"
+	switch {
+	case *solo:
+		what = "solo: every seat plays on its own"
+	case *lesson != "":
+		what = "lesson " + *lesson
+	}
+	fmt.Fprintf(stdout, "eoslab serve: %s on %s (%s)\n", map[bool]string{true: "lab room", false: "class"}[*solo], ln.Addr(), what)
+	fmt.Fprintf(stdout, "  students:  ssh -p %s SEAT@HOST   class code: %s\n", port, cfg.ClassCode)
+	switch {
+	case *presKey != "":
+		fmt.Fprintf(stdout, "  presenter: ssh -p %s -i KEY NAME@HOST   (a key in %s)\n", port, *presKey)
+	case !*solo:
+		fmt.Fprintf(stdout, "  presenter: ssh -p %s NAME@HOST   presenter code: %s (this run only)\n", port, cfg.PresenterCode)
+	}
+	fmt.Fprintf(stdout, "  host key:  %s (%s)\n  ctrl+c stops the class.\n", fp, keyPath)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); srv.Close() }()
+	if err := srv.Serve(ln); err != nil {
+		return &exitError{code: 1, msg: "eoslab serve: " + err.Error()}
+	}
+	return nil
+}
+
+// hostKeyPath is --host-key, or the host key in the user's state
+// directory: $XDG_STATE_HOME/eoslab, ~/.local/state/eoslab, or the
+// configuration directory where there is no such convention.
+func hostKeyPath(flagPath string) (string, error) {
+	if flagPath != "" {
+		return flagPath, nil
+	}
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		if home, err := os.UserHomeDir(); err == nil && runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+			dir = filepath.Join(home, ".local", "state")
+		} else if cd, err := os.UserConfigDir(); err == nil {
+			dir = cd
+		} else {
+			return "", invalid("eoslab serve: no state directory for the host key (%v); pass --host-key FILE", err)
+		}
+	}
+	return filepath.Join(dir, "eoslab", "ssh_host_ed25519_key"), nil
+}
+
+// loadHostKey reads the host key, or makes one there on first start, and
+// returns it with its fingerprint.
+func loadHostKey(path string) ([]byte, string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		_, priv, gerr := ed25519.GenerateKey(rand.Reader)
+		if gerr != nil {
+			return nil, "", invalid("eoslab serve: making a host key: %v", gerr)
+		}
+		blk, merr := gossh.MarshalPrivateKey(priv, "eoslab serve host key")
+		if merr != nil {
+			return nil, "", invalid("eoslab serve: making a host key: %v", merr)
+		}
+		b = pem.EncodeToMemory(blk)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, "", invalid("%s: cannot make the host key's directory: %v", path, err)
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			return nil, "", invalid("%s: cannot write the host key: %v", path, err)
+		}
+	} else if err != nil {
+		return nil, "", invalid("%s: cannot read the host key: %v", path, err)
+	}
+	signer, err := gossh.ParsePrivateKey(b)
+	if err != nil {
+		return nil, "", invalid("%s: not an unencrypted SSH private key (PEM): %v", path, err)
+	}
+	return b, gossh.FingerprintSHA256(signer.PublicKey()), nil
+}
+
+// readPublicKeys reads an authorized_keys-style file: one public key a
+// line, blank lines and # comments skipped.
+func readPublicKeys(path string) ([]gossh.PublicKey, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, invalid("%s: cannot read: %v", path, err)
+	}
+	var keys []gossh.PublicKey
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, _, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
+		if err != nil {
+			return nil, invalid("%s:%d: expected a public key such as 'ssh-ed25519 AAAA... name': %v", path, i+1, err)
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, invalid("%s: no public key in the file", path)
+	}
+	return keys, nil
 }

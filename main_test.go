@@ -428,7 +428,8 @@ func TestRunKafkaFlag(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"run", "--kafka", "5", f}, {"run", "--kafka"}, {"run", "--kafka=2", f}, {"check", "--kafka", "4", f},
-		{"run", "--kafka", "4", "--lesson", "zombie"}, {"lesson", "zombie", "--kafka", "4"}} {
+		{"run", "--kafka", "four", "--lesson", "zombie"}, {"lesson", "zombie", "--kafka", "3.9"}, {"lessons", "--kafka", "4"},
+		{"run", "--json", "--kafka", "4", "--lesson", "zombie"}} {
 		code, out, errs := runCLI(t, args...)
 		if code != 2 || errs == "" || out != "" {
 			t.Errorf("%v: want exit 2 with a message, got %d out=%q err=%q", args, code, out, errs)
@@ -436,5 +437,92 @@ func TestRunKafkaFlag(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "help", "run"); code != 0 || !strings.Contains(out, "--kafka 4   transaction.version=2") {
 		t.Errorf("help run does not explain --kafka:\n%s", out)
+	}
+}
+
+// TestLessonKafkaFlag: --kafka picks the version a lesson plays under, in
+// the transcript (which says so) and in the player (which starts there).
+func TestLessonKafkaFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--lesson", "abort"}, "kafka: 3.x, transaction.version=1\n"},
+		{[]string{"run", "--kafka", "3", "--lesson", "abort"}, "kafka: 3.x, transaction.version=1\n"},
+		{[]string{"run", "--kafka", "4", "--lesson", "abort"}, "kafka: 4.x, transaction.version=2\n"},
+		{[]string{"run", "--kafka=4", "lessons/content/07-abort.lesson"}, "kafka: 4.x, transaction.version=2\n"},
+	} {
+		code, out, errs := runCLI(t, c.args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: code %d err %q, want %q in:\n%.300s", c.args, code, errs, c.want, out)
+		}
+		// Under Kafka 4 the abort bumps the epoch: its markers carry 1.
+		if k4 := strings.Contains(c.want, "4.x"); k4 != strings.Contains(out, "appends ABORT marker pid=1000 epoch=1") {
+			t.Errorf("%v: the ABORT markers do not carry the version's epoch", c.args)
+		}
+	}
+
+	var opened tea.Model
+	runTUI = func(m tea.Model) error { opened = m; return nil }
+	defer func() { runTUI = tuiRunner }()
+	for _, args := range [][]string{{"lesson", "zombie", "--kafka", "4"}, {"lesson", "--kafka=4", "lessons/content/10-zombie.lesson"}} {
+		opened = nil
+		if code, _, errs := runCLI(t, args...); code != 0 || opened == nil {
+			t.Fatalf("%v: code %d: %s", args, code, errs)
+		}
+		if k := opened.(views.App).Session().Frame().Kafka; k != 4 {
+			t.Errorf("%v: the player opened under Kafka %d", args, k)
+		}
+	}
+	opened = nil
+	if code, _, _ := runCLI(t, "lesson", "zombie"); code != 0 || opened.(views.App).Session().Frame().Kafka != 3 {
+		t.Errorf("lesson zombie does not open under Kafka 3")
+	}
+}
+
+// eoslab serve's bad flags and files exit 2 with a message, before
+// anything listens; its help names every flag.
+func TestServeFlags(t *testing.T) {
+	dir := t.TempDir()
+	badKey := writeFile(t, "pres.pub", "# the presenter\nssh-ed25519 not-base64\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--nope"}, "flag provided but not defined"},
+		{[]string{"serve", "--max", "0"}, "--max needs"},
+		{[]string{"serve", "--idle", "10ms"}, "--idle needs"},
+		{[]string{"serve", "--addr", "nowhere"}, "--addr needs HOST:PORT"},
+		{[]string{"serve", "--lesson", "no-such-lesson"}, "no-such-lesson"},
+		{[]string{"serve", "--presenter-key", badKey}, "pres.pub:2: expected a public key"},
+		{[]string{"serve", "--solo", "--presenter-key", badKey}, "--solo has no presenter"},
+		{[]string{"serve", "extra"}, "unexpected argument"},
+		{[]string{"serve", "--kafka", "5"}, "--kafka takes 3"},
+		{[]string{"serve", "--host-key", writeFile(t, "host", "not a key")}, "not an unencrypted SSH private key"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	code, out, _ := runCLI(t, "serve", "--help")
+	for _, f := range []string{"--addr", "--lesson", "--code", "--presenter-key", "--max", "--idle", "--host-key", "--solo", "--kafka", "127.0.0.1:2222"} {
+		if code != 0 || !strings.Contains(out, f) {
+			t.Errorf("serve --help: exit %d, no %s", code, f)
+		}
+	}
+	// The host key is made once and then reused.
+	p := filepath.Join(dir, "state", "eoslab", "key")
+	_, fp1, err := loadHostKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fp2, err := loadHostKey(p)
+	if err != nil || fp1 != fp2 {
+		t.Fatalf("the host key changed on the second start: %s then %s (%v)", fp1, fp2, err)
+	}
+	t.Setenv("XDG_STATE_HOME", dir)
+	if got, _ := hostKeyPath(""); got != filepath.Join(dir, "eoslab", "ssh_host_ed25519_key") {
+		t.Errorf("host key path %s", got)
 	}
 }

@@ -85,3 +85,29 @@ func TestReadersCopy(t *testing.T) {
 		t.Errorf("batch values changed through a copy: %v", b.Values)
 	}
 }
+
+// TestGroupIDs: the groups are listed sorted, whatever order they were
+// created in, and a group-less consumer adds none.
+func TestGroupIDs(t *testing.T) {
+	w := New(DefaultConfig())
+	if ids := w.GroupIDs(); len(ids) != 0 {
+		t.Fatalf("no group yet, got %v", ids)
+	}
+	for _, a := range []Action{CreateTopic{Name: "t"},
+		DeclareConsumer{Name: "C1", GroupID: "orders"},
+		DeclareConsumer{Name: "C2"},
+		DeclareConsumer{Name: "C3", GroupID: "billing"},
+		DeclareConsumer{Name: "C4", GroupID: "orders"}} {
+		if _, err := w.Apply(a); err != nil {
+			t.Fatalf("%s: %v", a, err)
+		}
+	}
+	ids := w.GroupIDs()
+	if len(ids) != 2 || ids[0] != "billing" || ids[1] != "orders" {
+		t.Fatalf("GroupIDs = %v, want [billing orders]", ids)
+	}
+	ids[0] = "changed"
+	if again := w.GroupIDs(); again[0] != "billing" {
+		t.Fatalf("GroupIDs returned the world's own slice: %v", again)
+	}
+}

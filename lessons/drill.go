@@ -3,9 +3,11 @@ package lessons
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -252,6 +254,29 @@ func NewDrillFor(seed uint64, count, kafka int) (*Drill, error) {
 	for i := range d.qs {
 		d.qs[i].Source = d.qs[i].Source.ForKafka(kafka)
 	}
+	return d, nil
+}
+
+// DrillOf is a drill of the named questions, in that order, with their
+// choices ordered by seed as in any drill of that seed: for tests, and to
+// ask again the questions a drill got wrong.
+func DrillOf(seed uint64, kafka int, ids ...string) (*Drill, error) {
+	pool, err := DrillPool()
+	if err != nil {
+		return nil, err
+	}
+	d := &Drill{seed: seed, kafka: kafka, players: map[*Lesson]*Player{}}
+	for _, id := range ids {
+		i := slices.IndexFunc(pool, func(q DrillQuestion) bool { return q.ID == id })
+		if i < 0 {
+			return nil, errors.New("no drill question " + quote(id))
+		}
+		q := pool[i]
+		q.Source = q.Source.ForKafka(kafka)
+		d.qs = append(d.qs, q)
+		d.order = append(d.order, choiceOrder(seed, q))
+	}
+	d.chosen, d.correct = make([]int, len(d.qs)), make([]int, len(d.qs))
 	return d, nil
 }
 

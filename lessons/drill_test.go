@@ -111,7 +111,7 @@ func TestDrillSeededScoreAndRevisit(t *testing.T) {
 // The same seed draws the same questions; other seeds other orders.
 func TestDrillSeedIsReproducible(t *testing.T) {
 	ids := func(seed uint64) string {
-		d, err := NewDrill(seed, 100)
+		d, err := NewDrill(seed, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestDrillSeedIsReproducible(t *testing.T) {
 	}
 	// Under Kafka 4 the seed draws the same questions, each judged by the
 	// engine running Kafka 4's protocol.
-	k4, err := NewDrillFor(7, 100, 4)
+	k4, err := NewDrillFor(7, 1<<20, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestDrillSeedIsReproducible(t *testing.T) {
 	}
 	pool, _ := DrillPool()
 	if n := len(strings.Fields(a)); n != len(pool) {
-		t.Fatalf("count 100 drew %d of %d questions", n, len(pool))
+		t.Fatalf("a count past the pool drew %d of %d questions", n, len(pool))
 	}
 	// Across a long drill, the right answer is not always in one place.
 	d, _ := NewDrill(7, 100)
@@ -212,5 +212,26 @@ func TestParseDrillErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n got %v\nwant %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+// DrillOf asks the named questions in order, with the choices a drill of
+// the same seed shows; an unknown name is an error.
+func TestDrillOf(t *testing.T) {
+	d, err := DrillOf(7, 4, "timeout-aborts", "duplicate-produce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 2 || d.Question(0).ID != "timeout-aborts" || d.Question(1).ID != "duplicate-produce" || d.Question(0).Source.Kafka != 4 {
+		t.Fatalf("drill of %d: %s, %s", d.Len(), d.Question(0).ID, d.Question(1).ID)
+	}
+	all, _ := NewDrill(7, 1<<20)
+	for i := 0; i < all.Len(); i++ {
+		if all.Question(i).ID == "timeout-aborts" && fmt.Sprint(all.Choices(i)) != fmt.Sprint(d.Choices(0)) {
+			t.Fatal("the same seed shows the choices in another order")
+		}
+	}
+	if _, err := DrillOf(1, 3, "nope"); err == nil || !strings.Contains(err.Error(), `no drill question "nope"`) {
+		t.Fatalf("unknown name: %v", err)
 	}
 }

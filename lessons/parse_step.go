@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"eoslab/engine"
 	"eoslab/engine/script"
 )
 
@@ -87,7 +88,9 @@ func (p *parser) doLine(n int, val string, col int) {
 	switch {
 	case c == nil:
 		p.errorf(n, "do: needs a command, e.g. \"do: A send t-0 hello\"")
-	case c.Kind() == script.Setup:
+	case c.Kind() == script.Setup && !isConfig(c):
+		// config is the one setup line a step may hold: an operator
+		// changing a setting (say transaction.version) mid-lesson.
 		p.errorf(n, "do: runs actions; declarations belong in setup:, so move "+quote(c.Text)+" there")
 	case c.Kind() == script.Expect:
 		p.errorf(n, "do: runs actions; write an expectation as \"expect: "+strings.TrimSpace(strings.TrimPrefix(c.Text, "expect"))+"\"")
@@ -202,4 +205,10 @@ func (p *parser) finishStep() {
 		}
 	}
 	p.l.Steps = append(p.l.Steps, s)
+}
+
+// isConfig reports whether a command is a "config KEY=VALUE" line.
+func isConfig(c *script.Command) bool {
+	_, ok := c.Action.(engine.SetConfig)
+	return ok
 }

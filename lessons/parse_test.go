@@ -98,6 +98,29 @@ func TestParseVersions(t *testing.T) {
 	}
 }
 
+// TestDoConfig: a step may change a setting with "do: config", say an
+// upgrade of the cluster's transaction.version mid-lesson; the cluster
+// starts with the reading's version and the line changes it from there.
+func TestDoConfig(t *testing.T) {
+	src := strings.Replace(okLesson, "  do: run\n", "  do: config transaction.version=2\n  do: run\n", 1)
+	l, err := Parse("c.lesson", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Versions {
+		p := NewPlayer(l.ForKafka(k))
+		if got := p.WorldAt(1).Config.TransactionVersion; got != TransactionVersion(k) {
+			t.Errorf("Kafka %d: transaction.version %d before the upgrade", k, got)
+		}
+		if got := p.WorldAt(2).Config.TransactionVersion; got != 2 {
+			t.Errorf("Kafka %d: transaction.version %d after the upgrade", k, got)
+		}
+	}
+	if err := Check("c.lesson", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // edit applies a replacement that must exist in the base lesson.
 func edit(t *testing.T, old, new string) string {
 	t.Helper()

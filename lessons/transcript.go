@@ -24,6 +24,9 @@ func Transcript(l *Lesson) (string, error) {
 	line("# " + l.Title)
 	line(l.Summary)
 	line("level: " + l.Level + ", " + strconv.Itoa(len(l.Steps)) + " steps")
+	if l.Kafka != 0 {
+		line("kafka: " + strconv.Itoa(l.Kafka) + ".x, transaction.version=" + strconv.Itoa(TransactionVersion(l.Kafka)))
+	}
 	line("")
 	para(l.Intro)
 	prevEvents := 0
@@ -73,6 +76,10 @@ func Transcript(l *Lesson) (string, error) {
 		if s.Note != "" {
 			line("")
 			line("Kafka vs the article: " + s.Note)
+		}
+		if s.Versions != "" {
+			line("")
+			line("Kafka 3 and Kafka 4: " + s.Versions)
 		}
 	}
 	return b.String(), p.validate()

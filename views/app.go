@@ -26,11 +26,32 @@ type Options struct {
 	// entry; nil leaves the entry out. StartDrill opens one at once.
 	NewDrill   func() (Drill, error)
 	StartDrill bool
+	// Kafka is the Kafka major version lessons start under, 3 or 4; 0
+	// leaves each lesson as it opens (Kafka 3). The version key changes it
+	// for the lesson being played and the ones opened after it.
+	Kafka int
 	// Tick schedules autoplay's next step after d; nil means tea.Tick.
 	// Tests pass a clock of their own so that autoplay runs without
 	// waiting in real time and its delays can be checked.
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+	// Renderer draws for one terminal (eoslab serve gives each session
+	// its own); nil is the local terminal's.
+	Renderer *lipgloss.Renderer
+	// Follow is a seat that watches a lesson another seat drives: the
+	// keys that move, play, restart or leave the lesson are off; focus,
+	// scrolling, help and details stay. Presenter is the seat that drives
+	// a class: it reveals a question (a) instead of answering it. Neither
+	// switches the Kafka version: the class plays the one it started with.
+	Follow, Presenter bool
 }
+
+// SessionChangedMsg tells the app that its session changed from outside
+// (eoslab serve's presenter moved the class): it redraws from the
+// session's frame, following the change to its panels when Moved.
+type SessionChangedMsg struct{ Moved bool }
+
+// SetDarkMsg redraws the app for a dark (or light) background.
+type SetDarkMsg struct{ Dark bool }
 
 // WithEnv returns o with the NO_COLOR convention applied: a NO_COLOR
 // variable that is present and not empty turns colour off (no-color.org).
@@ -108,7 +129,10 @@ type App struct {
 	// one again goes back to the same place.
 	kept map[string]Session
 	// leaving is set after q in a lesson: the next key confirms or stays.
-	leaving   bool
+	leaving bool
+	// kafka is the Kafka version the learner asked for (Options.Kafka, or
+	// the version key's last switch); 0 when never asked.
+	kafka     int
 	playing   bool
 	gen       int
 	speed     int
@@ -135,7 +159,7 @@ type App struct {
 // lipgloss.HasDarkBackground() before starting the program, so the terminal
 // is asked for its background before Bubble Tea starts reading input.
 func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts Options) tea.Model {
-	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII})
+	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	a := App{
 		opts:     opts,
 		th:       th,
@@ -147,6 +171,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		shown:    map[PanelID]PanelID{},
 		kept:     map[string]Session{},
 		cache:    newDrawCache(),
+		kafka:    opts.Kafka,
 	}
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
@@ -190,7 +215,7 @@ func newHelp(th *theme.Theme) help.Model {
 	h.Styles.ShortDesc = th.Faint
 	h.Styles.ShortSeparator = th.Faint
 	h.Styles.FullKey = th.AccentText
-	h.Styles.FullDesc = lipgloss.NewStyle()
+	h.Styles.FullDesc = th.Renderer().NewStyle()
 	h.Styles.FullSeparator = th.Faint
 	h.Styles.Ellipsis = th.Faint
 	return h
@@ -216,6 +241,10 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize(msg.Width, msg.Height)
 	case OpenLessonMsg:
 		a.openLesson(msg.Name)
+	case SessionChangedMsg:
+		a.refresh(msg.Moved)
+	case SetDarkMsg:
+		a.setDark(msg.Dark)
 	case autoplayMsg:
 		cmd = a.onTick(msg)
 	case tea.KeyMsg:
@@ -282,6 +311,11 @@ func (a *App) openLesson(name string) {
 		return
 	}
 	s, resumed := a.kept[name], true
+	if a.opts.Presenter {
+		// A class's lessons live in eoslab serve's hub, which open
+		// switches for every seat.
+		s = nil
+	}
 	if s != nil && s.Len() > 0 && s.Pos() >= s.Len() {
 		// A lesson left at its end opens at its start: picking it again
 		// means playing it again.
@@ -300,6 +334,10 @@ func (a *App) openLesson(name string) {
 			return
 		}
 		resumed = false
+		// A new session starts under the version the learner asked for.
+		if sw, ok := s.(KafkaSwitcher); ok && a.kafka != 0 && s.Frame().Kafka != a.kafka {
+			sw.SwitchKafka(a.kafka)
+		}
 		if p := a.opts.Progress; p != nil {
 			resume(s, p.Place(name))
 			resumed = true
@@ -353,3 +391,38 @@ func (a *App) checkFinished() {
 }
 
 func oneLine(s string) string { return strings.TrimSpace(clean(s)) }
+
+// setDark rebuilds the theme for a dark or light background, keeping the
+// screen, the lesson, the focus and the scroll positions.
+func (a *App) setDark(dark bool) {
+	r := a.th.Renderer()
+	r.SetHasDarkBackground(dark)
+	a.th = theme.New(theme.Options{NoColor: a.opts.NoColor, ASCII: a.opts.ASCII, Renderer: r})
+	a.home.restyle(a.th)
+	a.help = newHelp(a.th)
+	a.help.Width = a.w
+	for i := range a.panes {
+		a.panes[i].th = a.th
+	}
+	a.overlay.th = a.th
+	if a.cache != nil {
+		a.cache = newDrawCache()
+	}
+	a.refresh(false)
+}
+
+// restyle rebuilds the list in a new theme, keeping its lessons, the
+// selected one, the status and the size.
+func (h *Home) restyle(th *theme.Theme) {
+	var infos []LessonInfo
+	for _, it := range h.list.Items() {
+		if li, ok := it.(lessonItem); ok {
+			infos = append(infos, li.LessonInfo)
+		}
+	}
+	n := NewHome(infos, th)
+	n.list.Select(h.list.Index())
+	n.status = h.status
+	n.SetSize(h.w, h.h)
+	*h = n
+}

@@ -33,6 +33,10 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	if keyAny(km, k.QuitNow) {
 		return tea.Quit
 	}
+	if a.opts.Follow && a.followerRefuses(km) {
+		a.say(theme.Muted, "The presenter moves the lesson: tab, scroll, d and ? are yours.")
+		return nil
+	}
 	if a.leaving {
 		// q asked "leave this lesson?": y (or q again) leaves, any other
 		// key stays where it is and does nothing else.
@@ -116,6 +120,8 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 		a.say(theme.Muted, "Back to the start.")
 	case keyAny(km, k.Answer):
 		a.answer(km)
+	case keyAny(km, k.Kafka):
+		a.switchKafka()
 	case keyAny(km, k.Focus):
 		a.cycleFocus(1)
 	case keyAny(km, k.FocusBack):
@@ -125,6 +131,18 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 		*p, _ = p.Update(km)
 	}
 	return nil
+}
+
+// followerRefuses reports whether a key would move, play, answer or leave
+// the lesson, which a following seat cannot do; esc still closes an
+// overlay.
+func (a *App) followerRefuses(km tea.KeyMsg) bool {
+	k := a.keys
+	if keyAny(km, k.List) {
+		return !a.showFull && !a.showDetail
+	}
+	return slices.ContainsFunc([]key.Binding{k.Next, k.Back, k.First, k.Last, k.PlayPause, k.Slower, k.Faster, k.Restart, k.Answer, k.Kafka, k.Quit},
+		func(b key.Binding) bool { return keyAny(km, b) })
 }
 
 // blocked says why Next cannot run now, or "" when it can.
@@ -144,6 +162,10 @@ func (a *App) blocked() string {
 func (a *App) explainBlocked(why string) {
 	switch why {
 	case "question":
+		if a.opts.Presenter {
+			a.say(theme.Open, "The class is answering: a reveals.")
+			break
+		}
 		a.say(theme.Open, "Answer the question first: press "+a.answerKeys()+".")
 	case "end":
 		a.say(theme.Committed, "End of the lesson: r restarts, esc returns to the list.")
@@ -435,7 +457,11 @@ func (a *App) layoutPanes() {
 func (a *App) narrationFooter() string {
 	var parts []string
 	if cp := a.frame.Checkpoint; cp != nil && !cp.Answered && len(cp.Choices) > 0 {
-		parts = append(parts, a.answerKeys()+" answer")
+		if a.opts.Presenter {
+			parts = append(parts, "a reveal")
+		} else {
+			parts = append(parts, a.answerKeys()+" answer")
+		}
 	}
 	if hasDetails(&a.frame) {
 		parts = append(parts, a.keys.Details.Help().Key+" "+a.th.Sym.Note+" details")
@@ -533,7 +559,8 @@ func panelChanged(f *Frame, p PanelID) bool {
 	case PanelCoordinator:
 		return anyOf(f.Coordinators, func(x CoordinatorView) bool { return x.Changed })
 	case PanelConsumers:
-		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed })
+		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed }) ||
+			anyOf(f.Groups, func(x GroupView) bool { return x.Changed })
 	case PanelTimeline:
 		return anyOf(f.Timeline, func(x Arrow) bool { return x.Changed })
 	case PanelEvents:
@@ -549,4 +576,80 @@ func anyOf[T any](xs []T, ok func(T) bool) bool {
 		}
 	}
 	return false
+}
+
+// kafkaLabel names the transaction protocol in force, as the header shows
+// it: "Kafka 3.x · classic" for transaction.version 1, "Kafka 4.x ·
+// KIP-890" for 2. It is "" for a session that does not say.
+func (a *App) kafkaLabel(f *Frame) string {
+	k := f.Kafka
+	switch f.Protocol {
+	case 1:
+		k = 3
+	case 2:
+		k = 4
+	}
+	switch k {
+	case 3:
+		return "Kafka 3.x" + a.th.Sym.Sep + "classic"
+	case 4:
+		return "Kafka 4.x" + a.th.Sym.Sep + "KIP-890"
+	}
+	return ""
+}
+
+// otherKafka is the version the version key switches to.
+func otherKafka(k int) int {
+	if k == 4 {
+		return 3
+	}
+	return 4
+}
+
+// switchKafka plays the lesson under the other Kafka version: the session
+// restarts it and replays to the same step, and the status line says what
+// the replay kept and where it stopped.
+func (a *App) switchKafka() {
+	sw, ok := a.sess.(KafkaSwitcher)
+	if !ok || a.frame.Kafka == 0 {
+		a.say(theme.Muted, "This lesson plays under one Kafka version only.")
+		return
+	}
+	a.stop()
+	r := sw.SwitchKafka(otherKafka(a.frame.Kafka))
+	a.kafka = r.Kafka
+	a.toLesson()
+	a.showFull, a.showDetail = false, false
+	a.refresh(true)
+	msg := switchedText(r)
+	if p := a.frame.Protocol; p != 0 && p != r.Kafka-2 {
+		// The lesson set the protocol itself (an upgrade or a downgrade
+		// on the way): the header names that one, not the one chosen.
+		msg = "Kafka " + itoa(r.Kafka) + ".x chosen; at this step the lesson sets its own protocol."
+	}
+	a.say(theme.Open, msg)
+}
+
+// switchedText is the status line after a version switch, short enough
+// for an 80-column header: where the replay stopped, the answers kept,
+// and an answer that the switch made right or wrong.
+func switchedText(r Switched) string {
+	s := "Now Kafka " + itoa(r.Kafka) + ".x"
+	switch {
+	case r.Asked > 0:
+		s += ": step " + itoa(r.Asked) + " asks its question anew"
+	case r.Pos > 0 && len(r.Flipped) == 0:
+		s += ", at step " + itoa(r.Pos)
+	}
+	if r.Kept > 0 {
+		s += "; " + itoa(r.Kept) + " answer" + plural(r.Kept) + " kept"
+	}
+	if len(r.Flipped) > 0 {
+		now := "wrong"
+		if r.NowRight {
+			now = "right"
+		}
+		s += "; at step " + itoa(r.Flipped[0]) + " your answer is now " + now
+	}
+	return s + "."
 }

@@ -95,16 +95,29 @@ func (a *App) syncKeys() {
 	if inPlayer {
 		k.Answer.SetHelp(a.answerKeys(), "answer")
 	}
+	if a.opts.Presenter {
+		k.Answer.SetHelp("a", "reveal")
+	}
+	if a.opts.Follow {
+		for _, b := range []*key.Binding{&k.Next, &k.Back, &k.First, &k.Last, &k.PlayPause, &k.Slower, &k.Faster, &k.Restart, &k.Quit} {
+			b.SetEnabled(false)
+		}
+	}
 	k.Focus.SetEnabled(inPlayer)
 	k.FocusBack.SetEnabled(inPlayer)
 	k.Details.SetEnabled(inPlayer)
+	// A class plays the Kafka version eoslab serve started it with.
+	k.Kafka.SetEnabled(inPlayer && a.frame.Kafka != 0 && !a.opts.Follow && !a.opts.Presenter)
+	if inPlayer && a.frame.Kafka != 0 {
+		k.Kafka.SetHelp("v", "switch to Kafka "+itoa(otherKafka(a.frame.Kafka)))
+	}
 	if a.showDetail {
 		k.Details.SetHelp("d", "close details")
 	} else {
 		k.Details.SetHelp("d", "details")
 	}
 	overlay := inPlayer && (a.showFull || a.showDetail)
-	k.List.SetEnabled(inPlayer || a.showFull)
+	k.List.SetEnabled((inPlayer && !a.opts.Follow) || overlay || a.showFull)
 	switch {
 	case a.showFull:
 		k.List.SetHelp("esc", "close help")
@@ -155,7 +168,7 @@ func (a *App) shortKeys() []key.Binding {
 // playerHelpRank ranks the player's help entries: lower goes first when
 // space runs out. Scrolling the lesson ranks high: when the text is longer
 // than its pane, the help bar is where the learner learns how to read on.
-var playerHelpRank = map[string]int{"restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
+var playerHelpRank = map[string]int{"switch to Kafka 3": 2, "switch to Kafka 4": 2, "restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
 	"play": 6, "pause": 6, "lessons": 7, "details": 8, "close details": 8, "back": 9,
 	"scroll lesson": 10, "scroll details": 10, "scroll help": 10}
 
@@ -178,7 +191,7 @@ func (a *App) playerKeys() []key.Binding {
 	if a.playing {
 		ks = append(ks, k.Slower, k.Faster)
 	}
-	return append(ks, k.Restart, k.Focus, k.List, k.Help, k.Quit)
+	return append(ks, k.Restart, k.Kafka, k.Focus, k.List, k.Help, k.Quit)
 }
 
 // playerHelp is the player's help bar. It is drawn again only when the
@@ -246,7 +259,7 @@ func (a *App) fullKeys() [][]key.Binding {
 	pk := a.paneKeys
 	return [][]key.Binding{
 		{k.Next, k.Back, k.First, k.Last, k.Restart, k.Answer},
-		{k.PlayPause, k.Slower, k.Faster, k.Details},
+		{k.PlayPause, k.Slower, k.Faster, k.Details, k.Kafka},
 		{k.Focus, k.FocusBack, pk.Up, pk.Down},
 		{pk.PageUp, pk.PageDown, pk.Top, pk.Bottom},
 		{k.Help, k.List, k.Quit, k.QuitNow},
@@ -312,11 +325,17 @@ func (a App) homeView() string {
 // the autoplay state on the right.
 func (a App) headerLine() string {
 	th := a.th
-	left := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, clean(a.sess.Title()))
+	left := th.Text(theme.TextHeader, " eoslab ") + " "
+	if v := a.kafkaLabel(&a.frame); v != "" {
+		left += th.Text(theme.TextAccent, v) + "  "
+	}
+	left += th.Text(theme.TextBold, clean(a.sess.Title()))
 	var right string
 	switch {
 	case a.flash != "":
 		right = th.Render(a.flashKind, a.flash)
+	case a.opts.Follow:
+		right = th.Text(theme.TextFaint, "following the presenter")
 	case a.playing:
 		right = th.Text(theme.TextAccent, th.Sym.Play+" playing") + th.Text(theme.TextFaint, " "+speedText(speeds[a.speed])+"/step")
 	default:

@@ -18,9 +18,12 @@ type KeyMap struct {
 	Focus     key.Binding
 	FocusBack key.Binding
 	Details   key.Binding
-	Help      key.Binding
-	List      key.Binding
-	Quit      key.Binding
+	// Kafka switches the lesson between Kafka 3's and Kafka 4's
+	// transaction protocol.
+	Kafka key.Binding
+	Help  key.Binding
+	List  key.Binding
+	Quit  key.Binding
 	// QuitNow leaves the program from anywhere, lesson or list.
 	QuitNow key.Binding
 	// Leave confirms leaving a lesson once Quit has asked.
@@ -42,6 +45,7 @@ func DefaultKeyMap() KeyMap {
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "panels")),
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous panel")),
 		Details:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
+		Kafka:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "switch Kafka 3/4")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),

@@ -42,6 +42,37 @@ type Session interface {
 	Frame() Frame
 }
 
+// KafkaSwitcher is a Session that plays its lesson under either Kafka
+// major version's transaction protocol: 3 (the classic one,
+// transaction.version=1) or 4 (KIP-890, transaction.version=2). The
+// player's version key calls SwitchKafka; a session that does not
+// implement it plays one version only.
+type KafkaSwitcher interface {
+	// SwitchKafka restarts the lesson under Kafka k and replays it to the
+	// current step, keeping the answers given so far where the same
+	// question is asked under k.
+	SwitchKafka(k int) Switched
+}
+
+// Switched is what a version switch did, for the status line.
+type Switched struct {
+	// Kafka is the version now on, 3 or 4.
+	Kafka int
+	// From and Pos are the step the learner was at and the step the
+	// replay reached: Pos < From when a question on the way is asked
+	// afresh under the new version (Asked).
+	From, Pos int
+	// Kept counts the answers carried over; Asked is the step of the first
+	// question asked afresh (its choices differ under the new version),
+	// or 0.
+	Kept, Asked int
+	// Flipped lists the steps whose kept answer is right under one version
+	// and wrong under the other; NowRight says whether the first of them
+	// is right under the new version.
+	Flipped  []int
+	NowRight bool
+}
+
 // Frame is everything the player draws for one step.
 type Frame struct {
 	// Key identifies the frame's content apart from Checkpoint: a session
@@ -53,6 +84,15 @@ type Frame struct {
 	Key uint64
 
 	Step, Steps int
+	// Kafka is the Kafka major version whose transaction protocol the
+	// lesson plays under: 3 (classic, transaction.version=1) or 4
+	// (KIP-890, transaction.version=2); 0 when the session does not say.
+	Kafka int
+	// Protocol is the cluster's transaction.version at this step: 1, the
+	// classic protocol, or 2, KIP-890's. It is the Kafka version's own
+	// unless the lesson changes it (an upgrade mid-lesson); the header
+	// names the protocol in force. 0 when the session does not say.
+	Protocol int
 	// Title is the step's title, drawn in bold above Narration, the
 	// step's paragraphs. A frame before the first step, or of a session
 	// whose steps have no titles, has none.
@@ -65,12 +105,18 @@ type Frame struct {
 	// the Kafka class and method that decide what the step shows. Like
 	// Note, they are drawn in the detail view, not in the main text.
 	More, Source string
-	Checkpoint   *Checkpoint
-	Producers    []ProducerView
-	Partitions   []PartitionView
+	// Versions says how the step differs between Kafka 3 and Kafka 4; it
+	// is drawn in the detail view. It may be empty.
+	Versions   string
+	Checkpoint *Checkpoint
+	Producers  []ProducerView
+	Partitions []PartitionView
 	// Coordinators lists one entry per transactional id the lesson shows.
 	Coordinators []CoordinatorView
 	Consumers    []ConsumerView
+	// Groups are the consumer groups at their group coordinator: the
+	// committed offsets, and the transactional offsets still pending.
+	Groups []GroupView
 	// Timeline is the message sequence diagram; Actors are its columns in
 	// order. Arrows marked Changed are the ones the last step sent,
 	// delivered, lost or delayed.
@@ -274,7 +320,11 @@ type CoordinatorView struct {
 	Writes     []string
 	ProducerID int64
 	Epoch      int16
-	Changed    bool
+	// Loading says a new coordinator is still reading the partition's log
+	// after a failover (it answers COORDINATOR_LOAD_IN_PROGRESS): it holds
+	// no state for the id yet, which is not the same as having none.
+	Loading bool
+	Changed bool
 }
 
 // State is the name of the current state, or "" when there is none.
@@ -289,6 +339,27 @@ func (c *CoordinatorView) State() string {
 type PartitionOffset struct {
 	Partition string
 	Offset    int64
+}
+
+// GroupView is one consumer group as its group coordinator holds it: the
+// generation (KIP-447 fences a member of an older one), the committed
+// offsets and the pending transactional offsets, which a COMMIT marker on
+// the group's __consumer_offsets partition makes committed and an ABORT
+// marker discards.
+type GroupView struct {
+	ID         string
+	Generation int32
+	Committed  []PartitionOffset // sorted by partition
+	Pending    []PendingOffset   // by producer id, then partition
+	Changed    bool              // the last step changed the group
+}
+
+// PendingOffset is a transactional offset waiting for its transaction's
+// marker, and the producer whose transaction holds it.
+type PendingOffset struct {
+	Partition  string
+	Offset     int64
+	ProducerID int64
 }
 
 // ConsumedRecord is one record a consumer has returned to the application.

@@ -46,6 +46,12 @@ var noTextAllowed = map[string]string{
 	`theme/theme.go: RenderBold: strings.ContainsAny(s, "\n\t")`: "ANSI: multi-line text goes through lipgloss, not the cached codes",
 	`theme/theme.go: Text: strings.ContainsAny(s, "\n\t")`:       "ANSI: multi-line text goes through lipgloss, not the cached codes",
 	`theme/theme.go: cacheCodes: strings.Index(r, marker)`:       "ANSI: cutting a style's escape codes around a marker the theme rendered",
+	// eoslab serve: the SSH protocol's and the client's words, not the engine's.
+	`serve/server.go: New: "shell"`:                            "SSH: the one session request type served (RFC 4254), refusing exec and subsystem",
+	`serve/server.go: asciiTerm: "dumb"`:                       "SSH: the client's TERM, which comes only as text",
+	`serve/server.go: asciiTerm: strings.Contains(v, "utf-8")`: "SSH: the client's locale, which comes only as text",
+	`serve/server.go: asciiTerm: strings.Contains(v, "utf8")`:  "SSH: the client's locale, which comes only as text",
+	`serve/seat.go: View: strings.Split(body, "\n")`:           "layout: the player's rows, to put the class's lines under them",
 	// The views' own words, not the engine's.
 	`app_player.go: explainBlocked: "question"`:          "the app's own reason word, made by blocked()",
 	`app_player.go: explainBlocked: "end"`:               "the app's own reason word, made by blocked()",

@@ -6,10 +6,63 @@ import (
 	"eoslab/views/theme"
 )
 
-// consumersContent draws the consumers side by side, so a read_committed
-// and a read_uncommitted reader of the same partitions can be compared line
-// by line: what each has returned, and where each will fetch next.
+// consumersContent draws the consumer groups' offsets, when there are
+// groups, above the consumers side by side, so a read_committed and a
+// read_uncommitted reader of the same partitions can be compared line by
+// line: what each has returned, and where each will fetch next.
 func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
+	head, body, anchor := consumerColumns(f, p)
+	if len(f.Groups) == 0 {
+		return head, body, anchor
+	}
+	groups, ga := p.groupLines(f.Groups)
+	n := groups.Len()
+	if ga.From < 0 && anchor.From >= 0 {
+		ga = Range{anchor.From + n, anchor.To + n}
+	}
+	return head, stack([]Content{groups, body}), ga
+}
+
+// groupLines is each group's offsets at its coordinator, a few lines a
+// group: "Group g offsets (generation 2)", then the committed offsets and
+// the pending transactional ones with the producer id whose transaction
+// holds them. The words say which is which; colour only repeats them.
+func (p painter) groupLines(gs []GroupView) (sections, Range) {
+	var out []string
+	var heads []int
+	anchor := noRange
+	for i := range gs {
+		g := &gs[i]
+		from := len(out)
+		heads = append(heads, from)
+		out = append(out, p.mark(g.Changed)+p.bold("Group "+clean(g.ID)+" offsets")+
+			p.muted(" (generation "+itoa(int(g.Generation))+")"))
+		committed := make([]string, len(g.Committed))
+		for j, c := range g.Committed {
+			committed[j] = p.th.Render(theme.Committed, clean(c.Partition)+":"+i64(c.Offset))
+		}
+		if len(committed) == 0 {
+			committed = []string{p.muted("none")}
+		}
+		out = append(out, p.flow("    committed      ", committed, ", ", 19)...)
+		pending := make([]string, len(g.Pending))
+		for j, o := range g.Pending {
+			pending[j] = p.th.Render(theme.Open, clean(o.Partition)+":"+i64(o.Offset)) + p.muted(" pid "+i64(o.ProducerID))
+		}
+		if len(pending) == 0 {
+			pending = []string{p.muted("none")}
+		}
+		out = append(out, p.flow("    pending (txn)  ", pending, ", ", 19)...)
+		if g.Changed && anchor.From < 0 {
+			anchor = Range{from, len(out) - 1}
+		}
+		out = append(out, "")
+	}
+	return sections{out, heads}, anchor
+}
+
+// consumerColumns draws the consumers side by side.
+func consumerColumns(f *Frame, p painter) ([]string, Content, Range) {
 	n := len(f.Consumers)
 	if n == 0 {
 		return nil, textLines{p.muted("  (no consumers)")}, noRange

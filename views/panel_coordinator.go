@@ -1,6 +1,10 @@
 package views
 
-import "strings"
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
 
 // The diagram below places the eight coordinator states by their ids in
 // TransactionState.java, the order CoordinatorView.States lists their names
@@ -54,8 +58,17 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 		out = append(out, "  producerId "+p.bold(i64(c.ProducerID))+"  epoch "+p.bold(itoa(int(c.Epoch))))
 	}
 	stateLine := len(out)
-	out = append(out, "  state "+th.RenderBold(toneKind(c.Tone), "["+clean(c.State())+"]"))
-	out = append(out, p.stateMachine(c)...)
+	if c.Loading && c.Current < 0 {
+		// A new coordinator reading the log: no state yet, and no
+		// partition list to show either.
+		out = append(out, p.flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+clean(c.Partition)+")"),
+			p.muted("answers COORDINATOR_LOAD_IN_PROGRESS(14)")}, " ", 4)...)
+		out = append(out, p.stateMachine(c)...)
+		out = append(out, "  partitions in txn: "+p.muted("(loading)"))
+	} else {
+		out = append(out, "  state "+th.RenderBold(toneKind(c.Tone), "["+clean(c.State())+"]"))
+		out = append(out, p.stateMachine(c)...)
+	}
 	parts := p.muted("none")
 	if len(c.Partitions) > 0 {
 		cl := make([]string, len(c.Partitions))
@@ -64,7 +77,9 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 		}
 		parts = strings.Join(cl, ", ")
 	}
-	out = append(out, "  partitions in txn: "+parts)
+	if !c.Loading || c.Current >= 0 {
+		out = append(out, "  partitions in txn: "+parts)
+	}
 	out = append(out, "  "+p.muted("writes to "+clean(c.Partition)+":"))
 	if len(c.Writes) == 0 {
 		out = append(out, "    "+p.muted("(none yet)"))

@@ -11,7 +11,7 @@ import (
 // hasDetails reports whether a frame has anything for its detail view
 // beyond the event lines every step has.
 func hasDetails(f *Frame) bool {
-	return strings.TrimSpace(f.More+f.Source+f.Note) != ""
+	return strings.TrimSpace(f.More+f.Source+f.Note+f.Versions) != ""
 }
 
 // detailContent is the step's detail view: the deeper why, where Kafka
@@ -40,6 +40,7 @@ func detailContent(f *Frame, p painter) Content {
 	}
 	section("More about this step", f.More, theme.Plain)
 	section("In Kafka's code", f.Source, theme.Plain)
+	section("Kafka 3 and Kafka 4", f.Versions, theme.Plain)
 	section(th.Sym.Note+" Kafka vs the article", f.Note, theme.InFlight)
 	if !hasDetails(f) {
 		out = append(out, p.muted("This step has no notes beyond its events."), "")

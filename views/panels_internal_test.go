@@ -158,3 +158,105 @@ func TestTimelineLabelsNeverCoverLifelines(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupOffsets: the Consumers panel lists each group's committed and
+// pending transactional offsets above the consumers, in words as well as
+// colour (the NO_COLOR and ASCII screens say "committed" and "pending
+// (txn)"), with the producer whose transaction holds a pending offset; a
+// changed group is marked and is what the pane scrolls to; a frame without
+// groups draws the consumers alone, as before.
+func TestGroupOffsets(t *testing.T) {
+	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 40}
+	cons := []ConsumerView{{Name: "C", Isolation: "read_committed", ReadCommitted: true, Group: "g"}}
+	f := &Frame{Consumers: cons, Groups: []GroupView{
+		{ID: "g", Generation: 2, Committed: []PartitionOffset{{"in-0", 2}},
+			Pending: []PendingOffset{{"in-0", 3, 2000}, {"in-1", 7, 2000}, {"in-2", 9, 2001}}, Changed: true},
+		{ID: "h", Generation: 1},
+	}}
+	_, c, anchor := consumersContent(f, p)
+	var got []string
+	for i := 0; i < c.Len(); i++ {
+		got = append(got, strings.TrimRight(ansi.Strip(c.Line(i)), " "))
+	}
+	mark := p.th.Glyph(theme.Changed)
+	want := []string{
+		mark + " Group g offsets (generation 2)",
+		"    committed      in-0:2",
+		"    pending (txn)  in-0:3 pid 2000",
+		"                   in-1:7 pid 2000",
+		"                   in-2:9 pid 2001",
+		"",
+		"  Group h offsets (generation 1)",
+		"    committed      none",
+		"    pending (txn)  none",
+		"",
+	}
+	if len(got) < len(want) || !reflect.DeepEqual(got[:len(want)], want) {
+		t.Fatalf("group section:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got[len(want)] != "  C" {
+		t.Errorf("the consumers follow the groups; line %d is %q", len(want), got[len(want)])
+	}
+	if anchor != (Range{0, 4}) {
+		t.Errorf("anchor %v, want the changed group's lines 0-4", anchor)
+	}
+	if st, ok := c.(Sticky); !ok {
+		t.Error("the stacked content lost its sticky headings")
+	} else if h, ok := st.StickyAt(3); !ok || !strings.Contains(ansi.Strip(h), "Group g offsets") {
+		t.Errorf("sticky heading at line 3 = %q %v", h, ok)
+	}
+
+	// Nothing changed in the groups: the pane still scrolls to the
+	// consumer that changed, below them.
+	f.Groups[0].Changed = false
+	f.Consumers[0].Changed = true
+	f.Consumers[0].Records = []ConsumedRecord{{Partition: "in-0", Offset: 0, Value: "a", Changed: true}}
+	_, c, a := consumersContent(f, p)
+	if a.From < len(want) || a.From != a.To || !strings.Contains(ansi.Strip(c.Line(a.From)), "in-0@0 a") {
+		t.Errorf("anchor %v, want the changed consumer's new record, below the groups", a)
+	}
+	if !panelChanged(f, PanelConsumers) {
+		t.Error("a changed consumer marks the Consumers tab")
+	}
+	f.Consumers[0].Changed = false
+	f.Groups[1].Changed = true
+	if !panelChanged(f, PanelConsumers) {
+		t.Error("a changed group marks the Consumers tab")
+	}
+
+	// No groups: the consumers alone.
+	_, alone, _ := consumersContent(&Frame{Consumers: cons}, p)
+	if l := strings.TrimRight(ansi.Strip(alone.Line(0)), " "); l != "  C" {
+		t.Errorf("without groups the panel starts with %q", l)
+	}
+}
+
+// TestCoordinatorLoading: a coordinator that is still loading its
+// __transaction_state partition after a failover says so in words, instead
+// of an empty state and an empty partition list that would read as "no
+// transaction"; once loaded, the state is drawn as usual.
+func TestCoordinatorLoading(t *testing.T) {
+	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 76}
+	states := []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
+	text := func(c CoordinatorView) string {
+		lines, _ := p.coordinatorLines(&c)
+		return ansi.Strip(strings.Join(lines, "\n"))
+	}
+	loading := CoordinatorView{TxnID: "tx", Partition: "__transaction_state-3", Broker: "broker-2", States: states,
+		Current: -1, ProducerID: -1, Loading: true}
+	got := text(loading)
+	for _, want := range []string{"state (loading __transaction_state-3)", "answers COORDINATOR_LOAD_IN_PROGRESS(14)", "partitions in txn: (loading)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("loading coordinator lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "[]") || strings.Contains(got, "partitions in txn: none") {
+		t.Errorf("loading coordinator drawn as an empty state:\n%s", got)
+	}
+	loaded := loading
+	loaded.Loading, loaded.Current, loaded.Partitions = false, 2, []string{"t-0"}
+	got = text(loaded)
+	if !strings.Contains(got, "state [PrepareCommit]") || !strings.Contains(got, "partitions in txn: t-0") || strings.Contains(got, "loading") {
+		t.Errorf("loaded coordinator:\n%s", got)
+	}
+}

@@ -49,6 +49,14 @@ func (k *checker) check(e Expectation) (bool, string, error) {
 		return k.txnLog(x)
 	case GroupCheck:
 		return k.group(x)
+	case RequestsCheck:
+		f := engine.RequestFilter{From: x.From, TxnID: x.TxnID}
+		if x.Kind != "" {
+			f.Kind, f.KindSet = engine.MsgKindByName(x.Kind)
+		}
+		return eqInt(int64(k.w.RequestCount(f)), x.N)
+	case MarkersCheck:
+		return eqInt(int64(k.w.MarkerCount(x.TxnID)), x.N)
 	case ViolationCheck:
 		return k.violation(x)
 	case EventCheck:

@@ -156,6 +156,18 @@ var expectForms = []*form{
 			{key: "epoch", ph: "N", check: epochN},
 		},
 		rule: responseRule},
+	// What exactly-once costs, counted by the engine from its typed history:
+	// requests (each one round trip) and transaction markers.
+	{verb: "expect", usage: "expect requests N [kind=KIND] [from=NAME] [txn=ID]", need: "a number of requests",
+		args: []arg{{lit: "requests", role: "subject", name: "requests"}, {name: "N", check: intIn(0, maxInt32)}}, min: 2,
+		opts: []opt{
+			{key: "kind", ph: "KIND", check: requestKind},
+			{key: "from", ph: "NAME", check: endpoint},
+			{key: "txn", ph: "ID", check: txnIDRef},
+		}},
+	{verb: "expect", usage: "expect markers N [txn=ID]", need: "a number of markers",
+		args: []arg{{lit: "markers", role: "subject", name: "markers"}, {name: "N", check: intIn(0, maxInt32)}}, min: 2,
+		opts: []opt{{key: "txn", ph: "ID", check: txnIDRef}}},
 	{verb: "expect", usage: "expect violation NAME", need: "an invariant name",
 		args: []arg{{lit: "violation", role: "subject", name: "violation"}, {name: "NAME", check: invariantName}}, min: 2},
 	{verb: "expect", usage: "expect violations none", need: "the word none",
@@ -258,6 +270,29 @@ func actorWord(p *pctx, s string) string {
 	}
 	return "expected who acted, as the transcript names it: broker-N, a client, coordinator(broker-N), group(G), a partition, network, expert or clock" +
 		didYouMean(s, few(p.d.clients))
+}
+
+// requestKinds are the message kinds that are requests.
+var requestKinds = func() []string {
+	var out []string
+	for _, k := range messageKinds {
+		if !strings.HasSuffix(k, "Response") {
+			out = append(out, k)
+		}
+	}
+	return out
+}()
+
+// requestKind accepts a request kind: requests counts requests, and each
+// has one answer.
+func requestKind(_ *pctx, s string) string {
+	if contains(requestKinds, s) {
+		return ""
+	}
+	if contains(messageKinds, s) {
+		return s + " is a response; requests counts requests (each has one answer): " + strings.TrimSuffix(s, "Response")
+	}
+	return "expected a request kind like Produce or EndTxn" + didYouMean(s, requestKinds)
 }
 
 // responseKinds are the message kinds that answer a request.
@@ -430,6 +465,10 @@ func buildExpect(c *expectWords) Expectation {
 			x.N = some(num(v))
 		}
 		return x
+	case "requests":
+		return RequestsCheck{N: num(a[1]), Kind: opt("kind"), From: opt("from"), TxnID: opt("txn")}
+	case "markers":
+		return MarkersCheck{N: num(a[1]), TxnID: opt("txn")}
 	case "violation":
 		return ViolationCheck{Name: a[1]}
 	case "violations":

@@ -317,7 +317,29 @@ type TxnLogCheck struct {
 	CoordinatorEpoch Opt[int64]
 }
 
+// RequestsCheck is "expect requests N [kind=KIND] [from=NAME] [txn=ID]":
+// how many requests were put on the network so far (a retry counts again;
+// each request is one round trip), narrowed to a kind, a sender, or the
+// requests that serve one transactional id (the client's and the brokers'
+// own, such as WriteTxnMarkers).
+type RequestsCheck struct {
+	N     int64
+	Kind  string // "" for every kind
+	From  string
+	TxnID string
+}
+
+// MarkersCheck is "expect markers N [txn=ID]": how many transaction
+// markers were appended to partition logs so far, for one transactional
+// id or for all.
+type MarkersCheck struct {
+	N     int64
+	TxnID string
+}
+
 func (PartitionCheck) expectation()     {}
+func (RequestsCheck) expectation()      {}
+func (MarkersCheck) expectation()       {}
 func (BatchCheck) expectation()         {}
 func (AbortedCheck) expectation()       {}
 func (ProducerStateCheck) expectation() {}
@@ -559,5 +581,19 @@ func (x TxnLogCheck) String() string {
 	}
 	l.int("timeout", x.Timeout)
 	l.int("coordinatorEpoch", x.CoordinatorEpoch)
+	return l.String()
+}
+
+func (x RequestsCheck) String() string {
+	l := line{"expect", "requests", i64(x.N)}
+	l.text("kind", x.Kind)
+	l.text("from", x.From)
+	l.text("txn", x.TxnID)
+	return l.String()
+}
+
+func (x MarkersCheck) String() string {
+	l := line{"expect", "markers", i64(x.N)}
+	l.text("txn", x.TxnID)
 	return l.String()
 }

@@ -21,6 +21,30 @@ func open(t testing.TB, name string) *Session {
 	return s.(*Session)
 }
 
+// openKafka starts a built-in lesson under Kafka k (3 or 4).
+func openKafka(t testing.TB, name string, k int) *Session {
+	t.Helper()
+	l, err := lessons.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(l.ForKafka(k))
+	if s.Kafka() != k {
+		t.Fatalf("%s has no reading for Kafka %d", name, k)
+	}
+	return s
+}
+
+// eachLesson runs f on every built-in lesson under each Kafka version, as
+// the subtest "name/kafka-k".
+func eachLesson(t *testing.T, f func(t *testing.T, name string, k int)) {
+	for _, m := range lessons.All() {
+		for _, k := range lessons.Versions {
+			t.Run(m.Name+"/kafka-"+itoa(k), func(t *testing.T) { f(t, m.Name, k) })
+		}
+	}
+}
+
 // playTo moves s to position pos, answering checkpoints with the right
 // choice on the way.
 func playTo(t testing.TB, s *Session, pos int) views.Frame {
@@ -62,9 +86,9 @@ func TestLessonsAndOpen(t *testing.T) {
 // TestFrameInvariants walks every lesson and checks what every frame
 // promises the views.
 func TestFrameInvariants(t *testing.T) {
-	for _, m := range lessons.All() {
-		t.Run(m.Name, func(t *testing.T) {
-			s := open(t, m.Name)
+	eachLesson(t, func(t *testing.T, name string, k int) {
+		{
+			s := openKafka(t, name, k)
 			for {
 				f := s.Frame()
 				checkFrame(t, s, f)
@@ -88,14 +112,14 @@ func TestFrameInvariants(t *testing.T) {
 			if s.Pos() != s.Len() {
 				t.Fatalf("stopped at %d of %d", s.Pos(), s.Len())
 			}
-		})
-	}
+		}
+	})
 }
 
 func checkFrame(t *testing.T, s *Session, f views.Frame) {
 	t.Helper()
 	at := fmt.Sprintf("step %d", f.Step)
-	if f.Step != s.Pos() || f.Steps != s.Len() || f.Title+f.Narration == "" {
+	if f.Step != s.Pos() || f.Steps != s.Len() || f.Title+f.Narration == "" || f.Kafka != s.Kafka() {
 		t.Fatalf("%s: header %d/%d, narration %q", at, f.Step, f.Steps, f.Narration)
 	}
 	if st := s.p.StepAt(f.Step); (st != nil && st.Ask != nil) != (f.Checkpoint != nil) {
@@ -171,9 +195,9 @@ var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is pa
 // TestFramesAfterBackAreExact: the frame of a position is the same whether
 // it was reached by playing straight or by going back and forth.
 func TestFramesAfterBackAreExact(t *testing.T) {
-	for _, m := range lessons.All() {
-		t.Run(m.Name, func(t *testing.T) {
-			s := open(t, m.Name)
+	eachLesson(t, func(t *testing.T, name string, k int) {
+		{
+			s := openKafka(t, name, k)
 			// The checkpoint is left out: answering it is the one thing
 			// that changes a position's frame, and it is checked apart.
 			// So is the Key, which names a build, not a content.
@@ -188,7 +212,7 @@ func TestFramesAfterBackAreExact(t *testing.T) {
 				want = append(want, frame(s))
 			}
 			// A second session that goes back and forth.
-			u := open(t, m.Name)
+			u := openKafka(t, name, k)
 			check := func() {
 				t.Helper()
 				if got := frame(u); !reflect.DeepEqual(got, want[u.Pos()]) {
@@ -212,12 +236,12 @@ func TestFramesAfterBackAreExact(t *testing.T) {
 			// A session that forgets everything it cached before each
 			// frame builds the same frames: the caches of event lines,
 			// log rows and records change nothing.
-			v := open(t, m.Name)
-			for k := 0; k <= v.Len(); k++ {
-				playTo(t, v, k)
+			v := openKafka(t, name, k)
+			for pos := 0; pos <= v.Len(); pos++ {
+				playTo(t, v, pos)
 				v.forget()
-				if got := frame(v); !reflect.DeepEqual(got, want[k]) {
-					t.Fatalf("position %d differs when built without caches:\n got %+v\nwant %+v", k, got, want[k])
+				if got := frame(v); !reflect.DeepEqual(got, want[pos]) {
+					t.Fatalf("position %d differs when built without caches:\n got %+v\nwant %+v", pos, got, want[pos])
 				}
 			}
 			// The first session, also back at the start, agrees.
@@ -226,8 +250,8 @@ func TestFramesAfterBackAreExact(t *testing.T) {
 			if !reflect.DeepEqual(frame(s), frame(u)) {
 				t.Fatal("position 0 differs between sessions")
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestFrameContent pins what the panels must show at key moments.

@@ -30,11 +30,14 @@ func (s *Session) build(pos int) views.Frame {
 	if pos > 0 {
 		ch.set = s.p.ChangesAt(pos)
 	}
-	f := views.Frame{Step: pos, Steps: s.p.Len()}
 	l := s.p.Lesson()
+	f := views.Frame{Step: pos, Steps: s.p.Len(), Kafka: l.Kafka}
+	if l.Kafka != 0 {
+		f.Protocol = w.Config.TransactionVersion
+	}
 	if st := s.p.StepAt(pos); st != nil {
 		f.Title, f.Narration, f.Note = st.Title, st.Say, st.Note
-		f.More, f.Source = st.More, st.Source
+		f.More, f.Source, f.Versions = st.More, st.Source, st.Versions
 	} else {
 		f.Narration = l.Title + paraBreak + l.Summary
 		if l.Intro != "" {
@@ -45,6 +48,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Partitions = s.partitionViews(w, &ch)
 	f.Coordinators = s.coordinatorViews(w, &ch)
 	f.Consumers = consumerViews(w, &ch)
+	f.Groups = groupViews(w, &ch)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
 	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
 	f.Violations = violations(w, &ch)
@@ -64,6 +68,10 @@ type changes struct {
 // client reports whether a client acted, which is when its state changed
 // (engine.ChangeSet.Actors).
 func (c *changes) client(name string) bool { return c.pos > 0 && c.set.Actor(name) }
+
+// group reports whether a consumer group's members, generation or offsets
+// changed.
+func (c *changes) group(id string) bool { return c.pos > 0 && c.set.Group(id) }
 
 // txnID reports whether a transactional id's coordinator entry changed.
 func (c *changes) txnID(id string) bool { return c.pos > 0 && c.set.TxnID(id) }
@@ -316,6 +324,7 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 		if t.Leader > 0 {
 			v.Broker = engine.BrokerAddr(t.Leader)
 		}
+		v.Loading = t.Loading
 		m, known := t.Meta[id]
 		if known {
 			v.Current, v.Tone, v.ProducerID, v.Epoch = int(m.State), txnTone(m.State), m.ProducerID, m.ProducerEpoch
@@ -403,6 +412,28 @@ func consumerViews(w *engine.World, ch *changes) []views.ConsumerView {
 			v.Positions = append(v.Positions, views.PartitionOffset{Partition: p.TP.String(), Offset: p.Offset})
 		}
 		out[i] = v
+	}
+	return out
+}
+
+// groupViews lists every group the group coordinator holds, by id, with
+// its committed and pending transactional offsets.
+func groupViews(w *engine.World, ch *changes) []views.GroupView {
+	ids := w.GroupIDs()
+	out := make([]views.GroupView, 0, len(ids))
+	for _, id := range ids {
+		g, ok := w.GroupInfo(id)
+		if !ok {
+			continue
+		}
+		v := views.GroupView{ID: id, Generation: g.Generation, Changed: ch.group(id)}
+		for _, c := range g.Committed {
+			v.Committed = append(v.Committed, views.PartitionOffset{Partition: c.TP.String(), Offset: c.Offset})
+		}
+		for _, p := range g.Pending {
+			v.Pending = append(v.Pending, views.PendingOffset{Partition: p.TP.String(), Offset: p.Offset, ProducerID: p.ProducerID})
+		}
+		out = append(out, v)
 	}
 	return out
 }

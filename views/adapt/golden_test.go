@@ -137,10 +137,48 @@ var goldenCases = []goldenCase{
 	{name: "invalid-producer-epoch", lesson: "zombie", step: 7, focus: "Producers"},
 	{name: "producer-fenced", lesson: "zombie", step: 8, focus: "Producers"},
 	{name: "epoch-bumped", lesson: "zombie", step: 9, focus: "Coordinator"},
+	// Three guarantees: the three partitions side by side once I's retry
+	// was recognised: t-0 lost pay-1, t-1 holds it twice, t-2 once.
+	{name: "three-partitions", lesson: "three-guarantees", step: 7, focus: "Partitions"},
+	// Sequences: c's request dropped with four more in flight behind it,
+	// and d refused with OUT_OF_ORDER_SEQUENCE_NUMBER.
+	{name: "gap-refused", lesson: "sequences", step: 3, focus: "Timeline"},
+	// Producer ids: pay-7 twice in t-0, from pid 1000 (epoch 1, after its
+	// own bump) and from the restarted instance's pid 1001.
+	{name: "restart-duplicates", lesson: "producer-ids", step: 7, focus: "Partitions"},
+	// Finding the coordinator: payment-processor-1 on __transaction_state-3,
+	// led by broker-1, with its first record (Empty) written there.
+	{name: "partition-3", lesson: "coordinator", step: 2, focus: "Coordinator"},
+	// Transaction timeout: the coordinator's check at t=70000 has fenced
+	// and aborted the frozen producer's transaction with epoch 1.
+	{name: "timed-out", lesson: "transaction-timeout", step: 4, focus: "Coordinator"},
 	// Aborting: the ABORT markers, then both consumers side by side.
 	{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"},
 	{name: "consumers", lesson: "abort", step: 8, focus: "Consumers"},
 	{name: "consumers-answered", lesson: "abort", step: 8, answer: "right", focus: "Consumers"},
+	// Two-phase commit: commitTransaction() has returned while both
+	// COMMIT markers are still in flight.
+	{name: "returns-before-markers", lesson: "two-phase-commit", step: 5, focus: "Timeline"},
+	// read_committed: the COMMIT marker is on the leader but not yet below
+	// the high watermark, so the LSO waits at q2's offset.
+	{name: "marker-not-replicated", lesson: "read-committed", step: 7, focus: "Partitions"},
+	// Consume-transform-produce: group g's offset for in-0 is pending in
+	// P's transaction, nothing committed yet.
+	{name: "pending-offsets", lesson: "consume-transform-produce", step: 2, focus: "Consumers"},
+	// The coordinator dies mid-commit: the new coordinator still loading
+	// __transaction_state-3, then the old one's late marker refused.
+	{name: "loading", lesson: "coordinator-failover", step: 3, focus: "Coordinator"},
+	{name: "late-marker-fenced", lesson: "coordinator-failover", step: 5, focus: "Events"},
+	// Delivery is not processing: the restarted mailer receives the same
+	// two orders again, from the same offsets.
+	{name: "redelivered", lesson: "delivery-vs-processing", step: 3, focus: "Consumers"},
+	// The price of exactly-once: three partitions, three markers.
+	{name: "three-markers", lesson: "price-of-exactly-once", step: 6, focus: "Partitions"},
+	// Streams and Flink: the checkpoint's open transaction holds sink-0's LSO.
+	{name: "checkpoint-holds-lso", lesson: "streams-and-flink", step: 6, focus: "Partitions"},
+	// The capstone: the new version's initTransactions has fenced the old
+	// one mid-payment and aborted its ledger entries.
+	{name: "deploy-fences", lesson: "capstone-payments", step: 5, focus: "Partitions"},
 }
 
 // TestGoldenLessons draws the real lessons, through the engine, at the two
@@ -165,3 +203,42 @@ func TestGoldenLessons(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestGoldenKafka4 draws key moments with Kafka 4 on (transaction.version=2,
+// KIP-890) at 80x24: the header names it, the ABORT markers and the
+// fence carry the bumped epochs, the zombie's write is refused by the
+// leader, the detail view says how a step differs, and the comparison
+// lesson's late TxnOffsetCommit is refused.
+func TestGoldenKafka4(t *testing.T) {
+	cases := []struct {
+		goldenCase
+		keys []string
+	}{
+		{goldenCase: goldenCase{name: "abort-markers", lesson: "abort", step: 6, focus: "Partitions"}},
+		{goldenCase: goldenCase{name: "abort-next-epoch-answered", lesson: "abort", step: 8, answer: "right"}},
+		{goldenCase: goldenCase{name: "abort-details", lesson: "abort", step: 5}, keys: []string{"d"}},
+		{goldenCase: goldenCase{name: "zombie-fence", lesson: "zombie", step: 3, focus: "Coordinator"}},
+		{goldenCase: goldenCase{name: "zombie-invalid-producer-epoch", lesson: "zombie", step: 7, focus: "Events"}},
+		{goldenCase: goldenCase{name: "compare-late-copy-joins", lesson: "kafka-3-vs-4", step: 5, focus: "Events"}},
+		{goldenCase: goldenCase{name: "compare-late-copy-refused", lesson: "kafka-3-vs-4", step: 12, focus: "Events"}},
+		// The version key at the abort lesson's epoch question.
+		{goldenCase: goldenCase{name: "abort-switched-to-3", lesson: "abort", step: 8, answer: "right"}, keys: []string{"v"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"-80x24", func(t *testing.T) {
+			p := openPlayer(t, c.lesson, 80, 24, views.Options{Kafka: 4})
+			if k := p.session().Kafka(); k != 4 {
+				t.Fatalf("opened under Kafka %d", k)
+			}
+			p.to(c.step)
+			if c.answer != "" {
+				p.answer(c.answer == "right")
+			}
+			if c.focus != "" {
+				p.focus(c.focus)
+			}
+			p.press(c.keys...)
+			goldenScreen(t, p.m.View())
+		})
+	}
+}

@@ -21,7 +21,7 @@ func TestRandomKeysRealLessons(t *testing.T) {
 		{Type: tea.KeyEnter}, {Type: tea.KeyTab}, {Type: tea.KeyShiftTab}, {Type: tea.KeyEsc}, {Type: tea.KeyUp},
 		{Type: tea.KeyDown}, {Type: tea.KeyPgDown}, {Type: tea.KeySpace, Runes: []rune{' '}},
 	}
-	for _, r := range "1234rp?-+hljk" {
+	for _, r := range "1234rp?-+hljkv" {
 		keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 	sizes := [][2]int{{1, 1}, {80, 24}, {200, 60}, {60, 18}, {120, 40}, {160, 48}, {30, 8}}
@@ -29,7 +29,7 @@ func TestRandomKeysRealLessons(t *testing.T) {
 	if testing.Short() {
 		n = 600
 	}
-	for _, name := range []string{"lost-ack", "zombie", "abort"} {
+	for _, name := range []string{"lost-ack", "zombie", "abort", "kafka-3-vs-4"} {
 		r := rand.New(rand.NewSource(int64(len(name))))
 		var m tea.Model = views.NewApp(adapt.Lessons(), adapt.Open, views.Options{StartLesson: name, ASCII: name == "abort"})
 		w, h := 80, 24

@@ -50,34 +50,40 @@ func mustSee(t *testing.T, where, view string, texts ...string) {
 func TestEveryStepReadsWithoutScrolling(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		for _, m := range lessons.All() {
-			l, err := lessons.Load(m.Name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := openPlayer(t, m.Name, size[0], size[1], views.Options{})
-			s := p.session()
-			for pos := 0; pos <= s.Len(); pos++ {
-				if pos > 0 {
-					p.to(pos)
+			for _, k := range lessons.Versions {
+				l, err := lessons.Load(m.Name)
+				if err != nil {
+					t.Fatal(err)
 				}
-				where := m.Name + " at " + itoa(size[0]) + "x" + itoa(size[1]) + ", step " + itoa(pos)
-				view := p.m.View()
-				if size[0] == 80 {
-					if st := s.Player().StepAt(pos); st != nil {
-						mustSee(t, where, view, st.Title, st.Say)
-					} else {
-						mustSee(t, where, view, l.Title, l.Summary, l.Intro)
+				l = l.ForKafka(k)
+				p := openPlayer(t, m.Name, size[0], size[1], views.Options{Kafka: k})
+				s := p.session()
+				if s.Kafka() != k {
+					t.Fatalf("%s opened under Kafka %d, not %d", m.Name, s.Kafka(), k)
+				}
+				for pos := 0; pos <= s.Len(); pos++ {
+					if pos > 0 {
+						p.to(pos)
 					}
+					where := m.Name + " under Kafka " + itoa(k) + " at " + itoa(size[0]) + "x" + itoa(size[1]) + ", step " + itoa(pos)
+					view := p.m.View()
+					if size[0] == 80 {
+						if st := s.Player().StepAt(pos); st != nil {
+							mustSee(t, where, view, st.Title, st.Say)
+						} else {
+							mustSee(t, where, view, l.Title, l.Summary, l.Intro)
+						}
+					}
+					cp := s.Frame().Checkpoint
+					if cp == nil {
+						continue
+					}
+					texts := []string{cp.Question}
+					for i, c := range cp.Choices {
+						texts = append(texts, itoa(i+1)+") "+c)
+					}
+					mustSee(t, where, view, texts...)
 				}
-				cp := s.Frame().Checkpoint
-				if cp == nil {
-					continue
-				}
-				texts := []string{cp.Question}
-				for i, c := range cp.Choices {
-					texts = append(texts, itoa(i+1)+") "+c)
-				}
-				mustSee(t, where, view, texts...)
 			}
 		}
 	}

@@ -65,15 +65,109 @@ type Session struct {
 // hundred kilobytes; a lesson has a few dozen steps at most.
 const maxFrames = 64
 
-var _ views.Session = (*Session)(nil)
+var (
+	_ views.Session       = (*Session)(nil)
+	_ views.KafkaSwitcher = (*Session)(nil)
+)
 
 // New starts a session on a parsed lesson, for example one read from a file.
-func New(l *lessons.Lesson) *Session { return onPlayer(lessons.NewPlayer(l)) }
+func New(l *lessons.Lesson) *Session {
+	s := &Session{}
+	s.reset(lessons.NewPlayer(l))
+	return s
+}
+
+// reset points the session at a new player and forgets everything it
+// built from the old one. Frame keys go on counting, so a key never names
+// two frames.
+func (s *Session) reset(p *lessons.Player) {
+	s.p, s.hist, s.frames = p, newHistory(), map[int]views.Frame{}
+	s.eventText = newRing[eventForms](4 * maxEvents)
+	s.rows, s.writes = map[engine.TP]*ring[rowStatic]{}, map[int32]*ring[writeStatic]{}
+}
+
+// Kafka is the Kafka major version the lesson plays under, 3 or 4 (0 for
+// a lesson built by hand without one).
+func (s *Session) Kafka() int { return s.p.Lesson().Kafka }
+
+// SwitchKafka restarts the lesson under Kafka k and replays it to the
+// step the learner is at. An answer given so far is given again where the
+// new version asks the same question (same question and choices), also
+// the answers of steps ahead that the learner went back from; the replay
+// stops at the first question it cannot answer so, which the learner
+// then answers afresh. A lesson without a reading for k stays as it is.
+func (s *Session) SwitchKafka(k int) views.Switched {
+	old := s.p
+	from := old.Pos()
+	l := old.Lesson().ForKafka(k)
+	if l == old.Lesson() {
+		return views.Switched{Kafka: l.Kafka, From: from, Pos: from}
+	}
+	// The replay goes as far as the learner answered, then back.
+	to := from
+	for j := from + 1; j <= old.Len(); j++ {
+		if old.Chosen(j) > 0 {
+			to = j
+		}
+	}
+	np := lessons.NewPlayer(l)
+	sw := views.Switched{Kafka: l.Kafka, From: from}
+	for {
+		pos := np.Pos()
+		if cp := np.Checkpoint(); cp != nil {
+			c := old.Chosen(pos)
+			if c == 0 {
+				break // not answered yet: the learner has not got past it
+			}
+			if !sameQuestion(old.StepAt(pos).Ask, cp) {
+				if pos <= from {
+					sw.Asked = pos
+				}
+				break
+			}
+			np.Answer(c)
+			if pos <= from {
+				sw.Kept++
+				if right := np.Correct(pos) == c; (old.Correct(pos) == c) != right {
+					if len(sw.Flipped) == 0 {
+						sw.NowRight = right
+					}
+					sw.Flipped = append(sw.Flipped, pos)
+				}
+			}
+		}
+		if pos >= to || !np.Next() {
+			break
+		}
+	}
+	for np.Pos() > from {
+		np.Back()
+	}
+	sw.Pos = np.Pos()
+	s.reset(np)
+	return sw
+}
+
+// sameQuestion reports whether two checkpoints ask the same question with
+// the same choices, in the same order: then an answer to one answers the
+// other.
+func sameQuestion(a, b *lessons.Checkpoint) bool {
+	if a == nil || b == nil || a.Question != b.Question || len(a.Choices) != len(b.Choices) {
+		return false
+	}
+	for i := range a.Choices {
+		if a.Choices[i].Text != b.Choices[i].Text {
+			return false
+		}
+	}
+	return true
+}
 
 // onPlayer is a session on a player, which may have moved already.
 func onPlayer(p *lessons.Player) *Session {
-	return &Session{p: p, hist: newHistory(), frames: map[int]views.Frame{},
-		eventText: newRing[eventForms](4 * maxEvents), rows: map[engine.TP]*ring[rowStatic]{}, writes: map[int32]*ring[writeStatic]{}}
+	s := &Session{}
+	s.reset(p)
+	return s
 }
 
 // Player is the lesson player underneath, for tests and tools.

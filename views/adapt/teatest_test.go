@@ -42,7 +42,8 @@ func TestPlayLostAckThroughAndBack(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	sc := &viewtest.Screen{TM: tm}
 	sc.WaitFor(t, l.Title)
-	sc.Press("enter") // lost-ack is the first lesson of the list
+	sc.Press("down") // lost-ack is the second lesson of the list
+	sc.Press("enter")
 	sc.WaitFor(t, fmt.Sprintf("step 0/%d", steps))
 
 	refused := false

@@ -19,7 +19,7 @@ var (
 )
 
 func (t *Theme) fg(c lipgloss.AdaptiveColor) lipgloss.Style {
-	s := lipgloss.NewStyle()
+	s := t.r.NewStyle()
 	if t.NoColor {
 		return s
 	}
@@ -27,7 +27,7 @@ func (t *Theme) fg(c lipgloss.AdaptiveColor) lipgloss.Style {
 }
 
 func (t *Theme) buildStyles() {
-	plain := lipgloss.NewStyle()
+	plain := t.r.NewStyle()
 	t.styles[Plain] = plain
 	t.styles[Committed] = t.fg(colCommitted)
 	t.styles[Aborted] = t.fg(colAborted)

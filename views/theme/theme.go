@@ -65,6 +65,11 @@ type Options struct {
 	NoColor bool
 	// ASCII uses only ASCII characters: no box drawing, no Unicode glyphs.
 	ASCII bool
+	// Renderer decides the colour profile and the light or dark
+	// background the styles are built for; nil is lipgloss's default
+	// renderer, the local terminal's. Each session of eoslab serve passes
+	// its own, so every client is drawn for its own terminal.
+	Renderer *lipgloss.Renderer
 }
 
 // Box is the set of characters of one panel border.
@@ -109,6 +114,7 @@ type Symbols struct {
 type Theme struct {
 	ASCII   bool
 	NoColor bool
+	r       *lipgloss.Renderer
 
 	Sym     Symbols
 	Border  Box // an unfocused panel
@@ -168,7 +174,7 @@ func (t *Theme) textStyle(st TextStyle) lipgloss.Style {
 	case TextBarLeft:
 		return t.BarLeft
 	}
-	return lipgloss.NewStyle()
+	return t.r.NewStyle()
 }
 
 // Text renders s in a text style. Like Render, a one-line s is wrapped in
@@ -186,7 +192,10 @@ func (t *Theme) Text(st TextStyle, s string) string {
 
 // New builds a theme.
 func New(o Options) *Theme {
-	t := &Theme{ASCII: o.ASCII, NoColor: o.NoColor}
+	t := &Theme{ASCII: o.ASCII, NoColor: o.NoColor, r: o.Renderer}
+	if t.r == nil {
+		t.r = lipgloss.DefaultRenderer()
+	}
 	t.glyphs, t.Sym, t.Border, t.Focused = unicodeGlyphs()
 	if o.ASCII {
 		t.glyphs, t.Sym, t.Border, t.Focused = asciiGlyphs()
@@ -201,10 +210,13 @@ func New(o Options) *Theme {
 	return t
 }
 
+// Renderer is the renderer the styles are built with.
+func (t *Theme) Renderer() *lipgloss.Renderer { return t.r }
+
 // Style is the style of a semantic kind.
 func (t *Theme) Style(k Kind) lipgloss.Style {
 	if k < 0 || k >= numKinds {
-		return lipgloss.NewStyle()
+		return t.r.NewStyle()
 	}
 	return t.styles[k]
 }
@@ -257,8 +269,9 @@ func (t *Theme) Render(k Kind, s string) string {
 }
 
 // cacheCodes records each style's escape codes by rendering a marker. It
-// uses the colour profile and background in force when New runs, which is
-// before the program starts, as the terminal must be asked then anyway.
+// uses the renderer's colour profile and background as they are when New
+// runs, which is before the program starts, as the terminal must be asked
+// then anyway; a theme for the other background is a new theme.
 func (t *Theme) cacheCodes() {
 	const marker = "X"
 	codes := func(st lipgloss.Style) [2]string {

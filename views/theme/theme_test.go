@@ -125,3 +125,38 @@ func TestTextMatchesStyles(t *testing.T) {
 		}
 	}
 }
+
+// Two themes on two renderers draw for their own terminals at once: one
+// session's profile never leaks into another's, nor into the default
+// renderer's.
+func TestRendererPerTheme(t *testing.T) {
+	var b256, b16, bdumb strings.Builder
+	r256 := lipgloss.NewRenderer(&b256, termenv.WithProfile(termenv.ANSI256))
+	r16 := lipgloss.NewRenderer(&b16, termenv.WithProfile(termenv.ANSI))
+	dumb := lipgloss.NewRenderer(&bdumb, termenv.WithProfile(termenv.Ascii))
+	r256.SetColorProfile(termenv.ANSI256)
+	r16.SetColorProfile(termenv.ANSI)
+	dumb.SetColorProfile(termenv.Ascii)
+	r256.SetHasDarkBackground(true)
+	r16.SetHasDarkBackground(true)
+	t256 := New(Options{Renderer: r256})
+	t16 := New(Options{Renderer: r16})
+	tdumb := New(Options{Renderer: dumb})
+	if got := t256.Render(Committed, "x"); !strings.Contains(got, "38;5;") {
+		t.Errorf("256 colours: %q has no 256-colour code", got)
+	}
+	if got := t16.Render(Committed, "x"); strings.Contains(got, "38;5;") || !strings.Contains(got, "\x1b[") {
+		t.Errorf("16 colours: %q", got)
+	}
+	if got := tdumb.Render(Committed, "x"); got != "x" {
+		t.Errorf("no colour: %q", got)
+	}
+	if t256.Renderer() != r256 || New(Options{}).Renderer() != lipgloss.DefaultRenderer() {
+		t.Error("Renderer is not the one given, or the default")
+	}
+	// Light and dark are a renderer's, not the process's.
+	r256.SetHasDarkBackground(false)
+	if New(Options{Renderer: r256}).Render(Committed, "x") == t256.Render(Committed, "x") {
+		t.Error("a light background draws as a dark one")
+	}
+}

@@ -1,0 +1,385 @@
+package serve
+
+import (
+	"slices"
+	"sync"
+
+	"eoslab/lessons"
+	"eoslab/views"
+	"eoslab/views/adapt"
+)
+
+// Class is one lesson a presenter plays for many students. One goroutine
+// (run) owns the lesson's world, the answers and the seats; every other
+// goroutine talks to it through its inbox. It never waits for a seat:
+// each seat gets the newest View on a channel of one, replacing one the
+// seat has not read yet, so a slow or stuck client never stalls the
+// presenter or the others.
+type Class struct {
+	inbox chan func(*classState)
+	quit  chan struct{}
+	once  sync.Once
+}
+
+// View is what one seat is shown: built by the class's goroutine, never
+// changed afterwards, and read by the seat's own goroutine.
+type View struct {
+	// Ver grows with every change of the class; a seat drops a View older
+	// than the one it has.
+	Ver uint64
+	// Gen names the lesson being played; it changes when the presenter
+	// opens another one. 0 means no lesson yet.
+	Gen      int
+	Name     string // the lesson's name, as open takes it
+	Title    string
+	Pos, Len int
+	Frame    views.Frame
+	// Ask is the current step's question; Result the step before's once
+	// revealed, which stays in view on the deciding step.
+	Ask, Result *Ask
+	Students    int // student seats connected
+	Presenters  int
+}
+
+// Ask is one of the class's questions. What a student's Ask holds before
+// the reveal is only the question, the choices and the student's own
+// answer: never the right one, the explanation or how the others answered.
+type Ask struct {
+	Step int
+	// Mine is a student's own answer, 0 if none.
+	Mine     int
+	Question string
+	Choices  []string
+	Revealed bool
+	// Correct (1-based) and Explanation: set after the reveal, and for the
+	// presenter only then too.
+	Correct     int
+	Explanation string
+	// Counts has the answers per choice and Answered their sum: for the
+	// presenter always, for a student after the reveal.
+	Counts   []int
+	Answered int
+	// Waiting are the connected students who have not answered, by seat
+	// name, sorted; the presenter's only.
+	Waiting []string
+}
+
+type subscriber struct {
+	seat      string
+	presenter bool
+	ch        chan *View
+}
+
+// send hands v to the seat, replacing a View it has not read yet.
+func (s *subscriber) send(v *View) {
+	select {
+	case s.ch <- v:
+		return
+	default:
+	}
+	select {
+	case <-s.ch:
+	default:
+	}
+	select {
+	case s.ch <- v:
+	default:
+	}
+}
+
+// lessonState is one lesson of the class: its world, and the answers and
+// reveals of its checkpoints by step.
+type lessonState struct {
+	gen      int
+	name     string
+	world    *adapt.Session
+	answers  map[int]map[string]int
+	revealed map[int]bool
+}
+
+type classState struct {
+	load    func(name string) (*lessons.Lesson, error)
+	cur     *lessonState
+	lessons map[string]*lessonState
+	gens    int
+	ver     uint64
+	subs    map[*subscriber]struct{}
+	online  map[string]int // student seat -> connected sessions
+}
+
+// NewClass starts a class. load opens a lesson by name; with start set,
+// that lesson is open from the beginning, else the presenter picks one.
+func NewClass(load func(name string) (*lessons.Lesson, error), start string) (*Class, error) {
+	st := &classState{load: load, lessons: map[string]*lessonState{}, subs: map[*subscriber]struct{}{}, online: map[string]int{}}
+	if start != "" {
+		if err := st.open(start); err != nil {
+			return nil, err
+		}
+	}
+	c := &Class{inbox: make(chan func(*classState), 1024), quit: make(chan struct{})}
+	go c.run(st)
+	return c, nil
+}
+
+func (c *Class) run(st *classState) {
+	for {
+		select {
+		case f := <-c.inbox:
+			f(st)
+		case <-c.quit:
+			return
+		}
+	}
+}
+
+// Close stops the class's goroutine.
+func (c *Class) Close() { c.once.Do(func() { close(c.quit) }) }
+
+// do runs f on the class's goroutine and waits for it.
+func (c *Class) do(f func(*classState)) bool {
+	done := make(chan struct{})
+	select {
+	case c.inbox <- func(st *classState) { f(st); close(done) }:
+	case <-c.quit:
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	case <-c.quit:
+		return false
+	}
+}
+
+// Join adds a seat. Its channel gets the seat's first View at once and a
+// newer one after every change; leave removes the seat.
+func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave func()) {
+	sub := &subscriber{seat: seat, presenter: presenter, ch: make(chan *View, 1)}
+	c.do(func(st *classState) {
+		st.subs[sub] = struct{}{}
+		if !presenter {
+			st.online[seat]++
+		}
+		st.changed(seat, false)
+	})
+	return sub.ch, func() {
+		c.do(func(st *classState) {
+			delete(st.subs, sub)
+			if !presenter {
+				if st.online[seat]--; st.online[seat] <= 0 {
+					delete(st.online, seat)
+				}
+			}
+			st.changed("", false)
+		})
+	}
+}
+
+// Move runs one of the presenter's moves and returns the presenter's new
+// View and whether the move did anything.
+func (c *Class) Move(m Move) (v *View, ok bool) {
+	c.do(func(st *classState) {
+		ok = st.move(m)
+		if ok {
+			st.changed("", true)
+		}
+		v = st.view(&subscriber{presenter: true})
+	})
+	return v, ok
+}
+
+// Answer records a student's answer to the question at step; a seat's
+// first answer is locked. It is ignored when the step is not the current
+// one, its question is revealed or the choice is out of range.
+func (c *Class) Answer(seat string, step, choice int) {
+	select {
+	case c.inbox <- func(st *classState) {
+		if st.answer(seat, step, choice) {
+			st.changed(seat, false)
+		}
+	}:
+	case <-c.quit:
+	}
+}
+
+// Move is a presenter's move.
+type Move struct {
+	Kind MoveKind
+	Name string // the lesson, for Open
+}
+
+// MoveKind says what a Move does.
+type MoveKind int
+
+// The presenter's moves.
+const (
+	Next MoveKind = iota
+	Back
+	Restart
+	Reveal
+	Open
+)
+
+func (st *classState) open(name string) error {
+	if ls, ok := st.lessons[name]; ok {
+		st.cur = ls
+		return nil
+	}
+	l, err := st.load(name)
+	if err != nil {
+		return err
+	}
+	st.gens++
+	ls := &lessonState{gen: st.gens, name: name, world: adapt.New(l), answers: map[int]map[string]int{}, revealed: map[int]bool{}}
+	st.lessons[name], st.cur = ls, ls
+	return nil
+}
+
+func (st *classState) move(m Move) bool {
+	if m.Kind == Open {
+		return st.open(m.Name) == nil
+	}
+	ls := st.cur
+	if ls == nil {
+		return false
+	}
+	w := ls.world
+	switch m.Kind {
+	case Next:
+		return w.Next()
+	case Back:
+		return w.Back()
+	case Restart:
+		w.Restart()
+		clear(ls.answers)
+		clear(ls.revealed)
+		return true
+	case Reveal:
+		k := w.Pos()
+		p := w.Player()
+		if p.Checkpoint() == nil || ls.revealed[k] {
+			return false
+		}
+		ls.revealed[k] = true
+		// The world's own checkpoint takes the engine's right choice, so
+		// that the deciding step can run.
+		right := p.Correct(k)
+		if right == 0 {
+			right = 1
+		}
+		w.Answer(right)
+		w.Next()
+		return true
+	}
+	return false
+}
+
+func (st *classState) answer(seat string, step, choice int) bool {
+	ls := st.cur
+	if ls == nil || ls.world.Pos() != step || ls.revealed[step] {
+		return false
+	}
+	cp := ls.world.Player().Checkpoint()
+	if cp == nil || choice < 1 || choice > len(cp.Choices) {
+		return false
+	}
+	a := ls.answers[step]
+	if a == nil {
+		a = map[string]int{}
+		ls.answers[step] = a
+	}
+	if a[seat] != 0 {
+		return false
+	}
+	a[seat] = choice
+	return true
+}
+
+// changed sends the seats their new Views: every seat after a move; after
+// an answer, a join or a leave, the presenters and the sessions of the
+// seat it concerns.
+func (st *classState) changed(seat string, all bool) {
+	st.ver++
+	for s := range st.subs {
+		if all || s.presenter || (seat != "" && s.seat == seat) {
+			s.send(st.view(s))
+		}
+	}
+}
+
+// view builds one seat's View. A student's holds nothing of the answer
+// before the reveal: the checkpoint is the question and the choices, and
+// Ask has no right choice, explanation or counts.
+func (st *classState) view(s *subscriber) *View {
+	v := &View{Ver: st.ver, Students: len(st.online)}
+	for o := range st.subs {
+		if o.presenter {
+			v.Presenters++
+		}
+	}
+	ls := st.cur
+	if ls == nil {
+		return v
+	}
+	w := ls.world
+	v.Gen, v.Name, v.Title, v.Pos, v.Len = ls.gen, ls.name, w.Title(), w.Pos(), w.Len()
+	v.Frame = w.Frame()
+	v.Frame.Key = uint64(ls.gen)<<40 | v.Frame.Key
+	v.Ask = st.ask(ls, s, v.Pos)
+	if ls.revealed[v.Pos-1] {
+		v.Result = st.ask(ls, s, v.Pos-1)
+	}
+	if !s.presenter {
+		switch {
+		case v.Ask != nil:
+			v.Frame.Checkpoint = studentCheckpoint(v.Ask)
+		case v.Result != nil:
+			v.Frame.Checkpoint = studentCheckpoint(v.Result)
+		}
+	}
+	return v
+}
+
+// ask is step k's question as seat s may see it, or nil.
+func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
+	p := ls.world.Player()
+	step := p.StepAt(k)
+	if step == nil || step.Ask == nil {
+		return nil
+	}
+	a := &Ask{Step: k, Question: step.Ask.Question, Revealed: ls.revealed[k]}
+	for _, ch := range step.Ask.Choices {
+		a.Choices = append(a.Choices, ch.Text)
+	}
+	if s.presenter || a.Revealed {
+		a.Counts = make([]int, len(a.Choices))
+		for _, c := range ls.answers[k] {
+			a.Counts[c-1]++
+			a.Answered++
+		}
+	}
+	if a.Revealed {
+		a.Correct, a.Explanation = p.Correct(k), step.Ask.Explain
+	}
+	if s.presenter {
+		for seat := range st.online {
+			if ls.answers[k][seat] == 0 {
+				a.Waiting = append(a.Waiting, seat)
+			}
+		}
+		slices.Sort(a.Waiting)
+	} else {
+		a.Mine = ls.answers[k][s.seat]
+	}
+	return a
+}
+
+// studentCheckpoint is the checkpoint a student's player draws: the
+// question alone before the reveal, the student's own answer judged after.
+func studentCheckpoint(a *Ask) *views.Checkpoint {
+	cp := &views.Checkpoint{Question: a.Question, Choices: a.Choices}
+	if a.Revealed {
+		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a.Mine, a.Correct, a.Explanation
+	}
+	return cp
+}

@@ -1,0 +1,480 @@
+package serve
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"eoslab/engine/termsafe"
+	"eoslab/views"
+	"eoslab/views/theme"
+)
+
+// classLesson is the name a student's player opens: the class's lesson,
+// whichever the presenter picked.
+const classLesson = "class"
+
+// Largest terminal a seat is drawn for; a client that claims more is
+// drawn at this size.
+const maxW, maxH = 400, 200
+
+// viewMsg brings a seat the class's newest View.
+type viewMsg struct{ v *View }
+
+// follower is the views.Session of a student's player: the class's lesson
+// as its last View shows it. It cannot move; the player's moving keys are
+// off (views.Options.Follow).
+type follower struct{ v *View }
+
+func (f *follower) Title() string           { return f.v.Title }
+func (f *follower) Len() int                { return f.v.Len }
+func (f *follower) Pos() int                { return f.v.Pos }
+func (f *follower) Next() bool              { return false }
+func (f *follower) Back() bool              { return false }
+func (f *follower) Restart()                {}
+func (f *follower) Answer(int) (bool, bool) { return false, false }
+func (f *follower) Frame() views.Frame      { return f.v.Frame }
+func (f *follower) set(v *View) (moved, ok bool) {
+	if f.v != nil && v.Ver < f.v.Ver {
+		return false, false
+	}
+	moved = f.v == nil || f.v.Pos != v.Pos || f.v.Gen != v.Gen
+	f.v = v
+	return moved, true
+}
+
+// presenting is the views.Session of the presenter's player: each move
+// goes to the class, which answers with the presenter's new View.
+type presenting struct {
+	follower
+	c *Class
+}
+
+func (p *presenting) move(k MoveKind) bool {
+	v, ok := p.c.Move(Move{Kind: k})
+	if v != nil {
+		p.set(v)
+	}
+	return ok
+}
+
+func (p *presenting) Next() bool { return p.move(Next) }
+func (p *presenting) Back() bool { return p.move(Back) }
+func (p *presenting) Restart()   { p.move(Restart) }
+
+// Seat is the Bubble Tea model of one SSH session: a player (views.App)
+// with a line or a few under it for the class: a student's answer and
+// verdict, the presenter's bars per choice.
+type Seat struct {
+	seat      string
+	presenter bool
+	class     *Class // nil in a solo room
+	app       tea.Model
+	sess      *follower
+	pres      *presenting
+	th        *theme.Theme
+	opts      views.Options
+	w, h      int
+	footerH   int
+	dark      bool
+	note      string
+	// Reason is why the seat ended, for the server's last words to it.
+	Reason string
+}
+
+// SeatOptions are the choices the server makes for one seat.
+type SeatOptions struct {
+	Seat      string
+	Presenter bool
+	// Views are the player's options: the renderer, colour and ASCII.
+	Views views.Options
+	// Lessons are the presenter's list (one lesson when the class plays
+	// only that one).
+	Lessons []views.LessonInfo
+}
+
+var (
+	keyTheme  = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "light/dark"))
+	keyReveal = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "reveal the answer"))
+	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
+)
+
+// NewSeat builds a seat of a class; first is the seat's first View.
+func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
+	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true}
+	s.sess = &follower{v: first}
+	if o.Presenter {
+		s.pres = &presenting{follower: follower{v: first}, c: c}
+		s.opts.Presenter = true
+		open := func(name string) (views.Session, error) {
+			v, ok := c.Move(Move{Kind: Open, Name: name})
+			if !ok {
+				return nil, errNoLesson(name)
+			}
+			s.pres.set(v)
+			return s.pres, nil
+		}
+		s.opts.StartLesson = first.Name
+		s.app = views.NewApp(o.Lessons, open, s.opts)
+	} else {
+		s.opts.Follow = true
+		if first.Gen != 0 {
+			s.opts.StartLesson = classLesson
+		}
+		s.app = views.NewApp(nil, func(string) (views.Session, error) { return s.sess, nil }, s.opts)
+	}
+	s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+	return s
+}
+
+// NewSoloSeat builds a seat of a self-paced room: the plain player, with
+// its own copy of every lesson.
+func NewSoloSeat(lessons []views.LessonInfo, open func(string) (views.Session, error), o SeatOptions) *Seat {
+	s := &Seat{seat: o.Seat, opts: o.Views, dark: true}
+	s.app = views.NewApp(lessons, open, s.opts)
+	s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+	return s
+}
+
+type errNoLesson string
+
+func (e errNoLesson) Error() string { return "no lesson named " + strconv.Quote(string(e)) }
+
+// Init implements tea.Model.
+func (s *Seat) Init() tea.Cmd { return s.app.Init() }
+
+// Update implements tea.Model.
+func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		s.w, s.h = clampInt(msg.Width, 0, maxW), clampInt(msg.Height, 0, maxH)
+		return s, s.resize()
+	case viewMsg:
+		return s, s.onView(msg.v)
+	case tea.KeyMsg:
+		return s, s.onKey(msg)
+	}
+	return s, s.pass(msg)
+}
+
+func (s *Seat) pass(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	s.app, cmd = s.app.Update(msg)
+	return cmd
+}
+
+// resize gives the player the rows the class lines leave it.
+func (s *Seat) resize() tea.Cmd {
+	s.footerH = len(s.footer())
+	return s.pass(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-s.footerH, 0)})
+}
+
+func (s *Seat) onView(v *View) tea.Cmd {
+	var cmds []tea.Cmd
+	if s.presenter {
+		moved, ok := s.pres.set(v)
+		if ok {
+			cmds = append(cmds, s.pass(views.SessionChangedMsg{Moved: moved}))
+		}
+	} else {
+		old := s.sess.v
+		moved, ok := s.sess.set(v)
+		switch {
+		case !ok:
+		case v.Gen != 0 && (old == nil || old.Gen != v.Gen):
+			cmds = append(cmds, s.pass(views.OpenLessonMsg{Name: classLesson}))
+		default:
+			cmds = append(cmds, s.pass(views.SessionChangedMsg{Moved: moved}))
+		}
+		if moved {
+			s.note = ""
+		}
+	}
+	if len(s.footer()) != s.footerH {
+		cmds = append(cmds, s.resize())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(km, keyTheme):
+		s.dark = !s.dark
+		s.th.Renderer().SetHasDarkBackground(s.dark)
+		s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+		return s.pass(views.SetDarkMsg{Dark: s.dark})
+	case s.class == nil:
+		return s.pass(km)
+	case s.presenter && key.Matches(km, keyReveal):
+		if _, ok := s.pres.c.Move(Move{Kind: Reveal}); !ok {
+			s.note = "Nothing to reveal: no open question on this step."
+		} else {
+			s.note = ""
+		}
+		return nil
+	case s.presenter:
+		if n, ok := digit(km); ok && n > 0 && s.pres.v.Ask != nil && !s.pres.v.Ask.Revealed {
+			s.note = "The students answer; a reveals."
+			return nil
+		}
+		return s.pass(km)
+	}
+	// A student.
+	if key.Matches(km, keyLeave) {
+		s.Reason = "left"
+		return tea.Quit
+	}
+	if n, ok := digit(km); ok {
+		s.answer(n)
+		return nil
+	}
+	return s.pass(km)
+}
+
+func (s *Seat) answer(n int) {
+	v := s.sess.v
+	a := v.Ask
+	switch {
+	case a == nil:
+		s.note = "No question on this step."
+	case a.Revealed:
+		s.note = "This question is revealed already."
+	case a.Mine != 0:
+		s.note = "Your answer " + strconv.Itoa(a.Mine) + " is locked."
+	case n < 1 || n > len(a.Choices):
+		s.note = "There is no choice " + strconv.Itoa(n) + ": press 1-" + strconv.Itoa(len(a.Choices)) + "."
+	default:
+		s.note = ""
+		s.class.Answer(s.seat, a.Step, n)
+	}
+}
+
+func digit(km tea.KeyMsg) (int, bool) {
+	r := km.Runes
+	if km.Type != tea.KeyRunes || len(r) != 1 || r[0] < '0' || r[0] > '9' {
+		return 0, false
+	}
+	return int(r[0] - '0'), true
+}
+
+// View implements tea.Model.
+func (s *Seat) View() string {
+	if s.w <= 0 || s.h <= 0 {
+		return ""
+	}
+	foot := s.footer()
+	var body string
+	if !s.presenter && s.class != nil && s.sess.v.Gen == 0 {
+		body = s.waiting()
+	} else {
+		body = s.app.View()
+	}
+	lines := strings.Split(body, "\n")
+	rows := max(s.h-len(foot), 0)
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:rows], foot...)
+	if len(lines) > s.h {
+		lines = lines[len(lines)-s.h:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (s *Seat) waiting() string {
+	msg := "Waiting for the presenter to open a lesson" + s.th.Sym.Ellipsis
+	return lipgloss.Place(s.w, max(s.h-s.footerH, 0), lipgloss.Center, lipgloss.Center, msg, lipgloss.WithWhitespaceChars(" "))
+}
+
+// footer is the class's lines under the player, each fitted to the width.
+func (s *Seat) footer() []string {
+	if s.class == nil || s.w <= 0 {
+		return nil
+	}
+	var out []line
+	if s.presenter {
+		out = s.presenterLines(s.pres.v)
+	} else {
+		out = s.studentLines(s.sess.v)
+	}
+	if s.note != "" {
+		out = append(out, line{" " + s.th.Render(theme.Open, s.note), rankNote})
+	}
+	// The player needs views.MinHeight rows: on a short terminal the
+	// class's lines give way, the least needed first.
+	for budget := max(s.h-views.MinHeight, 1); len(out) > budget; {
+		drop := 0
+		for i, l := range out {
+			if l.rank < out[drop].rank {
+				drop = i
+			}
+		}
+		out = append(out[:drop], out[drop+1:]...)
+	}
+	lines := make([]string, len(out))
+	for i, l := range out {
+		lines[i] = ansi.Truncate(l.text, s.w, s.th.Sym.Ellipsis)
+	}
+	return lines
+}
+
+// line is one of the class's lines and how much it is needed.
+type line struct {
+	text string
+	rank int
+}
+
+// Ranks, least needed first.
+const (
+	rankHead = iota
+	rankSpread
+	rankBar
+	rankVerdict
+	rankStatus
+	rankNote
+)
+
+func (s *Seat) sep() string { return s.th.Text(theme.TextFaint, s.th.Sym.Sep) }
+
+func (s *Seat) studentLines(v *View) []line {
+	th := s.th
+	head := " " + th.Text(theme.TextAccent, "seat "+s.seat)
+	if v.Gen != 0 {
+		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
+	}
+	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
+	if r := v.Result; r != nil {
+		out = append(out, s.verdictLines(r, v.Ask != nil)...)
+	}
+	switch a := v.Ask; {
+	case a == nil:
+	case a.Revealed:
+		out = append(out, s.verdictLines(a, false)...)
+	case a.Mine == 0:
+		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)"), rankStatus})
+	default:
+		out = append(out, line{" " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; waiting for the presenter's reveal"), rankStatus})
+	}
+	return out
+}
+
+// verdictLines are a student's verdict on a revealed question and the
+// class's spread; named by step when another question follows it.
+func (s *Seat) verdictLines(a *Ask, named bool) []line {
+	th := s.th
+	lead := " "
+	if named {
+		lead = " step " + strconv.Itoa(a.Step) + ": "
+	}
+	right := strconv.Itoa(a.Correct)
+	var verdict string
+	switch {
+	case a.Mine == 0:
+		verdict = th.Mark(theme.Muted, "verdict: you did not answer; the answer is "+right)
+	case a.Mine == a.Correct:
+		verdict = th.Mark(theme.Correct, "verdict: correct, you chose "+right)
+	default:
+		verdict = th.Mark(theme.Wrong, "verdict: not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right)
+	}
+	return []line{{lead + verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
+}
+
+// spread is the class's answers in one line:
+// "class: 1) 3 · 2) 17 ✓ · 3) 4 (24 answered)".
+func (s *Seat) spread(a *Ask) string {
+	th := s.th
+	parts := make([]string, len(a.Counts))
+	for i, n := range a.Counts {
+		parts[i] = strconv.Itoa(i+1) + ") " + strconv.Itoa(n)
+		if i+1 == a.Correct {
+			parts[i] = th.Render(theme.Correct, parts[i]+" "+th.Glyph(theme.Correct))
+		}
+	}
+	return "class: " + strings.Join(parts, s.sep()) + th.Text(theme.TextFaint, " ("+strconv.Itoa(a.Answered)+" answered)")
+}
+
+func (s *Seat) presenterLines(v *View) []line {
+	th := s.th
+	head := " " + th.Text(theme.TextAccent, "presenter "+s.seat) + s.sep() + strconv.Itoa(v.Students) + " students"
+	if v.Gen != 0 {
+		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
+	}
+	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
+	a, r := v.Ask, v.Result
+	if a == nil && r == nil {
+		return []line{{head, rankHead}}
+	}
+	if a == nil {
+		return append([]line{{head, rankHead}}, s.bars(r, v.Students)...)
+	}
+	if r != nil {
+		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
+	}
+	return append([]line{{head, rankHead}}, s.bars(a, v.Students)...)
+}
+
+func (s *Seat) score(a *Ask) string {
+	right := 0
+	if a.Correct >= 1 && a.Correct <= len(a.Counts) {
+		right = a.Counts[a.Correct-1]
+	}
+	return s.th.Mark(theme.Correct, strconv.Itoa(right)+" of "+strconv.Itoa(a.Answered)+" right")
+}
+
+// bars are the presenter's lines for a question: a bar per choice, and
+// how many answered and who has not, or the score once revealed.
+func (s *Seat) bars(a *Ask, students int) []line {
+	th := s.th
+	var out []line
+	// A bar's full length is the whole class, so a bar reads as a share
+	// of it.
+	most := max(students, a.Answered, 1)
+	barW := clampInt(s.w/4, 5, 30)
+	for i, n := range a.Counts {
+		full := n * barW / most
+		bar := th.Text(theme.TextBarDone, strings.Repeat(th.Sym.BarFull, full)) + th.Text(theme.TextBarLeft, strings.Repeat(th.Sym.BarEmpty, barW-full))
+		mark := "  "
+		if a.Revealed && i+1 == a.Correct {
+			mark = th.Render(theme.Correct, th.Glyph(theme.Correct)) + " "
+		}
+		label := fitText(termsafe.Blank(a.Choices[i]), s.w-barW-14, th.Sym.Ellipsis)
+		out = append(out, line{" " + mark + strconv.Itoa(i+1) + ") " + bar + " " + padLeft(strconv.Itoa(n), 3) + "  " + label, rankBar})
+	}
+	status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(students) + " answered"
+	if a.Revealed {
+		status = "step " + strconv.Itoa(a.Step) + " revealed: " + s.score(a)
+	} else {
+		if len(a.Waiting) > 0 {
+			status += s.sep() + "not yet: " + waitingList(a.Waiting, 6)
+		}
+		status += s.sep() + th.Text(theme.TextAccent, "a reveals")
+	}
+	return append(out, line{" " + status, rankStatus})
+}
+
+func waitingList(seats []string, n int) string {
+	if len(seats) <= n {
+		return strings.Join(seats, ", ")
+	}
+	return strings.Join(seats[:n], ", ") + " +" + strconv.Itoa(len(seats)-n)
+}
+
+func fitText(s string, w int, ell string) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, ell)
+}
+
+func padLeft(s string, w int) string {
+	for len(s) < w {
+		s = " " + s
+	}
+	return s
+}
+
+func clampInt(v, lo, hi int) int { return max(lo, min(v, hi)) }
