@@ -146,6 +146,9 @@ func printProgress(out io.Writer, st *progress.Store) {
 		case l.Step > 0:
 			where = fmt.Sprintf("at step %d of %d", min(l.Step, m.Steps), m.Steps)
 		}
+		if l.Kafka == 4 && where != "not started" {
+			where += " (Kafka 4)"
+		}
 		if n := len(l.Answers); n > 0 {
 			right := 0
 			for _, a := range l.Answers {

@@ -145,8 +145,8 @@ type App struct {
 	noCache bool
 	// saved is the place last given to the progress.
 	saved struct {
-		name string
-		pos  int
+		name       string
+		pos, kafka int
 	}
 	// drill is the interview drill on the drill screen.
 	drill drillScreen
@@ -339,7 +339,7 @@ func (a *App) openLesson(name string) {
 			sw.SwitchKafka(a.kafka)
 		}
 		if p := a.opts.Progress; p != nil {
-			resume(s, p.Place(name))
+			resume(s, p.Place(name), a.kafka)
 			resumed = true
 		}
 	}

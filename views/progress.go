@@ -13,8 +13,9 @@ type Progress interface {
 	// Last is the lesson played most recently, "" if none: what
 	// "continue" opens.
 	Last() string
-	// Reached records the step the learner is at (0..steps).
-	Reached(name string, step, steps int)
+	// Reached records the step the learner is at (0..steps) and the Kafka
+	// major version the lesson plays under (3 or 4; 0 when unknown).
+	Reached(name string, step, steps, kafka int)
 	// Answered records a checkpoint answer at a step.
 	Answered(name string, step, choice int, right bool)
 	// DrillDone records a finished drill.
@@ -30,6 +31,8 @@ type Place struct {
 	// lesson's length at its end.
 	At       int
 	Finished bool
+	// Kafka is the version the lesson was played under, 0 when unknown.
+	Kafka int
 	// Answers are the choices given, by step, which replay the lesson's
 	// checkpoints up to At when it is opened again.
 	Answers map[int]int
@@ -50,13 +53,17 @@ func withPlaces(list []LessonInfo, p Progress) []LessonInfo {
 	return out
 }
 
-// resume takes a session opened afresh to the place kept for it, answering
+// resume takes a session opened afresh to the place kept for it, under
+// the version it was played under unless the learner asked for one, answering
 // its checkpoints on the way with the answers kept. It stops early where an
 // answer is missing (the lesson changed since): the learner answers there.
 // A lesson left at its end opens at its start.
-func resume(s Session, pl Place) {
+func resume(s Session, pl Place, asked int) {
 	if pl.At <= 0 || pl.At >= s.Len() {
 		return
+	}
+	if sw, ok := s.(KafkaSwitcher); ok && asked == 0 && pl.Kafka != 0 && s.Frame().Kafka != pl.Kafka {
+		sw.SwitchKafka(pl.Kafka)
 	}
 	for s.Pos() < pl.At {
 		if s.Next() {
@@ -80,10 +87,10 @@ func (a *App) trackProgress() {
 		return
 	}
 	if a.screen == screenPlayer && a.sess != nil && a.name != "" {
-		pos, n := a.sess.Pos(), a.sess.Len()
-		if a.saved.name != a.name || a.saved.pos != pos {
-			a.saved.name, a.saved.pos = a.name, pos
-			p.Reached(a.name, pos, n)
+		pos, n, k := a.sess.Pos(), a.sess.Len(), a.frame.Kafka
+		if a.saved.name != a.name || a.saved.pos != pos || a.saved.kafka != k {
+			a.saved.name, a.saved.pos, a.saved.kafka = a.name, pos, k
+			p.Reached(a.name, pos, n, k)
 			a.home.SetPlace(a.name, pos, n)
 		}
 	}

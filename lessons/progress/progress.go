@@ -68,6 +68,9 @@ type Lesson struct {
 	// changed length since is noticed.
 	Steps    int  `json:"steps,omitempty"`
 	Finished bool `json:"finished,omitempty"`
+	// Kafka is the Kafka major version the lesson was played under (3 or
+	// 4; 0 when not known), which continuing plays it under again.
+	Kafka int `json:"kafka,omitempty"`
 	// Answers are the checkpoint answers given, by step.
 	Answers map[int]Answer `json:"answers,omitempty"`
 }
@@ -359,6 +362,20 @@ func (s *Store) lesson(name string) *Lesson {
 		s.data.Lessons[name] = l
 	}
 	return l
+}
+
+// ReachedUnder is Reached for a lesson played under Kafka major version
+// kafka (3 or 4), which is kept with the place.
+func (s *Store) ReachedUnder(name string, step, steps, kafka int) {
+	s.mu.Lock()
+	if l := s.data.Lessons[name]; l != nil && kafka > 0 && l.Kafka != kafka {
+		l.Kafka = kafka
+		s.save()
+	} else if l == nil && step > 0 {
+		s.lesson(name).Kafka = kafka
+	}
+	s.mu.Unlock()
+	s.Reached(name, step, steps)
 }
 
 // Reached records that the learner is at step of a lesson of steps steps,

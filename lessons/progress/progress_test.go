@@ -352,3 +352,21 @@ func TestBackgroundWriterReportsOnce(t *testing.T) {
 		t.Fatal("lost in memory")
 	}
 }
+
+// The version a lesson was played under is kept with its place.
+func TestReachedUnderKeepsTheVersion(t *testing.T) {
+	dir := t.TempDir()
+	s := openIn(t, dir)
+	s.ReachedUnder("abort", 0, 10, 4) // only opened: nothing kept
+	if len(s.Data().Lessons) != 0 {
+		t.Fatal("kept a lesson only opened")
+	}
+	s.ReachedUnder("abort", 3, 10, 4)
+	if l := openIn(t, dir).Lesson("abort"); l.Step != 3 || l.Kafka != 4 {
+		t.Fatalf("kept %+v", l)
+	}
+	s.ReachedUnder("abort", 3, 10, 3) // v at the same step
+	if l := openIn(t, dir).Lesson("abort"); l.Kafka != 3 {
+		t.Fatalf("switch not kept: %+v", l)
+	}
+}

@@ -112,7 +112,7 @@ var _ views.Progress = Progress{}
 // Place is where the learner left a lesson.
 func (p Progress) Place(name string) views.Place {
 	l := p.S.Lesson(name)
-	pl := views.Place{At: l.Step, Finished: l.Finished}
+	pl := views.Place{At: l.Step, Finished: l.Finished, Kafka: l.Kafka}
 	if len(l.Answers) > 0 {
 		pl.Answers = make(map[int]int, len(l.Answers))
 		for k, a := range l.Answers {
@@ -125,8 +125,10 @@ func (p Progress) Place(name string) views.Place {
 // Last is the lesson played most recently.
 func (p Progress) Last() string { return p.S.Last() }
 
-// Reached records the learner's step.
-func (p Progress) Reached(name string, step, steps int) { p.S.Reached(name, step, steps) }
+// Reached records the learner's step and version.
+func (p Progress) Reached(name string, step, steps, kafka int) {
+	p.S.ReachedUnder(name, step, steps, kafka)
+}
 
 // Answered records a checkpoint answer.
 func (p Progress) Answered(name string, step, choice int, right bool) {

@@ -142,9 +142,13 @@ func TestProgressContinuesAcrossRuns(t *testing.T) {
 	if first == 0 {
 		t.Fatal("no checkpoint in the first four steps of the first lesson")
 	}
+	p.press("v") // on to Kafka 4, at the same step
+	if s.Kafka() != 4 || s.Pos() != 4 {
+		t.Fatalf("v: Kafka %d at %d", s.Kafka(), s.Pos())
+	}
 	p.press("q", "y")
 	name := lessons.All()[0].Name
-	if l := st.Lesson(name); l.Step != 4 || l.Answers[first].Choice != s.Player().Chosen(first) || l.Answers[first].Right {
+	if l := st.Lesson(name); l.Step != 4 || l.Kafka != 4 || l.Answers[first].Choice != s.Player().Chosen(first) || l.Answers[first].Right {
 		t.Fatalf("kept %+v", l)
 	}
 	if !strings.Contains(p.m.View(), "at step 4 of") {
@@ -158,8 +162,8 @@ func TestProgressContinuesAcrossRuns(t *testing.T) {
 	}
 	p2.press("c")
 	s2 := p2.session()
-	if s2.Pos() != 4 || s2.Player().Chosen(first) != s.Player().Chosen(first) {
-		t.Fatalf("continued at %d with answer %d", s2.Pos(), s2.Player().Chosen(first))
+	if s2.Pos() != 4 || s2.Kafka() != 4 || s2.Player().Chosen(first) != s.Player().Chosen(first) {
+		t.Fatalf("continued at %d under Kafka %d with answer %d", s2.Pos(), s2.Kafka(), s2.Player().Chosen(first))
 	}
 	// Playing to the end marks the lesson finished for the next run.
 	for range 40 {
