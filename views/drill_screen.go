@@ -60,8 +60,9 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 		ds.off = max(ds.off-1, 0)
 		return nil
 	case keyAny(km, k.Down):
-		lines, _ := a.drillBody()
-		ds.off = clamp(ds.off+1, 0, max(len(lines)-a.drillBodyHeight(), 0))
+		lines := a.drillTop()
+		_, topH, _ := a.drillSplit()
+		ds.off = clamp(ds.off+1, 0, max(len(lines)-(topH-2), 0))
 		return nil
 	}
 	d := ds.d
@@ -78,12 +79,7 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 			ds.msg = "There is no choice " + km.String() + ": press " + answerRange(len(q.Checkpoint.Choices)) + "."
 			return nil
 		}
-		// The verdict and the explanation come into view.
-		lines, verdict := a.drillBody()
-		if verdict >= 0 {
-			end := min(verdict+5, len(lines))
-			ds.off = clamp(end-a.drillBodyHeight(), 0, verdict)
-		}
+
 	case keyAny(km, k.Next) && !over:
 		if !d.Question().Checkpoint.Answered {
 			ds.msg = "Answer first: press " + answerRange(len(d.Question().Checkpoint.Choices)) + "."
@@ -138,8 +134,11 @@ func (a *App) finishDrill() {
 	}
 }
 
-// drillView draws the drill screen: a header, the question (or the
-// result) in a scrolling pane, a message line and the help bar.
+// drillView draws the drill screen: a header; the situation and its
+// frozen state in a pane that scrolls; under it the question, its choices
+// and, once answered, the verdict, in a pane sized to hold them, so the
+// question is always in sight; then a message line and the help bar. At
+// the end, one pane holds the result.
 func (a App) drillView() string {
 	ds := a.drill
 	th := a.th
@@ -149,18 +148,34 @@ func (a App) drillView() string {
 		th.Text(theme.TextFaint, fmt.Sprintf("  Kafka %d", d.Kafka()))
 	right := fmt.Sprintf("score %d/%d  seed %d ", r.Right, r.Answered, d.Seed())
 	head = fit(head, max(a.w-width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
-	pane := NewTextPane(th)
-	pane.SetSize(a.w, max(a.h-3, 0))
-	pane.SetFocused(true)
+	blocks := []block{{Rect{0, 0, a.w, 1}, []string{head}, false}}
+	bodyH := max(a.h-3, 0)
 	if d.Pos() >= d.Len() {
+		pane := NewTextPane(th)
+		pane.SetSize(a.w, bodyH)
+		pane.SetFocused(true)
 		pane.SetTitle("Result")
+		pane.SetContent(nil, textLines(a.drillResultLines(r)), noRange)
+		blocks = append(blocks, block{Rect{0, 1, a.w, bodyH}, pane.Lines(), false})
 	} else {
-		pane.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + clean(d.Question().Concept))
+		bottom, topH, verdict := a.drillSplit()
+		top := NewTextPane(th)
+		top.SetSize(a.w, topH)
+		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + clean(d.Question().Concept))
+		top.SetContent(nil, textLines(a.drillTop()), noRange)
+		top.off = ds.off
+		top.clamp()
+		q := NewTextPane(th)
+		q.SetSize(a.w, bodyH-topH)
+		q.SetFocused(true)
+		anchor := Range{0, 0}
+		if verdict >= 0 {
+			anchor = Range{verdict, len(bottom) - 1}
+		}
+		q.SetContent(nil, textLines(bottom), anchor)
+		blocks = append(blocks, block{Rect{0, 1, a.w, topH}, top.Lines(), false},
+			block{Rect{0, 1 + topH, a.w, bodyH - topH}, q.Lines(), false})
 	}
-	lines, _ := a.drillBody()
-	pane.SetContent(nil, textLines(lines), noRange)
-	pane.off = ds.off
-	pane.clamp()
 	status := ""
 	switch {
 	case ds.msg != "":
@@ -168,34 +183,28 @@ func (a App) drillView() string {
 	case a.home.status != "":
 		status = th.Render(theme.Open, a.home.status)
 	}
-	var full []string
 	if a.showFull {
-		full = splitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
+		full := splitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
+		n := min(len(full), bodyH)
+		blocks = append(blocks, block{Rect{0, 1 + bodyH - n, a.w, n}, full[:n], false})
 	}
-	body := pane.Lines()
-	if len(full) > 0 {
-		body = append(body[:max(len(body)-len(full), 0)], full...)
-	}
-	return compose(a.w, a.h, []block{
-		{Rect{0, 0, a.w, 1}, []string{head}, false},
-		{Rect{0, 1, a.w, max(a.h-3, 0)}, body, false},
-		{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
-		{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.drillKeys())}, false},
-	})
+	blocks = append(blocks,
+		block{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
+		block{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.drillKeys())}, false})
+	return compose(a.w, a.h, blocks)
 }
 
-// drillBody is the pane's text: the question, or the result at the end;
-// verdict is the first line of a question's verdict, -1 if none.
-func (a App) drillBody() (lines []string, verdict int) {
-	d := a.drill.d
-	if d.Pos() >= d.Len() {
-		return a.drillResultLines(d.Result()), -1
-	}
-	return a.drillQuestionLines(d.Question())
+// drillSplit is the question pane's lines, the height of the situation
+// pane above it, and the first line of the verdict (-1 before the answer).
+// The question pane takes what it needs, leaving the situation at least
+// four rows of text, or a third of the body on a short terminal.
+func (a App) drillSplit() (bottom []string, topH, verdict int) {
+	bottom, verdict = a.drillQuestion(a.drill.d.Question())
+	bodyH := max(a.h-3, 0)
+	minTop := min(6, max(bodyH/3, 3))
+	qH := min(len(bottom)+2, max(bodyH-minTop, 0))
+	return bottom, bodyH - qH, verdict
 }
-
-// drillBodyHeight is the rows the pane shows of the text.
-func (a App) drillBodyHeight() int { return max(a.h-3-2, 1) }
 
 // drillKeys are the keys that act now on the drill screen.
 func (a App) drillKeys() []key.Binding {
@@ -223,11 +232,11 @@ func (a App) drillKeys() []key.Binding {
 	return []key.Binding{k.Next, k.Open, k.Down, k.Home}
 }
 
-// drillQuestionLines is one question: where it comes from, the situation,
-// the frozen state, the question and its choices, then the verdict, whose
-// first line is verdict (-1 before the answer).
-func (a App) drillQuestionLines(q DrillQuestion) (lines []string, verdict int) {
+// drillTop is the situation of the current question: the step's title and
+// text, then the frozen state.
+func (a App) drillTop() []string {
 	th := a.th
+	q := a.drill.d.Question()
 	w := min(max(a.w-4, 8), maxProse)
 	p := painter{th: th, w: w}
 	// The concept is in the pane's title; the lesson is named once the
@@ -243,10 +252,17 @@ func (a App) drillQuestionLines(q DrillQuestion) (lines []string, verdict int) {
 		out = append(out, "", th.Text(theme.TextFaint, "The state now:"))
 		out = append(out, st...)
 	}
+	return indentBy(out, 1)
+}
+
+// drillQuestion is the question, its choices and, once answered, the
+// verdict, whose first line is verdict (-1 before the answer).
+func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
+	th := a.th
+	w := min(max(a.w-4, 8), maxProse)
+	p := painter{th: th, w: w}
 	cp := q.Checkpoint
-	question, result := p.checkpointLines(&cp, w)
-	out = append(out, "")
-	out = append(out, question...)
+	out, result := p.checkpointLines(&cp, w)
 	verdict = -1
 	if len(result) > 0 {
 		out = append(out, "")
