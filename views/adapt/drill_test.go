@@ -267,3 +267,34 @@ func TestDrillFitsEverySize(t *testing.T) {
 		}
 	}
 }
+
+// At 80x24 every question of the pool shows its question and all its
+// choices without scrolling: the situation pane scrolls, the question's
+// does not.
+func TestDrillQuestionsFit80x24(t *testing.T) {
+	pool, err := lessons.DrillPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range pool {
+		d, err := lessons.DrillOf(1, 3, q.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ad := WrapDrill(d)
+		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
+			NewDrill: func() (views.Drill, error) { return ad, nil }})
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		v := m.View()
+		for i, c := range d.Choices(0) {
+			text := c.Text
+			if len(text) > 30 {
+				text = text[:30]
+			}
+			if want := string(rune('1'+i)) + ") " + text; !strings.Contains(v, want) {
+				t.Errorf("%s: choice %q not on screen:\n%s", q.ID, want, v)
+				break
+			}
+		}
+	}
+}
