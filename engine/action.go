@@ -36,6 +36,12 @@ const (
 	ConfigTxnStatePartitions
 	ConfigOffsetsPartitions
 	ConfigAbortCheckIntervalMs
+	// Teaching switches (teach.go): not Kafka settings. Each turns off
+	// one of Kafka's safeguards so that a learner can watch the guarantee
+	// it gives break. They are true (Kafka's behaviour) by default.
+	ConfigTeachDedup   // eoslab.broker.dedup
+	ConfigTeachFencing // eoslab.epoch.fencing
+	ConfigTeachLSO     // eoslab.lso
 	configKeyCount
 )
 
@@ -49,12 +55,21 @@ var configKeyNames = [configKeyCount]string{
 	"transaction.state.log.num.partitions",
 	"offsets.topic.num.partitions",
 	"transaction.abort.timed.out.transaction.cleanup.interval.ms",
+	"eoslab.broker.dedup",
+	"eoslab.epoch.fencing",
+	"eoslab.lso",
 }
 
 func (k ConfigKey) String() string { return configKeyNames[k] }
 
 // Boolean reports whether the setting is true|false rather than a number.
-func (k ConfigKey) Boolean() bool { return k == ConfigVerification }
+func (k ConfigKey) Boolean() bool { return k == ConfigVerification || k.Teaching() }
+
+// Teaching reports whether the setting is one of eoslab's teaching
+// switches (eoslab.*), which are not Kafka settings (teach.go).
+func (k ConfigKey) Teaching() bool {
+	return k == ConfigTeachDedup || k == ConfigTeachFencing || k == ConfigTeachLSO
+}
 
 // ConfigKeys lists the cluster settings in their canonical order.
 func ConfigKeys() []ConfigKey {

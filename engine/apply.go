@@ -231,6 +231,13 @@ func (w *World) runClient(name string) {
 }
 
 func (w *World) deliver(it item) {
+	// A violation found while the message is handled names it.
+	w.cur = it.Msg
+	w.deliverMsg(it)
+	w.cur = nil
+}
+
+func (w *World) deliverMsg(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {

@@ -169,6 +169,15 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 }
 
 func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, guard int64) {
+	// A produce parked for verification resumes on the coordinator's
+	// answer: a violation of its append is about the Produce.
+	cur := w.cur
+	w.cur = m
+	w.appendProduce(p, m, r, guard)
+	w.cur = cur
+}
+
+func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, guard int64) {
 	b := r.Batches[0]
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
@@ -217,7 +226,24 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 		w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Code: NotLeaderOrFollower})
 		return
 	}
-	batches, aborted, _ := p.read(r.Offset, r.ReadCommitted, 500)
+	var batches []Batch
+	var aborted []AbortedTxn
+	if r.ReadCommitted && w.Config.Teach.NoLSO && p.LastStableOffset() < p.HW {
+		lso := p.LastStableOffset()
+		var n int
+		batches, aborted, _ = p.readTo(r.Offset, p.HW, true, 500)
+		for i := range batches {
+			if batches[i].NextOffset() > lso && batches[i].NextOffset() > r.Offset {
+				n++
+			}
+		}
+		if n > 0 {
+			w.emitRule(EvInfo, brokerAddr(id), "serves "+m.From+"'s read_committed fetch of "+r.TP.String()+" up to the high watermark "+itoa(p.HW)+", past the LSO "+itoa(lso),
+				teachRule(ConfigTeachLSO)+"; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread").on(r.TP)
+		}
+	} else {
+		batches, aborted, _ = p.read(r.Offset, r.ReadCommitted, 500)
+	}
 	w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Batches: batches, Aborted: aborted, HighWatermark: p.HW, LSO: p.LastStableOffset()})
 }
 
@@ -235,7 +261,12 @@ func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
 	if r.Latest {
 		off = p.HW
 		if r.ReadCommitted {
-			off = p.LastStableOffset()
+			if lso := p.LastStableOffset(); !w.Config.Teach.NoLSO || lso == p.HW {
+				off = lso
+			} else {
+				w.emitRule(EvInfo, brokerAddr(id), "answers "+m.From+"'s read_committed ListOffsets(latest) of "+r.TP.String()+" with the high watermark "+itoa(p.HW)+", not the LSO "+itoa(lso),
+					teachRule(ConfigTeachLSO)).on(r.TP)
+			}
 		}
 	}
 	w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Offset: off})

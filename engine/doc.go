@@ -13,5 +13,21 @@
 // Behaviour follows shared/kafka-eos-reference.md; comments cite its sections
 // as "ref 2.3" and name the Kafka class that holds the rule.
 //
+// For the sandbox, three read-only views explain what went wrong:
+//
+//   - Monitors and World.MonitorStatus (monitors.go): each invariant as a
+//     plain sentence ("no record was written twice") with whether it is
+//     broken, how often, and its first violation; kept up to date as
+//     violations happen, so reading it costs the same at any history length.
+//   - World.Cause (cause.go): the chain of events that led to a violation,
+//     oldest first, as CauseLinks (event index, message id, role, sentence):
+//     the sends involved, the faults on their messages and actors, the
+//     teaching switches that were off, the decisions that let it through.
+//     Violation carries the typed fields it needs (partition, producer id
+//     and epoch, sequence, offsets, record, transaction, consumer, group).
+//   - Teaching switches (teach.go): eoslab.broker.dedup, eoslab.epoch.fencing
+//     and eoslab.lso, config keys that are not Kafka settings and turn off a
+//     safeguard (SetTeaching, World.TeachingSwitches).
+//
 // This package imports nothing but the standard library.
 package engine

@@ -31,11 +31,12 @@ const (
 	EvViolation                    // an invariant was violated
 	EvInfo                         // anything else worth narrating
 	EvHazard                       // Kafka's own behaviour that breaks what an invariant promises (named, not a violation)
+	EvSwitch                       // a teaching switch (eoslab.*, not a Kafka setting) was turned on or off
 )
 
 var eventKindNames = [...]string{"action", "send", "deliver", "seqcheck", "append", "marker", "watermark",
 	"txnstate", "txnlog", "epoch", "fence", "clientstate", "clienterror", "consume", "offsets", "fault",
-	"timer", "violation", "info", "hazard"}
+	"timer", "violation", "info", "hazard", "switch"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) {

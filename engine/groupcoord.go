@@ -210,7 +210,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 			return
 		}
 	}
-	if known && r.ProducerEpoch < e.ProducerEpoch {
+	if known && r.ProducerEpoch < e.ProducerEpoch && !w.acceptFencedEpoch(brokerAddr(p.Leader), r.TransactionalID, r.ProducerEpoch, e.ProducerEpoch, "TxnOffsetCommit on "+p.TP.String()) {
 		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, "ref 5.2: producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String())
 		return
 	}

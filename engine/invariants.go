@@ -6,11 +6,58 @@ import "strings"
 // decision where that is cheaper). A violation is an event, not a panic, so
 // a lesson can show what breaks when a safeguard is switched off.
 
-// Violation is one detected invariant violation.
+// Violation is one detected invariant violation. Name, Step and Text are
+// what --json prints; the typed fields after them say what the violation
+// is about, so that World.Cause can tell how it came about. A field that
+// does not apply holds its "none" value (NoneViolation).
 type Violation struct {
 	Name string `json:"name"`
 	Step int    `json:"step"`
 	Text string `json:"text"`
+
+	// Event is the index in the history of the EvViolation event.
+	Event int `json:"-"`
+	// Actor is the event's actor: the partition, consumer, group
+	// coordinator or client that found it.
+	Actor string `json:"-"`
+	// TP is the partition the violation is about: the log written twice
+	// or by a fenced producer, the partition read, the input partition
+	// of offsets-atomic. The zero TP when none.
+	TP TP `json:"-"`
+	// ProducerID and Epoch are the producer of the offending batch (-1:
+	// none); CurrentEpoch is the newer epoch that fenced it (fenced-write,
+	// -1 otherwise).
+	ProducerID   int64 `json:"-"`
+	Epoch        int16 `json:"-"`
+	CurrentEpoch int16 `json:"-"`
+	// Seq is the offending batch's base sequence (-1: none).
+	Seq int32 `json:"-"`
+	// Offset is the first offset of the offending batch, or the input
+	// offset of offsets-atomic (-1: none); Earlier is the first offset of
+	// the copy already in the log of a duplicate (-1: none).
+	Offset  int64 `json:"-"`
+	Earlier int64 `json:"-"`
+	// UID is the simulation's number of the offending batch's first
+	// record (0: none): it follows the record from its send to the log.
+	UID int64 `json:"-"`
+	// Txn is the simulation's id of the transaction instance concerned
+	// (0: none).
+	Txn int64 `json:"-"`
+	// Consumer is the consumer that read the data (uncommitted-read), and
+	// Group the group whose offsets moved (offsets-atomic).
+	Consumer string `json:"-"`
+	Group    string `json:"-"`
+	// Msg is the message being handled when the violation was found: the
+	// Produce, WriteTxnMarkers, FetchResponse, commit request (0: none,
+	// a timer).
+	Msg int64 `json:"-"`
+}
+
+// NoneViolation is a violation of the given invariant with every typed
+// field at its "none" value.
+func NoneViolation(name, text string) Violation {
+	return Violation{Name: name, Text: text, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CurrentEpoch: NoProducerEpoch,
+		Seq: NoSequence, Offset: -1, Earlier: -1}
 }
 
 // Invariant names.
@@ -28,6 +75,9 @@ const (
 // InvariantNames lists every invariant.
 var InvariantNames = []string{InvDuplicateSequence, InvDuplicateRecord, InvUncommittedRead, InvWatermarks,
 	InvFencedWrite, InvAtomicVisibility, InvOffsetsAtomic, InvIllegalTransition}
+
+// invariantCount is len(InvariantNames).
+const invariantCount = 8
 
 // Kafka's own hazards: behaviour real Kafka shows under the simulated
 // protocol (TV1: KIP-98 with KIP-890 part 1 verification) that breaks what
@@ -70,8 +120,26 @@ func (w *World) hazard(name, actor, text, rule string) *Event {
 }
 
 func (w *World) violate(name, actor, text string) {
-	w.Violations = append(w.Violations, Violation{Name: name, Step: w.StepCount, Text: text})
-	w.emitRule(EvViolation, actor, "VIOLATION "+name+": "+text, "invariant")
+	w.violateWith(NoneViolation(name, text), actor)
+}
+
+// violateWith records a violation whose typed fields are set.
+func (w *World) violateWith(v Violation, actor string) {
+	v.Step, v.Actor = w.StepCount, actor
+	if v.Msg == 0 && w.cur != nil {
+		v.Msg = w.cur.ID
+	}
+	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, "invariant")
+	v.Event = e.Seq
+	w.Violations = append(w.Violations, v)
+	w.monitorViolated(len(w.Violations) - 1)
+}
+
+// batchViolation is a violation about a data batch b of partition p.
+func batchViolation(name, text string, p *PartitionLog, b *Batch) Violation {
+	v := NoneViolation(name, text)
+	v.TP, v.ProducerID, v.Epoch, v.Seq, v.Offset, v.UID, v.Txn = p.TP, b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.BaseOffset, b.Records.FirstUID(), b.Txn
+	return v
 }
 
 // checkInvariants runs the per-step checks on the partitions touched.
@@ -103,7 +171,9 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 	}
 	if b.ProducerID >= 0 && b.BaseSequence >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; ok && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
-			w.violate(InvFencedWrite, p.TP.String(), "a batch with epoch "+itoa(int64(b.ProducerEpoch))+" was accepted after epoch "+itoa(int64(e.ProducerEpoch)))
+			v := batchViolation(InvFencedWrite, "a batch with epoch "+itoa(int64(b.ProducerEpoch))+" was accepted after epoch "+itoa(int64(e.ProducerEpoch)), p, b)
+			v.CurrentEpoch = e.ProducerEpoch
+			w.violateWith(v, p.TP.String())
 		}
 		if p.SeqMax == nil {
 			p.SeqMax = map[int64]seqMark{}
@@ -115,7 +185,9 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				o := &p.Batches[i]
 				if o.ProducerID == b.ProducerID && o.ProducerEpoch == b.ProducerEpoch && !o.Control && o.BaseSequence >= 0 &&
 					o.BaseSequence <= last && b.BaseSequence <= o.LastSequence() {
-					w.violate(InvDuplicateSequence, p.TP.String(), "pid="+itoa(b.ProducerID)+" epoch="+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs()+" overlaps offsets "+o.Offsets())
+					v := batchViolation(InvDuplicateSequence, "pid="+itoa(b.ProducerID)+" epoch="+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs()+" overlaps offsets "+o.Offsets(), p, b)
+					v.Earlier = o.BaseOffset
+					w.violateWith(v, p.TP.String())
 					break
 				}
 			}
@@ -139,7 +211,9 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				continue
 			}
 			k := max(0, int(first-of)) // o's first record that is also in b
-			w.violate(InvDuplicateRecord, p.TP.String(), "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")")
+			v := batchViolation(InvDuplicateRecord, "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")", p, b)
+			v.Earlier = o.BaseOffset
+			w.violateWith(v, p.TP.String())
 			break
 		}
 	}
@@ -161,7 +235,9 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 		for i := len(p.Batches) - 1; i >= 0 && p.Batches[i].BaseOffset >= e.CurrentTxnFirstOffset; i-- {
 			b := &p.Batches[i]
 			if b.ProducerID == e.ProducerID && !b.Control && b.ProducerEpoch < epoch {
-				w.violate(InvFencedWrite, p.TP.String(), "COMMIT with epoch "+itoa(int64(epoch))+" commits offsets "+b.Offsets()+" written with fenced epoch "+itoa(int64(b.ProducerEpoch)))
+				v := batchViolation(InvFencedWrite, "COMMIT with epoch "+itoa(int64(epoch))+" commits offsets "+b.Offsets()+" written with fenced epoch "+itoa(int64(b.ProducerEpoch)), p, b)
+				v.CurrentEpoch = epoch
+				w.violateWith(v, p.TP.String())
 			}
 		}
 	}
@@ -182,7 +258,9 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 		return late
 	}
 	if prev := w.txnOutcomes.get(txn); prev != 0 && MarkerType(prev-1) != result {
-		w.violate(InvAtomicVisibility, p.TP.String(), "one transaction got "+MarkerType(prev-1).String()+" on one partition and "+result.String()+" on "+p.TP.String())
+		v := NoneViolation(InvAtomicVisibility, "one transaction got "+MarkerType(prev-1).String()+" on one partition and "+result.String()+" on "+p.TP.String())
+		v.TP, v.ProducerID, v.Epoch, v.Offset, v.Txn = p.TP, e.ProducerID, epoch, e.CurrentTxnFirstOffset, txn
+		w.violateWith(v, p.TP.String())
 	}
 	w.txnOutcomes = w.txnOutcomes.set(txn, int8(result)+1)
 	return late
@@ -228,7 +306,9 @@ func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int
 	inTxn := ok && meta.ProducerID == pid && meta.hasPartition(p.TP) &&
 		(meta.State == Ongoing || meta.State == PrepareCommit || meta.State == PrepareAbort)
 	if !inTxn {
-		w.violate(InvAtomicVisibility, p.TP.String(), "offsets of pid="+itoa(pid)+" start a transaction on "+p.TP.String()+" that is not in the coordinator's transaction of "+txnID+": no marker of that transaction will decide them")
+		v := NoneViolation(InvAtomicVisibility, "offsets of pid="+itoa(pid)+" start a transaction on "+p.TP.String()+" that is not in the coordinator's transaction of "+txnID+": no marker of that transaction will decide them")
+		v.TP, v.ProducerID = p.TP, pid
+		w.violateWith(v, p.TP.String())
 	}
 }
 
@@ -266,6 +346,8 @@ func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
 	}
 	switch st := p.Status(b); st {
 	case StatusAborted, StatusOpen:
-		w.violate(InvUncommittedRead, c.Name, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets())
+		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), p, b)
+		v.Consumer = c.Name
+		w.violateWith(v, c.Name)
 	}
 }

@@ -214,14 +214,18 @@ func (w *World) checkOffsetsAtomic(group string, in TP, prev, next, pid int64) {
 			if off < prev || off >= next {
 				continue
 			}
-			switch n := committed.get(off) + open[off]; {
-			case n == 0:
-				w.violate(InvOffsetsAtomic, "group("+group+")", "offset "+in.String()+"="+itoa(next)+" is committed but the output for input "+in.String()+"@"+itoa(off)+" is not")
-				return
-			case n > 1:
-				w.violate(InvOffsetsAtomic, "group("+group+")", "input "+in.String()+"@"+itoa(off)+" has "+itoa(int64(n))+" committed outputs")
-				return
+			n := committed.get(off) + open[off]
+			if n == 1 {
+				continue
 			}
+			text := "input " + in.String() + "@" + itoa(off) + " has " + itoa(int64(n)) + " committed outputs"
+			if n == 0 {
+				text = "offset " + in.String() + "=" + itoa(next) + " is committed but the output for input " + in.String() + "@" + itoa(off) + " is not"
+			}
+			v := NoneViolation(InvOffsetsAtomic, text)
+			v.TP, v.Offset, v.Group, v.ProducerID, v.UID = in, off, group, pid, b.Records.UID(k)
+			w.violateWith(v, "group("+group+")")
+			return
 		}
 	}
 }

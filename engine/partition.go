@@ -195,6 +195,10 @@ type appendResult struct {
 	Duplicate  bool
 	Expected   int32 // the sequence the leader expected, or -1
 	Rule       string
+	// keepEpoch: a batch of an older epoch taken because the teaching
+	// switch eoslab.epoch.fencing is off; the producer state keeps the
+	// newer epoch and its cached batches.
+	keepEpoch bool
 }
 
 // appendClientBatch validates and appends a batch from a client, in Kafka's
@@ -211,8 +215,9 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 		e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 	}
 	last := b.LastSequence()
+	teach := w.Config.Teach
 	// Row 1: duplicate of a cached batch (UnifiedLog.analyzeAndValidateProducerState).
-	if known && b.ProducerEpoch == e.ProducerEpoch {
+	if known && b.ProducerEpoch == e.ProducerEpoch && !teach.NoDedup {
 		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
 			return appendResult{Code: None, BaseOffset: m.FirstOffset, Duplicate: true, Expected: -1,
 				Rule: "row 1: same epoch, seq " + seqRange(b.BaseSequence, last) + " matches a cached batch: duplicate, original offset " + itoa(m.FirstOffset)}
@@ -229,8 +234,31 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	}
 	// Row 2: stale epoch (checkProducerEpoch).
 	if e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
-		return appendResult{Code: InvalidProducerEpoch, Expected: -1,
-			Rule: "row 2: epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))}
+		if !teach.NoFencing {
+			return appendResult{Code: InvalidProducerEpoch, Expected: -1,
+				Rule: "row 2: epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))}
+		}
+		// A fenced epoch's sequences mean nothing next to the stored
+		// epoch's: the batch goes in as it comes, and the stored state
+		// keeps the newer epoch.
+		res := appendResult{Expected: -1, keepEpoch: true,
+			Rule: teachRule(ConfigTeachFencing) + "; epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch)) + " is not refused (Kafka answers INVALID_PRODUCER_EPOCH)"}
+		if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
+			return appendResult{Code: InvalidTxnState, Expected: -1,
+				Rule: res.Rule + "; row 9: pid " + itoa(b.ProducerID) + " has an open transaction here and the batch is not transactional"}
+		}
+		return w.appendBatch(p, b, res)
+	}
+	if teach.NoDedup {
+		// Rows 1, 3 and 5 to 8 skipped: any sequence is taken, a retry
+		// included.
+		res := appendResult{Expected: -1,
+			Rule: teachRule(ConfigTeachDedup) + "; the leader skips the duplicate and sequence checks: seq " + seqRange(b.BaseSequence, last) + " appended as it comes"}
+		if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
+			return appendResult{Code: InvalidTxnState, Expected: -1,
+				Rule: res.Rule + "; row 9: pid " + itoa(b.ProducerID) + " has an open transaction here and the batch is not transactional"}
+		}
+		return w.appendBatch(p, b, res)
 	}
 	if res, bad := w.firstSequenceV2(p, e, &b); bad {
 		return res
@@ -297,12 +325,14 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 		if !known {
 			e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 		}
-		if e.ProducerEpoch != b.ProducerEpoch {
-			e.NumCached = 0
-			e.ProducerEpoch = b.ProducerEpoch
-		}
-		if b.BaseSequence != NoSequence {
-			e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.Now})
+		if !res.keepEpoch { // else the stored epoch and its cache stay
+			if e.ProducerEpoch != b.ProducerEpoch {
+				e.NumCached = 0
+				e.ProducerEpoch = b.ProducerEpoch
+			}
+			if b.BaseSequence != NoSequence {
+				e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.Now})
+			}
 		}
 		e.LastTimestamp = w.Now
 		if b.Transactional {
@@ -475,6 +505,12 @@ func (p *PartitionLog) read(from int64, readCommitted bool, max int) ([]Batch, [
 	if readCommitted {
 		bound = p.LastStableOffset()
 	}
+	return p.readTo(from, bound, readCommitted, max)
+}
+
+// readTo is read with the bound given: the teaching switch eoslab.lso=false
+// reads a read_committed fetch up to the high watermark.
+func (p *PartitionLog) readTo(from, bound int64, readCommitted bool, max int) ([]Batch, []AbortedTxn, int64) {
 	i := sort.Search(len(p.Batches), func(i int) bool { return p.Batches[i].NextOffset() > from })
 	j := i
 	for j < len(p.Batches) && p.Batches[j].BaseOffset < bound && j-i < max {

@@ -37,6 +37,8 @@ func (w *World) setConfig(s Setting) error {
 		w.Config.LatencyMs = s.Value
 	case ConfigAbortCheckIntervalMs:
 		w.Config.AbortCheckIntervalMs = s.Value
+	case ConfigTeachDedup, ConfigTeachFencing, ConfigTeachLSO:
+		w.setTeaching(s.Key, s.Value != 0)
 	case ConfigTxnStatePartitions, ConfigOffsetsPartitions:
 		// Coordinators are placed by hashing into these partitions, so
 		// their number is fixed once a client may have used them.

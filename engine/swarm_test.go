@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,8 @@ var (
 type swarmSetup struct {
 	name      string
 	setup     []Action
-	want      string // the violation this safeguard-off setup must produce ("" = none allowed)
+	want      string   // the violation this safeguard-off setup must produce ("" = none allowed)
+	also      []string // other violations the same step may report alongside want
 	producers []string
 	txnal     []string
 	consumers []string
@@ -121,6 +123,48 @@ var unsafeSetups = []swarmSetup{
 		want:      InvOffsetsAtomic,
 		producers: []string{"S"},
 		procs:     []string{"P"},
+	},
+	// The teaching switches (teach.go, not Kafka settings): with one off,
+	// the guarantee it keeps breaks.
+	{
+		name: "teaching switch eoslab.broker.dedup=false",
+		setup: []Action{
+			SetTeaching(ConfigTeachDedup, false),
+			CreateTopic{Name: "t", Partitions: 1},
+			producerWith("I", func(c *ProducerConfig) { c.Acks, c.RequestTimeoutMs = -1, 50 }, ProducerAcks, ProducerRequestTimeoutMs),
+		},
+		// A retry is appended again: its (pid, epoch, seq) is checked
+		// first, its records next.
+		want:      InvDuplicateSequence,
+		also:      []string{InvDuplicateRecord},
+		producers: []string{"I"},
+	},
+	{
+		name: "teaching switch eoslab.epoch.fencing=false",
+		setup: []Action{
+			SetTeaching(ConfigTeachFencing, false),
+			CreateTopic{Name: "t", Partitions: 1},
+			txnProducer("T1", "tx-1"),
+			txnProducer("T2", "tx-1"),
+			DeclareConsumer{Name: "RC", Isolation: ReadCommitted},
+		},
+		want:      InvFencedWrite,
+		producers: []string{"T1", "T2"},
+		txnal:     []string{"T1", "T2"},
+		consumers: []string{"RC"},
+	},
+	{
+		name: "teaching switch eoslab.lso=false",
+		setup: []Action{
+			SetTeaching(ConfigTeachLSO, false),
+			CreateTopic{Name: "t", Partitions: 1},
+			txnProducer("T1", "tx-1"),
+			DeclareConsumer{Name: "RC", Isolation: ReadCommitted},
+		},
+		want:      InvUncommittedRead,
+		producers: []string{"T1"},
+		txnal:     []string{"T1"},
+		consumers: []string{"RC"},
 	},
 }
 
@@ -326,10 +370,11 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 				w, _ := runSwarm(s, seed, *swarmActions, version)
 				for _, v := range w.Violations {
 					if v.Name == s.want {
+						checkCause(t, w, v, seed)
 						found = true
 						t.Logf("%s: seed %d finds %s: %s", s.name, seed, v.Name, v.Text)
 						break
-					} else {
+					} else if !slices.Contains(s.also, v.Name) {
 						t.Fatalf("%s: seed %d found %s, not %s: %s", s.name, seed, v.Name, s.want, v.Text)
 					}
 				}
@@ -339,4 +384,76 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSwarmTeachingSwitchesMidRun flips the teaching switches at random
+// moments of the safe setup's runs, as the sandbox does, and goes on after
+// violations: no run may panic, and a switch may only break the guarantees
+// the safeguards it turns off keep, never the watermarks or a state
+// machine's table.
+func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
+	keys := []ConfigKey{ConfigTeachDedup, ConfigTeachFencing, ConfigTeachLSO}
+	allowed := []string{InvDuplicateSequence, InvDuplicateRecord, InvFencedWrite, InvUncommittedRead, InvAtomicVisibility, InvOffsetsAtomic}
+	seeds := max(*swarmSeeds/10, 1)
+	if raceEnabled {
+		seeds = min(seeds, 10)
+	}
+	forEachVersion(t, func(t *testing.T, version, share int) {
+		for seed := int64(1); seed <= int64(max(seeds/share, 1)); seed++ {
+			w := New(DefaultConfig())
+			var log []string
+			setup := safeSetup.setup
+			if version == swarmTV2 {
+				setup = append([]Action{versionConfig(2)}, setup...)
+			}
+			for _, a := range setup {
+				log = append(log, a.String())
+				if _, err := w.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := rand.New(rand.NewSource(seed))
+			for i := 0; i < *swarmActions; i++ {
+				var a Action
+				switch {
+				case r.Intn(25) == 0:
+					a = SetTeaching(keys[r.Intn(len(keys))], r.Intn(2) == 0)
+				case version == swarmSwitching && r.Intn(40) == 0:
+					a = versionConfig(int64(3 - w.Config.TransactionVersion))
+				default:
+					a = randomAction(w, r, safeSetup, i)
+				}
+				log = append(log, a.String())
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("seed %d: panic %v\nreplay (scenario):\n%s", seed, p, strings.Join(log, "\n"))
+						}
+					}()
+					w.Apply(a)
+				}()
+			}
+			for _, v := range w.Violations {
+				if !slices.Contains(allowed, v.Name) {
+					t.Fatalf("seed %d: %s with teaching switches flipping: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
+				}
+				checkCause(t, w, v, seed)
+			}
+		}
+	})
+}
+
+// checkCause: a violation's cause chain ends with it, its other links are
+// events before it or the decision narrated right after it, oldest first.
+func checkCause(t *testing.T, w *World, v Violation, seed int64) {
+	t.Helper()
+	chain := w.Cause(v)
+	if len(chain) == 0 || chain[len(chain)-1].Role != CauseViolation || chain[len(chain)-1].Event != v.Event {
+		t.Fatalf("seed %d: the cause chain of %s does not end with it: %+v", seed, v.Name, chain)
+	}
+	for i, l := range chain[:len(chain)-1] {
+		if l.Event < 0 || l.Event >= len(w.Events) || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
+			t.Fatalf("seed %d: bad link %d of the cause of %s: %+v", seed, i, v.Name, chain)
+		}
+	}
 }

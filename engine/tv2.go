@@ -95,7 +95,7 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 	b := &r.Batches[0]
 	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
 	e, known := p.Producers[b.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
+	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
 		w.emitRule(EvSeqCheck, r.TP.String(), "rejects "+who+": "+InvalidProducerEpoch.String()+" before asking the coordinator; nothing appended",
 			"ref 6: TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)").on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
@@ -157,7 +157,7 @@ func (w *World) finishVerifyV2(pk parkedRequest, code ErrorCode) bool {
 // lower.
 func (w *World) staleAfterAdd(p *PartitionLog, pid int64, epoch int16) (int16, bool) {
 	e, ok := p.Producers[pid]
-	if !w.Config.TV2.EpochBeforeGuard || !ok || e.ProducerEpoch == NoProducerEpoch || epoch >= e.ProducerEpoch {
+	if !w.Config.TV2.EpochBeforeGuard || !ok || e.ProducerEpoch == NoProducerEpoch || epoch >= e.ProducerEpoch || w.Config.Teach.NoFencing {
 		return 0, false
 	}
 	return e.ProducerEpoch, true
@@ -250,7 +250,7 @@ func (w *World) onAddPartitionsRetry(tm Timer) {
 // and never retries CONCURRENT_TRANSACTIONS itself.
 func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOffsetCommitRequest) {
 	e, known := p.Producers[r.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch {
+	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
 		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, "ref 5.2, 6: TV2 epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+
 			" on "+p.TP.String()+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)")
 		return
@@ -342,7 +342,7 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 		fail(ConcurrentTransactions, actor, "ref 6: a transition to "+pendingName(meta)+" is pending (checked first, KAFKA-18660)")
 	case meta.ProducerID != r.ProducerID:
 		fail(InvalidProducerIDMapping, actor, "ref 6: pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID))
-	case meta.ProducerEpoch != r.ProducerEpoch:
+	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "AddPartitionsToTxn"):
 		fail(ProducerFenced, actor, "ref 6: epoch "+itoa(int64(r.ProducerEpoch))+" is not the current epoch "+itoa(int64(meta.ProducerEpoch)))
 	case meta.State == Ongoing && containsAll(meta, r.Partitions):
 		w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5, 6").txn(r.TransactionalID)
@@ -489,8 +489,11 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 			epochs = "pid " + itoa(r.ProducerID) + " epoch " + itoa(int64(r.ProducerEpoch)) + " retries the EndTxn that overflowed to pid " + itoa(meta.ProducerID)
 		}
 	} else if r.ProducerEpoch != meta.ProducerEpoch {
-		fail(ProducerFenced, actor, "ref 6 TV2 EndTxn step 4: epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch")
-		return
+		if !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "EndTxn") {
+			fail(ProducerFenced, actor, "ref 6 TV2 EndTxn step 4: epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch")
+			return
+		}
+		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing) + ")"
 	}
 	cell := w.tv2EndTxnTable(endTxnKey{State: meta.State, Commit: r.Commit, Retry: retry})
 	rule := "ref 6 TV2 EndTxn table: " + meta.State.String() + " + " + verb + ", " + epochs

@@ -447,7 +447,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			return
 		}
 	}
-	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "AddPartitionsToTxn")
 	if code != None {
 		fail(code, brokerAddr(id), why)
 		return
@@ -532,7 +532,7 @@ func sortTPs(tps []TP) {
 
 // coordinatorEntry runs the checks shared by AddPartitionsToTxn,
 // AddOffsetsToTxn and EndTxn: coordinator, metadata, pid and exact epoch.
-func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16) (*TxnStatePartition, TxnMetadata, ErrorCode, string) {
+func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16, what string) (*TxnStatePartition, TxnMetadata, ErrorCode, string) {
 	t, code := w.coordinatorCheck(id, txnID)
 	if code != None {
 		return t, TxnMetadata{}, code, t.name() + " is not served here now"
@@ -544,7 +544,7 @@ func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16) (
 	if meta.ProducerID != pid {
 		return t, meta, InvalidProducerIDMapping, "pid " + itoa(pid) + " does not match " + itoa(meta.ProducerID)
 	}
-	if meta.ProducerEpoch != epoch {
+	if meta.ProducerEpoch != epoch && !w.acceptFencedEpoch(w.coordActor(t), txnID, epoch, meta.ProducerEpoch, what) {
 		return t, meta, ProducerFenced, "epoch " + itoa(int64(epoch)) + " is not the current epoch " + itoa(int64(meta.ProducerEpoch))
 	}
 	return t, meta, None, ""
@@ -560,7 +560,7 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 		code = c
 	case !ok || meta.ProducerID != r.ProducerID:
 		code = InvalidProducerIDMapping
-	case meta.ProducerEpoch != r.ProducerEpoch:
+	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(w.coordActor(t), r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "verification of "+r.Partitions[0].String()):
 		code = ProducerFenced
 	case meta.State == PrepareCommit || meta.State == PrepareAbort:
 		code = ConcurrentTransactions
@@ -577,7 +577,7 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{Code: code})
 	}
-	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "AddOffsetsToTxn")
 	if code != None {
 		fail(code, brokerAddr(id), why)
 		return
@@ -610,7 +610,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code})
 	}
-	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "EndTxn")
 	if code != None {
 		fail(code, brokerAddr(id), "ref 3.6: "+why)
 		return

@@ -24,6 +24,9 @@ type Config struct {
 	// TV2 is the Kafka 4 release whose TV2 details the simulation follows
 	// where releases differ (tv2.go).
 	TV2 TV2Release
+	// Teach holds the teaching switches (teach.go): not Kafka settings.
+	// The zero value is Kafka's behaviour.
+	Teach Teaching
 }
 
 // DefaultConfig is Kafka's defaults plus a 1 ms network.
@@ -122,6 +125,16 @@ type World struct {
 	// committed (or plain) output records made from each input offset
 	// (see offsets.go).
 	outputs map[outputKey]pvec[int32]
+	// monitors counts the violations of each invariant (monitors.go), in
+	// the order of InvariantNames.
+	monitors [invariantCount]monitorCount
+	// cur is the message being delivered (nil between deliveries): a
+	// violation found while handling it names it (Violation.Msg).
+	cur *Message
+	// switches lists the teaching switch changes (teach.go), oldest
+	// first; appended to with a full slice expression, so a snapshot may
+	// share it.
+	switches []switchChange
 }
 
 // New makes an empty world with the given configuration.

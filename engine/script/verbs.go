@@ -57,6 +57,10 @@ var clusterOpts = []opt{
 	{key: engine.ConfigTxnStatePartitions.String(), ph: "N", check: intIn(1, maxInternal), fixed: true},
 	{key: engine.ConfigOffsetsPartitions.String(), ph: "N", check: intIn(1, maxInternal), fixed: true},
 	{key: engine.ConfigAbortCheckIntervalMs.String(), ph: "MS", check: intIn(1, maxInt32)},
+	// Teaching switches: not Kafka settings (engine/teach.go).
+	{key: engine.ConfigTeachDedup.String(), ph: "true|false", check: boolean},
+	{key: engine.ConfigTeachFencing.String(), ph: "true|false", check: boolean},
+	{key: engine.ConfigTeachLSO.String(), ph: "true|false", check: boolean},
 }
 
 // producerOpts are Java ProducerConfig keys. Combinations Java refuses when
