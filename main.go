@@ -43,12 +43,14 @@ Usage:
   eoslab [--no-color] [--ascii]          open the lesson list (the TUI)
   eoslab lesson NAME|FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
                                          open one lesson in the TUI
-  eoslab lessons                         list the lessons: name, title, steps
+  eoslab lessons                         the learning path: lessons with level and minutes
   eoslab run [--json] [--kafka 3|4] FILE play a scenario headless; print the transcript
   eoslab run [--kafka 3|4] FILE.lesson   play a lesson file headless (transcript and narration)
   eoslab run [--kafka 3|4] --lesson NAME play a built-in lesson headless
   eoslab check FILE...                   validate scenario (.scn) or lesson (.lesson) files
   eoslab sandbox [--kafka 3|4] [FILE]    free play: a preset or a scenario file, waiting for you
+  eoslab drill [--seed N] [--count N]    an interview drill: questions across the lessons, scored
+  eoslab progress [--reset]              what you finished, where you left off, drill scores
   eoslab serve [--lesson NAME] [--code CODE] ...
                                          a classroom over SSH (see 'eoslab help serve')
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
@@ -113,7 +115,9 @@ character); the first 20 of a file are listed and the rest counted. A file
 is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
 	"lessons": `eoslab lessons
 
-Lists the built-in lessons: name, title and number of steps.`,
+Lists the built-in lessons as a learning path, in order: number, name (what
+'eoslab lesson NAME' takes), level (basics, transactions, failures, systems),
+length in minutes and title, then a one-line summary.`,
 	"lesson": `eoslab lesson NAME [--kafka 3|4] [--no-color] [--ascii]
 eoslab lesson FILE.lesson [--kafka 3|4] [--no-color] [--ascii]
 
@@ -151,6 +155,27 @@ question before the presenter reveals it. Students need only ssh:
   --solo           every session plays its own copy: a self-paced lab room
 Presenter keys: the lesson keys, and a reveals a question. Everyone: t
 switches light/dark. Exit code 2 on bad flags or files.`,
+	"drill": `eoslab drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]
+
+An interview drill in the terminal: --count questions (default 10) drawn
+from every lesson's checkpoints and from questions written for the drill.
+Each shows the state it is about; answer with 1-4, read why, press o to open
+the lesson that teaches it. At the end: the score and the concepts to
+revisit. The same --seed draws the same questions; without it the seed comes
+from the clock and is shown on screen and printed when you leave. --kafka 4
+plays the questions under Kafka 4's transaction protocol (transaction.version=2);
+the default is Kafka 3's. Scores are kept with your progress ('eoslab help
+progress').`,
+	"progress": `eoslab progress [--reset]
+
+Shows your progress: each lesson finished or the step you left it at, the
+checkpoint answers you got right, and the drills' scores. --reset forgets it.
+The home screen's c continues the lesson you played last, where you left it.
+Progress is kept in $XDG_STATE_HOME/eoslab/progress.json (on Linux, else
+~/.local/state/eoslab; the OS's configuration directory elsewhere), or in
+the directory $EOSLAB_STATE_DIR names. A file that cannot be read is moved
+aside (progress.json.bad-N) and progress starts afresh; a directory that
+cannot be written keeps progress for the session only.`,
 	"help": `eoslab help [COMMAND]
 
 Explains a command (run, check, lessons, lesson, serve), the scenario language
@@ -279,6 +304,13 @@ func dispatch(args []string, stdout io.Writer) error {
 		}
 		return openTUI(g, "")
 	}
+	switch {
+	case len(args) > 1 && (args[1] == "--help" || args[1] == "-h"):
+	case cmd == "drill":
+		return drillCmd(args[1:], stdout)
+	case cmd == "progress":
+		return progressCmd(args[1:], stdout)
+	}
 	g, err := parseFlags(args[1:])
 	if err != nil {
 		return err
@@ -313,7 +345,7 @@ func dispatch(args []string, stdout io.Writer) error {
 		}
 		return openTUI(g, g.rest[0])
 	}
-	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, sandbox, serve, help (see 'eoslab --help')", cmd)
+	return invalid("eoslab: unknown command %q; commands: run, check, lessons, lesson, sandbox, drill, progress, serve, help (see 'eoslab --help')", cmd)
 }
 
 func help(args []string, stdout io.Writer) error {
@@ -342,9 +374,16 @@ func help(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// listLessons prints the learning path: each lesson in order with its
+// number, name, level and minutes, then its title and summary.
 func listLessons(stdout io.Writer) error {
-	for _, m := range lessons.All() {
-		fmt.Fprintf(stdout, "%-12s %-40s %2d steps\n", m.Name, m.Title, m.Steps)
+	all := lessons.All()
+	w := 0
+	for _, m := range all {
+		w = max(w, len(m.Name))
+	}
+	for i, m := range all {
+		fmt.Fprintf(stdout, "%2d. %-*s  %-12s %2d min  %s\n    %-*s  %s\n", i+1, w, m.Name, m.Level, m.Minutes, m.Title, w, "", m.Summary)
 	}
 	return nil
 }
@@ -568,7 +607,9 @@ func checkFile(path string) error {
 
 func openTUI(g globalFlags, lesson string) error {
 	opts := withSandbox(views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson, Kafka: g.kafka}).WithEnv(os.Getenv)
-	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, opts))
+	st := openProgress(true)
+	defer st.Close()
+	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
 }
 
 // openTUIWith opens the player on a lesson read from a file. The file's
@@ -576,7 +617,7 @@ func openTUI(g globalFlags, lesson string) error {
 // so esc and enter go back to it.
 func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 	m := l.Meta()
-	info := views.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}
+	info := views.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes}
 	list := append([]views.LessonInfo{info}, adapt.Lessons()...)
 	open := func(name string) (views.Session, error) {
 		if name == l.File {
@@ -585,7 +626,9 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		return adapt.Open(name)
 	}
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File, Kafka: g.kafka}.WithEnv(os.Getenv)
-	return runTUI(views.NewApp(list, open, opts))
+	st := openProgress(true)
+	defer st.Close()
+	return runTUI(views.NewApp(list, open, withProgress(opts, st)))
 }
 
 // runTUI runs the terminal UI. Tests replace it to look at the model

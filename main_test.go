@@ -221,7 +221,7 @@ func TestHostileFilesAreRefused(t *testing.T) {
 			scn + ":3:13: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
 		{[]string{"check", lesson}, lesson + ":1:9: control character U+001B (ESC) is not allowed\n" +
 			lesson + ":2:11: C1 control character U+009B (CSI) is not allowed\n" +
-			lesson + ":10:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
+			lesson + ":11:11: bidirectional control U+202E (RLO, right-to-left override) is not allowed\n"},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
 		if code != 2 || out != "" || errs != tc.want {
@@ -232,7 +232,8 @@ func TestHostileFilesAreRefused(t *testing.T) {
 
 const lessonOK = `title: T
 summary: S
-level: beginner
+level: basics
+minutes: 5
 setup:
   topic t
   producer A
@@ -302,8 +303,8 @@ func group(n int64) string {
 // fileLesson is a small, sound lesson, written to a file outside the repo.
 const fileLesson = `title: A lesson from a file
 summary: One record, appended
-level: beginner
-
+level: basics
+minutes: 5
 setup:
   topic t
   producer A

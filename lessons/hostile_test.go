@@ -34,7 +34,7 @@ func TestHostileCharactersAreRefused(t *testing.T) {
 			"x.lesson:6:10: control character U+0007 (BEL) is not allowed"},
 		{"DEL in a do: line", "do: run", "do: run\x7f",
 			"x.lesson:19:10: control character U+007F (DEL) is not allowed"},
-		{"invalid UTF-8 in intro", "level: beginner", "level: beginner\nintro: caf\xe9",
+		{"invalid UTF-8 in intro", "level: basics", "level: basics\nintro: caf\xe9",
 			"x.lesson:4:11: invalid UTF-8 (byte 0xe9); the file must be UTF-8 text"},
 	} {
 		_, err := Parse("x.lesson", []byte(edit(t, tc.old, tc.new)))

@@ -28,8 +28,14 @@ import (
 	"eoslab/engine/script"
 )
 
-// Levels a lesson may declare, easiest first.
-var Levels = []string{"beginner", "intermediate", "advanced"}
+// Levels a lesson may declare, in the order of the learning path: the
+// producer's own guarantees, then transactions, then what happens when
+// something fails, then the systems built on top.
+var Levels = []string{"basics", "transactions", "failures", "systems"}
+
+// MaxMinutes is the longest a lesson may say it takes: past an hour it is
+// two lessons.
+const MaxMinutes = 60
 
 // Versions are the Kafka major versions a lesson plays under: 3 runs the
 // classic transaction protocol (transaction.version=1), 4 runs KIP-890's
@@ -60,6 +66,8 @@ type Lesson struct {
 	Title   string
 	Summary string
 	Level   string
+	// Minutes is how long the lesson takes a learner, 1..MaxMinutes.
+	Minutes int
 	// Intro is shown before the first step, under the title. Paragraphs are
 	// separated by a blank line.
 	Intro string
@@ -130,12 +138,12 @@ type Choice struct {
 // Meta is what the lesson list shows.
 type Meta struct {
 	Name, Title, Summary, Level string
-	Steps                       int
+	Steps, Minutes              int
 }
 
 // Meta returns the lesson's list entry.
 func (l *Lesson) Meta() Meta {
-	return Meta{Name: l.Name, Title: l.Title, Summary: l.Summary, Level: l.Level, Steps: len(l.Steps)}
+	return Meta{Name: l.Name, Title: l.Title, Summary: l.Summary, Level: l.Level, Steps: len(l.Steps), Minutes: l.Minutes}
 }
 
 // Narration is the text of a step as the player shows it: its title, then

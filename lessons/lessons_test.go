@@ -11,7 +11,7 @@ func TestBuiltinList(t *testing.T) {
 	var names []string
 	for _, m := range All() {
 		names = append(names, m.Name)
-		if m.Title == "" || m.Summary == "" || !contains(Levels, m.Level) {
+		if m.Title == "" || m.Summary == "" || !contains(Levels, m.Level) || m.Minutes < 1 || m.Minutes > MaxMinutes {
 			t.Errorf("%s: incomplete list entry %+v", m.Name, m)
 		}
 	}

@@ -34,10 +34,19 @@ func Parse(file string, src []byte) (*Lesson, error) {
 // (Kafka 3) and its twin (ForKafka(4)), and the errors of both are reported
 // together, each once.
 func ParseReader(file string, r io.Reader) (*Lesson, error) {
+	l, _, err := parseBoth(file, r, false)
+	return l, err
+}
+
+// parseBoth reads a lesson file, or with drill set a drill question
+// (drill.go), once for each version, and returns the Kafka 3 reading with
+// its twin, and the Kafka 3 parser (whose meta holds a drill question's
+// header).
+func parseBoth(file string, r io.Reader, drill bool) (*Lesson, *parser, error) {
 	var ps [2]*parser
 	for i, k := range Versions {
 		ps[i] = &parser{file: file, kafka: k, d: script.NewDecls(), seen: map[string]int{},
-			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k}}
+			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k}, drill: drill, meta: map[string]string{}}
 	}
 	in := script.NewLines(file, r)
 	for in.Next() {
@@ -51,16 +60,19 @@ func ParseReader(file string, r io.Reader) (*Lesson, error) {
 		}
 	}
 	if err := in.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, p := range ps {
 		p.end(in.Line())
+		if drill {
+			p.endDrill()
+		}
 	}
 	if err := mergeErrors(ps[0].errs, ps[1].errs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ps[0].l.twin, ps[1].l.twin = ps[1].l, ps[0].l
-	return ps[0].l, nil
+	return ps[0].l, ps[0], nil
 }
 
 // mergeErrors joins the errors of the two versions' readings of one file,
@@ -92,7 +104,7 @@ const (
 
 // The keys of a lesson file, by where they may appear.
 var (
-	headerKeys = []string{"title", "summary", "level", "intro"}
+	headerKeys = []string{"title", "summary", "level", "minutes", "intro"}
 	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "versions"}
 	// versionedKeys may carry "@3" or "@4": the line is for that version
 	// only. A step itself cannot: both versions have the same steps, so
@@ -102,8 +114,12 @@ var (
 
 // parser reads a lesson file line by line; it collects every error.
 type parser struct {
-	file   string
-	kafka  int // the version this reading keeps: 3 or 4
+	file  string
+	kafka int // the version this reading keeps: 3 or 4
+	// drill reads a drill question (drill.go): its header is question:,
+	// concept: and lesson:, kept in meta, instead of a lesson's.
+	drill  bool
+	meta   map[string]string
 	l      *Lesson
 	d      *script.Decls
 	errs   script.ErrorList
@@ -173,13 +189,13 @@ func (p *parser) line(n int, raw string) {
 			p.errorf(n, "expected a key such as \"say:\" or \"do:\" at the start of the line, found "+quote(firstWord(text))+
 				"; a step holds "+keyList(stepKeys))
 		default:
-			p.errorf(n, "expected a key such as \"title:\" at the start of the line, found "+quote(firstWord(text))+
-				"; a lesson starts with title:, summary: and level:, then setup: and the steps")
+			p.errorf(n, "expected a key such as "+quote(p.required()[0]+":")+" at the start of the line, found "+quote(firstWord(text))+
+				"; "+p.starts()+", then setup: and the steps")
 		}
 		return
 	}
 	switch {
-	case contains(headerKeys, key):
+	case contains(p.headerKeys(), key):
 		p.headerKey(n, key, val)
 	case key == "setup":
 		p.setupKey(n, val)
@@ -192,7 +208,7 @@ func (p *parser) line(n int, raw string) {
 		}
 		p.stepLine(n, key, val, col)
 	default:
-		p.errorf(n, "unknown key "+quote(key+":")+"; a lesson has "+keyList(headerKeys)+", setup:, step:, and in a step "+keyList(stepKeys))
+		p.errorf(n, "unknown key "+quote(key+":")+"; a "+p.what()+" has "+keyList(p.headerKeys())+", setup:, step:, and in a step "+keyList(stepKeys))
 	}
 }
 
@@ -230,6 +246,7 @@ func (p *parser) headerKey(n int, key, val string) {
 		p.intro.add(val)
 		return
 	}
+
 	if first, dup := p.seen[key]; dup {
 		p.errorf(n, key+": is given twice (first on line "+strconv.Itoa(first)+")")
 		return
@@ -239,6 +256,10 @@ func (p *parser) headerKey(n int, key, val string) {
 		p.errorf(n, key+": needs a text, e.g. "+quote(key+": "+headerExample[key]))
 		return
 	}
+	if p.drill {
+		p.meta[key] = val
+		return
+	}
 	switch key {
 	case "title":
 		p.l.Title = val
@@ -246,15 +267,64 @@ func (p *parser) headerKey(n int, key, val string) {
 		p.l.Summary = val
 	case "level":
 		if !contains(Levels, val) {
-			p.errorf(n, "level: must be "+orList(Levels)+", got "+quote(val))
+			msg := "level: must be " + orList(Levels) + ", got " + quote(val)
+			if was, ok := oldLevels[val]; ok {
+				msg += "; the levels name the learning path's parts now: " + quote(val) + " was usually " + quote(was)
+			}
+			p.errorf(n, msg)
 			return
 		}
 		p.l.Level = val
+	case "minutes":
+		m, err := strconv.Atoi(val)
+		if err != nil || m < 1 || m > MaxMinutes {
+			p.errorf(n, "minutes: must be a whole number of minutes from 1 to "+strconv.Itoa(MaxMinutes)+
+				" (how long the lesson takes), got "+quote(val))
+			return
+		}
+		p.l.Minutes = m
 	}
 }
 
+// headerKeys, required, starts and what tell a lesson's header from a
+// drill question's.
+func (p *parser) headerKeys() []string {
+	if p.drill {
+		return drillHeaderKeys
+	}
+	return headerKeys
+}
+
+func (p *parser) required() []string {
+	if p.drill {
+		return drillHeaderKeys
+	}
+	return requiredHeader
+}
+
+func (p *parser) starts() string {
+	if p.drill {
+		return "a drill question starts with question:, concept: and lesson:"
+	}
+	return "a lesson starts with title:, summary:, level: and minutes:"
+}
+
+func (p *parser) what() string {
+	if p.drill {
+		return "drill question"
+	}
+	return "lesson"
+}
+
+// oldLevels maps the levels of earlier lesson files to the part of the
+// path their lessons usually belong to, for the error message.
+var oldLevels = map[string]string{"beginner": "basics", "intermediate": "transactions", "advanced": "failures"}
+
+// requiredHeader are the header keys every lesson gives.
+var requiredHeader = []string{"title", "summary", "level", "minutes"}
+
 var headerExample = map[string]string{"title": "The lost ACK", "summary": "Why a retry can write twice",
-	"level": "beginner"}
+	"level": "basics", "minutes": "8", "question": "restart-new-pid", "concept": "idempotence", "lesson": "lost-ack"}
 
 // endHeader checks the header once, when the first setup: or step: ends it.
 func (p *parser) endHeader(n int, what string) {
@@ -263,9 +333,9 @@ func (p *parser) endHeader(n int, what string) {
 	}
 	p.headed = true
 	p.l.Intro = p.intro.String()
-	for _, k := range []string{"title", "summary", "level"} {
+	for _, k := range p.required() {
 		if _, ok := p.seen[k]; !ok {
-			p.errorf(n, "expected "+quote(k+": ...")+" before "+what+"; a lesson starts with title:, summary: and level:")
+			p.errorf(n, "expected "+quote(k+": ...")+" before "+what+"; "+p.starts())
 		}
 	}
 }

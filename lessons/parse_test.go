@@ -13,8 +13,8 @@ import (
 // okLesson is the smallest sound lesson; the error cases below are edits of it.
 const okLesson = `title: T
 summary: S
-level: beginner
-
+level: basics
+minutes: 5
 setup:
   topic t
   producer A
@@ -37,7 +37,7 @@ func TestParseOK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Title != "T" || l.Summary != "S" || l.Level != "beginner" || len(l.Setup) != 2 || len(l.Steps) != 2 {
+	if l.Title != "T" || l.Summary != "S" || l.Level != "basics" || l.Minutes != 5 || len(l.Setup) != 2 || len(l.Steps) != 2 {
 		t.Fatalf("parsed %+v", l)
 	}
 	cp := l.Steps[0].Ask
@@ -136,11 +136,21 @@ func TestParseErrors(t *testing.T) {
 		want           string
 	}{
 		{"missing title", "title: T\n", "",
-			`x.lesson:4: expected "title: ..." before setup:; a lesson starts with title:, summary: and level:`},
+			`x.lesson:4: expected "title: ..." before setup:; a lesson starts with title:, summary:, level: and minutes:`},
 		{"title twice", "summary: S\n", "title: U\nsummary: S\n",
 			`x.lesson:2: title: is given twice (first on line 1)`},
-		{"bad level", "level: beginner", "level: expert",
-			`x.lesson:3: level: must be beginner, intermediate or advanced, got "expert"`},
+		{"bad level", "level: basics", "level: expert",
+			`x.lesson:3: level: must be basics, transactions, failures or systems, got "expert"`},
+		{"old level", "level: basics", "level: beginner",
+			`x.lesson:3: level: must be basics, transactions, failures or systems, got "beginner"; the levels name the learning path's parts now: "beginner" was usually "basics"`},
+		{"no minutes", "minutes: 5\n", "\n",
+			`x.lesson:5: expected "minutes: ..." before setup:; a lesson starts with title:, summary:, level: and minutes:`},
+		{"minutes not a number", "minutes: 5", "minutes: five",
+			`x.lesson:4: minutes: must be a whole number of minutes from 1 to 60 (how long the lesson takes), got "five"`},
+		{"minutes too many", "minutes: 5", "minutes: 61",
+			`x.lesson:4: minutes: must be a whole number of minutes from 1 to 60 (how long the lesson takes), got "61"`},
+		{"minutes zero", "minutes: 5", "minutes: 0",
+			`x.lesson:4: minutes: must be a whole number of minutes from 1 to 60 (how long the lesson takes), got "0"`},
 		{"step without actions", "  do: A send t-0 x\n", "  say: more\n",
 			`x.lesson:9: step "one" has no do: line; every step runs at least one action, e.g. "do: step"`},
 		{"step without narration", "  say: It runs.\n", "",
@@ -197,7 +207,7 @@ func TestParseErrors(t *testing.T) {
 		{"say before any step", "step: one\n", "say: hi\nstep: one\n",
 			`x.lesson:9: say: belongs to a step; start one with "step: TITLE"`},
 		{"unknown key", "  say: It runs.\n", "  say: It runs.\n  sya: x\n",
-			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note: versions:`},
+			`x.lesson:19: unknown key "sya:"; a lesson has title: summary: level: minutes: intro:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note: versions:`},
 		{"text without key in a step", "  say: It runs.\n", "  say: It runs.\n  It is late.\n",
 			`x.lesson:19: expected a key such as "say:" or "do:" at the start of the line, found "It"; a step holds say: do: expect: ask: choice: explain: more: source: note: versions:`},
 		{"a step for one version only", "step: two\n", "step@4: two\n",
@@ -225,16 +235,17 @@ func TestParseErrors(t *testing.T) {
 
 func TestParseEmptyAndMultipleErrors(t *testing.T) {
 	_, err := Parse("e.lesson", nil)
-	want := `e.lesson:1: expected "title: ..." before the end of the file; a lesson starts with title:, summary: and level:
-e.lesson:1: expected "summary: ..." before the end of the file; a lesson starts with title:, summary: and level:
-e.lesson:1: expected "level: ..." before the end of the file; a lesson starts with title:, summary: and level:
+	want := `e.lesson:1: expected "title: ..." before the end of the file; a lesson starts with title:, summary:, level: and minutes:
+e.lesson:1: expected "summary: ..." before the end of the file; a lesson starts with title:, summary:, level: and minutes:
+e.lesson:1: expected "level: ..." before the end of the file; a lesson starts with title:, summary:, level: and minutes:
+e.lesson:1: expected "minutes: ..." before the end of the file; a lesson starts with title:, summary:, level: and minutes:
 e.lesson:1: expected at least one "step: TITLE"`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got\n%v\nwant\n%s", err, want)
 	}
-	src := strings.Replace(strings.Replace(okLesson, "level: beginner", "level: x", 1), "do: run", "do: ruin", 1)
+	src := strings.Replace(strings.Replace(okLesson, "level: basics", "level: x", 1), "do: run", "do: ruin", 1)
 	_, err = Parse("m.lesson", []byte(src))
-	want = "m.lesson:3: level: must be beginner, intermediate or advanced, got \"x\"\n" +
+	want = "m.lesson:3: level: must be basics, transactions, failures or systems, got \"x\"\n" +
 		"m.lesson:19: unknown verb ruin; did you mean run?"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got\n%v\nwant\n%s", err, want)

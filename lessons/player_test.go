@@ -182,7 +182,7 @@ func TestPlayerCheckpointFlow(t *testing.T) {
 // the network until it is quiet.
 func longLesson(tb testing.TB, n int) *Lesson {
 	var b strings.Builder
-	b.WriteString("title: Long\nsummary: many steps\nlevel: advanced\nsetup:\n  topic t\n  producer A\n")
+	b.WriteString("title: Long\nsummary: many steps\nlevel: systems\nminutes: 5\nsetup:\n  topic t\n  producer A\n")
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, "step: send %d\n  say: A sends v%d.\n  do: A send t-0 v%d\n  do: run\n", i, i, i)
 	}

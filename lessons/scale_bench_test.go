@@ -11,7 +11,7 @@ import (
 // running 10 transactions of one record to the end.
 func txnLesson(tb testing.TB, n int) *Lesson {
 	var b strings.Builder
-	b.WriteString("title: Transactions\nsummary: many transactions\nlevel: advanced\nsetup:\n  topic t partitions=2\n  producer T transactional.id=tx\n")
+	b.WriteString("title: Transactions\nsummary: many transactions\nlevel: systems\nminutes: 5\nsetup:\n  topic t partitions=2\n  producer T transactional.id=tx\n")
 	b.WriteString("step: init\n  say: T starts.\n  do: T initTransactions\n  do: run\n")
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, "step: ten transactions %d\n  say: T commits ten transactions.\n", i)

@@ -20,6 +20,12 @@ type Options struct {
 	ASCII bool
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
+	// Progress keeps the learner's place across runs; nil keeps nothing.
+	Progress Progress
+	// NewDrill starts an interview drill, for the home screen's drill
+	// entry; nil leaves the entry out. StartDrill opens one at once.
+	NewDrill   func() (Drill, error)
+	StartDrill bool
 	// Kafka is the Kafka major version lessons start under, 3 or 4; 0
 	// leaves each lesson as it opens (Kafka 3). The version key changes it
 	// for the lesson being played and the ones opened after it.
@@ -72,6 +78,7 @@ type screen int
 const (
 	screenHome screen = iota
 	screenPlayer
+	screenDrill
 )
 
 // autoplayMsg is the autoplay tick. gen is the autoplay generation it was
@@ -148,6 +155,13 @@ type App struct {
 	noCache bool
 	// sandbox is the sandbox screen while it is open.
 	sandbox *Sandbox
+	// saved is the place last given to the progress.
+	saved struct {
+		name       string
+		pos, kafka int
+	}
+	// drill is the interview drill on the drill screen.
+	drill drillScreen
 }
 
 // NewApp builds the root model. lessons are listed on the home screen and
@@ -175,10 +189,12 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		a.keys = a.keys.ASCII()
 		a.paneKeys = a.paneKeys.ASCII()
 	}
+	lessons = withPlaces(lessons, opts.Progress)
 	if opts.OpenSandbox != nil {
 		lessons = append(lessons[:len(lessons):len(lessons)], sandboxEntry)
 	}
 	a.home = NewHome(lessons, th)
+	a.home.drill = opts.NewDrill != nil
 	a.help = newHelp(th)
 	for i := range a.panes {
 		a.panes[i] = newPanelPane(th, PanelID(i))
@@ -189,6 +205,10 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
+	if opts.StartDrill {
+		a.openDrill()
+	}
+	a.trackProgress()
 	a.syncKeys()
 	return a
 }
@@ -253,9 +273,12 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case autoplayMsg:
 		cmd = a.onTick(msg)
 	case tea.KeyMsg:
-		if a.screen == screenPlayer {
+		switch a.screen {
+		case screenPlayer:
 			cmd = a.playerKey(msg)
-		} else {
+		case screenDrill:
+			cmd = a.drillKey(msg)
+		default:
 			cmd = a.homeKey(msg)
 		}
 	default:
@@ -263,6 +286,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.home, cmd = a.home.Update(msg)
 		}
 	}
+	a.trackProgress()
 	a.syncKeys()
 	return a, cmd
 }
@@ -297,7 +321,10 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	a.home, cmd = a.home.Update(km)
-	if name, ok := a.home.Picked(); ok {
+	switch name, ok := a.home.Picked(); {
+	case ok && name == pickDrill:
+		a.openDrill()
+	case ok:
 		a.openLesson(name)
 	}
 	return cmd
@@ -339,6 +366,10 @@ func (a *App) openLesson(name string) {
 		// A new session starts under the version the learner asked for.
 		if sw, ok := s.(KafkaSwitcher); ok && a.kafka != 0 && s.Frame().Kafka != a.kafka {
 			sw.SwitchKafka(a.kafka)
+		}
+		if p := a.opts.Progress; p != nil {
+			resume(s, p.Place(name), a.kafka)
+			resumed = true
 		}
 	}
 	a.sess, a.name = s, name

@@ -330,6 +330,9 @@ func (a *App) answer(km tea.KeyMsg) {
 	if !ok {
 		return
 	}
+	if p := a.opts.Progress; p != nil {
+		p.Answered(a.name, a.sess.Pos(), choice, correct)
+	}
 	a.refresh(true)
 	a.focusOn(PanelNarration)
 	if correct {

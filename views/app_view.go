@@ -286,6 +286,9 @@ func (a App) view() string {
 	if a.placeErr != nil {
 		return center(a.placeErr.Error(), a.w, a.h)
 	}
+	if a.screen == screenDrill && a.drill.d != nil {
+		return a.drillView()
+	}
 	if a.screen == screenHome || a.sess == nil {
 		return a.homeView()
 	}

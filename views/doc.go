@@ -13,6 +13,12 @@
 // the help bar). Components do not import each other; the root hands them
 // plain values and they report up with typed messages.
 //
+// Three screens: the home list (home.go), the lesson player, and the
+// interview drill (drill.go, drill_screen.go), which plays a Drill as the
+// player plays a Session. The learner's progress goes through the Progress
+// interface (progress.go): the views say where the learner is and what
+// they answered, and read back where to continue.
+//
 // This package does no I/O of its own: main.go owns the terminal, flags and
 // environment, and passes what it learned in Options.
 package views

@@ -20,15 +20,23 @@ type OpenLessonMsg struct{ Name string }
 // HomeKeyMap holds the home screen's own keys; moving and filtering are the
 // bubbles list's keys.
 type HomeKeyMap struct {
-	Open key.Binding
+	Open     key.Binding
+	Continue key.Binding // the lesson played last, at its place
+	Drill    key.Binding // an interview drill
 }
 
 // DefaultHomeKeyMap returns the default home keys.
 func DefaultHomeKeyMap() HomeKeyMap {
 	return HomeKeyMap{
-		Open: key.NewBinding(key.WithKeys("enter", "right", "l", " "), key.WithHelp("enter", "open")),
+		Open:     key.NewBinding(key.WithKeys("enter", "right", "l", " "), key.WithHelp("enter", "open")),
+		Continue: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "continue")),
+		Drill:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "interview drill")),
 	}
 }
+
+// pickDrill is what Picked reports for the drill entry: no lesson name
+// starts with a space.
+const pickDrill = " drill"
 
 // lessonItem adapts LessonInfo to the list.
 type lessonItem struct {
@@ -46,6 +54,11 @@ type Home struct {
 	w, h   int
 	status string
 	picked string
+	// cont is the lesson "continue" opens, with its place; drill shows the
+	// drill entry.
+	cont      string
+	contPlace Place
+	drill     bool
 }
 
 // NewHome builds the list. Lessons keep their order.
@@ -144,6 +157,37 @@ func (h *Home) SetFinished(name string) {
 	}
 }
 
+// SetPlace shows the step a lesson was left at; reaching its end marks it
+// finished.
+func (h *Home) SetPlace(name string, at, steps int) {
+	for i, it := range h.list.Items() {
+		li, ok := it.(lessonItem)
+		if ok && li.Name == name {
+			li.At = at
+			li.Finished = li.Finished || steps > 0 && at >= steps
+			h.list.SetItem(i, li)
+		}
+	}
+}
+
+// SetContinue names the lesson "continue" opens and its place. A lesson
+// not in the list, or one left at its start, has nothing to continue.
+func (h *Home) SetContinue(name string, pl Place) {
+	h.cont, h.contPlace = "", Place{}
+	if li, ok := h.find(name); ok && pl.At > 0 && pl.At < li.Steps {
+		h.cont, h.contPlace = name, pl
+	}
+}
+
+func (h Home) find(name string) (lessonItem, bool) {
+	for _, it := range h.list.Items() {
+		if li, ok := it.(lessonItem); ok && li.Name == name {
+			return li, true
+		}
+	}
+	return lessonItem{}, false
+}
+
 // Selected is the lesson under the cursor.
 func (h Home) Selected() (LessonInfo, bool) {
 	li, ok := h.list.SelectedItem().(lessonItem)
@@ -163,10 +207,17 @@ func (h *Home) Picked() (string, bool) {
 func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 	if km, ok := msg.(tea.KeyMsg); ok && !h.list.SettingFilter() {
 		h.status = ""
-		if key.Matches(km, h.KeyMap.Open) {
+		switch {
+		case key.Matches(km, h.KeyMap.Open):
 			if li, ok := h.Selected(); ok {
 				h.picked = li.Name
 			}
+			return h, nil
+		case key.Matches(km, h.KeyMap.Continue) && h.cont != "":
+			h.picked = h.cont
+			return h, nil
+		case key.Matches(km, h.KeyMap.Drill) && h.drill:
+			h.picked = pickDrill
 			return h, nil
 		}
 	}
@@ -181,7 +232,31 @@ func (h Home) HelpKeys() []key.Binding {
 	if h.list.SettingFilter() {
 		return []key.Binding{km.AcceptWhileFiltering, km.CancelWhileFiltering}
 	}
-	return []key.Binding{km.CursorUp, km.CursorDown, h.KeyMap.Open, km.Filter, km.ClearFilter}
+	keys := []key.Binding{km.CursorUp, km.CursorDown, h.KeyMap.Open}
+	if h.cont != "" {
+		keys = append(keys, h.KeyMap.Continue)
+	}
+	if h.drill {
+		keys = append(keys, h.KeyMap.Drill)
+	}
+	return append(keys, km.Filter, km.ClearFilter)
+}
+
+// entries is the line under the title: continue and the drill, when
+// there are. It is empty when there are neither.
+func (h Home) entries() string {
+	var parts []string
+	if li, ok := h.find(h.cont); ok && h.cont != "" {
+		parts = append(parts, h.th.AccentText.Render("c")+" continue "+h.th.Bold.Render(clean(li.Title))+
+			h.th.Faint.Render(fmt.Sprintf(" at step %d of %d", h.contPlace.At, li.Steps)))
+	}
+	if h.drill {
+		parts = append(parts, h.th.AccentText.Render("i")+" interview drill")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, h.th.Faint.Render(h.th.Sym.Sep))
 }
 
 // View renders the title line, the list and the status line.
@@ -190,7 +265,7 @@ func (h Home) View() string {
 		return ""
 	}
 	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
-	lines := []string{title, ""}
+	lines := []string{title, clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
 	lines = append(lines, splitLines(h.list.View())...)
 	if n := h.aboutHeight(); n > 0 {
 		for _, l := range h.aboutLines()[:n] {
@@ -238,22 +313,27 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	} else {
 		title = th.Bold.Render(title)
 	}
-	if it.Finished {
+	switch {
+	case it.Finished:
 		right = th.Mark(theme.Committed, "finished")
+	case it.At > 0 && it.Steps > 0:
+		right = th.Mark(theme.Paused, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
 	}
 	line1 := cursor + num + " " + title
 	if right != "" {
 		line1 = fit(line1, max(lw-width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
 	}
 	var meta []string
-	if it.Summary != "" {
-		meta = append(meta, clean(it.Summary))
-	}
-	if it.Steps > 0 {
-		meta = append(meta, fmt.Sprintf("%d steps", it.Steps))
-	}
 	if it.Level != "" {
 		meta = append(meta, clean(it.Level))
+	}
+	if it.Minutes > 0 {
+		meta = append(meta, fmt.Sprintf("%d min", it.Minutes))
+	} else if it.Steps > 0 {
+		meta = append(meta, fmt.Sprintf("%d steps", it.Steps))
+	}
+	if it.Summary != "" {
+		meta = append(meta, clean(it.Summary))
 	}
 	line2 := "      " + th.Faint.Render(strings.Join(meta, th.Sym.Sep))
 	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis)+"\n"+clip(line2, lw, th.Sym.Ellipsis))

@@ -7,10 +7,14 @@ type LessonInfo struct {
 	Name    string // the id passed to open, e.g. "transactions"
 	Title   string
 	Summary string
-	Level   string // "beginner", "intermediate", ...
+	Level   string // the part of the learning path: "basics", "transactions", ...
 	Steps   int
+	// Minutes is how long the lesson takes; 0 when unknown.
+	Minutes int
 	// Finished marks a lesson the learner has played to the end.
 	Finished bool
+	// At is the step the learner left the lesson at (0 when not started).
+	At int
 }
 
 // Session is a lesson being played. The lessons package implements it on top

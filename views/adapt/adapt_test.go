@@ -452,7 +452,7 @@ func TestArrowsFromMessages(t *testing.T) {
 // a consumer now and then.
 func bigLesson(tb testing.TB) *lessons.Lesson {
 	var b strings.Builder
-	b.WriteString("title: Big\nsummary: a long history\nlevel: advanced\nsetup:\n  topic t partitions=2\n  producer A\n  producer T transactional.id=big\n  consumer C isolation.level=read_committed\n")
+	b.WriteString("title: Big\nsummary: a long history\nlevel: systems\nminutes: 5\nsetup:\n  topic t partitions=2\n  producer A\n  producer T transactional.id=big\n  consumer C isolation.level=read_committed\n")
 	b.WriteString("step: init\n  say: init\n  do: T initTransactions\n  do: run\nstep: history\n  say: history\n")
 	for i := 0; i < 2600; i++ {
 		fmt.Fprintf(&b, "  do: T beginTransaction\n  do: T send t-0 a%d\n  do: T send t-1 b%d\n  do: T commitTransaction\n  do: A send t-0 p%d\n  do: run\n", i, i, i)

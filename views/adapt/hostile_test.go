@@ -22,9 +22,9 @@ import (
 // slipped past it (a future input path, a bug).
 const hostileBase = `title: TITLE
 summary: SUMMARY
-level: beginner
+level: basics
 intro: INTRO
-
+minutes: 5
 setup:
   topic t
   producer P transactional.id=TX

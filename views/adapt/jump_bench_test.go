@@ -16,7 +16,7 @@ import (
 // steps of one transaction each.
 func jumpLesson(tb testing.TB) *lessons.Lesson {
 	var b strings.Builder
-	b.WriteString("title: Jumps\nsummary: a long lesson\nlevel: advanced\nsetup:\n  topic t partitions=2\n  producer A\n  producer T transactional.id=big\n  consumer C isolation.level=read_committed\n")
+	b.WriteString("title: Jumps\nsummary: a long lesson\nlevel: systems\nminutes: 5\nsetup:\n  topic t partitions=2\n  producer A\n  producer T transactional.id=big\n  consumer C isolation.level=read_committed\n")
 	b.WriteString("step: history\n  say: history\n  do: T initTransactions\n  do: run\n")
 	for i := 0; i < 2600; i++ {
 		fmt.Fprintf(&b, "  do: T beginTransaction\n  do: T send t-0 a%d\n  do: T send t-1 b%d\n  do: T commitTransaction\n  do: A send t-0 p%d\n  do: run\n", i, i, i)

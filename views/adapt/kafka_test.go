@@ -101,7 +101,8 @@ func TestSwitchKeepsAnswersAhead(t *testing.T) {
 func TestSwitchAsksAnew(t *testing.T) {
 	s := New(parseLesson(t, "q.lesson", `title: Q
 summary: S
-level: beginner
+level: basics
+minutes: 5
 setup:
   topic t
   producer A

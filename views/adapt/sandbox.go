@@ -176,7 +176,7 @@ func (x *Sandbox) branch() *sbBranch { return x.branches[x.cur] }
 // branch's number times 2^32, so no two branches give two frames the same
 // Key (the views keep what they drew by Key; see highlightKey).
 func (x *Sandbox) session(p *lessons.Player) *Session {
-	s := newSessionOn(p)
+	s := onPlayer(p)
 	s.lastKey = uint64(len(x.branches)+1) << 32
 	return s
 }

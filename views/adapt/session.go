@@ -23,7 +23,7 @@ import (
 func Lessons() []views.LessonInfo {
 	var out []views.LessonInfo
 	for _, m := range lessons.All() {
-		out = append(out, views.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps})
+		out = append(out, views.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes})
 	}
 	return out
 }
@@ -163,8 +163,8 @@ func sameQuestion(a, b *lessons.Checkpoint) bool {
 	return true
 }
 
-// newSessionOn starts a session on a player (the sandbox's branches).
-func newSessionOn(p *lessons.Player) *Session {
+// onPlayer is a session on a player, which may have moved already.
+func onPlayer(p *lessons.Player) *Session {
 	s := &Session{}
 	s.reset(p)
 	return s

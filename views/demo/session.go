@@ -105,9 +105,9 @@ func (s *Session) Frame() views.Frame {
 // Lessons lists the demo lessons, as the home screen shows them.
 func Lessons() []views.LessonInfo {
 	return []views.LessonInfo{
-		{Name: "idempotence-off", Title: "A lost ACK without idempotence", Summary: "why retries duplicate records when enable.idempotence=false", Level: "beginner", Steps: len(idempotenceOff().frames) - 1, Finished: true},
-		{Name: "transactions", Title: "Transactions: commit, markers and a zombie", Summary: "InitProducerId, AddPartitionsToTxn, EndTxn, markers, LSO and fencing", Level: "intermediate", Steps: len(transactions().frames) - 1},
-		{Name: "consume-transform-produce", Title: "Consume, transform, produce", Summary: "TxnOffsetCommit and the consumer group inside the transaction", Level: "advanced", Steps: 16},
+		{Name: "idempotence-off", Title: "A lost ACK without idempotence", Summary: "why retries duplicate records when enable.idempotence=false", Level: "basics", Minutes: 6, Steps: len(idempotenceOff().frames) - 1, Finished: true},
+		{Name: "transactions", Title: "Transactions: commit, markers and a zombie", Summary: "InitProducerId, AddPartitionsToTxn, EndTxn, markers, LSO and fencing", Level: "transactions", Minutes: 12, Steps: len(transactions().frames) - 1},
+		{Name: "consume-transform-produce", Title: "Consume, transform, produce", Summary: "TxnOffsetCommit and the consumer group inside the transaction", Level: "systems", Minutes: 15, Steps: 16},
 	}
 }
 

@@ -1,0 +1,111 @@
+package views
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// Drill is an interview drill: "what happens next?" questions drawn
+// across the lessons, each about a frozen state, answered, revealed and
+// scored. views/adapt implements it on top of lessons.Drill; the views
+// never work out an answer themselves.
+//
+// A Drill is used from Bubble Tea's Update only.
+type Drill interface {
+	// Seed replays the drill: the same seed draws the same questions.
+	Seed() uint64
+	// Kafka is the Kafka major version the questions play under (3 or 4).
+	Kafka() int
+	// Len is the number of questions.
+	Len() int
+	// Pos is the current question, 0..Len-1, or Len once the drill is over.
+	Pos() int
+	// Question is the current question; at the end, the last one.
+	Question() DrillQuestion
+	// Answer answers the current question with choice 1..len(Choices).
+	Answer(choice int) (correct, ok bool)
+	// Next goes on once the current question is answered; past the last
+	// one it ends the drill.
+	Next() bool
+	// Result is the score so far.
+	Result() DrillResult
+}
+
+// DrillQuestion is one question of a drill as the screen shows it.
+type DrillQuestion struct {
+	// Concept is what the question tests.
+	Concept string
+	// Lesson is the lesson that teaches it (a name to open) and
+	// LessonTitle its title.
+	Lesson, LessonTitle string
+	// Title and Setting are the situation: the step's title and text.
+	Title, Setting string
+	// State is the frozen world the question is about; its Checkpoint is
+	// not used (see Checkpoint).
+	State Frame
+	// Checkpoint is the question, its choices and, once answered, the
+	// right choice and the explanation.
+	Checkpoint Checkpoint
+}
+
+// DrillResult is a drill's score and what to go over again.
+type DrillResult struct {
+	Seed                   uint64
+	Right, Answered, Total int
+	Revisit                []Revisit
+}
+
+// Revisit is a concept to go over again, with the lesson that teaches it.
+type Revisit struct {
+	Concept, Lesson, LessonTitle string
+	Missed                       int
+}
+
+// DrillKeyMap holds the drill screen's keys.
+type DrillKeyMap struct {
+	Answer key.Binding
+	Next   key.Binding
+	Open   key.Binding // the lesson that teaches the question
+	Up     key.Binding
+	Down   key.Binding
+	Home   key.Binding
+}
+
+// DefaultDrillKeyMap returns the default drill keys.
+func DefaultDrillKeyMap() DrillKeyMap {
+	return DrillKeyMap{
+		Answer: key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
+		Next:   key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→", "next question")),
+		Open:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the lesson")),
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll")),
+		Home:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lessons")),
+	}
+}
+
+// ASCII returns the key map with ASCII-only help texts.
+func (k DrillKeyMap) ASCII() DrillKeyMap {
+	for _, b := range []*key.Binding{&k.Next, &k.Up, &k.Down} {
+		asciiHelp(b)
+	}
+	return k
+}
+
+// drillScreen is the state of the drill screen.
+type drillScreen struct {
+	d    Drill
+	keys DrillKeyMap
+	// off is how far the body is scrolled.
+	off int
+	// reported is set once the drill's score went to the progress.
+	reported bool
+	msg      string
+}
+
+func answerRange(n int) string {
+	if n <= 1 {
+		return "1"
+	}
+	return "1-" + strconv.Itoa(min(n, 4))
+}

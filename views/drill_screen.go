@@ -1,0 +1,321 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"eoslab/views/theme"
+)
+
+// openDrill starts a drill and shows its first question.
+func (a *App) openDrill() {
+	if a.opts.NewDrill == nil {
+		a.home.SetStatus("No drill is available.")
+		return
+	}
+	d, err := a.opts.NewDrill()
+	if err == nil && d == nil {
+		err = fmt.Errorf("no drill")
+	}
+	if err != nil {
+		a.home.SetStatus("Cannot start a drill: " + oneLine(err.Error()))
+		a.screen = screenHome
+		return
+	}
+	keys := DefaultDrillKeyMap()
+	if a.opts.ASCII {
+		keys = keys.ASCII()
+	}
+	a.drill = drillScreen{d: d, keys: keys}
+	a.sess = nil
+	a.playing = false
+	a.gen++
+	a.showFull, a.showDetail = false, false
+	a.screen = screenDrill
+}
+
+// drillKey handles a key on the drill screen.
+func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
+	ds := &a.drill
+	k := ds.keys
+	ds.msg = ""
+	switch {
+	case keyAny(km, a.keys.QuitNow):
+		return tea.Quit
+	case keyAny(km, a.keys.Help):
+		a.showFull = !a.showFull
+		return nil
+	case keyAny(km, k.Home):
+		if a.showFull {
+			a.showFull = false
+			return nil
+		}
+		a.finishDrill()
+		a.screen = screenHome
+		return nil
+	case keyAny(km, k.Up):
+		ds.off = max(ds.off-1, 0)
+		return nil
+	case keyAny(km, k.Down):
+		lines := a.drillTop()
+		_, topH, _ := a.drillSplit()
+		ds.off = clamp(ds.off+1, 0, max(len(lines)-(topH-2), 0))
+		return nil
+	}
+	d := ds.d
+	over := d.Pos() >= d.Len()
+	switch {
+	case keyAny(km, k.Answer) && !over:
+		q := d.Question()
+		if q.Checkpoint.Answered {
+			ds.msg = "Already answered. Press " + k.Next.Help().Key + " for the next question."
+			return nil
+		}
+		c := int(km.String()[0] - '0')
+		if _, ok := d.Answer(c); !ok {
+			ds.msg = "There is no choice " + km.String() + ": press " + answerRange(len(q.Checkpoint.Choices)) + "."
+			return nil
+		}
+
+	case keyAny(km, k.Next) && !over:
+		if !d.Question().Checkpoint.Answered {
+			ds.msg = "Answer first: press " + answerRange(len(d.Question().Checkpoint.Choices)) + "."
+			return nil
+		}
+		d.Next()
+		ds.off = 0
+		if d.Pos() >= d.Len() {
+			a.finishDrill()
+		}
+	case keyAny(km, k.Next) && over:
+		a.screen = screenHome
+	case keyAny(km, k.Open):
+		if name := a.drillLesson(); name != "" {
+			a.finishDrill()
+			a.openLesson(name)
+		}
+	}
+	return nil
+}
+
+// drillLesson is the lesson o opens: the current question's once it is
+// answered, or at the end the first concept to revisit.
+func (a *App) drillLesson() string {
+	d := a.drill.d
+	if d.Pos() >= d.Len() {
+		if r := d.Result().Revisit; len(r) > 0 {
+			return r[0].Lesson
+		}
+		return ""
+	}
+	if q := d.Question(); q.Checkpoint.Answered {
+		return q.Lesson
+	}
+	return ""
+}
+
+// finishDrill gives a drill's score to the progress once, when it ends or
+// is left with at least one answer.
+func (a *App) finishDrill() {
+	ds := &a.drill
+	if ds.d == nil || ds.reported {
+		return
+	}
+	r := ds.d.Result()
+	if r.Answered == 0 {
+		return
+	}
+	ds.reported = true
+	if p := a.opts.Progress; p != nil {
+		p.DrillDone(r)
+	}
+}
+
+// drillView draws the drill screen: a header; the situation and its
+// frozen state in a pane that scrolls; under it the question, its choices
+// and, once answered, the verdict, in a pane sized to hold them, so the
+// question is always in sight; then a message line and the help bar. At
+// the end, one pane holds the result.
+func (a App) drillView() string {
+	ds := a.drill
+	th := a.th
+	d := ds.d
+	r := d.Result()
+	head := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, "Interview drill") +
+		th.Text(theme.TextFaint, fmt.Sprintf("  Kafka %d", d.Kafka()))
+	right := fmt.Sprintf("score %d/%d  seed %d ", r.Right, r.Answered, d.Seed())
+	head = fit(head, max(a.w-width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
+	blocks := []block{{Rect{0, 0, a.w, 1}, []string{head}, false}}
+	bodyH := max(a.h-3, 0)
+	if d.Pos() >= d.Len() {
+		pane := NewTextPane(th)
+		pane.SetSize(a.w, bodyH)
+		pane.SetFocused(true)
+		pane.SetTitle("Result")
+		pane.SetContent(nil, textLines(a.drillResultLines(r)), noRange)
+		blocks = append(blocks, block{Rect{0, 1, a.w, bodyH}, pane.Lines(), false})
+	} else {
+		bottom, topH, verdict := a.drillSplit()
+		top := NewTextPane(th)
+		top.SetSize(a.w, topH)
+		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + clean(d.Question().Concept))
+		top.SetContent(nil, textLines(a.drillTop()), noRange)
+		top.off = ds.off
+		top.clamp()
+		q := NewTextPane(th)
+		q.SetSize(a.w, bodyH-topH)
+		q.SetFocused(true)
+		anchor := Range{0, 0}
+		if verdict >= 0 {
+			anchor = Range{verdict, len(bottom) - 1}
+		}
+		q.SetContent(nil, textLines(bottom), anchor)
+		blocks = append(blocks, block{Rect{0, 1, a.w, topH}, top.Lines(), false},
+			block{Rect{0, 1 + topH, a.w, bodyH - topH}, q.Lines(), false})
+	}
+	status := ""
+	switch {
+	case ds.msg != "":
+		status = th.Render(theme.Open, ds.msg)
+	case a.home.status != "":
+		status = th.Render(theme.Open, a.home.status)
+	}
+	if a.showFull {
+		full := splitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
+		n := min(len(full), bodyH)
+		blocks = append(blocks, block{Rect{0, 1 + bodyH - n, a.w, n}, full[:n], false})
+	}
+	blocks = append(blocks,
+		block{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
+		block{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.drillKeys())}, false})
+	return compose(a.w, a.h, blocks)
+}
+
+// drillSplit is the question pane's lines, the height of the situation
+// pane above it, and the first line of the verdict (-1 before the answer).
+// The question pane takes what it needs, leaving the situation at least
+// four rows of text, or a third of the body on a short terminal.
+func (a App) drillSplit() (bottom []string, topH, verdict int) {
+	bottom, verdict = a.drillQuestion(a.drill.d.Question())
+	bodyH := max(a.h-3, 0)
+	minTop := min(6, max(bodyH/3, 3))
+	qH := min(len(bottom)+2, max(bodyH-minTop, 0))
+	return bottom, bodyH - qH, verdict
+}
+
+// drillKeys are the keys that act now on the drill screen.
+func (a App) drillKeys() []key.Binding {
+	k := a.drill.keys
+	d := a.drill.d
+	if d == nil {
+		return nil
+	}
+	if d.Pos() >= d.Len() {
+		k.Next.SetHelp("enter", "lessons")
+		out := []key.Binding{k.Next}
+		if len(d.Result().Revisit) > 0 {
+			out = append(out, k.Open)
+		}
+		return append(out, k.Home)
+	}
+	q := d.Question()
+	if !q.Checkpoint.Answered {
+		k.Answer.SetHelp(answerRange(len(q.Checkpoint.Choices)), "answer")
+		return []key.Binding{k.Answer, k.Down, k.Home}
+	}
+	if d.Pos() == d.Len()-1 {
+		k.Next.SetHelp(k.Next.Help().Key, "see the score")
+	}
+	return []key.Binding{k.Next, k.Open, k.Down, k.Home}
+}
+
+// drillTop is the situation of the current question: the step's title and
+// text, then the frozen state.
+func (a App) drillTop() []string {
+	th := a.th
+	q := a.drill.d.Question()
+	w := min(max(a.w-4, 8), maxProse)
+	p := painter{th: th, w: w}
+	// The concept is in the pane's title; the lesson is named once the
+	// question is answered, so it does not give the answer away.
+	var out []string
+	for _, l := range wrap(clean(q.Title), w) {
+		out = append(out, p.bold(l))
+	}
+	if q.Setting != "" {
+		out = append(out, wrap(q.Setting, w)...)
+	}
+	if st := stateLines(th, &q.State, w); len(st) > 0 {
+		out = append(out, "", th.Text(theme.TextFaint, "The state now:"))
+		out = append(out, st...)
+	}
+	return indentBy(out, 1)
+}
+
+// drillQuestion is the question, its choices and, once answered, the
+// verdict, whose first line is verdict (-1 before the answer).
+func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
+	th := a.th
+	w := min(max(a.w-4, 8), maxProse)
+	p := painter{th: th, w: w}
+	cp := q.Checkpoint
+	out, result := p.checkpointLines(&cp, w)
+	verdict = -1
+	if len(result) > 0 {
+		out = append(out, "")
+		verdict = len(out)
+		out = append(out, result...)
+		if q.LessonTitle != "" {
+			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+clean(q.LessonTitle)))
+		}
+	}
+	return indentBy(out, 1), verdict
+}
+
+// drillResultLines is the end of a drill: the score and the concepts to
+// revisit, each with its lesson.
+func (a App) drillResultLines(r DrillResult) []string {
+	th := a.th
+	w := min(max(a.w-4, 8), maxProse)
+	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
+	if r.Answered < r.Total {
+		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d not answered", r.Total-r.Answered)))
+	}
+	out = append(out, "")
+	if len(r.Revisit) == 0 {
+		out = append(out, th.Mark(theme.Correct, "nothing to revisit: every answer was right"))
+	} else {
+		out = append(out, "Concepts to revisit:")
+		for _, rv := range r.Revisit {
+			line := th.Glyph(theme.Wrong) + " " + clean(rv.Concept)
+			if rv.Missed > 1 {
+				line += fmt.Sprintf(" (%d missed)", rv.Missed)
+			}
+			if rv.LessonTitle != "" && rv.LessonTitle != rv.Concept {
+				line += th.Sym.Sep + "lesson: " + clean(rv.LessonTitle)
+			}
+			for i, l := range wrap(line, w) {
+				if i > 0 {
+					l = "  " + l
+				}
+				out = append(out, l)
+			}
+		}
+		out = append(out, "", th.Text(theme.TextFaint, "o opens the first of them."))
+	}
+	out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
+	return indentBy(out, 1)
+}
+
+func indentBy(lines []string, n int) []string {
+	pad := strings.Repeat(" ", n)
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return lines
+}

@@ -1,0 +1,145 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+
+	"eoslab/views/theme"
+)
+
+// stateLines is a compact summary of a frozen world, for the drill: one
+// line per producer, partition, transaction and consumer, and the
+// messages still in flight. Every state carries its word, so the summary
+// reads the same without colour. The lines are plain text: they are
+// wrapped after they are made, and wrapping escapes a style's codes.
+func stateLines(th *theme.Theme, f *Frame, w int) []string {
+	var out []string
+	add := func(s string) {
+		for i, l := range wrap(s, max(w-6, 8)) {
+			if i > 0 {
+				l = "    " + l
+			}
+			out = append(out, "  "+l)
+		}
+	}
+	for _, p := range f.Producers {
+		add(producerSummary(th, &p))
+	}
+	for _, c := range f.Coordinators {
+		add(coordinatorSummary(&c))
+	}
+	for _, p := range f.Partitions {
+		add(partitionSummary(&p))
+	}
+	for _, c := range f.Consumers {
+		add(consumerSummary(&c))
+	}
+	if fl := inFlight(f.Timeline); fl != "" {
+		add("in flight: " + fl)
+	}
+	return out
+}
+
+func producerSummary(th *theme.Theme, p *ProducerView) string {
+	parts := []string{"producer " + clean(p.Name)}
+	switch {
+	case p.NotIdempotent:
+		parts = append(parts, "idempotence off")
+	case p.ProducerID < 0:
+		parts = append(parts, "no producer id yet")
+	default:
+		parts = append(parts, "pid "+strconv.FormatInt(p.ProducerID, 10)+" epoch "+strconv.Itoa(int(p.Epoch)))
+	}
+	if p.TransactionalID != "" {
+		parts = append(parts, "transactional.id "+clean(p.TransactionalID))
+	}
+	if p.State != "" {
+		parts = append(parts, clean(p.State))
+	}
+	switch {
+	case p.Crashed:
+		parts = append(parts, th.Glyph(theme.Crashed)+" crashed")
+	case p.Paused:
+		parts = append(parts, th.Glyph(theme.Paused)+" paused")
+	}
+	if p.LastError != "" {
+		parts = append(parts, "error "+clean(p.LastError))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func coordinatorSummary(c *CoordinatorView) string {
+	s := "coordinator of " + clean(c.TxnID) + ": "
+	if st := c.State(); st != "" {
+		s += clean(st)
+	} else {
+		s += "no entry"
+	}
+	if c.ProducerID >= 0 {
+		s += ", pid " + strconv.FormatInt(c.ProducerID, 10) + " epoch " + strconv.Itoa(int(c.Epoch))
+	}
+	if len(c.Partitions) > 0 {
+		s += ", partitions " + clean(strings.Join(c.Partitions, " "))
+	}
+	return s
+}
+
+// partitionSummary is a partition's offsets and its last few batches.
+func partitionSummary(p *PartitionView) string {
+	s := clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
+		", LSO " + strconv.FormatInt(p.LSO, 10)
+	rows := p.Rows
+	const shown = 4
+	if len(rows) > shown {
+		s += ", ..."
+		rows = rows[len(rows)-shown:]
+	}
+	var rs []string
+	for _, r := range rows {
+		rs = append(rs, rowSummary(&r))
+	}
+	if len(rs) > 0 {
+		s += "; " + strings.Join(rs, "; ")
+	} else {
+		s += "; empty"
+	}
+	return s
+}
+
+func rowSummary(r *LogRow) string {
+	at := "@" + r.Offsets() + " "
+	if r.Kind != RowData {
+		return at + r.Kind.String() + " marker pid " + strconv.FormatInt(r.PID, 10)
+	}
+	s := at + clean(strings.Join(r.Values, ","))
+	if r.PID >= 0 {
+		s += " (pid " + strconv.FormatInt(r.PID, 10) + " seq " + clean(r.Seqs) + ")"
+	}
+	if r.Status != StatusPlain {
+		s += " " + r.Status.String()
+	}
+	return s
+}
+
+func consumerSummary(c *ConsumerView) string {
+	s := "consumer " + clean(c.Name) + " (" + clean(c.Isolation) + ")"
+	if len(c.Records) == 0 {
+		return s + ": nothing read"
+	}
+	var vs []string
+	for _, r := range c.Records {
+		vs = append(vs, clean(r.Value))
+	}
+	return s + " read: " + strings.Join(vs, ", ")
+}
+
+// inFlight names the messages still on the network, oldest first.
+func inFlight(arrows []Arrow) string {
+	var out []string
+	for _, a := range arrows {
+		if a.State == ArrowInFlight {
+			out = append(out, clean(a.From)+" -> "+clean(a.To)+" "+clean(a.Label))
+		}
+	}
+	return strings.Join(out, "; ")
+}
