@@ -379,8 +379,7 @@ func (s *Server) run(sess ssh.Session, seat string, presenter bool, pty ssh.Pty,
 		// answers for Idle is let go. It watches the input from outside
 		// the program, so a client that stopped reading is let go too.
 		var t *time.Timer
-		var check func()
-		check = func() {
+		check := func() {
 			if left := s.cfg.Idle - in.since(); left > 0 {
 				t.Reset(left)
 				return
