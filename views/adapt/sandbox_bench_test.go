@@ -62,11 +62,17 @@ func BenchmarkSandboxKeystroke100k(b *testing.B) {
 				m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{':'}})
 			}
 			_ = m.View()
+			before := x.Len()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				m, _ = m.Update(c.keys[i%len(c.keys)])
 				_ = m.View()
+			}
+			b.StopTimer()
+			// Every act is a real step: the branch grows by one each time.
+			if c.name == "act" && x.Len() != before+b.N {
+				b.Fatalf("%d acts made %d steps", b.N, x.Len()-before)
 			}
 		})
 	}
