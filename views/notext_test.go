@@ -40,6 +40,7 @@ var noTextAllowed = map[string]string{
 	`text.go: wordCount: strings.Fields(s)`:                                               "measuring: how many words a step gives to read, which paces autoplay",
 	`text.go: splitLines: strings.Split(s, "\n")`:                                         "layout: a content's lines",
 	`text.go: asciiOnly: strings.ContainsFunc(c, func(r rune) bool { return r >= 0x80 })`: "ASCII mode: whether a grapheme can be drawn as it is",
+	`panel_timeline.go: splitLabel: strings.Fields(clean(text))`:                          "layout: the label's words as wrap lays them out, to take the rest after the first row",
 	`panel_narration.go: checkpointLines: strings.HasPrefix(l, lead)`:                     "layout: whether wrapping kept the view's own prompt on the first line, to colour it",
 	// The theme's own escape codes.
 	`theme/theme.go: Render: strings.ContainsAny(s, "\n\t")`:     "ANSI: multi-line text goes through lipgloss, not the cached codes",

@@ -529,7 +529,15 @@ func (t *timeline) splitLabel(a *Arrow, w int) (first, rest string) {
 	if len(lines) == 0 {
 		return "", ""
 	}
-	return lines[0], strings.Join(lines[1:], " ")
+	// The rest is the text after the first row, not the other rows joined
+	// with spaces: a word ansi.Wrap cut at the end of a row would come
+	// back with a space inside it ("ProduceRe sponse"). The first row is
+	// a prefix of the text as wrap cleans it (one space between words).
+	norm := strings.Join(strings.Fields(clean(text)), " ")
+	if len(lines[0]) > len(norm) {
+		return lines[0], ""
+	}
+	return lines[0], strings.TrimLeft(norm[len(lines[0]):], " ")
 }
 
 // timelineLegend explains the diagram's rows: each drawn by the code that
