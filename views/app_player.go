@@ -486,15 +486,8 @@ func (a *App) refresh(reveal bool) {
 		return
 	}
 	f := &a.frame
-	build := [numPanels]func(*Frame, painter) ([]string, Content, Range){
-		PanelProducers:   producersContent,
-		PanelPartitions:  partitionsContent,
-		PanelCoordinator: coordinatorContent,
-		PanelConsumers:   consumersContent,
-		PanelTimeline:    timelineContent,
-		PanelEvents:      eventsContent,
-		PanelNarration:   narrationContent,
-	}
+	build := panelBuilders // the sandbox's panels, and the lesson's narration
+	build[PanelNarration] = narrationContent
 	draw := func(p PanelID) panelDraw {
 		// One cell of margin inside the right border.
 		k := panelDrawKey{frame: f.Key, w: max(a.rectOf(p).W-3, 0)}

@@ -40,6 +40,11 @@ type sbBranch struct {
 	// decls are the declarations at position declsPos (Sandbox.decls).
 	decls    *script.Decls
 	declsPos int
+	// sends counts each client's sends in the steps before sendsPos, so
+	// that a new send's value (a1, a2, ...) is found without reading the
+	// whole branch again (Sandbox.sendsBefore).
+	sends    map[string]int
+	sendsPos int
 }
 
 // SandboxPresets are the starting worlds of the preset picker.
@@ -259,6 +264,26 @@ func (x *Sandbox) decls() *script.Decls {
 	}
 	b.declsPos = pos
 	return b.decls.Clone()
+}
+
+// sendsBefore is how many sends client c made in the steps before the
+// current position. Like decls it reads forward from the last position
+// asked for: a session of n sends reads each step once.
+func (x *Sandbox) sendsBefore(c string) int {
+	b := x.branch()
+	pos := x.Pos()
+	if b.sends == nil || pos < b.sendsPos {
+		b.sends, b.sendsPos = map[string]int{}, 0
+	}
+	for k := b.sendsPos + 1; k <= pos; k++ {
+		for _, cmd := range b.s.p.StepAt(k).Commands {
+			if a, ok := cmd.Action.(engine.Send); ok {
+				b.sends[a.Client]++
+			}
+		}
+	}
+	b.sendsPos = pos
+	return b.sends[c]
 }
 
 // Exec applies one line of the scenario language at the current position.

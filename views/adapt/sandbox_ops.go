@@ -107,14 +107,7 @@ func (x *Sandbox) call(op views.Op) (engine.Action, error) {
 			return nil, errors.New("no topic to send to")
 		}
 		// The values count the client's sends: a1, a2, ...
-		n := 1
-		for k := 1; k <= x.Pos(); k++ {
-			for _, cmd := range x.branch().s.p.StepAt(k).Commands {
-				if a, ok := cmd.Action.(engine.Send); ok && a.Client == c {
-					n++
-				}
-			}
-		}
+		n := x.sendsBefore(c) + 1
 		return engine.Send{Client: c, TP: engine.TP{Topic: w.Topics[0].Name}, Values: []string{strings.ToLower(c) + strconv.Itoa(n)}}, nil
 	case views.CallSendOffsets:
 		for _, k := range w.Consumers {
