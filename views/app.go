@@ -195,6 +195,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	}
 	a.home = NewHome(lessons, th)
 	a.home.drill = opts.NewDrill != nil
+	a.home.sandbox = opts.OpenSandbox != nil
 	a.help = newHelp(th)
 	for i := range a.panes {
 		a.panes[i] = newPanelPane(th, PanelID(i))

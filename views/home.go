@@ -23,6 +23,7 @@ type HomeKeyMap struct {
 	Open     key.Binding
 	Continue key.Binding // the lesson played last, at its place
 	Drill    key.Binding // an interview drill
+	Sandbox  key.Binding // the sandbox's preset picker
 }
 
 // DefaultHomeKeyMap returns the default home keys.
@@ -31,6 +32,7 @@ func DefaultHomeKeyMap() HomeKeyMap {
 		Open:     key.NewBinding(key.WithKeys("enter", "right", "l", " "), key.WithHelp("enter", "open")),
 		Continue: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "continue")),
 		Drill:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "interview drill")),
+		Sandbox:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sandbox")),
 	}
 }
 
@@ -54,11 +56,12 @@ type Home struct {
 	w, h   int
 	status string
 	picked string
-	// cont is the lesson "continue" opens, with its place; drill shows the
-	// drill entry.
+	// cont is the lesson "continue" opens, with its place; drill and
+	// sandbox show those entries (the sandbox is also the list's last).
 	cont      string
 	contPlace Place
 	drill     bool
+	sandbox   bool
 }
 
 // NewHome builds the list. Lessons keep their order.
@@ -219,6 +222,9 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 		case key.Matches(km, h.KeyMap.Drill) && h.drill:
 			h.picked = pickDrill
 			return h, nil
+		case key.Matches(km, h.KeyMap.Sandbox) && h.sandbox:
+			h.picked = SandboxEntryName
+			return h, nil
 		}
 	}
 	var cmd tea.Cmd
@@ -239,11 +245,14 @@ func (h Home) HelpKeys() []key.Binding {
 	if h.drill {
 		keys = append(keys, h.KeyMap.Drill)
 	}
+	if h.sandbox {
+		keys = append(keys, h.KeyMap.Sandbox)
+	}
 	return append(keys, km.Filter, km.ClearFilter)
 }
 
-// entries is the line under the title: continue and the drill, when
-// there are. It is empty when there are neither.
+// entries is the line under the title: continue, the drill and the
+// sandbox, when there are. It is empty when there are none.
 func (h Home) entries() string {
 	var parts []string
 	if li, ok := h.find(h.cont); ok && h.cont != "" {
@@ -252,6 +261,9 @@ func (h Home) entries() string {
 	}
 	if h.drill {
 		parts = append(parts, h.th.AccentText.Render("i")+" interview drill")
+	}
+	if h.sandbox {
+		parts = append(parts, h.th.AccentText.Render("s")+" sandbox")
 	}
 	if len(parts) == 0 {
 		return ""

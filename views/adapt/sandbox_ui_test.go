@@ -353,6 +353,16 @@ func TestHomeSandboxEntry(t *testing.T) {
 	if m.(views.App).SandboxOpen() {
 		t.Fatal("q did not leave the sandbox")
 	}
+	// s opens it from anywhere in the list, and the line under the title
+	// says so.
+	if v := m.View(); !strings.Contains(v, "s sandbox") {
+		t.Fatalf("the home screen does not offer s:\n%s", v)
+	}
+	m, _ = m.Update(viewtest.Key("up"))
+	m, _ = m.Update(viewtest.Key("s"))
+	if !m.(views.App).SandboxOpen() || !strings.Contains(m.View(), "Pick a starting world") {
+		t.Fatalf("s did not open the picker:\n%s", m.View())
+	}
 }
 
 // TestSandboxOffsetsOutsideTransaction: with the processor's offsets
