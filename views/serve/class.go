@@ -329,13 +329,16 @@ func (st *classState) view(s *subscriber) *View {
 	if ls.revealed[v.Pos-1] {
 		v.Result = st.ask(ls, s, v.Pos-1)
 	}
-	if !s.presenter {
-		switch {
-		case v.Ask != nil:
-			v.Frame.Checkpoint = studentCheckpoint(v.Ask)
-		case v.Result != nil:
-			v.Frame.Checkpoint = studentCheckpoint(v.Result)
-		}
+	// Every seat's player draws the class's question, not the world's:
+	// the world's checkpoint holds the right choice as if chosen (the
+	// reveal answers it so that the deciding step can run). On a deciding
+	// step with no question of its own, the revealed one stays in view,
+	// judged, with its explanation.
+	switch {
+	case v.Ask != nil:
+		v.Frame.Checkpoint = seatCheckpoint(v.Ask)
+	case v.Result != nil:
+		v.Frame.Checkpoint = seatCheckpoint(v.Result)
 	}
 	return v
 }
@@ -374,9 +377,11 @@ func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
 	return a
 }
 
-// studentCheckpoint is the checkpoint a student's player draws: the
-// question alone before the reveal, the student's own answer judged after.
-func studentCheckpoint(a *Ask) *views.Checkpoint {
+// seatCheckpoint is the checkpoint a seat's player draws: the question
+// alone before the reveal; after it, the right choice and the explanation,
+// with a student's own answer judged (a presenter's Mine is 0: the player
+// then shows the right choice without "your answer").
+func seatCheckpoint(a *Ask) *views.Checkpoint {
 	cp := &views.Checkpoint{Question: a.Question, Choices: a.Choices}
 	if a.Revealed {
 		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a.Mine, a.Correct, a.Explanation

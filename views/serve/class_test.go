@@ -1,10 +1,16 @@
 package serve
 
 import (
+	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"eoslab/lessons"
+	"eoslab/views"
 )
 
 // firstAsk is the position of the lesson's first checkpoint.
@@ -50,6 +56,45 @@ func latest(t testing.TB, ch <-chan *View) *View {
 	}
 }
 
+// holds reports whether a View carries text anywhere in its fields, the
+// frame's included: its JSON, which holds every exported field, is
+// searched for the text as JSON writes it.
+func holds(t testing.TB, v *View, text string) bool {
+	t.Helper()
+	var all, one bytes.Buffer
+	for _, x := range []struct {
+		buf *bytes.Buffer
+		val any
+	}{{&all, v}, {&one, text}} {
+		enc := json.NewEncoder(x.buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(x.val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	quoted := strings.TrimSpace(one.String())
+	return bytes.Contains(all.Bytes(), []byte(quoted[1:len(quoted)-1]))
+}
+
+// shows reports whether a screen shows text, whichever way it is wrapped:
+// the pane borders are taken out and the spaces folded.
+func shows(screen, text string) bool {
+	screen = strings.Map(func(r rune) rune {
+		if strings.ContainsRune("|│┃", r) {
+			return ' '
+		}
+		return r
+	}, screen)
+	return strings.Contains(strings.Join(strings.Fields(screen), " "), strings.Join(strings.Fields(text), " "))
+}
+
+// seatScreen is what a seat with View v draws at w x h.
+func seatScreen(c *Class, v *View, seat string, presenter bool, w, h int) string {
+	s := NewSeat(c, v, SeatOptions{Seat: seat, Presenter: presenter, Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return s.View()
+}
+
 // Nothing of a question's answer reaches a student before the reveal:
 // not the right choice, the explanation, the counts or a verdict; after
 // it, each student's verdict is the engine's.
@@ -77,12 +122,24 @@ func TestClassKeepsTheAnswerUntilTheReveal(t *testing.T) {
 	if pv.Ask.Counts[0] != 1 || pv.Ask.Counts[1] != 1 || pv.Ask.Correct != 0 {
 		t.Fatalf("presenter before the reveal: %+v", pv.Ask)
 	}
-	for _, v := range []*View{latest(t, ana), latest(t, bo)} {
+	explain := l.Steps[k-1].Ask.Explain
+	if holds(t, pv, explain) || shows(seatScreen(c, pv, "teacher", true, 80, 24), explain) {
+		t.Fatal("the presenter's view holds the explanation before the reveal")
+	}
+	for seat, v := range map[string]*View{"ana": latest(t, ana), "bo": latest(t, bo)} {
 		a := v.Ask
 		cp := v.Frame.Checkpoint
 		if a == nil || cp == nil || a.Correct != 0 || a.Explanation != "" || a.Counts != nil || a.Answered != 0 || a.Waiting != nil ||
 			cp.Answered || cp.Correct != 0 || cp.Explanation != "" || cp.Chosen != 0 {
 			t.Fatalf("a student's view holds part of the answer before the reveal: ask %+v checkpoint %+v", a, cp)
+		}
+		if holds(t, v, explain) {
+			t.Fatalf("%s's view holds the explanation before the reveal", seat)
+		}
+		for _, sz := range [][2]int{{80, 24}, {60, 20}} {
+			if scr := seatScreen(c, v, seat, false, sz[0], sz[1]); shows(scr, explain) || strings.Contains(scr, "verdict") {
+				t.Fatalf("%s's screen at %dx%d shows the answer before the reveal:\n%s", seat, sz[0], sz[1], scr)
+			}
 		}
 	}
 	// A reconnecting seat keeps its answer; a late one starts here.
@@ -104,6 +161,17 @@ func TestClassKeepsTheAnswerUntilTheReveal(t *testing.T) {
 		if v.Ask == nil && (v.Frame.Checkpoint == nil || !v.Frame.Checkpoint.Answered || v.Frame.Checkpoint.Chosen != r.Mine) {
 			t.Fatalf("%s: the deciding step does not show the judged question: %+v", seat, v.Frame.Checkpoint)
 		}
+		// The explanation is on the student's screen, whether the
+		// deciding step asks a question of its own or not.
+		for _, sz := range [][2]int{{80, 24}, {60, 20}} {
+			if scr := seatScreen(c, v, seat, false, sz[0], sz[1]); !shows(scr, explain) {
+				t.Fatalf("%s's screen at %dx%d does not show the explanation after the reveal:\n%s", seat, sz[0], sz[1], scr)
+			}
+		}
+	}
+	pv = latest(t, pres)
+	if scr := seatScreen(c, pv, "teacher", true, 80, 24); !shows(scr, explain) || strings.Contains(scr, "(your answer)") {
+		t.Fatalf("the presenter's screen after the reveal:\n%s", scr)
 	}
 	if _, ok := c.Move(Move{Kind: Reveal}); ok && latest(t, pres).Ask == nil {
 		t.Fatal("a second reveal on a step without a question went through")

@@ -82,6 +82,15 @@ type Seat struct {
 	footerH   int
 	dark      bool
 	note      string
+	// why draws a revealed question over the player: the seat's answer
+	// judged and the explanation. On a deciding step that asks a new
+	// question at once, the player shows the new one, so the revealed one
+	// is only here; it opens by itself once per question (whyShown) and w
+	// opens it again.
+	why      views.Pane
+	whyOpen  bool
+	whyOf    whyKey
+	whyShown whyKey
 	// Reason is why the seat ended, for the server's last words to it.
 	Reason string
 }
@@ -101,7 +110,12 @@ var (
 	keyTheme  = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "light/dark"))
 	keyReveal = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "reveal the answer"))
 	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
+	keyWhy    = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why"))
+	keyClose  = key.NewBinding(key.WithKeys("esc", "w"), key.WithHelp("esc", "close"))
 )
+
+// whyKey names a question of a class: the lesson it is in and its step.
+type whyKey struct{ gen, step int }
 
 // NewSeat builds a seat of a class; first is the seat's first View.
 func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
@@ -128,6 +142,7 @@ func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
 		s.app = views.NewApp(nil, func(string) (views.Session, error) { return s.sess, nil }, s.opts)
 	}
 	s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+	s.syncWhy()
 	return s
 }
 
@@ -170,8 +185,98 @@ func (s *Seat) pass(msg tea.Msg) tea.Cmd {
 // resize gives the player the rows the class lines leave it.
 func (s *Seat) resize() tea.Cmd {
 	s.footerH = len(s.footer())
+	if s.whyOpen {
+		s.fillWhy()
+	}
 	return s.pass(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-s.footerH, 0)})
 }
+
+// current is the seat's last View.
+func (s *Seat) current() *View {
+	if s.presenter {
+		return s.pres.v
+	}
+	return s.sess.v
+}
+
+// whyAsk is the revealed question the why view shows: the step before's
+// on a deciding step, else the current step's once revealed.
+func whyAsk(v *View) *Ask {
+	if v == nil {
+		return nil
+	}
+	if v.Result != nil {
+		return v.Result
+	}
+	if v.Ask != nil && v.Ask.Revealed {
+		return v.Ask
+	}
+	return nil
+}
+
+// syncWhy follows a new View: the why view closes when its question is no
+// longer in view, and opens by itself, once, when a revealed question is
+// hidden behind the next one.
+func (s *Seat) syncWhy() {
+	v := s.current()
+	a := whyAsk(v)
+	if a == nil {
+		s.whyOpen = false
+		return
+	}
+	k := whyKey{v.Gen, a.Step}
+	if s.whyOpen && k != s.whyOf {
+		s.whyOpen = false
+	}
+	if v.Result != nil && v.Ask != nil && k != s.whyShown {
+		s.whyShown = k
+		s.openWhy()
+	}
+}
+
+func (s *Seat) openWhy() bool {
+	v := s.current()
+	a := whyAsk(v)
+	if a == nil {
+		return false
+	}
+	s.whyOpen, s.whyOf = true, whyKey{v.Gen, a.Step}
+	s.fillWhy()
+	return true
+}
+
+// fillWhy lays out the why view for the seat's size and theme, in the
+// style of the player's detail view: a pane over the player's body, under
+// its header row.
+func (s *Seat) fillWhy() {
+	v := s.current()
+	a := whyAsk(v)
+	if a == nil {
+		s.whyOpen = false
+		return
+	}
+	th := s.th
+	s.why = views.NewTextPane(th)
+	s.why.SetFocused(true)
+	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
+	s.why.SetTitle(th.Text(theme.TextTitle, "Why: step "+strconv.Itoa(a.Step)) + th.Text(theme.TextFaint, "  (w or esc closes)"))
+	if v.Ask != nil && v.Ask != a {
+		s.why.SetFooter(th.Text(theme.TextFaint, "step "+strconv.Itoa(v.Ask.Step)+" asks a new question"))
+	}
+	w := min(max(s.w-4, 8), 100)
+	body := views.CheckpointLines(th, seatCheckpoint(a), w)
+	lines := make(textLines, len(body))
+	for i, l := range body {
+		lines[i] = " " + l
+	}
+	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+}
+
+// textLines is the why view's content.
+type textLines []string
+
+func (t textLines) Len() int          { return len(t) }
+func (t textLines) Line(i int) string { return t[i] }
 
 func (s *Seat) onView(v *View) tea.Cmd {
 	var cmds []tea.Cmd
@@ -194,6 +299,7 @@ func (s *Seat) onView(v *View) tea.Cmd {
 			s.note = ""
 		}
 	}
+	s.syncWhy()
 	if len(s.footer()) != s.footerH {
 		cmds = append(cmds, s.resize())
 	}
@@ -206,9 +312,33 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		s.dark = !s.dark
 		s.th.Renderer().SetHasDarkBackground(s.dark)
 		s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+		if s.whyOpen {
+			s.fillWhy()
+		}
 		return s.pass(views.SetDarkMsg{Dark: s.dark})
 	case s.class == nil:
 		return s.pass(km)
+	case s.whyOpen && key.Matches(km, keyClose):
+		s.whyOpen = false
+		return nil
+	case s.whyOpen && s.why.Scrolls(km):
+		s.why, _ = s.why.Update(km)
+		return nil
+	case key.Matches(km, keyWhy):
+		if !s.openWhy() {
+			s.note = "Nothing to explain yet: w shows a question's why once it is revealed."
+		}
+		return nil
+	}
+	// Any other key closes the why view and does what it does; a digit
+	// only closes it, so that a student sees the question they answer.
+	if s.whyOpen {
+		s.whyOpen = false
+		if _, ok := digit(km); ok {
+			return nil
+		}
+	}
+	switch {
 	case s.presenter && key.Matches(km, keyReveal):
 		if _, ok := s.pres.c.Move(Move{Kind: Reveal}); !ok {
 			s.note = "Nothing to reveal: no open question on this step."
@@ -277,6 +407,10 @@ func (s *Seat) View() string {
 	rows := max(s.h-len(foot), 0)
 	for len(lines) < rows {
 		lines = append(lines, "")
+	}
+	if s.whyOpen && rows > 1 {
+		// Over the player's body, under its header row.
+		lines = append(lines[:1], s.why.Lines()...)
 	}
 	lines = append(lines[:rows], foot...)
 	if len(lines) > s.h {
@@ -355,11 +489,20 @@ func (s *Seat) studentLines(v *View) []line {
 	case a.Revealed:
 		out = append(out, s.verdictLines(a, false)...)
 	case a.Mine == 0:
-		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)"), rankStatus})
+		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (locked once sent)") + s.whyHint(v), rankStatus})
 	default:
-		out = append(out, line{" " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; waiting for the presenter's reveal"), rankStatus})
+		out = append(out, line{" " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; wait for the reveal") + s.whyHint(v), rankStatus})
 	}
 	return out
+}
+
+// whyHint says, on the line that stays on a short terminal, that w shows
+// the revealed question the new one hides.
+func (s *Seat) whyHint(v *View) string {
+	if v.Result == nil || v.Ask == nil {
+		return ""
+	}
+	return s.sep() + s.th.Text(theme.TextAccent, "w why")
 }
 
 // verdictLines are a student's verdict on a revealed question and the
@@ -371,16 +514,20 @@ func (s *Seat) verdictLines(a *Ask, named bool) []line {
 		lead = " step " + strconv.Itoa(a.Step) + ": "
 	}
 	right := strconv.Itoa(a.Correct)
-	var verdict string
+	k, text := theme.Wrong, "not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right
 	switch {
 	case a.Mine == 0:
-		verdict = th.Mark(theme.Muted, "verdict: you did not answer; the answer is "+right)
+		k, text = theme.Muted, "you did not answer; the answer is "+right
 	case a.Mine == a.Correct:
-		verdict = th.Mark(theme.Correct, "verdict: correct, you chose "+right)
-	default:
-		verdict = th.Mark(theme.Wrong, "verdict: not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right)
+		k, text = theme.Correct, "correct, you chose "+right
 	}
-	return []line{{lead + verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
+	// The word "verdict:" gives way on a narrow terminal, so that the
+	// verdict itself is never cut.
+	verdict := lead + th.Mark(k, "verdict: "+text)
+	if ansi.StringWidth(verdict) > s.w {
+		verdict = lead + th.Mark(k, text)
+	}
+	return []line{{verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
 }
 
 // spread is the class's answers in one line:
@@ -403,16 +550,17 @@ func (s *Seat) presenterLines(v *View) []line {
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
-	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
 	a, r := v.Ask, v.Result
+	if a != nil && r != nil {
+		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
+	}
+	// The key comes last: the line is cut on a narrow terminal.
+	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}
 	if a == nil {
 		return append([]line{{head, rankHead}}, s.bars(r, v.Students)...)
-	}
-	if r != nil {
-		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
 	}
 	return append([]line{{head, rankHead}}, s.bars(a, v.Students)...)
 }
@@ -448,10 +596,11 @@ func (s *Seat) bars(a *Ask, students int) []line {
 	if a.Revealed {
 		status = "step " + strconv.Itoa(a.Step) + " revealed: " + s.score(a)
 	} else {
+		// The keys come before the list of seats, which may be cut.
+		status += s.sep() + th.Text(theme.TextAccent, "a reveals") + s.whyHint(s.pres.v)
 		if len(a.Waiting) > 0 {
 			status += s.sep() + "not yet: " + waitingList(a.Waiting, 6)
 		}
-		status += s.sep() + th.Text(theme.TextAccent, "a reveals")
 	}
 	return append(out, line{" " + status, rankStatus})
 }
