@@ -171,7 +171,12 @@ func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case viewMsg:
 		return s, s.onView(msg.v)
 	case tea.KeyMsg:
-		return s, s.onKey(msg)
+		cmd := s.onKey(msg)
+		if len(s.footer()) != s.footerH {
+			// A note came or went: the player gets the rows left.
+			cmd = tea.Batch(cmd, s.resize())
+		}
+		return s, cmd
 	}
 	return s, s.pass(msg)
 }

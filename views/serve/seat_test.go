@@ -179,3 +179,18 @@ func TestPresenterHasNoAnswerOfTheirOwn(t *testing.T) {
 		t.Fatalf("the presenter's screen:\n%s", out)
 	}
 }
+
+// A note under the player takes a row from it, not from its help bar.
+func TestSeatNoteKeepsTheHelpBar(t *testing.T) {
+	c, _ := newTestClass(t, "abort")
+	ch, _ := c.Join("ana", false)
+	s := NewSeat(c, latest(t, ch), SeatOptions{Seat: "ana", Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	before := s.footerH
+	s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})
+	out := s.View()
+	lines := strings.Split(out, "\n")
+	if s.footerH != before+1 || len(lines) != 24 || !strings.Contains(lines[len(lines)-s.footerH-1], "? help") || !strings.Contains(out, "Nothing to explain yet") {
+		t.Fatalf("the note and the help bar:\n%s", out)
+	}
+}
