@@ -443,22 +443,73 @@ func (s *Seat) footer() []string {
 	if s.note != "" {
 		out = append(out, line{" " + s.th.Render(theme.Open, s.note), rankNote})
 	}
-	// The player needs views.MinHeight rows: on a short terminal the
-	// class's lines give way, the least needed first.
-	for budget := max(s.h-views.MinHeight, 1); len(out) > budget; {
-		drop := 0
-		for i, l := range out {
-			if l.rank < out[drop].rank {
-				drop = i
-			}
-		}
-		out = append(out[:drop], out[drop+1:]...)
-	}
+	out = fitLines(out, max(s.h-views.MinHeight, 1))
 	lines := make([]string, len(out))
 	for i, l := range out {
 		lines[i] = ansi.Truncate(l.text, s.w, s.th.Sym.Ellipsis)
 	}
 	return lines
+}
+
+// fitLines keeps at most budget of the class's lines, in their order: the
+// player needs views.MinHeight rows, so on a short terminal the class's
+// lines give way, the least needed first. A question's bars go all
+// together: one bar of three would read as the whole class's answer.
+func fitLines(out []line, budget int) []line {
+	keep := make([]bool, len(out))
+	for i := range keep {
+		keep[i] = true
+	}
+	n := len(out)
+	for n > budget {
+		drop := -1
+		for i, l := range out {
+			if keep[i] && (drop < 0 || l.rank < out[drop].rank) {
+				drop = i
+			}
+		}
+		keep[drop] = false
+		n--
+	}
+	bars, kept := 0, 0
+	for i, l := range out {
+		if l.rank == rankBar {
+			bars++
+			if keep[i] {
+				kept++
+			}
+		}
+	}
+	if kept > 0 && kept < bars {
+		for i, l := range out {
+			if l.rank == rankBar && keep[i] {
+				keep[i] = false
+				n--
+			}
+		}
+		// The rows the bars leave go to the lines dropped before them,
+		// the most needed first.
+		for n < budget {
+			add := -1
+			for i, l := range out {
+				if !keep[i] && l.rank != rankBar && (add < 0 || l.rank > out[add].rank) {
+					add = i
+				}
+			}
+			if add < 0 {
+				break
+			}
+			keep[add] = true
+			n++
+		}
+	}
+	var fit []line
+	for i, l := range out {
+		if keep[i] {
+			fit = append(fit, l)
+		}
+	}
+	return fit
 }
 
 // line is one of the class's lines and how much it is needed.

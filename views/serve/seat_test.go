@@ -194,3 +194,18 @@ func TestSeatNoteKeepsTheHelpBar(t *testing.T) {
 		t.Fatalf("the note and the help bar:\n%s", out)
 	}
 }
+
+// The presenter's bars go all together: on a terminal too short for all
+// of them, none is drawn and the lines before them keep their rows.
+func TestFitLinesKeepsBarsTogether(t *testing.T) {
+	in := []line{{"head", rankHead}, {"bar1", rankBar}, {"bar2", rankBar}, {"bar3", rankBar}, {"status", rankStatus}}
+	for budget, want := range map[int]string{1: "status", 2: "head status", 3: "head status", 4: "bar1 bar2 bar3 status", 5: "head bar1 bar2 bar3 status"} {
+		var got []string
+		for _, l := range fitLines(append([]line(nil), in...), budget) {
+			got = append(got, l.text)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("budget %d: %v, want %s", budget, got, want)
+		}
+	}
+}
