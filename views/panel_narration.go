@@ -203,15 +203,11 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 }
 
 // CheckpointLines draws a checkpoint as the lesson pane does, w cells
-// wide: the question and its choices and, once answered, the verdict and
-// the explanation under them. A checkpoint answered with Chosen 0 shows
+// wide: the question and its choices and, once answered, the result: the
+// verdict and the explanation. A checkpoint answered with Chosen 0 shows
 // the right choice without a verdict.
-func CheckpointLines(th *theme.Theme, cp *Checkpoint, w int) []string {
-	question, result := painter{th: th, w: w}.checkpointLines(cp, w)
-	if len(result) == 0 {
-		return question
-	}
-	return append(append(question, ""), result...)
+func CheckpointLines(th *theme.Theme, cp *Checkpoint, w int) (question, result []string) {
+	return painter{th: th, w: w}.checkpointLines(cp, w)
 }
 
 // indent gives prose one cell of margin from the border.

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -219,5 +220,103 @@ func TestLimiterCountsFailuresOnly(t *testing.T) {
 	now = now.Add(time.Second)
 	if !l.allow("10.0.0.1") {
 		t.Fatal("the address is still held back after its refill")
+	}
+}
+
+// In every built-in lesson, after every reveal, each student's screen at
+// 80x24 and 60x20 shows the revealed question's explanation, and their
+// verdict on it in full, whether the deciding step asks a question of its
+// own or not; before the reveal, neither. The seats get their Views as
+// over SSH, one after another.
+func TestEveryRevealReachesEveryStudent(t *testing.T) {
+	sizes := [][2]int{{80, 24}, {60, 20}}
+	for _, m := range lessons.All() {
+		t.Run(m.Name, func(t *testing.T) {
+			c, l := newTestClass(t, m.Name)
+			right := lessons.NewPlayer(l)
+			type seat struct {
+				name string
+				ch   <-chan *View
+				v    *View
+				at   []*Seat // one per size
+			}
+			var seats []*seat
+			for _, name := range []string{"ana", "bo"} {
+				ch, _ := c.Join(name, false)
+				st := &seat{name: name, ch: ch, v: latest(t, ch)}
+				for _, sz := range sizes {
+					s := NewSeat(c, st.v, SeatOptions{Seat: name, Views: views.Options{NoColor: true}})
+					s.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+					st.at = append(st.at, s)
+				}
+				seats = append(seats, st)
+			}
+			// sync gives each seat its newest View, if it has one, until
+			// ok holds for it.
+			sync := func(ok func(*seat) bool) {
+				for _, st := range seats {
+					for {
+						select {
+						case st.v = <-st.ch:
+							for _, s := range st.at {
+								s.Update(viewMsg{st.v})
+							}
+							continue
+						default:
+						}
+						if ok(st) {
+							break
+						}
+						st.v = latest(t, st.ch)
+						for _, s := range st.at {
+							s.Update(viewMsg{st.v})
+						}
+					}
+				}
+			}
+			reveals := 0
+			for v, ok := c.Move(Move{Kind: Next}); ok; {
+				k := v.Pos
+				if v.Ask == nil || v.Ask.Revealed {
+					v, ok = c.Move(Move{Kind: Next})
+					continue
+				}
+				explain := l.Steps[k-1].Ask.Explain
+				c.Answer("ana", k, 1)
+				sync(func(st *seat) bool { return st.v.Pos == k && (st.name != "ana" || st.v.Ask.Mine == 1) })
+				for _, st := range seats {
+					for i, s := range st.at {
+						// A verdict on the step before may be in view; one on
+						// this step's question, or its choices judged, may not.
+						if scr := s.View(); holds(t, st.v, explain) || shows(scr, explain) || strings.Contains(scr, "(your answer)") ||
+							st.v.Ask.Correct != 0 || st.v.Frame.Checkpoint.Answered {
+							t.Fatalf("step %d: %s at %v sees the answer before the reveal:\n%s", k, st.name, sizes[i], scr)
+						}
+					}
+				}
+				if v, ok = c.Move(Move{Kind: Reveal}); !ok {
+					t.Fatalf("step %d: reveal refused", k)
+				}
+				reveals++
+				n := strconv.Itoa(right.Correct(k))
+				want := map[string]string{"ana": "not quite, you chose 1; the answer is " + n, "bo": "you did not answer; the answer is " + n}
+				if n == "1" {
+					want["ana"] = "correct, you chose 1"
+				}
+				sync(func(st *seat) bool { a := whyAsk(st.v); return a != nil && a.Step == k })
+				for _, st := range seats {
+					for i, s := range st.at {
+						if scr := s.View(); !shows(scr, explain) || !strings.Contains(scr, want[st.name]) {
+							t.Fatalf("step %d: %s at %v after the reveal, want the explanation and %q:\n%s", k, st.name, sizes[i], want[st.name], scr)
+						}
+						// The seat reads it and closes it.
+						s.Update(tea.KeyMsg{Type: tea.KeyEsc})
+					}
+				}
+			}
+			if reveals == 0 {
+				t.Skip("no checkpoint")
+			}
+		})
 	}
 }

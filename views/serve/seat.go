@@ -82,15 +82,16 @@ type Seat struct {
 	footerH   int
 	dark      bool
 	note      string
-	// why draws a revealed question over the player: the seat's answer
-	// judged and the explanation. On a deciding step that asks a new
-	// question at once, the player shows the new one, so the revealed one
-	// is only here; it opens by itself once per question (whyShown) and w
-	// opens it again.
+	// why draws a revealed question over the player: the seat's verdict,
+	// the explanation and the choices judged. The reveal runs the deciding
+	// step at once, which may ask a new question: the player then shows
+	// the new one, and the revealed one is only here. It opens by itself
+	// the first time a seat sees a question revealed (whyShown); w opens
+	// it again.
 	why      views.Pane
 	whyOpen  bool
 	whyOf    whyKey
-	whyShown whyKey
+	whyShown map[whyKey]bool
 	// Reason is why the seat ended, for the server's last words to it.
 	Reason string
 }
@@ -114,8 +115,9 @@ var (
 	keyClose  = key.NewBinding(key.WithKeys("esc", "w"), key.WithHelp("esc", "close"))
 )
 
-// whyKey names a question of a class: the lesson it is in and its step.
-type whyKey struct{ gen, step int }
+// whyKey names one reveal of a class: the lesson, the step and the
+// reveal's number.
+type whyKey struct{ gen, step, reveal int }
 
 // NewSeat builds a seat of a class; first is the seat's first View.
 func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
@@ -220,8 +222,8 @@ func whyAsk(v *View) *Ask {
 }
 
 // syncWhy follows a new View: the why view closes when its question is no
-// longer in view, and opens by itself, once, when a revealed question is
-// hidden behind the next one.
+// longer in view, and opens by itself the first time the seat sees a
+// question revealed.
 func (s *Seat) syncWhy() {
 	v := s.current()
 	a := whyAsk(v)
@@ -229,12 +231,15 @@ func (s *Seat) syncWhy() {
 		s.whyOpen = false
 		return
 	}
-	k := whyKey{v.Gen, a.Step}
+	k := whyKey{v.Gen, a.Step, a.Reveal}
 	if s.whyOpen && k != s.whyOf {
 		s.whyOpen = false
 	}
-	if v.Result != nil && v.Ask != nil && k != s.whyShown {
-		s.whyShown = k
+	if !s.whyShown[k] {
+		if s.whyShown == nil {
+			s.whyShown = map[whyKey]bool{}
+		}
+		s.whyShown[k] = true
 		s.openWhy()
 	}
 }
@@ -245,7 +250,7 @@ func (s *Seat) openWhy() bool {
 	if a == nil {
 		return false
 	}
-	s.whyOpen, s.whyOf = true, whyKey{v.Gen, a.Step}
+	s.whyOpen, s.whyOf = true, whyKey{v.Gen, a.Step, a.Reveal}
 	s.fillWhy()
 	return true
 }
@@ -268,11 +273,12 @@ func (s *Seat) fillWhy() {
 	if v.Ask != nil && v.Ask != a {
 		s.why.SetFooter(th.Text(theme.TextFaint, "step "+strconv.Itoa(v.Ask.Step)+" asks a new question"))
 	}
-	w := min(max(s.w-4, 8), 100)
-	body := views.CheckpointLines(th, seatCheckpoint(a), w)
-	lines := make(textLines, len(body))
-	for i, l := range body {
-		lines[i] = " " + l
+	// The verdict and the explanation come first, as in the player's
+	// wide lesson pane: on a short terminal they are what must show.
+	question, result := views.CheckpointLines(th, seatCheckpoint(a), min(max(s.w-4, 8), 100))
+	var lines textLines
+	for _, l := range append(append(result, ""), question...) {
+		lines = append(lines, " "+l)
 	}
 	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
 }
@@ -538,12 +544,12 @@ func (s *Seat) studentLines(v *View) []line {
 	}
 	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
 	if r := v.Result; r != nil {
-		out = append(out, s.verdictLines(r, v.Ask != nil)...)
+		out = append(out, s.verdictLines(r, v.Ask != nil, v.Ask == nil)...)
 	}
 	switch a := v.Ask; {
 	case a == nil:
 	case a.Revealed:
-		out = append(out, s.verdictLines(a, false)...)
+		out = append(out, s.verdictLines(a, false, true)...)
 	case a.Mine == 0:
 		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (locked once sent)") + s.whyHint(v), rankStatus})
 	default:
@@ -552,8 +558,8 @@ func (s *Seat) studentLines(v *View) []line {
 	return out
 }
 
-// whyHint says, on the line that stays on a short terminal, that w shows
-// the revealed question the new one hides.
+// whyHint says, on the new question's status line, which stays on a
+// short terminal, that w shows the revealed question the new one hides.
 func (s *Seat) whyHint(v *View) string {
 	if v.Result == nil || v.Ask == nil {
 		return ""
@@ -562,8 +568,10 @@ func (s *Seat) whyHint(v *View) string {
 }
 
 // verdictLines are a student's verdict on a revealed question and the
-// class's spread; named by step when another question follows it.
-func (s *Seat) verdictLines(a *Ask, named bool) []line {
+// class's spread; named by step when another question follows it (whose
+// status line then says w shows the why), else followed by "w why" when
+// the width allows.
+func (s *Seat) verdictLines(a *Ask, named, hint bool) []line {
 	th := s.th
 	lead := " "
 	if named {
@@ -582,6 +590,9 @@ func (s *Seat) verdictLines(a *Ask, named bool) []line {
 	verdict := lead + th.Mark(k, "verdict: "+text)
 	if ansi.StringWidth(verdict) > s.w {
 		verdict = lead + th.Mark(k, text)
+	}
+	if h := s.sep() + th.Text(theme.TextAccent, "w why"); hint && ansi.StringWidth(verdict+h) <= s.w {
+		verdict += h
 	}
 	return []line{{verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
 }

@@ -209,3 +209,24 @@ func TestFitLinesKeepsBarsTogether(t *testing.T) {
 		}
 	}
 }
+
+// A question revealed again after a restart opens its why again.
+func TestWhyOpensAgainAfterARestart(t *testing.T) {
+	c, l, k, _, pv := revealedWithNewQuestion(t)
+	explain := l.Steps[k-1].Ask.Explain
+	s := NewSeat(c, pv, SeatOptions{Seat: "teacher", Presenter: true, Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if !shows(s.View(), explain) {
+		t.Fatal("no why view after the first reveal")
+	}
+	s.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	c.Move(Move{Kind: Restart})
+	for range k {
+		c.Move(Move{Kind: Next})
+	}
+	v, _ := c.Move(Move{Kind: Reveal})
+	s.Update(viewMsg{v})
+	if !shows(s.View(), explain) {
+		t.Fatalf("no why view after the restart's reveal:\n%s", s.View())
+	}
+}
