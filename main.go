@@ -155,7 +155,7 @@ question before the presenter reveals it. Students need only ssh:
   --solo           every session plays its own copy: a self-paced lab room
 Presenter keys: the lesson keys, and a reveals a question. Everyone: t
 switches light/dark; w shows why a revealed question's answer is right (it
-opens by itself when the next step asks at once). Exit code 2 on bad flags
+opens by itself after each reveal; esc closes it). Exit code 2 on bad flags
 or files.`,
 	"drill": `eoslab drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]
 
