@@ -154,7 +154,9 @@ question before the presenter reveals it. Students need only ssh:
                    user's state directory, then reused)
   --solo           every session plays its own copy: a self-paced lab room
 Presenter keys: the lesson keys, and a reveals a question. Everyone: t
-switches light/dark. Exit code 2 on bad flags or files.`,
+switches light/dark; w shows why a revealed question's answer is right (it
+opens by itself after each reveal; esc closes it). Exit code 2 on bad flags
+or files.`,
 	"drill": `eoslab drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]
 
 An interview drill in the terminal: --count questions (default 10) drawn

@@ -177,21 +177,37 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 		// The pane's footer and the help bar say which keys answer.
 		return out, nil
 	}
-	result = []string{th.Mark(theme.Correct, "correct")}
-	if cp.Chosen != cp.Correct {
-		// The verdict names the right choice in full: on a wide pane it
-		// heads its own column, away from the list of choices.
-		right := "not quite: the answer is " + itoa(cp.Correct)
-		if cp.Correct >= 1 && cp.Correct <= len(cp.Choices) {
-			right += ") " + cp.Choices[cp.Correct-1]
+	// The verdict names the right choice in full: on a wide pane it heads
+	// its own column, away from the list of choices.
+	right := "the answer is " + itoa(cp.Correct)
+	if cp.Correct >= 1 && cp.Correct <= len(cp.Choices) {
+		right += ") " + cp.Choices[cp.Correct-1]
+	}
+	verdict := func(k theme.Kind, s string) {
+		for _, l := range wrap(th.Glyph(k)+" "+s, w) {
+			result = append(result, th.Render(k, l))
 		}
-		result = nil
-		for _, l := range wrap(th.Glyph(theme.Wrong)+" "+right, w) {
-			result = append(result, th.Render(theme.Wrong, l))
-		}
+	}
+	switch {
+	case cp.Chosen == 0:
+		// Revealed to a seat that chose nothing (a class's presenter, or
+		// a student who did not answer): the right choice, no verdict.
+		verdict(theme.Correct, right)
+	case cp.Chosen == cp.Correct:
+		result = []string{th.Mark(theme.Correct, "correct")}
+	default:
+		verdict(theme.Wrong, "not quite: "+right)
 	}
 	result = append(result, wrap(cp.Explanation, w)...)
 	return out, result
+}
+
+// CheckpointLines draws a checkpoint as the lesson pane does, w cells
+// wide: the question and its choices and, once answered, the result: the
+// verdict and the explanation. A checkpoint answered with Chosen 0 shows
+// the right choice without a verdict.
+func CheckpointLines(th *theme.Theme, cp *Checkpoint, w int) (question, result []string) {
+	return painter{th: th, w: w}.checkpointLines(cp, w)
 }
 
 // indent gives prose one cell of margin from the border.

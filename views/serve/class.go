@@ -51,6 +51,9 @@ type Ask struct {
 	Question string
 	Choices  []string
 	Revealed bool
+	// Reveal numbers the reveal in its lesson (0 before it): a question
+	// revealed again after a restart has a new number.
+	Reveal int
 	// Correct (1-based) and Explanation: set after the reveal, and for the
 	// presenter only then too.
 	Correct     int
@@ -90,11 +93,15 @@ func (s *subscriber) send(v *View) {
 // lessonState is one lesson of the class: its world, and the answers and
 // reveals of its checkpoints by step.
 type lessonState struct {
-	gen      int
-	name     string
-	world    *adapt.Session
-	answers  map[int]map[string]int
-	revealed map[int]bool
+	gen     int
+	name    string
+	world   *adapt.Session
+	answers map[int]map[string]int
+	// revealed numbers the reveals by step: 1 for the lesson's first, and
+	// so on; 0 for a question not revealed. A restart clears it, not the
+	// count (reveals), so a question revealed again gets a new number.
+	revealed map[int]int
+	reveals  int
 }
 
 type classState struct {
@@ -230,7 +237,7 @@ func (st *classState) open(name string) error {
 		return err
 	}
 	st.gens++
-	ls := &lessonState{gen: st.gens, name: name, world: adapt.New(l), answers: map[int]map[string]int{}, revealed: map[int]bool{}}
+	ls := &lessonState{gen: st.gens, name: name, world: adapt.New(l), answers: map[int]map[string]int{}, revealed: map[int]int{}}
 	st.lessons[name], st.cur = ls, ls
 	return nil
 }
@@ -257,10 +264,11 @@ func (st *classState) move(m Move) bool {
 	case Reveal:
 		k := w.Pos()
 		p := w.Player()
-		if p.Checkpoint() == nil || ls.revealed[k] {
+		if p.Checkpoint() == nil || ls.revealed[k] != 0 {
 			return false
 		}
-		ls.revealed[k] = true
+		ls.reveals++
+		ls.revealed[k] = ls.reveals
 		// The world's own checkpoint takes the engine's right choice, so
 		// that the deciding step can run.
 		right := p.Correct(k)
@@ -276,7 +284,7 @@ func (st *classState) move(m Move) bool {
 
 func (st *classState) answer(seat string, step, choice int) bool {
 	ls := st.cur
-	if ls == nil || ls.world.Pos() != step || ls.revealed[step] {
+	if ls == nil || ls.world.Pos() != step || ls.revealed[step] != 0 {
 		return false
 	}
 	cp := ls.world.Player().Checkpoint()
@@ -326,16 +334,19 @@ func (st *classState) view(s *subscriber) *View {
 	v.Frame = w.Frame()
 	v.Frame.Key = uint64(ls.gen)<<40 | v.Frame.Key
 	v.Ask = st.ask(ls, s, v.Pos)
-	if ls.revealed[v.Pos-1] {
+	if ls.revealed[v.Pos-1] != 0 {
 		v.Result = st.ask(ls, s, v.Pos-1)
 	}
-	if !s.presenter {
-		switch {
-		case v.Ask != nil:
-			v.Frame.Checkpoint = studentCheckpoint(v.Ask)
-		case v.Result != nil:
-			v.Frame.Checkpoint = studentCheckpoint(v.Result)
-		}
+	// Every seat's player draws the class's question, not the world's:
+	// the world's checkpoint holds the right choice as if chosen (the
+	// reveal answers it so that the deciding step can run). On a deciding
+	// step with no question of its own, the revealed one stays in view,
+	// judged, with its explanation.
+	switch {
+	case v.Ask != nil:
+		v.Frame.Checkpoint = seatCheckpoint(v.Ask)
+	case v.Result != nil:
+		v.Frame.Checkpoint = seatCheckpoint(v.Result)
 	}
 	return v
 }
@@ -347,7 +358,7 @@ func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
 	if step == nil || step.Ask == nil {
 		return nil
 	}
-	a := &Ask{Step: k, Question: step.Ask.Question, Revealed: ls.revealed[k]}
+	a := &Ask{Step: k, Question: step.Ask.Question, Revealed: ls.revealed[k] != 0, Reveal: ls.revealed[k]}
 	for _, ch := range step.Ask.Choices {
 		a.Choices = append(a.Choices, ch.Text)
 	}
@@ -374,9 +385,11 @@ func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
 	return a
 }
 
-// studentCheckpoint is the checkpoint a student's player draws: the
-// question alone before the reveal, the student's own answer judged after.
-func studentCheckpoint(a *Ask) *views.Checkpoint {
+// seatCheckpoint is the checkpoint a seat's player draws: the question
+// alone before the reveal; after it, the right choice and the explanation,
+// with a student's own answer judged (a presenter's Mine is 0: the player
+// then shows the right choice without "your answer").
+func seatCheckpoint(a *Ask) *views.Checkpoint {
 	cp := &views.Checkpoint{Question: a.Question, Choices: a.Choices}
 	if a.Revealed {
 		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a.Mine, a.Correct, a.Explanation

@@ -82,6 +82,16 @@ type Seat struct {
 	footerH   int
 	dark      bool
 	note      string
+	// why draws a revealed question over the player: the seat's verdict,
+	// the explanation and the choices judged. The reveal runs the deciding
+	// step at once, which may ask a new question: the player then shows
+	// the new one, and the revealed one is only here. It opens by itself
+	// the first time a seat sees a question revealed (whyShown); w opens
+	// it again.
+	why      views.Pane
+	whyOpen  bool
+	whyOf    whyKey
+	whyShown map[whyKey]bool
 	// Reason is why the seat ended, for the server's last words to it.
 	Reason string
 }
@@ -101,7 +111,13 @@ var (
 	keyTheme  = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "light/dark"))
 	keyReveal = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "reveal the answer"))
 	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
+	keyWhy    = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why"))
+	keyClose  = key.NewBinding(key.WithKeys("esc", "w"), key.WithHelp("esc", "close"))
 )
+
+// whyKey names one reveal of a class: the lesson, the step and the
+// reveal's number.
+type whyKey struct{ gen, step, reveal int }
 
 // NewSeat builds a seat of a class; first is the seat's first View.
 func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
@@ -128,6 +144,7 @@ func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
 		s.app = views.NewApp(nil, func(string) (views.Session, error) { return s.sess, nil }, s.opts)
 	}
 	s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+	s.syncWhy()
 	return s
 }
 
@@ -156,7 +173,12 @@ func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case viewMsg:
 		return s, s.onView(msg.v)
 	case tea.KeyMsg:
-		return s, s.onKey(msg)
+		cmd := s.onKey(msg)
+		if len(s.footer()) != s.footerH {
+			// A note came or went: the player gets the rows left.
+			cmd = tea.Batch(cmd, s.resize())
+		}
+		return s, cmd
 	}
 	return s, s.pass(msg)
 }
@@ -170,8 +192,102 @@ func (s *Seat) pass(msg tea.Msg) tea.Cmd {
 // resize gives the player the rows the class lines leave it.
 func (s *Seat) resize() tea.Cmd {
 	s.footerH = len(s.footer())
+	if s.whyOpen {
+		s.fillWhy()
+	}
 	return s.pass(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-s.footerH, 0)})
 }
+
+// current is the seat's last View.
+func (s *Seat) current() *View {
+	if s.presenter {
+		return s.pres.v
+	}
+	return s.sess.v
+}
+
+// whyAsk is the revealed question the why view shows: the step before's
+// on a deciding step, else the current step's once revealed.
+func whyAsk(v *View) *Ask {
+	if v == nil {
+		return nil
+	}
+	if v.Result != nil {
+		return v.Result
+	}
+	if v.Ask != nil && v.Ask.Revealed {
+		return v.Ask
+	}
+	return nil
+}
+
+// syncWhy follows a new View: the why view closes when its question is no
+// longer in view, and opens by itself the first time the seat sees a
+// question revealed.
+func (s *Seat) syncWhy() {
+	v := s.current()
+	a := whyAsk(v)
+	if a == nil {
+		s.whyOpen = false
+		return
+	}
+	k := whyKey{v.Gen, a.Step, a.Reveal}
+	if s.whyOpen && k != s.whyOf {
+		s.whyOpen = false
+	}
+	if !s.whyShown[k] {
+		if s.whyShown == nil {
+			s.whyShown = map[whyKey]bool{}
+		}
+		s.whyShown[k] = true
+		s.openWhy()
+	}
+}
+
+func (s *Seat) openWhy() bool {
+	v := s.current()
+	a := whyAsk(v)
+	if a == nil {
+		return false
+	}
+	s.whyOpen, s.whyOf = true, whyKey{v.Gen, a.Step, a.Reveal}
+	s.fillWhy()
+	return true
+}
+
+// fillWhy lays out the why view for the seat's size and theme, in the
+// style of the player's detail view: a pane over the player's body, under
+// its header row.
+func (s *Seat) fillWhy() {
+	v := s.current()
+	a := whyAsk(v)
+	if a == nil {
+		s.whyOpen = false
+		return
+	}
+	th := s.th
+	s.why = views.NewTextPane(th)
+	s.why.SetFocused(true)
+	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
+	s.why.SetTitle(th.Text(theme.TextTitle, "Why: step "+strconv.Itoa(a.Step)) + th.Text(theme.TextFaint, "  (w or esc closes)"))
+	if v.Ask != nil && v.Ask != a {
+		s.why.SetFooter(th.Text(theme.TextFaint, "step "+strconv.Itoa(v.Ask.Step)+" asks a new question"))
+	}
+	// The verdict and the explanation come first, as in the player's
+	// wide lesson pane: on a short terminal they are what must show.
+	question, result := views.CheckpointLines(th, seatCheckpoint(a), min(max(s.w-4, 8), 100))
+	var lines textLines
+	for _, l := range append(append(result, ""), question...) {
+		lines = append(lines, " "+l)
+	}
+	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+}
+
+// textLines is the why view's content.
+type textLines []string
+
+func (t textLines) Len() int          { return len(t) }
+func (t textLines) Line(i int) string { return t[i] }
 
 func (s *Seat) onView(v *View) tea.Cmd {
 	var cmds []tea.Cmd
@@ -194,6 +310,7 @@ func (s *Seat) onView(v *View) tea.Cmd {
 			s.note = ""
 		}
 	}
+	s.syncWhy()
 	if len(s.footer()) != s.footerH {
 		cmds = append(cmds, s.resize())
 	}
@@ -206,9 +323,33 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		s.dark = !s.dark
 		s.th.Renderer().SetHasDarkBackground(s.dark)
 		s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
+		if s.whyOpen {
+			s.fillWhy()
+		}
 		return s.pass(views.SetDarkMsg{Dark: s.dark})
 	case s.class == nil:
 		return s.pass(km)
+	case s.whyOpen && key.Matches(km, keyClose):
+		s.whyOpen = false
+		return nil
+	case s.whyOpen && s.why.Scrolls(km):
+		s.why, _ = s.why.Update(km)
+		return nil
+	case key.Matches(km, keyWhy):
+		if !s.openWhy() {
+			s.note = "Nothing to explain yet: w shows a question's why once it is revealed."
+		}
+		return nil
+	}
+	// Any other key closes the why view and does what it does; a digit
+	// only closes it, so that a student sees the question they answer.
+	if s.whyOpen {
+		s.whyOpen = false
+		if _, ok := digit(km); ok {
+			return nil
+		}
+	}
+	switch {
 	case s.presenter && key.Matches(km, keyReveal):
 		if _, ok := s.pres.c.Move(Move{Kind: Reveal}); !ok {
 			s.note = "Nothing to reveal: no open question on this step."
@@ -278,6 +419,10 @@ func (s *Seat) View() string {
 	for len(lines) < rows {
 		lines = append(lines, "")
 	}
+	if s.whyOpen && rows > 1 {
+		// Over the player's body, under its header row.
+		lines = append(lines[:1], s.why.Lines()...)
+	}
 	lines = append(lines[:rows], foot...)
 	if len(lines) > s.h {
 		lines = lines[len(lines)-s.h:]
@@ -304,22 +449,73 @@ func (s *Seat) footer() []string {
 	if s.note != "" {
 		out = append(out, line{" " + s.th.Render(theme.Open, s.note), rankNote})
 	}
-	// The player needs views.MinHeight rows: on a short terminal the
-	// class's lines give way, the least needed first.
-	for budget := max(s.h-views.MinHeight, 1); len(out) > budget; {
-		drop := 0
-		for i, l := range out {
-			if l.rank < out[drop].rank {
-				drop = i
-			}
-		}
-		out = append(out[:drop], out[drop+1:]...)
-	}
+	out = fitLines(out, max(s.h-views.MinHeight, 1))
 	lines := make([]string, len(out))
 	for i, l := range out {
 		lines[i] = ansi.Truncate(l.text, s.w, s.th.Sym.Ellipsis)
 	}
 	return lines
+}
+
+// fitLines keeps at most budget of the class's lines, in their order: the
+// player needs views.MinHeight rows, so on a short terminal the class's
+// lines give way, the least needed first. A question's bars go all
+// together: one bar of three would read as the whole class's answer.
+func fitLines(out []line, budget int) []line {
+	keep := make([]bool, len(out))
+	for i := range keep {
+		keep[i] = true
+	}
+	n := len(out)
+	for n > budget {
+		drop := -1
+		for i, l := range out {
+			if keep[i] && (drop < 0 || l.rank < out[drop].rank) {
+				drop = i
+			}
+		}
+		keep[drop] = false
+		n--
+	}
+	bars, kept := 0, 0
+	for i, l := range out {
+		if l.rank == rankBar {
+			bars++
+			if keep[i] {
+				kept++
+			}
+		}
+	}
+	if kept > 0 && kept < bars {
+		for i, l := range out {
+			if l.rank == rankBar && keep[i] {
+				keep[i] = false
+				n--
+			}
+		}
+		// The rows the bars leave go to the lines dropped before them,
+		// the most needed first.
+		for n < budget {
+			add := -1
+			for i, l := range out {
+				if !keep[i] && l.rank != rankBar && (add < 0 || l.rank > out[add].rank) {
+					add = i
+				}
+			}
+			if add < 0 {
+				break
+			}
+			keep[add] = true
+			n++
+		}
+	}
+	var fit []line
+	for i, l := range out {
+		if keep[i] {
+			fit = append(fit, l)
+		}
+	}
+	return fit
 }
 
 // line is one of the class's lines and how much it is needed.
@@ -348,39 +544,57 @@ func (s *Seat) studentLines(v *View) []line {
 	}
 	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
 	if r := v.Result; r != nil {
-		out = append(out, s.verdictLines(r, v.Ask != nil)...)
+		out = append(out, s.verdictLines(r, v.Ask != nil, v.Ask == nil)...)
 	}
 	switch a := v.Ask; {
 	case a == nil:
 	case a.Revealed:
-		out = append(out, s.verdictLines(a, false)...)
+		out = append(out, s.verdictLines(a, false, true)...)
 	case a.Mine == 0:
-		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (it is locked once sent)"), rankStatus})
+		out = append(out, line{" " + th.Mark(theme.Open, "Your answer: press 1-"+strconv.Itoa(len(a.Choices))+" (locked once sent)") + s.whyHint(v), rankStatus})
 	default:
-		out = append(out, line{" " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; waiting for the presenter's reveal"), rankStatus})
+		out = append(out, line{" " + th.Mark(theme.Paused, "locked: you chose "+strconv.Itoa(a.Mine)+"; wait for the reveal") + s.whyHint(v), rankStatus})
 	}
 	return out
 }
 
+// whyHint says, on the new question's status line, which stays on a
+// short terminal, that w shows the revealed question the new one hides.
+func (s *Seat) whyHint(v *View) string {
+	if v.Result == nil || v.Ask == nil {
+		return ""
+	}
+	return s.sep() + s.th.Text(theme.TextAccent, "w why")
+}
+
 // verdictLines are a student's verdict on a revealed question and the
-// class's spread; named by step when another question follows it.
-func (s *Seat) verdictLines(a *Ask, named bool) []line {
+// class's spread; named by step when another question follows it (whose
+// status line then says w shows the why), else followed by "w why" when
+// the width allows.
+func (s *Seat) verdictLines(a *Ask, named, hint bool) []line {
 	th := s.th
 	lead := " "
 	if named {
 		lead = " step " + strconv.Itoa(a.Step) + ": "
 	}
 	right := strconv.Itoa(a.Correct)
-	var verdict string
+	k, text := theme.Wrong, "not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right
 	switch {
 	case a.Mine == 0:
-		verdict = th.Mark(theme.Muted, "verdict: you did not answer; the answer is "+right)
+		k, text = theme.Muted, "you did not answer; the answer is "+right
 	case a.Mine == a.Correct:
-		verdict = th.Mark(theme.Correct, "verdict: correct, you chose "+right)
-	default:
-		verdict = th.Mark(theme.Wrong, "verdict: not quite, you chose "+strconv.Itoa(a.Mine)+"; the answer is "+right)
+		k, text = theme.Correct, "correct, you chose "+right
 	}
-	return []line{{lead + verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
+	// The word "verdict:" gives way on a narrow terminal, so that the
+	// verdict itself is never cut.
+	verdict := lead + th.Mark(k, "verdict: "+text)
+	if ansi.StringWidth(verdict) > s.w {
+		verdict = lead + th.Mark(k, text)
+	}
+	if h := s.sep() + th.Text(theme.TextAccent, "w why"); hint && ansi.StringWidth(verdict+h) <= s.w {
+		verdict += h
+	}
+	return []line{{verdict, rankVerdict}, {" " + s.spread(a), rankSpread}}
 }
 
 // spread is the class's answers in one line:
@@ -403,16 +617,17 @@ func (s *Seat) presenterLines(v *View) []line {
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
-	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
 	a, r := v.Ask, v.Result
+	if a != nil && r != nil {
+		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
+	}
+	// The key comes last: the line is cut on a narrow terminal.
+	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}
 	if a == nil {
 		return append([]line{{head, rankHead}}, s.bars(r, v.Students)...)
-	}
-	if r != nil {
-		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
 	}
 	return append([]line{{head, rankHead}}, s.bars(a, v.Students)...)
 }
@@ -448,10 +663,11 @@ func (s *Seat) bars(a *Ask, students int) []line {
 	if a.Revealed {
 		status = "step " + strconv.Itoa(a.Step) + " revealed: " + s.score(a)
 	} else {
+		// The keys come before the list of seats, which may be cut.
+		status += s.sep() + th.Text(theme.TextAccent, "a reveals") + s.whyHint(s.pres.v)
 		if len(a.Waiting) > 0 {
 			status += s.sep() + "not yet: " + waitingList(a.Waiting, 6)
 		}
-		status += s.sep() + th.Text(theme.TextAccent, "a reveals")
 	}
 	return append(out, line{" " + status, rankStatus})
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
+	"eoslab/lessons"
 	"eoslab/views"
 )
 
@@ -51,11 +53,12 @@ func TestSoloRoom(t *testing.T) {
 	}
 }
 
-// On a short terminal the class's lines give way to the player, keeping
-// the verdict and the question's status; at 80x24 they all fit.
-func TestSeatLinesOnSmallTerminals(t *testing.T) {
-	c, l := newTestClass(t, "abort")
-	k := firstAsk(t, l)
+// revealedWithNewQuestion opens the abort lesson at its first
+// checkpoint, has ana answer choice 1 and reveals it; the deciding step
+// asks a question of its own. It returns ana's and the presenter's Views.
+func revealedWithNewQuestion(t *testing.T) (c *Class, l *lessons.Lesson, k int, ana, pres *View) {
+	c, l = newTestClass(t, "abort")
+	k = firstAsk(t, l)
 	if l.Steps[k].Ask == nil {
 		t.Skip("the lesson's deciding step asks no question of its own")
 	}
@@ -63,22 +66,167 @@ func TestSeatLinesOnSmallTerminals(t *testing.T) {
 		c.Move(Move{Kind: Next})
 	}
 	ch, _ := c.Join("ana", false)
+	pch, _ := c.Join("teacher", true)
 	c.Answer("ana", k, 1)
 	c.Move(Move{Kind: Reveal})
-	v := latest(t, ch)
-	for v.Result == nil {
-		v = latest(t, ch)
+	for ana == nil || ana.Result == nil {
+		ana = latest(t, ch)
+	}
+	for pres == nil || pres.Result == nil {
+		pres = latest(t, pch)
+	}
+	return c, l, k, ana, pres
+}
+
+// On a short terminal the class's lines give way to the player, keeping
+// the verdict, in full, and the question's status; at 80x24 they all fit.
+func TestSeatLinesOnSmallTerminals(t *testing.T) {
+	c, l, k, v, _ := revealedWithNewQuestion(t)
+	right := lessons.NewPlayer(l).Correct(k)
+	verdict := "not quite, you chose 1; the answer is " + strconv.Itoa(right)
+	if right == 1 {
+		verdict = "correct, you chose 1"
 	}
 	for _, sz := range []struct{ w, h, lines int }{{60, 20, 2}, {80, 24, 4}, {200, 60, 4}} {
-		s := NewSeat(c, v, SeatOptions{Seat: "ana", Views: views.Options{ASCII: true, NoColor: true}})
-		s.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-		out := s.View()
-		foot := s.footer()
-		if len(foot) != sz.lines || strings.Contains(out, "too small") || len(strings.Split(out, "\n")) != sz.h {
-			t.Errorf("%dx%d: %d class lines, want %d:\n%s", sz.w, sz.h, len(foot), sz.lines, out)
+		for _, ascii := range []bool{true, false} {
+			s := NewSeat(c, v, SeatOptions{Seat: "ana", Views: views.Options{ASCII: ascii, NoColor: true}})
+			s.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			out := s.View()
+			foot := s.footer()
+			if len(foot) != sz.lines || strings.Contains(out, "too small") || len(strings.Split(out, "\n")) != sz.h {
+				t.Errorf("%dx%d: %d class lines, want %d:\n%s", sz.w, sz.h, len(foot), sz.lines, out)
+			}
+			if !strings.Contains(out, "step "+strconv.Itoa(k)+": ") || !strings.Contains(out, verdict) || !strings.Contains(out, "Your answer: press 1-") {
+				t.Errorf("%dx%d ascii %v: the verdict, in full, or the new question's status is missing:\n%s", sz.w, sz.h, ascii, out)
+			}
+			for i, l := range strings.Split(out, "\n") {
+				if w := ansi.StringWidth(l); w > sz.w {
+					t.Errorf("%dx%d: row %d is %d wide", sz.w, sz.h, i, w)
+				}
+			}
 		}
-		if !strings.Contains(out, "verdict:") || !strings.Contains(out, "Your answer: press 1-") {
-			t.Errorf("%dx%d: the verdict or the new question's status is missing:\n%s", sz.w, sz.h, out)
+	}
+}
+
+// When the deciding step asks a new question at once, the revealed one's
+// explanation opens by itself over the player, for students and the
+// presenter alike, with the student's own answer judged and the
+// presenter's without "your answer"; esc closes it, w opens it again, and
+// a digit closes it without answering.
+func TestSeatShowsWhyAfterTheReveal(t *testing.T) {
+	c, l, k, v, pv := revealedWithNewQuestion(t)
+	explain := l.Steps[k-1].Ask.Explain
+	for _, sz := range [][2]int{{80, 24}, {60, 20}, {200, 60}} {
+		for _, who := range []struct {
+			seat      string
+			presenter bool
+			v         *View
+		}{{"ana", false, v}, {"teacher", true, pv}} {
+			s := NewSeat(c, who.v, SeatOptions{Seat: who.seat, Presenter: who.presenter, Views: views.Options{NoColor: true}})
+			s.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			s.Update(viewMsg{who.v})
+			out := s.View()
+			if !shows(out, explain) || !strings.Contains(out, "Why: step "+strconv.Itoa(k)) {
+				t.Fatalf("%s %dx%d: no why view after the reveal:\n%s", who.seat, sz[0], sz[1], out)
+			}
+			if mine := strings.Contains(out, "(your answer)"); mine == who.presenter {
+				t.Errorf("%s %dx%d: \"(your answer)\" shown %v:\n%s", who.seat, sz[0], sz[1], mine, out)
+			}
+			if lines := strings.Split(out, "\n"); len(lines) != sz[1] {
+				t.Errorf("%s %dx%d: %d rows", who.seat, sz[0], sz[1], len(lines))
+			}
+			s.Update(tea.KeyMsg{Type: tea.KeyEsc})
+			if out := s.View(); shows(out, explain) || !strings.Contains(out, l.Steps[k].Ask.Choices[0].Text) {
+				t.Fatalf("%s %dx%d: esc did not bring back the new question:\n%s", who.seat, sz[0], sz[1], out)
+			}
+			// A new View of the same step does not open it again.
+			s.Update(viewMsg{who.v})
+			if shows(s.View(), explain) {
+				t.Fatalf("%s: the why view opened twice for one reveal", who.seat)
+			}
+			s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})
+			if !shows(s.View(), explain) {
+				t.Fatalf("%s %dx%d: w did not open the why view", who.seat, sz[0], sz[1])
+			}
+			if !who.presenter {
+				s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+				if out := s.View(); shows(out, explain) || !strings.Contains(out, "Your answer: press 1-") {
+					t.Fatalf("%s: a digit did not just close the why view:\n%s", who.seat, out)
+				}
+			}
 		}
+	}
+}
+
+// The presenter did not answer: back on a revealed question, their screen
+// marks the right choice without "your answer".
+func TestPresenterHasNoAnswerOfTheirOwn(t *testing.T) {
+	c, l := newTestClass(t, "abort")
+	k := firstAsk(t, l)
+	for range k {
+		c.Move(Move{Kind: Next})
+	}
+	c.Move(Move{Kind: Reveal})
+	v, _ := c.Move(Move{Kind: Back})
+	cp := v.Frame.Checkpoint
+	right := lessons.NewPlayer(l).Correct(k)
+	if v.Pos != k || cp == nil || !cp.Answered || cp.Chosen != 0 || cp.Correct != right {
+		t.Fatalf("the presenter's checkpoint back on step %d: %+v", k, cp)
+	}
+	s := NewSeat(c, v, SeatOptions{Seat: "teacher", Presenter: true, Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if out := s.View(); strings.Contains(out, "your answer") || !strings.Contains(out, "the answer is "+strconv.Itoa(right)+")") {
+		t.Fatalf("the presenter's screen:\n%s", out)
+	}
+}
+
+// A note under the player takes a row from it, not from its help bar.
+func TestSeatNoteKeepsTheHelpBar(t *testing.T) {
+	c, _ := newTestClass(t, "abort")
+	ch, _ := c.Join("ana", false)
+	s := NewSeat(c, latest(t, ch), SeatOptions{Seat: "ana", Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	before := s.footerH
+	s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})
+	out := s.View()
+	lines := strings.Split(out, "\n")
+	if s.footerH != before+1 || len(lines) != 24 || !strings.Contains(lines[len(lines)-s.footerH-1], "? help") || !strings.Contains(out, "Nothing to explain yet") {
+		t.Fatalf("the note and the help bar:\n%s", out)
+	}
+}
+
+// The presenter's bars go all together: on a terminal too short for all
+// of them, none is drawn and the lines before them keep their rows.
+func TestFitLinesKeepsBarsTogether(t *testing.T) {
+	in := []line{{"head", rankHead}, {"bar1", rankBar}, {"bar2", rankBar}, {"bar3", rankBar}, {"status", rankStatus}}
+	for budget, want := range map[int]string{1: "status", 2: "head status", 3: "head status", 4: "bar1 bar2 bar3 status", 5: "head bar1 bar2 bar3 status"} {
+		var got []string
+		for _, l := range fitLines(append([]line(nil), in...), budget) {
+			got = append(got, l.text)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("budget %d: %v, want %s", budget, got, want)
+		}
+	}
+}
+
+// A question revealed again after a restart opens its why again.
+func TestWhyOpensAgainAfterARestart(t *testing.T) {
+	c, l, k, _, pv := revealedWithNewQuestion(t)
+	explain := l.Steps[k-1].Ask.Explain
+	s := NewSeat(c, pv, SeatOptions{Seat: "teacher", Presenter: true, Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if !shows(s.View(), explain) {
+		t.Fatal("no why view after the first reveal")
+	}
+	s.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	c.Move(Move{Kind: Restart})
+	for range k {
+		c.Move(Move{Kind: Next})
+	}
+	v, _ := c.Move(Move{Kind: Reveal})
+	s.Update(viewMsg{v})
+	if !shows(s.View(), explain) {
+		t.Fatalf("no why view after the restart's reveal:\n%s", s.View())
 	}
 }

@@ -306,10 +306,27 @@ func TestClassOverSSH(t *testing.T) {
 		students[i].waitFor(t, "locked: you chose "+fmt.Sprint(answers[i]), 2*time.Second)
 	}
 	pres.waitFor(t, fmt.Sprintf("step %d: %d of %d answered", k, len(answers), n+1), 2*time.Second)
-	for i, s := range students {
-		if out := s.out.String(); strings.Contains(out, "verdict:") || strings.Contains(out, "(your answer)") {
-			t.Fatalf("student %d saw a verdict before the reveal", i)
+	// The explanation's first words: they start a row of the screen, so
+	// they are on it as they are, however the rest wraps.
+	explain := l.Steps[k-1].Ask.Explain
+	lead := ""
+	for _, w := range strings.Fields(explain) {
+		if len(lead)+len(w) > 40 {
+			break
 		}
+		lead += w + " "
+	}
+	lead = strings.TrimSpace(lead)
+	if lead == "" {
+		t.Fatalf("step %d has no explanation to look for", k)
+	}
+	for i, s := range students {
+		if out := s.out.String(); strings.Contains(out, "verdict:") || strings.Contains(out, "(your answer)") || strings.Contains(out, lead) {
+			t.Fatalf("student %d saw a verdict or the explanation before the reveal", i)
+		}
+	}
+	if strings.Contains(pres.out.String(), lead) {
+		t.Fatal("the presenter saw the explanation before the reveal")
 	}
 	pres.key("a")
 	for i, s := range students {
@@ -320,7 +337,9 @@ func TestClassOverSSH(t *testing.T) {
 			want = fmt.Sprintf("verdict: not quite, you chose %d; the answer is %d", a, right)
 		}
 		s.waitFor(t, want, 2*time.Second)
+		s.waitFor(t, lead, 2*time.Second)
 	}
+	pres.waitFor(t, lead, 2*time.Second)
 }
 
 func TestSessionCapAndIdle(t *testing.T) {
