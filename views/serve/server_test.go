@@ -343,7 +343,10 @@ func TestClassOverSSH(t *testing.T) {
 }
 
 func TestSessionCapAndIdle(t *testing.T) {
-	srv := startServer(t, func(c *Config) { c.MaxSessions = 2; c.Idle = 400 * time.Millisecond })
+	// The idle timeout is 15 times the gap between ana's keys, so that a
+	// loaded machine (go test runs packages side by side on two cores)
+	// does not let ana go between two keys.
+	srv := startServer(t, func(c *Config) { c.MaxSessions = 2; c.Idle = 1500 * time.Millisecond })
 	a := join(t, srv.addr, "ana", testCode, dumb80)
 	b := join(t, srv.addr, "bo", testCode, dumb80)
 	a.waitFor(t, "seat ana", 2*time.Second)
@@ -356,7 +359,7 @@ func TestSessionCapAndIdle(t *testing.T) {
 	// The presenter is not counted.
 	join(t, srv.addr, "teacher", "teach-me", dumb80).waitFor(t, "presenter teacher", 2*time.Second)
 	// ana presses keys; bo does not and is let go.
-	stop := time.After(1200 * time.Millisecond)
+	stop := time.After(2500 * time.Millisecond)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for waiting := true; waiting; {
@@ -367,7 +370,7 @@ func TestSessionCapAndIdle(t *testing.T) {
 			waiting = false
 		}
 	}
-	b.waitFor(t, "no key for 400ms", time.Second)
+	b.waitFor(t, "no key for 1.5s", 2*time.Second)
 	b.ended(t, 2*time.Second)
 	select {
 	case err := <-a.done:
