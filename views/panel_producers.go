@@ -227,7 +227,7 @@ func (p painter) costStacked(c *CostView, nameW, maxTotal int) []string {
 // costLegend spells out the table's headings.
 func (p painter) costLegend() []string {
 	words := []string{"total:", "requests", "sent,", "each", "a", "round", "trip.", "Init InitProducerId,", "Find FindCoordinator,",
-		"Add AddPartitions/AddOffsetsToTxn,", "End EndTxn,", "TxnOff TxnOffsetCommit,", "WTM WriteTxnMarkers", "for", "its", "transactions."}
+		"Add AddPartitionsToTxn", "and", "AddOffsetsToTxn,", "End EndTxn,", "TxnOff TxnOffsetCommit,", "WTM WriteTxnMarkers", "for", "its", "transactions."}
 	for i := range words {
 		words[i] = p.muted(words[i])
 	}
