@@ -419,11 +419,22 @@ func (a *App) follow() {
 		if len(s.Panels) < 2 {
 			continue
 		}
+		chosen := PanelID(-1)
 		for _, p := range order {
 			if slices.Contains(s.Panels, p) && panelChanged(&a.frame, p) {
-				a.shown[s.Panels[0]] = p
+				chosen = p
 				break
 			}
+		}
+		// In a lesson that counts costs, a step that changed no state
+		// (only the timeline and the events, or nothing: a step that
+		// reads the bill) shows the cost table.
+		if a.frame.Cost != nil && slices.Contains(s.Panels, PanelProducers) &&
+			(chosen < 0 || chosen == PanelTimeline || chosen == PanelEvents) {
+			chosen = PanelProducers
+		}
+		if chosen >= 0 {
+			a.shown[s.Panels[0]] = chosen
 		}
 	}
 }

@@ -13,16 +13,24 @@ func producersContent(f *Frame, p painter) ([]string, Content, Range) {
 	var out []string
 	var heads []int
 	anchor := noRange
+	table := noRange // the cost table's rows
 	if f.Cost != nil && len(f.Cost.Rows) > 0 {
 		// The table comes first: a lesson that counts costs is about it,
 		// so a step's changes point at its rows, not at a producer below.
 		heads = append(heads, 0)
-		var changed bool
-		out, changed = p.costLines(f.Cost)
-		if changed {
-			anchor = Range{0, len(f.Cost.Rows)}
+		var rows []Range
+		out, rows = p.costLines(f.Cost)
+		// The changed rows; the heading, line 0, sticks when the pane
+		// scrolls to them.
+		table = Range{rows[0].From, rows[len(rows)-1].To}
+		for i, r := range f.Cost.Rows {
+			if r.Changed {
+				if anchor.From < 0 {
+					anchor.From = rows[i].From
+				}
+				anchor.To = rows[i].To
+			}
 		}
-		out = append(out, "")
 	}
 	if len(f.Producers) == 0 {
 		return nil, textLines(append(out, p.muted("  (no producers)"))), anchor
@@ -37,6 +45,11 @@ func producersContent(f *Frame, p painter) ([]string, Content, Range) {
 		if pr.Changed && anchor.From < 0 {
 			anchor = Range{start, len(out) - 1}
 		}
+	}
+	if anchor.From < 0 && table.From >= 0 {
+		// Nothing changed (a step that only reads the bill, or a pane
+		// that scrolled away at another size): the table's top again.
+		anchor = Range{0, table.To}
 	}
 	return nil, sections{out, heads}, anchor
 }
@@ -118,16 +131,14 @@ const (
 // for a client without a transactional.id); a legend spells out the
 // headings. A pane too narrow for the table's columns (a side column at
 // 160x48) gets each client on two or three rows instead: its round trips
-// and bar, then its non-zero counts by kind. It reports whether a row
-// changed.
-func (p painter) costLines(c *CostView) ([]string, bool) {
+// and bar, then its non-zero counts by kind. rows are the lines of each
+// client.
+func (p painter) costLines(c *CostView) (lines []string, rows []Range) {
 	nameW := len("Cost")
 	maxTotal := 0
-	changed := false
 	for i := range c.Rows {
 		nameW = max(nameW, min(width(clean(c.Rows[i].Client)), costNameMax))
 		maxTotal = max(maxTotal, c.Rows[i].Total)
-		changed = changed || c.Rows[i].Changed
 	}
 	totalW := max(len("total"), len(itoa(maxTotal)))
 	// The cells of a full row without its bar: gutter, name, the request
@@ -137,9 +148,9 @@ func (p painter) costLines(c *CostView) ([]string, bool) {
 		fixed += 1 + len(col.head)
 	}
 	if barW := min(costBarMax, p.w-fixed-1); barW >= costBarMin || p.w >= fixed {
-		return p.costTable(c, nameW, totalW, max(barW, 0), maxTotal), changed
+		return p.costTable(c, nameW, totalW, max(barW, 0), maxTotal)
 	}
-	return p.costStacked(c, nameW, maxTotal), changed
+	return p.costStacked(c, nameW, maxTotal)
 }
 
 // costBar is a row's bar: its total against the largest, at least one
@@ -157,7 +168,7 @@ func (p painter) costName(r *CostRow, nameW int) string {
 	return p.mark(r.Changed) + p.bold(name) + repeat(" ", nameW-width(name))
 }
 
-func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) []string {
+func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) ([]string, []Range) {
 	if barW < costBarMin {
 		barW = 0
 	}
@@ -172,8 +183,10 @@ func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) []str
 	}
 	b.WriteString(" " + p.muted("WTM") + " " + p.muted("markers"))
 	out := []string{b.String()}
+	rows := make([]Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
+		rows[i] = Range{len(out), len(out)}
 		b.Reset()
 		b.WriteString(p.costName(r, nameW))
 		for _, col := range costCols {
@@ -194,15 +207,17 @@ func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) []str
 		}
 		out = append(out, strings.TrimRight(b.String(), " "))
 	}
-	return append(out, p.costLegend()...)
+	return append(out, p.costLegend()...), rows
 }
 
-func (p painter) costStacked(c *CostView, nameW, maxTotal int) []string {
+func (p painter) costStacked(c *CostView, nameW, maxTotal int) ([]string, []Range) {
 	out := []string{"  " + p.bold("Cost") + p.muted(" (requests = round trips)")}
 	totalW := len(itoa(maxTotal))
 	barW := min(costBarMax, p.w-(2+nameW+1+totalW+1))
+	rows := make([]Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
+		from := len(out)
 		line := p.costName(r, nameW) + " " + p.bold(padLeft(itoa(r.Total), totalW))
 		if barW >= costBarMin {
 			line += " " + p.costBar(r.Total, maxTotal, barW)
@@ -220,8 +235,9 @@ func (p painter) costStacked(c *CostView, nameW, maxTotal int) []string {
 		if len(kinds) > 0 {
 			out = append(out, p.flow("    ", kinds, p.muted(" · "), 4)...)
 		}
+		rows[i] = Range{from, len(out) - 1}
 	}
-	return append(out, p.costLegend()...)
+	return append(out, p.costLegend()...), rows
 }
 
 // costLegend spells out the table's headings.
