@@ -90,3 +90,42 @@ func TestCostCountersMatchHistory(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCostRead reads a client's request count and a transactional
+// id's marker count from a world 20,000 steps into the swarm workload:
+// "counters" is RequestCount and MarkerCount, "history" the scan of the
+// event history they did before the counters (scanCost), for comparison.
+func BenchmarkCostRead(b *testing.B) {
+	w := New(DefaultConfig())
+	for _, a := range safeSetup.setup {
+		w.Apply(a)
+	}
+	r := rand.New(rand.NewSource(7))
+	for step := 0; step < 20000; step++ {
+		if step%8 == 0 {
+			w.Apply(randomAction(w, r, safeSetup, step))
+		} else {
+			w.Step()
+		}
+	}
+	tallies := w.RequestTallies()
+	if len(tallies) == 0 {
+		b.Fatal("no requests")
+	}
+	from := tallies[0].From
+	b.Run("counters", func(b *testing.B) {
+		n := 0
+		for i := 0; i < b.N; i++ {
+			n += w.RequestCount(RequestFilter{From: from}) + w.MarkerCount("")
+		}
+		_ = n
+	})
+	b.Run("history", func(b *testing.B) {
+		n := 0
+		for i := 0; i < b.N; i++ {
+			rs, ms := scanCost(w)
+			n += len(rs) + len(ms)
+		}
+		_ = n
+	})
+}
