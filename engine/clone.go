@@ -16,6 +16,7 @@ func (w *World) Clone() *World {
 	c.dirty = append([]TP(nil), w.dirty...)
 	c.changes = w.changes.clone()
 	c.names = w.names.clone()
+	c.cost = w.cost.clone()
 	c.timeouts, c.cancelled = nil, nil
 	if len(w.timeouts) > 0 {
 		c.timeouts = make(map[timerKey]int64, len(w.timeouts))

@@ -24,27 +24,100 @@ type RequestFilter struct {
 
 // RequestCount counts the requests sent so far that pass the filter: one
 // per send event, so a retry counts again and a copy the network made does
-// not.
+// not. It reads the world's cost counters, kept as the requests are sent,
+// so it costs the number of (sender, kind, transactional id) triples seen,
+// not the length of the history.
 func (w *World) RequestCount(f RequestFilter) int {
 	n := 0
-	for i := range w.Events {
-		e := &w.Events[i]
-		if e.Kind != EvSend || e.Message == nil || e.Message.Kind.IsResponse() {
+	for i := range w.cost.requests {
+		c := &w.cost.requests[i]
+		if f.KindSet && c.Kind != f.Kind {
 			continue
 		}
-		m := e.Message
-		if f.KindSet && m.Kind != f.Kind {
+		if f.From != "" && c.From != f.From {
 			continue
 		}
-		if f.From != "" && m.From != f.From {
+		if f.TxnID != "" && c.TxnID != f.TxnID {
 			continue
 		}
-		if f.TxnID != "" && requestTxnID(m) != f.TxnID {
-			continue
-		}
-		n++
+		n += c.N
 	}
 	return n
+}
+
+// RequestTally is the number of requests of one kind one sender sent for
+// one transactional id ("" for requests that serve none).
+type RequestTally struct {
+	From  string
+	Kind  MsgKind
+	TxnID string
+	N     int
+}
+
+// MarkerTally is the number of markers appended for one transactional id.
+type MarkerTally struct {
+	TxnID string
+	N     int
+}
+
+// RequestTallies lists the request counters in the order their triples
+// were first seen: a copy, a few dozen entries at most in a lesson.
+func (w *World) RequestTallies() []RequestTally {
+	return append([]RequestTally(nil), w.cost.requests...)
+}
+
+// MarkerTallies lists the marker counters in the order their
+// transactional ids first got a marker.
+func (w *World) MarkerTallies() []MarkerTally {
+	return append([]MarkerTally(nil), w.cost.markers...)
+}
+
+// costCounters are what RequestCount and MarkerCount read, kept as the
+// events are recorded: the requests per sender, kind and transactional id,
+// and the markers appended per transactional id. They are small slices
+// searched linearly (a world has a few senders, a few kinds and a few
+// transactional ids), copied by Clone.
+type costCounters struct {
+	requests []RequestTally
+	markers  []MarkerTally
+}
+
+func (c costCounters) clone() costCounters {
+	return costCounters{
+		requests: append([]RequestTally(nil), c.requests...),
+		markers:  append([]MarkerTally(nil), c.markers...),
+	}
+}
+
+// countSend counts a request put on the network (a response is not
+// counted: its request was the round trip).
+func (c *costCounters) countSend(m *Message) {
+	if m.Kind.IsResponse() {
+		return
+	}
+	txn := requestTxnID(m)
+	for i := len(c.requests) - 1; i >= 0; i-- {
+		r := &c.requests[i]
+		if r.Kind == m.Kind && r.From == m.From && r.TxnID == txn {
+			r.N++
+			return
+		}
+	}
+	c.requests = append(c.requests, RequestTally{From: m.From, Kind: m.Kind, TxnID: txn, N: 1})
+}
+
+// countMarker counts a marker a leader appended for txnID (the marker
+// event about a partition with no error; a refusal carries its error, and
+// the coordinator's own marker events, waiting for a leader or re-sending,
+// name no partition and are not counted).
+func (c *costCounters) countMarker(txnID string) {
+	for i := range c.markers {
+		if c.markers[i].TxnID == txnID {
+			c.markers[i].N++
+			return
+		}
+	}
+	c.markers = append(c.markers, MarkerTally{TxnID: txnID, N: 1})
 }
 
 // requestTxnID is the transactional id a request serves, as its body
@@ -76,22 +149,14 @@ func requestTxnID(m *Message) string {
 // MarkerCount counts the transaction markers appended to partition logs so
 // far (one control batch per partition a transaction touched, data
 // partitions and __consumer_offsets alike), for one transactional id or,
-// with "", for all. A marker a leader refused is not counted.
+// with "", for all. A marker a leader refused is not counted. Like
+// RequestCount, it reads the counters.
 func (w *World) MarkerCount(txnID string) int {
 	n := 0
-	for i := range w.Events {
-		e := &w.Events[i]
-		// The leader's append is the marker event about a partition with
-		// no error; a refusal carries its error, and the coordinator's
-		// own marker events (waiting for a leader, re-sending) name no
-		// partition.
-		if e.Kind != EvMarker || !e.HasTP() || e.Code != None {
-			continue
+	for _, m := range w.cost.markers {
+		if txnID == "" || m.TxnID == txnID {
+			n += m.N
 		}
-		if txnID != "" && e.TxnID != txnID {
-			continue
-		}
-		n++
 	}
 	return n
 }

@@ -128,6 +128,8 @@ type World struct {
 	// monitors counts the violations of each invariant (monitors.go), in
 	// the order of InvariantNames.
 	monitors [invariantCount]monitorCount
+	// cost counts the requests sent and the markers appended (cost.go).
+	cost costCounters
 	// cur is the message being delivered (nil between deliveries): a
 	// violation found while handling it names it (Violation.Msg).
 	cur *Message

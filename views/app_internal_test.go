@@ -303,3 +303,47 @@ func TestJumpKeys(t *testing.T) {
 		t.Fatalf("< at the start says %q", m.(App).flash)
 	}
 }
+
+// TestCostLessonFollowsTheTable: in a lesson with a cost table, a step
+// that changed a row brings the Producers panel forward (before the
+// partitions it also changed), and so does a step that changed only the
+// events (the bill); without the table the usual order holds.
+func TestCostLessonFollowsTheTable(t *testing.T) {
+	frames := func(cost bool) []Frame {
+		fs := []Frame{
+			{Step: 0, Steps: 2, Producers: []ProducerView{{Name: "T"}}, Partitions: []PartitionView{{Name: "t-0"}}},
+			{Step: 1, Steps: 2, Producers: []ProducerView{{Name: "T", Changed: true}}, Partitions: []PartitionView{{Name: "t-0", Changed: true}},
+				Events: []EventLine{{Text: "e"}}, NewEvents: 1},
+			{Step: 2, Steps: 2, Producers: []ProducerView{{Name: "T"}}, Partitions: []PartitionView{{Name: "t-0"}},
+				Events: []EventLine{{Text: "e"}, {Text: "f"}}, NewEvents: 1},
+		}
+		if cost {
+			fs[0].Cost = &CostView{Rows: []CostRow{{Client: "T"}}}
+			fs[1].Cost = &CostView{Rows: []CostRow{{Client: "T", Produce: 1, Total: 1, Changed: true}}}
+			fs[2].Cost = &CostView{Rows: []CostRow{{Client: "T", Produce: 1, Total: 1}}}
+		}
+		return fs
+	}
+	for _, c := range []struct {
+		cost bool
+		want [2]PanelID // at steps 1 and 2
+	}{
+		{true, [2]PanelID{PanelProducers, PanelProducers}},
+		{false, [2]PanelID{PanelPartitions, PanelEvents}},
+	} {
+		s := &stubSession{n: 2, cpAt: map[int]int{}, answers: map[int]int{}, frames: frames(c.cost)}
+		var m tea.Model = NewApp(nil, func(string) (Session, error) { return s, nil }, Options{StartLesson: "x"})
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		for step := 1; step <= 2; step++ {
+			m, _ = m.Update(viewtest.Key("right"))
+			a := m.(App)
+			slot := a.place.SlotOf(PanelProducers)
+			if slot < 0 {
+				t.Fatal("no slot holds the Producers panel at 80x24")
+			}
+			if got := a.activeIn(a.place.Slots[slot]); got != c.want[step-1] {
+				t.Errorf("cost table %v, step %d: the slot shows panel %v, want %v", c.cost, step, got, c.want[step-1])
+			}
+		}
+	}
+}

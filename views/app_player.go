@@ -397,6 +397,11 @@ func (a *App) activeIn(s Slot) PanelID {
 // timeline and the events change on nearly every step.
 var followOrder = []PanelID{PanelConsumers, PanelPartitions, PanelCoordinator, PanelProducers, PanelTimeline, PanelEvents}
 
+// costFollowOrder is the order in a lesson that counts costs, when the
+// step changed the cost table: the table (in the Producers panel) is
+// what such a lesson is about.
+var costFollowOrder = []PanelID{PanelProducers, PanelConsumers, PanelPartitions, PanelCoordinator, PanelTimeline, PanelEvents}
+
 // follow brings forward, in each slot the learner has not picked a panel
 // of, the panel the last step changed.
 func (a *App) follow() {
@@ -406,15 +411,30 @@ func (a *App) follow() {
 		clear(a.shown)
 		return
 	}
+	order := followOrder
+	if a.frame.Cost != nil && anyOf(a.frame.Cost.Rows, func(x CostRow) bool { return x.Changed }) {
+		order = costFollowOrder
+	}
 	for _, s := range a.place.Slots {
 		if len(s.Panels) < 2 {
 			continue
 		}
-		for _, p := range followOrder {
+		chosen := PanelID(-1)
+		for _, p := range order {
 			if slices.Contains(s.Panels, p) && panelChanged(&a.frame, p) {
-				a.shown[s.Panels[0]] = p
+				chosen = p
 				break
 			}
+		}
+		// In a lesson that counts costs, a step that changed no state
+		// (only the timeline and the events, or nothing: a step that
+		// reads the bill) shows the cost table.
+		if a.frame.Cost != nil && slices.Contains(s.Panels, PanelProducers) &&
+			(chosen < 0 || chosen == PanelTimeline || chosen == PanelEvents) {
+			chosen = PanelProducers
+		}
+		if chosen >= 0 {
+			a.shown[s.Panels[0]] = chosen
 		}
 	}
 }
@@ -546,7 +566,8 @@ func (a *App) refreshOverlay() {
 func panelChanged(f *Frame, p PanelID) bool {
 	switch p {
 	case PanelProducers:
-		return anyOf(f.Producers, func(x ProducerView) bool { return x.Changed })
+		return anyOf(f.Producers, func(x ProducerView) bool { return x.Changed }) ||
+			f.Cost != nil && anyOf(f.Cost.Rows, func(x CostRow) bool { return x.Changed })
 	case PanelPartitions:
 		return anyOf(f.Partitions, func(x PartitionView) bool { return x.Changed })
 	case PanelCoordinator:

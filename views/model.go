@@ -110,6 +110,10 @@ type Frame struct {
 	Versions   string
 	Checkpoint *Checkpoint
 	Producers  []ProducerView
+	// Cost is the cost table drawn first in the Producers panel: the
+	// requests each producer client sent and the markers written for it.
+	// nil when the session does not count costs.
+	Cost       *CostView
 	Partitions []PartitionView
 	// Coordinators lists one entry per transactional id the lesson shows.
 	Coordinators []CoordinatorView
@@ -209,6 +213,31 @@ type ProducerView struct {
 	// no producer id, no epoch and no sequence numbers, ever.
 	NotIdempotent bool
 	Changed       bool
+}
+
+// CostView is what exactly-once cost so far, counted by the engine as the
+// requests were sent and the markers appended: one row per producer client.
+type CostView struct {
+	Rows []CostRow
+}
+
+// CostRow is one producer client's bill. Each request is one round trip.
+type CostRow struct {
+	Client string
+	// Transactional is set for a client with a transactional.id: only
+	// its transactions get WriteTxnMarkers and markers.
+	Transactional bool
+	// The requests the client sent, by kind: Produce; InitProducerId;
+	// FindCoordinator; AddPartitionsToTxn and AddOffsetsToTxn; EndTxn;
+	// TxnOffsetCommit.
+	Produce, Init, Find, Add, End, TxnOffsets int
+	// Total is every request the client sent: its round trips.
+	Total int
+	// MarkerRequests is the WriteTxnMarkers requests the coordinator sent
+	// for the client's transactional id, and Markers the markers the
+	// partition leaders appended for it.
+	MarkerRequests, Markers int
+	Changed                 bool
 }
 
 // RowKind says what a log row holds.

@@ -1,19 +1,42 @@
 package views
 
-import "eoslab/views/theme"
+import (
+	"strings"
+
+	"eoslab/views/theme"
+)
 
 // producersContent draws each producer client: its identity (transactional
 // id, producerId and epoch), its TransactionManager state, the next sequence
 // per partition, what is in flight, and how it failed.
 func producersContent(f *Frame, p painter) ([]string, Content, Range) {
-	if len(f.Producers) == 0 {
-		return nil, textLines{p.muted("  (no producers)")}, noRange
-	}
 	var out []string
 	var heads []int
 	anchor := noRange
+	table := noRange // the cost table's rows
+	if f.Cost != nil && len(f.Cost.Rows) > 0 {
+		// The table comes first: a lesson that counts costs is about it,
+		// so a step's changes point at its rows, not at a producer below.
+		heads = append(heads, 0)
+		var rows []Range
+		out, rows = p.costLines(f.Cost)
+		// The changed rows; the heading, line 0, sticks when the pane
+		// scrolls to them.
+		table = Range{rows[0].From, rows[len(rows)-1].To}
+		for i, r := range f.Cost.Rows {
+			if r.Changed {
+				if anchor.From < 0 {
+					anchor.From = rows[i].From
+				}
+				anchor.To = rows[i].To
+			}
+		}
+	}
+	if len(f.Producers) == 0 {
+		return nil, textLines(append(out, p.muted("  (no producers)"))), anchor
+	}
 	for i, pr := range f.Producers {
-		if i > 0 {
+		if i > 0 || len(out) > 0 {
 			out = append(out, "")
 		}
 		start := len(out)
@@ -22,6 +45,11 @@ func producersContent(f *Frame, p painter) ([]string, Content, Range) {
 		if pr.Changed && anchor.From < 0 {
 			anchor = Range{start, len(out) - 1}
 		}
+	}
+	if anchor.From < 0 && table.From >= 0 {
+		// Nothing changed (a step that only reads the bill, or a pane
+		// that scrolled away at another size): the table's top again.
+		anchor = Range{0, table.To}
 	}
 	return nil, sections{out, heads}, anchor
 }
@@ -72,4 +100,152 @@ func (p painter) producerLines(pr ProducerView) []string {
 		lines = append(lines, p.flow("  last error ", []string{th.Mark(toneKind(pr.ErrorTone), clean(pr.LastError))}, "", 4)...)
 	}
 	return lines
+}
+
+// costCols are the cost table's request columns: a short heading (the
+// legend below the table spells each out) and the count it shows.
+var costCols = []struct {
+	head string
+	n    func(r *CostRow) int
+}{
+	{"Produce", func(r *CostRow) int { return r.Produce }},
+	{"Init", func(r *CostRow) int { return r.Init }},
+	{"Find", func(r *CostRow) int { return r.Find }},
+	{"Add", func(r *CostRow) int { return r.Add }},
+	{"End", func(r *CostRow) int { return r.End }},
+	{"TxnOff", func(r *CostRow) int { return r.TxnOffsets }},
+}
+
+// Cost table geometry: the longest bar, the widest client name, and the
+// narrowest bar worth drawing.
+const (
+	costBarMax  = 12
+	costBarMin  = 3
+	costNameMax = 8
+)
+
+// costLines draws the cost table: a heading row, then per producer
+// client its requests by kind, its round trips as a number and a bar (the
+// bar only repeats the number, so neither colour nor the bar is the only
+// signal), and the WriteTxnMarkers and markers of its transactions ("-"
+// for a client without a transactional.id); a legend spells out the
+// headings. A pane too narrow for the table's columns (a side column at
+// 160x48) gets each client on two or three rows instead: its round trips
+// and bar, then its non-zero counts by kind. rows are the lines of each
+// client.
+func (p painter) costLines(c *CostView) (lines []string, rows []Range) {
+	nameW := len("Cost")
+	maxTotal := 0
+	for i := range c.Rows {
+		nameW = max(nameW, min(width(clean(c.Rows[i].Client)), costNameMax))
+		maxTotal = max(maxTotal, c.Rows[i].Total)
+	}
+	totalW := max(len("total"), len(itoa(maxTotal)))
+	// The cells of a full row without its bar: gutter, name, the request
+	// columns, total, WTM and markers.
+	fixed := 2 + nameW + 1 + totalW + len(" WTM markers")
+	for _, col := range costCols {
+		fixed += 1 + len(col.head)
+	}
+	if barW := min(costBarMax, p.w-fixed-1); barW >= costBarMin || p.w >= fixed {
+		return p.costTable(c, nameW, totalW, max(barW, 0), maxTotal)
+	}
+	return p.costStacked(c, nameW, maxTotal)
+}
+
+// costBar is a row's bar: its total against the largest, at least one
+// cell when it is not zero.
+func (p painter) costBar(total, maxTotal, barW int) string {
+	n := 0
+	if maxTotal > 0 && total > 0 {
+		n = max(1, (total*barW+maxTotal/2)/maxTotal)
+	}
+	return p.th.Text(theme.TextBarDone, repeat(p.th.Sym.BarFull, n)) + repeat(" ", barW-n)
+}
+
+func (p painter) costName(r *CostRow, nameW int) string {
+	name := clip(clean(r.Client), costNameMax, p.th.Sym.Ellipsis)
+	return p.mark(r.Changed) + p.bold(name) + repeat(" ", nameW-width(name))
+}
+
+func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) ([]string, []Range) {
+	if barW < costBarMin {
+		barW = 0
+	}
+	var b strings.Builder
+	b.WriteString("  " + p.bold("Cost") + repeat(" ", nameW-len("Cost")))
+	for _, col := range costCols {
+		b.WriteString(" " + p.muted(col.head))
+	}
+	b.WriteString(" " + p.muted(padLeft("total", totalW)))
+	if barW > 0 {
+		b.WriteString(" " + repeat(" ", barW))
+	}
+	b.WriteString(" " + p.muted("WTM") + " " + p.muted("markers"))
+	out := []string{b.String()}
+	rows := make([]Range, len(c.Rows))
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		rows[i] = Range{len(out), len(out)}
+		b.Reset()
+		b.WriteString(p.costName(r, nameW))
+		for _, col := range costCols {
+			cell := padLeft(itoa(col.n(r)), len(col.head))
+			if col.n(r) == 0 {
+				cell = p.muted(cell)
+			}
+			b.WriteString(" " + cell)
+		}
+		b.WriteString(" " + p.bold(padLeft(itoa(r.Total), totalW)))
+		if barW > 0 {
+			b.WriteString(" " + p.costBar(r.Total, maxTotal, barW))
+		}
+		if r.Transactional {
+			b.WriteString(" " + padLeft(itoa(r.MarkerRequests), len("WTM")) + " " + padLeft(itoa(r.Markers), len("markers")))
+		} else {
+			b.WriteString(" " + p.muted(padLeft("-", len("WTM"))) + " " + p.muted(padLeft("-", len("markers"))))
+		}
+		out = append(out, strings.TrimRight(b.String(), " "))
+	}
+	return append(out, p.costLegend()...), rows
+}
+
+func (p painter) costStacked(c *CostView, nameW, maxTotal int) ([]string, []Range) {
+	out := []string{"  " + p.bold("Cost") + p.muted(" (requests = round trips)")}
+	totalW := len(itoa(maxTotal))
+	barW := min(costBarMax, p.w-(2+nameW+1+totalW+1))
+	rows := make([]Range, len(c.Rows))
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		from := len(out)
+		line := p.costName(r, nameW) + " " + p.bold(padLeft(itoa(r.Total), totalW))
+		if barW >= costBarMin {
+			line += " " + p.costBar(r.Total, maxTotal, barW)
+		}
+		out = append(out, strings.TrimRight(line, " "))
+		var kinds []string
+		for _, col := range costCols {
+			if n := col.n(r); n > 0 {
+				kinds = append(kinds, col.head+" "+itoa(n))
+			}
+		}
+		if r.Transactional {
+			kinds = append(kinds, "WTM "+itoa(r.MarkerRequests), "markers "+itoa(r.Markers))
+		}
+		if len(kinds) > 0 {
+			out = append(out, p.flow("    ", kinds, p.muted(" · "), 4)...)
+		}
+		rows[i] = Range{from, len(out) - 1}
+	}
+	return append(out, p.costLegend()...), rows
+}
+
+// costLegend spells out the table's headings.
+func (p painter) costLegend() []string {
+	words := []string{"total:", "requests", "sent,", "each", "a", "round", "trip.", "Init InitProducerId,", "Find FindCoordinator,",
+		"Add AddPartitionsToTxn", "and", "AddOffsetsToTxn,", "End EndTxn,", "TxnOff TxnOffsetCommit,", "WTM WriteTxnMarkers", "for", "its", "transactions."}
+	for i := range words {
+		words[i] = p.muted(words[i])
+	}
+	return p.flow("  ", words, " ", 2)
 }

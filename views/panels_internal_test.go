@@ -260,3 +260,41 @@ func TestCoordinatorLoading(t *testing.T) {
 		t.Errorf("loaded coordinator:\n%s", got)
 	}
 }
+
+// TestCostTableFits: the cost table fits every pane from the side column
+// of 160x48 up, in its full or its stacked form, with each client's total
+// as a number (the bar only repeats it) and "-" for the markers of a
+// client without a transactional.id; its changed row is the anchor.
+func TestCostTableFits(t *testing.T) {
+	c := &CostView{Rows: []CostRow{
+		{Client: "A", Produce: 1, Total: 1},
+		{Client: "a-very-long-client-name", Produce: 2, Init: 1, Total: 3},
+		{Client: "T", Transactional: true, Produce: 6, Init: 1, Find: 1, Add: 5, End: 4, Total: 17, MarkerRequests: 6, Markers: 6, Changed: true},
+	}}
+	f := &Frame{Cost: c, Producers: []ProducerView{{Name: "A"}, {Name: "a-very-long-client-name"}, {Name: "T"}}}
+	for _, ascii := range []bool{false, true} {
+		th := theme.New(theme.Options{NoColor: ascii, ASCII: ascii})
+		for w := 31; w <= 120; w++ {
+			p := painter{th: th, w: w}
+			lines, rows := p.costLines(c)
+			for i, l := range lines {
+				if width(l) > w {
+					t.Fatalf("ascii %v width %d: line %d is %d cells: %q", ascii, w, i, width(l), l)
+				}
+			}
+			for i, r := range c.Rows {
+				row := ansi.Strip(strings.Join(lines[rows[i].From:rows[i].To+1], " "))
+				if !strings.Contains(row, " "+itoa(r.Total)) {
+					t.Errorf("width %d: row %d has no total %d: %q", w, i, r.Total, row)
+				}
+			}
+			if full := rows[0].From == rows[0].To; full && !strings.Contains(ansi.Strip(lines[rows[0].From]), "-") {
+				t.Errorf("width %d: A's markers are not '-': %q", w, lines[rows[0].From])
+			}
+			_, _, anchor := producersContent(f, p)
+			if anchor.From != rows[2].From || anchor.To != rows[2].To {
+				t.Errorf("width %d: anchor %+v, T's rows %+v", w, anchor, rows[2])
+			}
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"eoslab/engine"
+	"eoslab/engine/script"
+	"eoslab/lessons"
 	"eoslab/views"
 )
 
@@ -45,6 +47,9 @@ func (s *Session) build(pos int) views.Frame {
 		}
 	}
 	f.Producers = producerViews(w, &ch)
+	if countsCost(l) {
+		f.Cost = costView(w, &ch)
+	}
 	f.Partitions = s.partitionViews(w, &ch)
 	f.Coordinators = s.coordinatorViews(w, &ch)
 	f.Consumers = consumerViews(w, &ch)
@@ -162,6 +167,70 @@ func producerViews(w *engine.World, ch *changes) []views.ProducerView {
 		out[i] = v
 	}
 	return out
+}
+
+// countsCost reports whether a lesson counts what exactly-once costs: a
+// step of it expects a number of requests. Such a lesson shows the cost
+// table first in the Producers panel; the others (the capstone counts
+// markers once, in passing) keep the panel's rows for the producers
+// themselves, whose state is what they are about.
+func countsCost(l *lessons.Lesson) bool {
+	for i := range l.Steps {
+		for _, c := range l.Steps[i].Commands {
+			if _, ok := c.Expect.(script.RequestsCheck); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// costView is the cost table: for each producer client, the requests it
+// sent by kind and in all, and the WriteTxnMarkers sent and markers
+// appended for its transactional id, read from the engine's cost
+// counters (the ones `expect requests` and `expect markers` read).
+func costView(w *engine.World, ch *changes) *views.CostView {
+	ps := w.AllProducers()
+	tallies := w.RequestTallies()
+	marks := w.MarkerTallies()
+	c := &views.CostView{Rows: make([]views.CostRow, len(ps))}
+	for i, p := range ps {
+		id := p.Config.TransactionalID
+		r := views.CostRow{Client: p.Name, Transactional: id != ""}
+		for _, t := range tallies {
+			if id != "" && t.TxnID == id && t.Kind == engine.MsgWriteTxnMarkers {
+				r.MarkerRequests += t.N
+			}
+			if t.From != p.Name {
+				continue
+			}
+			r.Total += t.N
+			switch t.Kind {
+			case engine.MsgProduce:
+				r.Produce += t.N
+			case engine.MsgInitProducerID:
+				r.Init += t.N
+			case engine.MsgFindCoordinator:
+				r.Find += t.N
+			case engine.MsgAddPartitionsToTxn, engine.MsgAddOffsetsToTxn:
+				r.Add += t.N
+			case engine.MsgEndTxn:
+				r.End += t.N
+			case engine.MsgTxnOffsetCommit:
+				r.TxnOffsets += t.N
+			}
+		}
+		if id != "" {
+			for _, m := range marks {
+				if m.TxnID == id {
+					r.Markers += m.N
+				}
+			}
+		}
+		r.Changed = ch.client(p.Name) || (id != "" && ch.txnID(id))
+		c.Rows[i] = r
+	}
+	return c
 }
 
 // rowStatic is the part of a batch's log row that never changes once the

@@ -174,6 +174,9 @@ var goldenCases = []goldenCase{
 	{name: "redelivered", lesson: "delivery-vs-processing", step: 3, focus: "Consumers"},
 	// The price of exactly-once: three partitions, three markers.
 	{name: "three-markers", lesson: "price-of-exactly-once", step: 6, focus: "Partitions"},
+	// The price of exactly-once: the bill, read off the Producers panel's
+	// cost table.
+	{name: "the-bill", lesson: "price-of-exactly-once", step: 8, focus: "Producers"},
 	// Streams and Flink: the checkpoint's open transaction holds sink-0's LSO.
 	{name: "checkpoint-holds-lso", lesson: "streams-and-flink", step: 6, focus: "Partitions"},
 	// The capstone: the new version's initTransactions has fenced the old
