@@ -1,7 +1,6 @@
 package views
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -386,15 +385,6 @@ func (s *Sandbox) readFrame() {
 		id = s.waiting[s.sel].ID
 	}
 	s.frame = s.sess.Frame(s.shown, id)
-}
-
-// PresetNames lists the presets' names, for messages.
-func PresetNames(ps []SandboxPreset) string {
-	var out []string
-	for i, p := range ps {
-		out = append(out, strconv.Itoa(i+1)+" "+p.Name)
-	}
-	return strings.Join(out, ", ")
 }
 
 // CauseShown is the monitor whose cause chain is on screen, or "".
