@@ -786,7 +786,7 @@ func hostKeyPath(flagPath string) (string, error) {
 // loadHostKey reads the host key, or makes one there on first start, and
 // returns it with its fingerprint.
 func loadHostKey(path string) ([]byte, string, error) {
-	b, err := os.ReadFile(path)
+	b, err := readKeyFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		_, priv, gerr := ed25519.GenerateKey(rand.Reader)
 		if gerr != nil {
@@ -813,10 +813,30 @@ func loadHostKey(path string) ([]byte, string, error) {
 	return b, gossh.FingerprintSHA256(signer.PublicKey()), nil
 }
 
+// maxKeyFileBytes caps what is read of the host key and presenter key
+// files: a key is a few hundred bytes, and --host-key /dev/zero must end
+// with a message, not fill the memory.
+const maxKeyFileBytes = 1 << 20
+
+// readKeyFile reads a key file of at most maxKeyFileBytes; a larger one is
+// an error. A missing file's error is os.Open's (errors.Is ErrNotExist).
+func readKeyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileBytes+1))
+	if err == nil && len(b) > maxKeyFileBytes {
+		err = fmt.Errorf("larger than %d MiB; a key file holds a few lines", maxKeyFileBytes>>20)
+	}
+	return b, err
+}
+
 // readPublicKeys reads an authorized_keys-style file: one public key a
 // line, blank lines and # comments skipped.
 func readPublicKeys(path string) ([]gossh.PublicKey, error) {
-	b, err := os.ReadFile(path)
+	b, err := readKeyFile(path)
 	if err != nil {
 		return nil, invalid("%s: cannot read: %v", path, err)
 	}

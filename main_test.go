@@ -499,6 +499,8 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "extra"}, "unexpected argument"},
 		{[]string{"serve", "--kafka", "5"}, "--kafka takes 3"},
 		{[]string{"serve", "--host-key", writeFile(t, "host", "not a key")}, "not an unencrypted SSH private key"},
+		{[]string{"serve", "--host-key", "/dev/zero"}, "cannot read the host key: larger than 1 MiB"},
+		{[]string{"serve", "--presenter-key", "/dev/zero"}, "/dev/zero: cannot read: larger than 1 MiB"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
