@@ -161,12 +161,7 @@ func (s *Sandbox) layout() {
 func (s *Sandbox) fillPanel(id PanelID, rc Rect) {
 	f := &s.frame
 	k := panelDrawKey{frame: f.Key, w: max(rc.W-3, 0)}
-	d, ok := s.cache.get(id, k)
-	if !ok {
-		head, body, anchor := panelBuilders[id](f, painter{th: s.th, w: k.w, cache: s.cache})
-		d = panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
-		s.cache.put(id, d)
-	}
+	d := s.cache.draw(id, k, f, s.th, panelBuilders[id])
 	p := &s.panes[id]
 	p.SetSize(rc.W, rc.H)
 	title := s.th.Text(theme.TextTitle, id.String())
