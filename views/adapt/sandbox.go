@@ -132,7 +132,7 @@ func newSandbox(title, name, file, src string, toEnd bool) (*Sandbox, error) {
 		lines = append(lines, c.Text)
 	}
 	x.written = writtenGuards(x.base)
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
+	for _, id := range teachGuards {
 		_, err := script.ParseLine("sandbox", 1, "config "+teachKeys[id]+"=false", nil)
 		x.avail[id] = err == nil
 	}

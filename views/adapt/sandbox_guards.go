@@ -29,6 +29,9 @@ var teachKeys = [views.NumGuards]string{
 	views.GuardLSO:     "eoslab.lso",
 }
 
+// teachGuards are the switches of teachKeys, in the bar's order.
+var teachGuards = []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO}
+
 // writtenGuards reads the safeguards a setup writes.
 func writtenGuards(base []engine.Action) guards {
 	g := guards{idempotence: true, readCommitted: true, dedup: true, fence: true, lso: true}
@@ -87,7 +90,7 @@ func (x *Sandbox) setupLines(g guards) []string {
 		}
 		out = append(out, a.String())
 	}
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
+	for _, id := range teachGuards {
 		if !g.teach(id) && x.avail[id] {
 			out = append(out, "config "+teachKeys[id]+"=false")
 		}
@@ -123,7 +126,7 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
 			Available: len(w.Processors) > 0, Why: "no processor"},
 	}
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
+	for _, id := range teachGuards {
 		on := g.teach(id)
 		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id], Value: strconv.FormatBool(on), On: on, NotKafka: true,
 			Available: x.avail[id], Why: "this engine has no such switch yet"})
