@@ -48,6 +48,12 @@ func withPlaces(list []LessonInfo, p Progress) []LessonInfo {
 		pl := p.Place(li.Name)
 		li.Finished = li.Finished || pl.Finished
 		li.At = pl.At
+		if li.Steps > 0 {
+			// A file may say more steps than the lesson has now (it
+			// changed, or the file was edited): the end, as
+			// eoslab progress says it.
+			li.At = min(li.At, li.Steps)
+		}
 		out[i] = li
 	}
 	return out
