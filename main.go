@@ -694,7 +694,7 @@ func serveCmd(args []string, stdout io.Writer) error {
 				return nil, err
 			}
 			return adapt.New(l), nil
-		}, Log: log.New(os.Stderr, "eoslab serve: ", log.LstdFlags)}
+		}, Log: serveLog(os.Stderr)}
 	if *lesson != "" {
 		l, err := loadLesson(*lesson, true)
 		if err != nil {
@@ -781,6 +781,13 @@ func hostKeyPath(flagPath string) (string, error) {
 		}
 	}
 	return filepath.Join(dir, "eoslab", "ssh_host_ed25519_key"), nil
+}
+
+// serveLog is the server's log on w. Its lines carry what SSH clients
+// send (a seat name, a request type), so they go through termsafe.Writer:
+// an ESC from a client reaches the operator's terminal escaped.
+func serveLog(w io.Writer) *log.Logger {
+	return log.New(termsafe.Writer(w), "eoslab serve: ", log.LstdFlags)
 }
 
 // loadHostKey reads the host key, or makes one there on first start, and
