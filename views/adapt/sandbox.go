@@ -8,6 +8,7 @@ import (
 
 	"eoslab/engine"
 	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
 	"eoslab/lessons"
 	"eoslab/views"
 ) // Sandbox implements views.SandboxSession: a world the learner drives one
@@ -377,15 +378,11 @@ func (x *Sandbox) Scenario() string {
 	return sb.String()
 }
 
-// oneLineText is s with line breaks and other control characters made
-// spaces, for a comment line.
+// oneLineText is s with line breaks, tabs and every character a terminal
+// would act on (termsafe.Unsafe) made spaces, for a comment line: the
+// parser refuses those even in a comment, so a saved file opens again.
 func oneLineText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
+	return strings.ReplaceAll(termsafe.Blank(s), "\t", " ")
 }
 
 // SaveName is the file name a save suggests: sandbox-NAME.scn.
