@@ -134,6 +134,16 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 	return out
 }
 
+// safeguard is the bar's switch id as it stands on the current branch.
+func (x *Sandbox) safeguard(id views.SafeguardID) views.Safeguard {
+	for _, s := range x.Safeguards() {
+		if s.ID == id {
+			return s
+		}
+	}
+	return views.Safeguard{ID: id}
+}
+
 func isolationWord(rc bool) string {
 	if rc {
 		return engine.ReadCommitted.String()
@@ -145,10 +155,11 @@ func isolationWord(rc bool) string {
 // world set up with the new value, as a new branch standing at the same
 // position; the old branch is kept.
 func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
-	for _, s := range x.Safeguards() {
-		if s.ID == id && !s.Available {
-			return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
-		}
+	if id >= views.NumGuards {
+		return "", errors.New("no safeguard " + strconv.Itoa(int(id)+1) + "; the bar has " + strconv.Itoa(int(views.NumGuards)))
+	}
+	if s := x.safeguard(id); !s.Available {
+		return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
 	}
 	b := x.branch()
 	g := b.g
@@ -174,12 +185,7 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	nb.s.p.Seek(pos)
 	x.branches = append(x.branches, nb)
 	x.cur = len(x.branches) - 1
-	var s views.Safeguard
-	for _, v := range x.Safeguards() {
-		if v.ID == id {
-			s = v
-		}
-	}
+	s := x.safeguard(id)
 	nb.name += " (" + s.Key + "=" + s.Value + ")"
 	msg := s.Key + "=" + s.Value + ": the setup is played again with it"
 	if len(b.lines) > 0 {
