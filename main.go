@@ -376,12 +376,18 @@ func help(args []string, stdout io.Writer) error {
 
 // listLessons prints the learning path: each lesson in order with its
 // number, name, level and minutes, then its title and summary.
-func listLessons(stdout io.Writer) error {
-	all := lessons.All()
+// nameWidth is the width of the longest lesson name, to line up a list.
+func nameWidth(all []lessons.Meta) int {
 	w := 0
 	for _, m := range all {
 		w = max(w, len(m.Name))
 	}
+	return w
+}
+
+func listLessons(stdout io.Writer) error {
+	all := lessons.All()
+	w := nameWidth(all)
 	for i, m := range all {
 		fmt.Fprintf(stdout, "%2d. %-*s  %-12s %2d min  %s\n    %-*s  %s\n", i+1, w, m.Name, m.Level, m.Minutes, m.Title, w, "", m.Summary)
 	}
