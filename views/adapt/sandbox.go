@@ -32,7 +32,6 @@ type sbBranch struct {
 	s      *Session
 	g      guards
 	setup  []string
-	lines  []string
 	parent int
 	at     int
 	name   string
@@ -172,11 +171,24 @@ func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name strin
 		l.Steps = append(l.Steps, st)
 	}
 	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: g, setup: setup,
-		lines: append([]string(nil), lines...), parent: parent, at: at, name: name, causes: map[int][]cause{}}
+		parent: parent, at: at, name: name, causes: map[int][]cause{}}
 	return b, nil
 }
 
 func (x *Sandbox) branch() *sbBranch { return x.branches[x.cur] }
+
+// line is the action line of step k (1..Len): the step's title, which is
+// the line as written.
+func (b *sbBranch) line(k int) string { return b.s.p.StepAt(k).Title }
+
+// lines are the branch's action lines, one a step.
+func (b *sbBranch) lines() []string {
+	out := make([]string, b.s.p.Len())
+	for i := range out {
+		out[i] = b.line(i + 1)
+	}
+	return out
+}
 
 // session starts the session of a new branch. Its frame keys start at the
 // branch's number times 2^32, so no two branches give two frames the same
@@ -261,7 +273,7 @@ func (x *Sandbox) decls() *script.Decls {
 		}
 	}
 	for i := b.declsPos; i < pos; i++ {
-		script.ParseLine("sandbox", len(b.setup)+i+1, b.lines[i], b.decls)
+		script.ParseLine("sandbox", len(b.setup)+i+1, b.line(i+1), b.decls)
 	}
 	b.declsPos = pos
 	return b.decls.Clone()
@@ -320,14 +332,13 @@ func (x *Sandbox) Exec(line string) (string, error) {
 	pos := b.s.p.Pos()
 	if pos < b.s.p.Len() {
 		nb := &sbBranch{s: x.session(b.s.p.Fork(pos)), g: b.g, setup: b.setup,
-			lines: append([]string(nil), b.lines[:pos]...), parent: x.cur, at: pos,
+			parent: x.cur, at: pos,
 			name: "branch " + strconv.Itoa(len(x.branches)+1), causes: map[int][]cause{}}
 		x.branches = append(x.branches, nb)
 		x.cur = len(x.branches) - 1
 		b = nb
 	}
 	b.s.p.Append(lessons.Step{Title: c.Text, Commands: []script.Command{*c}})
-	b.lines = append(b.lines, c.Text)
 	clear(b.s.frames)
 	b.s.p.Next()
 	return c.Text, nil
@@ -372,7 +383,7 @@ func (x *Sandbox) Scenario() string {
 	for _, l := range b.setup {
 		sb.WriteString(l + "\n")
 	}
-	for _, l := range b.lines {
+	for _, l := range b.lines() {
 		sb.WriteString(l + "\n")
 	}
 	return sb.String()

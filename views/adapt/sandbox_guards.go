@@ -178,7 +178,8 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 		g.lso = !g.lso
 	}
 	pos := b.s.p.Pos()
-	nb, err := x.newBranch(g, b.lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+	lines := b.lines()
+	nb, err := x.newBranch(g, lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
 	if err != nil {
 		return "", err
 	}
@@ -188,8 +189,8 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	s := x.safeguard(id)
 	nb.name += " (" + s.Key + "=" + s.Value + ")"
 	msg := s.Key + "=" + s.Value + ": the setup is played again with it"
-	if len(b.lines) > 0 {
-		msg += ", then your " + strconv.Itoa(len(b.lines)) + " action(s)"
+	if len(lines) > 0 {
+		msg += ", then your " + strconv.Itoa(len(lines)) + " action(s)"
 	}
 	if id == views.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
