@@ -441,7 +441,8 @@ func (a *App) setDark(dark bool) {
 }
 
 // restyle rebuilds the list in a new theme, keeping its lessons, the
-// selected one, the status and the size.
+// selected one, the status, the size, the keys, the drill entry and what
+// "continue" opens.
 func (h *Home) restyle(th *theme.Theme) {
 	var infos []LessonInfo
 	for _, it := range h.list.Items() {
@@ -452,6 +453,7 @@ func (h *Home) restyle(th *theme.Theme) {
 	n := NewHome(infos, th)
 	n.list.Select(h.list.Index())
 	n.status = h.status
+	n.KeyMap, n.cont, n.contPlace, n.drill = h.KeyMap, h.cont, h.contPlace, h.drill
 	n.SetSize(h.w, h.h)
 	*h = n
 }
