@@ -364,9 +364,7 @@ func (a *App) openLesson(name string) {
 		}
 		resumed = false
 		// A new session starts under the version the learner asked for.
-		if sw, ok := s.(KafkaSwitcher); ok && a.kafka != 0 && s.Frame().Kafka != a.kafka {
-			sw.SwitchKafka(a.kafka)
-		}
+		switchKafka(s, a.kafka)
 		if p := a.opts.Progress; p != nil {
 			resume(s, p.Place(name), a.kafka)
 			resumed = true
