@@ -24,7 +24,6 @@ type Sandbox struct {
 	written  guards // the safeguards as base writes them
 	branches []*sbBranch
 	cur      int
-	avail    [views.NumGuards]bool
 }
 
 // sbBranch is one line of time: a growing lesson and its action lines.
@@ -132,10 +131,6 @@ func newSandbox(title, name, file, src string, toEnd bool) (*Sandbox, error) {
 		lines = append(lines, c.Text)
 	}
 	x.written = writtenGuards(x.base)
-	for _, id := range teachGuards {
-		_, err := script.ParseLine("sandbox", 1, "config "+teachKeys[id]+"=false", nil)
-		x.avail[id] = err == nil
-	}
 	b, err := x.newBranch(x.written, lines, -1, 0, "branch 1")
 	if err != nil {
 		return nil, err

@@ -21,12 +21,10 @@ type guards struct {
 }
 
 // The teaching-only cluster settings (not Kafka settings: engine/teach.go).
-// An engine that does not know one refuses its line, and the bar then
-// says the switch is not available.
-var teachKeys = [views.NumGuards]string{
-	views.GuardDedup:   "eoslab.broker.dedup",
-	views.GuardFencing: "eoslab.epoch.fencing",
-	views.GuardLSO:     "eoslab.lso",
+var teachKeys = [views.NumGuards]engine.ConfigKey{
+	views.GuardDedup:   engine.ConfigTeachDedup,
+	views.GuardFencing: engine.ConfigTeachFencing,
+	views.GuardLSO:     engine.ConfigTeachLSO,
 }
 
 // teachGuards are the switches of teachKeys, in the bar's order.
@@ -91,8 +89,8 @@ func (x *Sandbox) setupLines(g guards) []string {
 		out = append(out, a.String())
 	}
 	for _, id := range teachGuards {
-		if !g.teach(id) && x.avail[id] {
-			out = append(out, "config "+teachKeys[id]+"=false")
+		if !g.teach(id) {
+			out = append(out, engine.SetTeaching(teachKeys[id], false).String())
 		}
 	}
 	return out
@@ -128,8 +126,8 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 	}
 	for _, id := range teachGuards {
 		on := g.teach(id)
-		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id], Value: strconv.FormatBool(on), On: on, NotKafka: true,
-			Available: x.avail[id], Why: "this engine has no such switch yet"})
+		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id].String(), Value: strconv.FormatBool(on), On: on, NotKafka: true,
+			Available: true})
 	}
 	return out
 }
