@@ -34,6 +34,10 @@ type Sandbox struct {
 	waiting  []WaitItem
 	monitors []Monitor
 	guards   []Safeguard
+	// bar is the safeguards bar drawn for guards at this size (barLines),
+	// drawn again only when either changes: rects and View read it on
+	// every key.
+	bar      []string
 	clients  []SandboxClient
 	branches []BranchInfo
 
@@ -145,6 +149,7 @@ func (s *Sandbox) resize(w, h int) {
 	s.w, s.h = max(w, 0), max(h, 0)
 	s.help.Width = s.w
 	s.input.Width = max(s.w-4, 1)
+	s.bar = s.barLines()
 	s.layout()
 }
 
@@ -359,6 +364,7 @@ func (s *Sandbox) refresh() {
 	s.waiting = s.sess.Waiting()
 	s.monitors = s.sess.Monitors()
 	s.guards = s.sess.Safeguards()
+	s.bar = s.barLines()
 	s.clients = s.sess.Clients()
 	s.branches = s.sess.Branches()
 	s.sel = min(s.sel, max(len(s.waiting)-1, 0))

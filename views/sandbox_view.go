@@ -86,7 +86,7 @@ func compactGuard(g Safeguard) string {
 
 func (s *Sandbox) rects() sbRects {
 	var r sbRects
-	bar := len(s.barLines())
+	bar := len(s.bar)
 	r.header = Rect{0, 0, s.w, 1}
 	r.bar = Rect{0, 1, s.w, bar}
 	r.status = Rect{0, s.h - 2, s.w, 1}
@@ -350,7 +350,7 @@ func (s Sandbox) view() string {
 	r := s.rects()
 	blocks := []block{
 		{r.header, []string{s.headerLine()}, false},
-		{r.bar, s.barLines(), false},
+		{r.bar, s.bar, false},
 		{r.status, []string{s.statusLine()}, false},
 		{r.help, []string{s.helpLine()}, false},
 	}
