@@ -79,6 +79,7 @@ const (
 	screenHome screen = iota
 	screenPlayer
 	screenDrill
+	screenSandbox
 )
 
 // autoplayMsg is the autoplay tick. gen is the autoplay generation it was
