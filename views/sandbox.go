@@ -52,7 +52,14 @@ type Sandbox struct {
 	cache  *drawCache
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
-	shown     string
+	shown string
+	// causeMemo is the cause chain last wrapped (causeLines) and its
+	// width: the layout asks for it several times a key. refresh,
+	// which may change the chain, forgets it.
+	causeMemo struct {
+		w     int
+		lines []string
+	}
 	dismissed map[string]bool
 	// target is set after c or r: the next key picks what crashes or
 	// restarts.
@@ -370,6 +377,7 @@ func (s *Sandbox) refresh() {
 	s.sel = min(s.sel, max(len(s.waiting)-1, 0))
 	s.client = min(s.client, max(len(s.clients)-1, 0))
 	s.shown = ""
+	s.causeMemo.lines = nil
 	for _, m := range s.monitors {
 		if !m.Holds && !s.dismissed[dismissKey(m)] {
 			s.shown = m.Name

@@ -251,6 +251,15 @@ func (s *Sandbox) fillMonitors(r Rect) {
 
 // causeLines is the cause chain on screen, wrapped to w.
 func (s *Sandbox) causeLines(w int) []string {
+	if c := &s.causeMemo; c.lines != nil && c.w == w {
+		return c.lines
+	}
+	out := s.wrapCause(w)
+	s.causeMemo.w, s.causeMemo.lines = w, out
+	return out
+}
+
+func (s *Sandbox) wrapCause(w int) []string {
 	for _, m := range s.monitors {
 		if m.Name != s.shown {
 			continue
