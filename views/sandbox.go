@@ -9,7 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"eoslab/views/theme"
-) // Sandbox is the free-play screen: a world that waits for the learner. It
+)
+
+// Sandbox is the free-play screen: a world that waits for the learner. It
 // opens on the preset picker, or on a session it is given (a scenario file
 // played to its end). Every action key makes one Op, which the session
 // applies as one engine action and answers with its scenario line.

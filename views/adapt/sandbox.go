@@ -11,7 +11,9 @@ import (
 	"eoslab/engine/termsafe"
 	"eoslab/lessons"
 	"eoslab/views"
-) // Sandbox implements views.SandboxSession: a world the learner drives one
+)
+
+// Sandbox implements views.SandboxSession: a world the learner drives one
 // action at a time. Each branch is a lesson that grows: the setup, then one
 // step per action (lessons.Player.Append), played by a Session, so the
 // sandbox draws its panels and Timeline exactly as the lesson player does.
