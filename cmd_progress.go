@@ -131,10 +131,7 @@ func printProgress(out io.Writer, st *progress.Store) {
 		fmt.Fprintf(out, "Progress kept in %s\n\n", p)
 	}
 	all := lessons.All()
-	w := 0
-	for _, m := range all {
-		w = max(w, len(m.Name))
-	}
+	w := nameWidth(all)
 	for i, m := range all {
 		l := st.Lesson(m.Name)
 		where := "not started"

@@ -378,12 +378,18 @@ func help(args []string, stdout io.Writer) error {
 
 // listLessons prints the learning path: each lesson in order with its
 // number, name, level and minutes, then its title and summary.
-func listLessons(stdout io.Writer) error {
-	all := lessons.All()
+// nameWidth is the width of the longest lesson name, to line up a list.
+func nameWidth(all []lessons.Meta) int {
 	w := 0
 	for _, m := range all {
 		w = max(w, len(m.Name))
 	}
+	return w
+}
+
+func listLessons(stdout io.Writer) error {
+	all := lessons.All()
+	w := nameWidth(all)
 	for i, m := range all {
 		fmt.Fprintf(stdout, "%2d. %-*s  %-12s %2d min  %s\n    %-*s  %s\n", i+1, w, m.Name, m.Level, m.Minutes, m.Title, w, "", m.Summary)
 	}
@@ -696,7 +702,7 @@ func serveCmd(args []string, stdout io.Writer) error {
 				return nil, err
 			}
 			return adapt.New(l), nil
-		}, Log: log.New(os.Stderr, "eoslab serve: ", log.LstdFlags)}
+		}, Log: serveLog(os.Stderr)}
 	if *lesson != "" {
 		l, err := loadLesson(*lesson, true)
 		if err != nil {
@@ -785,10 +791,17 @@ func hostKeyPath(flagPath string) (string, error) {
 	return filepath.Join(dir, "eoslab", "ssh_host_ed25519_key"), nil
 }
 
+// serveLog is the server's log on w. Its lines carry what SSH clients
+// send (a seat name, a request type), so they go through termsafe.Writer:
+// an ESC from a client reaches the operator's terminal escaped.
+func serveLog(w io.Writer) *log.Logger {
+	return log.New(termsafe.Writer(w), "eoslab serve: ", log.LstdFlags)
+}
+
 // loadHostKey reads the host key, or makes one there on first start, and
 // returns it with its fingerprint.
 func loadHostKey(path string) ([]byte, string, error) {
-	b, err := os.ReadFile(path)
+	b, err := readKeyFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		_, priv, gerr := ed25519.GenerateKey(rand.Reader)
 		if gerr != nil {
@@ -815,10 +828,30 @@ func loadHostKey(path string) ([]byte, string, error) {
 	return b, gossh.FingerprintSHA256(signer.PublicKey()), nil
 }
 
+// maxKeyFileBytes caps what is read of the host key and presenter key
+// files: a key is a few hundred bytes, and --host-key /dev/zero must end
+// with a message, not fill the memory.
+const maxKeyFileBytes = 1 << 20
+
+// readKeyFile reads a key file of at most maxKeyFileBytes; a larger one is
+// an error. A missing file's error is os.Open's (errors.Is ErrNotExist).
+func readKeyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileBytes+1))
+	if err == nil && len(b) > maxKeyFileBytes {
+		err = fmt.Errorf("larger than %d MiB; a key file holds a few lines", maxKeyFileBytes>>20)
+	}
+	return b, err
+}
+
 // readPublicKeys reads an authorized_keys-style file: one public key a
 // line, blank lines and # comments skipped.
 func readPublicKeys(path string) ([]gossh.PublicKey, error) {
-	b, err := os.ReadFile(path)
+	b, err := readKeyFile(path)
 	if err != nil {
 		return nil, invalid("%s: cannot read: %v", path, err)
 	}

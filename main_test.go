@@ -480,6 +480,16 @@ func TestLessonKafkaFlag(t *testing.T) {
 	}
 }
 
+// The server's log escapes what a client sent: a request type or seat
+// name with ESC reaches the operator's terminal as \x1b.
+func TestServeLogEscapes(t *testing.T) {
+	var b strings.Builder
+	serveLog(&b).Printf("refused %s seat=%s", "exec\x1b]0;owned\x07", "\u202eseat")
+	if got := b.String(); strings.ContainsAny(got, "\x1b\x07\u202e") || !strings.Contains(got, `exec\x1b]0;owned\x07`) {
+		t.Fatalf("log line %q", got)
+	}
+}
+
 // eoslab serve's bad flags and files exit 2 with a message, before
 // anything listens; its help names every flag.
 func TestServeFlags(t *testing.T) {
@@ -499,6 +509,8 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "extra"}, "unexpected argument"},
 		{[]string{"serve", "--kafka", "5"}, "--kafka takes 3"},
 		{[]string{"serve", "--host-key", writeFile(t, "host", "not a key")}, "not an unencrypted SSH private key"},
+		{[]string{"serve", "--host-key", "/dev/zero"}, "cannot read the host key: larger than 1 MiB"},
+		{[]string{"serve", "--presenter-key", "/dev/zero"}, "/dev/zero: cannot read: larger than 1 MiB"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {

@@ -36,16 +36,6 @@ var Monitors = []Monitor{
 		Broken: "a state machine made a transition its table does not allow"},
 }
 
-// MonitorFor is the monitor of an invariant (a Violation's Name).
-func MonitorFor(invariant string) (Monitor, bool) {
-	for _, m := range Monitors {
-		if m.Invariant == invariant {
-			return m, true
-		}
-	}
-	return Monitor{}, false
-}
-
 // MonitorState is a monitor and what became of it.
 type MonitorState struct {
 	Monitor

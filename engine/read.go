@@ -279,14 +279,7 @@ type PendingOffset struct {
 
 // GroupIDs lists the groups the group coordinator holds, sorted by id:
 // those a consumer joined and those an offset commit created.
-func (w *World) GroupIDs() []string {
-	ids := make([]string, 0, len(w.Groups))
-	for id := range w.Groups {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
-}
+func (w *World) GroupIDs() []string { return sortedKeys(w.Groups) }
 
 // GroupInfo describes a group; ok is false when the coordinator has none.
 func (w *World) GroupInfo(id string) (GroupInfo, bool) {

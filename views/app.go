@@ -79,6 +79,7 @@ const (
 	screenHome screen = iota
 	screenPlayer
 	screenDrill
+	screenSandbox
 )
 
 // autoplayMsg is the autoplay tick. gen is the autoplay generation it was
@@ -365,9 +366,7 @@ func (a *App) openLesson(name string) {
 		}
 		resumed = false
 		// A new session starts under the version the learner asked for.
-		if sw, ok := s.(KafkaSwitcher); ok && a.kafka != 0 && s.Frame().Kafka != a.kafka {
-			sw.SwitchKafka(a.kafka)
-		}
+		switchKafka(s, a.kafka)
 		if p := a.opts.Progress; p != nil {
 			resume(s, p.Place(name), a.kafka)
 			resumed = true
@@ -442,7 +441,8 @@ func (a *App) setDark(dark bool) {
 }
 
 // restyle rebuilds the list in a new theme, keeping its lessons, the
-// selected one, the status and the size.
+// selected one, the status, the size, the keys, the drill entry and what
+// "continue" opens.
 func (h *Home) restyle(th *theme.Theme) {
 	var infos []LessonInfo
 	for _, it := range h.list.Items() {
@@ -453,6 +453,7 @@ func (h *Home) restyle(th *theme.Theme) {
 	n := NewHome(infos, th)
 	n.list.Select(h.list.Index())
 	n.status = h.status
+	n.KeyMap, n.cont, n.contPlace, n.drill = h.KeyMap, h.cont, h.contPlace, h.drill
 	n.SetSize(h.w, h.h)
 	*h = n
 }

@@ -514,13 +514,7 @@ func (a *App) refresh(reveal bool) {
 		if p == PanelNarration {
 			k.cp = cpStateOf(f.Checkpoint)
 		}
-		d, ok := a.cache.get(p, k)
-		if !ok {
-			head, body, anchor := build[p](f, painter{th: a.th, w: k.w, cache: a.cache})
-			d = panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
-			a.cache.put(p, d)
-		}
-		return d
+		return a.cache.draw(p, k, f, a.th, build[p])
 	}
 	// The lesson pane first: its length decides how much room it takes
 	// from the panels (a question with its choices must fit).

@@ -15,9 +15,6 @@ var sandboxEntry = LessonInfo{Name: SandboxEntryName, Title: "Sandbox",
 	Summary: "Free play: pick which message is delivered, lost or repeated, switch safeguards off, and watch the guarantees",
 	Level:   "any level"}
 
-// screenSandbox shows the sandbox.
-const screenSandbox screen = 100
-
 func (a *App) openSandbox() {
 	sb := NewSandbox(a.opts.SandboxPresets, a.opts.OpenSandbox, nil, a.opts)
 	sb.standalone = false

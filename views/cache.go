@@ -1,5 +1,7 @@
 package views
 
+import "eoslab/views/theme"
+
 // The player redraws on every key, and a lesson with a long history has
 // panels of thousands of lines. Stepping back and forth shows the same
 // frames again, so what was drawn for a frame is kept, keyed by the frame's
@@ -131,6 +133,18 @@ func (c *drawCache) put(p PanelID, d panelDraw) {
 	}
 	c.slots[p][c.next[p]] = d
 	c.next[p] = (c.next[p] + 1) % panelSlots
+}
+
+// draw is panel p's content for frame f, w cells wide as k says: the one
+// drawn before for the same key, or built now by build and kept.
+func (c *drawCache) draw(p PanelID, k panelDrawKey, f *Frame, th *theme.Theme, build func(*Frame, painter) ([]string, Content, Range)) panelDraw {
+	if d, ok := c.get(p, k); ok {
+		return d
+	}
+	head, body, anchor := build(f, painter{th: th, w: k.w, cache: c})
+	d := panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
+	c.put(p, d)
+	return d
 }
 
 // memoLines is Content that makes each line of another Content once, the

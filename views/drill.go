@@ -73,13 +73,20 @@ type DrillKeyMap struct {
 }
 
 // DefaultDrillKeyMap returns the default drill keys.
+// Answering, going on and scrolling are the player's and the panes' keys,
+// with the drill's words.
 func DefaultDrillKeyMap() DrillKeyMap {
+	k, pane := DefaultKeyMap(), DefaultPaneKeyMap()
+	says := func(b key.Binding, desc string) key.Binding {
+		b.SetHelp(b.Help().Key, desc)
+		return b
+	}
 	return DrillKeyMap{
-		Answer: key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
-		Next:   key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→", "next question")),
+		Answer: k.Answer,
+		Next:   says(k.Next, "next question"),
 		Open:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the lesson")),
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll")),
+		Up:     says(pane.Up, "scroll"),
+		Down:   says(pane.Down, "scroll"),
 		Home:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lessons")),
 	}
 }

@@ -41,24 +41,27 @@ func (p painter) groupLines(gs []GroupView) (sections, Range) {
 		for j, c := range g.Committed {
 			committed[j] = p.th.Render(theme.Committed, clean(c.Partition)+":"+i64(c.Offset))
 		}
-		if len(committed) == 0 {
-			committed = []string{p.muted("none")}
-		}
-		out = append(out, p.flow("    committed      ", committed, ", ", 19)...)
+		out = append(out, p.offsetsRow("    committed      ", committed)...)
 		pending := make([]string, len(g.Pending))
 		for j, o := range g.Pending {
 			pending[j] = p.th.Render(theme.Open, clean(o.Partition)+":"+i64(o.Offset)) + p.muted(" pid "+i64(o.ProducerID))
 		}
-		if len(pending) == 0 {
-			pending = []string{p.muted("none")}
-		}
-		out = append(out, p.flow("    pending (txn)  ", pending, ", ", 19)...)
+		out = append(out, p.offsetsRow("    pending (txn)  ", pending)...)
 		if g.Changed && anchor.From < 0 {
 			anchor = Range{from, len(out) - 1}
 		}
 		out = append(out, "")
 	}
 	return sections{out, heads}, anchor
+}
+
+// offsetsRow is one row of a group's offsets after its label, flowed
+// under it, or "none".
+func (p painter) offsetsRow(label string, items []string) []string {
+	if len(items) == 0 {
+		items = []string{p.muted("none")}
+	}
+	return p.flow(label, items, ", ", 19)
 }
 
 // consumerColumns draws the consumers side by side.

@@ -48,6 +48,12 @@ func withPlaces(list []LessonInfo, p Progress) []LessonInfo {
 		pl := p.Place(li.Name)
 		li.Finished = li.Finished || pl.Finished
 		li.At = pl.At
+		if li.Steps > 0 {
+			// A file may say more steps than the lesson has now (it
+			// changed, or the file was edited): the end, as
+			// eoslab progress says it.
+			li.At = min(li.At, li.Steps)
+		}
 		out[i] = li
 	}
 	return out
@@ -62,8 +68,8 @@ func resume(s Session, pl Place, asked int) {
 	if pl.At <= 0 || pl.At >= s.Len() {
 		return
 	}
-	if sw, ok := s.(KafkaSwitcher); ok && asked == 0 && pl.Kafka != 0 && s.Frame().Kafka != pl.Kafka {
-		sw.SwitchKafka(pl.Kafka)
+	if asked == 0 {
+		switchKafka(s, pl.Kafka)
 	}
 	for s.Pos() < pl.At {
 		if s.Next() {
@@ -76,6 +82,14 @@ func resume(s Session, pl Place, asked int) {
 		if _, ok := s.Answer(c); !ok {
 			return
 		}
+	}
+}
+
+// switchKafka puts a session that can switch under Kafka k (3 or 4); 0,
+// or the version it plays already, leaves it as it is.
+func switchKafka(s Session, k int) {
+	if sw, ok := s.(KafkaSwitcher); ok && k != 0 && s.Frame().Kafka != k {
+		sw.SwitchKafka(k)
 	}
 }
 

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -10,7 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"eoslab/views/theme"
-) // Sandbox is the free-play screen: a world that waits for the learner. It
+)
+
+// Sandbox is the free-play screen: a world that waits for the learner. It
 // opens on the preset picker, or on a session it is given (a scenario file
 // played to its end). Every action key makes one Op, which the session
 // applies as one engine action and answers with its scenario line.
@@ -35,6 +36,10 @@ type Sandbox struct {
 	waiting  []WaitItem
 	monitors []Monitor
 	guards   []Safeguard
+	// bar is the safeguards bar drawn for guards at this size (barLines),
+	// drawn again only when either changes: rects and View read it on
+	// every key.
+	bar      []string
 	clients  []SandboxClient
 	branches []BranchInfo
 
@@ -49,7 +54,14 @@ type Sandbox struct {
 	cache  *drawCache
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
-	shown     string
+	shown string
+	// causeMemo is the cause chain last wrapped (causeLines) and its
+	// width: the layout asks for it several times a key. refresh,
+	// which may change the chain, forgets it.
+	causeMemo struct {
+		w     int
+		lines []string
+	}
 	dismissed map[string]bool
 	// target is set after c or r: the next key picks what crashes or
 	// restarts.
@@ -146,6 +158,7 @@ func (s *Sandbox) resize(w, h int) {
 	s.w, s.h = max(w, 0), max(h, 0)
 	s.help.Width = s.w
 	s.input.Width = max(s.w-4, 1)
+	s.bar = s.barLines()
 	s.layout()
 }
 
@@ -360,11 +373,13 @@ func (s *Sandbox) refresh() {
 	s.waiting = s.sess.Waiting()
 	s.monitors = s.sess.Monitors()
 	s.guards = s.sess.Safeguards()
+	s.bar = s.barLines()
 	s.clients = s.sess.Clients()
 	s.branches = s.sess.Branches()
 	s.sel = min(s.sel, max(len(s.waiting)-1, 0))
 	s.client = min(s.client, max(len(s.clients)-1, 0))
 	s.shown = ""
+	s.causeMemo.lines = nil
 	for _, m := range s.monitors {
 		if !m.Holds && !s.dismissed[dismissKey(m)] {
 			s.shown = m.Name
@@ -386,15 +401,6 @@ func (s *Sandbox) readFrame() {
 		id = s.waiting[s.sel].ID
 	}
 	s.frame = s.sess.Frame(s.shown, id)
-}
-
-// PresetNames lists the presets' names, for messages.
-func PresetNames(ps []SandboxPreset) string {
-	var out []string
-	for i, p := range ps {
-		out = append(out, strconv.Itoa(i+1)+" "+p.Name)
-	}
-	return strings.Join(out, ", ")
 }
 
 // CauseShown is the monitor whose cause chain is on screen, or "".

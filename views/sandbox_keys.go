@@ -75,10 +75,9 @@ func DefaultSandboxKeyMap() SandboxKeyMap {
 
 // ascii returns the key map with ASCII-only help texts.
 func (k SandboxKeyMap) ascii() SandboxKeyMap {
-	k.Up.SetHelp("up/k", "select")
-	k.Down.SetHelp("down/j", "select")
-	k.Back.SetHelp("left", "back")
-	k.Forward.SetHelp("right", "forward")
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Back, &k.Forward} {
+		asciiHelp(b)
+	}
 	k.Crash.SetHelp("c", "crash...")
 	k.Restart.SetHelp("r", "restart...")
 	return k

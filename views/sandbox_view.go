@@ -86,7 +86,7 @@ func compactGuard(g Safeguard) string {
 
 func (s *Sandbox) rects() sbRects {
 	var r sbRects
-	bar := len(s.barLines())
+	bar := len(s.bar)
 	r.header = Rect{0, 0, s.w, 1}
 	r.bar = Rect{0, 1, s.w, bar}
 	r.status = Rect{0, s.h - 2, s.w, 1}
@@ -161,12 +161,7 @@ func (s *Sandbox) layout() {
 func (s *Sandbox) fillPanel(id PanelID, rc Rect) {
 	f := &s.frame
 	k := panelDrawKey{frame: f.Key, w: max(rc.W-3, 0)}
-	d, ok := s.cache.get(id, k)
-	if !ok {
-		head, body, anchor := panelBuilders[id](f, painter{th: s.th, w: k.w, cache: s.cache})
-		d = panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
-		s.cache.put(id, d)
-	}
+	d := s.cache.draw(id, k, f, s.th, panelBuilders[id])
 	p := &s.panes[id]
 	p.SetSize(rc.W, rc.H)
 	title := s.th.Text(theme.TextTitle, id.String())
@@ -256,6 +251,15 @@ func (s *Sandbox) fillMonitors(r Rect) {
 
 // causeLines is the cause chain on screen, wrapped to w.
 func (s *Sandbox) causeLines(w int) []string {
+	if c := &s.causeMemo; c.lines != nil && c.w == w {
+		return c.lines
+	}
+	out := s.wrapCause(w)
+	s.causeMemo.w, s.causeMemo.lines = w, out
+	return out
+}
+
+func (s *Sandbox) wrapCause(w int) []string {
 	for _, m := range s.monitors {
 		if m.Name != s.shown {
 			continue
@@ -355,7 +359,7 @@ func (s Sandbox) view() string {
 	r := s.rects()
 	blocks := []block{
 		{r.header, []string{s.headerLine()}, false},
-		{r.bar, s.barLines(), false},
+		{r.bar, s.bar, false},
 		{r.status, []string{s.statusLine()}, false},
 		{r.help, []string{s.helpLine()}, false},
 	}

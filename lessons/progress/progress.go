@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -265,7 +266,10 @@ func (s *Store) load() {
 // valid checks what JSON's types cannot: no negative steps or choices, no
 // missing lesson entries.
 func (d *Data) valid() error {
-	for name, l := range d.Lessons {
+	// In name order, so that a file with two bad entries names the same
+	// one every time.
+	for _, name := range slices.Sorted(maps.Keys(d.Lessons)) {
+		l := d.Lessons[name]
 		if l == nil {
 			return fmt.Errorf("lesson %q has no entry", name)
 		}

@@ -143,6 +143,8 @@ func TestCorruptFileIsMovedAside(t *testing.T) {
 		{"wrong types", `{"version":1,"lessons":{"abort":{"step":"three"}}}`, "is not valid progress"},
 		{"negative step", `{"version":1,"lessons":{"abort":{"step":-2}}}`, "negative step"},
 		{"null lesson", `{"version":1,"lessons":{"abort":null}}`, "has no entry"},
+		// Of several bad entries, the first by name is named, every time.
+		{"bad entries", `{"version":1,"lessons":{"zz":null,"mm":{"step":-1},"aa":{"step":-2},"bb":null}}`, `lesson "aa" has a negative step`},
 		{"other version", `{"version":99}`, "format version 99"},
 		{"binary", "\x00\x01\x02\xff", "is not valid progress"},
 		{"too large", `{"version":1,"last":"` + strings.Repeat("x", MaxFileBytes) + `"}`, "larger than 1 MiB"},

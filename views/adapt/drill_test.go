@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,6 +196,21 @@ func TestCorruptProgressIsReportedOnHome(t *testing.T) {
 	m = press(m, "down")
 	if v := m.View(); strings.Contains(v, "Progress starts afresh") {
 		t.Fatal("the notice stays after a key")
+	}
+}
+
+// A place past a lesson's end, from a file written for a longer lesson or
+// edited by hand, shows as its end on the home screen, not as the number
+// in the file.
+func TestProgressPastTheEndShowsTheEnd(t *testing.T) {
+	st := progress.Open(progress.Options{Dir: t.TempDir()})
+	li := Lessons()[1]
+	st.Reached(li.Name, 99999, 999999)
+	m := views.NewApp(Lessons(), Open, views.Options{Progress: Progress{S: st}})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	v := m.View()
+	if strings.Contains(v, "99999") || !strings.Contains(v, fmt.Sprintf("at step %d of %d", li.Steps, li.Steps)) {
+		t.Fatalf("want %s at step %d of %d:\n%s", li.Name, li.Steps, li.Steps, v)
 	}
 }
 

@@ -8,9 +8,12 @@ import (
 
 	"eoslab/engine"
 	"eoslab/engine/script"
+	"eoslab/engine/termsafe"
 	"eoslab/lessons"
 	"eoslab/views"
-) // Sandbox implements views.SandboxSession: a world the learner drives one
+)
+
+// Sandbox implements views.SandboxSession: a world the learner drives one
 // action at a time. Each branch is a lesson that grows: the setup, then one
 // step per action (lessons.Player.Append), played by a Session, so the
 // sandbox draws its panels and Timeline exactly as the lesson player does.
@@ -23,7 +26,6 @@ type Sandbox struct {
 	written  guards // the safeguards as base writes them
 	branches []*sbBranch
 	cur      int
-	avail    [views.NumGuards]bool
 }
 
 // sbBranch is one line of time: a growing lesson and its action lines.
@@ -31,7 +33,6 @@ type sbBranch struct {
 	s      *Session
 	g      guards
 	setup  []string
-	lines  []string
 	parent int
 	at     int
 	name   string
@@ -132,10 +133,6 @@ func newSandbox(title, name, file, src string, toEnd bool) (*Sandbox, error) {
 		lines = append(lines, c.Text)
 	}
 	x.written = writtenGuards(x.base)
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
-		_, err := script.ParseLine("sandbox", 1, "config "+teachKeys[id]+"=false", nil)
-		x.avail[id] = err == nil
-	}
 	b, err := x.newBranch(x.written, lines, -1, 0, "branch 1")
 	if err != nil {
 		return nil, err
@@ -171,11 +168,24 @@ func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name strin
 		l.Steps = append(l.Steps, st)
 	}
 	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: g, setup: setup,
-		lines: append([]string(nil), lines...), parent: parent, at: at, name: name, causes: map[int][]cause{}}
+		parent: parent, at: at, name: name, causes: map[int][]cause{}}
 	return b, nil
 }
 
 func (x *Sandbox) branch() *sbBranch { return x.branches[x.cur] }
+
+// line is the action line of step k (1..Len): the step's title, which is
+// the line as written.
+func (b *sbBranch) line(k int) string { return b.s.p.StepAt(k).Title }
+
+// lines are the branch's action lines, one a step.
+func (b *sbBranch) lines() []string {
+	out := make([]string, b.s.p.Len())
+	for i := range out {
+		out[i] = b.line(i + 1)
+	}
+	return out
+}
 
 // session starts the session of a new branch. Its frame keys start at the
 // branch's number times 2^32, so no two branches give two frames the same
@@ -260,7 +270,7 @@ func (x *Sandbox) decls() *script.Decls {
 		}
 	}
 	for i := b.declsPos; i < pos; i++ {
-		script.ParseLine("sandbox", len(b.setup)+i+1, b.lines[i], b.decls)
+		script.ParseLine("sandbox", len(b.setup)+i+1, b.line(i+1), b.decls)
 	}
 	b.declsPos = pos
 	return b.decls.Clone()
@@ -319,14 +329,13 @@ func (x *Sandbox) Exec(line string) (string, error) {
 	pos := b.s.p.Pos()
 	if pos < b.s.p.Len() {
 		nb := &sbBranch{s: x.session(b.s.p.Fork(pos)), g: b.g, setup: b.setup,
-			lines: append([]string(nil), b.lines[:pos]...), parent: x.cur, at: pos,
+			parent: x.cur, at: pos,
 			name: "branch " + strconv.Itoa(len(x.branches)+1), causes: map[int][]cause{}}
 		x.branches = append(x.branches, nb)
 		x.cur = len(x.branches) - 1
 		b = nb
 	}
 	b.s.p.Append(lessons.Step{Title: c.Text, Commands: []script.Command{*c}})
-	b.lines = append(b.lines, c.Text)
 	clear(b.s.frames)
 	b.s.p.Next()
 	return c.Text, nil
@@ -371,21 +380,17 @@ func (x *Sandbox) Scenario() string {
 	for _, l := range b.setup {
 		sb.WriteString(l + "\n")
 	}
-	for _, l := range b.lines {
+	for _, l := range b.lines() {
 		sb.WriteString(l + "\n")
 	}
 	return sb.String()
 }
 
-// oneLineText is s with line breaks and other control characters made
-// spaces, for a comment line.
+// oneLineText is s with line breaks, tabs and every character a terminal
+// would act on (termsafe.Unsafe) made spaces, for a comment line: the
+// parser refuses those even in a comment, so a saved file opens again.
 func oneLineText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
+	return strings.ReplaceAll(termsafe.Blank(s), "\t", " ")
 }
 
 // SaveName is the file name a save suggests: sandbox-NAME.scn.

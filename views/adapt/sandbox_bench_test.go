@@ -21,9 +21,6 @@ func bigSandbox(tb testing.TB) *Sandbox {
 	x.written = writtenGuards(x.base)
 	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: x.written, setup: x.setupLines(x.written),
 		parent: -1, name: "branch 1", causes: map[int][]cause{}}
-	for _, st := range l.Steps {
-		b.lines = append(b.lines, st.Title)
-	}
 	x.branches = []*sbBranch{b}
 	b.s.p.Seek(b.s.p.Len())
 	if _, err := x.Do(views.Op{Kind: views.OpCall, Client: "A", Call: views.CallSend}); err != nil {

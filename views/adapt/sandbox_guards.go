@@ -21,13 +21,14 @@ type guards struct {
 }
 
 // The teaching-only cluster settings (not Kafka settings: engine/teach.go).
-// An engine that does not know one refuses its line, and the bar then
-// says the switch is not available.
-var teachKeys = [views.NumGuards]string{
-	views.GuardDedup:   "eoslab.broker.dedup",
-	views.GuardFencing: "eoslab.epoch.fencing",
-	views.GuardLSO:     "eoslab.lso",
+var teachKeys = [views.NumGuards]engine.ConfigKey{
+	views.GuardDedup:   engine.ConfigTeachDedup,
+	views.GuardFencing: engine.ConfigTeachFencing,
+	views.GuardLSO:     engine.ConfigTeachLSO,
 }
+
+// teachGuards are the switches of teachKeys, in the bar's order.
+var teachGuards = []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO}
 
 // writtenGuards reads the safeguards a setup writes.
 func writtenGuards(base []engine.Action) guards {
@@ -87,9 +88,9 @@ func (x *Sandbox) setupLines(g guards) []string {
 		}
 		out = append(out, a.String())
 	}
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
-		if !g.teach(id) && x.avail[id] {
-			out = append(out, "config "+teachKeys[id]+"=false")
+	for _, id := range teachGuards {
+		if !g.teach(id) {
+			out = append(out, engine.SetTeaching(teachKeys[id], false).String())
 		}
 	}
 	return out
@@ -123,12 +124,22 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
 			Available: len(w.Processors) > 0, Why: "no processor"},
 	}
-	for _, id := range []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO} {
+	for _, id := range teachGuards {
 		on := g.teach(id)
-		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id], Value: strconv.FormatBool(on), On: on, NotKafka: true,
-			Available: x.avail[id], Why: "this engine has no such switch yet"})
+		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id].String(), Value: strconv.FormatBool(on), On: on, NotKafka: true,
+			Available: true})
 	}
 	return out
+}
+
+// safeguard is the bar's switch id as it stands on the current branch.
+func (x *Sandbox) safeguard(id views.SafeguardID) views.Safeguard {
+	for _, s := range x.Safeguards() {
+		if s.ID == id {
+			return s
+		}
+	}
+	return views.Safeguard{ID: id}
 }
 
 func isolationWord(rc bool) string {
@@ -142,10 +153,11 @@ func isolationWord(rc bool) string {
 // world set up with the new value, as a new branch standing at the same
 // position; the old branch is kept.
 func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
-	for _, s := range x.Safeguards() {
-		if s.ID == id && !s.Available {
-			return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
-		}
+	if id >= views.NumGuards {
+		return "", errors.New("no safeguard " + strconv.Itoa(int(id)+1) + "; the bar has " + strconv.Itoa(int(views.NumGuards)))
+	}
+	if s := x.safeguard(id); !s.Available {
+		return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
 	}
 	b := x.branch()
 	g := b.g
@@ -164,23 +176,19 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 		g.lso = !g.lso
 	}
 	pos := b.s.p.Pos()
-	nb, err := x.newBranch(g, b.lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+	lines := b.lines()
+	nb, err := x.newBranch(g, lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
 	if err != nil {
 		return "", err
 	}
 	nb.s.p.Seek(pos)
 	x.branches = append(x.branches, nb)
 	x.cur = len(x.branches) - 1
-	var s views.Safeguard
-	for _, v := range x.Safeguards() {
-		if v.ID == id {
-			s = v
-		}
-	}
+	s := x.safeguard(id)
 	nb.name += " (" + s.Key + "=" + s.Value + ")"
 	msg := s.Key + "=" + s.Value + ": the setup is played again with it"
-	if len(b.lines) > 0 {
-		msg += ", then your " + strconv.Itoa(len(b.lines)) + " action(s)"
+	if len(lines) > 0 {
+		msg += ", then your " + strconv.Itoa(len(lines)) + " action(s)"
 	}
 	if id == views.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"

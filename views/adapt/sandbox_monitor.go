@@ -6,27 +6,16 @@ import (
 )
 
 // monitorShort are the engine's monitor sentences (engine.Monitors) in at
-// most 27 cells, for a narrow screen.
-var monitorShort = map[string]string{
-	engine.InvDuplicateRecord:   "no record written twice",
-	engine.InvDuplicateSequence: "no sequence appended twice",
-	engine.InvUncommittedRead:   "read_committed saw no abort",
-	engine.InvFencedWrite:       "fenced epochs never write",
-	engine.InvAtomicVisibility:  "transactions all or nothing",
-	engine.InvOffsetsAtomic:     "offsets commit with outputs",
-	engine.InvWatermarks:        "LSO <= HW <= LEO",
-	engine.InvIllegalTransition: "states keep to their tables",
-}
-
-var monitorShortBroken = map[string]string{
-	engine.InvDuplicateRecord:   "a record written twice",
-	engine.InvDuplicateSequence: "a sequence appended twice",
-	engine.InvUncommittedRead:   "read_committed saw aborted",
-	engine.InvFencedWrite:       "a fenced epoch wrote",
-	engine.InvAtomicVisibility:  "half a transaction committed",
-	engine.InvOffsetsAtomic:     "offsets without outputs",
-	engine.InvWatermarks:        "LSO, HW, LEO out of order",
-	engine.InvIllegalTransition: "an illegal transition",
+// most 27 cells, for a narrow screen: while it holds, and once broken.
+var monitorShort = map[string]struct{ holds, broken string }{
+	engine.InvDuplicateRecord:   {"no record written twice", "a record written twice"},
+	engine.InvDuplicateSequence: {"no sequence appended twice", "a sequence appended twice"},
+	engine.InvUncommittedRead:   {"read_committed saw no abort", "read_committed saw aborted"},
+	engine.InvFencedWrite:       {"fenced epochs never write", "a fenced epoch wrote"},
+	engine.InvAtomicVisibility:  {"transactions all or nothing", "half a transaction committed"},
+	engine.InvOffsetsAtomic:     {"offsets commit with outputs", "offsets without outputs"},
+	engine.InvWatermarks:        {"LSO <= HW <= LEO", "LSO, HW, LEO out of order"},
+	engine.InvIllegalTransition: {"states keep to their tables", "an illegal transition"},
 }
 
 // cause is one violation's chain: the lines to show and the messages the
@@ -44,9 +33,9 @@ func (x *Sandbox) Monitors() []views.Monitor {
 	st := x.world().MonitorStatus()
 	out := make([]views.Monitor, len(st))
 	for i, m := range st {
-		out[i] = views.Monitor{Name: m.Invariant, Sentence: m.Monitor.Holds, Short: monitorShort[m.Invariant], Holds: !m.Broken}
+		out[i] = views.Monitor{Name: m.Invariant, Sentence: m.Monitor.Holds, Short: monitorShort[m.Invariant].holds, Holds: !m.Broken}
 		if m.Broken {
-			out[i].Sentence, out[i].Short = m.Monitor.Broken, monitorShortBroken[m.Invariant]
+			out[i].Sentence, out[i].Short = m.Monitor.Broken, monitorShort[m.Invariant].broken
 			if c := x.cause(m.Invariant); c != nil {
 				out[i].Cause = c.lines
 			}

@@ -83,25 +83,26 @@ func (x *Sandbox) target(op views.Op) (engine.Target, error) {
 	return engine.Target{}, errors.New("no transaction coordinator yet: a transactional producer finds its coordinator with initTransactions")
 }
 
+// callMethods are the calls without arguments, as the engine's methods.
+var callMethods = map[views.ClientCall]engine.Method{
+	views.CallInit:    engine.CallInitTransactions,
+	views.CallBegin:   engine.CallBeginTransaction,
+	views.CallCommit:  engine.CallCommitTransaction,
+	views.CallAbort:   engine.CallAbortTransaction,
+	views.CallPoll:    engine.CallPoll,
+	views.CallProcess: engine.CallProcess,
+}
+
 // call is a client call from the keys: send writes the next value to the
 // first partition of the client's first topic; sendOffsetsToTransaction
 // sends the positions of the consumer of a group.
 func (x *Sandbox) call(op views.Op) (engine.Action, error) {
 	w := x.world()
 	c := op.Client
+	if m, ok := callMethods[op.Call]; ok {
+		return engine.Call{Client: c, Method: m}, nil
+	}
 	switch op.Call {
-	case views.CallInit:
-		return engine.Call{Client: c, Method: engine.CallInitTransactions}, nil
-	case views.CallBegin:
-		return engine.Call{Client: c, Method: engine.CallBeginTransaction}, nil
-	case views.CallCommit:
-		return engine.Call{Client: c, Method: engine.CallCommitTransaction}, nil
-	case views.CallAbort:
-		return engine.Call{Client: c, Method: engine.CallAbortTransaction}, nil
-	case views.CallPoll:
-		return engine.Call{Client: c, Method: engine.CallPoll}, nil
-	case views.CallProcess:
-		return engine.Call{Client: c, Method: engine.CallProcess}, nil
 	case views.CallSend:
 		if len(w.Topics) == 0 {
 			return nil, errors.New("no topic to send to")

@@ -147,3 +147,20 @@ func TestSandboxOpsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A scenario file whose name holds a control character saves a file that
+// opens again: the name in the comment line is blanked, not copied.
+func TestSandboxSavedCommentReopens(t *testing.T) {
+	name := "a\u202eb\x1bc\u0085d\te.scn"
+	x, err := OpenSandboxFile(name, []byte("topic t\nproducer P\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := x.Scenario()
+	if _, err := OpenSandboxFile("saved.scn", []byte(saved)); err != nil {
+		t.Fatalf("the saved file does not open: %v\n%s", err, saved)
+	}
+	if !strings.HasPrefix(saved, "# eoslab sandbox: a b c d e, branch 1\n") {
+		t.Fatalf("comment line %q", strings.SplitN(saved, "\n", 2)[0])
+	}
+}

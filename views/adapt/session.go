@@ -71,11 +71,7 @@ var (
 )
 
 // New starts a session on a parsed lesson, for example one read from a file.
-func New(l *lessons.Lesson) *Session {
-	s := &Session{}
-	s.reset(lessons.NewPlayer(l))
-	return s
-}
+func New(l *lessons.Lesson) *Session { return onPlayer(lessons.NewPlayer(l)) }
 
 // reset points the session at a new player and forgets everything it
 // built from the old one. Frame keys go on counting, so a key never names
