@@ -440,9 +440,10 @@ func (a *App) setDark(dark bool) {
 	a.refresh(false)
 }
 
-// restyle rebuilds the list in a new theme, keeping its lessons, the
-// selected one, the status, the size, the keys, the drill entry and what
-// "continue" opens.
+// restyle rebuilds the list in a new theme, keeping its lessons and the
+// selected one; everything else of the home screen (status, size, keys,
+// the drill and sandbox entries, what "continue" opens) stays as it is,
+// since only the list and the theme are built from the theme.
 func (h *Home) restyle(th *theme.Theme) {
 	var infos []LessonInfo
 	for _, it := range h.list.Items() {
@@ -452,8 +453,6 @@ func (h *Home) restyle(th *theme.Theme) {
 	}
 	n := NewHome(infos, th)
 	n.list.Select(h.list.Index())
-	n.status = h.status
-	n.KeyMap, n.cont, n.contPlace, n.drill = h.KeyMap, h.cont, h.contPlace, h.drill
-	n.SetSize(h.w, h.h)
-	*h = n
+	h.list, h.th = n.list, n.th
+	h.SetSize(h.w, h.h)
 }

@@ -349,16 +349,17 @@ func TestCostLessonFollowsTheTable(t *testing.T) {
 }
 
 // A new background (eoslab serve learns it after the first frame) keeps
-// the home screen's drill entry and its "continue".
+// the home screen's drill and sandbox entries and its "continue".
 func TestSetDarkKeepsTheHome(t *testing.T) {
 	lessons := []LessonInfo{{Name: "a", Title: "A", Steps: 3}}
 	open := func(string) (Session, error) { return newStub(1, 3), nil }
-	a := NewApp(lessons, open, Options{NewDrill: func() (Drill, error) { return nil, nil }}).(App)
+	a := NewApp(lessons, open, Options{NewDrill: func() (Drill, error) { return nil, nil },
+		OpenSandbox: func(string) (SandboxSession, error) { return nil, nil }}).(App)
 	a.home.SetContinue("a", Place{At: 1})
 	m, _ := a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = m.Update(SetDarkMsg{Dark: false})
 	h := m.(App).home
-	if !h.drill || h.cont != "a" || h.contPlace.At != 1 {
-		t.Fatalf("after SetDarkMsg: drill entry %v, continue %q at %d", h.drill, h.cont, h.contPlace.At)
+	if !h.drill || !h.sandbox || h.cont != "a" || h.contPlace.At != 1 {
+		t.Fatalf("after SetDarkMsg: drill entry %v, sandbox %v, continue %q at %d", h.drill, h.sandbox, h.cont, h.contPlace.At)
 	}
 }
