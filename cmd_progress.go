@@ -28,8 +28,8 @@ func openProgress(background bool) *progress.Store {
 func withProgress(o views.Options, st *progress.Store) views.Options {
 	o.Progress = adapt.Progress{S: st}
 	if o.NewDrill == nil {
-		o.NewDrill = func() (views.Drill, error) {
-			return adapt.NewDrill(clockSeed(), lessons.DefaultDrillCount)
+		o.NewDrill = func(kafka int) (views.Drill, error) {
+			return adapt.NewDrillFor(clockSeed(), lessons.DefaultDrillCount, kafka)
 		}
 	}
 	return o
@@ -84,7 +84,7 @@ func drillCmd(args []string, stdout io.Writer) error {
 	}
 	first := true
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartDrill: true,
-		NewDrill: func() (views.Drill, error) {
+		NewDrill: func(int) (views.Drill, error) {
 			if first {
 				first = false
 				return d, nil

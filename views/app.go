@@ -22,9 +22,10 @@ type Options struct {
 	StartLesson string
 	// Progress keeps the learner's place across runs; nil keeps nothing.
 	Progress Progress
-	// NewDrill starts an interview drill, for the home screen's drill
-	// entry; nil leaves the entry out. StartDrill opens one at once.
-	NewDrill   func() (Drill, error)
+	// NewDrill starts an interview drill under Kafka major version kafka
+	// (3 or 4: the version the learner has on), for the home screen's
+	// drill entry; nil leaves the entry out. StartDrill opens one at once.
+	NewDrill   func(kafka int) (Drill, error)
 	StartDrill bool
 	// Kafka is the Kafka major version lessons start under, 3 or 4; 0
 	// leaves each lesson as it opens (Kafka 3). The version key changes it

@@ -353,7 +353,7 @@ func TestCostLessonFollowsTheTable(t *testing.T) {
 func TestSetDarkKeepsTheHome(t *testing.T) {
 	lessons := []LessonInfo{{Name: "a", Title: "A", Steps: 3}}
 	open := func(string) (Session, error) { return newStub(1, 3), nil }
-	a := NewApp(lessons, open, Options{NewDrill: func() (Drill, error) { return nil, nil },
+	a := NewApp(lessons, open, Options{NewDrill: func(int) (Drill, error) { return nil, nil },
 		OpenSandbox: func(string) (SandboxSession, error) { return nil, nil }}).(App)
 	a.home.SetContinue("a", Place{At: 1})
 	m, _ := a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -361,5 +361,20 @@ func TestSetDarkKeepsTheHome(t *testing.T) {
 	h := m.(App).home
 	if !h.drill || !h.sandbox || h.cont != "a" || h.contPlace.At != 1 {
 		t.Fatalf("after SetDarkMsg: drill entry %v, sandbox %v, continue %q at %d", h.drill, h.sandbox, h.cont, h.contPlace.At)
+	}
+}
+
+// The drill picked from the home screen plays under the version the
+// learner has on: Kafka 3 unless they asked for (or switched to) Kafka 4.
+func TestHomeDrillFollowsTheVersion(t *testing.T) {
+	for _, c := range []struct{ opt, want int }{{0, 3}, {3, 3}, {4, 4}} {
+		got := 0
+		opts := Options{Kafka: c.opt, NewDrill: func(k int) (Drill, error) { got = k; return nil, nil }}
+		var m tea.Model = NewApp([]LessonInfo{{Name: "a", Title: "A", Steps: 3}}, func(string) (Session, error) { return newStub(1, 3), nil }, opts)
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m, _ = m.Update(viewtest.Key("i"))
+		if got != c.want {
+			t.Errorf("Options.Kafka %d: the drill was asked for Kafka %d, want %d", c.opt, got, c.want)
+		}
 	}
 }

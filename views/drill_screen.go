@@ -16,7 +16,11 @@ func (a *App) openDrill() {
 		a.home.SetStatus("No drill is available.")
 		return
 	}
-	d, err := a.opts.NewDrill()
+	kafka := a.kafka
+	if kafka == 0 {
+		kafka = 3
+	}
+	d, err := a.opts.NewDrill(kafka)
 	if err == nil && d == nil {
 		err = fmt.Errorf("no drill")
 	}

@@ -25,7 +25,7 @@ func drillApp(t *testing.T, seed uint64, count int, dir string, w, h int) (tea.M
 	}
 	st := progress.Open(progress.Options{Dir: dir})
 	opts := views.Options{StartDrill: true, Progress: Progress{S: st},
-		NewDrill: func() (views.Drill, error) { return d, nil }}
+		NewDrill: func(int) (views.Drill, error) { return d, nil }}
 	m := views.NewApp(Lessons(), Open, opts)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m, d, st
@@ -231,7 +231,7 @@ func TestGoldenProgress(t *testing.T) {
 		st.Reached(list[0].Name, list[0].Steps, list[0].Steps)
 		st.Reached(list[1].Name, 3, list[1].Steps)
 		m := views.NewApp(list, Open, views.Options{Progress: Progress{S: st},
-			NewDrill: func() (views.Drill, error) { return NewDrill(1, 5) }})
+			NewDrill: func(int) (views.Drill, error) { return NewDrill(1, 5) }})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		goldenScreen(t, m.View())
 	})
@@ -244,7 +244,7 @@ func TestGoldenProgress(t *testing.T) {
 		}
 		ad := WrapDrill(d)
 		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-			NewDrill: func() (views.Drill, error) { return ad, nil }})
+			NewDrill: func(int) (views.Drill, error) { return ad, nil }})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		return m, ad
 	}
@@ -271,7 +271,7 @@ func TestDrillFitsEverySize(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := views.NewApp(Lessons(), Open, views.Options{ASCII: ascii, StartDrill: true,
-				NewDrill: func() (views.Drill, error) { return d, nil }})
+				NewDrill: func(int) (views.Drill, error) { return d, nil }})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 			for _, k := range []string{"down", "1", "down", "down", "up", "right", "2", "right", "3", "right", "down", "?", "?"} {
 				m = press(m, k)
@@ -299,7 +299,7 @@ func TestDrillQuestionsFit80x24(t *testing.T) {
 		}
 		ad := WrapDrill(d)
 		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-			NewDrill: func() (views.Drill, error) { return ad, nil }})
+			NewDrill: func(int) (views.Drill, error) { return ad, nil }})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		v := m.View()
 		for i, c := range d.Choices(0) {
