@@ -476,7 +476,7 @@ func (a *App) layoutPanes() {
 // that answer a pending question and open the step's details.
 func (a *App) narrationFooter() string {
 	var parts []string
-	if cp := a.frame.Checkpoint; cp != nil && !cp.Answered && len(cp.Choices) > 0 {
+	if cp := a.frame.Checkpoint; cp.open() {
 		if a.opts.Presenter {
 			parts = append(parts, "a reveal")
 		} else {

@@ -96,15 +96,15 @@ type panelDrawKey struct {
 }
 
 type cpState struct {
-	has, answered            bool
-	chosen, correct, choices int
+	has, answered                    bool
+	chosen, correct, choices, locked int
 }
 
 func cpStateOf(cp *Checkpoint) cpState {
 	if cp == nil {
 		return cpState{}
 	}
-	return cpState{has: true, answered: cp.Answered, chosen: cp.Chosen, correct: cp.Correct, choices: len(cp.Choices)}
+	return cpState{has: true, answered: cp.Answered, chosen: cp.Chosen, correct: cp.Correct, choices: len(cp.Choices), locked: cp.Locked}
 }
 
 // panelDraw is one panel's content for one frame.

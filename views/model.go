@@ -183,6 +183,15 @@ type Checkpoint struct {
 	// before Answered is true.
 	Correct     int
 	Explanation string
+	// Locked is the 1-based choice a classroom seat sent and cannot change,
+	// while the verdict waits for the presenter's reveal; 0 otherwise.
+	Locked int
+}
+
+// open reports whether the question still takes an answer from this
+// screen: not answered, not locked, with choices to press.
+func (cp *Checkpoint) open() bool {
+	return cp != nil && !cp.Answered && cp.Locked == 0 && len(cp.Choices) > 0
 }
 
 // PartitionSeq is a producer's next sequence number for one partition.

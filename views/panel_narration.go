@@ -161,8 +161,12 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 			}
 		}
 		text := itoa(n) + ") " + c
-		if cp.Answered && n == cp.Chosen {
+		switch {
+		case cp.Answered && n == cp.Chosen:
 			text += " (your answer)"
+		case !cp.Answered && n == cp.Locked:
+			lead = th.Glyph(theme.Paused) + " "
+			text += " (your answer, locked)"
 		}
 		lw := max(w-width(lead), 8)
 		for j, l := range wrap(text, lw) {

@@ -393,6 +393,8 @@ func seatCheckpoint(a *Ask) *views.Checkpoint {
 	cp := &views.Checkpoint{Question: a.Question, Choices: a.Choices}
 	if a.Revealed {
 		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a.Mine, a.Correct, a.Explanation
+	} else {
+		cp.Locked = a.Mine
 	}
 	return cp
 }

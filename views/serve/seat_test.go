@@ -230,3 +230,25 @@ func TestWhyOpensAgainAfterARestart(t *testing.T) {
 		t.Fatalf("no why view after the restart's reveal:\n%s", s.View())
 	}
 }
+
+// Once a student's answer is locked, their screen says so on the choice
+// and no longer offers the answer keys, before the reveal as after it.
+func TestLockedAnswerIsShownAndKeysWithdrawn(t *testing.T) {
+	c, l := newTestClass(t, "abort")
+	k := firstAsk(t, l)
+	for range k {
+		c.Move(Move{Kind: Next})
+	}
+	ch, _ := c.Join("ana", false)
+	s := NewSeat(c, latest(t, ch), SeatOptions{Seat: "ana", Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if out := s.View(); !strings.Contains(out, "1-3 answer") || strings.Contains(out, "locked)") {
+		t.Fatalf("before answering:\n%s", out)
+	}
+	s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	s.Update(viewMsg{latest(t, ch)})
+	out := s.View()
+	if !strings.Contains(out, "2) "+l.Steps[k-1].Ask.Choices[1].Text+" (your answer, locked)") || strings.Contains(out, "1-3 answer") {
+		t.Fatalf("after locking 2:\n%s", out)
+	}
+}
