@@ -372,7 +372,7 @@ func TestHomeDrillFollowsTheVersion(t *testing.T) {
 		opts := Options{Kafka: c.opt, NewDrill: func(k int) (Drill, error) { got = k; return nil, nil }}
 		var m tea.Model = NewApp([]LessonInfo{{Name: "a", Title: "A", Steps: 3}}, func(string) (Session, error) { return newStub(1, 3), nil }, opts)
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		m, _ = m.Update(viewtest.Key("i"))
+		_, _ = m.Update(viewtest.Key("i"))
 		if got != c.want {
 			t.Errorf("Options.Kafka %d: the drill was asked for Kafka %d, want %d", c.opt, got, c.want)
 		}
