@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -16,7 +17,9 @@ import (
 	"eoslab/engine/script"
 	"eoslab/engine/termsafe"
 	"eoslab/lessons"
+	"eoslab/lessons/progress"
 	"eoslab/views"
+	"eoslab/views/adapt"
 )
 
 // tuiRunner is the real runTUI, restored after a test replaces it.
@@ -536,5 +539,252 @@ func TestServeFlags(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", dir)
 	if got, _ := hostKeyPath(""); got != filepath.Join(dir, "eoslab", "ssh_host_ed25519_key") {
 		t.Errorf("host key path %s", got)
+	}
+}
+
+// TestMain keeps every test's progress out of the user's state directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "eoslab-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(progress.EnvDir, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestProgressCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(progress.EnvDir, dir)
+	code, out, errs := runCLI(t, "progress")
+	if code != 0 || errs != "" || !hasFields(out, "lost-ack not started") || !strings.Contains(out, "No drill played yet") {
+		t.Fatalf("code %d err %q out:\n%s", code, errs, out)
+	}
+	st := progress.Open(progress.Options{Dir: dir})
+	st.Reached("lost-ack", 10, 10)
+	st.Reached("abort", 4, 10)
+	st.Answered("abort", 2, 1, true)
+	st.Answered("abort", 3, 2, false)
+	st.DrillDone(progress.Drill{Seed: 9, Right: 3, Total: 5, Revisit: []string{"transaction timeout"}})
+	_, out, _ = runCLI(t, "progress")
+	for _, want := range []string{"lost-ack finished", "abort at step 4 of 10, 1 of 2 answers right",
+		"Continue with: eoslab lesson abort (at step 4)", "seed 9: 3 of 5 right; revisit: transaction timeout"} {
+		if !hasFields(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if code, out, _ := runCLI(t, "progress", "--reset"); code != 0 || !strings.Contains(out, "Progress cleared") {
+		t.Fatalf("reset: %d %q", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, progress.FileName)); !os.IsNotExist(err) {
+		t.Fatal("reset left the file")
+	}
+	if code, _, errs := runCLI(t, "progress", "--bogus"); code != 2 || !strings.Contains(errs, "progress takes only --reset") {
+		t.Fatalf("bad flag: %d %q", code, errs)
+	}
+	// A corrupt file is reported, moved aside, and the command goes on.
+	os.WriteFile(filepath.Join(dir, progress.FileName), []byte("garbage"), 0o600)
+	if code, out, _ := runCLI(t, "progress"); code != 0 || !strings.Contains(out, "Progress starts afresh") {
+		t.Fatalf("corrupt: %d %q", code, out)
+	}
+}
+
+func TestDrillCommand(t *testing.T) {
+	t.Setenv(progress.EnvDir, t.TempDir())
+	var opened tea.Model
+	runTUI = func(m tea.Model) error { opened = m; return nil }
+	defer func() { runTUI = tuiRunner }()
+	code, out, errs := runCLI(t, "drill", "--seed", "12", "--count=3")
+	if code != 0 || errs != "" || out != "Drill seed 12: 0 of 3 right. Replay it with: eoslab drill --seed 12 --count 3 --kafka 3\n" {
+		t.Fatalf("code %d err %q out %q", code, errs, out)
+	}
+	app, ok := opened.(views.App)
+	if !ok || app.Session() != nil {
+		t.Fatal("the drill did not open on the drill screen")
+	}
+	if code, out, _ := runCLI(t, "drill", "--seed=12", "--count", "2", "--kafka", "4"); code != 0 || !strings.HasSuffix(out, "--kafka 4\n") {
+		t.Fatalf("--kafka 4: %d %q", code, out)
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"drill", "--kafka", "5"}},
+		{[]string{"drill", "--seed"}}, {[]string{"drill", "--seed", "-1"}}, {[]string{"drill", "--count", "0"}},
+		{[]string{"drill", "--count=x"}}, {[]string{"drill", "extra"}}, {[]string{"drill", "--json"}},
+	} {
+		if code, out, errs := runCLI(t, tc.args...); code != 2 || out != "" || errs == "" {
+			t.Errorf("%v: code %d out %q err %q", tc.args, code, out, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "drill", "--help"); code != 0 || !strings.Contains(out, "--seed") {
+		t.Fatalf("help: %d %q", code, out)
+	}
+}
+
+// eoslab lessons is the learning path: every lesson with its number,
+// level and minutes.
+func TestLessonsListsThePath(t *testing.T) {
+	_, out, _ := runCLI(t, "lessons")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2*len(lessons.All()) || len(lines) < 32 {
+		t.Fatalf("%d lines for %d lessons:\n%s", len(lines), len(lessons.All()), out)
+	}
+	for i, m := range lessons.All() {
+		want := fmt.Sprintf("%d. %s %s %d min %s", i+1, m.Name, m.Level, m.Minutes, m.Title)
+		if got := strings.Join(strings.Fields(lines[2*i]), " "); got != want {
+			t.Errorf("line %d: %q, want %q", 2*i+1, got, want)
+		}
+		if got := strings.TrimSpace(lines[2*i+1]); got != m.Summary {
+			t.Errorf("line %d: %q, want the summary %q", 2*i+2, got, m.Summary)
+		}
+	}
+}
+
+// hasFields reports whether some line of out holds want, spaces aside.
+func hasFields(out, want string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(strings.Join(strings.Fields(l), " "), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// sandboxKeys are key sequences that end each preset in a state worth
+// replaying: faults, a zombie, a crash.
+var sandboxKeys = map[string][]string{
+	"idempotent": {"1", "s", "n", "x", "R", "s", "n", "u", "R", "]", "p", "R"},
+	"zombie":     {"i", "R", "b", "s", "R", "z", "]", "i", "R", "[", "z", "m", "R", "]", "]", "p", "R"},
+	"ctp":        {"s", "n", "y", "R", "]", "]", "p", "R", "e", "R"},
+	"replicated": {"s", "n", "c", "3", "R", "r", "3", "s", "R"},
+}
+
+func stateOf(t *testing.T, m tea.Model) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.NewEncoder(&b).Encode(m.(views.Sandbox).Session().(*adapt.Sandbox).World().State()); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestSandboxSaveReplays: w writes the branch as a scenario file in the
+// current directory; 'eoslab run --json FILE' ends in the sandbox's state,
+// and 'eoslab sandbox FILE' reopens it there. A second save never
+// overwrites the first.
+func TestSandboxSaveReplays(t *testing.T) {
+	t.Chdir(t.TempDir())
+	defer func() { runTUI = tuiRunner }()
+	for i, p := range adapt.SandboxPresets() {
+		var m tea.Model = views.NewSandbox(adapt.SandboxPresets(), withSandbox(views.Options{}).OpenSandbox, nil, withSandbox(views.Options{}))
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		press := func(k string) tea.Cmd {
+			var cmd tea.Cmd
+			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			m, cmd = m.Update(msg)
+			return cmd
+		}
+		press(string(rune('1' + i)))
+		for _, k := range sandboxKeys[p.Name] {
+			press(k)
+		}
+		want := stateOf(t, m)
+		if p.Name == "idempotent" && !bytes.Contains(want, []byte("duplicate-record")) {
+			t.Fatalf("the keys made no duplicate: %s", want)
+		}
+		if n := m.(views.Sandbox).Session().Len(); n < len(sandboxKeys[p.Name])-4 {
+			t.Fatalf("%s: only %d actions", p.Name, n)
+		}
+		var saved []string
+		for range 2 {
+			cmd := press("w")
+			if cmd == nil {
+				t.Fatalf("%s: w saved nothing", p.Name)
+			}
+			msg, ok := cmd().(views.SandboxSavedMsg)
+			if !ok || msg.Err != nil {
+				t.Fatalf("%s: save: %+v", p.Name, msg)
+			}
+			m, _ = m.Update(msg)
+			saved = append(saved, msg.Path)
+		}
+		if saved[0] != "sandbox-"+p.Name+".scn" || saved[1] != "sandbox-"+p.Name+"-2.scn" {
+			t.Fatalf("%s: saved as %q", p.Name, saved)
+		}
+		code, out, errs := runCLI(t, "run", "--json", saved[0])
+		if code != 0 {
+			t.Fatalf("%s: run: code %d: %s", p.Name, code, errs)
+		}
+		lines := strings.SplitAfter(strings.TrimSuffix(out, "\n"), "\n")
+		if got := lines[len(lines)-1] + "\n"; got != string(want) {
+			t.Errorf("%s: the replay's state differs:\n%s\nsandbox:\n%s", p.Name, got, want)
+		}
+		var reopened tea.Model
+		runTUI = func(m tea.Model) error { reopened = m; return nil }
+		if code, _, errs := runCLI(t, "sandbox", saved[1]); code != 0 {
+			t.Fatalf("%s: sandbox FILE: code %d: %s", p.Name, code, errs)
+		}
+		if got := stateOf(t, reopened); !bytes.Equal(got, want) {
+			t.Errorf("%s: reopened state differs:\n%s\nwant:\n%s", p.Name, got, want)
+		}
+		runTUI = tuiRunner
+	}
+}
+
+func TestSandboxCommandInput(t *testing.T) {
+	defer func() { runTUI = tuiRunner }()
+	runTUI = func(tea.Model) error { return nil }
+	bad := writeFile(t, "bad.scn", "topic t\nA send t-0 x\n")
+	code, out, errs := runCLI(t, "sandbox", bad)
+	if code != 2 || out != "" || !strings.Contains(errs, "bad.scn:2: ") {
+		t.Fatalf("bad file: code %d, err %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "sandbox", bad, bad); code != 2 || !strings.Contains(errs, "at most one") {
+		t.Fatalf("two files: code %d, err %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "sandbox", "no-such-file.scn"); code != 2 || errs == "" {
+		t.Fatalf("missing file: code %d, err %q", code, errs)
+	}
+	if code, out, _ := runCLI(t, "help", "sandbox"); code != 0 || !strings.Contains(out, "eoslab sandbox [--kafka 3|4] [FILE]") {
+		t.Fatalf("help sandbox: %d %q", code, out)
+	}
+	if code, _, _ := runCLI(t, "sandbox"); code != 0 {
+		t.Fatalf("sandbox: code %d", code)
+	}
+	if _, err := os.Stat("sandbox-idempotent.scn"); err == nil {
+		t.Fatal("opening the sandbox wrote a file")
+	}
+}
+
+// TestSandboxKafka4: --kafka 4 plays the presets under transaction.version
+// 2; the zombie is fenced there too.
+func TestSandboxKafka4(t *testing.T) {
+	defer func() { runTUI = tuiRunner }()
+	var m tea.Model
+	runTUI = func(x tea.Model) error { m = x; return nil }
+	if code, _, errs := runCLI(t, "sandbox", "--kafka", "4"); code != 0 {
+		t.Fatalf("code %d: %s", code, errs)
+	}
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []string{"2", "i", "R", "b", "s", "R", "z", "]", "i", "R", "[", "z", "m", "R"} {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+	}
+	x := m.(views.Sandbox).Session().(*adapt.Sandbox)
+	if v := x.World().Config.TransactionVersion; v != 2 {
+		t.Fatalf("transaction.version %d", v)
+	}
+	for _, mo := range x.Monitors() {
+		if !mo.Holds {
+			t.Errorf("%s broke under Kafka 4: %q", mo.Name, mo.Cause)
+		}
+	}
+	fenced := false
+	for _, p := range x.Frame("", 0).Producers {
+		fenced = fenced || p.Name == "A" && (p.Fenced || p.ErrorTone == views.ToneFenced)
+	}
+	if !fenced {
+		t.Errorf("A is not fenced under Kafka 4:\n%s", x.Scenario())
+	}
+	if code, _, _ := runCLI(t, "sandbox", "--kafka", "4", "x.scn"); code != 2 {
+		t.Errorf("--kafka with a file: code %d", code)
 	}
 }
