@@ -1,6 +1,6 @@
-module eoslab
+module github.com/eoslab/eoslab
 
-go 1.24.2
+go 1.26
 
 require (
 	github.com/charmbracelet/bubbles v1.0.0

@@ -28,15 +28,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
-	"eoslab/assets"
-	"eoslab/engine"
-	"eoslab/engine/script"
-	"eoslab/engine/termsafe"
-	"eoslab/lessons"
-	"eoslab/lessons/progress"
-	"eoslab/views"
-	"eoslab/views/adapt"
-	"eoslab/views/serve"
+	"github.com/eoslab/eoslab/assets"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/lessons/progress"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/serve"
 )
 
 const usage = `eoslab: step through, rewind and break Kafka's exactly-once protocol.

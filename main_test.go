@@ -13,13 +13,13 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/engine"
-	"eoslab/engine/script"
-	"eoslab/engine/termsafe"
-	"eoslab/lessons"
-	"eoslab/lessons/progress"
-	"eoslab/views"
-	"eoslab/views/adapt"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/lessons/progress"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
 )
 
 // tuiRunner is the real runTUI, restored after a test replaces it.

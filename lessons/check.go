@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // Check parses a lesson and plays it to the end. It returns nil when the

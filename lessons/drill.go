@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // A drill asks "what happens next?" questions drawn across the lessons:

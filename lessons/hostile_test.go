@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // A lesson's text reaches the learner's terminal (the list, the narration,

@@ -18,14 +18,14 @@
 // which is what makes going back exact and cheap.
 //
 // This package imports the engine and its scenario language only. It must
-// not import eoslab/views: the views adapt to lessons, not the other way
+// not import views: the views adapt to lessons, not the other way
 // round.
 package lessons
 
 import (
 	"strings"
 
-	"eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // Levels a lesson may declare, in the order of the learning path: the

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine/script"
-	"eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/termsafe"
 )
 
 // Parse reads a lesson file. file names it in errors. On any problem it

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"eoslab/engine"
-	"eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // stepBuilder collects one step while its lines are read.

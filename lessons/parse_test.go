@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine/script"
-	"eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/termsafe"
 )
 
 // okLesson is the smallest sound lesson; the error cases below are edits of it.

@@ -1,8 +1,8 @@
 package lessons
 
 import (
-	"eoslab/engine"
-	"eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // Player plays a lesson one step at a time. Position 0 is the world after

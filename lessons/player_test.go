@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // fingerprint renders what a learner can observe of a world: every event,

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 func keyIs(km tea.KeyMsg, b key.Binding) bool { return b.Enabled() && key.Matches(km, b) }

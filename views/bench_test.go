@@ -5,8 +5,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/views"
-	"eoslab/views/demo"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/demo"
 )
 
 func bigApp(b *testing.B) tea.Model {

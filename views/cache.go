@@ -1,6 +1,6 @@
 package views
 
-import "eoslab/views/theme"
+import "github.com/eoslab/eoslab/views/theme"
 
 // The player redraws on every key, and a lesson with a long history has
 // panels of thousands of lines. Stepping back and forth shows the same

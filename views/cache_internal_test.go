@@ -3,7 +3,7 @@ package views
 import (
 	"testing"
 
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"

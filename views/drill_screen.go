@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // openDrill starts a drill and shows its first question.

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // stateLines is a compact summary of a frozen world, for the drill: one

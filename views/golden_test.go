@@ -10,9 +10,9 @@ import (
 	xgolden "github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"eoslab/views"
-	"eoslab/views/demo"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/demo"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // play opens the demo's transactions lesson at w x h and presses keys.

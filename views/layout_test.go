@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"eoslab/views"
+	"github.com/eoslab/eoslab/views"
 )
 
 func TestLayoutTooSmall(t *testing.T) {

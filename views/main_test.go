@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // TestMain pins the colour profile and background so view output is the

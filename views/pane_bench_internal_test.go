@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // bigPartitions is a frame with two partition logs of 500 batches each:

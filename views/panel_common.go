@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // painter renders panel content for one frame at one inner width. The root

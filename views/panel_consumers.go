@@ -3,7 +3,7 @@ package views
 import (
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // consumersContent draws the consumer groups' offsets, when there are

@@ -3,7 +3,7 @@ package views
 import (
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // The diagram below places the eight coordinator states by their ids in

@@ -3,7 +3,7 @@ package views
 import (
 	"strconv"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // maxEventLines caps how many events the panel wraps and keeps: the frame

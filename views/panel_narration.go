@@ -3,7 +3,7 @@ package views
 import (
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // narrationContent draws the lesson text: any invariant violations, the

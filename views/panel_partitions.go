@@ -3,7 +3,7 @@ package views
 import (
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // A partition log is drawn as a list of items: the title, the column heads,

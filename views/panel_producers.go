@@ -3,7 +3,7 @@ package views
 import (
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // producersContent draws each producer client: its identity (transactional

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // timeline draws the message sequence diagram: one column (a lifeline) per

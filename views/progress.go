@@ -1,6 +1,6 @@
 package views
 
-import "eoslab/views/theme"
+import "github.com/eoslab/eoslab/views/theme"
 
 // Progress keeps the learner's place across runs: which lessons are
 // finished, the step each was left at, the answers given and the drills'

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // Sandbox is the free-play screen: a world that waits for the learner. It

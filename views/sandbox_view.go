@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // The sandbox's screen: a header, the safeguards bar, the waiting list and

@@ -9,9 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"eoslab/views"
-	"eoslab/views/demo"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/demo"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // TestPlayThroughAndBack runs the real Bubble Tea program: it opens the

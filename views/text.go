@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rivo/uniseg"
 
-	"eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/engine/termsafe"
 )
 
 // width is the number of terminal cells s takes, ignoring ANSI sequences.

@@ -1,6 +1,6 @@
 package script
 
-import "eoslab/engine"
+import "github.com/eoslab/eoslab/engine"
 
 // The builders turn a checked line into the engine's typed action. They run
 // only after every word has passed its check, so the conversions here cannot

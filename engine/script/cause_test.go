@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // playFile runs a scenario file of engine/testdata/scenarios and returns

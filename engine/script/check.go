@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // Evaluation of expectations. An expectation reads the world only through

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // Checks of the event history: expect event, expect no event and expect

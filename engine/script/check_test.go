@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // TestExpectationStringRoundTrip: every expect line of the scenario files

@@ -1,6 +1,6 @@
 package script
 
-import "eoslab/engine"
+import "github.com/eoslab/eoslab/engine"
 
 // kv is one key=value word, as written (quotes removed).
 type kv struct{ Key, Value string }

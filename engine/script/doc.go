@@ -20,7 +20,7 @@
 // the runner hands to the engine, or, for an expect line, into this
 // package's typed Expectation (expectation.go), which check.go and
 // check_events.go evaluate against the world through the engine's read-only
-// accessors. The parser therefore imports eoslab/engine, for those types and
+// accessors. The parser therefore imports engine, for those types and
 // for the names the engine defines (setting keys, call methods, message
 // kinds); it never runs the simulation. Checks of syntax, value ranges and
 // declared names live here, and only here; the engine checks what depends

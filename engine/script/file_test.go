@@ -1,8 +1,8 @@
 package script
 
 import (
-	"eoslab/engine"
 	"errors"
+	"github.com/eoslab/eoslab/engine"
 	"reflect"
 	"strings"
 	"testing"

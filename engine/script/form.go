@@ -1,6 +1,6 @@
 package script
 
-import "eoslab/engine"
+import "github.com/eoslab/eoslab/engine"
 
 // A form is one shape a command can take: its words, options and rules. The
 // language is defined by the tables of forms in verbs.go and expect.go, and

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/engine/termsafe"
 )
 
 // MaxLineBytes is the longest line the language accepts. Real lines are short;

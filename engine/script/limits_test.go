@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // play runs a scenario on a world with cfg and returns how many events it

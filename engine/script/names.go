@@ -1,6 +1,6 @@
 package script
 
-import "eoslab/engine"
+import "github.com/eoslab/eoslab/engine"
 
 // The Kafka names the language accepts, as the engine defines them.
 var (

@@ -3,7 +3,7 @@ package script
 import (
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // The language takes Kafka's names from the engine (names.go). These checks

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"eoslab/engine"
-	"eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/termsafe"
 )
 
 // Parse reads a whole scenario file. It returns the commands, or, if any line

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // preamble declares what the one-line cases below use. Each case is parsed as

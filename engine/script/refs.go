@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // Checks of words that name things: partitions, topics, clients, brokers,

@@ -3,7 +3,7 @@ package script
 import (
 	"strconv"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // Rules that involve more than one word, and the declarations setup lines

@@ -3,7 +3,7 @@ package script
 import (
 	"strings"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // Failure is an expectation that did not hold.

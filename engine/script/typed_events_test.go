@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // These tests hold the engine's typed events and change sets to what the

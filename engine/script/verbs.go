@@ -1,6 +1,6 @@
 package script
 
-import "eoslab/engine"
+import "github.com/eoslab/eoslab/engine"
 
 // The verb tables. Usage strings are the ones the doc shows; messages quote
 // them, with NAME replaced by the client's name for calls.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine"
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 func open(t testing.TB, name string) *Session {

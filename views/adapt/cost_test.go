@@ -3,8 +3,8 @@ package adapt
 import (
 	"testing"
 
-	"eoslab/engine"
-	"eoslab/lessons"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/lessons"
 )
 
 // TestCostTableMatchesCounts: at every step of the price-of-exactly-once

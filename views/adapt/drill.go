@@ -1,9 +1,9 @@
 package adapt
 
 import (
-	"eoslab/lessons"
-	"eoslab/lessons/progress"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/lessons/progress"
+	"github.com/eoslab/eoslab/views"
 )
 
 // Drill plays a lessons.Drill for the views: each question with the frozen

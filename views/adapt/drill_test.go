@@ -9,10 +9,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/lessons"
-	"eoslab/lessons/progress"
-	"eoslab/views"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/lessons/progress"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // drillApp is the real app on the drill screen, with a drill of seed and

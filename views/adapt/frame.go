@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine"
-	"eoslab/engine/script"
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 // Bounds on what one frame shows. The panels scroll, but a frame is rebuilt

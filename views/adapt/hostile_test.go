@@ -8,12 +8,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/engine"
-	"eoslab/engine/script"
-	"eoslab/engine/termsafe"
-	"eoslab/lessons"
-	"eoslab/views"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // hostileBase is a sound lesson whose words in capitals are replaced by

@@ -7,8 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 // jumpLesson has a first step that leaves a long history (2,600

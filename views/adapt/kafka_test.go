@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 func parseLesson(t *testing.T, file, src string) *lessons.Lesson {

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"eoslab/views"
+	"github.com/eoslab/eoslab/views"
 )
 
 // BenchmarkKeystrokeEngine100k measures one keystroke of the real player

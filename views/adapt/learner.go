@@ -1,8 +1,8 @@
 package adapt
 
 import (
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // logEvent is an event as a value for the learner's event log: the same

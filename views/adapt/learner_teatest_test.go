@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"eoslab/lessons"
-	"eoslab/views"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // TestLostAckIn30Keys runs the real program at 80x24, as a new learner

@@ -6,9 +6,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/views"
-	"eoslab/views/adapt"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // TestRandomKeysRealLessons drives the app over the real lessons (the

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine"
-	"eoslab/engine/script"
-	"eoslab/engine/termsafe"
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 // Sandbox implements views.SandboxSession: a world the learner drives one

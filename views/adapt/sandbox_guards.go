@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // The safeguards bar: Kafka settings of the setup, and the teaching-only

@@ -1,8 +1,8 @@
 package adapt
 
 import (
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // monitorShort are the engine's monitor sentences (engine.Monitors) in at

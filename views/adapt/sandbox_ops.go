@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // The ops of the sandbox keys, each turned into one engine action.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"eoslab/views"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // TestSandboxProgram runs the real Bubble Tea program: the picker, the

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"eoslab/engine/script"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/views"
 )
 
 // lostAck sends from producer p, steps until p's ProduceResponse is in

@@ -7,8 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"eoslab/views"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // sbox is the sandbox screen on a real engine, driven by keys only, as a

@@ -14,9 +14,9 @@
 package adapt
 
 import (
-	"eoslab/engine"
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 // Lessons lists the built-in lessons for the home screen.

@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"eoslab/lessons"
-	"eoslab/views"
-	"eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // TestPlayLostAckThroughAndBack runs the real Bubble Tea program on the

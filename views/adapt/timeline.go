@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"eoslab/engine"
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 // history is the lesson's message sequence diagram, built from the send,

@@ -8,9 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"eoslab/lessons"
-	"eoslab/views"
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // nineActors is the lesson of testdata/nine-actors.lesson: three brokers,

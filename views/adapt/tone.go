@@ -1,8 +1,8 @@
 package adapt
 
 import (
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // The tones the views draw the engine's typed states and error codes in,

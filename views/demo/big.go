@@ -3,8 +3,8 @@ package demo
 import (
 	"fmt"
 
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // Big returns a session whose every frame holds long logs: a partition of

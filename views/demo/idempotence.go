@@ -1,6 +1,6 @@
 package demo
 
-import "eoslab/views"
+import "github.com/eoslab/eoslab/views"
 
 func idempotenceOff() *script {
 	w := &world{

@@ -3,7 +3,7 @@
 // look at the UI without running a simulation. Its frames are written by
 // hand after shared/kafka-eos-reference.md; they are not computed by one.
 //
-// It imports eoslab/views for the view-model types, and eoslab/engine only
+// It imports views for the view-model types, and engine only
 // for the Kafka names it shows (states, error codes), which are defined once
 // there: it never runs the simulation.
 package demo
@@ -12,7 +12,7 @@ import (
 	"errors"
 	"fmt"
 
-	"eoslab/views"
+	"github.com/eoslab/eoslab/views"
 )
 
 // script is a lesson as precomputed frames: frames[i] is the frame at

@@ -1,8 +1,8 @@
 package demo
 
 import (
-	"eoslab/engine"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views"
 )
 
 // txnStates are the names of the eight coordinator states (ref 3.3) in the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"eoslab/views"
+	"github.com/eoslab/eoslab/views"
 )
 
 // world is the state a script mutates step by step; each step's frame is a

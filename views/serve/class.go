@@ -4,9 +4,9 @@ import (
 	"slices"
 	"sync"
 
-	"eoslab/lessons"
-	"eoslab/views"
-	"eoslab/views/adapt"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
 )
 
 // Class is one lesson a presenter plays for many students. One goroutine

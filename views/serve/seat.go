@@ -9,9 +9,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"eoslab/engine/termsafe"
-	"eoslab/views"
-	"eoslab/views/theme"
+	"github.com/eoslab/eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // classLesson is the name a student's player opens: the class's lesson,

@@ -31,8 +31,8 @@ import (
 	"github.com/charmbracelet/wish/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
-	"eoslab/lessons"
-	"eoslab/views"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
 )
 
 // Config is a server's configuration.

@@ -17,8 +17,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"eoslab/lessons"
-	"eoslab/views/adapt"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views/adapt"
 )
 
 const testCode = "kafka-class"
