@@ -183,7 +183,8 @@ cannot be written keeps progress for the session only.`,
 	"help": `eoslab help [COMMAND]
 
 Explains a command (run, check, lessons, lesson, serve), the scenario language
-('eoslab help scenario') or the JSON output of run ('eoslab help json').`,
+('eoslab help scenario'), the JSON output of run ('eoslab help json') or the
+rules that decide events, with where Kafka decides them ('eoslab help rules').`,
 }
 
 // exitError carries an exit code and a message for standard error.
@@ -364,6 +365,11 @@ func help(args []string, stdout io.Writer) error {
 	case "json":
 		fmt.Fprint(stdout, assets.JSONSchema)
 		return nil
+	case "rules":
+		var b strings.Builder
+		engine.WriteRules(&b)
+		fmt.Fprint(stdout, b.String())
+		return nil
 	}
 	h, ok := commandHelp[args[0]]
 	if !ok {
@@ -372,7 +378,7 @@ func help(args []string, stdout io.Writer) error {
 			names = append(names, k)
 		}
 		sort.Strings(names)
-		return invalid("eoslab: no help for %q; try one of: %s, scenario, json", args[0], strings.Join(names, ", "))
+		return invalid("eoslab: no help for %q; try one of: %s, scenario, json, rules", args[0], strings.Join(names, ", "))
 	}
 	fmt.Fprintln(stdout, h)
 	return nil
@@ -572,11 +578,22 @@ type eventJSON struct {
 	Actor string `json:"actor"`
 	Text  string `json:"text"`
 	Rule  string `json:"rule,omitempty"`
-	Msg   int64  `json:"msg,omitempty"`
+	// Reasons are the rule's reason codes (see 'eoslab help rules').
+	Reasons []string `json:"reasons,omitempty"`
+	Msg     int64    `json:"msg,omitempty"`
 }
 
 func jsonEvent(e engine.Event) eventJSON {
-	return eventJSON{Type: "event", Seq: e.Seq, Step: e.Step, Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text, Rule: e.Rule, Msg: e.Msg}
+	return eventJSON{Type: "event", Seq: e.Seq, Step: e.Step, Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text, Rule: e.Rule.String(), Reasons: reasonCodes(e.Rule), Msg: e.Msg}
+}
+
+// reasonCodes are the codes of a rule's reasons, in order.
+func reasonCodes(r engine.Rule) []string {
+	var out []string
+	for _, p := range r.Parts() {
+		out = append(out, p.Reason.String())
+	}
+	return out
 }
 
 func checkCmd(files []string, stdout io.Writer) error {

@@ -128,7 +128,7 @@ func TestCheckAndHelp(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "run"}, {"help", "scenario"}, {"help", "json"}, {"run", "--help"}, {"lessons"}} {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "run"}, {"help", "scenario"}, {"help", "json"}, {"help", "rules"}, {"run", "--help"}, {"lessons"}} {
 		if code, out, errs := runCLI(t, args...); code != 0 || out == "" {
 			t.Fatalf("%v: code %d, err %s", args, code, errs)
 		}

@@ -68,7 +68,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	}
 	// Step 0: record validation (LogValidator).
 	if why := invalidRecord(r); why != "" {
-		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: "+InvalidRecord.String(), why).on(r.TP).code(InvalidRecord)
+		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: "+InvalidRecord.String(), because(RuleInvalidRecord, why)).on(r.TP).code(InvalidRecord)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidRecord})
 		return
 	}
@@ -84,7 +84,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
-				"KIP-890 part 1: first transactional batch from this pid here, verification before append").on(r.TP).txn(r.TransactionalID)
+				because(RuleVerifyBeforeAppend, "first transactional batch from this pid here, verification before append")).on(r.TP).txn(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
 				return
@@ -164,7 +164,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	default:
 		out = NotEnoughReplicas
 	}
-	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", "ref 2.4: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response").on(r.TP).txn(r.TransactionalID).code(out)
+	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", because(RuleVerifyResult, "coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
@@ -239,7 +239,7 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 		}
 		if n > 0 {
 			w.emitRule(EvInfo, brokerAddr(id), "serves "+m.From+"'s read_committed fetch of "+r.TP.String()+" up to the high watermark "+itoa(p.HW)+", past the LSO "+itoa(lso),
-				teachRule(ConfigTeachLSO)+"; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread").on(r.TP)
+				teachRule(ConfigTeachLSO, "; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread")).on(r.TP)
 		}
 	} else {
 		batches, aborted, _ = p.read(r.Offset, r.ReadCommitted, 500)
@@ -265,7 +265,7 @@ func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
 				off = lso
 			} else {
 				w.emitRule(EvInfo, brokerAddr(id), "answers "+m.From+"'s read_committed ListOffsets(latest) of "+r.TP.String()+" with the high watermark "+itoa(p.HW)+", not the LSO "+itoa(lso),
-					teachRule(ConfigTeachLSO)).on(r.TP)
+					teachRule(ConfigTeachLSO, "")).on(r.TP)
 			}
 		}
 	}

@@ -182,7 +182,7 @@ func (w *World) requestOffsetReset(c *Consumer, tps []TP) bool {
 	if c.OffsetReset == ResetNone {
 		c.LastError = errNoOffsetForPartition
 		w.emitRule(EvClientError, c.Name, "poll throws NoOffsetForPartitionException: no committed offset for "+tpList(tps)+" and auto.offset.reset=none",
-			"SubscriptionState.resetInitializingPositions").code(errNoOffsetForPartition)
+			cite(RuleOffsetReset)).code(errNoOffsetForPartition)
 		return false
 	}
 	for _, tp := range tps {
@@ -233,7 +233,7 @@ func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 			what = "the LSO"
 		}
 	}
-	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", "auto.offset.reset="+c.OffsetReset.String()).on(r.TP)
+	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", because(RuleOffsetReset, "auto.offset.reset="+c.OffsetReset.String())).on(r.TP)
 	w.poll(c)
 }
 
@@ -261,7 +261,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 	case *OffsetFetchResponse:
 		if r.Code != None {
 			c.LastError = r.Code
-			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4").code(r.Code)
+			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", cite(RuleUnstableOffsetRetry)).code(r.Code)
 			if r.Code == NotCoordinator {
 				c.GroupBroker = -1
 			}
@@ -358,7 +358,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		if c.ReadCommitted {
 			bound = "LSO " + itoa(r.LSO)
 		}
-		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound).on(r.TP)
+		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), because(RuleReadBound, "reads stop at the "+bound)).on(r.TP)
 		return
 	}
 	text := "(" + c.Isolation() + ") "

@@ -136,7 +136,8 @@ type Event struct {
 	Time  int64  `json:"time"`
 	Actor string `json:"actor"`
 	Text  string `json:"text"`
-	Rule  string `json:"rule,omitempty"`
+	// Rule is what decided, if anything (the zero Rule if nothing).
+	Rule Rule `json:"-"`
 	// TxnID is the transactional id the event is about, if any.
 	TxnID string `json:"-"`
 	// TP is the partition the event is about, if any (the zero TP if none).
@@ -271,9 +272,9 @@ func (e Event) Line() string {
 	b.WriteString(e.Actor)
 	b.WriteString(": ")
 	b.WriteString(e.Text)
-	if e.Rule != "" {
+	if !e.Rule.IsZero() {
 		b.WriteString(" [")
-		b.WriteString(e.Rule)
+		e.Rule.write(&b)
 		b.WriteString("]")
 	}
 	return b.String()
@@ -310,7 +311,7 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 	return &w.Events[len(w.Events)-1]
 }
 
-func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
+func (w *World) emitRule(kind EventKind, actor, text string, rule Rule) *Event {
 	e := w.emit(kind, actor, text)
 	e.Rule = rule
 	return e

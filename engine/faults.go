@@ -163,7 +163,7 @@ func (w *World) crashBroker(id int) {
 func (w *World) electCoordinator(t *TxnStatePartition) {
 	t.CoordEpoch++
 	t.Loading = true
-	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", "ref 3.9").fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
+	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", cite(RuleCoordinatorLoad)).fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
 	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerLoadDone, Owner: t.addr(), TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 

@@ -115,7 +115,7 @@ const (
 // HazardNames lists every named hazard.
 var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker}
 
-func (w *World) hazard(name, actor, text, rule string) *Event {
+func (w *World) hazard(name, actor, text string, rule Rule) *Event {
 	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
 }
 
@@ -129,7 +129,7 @@ func (w *World) violateWith(v Violation, actor string) {
 	if v.Msg == 0 && w.cur != nil {
 		v.Msg = w.cur.ID
 	}
-	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, "invariant")
+	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, because(RuleInvariant, "invariant"))
 	v.Event = e.Seq
 	w.Violations = append(w.Violations, v)
 	w.monitorViolated(len(w.Violations) - 1)
@@ -281,8 +281,8 @@ func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result Ma
 		}
 		w.hazard(HazardLateTxnMarker, p.TP.String(), "a delayed "+result.String()+" marker of an earlier, already completed transaction of pid="+itoa(e.ProducerID)+
 			" closes the later transaction open here from offset "+itoa(e.CurrentTxnFirstOffset)+" at the same epoch; the "+result.String()+" decides it",
-			"ref 2.7: under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; "+
-				"KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)").on(p.TP)
+			because(RuleHazardLateMarker, "under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; "+
+				"KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)")).on(p.TP)
 		return true
 	}
 	return false
@@ -329,7 +329,7 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+
 			" came from a TxnOffsetCommit of an earlier, already ended transaction of pid="+itoa(e.ProducerID)+
 			"; the "+result.String()+" of the transaction it joined decides them",
-			"ref 5.3: under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)").on(p.TP)
+			because(RuleHazardLateTxnOffset, "under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)")).on(p.TP)
 	}
 }
 

@@ -116,9 +116,9 @@ func (w *World) declareProducer(a DeclareProducer) error {
 	if cfgErr != "" {
 		p.LastError = errConfig
 		p.ErrorText = cfgErr
-		w.emitRule(EvClientError, p.Name, "construction fails: "+cfgErr, "ref 1.1").code(errConfig)
+		w.emitRule(EvClientError, p.Name, "construction fails: "+cfgErr, cite(RuleIdempotenceConfig)).code(errConfig)
 	} else if !cfg.Idempotence {
-		w.emitRule(EvInfo, p.Name, "is not idempotent: no producer id, no sequence numbers", "ref 1.1")
+		w.emitRule(EvInfo, p.Name, "is not idempotent: no producer id, no sequence numbers", cite(RuleIdempotenceConfig))
 	}
 	return nil
 }

@@ -70,8 +70,8 @@ func SetTeaching(k ConfigKey, on bool) SetConfig {
 
 // teachRule is the rule part every decision taken because switch k is off
 // carries.
-func teachRule(k ConfigKey) string {
-	return "teaching switch " + k.String() + "=false: not a Kafka setting"
+func teachRule(k ConfigKey, more string) Rule {
+	return because(RuleTeachingSwitch, "teaching switch "+k.String()+"=false: not a Kafka setting"+more)
 }
 
 func (w *World) setTeaching(k ConfigKey, on bool) {
@@ -90,10 +90,10 @@ func (w *World) setTeaching(k ConfigKey, on bool) {
 	}
 	*f = !on
 	text := "teaching switch " + k.String() + "=true: Kafka's safeguard is back on"
-	rule := "eoslab teaching switch, not a Kafka setting"
+	rule := because(RuleTeachingSwitch, "eoslab teaching switch, not a Kafka setting")
 	if !on {
 		text = "teaching switch " + k.String() + "=false: Kafka's safeguard is OFF"
-		rule = teachRule(k)
+		rule = teachRule(k, "")
 	}
 	e := w.emitRule(EvSwitch, "cluster", text, rule)
 	w.switches = append(w.switches[:len(w.switches):len(w.switches)], switchChange{Event: e.Seq, Key: k, On: on})
@@ -128,6 +128,6 @@ func (w *World) acceptFencedEpoch(actor, txnID string, epoch, current int16, wha
 		return false
 	}
 	w.emitRule(EvFence, actor, "takes "+what+" of "+txnID+" at fenced epoch "+itoa(int64(epoch))+" (current epoch "+itoa(int64(current))+")",
-		teachRule(ConfigTeachFencing)+"; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)").txn(txnID)
+		teachRule(ConfigTeachFencing, "; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)")).txn(txnID)
 	return true
 }

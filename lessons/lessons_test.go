@@ -171,7 +171,7 @@ func TestLessonFacts(t *testing.T) {
 		},
 		"transaction-timeout": {
 			"gets nothing new from t-0 at 0",
-			"payment-processor-1 Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1 [ref 3.8: started at t=6, timeout 60000 ms passed]",
+			"payment-processor-1 Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1 [TransactionCoordinator.abortTimedOutTransactions: started at t=6, timeout 60000 ms passed]",
 			"t-0: appends ABORT marker pid=1000 epoch=1 coordinatorEpoch=0 at offset 2",
 			"receives t-0 1:b1; skips aborted 0 (pid 1000), ABORT marker at 2",
 			"rejects the produce with INVALID_PRODUCER_EPOCH(47)",

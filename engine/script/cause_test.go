@@ -95,7 +95,7 @@ func TestCauseChains(t *testing.T) {
 						gotFault = true
 					}
 				case engine.CauseDecision:
-					if e.Kind == c.decision && strings.Contains(e.Rule+" "+e.Text, c.rule) {
+					if e.Kind == c.decision && strings.Contains(e.Rule.String()+" "+e.Text, c.rule) {
 						gotDecision = true
 					}
 				case engine.CauseSwitch:
@@ -181,7 +181,7 @@ func TestTeachingSwitchEvents(t *testing.T) {
 		t.Fatalf("on -> on: %v events, %v", len(evs), err)
 	}
 	evs, _ = w.Apply(engine.SetTeaching(engine.ConfigTeachLSO, false))
-	if len(evs) != 2 || evs[1].Kind != engine.EvSwitch || !strings.Contains(evs[1].Rule, "not a Kafka setting") {
+	if len(evs) != 2 || evs[1].Kind != engine.EvSwitch || !strings.Contains(evs[1].Rule.String(), "not a Kafka setting") {
 		t.Fatalf("on -> off: %+v", evs)
 	}
 	if k, on, ok := w.SwitchChangeAt(evs[1].Seq); !ok || on || k != engine.ConfigTeachLSO {
