@@ -241,44 +241,44 @@ func (w *World) deliverMsg(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").naming(m, headDown).fault(FaultLost)
+			w.emit(EvFault, m.To, "").saying(m, sayLostFrom).fault(FaultLost)
 			return
 		}
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" from "+m.From).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesFrom)
 		w.deliverToBroker(id, m)
 		return
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
+			w.emit(EvFault, m.To, "").saying(m, sayLost).fault(FaultLost)
 			return
 		}
 		if p.Paused {
 			p.Deferred = append(p.Deferred, it)
-			w.emit(EvInfo, m.To, headPaused+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").naming(m, headPaused)
+			w.emit(EvInfo, m.To, "").saying(m, sayPaused)
 			return
 		}
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesBody)
 		w.onProducerMessage(p, m)
 		return
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
+			w.emit(EvFault, m.To, "").saying(m, sayLost).fault(FaultLost)
 			return
 		}
 		if c.Paused {
 			c.Deferred = append(c.Deferred, it)
 			return
 		}
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceives)
 		w.onConsumerMessage(c, m)
 		return
 	}
 	if m.To == ExpertAddr {
 		// The expert actions (inject) have no client behind them; their
 		// answers are only narrated, so a lesson can show what came back.
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesBody)
 	}
 }
 

@@ -134,8 +134,8 @@ func TestSnapshotIndependence(t *testing.T) {
 		t.Fatalf("clone and original share appends: %q %q", last(w), last(c))
 	}
 	for _, e := range w.Events {
-		if e.Kind == EvAction && e.Text == cloneSend.String() || carries(e.Message, "only-in-clone") {
-			t.Fatalf("the original's history holds the clone's event %q", e.Text)
+		if e.Kind == EvAction && e.Text() == cloneSend.String() || carries(e.Message, "only-in-clone") {
+			t.Fatalf("the original's history holds the clone's event %q", e.Text())
 		}
 	}
 }

@@ -347,7 +347,7 @@ func sendSentence(m *Message) string {
 func faultSentence(e *Event) string {
 	m := e.Message
 	if m == nil {
-		return e.Actor + ": " + e.Text
+		return e.Actor + ": " + e.Text()
 	}
 	what := m.Kind.String() + " from " + m.From + " to " + m.To
 	switch e.Fault {

@@ -22,7 +22,7 @@ func s28Apply(t *testing.T, w *World, a Action) {
 func s28Event(t *testing.T, w *World, text string) {
 	t.Helper()
 	for i := w.EventCount() - 1; i >= 0; i-- {
-		if e := w.EventAt(i); strings.Contains(e.Text, text) || strings.Contains(e.Rule.String(), text) {
+		if e := w.EventAt(i); strings.Contains(e.Text(), text) || strings.Contains(e.Rule.String(), text) {
 			return
 		}
 	}

@@ -36,7 +36,8 @@ func (w *World) applyDelay(a Delay) error {
 	it := w.Queue.removeAt(i)
 	m := it.Msg
 	w.schedule(it.At+a.Ms, it)
-	w.emitFault(FaultDelayed, "network", m, headDelays+m.Name()+" "+m.Kind.String()+" by "+itoa(a.Ms)+" ms").naming(m, headDelays)
+	e := w.emitFault(FaultDelayed, "network", m, "")
+	e.say, e.arg = sayDelayed, a.Ms
 	return nil
 }
 

@@ -637,7 +637,7 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	w.nextMsg++
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.Now, Body: body}
 	w.schedule(w.Now+w.Config.LatencyMs, item{Kind: itemDeliver, Msg: m})
-	w.record(Event{Kind: EvSend, Actor: from, Message: m}, "")
+	w.record(Event{Kind: EvSend, Actor: from, Message: m, say: saySends}, "")
 	w.cost.countSend(m)
 	return m
 }

@@ -354,7 +354,7 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 				// and is refused, so none may happen.
 				for i := range w.Events {
 					if e := &w.Events[i]; e.Kind == EvHazard {
-						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text, strings.Join(log, "\n"))
+						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text(), strings.Join(log, "\n"))
 					}
 				}
 			}

@@ -40,7 +40,7 @@ func tv2Event(w *World, parts ...string) bool {
 		e := w.EventAt(i)
 		all := true
 		for _, s := range parts {
-			all = all && (strings.Contains(e.Text, s) || strings.Contains(e.Rule.String(), s))
+			all = all && (strings.Contains(e.Text(), s) || strings.Contains(e.Rule.String(), s))
 		}
 		if all {
 			return true

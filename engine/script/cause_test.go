@@ -95,7 +95,7 @@ func TestCauseChains(t *testing.T) {
 						gotFault = true
 					}
 				case engine.CauseDecision:
-					if e.Kind == c.decision && strings.Contains(e.Rule.String()+" "+e.Text, c.rule) {
+					if e.Kind == c.decision && strings.Contains(e.Rule.String()+" "+e.Text(), c.rule) {
 						gotDecision = true
 					}
 				case engine.CauseSwitch:

@@ -126,7 +126,7 @@ func (x EventCheck) matches(e *engine.Event) bool {
 	if e.Kind == engine.EvAction {
 		return false
 	}
-	if x.Text != "" && !strings.Contains(e.Text, x.Text) && !strings.Contains(e.Rule.String(), x.Text) {
+	if x.Text != "" && !strings.Contains(e.Text(), x.Text) && !strings.Contains(e.Rule.String(), x.Text) {
 		return false
 	}
 	if (x.Actor != "" && e.Actor != x.Actor) || (x.Rule != "" && !strings.Contains(e.Rule.String(), x.Rule)) {

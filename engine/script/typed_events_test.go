@@ -34,7 +34,7 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 	if e.Message == nil && e.Kind != engine.EvViolation {
 		var named []engine.ErrorCode
 		for _, c := range codes {
-			if strings.Contains(e.Text, c.String()) {
+			if strings.Contains(e.Text(), c.String()) {
 				named = append(named, c)
 			}
 		}
@@ -46,7 +46,7 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 			return "names " + named[0].String() + " but carries Code " + e.Code.String()
 		}
 	}
-	if e.Code != engine.None && !strings.Contains(e.Text, e.Code.Name()) {
+	if e.Code != engine.None && !strings.Contains(e.Text(), e.Code.Name()) {
 		return "carries Code " + e.Code.String() + " that its text does not name"
 	}
 	switch e.Kind {
@@ -65,25 +65,25 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 		}
 	case engine.EvClientState:
 		from, to, ok := e.Change.Client()
-		if e.Text != "closed" && (!ok || e.Text != from.String()+" -> "+to.String()) {
+		if e.Text() != "closed" && (!ok || e.Text() != from.String()+" -> "+to.String()) {
 			return "a client state change without its transition"
 		}
 	case engine.EvTxnState:
 		if from, to, ok := e.Change.Txn(); ok {
-			if !strings.HasPrefix(e.Text, e.TxnID+" "+from.String()+" -> "+to.String()) {
+			if !strings.HasPrefix(e.Text(), e.TxnID+" "+from.String()+" -> "+to.String()) {
 				return "a coordinator transition whose text is not its fields"
 			}
-		} else if !strings.HasPrefix(e.Text, "loaded ") {
+		} else if !strings.HasPrefix(e.Text(), "loaded ") {
 			return "a coordinator state change without its transition"
 		}
 	}
 	// Unnumbered leaves out the number of the one message the text names.
-	want := e.Text
+	want := e.Text()
 	if m := e.Message; m != nil && e.Fault != engine.FaultDuplicated && e.Fault != engine.FaultReordered {
-		if !strings.Contains(e.Text, m.Name()+" ") {
+		if !strings.Contains(e.Text(), m.Name()+" ") {
 			return "about " + m.Name() + ", which its text does not name"
 		}
-		want = strings.Replace(e.Text, m.Name()+" ", "", 1)
+		want = strings.Replace(e.Text(), m.Name()+" ", "", 1)
 	}
 	if got := e.Unnumbered(); got != want {
 		return "unnumbered as " + strconv.Quote(got)
