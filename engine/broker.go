@@ -189,21 +189,21 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
 		}
 		text += ": " + res.Code.String() + "; nothing appended"
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).code(res.Code)
+		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
-		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP)
+		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
-		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP)
+		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
 		text := "accepts " + who + " at offsets " + nb.Offsets()
 		if res.Expected >= 0 {
 			text += " (expected seq " + itoa(int64(res.Expected)) + ")"
 		}
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP)
+		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	}
 	if !res.Duplicate {
 		w.afterAppend(p)
@@ -286,9 +286,9 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 		}
 		code, rule, late := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
-			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code)
+			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code).producer(r.ProducerID, r.ProducerEpoch)
 		} else {
-			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID)
+			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
 			w.cost.countMarker(r.TransactionalID)
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {

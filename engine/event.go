@@ -152,6 +152,12 @@ type Event struct {
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
 	Change  Transition `json:"-"`
+	// pid and epoch are the producer the event is about when no message
+	// says it (a leader's decision on a batch, a marker); hasPID says
+	// they are set. Read them with Producer.
+	pid    int64
+	epoch  int16
+	hasPID bool
 	// say is how describe words an event about one message (sayDetail:
 	// text holds its words); arg is a number it uses (a delay's ms).
 	say phrase
@@ -209,6 +215,47 @@ func (e *Event) Text() string { return describe(e, true) }
 // names two messages (a duplicate, a reorder) needs both numbers to make
 // sense and keeps them, like every event about no message.
 func (e *Event) Unnumbered() string { return describe(e, false) }
+
+// producer sets the producer id and epoch the event is about.
+func (e *Event) producer(pid int64, epoch int16) *Event {
+	e.pid, e.epoch, e.hasPID = pid, epoch, true
+	return e
+}
+
+// Producer is the producer id and epoch the event is about: set where it
+// was decided, or the ones its message carries (a batch's, a marker's,
+// a request's or an answer's). ok is false when neither says one.
+func (e *Event) Producer() (pid int64, epoch int16, ok bool) {
+	if e.hasPID {
+		return e.pid, e.epoch, true
+	}
+	if e.Message == nil {
+		return 0, 0, false
+	}
+	switch b := e.Message.Body.(type) {
+	case *ProduceRequest:
+		if len(b.Batches) > 0 && b.Batches[0].ProducerID >= 0 {
+			return b.Batches[0].ProducerID, b.Batches[0].ProducerEpoch, true
+		}
+	case *InitProducerIDRequest:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	case *InitProducerIDResponse:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	case *AddPartitionsToTxnRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *AddOffsetsToTxnRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *EndTxnRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *EndTxnResponse:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	case *WriteTxnMarkersRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *TxnOffsetCommitRequest:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	}
+	return 0, 0, false
+}
 
 // code sets the error code the event reports.
 func (e *Event) code(c ErrorCode) *Event {

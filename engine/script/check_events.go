@@ -138,6 +138,12 @@ func (x EventCheck) matches(e *engine.Event) bool {
 	if (x.TxnID != "" && e.TxnID != x.TxnID) || (x.Reason != engine.RuleNone && !e.Rule.Has(x.Reason)) {
 		return false
 	}
+	if x.PID.Set || x.Epoch.Set {
+		pid, epoch, ok := e.Producer()
+		if !ok || (x.PID.Set && pid != x.PID.V) || (x.Epoch.Set && int64(epoch) != x.Epoch.V) {
+			return false
+		}
+	}
 	if x.Msg.Set {
 		m := x.Msg.V
 		if e.Message == nil || (m.ID > 0 && e.Message.ID != m.ID) || (m.ID == 0 && e.Message.Kind.String() != m.Kind) {
@@ -154,7 +160,7 @@ func (x EventCheck) matches(e *engine.Event) bool {
 
 // typed reports whether x filters on more than text.
 func (x EventCheck) typed() bool {
-	return x.Kind != "" || x.Actor != "" || x.Msg.Set || x.Error != "" || x.Rule != "" || x.TP.Set || x.TxnID != "" || x.Reason != engine.RuleNone
+	return x.Kind != "" || x.Actor != "" || x.Msg.Set || x.Error != "" || x.Rule != "" || x.TP.Set || x.TxnID != "" || x.PID.Set || x.Epoch.Set || x.Reason != engine.RuleNone
 }
 
 func (k *checker) event(x EventCheck) (bool, string, error) {

@@ -272,6 +272,8 @@ type EventCheck struct {
 	Error  string          // the error code the event carries
 	TP     Opt[Partition]  // the partition the event is about
 	TxnID  string          // the transactional id the event is about
+	PID    Opt[int64]      // the producer id the event is about
+	Epoch  Opt[int64]      // the producer epoch the event is about
 	Reason engine.Reason   // one of the event's rule's reasons
 	Rule   string          // contained in the event's rule
 	Count  Opt[int64]
@@ -545,6 +547,8 @@ func (x EventCheck) String() string {
 		l.add("tp=" + x.TP.V.String())
 	}
 	l.text("txn", x.TxnID)
+	l.int("pid", x.PID)
+	l.int("epoch", x.Epoch)
 	if x.Reason != engine.RuleNone {
 		l.add("reason=" + x.Reason.String())
 	}
