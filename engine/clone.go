@@ -227,3 +227,12 @@ func (x *Consumer) clone() *Consumer {
 	c.Deferred = append([]item(nil), x.Deferred...)
 	return &c
 }
+
+// CloneForTrial is Clone with an empty event history: for an action tried
+// on a copy whose events are thrown away, where appending to the shared
+// history would copy all of it.
+func (w *World) CloneForTrial() *World {
+	c := w.Clone()
+	c.Events = nil
+	return c
+}

@@ -72,8 +72,8 @@ const (
 	InvIllegalTransition = "illegal-transition" // a state machine left its table
 )
 
-// InvariantNames lists every invariant.
-var InvariantNames = []string{InvDuplicateSequence, InvDuplicateRecord, InvUncommittedRead, InvWatermarks,
+// invariantNames lists every invariant (InvariantNames is a copy).
+var invariantNames = []string{InvDuplicateSequence, InvDuplicateRecord, InvUncommittedRead, InvWatermarks,
 	InvFencedWrite, InvAtomicVisibility, InvOffsetsAtomic, InvIllegalTransition}
 
 // invariantCount is len(InvariantNames).
@@ -112,8 +112,8 @@ const (
 	HazardLateTxnMarker = "late-txn-marker"
 )
 
-// HazardNames lists every named hazard.
-var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker}
+// hazardNames lists every named hazard (HazardNames is a copy).
+var hazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker}
 
 func (w *World) hazard(name, actor, text string, rule Rule) *Event {
 	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)

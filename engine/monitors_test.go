@@ -3,10 +3,10 @@ package engine
 import "testing"
 
 func TestInvariantCount(t *testing.T) {
-	if invariantCount != len(InvariantNames) {
-		t.Fatalf("invariantCount %d, InvariantNames %d", invariantCount, len(InvariantNames))
+	if invariantCount != len(invariantNames) {
+		t.Fatalf("invariantCount %d, invariantNames %d", invariantCount, len(invariantNames))
 	}
-	for i, n := range InvariantNames {
+	for i, n := range invariantNames {
 		if invariantIndex(n) != i {
 			t.Errorf("invariantIndex(%s) = %d", n, invariantIndex(n))
 		}
@@ -40,7 +40,7 @@ func duplicateAfterHistory(tb testing.TB, records int) *World {
 // monitors of a world with 100,000 records of history and a violation.
 func BenchmarkMonitorStatus100k(b *testing.B) {
 	w := duplicateAfterHistory(b, 100000)
-	buf := make([]MonitorState, 0, len(Monitors))
+	buf := make([]MonitorState, 0, len(monitors))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

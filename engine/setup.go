@@ -329,3 +329,10 @@ func (w *World) applySendOffsets(a SendOffsets) error {
 	w.callSendOffsets(p, job)
 	return nil
 }
+
+// SetTransactionVersion sets the finalized feature transaction.version as
+// a config line does, without narrating it: for a run that pins the
+// version before its first action (eoslab run --kafka 3|4).
+func (w *World) SetTransactionVersion(v int) {
+	w.Config.TransactionVersion = v
+}

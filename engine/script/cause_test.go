@@ -124,11 +124,11 @@ func TestCauseChains(t *testing.T) {
 // TestMonitorStatus: the monitors follow InvariantNames, report what broke
 // with its first violation, and cost no allocation with a reused slice.
 func TestMonitorStatus(t *testing.T) {
-	if len(engine.Monitors) != len(engine.InvariantNames) {
-		t.Fatalf("%d monitors for %d invariants", len(engine.Monitors), len(engine.InvariantNames))
+	if len(engine.Monitors()) != len(engine.InvariantNames()) {
+		t.Fatalf("%d monitors for %d invariants", len(engine.Monitors()), len(engine.InvariantNames()))
 	}
-	for i, m := range engine.Monitors {
-		if m.Invariant != engine.InvariantNames[i] || m.Holds == "" || m.Broken == "" {
+	for i, m := range engine.Monitors() {
+		if m.Invariant != engine.InvariantNames()[i] || m.Holds == "" || m.Broken == "" {
 			t.Errorf("monitor %d: %+v", i, m)
 		}
 	}
@@ -158,7 +158,7 @@ func TestMonitorStatus(t *testing.T) {
 	}
 	// A snapshot keeps its own counts; the live world goes on.
 	snap := w.Clone()
-	buf := make([]engine.MonitorState, 0, len(engine.Monitors))
+	buf := make([]engine.MonitorState, 0, len(engine.Monitors()))
 	if n := testing.AllocsPerRun(100, func() { buf = snap.MonitorStatusInto(buf) }); n != 0 {
 		t.Errorf("MonitorStatusInto allocates %v times", n)
 	}

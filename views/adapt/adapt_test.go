@@ -174,10 +174,10 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 		}
 	}
 	for _, c := range f.Coordinators {
-		if len(c.States) != len(engine.TxnStates) {
+		if len(c.States) != len(engine.TxnStates()) {
 			t.Fatalf("%s: states %v", at, c.States)
 		}
-		for i, s := range engine.TxnStates {
+		for i, s := range engine.TxnStates() {
 			if c.States[i] != s.String() || int(s) != i {
 				t.Fatalf("%s: state %d is %q, not %v", at, i, c.States[i], s)
 			}

@@ -370,8 +370,8 @@ func txnIDs(w *engine.World) []string {
 // txnStateNames are the engine's names of the coordinator states, in the
 // order of their ids, as views.CoordinatorView.States wants them.
 var txnStateNames = func() []string {
-	out := make([]string, len(engine.TxnStates))
-	for i, s := range engine.TxnStates {
+	out := make([]string, len(engine.TxnStates()))
+	for i, s := range engine.TxnStates() {
 		out[i] = s.String()
 	}
 	return out

@@ -321,8 +321,7 @@ func (x *Sandbox) Exec(line string) (string, error) {
 	}
 	// The trial copy starts an empty event history: its events are thrown
 	// away, and appending to the shared history would copy all of it.
-	trial := x.world().Clone()
-	trial.Events = nil
+	trial := x.world().CloneForTrial()
 	if _, err := trial.Apply(c.Action); err != nil {
 		return "", errors.New(c.Text + ": " + err.Error())
 	}

@@ -10,8 +10,8 @@ import (
 // those of the client states and error codes below, are the engine's, where
 // each is defined once.
 var txnStates = func() []string {
-	out := make([]string, len(engine.TxnStates))
-	for i, s := range engine.TxnStates {
+	out := make([]string, len(engine.TxnStates()))
+	for i, s := range engine.TxnStates() {
 		out[i] = s.String()
 	}
 	return out
