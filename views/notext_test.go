@@ -48,6 +48,8 @@ var noTextAllowed = map[string]string{
 	`theme/theme.go: RenderBold: strings.ContainsAny(s, "\n\t")`: "ANSI: multi-line text goes through lipgloss, not the cached codes",
 	`theme/theme.go: Text: strings.ContainsAny(s, "\n\t")`:       "ANSI: multi-line text goes through lipgloss, not the cached codes",
 	`theme/theme.go: cacheCodes: strings.Index(r, marker)`:       "ANSI: cutting a style's escape codes around a marker the theme rendered",
+	// eoslab export: layout of the files it writes.
+	`export/markdown.go: oneLine: strings.Fields(s)`: "layout: a title, a choice or a label on one line of Markdown or Mermaid",
 	// eoslab serve: the SSH protocol's and the client's words, not the engine's.
 	`serve/server.go: New: "shell"`:                            "SSH: the one session request type served (RFC 4254), refusing exec and subsystem",
 	`serve/server.go: asciiTerm: "dumb"`:                       "SSH: the client's TERM, which comes only as text",

@@ -9,6 +9,8 @@ package export
 import (
 	"fmt"
 	"image/color"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/cellbuf"
@@ -129,9 +131,7 @@ func colour(c color.Color, def string) string {
 
 // num writes a coordinate with at most two decimals and no trailing zeros.
 func num(f float64) string {
-	s := fmt.Sprintf("%.2f", f)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
+	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
 }
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
