@@ -43,7 +43,8 @@ type Violation struct {
 	// Txn is the simulation's id of the transaction instance concerned
 	// (0: none).
 	Txn int64 `json:"-"`
-	// Consumer is the consumer that read the data (uncommitted-read), and
+	// Consumer is the read_committed consumer that read the data
+	// (uncommitted-read), and
 	// Group the group whose offsets moved (offsets-atomic).
 	Consumer string `json:"-"`
 	Group    string `json:"-"`
@@ -64,7 +65,7 @@ func NoneViolation(name, text string) Violation {
 const (
 	InvDuplicateSequence = "duplicate-sequence" // no (pid, epoch, seq) twice in a partition
 	InvDuplicateRecord   = "duplicate-record"   // no application send appended twice
-	InvUncommittedRead   = "uncommitted-read"   // a consumer returned aborted or open data
+	InvUncommittedRead   = "uncommitted-read"   // a read_committed consumer returned aborted or open data
 	InvWatermarks        = "watermarks"         // LSO <= HW <= LEO
 	InvFencedWrite       = "fenced-write"       // no write from a fenced epoch is accepted or committed
 	InvAtomicVisibility  = "atomic-visibility"  // a transaction commits on all its partitions or none
@@ -333,21 +334,50 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 	}
 }
 
-// checkDelivery: a consumer hands the application a batch that is aborted
-// or not yet decided. read_committed never does; read_uncommitted may, which
-// is what the lesson on isolation shows.
+// checkDelivery: a read_committed consumer hands the application a batch
+// that is aborted or not yet decided, which it never may (the LSO and the
+// aborted-transaction list keep it out). A read_uncommitted consumer doing
+// so is Kafka's documented behaviour, narrated by noteUncommittedRead.
 func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
-	if !w.Config.CheckInvariants || !b.Transactional {
+	if !w.Config.CheckInvariants {
 		return
 	}
-	p := w.Partitions[tp]
-	if p == nil {
-		return
-	}
-	switch st := p.Status(b); st {
-	case StatusAborted, StatusOpen:
-		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), p, b)
+	if st := w.undecidedStatus(tp, b); st != StatusPlain {
+		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.Partitions[tp], b)
 		v.Consumer = c.Name
 		w.violateWith(v, c.Name)
 	}
+}
+
+// undecidedStatus is the status of a transactional batch a consumer
+// returned when that is aborted or open, StatusPlain otherwise.
+func (w *World) undecidedStatus(tp TP, b *Batch) BatchStatus {
+	p := w.Partitions[tp]
+	if p == nil || !b.Transactional {
+		return StatusPlain
+	}
+	switch st := p.Status(b); st {
+	case StatusAborted, StatusOpen:
+		return st
+	}
+	return StatusPlain
+}
+
+// undecidedRead is a batch of an aborted or open transaction that a
+// read_uncommitted consumer returned.
+type undecidedRead struct {
+	b  *Batch
+	st BatchStatus
+}
+
+// noteUncommittedRead narrates what a read_uncommitted consumer returned
+// of an aborted or open transaction: Kafka's documented behaviour
+// (ConsumerConfig isolation.level), so an ordinary event, not a violation.
+func (w *World) noteUncommittedRead(c *Consumer, tp TP, u undecidedRead) {
+	what := "an aborted transaction"
+	if u.st == StatusOpen {
+		what = "a transaction still open"
+	}
+	w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") returned "+tp.String()+" offsets "+u.b.Offsets()+" of "+what+" to the application, as read_uncommitted does",
+		"ConsumerConfig isolation.level: read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too").on(tp)
 }
