@@ -576,6 +576,18 @@ func (w *World) drain(p *Producer) {
 			blocked = append(blocked, b.TP)
 			continue
 		}
+		if p.idempotent() && b.BaseSeq != NoSequence && !p.firstUnacked(b) {
+			// RecordAccumulator.shouldStopDrainBatchesForPartition: a
+			// batch that already has a sequence is a retry, and leaves
+			// only when it is the partition's earliest unacknowledged one
+			// (TransactionManager.firstInFlightSequence). A retry refused
+			// with OUT_OF_ORDER_SEQUENCE_NUMBER while an earlier batch is
+			// unanswered waits for that answer instead of being refused
+			// again every retry.backoff.ms, and the batches behind it
+			// wait with it: retries go one request at a time.
+			blocked = append(blocked, b.TP)
+			continue
+		}
 		if p.idempotent() && b.BaseSeq == NoSequence {
 			ps := p.part(b.TP)
 			b.BaseSeq = ps.NextSeq
@@ -604,6 +616,19 @@ func (w *World) drain(p *Producer) {
 		}
 		w.setTimer(p.Config.RequestTimeoutMs, Timer{Kind: TimerRequestTimeout, Owner: p.Name, ID: corr})
 	}
+}
+
+// firstUnacked reports whether b is the earliest batch of its partition
+// that has a sequence and no answer yet (in flight or waiting for its
+// retry): TxnPartitionEntry.inflightBatchesBySequence's first. The queue
+// holds a partition's batches in the order their sequences were given.
+func (p *Producer) firstUnacked(b *ProducerBatch) bool {
+	for i := range p.Queue {
+		if o := &p.Queue[i]; o.TP == b.TP && o.BaseSeq != NoSequence {
+			return o.ID == b.ID
+		}
+	}
+	return false
 }
 
 func (p *Producer) removeInFlight(corr int64) (InFlightRequest, bool) {
