@@ -113,8 +113,42 @@ const (
 	HazardLateTxnMarker = "late-txn-marker"
 )
 
+// An idempotent, non-transactional producer gets OUT_OF_ORDER_SEQUENCE_NUMBER
+// for the batch right after its last acknowledged one, a real gap, bumps
+// its epoch and renumbers from 0 every unanswered batch of that partition
+// (TransactionManager.bumpIdempotentProducerEpoch,
+// TxnPartitionEntry.startSequencesAtBeginning). One of them may already be
+// in the log: a leader that holds no state for the producer id takes any
+// sequence (ProducerAppendInfo.checkSequence), so a later batch that got
+// there first was appended, and the earlier one meets the gap. Under its
+// new epoch and sequence that batch is a new batch to the leader and is
+// appended again (KAFKA-14034). Idempotence alone, whatever
+// transaction.version: transactional producers abort instead.
+const HazardSequenceRewrite = "epoch-bump-rewrites-sequence"
+
 // HazardNames lists every named hazard.
-var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker}
+var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker, HazardSequenceRewrite}
+
+// rewrittenByBump reports whether the duplicate b of o is
+// HazardSequenceRewrite's: the same idempotent producer id, a later epoch,
+// and the client's batch renumbered by its epoch bump after it was sent.
+func (w *World) rewrittenByBump(b, o *Batch) bool {
+	if b.Transactional || b.ProducerID < 0 || b.ProducerID != o.ProducerID || b.ProducerEpoch <= o.ProducerEpoch {
+		return false
+	}
+	first := b.Records.FirstUID()
+	for _, p := range w.Producers {
+		if p.ProducerID != b.ProducerID || p.transactional() {
+			continue
+		}
+		for i := range p.Queue {
+			if q := &p.Queue[i]; q.SeqReset && q.Records.FirstUID() == first {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (w *World) hazard(name, actor, text, rule string) *Event {
 	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
@@ -212,6 +246,13 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				continue
 			}
 			k := max(0, int(first-of)) // o's first record that is also in b
+			if w.rewrittenByBump(b, o) {
+				w.hazard(HazardSequenceRewrite, p.TP.String(), "the record "+o.Records.Value(k)+" at offsets "+o.Offsets()+" is appended again at "+itoa(p.LEO)+
+					": pid="+itoa(b.ProducerID)+" bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch "+
+					itoa(int64(o.ProducerEpoch))+", as epoch "+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs(),
+					"TransactionManager.bumpIdempotentProducerEpoch: TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not (KAFKA-14034)").on(p.TP)
+				break
+			}
 			v := batchViolation(InvDuplicateRecord, "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")", p, b)
 			v.Earlier = o.BaseOffset
 			w.violateWith(v, p.TP.String())

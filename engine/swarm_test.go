@@ -357,7 +357,9 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 				// late write of an ended transaction has an older epoch
 				// and is refused, so none may happen.
 				for i := range w.Events {
-					if e := &w.Events[i]; e.Kind == EvHazard {
+					// HazardSequenceRewrite is the idempotent
+					// producer's, not a transaction's: TV2 leaves it.
+					if e := &w.Events[i]; e.Kind == EvHazard && !strings.HasPrefix(e.Text, "KAFKA HAZARD "+HazardSequenceRewrite+":") {
 						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text, strings.Join(log, "\n"))
 					}
 				}
