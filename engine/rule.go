@@ -41,6 +41,7 @@ const (
 	RuleOffsetReset
 	RuleUnstableOffsetRetry
 	RuleReadBound
+	RuleReadUncommitted
 
 	// Partition leader: produce validation (the decision table of
 	// ProducerAppendInfo) and verification (KIP-890 part 1).
@@ -129,6 +130,7 @@ const (
 	RuleHazardLateMarker
 	RuleHazardLateAdd
 	RuleHazardLateTxnOffset
+	RuleHazardSequenceRewrite
 
 	// This simulation's own: an invariant, a teaching switch.
 	RuleInvariant
@@ -203,6 +205,8 @@ var ruleTable = [numReasons]RuleInfo{
 	RuleOffsetReset:         {Code: "offset-reset", Words: "no committed offset: the consumer applies auto.offset.reset", Source: "SubscriptionState.resetInitializingPositions"},
 	RuleUnstableOffsetRetry: {Code: "unstable-offset-retry", Words: "UNSTABLE_OFFSET_COMMIT: the consumer waits for the pending transaction and fetches again", Source: "ConsumerCoordinator.OffsetFetchResponseHandler"},
 	RuleReadBound:           {Code: "read-bound", Words: "a fetch returns records up to the high watermark (read_uncommitted) or the last stable offset (read_committed)", Source: "UnifiedLog.read (FetchIsolation)"},
+
+	RuleReadUncommitted: {Code: "read-uncommitted", Words: "a read_uncommitted consumer returns open and aborted transactions' records: Kafka's documented behaviour, not a violation", Source: "ConsumerConfig isolation.level"},
 
 	RuleInvalidRecord:       {Code: "invalid-record", Words: "record validation: one batch per partition, no control batch from a client, a sequence with a producer id", Source: "LogValidator.validateBatch"},
 	RuleNotIdempotent:       {Code: "not-idempotent", Words: "a batch without a producer id is appended without sequence checks", Source: "UnifiedLog.analyzeAndValidateProducerState"},
@@ -283,6 +287,8 @@ var ruleTable = [numReasons]RuleInfo{
 	RuleHazardLateMarker:    {Code: "hazard-late-marker", Words: "under TV1 a delayed marker of an earlier transaction can close a later one at the same epoch", Source: "KIP-890, KIP-1228, KAFKA-19999", Versions: ClassicOnly},
 	RuleHazardLateAdd:       {Code: "hazard-late-add", Words: "under TV1 a delayed AddPartitionsToTxn can start a transaction no client runs", Source: "KIP-890", Versions: ClassicOnly},
 	RuleHazardLateTxnOffset: {Code: "hazard-late-txn-offset", Words: "under TV1 a delayed TxnOffsetCommit can join the next transaction", Source: "KIP-890", Versions: ClassicOnly},
+
+	RuleHazardSequenceRewrite: {Code: "hazard-sequence-rewrite", Words: "an idempotent producer's epoch bump renumbers an unanswered batch already in the log, which is appended again", Source: "KAFKA-14034, TransactionManager.bumpIdempotentProducerEpoch"},
 
 	RuleInvariant:      {Code: "invariant", Words: "an invariant this simulation checks after every step (not a Kafka rule)"},
 	RuleTeachingSwitch: {Code: "teaching-switch", Words: "a decision taken because an eoslab teaching switch is off (not a Kafka setting)"},
