@@ -53,8 +53,8 @@ func benchmarkSteps(b *testing.B, version int) {
 			steps++
 			inWorld++
 		}
-		if len(w.Violations) > 0 {
-			b.Fatalf("violation during benchmark: %v", w.Violations[0])
+		if len(w.violations) > 0 {
+			b.Fatalf("violation during benchmark: %v", w.violations[0])
 		}
 	}
 	b.StopTimer()
@@ -97,7 +97,7 @@ func bigWorld(tb testing.TB, n int) *World {
 func BenchmarkSnapshot100k(b *testing.B) {
 	w := bigWorld(b, 100000)
 	recs := 0
-	for _, p := range w.Partitions {
+	for _, p := range w.partitions {
 		for i := range p.Batches {
 			if !p.Batches[i].Control {
 				recs += int(p.Batches[i].Count)
@@ -127,13 +127,13 @@ func TestSnapshotIndependence(t *testing.T) {
 	c.Apply(cloneSend)
 	c.Apply(Run{})
 	last := func(x *World) string {
-		p := x.Partitions[TP{"t", 0}]
+		p := x.partitions[TP{"t", 0}]
 		return p.Batches[len(p.Batches)-1].Records.Value(0)
 	}
 	if last(w) != "only-in-original" || last(c) != "only-in-clone" {
 		t.Fatalf("clone and original share appends: %q %q", last(w), last(c))
 	}
-	for _, e := range w.Events {
+	for _, e := range w.events {
 		if e.Kind == EvAction && e.Text() == cloneSend.String() || carries(e.Message, "only-in-clone") {
 			t.Fatalf("the original's history holds the clone's event %q", e.Text())
 		}

@@ -60,7 +60,7 @@ func (w *World) reply(m *Message, kind MsgKind, body Body) {
 }
 
 func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
 		w.emit(EvSeqCheck, brokerAddr(id), "is not the leader of "+r.TP.String()+": "+NotLeaderOrFollower.String()).on(r.TP).code(NotLeaderOrFollower)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
@@ -77,11 +77,11 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 		w.produceV2(id, p, m, r, -1)
 		return
 	}
-	if b.Transactional && w.Config.Verification && b.ProducerID >= 0 {
+	if b.Transactional && w.config.Verification && b.ProducerID >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
-			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now, corr)
-			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
+			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.now, corr)
+			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
 				because(RuleVerifyBeforeAppend, "first transactional batch from this pid here, verification before append")).on(r.TP).txn(r.TransactionalID)
@@ -126,11 +126,11 @@ func (w *World) onVerifyResponse(id int, m *Message, r *AddPartitionsToTxnRespon
 func (w *World) finishVerify(corr int64, code ErrorCode) {
 	var pk parkedRequest
 	found := false
-	for i, x := range w.Parked {
+	for i, x := range w.parked {
 		if x.Corr == corr {
 			pk = x
 			// In place: Clone copies Parked, so no snapshot shares it.
-			w.Parked = append(w.Parked[:i], w.Parked[i+1:]...)
+			w.parked = append(w.parked[:i], w.parked[i+1:]...)
 			found = true
 			break
 		}
@@ -143,7 +143,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 		return
 	}
 	r := pk.Msg.Body.(*ProduceRequest)
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	id, _ := parseBrokerAddr(pk.Msg.To)
 	if p == nil || p.Leader != id {
 		w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
@@ -221,14 +221,14 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 }
 
 func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
 		w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Code: NotLeaderOrFollower})
 		return
 	}
 	var batches []Batch
 	var aborted []AbortedTxn
-	if r.ReadCommitted && w.Config.Teach.NoLSO && p.LastStableOffset() < p.HW {
+	if r.ReadCommitted && w.config.Teach.NoLSO && p.LastStableOffset() < p.HW {
 		lso := p.LastStableOffset()
 		var n int
 		batches, aborted, _ = p.readTo(r.Offset, p.HW, true, 500)
@@ -252,7 +252,7 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 // LSO for read_committed, the high watermark for read_uncommitted
 // (Partition.fetchOffsetForTimestamp).
 func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
 		w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Code: NotLeaderOrFollower, Offset: -1})
 		return
@@ -261,7 +261,7 @@ func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
 	if r.Latest {
 		off = p.HW
 		if r.ReadCommitted {
-			if lso := p.LastStableOffset(); !w.Config.Teach.NoLSO || lso == p.HW {
+			if lso := p.LastStableOffset(); !w.config.Teach.NoLSO || lso == p.HW {
 				off = lso
 			} else {
 				w.emitRule(EvInfo, brokerAddr(id), "answers "+m.From+"'s read_committed ListOffsets(latest) of "+r.TP.String()+" with the high watermark "+itoa(p.HW)+", not the LSO "+itoa(lso),

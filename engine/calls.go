@@ -85,7 +85,7 @@ func (w *World) sendRecords(p *Producer, tp TP, recs Records) {
 	recs = recs.numbered(w.nextUID + 1)
 	w.nextUID += int64(recs.Len()) + 1
 	p.Sends++
-	p.Queue = append(p.Queue, ProducerBatch{ID: w.nextUID, TP: tp, Records: recs, BaseSeq: NoSequence, CreatedAt: w.Now, Transactional: p.transactional(), Txn: p.Txn})
+	p.Queue = append(p.Queue, ProducerBatch{ID: w.nextUID, TP: tp, Records: recs, BaseSeq: NoSequence, CreatedAt: w.now, Transactional: p.transactional(), Txn: p.Txn})
 }
 
 func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {

@@ -74,19 +74,19 @@ func compareRunClients(t *testing.T, s swarmSetup, seed int64, version int) {
 	for i := 0; i < 500; i++ {
 		var a Action
 		if version == swarmSwitching && r.Intn(40) == 0 {
-			a = versionConfig(int64(3 - ref.Config.TransactionVersion))
+			a = versionConfig(int64(3 - ref.config.TransactionVersion))
 		} else {
 			a = randomAction(ref, r, s, i)
 		}
-		from := len(ref.Events)
+		from := len(ref.events)
 		fast.Apply(a)
 		applyRunningAll(ref, a)
-		if len(fast.Events) != len(ref.Events) {
-			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, len(fast.Events), len(ref.Events))
+		if len(fast.events) != len(ref.events) {
+			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, len(fast.events), len(ref.events))
 		}
-		for k := from; k < len(ref.Events); k++ {
-			if fast.Events[k].Line() != ref.Events[k].Line() {
-				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.Events[k].Line(), ref.Events[k].Line())
+		for k := from; k < len(ref.events); k++ {
+			if fast.events[k].Line() != ref.events[k].Line() {
+				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.events[k].Line(), ref.events[k].Line())
 			}
 		}
 		// The change set too: a view marks what it names.

@@ -84,7 +84,7 @@ func (c *Consumer) position(tp TP) *TPOffset {
 }
 
 func (w *World) assign(c *Consumer) {
-	for _, t := range w.Topics {
+	for _, t := range w.topics {
 		if len(c.Topics) > 0 && !containsString(c.Topics, t.Name) {
 			continue
 		}
@@ -165,7 +165,7 @@ func (w *World) poll(c *Consumer) {
 		if pos.Offset < 0 || c.inFlight(MsgFetch, pos.TP) {
 			continue
 		}
-		p := w.Partitions[pos.TP]
+		p := w.partitions[pos.TP]
 		if p == nil || p.Leader < 0 {
 			continue
 		}
@@ -201,7 +201,7 @@ func (w *World) resetPositions(c *Consumer) {
 		if c.inFlight(MsgListOffsets, tp) {
 			continue
 		}
-		if p := w.Partitions[tp]; p != nil && p.Leader >= 0 {
+		if p := w.partitions[tp]; p != nil && p.Leader >= 0 {
 			w.consumerSend(c, MsgListOffsets, p.Leader, &ListOffsetsRequest{TP: tp, Latest: c.OffsetReset == ResetLatest, ReadCommitted: c.ReadCommitted}, []TP{tp})
 		}
 	}

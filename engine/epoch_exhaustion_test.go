@@ -56,7 +56,7 @@ func s28World(t *testing.T) (*World, *Producer) {
 	s28Apply(t, w, txnProducer("a", "payment-processor-1"))
 	s28Apply(t, w, Call{Client: "a", Method: CallInitTransactions})
 	s28Apply(t, w, Run{})
-	tp := w.TxnParts[w.TxnPartitionFor("payment-processor-1")]
+	tp := w.txnParts[w.TxnPartitionFor("payment-processor-1")]
 	m, ok := tp.Meta["payment-processor-1"]
 	if !ok || m.ProducerID != 1000 {
 		t.Fatalf("setup: metadata %+v", m)

@@ -360,9 +360,9 @@ func (e Event) Line() string {
 // nothing to render.
 func (w *World) record(e Event, detail string) *Event {
 	w.growEvents()
-	w.Events = append(w.Events, e)
-	p := &w.Events[len(w.Events)-1]
-	p.Seq, p.Step, p.Time = len(w.Events)-1, w.StepCount, w.Now
+	w.events = append(w.events, e)
+	p := &w.events[len(w.events)-1]
+	p.Seq, p.Step, p.Time = len(w.events)-1, w.stepCount, w.now
 	p.text = detail
 	if p.Message != nil {
 		p.Msg = p.Message.ID
@@ -379,9 +379,9 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
 	w.growEvents()
-	w.Events = append(w.Events, Event{Seq: len(w.Events), Step: w.StepCount, Time: w.Now, Kind: kind, Actor: actor, text: text})
+	w.events = append(w.events, Event{Seq: len(w.events), Step: w.stepCount, Time: w.now, Kind: kind, Actor: actor, text: text})
 	w.changes.actor(actor)
-	return &w.Events[len(w.Events)-1]
+	return &w.events[len(w.events)-1]
 }
 
 func (w *World) emitRule(kind EventKind, actor, text string, rule Rule) *Event {
@@ -417,10 +417,10 @@ func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string)
 // Measured: BenchmarkRecordMemory stays under the 80 bytes per record of
 // issue 7 (see the note of this change).
 func (w *World) growEvents() {
-	if len(w.Events) < cap(w.Events) {
+	if len(w.events) < cap(w.events) {
 		return
 	}
-	n := make([]Event, len(w.Events), 2*cap(w.Events)+64)
-	copy(n, w.Events)
-	w.Events = n
+	n := make([]Event, len(w.events), 2*cap(w.events)+64)
+	copy(n, w.events)
+	w.events = n
 }

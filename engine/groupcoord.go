@@ -36,10 +36,10 @@ func (g *Group) member(id string) (GroupMember, bool) {
 }
 
 func (w *World) group(id string) *Group {
-	g := w.Groups[id]
+	g := w.groups[id]
 	if g == nil {
 		g = &Group{ID: id, Committed: map[TP]CommittedOffset{}, Pending: map[int64]map[TP]CommittedOffset{}}
-		w.Groups[id] = g
+		w.groups[id] = g
 	}
 	return g
 }
@@ -76,7 +76,7 @@ func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, Er
 
 // validateTxnOffsetCommit is the KIP-447 membership check (ref 5.2 table).
 func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, string) {
-	g, exists := w.Groups[r.GroupID]
+	g, exists := w.groups[r.GroupID]
 	if !exists || (len(g.Members) == 0 && !g.Simple && g.Generation == 0) {
 		if r.GenerationID < 0 {
 			return None, "group does not exist, generation < 0: a simple group is created"
@@ -120,11 +120,11 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 		w.txnOffsetCommitV2(id, p, m, r)
 		return
 	}
-	if w.Config.Verification && r.TransactionalID != "" && r.ProducerID >= 0 {
+	if w.config.Verification && r.TransactionalID != "" && r.ProducerID >= 0 {
 		if e, ok := p.Producers[r.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
-			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.Now, corr)
-			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
+			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
+			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
 				" and asks the coordinator to verify "+p.TP.String()+" is in the transaction",
 				because(RuleTxnOffsetVerify, "KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String())).on(p.TP).txn(r.TransactionalID)
@@ -204,7 +204,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	// UnifiedLog.analyzeAndValidateProducerState: a transactional write
 	// with no open transaction here needs the guard it was verified under;
 	// a marker in between removed it (ref 2.2 step 3).
-	if w.Config.Verification && !open {
+	if w.config.Verification && !open {
 		if v, ok := p.Verifying[r.ProducerID]; !ok || guard == 0 || v.Guard != guard {
 			w.failTxnOffsetCommit(m, r, InvalidTxnState, because(RuleVerificationGuard, "the verification guard no longer matches; no open transaction of pid="+itoa(r.ProducerID)+" on "+p.TP.String()))
 			return
@@ -214,7 +214,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTxnOffsetStaleEpoch, "producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String()))
 		return
 	}
-	if w.Config.Verification && !open {
+	if w.config.Verification && !open {
 		w.checkOffsetsWriteVerified(p, r.TransactionalID, r.ProducerID)
 	}
 	g := w.group(r.GroupID)
@@ -253,8 +253,8 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 // offsets of a later one, whose outputs it does not commit with them, so
 // the offsets-atomic check does not hold it to them.
 func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType, late bool) {
-	for _, gid := range sortedKeys(w.Groups) {
-		g := w.Groups[gid]
+	for _, gid := range sortedKeys(w.groups) {
+		g := w.groups[gid]
 		if w.OffsetsPartitionFor(gid) != tp {
 			continue
 		}

@@ -137,7 +137,7 @@ func (w *World) rewrittenByBump(b, o *Batch) bool {
 		return false
 	}
 	first := b.Records.FirstUID()
-	for _, p := range w.Producers {
+	for _, p := range w.producers {
 		if p.ProducerID != b.ProducerID || p.transactional() {
 			continue
 		}
@@ -160,14 +160,14 @@ func (w *World) violate(name, actor, text string) {
 
 // violateWith records a violation whose typed fields are set.
 func (w *World) violateWith(v Violation, actor string) {
-	v.Step, v.Actor = w.StepCount, actor
+	v.Step, v.Actor = w.stepCount, actor
 	if v.Msg == 0 && w.cur != nil {
 		v.Msg = w.cur.ID
 	}
 	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, because(RuleInvariant, "invariant"))
 	v.Event = e.Seq
-	w.Violations = append(w.Violations, v)
-	w.monitorViolated(len(w.Violations) - 1)
+	w.violations = append(w.violations, v)
+	w.monitorViolated(len(w.violations) - 1)
 }
 
 // batchViolation is a violation about a data batch b of partition p.
@@ -179,12 +179,12 @@ func batchViolation(name, text string, p *PartitionLog, b *Batch) Violation {
 
 // checkInvariants runs the per-step checks on the partitions touched.
 func (w *World) checkInvariants() {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		w.dirty = w.dirty[:0]
 		return
 	}
 	for _, tp := range w.dirty {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		if p == nil {
 			continue
 		}
@@ -201,7 +201,7 @@ func (w *World) checkInvariants() {
 // common case costs two comparisons; only a suspicious batch is checked
 // against the log.
 func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
-	if !w.Config.CheckInvariants || b.Control {
+	if !w.config.CheckInvariants || b.Control {
 		return
 	}
 	if b.ProducerID >= 0 && b.BaseSequence >= 0 {
@@ -270,7 +270,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 // decides (0 when unknown). It reports whether the marker is Kafka's
 // HazardLateTxnMarker: it closes a later transaction than its own.
 func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, epoch int16, result MarkerType, owner int64) (late bool) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return false
 	}
 	if result == MarkerCommit {
@@ -337,7 +337,7 @@ func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result Ma
 // so the transaction's own marker will decide the write. Without this
 // check a missing verification would pass as HazardLateTxnOffsetCommit.
 func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int64) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return
 	}
 	t := w.txnPart(w.TxnPartitionFor(txnID))
@@ -380,11 +380,11 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 // aborted-transaction list keep it out). A read_uncommitted consumer doing
 // so is Kafka's documented behaviour, narrated by noteUncommittedRead.
 func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return
 	}
 	if st := w.undecidedStatus(tp, b); st != StatusPlain {
-		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.Partitions[tp], b)
+		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.partitions[tp], b)
 		v.Consumer = c.Name
 		w.violateWith(v, c.Name)
 	}
@@ -393,7 +393,7 @@ func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
 // undecidedStatus is the status of a transactional batch a consumer
 // returned when that is aborted or open, StatusPlain otherwise.
 func (w *World) undecidedStatus(tp TP, b *Batch) BatchStatus {
-	p := w.Partitions[tp]
+	p := w.partitions[tp]
 	if p == nil || !b.Transactional {
 		return StatusPlain
 	}

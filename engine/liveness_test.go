@@ -26,7 +26,7 @@ func swarmLiveness(t *testing.T, version, share int) {
 	for seed := int64(1); seed <= seeds; seed++ {
 		w, log := runSwarm(safeSetup, seed, 300, version)
 		var heal []Action
-		for _, b := range w.Brokers {
+		for _, b := range w.brokers {
 			if !b.Alive {
 				heal = append(heal, Restart{Target: Target{Broker: b.ID}})
 			}
@@ -41,8 +41,8 @@ func swarmLiveness(t *testing.T, version, share int) {
 			w.Apply(a)
 			log = append(log, a.String())
 		}
-		all := append([]*Producer(nil), w.Producers...)
-		for _, pr := range w.Processors {
+		all := append([]*Producer(nil), w.producers...)
+		for _, pr := range w.processors {
 			all = append(all, pr.Producer)
 		}
 		for _, p := range all {

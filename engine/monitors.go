@@ -70,7 +70,7 @@ func invariantIndex(name string) int {
 
 // monitorViolated counts violation i.
 func (w *World) monitorViolated(i int) {
-	k := invariantIndex(w.Violations[i].Name)
+	k := invariantIndex(w.violations[i].Name)
 	if k < 0 {
 		return
 	}
@@ -97,10 +97,10 @@ func (w *World) MonitorStatusInto(dst []MonitorState) []MonitorState {
 		if k := invariantIndex(m.Invariant); k >= 0 {
 			c := w.monitors[k]
 			s.Count = int(c.count)
-			if c.first > 0 && int(c.first) <= len(w.Violations) {
+			if c.first > 0 && int(c.first) <= len(w.violations) {
 				s.Broken = true
 				s.FirstIndex = int(c.first) - 1
-				s.First = w.Violations[s.FirstIndex]
+				s.First = w.violations[s.FirstIndex]
 			}
 		}
 		dst = append(dst, s)

@@ -30,7 +30,7 @@ func duplicateAfterHistory(tb testing.TB, records int) *World {
 			tb.Fatal(err)
 		}
 	}
-	if len(w.Violations) == 0 {
+	if len(w.violations) == 0 {
 		tb.Fatal("no violation")
 	}
 	return w
@@ -46,7 +46,7 @@ func BenchmarkMonitorStatus100k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		buf = w.MonitorStatusInto(buf)
 	}
-	b.ReportMetric(float64(len(w.Events)), "events")
+	b.ReportMetric(float64(len(w.events)), "events")
 	if !buf[1].Broken {
 		b.Fatal("duplicate-record not broken")
 	}
@@ -56,7 +56,7 @@ func BenchmarkMonitorStatus100k(b *testing.B) {
 // over the same history.
 func BenchmarkCause100k(b *testing.B) {
 	w := duplicateAfterHistory(b, 100000)
-	v := w.Violations[0]
+	v := w.violations[0]
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -64,5 +64,5 @@ func BenchmarkCause100k(b *testing.B) {
 			b.Fatal("short chain")
 		}
 	}
-	b.ReportMetric(float64(len(w.Events)), "events")
+	b.ReportMetric(float64(len(w.events)), "events")
 }

@@ -11,7 +11,7 @@ import (
 func recountOutputs(w *World) map[outputKey]map[int64]int32 {
 	out := map[outputKey]map[int64]int32{}
 	for _, tp := range w.allPartitions() {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		for i := range p.Batches {
 			b := &p.Batches[i]
 			if !hasSources(b) {
@@ -180,7 +180,7 @@ func TestPvec(t *testing.T) {
 func TestOutputIndexTruncation(t *testing.T) {
 	w := New(DefaultConfig())
 	applyAll(t, w, CreateTopic{Name: "t"}, CreateTopic{Name: "u", Partitions: 1, RF: 3})
-	p := w.Partitions[TP{Topic: "u"}]
+	p := w.partitions[TP{Topic: "u"}]
 	in := TP{Topic: "t"}
 	out := func(pid int64, txnal bool, offs ...int64) Batch {
 		vals := make([]string, len(offs))

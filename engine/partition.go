@@ -94,12 +94,12 @@ func (w *World) hold(need []TPOffset, m *Message, kind MsgKind, body Body) {
 		w.send(h.Kind, h.From, h.To, h.Corr, h.Body)
 		return
 	}
-	w.Held = append(w.Held, h)
+	w.held = append(w.held, h)
 }
 
 func (w *World) replicated(need []TPOffset) bool {
 	for _, n := range need {
-		if p := w.Partitions[n.TP]; p == nil || p.HW <= n.Offset {
+		if p := w.partitions[n.TP]; p == nil || p.HW <= n.Offset {
 			return false
 		}
 	}
@@ -108,15 +108,15 @@ func (w *World) replicated(need []TPOffset) bool {
 
 // releaseHeld sends the held answers whose writes are now replicated.
 func (w *World) releaseHeld() {
-	kept := w.Held[:0:0]
-	for _, h := range w.Held {
+	kept := w.held[:0:0]
+	for _, h := range w.held {
 		if w.replicated(h.Need) {
 			w.send(h.Kind, h.From, h.To, h.Corr, h.Body)
 		} else {
 			kept = append(kept, h)
 		}
 	}
-	w.Held = kept
+	w.held = kept
 }
 
 // IsInternal reports whether the partition belongs to an internal topic.
@@ -215,7 +215,7 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 		e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 	}
 	last := b.LastSequence()
-	teach := w.Config.Teach
+	teach := w.config.Teach
 	// Row 1: duplicate of a cached batch (UnifiedLog.analyzeAndValidateProducerState).
 	if known && b.ProducerEpoch == e.ProducerEpoch && !teach.NoDedup {
 		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
@@ -313,7 +313,7 @@ func seqRange(a, b int32) string {
 func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendResult {
 	w.changes.partition(p)
 	b.BaseOffset = p.LEO
-	b.AppendTime = w.Now
+	b.AppendTime = w.now
 	w.checkAppendInvariants(p, &b)
 	p.Batches = append(p.Batches, b)
 	p.LEO += int64(b.Count)
@@ -331,10 +331,10 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 				e.ProducerEpoch = b.ProducerEpoch
 			}
 			if b.BaseSequence != NoSequence {
-				e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.Now})
+				e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.now})
 			}
 		}
-		e.LastTimestamp = w.Now
+		e.LastTimestamp = w.now
 		if b.Transactional {
 			// Either the transaction now has a first offset or it is
 			// complete: the verification entry has done its job
@@ -370,7 +370,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	}
 	off := p.LEO
 	mb := Batch{BaseOffset: off, ProducerID: pid, ProducerEpoch: epoch, BaseSequence: NoSequence, Count: 1,
-		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.Now}
+		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.now}
 	why += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
@@ -401,7 +401,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	e.CoordinatorEpoch = coordEpoch
 	e.CurrentTxnFirstOffset = -1
 	e.CurrentTxn = 0
-	e.LastTimestamp = w.Now
+	e.LastTimestamp = w.now
 	w.changes.partition(p)
 	p.Producers[pid] = e
 	delete(p.Verifying, pid)
@@ -433,7 +433,7 @@ func (w *World) afterAppend(p *PartitionLog) {
 		return
 	}
 	if !w.hasTimer(TimerReplicate, brokerAddr(p.Leader), p.TP) {
-		w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
+		w.setTimer(w.config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
 	}
 }
 
@@ -450,7 +450,7 @@ func (w *World) aliveFollowers(p *PartitionLog) int {
 // onReplicate is the followers' fetch: the high watermark moves to what they
 // have copied.
 func (w *World) onReplicate(t Timer) {
-	p := w.Partitions[t.TP]
+	p := w.partitions[t.TP]
 	if p == nil {
 		return
 	}
@@ -460,7 +460,7 @@ func (w *World) onReplicate(t Timer) {
 	}
 	w.advanceHW(p, upto)
 	if p.LEO > p.HW && w.aliveFollowers(p) > 0 {
-		w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
+		w.setTimer(w.config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
 	}
 }
 
@@ -489,7 +489,7 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 		w.emit(EvWatermark, brokerAddr(p.Leader), text).on(p.TP)
 	}
 	w.markDirty(p.TP)
-	if len(w.Held) > 0 {
+	if len(w.held) > 0 {
 		w.releaseHeld()
 	}
 }
@@ -593,7 +593,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 func (w *World) expireProducers(p *PartitionLog) {
 	var ids []int64
 	for pid, e := range p.Producers {
-		if e.CurrentTxnFirstOffset < 0 && w.Now-e.LastTimestamp >= w.Config.ProducerIDExpirationMs {
+		if e.CurrentTxnFirstOffset < 0 && w.now-e.LastTimestamp >= w.config.ProducerIDExpirationMs {
 			ids = append(ids, pid)
 		}
 	}
@@ -605,7 +605,7 @@ func (w *World) expireProducers(p *PartitionLog) {
 	}
 	// Verification entries expire on the same timer (removeExpiredProducers).
 	for pid, v := range p.Verifying {
-		if w.Now-v.Timestamp >= w.Config.ProducerIDExpirationMs {
+		if w.now-v.Timestamp >= w.config.ProducerIDExpirationMs {
 			delete(p.Verifying, pid)
 		}
 	}

@@ -243,7 +243,7 @@ func (w *World) abortable(p *Producer, code ErrorCode, text string) {
 }
 
 func (w *World) anyBroker() int {
-	for _, b := range w.Brokers {
+	for _, b := range w.brokers {
 		if b.Alive {
 			return b.ID
 		}
@@ -288,7 +288,7 @@ func (w *World) runProducer(p *Producer) {
 	if p.Crashed || p.Paused || p.Closed || p.ConfigError != "" || p.State == FatalError {
 		return
 	}
-	if w.Now < p.BackoffUntil {
+	if w.now < p.BackoffUntil {
 		return
 	}
 	if p.idempotent() && w.maybeSendTxnRequest(p) {
@@ -578,7 +578,7 @@ func (w *World) drain(p *Producer) {
 			blocked = append(blocked, b.TP)
 			continue
 		}
-		pl := w.Partitions[b.TP]
+		pl := w.partitions[b.TP]
 		if pl == nil || pl.Leader < 0 {
 			blocked = append(blocked, b.TP)
 			continue
@@ -764,7 +764,7 @@ func (w *World) retryLater(p *Producer, backoff int64) {
 	if backoff <= 0 {
 		backoff = p.Config.RetryBackoffMs
 	}
-	p.BackoffUntil = w.Now + backoff
+	p.BackoffUntil = w.now + backoff
 	w.setTimer(backoff, Timer{Kind: TimerRetryBackoff, Owner: p.Name})
 }
 
@@ -1049,7 +1049,7 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 // produceFailed decides between retry, epoch bump and error (ref 1.4, 1.5;
 // Sender.completeBatch, TransactionManager.canRetry).
 func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
-	expired := w.Now-b.CreatedAt >= p.Config.DeliveryTimeoutMs
+	expired := w.now-b.CreatedAt >= p.Config.DeliveryTimeoutMs
 	retriesLeft := int64(b.Attempts) <= p.Config.Retries
 	switch {
 	case code.Retriable() || code == RequestTimedOut:

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,5 +59,16 @@ func TestNameTablesAreCopies(t *testing.T) {
 	if engine.InvariantNames()[0] == "changed" || engine.HazardNames()[0] == "changed" || engine.Monitors()[0].Holds == "changed" ||
 		engine.TxnStates()[0] == engine.Dead || engine.Rules()[0].Words == "changed" {
 		t.Error("a name table changed through what a caller got")
+	}
+}
+
+// The world's state is the engine's own: World has no exported field, so
+// nothing outside the engine can change it except through Apply.
+func TestWorldFieldsAreUnexported(t *testing.T) {
+	rt := reflect.TypeOf(engine.World{})
+	for i := 0; i < rt.NumField(); i++ {
+		if f := rt.Field(i); f.IsExported() {
+			t.Errorf("World.%s is exported", f.Name)
+		}
 	}
 }

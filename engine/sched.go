@@ -135,14 +135,14 @@ func (w *World) schedule(at int64, it item) {
 	w.seq++
 	it.At = at
 	it.Seq = w.seq
-	w.Queue.push(it)
+	w.queue.push(it)
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 		w.indexTimeout(it)
 	}
 }
 
 func (w *World) setTimer(after int64, t Timer) {
-	w.schedule(w.Now+after, item{Kind: itemTimer, Timer: t})
+	w.schedule(w.now+after, item{Kind: itemTimer, Timer: t})
 }
 
 // cancelTimer removes pending timers of a kind for an owner and id.
@@ -165,15 +165,15 @@ func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 		w.dropCancelled()
 		// Rebuild when the cancelled ones are half the queue, or the
 		// index holds more than the queue (items removed by other code).
-		if n := len(w.cancelled); n > 32 && 2*n > len(w.Queue) || n+len(w.timeouts) > len(w.Queue)+64 {
+		if n := len(w.cancelled); n > 32 && 2*n > len(w.queue) || n+len(w.timeouts) > len(w.queue)+64 {
 			w.compactQueue()
 		}
 		return
 	}
-	for i := 0; i < len(w.Queue); i++ {
-		it := &w.Queue[i]
+	for i := 0; i < len(w.queue); i++ {
+		it := &w.queue[i]
 		if it.Timer.ID == id && it.Kind == itemTimer && it.Timer.Kind == kind && it.Timer.Owner == owner {
-			w.Queue.removeAt(i)
+			w.queue.removeAt(i)
 			i = -1
 		}
 	}
@@ -207,14 +207,14 @@ func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.ca
 // dropCancelled pops cancelled timeouts off the top of the queue, so that
 // the next item is always a live one.
 func (w *World) dropCancelled() {
-	for len(w.Queue) > 0 && w.isCancelled(&w.Queue[0]) {
-		delete(w.cancelled, w.Queue.pop().Seq)
+	for len(w.queue) > 0 && w.isCancelled(&w.queue[0]) {
+		delete(w.cancelled, w.queue.pop().Seq)
 	}
 }
 
 // popItem takes the next item, which dropCancelled made a live one.
 func (w *World) popItem() item {
-	it := w.Queue.pop()
+	it := w.queue.pop()
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
 		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
@@ -229,20 +229,20 @@ func (w *World) popItem() item {
 // index from what is left (items other code removed leave stale entries).
 // The heap's layout changes, not its order: items are taken by (time, seq).
 func (w *World) compactQueue() {
-	kept := w.Queue[:0]
-	for _, it := range w.Queue {
+	kept := w.queue[:0]
+	for _, it := range w.queue {
 		if !w.cancelled[it.Seq] {
 			kept = append(kept, it)
 		}
 	}
-	clear(w.Queue[len(kept):])
-	w.Queue = kept
+	clear(w.queue[len(kept):])
+	w.queue = kept
 	for i := len(kept)/2 - 1; i >= 0; i-- {
-		w.Queue.down(i)
+		w.queue.down(i)
 	}
 	w.cancelled = nil
 	w.timeouts = nil
-	for _, it := range w.Queue {
+	for _, it := range w.queue {
 		if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 			w.indexTimeout(it)
 		}
@@ -250,8 +250,8 @@ func (w *World) compactQueue() {
 }
 
 func (w *World) hasTimer(kind TimerKind, owner string, tp TP) bool {
-	for i := range w.Queue {
-		it := &w.Queue[i]
+	for i := range w.queue {
+		it := &w.queue[i]
 		if it.Kind == itemTimer && it.Timer.Kind == kind && it.Timer.Owner == owner && it.Timer.TP == tp {
 			return true
 		}

@@ -236,8 +236,8 @@ func randomAction(w *World, r *rand.Rand, s swarmSetup, n int) Action {
 	case k < 82:
 		return Advance{Ms: int64(r.Intn(25000))}
 	case k < 87:
-		b := Target{Broker: 1 + r.Intn(len(w.Brokers))}
-		if w.brokerAlive(1+r.Intn(len(w.Brokers))) && r.Intn(2) == 0 {
+		b := Target{Broker: 1 + r.Intn(len(w.brokers))}
+		if w.brokerAlive(1+r.Intn(len(w.brokers))) && r.Intn(2) == 0 {
 			return Crash{Target: b}
 		}
 		return Restart{Target: b}
@@ -296,13 +296,13 @@ func runSwarm(s swarmSetup, seed int64, actions int, version int) (*World, []str
 	for i := 0; i < actions; i++ {
 		var a Action
 		if version == swarmSwitching && r.Intn(40) == 0 {
-			a = versionConfig(int64(3 - w.Config.TransactionVersion))
+			a = versionConfig(int64(3 - w.config.TransactionVersion))
 		} else {
 			a = randomAction(w, r, s, i)
 		}
 		log = append(log, a.String())
 		w.Apply(a) // a refused action (e.g. restart of a live broker) is part of the run
-		if len(w.Violations) > 0 {
+		if len(w.violations) > 0 {
 			break
 		}
 	}
@@ -348,18 +348,18 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 		first := int64(*swarmFirst)
 		for seed := first; seed < first+int64(seeds); seed++ {
 			w, log := runSwarm(safeSetup, seed, *swarmActions, version)
-			if len(w.Violations) > 0 {
-				v := w.Violations[0]
+			if len(w.violations) > 0 {
+				v := w.violations[0]
 				t.Fatalf("seed %d: invariant %s violated at step %d: %s\nreplay (scenario):\n%s", seed, v.Name, v.Step, v.Text, strings.Join(log, "\n"))
 			}
 			if version == swarmTV2 {
 				// KIP-890 part 2 closes Kafka's TV1 hazards: under TV2 a
 				// late write of an ended transaction has an older epoch
 				// and is refused, so none may happen.
-				for i := range w.Events {
+				for i := range w.events {
 					// HazardSequenceRewrite is the idempotent
 					// producer's, not a transaction's: TV2 leaves it.
-					if e := &w.Events[i]; e.Kind == EvHazard && !strings.HasPrefix(e.Text(), "KAFKA HAZARD "+HazardSequenceRewrite+":") {
+					if e := &w.events[i]; e.Kind == EvHazard && !strings.HasPrefix(e.Text(), "KAFKA HAZARD "+HazardSequenceRewrite+":") {
 						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text(), strings.Join(log, "\n"))
 					}
 				}
@@ -374,7 +374,7 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 			found := false
 			for seed := int64(1); seed <= 300 && !found; seed++ {
 				w, _ := runSwarm(s, seed, *swarmActions, version)
-				for _, v := range w.Violations {
+				for _, v := range w.violations {
 					if v.Name == s.want {
 						checkCause(t, w, v, seed)
 						found = true
@@ -400,12 +400,12 @@ func TestSwarmReadUncommitted(t *testing.T) {
 		shown := 0
 		for seed := int64(1); seed <= 300; seed++ {
 			w, log := runSwarm(readUncommittedSetup, seed, *swarmActions, version)
-			if len(w.Violations) > 0 {
-				v := w.Violations[0]
+			if len(w.violations) > 0 {
+				v := w.violations[0]
 				t.Fatalf("seed %d: %s with a read_uncommitted consumer: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
 			}
-			for i := range w.Events {
-				if e := &w.Events[i]; e.Kind == EvConsume && strings.Contains(e.Text(), "to the application, as read_uncommitted does") {
+			for i := range w.events {
+				if e := &w.events[i]; e.Kind == EvConsume && strings.Contains(e.Text(), "to the application, as read_uncommitted does") {
 					shown++
 					break
 				}
@@ -451,7 +451,7 @@ func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 				case r.Intn(25) == 0:
 					a = SetTeaching(keys[r.Intn(len(keys))], r.Intn(2) == 0)
 				case version == swarmSwitching && r.Intn(40) == 0:
-					a = versionConfig(int64(3 - w.Config.TransactionVersion))
+					a = versionConfig(int64(3 - w.config.TransactionVersion))
 				default:
 					a = randomAction(w, r, safeSetup, i)
 				}
@@ -465,7 +465,7 @@ func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 					w.Apply(a)
 				}()
 			}
-			for _, v := range w.Violations {
+			for _, v := range w.violations {
 				if !slices.Contains(allowed, v.Name) {
 					t.Fatalf("seed %d: %s with teaching switches flipping: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
 				}
@@ -484,7 +484,7 @@ func checkCause(t *testing.T, w *World, v Violation, seed int64) {
 		t.Fatalf("seed %d: the cause chain of %s does not end with it: %+v", seed, v.Name, chain)
 	}
 	for i, l := range chain[:len(chain)-1] {
-		if l.Event < 0 || l.Event >= len(w.Events) || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
+		if l.Event < 0 || l.Event >= len(w.events) || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
 			t.Fatalf("seed %d: bad link %d of the cause of %s: %+v", seed, i, v.Name, chain)
 		}
 	}

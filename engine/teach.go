@@ -51,7 +51,7 @@ type TeachingSwitch struct {
 
 // TeachingSwitches lists the switches and their state, in ConfigKeys order.
 func (w *World) TeachingSwitches() []TeachingSwitch {
-	t := w.Config.Teach
+	t := w.config.Teach
 	return []TeachingSwitch{
 		{Key: ConfigTeachDedup, On: !t.NoDedup, Guards: "the partition leader drops a retried batch it already has (producer id and sequence numbers)"},
 		{Key: ConfigTeachFencing, On: !t.NoFencing, Guards: "brokers and coordinators refuse a producer whose epoch was fenced by a newer instance"},
@@ -75,7 +75,7 @@ func teachRule(k ConfigKey, more string) Rule {
 }
 
 func (w *World) setTeaching(k ConfigKey, on bool) {
-	t := &w.Config.Teach
+	t := &w.config.Teach
 	var f *bool
 	switch k {
 	case ConfigTeachDedup:
@@ -124,7 +124,7 @@ func (w *World) SwitchChangeAt(event int) (k ConfigKey, on, ok bool) {
 // A newer epoch than the current one is not a fenced producer: it is
 // refused as ever.
 func (w *World) acceptFencedEpoch(actor, txnID string, epoch, current int16, what string) bool {
-	if !w.Config.Teach.NoFencing || epoch >= current {
+	if !w.config.Teach.NoFencing || epoch >= current {
 		return false
 	}
 	w.emitRule(EvFence, actor, "takes "+what+" of "+txnID+" at fenced epoch "+itoa(int64(epoch))+" (current epoch "+itoa(int64(current))+")",

@@ -74,7 +74,7 @@ func Kafka431() TV2Release {
 
 // tv2Cluster reports whether the cluster's finalized transaction.version
 // is 2 or more.
-func (w *World) tv2Cluster() bool { return w.Config.TransactionVersion >= 2 }
+func (w *World) tv2Cluster() bool { return w.config.TransactionVersion >= 2 }
 
 // AddPartitionsToTxn retry by a TV2 leader on CONCURRENT_TRANSACTIONS
 // (ReplicaManager.maybeRetryOnConcurrentTransactions, KAFKA-18654): every
@@ -95,7 +95,7 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 	b := &r.Batches[0]
 	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
 	e, known := p.Producers[b.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
+	if w.config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch && !w.config.Teach.NoFencing {
 		w.emitRule(EvSeqCheck, r.TP.String(), "rejects "+who+": "+InvalidProducerEpoch.String()+" before asking the coordinator; nothing appended",
 			because(RuleTV2EpochBeforeAdd, "TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (Kafka 4.1.0)")).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
@@ -108,14 +108,14 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 		return
 	}
 	if since < 0 {
-		since = w.Now
+		since = w.now
 	}
 	corr := w.newCorr()
-	guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now, corr)
+	guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.now, corr)
 	v := p.Verifying[b.ProducerID]
 	v.TV2 = true
 	p.Verifying[b.ProducerID] = v
-	w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: since})
+	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: since})
 	w.emitRule(EvSeqCheck, r.TP.String(), "holds "+who+" and asks the coordinator to add "+r.TP.String()+" to the transaction",
 		because(RuleTV2ImplicitAdd, "TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none")).on(r.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, b.ProducerID, b.ProducerEpoch, r.TP, b.Txn)
@@ -157,7 +157,7 @@ func (w *World) finishVerifyV2(pk parkedRequest, code ErrorCode) bool {
 // lower.
 func (w *World) staleAfterAdd(p *PartitionLog, pid int64, epoch int16) (int16, bool) {
 	e, ok := p.Producers[pid]
-	if !w.Config.TV2.EpochBeforeGuard || !ok || e.ProducerEpoch == NoProducerEpoch || epoch >= e.ProducerEpoch || w.Config.Teach.NoFencing {
+	if !w.config.TV2.EpochBeforeGuard || !ok || e.ProducerEpoch == NoProducerEpoch || epoch >= e.ProducerEpoch || w.config.Teach.NoFencing {
 		return 0, false
 	}
 	return e.ProducerEpoch, true
@@ -168,14 +168,14 @@ func (w *World) staleAfterAdd(p *PartitionLog, pid int64, epoch int16) (int16, b
 // (UnifiedLog.batchMissingRequiredVerification), though a TV2 add always
 // happens.
 func (w *World) addGuard(pk parkedRequest) int64 {
-	if !w.Config.Verification {
+	if !w.config.Verification {
 		return 0
 	}
 	return pk.Guard
 }
 
 func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorCode) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	id, _ := parseBrokerAddr(pk.Msg.To)
 	if p == nil || p.Leader != id {
 		w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
@@ -195,12 +195,12 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 		w.finishProduce(p, pk.Msg, r, w.addGuard(pk))
 		return
 	case ConcurrentTransactions:
-		if w.Now-pk.Since < AddPartitionsLeaderRetryMaxMs {
+		if w.now-pk.Since < AddPartitionsLeaderRetryMaxMs {
 			// The produce waits at the leader; the add is tried again.
 			w.emitRule(EvSeqCheck, r.TP.String(), "the coordinator answers "+code.String()+" (a transition of the transaction is pending): the leader retries the add in "+itoa(AddPartitionsLeaderBackoffMs)+" ms",
 				because(RuleTV2LeaderRetry, "a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms")).on(r.TP).txn(r.TransactionalID).code(code)
 			corr := w.newCorr()
-			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
+			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
 			w.setTimer(AddPartitionsLeaderBackoffMs, Timer{Kind: TimerAddPartitionsRetry, Owner: brokerAddr(id), ID: corr, TP: r.TP})
 			return
 		}
@@ -224,14 +224,14 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 // ReplicaManager's scheduled maybeSendPartitionsToTransactionCoordinator:
 // the checks before the coordinator call run again too.
 func (w *World) onAddPartitionsRetry(tm Timer) {
-	for i, pk := range w.Parked {
+	for i, pk := range w.parked {
 		if pk.Corr != tm.ID {
 			continue
 		}
-		w.Parked = append(w.Parked[:i:i], w.Parked[i+1:]...)
+		w.parked = append(w.parked[:i:i], w.parked[i+1:]...)
 		r := pk.Msg.Body.(*ProduceRequest)
 		id, _ := parseBrokerAddr(pk.Msg.To)
-		p := w.Partitions[r.TP]
+		p := w.partitions[r.TP]
 		if p == nil || p.Leader != id {
 			w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
 			return
@@ -250,7 +250,7 @@ func (w *World) onAddPartitionsRetry(tm Timer) {
 // and never retries CONCURRENT_TRANSACTIONS itself.
 func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOffsetCommitRequest) {
 	e, known := p.Producers[r.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
+	if w.config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.config.Teach.NoFencing {
 		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetStaleEpoch, "TV2 epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+
 			" on "+p.TP.String()+": refused before any coordinator call (Kafka 4.1.0)"))
 		return
@@ -260,8 +260,8 @@ func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOff
 		return
 	}
 	corr := w.newCorr()
-	guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.Now, corr)
-	w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.Now})
+	guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
+	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.now})
 	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
 		" and asks the coordinator to add "+p.TP.String()+" to the transaction",
 		because(RuleTV2TxnOffsetAdd, "TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn")).on(p.TP).txn(r.TransactionalID)
@@ -426,7 +426,7 @@ func (w *World) tv2EndTxnTable(k endTxnKey) endTxnCell {
 	case CompleteAbort:
 		switch {
 		case k.Commit && k.Retry:
-			return endTxnCell{Code: w.Config.TV2.CommitRetryInCompleteAbort}
+			return endTxnCell{Code: w.config.TV2.CommitRetryInCompleteAbort}
 		case k.Commit:
 			return endTxnCell{Code: InvalidTxnState}
 		case k.Retry:
@@ -505,7 +505,7 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{V5: true, ProducerID: meta.ProducerID, ProducerEpoch: meta.ProducerEpoch})
 	default:
 		if meta.State == CompleteAbort && r.Commit && retry {
-			rule = rule.and(because(RuleTV2RetryAnswer, "as in Kafka "+w.Config.TV2.Name+" (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED)"))
+			rule = rule.and(because(RuleTV2RetryAnswer, "as in Kafka "+w.config.TV2.Name+" (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED)"))
 		}
 		fail(cell.Code, actor, rule)
 	}
@@ -519,12 +519,12 @@ func (w *World) prepareEndV2(id int, t *TxnStatePartition, meta TxnMetadata, cel
 	target := meta
 	target.State = cell.To
 	w.bumpForEndV2(id, t, meta, &target)
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	if cell.Empty {
 		// With TV2 a transaction may be aborted with nothing added; its
 		// start time is then the update time.
 		target.Partitions = nil
-		target.StartTs = w.Now
+		target.StartTs = w.now
 		rule.Detail += ": an empty abort (no partitions, no markers), epoch bump"
 	}
 	w.txnWrite(t, target, wEndTxn, m, rule)
@@ -586,7 +586,7 @@ func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, ta
 		target.TV2 = false // endTransactionWithTV1: TV1 markers
 		return Rule{}
 	}
-	rel := w.Config.TV2
+	rel := w.config.TV2
 	target.TV2 = true
 	target.PrevProducerID = meta.ProducerID
 	rule := because(RuleTV2Fence, "TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch "+itoa(int64(meta.ProducerEpoch))+" (Kafka 4.0.1)")
@@ -628,7 +628,7 @@ func (w *World) completeTargetV2(t *TxnStatePartition, meta TxnMetadata, target 
 // clientTransactionVersion).
 func (w *World) markerVersion(meta TxnMetadata) int8 {
 	if meta.TV2 {
-		return w.Config.TV2.MarkerVersion
+		return w.config.TV2.MarkerVersion
 	}
 	return 0
 }
@@ -671,7 +671,7 @@ func markerDataEpoch(epoch int16, tv2Txn bool) int16 {
 // batch must start at sequence 0.
 func (w *World) firstSequenceV2(p *PartitionLog, e ProducerStateEntry, b *Batch) (appendResult, bool) {
 	v, ok := p.Verifying[b.ProducerID]
-	if !ok || !v.TV2 || !w.Config.TV2.FirstSequenceZero || b.BaseSequence == 0 || e.NumCached > 0 {
+	if !ok || !v.TV2 || !w.config.TV2.FirstSequenceZero || b.BaseSequence == 0 || e.NumCached > 0 {
 		return appendResult{}, false
 	}
 	return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,

@@ -122,12 +122,12 @@ type TxnStatePartition struct {
 }
 
 func (w *World) txnPart(p int32) *TxnStatePartition {
-	if t, ok := w.TxnParts[p]; ok {
+	if t, ok := w.txnParts[p]; ok {
 		return t
 	}
 	reps := w.replicasFor(TxnStateTopic, p, 3)
 	t := &TxnStatePartition{Partition: p, Replicas: reps, Leader: w.firstAlive(reps), Meta: map[string]TxnMetadata{}, Markers: map[string]*markerJob{}}
-	w.TxnParts[p] = t
+	w.txnParts[p] = t
 	return t
 }
 
@@ -203,8 +203,8 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		fail(InvalidRequest, actor, because(RuleInitEmptyID, "empty transactional id"))
 		return
 	}
-	if r.TimeoutMs <= 0 || r.TimeoutMs > w.Config.TxnMaxTimeoutMs {
-		fail(InvalidTransactionTimeout, actor, because(RuleInitTimeout, "timeout "+itoa(r.TimeoutMs)+" not in 1.."+itoa(w.Config.TxnMaxTimeoutMs)+" (transaction.max.timeout.ms)"))
+	if r.TimeoutMs <= 0 || r.TimeoutMs > w.config.TxnMaxTimeoutMs {
+		fail(InvalidTransactionTimeout, actor, because(RuleInitTimeout, "timeout "+itoa(r.TimeoutMs)+" not in 1.."+itoa(w.config.TxnMaxTimeoutMs)+" (transaction.max.timeout.ms)"))
 		return
 	}
 	if (r.ProducerID == NoProducerID) != (r.ProducerEpoch == NoProducerEpoch) {
@@ -225,7 +225,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	if !ok {
 		pid := w.allocatePID(id)
 		meta = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
-			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.Now}
+			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.now}
 		t.Meta[r.TransactionalID] = meta
 		w.changes.txnID(r.TransactionalID)
 		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", cite(RuleInitNewID)).txn(r.TransactionalID)
@@ -254,7 +254,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	target.TimeoutMs = r.TimeoutMs
 	target.State = Empty
 	target.Partitions = nil
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	var rule Rule
 	exhausted := meta.ProducerEpoch >= EpochExhaustedAt
 	switch {
@@ -300,7 +300,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	target.ProducerEpoch = meta.ProducerEpoch + 1
 	target.LastProducerEpoch = NoProducerEpoch
 	target.State = PrepareAbort
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	rule := w.fenceTargetV2(t.Leader, t, meta, &target)
 	fenced := meta
 	fenced.State = PrepareEpochFence
@@ -338,7 +338,7 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 		what += " nextProducerId=" + itoa(target.NextProducerID)
 	}
 	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule).txn(target.TransactionalID)
-	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
+	w.setTimer(w.config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
 func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to TxnState) {
@@ -349,7 +349,7 @@ func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to Tx
 
 // onTxnLogAppended applies a durable write and continues what it was for.
 func (w *World) onTxnLogAppended(tm Timer) {
-	t := w.TxnParts[tm.TP.Partition]
+	t := w.txnParts[tm.TP.Partition]
 	if t == nil {
 		return
 	}
@@ -436,7 +436,7 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return
 	}
 	for _, tp := range r.Partitions {
-		if w.Partitions[tp] == nil && w.partition(tp) == nil {
+		if w.partitions[tp] == nil && w.partition(tp) == nil {
 			res := all(OperationNotAttempted)
 			for i := range res {
 				if res[i].TP == tp {
@@ -486,12 +486,12 @@ func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, 
 	}
 	sortTPs(target.Partitions)
 	if meta.State != Ongoing {
-		target.StartTs = w.Now
+		target.StartTs = w.now
 	}
 	target.TV2 = false // a TV1 request; the TV2 add sets it back (prepareAddPartitions)
 	target.Txn = w.noteTxnOwner(t, meta, txn, request)
 	target.State = Ongoing
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	return target
 }
 
@@ -627,7 +627,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		if r.Commit {
 			target.State = PrepareCommit
 		}
-		target.LastUpdateTs = w.Now
+		target.LastUpdateTs = w.now
 		target.TV2 = false // endTransactionWithTV1: its markers are TV1's, whatever added the partitions
 		w.txnWrite(t, target, wEndTxn, m, because(RuleEndTxn, "Ongoing + "+verb))
 	case PrepareCommit:
@@ -726,7 +726,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 }
 
 func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkersResponse) {
-	t := w.TxnParts[r.CoordPartition]
+	t := w.txnParts[r.CoordPartition]
 	if t == nil || t.Leader != id || t.CoordEpoch != r.CoordinatorEpoch {
 		return
 	}
@@ -765,7 +765,7 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 // no leader, now that tp has one again.
 func (w *World) resendWaitingMarkers(tp TP) {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 || t.Loading {
 			continue
 		}
@@ -807,7 +807,7 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 		target.State = CompleteCommit
 	}
 	target.Partitions = nil
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	rule := because(RuleMarkersComplete, "every marker acknowledged")
 	if len(meta.Partitions) == 0 {
 		rule = because(RuleTV2EmptyAbort, "an empty abort has no markers to write")
@@ -819,7 +819,7 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 // onMarkerTimeout resends markers whose request got no answer.
 func (w *World) onCoordinatorRequestTimeout(tm Timer) {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.addr() != tm.Owner {
 			continue
 		}
@@ -855,8 +855,8 @@ func sortedIDs[V any](m map[int64]V) []int64 {
 }
 
 func (w *World) sortedTxnParts() []int32 {
-	out := make([]int32, 0, len(w.TxnParts))
-	for p := range w.TxnParts {
+	out := make([]int32, 0, len(w.txnParts))
+	for p := range w.txnParts {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
@@ -866,26 +866,26 @@ func (w *World) sortedTxnParts() []int32 {
 // onAbortCheck is abortTimedOutTransactions (ref 3.8): Ongoing transactions
 // past their timeout are fenced and aborted exactly as step 11 of ref 3.4.
 func (w *World) onAbortCheck() {
-	w.setTimer(w.Config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
+	w.setTimer(w.config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
 	// Most checks find nothing: NextTxnDeadline is a lower bound of every
 	// Ongoing transaction's deadline, so a check before it scans nothing.
-	if w.Now <= w.NextTxnDeadline {
+	if w.now <= w.nextTxnDeadline {
 		return
 	}
-	w.NextTxnDeadline = math.MaxInt64
-	for _, t := range w.TxnParts {
+	w.nextTxnDeadline = math.MaxInt64
+	for _, t := range w.txnParts {
 		for _, meta := range t.Meta {
 			w.noteTxnDeadline(meta)
 		}
 	}
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 || t.Loading {
 			continue
 		}
 		for _, id := range sortedKeys(t.Meta) {
 			meta := t.Meta[id]
-			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.Now {
+			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.now {
 				w.fenceAndAbort(t, meta, wTimeoutAbort, nil, because(RuleTxnTimeout, "started at t="+itoa(meta.StartTs)+", timeout "+itoa(meta.TimeoutMs)+" ms passed"))
 			}
 		}
@@ -896,29 +896,29 @@ func (w *World) onAbortCheck() {
 // state on partitions (ref 2.1).
 func (w *World) onExpiryCheck() {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 || t.Loading {
 			continue
 		}
 		for _, id := range sortedKeys(t.Meta) {
 			meta := t.Meta[id]
 			if (meta.State == Empty || meta.State == CompleteCommit || meta.State == CompleteAbort) && !meta.HasPending &&
-				w.Now-meta.LastUpdateTs >= w.Config.TxnIDExpirationMs {
+				w.now-meta.LastUpdateTs >= w.config.TxnIDExpirationMs {
 				w.txnWrite(t, meta, wTombstone, nil, because(RuleTxnIDExpiry, "idle for transactional.id.expiration.ms"))
 			}
 		}
 	}
 	for _, tp := range w.SortedPartitions() {
-		w.expireProducers(w.Partitions[tp])
+		w.expireProducers(w.partitions[tp])
 	}
-	w.setTimer(w.Config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
+	w.setTimer(w.config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
 }
 
 // onLoadDone finishes a new coordinator's load of its partition (ref 3.9):
 // the cache is rebuilt from the log, and Prepare* transactions get all their
 // markers again under the new coordinator epoch.
 func (w *World) onLoadDone(tm Timer) {
-	t := w.TxnParts[tm.TP.Partition]
+	t := w.txnParts[tm.TP.Partition]
 	if t == nil || t.addr() != tm.Owner {
 		return
 	}
@@ -955,7 +955,7 @@ func (w *World) onLoadDone(tm Timer) {
 
 // noteTxnDeadline lowers NextTxnDeadline to an Ongoing transaction's deadline.
 func (w *World) noteTxnDeadline(m TxnMetadata) {
-	if m.State == Ongoing && m.StartTs+m.TimeoutMs < w.NextTxnDeadline {
-		w.NextTxnDeadline = m.StartTs + m.TimeoutMs
+	if m.State == Ongoing && m.StartTs+m.TimeoutMs < w.nextTxnDeadline {
+		w.nextTxnDeadline = m.StartTs + m.TimeoutMs
 	}
 }

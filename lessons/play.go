@@ -51,7 +51,7 @@ func NewPlayer(l *Lesson) *Player {
 func run(w *engine.World, cmds []script.Command) snapshot {
 	r := &script.Runner{World: w}
 	var probs []*script.Error
-	changes := engine.ChangeSet{FirstEvent: len(w.Events), FirstViolation: len(w.Violations)}
+	changes := engine.ChangeSet{FirstEvent: len(w.Events()), FirstViolation: len(w.Violations())}
 	for _, c := range cmds {
 		_, f, err := r.Exec(c)
 		// World.Changes is the last action's; after an expectation or a
@@ -94,7 +94,7 @@ func (p *Player) ensure(k int) {
 		p.snaps = append(p.snaps, run(live, p.l.Steps[last].Commands))
 		// The event history, the fastest growing, moves a few dozen times
 		// in a long lesson: then point every snapshot at the new arrays.
-		if ev := live.Events; cap(ev) > 0 && &ev[:1][0] != p.events {
+		if ev := live.Events(); cap(ev) > 0 && &ev[:1][0] != p.events {
 			p.events = &ev[:1][0]
 			for _, s := range p.snaps[:len(p.snaps)-1] {
 				s.world.ShareHistory(live)

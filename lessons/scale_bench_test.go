@@ -49,8 +49,8 @@ func BenchmarkPlayTxnSteps(b *testing.B) {
 				for p.Next() {
 				}
 				b.StopTimer()
-				if p.Pos() != n+1 || len(p.Problems()) > 0 || len(p.World().Violations) > 0 {
-					b.Fatalf("stopped at %d of %d: %v %v", p.Pos(), n+1, p.Problems(), p.World().Violations)
+				if p.Pos() != n+1 || len(p.Problems()) > 0 || len(p.World().Violations()) > 0 {
+					b.Fatalf("stopped at %d of %d: %v %v", p.Pos(), n+1, p.Problems(), p.World().Violations())
 				}
 				runtime.GC()
 				runtime.ReadMemStats(&after)

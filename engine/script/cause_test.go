@@ -187,11 +187,11 @@ func TestTeachingSwitchEvents(t *testing.T) {
 	if k, on, ok := w.SwitchChangeAt(evs[1].Seq); !ok || on || k != engine.ConfigTeachLSO {
 		t.Errorf("SwitchChangeAt: %v %v %v", k, on, ok)
 	}
-	if !w.Config.Teach.NoLSO || w.TeachingSwitches()[2].On {
+	if !w.Config().Teach.NoLSO || w.TeachingSwitches()[2].On {
 		t.Errorf("eoslab.lso still on")
 	}
 	evs, _ = w.Apply(engine.SetTeaching(engine.ConfigTeachLSO, true))
-	if k, on, ok := w.SwitchChangeAt(evs[len(evs)-1].Seq); !ok || !on || k != engine.ConfigTeachLSO || w.Config.Teach.Any() {
-		t.Errorf("off -> on: %v %v %v %+v", k, on, ok, w.Config.Teach)
+	if k, on, ok := w.SwitchChangeAt(evs[len(evs)-1].Seq); !ok || !on || k != engine.ConfigTeachLSO || w.Config().Teach.Any() {
+		t.Errorf("off -> on: %v %v %v %+v", k, on, ok, w.Config().Teach)
 	}
 }

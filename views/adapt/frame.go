@@ -35,7 +35,7 @@ func (s *Session) build(pos int) views.Frame {
 	l := s.p.Lesson()
 	f := views.Frame{Step: pos, Steps: s.p.Len(), Kafka: l.Kafka}
 	if l.Kafka != 0 {
-		f.Protocol = w.Config.TransactionVersion
+		f.Protocol = w.Config().TransactionVersion
 	}
 	if st := s.p.StepAt(pos); st != nil {
 		f.Title, f.Narration, f.Note = st.Title, st.Say, st.Note
@@ -120,19 +120,19 @@ func (c *changes) firstViolation() int {
 // eventLines returns the recent events as canonical lines and as values
 // for the learner's log (logEvent), and how many of them are new.
 func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
-	from := max(0, len(w.Events)-maxEvents)
-	out := make([]views.EventLine, len(w.Events)-from)
+	from := max(0, len(w.Events())-maxEvents)
+	out := make([]views.EventLine, len(w.Events())-from)
 	log := make([]views.LogEvent, len(out))
 	for i := range out {
 		c, ok := s.eventText.get(from + i)
 		if !ok {
-			e := &w.Events[from+i]
+			e := &w.Events()[from+i]
 			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
 			s.eventText.put(from+i, c)
 		}
 		out[i], log[i] = c.line, c.log
 	}
-	return out, log, min(len(w.Events)-min(ch.firstEvent(), len(w.Events)), len(out))
+	return out, log, min(len(w.Events())-min(ch.firstEvent(), len(w.Events())), len(out))
 }
 
 // eventForms is one event as the frame carries it: its canonical line and
@@ -144,7 +144,7 @@ type eventForms struct {
 
 func violations(w *engine.World, ch *changes) []views.Violation {
 	var out []views.Violation
-	for _, v := range w.Violations[min(ch.firstViolation(), len(w.Violations)):] {
+	for _, v := range w.Violations()[min(ch.firstViolation(), len(w.Violations())):] {
 		out = append(out, views.Violation{Name: v.Name, Text: v.Text})
 	}
 	return out
@@ -278,7 +278,7 @@ func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
 func (s *Session) partitionViews(w *engine.World, ch *changes) []views.PartitionView {
 	var out []views.PartitionView
 	for _, tp := range w.SortedPartitions() {
-		p := w.Partitions[tp]
+		p := w.Partition(tp)
 		if p.IsInternal() {
 			continue
 		}
@@ -385,7 +385,7 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 			States: txnStateNames, Current: -1, ProducerID: -1, Epoch: -1}
 		// Read the maps directly: the engine's lookups create an entry on
 		// first use, and a view must not change the world it shows.
-		t := w.TxnParts[n]
+		t := w.TxnStatePartition(n)
 		if t == nil {
 			out = append(out, v)
 			continue

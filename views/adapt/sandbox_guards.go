@@ -110,7 +110,7 @@ func (g guards) teach(id views.SafeguardID) bool {
 func (x *Sandbox) Safeguards() []views.Safeguard {
 	g := x.branch().g
 	w := x.world()
-	hasProducer, hasConsumer := false, len(w.Consumers) > 0
+	hasProducer, hasConsumer := false, len(w.Consumers()) > 0
 	for _, a := range x.base {
 		if _, ok := a.(engine.DeclareProducer); ok {
 			hasProducer = true
@@ -122,7 +122,7 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 		{ID: views.GuardIsolation, Key: "isolation.level", Value: isolationWord(g.readCommitted), On: g.readCommitted,
 			Available: hasConsumer, Why: "no consumer"},
 		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
-			Available: len(w.Processors) > 0, Why: "no processor"},
+			Available: len(w.Processors()) > 0, Why: "no processor"},
 	}
 	for _, id := range teachGuards {
 		on := g.teach(id)

@@ -769,7 +769,7 @@ func TestSandboxKafka4(t *testing.T) {
 		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
 	}
 	x := m.(views.Sandbox).Session().(*adapt.Sandbox)
-	if v := x.World().Config.TransactionVersion; v != 2 {
+	if v := x.World().Config().TransactionVersion; v != 2 {
 		t.Fatalf("transaction.version %d", v)
 	}
 	for _, mo := range x.Monitors() {
