@@ -63,9 +63,11 @@ func (w *World) Consumers() []*Consumer { return append([]*Consumer(nil), w.cons
 // Processors are the declared processors, as a copy of the list.
 func (w *World) Processors() []*Processor { return append([]*Processor(nil), w.processors...) }
 
-// Events is the event history, capped at its length: read it, never
-// change it.
-func (w *World) Events() []Event { return w.events[:len(w.events):len(w.events)] }
+// EventsSince is a copy of the events from the i-th on (EventAt and
+// EventCount read one at a time without copying).
+func (w *World) EventsSince(i int) []Event {
+	return w.events.slice(min(max(i, 0), w.events.len()), w.events.len())
+}
 
 // Violations are the invariant violations so far, capped at their length.
 func (w *World) Violations() []Violation { return w.violations[:len(w.violations):len(w.violations)] }

@@ -19,7 +19,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	w.beginChanges()
 	w.applying++
 	defer func() { w.applying-- }()
-	start := len(w.events)
+	start := w.events.len()
 	w.emit(EvAction, "scenario", a.String())
 	if c := addressedClient(a); c != "" {
 		// The client a call addresses acts even when it emits nothing
@@ -35,7 +35,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	if berr := w.endAction(); err == nil {
 		err = berr
 	}
-	return w.events[start:], err
+	return w.events.slice(start, w.events.len()), err
 }
 
 // isSetup reports whether a declares the cluster, a topic or a client:

@@ -133,7 +133,7 @@ func TestSnapshotIndependence(t *testing.T) {
 	if last(w) != "only-in-original" || last(c) != "only-in-clone" {
 		t.Fatalf("clone and original share appends: %q %q", last(w), last(c))
 	}
-	for _, e := range w.events {
+	for _, e := range w.EventsSince(0) {
 		if e.Kind == EvAction && e.Text() == cloneSend.String() || carries(e.Message, "only-in-clone") {
 			t.Fatalf("the original's history holds the clone's event %q", e.Text())
 		}

@@ -93,7 +93,7 @@ type actionBudget struct {
 
 // beginAction starts counting an action's work.
 func (w *World) beginAction(a Action) {
-	w.act = actionBudget{on: true, start: len(w.events), action: a.String()}
+	w.act = actionBudget{on: true, start: w.events.len(), action: a.String()}
 }
 
 // endAction stops counting and returns the error of a limit the action
@@ -126,9 +126,9 @@ func (w *World) withinBudget() bool {
 	switch {
 	case l.StepsPerAction > 0 && b.steps >= l.StepsPerAction:
 		b.err = w.budgetError("steps for one action", l.StepsPerAction)
-	case l.EventsPerAction > 0 && len(w.events)-b.start >= l.EventsPerAction:
+	case l.EventsPerAction > 0 && w.events.len()-b.start >= l.EventsPerAction:
 		b.err = w.budgetError("events for one action", int64(l.EventsPerAction))
-	case l.Events > 0 && len(w.events) >= l.Events:
+	case l.Events > 0 && w.events.len() >= l.Events:
 		b.err = w.budgetError("events in one scenario", int64(l.Events))
 	}
 	return b.err == nil

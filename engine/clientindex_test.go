@@ -78,15 +78,15 @@ func compareRunClients(t *testing.T, s swarmSetup, seed int64, version int) {
 		} else {
 			a = randomAction(ref, r, s, i)
 		}
-		from := len(ref.events)
+		from := ref.events.len()
 		fast.Apply(a)
 		applyRunningAll(ref, a)
-		if len(fast.events) != len(ref.events) {
-			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, len(fast.events), len(ref.events))
+		if fast.events.len() != ref.events.len() {
+			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, fast.events.len(), ref.events.len())
 		}
-		for k := from; k < len(ref.events); k++ {
-			if fast.events[k].Line() != ref.events[k].Line() {
-				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.events[k].Line(), ref.events[k].Line())
+		for k := from; k < ref.events.len(); k++ {
+			if fast.events.at(k).Line() != ref.events.at(k).Line() {
+				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.events.at(k).Line(), ref.events.at(k).Line())
 			}
 		}
 		// The change set too: a view marks what it names.

@@ -8,7 +8,7 @@ func (w *World) Clone() *World {
 	c := *w
 	c.brokers = append([]Broker(nil), w.brokers...)
 	c.topics = append([]Topic(nil), w.topics...)
-	c.events = w.events[:len(w.events):len(w.events)]
+	c.events = w.events.clone()
 	c.violations = w.violations[:len(w.violations):len(w.violations)]
 	c.queue = append(queue(nil), w.queue...)
 	c.parked = append([]parkedRequest(nil), w.parked...)
@@ -79,7 +79,7 @@ func (w *World) Clone() *World {
 // entry does not agree with later's (a truncated and rewritten log, a
 // world that did not grow from w) is left alone.
 func (w *World) ShareHistory(later *World) {
-	shareTail(&w.events, later.events, equal[Event])
+	w.events.shareWith(&later.events)
 	shareTail(&w.violations, later.violations, equal[Violation])
 	for tp, p := range w.partitions {
 		if lp := later.partitions[tp]; lp != nil {
@@ -233,6 +233,6 @@ func (x *Consumer) clone() *Consumer {
 // history would copy all of it.
 func (w *World) CloneForTrial() *World {
 	c := w.Clone()
-	c.events = nil
+	c.events = eventLog{}
 	return c
 }

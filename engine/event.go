@@ -359,10 +359,8 @@ func (e Event) Line() string {
 // through here or through emit, which does the same for an event that has
 // nothing to render.
 func (w *World) record(e Event, detail string) *Event {
-	w.growEvents()
-	w.events = append(w.events, e)
-	p := &w.events[len(w.events)-1]
-	p.Seq, p.Step, p.Time = len(w.events)-1, w.stepCount, w.now
+	p := w.events.push(e)
+	p.Seq, p.Step, p.Time = w.events.len()-1, w.stepCount, w.now
 	p.text = detail
 	if p.Message != nil {
 		p.Msg = p.Message.ID
@@ -378,10 +376,9 @@ func (w *World) record(e Event, detail string) *Event {
 func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
-	w.growEvents()
-	w.events = append(w.events, Event{Seq: len(w.events), Step: w.stepCount, Time: w.now, Kind: kind, Actor: actor, text: text})
+	p := w.events.push(Event{Seq: w.events.len(), Step: w.stepCount, Time: w.now, Kind: kind, Actor: actor, text: text})
 	w.changes.actor(actor)
-	return &w.events[len(w.events)-1]
+	return p
 }
 
 func (w *World) emitRule(kind EventKind, actor, text string, rule Rule) *Event {
@@ -406,21 +403,4 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // id; describe renders "id From -> To" and detail completes it.
 func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string) *Event {
 	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id, Change: TxnTransition(from, to)}, detail)
-}
-
-// growEvents doubles the event history's array when it is full. append
-// grows a large slice by a quarter, so a history is copied about four
-// times over as it grows; in the swarm that copying was 23% of the time
-// (runtime.growslice under emit and record). Doubling copies it about
-// once, for at most half an array unused in the live world; snapshots
-// share the array (ShareHistory), so the unused half is not copied.
-// Measured: BenchmarkRecordMemory stays under the 80 bytes per record of
-// issue 7 (see the note of this change).
-func (w *World) growEvents() {
-	if len(w.events) < cap(w.events) {
-		return
-	}
-	n := make([]Event, len(w.events), 2*cap(w.events)+64)
-	copy(n, w.events)
-	w.events = n
 }

@@ -46,7 +46,7 @@ func BenchmarkMonitorStatus100k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		buf = w.MonitorStatusInto(buf)
 	}
-	b.ReportMetric(float64(len(w.events)), "events")
+	b.ReportMetric(float64(w.events.len()), "events")
 	if !buf[1].Broken {
 		b.Fatal("duplicate-record not broken")
 	}
@@ -64,5 +64,5 @@ func BenchmarkCause100k(b *testing.B) {
 			b.Fatal("short chain")
 		}
 	}
-	b.ReportMetric(float64(len(w.events)), "events")
+	b.ReportMetric(float64(w.events.len()), "events")
 }

@@ -11,17 +11,17 @@ import "sort"
 // shared snapshot.
 
 // EventCount is the number of events so far.
-func (w *World) EventCount() int { return len(w.events) }
+func (w *World) EventCount() int { return w.events.len() }
 
 // EventAt is the i-th event (0 <= i < EventCount), by value. Its Message,
 // when set, is shared: messages are never modified after they are sent.
-func (w *World) EventAt(i int) Event { return w.events[i] }
+func (w *World) EventAt(i int) Event { return *w.events.at(i) }
 
 // FirstEventAt is the position of the first event at or after virtual time
 // t, or EventCount if there is none. Time never goes back, so the events
 // are in time order and this is a binary search.
 func (w *World) FirstEventAt(t int64) int {
-	return sort.Search(len(w.events), func(i int) bool { return w.events[i].Time >= t })
+	return sort.Search(w.events.len(), func(i int) bool { return w.events.at(i).Time >= t })
 }
 
 // ViolationList is a copy of the invariant violations so far, in order.

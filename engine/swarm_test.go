@@ -356,10 +356,10 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 				// KIP-890 part 2 closes Kafka's TV1 hazards: under TV2 a
 				// late write of an ended transaction has an older epoch
 				// and is refused, so none may happen.
-				for i := range w.events {
+				for i := range w.events.len() {
 					// HazardSequenceRewrite is the idempotent
 					// producer's, not a transaction's: TV2 leaves it.
-					if e := &w.events[i]; e.Kind == EvHazard && !strings.HasPrefix(e.Text(), "KAFKA HAZARD "+HazardSequenceRewrite+":") {
+					if e := w.events.at(i); e.Kind == EvHazard && !strings.HasPrefix(e.Text(), "KAFKA HAZARD "+HazardSequenceRewrite+":") {
 						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text(), strings.Join(log, "\n"))
 					}
 				}
@@ -404,8 +404,8 @@ func TestSwarmReadUncommitted(t *testing.T) {
 				v := w.violations[0]
 				t.Fatalf("seed %d: %s with a read_uncommitted consumer: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
 			}
-			for i := range w.events {
-				if e := &w.events[i]; e.Kind == EvConsume && strings.Contains(e.Text(), "to the application, as read_uncommitted does") {
+			for i := range w.events.len() {
+				if e := w.events.at(i); e.Kind == EvConsume && strings.Contains(e.Text(), "to the application, as read_uncommitted does") {
 					shown++
 					break
 				}
@@ -484,7 +484,7 @@ func checkCause(t *testing.T, w *World, v Violation, seed int64) {
 		t.Fatalf("seed %d: the cause chain of %s does not end with it: %+v", seed, v.Name, chain)
 	}
 	for i, l := range chain[:len(chain)-1] {
-		if l.Event < 0 || l.Event >= len(w.events) || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
+		if l.Event < 0 || l.Event >= w.events.len() || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
 			t.Fatalf("seed %d: bad link %d of the cause of %s: %+v", seed, i, v.Name, chain)
 		}
 	}

@@ -81,7 +81,7 @@ type World struct {
 	consumers  []*Consumer
 	processors []*Processor
 	queue      queue // deliveries and timers; cancelled request timeouts linger unseen (cancelTimer)
-	events     []Event
+	events     eventLog
 	violations []Violation
 	// nextTxnDeadline is a lower bound of the deadlines of Ongoing
 	// transactions: the timed-out transaction check skips its scan before it.

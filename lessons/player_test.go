@@ -13,7 +13,7 @@ import (
 // every log, the producers, the coordinators and the consumers.
 func fingerprint(w *engine.World) string {
 	var b strings.Builder
-	for _, e := range w.Events() {
+	for _, e := range w.EventsSince(0) {
 		b.WriteString(e.Line())
 		b.WriteByte('\n')
 	}

@@ -168,8 +168,9 @@ func TestEventsCarryTheirFields(t *testing.T) {
 				r.Exec(c)
 			}
 			injected := injectedTxnIDs(cmds)
-			for i := range r.World.Events() {
-				e := &r.World.Events()[i]
+			for i := range r.World.EventCount() {
+				ev := r.World.EventAt(i)
+				e := &ev
 				if e.Code != engine.None {
 					seen["code"] = true
 				}
@@ -244,10 +245,10 @@ func missingChanges(before, w *engine.World) []string {
 	cs := w.Changes()
 	var out []string
 	miss := func(s string) { out = append(out, s) }
-	if cs.FirstEvent != len(before.Events()) || cs.FirstViolation != len(before.Violations()) {
+	if cs.FirstEvent != before.EventCount() || cs.FirstViolation != len(before.Violations()) {
 		miss("starts at event " + itoaRun(cs.FirstEvent) + ", violation " + itoaRun(cs.FirstViolation))
 	}
-	for _, e := range w.Events()[len(before.Events()):] {
+	for _, e := range w.EventsSince(before.EventCount()) {
 		if !cs.Actor(e.Actor) {
 			miss("actor " + e.Actor + " of " + e.Line())
 		}

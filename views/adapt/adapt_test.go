@@ -476,7 +476,7 @@ func TestBigWorldFrame(t *testing.T) {
 	}
 	s := New(bigLesson(t))
 	f := playTo(t, s, 3)
-	if n := len(s.p.World().Events()); n < 100000 {
+	if n := s.p.World().EventCount(); n < 100000 {
 		t.Fatalf("only %d events", n)
 	}
 	if len(f.Events) != maxEvents || len(f.Timeline) != maxArrows || f.NewEvents == 0 {
@@ -498,7 +498,7 @@ func BenchmarkFrame100k(b *testing.B) {
 	s := New(bigLesson(b))
 	playTo(b, s, 3)
 	playTo(b, s, 2)
-	if n := len(s.p.World().Events()); n < 100000 {
+	if n := s.p.World().EventCount(); n < 100000 {
 		b.Fatalf("only %d events", n)
 	}
 	b.ReportAllocs()

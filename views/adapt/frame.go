@@ -120,19 +120,20 @@ func (c *changes) firstViolation() int {
 // eventLines returns the recent events as canonical lines and as values
 // for the learner's log (logEvent), and how many of them are new.
 func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
-	from := max(0, len(w.Events())-maxEvents)
-	out := make([]views.EventLine, len(w.Events())-from)
+	from := max(0, w.EventCount()-maxEvents)
+	out := make([]views.EventLine, w.EventCount()-from)
 	log := make([]views.LogEvent, len(out))
 	for i := range out {
 		c, ok := s.eventText.get(from + i)
 		if !ok {
-			e := &w.Events()[from+i]
+			ev := w.EventAt(from + i)
+			e := &ev
 			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
 			s.eventText.put(from+i, c)
 		}
 		out[i], log[i] = c.line, c.log
 	}
-	return out, log, min(len(w.Events())-min(ch.firstEvent(), len(w.Events())), len(out))
+	return out, log, min(w.EventCount()-min(ch.firstEvent(), w.EventCount()), len(out))
 }
 
 // eventForms is one event as the frame carries it: its canonical line and

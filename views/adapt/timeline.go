@@ -48,10 +48,11 @@ func (h *history) upto(p *lessons.Player, pos int) {
 		w := p.WorldAt(k)
 		from := 0
 		if k > 0 {
-			from = len(p.WorldAt(k - 1).Events())
+			from = p.WorldAt(k - 1).EventCount()
 		}
-		for i := from; i < len(w.Events()); i++ {
-			h.add(&w.Events()[i], k)
+		for i := from; i < w.EventCount(); i++ {
+			e := w.EventAt(i)
+			h.add(&e, k)
 		}
 		h.ends = append(h.ends, len(h.arrows))
 	}
