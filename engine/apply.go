@@ -169,8 +169,8 @@ func (w *World) runClients() {
 // Busy reports whether anything other than the periodic coordinator checks
 // is scheduled.
 func (w *World) Busy() bool {
-	for i := range w.queue {
-		it := &w.queue[i]
+	for i := range w.queue.len() {
+		it := w.queue.at(i)
 		if w.isCancelled(it) {
 			continue
 		}
@@ -189,7 +189,7 @@ func (w *World) Busy() bool {
 func (w *World) Step() bool {
 	w.beginChanges()
 	w.dropCancelled()
-	if len(w.queue) == 0 || !w.withinBudget() {
+	if w.queue.len() == 0 || !w.withinBudget() {
 		return false
 	}
 	w.start()
@@ -344,7 +344,7 @@ func (w *World) applyStepN(a Step) {
 	}
 	for i := int64(0); i < n; i++ {
 		if !w.Step() {
-			if len(w.queue) == 0 {
+			if w.queue.len() == 0 {
 				w.emit(EvInfo, "scenario", "nothing is scheduled")
 			}
 			break // nothing scheduled, or stopped by a limit; Apply reports it
@@ -387,7 +387,7 @@ func (w *World) applyRun(a Run) {
 
 func (w *World) applyAdvance(a Advance) {
 	until := w.now + a.Ms
-	for len(w.queue) > 0 && w.queue[0].At <= until {
+	for w.queue.len() > 0 && w.queue.at(0).At <= until {
 		if !w.Step() {
 			return // stopped by a limit; Apply reports it
 		}
@@ -400,9 +400,9 @@ func (w *World) applyAdvance(a Advance) {
 // picks; the earliest match in delivery order wins.
 func (w *World) selectMsg(s Selector) (int, error) {
 	best := -1
-	for i := range w.queue {
-		it := &w.queue[i]
-		if it.Kind == itemDeliver && s.matches(it.Msg) && (best < 0 || it.less(&w.queue[best])) {
+	for i := range w.queue.len() {
+		it := w.queue.at(i)
+		if it.Kind == itemDeliver && s.matches(it.Msg) && (best < 0 || it.less(w.queue.at(best))) {
 			best = i
 		}
 	}

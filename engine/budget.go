@@ -175,8 +175,8 @@ func (w *World) budgetError(limit string, max int64) *BudgetError {
 
 func (w *World) describeKind(k int) string {
 	var first *item
-	for i := range w.queue {
-		if it := &w.queue[i]; !w.isCancelled(it) && loopKind(it) == k && (first == nil || it.less(first)) {
+	for i := range w.queue.len() {
+		if it := w.queue.at(i); !w.isCancelled(it) && loopKind(it) == k && (first == nil || it.less(first)) {
 			first = it
 		}
 	}

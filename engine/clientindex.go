@@ -133,10 +133,10 @@ func (w *World) runBackoffDue() {
 	var due []int32
 	var walk func(i int)
 	walk = func(i int) {
-		if i >= len(w.queue) || w.queue[i].At > w.now {
+		if i >= w.queue.len() || w.queue.at(i).At > w.now {
 			return
 		}
-		if it := &w.queue[i]; it.Kind == itemTimer && it.Timer.Kind == TimerRetryBackoff {
+		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Kind == TimerRetryBackoff {
 			if r, ok := w.client(it.Timer.Owner); ok && r.Kind == clientProducer {
 				due = append(due, r.I)
 			}

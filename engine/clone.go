@@ -10,7 +10,7 @@ func (w *World) Clone() *World {
 	c.topics = append([]Topic(nil), w.topics...)
 	c.events = w.events.clone()
 	c.violations = w.violations[:len(w.violations):len(w.violations)]
-	c.queue = append(queue(nil), w.queue...)
+	c.queue = w.queue.clone()
 	c.parked = append([]parkedRequest(nil), w.parked...)
 	c.held = append([]heldResponse(nil), w.held...)
 	c.dirty = append([]TP(nil), w.dirty...)

@@ -8,7 +8,7 @@ func (w *World) applyDrop(a Drop) error {
 	if err != nil {
 		return err
 	}
-	m := w.queue[i].Msg
+	m := w.queue.at(i).Msg
 	w.queue.removeAt(i)
 	w.emitFault(FaultDropped, "network", m, "")
 	return nil
@@ -19,11 +19,11 @@ func (w *World) applyDuplicate(a Duplicate) error {
 	if err != nil {
 		return err
 	}
-	m := w.queue[i].Msg
+	m := w.queue.at(i).Msg
 	w.nextMsg++
 	cp := *m
 	cp.ID = w.nextMsg
-	w.schedule(w.queue[i].At, item{Kind: itemDeliver, Msg: &cp})
+	w.schedule(w.queue.at(i).At, item{Kind: itemDeliver, Msg: &cp})
 	w.emitFault(FaultDuplicated, "network", &cp, "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String())
 	return nil
 }
@@ -51,12 +51,12 @@ func (w *World) applyReorder(a Reorder) error {
 		return err
 	}
 	if i == j {
-		return errf("reorder needs two different messages: both selectors pick %s", w.queue[i].Msg.Name())
+		return errf("reorder needs two different messages: both selectors pick %s", w.queue.at(i).Msg.Name())
 	}
 	// Swap the two messages between their delivery slots. Slots keep
 	// their (time, seq), so the heap order is untouched.
-	mx, my := w.queue[i].Msg, w.queue[j].Msg
-	w.queue[i].Msg, w.queue[j].Msg = my, mx
+	mx, my := w.queue.at(i).Msg, w.queue.at(j).Msg
+	w.queue.at(i).Msg, w.queue.at(j).Msg = my, mx
 	w.changes.message(my.ID)
 	w.emitFault(FaultReordered, "network", mx, "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
 	return nil
@@ -105,8 +105,8 @@ func (w *World) crashBroker(id int) {
 	addr := brokerAddr(id)
 	w.emit(EvFault, addr, "crashes").fault(FaultCrash)
 	// Its timers and parked produces die with it.
-	for i := 0; i < len(w.queue); i++ {
-		if it := &w.queue[i]; it.Kind == itemTimer && it.Timer.Owner == addr {
+	for i := 0; i < w.queue.len(); i++ {
+		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Owner == addr {
 			w.queue.removeAt(i)
 			i = -1
 		}
@@ -215,8 +215,8 @@ func containsInt(xs []int, x int) bool {
 }
 
 func (w *World) dropTimersOf(name string) {
-	for i := 0; i < len(w.queue); i++ {
-		if it := &w.queue[i]; it.Kind == itemTimer && it.Timer.Owner == name {
+	for i := 0; i < w.queue.len(); i++ {
+		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Owner == name {
 			w.queue.removeAt(i)
 			i = -1
 		}

@@ -63,8 +63,8 @@ func TestCancelledTimeoutsAreInvisible(t *testing.T) {
 				w.dropCancelled()
 				sort.Slice(ref, func(i, j int) bool { return ref[i].less(&ref[j]) })
 				if len(ref) == 0 {
-					if len(w.queue) != 0 {
-						t.Fatalf("seed %d op %d: the queue holds %d items, want none", seed, op, len(w.queue))
+					if w.queue.len() != 0 {
+						t.Fatalf("seed %d op %d: the queue holds %d items, want none", seed, op, w.queue.len())
 					}
 					continue
 				}
