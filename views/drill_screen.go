@@ -84,6 +84,24 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 
+	case keyAny(km, k.Hint) && !over:
+		if d.Question().HintShown {
+			ds.msg = "The hint is shown under the choices."
+			return nil
+		}
+		if _, ok := d.Hint(); !ok {
+			ds.msg = "Already answered: the explanation is below the choices."
+			return nil
+		}
+		ds.msg = "Hint shown: a right answer to this question now earns no point."
+	case keyAny(km, k.Retry) && over:
+		nd, ok := d.Retry()
+		if !ok {
+			ds.msg = "Nothing was missed: there is no concept to drill again."
+			return nil
+		}
+		a.finishDrill()
+		a.drill = drillScreen{d: nd, keys: k}
 	case keyAny(km, k.Next) && !over:
 		if !d.Question().Checkpoint.Answered {
 			ds.msg = "Answer first: press " + answerRange(len(d.Question().Checkpoint.Choices)) + "."
@@ -221,14 +239,17 @@ func (a App) drillKeys() []key.Binding {
 		k.Next.SetHelp("enter", "lessons")
 		out := []key.Binding{k.Next}
 		if len(d.Result().Revisit) > 0 {
-			out = append(out, k.Open)
+			out = append(out, k.Retry, k.Open)
 		}
 		return append(out, k.Home)
 	}
 	q := d.Question()
 	if !q.Checkpoint.Answered {
 		k.Answer.SetHelp(answerRange(len(q.Checkpoint.Choices)), "answer")
-		return []key.Binding{k.Answer, k.Down, k.Home}
+		if q.HintShown {
+			return []key.Binding{k.Answer, k.Down, k.Home}
+		}
+		return []key.Binding{k.Answer, k.Hint, k.Down, k.Home}
 	}
 	if d.Pos() == d.Len()-1 {
 		k.Next.SetHelp(k.Next.Help().Key, "see the score")
@@ -252,6 +273,9 @@ func (a App) drillTop() []string {
 	if q.Setting != "" {
 		out = append(out, wrap(q.Setting, w)...)
 	}
+	if q.Written {
+		out = append(out, th.Text(theme.TextFaint, "An interview question: no simulation state, answer from what you know."))
+	}
 	if st := stateLines(th, &q.State, w); len(st) > 0 {
 		out = append(out, "", th.Text(theme.TextFaint, "The state now:"))
 		out = append(out, st...)
@@ -267,11 +291,21 @@ func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
 	p := painter{th: th, w: w}
 	cp := q.Checkpoint
 	out, result := p.checkpointLines(&cp, w)
+	if q.HintShown && q.Hint != "" {
+		out = append(out, "")
+		for _, l := range wrap("Hint: "+q.Hint, w) {
+			out = append(out, th.Text(theme.TextFaint, l))
+		}
+	}
 	verdict = -1
 	if len(result) > 0 {
 		out = append(out, "")
 		verdict = len(out)
 		out = append(out, result...)
+		out = append(out, whyNotLines(q, w)...)
+		if q.Ref != "" {
+			out = append(out, wrap("Check it: "+clean(q.Ref), w)...)
+		}
 		if q.LessonTitle != "" {
 			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+clean(q.LessonTitle)))
 		}
@@ -285,6 +319,9 @@ func (a App) drillResultLines(r DrillResult) []string {
 	th := a.th
 	w := min(max(a.w-4, 8), maxProse)
 	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
+	if r.Hinted > 0 {
+		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d more right after a hint, without the point", r.Hinted)))
+	}
 	if r.Answered < r.Total {
 		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d not answered", r.Total-r.Answered)))
 	}
@@ -308,10 +345,31 @@ func (a App) drillResultLines(r DrillResult) []string {
 				out = append(out, l)
 			}
 		}
-		out = append(out, "", th.Text(theme.TextFaint, "o opens the first of them."))
+		out = append(out, "", th.Text(theme.TextFaint, "r drills just these concepts again; o opens the first lesson."))
 	}
 	out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
 	return indentBy(out, 1)
+}
+
+// whyNotLines says, once a question is answered, why each wrong choice is
+// wrong, one line each under the choice's number.
+func whyNotLines(q DrillQuestion, w int) []string {
+	var out []string
+	for k, why := range q.Why {
+		if why == "" {
+			continue
+		}
+		if len(out) == 0 {
+			out = append(out, "Why not the others:")
+		}
+		for j, l := range wrap(itoa(k+1)+") "+clean(why), max(w-2, 8)) {
+			if j > 0 {
+				l = "   " + l
+			}
+			out = append(out, "  "+l)
+		}
+	}
+	return out
 }
 
 func indentBy(lines []string, n int) []string {

@@ -174,6 +174,9 @@ const (
 // Checkpoint is a "what happens next?" question that blocks Next until it is
 // answered.
 type Checkpoint struct {
+	// Prompt leads the question; empty means "What happens next?", a
+	// lesson's checkpoint. A drill's written questions name their kind.
+	Prompt   string
 	Question string
 	Choices  []string
 	Answered bool
