@@ -477,6 +477,8 @@ type Actor struct {
 	// draws it, with a key, when the full names would leave the labels
 	// too little room. Empty means Name.
 	Short string
+	// Broker marks a broker's column (a client's otherwise).
+	Broker bool
 }
 
 // LogEvent is one engine event, in parts, for the learner's event log.
