@@ -89,6 +89,32 @@ func TestDrillQuestionsPlay(t *testing.T) {
 	}
 }
 
+// The right answer does not give itself away by its length: it is at most
+// 1.3 times as long as the longest wrong choice (a reason belongs in the
+// explanation, not in the choice).
+func TestDrillRightAnswerIsNotTheLongestByFar(t *testing.T) {
+	pool, err := DrillPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range pool {
+		for _, k := range Versions {
+			qk := q.ForKafka(k)
+			cp := qk.Checkpoint()
+			right, longest := rightUnder(t, q, k), 0
+			for j, c := range cp.Choices {
+				if j+1 != right {
+					longest = max(longest, len(c.Text))
+				}
+			}
+			if n := len(cp.Choices[right-1].Text); n > 10 && float64(n) > 1.3*float64(longest) {
+				t.Errorf("%s under Kafka %d: the right choice has %d characters, the longest wrong one %d: %q",
+					q.ID, k, n, longest, cp.Choices[right-1].Text)
+			}
+		}
+	}
+}
+
 // simulationDetail finds what only this simulation knows: a broker's
 // number ("broker-2", "broker 3") or a logical time ("t=70000").
 var simulationDetail = regexp.MustCompile(`(?i)\bbroker[- ]?\d|\bt=\d|\bat t\s?=`)

@@ -221,9 +221,15 @@ func (a App) drillView() string {
 // The question pane takes what it needs, leaving the situation at least
 // four rows of text, or a third of the body on a short terminal.
 func (a App) drillSplit() (bottom []string, topH, verdict int) {
-	bottom, verdict = a.drillQuestion(a.drill.d.Question())
+	q := a.drill.d.Question()
+	bottom, verdict = a.drillQuestion(q)
 	bodyH := max(a.h-3, 0)
 	minTop := min(6, max(bodyH/3, 3))
+	if q.Written {
+		// A written question has no state to show: its situation pane
+		// holds two lines, and the question gets the rest.
+		minTop = min(len(a.drillTop())+2, minTop)
+	}
 	qH := min(len(bottom)+2, max(bodyH-minTop, 0))
 	return bottom, bodyH - qH, verdict
 }
