@@ -129,6 +129,9 @@ type drillScreen struct {
 	off int
 	// reported is set once the drill's score went to the progress.
 	reported bool
+	// retry is set for a drill of the concepts another drill missed,
+	// which no --seed replays.
+	retry bool
 	msg      string
 }
 

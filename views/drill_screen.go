@@ -101,7 +101,7 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		a.finishDrill()
-		a.drill = drillScreen{d: nd, keys: k}
+		a.drill = drillScreen{d: nd, keys: k, retry: true}
 	case keyAny(km, k.Next) && !over:
 		if !d.Question().Checkpoint.Answered {
 			ds.msg = "Answer first: press " + answerRange(len(d.Question().Checkpoint.Choices)) + "."
@@ -353,7 +353,11 @@ func (a App) drillResultLines(r DrillResult) []string {
 		}
 		out = append(out, "", th.Text(theme.TextFaint, "r drills just these concepts again; o opens the first lesson."))
 	}
-	out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
+	if a.drill.retry {
+		out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("This drill asked again the concepts missed in drill %d.", r.Seed)))
+	} else {
+		out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
+	}
 	return indentBy(out, 1)
 }
 
