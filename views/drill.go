@@ -132,7 +132,7 @@ type drillScreen struct {
 	// retry is set for a drill of the concepts another drill missed,
 	// which no --seed replays.
 	retry bool
-	msg      string
+	msg   string
 }
 
 func answerRange(n int) string {
