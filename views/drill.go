@@ -125,8 +125,9 @@ func (k DrillKeyMap) ASCII() DrillKeyMap {
 type drillScreen struct {
 	d    Drill
 	keys DrillKeyMap
-	// off is how far the body is scrolled.
-	off int
+	// off is how far the situation is scrolled, and qoff how far the
+	// answered question's pane is scrolled from where its verdict shows.
+	off, qoff int
 	// reported is set once the drill's score went to the progress.
 	reported bool
 	// retry is set for a drill of the concepts another drill missed,

@@ -60,6 +60,16 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 		a.finishDrill()
 		a.screen = screenHome
 		return nil
+	case keyAny(km, k.Up) && a.drillAnswered():
+		// Once answered, the arrows scroll the verdict, the pane with the
+		// focus: the situation was read before the answer.
+		bottom, _, _ := a.drillSplit()
+		ds.qoff = clamp(ds.qoff-1, -len(bottom), len(bottom))
+		return nil
+	case keyAny(km, k.Down) && a.drillAnswered():
+		bottom, _, _ := a.drillSplit()
+		ds.qoff = clamp(ds.qoff+1, -len(bottom), len(bottom))
+		return nil
 	case keyAny(km, k.Up):
 		ds.off = max(ds.off-1, 0)
 		return nil
@@ -108,7 +118,7 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		d.Next()
-		ds.off = 0
+		ds.off, ds.qoff = 0, 0
 		if d.Pos() >= d.Len() {
 			a.finishDrill()
 		}
@@ -195,6 +205,10 @@ func (a App) drillView() string {
 			anchor = Range{verdict, len(bottom) - 1}
 		}
 		q.SetContent(nil, textLines(bottom), anchor)
+		if ds.qoff != 0 {
+			q.off += ds.qoff
+			q.clamp()
+		}
 		blocks = append(blocks, block{Rect{0, 1, a.w, topH}, top.Lines(), false},
 			block{Rect{0, 1 + topH, a.w, bodyH - topH}, q.Lines(), false})
 	}
@@ -234,6 +248,12 @@ func (a App) drillSplit() (bottom []string, topH, verdict int) {
 	return bottom, bodyH - qH, verdict
 }
 
+// drillAnswered reports whether the current question is answered.
+func (a App) drillAnswered() bool {
+	d := a.drill.d
+	return d != nil && d.Pos() < d.Len() && d.Question().Checkpoint.Answered
+}
+
 // drillKeys are the keys that act now on the drill screen.
 func (a App) drillKeys() []key.Binding {
 	k := a.drill.keys
@@ -260,7 +280,7 @@ func (a App) drillKeys() []key.Binding {
 	if d.Pos() == d.Len()-1 {
 		k.Next.SetHelp(k.Next.Help().Key, "see the score")
 	}
-	return []key.Binding{k.Next, k.Open, k.Down, k.Home}
+	return []key.Binding{k.Next, k.Open, k.Up, k.Down, k.Home}
 }
 
 // drillTop is the situation of the current question: the step's title and

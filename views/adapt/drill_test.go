@@ -415,3 +415,24 @@ func TestDrillScreenHintAndRetry(t *testing.T) {
 		t.Fatalf("after r:\n%s", s)
 	}
 }
+
+// Once a question is answered, ↓ scrolls the verdict: at 60x20 its last
+// lines (where to check it, the lesson to open) come into view.
+func TestDrillVerdictScrolls(t *testing.T) {
+	d, err := lessons.DrillOf(43, 3, "timeout-then-commit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad := WrapDrill(d)
+	m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
+		NewDrill: func(int) (views.Drill, error) { return ad, nil }})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m = press(m, string(rune('0'+d.Correct(0))))
+	if s := ansi.Strip(m.View()); strings.Contains(s, "o opens the lesson") {
+		t.Fatalf("the verdict fits without scrolling; the test needs a longer one:\n%s", s)
+	}
+	m = press(m, "down", "down", "down", "down", "down", "down", "down", "down")
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "o opens the lesson") || !strings.Contains(s, "Check it:") {
+		t.Fatalf("after scrolling down:\n%s", s)
+	}
+}
