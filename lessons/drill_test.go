@@ -93,6 +93,24 @@ func TestDrillQuestionsPlay(t *testing.T) {
 // 1.3 times as long as the longest wrong choice (a reason belongs in the
 // explanation, not in the choice).
 func TestDrillRightAnswerIsNotTheLongestByFar(t *testing.T) {
+	eachRightAnswer(t, func(q DrillQuestion, k int, cp *Checkpoint, right int) {
+		longest := 0
+		for j, c := range cp.Choices {
+			if j+1 != right {
+				longest = max(longest, len(c.Text))
+			}
+		}
+		if n := len(cp.Choices[right-1].Text); n > 10 && float64(n) > 1.3*float64(longest) {
+			t.Errorf("%s under Kafka %d: the right choice has %d characters, the longest wrong one %d: %q",
+				q.ID, k, n, longest, cp.Choices[right-1].Text)
+		}
+	})
+}
+
+// eachRightAnswer calls f with every question of the pool under each
+// version, its checkpoint and its right choice (1-based, as written).
+func eachRightAnswer(t *testing.T, f func(q DrillQuestion, k int, cp *Checkpoint, right int)) {
+	t.Helper()
 	pool, err := DrillPool()
 	if err != nil {
 		t.Fatal(err)
@@ -100,17 +118,7 @@ func TestDrillRightAnswerIsNotTheLongestByFar(t *testing.T) {
 	for _, q := range pool {
 		for _, k := range Versions {
 			qk := q.ForKafka(k)
-			cp := qk.Checkpoint()
-			right, longest := rightUnder(t, q, k), 0
-			for j, c := range cp.Choices {
-				if j+1 != right {
-					longest = max(longest, len(c.Text))
-				}
-			}
-			if n := len(cp.Choices[right-1].Text); n > 10 && float64(n) > 1.3*float64(longest) {
-				t.Errorf("%s under Kafka %d: the right choice has %d characters, the longest wrong one %d: %q",
-					q.ID, k, n, longest, cp.Choices[right-1].Text)
-			}
+			f(q, k, qk.Checkpoint(), rightUnder(t, q, k))
 		}
 	}
 }
@@ -122,22 +130,13 @@ var simulationDetail = regexp.MustCompile(`(?i)\bbroker[- ]?\d|\bt=\d|\bat t\s?=
 // No question's right answer names a broker number or a t= time: an
 // interviewer asks about Kafka, not about this simulation's run.
 func TestDrillRightAnswersNameNoSimulationDetail(t *testing.T) {
-	pool, err := DrillPool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range pool {
-		for _, k := range Versions {
-			qk := q.ForKafka(k)
-			cp := qk.Checkpoint()
-			right := rightUnder(t, q, k)
-			for _, text := range []string{cp.Choices[right-1].Text, cp.Explain} {
-				if m := simulationDetail.FindString(text); m != "" {
-					t.Errorf("%s under Kafka %d: the right answer names %q: %s", q.ID, k, m, text)
-				}
+	eachRightAnswer(t, func(q DrillQuestion, k int, cp *Checkpoint, right int) {
+		for _, text := range []string{cp.Choices[right-1].Text, cp.Explain} {
+			if m := simulationDetail.FindString(text); m != "" {
+				t.Errorf("%s under Kafka %d: the right answer names %q: %s", q.ID, k, m, text)
 			}
 		}
-	}
+	})
 	// The test can fail: a right answer naming a broker is caught.
 	if simulationDetail.FindString("It is broker-2's log") == "" || simulationDetail.FindString("at t=70000") == "" {
 		t.Fatal("the pattern misses a broker number or a time")

@@ -33,6 +33,26 @@ func drillApp(t *testing.T, seed uint64, count int, dir string, w, h int) (tea.M
 	return m, d, st
 }
 
+// drillOf is the app on the drill screen at w x h, asking the named
+// questions (lessons.DrillOf) of seed under kafka.
+func drillOf(t *testing.T, seed uint64, kafka, w, h int, ids ...string) (tea.Model, *Drill) {
+	t.Helper()
+	d, err := lessons.DrillOf(seed, kafka, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad := WrapDrill(d)
+	return drillModel(ad, w, h), ad
+}
+
+// drillModel is the app on the drill screen at w x h, playing d.
+func drillModel(d views.Drill, w, h int) tea.Model {
+	m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
+		NewDrill: func(int) (views.Drill, error) { return d, nil }})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
 func press(m tea.Model, keys ...string) tea.Model {
 	for _, k := range keys {
 		m, _ = m.Update(viewtest.Key(k))
@@ -240,15 +260,7 @@ func TestGoldenProgress(t *testing.T) {
 	// Questions written for the drill, by name, so that lessons and
 	// questions added later redraw neither golden.
 	of := func(t *testing.T) (tea.Model, *Drill) {
-		d, err := lessons.DrillOf(7, 3, "init-fences-open-txn", "timeout-aborts")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ad := WrapDrill(d)
-		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-			NewDrill: func(int) (views.Drill, error) { return ad, nil }})
-		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		return m, ad
+		return drillOf(t, 7, 3, 80, 24, "init-fences-open-txn", "timeout-aborts")
 	}
 	t.Run("drill-question-80x24", func(t *testing.T) {
 		m, _ := of(t)
@@ -350,9 +362,7 @@ func seededDrillShowsNoTrivia(t *testing.T, seed uint64, kafka int) (written, pl
 		if d.Len() != 10 {
 			t.Fatalf("a drill of %d", d.Len())
 		}
-		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-			NewDrill: func(int) (views.Drill, error) { return d, nil }})
-		m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+		m := drillModel(d, 200, 60)
 		for i := 0; i < d.Len(); i++ {
 			q := d.Question()
 			if q.Written {
@@ -382,14 +392,8 @@ func seededDrillShowsNoTrivia(t *testing.T, seed uint64, kafka int) (written, pl
 // bar stops offering it), and at the end r starts a drill of just the
 // missed concepts.
 func TestDrillScreenHintAndRetry(t *testing.T) {
-	d, err := lessons.DrillOf(3, 3, "timeout-aborts", "producer-fenced-90")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ad := WrapDrill(d)
-	m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-		NewDrill: func(int) (views.Drill, error) { return ad, nil }})
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, ad := drillOf(t, 3, 3, 80, 24, "timeout-aborts", "producer-fenced-90")
+	d := ad.Inner()
 	screen := func() string { return ansi.Strip(m.View()) }
 	if !strings.Contains(screen(), "h hint (costs the point)") {
 		t.Fatalf("no hint key offered:\n%s", screen())
@@ -419,14 +423,8 @@ func TestDrillScreenHintAndRetry(t *testing.T) {
 // Once a question is answered, ↓ scrolls the verdict: at 60x20 its last
 // lines (where to check it, the lesson to open) come into view.
 func TestDrillVerdictScrolls(t *testing.T) {
-	d, err := lessons.DrillOf(43, 3, "timeout-then-commit")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ad := WrapDrill(d)
-	m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-		NewDrill: func(int) (views.Drill, error) { return ad, nil }})
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m, ad := drillOf(t, 43, 3, 60, 20, "timeout-then-commit")
+	d := ad.Inner()
 	m = press(m, string(rune('0'+d.Correct(0))))
 	if s := ansi.Strip(m.View()); strings.Contains(s, "o opens the lesson") {
 		t.Fatalf("the verdict fits without scrolling; the test needs a longer one:\n%s", s)
