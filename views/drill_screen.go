@@ -328,6 +328,9 @@ func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
 		out = append(out, "")
 		verdict = len(out)
 		out = append(out, result...)
+		if q.HintShown && cp.Chosen == cp.Correct {
+			out = append(out, th.Text(theme.TextFaint, "Right after the hint: no point for this one."))
+		}
 		out = append(out, whyNotLines(q, w)...)
 		if q.Ref != "" {
 			out = append(out, wrap("Check it: "+clean(q.Ref), w)...)

@@ -404,7 +404,11 @@ func TestDrillScreenHintAndRetry(t *testing.T) {
 		!strings.Contains(s, "a right answer to this question now earns no point") {
 		t.Fatalf("after h:\n%s", s)
 	}
-	m = press(m, string(rune('0'+d.Correct(0))), "right")
+	m = press(m, string(rune('0'+d.Correct(0))))
+	if s := screen(); !strings.Contains(s, "Right after the hint: no point for this one.") {
+		t.Fatalf("a right answer after the hint does not say it earns nothing:\n%s", s)
+	}
+	m = press(m, "right")
 	if s := screen(); !strings.Contains(s, "Configuration:") && !strings.Contains(s, "Failure:") {
 		t.Fatalf("the written question has no prompt of its kind:\n%s", s)
 	}
