@@ -72,10 +72,8 @@ func asInvalid(err error) error { return invalid("%s", err.Error()) }
 // obeyed. The TUI draws through its own cleaner.
 func Main(args []string, stdout, stderr io.Writer) int {
 	stdout, stderr = termsafe.Writer(stdout), termsafe.Writer(stderr)
-	root := newRoot()
+	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
 	err := singleDash(root, args)
 	if err == nil {
 		err = root.Execute()
@@ -114,13 +112,17 @@ func singleDash(root *cobra.Command, args []string) error {
 	return nil
 }
 
-// newRoot builds the command tree.
-func newRoot() *cobra.Command {
+// newRoot builds the command tree, writing to stdout and stderr.
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	// Help lists the commands in the order of commands, the learning path
 	// first, not alphabetically.
 	cobra.EnableCommandSorting = false
 	root := rootCommand()
 	root.SuggestionsMinimumDistance = 2
+	// Before the completion command is made: it keeps the writer it is
+	// made with.
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	for _, c := range commands {
 		root.AddCommand(c())
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // Every command's --help is its definition: the usage line, the prose and
 // every flag with its usage.
 func TestHelpComesFromTheDefinitions(t *testing.T) {
-	root := newRoot()
+	root := newRoot(io.Discard, io.Discard)
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			continue
