@@ -398,7 +398,7 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 func TestSwarmReadUncommitted(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, version, _ int) {
 		shown := 0
-		for seed := int64(1); seed <= 300; seed++ {
+		for seed := int64(1); seed <= 100; seed++ {
 			w, log := runSwarm(readUncommittedSetup, seed, *swarmActions, version)
 			if len(w.violations) > 0 {
 				v := w.violations[0]
@@ -412,9 +412,9 @@ func TestSwarmReadUncommitted(t *testing.T) {
 			}
 		}
 		if shown == 0 {
-			t.Errorf("300 seeds never showed read_uncommitted returning open or aborted data")
+			t.Errorf("100 seeds never showed read_uncommitted returning open or aborted data")
 		}
-		t.Logf("%d of 300 seeds show read_uncommitted returning open or aborted data", shown)
+		t.Logf("%d of 100 seeds show read_uncommitted returning open or aborted data", shown)
 	})
 }
 

@@ -73,11 +73,12 @@ func asInvalid(err error) error { return invalid("%s", err.Error()) }
 // obeyed. The TUI draws through its own cleaner.
 func Main(args []string, stdout, stderr io.Writer) int {
 	stdout, stderr = termsafe.Writer(stdout), termsafe.Writer(stderr)
-	root := newRoot()
+	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.Execute()
+	err := singleDash(root, args)
+	if err == nil {
+		err = root.Execute()
+	}
 	if err == nil {
 		return 0
 	}
@@ -92,13 +93,37 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// newRoot builds the command tree.
-func newRoot() *cobra.Command {
+// singleDash refuses a long flag written with one dash (-addr, -json), as
+// Go's flag package took them and eoslab serve did: pflag would read
+// -addr as -a with the value "ddr".
+func singleDash(root *cobra.Command, args []string) error {
+	cmd, _, err := root.Find(args)
+	if err != nil {
+		return nil // Execute reports it
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && len(name) > 1 && cmd.Flags().Lookup(name) != nil {
+			return invalid("%s %s: a long flag takes two dashes: --%s (%s)", prefix(cmd), a, strings.TrimPrefix(a, "-"), see(cmd))
+		}
+	}
+	return nil
+}
+
+// newRoot builds the command tree, writing to stdout and stderr.
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	// Help lists the commands in the order of commands, the learning path
 	// first, not alphabetically.
 	cobra.EnableCommandSorting = false
 	root := rootCommand()
 	root.SuggestionsMinimumDistance = 2
+	// Before the completion command is made: it keeps the writer it is
+	// made with.
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
@@ -109,10 +134,14 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(flagError)
 	root.SilenceErrors = true
 	root.SilenceUsage = true
-	// The completion command is cobra's; its help says how to install it.
-	root.CompletionOptions.HiddenDefaultCmd = false
+	// The completion command is cobra's; its help says how to load the
+	// script. It is made now, not at Execute, to word its line as ours.
+	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		c.DisableFlagsInUseLine = true
+		if c.Name() == "completion" {
+			c.Short = "write the shell completion script: bash, zsh, fish or powershell"
+		}
 	}
 	return root
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // Every command's --help is its definition: the usage line, the prose and
 // every flag with its usage.
 func TestHelpComesFromTheDefinitions(t *testing.T) {
-	root := newRoot()
+	root := newRoot(io.Discard, io.Discard)
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			continue
@@ -53,6 +54,20 @@ func TestUnknownCommandSuggests(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "sandbx"); code != 2 || !strings.Contains(errs, "did you mean sandbox?") {
 		t.Fatalf("sandbx: %d %q", code, errs)
+	}
+	// A long flag with one dash, which Go's flag package took (serve
+	// -addr worked), is named, not read as -a with the value "ddr".
+	for _, c := range []struct{ args []string }{{[]string{"serve", "-addr", "1:2"}}, {[]string{"run", "-json", "x.scn"}}, {[]string{"-no-color"}}} {
+		flag := c.args[0]
+		if len(c.args) > 1 {
+			flag = c.args[1]
+		}
+		if code, _, errs := runCLI(t, c.args...); code != 2 || !strings.Contains(errs, flag+": a long flag takes two dashes: -"+flag) {
+			t.Errorf("%v: %d %q", c.args, code, errs)
+		}
+	}
+	if code, out, errs := runCLI(t, "run", "-k4", "-l", "zombie"); code != 0 || !strings.Contains(out, "kafka: 4.x") {
+		t.Errorf("-k4 -l zombie: %d %q", code, errs)
 	}
 	// A bad flag value is one line, with no usage after it.
 	if code, _, errs := runCLI(t, "run", "--kafka=2", "x.scn"); code != 2 || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "Usage") {

@@ -24,10 +24,13 @@ func drillCommand() *cobra.Command {
 		Use:   "drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]",
 		Short: "an interview drill: questions across the lessons, scored",
 		Long: `An interview drill in the terminal: --count questions (default 10) drawn
-from every lesson's checkpoints and from questions written for the drill.
-Each shows the state it is about; answer with 1-4, read why, press o to open
-the lesson that teaches it. At the end: the score and the concepts to
-revisit. The same --seed draws the same questions; without it the seed comes
+from the questions written for the drill: what an interviewer asks about
+exactly-once (why it is hard, configuration, error codes, trade-offs,
+design), some played on the simulation with the state they are about.
+Answer with 1-4 (h shows a hint first, at the cost of the point), read why
+the answer is right and why each other choice is not, press o to open the
+lesson that teaches it. At the end: the score, the concepts to revisit,
+and r for a drill of just those. The same --seed draws the same questions; without it the seed comes
 from the clock and is shown on screen and printed when you leave. --kafka 4
 plays the questions under Kafka 4's transaction protocol (transaction.version=2);
 the default is Kafka 3's. Scores are kept with your progress ('eoslab help
