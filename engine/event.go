@@ -376,7 +376,8 @@ func (w *World) record(e Event, detail string) *Event {
 func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
-	p := w.events.push(Event{Seq: w.events.len(), Step: w.stepCount, Time: w.now, Kind: kind, Actor: actor, text: text})
+	p := w.events.next()
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, text
 	w.changes.actor(actor)
 	return p
 }

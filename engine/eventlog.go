@@ -23,21 +23,31 @@ func (l *eventLog) len() int { return l.n }
 // step that recorded them is over.
 func (l *eventLog) at(i int) *Event { return &l.chunks[i/eventChunk][i%eventChunk] }
 
-// push appends e and returns it in place.
-func (l *eventLog) push(e Event) *Event {
+// next appends a zero event and returns it in place, for the caller to
+// fill: filling the slot writes only the fields an event has, where
+// copying a whole Event in would move every field and pay the write
+// barriers of its pointers. Every slot past n of a chunk the log owns is
+// zero: a new chunk is, and a copied one is cleared past n.
+func (l *eventLog) next() *Event {
 	k, off := l.n/eventChunk, l.n%eventChunk
 	switch {
 	case off == 0:
 		l.chunks = append(l.chunks, new([eventChunk]Event))
 		l.own = true
 	case !l.own:
-		c := *l.chunks[k]
-		l.chunks = append(l.chunks[:k:k], &c)
+		c := new([eventChunk]Event)
+		copy(c[:off], l.chunks[k][:off])
+		l.chunks = append(l.chunks[:k:k], c)
 		l.own = true
 	}
-	p := &l.chunks[k][off]
-	*p = e
 	l.n++
+	return &l.chunks[k][off]
+}
+
+// push appends e and returns it in place.
+func (l *eventLog) push(e Event) *Event {
+	p := l.next()
+	*p = e
 	return p
 }
 
