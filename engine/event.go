@@ -125,11 +125,12 @@ func (t Transition) Client() (from, to ClientState, ok bool) {
 // that decided or suffered it, the message, partition and transactional id
 // it is about, the error code it reports, the rule that decided it, any
 // state transition and, for a fault, what the fault did. Text is the
-// canonical one-line form of those fields (made once, by describe) used by
-// transcripts, the TUI log, tests and --json output; code that needs to
-// know what happened reads the fields, never Text. Rule, when set, names
-// the rule that decided (for example a row of the reference's decision
-// table), so a player can explain why and not only what.
+// canonical one-line form of those fields, made by describe when something
+// shows it (transcripts, the TUI log, tests and --json output); code that
+// needs to know what happened reads the fields, never Text. Rule, when
+// set, is the typed rule that decided (a Reason and its arguments, with
+// the Kafka source in the rule table), so a player can explain why and not
+// only what.
 type Event struct {
 	Seq   int    `json:"seq"`
 	Step  int    `json:"step"`
