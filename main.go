@@ -37,6 +37,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/serve"
+	"github.com/eoslab/eoslab/views/tuirun"
 )
 
 const usage = `eoslab: step through, rewind and break Kafka's exactly-once protocol.
@@ -644,8 +645,10 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 // runTUI runs the terminal UI. Tests replace it to look at the model
 // without a terminal.
 var runTUI = func(m tea.Model) error {
-	p := tea.NewProgram(m, tea.WithAltScreen())
-	if _, err := p.Run(); err != nil {
+	if _, err := tuirun.Run(m, tea.WithAltScreen()); err != nil {
+		if ie := (*tuirun.Interrupted)(nil); errors.As(err, &ie) {
+			return &exitError{code: ie.ExitCode()}
+		}
 		return &exitError{code: 1, msg: "eoslab: the terminal UI stopped: " + err.Error()}
 	}
 	return nil
@@ -655,6 +658,7 @@ var runTUI = func(m tea.Model) error {
 // the presenter's keys and the host key (making it on first start), and
 // prints how to join.
 func serveCmd(args []string, stdout io.Writer) error {
+	tuirun.Release() // serve shuts down on SIGINT and SIGTERM itself
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var flagOut strings.Builder
 	fs.SetOutput(&flagOut)

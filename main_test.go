@@ -543,7 +543,13 @@ func TestServeFlags(t *testing.T) {
 }
 
 // TestMain keeps every test's progress out of the user's state directory.
+// With EOSLAB_TEST_AS_MAIN=1 the test binary is eoslab itself, for the
+// tests that run it in a pseudo-terminal.
 func TestMain(m *testing.M) {
+	if os.Getenv("EOSLAB_TEST_AS_MAIN") == "1" {
+		os.Args = append([]string{"eoslab"}, strings.Fields(os.Getenv("EOSLAB_TEST_ARGS"))...)
+		main()
+	}
 	dir, err := os.MkdirTemp("", "eoslab-state-")
 	if err != nil {
 		panic(err)
