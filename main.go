@@ -34,6 +34,7 @@ import (
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/lessons/progress"
+	"github.com/eoslab/eoslab/lessons/regfile"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/serve"
@@ -399,12 +400,15 @@ func listLessons(stdout io.Writer) error {
 	return nil
 }
 
-// openInput opens a scenario or lesson file. A regular file larger than
-// script.MaxFileBytes is refused before a byte of it is read; a pipe or a
-// device, whose size is unknown, is read by the parsers through their
-// limit, which stops one byte past it (eoslab run /dev/zero ends there).
+// openInput opens a scenario or lesson file. What is not a regular file
+// (a FIFO, which would block the open, a device, a directory) is refused
+// by name without blocking (lessons/regfile); a regular file larger than
+// script.MaxFileBytes is refused before a byte of it is read.
 func openInput(path string) (*os.File, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, asInvalid(err)
+	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -618,7 +622,10 @@ func checkFile(path string) error {
 
 func openTUI(g globalFlags, lesson string) error {
 	opts := withSandbox(views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: lesson, Kafka: g.kafka}).WithEnv(os.Getenv)
-	st := openProgress(true)
+	st, err := openProgress(true)
+	if err != nil {
+		return err
+	}
 	defer st.Close()
 	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
 }
@@ -637,7 +644,10 @@ func openTUIWith(g globalFlags, l *lessons.Lesson) error {
 		return adapt.Open(name)
 	}
 	opts := views.Options{NoColor: g.noColor, ASCII: g.ascii, StartLesson: l.File, Kafka: g.kafka}.WithEnv(os.Getenv)
-	st := openProgress(true)
+	st, err := openProgress(true)
+	if err != nil {
+		return err
+	}
 	defer st.Close()
 	return runTUI(views.NewApp(list, open, withProgress(opts, st)))
 }
@@ -883,8 +893,12 @@ func readPublicKeys(path string) ([]gossh.PublicKey, error) {
 // never fails: problems are the store's notices, which the TUI shows. The
 // TUI's store writes in the background (a keystroke does not wait for an
 // fsync); the caller closes it, which writes what is pending.
-func openProgress(background bool) *progress.Store {
-	return progress.Open(progress.Options{Getenv: os.Getenv, Background: background})
+func openProgress(background bool) (*progress.Store, error) {
+	st := progress.Open(progress.Options{Getenv: os.Getenv, Background: background})
+	if err := st.Err(); err != nil {
+		return nil, asInvalid(err)
+	}
+	return st, nil
 }
 
 // withProgress gives the TUI the learner's progress and the drill entry.
@@ -956,7 +970,10 @@ func drillCmd(args []string, stdout io.Writer) error {
 			}
 			return adapt.NewDrillFor(clockSeed(), count, kafka)
 		}}.WithEnv(os.Getenv)
-	st := openProgress(true)
+	st, err := openProgress(true)
+	if err != nil {
+		return err
+	}
 	err = runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
 	st.Close()
 	r := d.Result()
@@ -974,7 +991,10 @@ func progressCmd(args []string, stdout io.Writer) error {
 		}
 		reset = true
 	}
-	st := openProgress(false)
+	st, err := openProgress(false)
+	if err != nil {
+		return err
+	}
 	if n := st.Notice(); n != "" {
 		fmt.Fprintln(stdout, n)
 	}

@@ -14,8 +14,9 @@
 // same directory, synced, then renamed over the old one, so a crash or a
 // full disk leaves the previous file whole.
 //
-// The package imports only the standard library. It must not import the
-// views (they reach it through an interface that views/adapt implements).
+// The package imports only the standard library and lessons/regfile. It
+// must not import the views (they reach it through an interface that
+// views/adapt implements).
 package progress
 
 import (
@@ -31,6 +32,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/eoslab/eoslab/lessons/regfile"
 )
 
 // FileName is the progress file's name in its directory.
@@ -121,6 +124,8 @@ type Store struct {
 	// been told, so a failing disk is reported once, not on every step.
 	broken, warned bool
 	notices        []string
+	// refused is set when the file is not a regular file (Err).
+	refused error
 	// kick wakes the background writer; done closes when it has stopped.
 	kick chan struct{}
 	done chan struct{}
@@ -203,6 +208,10 @@ func (s *Store) Close() {
 
 func empty() Data { return Data{Version: version, Lessons: map[string]*Lesson{}} }
 
+// Err is the reason the progress file is refused (a FIFO or a device in
+// its place), or nil. A command stops on it.
+func (s *Store) Err() error { return s.refused }
+
 // Path is the progress file, or "" when there is none.
 func (s *Store) Path() string { return s.file }
 
@@ -226,8 +235,20 @@ func (s *Store) Notice() string {
 
 // load reads the file, or moves it aside when it cannot be used.
 func (s *Store) load() {
-	f, err := os.Open(s.file)
+	f, err := regfile.Open(s.file)
 	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) && nr.Mode.IsDir() {
+		s.moveAside("cannot be read (a directory)")
+		return
+	}
+	if nr != nil {
+		// A FIFO or a device is not a progress file eoslab wrote, and
+		// opening a FIFO would block: it is neither read, nor moved, nor
+		// written over.
+		s.refused, s.broken = err, true
 		return
 	}
 	if err != nil {
@@ -456,7 +477,7 @@ func (s *Store) Reset() error {
 // save writes the change, or with a background writer hands it over.
 // The caller holds mu.
 func (s *Store) save() {
-	if s.file == "" {
+	if s.file == "" || s.refused != nil {
 		return
 	}
 	if s.kick != nil {
