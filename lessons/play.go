@@ -97,7 +97,9 @@ func (p *Player) ensure(k int) {
 		if ev := live.Events; cap(ev) > 0 && &ev[:1][0] != p.events {
 			p.events = &ev[:1][0]
 			for _, s := range p.snaps[:len(p.snaps)-1] {
-				s.world.ShareHistory(live)
+				if s.world != nil { // a check lets the worlds behind it go
+					s.world.ShareHistory(live)
+				}
 			}
 		}
 	}
