@@ -79,10 +79,12 @@ func containsError(l script.ErrorList, key string) bool {
 //
 // It goes forward once and keeps only the worlds it still needs: the
 // checkpoint of step k is judged on the worlds after steps k and k+1, and
-// then the world after step k is let go. A check of a long lesson so holds
-// two worlds, not one for each step.
+// then the world after step k is let go; the world after a step with no
+// checkpoint is not even copied. A check of a long lesson so holds two
+// worlds, not one for each step.
 func (p *Player) validate() error {
 	var probs, cps []*script.Error
+	p.forward = true
 	n := len(p.l.Steps)
 	for k := 0; k <= n; k++ {
 		probs = append(probs, p.ProblemsAt(k)...)
@@ -92,7 +94,7 @@ func (p *Player) validate() error {
 			}
 		}
 		if k >= 1 {
-			p.snaps[k-1].world = nil
+			p.snaps[k-1].world = nil // judged: not looked at again
 		}
 	}
 	// Problems first, then checkpoints, as the list keeps the first

@@ -23,6 +23,10 @@ type Player struct {
 	// events is where the live world's event history was after the last
 	// step; when it moves, the snapshots share the new arrays (see ensure).
 	events *engine.Event
+	// forward is set by a check (validate), which goes forward once: the
+	// world after a step is frozen (cloned) only when that step's
+	// checkpoint will be judged on it.
+	forward bool
 }
 
 // snapshot is the world after one step, with what went wrong while running
@@ -90,7 +94,11 @@ func (p *Player) ensure(k int) {
 	for len(p.snaps) <= k && len(p.snaps) <= len(p.l.Steps) {
 		last := len(p.snaps) - 1
 		live := p.snaps[last].world
-		p.snaps[last].world = live.Clone()
+		if p.forward && (last == 0 || p.l.Steps[last-1].Ask == nil) {
+			p.snaps[last].world = nil
+		} else {
+			p.snaps[last].world = live.Clone()
+		}
 		p.snaps = append(p.snaps, run(live, p.l.Steps[last].Commands))
 		// The event history, the fastest growing, moves a few dozen times
 		// in a long lesson: then point every snapshot at the new arrays.
