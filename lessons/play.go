@@ -23,6 +23,10 @@ type Player struct {
 	// shareAt is the live world's event count at which the snapshots
 	// next share its history arrays (see ensure).
 	shareAt int
+	// forward is set by a check (validate), which goes forward once: the
+	// world after a step is frozen (cloned) only when that step's
+	// checkpoint will be judged on it.
+	forward bool
 }
 
 // snapshot is the world after one step, with what went wrong while running
@@ -90,7 +94,11 @@ func (p *Player) ensure(k int) {
 	for len(p.snaps) <= k && len(p.snaps) <= len(p.l.Steps) {
 		last := len(p.snaps) - 1
 		live := p.snaps[last].world
-		p.snaps[last].world = live.Clone()
+		if p.forward && (last == 0 || p.l.Steps[last-1].Ask == nil) {
+			p.snaps[last].world = nil
+		} else {
+			p.snaps[last].world = live.Clone()
+		}
 		p.snaps = append(p.snaps, run(live, p.l.Steps[last].Commands))
 		// The histories move to bigger arrays now and then as they grow
 		// (by about a quarter): when the live world's event count has
@@ -98,7 +106,9 @@ func (p *Player) ensure(k int) {
 		if n := live.EventCount(); n >= p.shareAt {
 			p.shareAt = n + n/4 + 64
 			for _, s := range p.snaps[:len(p.snaps)-1] {
-				s.world.ShareHistory(live)
+				if s.world != nil { // a check lets the worlds behind it go
+					s.world.ShareHistory(live)
+				}
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/serve"
+	"github.com/eoslab/eoslab/views/tuirun"
 )
 
 // serveFlags are serve's flags.
@@ -69,6 +70,7 @@ or files.`,
 // presenter's keys and the host key (making it on first start), and
 // prints how to join.
 func serveCmd(o serveFlags, stdout io.Writer) error {
+	tuirun.Release() // serve shuts down on SIGINT and SIGTERM itself
 	k := o.kafka.or3()
 	if _, _, err := net.SplitHostPort(o.addr); err != nil {
 		return invalid("eoslab serve: --addr needs HOST:PORT, such as 127.0.0.1:2222: %v", err)
