@@ -730,7 +730,7 @@ func serveCmd(args []string, stdout io.Writer) error {
 	} else if !*solo {
 		cfg.PresenterCode = serve.NewCode(12)
 	}
-	keyPath, err := hostKeyPath(*hostKey)
+	keyPath, err := progress.HostKeyPath(*hostKey, os.Getenv)
 	if err != nil {
 		return err
 	}
