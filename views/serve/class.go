@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"crypto/sha256"
 	"slices"
 	"sync"
 
@@ -58,10 +59,15 @@ type Ask struct {
 	// presenter only then too.
 	Correct     int
 	Explanation string
-	// Counts has the answers per choice and Answered their sum: for the
-	// presenter always, for a student after the reveal.
+	// Counts has the answers per choice of the students present and
+	// Answered their sum: for the presenter always, for a student after
+	// the reveal. Away is how many answered and have left since: their
+	// answers are kept (and count again if they come back), but not
+	// counted while they are away, so Answered never exceeds the students
+	// present.
 	Counts   []int
 	Answered int
+	Away     int
 	// Waiting are the connected students who have not answered, by seat
 	// name, sorted; the presenter's only.
 	Waiting []string
@@ -112,12 +118,15 @@ type classState struct {
 	ver     uint64
 	subs    map[*subscriber]struct{}
 	online  map[string]int // student seat -> connected sessions
+	// seats holds each student seat's code, hashed: the seat belongs to
+	// whoever holds it.
+	seats map[string][32]byte
 }
 
 // NewClass starts a class. load opens a lesson by name; with start set,
 // that lesson is open from the beginning, else the presenter picks one.
 func NewClass(load func(name string) (*lessons.Lesson, error), start string) (*Class, error) {
-	st := &classState{load: load, lessons: map[string]*lessonState{}, subs: map[*subscriber]struct{}{}, online: map[string]int{}}
+	st := &classState{load: load, lessons: map[string]*lessonState{}, subs: map[*subscriber]struct{}{}, online: map[string]int{}, seats: map[string][32]byte{}}
 	if start != "" {
 		if err := st.open(start); err != nil {
 			return nil, err
@@ -180,6 +189,34 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 			st.changed("", false)
 		})
 	}
+}
+
+// Claim gives a student session its seat. back says it logged in with
+// the seat's code (SeatCode), which is its way back. With the class code,
+// a new seat is the session's, and code is the seat's code, to be shown
+// to it once; a seat that exists is taken.
+func (c *Class) Claim(seat string, back bool) (code string, taken bool) {
+	if back {
+		return "", false
+	}
+	c.do(func(st *classState) {
+		if _, ok := st.seats[seat]; ok {
+			taken = true
+			return
+		}
+		code = NewCode(6)
+		st.seats[seat] = sha256.Sum256([]byte(code))
+	})
+	return code, taken
+}
+
+// SeatCode reports whether code is seat's own code.
+func (c *Class) SeatCode(seat, code string) (ok bool) {
+	c.do(func(st *classState) {
+		h, known := st.seats[seat]
+		ok = known && same(code, h)
+	})
+	return ok
 }
 
 // Move runs one of the presenter's moves and returns the presenter's new
@@ -364,7 +401,11 @@ func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
 	}
 	if s.presenter || a.Revealed {
 		a.Counts = make([]int, len(a.Choices))
-		for _, c := range ls.answers[k] {
+		for seat, c := range ls.answers[k] {
+			if st.online[seat] == 0 {
+				a.Away++
+				continue
+			}
 			a.Counts[c-1]++
 			a.Answered++
 		}

@@ -82,6 +82,7 @@ type Seat struct {
 	footerH   int
 	dark      bool
 	note      string
+	code      string // the seat's code, for its first session
 	// why draws a revealed question over the player: the seat's verdict,
 	// the explanation and the choices judged. The reveal runs the deciding
 	// step at once, which may ask a new question: the player then shows
@@ -105,6 +106,9 @@ type SeatOptions struct {
 	// Lessons are the presenter's list (one lesson when the class plays
 	// only that one).
 	Lessons []views.LessonInfo
+	// Code is a new seat's own code, shown to its first session only: the
+	// password that brings the student back to it.
+	Code string
 }
 
 var (
@@ -121,7 +125,7 @@ type whyKey struct{ gen, step, reveal int }
 
 // NewSeat builds a seat of a class; first is the seat's first View.
 func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
-	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true}
+	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true, code: o.Code}
 	s.sess = &follower{v: first}
 	if o.Presenter {
 		s.pres = &presenting{follower: follower{v: first}, c: c}
@@ -173,7 +177,16 @@ func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case viewMsg:
 		return s, s.onView(msg.v)
 	case tea.KeyMsg:
-		cmd := s.onKey(msg)
+		var cmd tea.Cmd
+		if msg.Alt && s.class != nil {
+			// No key of a class seat is an alt key: an alt key is Esc and
+			// the key pressed just after it, read at once (Bubble Tea
+			// reads ESC followed by a byte as alt+byte). Both count.
+			msg.Alt = false
+			cmd = tea.Batch(s.onKey(tea.KeyMsg{Type: tea.KeyEsc}), s.onKey(msg))
+		} else {
+			cmd = s.onKey(msg)
+		}
 		if len(s.footer()) != s.footerH {
 			// A note came or went: the player gets the rows left.
 			cmd = tea.Batch(cmd, s.resize())
@@ -296,6 +309,9 @@ func (s *Seat) onView(v *View) tea.Cmd {
 		if ok {
 			cmds = append(cmds, s.pass(views.SessionChangedMsg{Moved: moved}))
 		}
+		if moved {
+			s.note = ""
+		}
 	} else {
 		old := s.sess.v
 		moved, ok := s.sess.set(v)
@@ -341,13 +357,16 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	// Any other key closes the why view and does what it does; a digit
-	// only closes it, so that a student sees the question they answer.
-	if s.whyOpen {
-		s.whyOpen = false
-		if _, ok := digit(km); ok {
-			return nil
-		}
+	// Any other key closes the why view and does what it does: a digit
+	// answers at once (the student saw the question before the reveal
+	// opened the why view over it, and a swallowed first press is an
+	// answer lost). Esc pressed just before a digit reaches Bubble Tea in
+	// the same read as alt+digit; it is the two keys, Esc and the digit.
+	s.whyOpen = false
+	if o, ok := s.app.(interface{ Overlay() bool }); ok && km.Type == tea.KeyEsc && !o.Overlay() {
+		// Nothing to close: Esc would leave the class's lesson for a
+		// list of one.
+		return nil
 	}
 	switch {
 	case s.presenter && key.Matches(km, keyReveal):
@@ -362,6 +381,7 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 			s.note = "The students answer; a reveals."
 			return nil
 		}
+		s.note = ""
 		return s.pass(km)
 	}
 	// A student.
@@ -394,6 +414,9 @@ func (s *Seat) answer(n int) {
 	}
 }
 
+// digit is a key that is a digit alone. Digits among other runes in one
+// read are not a key press: Bubble Tea gives a burst of runes as one
+// KeyMsg.
 func digit(km tea.KeyMsg) (int, bool) {
 	r := km.Runes
 	if km.Type != tea.KeyRunes || len(r) != 1 || r[0] < '0' || r[0] > '9' {
@@ -530,6 +553,7 @@ const (
 	rankSpread
 	rankBar
 	rankVerdict
+	rankCode
 	rankStatus
 	rankNote
 )
@@ -543,6 +567,9 @@ func (s *Seat) studentLines(v *View) []line {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
 	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
+	if s.code != "" {
+		out = append(out, line{" " + th.Text(theme.TextAccent, "your seat code "+s.code+":") + " the password that brings you back to seat " + s.seat + " (shown once)", rankCode})
+	}
 	if r := v.Result; r != nil {
 		out = append(out, s.verdictLines(r, v.Ask != nil, v.Ask == nil)...)
 	}
@@ -613,7 +640,7 @@ func (s *Seat) spread(a *Ask) string {
 
 func (s *Seat) presenterLines(v *View) []line {
 	th := s.th
-	head := " " + th.Text(theme.TextAccent, "presenter "+s.seat) + s.sep() + strconv.Itoa(v.Students) + " students"
+	head := " " + th.Text(theme.TextAccent, "presenter "+s.seat) + s.sep() + plural(v.Students, "student")
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
@@ -662,7 +689,13 @@ func (s *Seat) bars(a *Ask, students int) []line {
 	status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(students) + " answered"
 	if a.Revealed {
 		status = "step " + strconv.Itoa(a.Step) + " revealed: " + s.score(a)
-	} else {
+	}
+	if a.Away == 1 {
+		status += " (1 answer of a student who left: kept, not counted)"
+	} else if a.Away > 1 {
+		status += " (" + strconv.Itoa(a.Away) + " answers of students who left: kept, not counted)"
+	}
+	if !a.Revealed {
 		// The keys come before the list of seats, which may be cut.
 		status += s.sep() + th.Text(theme.TextAccent, "a reveals") + s.whyHint(s.pres.v)
 		if len(a.Waiting) > 0 {
@@ -684,6 +717,14 @@ func fitText(s string, w int, ell string) string {
 		return ""
 	}
 	return ansi.Truncate(s, w, ell)
+}
+
+// plural is n and a noun: "1 student", "2 students".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func padLeft(s string, w int) string {

@@ -191,8 +191,14 @@ func TestRefusals(t *testing.T) {
 	if _, err := dialSSH(srv.addr, "ana", gossh.Password("wrong")); err == nil {
 		t.Error("a wrong class code logged in")
 	}
-	if _, err := dialSSH(srv.addr, "ana;rm", gossh.Password(testCode)); err == nil {
-		t.Error("a seat name with a ; logged in")
+	if c, err := dialSSH(srv.addr, "ana;rm", gossh.Password(testCode)); err == nil {
+		// The right code with a name no seat can have: the session says
+		// why and ends.
+		cl := open(t, c, dumb80, true)
+		cl.waitFor(t, "a seat name is 1 to 32 letters", 5*time.Second)
+		if err := cl.ended(t, 5*time.Second); err == nil {
+			t.Error("a seat name with a ; exited 0")
+		}
 	}
 	if _, err := dialSSH(srv.addr, "ana", gossh.PublicKeys(otherSigner)); err == nil {
 		t.Error("a key that is not the presenter's logged in")
@@ -238,7 +244,7 @@ func TestRefusals(t *testing.T) {
 	join(t, srv.addr, "ta", "teach-me", dumb80).waitFor(t, "presenter ta", 5*time.Second)
 	join(t, srv.addr, "ana", testCode, dumb80).waitFor(t, "seat ana", 5*time.Second)
 	logs := srv.log.String()
-	for _, want := range []string{"failed login seat=\"ana\"", "refused exec seat=ana", "refused: no terminal", "connect seat=teacher role=presenter", "connect seat=ana role=student"} {
+	for _, want := range []string{"failed login seat=\"ana\"", "refused exec seat=\"ana\"", "refused: no terminal", "connect seat=\"teacher\" role=presenter", "connect seat=\"ana\" role=student", "reason=refused: seat name"} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("the log has no %q:\n%s", want, logs)
 		}
@@ -377,7 +383,7 @@ func TestSessionCapAndIdle(t *testing.T) {
 		t.Fatalf("a student pressing keys was let go: %v", err)
 	default:
 	}
-	if !strings.Contains(srv.log.String(), "disconnect seat=bo role=student") || !strings.Contains(srv.log.String(), "reason=idle") {
+	if !strings.Contains(srv.log.String(), "disconnect seat=\"bo\" role=student") || !strings.Contains(srv.log.String(), "reason=idle") {
 		t.Errorf("log:\n%s", srv.log.String())
 	}
 }
@@ -398,7 +404,7 @@ func TestPanicEndsOneSession(t *testing.T) {
 	p.waitFor(t, "presenter teacher", 2*time.Second)
 	p.key(keyRight)
 	a.waitFor(t, "step 1/", 2*time.Second)
-	if !strings.Contains(srv.log.String(), "disconnect seat=boom role=student") || !strings.Contains(srv.log.String(), "reason=panic: test panic") {
+	if !strings.Contains(srv.log.String(), "disconnect seat=\"boom\" role=student") || !strings.Contains(srv.log.String(), "reason=panic: test panic") {
 		t.Errorf("log:\n%s", srv.log.String())
 	}
 }
@@ -450,3 +456,27 @@ func colours(out string) string {
 	}
 	return kind
 }
+
+// screen is what the client's terminal shows now.
+func (c *client) screen(tm term) string { return screen(c.out.String(), tm.w, tm.h) }
+
+// waitScreen polls the client's screen until cond holds of it; the
+// deadline is a guard against a hang, not a measure.
+func (c *client) waitScreen(t testing.TB, tm term, what string, cond func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(hangGuard)
+	for {
+		s := c.screen(tm)
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %s; it shows:\n%s", what, s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// hangGuard bounds a wait for something that must happen: only a hang
+// reaches it, however loaded the machine.
+const hangGuard = 60 * time.Second
