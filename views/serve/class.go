@@ -176,7 +176,8 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 		if !presenter {
 			st.online[seat]++
 		}
-		st.changed(seat, false)
+		// A presenter coming or going is news to every seat.
+		st.changed(seat, presenter)
 	})
 	return sub.ch, func() {
 		c.do(func(st *classState) {
@@ -186,7 +187,7 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 					delete(st.online, seat)
 				}
 			}
-			st.changed("", false)
+			st.changed("", presenter)
 		})
 	}
 }

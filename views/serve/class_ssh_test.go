@@ -282,3 +282,21 @@ func TestSeatNamesAndPlurals(t *testing.T) {
 	join(t, srv2.addr, "ana", testCode, screen80).waitScreen(t, screen80, "ana", has("seat ana"))
 	join(t, srv2.addr, "bo", testCode, screen80).waitFor(t, "the class is full (1 seat)", hangGuard)
 }
+
+// Students see the presenter go (and come back), and the end of the
+// class when the server stops, rather than a dropped connection.
+func TestStudentsSeeThePresenterGoAndTheClassEnd(t *testing.T) {
+	srv := startServer(t, nil)
+	s := join(t, srv.addr, "ana", testCode, screen80)
+	s.waitScreen(t, screen80, "no presenter yet", has("the presenter is away"))
+	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
+	p.waitScreen(t, presTerm, "ana", has("1 student"))
+	s.waitScreen(t, screen80, "the presenter here", func(x string) bool { return !strings.Contains(x, "presenter is away") })
+	p.c.Close()
+	s.waitScreen(t, screen80, "the presenter gone", has("the presenter is away"))
+	srv.Close()
+	s.waitFor(t, "the class ended", hangGuard)
+	if err := s.ended(t, hangGuard); err != nil {
+		t.Errorf("the end of the class exited %v", err)
+	}
+}

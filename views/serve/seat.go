@@ -567,6 +567,9 @@ func (s *Seat) studentLines(v *View) []line {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
 	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
+	if v.Presenters == 0 {
+		out = append(out, line{" " + th.Mark(theme.Paused, "the presenter is away; the class waits here"), rankSpread})
+	}
 	if s.code != "" {
 		out = append(out, line{" " + th.Text(theme.TextAccent, "your seat code "+s.code+":") + " the password that brings you back to seat " + s.seat + " (shown once)", rankCode})
 	}

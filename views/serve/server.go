@@ -102,6 +102,9 @@ type Server struct {
 	limit    *limiter
 	gate     *gate
 	inRead   atomic.Int64
+	ending   chan struct{} // closed by Close
+	endOnce  sync.Once
+	sessions sync.WaitGroup
 	liveMu   sync.Mutex
 	live     map[string]*liveSeat // student seat -> its session
 	classH   [32]byte
@@ -218,7 +221,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = log.New(discard{}, "", 0)
 	}
 	s := &Server{cfg: cfg, limit: newLimiter(cfg.FailedLogins, cfg.FailedEvery, cfg.FailDelay),
-		gate: newGate(cfg.PendingPerAddr, cfg.Pending), live: map[string]*liveSeat{}}
+		gate: newGate(cfg.PendingPerAddr, cfg.Pending), live: map[string]*liveSeat{}, ending: make(chan struct{})}
 	s.classH = sha256.Sum256([]byte(cfg.ClassCode))
 	if cfg.PresenterCode != "" {
 		s.presH = sha256.Sum256([]byte(cfg.PresenterCode))
@@ -273,7 +276,17 @@ func (s *Server) Serve(l net.Listener) error {
 }
 
 // Close stops the server and ends every session.
+//
+// Every session is told first that the class ended (not a dropped
+// connection), and has a moment to say so.
 func (s *Server) Close() error {
+	s.endOnce.Do(func() { close(s.ending) })
+	done := make(chan struct{})
+	go func() { s.sessions.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+	}
 	err := s.srv.Close()
 	if s.class != nil {
 		s.class.Close()
@@ -447,7 +460,9 @@ func (s *Server) takeSeat(seat string, end func()) (leave func()) {
 func (s *Server) run(sess ssh.Session, seat string, presenter bool, code string, pty ssh.Pty, winCh <-chan ssh.Window) string {
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	var replaced atomic.Bool
+	s.sessions.Add(1)
+	defer s.sessions.Done()
+	var replaced, ended atomic.Bool
 	if !presenter && s.class != nil {
 		defer s.takeSeat(seat, func() { replaced.Store(true); cancel() })()
 	}
@@ -502,6 +517,10 @@ func (s *Server) run(sess ssh.Session, seat string, presenter bool, code string,
 			select {
 			case <-ctx.Done():
 				return
+			case <-s.ending:
+				ended.Store(true)
+				cancel()
+				return
 			case w, ok := <-winCh:
 				if !ok {
 					return
@@ -515,6 +534,10 @@ func (s *Server) run(sess ssh.Session, seat string, presenter bool, code string,
 	_, err := p.Run()
 	p.Kill()
 	switch {
+	case ended.Load():
+		fmt.Fprintf(sess.Stderr(), "\r\neoslab: the class ended: the presenter stopped the server. Thank you!\r\n")
+		_ = sess.Exit(0)
+		return "the class ended"
 	case replaced.Load():
 		fmt.Fprintf(sess.Stderr(), "\r\neoslab: seat %s was opened again with its seat code, so this session ended\r\n", seat)
 		_ = sess.Exit(1)
