@@ -739,10 +739,15 @@ func serveCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	cfg.HostKeyPEM = pemBytes
+	if dir, err := progress.StateDir(os.Getenv); err == nil && !*solo {
+		cfg.Keep = progress.StateFile(filepath.Join(dir, progress.ClassFile))
+	}
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return invalid("eoslab serve: %v", err)
 	}
+	codes := srv.Codes() // a class kept from a restart keeps its codes
+	cfg.ClassCode, cfg.PresenterCode = codes.Class, codes.Presenter
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return invalid("eoslab serve: cannot listen on %s: %v", *addr, err)
@@ -761,7 +766,7 @@ func serveCmd(args []string, stdout io.Writer) error {
 	case *presKey != "":
 		fmt.Fprintf(stdout, "  presenter: ssh -p %s -i KEY NAME@HOST   (a key in %s)\n", port, *presKey)
 	case !*solo:
-		fmt.Fprintf(stdout, "  presenter: ssh -p %s NAME@HOST   presenter code: %s (this run only)\n", port, cfg.PresenterCode)
+		fmt.Fprintf(stdout, "  presenter: ssh -p %s NAME@HOST   presenter code: %s\n", port, cfg.PresenterCode)
 	}
 	fmt.Fprintf(stdout, "  host key:  %s (%s)\n  ctrl+c stops the class.\n", fp, keyPath)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -74,3 +75,19 @@ func WriteState(path string, src []byte) error {
 	}
 	return nil
 }
+
+// StateFile is a file of the state directory that eoslab serve keeps its
+// class in (a serve.Keeper): Load gives nil for a file not there yet.
+type StateFile string
+
+// Load reads the file; nil with no error when there is none yet.
+func (f StateFile) Load() ([]byte, error) {
+	b, err := ReadState(string(f))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// Save writes the file atomically.
+func (f StateFile) Save(b []byte) error { return WriteState(string(f), b) }

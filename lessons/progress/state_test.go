@@ -51,3 +51,16 @@ func TestWriteStateIsReadBack(t *testing.T) {
 		t.Fatal("a directory was read as a state file")
 	}
 }
+
+func TestStateFile(t *testing.T) {
+	f := StateFile(filepath.Join(t.TempDir(), ClassFile))
+	if b, err := f.Load(); b != nil || err != nil {
+		t.Fatalf("a missing file: %q %v", b, err)
+	}
+	if err := f.Save([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := f.Load(); string(b) != "x" || err != nil {
+		t.Fatalf("%q %v", b, err)
+	}
+}

@@ -20,6 +20,7 @@ type Class struct {
 	inbox chan func(*classState)
 	quit  chan struct{}
 	once  sync.Once
+	saved chan struct{} // closed when the saver has written the last state
 }
 
 // View is what one seat is shown: built by the class's goroutine, never
@@ -108,6 +109,8 @@ type lessonState struct {
 	// count (reveals), so a question revealed again gets a new number.
 	revealed map[int]int
 	reveals  int
+	// moves since the lesson opened or last restarted, for Keeper.
+	moves []MoveKind
 }
 
 type classState struct {
@@ -121,20 +124,54 @@ type classState struct {
 	// seats holds each student seat's code, hashed: the seat belongs to
 	// whoever holds it.
 	seats map[string][32]byte
+	// codes are the class's and the presenter's, kept with the class;
+	// dirty tells the saver there is something new to keep.
+	codes Codes
+	dirty chan struct{}
 }
 
 // NewClass starts a class. load opens a lesson by name; with start set,
 // that lesson is open from the beginning, else the presenter picks one.
 func NewClass(load func(name string) (*lessons.Lesson, error), start string) (*Class, error) {
+	return newClass(load, start, nil, nil)
+}
+
+// newClass starts a class, restored from keep when it holds one saved
+// since the server started with the same lesson (codes then become the
+// saved ones), and kept there from then on.
+func newClass(load func(name string) (*lessons.Lesson, error), start string, keep *keeper, codes *Codes) (*Class, error) {
 	st := &classState{load: load, lessons: map[string]*lessonState{}, subs: map[*subscriber]struct{}{}, online: map[string]int{}, seats: map[string][32]byte{}}
-	if start != "" {
+	restored := false
+	if keep != nil {
+		var err error
+		if restored, err = keep.restore(st, start, codes); err != nil {
+			return nil, err
+		}
+	}
+	if start != "" && !restored {
 		if err := st.open(start); err != nil {
 			return nil, err
 		}
 	}
 	c := &Class{inbox: make(chan func(*classState), 1024), quit: make(chan struct{})}
+	if keep != nil {
+		st.codes = *codes
+		st.dirty = make(chan struct{}, 1)
+		c.saved = make(chan struct{})
+		go c.keep(keep, st.dirty)
+	}
 	go c.run(st)
 	return c, nil
+}
+
+// mark tells the saver the class changed.
+func (st *classState) mark() {
+	if st.dirty != nil {
+		select {
+		case st.dirty <- struct{}{}:
+		default:
+		}
+	}
 }
 
 func (c *Class) run(st *classState) {
@@ -148,8 +185,16 @@ func (c *Class) run(st *classState) {
 	}
 }
 
-// Close stops the class's goroutine.
-func (c *Class) Close() { c.once.Do(func() { close(c.quit) }) }
+// Close stops the class's goroutine, after its last state is kept.
+func (c *Class) Close() {
+	c.once.Do(func() {
+		if c.saved != nil {
+			c.do(func(st *classState) { st.mark(); close(st.dirty); st.dirty = nil })
+			<-c.saved
+		}
+		close(c.quit)
+	})
+}
 
 // do runs f on the class's goroutine and waits for it.
 func (c *Class) do(f func(*classState)) bool {
@@ -207,6 +252,7 @@ func (c *Class) Claim(seat string, back bool) (code string, taken bool) {
 		}
 		code = NewCode(6)
 		st.seats[seat] = sha256.Sum256([]byte(code))
+		st.mark()
 	})
 	return code, taken
 }
@@ -281,6 +327,20 @@ func (st *classState) open(name string) error {
 }
 
 func (st *classState) move(m Move) bool {
+	ok := st.play(m)
+	if ok && st.cur != nil && m.Kind != Open {
+		// The log a restarted server replays: the engine is
+		// deterministic, so the same moves make the same world.
+		if m.Kind == Restart {
+			st.cur.moves = st.cur.moves[:0]
+		} else {
+			st.cur.moves = append(st.cur.moves, m.Kind)
+		}
+	}
+	return ok
+}
+
+func (st *classState) play(m Move) bool {
 	if m.Kind == Open {
 		return st.open(m.Name) == nil
 	}
@@ -346,6 +406,7 @@ func (st *classState) answer(seat string, step, choice int) bool {
 // seat it concerns.
 func (st *classState) changed(seat string, all bool) {
 	st.ver++
+	st.mark()
 	for s := range st.subs {
 		if all || s.presenter || (seat != "" && s.seat == seat) {
 			s.send(st.view(s))

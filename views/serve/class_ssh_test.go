@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -299,4 +300,46 @@ func TestStudentsSeeThePresenterGoAndTheClassEnd(t *testing.T) {
 	if err := s.ended(t, hangGuard); err != nil {
 		t.Errorf("the end of the class exited %v", err)
 	}
+}
+
+// memKeeper is a Keeper in memory, as the state file would be.
+type memKeeper struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (m *memKeeper) Load() ([]byte, error) { m.mu.Lock(); defer m.mu.Unlock(); return m.b, nil }
+func (m *memKeeper) Save(b []byte) error   { m.mu.Lock(); defer m.mu.Unlock(); m.b = b; return nil }
+
+// A server restarted during a class keeps it: the step, the answers, the
+// seats and their codes, and the presenter's and the class's codes.
+func TestRestartKeepsTheClass(t *testing.T) {
+	keep := &memKeeper{}
+	srv := startServer(t, func(c *Config) { c.Keep = keep })
+	l, _ := lessons.Load("abort")
+	k := firstAsk(t, l)
+	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
+	a := join(t, srv.addr, "ana", testCode, screen80)
+	code := seatCodeOn(t, a.waitScreen(t, screen80, "ana's seat code", has("seat code")))
+	for range k {
+		p.key(keyRight)
+	}
+	a.waitScreen(t, screen80, "the question", has("Your answer: press 1-"))
+	a.key("2")
+	p.waitScreen(t, presTerm, "ana's answer", has(fmt.Sprintf("step %d: 1 of 1 answered", k)))
+	srv.Close()
+	a.waitFor(t, "the class ended", hangGuard)
+
+	// Started again with other codes, as main.go makes up new ones: the
+	// kept ones win.
+	srv2 := startServer(t, func(c *Config) { c.Keep = keep; c.ClassCode = "other"; c.PresenterCode = "other-too" })
+	if got := srv2.Codes(); got != (Codes{Class: testCode, Presenter: "teach-me"}) {
+		t.Fatalf("codes after the restart: %+v", got)
+	}
+	p2 := join(t, srv2.addr, "teacher", "teach-me", presTerm)
+	a2 := join(t, srv2.addr, "ana", code, screen80)
+	a2.waitScreen(t, screen80, "ana's answer kept", has("locked: you chose 2"))
+	p2.waitScreen(t, presTerm, "the step and the answer kept", has(fmt.Sprintf("step %d: 1 of 1 answered", k)))
+	m := join(t, srv2.addr, "ana", testCode, screen80)
+	m.waitFor(t, "seat ana is taken", hangGuard)
 }

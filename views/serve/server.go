@@ -82,6 +82,12 @@ type Config struct {
 	// InputBurst and InputRate cap what a session's program reads, in
 	// bytes and bytes a second; past them, input is dropped.
 	InputBurst, InputRate int
+	// Keep keeps the class across restarts: a class kept within
+	// ResumeWithin (default 6 h: a restart during a class, not the next
+	// day's class) for the same Lesson comes back, with its codes, which
+	// then replace ClassCode and PresenterCode (see Codes).
+	Keep         Keeper
+	ResumeWithin time.Duration
 	// Log gets one line per connect, refusal and disconnect: seat, role,
 	// address and duration. Never a keystroke.
 	Log *log.Logger
@@ -222,16 +228,24 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, limit: newLimiter(cfg.FailedLogins, cfg.FailedEvery, cfg.FailDelay),
 		gate: newGate(cfg.PendingPerAddr, cfg.Pending), live: map[string]*liveSeat{}, ending: make(chan struct{})}
-	s.classH = sha256.Sum256([]byte(cfg.ClassCode))
-	if cfg.PresenterCode != "" {
-		s.presH = sha256.Sum256([]byte(cfg.PresenterCode))
-	}
 	if !cfg.Solo {
-		c, err := NewClass(cfg.Load, cfg.Lesson)
+		var k *keeper
+		codes := Codes{Class: cfg.ClassCode, Presenter: cfg.PresenterCode}
+		if cfg.Keep != nil {
+			defDur(&cfg.ResumeWithin, 6*time.Hour)
+			k = &keeper{k: cfg.Keep, start: cfg.Lesson, within: cfg.ResumeWithin, now: time.Now,
+				onError: func(err error) { s.logf("keeping the class: %v", err) }}
+		}
+		c, err := newClass(cfg.Load, cfg.Lesson, k, &codes)
 		if err != nil {
 			return nil, err
 		}
 		s.class = c
+		s.cfg.ClassCode, s.cfg.PresenterCode = codes.Class, codes.Presenter
+	}
+	s.classH = sha256.Sum256([]byte(s.cfg.ClassCode))
+	if s.cfg.PresenterCode != "" {
+		s.presH = sha256.Sum256([]byte(s.cfg.PresenterCode))
 	}
 	srv, err := wish.NewServer(
 		wish.WithHostKeyPEM(cfg.HostKeyPEM),
@@ -293,6 +307,9 @@ func (s *Server) Close() error {
 	}
 	return err
 }
+
+// Codes are the class's codes: those of the Config, or a restored class's.
+func (s *Server) Codes() Codes { return Codes{Class: s.cfg.ClassCode, Presenter: s.cfg.PresenterCode} }
 
 // inputRead is how many bytes of input the sessions' programs have read.
 func (s *Server) inputRead() int64 { return s.inRead.Load() }
