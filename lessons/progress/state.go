@@ -91,3 +91,13 @@ func (f StateFile) Load() ([]byte, error) {
 
 // Save writes the file atomically.
 func (f StateFile) Save(b []byte) error { return WriteState(string(f), b) }
+
+// SummaryFile is the name of the class summary eoslab serve's presenter
+// exports, beside the class.
+const SummaryFile = "class-summary.txt"
+
+// Export writes a class summary beside the file and returns its path.
+func (f StateFile) Export(text string) (string, error) {
+	p := filepath.Join(filepath.Dir(string(f)), SummaryFile)
+	return p, WriteState(p, []byte(text))
+}

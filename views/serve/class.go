@@ -3,8 +3,11 @@ package serve
 import (
 	"crypto/sha256"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
@@ -264,6 +267,68 @@ func (c *Class) SeatCode(seat, code string) (ok bool) {
 		ok = known && same(code, h)
 	})
 	return ok
+}
+
+// SummaryRow is one question of the lesson in the class's summary.
+type SummaryRow struct {
+	Step     int
+	Question string
+	Revealed bool
+	// Right and Answered count every answer given, by the students
+	// present and those who left since.
+	Right, Answered int
+}
+
+// Summary is the current lesson's title and, per question, how many
+// answered and how many were right.
+func (c *Class) Summary() (title string, rows []SummaryRow) {
+	c.do(func(st *classState) {
+		ls := st.cur
+		if ls == nil {
+			return
+		}
+		p := ls.world.Player()
+		title = ls.world.Title()
+		for k := 1; k <= ls.world.Len(); k++ {
+			step := p.StepAt(k)
+			if step == nil || step.Ask == nil {
+				continue
+			}
+			r := SummaryRow{Step: k, Question: step.Ask.Question, Revealed: ls.revealed[k] != 0}
+			right := p.Correct(k)
+			for _, ch := range ls.answers[k] {
+				r.Answered++
+				if ch == right {
+					r.Right++
+				}
+			}
+			rows = append(rows, r)
+		}
+	})
+	return title, rows
+}
+
+// SummaryText is the summary as a plain file holds it: a line a question.
+func SummaryText(title string, rows []SummaryRow) string {
+	var b strings.Builder
+	b.WriteString("eoslab class summary: " + title + "\n")
+	for _, r := range rows {
+		b.WriteString(summaryLine(r) + "\n")
+	}
+	if len(rows) == 0 {
+		b.WriteString("no question yet\n")
+	}
+	return b.String()
+}
+
+func summaryLine(r SummaryRow) string {
+	head := "step " + strconv.Itoa(r.Step) + ": "
+	if r.Revealed {
+		head += strconv.Itoa(r.Right) + " of " + strconv.Itoa(r.Answered) + " right"
+	} else {
+		head += "not revealed, " + strconv.Itoa(r.Answered) + " answered"
+	}
+	return head + ": " + termsafe.Blank(r.Question)
 }
 
 // Move runs one of the presenter's moves and returns the presenter's new

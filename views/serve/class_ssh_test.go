@@ -343,3 +343,38 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	m := join(t, srv2.addr, "ana", testCode, screen80)
 	m.waitFor(t, "seat ana is taken", hangGuard)
 }
+
+// The presenter can keep the tally and the names of those who have not
+// answered off their screen until the reveal, and show a summary of the
+// lesson's questions, written as a plain file on e.
+func TestPresenterHidesTheTallyAndSummarises(t *testing.T) {
+	var exported syncBuf
+	srv := startServer(t, nil)
+	srv.export = func(text string) (string, error) { exported.Write([]byte(text)); return "summary.txt", nil }
+	l, _ := lessons.Load("abort")
+	k := firstAsk(t, l)
+	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
+	a := join(t, srv.addr, "ana", testCode, screen80)
+	join(t, srv.addr, "bo", testCode, screen80)
+	p.waitScreen(t, presTerm, "two students", has("2 students"))
+	p.key("c")
+	for range k {
+		p.key(keyRight)
+	}
+	a.waitScreen(t, screen80, "the question", has("Your answer: press 1-"))
+	right := lessons.NewPlayer(l).Correct(k)
+	a.key(fmt.Sprint(right))
+	s := p.waitScreen(t, presTerm, "ana's answer", has(fmt.Sprintf("step %d: 1 of 2 answered", k)))
+	if strings.Contains(s, "not yet:") || !strings.Contains(s, "tally hidden") || strings.Contains(s, "1) ....") {
+		t.Fatalf("the hidden tally shows:\n%s", s)
+	}
+	p.key("a")
+	p.waitScreen(t, presTerm, "the score at the reveal", has("1 of 1 right"))
+	p.key("s")
+	p.waitScreen(t, presTerm, "the summary", has(fmt.Sprintf("step %d: 1 of 1 right", k)))
+	p.key("e")
+	p.waitScreen(t, presTerm, "the export", has("Summary written to summary.txt"))
+	if got := exported.String(); !strings.Contains(got, fmt.Sprintf("step %d: 1 of 1 right: %s", k, l.Steps[k-1].Ask.Question)) {
+		t.Fatalf("the exported summary:\n%s", got)
+	}
+}

@@ -17,6 +17,12 @@ type Keeper interface {
 	Save([]byte) error
 }
 
+// Exporter is a Keeper that can also write the class's summary as a
+// plain file, for the presenter's e; it says where.
+type Exporter interface {
+	Export(text string) (where string, err error)
+}
+
 // Codes are a class's codes: what students and the presenter type.
 type Codes struct {
 	Class, Presenter string

@@ -83,6 +83,12 @@ type Seat struct {
 	dark      bool
 	note      string
 	code      string // the seat's code, for its first session
+	// The presenter's: hide keeps the tally and the names of those who
+	// have not answered off their screen until the reveal (a projected
+	// screen then does not herd the class); summary shows the lesson's
+	// questions, how many answered and were right, where why shows.
+	hide, summary bool
+	export        func(string) (string, error)
 	// why draws a revealed question over the player: the seat's verdict,
 	// the explanation and the choices judged. The reveal runs the deciding
 	// step at once, which may ask a new question: the player then shows
@@ -106,6 +112,9 @@ type SeatOptions struct {
 	// Lessons are the presenter's list (one lesson when the class plays
 	// only that one).
 	Lessons []views.LessonInfo
+	// Export writes the class's summary as a plain file and says where;
+	// nil when there is nowhere to write it.
+	Export func(text string) (string, error)
 	// Code is a new seat's own code, shown to its first session only: the
 	// password that brings the student back to it.
 	Code string
@@ -117,6 +126,9 @@ var (
 	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
 	keyWhy    = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why"))
 	keyClose  = key.NewBinding(key.WithKeys("esc", "w"), key.WithHelp("esc", "close"))
+	keyHide   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "conceal/show the tally"))
+	keySum    = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "summary"))
+	keyExport = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the summary"))
 )
 
 // whyKey names one reveal of a class: the lesson, the step and the
@@ -125,7 +137,7 @@ type whyKey struct{ gen, step, reveal int }
 
 // NewSeat builds a seat of a class; first is the seat's first View.
 func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
-	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true, code: o.Code}
+	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true, code: o.Code, export: o.Export}
 	s.sess = &follower{v: first}
 	if o.Presenter {
 		s.pres = &presenting{follower: follower{v: first}, c: c}
@@ -238,6 +250,10 @@ func whyAsk(v *View) *Ask {
 // longer in view, and opens by itself the first time the seat sees a
 // question revealed.
 func (s *Seat) syncWhy() {
+	if s.summary && s.whyOpen {
+		s.fillWhy()
+		return
+	}
 	v := s.current()
 	a := whyAsk(v)
 	if a == nil {
@@ -272,6 +288,10 @@ func (s *Seat) openWhy() bool {
 // style of the player's detail view: a pane over the player's body, under
 // its header row.
 func (s *Seat) fillWhy() {
+	if s.summary {
+		s.fillSummary()
+		return
+	}
 	v := s.current()
 	a := whyAsk(v)
 	if a == nil {
@@ -294,6 +314,37 @@ func (s *Seat) fillWhy() {
 		lines = append(lines, " "+l)
 	}
 	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+}
+
+// fillSummary lays out the presenter's summary in the why view's pane.
+func (s *Seat) fillSummary() {
+	th := s.th
+	title, rows := s.class.Summary()
+	s.why = views.NewTextPane(th)
+	s.why.SetFocused(true)
+	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
+	s.why.SetTitle(th.Text(theme.TextTitle, "Summary: "+title) + th.Text(theme.TextFaint, "  (s or esc closes, e exports)"))
+	lines := textLines{" Per question: how many of those who answered were right (students who left included)."}
+	for _, r := range rows {
+		lines = append(lines, " "+ansi.Truncate(summaryLine(r), max(s.w-3, 8), th.Sym.Ellipsis))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, " No question in this lesson yet.")
+	}
+	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+}
+
+func (s *Seat) exportSummary() {
+	if s.export == nil {
+		s.note = "No state directory to export to: the server keeps no files."
+		return
+	}
+	where, err := s.export(SummaryText(s.class.Summary()))
+	if err != nil {
+		s.note = "The summary could not be written: " + termsafe.Blank(err.Error())
+		return
+	}
+	s.note = "Summary written to " + termsafe.Blank(where) + " (on the server)."
 }
 
 // textLines is the why view's content.
@@ -345,8 +396,23 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		return s.pass(views.SetDarkMsg{Dark: s.dark})
 	case s.class == nil:
 		return s.pass(km)
-	case s.whyOpen && key.Matches(km, keyClose):
-		s.whyOpen = false
+	case s.whyOpen && (key.Matches(km, keyClose) || (s.summary && key.Matches(km, keySum))):
+		s.whyOpen, s.summary = false, false
+		return nil
+	case s.presenter && s.summary && key.Matches(km, keyExport):
+		s.exportSummary()
+		return nil
+	case s.presenter && key.Matches(km, keyHide):
+		s.hide = !s.hide
+		s.note = "The tally and the names show again at the reveal (c shows them now)."
+		if !s.hide {
+			s.note = "The tally shows (c hides it until the reveal)."
+		}
+		return nil
+	case s.presenter && key.Matches(km, keySum):
+		s.summary = true
+		s.whyOpen = true
+		s.fillWhy()
 		return nil
 	case s.whyOpen && s.why.Scrolls(km):
 		s.why, _ = s.why.Update(km)
@@ -362,7 +428,7 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 	// opened the why view over it, and a swallowed first press is an
 	// answer lost). Esc pressed just before a digit reaches Bubble Tea in
 	// the same read as alt+digit; it is the two keys, Esc and the digit.
-	s.whyOpen = false
+	s.whyOpen, s.summary = false, false
 	if o, ok := s.app.(interface{ Overlay() bool }); ok && km.Type == tea.KeyEsc && !o.Overlay() {
 		// Nothing to close: Esc would leave the class's lesson for a
 		// list of one.
@@ -651,13 +717,18 @@ func (s *Seat) presenterLines(v *View) []line {
 	if a != nil && r != nil {
 		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
 	}
-	// The key comes last: the line is cut on a narrow terminal.
-	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
+	// The keys come last: the line is cut on a narrow terminal.
+	head += s.sep() + th.Text(theme.TextFaint, "c hide tally"+th.Sym.Sep+"s summary"+th.Sym.Sep+"t light/dark")
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}
 	if a == nil {
 		return append([]line{{head, rankHead}}, s.bars(r, v.Students)...)
+	}
+	if s.hide && !a.Revealed {
+		status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(v.Students) + " answered" +
+			s.sep() + th.Text(theme.TextAccent, "a reveals") + s.sep() + "tally hidden until the reveal (c shows it)"
+		return []line{{head, rankHead}, {" " + status, rankStatus}}
 	}
 	return append([]line{{head, rankHead}}, s.bars(a, v.Students)...)
 }
@@ -723,6 +794,7 @@ func fitText(s string, w int, ell string) string {
 }
 
 // plural is n and a noun: "1 student", "2 students".
+
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun

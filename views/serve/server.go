@@ -108,6 +108,7 @@ type Server struct {
 	limit    *limiter
 	gate     *gate
 	inRead   atomic.Int64
+	export   func(text string) (where string, err error)
 	ending   chan struct{} // closed by Close
 	endOnce  sync.Once
 	sessions sync.WaitGroup
@@ -242,6 +243,9 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.class = c
 		s.cfg.ClassCode, s.cfg.PresenterCode = codes.Class, codes.Presenter
+		if e, ok := cfg.Keep.(Exporter); ok {
+			s.export = e.Export
+		}
 	}
 	s.classH = sha256.Sum256([]byte(s.cfg.ClassCode))
 	if s.cfg.PresenterCode != "" {
@@ -486,7 +490,7 @@ func (s *Server) run(sess ssh.Session, seat string, presenter bool, code string,
 	env := envOf(append(sess.Environ(), "TERM="+pty.Term))
 	opts := views.Options{Renderer: bubbletea.MakeRenderer(sess)}.WithEnv(env.get)
 	opts.ASCII = asciiTerm(env.get)
-	so := SeatOptions{Seat: seat, Presenter: presenter, Views: opts, Lessons: s.cfg.Lessons, Code: code}
+	so := SeatOptions{Seat: seat, Presenter: presenter, Views: opts, Lessons: s.cfg.Lessons, Code: code, Export: s.export}
 	if s.cfg.Lesson != "" {
 		so.Lessons = nil
 		for _, l := range s.cfg.Lessons {
