@@ -44,6 +44,9 @@ type View struct {
 	Ask, Result *Ask
 	Students    int // student seats connected
 	Presenters  int
+	// Sandbox says the presenter lets students open the class's world,
+	// where it is, in a sandbox of their own.
+	Sandbox bool
 }
 
 // Ask is one of the class's questions. What a student's Ask holds before
@@ -131,6 +134,8 @@ type classState struct {
 	// dirty tells the saver there is something new to keep.
 	codes Codes
 	dirty chan struct{}
+	// sandbox: students may open the class's world in their own sandbox.
+	sandbox bool
 }
 
 // NewClass starts a class. load opens a lesson by name; with start set,
@@ -269,6 +274,30 @@ func (c *Class) SeatCode(seat, code string) (ok bool) {
 	return ok
 }
 
+// SandboxSource is the class's world where it is now as a scenario: the
+// lesson's setup and every line of its steps so far, for a student's own
+// sandbox; "" when there is no lesson or the presenter does not allow it.
+func (c *Class) SandboxSource() (name, src string) {
+	c.do(func(st *classState) {
+		ls := st.cur
+		if ls == nil || !st.sandbox {
+			return
+		}
+		l := ls.world.Player().Lesson()
+		var b strings.Builder
+		for _, cmd := range l.Setup {
+			b.WriteString(cmd.Text + "\n")
+		}
+		for k := 1; k <= ls.world.Pos() && k <= len(l.Steps); k++ {
+			for _, cmd := range l.Steps[k-1].Commands {
+				b.WriteString(cmd.Text + "\n")
+			}
+		}
+		name, src = ls.name, b.String()
+	})
+	return name, src
+}
+
 // SummaryRow is one question of the lesson in the class's summary.
 type SummaryRow struct {
 	Step     int
@@ -374,6 +403,9 @@ const (
 	Restart
 	Reveal
 	Open
+	// AllowSandbox lets students open a sandbox of the class's world, or
+	// stops letting them (one already open stays theirs).
+	AllowSandbox
 )
 
 func (st *classState) open(name string) error {
@@ -406,8 +438,12 @@ func (st *classState) move(m Move) bool {
 }
 
 func (st *classState) play(m Move) bool {
-	if m.Kind == Open {
+	switch m.Kind {
+	case Open:
 		return st.open(m.Name) == nil
+	case AllowSandbox:
+		st.sandbox = !st.sandbox
+		return true
 	}
 	ls := st.cur
 	if ls == nil {
@@ -483,7 +519,7 @@ func (st *classState) changed(seat string, all bool) {
 // before the reveal: the checkpoint is the question and the choices, and
 // Ask has no right choice, explanation or counts.
 func (st *classState) view(s *subscriber) *View {
-	v := &View{Ver: st.ver, Students: len(st.online)}
+	v := &View{Ver: st.ver, Students: len(st.online), Sandbox: st.sandbox}
 	for o := range st.subs {
 		if o.presenter {
 			v.Presenters++

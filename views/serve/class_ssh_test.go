@@ -378,3 +378,27 @@ func TestPresenterHidesTheTallyAndSummarises(t *testing.T) {
 		t.Fatalf("the exported summary:\n%s", got)
 	}
 }
+
+// A student opens the class's world, where the class is, in a sandbox of
+// their own, only once the presenter allows it, and q brings them back to
+// the class.
+func TestStudentSandboxWhenAllowed(t *testing.T) {
+	srv := startServer(t, nil)
+	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
+	a := join(t, srv.addr, "ana", testCode, screen80)
+	p.waitScreen(t, presTerm, "ana", has("1 student"))
+	p.key(keyRight)
+	p.key(keyRight)
+	a.waitScreen(t, screen80, "step 2", has("step 2/"))
+	a.key("x")
+	a.waitScreen(t, screen80, "the refusal", has("has not opened the sandbox"))
+	p.key("x")
+	a.waitScreen(t, screen80, "the offer", has("x opens this world"))
+	a.key("x")
+	s := a.waitScreen(t, screen80, "ana's sandbox", has("your own sandbox"))
+	if !strings.Contains(s, "step 2/") {
+		t.Errorf("the sandbox does not say where the class is:\n%s", s)
+	}
+	a.key("q")
+	a.waitScreen(t, screen80, "the class again", has("seat ana"))
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -89,6 +90,8 @@ type Seat struct {
 	// questions, how many answered and were right, where why shows.
 	hide, summary bool
 	export        func(string) (string, error)
+	// box is a student's own sandbox of the class's world, while open.
+	box tea.Model
 	// why draws a revealed question over the player: the seat's verdict,
 	// the explanation and the choices judged. The reveal runs the deciding
 	// step at once, which may ask a new question: the player then shows
@@ -129,6 +132,7 @@ var (
 	keyHide   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "conceal/show the tally"))
 	keySum    = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "summary"))
 	keyExport = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the summary"))
+	keyBox    = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "sandbox"))
 )
 
 // whyKey names one reveal of a class: the lesson, the step and the
@@ -185,10 +189,16 @@ func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		s.w, s.h = clampInt(msg.Width, 0, maxW), clampInt(msg.Height, 0, maxH)
+		if s.box != nil {
+			s.boxUpdate(msg)
+		}
 		return s, s.resize()
 	case viewMsg:
 		return s, s.onView(msg.v)
 	case tea.KeyMsg:
+		if s.box != nil {
+			return s, s.boxUpdate(msg)
+		}
 		var cmd tea.Cmd
 		if msg.Alt && s.class != nil {
 			// No key of a class seat is an alt key: an alt key is Esc and
@@ -204,6 +214,9 @@ func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = tea.Batch(cmd, s.resize())
 		}
 		return s, cmd
+	}
+	if s.box != nil {
+		return s, tea.Batch(s.boxUpdate(msg), s.pass(msg))
 	}
 	return s, s.pass(msg)
 }
@@ -347,6 +360,43 @@ func (s *Seat) exportSummary() {
 	s.note = "Summary written to " + termsafe.Blank(where) + " (on the server)."
 }
 
+// openBox opens the student's own sandbox on the class's world where it
+// is, if the presenter allows it. It is the player's sandbox with no
+// files, under the session's limits (the idle timeout, the input cap, the
+// sandbox's own limits on lines and steps).
+func (s *Seat) openBox() {
+	name, src := s.class.SandboxSource()
+	if src == "" {
+		s.note = "The presenter has not opened the sandbox (x) yet."
+		return
+	}
+	sb, err := adapt.OpenSandboxFile(name+".eos", []byte(src))
+	if err != nil {
+		s.note = "The sandbox could not open: " + termsafe.Blank(err.Error())
+		return
+	}
+	o := s.opts
+	o.NoFiles, o.Follow = true, false
+	s.box = views.NewSandbox(nil, nil, sb, o)
+	s.note = ""
+	s.boxUpdate(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-1, 0)})
+}
+
+// boxUpdate runs the sandbox; its q (Done) comes back to the class
+// instead of quitting the session.
+func (s *Seat) boxUpdate(msg tea.Msg) tea.Cmd {
+	if wm, ok := msg.(tea.WindowSizeMsg); ok {
+		msg = tea.WindowSizeMsg{Width: wm.Width, Height: max(wm.Height-1, 0)}
+	}
+	var cmd tea.Cmd
+	s.box, cmd = s.box.Update(msg)
+	if sb, ok := s.box.(views.Sandbox); ok && sb.Done {
+		s.box = nil
+		return s.resize()
+	}
+	return cmd
+}
+
 // textLines is the why view's content.
 type textLines []string
 
@@ -408,6 +458,15 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		if !s.hide {
 			s.note = "The tally shows (c hides it until the reveal)."
 		}
+		return nil
+	case s.presenter && key.Matches(km, keyBox):
+		v, _ := s.pres.c.Move(Move{Kind: AllowSandbox})
+		if v != nil {
+			s.pres.set(v)
+		}
+		return nil
+	case !s.presenter && key.Matches(km, keyBox):
+		s.openBox()
 		return nil
 	case s.presenter && key.Matches(km, keySum):
 		s.summary = true
@@ -495,6 +554,10 @@ func digit(km tea.KeyMsg) (int, bool) {
 func (s *Seat) View() string {
 	if s.w <= 0 || s.h <= 0 {
 		return ""
+	}
+	if s.box != nil {
+		line := " " + s.th.Text(theme.TextAccent, "your own sandbox") + s.sep() + "the class goes on: step " + strconv.Itoa(s.sess.v.Pos) + "/" + strconv.Itoa(s.sess.v.Len) + s.sep() + s.th.Text(theme.TextFaint, "q back to the class")
+		return s.box.View() + "\n" + ansi.Truncate(line, s.w, s.th.Sym.Ellipsis)
 	}
 	foot := s.footer()
 	var body string
@@ -636,6 +699,9 @@ func (s *Seat) studentLines(v *View) []line {
 	if v.Presenters == 0 {
 		out = append(out, line{" " + th.Mark(theme.Paused, "the presenter is away; the class waits here"), rankSpread})
 	}
+	if v.Sandbox {
+		out = append(out, line{" " + th.Text(theme.TextAccent, "x") + " opens this world in your own sandbox", rankSpread})
+	}
 	if s.code != "" {
 		out = append(out, line{" " + th.Text(theme.TextAccent, "your seat code "+s.code+":") + " the password that brings you back to seat " + s.seat + " (shown once)", rankCode})
 	}
@@ -718,7 +784,11 @@ func (s *Seat) presenterLines(v *View) []line {
 		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
 	}
 	// The keys come last: the line is cut on a narrow terminal.
-	head += s.sep() + th.Text(theme.TextFaint, "c hide tally"+th.Sym.Sep+"s summary"+th.Sym.Sep+"t light/dark")
+	box := "x lets students sandbox"
+	if v.Sandbox {
+		box = "x stops the sandbox (open to students)"
+	}
+	head += s.sep() + th.Text(theme.TextFaint, "c hide tally"+th.Sym.Sep+"s summary"+th.Sym.Sep+box+th.Sym.Sep+"t light/dark")
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}
