@@ -217,8 +217,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	defDur(&cfg.FirstByte, 5*time.Second)
 	defDur(&cfg.Handshake, 30*time.Second)
-	def(&cfg.PendingPerAddr, 32)
-	def(&cfg.Pending, 128)
+	// A whole class may log in at once from behind one NAT: the bounds
+	// leave room for every seat, and the flood goes first (gate).
+	def(&cfg.PendingPerAddr, max(32, cfg.MaxSessions+8))
+	def(&cfg.Pending, max(128, 2*cfg.MaxSessions))
 	defDur(&cfg.FailDelay, 250*time.Millisecond)
 	def(&cfg.FailedLogins, 5)
 	defDur(&cfg.FailedEvery, 3*time.Second)
