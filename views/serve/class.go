@@ -136,6 +136,10 @@ type classState struct {
 	dirty chan struct{}
 	// sandbox: students may open the class's world in their own sandbox.
 	sandbox bool
+	// frame is the current lesson's frame at version frameVer.
+	frame    views.Frame
+	frameVer uint64
+	frameOf  *lessonState
 }
 
 // NewClass starts a class. load opens a lesson by name; with start set,
@@ -531,7 +535,12 @@ func (st *classState) view(s *subscriber) *View {
 	}
 	w := ls.world
 	v.Gen, v.Name, v.Title, v.Pos, v.Len = ls.gen, ls.name, w.Title(), w.Pos(), w.Len()
-	v.Frame = w.Frame()
+	// The world's frame is the same for every seat: built once a change,
+	// not once a seat (each seat's copy then gets its own checkpoint).
+	if st.frameVer != st.ver || st.frameOf != ls {
+		st.frame, st.frameVer, st.frameOf = w.Frame(), st.ver, ls
+	}
+	v.Frame = st.frame
 	v.Frame.Key = uint64(ls.gen)<<40 | v.Frame.Key
 	v.Ask = st.ask(ls, s, v.Pos)
 	if ls.revealed[v.Pos-1] != 0 {
