@@ -703,7 +703,7 @@ func (s *Seat) studentLines(v *View) []line {
 		out = append(out, line{" " + th.Text(theme.TextAccent, "x") + " opens this world in your own sandbox", rankSpread})
 	}
 	if s.code != "" {
-		out = append(out, line{" " + th.Text(theme.TextAccent, "your seat code "+s.code+":") + " the password that brings you back to seat " + s.seat + " (shown once)", rankCode})
+		out = append(out, line{" " + th.Text(theme.TextAccent, "seat code "+s.code) + ": your password to come back (shown once)", rankCode})
 	}
 	if r := v.Result; r != nil {
 		out = append(out, s.verdictLines(r, v.Ask != nil, v.Ask == nil)...)
@@ -788,7 +788,11 @@ func (s *Seat) presenterLines(v *View) []line {
 	if v.Sandbox {
 		box = "x stops the sandbox (open to students)"
 	}
-	head += s.sep() + th.Text(theme.TextFaint, "c hide tally"+th.Sym.Sep+"s summary"+th.Sym.Sep+box+th.Sym.Sep+"t light/dark")
+	tally := "c hide tally"
+	if s.hide {
+		tally = "c show tally"
+	}
+	head += s.sep() + th.Text(theme.TextFaint, tally+th.Sym.Sep+"s summary"+th.Sym.Sep+box+th.Sym.Sep+"t light/dark")
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}
