@@ -134,22 +134,7 @@ func joinWatched(b *testing.B, addr, user, password string, tm term, w *watch) *
 	if err != nil {
 		b.Fatalf("%s: %v", user, err)
 	}
-	s, err := c.NewSession()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cl := &client{c: c, s: s, out: &syncBuf{}, done: make(chan error, 1)}
-	s.Stdout, s.Stderr = w, w
-	if cl.in, err = s.StdinPipe(); err != nil {
-		b.Fatal(err)
-	}
-	if err := s.RequestPty(tm.name, tm.h, tm.w, gossh.TerminalModes{}); err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Shell(); err != nil {
-		b.Fatal(err)
-	}
-	return cl
+	return openTo(b, c, tm, &syncBuf{}, w)
 }
 
 // benchStudents is BenchmarkClassLesson's class size.

@@ -123,13 +123,24 @@ var noCleanup bool
 
 func open(t testing.TB, c *gossh.Client, tm term, read bool) *client {
 	t.Helper()
+	out := &syncBuf{}
+	if !read {
+		return openTo(t, c, tm, out, nil)
+	}
+	return openTo(t, c, tm, out, out)
+}
+
+// openTo opens a session whose output goes to w; with w nil, it is never
+// read.
+func openTo(t testing.TB, c *gossh.Client, tm term, out *syncBuf, w io.Writer) *client {
+	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &client{c: c, s: s, out: &syncBuf{}, done: make(chan error, 1)}
-	if read {
-		s.Stdout, s.Stderr = cl.out, cl.out
+	cl := &client{c: c, s: s, out: out, done: make(chan error, 1)}
+	if w != nil {
+		s.Stdout, s.Stderr = w, w
 	} else if _, err := s.StdoutPipe(); err != nil { // never read
 		t.Fatal(err)
 	}
