@@ -148,17 +148,22 @@ question before the presenter reveals it. Students need only ssh:
   --code           the class code students type (default: made up, printed)
   --presenter-key  a public key file (authorized_keys format) that logs in
                    as the presenter; without it a presenter code is made up
-                   for this run and printed
+                   and printed
   --max            most student sessions at once (default 100)
   --idle           close a student's seat after this long without a key
                    (default 30m)
   --host-key       the server's key (default: made on first start in the
                    user's state directory, then reused)
   --solo           every session plays its own copy: a self-paced lab room
-Presenter keys: the lesson keys, and a reveals a question. Everyone: t
-switches light/dark; w shows why a revealed question's answer is right (it
-opens by itself after each reveal; esc closes it). Exit code 2 on bad flags
-or files.`,
+Presenter keys: the lesson keys, and a reveals a question; c conceals the
+tally until the reveal; s shows the summary (e writes it to
+class-summary.txt); x lets students open the class's world in a sandbox of
+their own (x). Everyone: t switches light/dark; w shows why a revealed
+question's answer is right (it opens by itself after each reveal; esc
+closes it). A seat is its first session's: its seat code, shown once, is
+the password back to it. The class (step, answers, seats, codes) is kept in
+the state directory (class.json) and comes back on a restart within 6
+hours for the same lesson. Exit code 2 on bad flags or files.`,
 	"drill": `eoslab drill [--seed N] [--count N] [--kafka 3|4] [--no-color] [--ascii]
 
 An interview drill in the terminal: --count questions (default 10) drawn
