@@ -594,7 +594,7 @@ func (s *Store) write(src []byte) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return errors.New(errText(err))
 	}
-	tmp, err := os.CreateTemp(s.dir, FileName+".tmp-*")
+	tmp, err := os.CreateTemp(s.dir, filepath.Base(s.file)+".tmp-*")
 	if err != nil {
 		return errors.New(errText(err))
 	}

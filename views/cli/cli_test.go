@@ -536,8 +536,9 @@ func TestServeFlags(t *testing.T) {
 	if err != nil || fp1 != fp2 {
 		t.Fatalf("the host key changed on the second start: %s then %s (%v)", fp1, fp2, err)
 	}
-	t.Setenv("XDG_STATE_HOME", dir)
-	if got, _ := hostKeyPath(""); got != filepath.Join(dir, "eoslab", "ssh_host_ed25519_key") {
+	// The host key follows the one state directory, EOSLAB_STATE_DIR first.
+	t.Setenv(progress.EnvDir, dir)
+	if got, _ := progress.HostKeyPath("", os.Getenv); got != filepath.Join(dir, progress.HostKeyFile) {
 		t.Errorf("host key path %s", got)
 	}
 }
