@@ -195,6 +195,7 @@ var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is pa
 // TestFramesAfterBackAreExact: the frame of a position is the same whether
 // it was reached by playing straight or by going back and forth.
 func TestFramesAfterBackAreExact(t *testing.T) {
+	t.Parallel()
 	eachLesson(t, func(t *testing.T, name string, k int) {
 		{
 			s := openKafka(t, name, k)
@@ -471,6 +472,7 @@ func bigLesson(tb testing.TB) *lessons.Lesson {
 }
 
 func TestBigWorldFrame(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 100,000-event world")
 	}
