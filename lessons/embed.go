@@ -46,28 +46,32 @@ var (
 
 // load reads every built-in lesson's file and list entry once.
 func load() []*builtin {
-	loadOnce.Do(func() {
-		// Glob's only error is ErrBadPattern, for a constant pattern; it
-		// is kept as a lesson that fails to load, which the tests report.
-		files, err := fs.Glob(content, "content/*.lesson")
-		if err != nil {
-			b := &builtin{file: "content/*.lesson", err: err}
-			b.once.Do(func() {})
-			builtins = append(builtins, b)
-			return
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			src, err := content.ReadFile(f)
-			b := &builtin{file: f, src: src, meta: scanMeta(nameFromFile(f), src)}
-			if err != nil {
-				b.err = err
-				b.once.Do(func() {})
-			}
-			builtins = append(builtins, b)
-		}
-	})
+	loadOnce.Do(func() { builtins = readBuiltins() })
 	return builtins
+}
+
+// readBuiltins reads the built-in lessons' files and list entries.
+func readBuiltins() []*builtin {
+	// Glob's only error is ErrBadPattern, for a constant pattern; it is
+	// kept as a lesson that fails to load, which the tests report.
+	files, err := fs.Glob(content, "content/*.lesson")
+	if err != nil {
+		b := &builtin{file: "content/*.lesson", err: err}
+		b.once.Do(func() {})
+		return []*builtin{b}
+	}
+	sort.Strings(files)
+	out := make([]*builtin, 0, len(files))
+	for _, f := range files {
+		src, err := content.ReadFile(f)
+		b := &builtin{file: f, src: src, meta: scanMeta(nameFromFile(f), src)}
+		if err != nil {
+			b.err = err
+			b.once.Do(func() {})
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // All lists the built-in lessons in teaching order, from their headers
@@ -86,9 +90,11 @@ func All() []Meta {
 // scanMeta reads a lesson's list entry from its file without parsing the
 // file: the header's title, summary, level and minutes, and the number of
 // step: lines. It checks nothing; it is only for the built-in lessons,
-// which the tests parse.
+// which the tests parse. It looks at a line's first bytes before making a
+// string of it, as most lines are a step's say: or do:.
 func scanMeta(name string, src []byte) Meta {
 	m := Meta{Name: name}
+	header := true // the header ends at setup: or the first step:
 	for len(src) > 0 {
 		line := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -96,23 +102,29 @@ func scanMeta(name string, src []byte) Meta {
 		} else {
 			src = nil
 		}
-		key, val, _, ok := splitKey(strings.TrimSuffix(string(line), "\r"))
-		if !ok {
-			continue
-		}
-		switch key {
-		case "title":
-			m.Title = cmp.Or(m.Title, val)
-		case "summary":
-			m.Summary = cmp.Or(m.Summary, val)
-		case "level":
-			m.Level = cmp.Or(m.Level, val)
-		case "minutes":
-			if n, err := strconv.Atoi(val); err == nil && m.Minutes == 0 {
-				m.Minutes = n
-			}
-		case "step":
+		line = bytes.TrimLeft(line, " \t")
+		switch {
+		case bytes.HasPrefix(line, []byte("step:")):
 			m.Steps++
+			header = false
+		case !header:
+		case bytes.HasPrefix(line, []byte("setup:")):
+			header = false
+		case bytes.HasPrefix(line, []byte("title:")), bytes.HasPrefix(line, []byte("summary:")),
+			bytes.HasPrefix(line, []byte("level:")), bytes.HasPrefix(line, []byte("minutes:")):
+			key, val, _, _ := splitKey(strings.TrimSuffix(string(line), "\r"))
+			switch key {
+			case "title":
+				m.Title = cmp.Or(m.Title, val)
+			case "summary":
+				m.Summary = cmp.Or(m.Summary, val)
+			case "level":
+				m.Level = cmp.Or(m.Level, val)
+			case "minutes":
+				if n, err := strconv.Atoi(val); err == nil && m.Minutes == 0 {
+					m.Minutes = n
+				}
+			}
 		}
 	}
 	return m
