@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // actSandbox opens the idempotent preset at 200x60 and plays n actions on
@@ -71,19 +72,10 @@ func BenchmarkSandboxActFlat(b *testing.B) {
 	if xs.Len() != ns+b.N || xb.Len() != nb+b.N {
 		b.Fatalf("%d acts made %d and %d steps", b.N, xs.Len()-ns, xb.Len()-nb)
 	}
-	b.ReportMetric(medianOf(ts), "us-at-1000")
-	b.ReportMetric(medianOf(tb), "us-at-8000")
-	b.ReportMetric(medianOf(ratio), "act-ratio")
+	b.ReportMetric(viewtest.Median(ts), "us-at-1000")
+	b.ReportMetric(viewtest.Median(tb), "us-at-8000")
+	b.ReportMetric(viewtest.Median(ratio), "act-ratio")
 	b.ReportMetric(slices.Min(ratio), "min-ratio")
 	b.ReportMetric(slices.Max(ratio), "max-ratio")
 	b.ReportMetric(0, "ns/op")
-}
-
-func medianOf(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 )
 
 // BenchmarkFirstFrame opens eoslab's lesson list and this floor program in
@@ -50,12 +52,12 @@ func BenchmarkFirstFrame(b *testing.B) {
 		cpuRatio = append(cpuRatio, float64(e.cpu)/float64(f.cpu))
 	}
 	b.StopTimer()
-	b.ReportMetric(median(tf), "floor-ms")
-	b.ReportMetric(median(te), "eoslab-ms")
-	b.ReportMetric(median(ratio), "eoslab-ratio")
+	b.ReportMetric(viewtest.Median(tf), "floor-ms")
+	b.ReportMetric(viewtest.Median(te), "eoslab-ms")
+	b.ReportMetric(viewtest.Median(ratio), "eoslab-ratio")
 	b.ReportMetric(slices.Min(ratio), "min-ratio")
 	b.ReportMetric(slices.Max(ratio), "max-ratio")
-	b.ReportMetric(median(cpuRatio), "cpu-ratio")
+	b.ReportMetric(viewtest.Median(cpuRatio), "cpu-ratio")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -120,12 +122,3 @@ func answer(tty *os.File, out []byte) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
