@@ -13,16 +13,18 @@ import (
 // written; this says the producer's request queue (TransactionManager's
 // pendingRequests) always drains.
 func TestSwarmLiveness(t *testing.T) {
+	t.Parallel()
 	forEachVersion(t, func(t *testing.T, version, share int) {
 		swarmLiveness(t, version, share)
 	})
 }
 
 func swarmLiveness(t *testing.T, version, share int) {
-	seeds := int64(200 / share)
+	seeds := int64(swarmScale(200))
 	if testing.Short() || raceEnabled {
-		seeds = int64(40 / share)
+		seeds = min(seeds, 40)
 	}
+	seeds = max(seeds/int64(share), 1)
 	for seed := int64(1); seed <= seeds; seed++ {
 		w, log := runSwarm(safeSetup, seed, 300, version)
 		var heal []Action

@@ -78,6 +78,7 @@ func checkOutputIndex(t *testing.T, w *World, what string) {
 // is replicated (so new leaders truncate it) and checks the incremental
 // count of committed outputs against a full recount after every action.
 func TestOutputIndexMatchesRecount(t *testing.T) {
+	t.Parallel()
 	setups := []swarmSetup{
 		{
 			name: "replicated output",
@@ -95,9 +96,9 @@ func TestOutputIndexMatchesRecount(t *testing.T) {
 		},
 		unsafeSetups[2],
 	}
-	seeds := 60
+	seeds := swarmScale(60)
 	if testing.Short() || raceEnabled {
-		seeds = 20
+		seeds = min(seeds, 20)
 	}
 	// Under transaction.version 2 too (markers at the bumped epoch), on
 	// fewer seeds.

@@ -63,3 +63,13 @@ func BenchmarkPlayTxnSteps(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCatalogue is what the lesson list costs eoslab's start-up: the
+// built-in files read and their list entries scanned, nothing parsed.
+func BenchmarkCatalogue(b *testing.B) {
+	for b.Loop() {
+		if bs := readBuiltins(); len(bs) == 0 {
+			b.Fatal("no lessons")
+		}
+	}
+}

@@ -36,11 +36,15 @@ func openKafka(t testing.TB, name string, k int) *Session {
 }
 
 // eachLesson runs f on every built-in lesson under each Kafka version, as
-// the subtest "name/kafka-k".
+// the parallel subtest "name/kafka-k": sessions share nothing but the
+// parsed lessons, which are read-only.
 func eachLesson(t *testing.T, f func(t *testing.T, name string, k int)) {
 	for _, m := range lessons.All() {
 		for _, k := range lessons.Versions {
-			t.Run(m.Name+"/kafka-"+itoa(k), func(t *testing.T) { f(t, m.Name, k) })
+			t.Run(m.Name+"/kafka-"+itoa(k), func(t *testing.T) {
+				t.Parallel()
+				f(t, m.Name, k)
+			})
 		}
 	}
 }
@@ -195,6 +199,7 @@ var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is pa
 // TestFramesAfterBackAreExact: the frame of a position is the same whether
 // it was reached by playing straight or by going back and forth.
 func TestFramesAfterBackAreExact(t *testing.T) {
+	t.Parallel()
 	eachLesson(t, func(t *testing.T, name string, k int) {
 		{
 			s := openKafka(t, name, k)
@@ -471,6 +476,7 @@ func bigLesson(tb testing.TB) *lessons.Lesson {
 }
 
 func TestBigWorldFrame(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 100,000-event world")
 	}
