@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/script"
 )
 
@@ -83,6 +84,11 @@ func (p *Player) validate() error {
 			errs.Add(e)
 		}
 	}
+	for k := 1; k <= len(p.l.Steps); k++ {
+		for _, e := range p.subjectErrors(k) {
+			errs.Add(e)
+		}
+	}
 	for k := 1; k < len(p.l.Steps); k++ {
 		if cp := p.l.Steps[k-1].Ask; cp != nil {
 			for _, e := range p.checkpointErrors(k, cp) {
@@ -144,4 +150,48 @@ func andList(ns []int) string {
 		return s[0] + " and " + s[1]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// subjectErrors checks step k's show: subjects against the world after it:
+// each names a partition, a client or a transactional id that exists.
+func (p *Player) subjectErrors(k int) []*script.Error {
+	st := p.l.Steps[k-1]
+	if len(st.Show) == 0 {
+		return nil
+	}
+	w := p.WorldAt(k)
+	var errs []*script.Error
+	for _, s := range st.Show {
+		if subjectExists(w, s) {
+			continue
+		}
+		what := "a partition, a producer, a processor or a consumer of the lesson"
+		if s.Kind == SubjectTxnLog {
+			what = "a transactional id with records in __transaction_state at this step"
+		}
+		errs = append(errs, &script.Error{File: p.l.File, Line: s.Line, Msg: "show: " + quote(s.Name) + " is not " + what})
+	}
+	return errs
+}
+
+func subjectExists(w *engine.World, s Subject) bool {
+	if s.Kind == SubjectTxnLog {
+		return len(w.TxnLog(s.Name)) > 0
+	}
+	for _, tp := range w.SortedPartitions() {
+		if tp.String() == s.Name {
+			return true
+		}
+	}
+	for _, pr := range w.AllProducers() {
+		if pr.Name == s.Name {
+			return true
+		}
+	}
+	for _, c := range w.AllConsumers() {
+		if c.Name == s.Name {
+			return true
+		}
+	}
+	return false
 }

@@ -106,11 +106,11 @@ const (
 // The keys of a lesson file, by where they may appear.
 var (
 	headerKeys = []string{"title", "summary", "level", "minutes", "intro"}
-	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "versions"}
+	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "versions", "show"}
 	// versionedKeys may carry "@3" or "@4": the line is for that version
 	// only. A step itself cannot: both versions have the same steps, so
 	// switching version keeps the learner's place.
-	versionedKeys = []string{"intro", "say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
+	versionedKeys = []string{"intro", "say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "show"}
 	// drillStepKeys are the keys a drill question's step has beside a
 	// lesson step's: the hint shown on request and a wrong choice's why.
 	drillStepKeys = []string{"hint", "why"}

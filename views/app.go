@@ -134,8 +134,12 @@ type App struct {
 	focus      PanelID
 	// recent are the panels the learner picked with tab, most recent
 	// first. A slot shows the one of its panels picked last; until one is
-	// picked, it follows the step (shown). Both reset with the lesson.
+	// picked, it follows the step (shown). A pick lasts for the step it
+	// was made at: the next step, or esc, follows the lesson again.
 	recent []PanelID
+	// stepPane draws the step view (panel_step.go) in a shared slot while
+	// the player follows a step that names its subjects.
+	stepPane Pane
 	shown  map[PanelID]PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
@@ -205,6 +209,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	}
 	a.overlay = NewTextPane(th)
 	a.overlay.KeyMap = a.paneKeys
+	a.stepPane = NewPane(th)
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -275,6 +280,10 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.setDark(msg.Dark)
 	case autoplayMsg:
 		cmd = a.onTick(msg)
+	case tea.MouseMsg:
+		if a.screen == screenPlayer {
+			a.playerWheel(msg)
+		}
 	case tea.KeyMsg:
 		switch a.screen {
 		case screenPlayer:

@@ -137,6 +137,27 @@ type Frame struct {
 	Log []LogEvent
 	// Violations are invariant violations found after the last step.
 	Violations []Violation
+	// Show is what the step talks about, which the player keeps on screen
+	// while it follows the lesson; empty when the lesson does not say.
+	Show []Subject
+}
+
+// SubjectKind says where a Subject's rows are.
+type SubjectKind uint8
+
+// Subject kinds.
+const (
+	SubjectPartition SubjectKind = iota // a partition's log
+	SubjectProducer                     // a producer client
+	SubjectConsumer                     // a consumer and what it returned
+	SubjectTxnLog                       // a transactional id's __transaction_state records
+)
+
+// Subject is one thing a step talks about, by name: a partition
+// ("payments-0"), a client, or a transactional id.
+type Subject struct {
+	Kind SubjectKind
+	Name string
 }
 
 // Violation is one broken invariant: its name (one of the engine's

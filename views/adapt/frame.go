@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,9 @@ func (s *Session) build(pos int) views.Frame {
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
 	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
 	f.Violations = violations(w, &ch)
+	if st := s.p.StepAt(pos); st != nil {
+		f.Show = subjects(&f, st.Show)
+	}
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, views.Violation{Name: "lesson", Text: e.Error()})
 	}
@@ -503,6 +507,31 @@ func groupViews(w *engine.World, ch *changes) []views.GroupView {
 			v.Pending = append(v.Pending, views.PendingOffset{Partition: p.TP.String(), Offset: p.Offset, ProducerID: p.ProducerID})
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// subjects resolves a step's show: names against the frame: a bare name is
+// a partition, a producer or a consumer (a processor is both; its records
+// are what the step is about, so the consumer side wins only when there is
+// no producer of that name).
+func subjects(f *views.Frame, show []lessons.Subject) []views.Subject {
+	var out []views.Subject
+	for _, s := range show {
+		k, ok := views.SubjectTxnLog, s.Kind == lessons.SubjectTxnLog
+		if !ok {
+			switch {
+			case slices.ContainsFunc(f.Partitions, func(p views.PartitionView) bool { return p.Name == s.Name }):
+				k, ok = views.SubjectPartition, true
+			case slices.ContainsFunc(f.Consumers, func(c views.ConsumerView) bool { return c.Name == s.Name }):
+				k, ok = views.SubjectConsumer, true
+			case slices.ContainsFunc(f.Producers, func(p views.ProducerView) bool { return p.Name == s.Name }):
+				k, ok = views.SubjectProducer, true
+			}
+		}
+		if ok {
+			out = append(out, views.Subject{Kind: k, Name: s.Name})
+		}
 	}
 	return out
 }

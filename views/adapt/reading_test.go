@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,4 +150,96 @@ func TestPanelsFollowTheStep(t *testing.T) {
 			t.Fatalf("step %d: focus %v; a step gives it back to the lesson", step, f)
 		}
 	}
+}
+
+// subjectMarks is what must be on screen for a step's subject to be seen:
+// a partition's name and the row the step is about (the last it changed,
+// else the last); a transactional id's last __transaction_state record up
+// to its epoch; a consumer's name and what the step returned to it; a
+// producer's name, producer id and epoch.
+func subjectMarks(f *views.Frame, s views.Subject) []string {
+	marks := []string{s.Name}
+	switch s.Kind {
+	case views.SubjectPartition:
+		for _, pv := range f.Partitions {
+			if pv.Name != s.Name || len(pv.Rows) == 0 {
+				continue
+			}
+			r := pv.Rows[len(pv.Rows)-1]
+			for _, x := range pv.Rows {
+				if x.Changed {
+					r = x
+				}
+			}
+			if r.Kind == views.RowData {
+				marks = append(marks, r.Values[0])
+			} else {
+				marks = append(marks, r.Kind.String()+" marker")
+			}
+		}
+	case views.SubjectTxnLog:
+		for _, c := range f.Coordinators {
+			if c.TxnID == s.Name && len(c.Writes) > 0 {
+				w := strings.Fields(c.Writes[len(c.Writes)-1])
+				for i, x := range w {
+					if strings.HasPrefix(x, "epoch=") {
+						w = w[:i+1]
+						break
+					}
+				}
+				marks = append(marks, strings.Join(w, " "))
+			}
+		}
+	case views.SubjectConsumer:
+		for _, c := range f.Consumers {
+			if c.Name == s.Name {
+				for _, r := range c.Records {
+					if r.Changed {
+						marks = append(marks, r.Value)
+					}
+				}
+			}
+		}
+	case views.SubjectProducer:
+		for _, p := range f.Producers {
+			if p.Name == s.Name && p.ProducerID >= 0 {
+				marks = append(marks, "producerId "+strconv.FormatInt(p.ProducerID, 10)+" epoch "+itoa(int(p.Epoch)))
+			}
+		}
+	}
+	return marks
+}
+
+// TestStepSubjectsOnScreen plays every step of every lesson under both
+// Kafka versions at 80x24 and 60x20, as a learner pressing only → and
+// answering, and checks that what the step's show: line names is on
+// screen: a partition's row the step is about, the coordinator's last
+// record, what a consumer got.
+func TestStepSubjectsOnScreen(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 20}} {
+		for _, m := range lessons.All() {
+			for _, k := range lessons.Versions {
+				p := openPlayer(t, m.Name, size[0], size[1], views.Options{Kafka: k})
+				s := p.session()
+				for pos := 1; pos <= s.Len(); pos++ {
+					p.to(pos)
+					f := s.Frame()
+					seen := ansi.Strip(p.m.View())
+					flat := screenText(seen)
+					for _, sub := range f.Show {
+						for _, mk := range subjectMarks(&f, sub) {
+							if !strings.Contains(flat, oneLine(mk)) {
+								t.Errorf("%s under Kafka %d at %dx%d, step %d: %s %q is not on screen (%q missing)\n%s",
+									m.Name, k, size[0], size[1], pos, kindName(sub.Kind), sub.Name, mk, seen)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func kindName(k views.SubjectKind) string {
+	return [...]string{"partition", "producer", "consumer", "txnlog"}[k]
 }

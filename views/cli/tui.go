@@ -45,7 +45,9 @@ func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 // runTUI runs the terminal UI. Tests replace it to look at the model
 // without a terminal.
 var runTUI = func(m tea.Model) error {
-	p := tea.NewProgram(m, tea.WithAltScreen())
+	// The mouse wheel scrolls the focused panel (views.App handles
+	// tea.MouseMsg).
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion())
 	if _, err := p.Run(); err != nil {
 		return failed("eoslab: the terminal UI stopped: " + err.Error())
 	}

@@ -1,0 +1,233 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/eoslab/eoslab/views/theme"
+)
+
+// The step view is what a shared slot shows while the player follows the
+// lesson and the step names its subjects (Frame.Show): the rows of each
+// subject, from every panel, in the room the slot has. A step about an
+// abort thus shows the PrepareAbort record and both partitions' markers at
+// once, where one panel at a time would show one of them.
+
+// stepBlock is one subject, drawn two ways: in full (a heading and its
+// rows) when there is room, and as one line (the heading and the row the
+// step is about) when there is not.
+type stepBlock struct {
+	head  string
+	rows  []string
+	focus int // the row the step is about: the last changed one, or the last
+	brief string
+}
+
+// stepLines draws the subjects of f in h lines of the painter's width.
+// Every subject keeps at least its one-line form; rows are given out one
+// subject at a time, nearest the row the step is about first. When even
+// the one-line forms do not fit, they stand in columns.
+func stepLines(f *Frame, p painter, h int) []string {
+	var blocks []stepBlock
+	for _, s := range f.Show {
+		if b, ok := p.stepBlock(f, s); ok {
+			blocks = append(blocks, b)
+		}
+	}
+	n := len(blocks)
+	if n == 0 || h <= 0 {
+		return nil
+	}
+	if n > h {
+		// Columns of one-line forms, as many as the rows need.
+		k := (n + h - 1) / h
+		colW := (p.w - 2*(k-1)) / k
+		out := make([]string, h)
+		for i, b := range blocks {
+			r := i % h
+			cell := fit(b.brief, colW, p.th.Sym.Ellipsis)
+			if i >= h {
+				out[r] = padRight(out[r], (i/h)*(colW+2))
+			}
+			out[r] += cell
+		}
+		return out
+	}
+	// give[i] is how many rows block i shows besides its heading; -1 is
+	// its one-line form.
+	give := make([]int, n)
+	left := h - n
+	for i := range give {
+		give[i] = -1
+	}
+	for more := true; more && left > 0; {
+		more = false
+		for i, b := range blocks {
+			if left == 0 {
+				break
+			}
+			switch {
+			case give[i] < 0 && len(b.rows) > 0:
+				give[i] = 1 // the heading becomes two lines: heading and a row
+				left--
+				more = true
+			case give[i] >= 1 && give[i] < len(b.rows):
+				give[i]++
+				left--
+				more = true
+			}
+		}
+	}
+	var out []string
+	for i, b := range blocks {
+		if give[i] < 0 {
+			out = append(out, b.brief)
+			continue
+		}
+		out = append(out, b.head)
+		end := b.focus
+		start := max(end-give[i]+1, 0)
+		end = min(start+give[i]-1, len(b.rows)-1)
+		out = append(out, b.rows[start:end+1]...)
+	}
+	return out
+}
+
+func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
+	sep := p.muted(p.th.Sym.Sep)
+	switch s.Kind {
+	case SubjectPartition:
+		for i := range f.Partitions {
+			pv := &f.Partitions[i]
+			if pv.Name != s.Name {
+				continue
+			}
+			l := newPartLog(pv, p)
+			b := stepBlock{head: l.Line(0)}
+			var focusRow *LogRow
+			for j, it := range l.items {
+				if it.kind != piRow && it.kind != piBoundary {
+					continue
+				}
+				if it.kind == piRow {
+					if r := &pv.Rows[it.row]; r.Changed || focusRow == nil || !focusRow.Changed {
+						b.focus, focusRow = len(b.rows), r
+					}
+				}
+				b.rows = append(b.rows, l.Line(j))
+			}
+			b.brief = p.mark(pv.Changed) + p.bold(clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
+			if focusRow != nil {
+				b.brief += "@" + focusRow.Offsets() + " " + rowWords(focusRow)
+			} else {
+				b.brief += p.muted("empty log")
+				b.rows, b.focus = nil, 0
+			}
+			return b, true
+		}
+	case SubjectTxnLog:
+		for i := range f.Coordinators {
+			c := &f.Coordinators[i]
+			if c.TxnID != s.Name {
+				continue
+			}
+			head := p.mark(c.Changed) + p.bold("txn "+clean(c.TxnID)) + " " +
+				p.th.RenderBold(toneKind(c.Tone), "["+clean(c.State())+"]") + p.muted(" writes to "+clean(c.Partition)+":")
+			b := stepBlock{head: head}
+			for j, w := range c.Writes {
+				b.rows = append(b.rows, "  "+p.mark(j == len(c.Writes)-1 && c.Changed)+fit(clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis))
+			}
+			b.focus = len(b.rows) - 1
+			b.brief = p.mark(c.Changed) + p.bold("txn "+clean(c.TxnID))
+			if len(c.Writes) > 0 {
+				b.brief += " " + clean(c.Writes[len(c.Writes)-1])
+			} else {
+				b.brief += " " + p.muted("no records")
+			}
+			return b, true
+		}
+	case SubjectConsumer:
+		for i := range f.Consumers {
+			c := &f.Consumers[i]
+			if c.Name != s.Name {
+				continue
+			}
+			pos := make([]string, len(c.Positions))
+			for j, o := range c.Positions {
+				pos[j] = clean(o.Partition) + ":" + i64(o.Offset)
+			}
+			head := p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" "+clean(c.Isolation))
+			if len(pos) > 0 {
+				head += p.muted("  at ") + strings.Join(pos, " ")
+			}
+			b := stepBlock{head: head, focus: -1}
+			var got []string
+			for j, r := range c.Records {
+				b.rows = append(b.rows, "  "+p.mark(r.Changed)+p.muted("got ")+clean(r.Partition)+"@"+i64(r.Offset)+" "+clean(r.Value))
+				if r.Changed || b.focus < 0 {
+					b.focus = j
+				}
+				if r.Changed {
+					got = append(got, clean(r.Value))
+				}
+			}
+			if len(c.Records) == 0 {
+				b.rows = []string{"  " + p.muted("returned nothing yet")}
+				b.focus = 0
+			}
+			b.brief = p.mark(c.Changed) + p.bold(clean(c.Name)) + " "
+			switch {
+			case len(got) > 0:
+				b.brief += "got " + strings.Join(got, ", ")
+			case len(c.Records) > 0:
+				r := c.Records[len(c.Records)-1]
+				b.brief += p.muted("last got ") + clean(r.Value)
+			default:
+				b.brief += p.muted("got nothing")
+			}
+			if len(pos) > 0 {
+				b.brief += p.muted(" at ") + strings.Join(pos, " ")
+			}
+			return b, true
+		}
+	case SubjectProducer:
+		for _, pr := range f.Producers {
+			if pr.Name != s.Name {
+				continue
+			}
+			lines := p.producerLines(pr)
+			b := stepBlock{head: lines[0], rows: lines[1:], focus: len(lines) - 2}
+			b.brief = p.mark(pr.Changed) + p.bold(clean(pr.Name))
+			if pr.ProducerID >= 0 {
+				b.brief += " producerId " + i64(pr.ProducerID) + " epoch " + itoa(int(pr.Epoch))
+			}
+			if pr.State != "" {
+				b.brief += " " + p.th.Render(toneKind(pr.StateTone), clean(pr.State))
+			}
+			if pr.LastError != "" {
+				b.brief += " " + p.th.Render(toneKind(pr.ErrorTone), clean(pr.LastError))
+			}
+			if len(b.rows) == 0 {
+				b.focus = 0
+			}
+			return b, true
+		}
+	}
+	return stepBlock{}, false
+}
+
+// rowWords is a log row in a few words: its values, or its marker.
+func rowWords(r *LogRow) string {
+	if r.Kind != RowData {
+		return r.Kind.String() + " marker"
+	}
+	vals := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		vals[i] = clean(v)
+	}
+	return strings.Join(vals, ",") + " " + r.Status.String()
+}
+
+// stepTab is the step view's name in a slot's title.
+func (p painter) stepTab() string {
+	return p.th.Text(theme.TextTitle, "This step")
+}
