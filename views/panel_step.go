@@ -195,7 +195,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 				continue
 			}
 			lines := p.producerLines(pr)
-			b := stepBlock{head: lines[0], rows: lines[1:], focus: len(lines) - 2}
+			b := stepBlock{rows: lines[1:], focus: len(lines) - 2}
 			b.brief = p.mark(pr.Changed) + p.bold(clean(pr.Name))
 			if pr.ProducerID >= 0 {
 				b.brief += " producerId " + i64(pr.ProducerID) + " epoch " + itoa(int(pr.Epoch))
@@ -206,6 +206,9 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			if pr.LastError != "" {
 				b.brief += " " + p.th.Render(toneKind(pr.ErrorTone), clean(pr.LastError))
 			}
+			// The one-line form leads the full one too: the producer id
+			// and epoch are what a step about a producer is about.
+			b.head = b.brief
 			if len(b.rows) == 0 {
 				b.focus = 0
 			}

@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,9 +122,10 @@ func TestGoldenReading(t *testing.T) {
 }
 
 // TestPanelsFollowTheStep: at 80x24 one slot shows one panel at a time.
-// Until the learner picks a panel, it shows the one the step changed; a
-// panel picked with tab stays, step after step, while each step gives the
-// focus back to the lesson for scrolling its text.
+// Until the learner picks a panel, it shows the step's subjects (the step
+// view) or the panel the step changed; tab picks a panel for this step
+// only: the next step follows the lesson again, and esc lets go of the
+// panel before it leaves the lesson.
 func TestPanelsFollowTheStep(t *testing.T) {
 	p := openPlayer(t, "abort", 80, 24, views.Options{})
 	shows := func(panel string) {
@@ -132,23 +134,45 @@ func TestPanelsFollowTheStep(t *testing.T) {
 			t.Fatalf("step %d: the slot does not show %s:\n%s", p.session().Pos(), panel, v)
 		}
 	}
-	if f := p.m.(views.App).Focus(); f.String() != "Lesson" {
-		t.Fatalf("focus %v at the start; the lesson should have it", f)
+	focus := func(want string) {
+		t.Helper()
+		if f := p.m.(views.App).Focus(); f.String() != want {
+			t.Fatalf("step %d: focus %v, want %s", p.session().Pos(), f, want)
+		}
 	}
+	focus("Lesson")
 	for _, c := range []struct {
 		step  int
 		panel string
-	}{{1, "Coordinator"}, {2, "Producers"}, {3, "Partitions"}, {4, "Consumers"}, {5, "Coordinator"}, {6, "Partitions"}} {
+	}{{1, "Coordinator"}, {2, "Producers"}, {3, "This step"}, {4, "This step"}, {5, "This step"}, {6, "This step"}} {
 		p.to(c.step)
 		shows(c.panel)
 	}
 	p.focus("Timeline")
-	for step := 7; step <= 9; step++ {
-		p.to(step)
-		shows("Timeline")
-		if f := p.m.(views.App).Focus(); f.String() != "Lesson" {
-			t.Fatalf("step %d: focus %v; a step gives it back to the lesson", step, f)
-		}
+	shows("Timeline")
+	// Esc lets go of the panel, and stays in the lesson.
+	p.press("esc")
+	focus("Lesson")
+	shows("This step")
+	if p.m.(views.App).Session() == nil || !strings.Contains(ansi.Strip(p.m.View()), "step 6/10") {
+		t.Fatalf("esc on a focused panel left the lesson:\n%s", ansi.Strip(p.m.View()))
+	}
+	// A pick lasts for its step: the next one follows the lesson.
+	p.focus("Timeline")
+	p.to(7)
+	shows("This step")
+	focus("Lesson")
+	// Focused, the arrow keys scroll the panel, not the lesson.
+	p.focus("Timeline")
+	before := ansi.Strip(p.m.View())
+	p.press("up")
+	if ansi.Strip(p.m.View()) == before {
+		t.Fatalf("up on the focused Timeline did not scroll it:\n%s", before)
+	}
+	// So does the mouse wheel: a notch down undoes the line up.
+	p.m, _ = p.m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if got := ansi.Strip(p.m.View()); got != before {
+		t.Fatalf("the wheel did not scroll the focused Timeline back:\n%s", got)
 	}
 }
 
