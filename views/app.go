@@ -140,7 +140,7 @@ type App struct {
 	// stepPane draws the step view (panel_step.go) in a shared slot while
 	// the player follows a step that names its subjects.
 	stepPane Pane
-	shown  map[PanelID]PanelID // first panel of a slot -> the panel it shows
+	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
 	kept map[string]Session
