@@ -155,11 +155,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			for j, o := range c.Positions {
 				pos[j] = clean(o.Partition) + ":" + i64(o.Offset)
 			}
-			head := p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" "+clean(c.Isolation))
-			if len(pos) > 0 {
-				head += p.muted("  at ") + strings.Join(pos, " ")
-			}
-			b := stepBlock{head: head, focus: -1}
+			b := stepBlock{focus: -1}
 			var got []string
 			for j, r := range c.Records {
 				b.rows = append(b.rows, "  "+p.mark(r.Changed)+p.muted("got ")+clean(r.Partition)+"@"+i64(r.Offset)+" "+clean(r.Value))
@@ -171,10 +167,9 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 				}
 			}
 			if len(c.Records) == 0 {
-				b.rows = []string{"  " + p.muted("returned nothing yet")}
 				b.focus = 0
 			}
-			b.brief = p.mark(c.Changed) + p.bold(clean(c.Name)) + " "
+			b.brief = p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" ("+clean(c.Isolation)+") ")
 			switch {
 			case len(got) > 0:
 				b.brief += "got " + strings.Join(got, ", ")
@@ -187,6 +182,8 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			if len(pos) > 0 {
 				b.brief += p.muted(" at ") + strings.Join(pos, " ")
 			}
+			// What the step returned leads the full form as well.
+			b.head = b.brief
 			return b, true
 		}
 	case SubjectProducer:
