@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -156,11 +157,19 @@ func andList(ns []int) string {
 // each names a partition, a client or a transactional id that exists.
 func (p *Player) subjectErrors(k int) []*script.Error {
 	st := p.l.Steps[k-1]
-	if len(st.Show) == 0 {
-		return nil
-	}
 	w := p.WorldAt(k)
 	var errs []*script.Error
+	for _, tp := range w.SortedPartitions() {
+		name := tp.String()
+		if strings.HasPrefix(tp.Topic, "__") {
+			continue // internal topics are drawn in the panels of their coordinators
+		}
+		if p.l.drill || !namesWord(st.Say, name) || slices.ContainsFunc(st.Show, func(s Subject) bool { return s.Kind == SubjectName && s.Name == name }) {
+			continue
+		}
+		errs = append(errs, &script.Error{File: p.l.File, Line: st.Line,
+			Msg: "step " + quote(st.Title) + " names " + name + " in say:; list it in a show: line, so the player keeps its log on screen"})
+	}
 	for _, s := range st.Show {
 		if subjectExists(w, s) {
 			continue
@@ -179,7 +188,7 @@ func subjectExists(w *engine.World, s Subject) bool {
 		return len(w.TxnLog(s.Name)) > 0
 	}
 	for _, tp := range w.SortedPartitions() {
-		if tp.String() == s.Name {
+		if tp.String() == s.Name && !strings.HasPrefix(tp.Topic, "__") {
 			return true
 		}
 	}
@@ -194,4 +203,24 @@ func subjectExists(w *engine.World, s Subject) bool {
 		}
 	}
 	return false
+}
+
+// namesWord reports whether text holds name as a word of its own: not a
+// part of a longer name ("t-0" is not in "out-0" or "t-01").
+func namesWord(text, name string) bool {
+	part := func(r byte) bool {
+		return r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(name)
+		// A sentence's full stop after the name ends it.
+		if (a == 0 || !part(text[a-1])) && (b == len(text) || !part(text[b]) || text[b] == '.' && (b+1 == len(text) || text[b+1] == ' ')) {
+			return true
+		}
+		i = a + 1
+	}
 }

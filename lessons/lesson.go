@@ -78,6 +78,9 @@ type Lesson struct {
 	// the cluster starts with that version's transaction.version, and
 	// the lines written for the other version ("say@4:") are left out.
 	Kafka int
+	// drill marks a drill question: the drill screen draws no panels, so
+	// its steps need not list what they show.
+	drill bool
 	// twin is the same file read for the other version; both have the
 	// same steps, so a player can switch at any step.
 	twin *Lesson

@@ -47,7 +47,7 @@ func parseBoth(file string, r io.Reader, drill bool) (*Lesson, *parser, error) {
 	var ps [2]*parser
 	for i, k := range Versions {
 		ps[i] = &parser{file: file, kafka: k, d: script.NewDecls(), seen: map[string]int{},
-			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k}, drill: drill, meta: map[string]string{}}
+			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k, drill: drill}, drill: drill, meta: map[string]string{}}
 	}
 	in := script.NewLines(file, r)
 	for in.Next() {

@@ -20,6 +20,9 @@ type stepBlock struct {
 	rows  []string
 	focus int // the row the step is about: the last changed one, or the last
 	brief string
+	// tiny is the shortest form, for packing several subjects a line;
+	// empty means brief.
+	tiny string
 }
 
 // stepLines draws the subjects of f in h lines of the painter's width.
@@ -38,19 +41,7 @@ func stepLines(f *Frame, p painter, h int) []string {
 		return nil
 	}
 	if n > h {
-		// Columns of one-line forms, as many as the rows need.
-		k := (n + h - 1) / h
-		colW := (p.w - 2*(k-1)) / k
-		out := make([]string, h)
-		for i, b := range blocks {
-			r := i % h
-			cell := fit(b.brief, colW, p.th.Sym.Ellipsis)
-			if i >= h {
-				out[r] = padRight(out[r], (i/h)*(colW+2))
-			}
-			out[r] += cell
-		}
-		return out
+		return p.packBriefs(blocks, h)
 	}
 	// give[i] is how many rows block i shows besides its heading; -1 is
 	// its one-line form.
@@ -92,6 +83,49 @@ func stepLines(f *Frame, p painter, h int) []string {
 	return out
 }
 
+// packBriefs lays the shortest forms of more subjects than lines side by
+// side, each on the first line with room for it, so four subjects fit in
+// three lines of a 60-column terminal; a subject no line has room for
+// is cut at the end of the emptiest.
+func (p painter) packBriefs(blocks []stepBlock, h int) []string {
+	const gap = "   "
+	out := make([]string, h)
+	for _, b := range blocks {
+		t := b.tiny
+		if t == "" {
+			t = b.brief
+		}
+		placed := false
+		for i := range out {
+			need := width(t)
+			if out[i] != "" {
+				need += len(gap)
+			}
+			if width(out[i])+need <= p.w {
+				if out[i] != "" {
+					out[i] += gap
+				}
+				out[i] += t
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			i := 0
+			for j := range out {
+				if width(out[j]) < width(out[i]) {
+					i = j
+				}
+			}
+			if out[i] != "" {
+				out[i] += gap
+			}
+			out[i] = fit(out[i]+t, p.w, p.th.Sym.Ellipsis)
+		}
+	}
+	return out
+}
+
 func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 	sep := p.muted(p.th.Sym.Sep)
 	switch s.Kind {
@@ -118,6 +152,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			b.brief = p.mark(pv.Changed) + p.bold(clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
 			if focusRow != nil {
 				b.brief += "@" + focusRow.Offsets() + " " + rowWords(focusRow)
+				b.tiny = p.mark(pv.Changed) + p.bold(clean(pv.Name)) + " @" + focusRow.Offsets() + " " + rowWords(focusRow)
 			} else {
 				b.brief += p.muted("empty log")
 				b.rows, b.focus = nil, 0
@@ -179,6 +214,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			default:
 				b.brief += p.muted("got nothing")
 			}
+			b.tiny = strings.Replace(b.brief, p.muted(" ("+clean(c.Isolation)+") "), " ", 1)
 			if len(pos) > 0 {
 				b.brief += p.muted(" at ") + strings.Join(pos, " ")
 			}
