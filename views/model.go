@@ -356,7 +356,18 @@ type PartitionView struct {
 	// end offset; LSO <= HW <= LEO.
 	HW, LSO, LEO int64
 	Cached       []CachedBatch
-	Changed      bool
+	// Entries are the producers the leader keeps state for, with the
+	// epoch it holds: an entry outlives its cached batches, which a
+	// marker with a newer epoch clears (ProducerStateEntry).
+	Entries []ProducerEntry
+	Changed bool
+}
+
+// ProducerEntry is one producer's entry in a partition leader's producer
+// state: its id and the epoch the leader holds for it.
+type ProducerEntry struct {
+	PID   int64
+	Epoch int16
 }
 
 // CoordinatorView is the transaction coordinator's view of one

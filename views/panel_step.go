@@ -18,7 +18,8 @@ import (
 type stepBlock struct {
 	head  string
 	rows  []string
-	focus int // the row the step is about: the last changed one, or the last
+	focus int // the first row the step is about: the first it changed, or the last
+	last  int // the last row the step is about, which the window keeps in view
 	brief string
 	// tiny is the shortest form, for packing several subjects a line;
 	// empty means brief.
@@ -74,11 +75,13 @@ func stepLines(f *Frame, p painter, h int) []string {
 			out = append(out, b.brief)
 			continue
 		}
+		// The window starts at the row the step is about and runs on
+		// (a marker, then the LSO line and the producer's entry under
+		// it); room left over shows the rows before it.
+		last := max(b.last, b.focus)
+		start := max(min(b.focus, len(b.rows)-give[i]), last-give[i]+1, 0)
 		out = append(out, b.head)
-		end := b.focus
-		start := max(end-give[i]+1, 0)
-		end = min(start+give[i]-1, len(b.rows)-1)
-		out = append(out, b.rows[start:end+1]...)
+		out = append(out, b.rows[start:start+give[i]]...)
 	}
 	return out
 }
@@ -137,17 +140,33 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			}
 			l := newPartLog(pv, p)
 			b := stepBlock{head: l.Line(0)}
+			// focusRow is the last row the step changed, or the last row,
+			// for the one-line form; the full form starts at the first
+			// row the step changed.
 			var focusRow *LogRow
+			first := -1
 			for j, it := range l.items {
-				if it.kind != piRow && it.kind != piBoundary {
+				switch it.kind {
+				case piTitle, piHeads, piEmpty, piBlank:
 					continue
-				}
-				if it.kind == piRow {
-					if r := &pv.Rows[it.row]; r.Changed || focusRow == nil || !focusRow.Changed {
+				case piCachedTitle:
+					if len(l.groups) == 0 {
+						continue
+					}
+				case piRow:
+					r := &pv.Rows[it.row]
+					if r.Changed && first < 0 {
+						first = len(b.rows)
+					}
+					if r.Changed || focusRow == nil || !focusRow.Changed {
 						b.focus, focusRow = len(b.rows), r
 					}
 				}
 				b.rows = append(b.rows, l.Line(j))
+			}
+			b.last = b.focus
+			if first >= 0 {
+				b.focus = first
 			}
 			b.brief = p.mark(pv.Changed) + p.bold(clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
 			if focusRow != nil {
@@ -194,15 +213,18 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			var got []string
 			for j, r := range c.Records {
 				b.rows = append(b.rows, "  "+p.mark(r.Changed)+p.muted("got ")+clean(r.Partition)+"@"+i64(r.Offset)+" "+clean(r.Value))
-				if r.Changed || b.focus < 0 {
+				if r.Changed && b.focus < 0 {
 					b.focus = j
+				}
+				if r.Changed {
+					b.last = j
 				}
 				if r.Changed {
 					got = append(got, clean(r.Value))
 				}
 			}
-			if len(c.Records) == 0 {
-				b.focus = 0
+			if b.focus < 0 {
+				b.focus = max(len(c.Records)-1, 0)
 			}
 			b.brief = p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" ("+clean(c.Isolation)+") ")
 			switch {
@@ -218,8 +240,13 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			if len(pos) > 0 {
 				b.brief += p.muted(" at ") + strings.Join(pos, " ")
 			}
-			// What the step returned leads the full form as well.
+			// The full form counts what the step returned above its
+			// rows; with nothing returned it is the one-line form.
 			b.head = b.brief
+			if len(got) > 0 {
+				b.head = p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" ("+clean(c.Isolation)+") ") +
+					"got " + itoa(len(got)) + " record" + plural(len(got)) + p.muted(" this step")
+			}
 			return b, true
 		}
 	case SubjectProducer:

@@ -348,6 +348,7 @@ func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.Parti
 	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
 	for _, pid := range pids {
 		e := p.Producers[pid]
+		v.Entries = append(v.Entries, views.ProducerEntry{PID: pid, Epoch: e.ProducerEpoch})
 		for _, m := range e.Cached() {
 			v.Cached = append(v.Cached, views.CachedBatch{PID: pid, Epoch: e.ProducerEpoch, FirstSeq: m.FirstSeq, LastSeq: m.LastSeq, Offset: m.FirstOffset})
 		}
