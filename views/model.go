@@ -390,7 +390,11 @@ type CoordinatorView struct {
 	// Writes is the log of this id's records in __transaction_state, oldest
 	// first, each as "@offset State pid=... epoch=..." and the partitions
 	// when there are any; the id itself is left out, as TxnID names it.
-	Writes     []string
+	Writes []string
+	// Appending are the records the coordinator is appending to
+	// __transaction_state and which take effect once replicated, in the
+	// same form without an offset.
+	Appending  []string
 	ProducerID int64
 	Epoch      int16
 	// Loading says a new coordinator is still reading the partition's log

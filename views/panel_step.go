@@ -190,11 +190,17 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			for j, w := range c.Writes {
 				b.rows = append(b.rows, "  "+p.mark(j == len(c.Writes)-1 && c.Changed)+fit(clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis))
 			}
+			for _, w := range c.Appending {
+				b.rows = append(b.rows, "  "+p.mark(c.Changed)+p.th.Render(theme.InFlight, fit(p.th.Sym.Ellipsis+" appending "+clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis)))
+			}
 			b.focus = len(b.rows) - 1
 			b.brief = p.mark(c.Changed) + p.bold("txn "+clean(c.TxnID))
-			if len(c.Writes) > 0 {
+			switch {
+			case len(c.Appending) > 0:
+				b.brief += " " + p.th.Render(theme.InFlight, "appending "+clean(c.Appending[len(c.Appending)-1]))
+			case len(c.Writes) > 0:
 				b.brief += " " + clean(c.Writes[len(c.Writes)-1])
-			} else {
+			default:
 				b.brief += " " + p.muted("no records")
 			}
 			return b, true

@@ -407,6 +407,11 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 			}
 		}
 		v.Writes = s.writesOf(n, t.Log, id)
+		for i := range t.Writes {
+			if m := &t.Writes[i].Target; m.TransactionalID == id {
+				v.Appending = append(v.Appending, pendingText(m))
+			}
+		}
 		v.Changed = ch.txnID(id)
 		out = append(out, v)
 	}
@@ -459,15 +464,27 @@ func writeText(r *engine.TxnLogRecord) string {
 	if r.Tombstone {
 		return off + "tombstone"
 	}
-	s := off + r.State.String() + " pid=" + strconv.FormatInt(r.ProducerID, 10) + " epoch=" + strconv.Itoa(int(r.ProducerEpoch))
-	if len(r.Partitions) > 0 {
-		tps := make([]string, len(r.Partitions))
-		for i, tp := range r.Partitions {
+	return off + recordText(r.State, r.ProducerID, r.ProducerEpoch, r.Partitions)
+}
+
+// recordText is a __transaction_state record without its offset.
+func recordText(st engine.TxnState, pid int64, epoch int16, parts []engine.TP) string {
+	s := st.String() + " pid=" + strconv.FormatInt(pid, 10) + " epoch=" + strconv.Itoa(int(epoch))
+	if len(parts) > 0 {
+		tps := make([]string, len(parts))
+		for i, tp := range parts {
 			tps[i] = tp.String()
 		}
 		s += " partitions=[" + strings.Join(tps, ",") + "]"
 	}
 	return s
+}
+
+// pendingText is a __transaction_state record being appended, which has
+// no offset until it is written: "PrepareCommit pid=1000 epoch=0
+// partitions=[...]".
+func pendingText(m *engine.TxnMetadata) string {
+	return recordText(m.State, m.ProducerID, m.ProducerEpoch, m.Partitions)
 }
 
 func consumerViews(w *engine.World, ch *changes) []views.ConsumerView {

@@ -178,8 +178,8 @@ func TestPanelsFollowTheStep(t *testing.T) {
 
 // subjectMarks is what must be on screen for a step's subject to be seen:
 // a partition's name and the row the step is about (the last it changed,
-// else the last); a transactional id's last __transaction_state record up
-// to its epoch; a consumer's name and what the step returned to it; a
+// else the last); a transactional id's last __transaction_state record,
+// or the one being appended, up to its epoch; a consumer's name and what the step returned to it; a
 // producer's name, producer id and epoch.
 func subjectMarks(f *views.Frame, s views.Subject) []string {
 	marks := []string{s.Name}
@@ -204,7 +204,12 @@ func subjectMarks(f *views.Frame, s views.Subject) []string {
 	case views.SubjectTxnLog:
 		for _, c := range f.Coordinators {
 			if c.TxnID == s.Name && len(c.Writes) > 0 {
-				w := strings.Fields(c.Writes[len(c.Writes)-1])
+				last := c.Writes[len(c.Writes)-1]
+				if len(c.Appending) > 0 {
+					// A record being appended is what the step is about.
+					last = "appending " + c.Appending[len(c.Appending)-1]
+				}
+				w := strings.Fields(last)
 				for i, x := range w {
 					if strings.HasPrefix(x, "epoch=") {
 						w = w[:i+1]
