@@ -218,7 +218,7 @@ func namesWord(text, name string) bool {
 		}
 		a, b := i+j, i+j+len(name)
 		// A sentence's full stop after the name ends it.
-		if (a == 0 || !part(text[a-1])) && (b == len(text) || !part(text[b]) || text[b] == '.' && (b+1 == len(text) || text[b+1] == ' ')) {
+		if (a == 0 || !part(text[a-1])) && (b == len(text) || !part(text[b]) || text[b] == '.' && (b+1 == len(text) || !part(text[b+1]))) {
 			return true
 		}
 		i = a + 1

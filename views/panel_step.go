@@ -150,9 +150,12 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 				case piTitle, piHeads, piEmpty, piBlank:
 					continue
 				case piCachedTitle:
-					if len(l.groups) == 0 {
-						continue
-					}
+					// Each entry below says what it is (producer state),
+					// so a window that starts under the title still reads.
+					continue
+				case piCached:
+					b.rows = append(b.rows, "  "+p.muted("producer state ")+strings.TrimLeft(l.Line(j), " "))
+					continue
 				case piRow:
 					r := &pv.Rows[it.row]
 					if r.Changed && first < 0 {
