@@ -1,9 +1,11 @@
 package lessons
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/script"
 )
 
@@ -88,6 +90,9 @@ func (p *Player) validate() error {
 	n := len(p.l.Steps)
 	for k := 0; k <= n; k++ {
 		probs = append(probs, p.ProblemsAt(k)...)
+		if k >= 1 {
+			probs = append(probs, p.subjectErrors(k)...) // on the live world after step k
+		}
 		if k >= 2 {
 			if cp := p.l.Steps[k-2].Ask; cp != nil {
 				cps = append(cps, p.checkpointErrors(k-1, cp)...)
@@ -157,4 +162,76 @@ func andList(ns []int) string {
 		return s[0] + " and " + s[1]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// subjectErrors checks step k's show: subjects against the world after it:
+// each names a partition, a client or a transactional id that exists.
+func (p *Player) subjectErrors(k int) []*script.Error {
+	st := p.l.Steps[k-1]
+	w := p.WorldAt(k)
+	var errs []*script.Error
+	for _, tp := range w.SortedPartitions() {
+		name := tp.String()
+		if strings.HasPrefix(tp.Topic, "__") {
+			continue // internal topics are drawn in the panels of their coordinators
+		}
+		if p.l.drill || !namesWord(st.Say, name) || slices.ContainsFunc(st.Show, func(s Subject) bool { return s.Kind == SubjectName && s.Name == name }) {
+			continue
+		}
+		errs = append(errs, &script.Error{File: p.l.File, Line: st.Line,
+			Msg: "step " + quote(st.Title) + " names " + name + " in say:; list it in a show: line, so the player keeps its log on screen"})
+	}
+	for _, s := range st.Show {
+		if subjectExists(w, s) {
+			continue
+		}
+		what := "a partition, a producer, a processor or a consumer of the lesson"
+		if s.Kind == SubjectTxnLog {
+			what = "a transactional id with records in __transaction_state at this step"
+		}
+		errs = append(errs, &script.Error{File: p.l.File, Line: s.Line, Msg: "show: " + quote(s.Name) + " is not " + what})
+	}
+	return errs
+}
+
+func subjectExists(w *engine.World, s Subject) bool {
+	if s.Kind == SubjectTxnLog {
+		return len(w.TxnLog(s.Name)) > 0
+	}
+	for _, tp := range w.SortedPartitions() {
+		if tp.String() == s.Name && !strings.HasPrefix(tp.Topic, "__") {
+			return true
+		}
+	}
+	for _, pr := range w.AllProducers() {
+		if pr.Name == s.Name {
+			return true
+		}
+	}
+	for _, c := range w.AllConsumers() {
+		if c.Name == s.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// namesWord reports whether text holds name as a word of its own: not a
+// part of a longer name ("t-0" is not in "out-0" or "t-01").
+func namesWord(text, name string) bool {
+	part := func(r byte) bool {
+		return r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(name)
+		// A sentence's full stop after the name ends it.
+		if (a == 0 || !part(text[a-1])) && (b == len(text) || !part(text[b]) || text[b] == '.' && (b+1 == len(text) || !part(text[b+1]))) {
+			return true
+		}
+		i = a + 1
+	}
 }

@@ -324,7 +324,7 @@ func TestParseDrillErrors(t *testing.T) {
 		{"no ask", "question: q\nconcept: c\nkind: failure\nlesson: abort\nsetup:\n  topic t\nstep: s\n  say: x\n  do: run\n",
 			"d.drill:1: a drill question asks exactly once (one ask: in its steps), found 0"},
 		{"lesson key", "question: q\nconcept: c\nkind: failure\nlesson: abort\nlevel: basics\nsetup:\n  topic t\nstep: s\n  say: x\n  do: run\n",
-			"d.drill:5: unknown key \"level:\"; a drill question has question: concept: kind: lesson:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note: versions: hint: why:"},
+			"d.drill:5: unknown key \"level:\"; a drill question has question: concept: kind: lesson:, setup:, step:, and in a step say: do: expect: ask: choice: explain: more: source: note: versions: show: hint: why:"},
 		{"second question's line", "question: a\nconcept: c\nkind: failure\nlesson: abort\nsetup:\n  topic t\nstep: s\n  say: x\n  do: run\nquestion: b\nconcept: c\nkind: failure\nlesson: abort\nsetup:\n  topic t\nstep: s\n  say: x\n  do: ruin\n",
 			"d.drill:18: unknown verb ruin; did you mean run?"},
 		{"played: no hint", "question: q\nconcept: c\nkind: failure\nlesson: abort\nsetup:\n  topic t\nstep: s\n  say: x\n  do: run\n  ask: q?\n  choice: a | expect partition t-0 leo 0\n  why: w\n  choice: b | expect partition t-0 leo 1\n  explain: e\nstep: s2\n  say: y\n  do: run\n",

@@ -88,6 +88,9 @@ type Lesson struct {
 	// the cluster starts with that version's transaction.version, and
 	// the lines written for the other version ("say@4:") are left out.
 	Kafka int
+	// drill marks a drill question: the drill screen draws no panels, so
+	// its steps need not list what they show.
+	drill bool
 	// twin is the same file read for the other version; both have the
 	// same steps, so a player can switch at any step.
 	twin *Lesson
@@ -121,6 +124,29 @@ type Step struct {
 	// Versions says, in a sentence or two, how the step differs between
 	// Kafka 3's and Kafka 4's transaction protocol; empty when it does not.
 	Versions string
+	// Show names what the step talks about, for the player to keep on
+	// screen: partitions, clients, a transactional id's records in
+	// __transaction_state. Empty when the lesson does not say.
+	Show []Subject
+}
+
+// SubjectKind says what a Subject names.
+type SubjectKind uint8
+
+// Subject kinds. A SubjectName is a partition ("payments-0"), a producer,
+// a processor or a consumer, by the name the setup gave it.
+const (
+	SubjectName SubjectKind = iota
+	// SubjectTxnLog is a transactional id's records in
+	// __transaction_state, as its coordinator wrote them.
+	SubjectTxnLog
+)
+
+// Subject is one thing a step's show: line names.
+type Subject struct {
+	Kind SubjectKind
+	Name string
+	Line int // the show: line
 }
 
 // HasDetails reports whether the step has anything for the detail view.

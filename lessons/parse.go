@@ -47,7 +47,7 @@ func parseBoth(file string, r io.Reader, drill bool) (*Lesson, *parser, error) {
 	var ps [2]*parser
 	for i, k := range Versions {
 		ps[i] = &parser{file: file, kafka: k, d: script.NewDecls(), seen: map[string]int{},
-			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k}, drill: drill, meta: map[string]string{}}
+			l: &Lesson{File: file, Name: nameFromFile(file), Kafka: k, drill: drill}, drill: drill, meta: map[string]string{}}
 	}
 	in := script.NewLines(file, r)
 	for in.Next() {
@@ -106,11 +106,11 @@ const (
 // The keys of a lesson file, by where they may appear.
 var (
 	headerKeys = []string{"title", "summary", "level", "minutes", "intro"}
-	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "versions"}
+	stepKeys   = []string{"say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "versions", "show"}
 	// versionedKeys may carry "@3" or "@4": the line is for that version
 	// only. A step itself cannot: both versions have the same steps, so
 	// switching version keeps the learner's place.
-	versionedKeys = []string{"intro", "say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
+	versionedKeys = []string{"intro", "say", "do", "expect", "ask", "choice", "explain", "more", "source", "note", "show"}
 	// drillStepKeys are the keys a drill question's step has beside a
 	// lesson step's: the hint shown on request and a wrong choice's why.
 	drillStepKeys = []string{"hint", "why"}

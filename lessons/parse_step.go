@@ -51,6 +51,8 @@ func (p *parser) stepLine(n int, key, val string, col int) {
 		b.source.add(val)
 	case "versions":
 		b.versions.add(val)
+	case "show":
+		p.showLine(n, val)
 	case "do":
 		b.dos++
 		p.doLine(n, val, col)
@@ -254,4 +256,25 @@ func (p *parser) finishStep() {
 func isConfig(c *script.Command) bool {
 	_, ok := c.Action.(engine.SetConfig)
 	return ok
+}
+
+// showLine reads "show: payments-0, txnlog checkout, RC": the subjects the
+// step talks about, which the player keeps on screen. Whether each name
+// exists is checked when the lesson is played (Player.validate).
+func (p *parser) showLine(n int, val string) {
+	if strings.TrimSpace(val) == "" {
+		p.errorf(n, "show: needs a subject, e.g. \"show: payments-0, txnlog checkout, RC\"")
+		return
+	}
+	for _, part := range strings.Split(val, ",") {
+		f := strings.Fields(part)
+		switch {
+		case len(f) == 1 && f[0] != "txnlog":
+			p.step.s.Show = append(p.step.s.Show, Subject{Name: f[0], Line: n})
+		case len(f) == 2 && f[0] == "txnlog":
+			p.step.s.Show = append(p.step.s.Show, Subject{Kind: SubjectTxnLog, Name: f[1], Line: n})
+		default:
+			p.errorf(n, "show: "+quote(strings.TrimSpace(part))+" is not a subject; name a partition (payments-0), a producer, a consumer or \"txnlog TRANSACTIONAL_ID\", separated by commas")
+		}
+	}
 }

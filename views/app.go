@@ -2,6 +2,8 @@ package views
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,14 +141,21 @@ type App struct {
 	focus      PanelID
 	// recent are the panels the learner picked with tab, most recent
 	// first. A slot shows the one of its panels picked last; until one is
-	// picked, it follows the step (shown). Both reset with the lesson.
+	// picked, it follows the step (shown). A pick lasts for the step it
+	// was made at: the next step, or esc, follows the lesson again.
 	recent []PanelID
-	shown  map[PanelID]PanelID // first panel of a slot -> the panel it shows
+	// stepPane draws the step view (panel_step.go) in a shared slot while
+	// the player follows a step that names its subjects.
+	stepPane Pane
+	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
 	kept map[string]Session
 	// leaving is set after q in a lesson: the next key confirms or stays.
 	leaving bool
+	// quitting is set after q on the home list while a lesson is left in
+	// progress: the next key confirms or stays, as leaving does.
+	quitting bool
 	// kafka is the Kafka version the learner asked for (Options.Kafka, or
 	// the version key's last switch); 0 when never asked.
 	kafka     int
@@ -210,6 +219,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	}
 	a.overlay = NewTextPane(th)
 	a.overlay.KeyMap = a.paneKeys
+	a.stepPane = NewPane(th)
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -257,6 +267,10 @@ func (a App) Playing() bool { return a.playing }
 // Focus is the focused panel.
 func (a App) Focus() PanelID { return a.focus }
 
+// Selected is the lesson under the home list's cursor; ok is false when
+// the cursor is on no lesson.
+func (a App) Selected() (LessonInfo, bool) { return a.home.Selected() }
+
 // Update implements tea.Model.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
@@ -280,6 +294,10 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.setDark(msg.Dark)
 	case autoplayMsg:
 		cmd = a.onTick(msg)
+	case tea.MouseMsg:
+		if a.screen == screenPlayer {
+			a.playerWheel(msg)
+		}
 	case tea.KeyMsg:
 		switch a.screen {
 		case screenPlayer:
@@ -317,8 +335,22 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 		a.home, cmd = a.home.Update(km)
 		return cmd
 	}
+	if a.quitting {
+		a.quitting = false
+		if keyAny(km, a.keys.Leave) || keyAny(km, a.keys.Quit) {
+			return tea.Quit
+		}
+		a.home.SetStatus("Staying.")
+		return nil
+	}
 	switch {
 	case keyIs(km, a.keys.Quit):
+		if s := a.inProgress(); s != nil {
+			a.quitting = true
+			a.home.SetStatus("Quit? " + oneLine(s.Title()) + " is at step " + itoa(s.Pos()) + " of " + itoa(s.Len()) +
+				". y quits; other keys stay.")
+			return nil
+		}
 		return tea.Quit
 	case keyIs(km, a.keys.Help):
 		a.showFull = !a.showFull
@@ -417,6 +449,23 @@ func (a *App) closeLesson() {
 	a.gen++
 	a.showFull, a.showDetail, a.leaving = false, false, false
 	a.screen = screenHome
+}
+
+// inProgress is a lesson the learner left part way: the one played last
+// when it is, else the first such by name, so the question is the same
+// every time; nil when there is none.
+func (a *App) inProgress() Session {
+	part := func(s Session) bool { return s != nil && s.Pos() > 0 && s.Pos() < s.Len() }
+	if s := a.kept[a.name]; part(s) {
+		return s
+	}
+	names := slices.Sorted(maps.Keys(a.kept))
+	for _, n := range names {
+		if part(a.kept[n]) {
+			return a.kept[n]
+		}
+	}
+	return nil
 }
 
 func (a *App) checkFinished() {

@@ -417,5 +417,6 @@ func TestEscClosesTheFullHelp(t *testing.T) {
 	}
 	step("?", screenPlayer, true)
 	step("esc", screenPlayer, false)
+	step("esc", screenPlayer, false) // lets go of the Timeline before it leaves
 	step("esc", screenHome, false)
 }

@@ -59,6 +59,13 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 			a.showFull, a.showDetail = false, false
 			return nil
 		}
+		if a.focus != PanelNarration || len(a.recent) > 0 {
+			// A focused panel lets go first: the slots follow the
+			// lesson again, and a second esc leaves.
+			a.unfocus()
+			a.say(theme.Muted, "Following the lesson again; esc again returns to the list.")
+			return nil
+		}
 		a.closeLesson()
 		return nil
 	case keyAny(km, k.Help):
@@ -355,9 +362,78 @@ func (a *App) cycleFocus(d int) {
 }
 
 // toLesson gives the focus back to the lesson when a step runs, so the
-// arrow keys scroll its new text. A panel the learner picked stays in its
-// slot: picking is remembered apart from the focus (recent).
-func (a *App) toLesson() { a.focus = PanelNarration }
+// arrow keys scroll its new text, and lets go of a panel the learner
+// picked: a pick is for the step it was made at, and the slots follow the
+// new step.
+func (a *App) toLesson() {
+	a.focus = PanelNarration
+	a.recent = nil
+}
+
+// unfocus is esc on a focused panel: the lesson has the focus and the
+// slots follow the step again.
+func (a *App) unfocus() {
+	a.toLesson()
+	a.refresh(true)
+}
+
+// playerWheel scrolls the focused panel (the lesson when none is) with
+// the mouse wheel, a line a notch, as the arrow keys do.
+func (a *App) playerWheel(m tea.MouseMsg) {
+	var k tea.KeyMsg
+	switch m.Button {
+	case tea.MouseButtonWheelUp:
+		k = tea.KeyMsg{Type: tea.KeyUp}
+	case tea.MouseButtonWheelDown:
+		k = tea.KeyMsg{Type: tea.KeyDown}
+	default:
+		return
+	}
+	if m.Action != tea.MouseActionPress || a.sess == nil || a.placeErr != nil {
+		return
+	}
+	if a.showFull || a.showDetail {
+		a.overlay, _ = a.overlay.Update(k)
+		return
+	}
+	p := &a.panes[a.focus]
+	*p, _ = p.Update(k)
+}
+
+// stepSlot is the slot that shows the step view, or -1: while the player
+// follows a step that names its subjects (no panel picked), the largest
+// slot that shares several panels. A layout with one slot a panel shows
+// every panel already.
+func (a *App) stepSlot() int {
+	if len(a.frame.Show) == 0 || a.focus != PanelNarration || len(a.recent) > 0 {
+		return -1
+	}
+	best, area := -1, 0
+	for i, s := range a.place.Slots {
+		if len(s.Panels) > 1 && s.W*s.H > area {
+			best, area = i, s.W*s.H
+		}
+	}
+	return best
+}
+
+// layoutStepPane fills the step view for the slot it is drawn in.
+func (a *App) layoutStepPane() {
+	i := a.stepSlot()
+	if i < 0 {
+		return
+	}
+	r := a.place.Slots[i].Rect
+	a.stepPane.SetSize(r.W, r.H)
+	a.stepPane.SetFocused(false)
+	p := painter{th: a.th, w: max(r.W-3, 0), cache: a.cache}
+	a.stepPane.SetContent(nil, textLines(stepLines(&a.frame, p, max(r.H-2, 0))), noRange)
+	title := "[" + p.stepTab() + "]"
+	for _, q := range a.place.Slots[i].Panels {
+		title += a.th.Text(theme.TextFaint, " ") + a.titleFor(q, false)
+	}
+	a.stepPane.SetTitle(title)
+}
 
 func (a *App) focusOn(p PanelID) {
 	a.focus = p
@@ -461,6 +537,7 @@ func (a *App) layoutPanes() {
 		a.panes[p].SetSize(r.W, r.H)
 		a.panes[p].SetFocused(p == a.focus)
 	}
+	a.layoutStepPane()
 	for _, s := range a.place.Slots {
 		a.panes[a.activeIn(s)].SetTitle(a.slotTitle(s))
 	}
@@ -536,6 +613,7 @@ func (a *App) refresh(reveal bool) {
 		a.panes[p].SetContent(d.head, d.body, anchor)
 	}
 	a.layoutPanes()
+	a.layoutStepPane()
 	a.refreshOverlay()
 }
 

@@ -301,7 +301,12 @@ func (a App) view() string {
 		blocks = append(blocks, block{a.bodyRect(), a.overlay.Lines(), true})
 		return compose(a.w, a.h, blocks)
 	}
-	for _, s := range pl.Slots {
+	step := a.stepSlot()
+	for i, s := range pl.Slots {
+		if i == step {
+			blocks = append(blocks, block{s.Rect, a.stepPane.Lines(), true})
+			continue
+		}
 		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines(), true})
 	}
 	blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines(), true})

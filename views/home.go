@@ -67,8 +67,11 @@ type Home struct {
 
 // NewHome builds the list. Lessons keep their order.
 func NewHome(lessons []LessonInfo, th *theme.Theme) Home {
-	items := make([]list.Item, 0, len(lessons))
+	items := make([]list.Item, 0, len(lessons)+4)
 	for i, l := range lessons {
+		if l.Level != "" && (i == 0 || lessons[i-1].Level != l.Level) {
+			items = append(items, levelItem(l.Level))
+		}
 		items = append(items, lessonItem{LessonInfo: l, num: i + 1})
 	}
 	l := list.New(items, lessonDelegate{th: th}, 0, 0)
@@ -105,7 +108,32 @@ func NewHome(lessons []LessonInfo, th *theme.Theme) Home {
 	l.KeyMap.NextPage.SetKeys("pgdown", "f", "d")
 	l.KeyMap.PrevPage.SetHelp("pgup", "prev page")
 	l.KeyMap.NextPage.SetHelp("pgdn", "next page")
-	return Home{KeyMap: DefaultHomeKeyMap(), list: l, th: th}
+	h := Home{KeyMap: DefaultHomeKeyMap(), list: l, th: th}
+	h.skipHeading(1)
+	return h
+}
+
+// levelItem is a part of the learning path's heading in the list: the
+// cursor passes over it, and a filter never matches it.
+type levelItem string
+
+func (levelItem) FilterValue() string { return "" }
+
+// skipHeading moves the cursor off a heading, in direction d (1 down, -1
+// up), or the other way at an end of the list.
+func (h *Home) skipHeading(d int) {
+	n := len(h.list.VisibleItems())
+	for range 2 {
+		i := h.list.Index()
+		for i >= 0 && i < n {
+			if _, ok := h.list.VisibleItems()[i].(levelItem); !ok {
+				h.list.Select(i)
+				return
+			}
+			i += d
+		}
+		d = -d
+	}
 }
 
 func asciiKeys(s string) string {
@@ -232,7 +260,13 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 		msg = inputguard.Msg(h.list.FilterInput, msg)
 	}
 	var cmd tea.Cmd
+	from := h.list.Index()
 	h.list, cmd = h.list.Update(msg)
+	d := 1
+	if h.list.Index() < from {
+		d = -1
+	}
+	h.skipHeading(d)
 	return h, cmd
 }
 
@@ -299,19 +333,25 @@ func (h Home) StatusLine() string {
 	return ""
 }
 
-// lessonDelegate draws one lesson in two lines.
+// lessonDelegate draws one lesson a line, under its level's heading, so
+// a 24-line terminal lists a dozen lessons; the selected one's summary is
+// under the list (aboutLines).
 type lessonDelegate struct{ th *theme.Theme }
 
-func (d lessonDelegate) Height() int                         { return 2 }
-func (d lessonDelegate) Spacing() int                        { return 1 }
+func (d lessonDelegate) Height() int                         { return 1 }
+func (d lessonDelegate) Spacing() int                        { return 0 }
 func (d lessonDelegate) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
 
 func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list.Item) {
+	th := d.th
+	if lv, ok := item.(levelItem); ok {
+		fmt.Fprint(out, clip("  "+th.Header.Render(" "+clean(string(lv))+" "), m.Width(), th.Sym.Ellipsis))
+		return
+	}
 	it, ok := item.(lessonItem)
 	if !ok {
 		return
 	}
-	th := d.th
 	lw := m.Width()
 	sel := index == m.Index()
 	cursor := "  "
@@ -335,22 +375,16 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	case it.At > 0 && it.Steps > 0:
 		right = th.Mark(theme.Paused, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
 	}
+	if it.Minutes > 0 {
+		mins := th.Faint.Render(fmt.Sprintf("%2d min", it.Minutes))
+		if right != "" {
+			mins += "  "
+		}
+		right = mins + right
+	}
 	line1 := cursor + num + " " + title
 	if right != "" {
 		line1 = fit(line1, max(lw-width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
 	}
-	var meta []string
-	if it.Level != "" {
-		meta = append(meta, clean(it.Level))
-	}
-	if it.Minutes > 0 {
-		meta = append(meta, fmt.Sprintf("%d min", it.Minutes))
-	} else if it.Steps > 0 {
-		meta = append(meta, fmt.Sprintf("%d steps", it.Steps))
-	}
-	if it.Summary != "" {
-		meta = append(meta, clean(it.Summary))
-	}
-	line2 := "      " + th.Faint.Render(strings.Join(meta, th.Sym.Sep))
-	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis)+"\n"+clip(line2, lw, th.Sym.Ellipsis))
+	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis))
 }

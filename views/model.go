@@ -137,6 +137,27 @@ type Frame struct {
 	Log []LogEvent
 	// Violations are invariant violations found after the last step.
 	Violations []Violation
+	// Show is what the step talks about, which the player keeps on screen
+	// while it follows the lesson; empty when the lesson does not say.
+	Show []Subject
+}
+
+// SubjectKind says where a Subject's rows are.
+type SubjectKind uint8
+
+// Subject kinds.
+const (
+	SubjectPartition SubjectKind = iota // a partition's log
+	SubjectProducer                     // a producer client
+	SubjectConsumer                     // a consumer and what it returned
+	SubjectTxnLog                       // a transactional id's __transaction_state records
+)
+
+// Subject is one thing a step talks about, by name: a partition
+// ("payments-0"), a client, or a transactional id.
+type Subject struct {
+	Kind SubjectKind
+	Name string
 }
 
 // Violation is one broken invariant: its name (one of the engine's
@@ -335,7 +356,18 @@ type PartitionView struct {
 	// end offset; LSO <= HW <= LEO.
 	HW, LSO, LEO int64
 	Cached       []CachedBatch
-	Changed      bool
+	// Entries are the producers the leader keeps state for, with the
+	// epoch it holds: an entry outlives its cached batches, which a
+	// marker with a newer epoch clears (ProducerStateEntry).
+	Entries []ProducerEntry
+	Changed bool
+}
+
+// ProducerEntry is one producer's entry in a partition leader's producer
+// state: its id and the epoch the leader holds for it.
+type ProducerEntry struct {
+	PID   int64
+	Epoch int16
 }
 
 // CoordinatorView is the transaction coordinator's view of one
@@ -358,7 +390,11 @@ type CoordinatorView struct {
 	// Writes is the log of this id's records in __transaction_state, oldest
 	// first, each as "@offset State pid=... epoch=..." and the partitions
 	// when there are any; the id itself is left out, as TxnID names it.
-	Writes     []string
+	Writes []string
+	// Appending are the records the coordinator is appending to
+	// __transaction_state and which take effect once replicated, in the
+	// same form without an offset.
+	Appending  []string
 	ProducerID int64
 	Epoch      int16
 	// Loading says a new coordinator is still reading the partition's log

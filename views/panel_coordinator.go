@@ -96,6 +96,15 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 			}
 		}
 	}
+	for _, w := range c.Appending {
+		for j, l := range p.wrap(p.th.Sym.Ellipsis+" appending "+w+" (takes effect once replicated)", max(p.w-4, 10)) {
+			if j == 0 {
+				out = append(out, "  "+p.mark(c.Changed)+p.th.Render(theme.InFlight, l))
+			} else {
+				out = append(out, "      "+p.th.Render(theme.InFlight, l))
+			}
+		}
+	}
 	if !c.Changed {
 		return out, noRange
 	}

@@ -161,10 +161,13 @@ func (p painter) glyphLines() []string {
 		{th.Glyph(theme.Correct) + " / " + th.Glyph(theme.Wrong), "the right answer / a wrong answer"},
 		{sym.Boundary + sym.Boundary + " LSO / HW", "in a partition: read_committed reads below the LSO, read_uncommitted below the HW"},
 		{sym.Note, "the step has details: d opens them"},
-		{"[Name]", "the panel a shared slot shows; tab shows the others"},
+		{"[Name]", "the panel a shared slot shows; tab focuses the others for this step, esc or the next step follows the lesson again"},
+		{"[This step]", "a shared slot showing what the step is about, from every panel"},
 		{sym.Question, "a question: the lesson waits for your answer"},
-		{sym.ScrollUp + " " + sym.ScrollDown, "more above or below: scroll with the arrow keys"},
+		{sym.ScrollUp + " " + sym.ScrollDown, "more above or below: the arrow keys and the mouse wheel scroll the focused pane (the lesson, or the panel tab focused)"},
 		{sym.Play + " / " + sym.Pause, "autoplay on / paused"},
+		{sym.BarFull + sym.BarEmpty, "how far into the lesson you are"},
+		{arrowsOf(th), "in the coordinator's state diagram: the moves between its states"},
 	}
 	return append([]string{p.bold("Glyphs")}, p.legendTable(rows)...)
 }
@@ -187,4 +190,12 @@ func (p painter) legendTable(rows [][2]string) []string {
 		}
 	}
 	return out
+}
+
+// arrowsOf is the state diagram's arrows, as stateMachine draws them.
+func arrowsOf(th *theme.Theme) string {
+	if th.ASCII {
+		return "-> \\ /"
+	}
+	return "→ ↘ ↗"
 }

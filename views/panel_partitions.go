@@ -35,7 +35,7 @@ type partLog struct {
 	p                             painter
 	pv                            *PartitionView
 	items                         []pitem
-	groups                        [][]CachedBatch // cached batches grouped by producer, in order
+	groups                        []cacheGroup // the producers' entries, in order
 	offW, pidW, seqW, valW, statW int
 	showPID, showSeq              bool
 }
@@ -77,7 +77,7 @@ func newPartLog(pv *PartitionView, p painter) *partLog {
 	}
 	boundary(0, true)
 
-	l.groups = groupCached(pv.Cached)
+	l.groups = groupCached(pv.Entries, pv.Cached)
 	l.items = append(l.items, pitem{kind: piCachedTitle})
 	for i := range l.groups {
 		l.items = append(l.items, pitem{kind: piCached, row: i})
@@ -110,17 +110,32 @@ func newPartLog(pv *PartitionView, p painter) *partLog {
 	return l
 }
 
-func groupCached(cs []CachedBatch) [][]CachedBatch {
-	var out [][]CachedBatch
+// cacheGroup is one producer's entry at a leader and its cached batches.
+type cacheGroup struct {
+	pid     int64
+	epoch   int16
+	batches []CachedBatch
+}
+
+// groupCached groups the cached batches by producer, one group per entry;
+// batches of a producer without an entry (a session that does not list
+// entries) get a group of their own.
+func groupCached(es []ProducerEntry, cs []CachedBatch) []cacheGroup {
+	out := make([]cacheGroup, 0, len(es))
 	idx := map[int64]int{}
+	for _, e := range es {
+		idx[e.PID] = len(out)
+		out = append(out, cacheGroup{pid: e.PID, epoch: e.Epoch})
+	}
 	for _, c := range cs {
 		i, ok := idx[c.PID]
 		if !ok {
 			i = len(out)
 			idx[c.PID] = i
-			out = append(out, nil)
+			out = append(out, cacheGroup{pid: c.PID, epoch: c.Epoch})
 		}
-		out[i] = append(out[i], c)
+		out[i].batches = append(out[i].batches, c)
+		out[i].epoch = c.Epoch
 	}
 	return out
 }
@@ -173,11 +188,14 @@ func (l *partLog) Line(i int) string {
 		return "  " + p.muted("producer state cache (last 5 batches per producer):")
 	case piCached:
 		g := l.groups[it.row]
-		parts := make([]string, len(g))
-		for j, c := range g {
+		if len(g.batches) == 0 {
+			return "    pid " + pidEpoch(g.pid, g.epoch) + "  " + p.muted("no batches cached: a newer epoch cleared them")
+		}
+		parts := make([]string, len(g.batches))
+		for j, c := range g.batches {
 			parts[j] = "seq " + seqRange(c.FirstSeq, c.LastSeq) + "@" + i64(c.Offset)
 		}
-		return "    pid " + pidEpoch(g[0].PID, g[len(g)-1].Epoch) + "  " + strings.Join(parts, p.muted(th.Sym.Sep))
+		return "    pid " + pidEpoch(g.pid, g.epoch) + "  " + strings.Join(parts, p.muted(th.Sym.Sep))
 	}
 	return ""
 }

@@ -564,11 +564,13 @@ func timelineLegend(p painter) [][2]string {
 		{sample(Arrow{State: ArrowDelivered}), "a request, delivered"},
 		{sample(Arrow{State: ArrowDelivered, Reply: true}), "an answer, delivered"},
 		{sample(Arrow{State: ArrowInFlight}), "sent, not arrived yet at this step (going back a step draws a message in flight again)"},
+		{sample(Arrow{State: ArrowInFlight, Reply: true}), "an answer on its way"},
 		{sample(Arrow{State: ArrowDropped}), "the network lost it on the way"},
 		{sample(Arrow{State: ArrowLost}), "it reached a host that is down, and was lost there"},
 		{sample(Arrow{State: ArrowDelivered, Duplicate: true}), "a second copy of a message, made by the network"},
 		{sample(Arrow{State: ArrowDelivered, Delayed: true}), "the network held it back (it may have arrived since)"},
 		{th.Render(theme.Aborted, th.Glyph(theme.Aborted)), "an answer that carries an error code"},
+		{"  " + th.Sym.Self, "a message from a broker to itself: the partition leader asks the coordinator on its own broker"},
 		{p.mark(true) + "3", "the last step sent, delivered or lost it; 3 is the step that sent it (each step's first message has its number)"},
 		{th.RenderBold(theme.Plain, "b1") + " " + th.Render(theme.Muted, "broker-1"), "a short name and its key, when the full names leave the labels too little room"},
 	}

@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,9 @@ func (s *Session) build(pos int) views.Frame {
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
 	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
 	f.Violations = violations(w, &ch)
+	if st := s.p.StepAt(pos); st != nil {
+		f.Show = subjects(&f, st.Show)
+	}
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, views.Violation{Name: "lesson", Text: e.Error()})
 	}
@@ -361,6 +365,7 @@ func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.Parti
 	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
 	for _, pid := range pids {
 		e := p.Producers[pid]
+		v.Entries = append(v.Entries, views.ProducerEntry{PID: pid, Epoch: e.ProducerEpoch})
 		for _, m := range e.Cached() {
 			v.Cached = append(v.Cached, views.CachedBatch{PID: pid, Epoch: e.ProducerEpoch, FirstSeq: m.FirstSeq, LastSeq: m.LastSeq, Offset: m.FirstOffset})
 		}
@@ -419,6 +424,11 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 			}
 		}
 		v.Writes = s.writesOf(n, t.Log, id)
+		for i := range t.Writes {
+			if m := &t.Writes[i].Target; m.TransactionalID == id {
+				v.Appending = append(v.Appending, pendingText(m))
+			}
+		}
 		v.Changed = ch.txnID(id)
 		out = append(out, v)
 	}
@@ -471,15 +481,27 @@ func writeText(r *engine.TxnLogRecord) string {
 	if r.Tombstone {
 		return off + "tombstone"
 	}
-	s := off + r.State.String() + " pid=" + strconv.FormatInt(r.ProducerID, 10) + " epoch=" + strconv.Itoa(int(r.ProducerEpoch))
-	if len(r.Partitions) > 0 {
-		tps := make([]string, len(r.Partitions))
-		for i, tp := range r.Partitions {
+	return off + recordText(r.State, r.ProducerID, r.ProducerEpoch, r.Partitions)
+}
+
+// recordText is a __transaction_state record without its offset.
+func recordText(st engine.TxnState, pid int64, epoch int16, parts []engine.TP) string {
+	s := st.String() + " pid=" + strconv.FormatInt(pid, 10) + " epoch=" + strconv.Itoa(int(epoch))
+	if len(parts) > 0 {
+		tps := make([]string, len(parts))
+		for i, tp := range parts {
 			tps[i] = tp.String()
 		}
 		s += " partitions=[" + strings.Join(tps, ",") + "]"
 	}
 	return s
+}
+
+// pendingText is a __transaction_state record being appended, which has
+// no offset until it is written: "PrepareCommit pid=1000 epoch=0
+// partitions=[...]".
+func pendingText(m *engine.TxnMetadata) string {
+	return recordText(m.State, m.ProducerID, m.ProducerEpoch, m.Partitions)
 }
 
 func consumerViews(w *engine.World, ch *changes) []views.ConsumerView {
@@ -520,6 +542,31 @@ func groupViews(w *engine.World, ch *changes) []views.GroupView {
 			v.Pending = append(v.Pending, views.PendingOffset{Partition: p.TP.String(), Offset: p.Offset, ProducerID: p.ProducerID})
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// subjects resolves a step's show: names against the frame: a bare name is
+// a partition, a producer or a consumer (a processor is both; its records
+// are what the step is about, so the consumer side wins only when there is
+// no producer of that name).
+func subjects(f *views.Frame, show []lessons.Subject) []views.Subject {
+	var out []views.Subject
+	for _, s := range show {
+		k, ok := views.SubjectTxnLog, s.Kind == lessons.SubjectTxnLog
+		if !ok {
+			switch {
+			case slices.ContainsFunc(f.Partitions, func(p views.PartitionView) bool { return p.Name == s.Name }):
+				k, ok = views.SubjectPartition, true
+			case slices.ContainsFunc(f.Consumers, func(c views.ConsumerView) bool { return c.Name == s.Name }):
+				k, ok = views.SubjectConsumer, true
+			case slices.ContainsFunc(f.Producers, func(p views.ProducerView) bool { return p.Name == s.Name }):
+				k, ok = views.SubjectProducer, true
+			}
+		}
+		if ok {
+			out = append(out, views.Subject{Kind: k, Name: s.Name})
+		}
 	}
 	return out
 }

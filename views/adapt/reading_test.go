@@ -1,6 +1,8 @@
 package adapt
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -121,9 +123,10 @@ func TestGoldenReading(t *testing.T) {
 }
 
 // TestPanelsFollowTheStep: at 80x24 one slot shows one panel at a time.
-// Until the learner picks a panel, it shows the one the step changed; a
-// panel picked with tab stays, step after step, while each step gives the
-// focus back to the lesson for scrolling its text.
+// Until the learner picks a panel, it shows the step's subjects (the step
+// view) or the panel the step changed; tab picks a panel for this step
+// only: the next step follows the lesson again, and esc lets go of the
+// panel before it leaves the lesson.
 func TestPanelsFollowTheStep(t *testing.T) {
 	p := openPlayer(t, "abort", 80, 24, views.Options{})
 	shows := func(panel string) {
@@ -132,22 +135,141 @@ func TestPanelsFollowTheStep(t *testing.T) {
 			t.Fatalf("step %d: the slot does not show %s:\n%s", p.session().Pos(), panel, v)
 		}
 	}
-	if f := p.m.(views.App).Focus(); f.String() != "Lesson" {
-		t.Fatalf("focus %v at the start; the lesson should have it", f)
+	focus := func(want string) {
+		t.Helper()
+		if f := p.m.(views.App).Focus(); f.String() != want {
+			t.Fatalf("step %d: focus %v, want %s", p.session().Pos(), f, want)
+		}
 	}
+	focus("Lesson")
 	for _, c := range []struct {
 		step  int
 		panel string
-	}{{1, "Coordinator"}, {2, "Producers"}, {3, "Partitions"}, {4, "Consumers"}, {5, "Coordinator"}, {6, "Partitions"}} {
+	}{{1, "Coordinator"}, {2, "Producers"}, {3, "This step"}, {4, "This step"}, {5, "This step"}, {6, "This step"}} {
 		p.to(c.step)
 		shows(c.panel)
 	}
 	p.focus("Timeline")
-	for step := 7; step <= 9; step++ {
-		p.to(step)
-		shows("Timeline")
-		if f := p.m.(views.App).Focus(); f.String() != "Lesson" {
-			t.Fatalf("step %d: focus %v; a step gives it back to the lesson", step, f)
+	shows("Timeline")
+	// Esc lets go of the panel, and stays in the lesson.
+	p.press("esc")
+	focus("Lesson")
+	shows("This step")
+	if p.m.(views.App).Session() == nil || !strings.Contains(ansi.Strip(p.m.View()), "step 6/10") {
+		t.Fatalf("esc on a focused panel left the lesson:\n%s", ansi.Strip(p.m.View()))
+	}
+	// A pick lasts for its step: the next one follows the lesson.
+	p.focus("Timeline")
+	p.to(7)
+	shows("This step")
+	focus("Lesson")
+	// Focused, the arrow keys scroll the panel, not the lesson.
+	p.focus("Timeline")
+	before := ansi.Strip(p.m.View())
+	p.press("up")
+	if ansi.Strip(p.m.View()) == before {
+		t.Fatalf("up on the focused Timeline did not scroll it:\n%s", before)
+	}
+	// So does the mouse wheel: a notch down undoes the line up.
+	p.m, _ = p.m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if got := ansi.Strip(p.m.View()); got != before {
+		t.Fatalf("the wheel did not scroll the focused Timeline back:\n%s", got)
+	}
+}
+
+// subjectMarks is what must be on screen for a step's subject to be seen:
+// a partition's name and the row the step is about (the last it changed,
+// else the last); a transactional id's last __transaction_state record,
+// or the one being appended, up to its epoch; a consumer's name and what the step returned to it; a
+// producer's name, producer id and epoch.
+func subjectMarks(f *views.Frame, s views.Subject) []string {
+	marks := []string{s.Name}
+	switch s.Kind {
+	case views.SubjectPartition:
+		for _, pv := range f.Partitions {
+			if pv.Name != s.Name || len(pv.Rows) == 0 {
+				continue
+			}
+			r := pv.Rows[len(pv.Rows)-1]
+			for _, x := range pv.Rows {
+				if x.Changed {
+					r = x
+				}
+			}
+			if r.Kind == views.RowData {
+				marks = append(marks, r.Values[0])
+			} else {
+				marks = append(marks, r.Kind.String()+" marker")
+			}
+		}
+	case views.SubjectTxnLog:
+		for _, c := range f.Coordinators {
+			if c.TxnID == s.Name && len(c.Writes) > 0 {
+				last := c.Writes[len(c.Writes)-1]
+				if len(c.Appending) > 0 {
+					// A record being appended is what the step is about.
+					last = "appending " + c.Appending[len(c.Appending)-1]
+				}
+				w := strings.Fields(last)
+				for i, x := range w {
+					if strings.HasPrefix(x, "epoch=") {
+						w = w[:i+1]
+						break
+					}
+				}
+				marks = append(marks, strings.Join(w, " "))
+			}
+		}
+	case views.SubjectConsumer:
+		for _, c := range f.Consumers {
+			if c.Name == s.Name {
+				for _, r := range c.Records {
+					if r.Changed {
+						marks = append(marks, r.Value)
+					}
+				}
+			}
+		}
+	case views.SubjectProducer:
+		for _, p := range f.Producers {
+			if p.Name == s.Name && p.ProducerID >= 0 {
+				marks = append(marks, "producerId "+strconv.FormatInt(p.ProducerID, 10)+" epoch "+itoa(int(p.Epoch)))
+			}
 		}
 	}
+	return marks
+}
+
+// TestStepSubjectsOnScreen plays every step of every lesson under both
+// Kafka versions at 80x24 and 60x20, as a learner pressing only → and
+// answering, and checks that what the step's show: line names is on
+// screen: a partition's row the step is about, the coordinator's last
+// record, what a consumer got.
+func TestStepSubjectsOnScreen(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 20}} {
+		for _, m := range lessons.All() {
+			for _, k := range lessons.Versions {
+				p := openPlayer(t, m.Name, size[0], size[1], views.Options{Kafka: k})
+				s := p.session()
+				for pos := 1; pos <= s.Len(); pos++ {
+					p.to(pos)
+					f := s.Frame()
+					seen := ansi.Strip(p.m.View())
+					flat := screenText(seen)
+					for _, sub := range f.Show {
+						for _, mk := range subjectMarks(&f, sub) {
+							if !strings.Contains(flat, oneLine(mk)) {
+								t.Errorf("%s under Kafka %d at %dx%d, step %d: %s %q is not on screen (%q missing)\n%s",
+									m.Name, k, size[0], size[1], pos, kindName(sub.Kind), sub.Name, mk, seen)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func kindName(k views.SubjectKind) string {
+	return [...]string{"partition", "producer", "consumer", "txnlog"}[k]
 }

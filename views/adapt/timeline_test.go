@@ -143,10 +143,12 @@ func TestGoingBackRedrawsInFlight(t *testing.T) {
 	if p.session().Pos() != 4 {
 		t.Fatalf("left went to step %d", p.session().Pos())
 	}
+	p.focus("Timeline") // a pick lasts one step
 	if l := row(); !strings.Contains(l, inFlight) || strings.Contains(l, th.Sym.Right+th.Sym.Lifeline) {
 		t.Fatalf("step 4: B's batch is in flight, drawn as %q", l)
 	}
 	p.press("right")
+	p.focus("Timeline")
 	if l := row(); strings.Contains(l, inFlight) {
 		t.Fatalf("step 5 again: B's batch drawn as %q", l)
 	}
@@ -154,6 +156,7 @@ func TestGoingBackRedrawsInFlight(t *testing.T) {
 	// 64) and is built again from a history that holds step 5.
 	clear(p.session().frames)
 	p.press("left")
+	p.focus("Timeline")
 	if l := row(); !strings.Contains(l, inFlight) {
 		t.Fatalf("step 4, built again: B's batch drawn as %q", l)
 	}
@@ -234,6 +237,8 @@ func TestNineActorsAt80x24(t *testing.T) {
 			if p.press("right"); s.Pos() == f.Step {
 				break
 			}
+			// A panel is picked for one step: pick the Timeline again.
+			p.focus("Timeline")
 		}
 	}
 }
@@ -249,8 +254,8 @@ func TestGoldenNineActors(t *testing.T) {
 			var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "nine"})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			p := &player{t: t, m: m}
-			p.focus("Timeline")
 			p.to(step)
+			p.focus("Timeline") // a pick lasts the step it is made at
 			goldenScreen(t, p.m.View())
 		})
 	}

@@ -52,7 +52,9 @@ func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 // runTUI runs the terminal UI. Tests replace it to look at the model
 // without a terminal.
 var runTUI = func(m tea.Model) error {
-	if _, err := tuirun.Run(m, tea.WithAltScreen()); err != nil {
+	// The mouse wheel scrolls the focused panel (views.App handles
+	// tea.MouseMsg).
+	if _, err := tuirun.Run(m, tea.WithAltScreen(), tea.WithMouseCellMotion()); err != nil {
 		if ie := (*tuirun.Interrupted)(nil); errors.As(err, &ie) {
 			return &exitError{code: ie.ExitCode()}
 		}
