@@ -30,6 +30,7 @@ import (
 
 	"github.com/eoslab/eoslab/assets"
 	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka"
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
@@ -55,6 +56,10 @@ Usage:
   eoslab progress [--reset]              what you finished, where you left off, drill scores
   eoslab serve [--lesson NAME] [--code CODE] ...
                                          a classroom over SSH (see 'eoslab help serve')
+  eoslab kafka up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N]
+                                         run a real Apache Kafka cluster on 127.0.0.1 (Java, Maven)
+  eoslab kafka down --dir DIR            stop it and remove its data
+  eoslab verify --brokers ADDR FILE...   play files on the simulation and on a real cluster, compare
   eoslab help [COMMAND|scenario|json]    explain a command, the scenario language or the JSON output
 
 Exit codes: 0 success, 1 an expectation failed, 2 invalid input.
@@ -314,6 +319,10 @@ func dispatch(args []string, stdout io.Writer) error {
 		return drillCmd(args[1:], stdout)
 	case cmd == "progress":
 		return progressCmd(args[1:], stdout)
+	case cmd == "kafka":
+		return kafkaCmd(args[1:], stdout, os.Stderr)
+	case cmd == "verify":
+		return verifyCmd(args[1:], stdout, os.Stderr)
 	}
 	g, err := parseFlags(args[1:])
 	if err != nil {
@@ -1127,3 +1136,35 @@ func saveNew(name string, data []byte) (string, error) {
 	}
 	return "", errors.New("999 files named like " + name + " exist already")
 }
+
+// kafkaCmd is `eoslab kafka up|down`; the work is in engine/realkafka.
+func kafkaCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || (args[0] != "up" && args[0] != "down") {
+		return invalid("eoslab kafka: want up or down (see 'eoslab --help')")
+	}
+	fs := flag.NewFlagSet("kafka "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("dir", "", "")
+	version := fs.String("kafka-version", realkafka.DefaultKafkaVersion, "")
+	tv := fs.Int("transaction-version", -1, "")
+	brokers := fs.Int("brokers", 1, "")
+	if err := fs.Parse(args[1:]); err != nil {
+		return invalid("eoslab kafka %s: %v", args[0], err)
+	}
+	if fs.NArg() > 0 {
+		return invalid("eoslab kafka %s: unexpected argument %q", args[0], fs.Arg(0))
+	}
+	var err error
+	if args[0] == "down" {
+		err = realkafka.Down(*dir, stderr)
+	} else {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		err = realkafka.Up(ctx, realkafka.Options{Dir: *dir, KafkaVersion: *version, TransactionVersion: *tv, Brokers: *brokers}, stdout, stderr)
+	}
+	if err != nil {
+		return &exitError{code: realkafka.ExitCode(err), msg: err.Error()}
+	}
+	return nil
+}
+func verifyCmd(args []string, stdout, stderr io.Writer) error { return invalid("verify: not yet") }
