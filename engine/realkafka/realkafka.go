@@ -244,7 +244,8 @@ func Start(ctx context.Context, opts Options, progress io.Writer) (*Cluster, err
 	if err := opts.defaults(); err != nil {
 		return nil, err
 	}
-	java, _, err := Tools(false)
+	_, cerr := os.Stat(filepath.Join(LibDir(opts.Cache, opts.KafkaVersion), complete))
+	java, _, err := Tools(cerr != nil)
 	if err != nil {
 		return nil, err
 	}
