@@ -31,6 +31,7 @@ import (
 	"github.com/eoslab/eoslab/assets"
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
@@ -1167,4 +1168,33 @@ func kafkaCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
-func verifyCmd(args []string, stdout, stderr io.Writer) error { return invalid("verify: not yet") }
+
+// verifyCmd is `eoslab verify --brokers ADDR [--known FILE] FILE...`; the
+// work is in engine/realkafka/verify.
+func verifyCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	brokers := fs.String("brokers", "", "")
+	knownFile := fs.String("known", "", "")
+	if err := fs.Parse(args); err != nil {
+		return invalid("eoslab verify: %v (usage: eoslab verify --brokers ADDR FILE...)", err)
+	}
+	known := assets.KafkaKnownDifferences
+	if *knownFile != "" {
+		b, err := os.ReadFile(*knownFile)
+		if err != nil {
+			return invalid("eoslab verify: %v", err)
+		}
+		known = string(b)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := verify.Run(ctx, verify.Options{Brokers: *brokers, Files: fs.Args(), Known: known}, stdout)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	if code := s.ExitCode(); code != 0 {
+		return &exitError{code: code, msg: "eoslab verify: a difference is not in the known-differences file"}
+	}
+	return nil
+}

@@ -31,3 +31,10 @@ var KafkaLog4j2 string
 
 //go:embed kafka/log4j.properties
 var KafkaLog4j string
+
+// KafkaKnownDifferences lists what `eoslab verify` may find different
+// between the simulation and a real broker, each with its source and the
+// decision taken.
+//
+//go:embed kafka/known-differences.txt
+var KafkaKnownDifferences string

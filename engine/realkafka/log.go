@@ -2,6 +2,7 @@ package realkafka
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -19,8 +20,12 @@ type Batch struct {
 	Records       int
 	Transactional bool
 	Control       bool
-	// Marker is "COMMIT" or "ABORT" for a control batch, else "".
-	Marker string
+	// Marker is "COMMIT" or "ABORT" for a control batch, else "", and
+	// CoordinatorEpoch the marker's coordinator epoch.
+	Marker           string
+	CoordinatorEpoch int32
+	// Values are the records' values (nil for a compressed batch).
+	Values []string
 }
 
 // Log is a partition as a raw Fetch shows it: every batch from offset 0
@@ -152,7 +157,7 @@ func topicID(ctx context.Context, r interface {
 func parseBatches(b []byte) ([]Batch, error) {
 	var out []Batch
 	for len(b) >= 12+49 {
-		length := int(int32(uint32(b[8])<<24 | uint32(b[9])<<16 | uint32(b[10])<<8 | uint32(b[11])))
+		length := int(int32(binary.BigEndian.Uint32(b[8:])))
 		if length < 49 || 12+length > len(b) {
 			break
 		}
@@ -174,27 +179,58 @@ func parseBatches(b []byte) ([]Batch, error) {
 			Transactional: rb.Attributes&0x10 != 0,
 			Control:       rb.Attributes&0x20 != 0,
 		}
-		if x.Control {
-			x.Marker = markerType(rb)
+		recs := records(rb)
+		if x.Control && len(recs) > 0 {
+			x.Marker, x.CoordinatorEpoch = marker(recs[0])
+		} else if recs != nil {
+			for _, r := range recs {
+				x.Values = append(x.Values, string(r.Value))
+			}
 		}
 		out = append(out, x)
 	}
 	return out, nil
 }
 
-// markerType reads the control record's key (version int16, type int16:
-// 0 ABORT, 1 COMMIT). Control batches are never compressed.
-func markerType(rb kmsg.RecordBatch) string {
-	recs := rb.Records
-	var rec kmsg.Record
-	if err := rec.ReadFrom(recs); err != nil || len(rec.Key) < 4 {
-		return "?"
+// records splits an uncompressed batch's records (nil when compressed:
+// eoslab's clients send uncompressed, and control batches never are).
+func records(rb kmsg.RecordBatch) []kmsg.Record {
+	if rb.Attributes&0x07 != 0 {
+		return nil
 	}
-	switch int16(uint16(rec.Key[2])<<8 | uint16(rec.Key[3])) {
-	case 0:
-		return "ABORT"
-	case 1:
-		return "COMMIT"
+	var out []kmsg.Record
+	b := rb.Records
+	for len(b) > 0 {
+		n, w := binary.Varint(b)
+		if w <= 0 || n < 0 || int(n) > len(b)-w {
+			break
+		}
+		var r kmsg.Record
+		if err := r.ReadFrom(b[:w+int(n)]); err != nil {
+			break
+		}
+		out = append(out, r)
+		b = b[w+int(n):]
 	}
-	return "?"
+	return out
+}
+
+// marker reads a control record: key (version int16, type int16: 0 ABORT,
+// 1 COMMIT), value (version int16, coordinator epoch int32), as
+// org.apache.kafka.common.record.EndTransactionMarker writes them.
+func marker(r kmsg.Record) (string, int32) {
+	kind := "?"
+	if len(r.Key) >= 4 {
+		switch binary.BigEndian.Uint16(r.Key[2:]) {
+		case 0:
+			kind = "ABORT"
+		case 1:
+			kind = "COMMIT"
+		}
+	}
+	epoch := int32(-1)
+	if len(r.Value) >= 6 {
+		epoch = int32(binary.BigEndian.Uint32(r.Value[2:]))
+	}
+	return kind, epoch
 }
