@@ -42,6 +42,9 @@ type driver struct {
 	simOnly bool
 	stopAt  int
 	queue   []queued
+	// version is the transaction.version a config line set first.
+	version    int64
+	versionSet bool
 }
 
 type producer struct {
@@ -195,7 +198,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		for _, s := range a.Settings {
 			switch s.Key {
 			case engine.ConfigTransactionVersion:
-				// Checked before playing: the file was refused or agrees.
+				// The first is checked before playing (the file was
+				// refused or agrees); a later change is an operator's
+				// feature upgrade or downgrade.
+				if d.versionSet && s.Value != d.version {
+					d.stop(c, "a transaction.version change is an operator's kafka-features update; verify does not change a shared cluster's features", false)
+				}
+				d.version, d.versionSet = s.Value, true
 			case engine.ConfigTeachDedup, engine.ConfigTeachFencing, engine.ConfigTeachLSO:
 				if s.Value == 0 {
 					d.stop(c, "a teaching switch turns off a Kafka safeguard; no broker can", true)
@@ -300,7 +309,7 @@ func (d *driver) producer(name string) *producer {
 	if cfg.TransactionalID != "" {
 		p.txid = d.prefix + cfg.TransactionalID
 		opts = append(opts, kgo.TransactionalID(p.txid))
-		if cfg.TxnTimeoutMs > 0 {
+		if decl.Set.Has(engine.ProducerTxnTimeoutMs) {
 			opts = append(opts, kgo.TransactionTimeout(time.Duration(cfg.TxnTimeoutMs)*time.Millisecond))
 		}
 	}
@@ -414,17 +423,20 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 				topics = append(topics, t)
 			}
 		}
-		opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.DisableAutoCommit(), kgo.Dialer(cs.faults().Dialer(nil))}
+		opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.Dialer(cs.faults().Dialer(nil))}
 		if cd.Isolation == engine.ReadCommitted {
 			opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 		}
-		if cd.OffsetReset == engine.OffsetReset(0) && !cd.ResetSet || strings.Contains(fmt.Sprint(cd.OffsetReset), "latest") {
-			opts = append(opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd()))
-		} else {
+		switch cd.OffsetReset {
+		case engine.ResetEarliest:
 			opts = append(opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+		case engine.ResetNone:
+			opts = append(opts, kgo.ConsumeResetOffset(kgo.NoResetOffset()))
+		default:
+			opts = append(opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd()))
 		}
 		if cd.GroupID != "" {
-			opts = append(opts, kgo.ConsumerGroup(d.prefix+cd.GroupID))
+			opts = append(opts, kgo.ConsumerGroup(d.prefix+cd.GroupID), kgo.DisableAutoCommit())
 		}
 		cl, err := kgo.NewClient(opts...)
 		if err != nil {

@@ -114,6 +114,7 @@ func (d *driver) flush(w *engine.World) {
 		}
 	}
 	sort.Strings(names)
+	d.settle(names)
 	for _, n := range names {
 		if w == nil {
 			break
@@ -266,4 +267,38 @@ func (d *driver) restart(c script.Command, t engine.Target) {
 		return
 	}
 	d.stop(c, "restarting a consumer or processor has no broker mapping yet", false)
+}
+
+// settle waits, at a quiet point, until no transaction of the run is in a
+// Prepare state: the simulation's quiet point has its markers written,
+// and a real coordinator writes them after it answered EndTxn. Bounded.
+func (d *driver) settle(names []string) {
+	var ids []string
+	for _, n := range names {
+		if p := d.prods[n]; p.txid != "" && !p.pause {
+			ids = append(ids, p.txid)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	end := time.Now().Add(10 * time.Second)
+	for time.Now().Before(end) {
+		ctx, cancel := context.WithTimeout(d.ctx, 5*time.Second)
+		ts, err := d.adm.DescribeTransactions(ctx, ids...)
+		cancel()
+		if err != nil {
+			return
+		}
+		pending := false
+		for _, t := range ts {
+			if strings.HasPrefix(t.State, "Prepare") {
+				pending = true
+			}
+		}
+		if !pending {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -80,6 +80,10 @@ func simOnlyWhy(e script.Expectation) string {
 		case script.TxnCoordinator:
 			return "the __transaction_state partition depends on the simulation's partition count (the broker runs 1)"
 		}
+	case script.ConsumerCheck:
+		if x.Field == script.ClientError && strings.HasSuffix(x.Error, "Exception") {
+			return "a Java client exception, not a broker error code"
+		}
 	case script.GroupCheck:
 		if x.Field == script.GroupPending {
 			return "pending transactional offsets are group coordinator memory; OffsetFetch does not return them"
@@ -383,7 +387,11 @@ func (d *driver) consumerFact(x script.ConsumerCheck) (bool, string, string) {
 		if want == "" {
 			want = "none"
 		}
-		return got == want, "values " + got, ""
+		fact := "values " + got
+		if c.lastErr != nil {
+			fact += " (error " + errName(c.lastErr) + ")"
+		}
+		return got == want, fact, ""
 	case script.ClientOffsets:
 		var s []string
 		for _, o := range c.offsets {
@@ -393,7 +401,11 @@ func (d *driver) consumerFact(x script.ConsumerCheck) (bool, string, string) {
 		for _, o := range x.Offsets {
 			w = append(w, strconv.FormatInt(o, 10))
 		}
-		return slices.Equal(s, w), "offsets " + strings.Join(s, ","), ""
+		g := strings.Join(s, ",")
+		if g == "" {
+			g = "none"
+		}
+		return slices.Equal(s, w), "offsets " + g, ""
 	case script.ClientPosition:
 		// franz-go hands out records, not a position: after markers the
 		// Java consumer's position moves past them, the last record's
