@@ -3,7 +3,9 @@ package realkafka
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -90,7 +92,26 @@ func FetchLog(ctx context.Context, r interface {
 	}
 }
 
+// fetch retries, for a bounded time, what a partition answers while its
+// leadership settles (a new topic's log is created after its metadata).
 func fetch(ctx context.Context, r interface {
+	Request(context.Context, kmsg.Request) (kmsg.Response, error)
+}, topic string, id [16]byte, p int32, offset int64, isolation int8) (kmsg.FetchResponseTopicPartition, error) {
+	for i := 0; ; i++ {
+		rp, err := fetchOnce(ctx, r, topic, id, p, offset, isolation)
+		var ke *kerr.Error
+		if i >= 50 || !errors.As(err, &ke) || !ke.Retriable {
+			return rp, err
+		}
+		select {
+		case <-ctx.Done():
+			return rp, err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func fetchOnce(ctx context.Context, r interface {
 	Request(context.Context, kmsg.Request) (kmsg.Response, error)
 }, topic string, id [16]byte, p int32, offset int64, isolation int8) (kmsg.FetchResponseTopicPartition, error) {
 	req := kmsg.NewPtrFetchRequest()

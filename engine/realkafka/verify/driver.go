@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
@@ -186,6 +187,26 @@ func (d *driver) cleanup() {
 
 func (d *driver) name(topic string) string { return d.prefix + topic }
 
+// awaitLeaders waits (bounded) until every partition of a new topic has a
+// leader: a Produce or Fetch before that gets NOT_LEADER_OR_FOLLOWER.
+func (d *driver) awaitLeaders(ctx context.Context, topic string, n int) {
+	end := time.Now().Add(15 * time.Second)
+	for time.Now().Before(end) {
+		td, err := d.adm.ListTopics(ctx, topic)
+		if err == nil {
+			t := td[topic]
+			ok := t.Err == nil && len(t.Partitions) == n
+			for _, p := range t.Partitions {
+				ok = ok && p.Leader >= 0 && p.Err == nil
+			}
+			if ok {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // act plays one action on the cluster.
 func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
@@ -226,6 +247,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		d.topics = append(d.topics, d.name(a.Name))
+		d.awaitLeaders(ctx, d.name(a.Name), int(max(a.Partitions, 1)))
 	case engine.DeclareProducer:
 		d.decls[a.Name] = a
 	case engine.DeclareConsumer:
@@ -238,6 +260,10 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			}
 			p := d.producer(a.Client)
 			d.enqueue(&p.worker, func(ctx context.Context) { p.call(ctx, a.Method) })
+			return
+		}
+		if cd, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll && cd.OffsetReset == engine.ResetNone {
+			d.stop(c, "auto.offset.reset=none: Java's poll throws NoOffsetForPartitionException and keeps no position; franz-go's NoResetOffset behaves otherwise", false)
 			return
 		}
 		if _, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll {
@@ -270,6 +296,33 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			os := kadm.Offsets{}
 			for _, o := range a.Offsets {
 				os.AddOffset(d.name(o.TP.Topic), o.TP.Partition, o.Offset, -1)
+			}
+			if cs.cl != nil {
+				// A member commits with its generation, as Java's
+				// commitSync does; a group with members refuses others.
+				eo := map[string]map[int32]kgo.EpochOffset{}
+				for _, o := range a.Offsets {
+					t := d.name(o.TP.Topic)
+					if eo[t] == nil {
+						eo[t] = map[int32]kgo.EpochOffset{}
+					}
+					eo[t][o.TP.Partition] = kgo.EpochOffset{Epoch: -1, Offset: o.Offset}
+				}
+				var err error
+				cs.cl.CommitOffsetsSync(ctx, eo, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, e error) {
+					err = e
+					if e == nil {
+						for _, t := range resp.Topics {
+							for _, p := range t.Partitions {
+								if ke := kerr.ErrorForCode(p.ErrorCode); ke != nil {
+									err = ke
+								}
+							}
+						}
+					}
+				})
+				cs.lastErr = err
+				return
 			}
 			resp, err := d.adm.CommitOffsets(ctx, d.prefix+cd.GroupID, os)
 			if err == nil {

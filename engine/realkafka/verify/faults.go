@@ -196,8 +196,12 @@ func (d *driver) fault(c script.Command, t resolved) {
 	case engine.Drop:
 		r.Action = wire.Drop
 	case engine.Duplicate:
-		if dir == wire.Response {
-			d.stop(c, "a duplicated response has no wire mapping (the client would drop the connection)", false)
+		if dir == wire.Response || key != kmsg.Produce {
+			// The simulation's network hands the client both answers and
+			// it takes the first; on TCP a client sees one answer per
+			// request, so the wrapper swallows the copy's. For Produce
+			// the first answer is the original's either way.
+			d.stop(c, "a duplicated "+t.kind+" hands the simulated client both answers; the wrapper can hand a real one only the original's", false)
 			return
 		}
 		r.Action = wire.Duplicate
