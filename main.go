@@ -57,7 +57,7 @@ Usage:
   eoslab progress [--reset]              what you finished, where you left off, drill scores
   eoslab serve [--lesson NAME] [--code CODE] ...
                                          a classroom over SSH (see 'eoslab help serve')
-  eoslab kafka up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N]
+  eoslab kafka up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR]
                                          run a real Apache Kafka cluster on 127.0.0.1 (Java, Maven)
   eoslab kafka down --dir DIR            stop it and remove its data
   eoslab verify --brokers ADDR FILE...   play files on the simulation and on a real cluster, compare
@@ -1146,6 +1146,7 @@ func kafkaCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("kafka "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", "", "")
+	cache := fs.String("cache", "", "")
 	version := fs.String("kafka-version", realkafka.DefaultKafkaVersion, "")
 	tv := fs.Int("transaction-version", -1, "")
 	brokers := fs.Int("brokers", 1, "")
@@ -1161,7 +1162,7 @@ func kafkaCmd(args []string, stdout, stderr io.Writer) error {
 	} else {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		err = realkafka.Up(ctx, realkafka.Options{Dir: *dir, KafkaVersion: *version, TransactionVersion: *tv, Brokers: *brokers}, stdout, stderr)
+		err = realkafka.Up(ctx, realkafka.Options{Dir: *dir, Cache: *cache, KafkaVersion: *version, TransactionVersion: *tv, Brokers: *brokers}, stdout, stderr)
 	}
 	if err != nil {
 		return &exitError{code: realkafka.ExitCode(err), msg: err.Error()}

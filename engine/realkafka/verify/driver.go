@@ -409,6 +409,26 @@ func (d *driver) learn(name string, p *producer, w *engine.World) {
 	}
 }
 
+// clientOnly is an error franz-go made up without a broker's answer (no
+// request went, or kerr.OperationNotAttempted): the Java client's error
+// there is its own, so neither is a broker fact.
+type clientOnly struct{ err error }
+
+func (e *clientOnly) Error() string { return e.err.Error() }
+
+// setErr records a call's error. OPERATION_NOT_ATTEMPTED is franz-go
+// failing a call because an earlier one failed; Java re-throws the
+// earlier error, so that one is kept.
+func (p *producer) setErr(err error) {
+	if errors.Is(err, kerr.OperationNotAttempted) {
+		if p.lastErr != nil {
+			return
+		}
+		err = &clientOnly{err}
+	}
+	p.lastErr = err
+}
+
 // call runs one producer call (on the producer's worker).
 func (p *producer) call(ctx context.Context, m engine.Method) {
 	if p.cl == nil || p.closed {
@@ -416,30 +436,38 @@ func (p *producer) call(ctx context.Context, m engine.Method) {
 	}
 	switch m {
 	case engine.CallInitTransactions:
-		_, _, p.lastErr = p.cl.ProducerID(ctx)
+		if _, _, err := p.cl.ProducerID(ctx); err != nil {
+			p.setErr(err)
+		} else {
+			p.lastErr = nil
+		}
 	case engine.CallBeginTransaction:
 		if err := p.cl.BeginTransaction(); err != nil {
 			p.lastErr = err
 		} else {
 			p.lastErr = nil
 		}
-	case engine.CallCommitTransaction:
-		if err := p.cl.Flush(ctx); err != nil {
-			p.lastErr = err
+	case engine.CallCommitTransaction, engine.CallAbortTransaction:
+		how := kgo.TryCommit
+		if m == engine.CallAbortTransaction {
+			how = kgo.TryAbort
+			if err := p.cl.AbortBufferedRecords(ctx); err != nil {
+				p.setErr(err)
+			}
+		} else if err := p.cl.Flush(ctx); err != nil {
+			p.setErr(err)
 		}
-		if err := p.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-			p.lastErr = err
-		}
-	case engine.CallAbortTransaction:
-		if err := p.cl.AbortBufferedRecords(ctx); err != nil {
-			p.lastErr = err
-		}
-		if err := p.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
-			p.lastErr = err
+		before := p.faults().Sent(kmsg.EndTxn)
+		if err := p.cl.EndTransaction(ctx, how); err != nil {
+			if p.faults().Sent(kmsg.EndTxn) == before {
+				// franz-go answered without asking the coordinator.
+				err = &clientOnly{err}
+			}
+			p.setErr(err)
 		}
 	case engine.CallFlush:
 		if err := p.cl.Flush(ctx); err != nil {
-			p.lastErr = err
+			p.setErr(err)
 		}
 	case engine.CallClose:
 		p.cl.Close()
@@ -457,7 +485,7 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 	}
 	res := p.cl.ProduceSync(ctx, recs...)
 	if err := res.FirstErr(); err != nil {
-		p.lastErr = err
+		p.setErr(err)
 	} else if len(res) > 0 && p.declared.Config.Acks != 0 {
 		p.offset, p.hasAck = res[0].Record.Offset, true
 	}

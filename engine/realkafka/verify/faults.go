@@ -194,6 +194,13 @@ func (d *driver) fault(c script.Command, t resolved) {
 	r := wire.Rule{Key: key, Dir: dir}
 	switch a := c.Action.(type) {
 	case engine.Drop:
+		if p, ok := d.prods[t.client]; ok && key == kmsg.Produce && p.declared.Config.Acks == 0 {
+			// On TCP a lost request breaks the connection; with acks=0
+			// whether the client's next write goes on the dead one or a
+			// new one is a matter of timing.
+			d.stop(c, "a dropped acks=0 Produce: on TCP the loss breaks the connection, and whether the next send survives is timing", false)
+			return
+		}
 		r.Action = wire.Drop
 	case engine.Duplicate:
 		if dir == wire.Response || key != kmsg.Produce {

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -353,6 +354,10 @@ func (d *driver) producerFact(x script.ProducerCheck) (bool, string, string) {
 	}
 	switch x.Field {
 	case script.ClientError:
+		var co *clientOnly
+		if errors.As(p.lastErr, &co) {
+			return false, "", "franz-go failed the call itself (" + co.Error() + "), without a broker's answer to compare"
+		}
 		got := errName(p.lastErr)
 		return got == x.Error, "error " + got, ""
 	case script.ClientPID, script.ClientEpoch:

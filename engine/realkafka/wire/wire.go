@@ -109,6 +109,7 @@ type Faults struct {
 	events []Event
 	paused chan struct{} // non-nil while paused: closed on Resume
 	nextID int32
+	sent   map[kmsg.Key]int
 	// Sleep waits for a Delay (time.Sleep when nil); tests set it so that
 	// no test depends on a wall-clock deadline.
 	Sleep func(time.Duration)
@@ -122,6 +123,23 @@ func (f *Faults) Add(r Rule) {
 		r.Times = 1
 	}
 	f.rules = append(f.rules, &r)
+}
+
+// Sent is how many requests of key the client wrote (a dropped one
+// included, a duplicate's copy not): whether a call reached the wire.
+func (f *Faults) Sent(key kmsg.Key) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sent[key]
+}
+
+func (f *Faults) count(key kmsg.Key) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sent == nil {
+		f.sent = map[kmsg.Key]int{}
+	}
+	f.sent[key]++
 }
 
 // Events is what was applied so far.
@@ -347,6 +365,7 @@ func (c *Conn) request(frame []byte) error {
 		return fmt.Errorf("wire: %s v%d: %w", kmsg.NameForKey(h.key), h.version, err)
 	}
 	c.f.gate()
+	c.f.count(kmsg.Key(h.key))
 	answered := true
 	if p, ok := req.(*kmsg.ProduceRequest); ok && p.Acks == 0 {
 		answered = false
