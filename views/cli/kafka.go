@@ -34,9 +34,9 @@ bad flags; 1 when the cluster does not come up (with its last log lines).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return invalid("%s: unknown command %s; want up or down (%s)", prefix(cmd), quote(args[0]), see(cmd))
+				return invalid("%s unknown command %s; want up or down (%s)", prefix(cmd), quote(args[0]), see(cmd))
 			}
-			return invalid("%s: want up or down (%s)", prefix(cmd), see(cmd))
+			return invalid("%s want up or down (%s)", prefix(cmd), see(cmd))
 		},
 	}
 	cmd.AddCommand(kafkaUpCommand(), kafkaDownCommand())

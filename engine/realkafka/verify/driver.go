@@ -46,6 +46,10 @@ type driver struct {
 	// version is the transaction.version a config line set first.
 	version    int64
 	versionSet bool
+	simTV      int
+	expert     *kgo.Client
+	// expertWorker sends what the simulation's "expert" address sends.
+	expertWorker worker
 }
 
 type producer struct {
@@ -70,7 +74,7 @@ type consumer struct {
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
 	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
-		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}}
+		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, simTV: simTV}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
@@ -163,6 +167,9 @@ func (d *driver) cleanup() {
 		if p.cl != nil && !p.closed {
 			p.cl.Close()
 		}
+	}
+	if d.expert != nil {
+		d.expert.Close()
 	}
 	var groups []string
 	for _, c := range d.cons {
@@ -338,6 +345,10 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		time.Sleep(time.Duration(a.Ms) * time.Millisecond)
+	case engine.InjectBatch:
+		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectBatch(ctx, a) })
+	case engine.InjectMarker:
+		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectMarker(ctx, a) })
 	case engine.InjectTxnState:
 		d.stop(c, "inject txnstate writes the coordinator's record directly; no broker allows it", true)
 	default:

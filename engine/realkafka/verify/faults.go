@@ -113,6 +113,7 @@ func (d *driver) flush(w *engine.World) {
 			c.busy.Wait()
 		}
 	}
+	d.expertWorker.busy.Wait()
 	sort.Strings(names)
 	d.settle(names)
 	for _, n := range names {
