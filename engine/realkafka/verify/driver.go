@@ -352,7 +352,11 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.InjectTxnState:
 		d.stop(c, "inject txnstate writes the coordinator's record directly; no broker allows it", true)
 	default:
-		d.stop(c, fmt.Sprintf("%s has no broker mapping in the driver yet", strings.Fields(c.Text)[0]), false)
+		verb := strings.Fields(c.Text)[0]
+		if f := strings.Fields(c.Text); len(f) > 1 && (d.decls[f[0]].Name != "" || d.cdecls[f[0]].Name != "") {
+			verb = f[1] // a client's call: A sendOffsetsToTransaction
+		}
+		d.stop(c, fmt.Sprintf("%s has no broker mapping in the driver yet", verb), false)
 	}
 }
 
