@@ -203,7 +203,7 @@ func parseBatches(b []byte) ([]Batch, error) {
 		recs := records(rb)
 		if x.Control && len(recs) > 0 {
 			x.Marker, x.CoordinatorEpoch = marker(recs[0])
-		} else if recs != nil {
+		} else {
 			for _, r := range recs {
 				x.Values = append(x.Values, string(r.Value))
 			}

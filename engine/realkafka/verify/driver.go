@@ -515,9 +515,7 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 				topics = append(topics, d.name(t))
 			}
 		} else {
-			for _, t := range d.topics {
-				topics = append(topics, t)
-			}
+			topics = append(topics, d.topics...)
 		}
 		opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.Dialer(cs.faults().Dialer(nil))}
 		if cd.Isolation == engine.ReadCommitted {

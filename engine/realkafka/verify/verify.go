@@ -16,7 +16,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -272,7 +271,7 @@ func ParseKnown(text string) (Known, error) {
 		}
 		for _, key := range []string{"scenario", "expect", "kafka", "eoslab", "source", "decision"} {
 			if cur[key] == "" {
-				return fmt.Errorf("known differences:%d: entry without %s:", start, key)
+				return fmt.Errorf("known differences:%d: entry without the key %s", start, key)
 			}
 		}
 		k.entries[cur["scenario"]+"\x00"+cur["expect"]] = true
@@ -326,4 +325,3 @@ func (s Summary) KindShare() []string {
 	return out
 }
 
-var errStop = errors.New("stop")
