@@ -324,4 +324,3 @@ func (s Summary) KindShare() []string {
 	}
 	return out
 }
-
