@@ -36,12 +36,7 @@ name exists and deletes the topics and groups it made.
 Exit code 0 when nothing differs or every difference is listed in the
 known-differences file (the shipped one, or --known FILE), 1 otherwise,
 2 on bad input.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return invalid("%s needs at least one file (%s)", prefix(cmd), see(cmd))
-			}
-			return nil
-		},
+		Args:              needFiles,
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			known := assets.KafkaKnownDifferences
@@ -67,4 +62,12 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 	cmd.Flags().StringVar(&brokers, "brokers", "", "bootstrap addresses of the cluster, HOST:PORT[,HOST:PORT]")
 	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences file instead of the shipped one")
 	return cmd
+}
+
+// needFiles is the Args check of the commands that take FILE...
+func needFiles(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return invalid("%s needs at least one file (%s)", prefix(cmd), see(cmd))
+	}
+	return nil
 }

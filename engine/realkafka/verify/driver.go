@@ -285,9 +285,9 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Drop, engine.Duplicate, engine.Delay:
 		d.fault(c, target)
 	case engine.Pause:
-		d.pause(c, a.Client)
+		d.setPaused(c, a.Client, true)
 	case engine.Resume:
-		d.resume(c, a.Client)
+		d.setPaused(c, a.Client, false)
 	case engine.Crash:
 		d.crash(c, a.Target)
 	case engine.Restart:

@@ -223,24 +223,20 @@ func (d *driver) fault(c script.Command, t resolved) {
 	w.faults().Add(r)
 }
 
-func (d *driver) pause(c script.Command, name string) {
+// setPaused is pause (a GC pause: the client's writes are held by the
+// wrapper) and resume.
+func (d *driver) setPaused(c script.Command, name string, on bool) {
 	w := d.workerOf(name)
 	if w == nil {
-		d.stop(c, "pause of a processor has no broker mapping yet", false)
+		d.stop(c, "pausing or resuming a processor has no broker mapping yet", false)
 		return
 	}
-	w.pause = true
-	w.faults().Pause()
-}
-
-func (d *driver) resume(c script.Command, name string) {
-	w := d.workerOf(name)
-	if w == nil {
-		d.stop(c, "resume of a processor has no broker mapping yet", false)
-		return
+	w.pause = on
+	if on {
+		w.faults().Pause()
+	} else {
+		w.faults().Resume()
 	}
-	w.pause = false
-	w.faults().Resume()
 }
 
 // crash ends a client without a goodbye (kgo's Close sends no EndTxn);
