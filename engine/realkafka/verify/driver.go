@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +38,10 @@ type driver struct {
 	// pids maps a broker producer id to the simulation's, learned from
 	// the producers both runs name alike.
 	pids map[int64]int64
+	// rev maps a simulation producer id to the broker's (the newest
+	// learned) and its transactional id, for the expert actions, which
+	// name producers by the simulation's ids.
+	rev map[int64]revEntry
 	// stopped, once set, is why the rest of the file is not played (or
 	// is simulation-only, when simOnly).
 	stopped string
@@ -50,6 +55,11 @@ type driver struct {
 	expert     *kgo.Client
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
+}
+
+type revEntry struct {
+	pid  int64
+	txid string
 }
 
 type producer struct {
@@ -74,7 +84,7 @@ type consumer struct {
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
 	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
-		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, simTV: simTV}
+		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
@@ -88,6 +98,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			var target resolved
 			if d.stopped == "" {
 				target = d.resolve(c, r.World)
+				target.busy = r.World.Busy()
 			}
 			if _, _, err := r.Exec(c); err != nil {
 				// The simulation refused the line: what Kafka refuses at
@@ -255,6 +266,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		}
 		d.topics = append(d.topics, d.name(a.Name))
 		d.awaitLeaders(ctx, d.name(a.Name), int(max(a.Partitions, 1)))
+		// The leader's log exists a little after the metadata says so;
+		// until then a Produce gets NOT_LEADER_OR_FOLLOWER, which would
+		// make a lost answer to it no loss. A Fetch that answers says
+		// the log is there (FetchLog retries until it does).
+		for p := range max(a.Partitions, 1) {
+			d.log(script.Partition{Topic: a.Name, N: p})
+		}
 	case engine.DeclareProducer:
 		d.decls[a.Name] = a
 	case engine.DeclareConsumer:
@@ -346,8 +364,16 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		}
 		time.Sleep(time.Duration(a.Ms) * time.Millisecond)
 	case engine.InjectBatch:
+		if target.busy {
+			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
+			return
+		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectBatch(ctx, a) })
 	case engine.InjectMarker:
+		if target.busy {
+			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
+			return
+		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectMarker(ctx, a) })
 	case engine.InjectTxnState:
 		d.stop(c, "inject txnstate writes the coordinator's record directly; no broker allows it", true)
@@ -421,6 +447,7 @@ func (d *driver) learn(name string, p *producer, w *engine.World) {
 	id, _, err := p.cl.ProducerID(ctx)
 	if err == nil && id >= 0 {
 		d.pids[id] = info.ProducerID
+		d.rev[info.ProducerID] = revEntry{id, p.txid}
 	}
 }
 
@@ -499,6 +526,11 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 		recs = append(recs, &kgo.Record{Topic: d.name(a.TP.Topic), Partition: a.TP.Partition, Value: []byte(v)})
 	}
 	res := p.cl.ProduceSync(ctx, recs...)
+	if debug {
+		for _, r := range res {
+			fmt.Fprintf(os.Stderr, "produce %s-%d offset %d err %v (faults %v)\n", r.Record.Topic, r.Record.Partition, r.Record.Offset, r.Err, p.faults().Events())
+		}
+	}
 	if err := res.FirstErr(); err != nil {
 		p.setErr(err)
 	} else if len(res) > 0 && p.declared.Config.Acks != 0 {

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -63,6 +64,9 @@ type queued struct {
 // paused it waits for the call to finish.
 func (d *driver) submit(q queued) {
 	w := q.w
+	if debug {
+		fmt.Fprintf(os.Stderr, "submit (faults applied so far %v)\n", w.faults().Events())
+	}
 	w.busy.Add(1)
 	w.jobs <- func() {
 		ctx, cancel := context.WithTimeout(d.ctx, 90*time.Second)
@@ -132,6 +136,7 @@ type resolved struct {
 	kind   string // the Kafka request or response name
 	client string // the client whose connection carries it
 	ok     bool
+	busy   bool // the simulation had messages in flight before the line
 }
 
 func (d *driver) resolve(c script.Command, w *engine.World) resolved {
@@ -310,3 +315,6 @@ func (d *driver) settle(names []string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// debug (EOSLAB_VERIFY_DEBUG set) traces the driver on standard error.
+var debug = os.Getenv("EOSLAB_VERIFY_DEBUG") != ""

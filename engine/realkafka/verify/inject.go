@@ -92,17 +92,38 @@ func buildBatch(a engine.InjectBatch) []byte {
 	return b
 }
 
+// brokerPID is the broker's id for a simulation producer id that a real
+// producer of the file holds, else the id itself, and its transactional id.
+func (d *driver) brokerPID(pid int64) (int64, *string) {
+	if r, ok := d.rev[pid]; ok {
+		var txid *string
+		if r.txid != "" {
+			txid = &r.txid
+		}
+		return r.pid, txid
+	}
+	d.identity(pid)
+	return pid, nil
+}
+
 func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
 	cl := d.expertClient()
 	if cl == nil {
 		return
 	}
+	var txid *string
+	a.ProducerID, txid = d.brokerPID(a.ProducerID)
 	one := buildBatch(a)
 	var records []byte
 	for range max(a.Copies, 1) {
 		records = append(records, one...)
 	}
 	req := kmsg.NewPtrProduceRequest()
+	if a.Transactional {
+		// The leader verifies a transactional batch with the coordinator
+		// of the request's transactional id (KIP-890 part 1).
+		req.TransactionID = txid
+	}
 	req.Acks = -1
 	req.TimeoutMillis = 10000
 	t := kmsg.NewProduceRequestTopic()
@@ -115,17 +136,17 @@ func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
 	// The answer goes to "expert" in the simulation, where nothing acts
 	// on it; here too.
 	resp, err := cl.Request(ctx, req)
-	if os.Getenv("EOSLAB_VERIFY_DEBUG") != "" {
+	if debug {
 		fmt.Fprintf(os.Stderr, "inject: %v %+v\n", err, resp)
 	}
 	d.identity(a.ProducerID)
 }
 
 func (d *driver) injectMarker(ctx context.Context, a engine.InjectMarker) {
-	m := kadm.TxnMarkers{ProducerID: a.ProducerID, ProducerEpoch: a.Epoch, Commit: a.Result == engine.MarkerCommit,
+	pid, _ := d.brokerPID(a.ProducerID)
+	m := kadm.TxnMarkers{ProducerID: pid, ProducerEpoch: a.Epoch, Commit: a.Result == engine.MarkerCommit,
 		CoordinatorEpoch: a.CoordinatorEpoch, Topics: kadm.TopicsSet{d.name(a.TP.Topic): {a.TP.Partition: {}}}}
 	d.adm.WriteTxnMarkers(ctx, m)
-	d.identity(a.ProducerID)
 }
 
 // identity maps an injected producer id to itself, unless a real
