@@ -19,7 +19,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	w.beginChanges()
 	w.applying++
 	defer func() { w.applying-- }()
-	start := len(w.Events)
+	start := w.events.len()
 	w.emit(EvAction, "scenario", a.String())
 	if c := addressedClient(a); c != "" {
 		// The client a call addresses acts even when it emits nothing
@@ -35,7 +35,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	if berr := w.endAction(); err == nil {
 		err = berr
 	}
-	return w.Events[start:], err
+	return w.events.slice(start, w.events.len()), err
 }
 
 // isSetup reports whether a declares the cluster, a topic or a client:
@@ -74,12 +74,12 @@ func addressedClient(a Action) string {
 }
 
 func (w *World) start() {
-	if w.Started {
+	if w.started {
 		return
 	}
-	w.Started = true
-	w.setTimer(w.Config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
-	w.setTimer(w.Config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
+	w.started = true
+	w.setTimer(w.config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
+	w.setTimer(w.config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
 }
 
 // apply dispatches on the action's type.
@@ -156,10 +156,10 @@ func (w *World) apply(a Action) error {
 
 // runClients runs every client's loop once, in declaration order.
 func (w *World) runClients() {
-	for _, p := range w.Producers {
+	for _, p := range w.producers {
 		w.runProducer(p)
 	}
-	for _, pr := range w.Processors {
+	for _, pr := range w.processors {
 		w.runProducer(pr.Producer)
 		w.runProcessor(pr)
 		w.runProducer(pr.Producer)
@@ -169,8 +169,8 @@ func (w *World) runClients() {
 // Busy reports whether anything other than the periodic coordinator checks
 // is scheduled.
 func (w *World) Busy() bool {
-	for i := range w.Queue {
-		it := &w.Queue[i]
+	for i := range w.queue.len() {
+		it := w.queue.at(i)
 		if w.isCancelled(it) {
 			continue
 		}
@@ -189,7 +189,7 @@ func (w *World) Busy() bool {
 func (w *World) Step() bool {
 	w.beginChanges()
 	w.dropCancelled()
-	if len(w.Queue) == 0 || !w.withinBudget() {
+	if w.queue.len() == 0 || !w.withinBudget() {
 		return false
 	}
 	w.start()
@@ -199,10 +199,10 @@ func (w *World) Step() bool {
 }
 
 func (w *World) execute(it item) {
-	if it.At > w.Now {
-		w.Now = it.At
+	if it.At > w.now {
+		w.now = it.At
 	}
-	w.StepCount++
+	w.stepCount++
 	w.countStep(&it)
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
@@ -241,44 +241,44 @@ func (w *World) deliverMsg(it item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" from "+m.From+" is lost").naming(m, headDown).fault(FaultLost)
+			w.emit(EvFault, m.To, "").saying(m, sayLostFrom).fault(FaultLost)
 			return
 		}
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" from "+m.From).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesFrom)
 		w.deliverToBroker(id, m)
 		return
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
+			w.emit(EvFault, m.To, "").saying(m, sayLost).fault(FaultLost)
 			return
 		}
 		if p.Paused {
 			p.Deferred = append(p.Deferred, it)
-			w.emit(EvInfo, m.To, headPaused+m.Name()+" "+m.Kind.String()+" waits in its socket buffer").naming(m, headPaused)
+			w.emit(EvInfo, m.To, "").saying(m, sayPaused)
 			return
 		}
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesBody)
 		w.onProducerMessage(p, m)
 		return
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, headDown+m.Name()+" "+m.Kind.String()+" is lost").naming(m, headDown).fault(FaultLost)
+			w.emit(EvFault, m.To, "").saying(m, sayLost).fault(FaultLost)
 			return
 		}
 		if c.Paused {
 			c.Deferred = append(c.Deferred, it)
 			return
 		}
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceives)
 		w.onConsumerMessage(c, m)
 		return
 	}
 	if m.To == ExpertAddr {
 		// The expert actions (inject) have no client behind them; their
 		// answers are only narrated, so a lesson can show what came back.
-		w.emit(EvDeliver, m.To, headReceives+m.Name()+" "+m.Kind.String()+" "+m.Body.describe()).naming(m, headReceives)
+		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesBody)
 	}
 }
 
@@ -344,7 +344,7 @@ func (w *World) applyStepN(a Step) {
 	}
 	for i := int64(0); i < n; i++ {
 		if !w.Step() {
-			if len(w.Queue) == 0 {
+			if w.queue.len() == 0 {
 				w.emit(EvInfo, "scenario", "nothing is scheduled")
 			}
 			break // nothing scheduled, or stopped by a limit; Apply reports it
@@ -359,10 +359,10 @@ func (w *World) applyDeliver(a Deliver) error {
 	}
 	// Delivered as soon as the network allows: after one latency from
 	// its sending, without waiting for a delay that a fault added.
-	it := w.Queue.removeAt(i)
-	earliest := it.Msg.SentAt + w.Config.LatencyMs
-	if earliest < w.Now {
-		earliest = w.Now
+	it := w.queue.removeAt(i)
+	earliest := it.Msg.SentAt + w.config.LatencyMs
+	if earliest < w.now {
+		earliest = w.now
 	}
 	if earliest < it.At {
 		it.At = earliest
@@ -386,23 +386,23 @@ func (w *World) applyRun(a Run) {
 }
 
 func (w *World) applyAdvance(a Advance) {
-	until := w.Now + a.Ms
-	for len(w.Queue) > 0 && w.Queue[0].At <= until {
+	until := w.now + a.Ms
+	for w.queue.len() > 0 && w.queue.at(0).At <= until {
 		if !w.Step() {
 			return // stopped by a limit; Apply reports it
 		}
 	}
-	w.Now = until
-	w.emit(EvInfo, "clock", "advanced to t="+itoa(w.Now))
+	w.now = until
+	w.emit(EvInfo, "clock", "advanced to t="+itoa(w.now))
 }
 
 // selectMsg finds the queue slot of the in-flight message a selector
 // picks; the earliest match in delivery order wins.
 func (w *World) selectMsg(s Selector) (int, error) {
 	best := -1
-	for i := range w.Queue {
-		it := &w.Queue[i]
-		if it.Kind == itemDeliver && s.matches(it.Msg) && (best < 0 || it.less(&w.Queue[best])) {
+	for i := range w.queue.len() {
+		it := w.queue.at(i)
+		if it.Kind == itemDeliver && s.matches(it.Msg) && (best < 0 || it.less(w.queue.at(best))) {
 			best = i
 		}
 	}
@@ -415,7 +415,7 @@ func (w *World) selectMsg(s Selector) (int, error) {
 // InFlight lists the messages on the network in delivery order.
 func (w *World) InFlight() []*Message {
 	var out []*Message
-	for _, it := range w.Queue.sorted() {
+	for _, it := range w.queue.sorted() {
 		if it.Kind == itemDeliver {
 			out = append(out, it.Msg)
 		}

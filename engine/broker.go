@@ -60,7 +60,7 @@ func (w *World) reply(m *Message, kind MsgKind, body Body) {
 }
 
 func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
 		w.emit(EvSeqCheck, brokerAddr(id), "is not the leader of "+r.TP.String()+": "+NotLeaderOrFollower.String()).on(r.TP).code(NotLeaderOrFollower)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
@@ -68,7 +68,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	}
 	// Step 0: record validation (LogValidator).
 	if why := invalidRecord(r); why != "" {
-		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: "+InvalidRecord.String(), why).on(r.TP).code(InvalidRecord)
+		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: "+InvalidRecord.String(), because(RuleInvalidRecord, why)).on(r.TP).code(InvalidRecord)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidRecord})
 		return
 	}
@@ -77,14 +77,14 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 		w.produceV2(id, p, m, r, -1)
 		return
 	}
-	if b.Transactional && w.Config.Verification && b.ProducerID >= 0 {
+	if b.Transactional && w.config.Verification && b.ProducerID >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
-			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now, corr)
-			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
+			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.now, corr)
+			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
-				"KIP-890 part 1: first transactional batch from this pid here, verification before append").on(r.TP).txn(r.TransactionalID)
+				because(RuleVerifyBeforeAppend, "first transactional batch from this pid here, verification before append")).on(r.TP).txn(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
 				return
@@ -126,11 +126,11 @@ func (w *World) onVerifyResponse(id int, m *Message, r *AddPartitionsToTxnRespon
 func (w *World) finishVerify(corr int64, code ErrorCode) {
 	var pk parkedRequest
 	found := false
-	for i, x := range w.Parked {
+	for i, x := range w.parked {
 		if x.Corr == corr {
 			pk = x
 			// In place: Clone copies Parked, so no snapshot shares it.
-			w.Parked = append(w.Parked[:i], w.Parked[i+1:]...)
+			w.parked = append(w.parked[:i], w.parked[i+1:]...)
 			found = true
 			break
 		}
@@ -143,7 +143,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 		return
 	}
 	r := pk.Msg.Body.(*ProduceRequest)
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	id, _ := parseBrokerAddr(pk.Msg.To)
 	if p == nil || p.Leader != id {
 		w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
@@ -164,7 +164,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	default:
 		out = NotEnoughReplicas
 	}
-	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", "ref 2.4: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response").on(r.TP).txn(r.TransactionalID).code(out)
+	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", because(RuleVerifyResult, "coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
@@ -189,21 +189,21 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
 		}
 		text += ": " + res.Code.String() + "; nothing appended"
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).code(res.Code)
+		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
-		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP)
+		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
-		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP)
+		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
 		text := "accepts " + who + " at offsets " + nb.Offsets()
 		if res.Expected >= 0 {
 			text += " (expected seq " + itoa(int64(res.Expected)) + ")"
 		}
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP)
+		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	}
 	if !res.Duplicate {
 		w.afterAppend(p)
@@ -221,14 +221,14 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 }
 
 func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
 		w.reply(m, MsgFetchResponse, &FetchResponse{TP: r.TP, Code: NotLeaderOrFollower})
 		return
 	}
 	var batches []Batch
 	var aborted []AbortedTxn
-	if r.ReadCommitted && w.Config.Teach.NoLSO && p.LastStableOffset() < p.HW {
+	if r.ReadCommitted && w.config.Teach.NoLSO && p.LastStableOffset() < p.HW {
 		lso := p.LastStableOffset()
 		var n int
 		batches, aborted, _ = p.readTo(r.Offset, p.HW, true, 500)
@@ -239,7 +239,7 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 		}
 		if n > 0 {
 			w.emitRule(EvInfo, brokerAddr(id), "serves "+m.From+"'s read_committed fetch of "+r.TP.String()+" up to the high watermark "+itoa(p.HW)+", past the LSO "+itoa(lso),
-				teachRule(ConfigTeachLSO)+"; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread").on(r.TP)
+				teachRule(ConfigTeachLSO, "; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread")).on(r.TP)
 		}
 	} else {
 		batches, aborted, _ = p.read(r.Offset, r.ReadCommitted, 500)
@@ -252,7 +252,7 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 // LSO for read_committed, the high watermark for read_uncommitted
 // (Partition.fetchOffsetForTimestamp).
 func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
 		w.reply(m, MsgListOffsetsResponse, &ListOffsetsResponse{TP: r.TP, Code: NotLeaderOrFollower, Offset: -1})
 		return
@@ -261,11 +261,11 @@ func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
 	if r.Latest {
 		off = p.HW
 		if r.ReadCommitted {
-			if lso := p.LastStableOffset(); !w.Config.Teach.NoLSO || lso == p.HW {
+			if lso := p.LastStableOffset(); !w.config.Teach.NoLSO || lso == p.HW {
 				off = lso
 			} else {
 				w.emitRule(EvInfo, brokerAddr(id), "answers "+m.From+"'s read_committed ListOffsets(latest) of "+r.TP.String()+" with the high watermark "+itoa(p.HW)+", not the LSO "+itoa(lso),
-					teachRule(ConfigTeachLSO)).on(r.TP)
+					teachRule(ConfigTeachLSO, "")).on(r.TP)
 			}
 		}
 	}
@@ -286,9 +286,9 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 		}
 		code, rule, late := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
-			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code)
+			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code).producer(r.ProducerID, r.ProducerEpoch)
 		} else {
-			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID)
+			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
 			w.cost.countMarker(r.TransactionalID)
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {

@@ -93,7 +93,7 @@ type actionBudget struct {
 
 // beginAction starts counting an action's work.
 func (w *World) beginAction(a Action) {
-	w.act = actionBudget{on: true, start: len(w.Events), action: a.String()}
+	w.act = actionBudget{on: true, start: w.events.len(), action: a.String()}
 }
 
 // endAction stops counting and returns the error of a limit the action
@@ -122,13 +122,13 @@ func (w *World) withinBudget() bool {
 	if b.err != nil {
 		return false
 	}
-	l := w.Config.Limits
+	l := w.config.Limits
 	switch {
 	case l.StepsPerAction > 0 && b.steps >= l.StepsPerAction:
 		b.err = w.budgetError("steps for one action", l.StepsPerAction)
-	case l.EventsPerAction > 0 && len(w.Events)-b.start >= l.EventsPerAction:
+	case l.EventsPerAction > 0 && w.events.len()-b.start >= l.EventsPerAction:
 		b.err = w.budgetError("events for one action", int64(l.EventsPerAction))
-	case l.Events > 0 && len(w.Events) >= l.Events:
+	case l.Events > 0 && w.events.len() >= l.Events:
 		b.err = w.budgetError("events in one scenario", int64(l.Events))
 	}
 	return b.err == nil
@@ -175,8 +175,8 @@ func (w *World) budgetError(limit string, max int64) *BudgetError {
 
 func (w *World) describeKind(k int) string {
 	var first *item
-	for i := range w.Queue {
-		if it := &w.Queue[i]; !w.isCancelled(it) && loopKind(it) == k && (first == nil || it.less(first)) {
+	for i := range w.queue.len() {
+		if it := w.queue.at(i); !w.isCancelled(it) && loopKind(it) == k && (first == nil || it.less(first)) {
 			first = it
 		}
 	}

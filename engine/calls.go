@@ -5,7 +5,7 @@ package engine
 // client error rather than a Go error: a lesson may want to show it.
 
 func (w *World) apiError(p *Producer, code ErrorCode, text string) {
-	w.clientError(p, code, text, "ref 1.3: "+p.State.String())
+	w.clientError(p, code, text, because(RuleClientState, p.State.String()))
 }
 
 func (w *World) usable(p *Producer, call string) bool {
@@ -85,7 +85,7 @@ func (w *World) sendRecords(p *Producer, tp TP, recs Records) {
 	recs = recs.numbered(w.nextUID + 1)
 	w.nextUID += int64(recs.Len()) + 1
 	p.Sends++
-	p.Queue = append(p.Queue, ProducerBatch{ID: w.nextUID, TP: tp, Records: recs, BaseSeq: NoSequence, CreatedAt: w.Now, Transactional: p.transactional(), Txn: p.Txn})
+	p.Queue = append(p.Queue, ProducerBatch{ID: w.nextUID, TP: tp, Records: recs, BaseSeq: NoSequence, CreatedAt: w.now, Transactional: p.transactional(), Txn: p.Txn})
 }
 
 func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
@@ -177,7 +177,7 @@ func (w *World) beginCompletingTransaction(p *Producer, commit bool) {
 			return
 		}
 	} else {
-		w.emitRule(EvInfo, p.Name, "sends no EndTxn after "+InvalidProducerIDMapping.String()+": the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)", "ref 1.3").code(InvalidProducerIDMapping)
+		w.emitRule(EvInfo, p.Name, "sends no EndTxn after "+InvalidProducerIDMapping.String()+": the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)", cite(RuleSkipEndTxn)).code(InvalidProducerIDMapping)
 		w.completeTransaction(p)
 	}
 	p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})

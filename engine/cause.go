@@ -138,7 +138,7 @@ func actorFault(k FaultKind) bool {
 // and keep the chain, never per frame.
 func (w *World) Cause(v Violation) []CauseLink {
 	end := v.Event
-	if end < 0 || end >= len(w.Events) || w.Events[end].Kind != EvViolation {
+	if end < 0 || end >= w.events.len() || w.events.at(end).Kind != EvViolation {
 		return nil
 	}
 	// Pass 1: the messages involved, their requests and responses (one
@@ -149,7 +149,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	txnIDs := map[string]bool{}
 	first := end
 	for i := 0; i < end; i++ {
-		e := &w.Events[i]
+		e := w.events.at(i)
 		if e.Kind != EvSend || e.Message == nil || !rootMessage(v, e.Message) {
 			continue
 		}
@@ -173,7 +173,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	// every root (a response): include its request.
 	var sendAt []int // the EvSend events of messages involved
 	for i := 0; i < end; i++ {
-		e := &w.Events[i]
+		e := w.events.at(i)
 		if e.Kind != EvSend || e.Message == nil {
 			continue
 		}
@@ -190,7 +190,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	}
 	var links []CauseLink
 	add := func(i int, role CauseRole, text string) {
-		e := &w.Events[i]
+		e := w.events.at(i)
 		links = append(links, CauseLink{Event: i, Msg: e.Msg, Role: role, Kind: e.Kind, Fault: e.Fault, Text: text})
 	}
 	// Pass 2: from the first send on, the sends, the faults on those
@@ -201,7 +201,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	}
 	window := false
 	for i := first; i < end; i++ {
-		e := &w.Events[i]
+		e := w.events.at(i)
 		if window && e.Kind == EvSend && e.Message != nil && e.Message.Kind == MsgAddPartitionsToTxn && !msgs[e.Message.ID] {
 			// A leader asks the coordinator to verify a produce
 			// involved (KIP-890): its answer decides the append.
@@ -243,9 +243,9 @@ func (w *World) Cause(v Violation) []CauseLink {
 	}
 	// The decision being taken when the violation was found comes right
 	// after it: the append or marker that the invariant checked first.
-	if window || end > 0 && w.Events[end-1].Kind == EvDeliver {
-		for i := end + 1; i < len(w.Events); i++ {
-			e := &w.Events[i]
+	if window || end > 0 && w.events.at(end-1).Kind == EvDeliver {
+		for i := end + 1; i < w.events.len(); i++ {
+			e := w.events.at(i)
 			if e.Kind == EvDeliver || e.Kind == EvAction || e.Kind == EvTimer || e.Kind == EvSend {
 				break
 			}
@@ -260,7 +260,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	// switches off at the violation.
 	seenFault := map[string]bool{}
 	for i := first - 1; i >= 0; i-- {
-		e := &w.Events[i]
+		e := w.events.at(i)
 		switch {
 		case e.Kind == EvFault && actorFault(e.Fault) && actors[e.Actor]:
 			k := e.Actor + "/" + e.Fault.String()
@@ -288,7 +288,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 		out = append(out, l)
 	}
 	out = trimCause(out)
-	ve := &w.Events[end]
+	ve := w.events.at(end)
 	out = append(out, CauseLink{Event: end, Msg: v.Msg, Role: CauseViolation, Kind: EvViolation, Text: ve.Actor + ": " + v.Name + ": " + v.Text})
 	return out
 }
@@ -347,7 +347,7 @@ func sendSentence(m *Message) string {
 func faultSentence(e *Event) string {
 	m := e.Message
 	if m == nil {
-		return e.Actor + ": " + e.Text
+		return e.Actor + ": " + e.Text()
 	}
 	what := m.Kind.String() + " from " + m.From + " to " + m.To
 	switch e.Fault {

@@ -179,7 +179,7 @@ func (c *ChangeSet) reset(events, violations int) {
 // outside; a Step that an Apply runs adds to the Apply's.
 func (w *World) beginChanges() {
 	if w.applying == 0 {
-		w.changes.reset(len(w.Events), len(w.Violations))
+		w.changes.reset(w.events.len(), len(w.violations))
 	}
 }
 

@@ -46,18 +46,18 @@ func (n clientNames) clone() clientNames {
 // the last lookup.
 func (w *World) client(name string) (clientRef, bool) {
 	n := &w.names
-	if n.prods < len(w.Producers) || n.cons < len(w.Consumers) || n.proc < len(w.Processors) {
+	if n.prods < len(w.producers) || n.cons < len(w.consumers) || n.proc < len(w.processors) {
 		if n.m == nil {
 			n.m = map[string]clientRef{}
 		}
-		for ; n.prods < len(w.Producers); n.prods++ {
-			n.m[w.Producers[n.prods].Name] = clientRef{Kind: clientProducer, I: int32(n.prods)}
+		for ; n.prods < len(w.producers); n.prods++ {
+			n.m[w.producers[n.prods].Name] = clientRef{Kind: clientProducer, I: int32(n.prods)}
 		}
-		for ; n.cons < len(w.Consumers); n.cons++ {
-			n.m[w.Consumers[n.cons].Name] = clientRef{Kind: clientConsumer, I: int32(n.cons)}
+		for ; n.cons < len(w.consumers); n.cons++ {
+			n.m[w.consumers[n.cons].Name] = clientRef{Kind: clientConsumer, I: int32(n.cons)}
 		}
-		for ; n.proc < len(w.Processors); n.proc++ {
-			n.m[w.Processors[n.proc].Name] = clientRef{Kind: clientProcessor, I: int32(n.proc)}
+		for ; n.proc < len(w.processors); n.proc++ {
+			n.m[w.processors[n.proc].Name] = clientRef{Kind: clientProcessor, I: int32(n.proc)}
 		}
 	}
 	r, ok := n.m[name]
@@ -70,9 +70,9 @@ func (w *World) namedProducer(name string) (*Producer, *Processor) {
 	r, _ := w.client(name)
 	switch r.Kind {
 	case clientProducer:
-		return w.Producers[r.I], nil
+		return w.producers[r.I], nil
 	case clientProcessor:
-		pr := w.Processors[r.I]
+		pr := w.processors[r.I]
 		return pr.Producer, pr
 	}
 	return nil, nil
@@ -84,9 +84,9 @@ func (w *World) namedConsumer(name string) *Consumer {
 	r, _ := w.client(name)
 	switch r.Kind {
 	case clientConsumer:
-		return w.Consumers[r.I]
+		return w.consumers[r.I]
 	case clientProcessor:
-		return w.Processors[r.I].Consumer
+		return w.processors[r.I].Consumer
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func (w *World) runClientsAfter(a Action) {
 		w.runBackoffDue()
 	case Call, Send, SendOffsets, CommitSync:
 		if r, ok := w.client(addressedClient(a)); ok && r.Kind == clientProducer {
-			w.runProducer(w.Producers[r.I])
+			w.runProducer(w.producers[r.I])
 		}
 	default:
 		// Drop, Duplicate, Delay, Reorder, Crash, Restart, Pause, Resume,
@@ -117,7 +117,7 @@ func (w *World) runClientsAfter(a Action) {
 		w.runClients()
 		return
 	}
-	for _, pr := range w.Processors {
+	for _, pr := range w.processors {
 		w.runProducer(pr.Producer)
 		w.runProcessor(pr)
 		w.runProducer(pr.Producer)
@@ -133,10 +133,10 @@ func (w *World) runBackoffDue() {
 	var due []int32
 	var walk func(i int)
 	walk = func(i int) {
-		if i >= len(w.Queue) || w.Queue[i].At > w.Now {
+		if i >= w.queue.len() || w.queue.at(i).At > w.now {
 			return
 		}
-		if it := &w.Queue[i]; it.Kind == itemTimer && it.Timer.Kind == TimerRetryBackoff {
+		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Kind == TimerRetryBackoff {
 			if r, ok := w.client(it.Timer.Owner); ok && r.Kind == clientProducer {
 				due = append(due, r.I)
 			}
@@ -148,7 +148,7 @@ func (w *World) runBackoffDue() {
 	sort.Slice(due, func(i, j int) bool { return due[i] < due[j] })
 	for k, i := range due {
 		if k == 0 || i != due[k-1] {
-			w.runProducer(w.Producers[i])
+			w.runProducer(w.producers[i])
 		}
 	}
 }

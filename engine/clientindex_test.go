@@ -30,6 +30,7 @@ func applyRunningAll(w *World, a Action) {
 // switching between them, give the same history, event by event, and the
 // same change sets as running every client after every action.
 func TestRunClientsAfterMatchesRunningAll(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		setup    swarmSetup
 		seeds    []int64
@@ -39,17 +40,19 @@ func TestRunClientsAfterMatchesRunningAll(t *testing.T) {
 	// Seeds 150 and 213 of the safe setup end a step and a deliver at the
 	// time two producers' backoffs end under TV1 (runBackoffDue's case).
 	safe := []int64{150, 213}
-	for seed := int64(1); seed <= 20; seed++ {
+	// And seeds 1..20 at the full -swarm.seeds 1000 (1..4 at the default
+	// 200); the safeguard-off setups seeds 1..5 (1 at the default).
+	for seed := int64(1); seed <= int64(swarmScale(20)); seed++ {
 		safe = append(safe, seed)
 	}
 	runs = append(runs, run{safeSetup, safe, []int{swarmTV1, swarmTV2, swarmSwitching}})
 	for _, s := range unsafeSetups {
-		runs = append(runs, run{s, []int64{1, 2, 3, 4, 5}, []int{swarmTV1, swarmTV2}})
+		runs = append(runs, run{s, []int64{1, 2, 3, 4, 5}[:min(swarmScale(5), 5)], []int{swarmTV1, swarmTV2}})
 	}
 	for _, r := range runs {
 		seeds := r.seeds
 		if raceEnabled {
-			seeds = seeds[:3]
+			seeds = seeds[:min(3, len(seeds))]
 		}
 		for _, v := range r.versions {
 			for _, seed := range seeds {
@@ -74,19 +77,19 @@ func compareRunClients(t *testing.T, s swarmSetup, seed int64, version int) {
 	for i := 0; i < 500; i++ {
 		var a Action
 		if version == swarmSwitching && r.Intn(40) == 0 {
-			a = versionConfig(int64(3 - ref.Config.TransactionVersion))
+			a = versionConfig(int64(3 - ref.config.TransactionVersion))
 		} else {
 			a = randomAction(ref, r, s, i)
 		}
-		from := len(ref.Events)
+		from := ref.events.len()
 		fast.Apply(a)
 		applyRunningAll(ref, a)
-		if len(fast.Events) != len(ref.Events) {
-			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, len(fast.Events), len(ref.Events))
+		if fast.events.len() != ref.events.len() {
+			t.Fatalf("%s tv%d seed %d, after %s: %d events, want %d", s.name, version, seed, a, fast.events.len(), ref.events.len())
 		}
-		for k := from; k < len(ref.Events); k++ {
-			if fast.Events[k].Line() != ref.Events[k].Line() {
-				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.Events[k].Line(), ref.Events[k].Line())
+		for k := from; k < ref.events.len(); k++ {
+			if fast.events.at(k).Line() != ref.events.at(k).Line() {
+				t.Fatalf("%s tv%d seed %d, after %s: event %d is %q, want %q", s.name, version, seed, a, k, fast.events.at(k).Line(), ref.events.at(k).Line())
 			}
 		}
 		// The change set too: a view marks what it names.

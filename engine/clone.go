@@ -6,13 +6,13 @@ package engine
 // copied. This is what makes a snapshot cheap enough to take at every step.
 func (w *World) Clone() *World {
 	c := *w
-	c.Brokers = append([]Broker(nil), w.Brokers...)
-	c.Topics = append([]Topic(nil), w.Topics...)
-	c.Events = w.Events[:len(w.Events):len(w.Events)]
-	c.Violations = w.Violations[:len(w.Violations):len(w.Violations)]
-	c.Queue = append(queue(nil), w.Queue...)
-	c.Parked = append([]parkedRequest(nil), w.Parked...)
-	c.Held = append([]heldResponse(nil), w.Held...)
+	c.brokers = append([]Broker(nil), w.brokers...)
+	c.topics = append([]Topic(nil), w.topics...)
+	c.events = w.events.clone()
+	c.violations = w.violations[:len(w.violations):len(w.violations)]
+	c.queue = w.queue.clone()
+	c.parked = append([]parkedRequest(nil), w.parked...)
+	c.held = append([]heldResponse(nil), w.held...)
 	c.dirty = append([]TP(nil), w.dirty...)
 	c.changes = w.changes.clone()
 	c.names = w.names.clone()
@@ -36,32 +36,32 @@ func (w *World) Clone() *World {
 			c.outputs[k] = v
 		}
 	}
-	c.Partitions = make(map[TP]*PartitionLog, len(w.Partitions))
-	for tp, p := range w.Partitions {
-		c.Partitions[tp] = p.clone()
+	c.partitions = make(map[TP]*PartitionLog, len(w.partitions))
+	for tp, p := range w.partitions {
+		c.partitions[tp] = p.clone()
 	}
-	c.TxnParts = make(map[int32]*TxnStatePartition, len(w.TxnParts))
-	for k, t := range w.TxnParts {
-		c.TxnParts[k] = t.clone()
+	c.txnParts = make(map[int32]*TxnStatePartition, len(w.txnParts))
+	for k, t := range w.txnParts {
+		c.txnParts[k] = t.clone()
 	}
-	c.Groups = make(map[string]*Group, len(w.Groups))
-	for k, g := range w.Groups {
-		c.Groups[k] = g.clone()
+	c.groups = make(map[string]*Group, len(w.groups))
+	for k, g := range w.groups {
+		c.groups[k] = g.clone()
 	}
-	c.Producers = make([]*Producer, len(w.Producers))
-	for i, p := range w.Producers {
-		c.Producers[i] = p.clone()
+	c.producers = make([]*Producer, len(w.producers))
+	for i, p := range w.producers {
+		c.producers[i] = p.clone()
 	}
-	c.Consumers = make([]*Consumer, len(w.Consumers))
-	for i, x := range w.Consumers {
-		c.Consumers[i] = x.clone()
+	c.consumers = make([]*Consumer, len(w.consumers))
+	for i, x := range w.consumers {
+		c.consumers[i] = x.clone()
 	}
-	c.Processors = make([]*Processor, len(w.Processors))
-	for i, x := range w.Processors {
+	c.processors = make([]*Processor, len(w.processors))
+	for i, x := range w.processors {
 		cp := *x
 		cp.Producer = x.Producer.clone()
 		cp.Consumer = x.Consumer.clone()
-		c.Processors[i] = &cp
+		c.processors[i] = &cp
 	}
 	return &c
 }
@@ -79,32 +79,32 @@ func (w *World) Clone() *World {
 // entry does not agree with later's (a truncated and rewritten log, a
 // world that did not grow from w) is left alone.
 func (w *World) ShareHistory(later *World) {
-	shareTail(&w.Events, later.Events, equal[Event])
-	shareTail(&w.Violations, later.Violations, equal[Violation])
-	for tp, p := range w.Partitions {
-		if lp := later.Partitions[tp]; lp != nil {
+	w.events.shareWith(&later.events)
+	shareTail(&w.violations, later.violations, equal[Violation])
+	for tp, p := range w.partitions {
+		if lp := later.partitions[tp]; lp != nil {
 			shareTail(&p.Batches, lp.Batches, equal[Batch])
 			shareTail(&p.Aborted, lp.Aborted, equal[AbortedTxn])
 		}
 	}
-	for k, t := range w.TxnParts {
-		if lt := later.TxnParts[k]; lt != nil {
+	for k, t := range w.txnParts {
+		if lt := later.txnParts[k]; lt != nil {
 			shareTail(&t.Log, lt.Log, sameTxnLogRecord)
 		}
 	}
-	for i, p := range w.Producers {
-		if i < len(later.Producers) && later.Producers[i].Name == p.Name {
-			shareTail(&p.Acked, later.Producers[i].Acked, equal[AckedSend])
+	for i, p := range w.producers {
+		if i < len(later.producers) && later.producers[i].Name == p.Name {
+			shareTail(&p.Acked, later.producers[i].Acked, equal[AckedSend])
 		}
 	}
-	for i, c := range w.Consumers {
-		if i < len(later.Consumers) && later.Consumers[i].Name == c.Name {
-			shareTail(&c.Received, later.Consumers[i].Received, equal[ConsumedRecord])
+	for i, c := range w.consumers {
+		if i < len(later.consumers) && later.consumers[i].Name == c.Name {
+			shareTail(&c.Received, later.consumers[i].Received, equal[ConsumedRecord])
 		}
 	}
-	for i, pr := range w.Processors {
-		if i < len(later.Processors) && later.Processors[i].Name == pr.Name {
-			lp := later.Processors[i]
+	for i, pr := range w.processors {
+		if i < len(later.processors) && later.processors[i].Name == pr.Name {
+			lp := later.processors[i]
 			shareTail(&pr.Producer.Acked, lp.Producer.Acked, equal[AckedSend])
 			shareTail(&pr.Consumer.Received, lp.Consumer.Received, equal[ConsumedRecord])
 		}
@@ -226,4 +226,13 @@ func (x *Consumer) clone() *Consumer {
 	c.InFlight = append([]InFlightRequest(nil), x.InFlight...)
 	c.Deferred = append([]item(nil), x.Deferred...)
 	return &c
+}
+
+// CloneForTrial is Clone with an empty event history: for an action tried
+// on a copy whose events are thrown away, where appending to the shared
+// history would copy all of it.
+func (w *World) CloneForTrial() *World {
+	c := w.Clone()
+	c.events = eventLog{}
+	return c
 }

@@ -41,8 +41,10 @@ func TestShareHistory(t *testing.T) {
 	for i := 5; i < 200; i++ { // enough for the arrays to move
 		round(i)
 	}
-	if &snap.Events[0] == &w.Events[0] {
-		t.Fatal("the live history should have moved to a bigger array")
+	// The event history is chunked: it never moves, and the snapshot
+	// shares its chunks from the start.
+	if snap.events.at(0) != w.events.at(0) || snap.events.at(snap.events.len()-1) != w.events.at(snap.events.len()-1) {
+		t.Fatal("the snapshot should share the live world's event chunks")
 	}
 	snap.ShareHistory(w)
 	for _, h := range histories {
@@ -55,17 +57,17 @@ func TestShareHistory(t *testing.T) {
 		}
 	}
 	// Appending to the snapshot must not reach the live world's array.
-	live := append([]Event(nil), w.Events...)
+	live := w.EventsSince(0)
 	snap.Apply(Advance{Ms: 5})
-	if !reflect.DeepEqual(w.Events, live) {
+	if !reflect.DeepEqual(w.EventsSince(0), live) {
 		t.Fatal("the snapshot's append changed the live history")
 	}
 	other := New(DefaultConfig())
 	applyAll(t, other, CreateTopic{Name: "t", Partitions: 2}, producerWith("T", nil), Send{Client: "T", TP: tp("t", 0), Values: []string{"a"}}, Run{})
-	before := &snap.Events[0]
-	batches := &snap.Partitions[tp("t", 0)].Batches[0]
+	before := snap.events.at(0)
+	batches := &snap.partitions[tp("t", 0)].Batches[0]
 	snap.ShareHistory(other)
-	if &snap.Events[0] != before || &snap.Partitions[tp("t", 0)].Batches[0] != batches {
+	if snap.events.at(0) != before || &snap.partitions[tp("t", 0)].Batches[0] != batches {
 		t.Fatal("a history that does not extend the snapshot's was shared")
 	}
 }
@@ -84,24 +86,23 @@ func snapHistories(w *World) []namedHistory {
 			hs = append(hs, namedHistory{name, get})
 		}
 	}
-	add("events", func(x *World) any { return x.Events })
-	add("violations", func(x *World) any { return x.Violations })
+	add("violations", func(x *World) any { return x.violations })
 	for _, k := range w.SortedPartitions() {
-		add(k.String()+" batches", func(x *World) any { return x.Partitions[k].Batches })
-		add(k.String()+" aborted", func(x *World) any { return x.Partitions[k].Aborted })
+		add(k.String()+" batches", func(x *World) any { return x.partitions[k].Batches })
+		add(k.String()+" aborted", func(x *World) any { return x.partitions[k].Aborted })
 	}
-	for k := range w.TxnParts {
-		add("txn log "+itoa(int64(k)), func(x *World) any { return x.TxnParts[k].Log })
+	for k := range w.txnParts {
+		add("txn log "+itoa(int64(k)), func(x *World) any { return x.txnParts[k].Log })
 	}
-	for i, p := range w.Producers {
-		add(p.Name+" acked", func(x *World) any { return x.Producers[i].Acked })
+	for i, p := range w.producers {
+		add(p.Name+" acked", func(x *World) any { return x.producers[i].Acked })
 	}
-	for i, c := range w.Consumers {
-		add(c.Name+" received", func(x *World) any { return x.Consumers[i].Received })
+	for i, c := range w.consumers {
+		add(c.Name+" received", func(x *World) any { return x.consumers[i].Received })
 	}
-	for i, pr := range w.Processors {
-		add(pr.Name+" acked", func(x *World) any { return x.Processors[i].Producer.Acked })
-		add(pr.Name+" received", func(x *World) any { return x.Processors[i].Consumer.Received })
+	for i, pr := range w.processors {
+		add(pr.Name+" acked", func(x *World) any { return x.processors[i].Producer.Acked })
+		add(pr.Name+" received", func(x *World) any { return x.processors[i].Consumer.Received })
 	}
 	return hs
 }

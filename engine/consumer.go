@@ -84,7 +84,7 @@ func (c *Consumer) position(tp TP) *TPOffset {
 }
 
 func (w *World) assign(c *Consumer) {
-	for _, t := range w.Topics {
+	for _, t := range w.topics {
 		if len(c.Topics) > 0 && !containsString(c.Topics, t.Name) {
 			continue
 		}
@@ -165,7 +165,7 @@ func (w *World) poll(c *Consumer) {
 		if pos.Offset < 0 || c.inFlight(MsgFetch, pos.TP) {
 			continue
 		}
-		p := w.Partitions[pos.TP]
+		p := w.partitions[pos.TP]
 		if p == nil || p.Leader < 0 {
 			continue
 		}
@@ -182,7 +182,7 @@ func (w *World) requestOffsetReset(c *Consumer, tps []TP) bool {
 	if c.OffsetReset == ResetNone {
 		c.LastError = errNoOffsetForPartition
 		w.emitRule(EvClientError, c.Name, "poll throws NoOffsetForPartitionException: no committed offset for "+tpList(tps)+" and auto.offset.reset=none",
-			"SubscriptionState.resetInitializingPositions").code(errNoOffsetForPartition)
+			cite(RuleOffsetReset)).code(errNoOffsetForPartition)
 		return false
 	}
 	for _, tp := range tps {
@@ -201,7 +201,7 @@ func (w *World) resetPositions(c *Consumer) {
 		if c.inFlight(MsgListOffsets, tp) {
 			continue
 		}
-		if p := w.Partitions[tp]; p != nil && p.Leader >= 0 {
+		if p := w.partitions[tp]; p != nil && p.Leader >= 0 {
 			w.consumerSend(c, MsgListOffsets, p.Leader, &ListOffsetsRequest{TP: tp, Latest: c.OffsetReset == ResetLatest, ReadCommitted: c.ReadCommitted}, []TP{tp})
 		}
 	}
@@ -233,7 +233,7 @@ func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 			what = "the LSO"
 		}
 	}
-	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", "auto.offset.reset="+c.OffsetReset.String()).on(r.TP)
+	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", because(RuleOffsetReset, "auto.offset.reset="+c.OffsetReset.String())).on(r.TP)
 	w.poll(c)
 }
 
@@ -261,7 +261,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 	case *OffsetFetchResponse:
 		if r.Code != None {
 			c.LastError = r.Code
-			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", "ref 5.4").code(r.Code)
+			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", cite(RuleUnstableOffsetRetry)).code(r.Code)
 			if r.Code == NotCoordinator {
 				c.GroupBroker = -1
 			}
@@ -363,7 +363,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		if c.ReadCommitted {
 			bound = "LSO " + itoa(r.LSO)
 		}
-		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), "reads stop at the "+bound).on(r.TP)
+		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), because(RuleReadBound, "reads stop at the "+bound)).on(r.TP)
 		return
 	}
 	text := "(" + c.Isolation() + ") "

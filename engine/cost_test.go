@@ -10,8 +10,8 @@ import (
 // history: one request per send event of a request, one marker per marker
 // event about a partition with no error.
 func scanCost(w *World) (reqs []RequestTally, markers []MarkerTally) {
-	for i := range w.Events {
-		e := &w.Events[i]
+	for i := range w.events.len() {
+		e := w.events.at(i)
 		switch {
 		case e.Kind == EvSend && e.Message != nil && !e.Message.Kind.IsResponse():
 			m := e.Message

@@ -10,8 +10,10 @@
 // globals and no I/O, so one action list always yields one transcript, byte
 // for byte.
 //
-// Behaviour follows shared/kafka-eos-reference.md; comments cite its sections
-// as "ref 2.3" and name the Kafka class that holds the rule.
+// Behaviour follows the project's Kafka reference; comments may cite its
+// sections as "ref 2.3", and name the Kafka class that holds the rule. What a
+// user reads cites only Kafka: each event's rule is a Reason whose table
+// entry (rule.go) names the class and method, KIP or JIRA.
 //
 // For the sandbox, three read-only views explain what went wrong:
 //

@@ -22,7 +22,7 @@ func s28Apply(t *testing.T, w *World, a Action) {
 func s28Event(t *testing.T, w *World, text string) {
 	t.Helper()
 	for i := w.EventCount() - 1; i >= 0; i-- {
-		if e := w.EventAt(i); strings.Contains(e.Text, text) || strings.Contains(e.Rule, text) {
+		if e := w.EventAt(i); strings.Contains(e.Text(), text) || strings.Contains(e.Rule.String(), text) {
 			return
 		}
 	}
@@ -56,7 +56,7 @@ func s28World(t *testing.T) (*World, *Producer) {
 	s28Apply(t, w, txnProducer("a", "payment-processor-1"))
 	s28Apply(t, w, Call{Client: "a", Method: CallInitTransactions})
 	s28Apply(t, w, Run{})
-	tp := w.TxnParts[w.TxnPartitionFor("payment-processor-1")]
+	tp := w.txnParts[w.TxnPartitionFor("payment-processor-1")]
 	m, ok := tp.Meta["payment-processor-1"]
 	if !ok || m.ProducerID != 1000 {
 		t.Fatalf("setup: metadata %+v", m)

@@ -125,18 +125,22 @@ func (t Transition) Client() (from, to ClientState, ok bool) {
 // that decided or suffered it, the message, partition and transactional id
 // it is about, the error code it reports, the rule that decided it, any
 // state transition and, for a fault, what the fault did. Text is the
-// canonical one-line form of those fields (made once, by describe) used by
-// transcripts, the TUI log, tests and --json output; code that needs to
-// know what happened reads the fields, never Text. Rule, when set, names
-// the rule that decided (for example a row of the reference's decision
-// table), so a player can explain why and not only what.
+// canonical one-line form of those fields, made by describe when something
+// shows it (transcripts, the TUI log, tests and --json output); code that
+// needs to know what happened reads the fields, never Text. Rule, when
+// set, is the typed rule that decided (a Reason and its arguments, with
+// the Kafka source in the rule table), so a player can explain why and not
+// only what.
 type Event struct {
 	Seq   int    `json:"seq"`
 	Step  int    `json:"step"`
 	Time  int64  `json:"time"`
 	Actor string `json:"actor"`
-	Text  string `json:"text"`
-	Rule  string `json:"rule,omitempty"`
+	// text is the event's words when they were written where it happened
+	// (describe renders them; read them with Text).
+	text string
+	// Rule is what decided, if anything (the zero Rule if nothing).
+	Rule Rule `json:"-"`
 	// TxnID is the transactional id the event is about, if any.
 	TxnID string `json:"-"`
 	// TP is the partition the event is about, if any (the zero TP if none).
@@ -149,10 +153,16 @@ type Event struct {
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
 	Change  Transition `json:"-"`
-	// msgAt is where Text names Message ("m12 "), for Unnumbered; 0
-	// when it does not (or names two messages). It fills the byte the
-	// fields above leave free, so an event stays 136 bytes.
-	msgAt uint8
+	// pid and epoch are the producer the event is about when no message
+	// says it (a leader's decision on a batch, a marker); hasPID says
+	// they are set. Read them with Producer.
+	pid    int64
+	epoch  int16
+	hasPID bool
+	// say is how describe words an event about one message (sayDetail:
+	// text holds its words); arg is a number it uses (a delay's ms).
+	say phrase
+	arg int64
 }
 
 // HasTP reports whether the event is about a partition.
@@ -165,54 +175,87 @@ func (e *Event) about(m *Message) *Event {
 	return e
 }
 
-// naming sets the message the event is about and notes that the text
-// names it right after head, the text's first words.
-func (e *Event) naming(m *Message, head string) *Event {
+// saying sets the message the event is about and the phrase describe
+// renders it with.
+func (e *Event) saying(m *Message, p phrase) *Event {
 	e.about(m)
-	if len(head) > 0 && len(head) <= maxMsgAt {
-		e.msgAt = uint8(len(head))
-	}
+	e.say = p
 	return e
 }
 
-// maxMsgAt is the furthest into Text that msgAt can point.
-const maxMsgAt = 255
+// phrase is how describe words an event about one message whose text is
+// all in typed fields: the message's name, kind, sender or body, and arg.
+type phrase uint8
 
-// Heads of the texts that name their message right after them.
+// Phrases. The zero phrase is an event whose words were written where it
+// happened (detail).
 const (
-	headSends    = "sends "
-	headDrops    = "drops "
-	headReceives = "receives "
-	headDown     = "is down: "
-	headPaused   = "is paused: "
-	headDelays   = "delays "
+	sayDetail       phrase = iota
+	saySends               // sends m12 A -> broker-1 Produce ... (EvSend)
+	sayDrops               // drops m12 A -> broker-1 Produce ... (FaultDropped)
+	sayReceives            // receives m12 ProduceResponse
+	sayReceivesFrom        // receives m12 Produce from A
+	sayReceivesBody        // receives m12 ProduceResponse t-0=NONE
+	sayLost                // is down: m12 Produce is lost
+	sayLostFrom            // is down: m12 Produce from A is lost
+	sayPaused              // is paused: m12 Produce waits in its socket buffer
+	sayDelayed             // delays m12 Produce by arg ms
 )
+
+// phraseHeads are the words a phrase starts with, before the message.
+var phraseHeads = [...]string{saySends: "sends ", sayDrops: "drops ", sayReceives: "receives ", sayReceivesFrom: "receives ",
+	sayReceivesBody: "receives ", sayLost: "is down: ", sayLostFrom: "is down: ", sayPaused: "is paused: ", sayDelayed: "delays "}
+
+// Text is the event's canonical one-line text, made by describe from the
+// typed fields when something shows it.
+func (e *Event) Text() string { return describe(e, true) }
 
 // Unnumbered is Text without the number of the message the event is about
 // ("m12 "), for a reader who follows messages by what they are rather than
 // by their numbers: "sends A -> broker-1 Produce ...". An event whose text
 // names two messages (a duplicate, a reorder) needs both numbers to make
 // sense and keeps them, like every event about no message.
-func (e *Event) Unnumbered() string {
-	if e.msgAt == 0 || e.Message == nil {
-		return e.Text
-	}
-	at := int(e.msgAt)
-	end := at + msgNameLen(e.Message.ID) + 1
-	if end > len(e.Text) {
-		return e.Text
-	}
-	return e.Text[:at] + e.Text[end:]
+func (e *Event) Unnumbered() string { return describe(e, false) }
+
+// producer sets the producer id and epoch the event is about.
+func (e *Event) producer(pid int64, epoch int16) *Event {
+	e.pid, e.epoch, e.hasPID = pid, epoch, true
+	return e
 }
 
-// msgNameLen is len(Message.Name()) without building the name.
-func msgNameLen(id int64) int {
-	n := 2 // "m" and the first digit
-	for id >= 10 {
-		id /= 10
-		n++
+// Producer is the producer id and epoch the event is about: set where it
+// was decided, or the ones its message carries (a batch's, a marker's,
+// a request's or an answer's). ok is false when neither says one.
+func (e *Event) Producer() (pid int64, epoch int16, ok bool) {
+	if e.hasPID {
+		return e.pid, e.epoch, true
 	}
-	return n
+	if e.Message == nil {
+		return 0, 0, false
+	}
+	switch b := e.Message.Body.(type) {
+	case *ProduceRequest:
+		if len(b.Batches) > 0 && b.Batches[0].ProducerID >= 0 {
+			return b.Batches[0].ProducerID, b.Batches[0].ProducerEpoch, true
+		}
+	case *InitProducerIDRequest:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	case *InitProducerIDResponse:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	case *AddPartitionsToTxnRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *AddOffsetsToTxnRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *EndTxnRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *EndTxnResponse:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	case *WriteTxnMarkersRequest:
+		return b.ProducerID, b.ProducerEpoch, true
+	case *TxnOffsetCommitRequest:
+		return b.ProducerID, b.ProducerEpoch, b.ProducerID >= 0
+	}
+	return 0, 0, false
 }
 
 // code sets the error code the event reports.
@@ -241,25 +284,57 @@ func (e *Event) fault(k FaultKind) *Event {
 
 // describe is the one function that makes an event's canonical text. The
 // events whose content is all in typed fields are rendered from them: a
-// message sent or dropped, a client's state transition, and the head
-// "id From -> To" of a coordinator's, which detail completes. The other
-// events' text is detail, written where they happen.
-func describe(e *Event, detail string) string {
-	switch {
-	case e.Kind == EvSend && e.Message != nil:
-		e.msgAt = uint8(len(headSends))
-		return headSends + e.Message.Summary()
-	case e.Fault == FaultDropped && e.Message != nil:
-		e.msgAt = uint8(len(headDrops))
-		return headDrops + e.Message.Summary()
+// message sent, dropped, received, lost, held or delayed (by its phrase),
+// a client's state transition, and the head "id From -> To" of a
+// coordinator's, which detail completes. The other events' text is their
+// detail, written where they happen. numbered says whether the text names
+// the event's message by its number.
+func describe(e *Event, numbered bool) string {
+	m := e.Message
+	if e.say == sayDetail || m == nil {
+		if from, to, ok := e.Change.Client(); ok {
+			return from.String() + " -> " + to.String() + e.text
+		}
+		if from, to, ok := e.Change.Txn(); ok {
+			return e.TxnID + " " + from.String() + " -> " + to.String() + e.text
+		}
+		return e.text
 	}
-	if from, to, ok := e.Change.Client(); ok {
-		return from.String() + " -> " + to.String() + detail
+	var b strings.Builder
+	b.Grow(96)
+	b.WriteString(phraseHeads[e.say])
+	if numbered {
+		b.WriteString("m")
+		b.WriteString(strconv.FormatInt(m.ID, 10))
+		b.WriteString(" ")
 	}
-	if from, to, ok := e.Change.Txn(); ok {
-		return e.TxnID + " " + from.String() + " -> " + to.String() + detail
+	switch e.say {
+	case saySends, sayDrops:
+		b.WriteString(m.From)
+		b.WriteString(" -> ")
+		b.WriteString(m.To)
+		b.WriteString(" ")
 	}
-	return detail
+	b.WriteString(m.Kind.String())
+	switch e.say {
+	case saySends, sayDrops, sayReceivesBody:
+		b.WriteString(" ")
+		b.WriteString(m.Body.describe())
+	case sayReceivesFrom, sayLostFrom:
+		b.WriteString(" from ")
+		b.WriteString(m.From)
+	}
+	switch e.say {
+	case sayLost, sayLostFrom:
+		b.WriteString(" is lost")
+	case sayPaused:
+		b.WriteString(" waits in its socket buffer")
+	case sayDelayed:
+		b.WriteString(" by ")
+		b.WriteString(strconv.FormatInt(e.arg, 10))
+		b.WriteString(" ms")
+	}
+	return b.String()
 }
 
 // Line is the transcript form: time, actor, text and rule.
@@ -270,10 +345,10 @@ func (e Event) Line() string {
 	b.WriteString(" ")
 	b.WriteString(e.Actor)
 	b.WriteString(": ")
-	b.WriteString(e.Text)
-	if e.Rule != "" {
+	b.WriteString(describe(&e, true))
+	if !e.Rule.IsZero() {
 		b.WriteString(" [")
-		b.WriteString(e.Rule)
+		e.Rule.write(&b)
 		b.WriteString("]")
 	}
 	return b.String()
@@ -285,11 +360,9 @@ func (e Event) Line() string {
 // through here or through emit, which does the same for an event that has
 // nothing to render.
 func (w *World) record(e Event, detail string) *Event {
-	w.growEvents()
-	w.Events = append(w.Events, e)
-	p := &w.Events[len(w.Events)-1]
-	p.Seq, p.Step, p.Time = len(w.Events)-1, w.StepCount, w.Now
-	p.Text = describe(p, detail)
+	p := w.events.push(e)
+	p.Seq, p.Step, p.Time = w.events.len()-1, w.stepCount, w.now
+	p.text = detail
 	if p.Message != nil {
 		p.Msg = p.Message.ID
 		w.changes.message(p.Message.ID)
@@ -304,13 +377,13 @@ func (w *World) record(e Event, detail string) *Event {
 func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
-	w.growEvents()
-	w.Events = append(w.Events, Event{Seq: len(w.Events), Step: w.StepCount, Time: w.Now, Kind: kind, Actor: actor, Text: text})
+	p := w.events.next()
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, text
 	w.changes.actor(actor)
-	return &w.Events[len(w.Events)-1]
+	return p
 }
 
-func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
+func (w *World) emitRule(kind EventKind, actor, text string, rule Rule) *Event {
 	e := w.emit(kind, actor, text)
 	e.Rule = rule
 	return e
@@ -319,7 +392,11 @@ func (w *World) emitRule(kind EventKind, actor, text, rule string) *Event {
 // emitFault records a fault on a message. describe renders the text of the
 // kinds it can from the message; detail is the text of the others.
 func (w *World) emitFault(kind FaultKind, actor string, m *Message, detail string) *Event {
-	return w.record(Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m}, detail)
+	e := Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m}
+	if kind == FaultDropped {
+		e.say = sayDrops
+	}
+	return w.record(e, detail)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -328,21 +405,4 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // id; describe renders "id From -> To" and detail completes it.
 func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string) *Event {
 	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id, Change: TxnTransition(from, to)}, detail)
-}
-
-// growEvents doubles the event history's array when it is full. append
-// grows a large slice by a quarter, so a history is copied about four
-// times over as it grows; in the swarm that copying was 23% of the time
-// (runtime.growslice under emit and record). Doubling copies it about
-// once, for at most half an array unused in the live world; snapshots
-// share the array (ShareHistory), so the unused half is not copied.
-// Measured: BenchmarkRecordMemory stays under the 80 bytes per record of
-// issue 7 (see the note of this change).
-func (w *World) growEvents() {
-	if len(w.Events) < cap(w.Events) {
-		return
-	}
-	n := make([]Event, len(w.Events), 2*cap(w.Events)+64)
-	copy(n, w.Events)
-	w.Events = n
 }

@@ -8,8 +8,8 @@ func (w *World) applyDrop(a Drop) error {
 	if err != nil {
 		return err
 	}
-	m := w.Queue[i].Msg
-	w.Queue.removeAt(i)
+	m := w.queue.at(i).Msg
+	w.queue.removeAt(i)
 	w.emitFault(FaultDropped, "network", m, "")
 	return nil
 }
@@ -19,11 +19,11 @@ func (w *World) applyDuplicate(a Duplicate) error {
 	if err != nil {
 		return err
 	}
-	m := w.Queue[i].Msg
+	m := w.queue.at(i).Msg
 	w.nextMsg++
 	cp := *m
 	cp.ID = w.nextMsg
-	w.schedule(w.Queue[i].At, item{Kind: itemDeliver, Msg: &cp})
+	w.schedule(w.queue.at(i).At, item{Kind: itemDeliver, Msg: &cp})
 	w.emitFault(FaultDuplicated, "network", &cp, "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String())
 	return nil
 }
@@ -33,10 +33,11 @@ func (w *World) applyDelay(a Delay) error {
 	if err != nil {
 		return err
 	}
-	it := w.Queue.removeAt(i)
+	it := w.queue.removeAt(i)
 	m := it.Msg
 	w.schedule(it.At+a.Ms, it)
-	w.emitFault(FaultDelayed, "network", m, headDelays+m.Name()+" "+m.Kind.String()+" by "+itoa(a.Ms)+" ms").naming(m, headDelays)
+	e := w.emitFault(FaultDelayed, "network", m, "")
+	e.say, e.arg = sayDelayed, a.Ms
 	return nil
 }
 
@@ -50,12 +51,12 @@ func (w *World) applyReorder(a Reorder) error {
 		return err
 	}
 	if i == j {
-		return errf("reorder needs two different messages: both selectors pick %s", w.Queue[i].Msg.Name())
+		return errf("reorder needs two different messages: both selectors pick %s", w.queue.at(i).Msg.Name())
 	}
 	// Swap the two messages between their delivery slots. Slots keep
 	// their (time, seq), so the heap order is untouched.
-	mx, my := w.Queue[i].Msg, w.Queue[j].Msg
-	w.Queue[i].Msg, w.Queue[j].Msg = my, mx
+	mx, my := w.queue.at(i).Msg, w.queue.at(j).Msg
+	w.queue.at(i).Msg, w.queue.at(j).Msg = my, mx
 	w.changes.message(my.ID)
 	w.emitFault(FaultReordered, "network", mx, "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
 	return nil
@@ -84,7 +85,7 @@ func (w *World) applyRestart(t Target) error {
 }
 
 func (w *World) applyRebalance(a Rebalance) error {
-	g, ok := w.Groups[a.Group]
+	g, ok := w.groups[a.Group]
 	if !ok {
 		return errf("unknown group %q", a.Group)
 	}
@@ -104,29 +105,29 @@ func (w *World) crashBroker(id int) {
 	addr := brokerAddr(id)
 	w.emit(EvFault, addr, "crashes").fault(FaultCrash)
 	// Its timers and parked produces die with it.
-	for i := 0; i < len(w.Queue); i++ {
-		if it := &w.Queue[i]; it.Kind == itemTimer && it.Timer.Owner == addr {
-			w.Queue.removeAt(i)
+	for i := 0; i < w.queue.len(); i++ {
+		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Owner == addr {
+			w.queue.removeAt(i)
 			i = -1
 		}
 	}
-	kept := w.Parked[:0:0]
-	for _, pk := range w.Parked {
+	kept := w.parked[:0:0]
+	for _, pk := range w.parked {
 		if pk.Msg.To != addr {
 			kept = append(kept, pk)
 		}
 	}
-	w.Parked = kept
+	w.parked = kept
 	// Answers waiting in its purgatory are never sent.
-	held := w.Held[:0:0]
-	for _, h := range w.Held {
+	held := w.held[:0:0]
+	for _, h := range w.held {
 		if h.From != addr {
 			held = append(held, h)
 		}
 	}
-	w.Held = held
+	w.held = held
 	for _, tp := range w.allPartitions() {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		if p.Leader != id {
 			continue
 		}
@@ -142,7 +143,7 @@ func (w *World) crashBroker(id int) {
 		w.truncateTo(p, p.HW)
 	}
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader != id {
 			continue
 		}
@@ -163,13 +164,13 @@ func (w *World) crashBroker(id int) {
 func (w *World) electCoordinator(t *TxnStatePartition) {
 	t.CoordEpoch++
 	t.Loading = true
-	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", "ref 3.9").fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
-	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerLoadDone, Owner: t.addr(), TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
+	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", cite(RuleCoordinatorLoad)).fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
+	w.setTimer(w.config.LatencyMs, Timer{Kind: TimerLoadDone, Owner: t.addr(), TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
 func (w *World) allPartitions() []TP {
-	tps := make([]TP, 0, len(w.Partitions))
-	for tp := range w.Partitions {
+	tps := make([]TP, 0, len(w.partitions))
+	for tp := range w.partitions {
 		tps = append(tps, tp)
 	}
 	sortTPs(tps)
@@ -185,7 +186,7 @@ func (w *World) restartBroker(id int) {
 	b.Alive = true
 	w.emit(EvFault, brokerAddr(id), "restarts").fault(FaultRestart)
 	for _, tp := range w.allPartitions() {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		if p.Leader < 0 && containsInt(p.Replicas, id) {
 			w.changes.partition(p)
 			p.Leader = id
@@ -196,7 +197,7 @@ func (w *World) restartBroker(id int) {
 		}
 	}
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 && containsInt(t.Replicas, id) {
 			t.Leader = id
 			w.electCoordinator(t)
@@ -214,9 +215,9 @@ func containsInt(xs []int, x int) bool {
 }
 
 func (w *World) dropTimersOf(name string) {
-	for i := 0; i < len(w.Queue); i++ {
-		if it := &w.Queue[i]; it.Kind == itemTimer && it.Timer.Owner == name {
-			w.Queue.removeAt(i)
+	for i := 0; i < w.queue.len(); i++ {
+		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Owner == name {
+			w.queue.removeAt(i)
 			i = -1
 		}
 	}
@@ -261,21 +262,21 @@ func (w *World) restartClient(name string) error {
 	r, _ := w.client(name)
 	switch r.Kind {
 	case clientProducer:
-		p := w.Producers[r.I]
+		p := w.producers[r.I]
 		np := w.newProducer(name, p.Config)
 		np.ConfigError = p.ConfigError
 		np.Incarnation = p.Incarnation + 1
 		np.Acked = p.Acked
-		w.Producers[r.I] = np
+		w.producers[r.I] = np
 		w.emit(EvFault, name, "restarts as a new instance (UNINITIALIZED, no producer id)").fault(FaultRestart)
 		return nil
 	case clientConsumer:
-		c := w.Consumers[r.I]
+		c := w.consumers[r.I]
 		nc := &Consumer{Name: name, ReadCommitted: c.ReadCommitted, OffsetReset: c.OffsetReset, GroupID: c.GroupID, InstanceID: c.InstanceID, Topics: c.Topics, GroupBroker: -1, Received: c.Received}
 		if nc.GroupID != "" {
 			nc.MemberID = w.joinGroup(nc.GroupID, name, nc.InstanceID)
 		}
-		w.Consumers[r.I] = nc
+		w.consumers[r.I] = nc
 		w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
 		return nil
 	}
@@ -311,7 +312,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 	}
 	w.emit(EvFault, name, "resumes after its pause, unaware that time has passed").fault(FaultResume)
 	for _, it := range deferred {
-		w.schedule(w.Now, it)
+		w.schedule(w.now, it)
 	}
 	return nil
 }

@@ -42,8 +42,8 @@ func TestReorderSwapsOnlyTheTwoMessages(t *testing.T) {
 			if _, err := w.Apply(Reorder{First: Selector{ID: a.ID}, Second: Selector{ID: b.ID}}); err != nil {
 				t.Fatal(err)
 			}
-			for i := range w.Queue {
-				if w.Queue[i].Kind == itemDeliver && w.Queue[i].Msg == nil {
+			for i := range w.queue.len() {
+				if w.queue.at(i).Kind == itemDeliver && w.queue.at(i).Msg == nil {
 					t.Fatalf("reorder %s %s: a delivery slot lost its message", a.Name(), b.Name())
 				}
 			}

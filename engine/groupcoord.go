@@ -36,10 +36,10 @@ func (g *Group) member(id string) (GroupMember, bool) {
 }
 
 func (w *World) group(id string) *Group {
-	g := w.Groups[id]
+	g := w.groups[id]
 	if g == nil {
 		g = &Group{ID: id, Committed: map[TP]CommittedOffset{}, Pending: map[int64]map[TP]CommittedOffset{}}
-		w.Groups[id] = g
+		w.groups[id] = g
 	}
 	return g
 }
@@ -76,7 +76,7 @@ func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, Er
 
 // validateTxnOffsetCommit is the KIP-447 membership check (ref 5.2 table).
 func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, string) {
-	g, exists := w.Groups[r.GroupID]
+	g, exists := w.groups[r.GroupID]
 	if !exists || (len(g.Members) == 0 && !g.Simple && g.Generation == 0) {
 		if r.GenerationID < 0 {
 			return None, "group does not exist, generation < 0: a simple group is created"
@@ -113,21 +113,21 @@ func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, s
 func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest) {
 	p, code := w.groupCoordinatorCheck(id, r.GroupID)
 	if code != None {
-		w.failTxnOffsetCommit(m, r, code, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String())
+		w.failTxnOffsetCommit(m, r, code, because(RuleNotGroupCoordinator, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String()))
 		return
 	}
 	if r.TV2 && r.TransactionalID != "" && r.ProducerID >= 0 {
 		w.txnOffsetCommitV2(id, p, m, r)
 		return
 	}
-	if w.Config.Verification && r.TransactionalID != "" && r.ProducerID >= 0 {
+	if w.config.Verification && r.TransactionalID != "" && r.ProducerID >= 0 {
 		if e, ok := p.Producers[r.ProducerID]; !ok || e.CurrentTxnFirstOffset < 0 {
 			corr := w.newCorr()
-			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.Now, corr)
-			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
+			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
+			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
 				" and asks the coordinator to verify "+p.TP.String()+" is in the transaction",
-				"ref 5.2: KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String()).on(p.TP).txn(r.TransactionalID)
+				because(RuleTxnOffsetVerify, "KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String())).on(p.TP).txn(r.TransactionalID)
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
@@ -144,7 +144,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 
 func groupActor(groupID string) string { return "group(" + groupID + ")" }
 
-func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code ErrorCode, why string) {
+func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code ErrorCode, why Rule) {
 	w.emitRule(EvOffsets, groupActor(r.GroupID), "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why).txn(r.TransactionalID).code(code)
 	res := make([]TPCode, len(r.Offsets))
 	for i, o := range r.Offsets {
@@ -160,7 +160,7 @@ func (w *World) stillGroupCoordinator(pk parkedRequest, r *TxnOffsetCommitReques
 	id, _ := parseBrokerAddr(pk.Msg.To)
 	p, c := w.groupCoordinatorCheck(id, r.GroupID)
 	if c != None {
-		w.failTxnOffsetCommit(pk.Msg, r, c, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String())
+		w.failTxnOffsetCommit(pk.Msg, r, c, because(RuleNotGroupCoordinator, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String()))
 		return nil, false
 	}
 	return p, true
@@ -183,9 +183,9 @@ func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
 		w.emit(EvOffsets, groupActor(r.GroupID), "verification passed: "+p.TP.String()+" is in the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		w.writeTxnOffsetCommit(p, pk.Msg, r, pk.Guard)
 	case ProducerFenced:
-		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 5.2: verification of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written")
+		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTxnOffsetVerifyFailed, "verification of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written"))
 	default:
-		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2: verification of "+p.TP.String()+" failed with "+code.Name()+"; nothing written")
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTxnOffsetVerifyFailed, "verification of "+p.TP.String()+" failed with "+code.Name()+"; nothing written"))
 	}
 }
 
@@ -196,7 +196,7 @@ func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
 func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCommitRequest, guard int64) {
 	code, why := w.validateTxnOffsetCommit(r)
 	if code != None {
-		w.failTxnOffsetCommit(m, r, code, "ref 5.2: "+why)
+		w.failTxnOffsetCommit(m, r, code, because(RuleTxnOffsetMember, why))
 		return
 	}
 	e, known := p.Producers[r.ProducerID]
@@ -204,17 +204,17 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	// UnifiedLog.analyzeAndValidateProducerState: a transactional write
 	// with no open transaction here needs the guard it was verified under;
 	// a marker in between removed it (ref 2.2 step 3).
-	if w.Config.Verification && !open {
+	if w.config.Verification && !open {
 		if v, ok := p.Verifying[r.ProducerID]; !ok || guard == 0 || v.Guard != guard {
-			w.failTxnOffsetCommit(m, r, InvalidTxnState, "ref 2.2 step 3: the verification guard no longer matches; no open transaction of pid="+itoa(r.ProducerID)+" on "+p.TP.String())
+			w.failTxnOffsetCommit(m, r, InvalidTxnState, because(RuleVerificationGuard, "the verification guard no longer matches; no open transaction of pid="+itoa(r.ProducerID)+" on "+p.TP.String()))
 			return
 		}
 	}
 	if known && r.ProducerEpoch < e.ProducerEpoch && !w.acceptFencedEpoch(brokerAddr(p.Leader), r.TransactionalID, r.ProducerEpoch, e.ProducerEpoch, "TxnOffsetCommit on "+p.TP.String()) {
-		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, "ref 5.2: producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String())
+		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTxnOffsetStaleEpoch, "producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String()))
 		return
 	}
-	if w.Config.Verification && !open {
+	if w.config.Verification && !open {
 		w.checkOffsetsWriteVerified(p, r.TransactionalID, r.ProducerID)
 	}
 	g := w.group(r.GroupID)
@@ -237,7 +237,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	for i, o := range r.Offsets {
 		pend[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: res.BaseOffset + int64(i)}
 	}
-	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", "ref 5.2: "+why).on(p.TP).txn(r.TransactionalID)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", because(RuleTxnOffsetMember, why)).on(p.TP).txn(r.TransactionalID)
 	resp := make([]TPCode, len(r.Offsets))
 	for i, o := range r.Offsets {
 		resp[i] = TPCode{TP: o.TP, Code: None}
@@ -253,8 +253,8 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 // offsets of a later one, whose outputs it does not commit with them, so
 // the offsets-atomic check does not hold it to them.
 func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType, late bool) {
-	for _, gid := range sortedKeys(w.Groups) {
-		g := w.Groups[gid]
+	for _, gid := range sortedKeys(w.groups) {
+		g := w.groups[gid]
 		if w.OffsetsPartitionFor(gid) != tp {
 			continue
 		}
@@ -337,7 +337,7 @@ func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
 		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range r.Partitions {
 				if _, ok := g.Pending[pid][tp]; ok {
-					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with "+UnstableOffsetCommit.String()+": pid="+itoa(pid)+" has pending offsets", "ref 5.4").on(tp).code(UnstableOffsetCommit)
+					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with "+UnstableOffsetCommit.String()+": pid="+itoa(pid)+" has pending offsets", cite(RuleUnstableOffset)).on(tp).code(UnstableOffsetCommit)
 					w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: UnstableOffsetCommit})
 					return
 				}

@@ -80,7 +80,7 @@ func (w *World) injectMarker(a InjectMarker) error {
 // batch stands in for that producer, so it carries the id that owns the pid.
 func (w *World) transactionalIDOf(pid int64) string {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		for _, id := range sortedKeys(t.Meta) {
 			if t.Meta[id].ProducerID == pid {
 				return id
@@ -109,10 +109,10 @@ func (w *World) injectTxnState(a InjectTxnState) error {
 	}
 	pid, epoch := a.ProducerID, a.Epoch
 	meta := TxnMetadata{TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
-		ProducerEpoch: epoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: timeout, State: a.State, StartTs: -1, LastUpdateTs: w.Now}
+		ProducerEpoch: epoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: timeout, State: a.State, StartTs: -1, LastUpdateTs: w.now}
 	t.Meta[id] = meta
 	t.Log = append(t.Log, TxnLogRecord{Offset: int64(len(t.Log)), TransactionalID: id, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
-		ProducerEpoch: epoch, TimeoutMs: timeout, State: a.State, StartTs: -1, LastUpdateTs: w.Now, CoordEpoch: t.CoordEpoch})
+		ProducerEpoch: epoch, TimeoutMs: timeout, State: a.State, StartTs: -1, LastUpdateTs: w.now, CoordEpoch: t.CoordEpoch})
 	if w.nextPIDBlk <= pid {
 		// Keep later allocations from handing out this pid again.
 		w.nextPIDBlk = (pid/ProducerIDBlockSize + 1) * ProducerIDBlockSize

@@ -73,8 +73,8 @@ const (
 	InvIllegalTransition = "illegal-transition" // a state machine left its table
 )
 
-// InvariantNames lists every invariant.
-var InvariantNames = []string{InvDuplicateSequence, InvDuplicateRecord, InvUncommittedRead, InvWatermarks,
+// invariantNames lists every invariant (InvariantNames is a copy).
+var invariantNames = []string{InvDuplicateSequence, InvDuplicateRecord, InvUncommittedRead, InvWatermarks,
 	InvFencedWrite, InvAtomicVisibility, InvOffsetsAtomic, InvIllegalTransition}
 
 // invariantCount is len(InvariantNames).
@@ -126,8 +126,8 @@ const (
 // transaction.version: transactional producers abort instead.
 const HazardSequenceRewrite = "epoch-bump-rewrites-sequence"
 
-// HazardNames lists every named hazard.
-var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker, HazardSequenceRewrite}
+// hazardNames lists every named hazard (HazardNames is a copy).
+var hazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker, HazardSequenceRewrite}
 
 // rewrittenByBump reports whether the duplicate b of o is
 // HazardSequenceRewrite's: the same idempotent producer id, a later epoch,
@@ -137,7 +137,7 @@ func (w *World) rewrittenByBump(b, o *Batch) bool {
 		return false
 	}
 	first := b.Records.FirstUID()
-	for _, p := range w.Producers {
+	for _, p := range w.producers {
 		if p.ProducerID != b.ProducerID || p.transactional() {
 			continue
 		}
@@ -150,7 +150,7 @@ func (w *World) rewrittenByBump(b, o *Batch) bool {
 	return false
 }
 
-func (w *World) hazard(name, actor, text, rule string) *Event {
+func (w *World) hazard(name, actor, text string, rule Rule) *Event {
 	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
 }
 
@@ -160,14 +160,14 @@ func (w *World) violate(name, actor, text string) {
 
 // violateWith records a violation whose typed fields are set.
 func (w *World) violateWith(v Violation, actor string) {
-	v.Step, v.Actor = w.StepCount, actor
+	v.Step, v.Actor = w.stepCount, actor
 	if v.Msg == 0 && w.cur != nil {
 		v.Msg = w.cur.ID
 	}
-	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, "invariant")
+	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, because(RuleInvariant, "invariant"))
 	v.Event = e.Seq
-	w.Violations = append(w.Violations, v)
-	w.monitorViolated(len(w.Violations) - 1)
+	w.violations = append(w.violations, v)
+	w.monitorViolated(len(w.violations) - 1)
 }
 
 // batchViolation is a violation about a data batch b of partition p.
@@ -179,12 +179,12 @@ func batchViolation(name, text string, p *PartitionLog, b *Batch) Violation {
 
 // checkInvariants runs the per-step checks on the partitions touched.
 func (w *World) checkInvariants() {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		w.dirty = w.dirty[:0]
 		return
 	}
 	for _, tp := range w.dirty {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		if p == nil {
 			continue
 		}
@@ -201,7 +201,7 @@ func (w *World) checkInvariants() {
 // common case costs two comparisons; only a suspicious batch is checked
 // against the log.
 func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
-	if !w.Config.CheckInvariants || b.Control {
+	if !w.config.CheckInvariants || b.Control {
 		return
 	}
 	if b.ProducerID >= 0 && b.BaseSequence >= 0 {
@@ -250,7 +250,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				w.hazard(HazardSequenceRewrite, p.TP.String(), "the record "+o.Records.Value(k)+" at offsets "+o.Offsets()+" is appended again at "+itoa(p.LEO)+
 					": pid="+itoa(b.ProducerID)+" bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch "+
 					itoa(int64(o.ProducerEpoch))+", as epoch "+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs(),
-					"TransactionManager.bumpIdempotentProducerEpoch: TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not (KAFKA-14034)").on(p.TP)
+					because(RuleHazardSequenceRewrite, "TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not")).on(p.TP)
 				break
 			}
 			v := batchViolation(InvDuplicateRecord, "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")", p, b)
@@ -270,7 +270,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 // decides (0 when unknown). It reports whether the marker is Kafka's
 // HazardLateTxnMarker: it closes a later transaction than its own.
 func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, epoch int16, result MarkerType, owner int64) (late bool) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return false
 	}
 	if result == MarkerCommit {
@@ -323,8 +323,8 @@ func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result Ma
 		}
 		w.hazard(HazardLateTxnMarker, p.TP.String(), "a delayed "+result.String()+" marker of an earlier, already completed transaction of pid="+itoa(e.ProducerID)+
 			" closes the later transaction open here from offset "+itoa(e.CurrentTxnFirstOffset)+" at the same epoch; the "+result.String()+" decides it",
-			"ref 2.7: under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; "+
-				"KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)").on(p.TP)
+			because(RuleHazardLateMarker, "under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; "+
+				"KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)")).on(p.TP)
 		return true
 	}
 	return false
@@ -337,7 +337,7 @@ func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result Ma
 // so the transaction's own marker will decide the write. Without this
 // check a missing verification would pass as HazardLateTxnOffsetCommit.
 func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int64) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return
 	}
 	t := w.txnPart(w.TxnPartitionFor(txnID))
@@ -371,7 +371,7 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+
 			" came from a TxnOffsetCommit of an earlier, already ended transaction of pid="+itoa(e.ProducerID)+
 			"; the "+result.String()+" of the transaction it joined decides them",
-			"ref 5.3: under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)").on(p.TP)
+			because(RuleHazardLateTxnOffset, "under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)")).on(p.TP)
 	}
 }
 
@@ -380,11 +380,11 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 // aborted-transaction list keep it out). A read_uncommitted consumer doing
 // so is Kafka's documented behaviour, narrated by noteUncommittedRead.
 func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return
 	}
 	if st := w.undecidedStatus(tp, b); st != StatusPlain {
-		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.Partitions[tp], b)
+		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.partitions[tp], b)
 		v.Consumer = c.Name
 		w.violateWith(v, c.Name)
 	}
@@ -393,7 +393,7 @@ func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
 // undecidedStatus is the status of a transactional batch a consumer
 // returned when that is aborted or open, StatusPlain otherwise.
 func (w *World) undecidedStatus(tp TP, b *Batch) BatchStatus {
-	p := w.Partitions[tp]
+	p := w.partitions[tp]
 	if p == nil || !b.Transactional {
 		return StatusPlain
 	}
@@ -420,5 +420,5 @@ func (w *World) noteUncommittedRead(c *Consumer, tp TP, u undecidedRead) {
 		what = "a transaction still open"
 	}
 	w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") returned "+tp.String()+" offsets "+u.b.Offsets()+" of "+what+" to the application, as read_uncommitted does",
-		"ConsumerConfig isolation.level: read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too").on(tp)
+		because(RuleReadUncommitted, "read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too")).on(tp)
 }

@@ -13,20 +13,22 @@ import (
 // written; this says the producer's request queue (TransactionManager's
 // pendingRequests) always drains.
 func TestSwarmLiveness(t *testing.T) {
+	t.Parallel()
 	forEachVersion(t, func(t *testing.T, version, share int) {
 		swarmLiveness(t, version, share)
 	})
 }
 
 func swarmLiveness(t *testing.T, version, share int) {
-	seeds := int64(200 / share)
+	seeds := int64(swarmScale(200))
 	if testing.Short() || raceEnabled {
-		seeds = int64(40 / share)
+		seeds = min(seeds, 40)
 	}
+	seeds = max(seeds/int64(share), 1)
 	for seed := int64(1); seed <= seeds; seed++ {
 		w, log := runSwarm(safeSetup, seed, 300, version)
 		var heal []Action
-		for _, b := range w.Brokers {
+		for _, b := range w.brokers {
 			if !b.Alive {
 				heal = append(heal, Restart{Target: Target{Broker: b.ID}})
 			}
@@ -41,8 +43,8 @@ func swarmLiveness(t *testing.T, version, share int) {
 			w.Apply(a)
 			log = append(log, a.String())
 		}
-		all := append([]*Producer(nil), w.Producers...)
-		for _, pr := range w.Processors {
+		all := append([]*Producer(nil), w.producers...)
+		for _, pr := range w.processors {
 			all = append(all, pr.Producer)
 		}
 		for _, p := range all {

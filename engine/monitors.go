@@ -16,8 +16,8 @@ type Monitor struct {
 	Broken string
 }
 
-// Monitors lists the guarantees, in the order of InvariantNames.
-var Monitors = []Monitor{
+// monitors lists the guarantees, in the order of invariantNames (Monitors is a copy).
+var monitors = []Monitor{
 	{Invariant: InvDuplicateSequence, Holds: "no batch was appended twice with the same producer id, epoch and sequence",
 		Broken: "a batch was appended twice with the same producer id, epoch and sequence"},
 	{Invariant: InvDuplicateRecord, Holds: "no record was written twice",
@@ -60,7 +60,7 @@ type monitorCount struct {
 
 // invariantIndex is the invariant's position in InvariantNames, -1 if none.
 func invariantIndex(name string) int {
-	for i, n := range InvariantNames {
+	for i, n := range invariantNames {
 		if n == name {
 			return i
 		}
@@ -70,7 +70,7 @@ func invariantIndex(name string) int {
 
 // monitorViolated counts violation i.
 func (w *World) monitorViolated(i int) {
-	k := invariantIndex(w.Violations[i].Name)
+	k := invariantIndex(w.violations[i].Name)
 	if k < 0 {
 		return
 	}
@@ -85,22 +85,22 @@ func (w *World) monitorViolated(i int) {
 // reads the counts kept as violations happen: its cost does not grow with
 // the history. MonitorStatusInto reuses a slice.
 func (w *World) MonitorStatus() []MonitorState {
-	return w.MonitorStatusInto(make([]MonitorState, 0, len(Monitors)))
+	return w.MonitorStatusInto(make([]MonitorState, 0, len(monitors)))
 }
 
 // MonitorStatusInto appends every monitor's state to dst[:0] and returns
 // it: with a dst of len(Monitors) capacity it allocates nothing.
 func (w *World) MonitorStatusInto(dst []MonitorState) []MonitorState {
 	dst = dst[:0]
-	for _, m := range Monitors {
+	for _, m := range monitors {
 		s := MonitorState{Monitor: m, FirstIndex: -1}
 		if k := invariantIndex(m.Invariant); k >= 0 {
 			c := w.monitors[k]
 			s.Count = int(c.count)
-			if c.first > 0 && int(c.first) <= len(w.Violations) {
+			if c.first > 0 && int(c.first) <= len(w.violations) {
 				s.Broken = true
 				s.FirstIndex = int(c.first) - 1
-				s.First = w.Violations[s.FirstIndex]
+				s.First = w.violations[s.FirstIndex]
 			}
 		}
 		dst = append(dst, s)

@@ -3,10 +3,10 @@ package engine
 import "testing"
 
 func TestInvariantCount(t *testing.T) {
-	if invariantCount != len(InvariantNames) {
-		t.Fatalf("invariantCount %d, InvariantNames %d", invariantCount, len(InvariantNames))
+	if invariantCount != len(invariantNames) {
+		t.Fatalf("invariantCount %d, invariantNames %d", invariantCount, len(invariantNames))
 	}
-	for i, n := range InvariantNames {
+	for i, n := range invariantNames {
 		if invariantIndex(n) != i {
 			t.Errorf("invariantIndex(%s) = %d", n, invariantIndex(n))
 		}
@@ -30,7 +30,7 @@ func duplicateAfterHistory(tb testing.TB, records int) *World {
 			tb.Fatal(err)
 		}
 	}
-	if len(w.Violations) == 0 {
+	if len(w.violations) == 0 {
 		tb.Fatal("no violation")
 	}
 	return w
@@ -40,13 +40,13 @@ func duplicateAfterHistory(tb testing.TB, records int) *World {
 // monitors of a world with 100,000 records of history and a violation.
 func BenchmarkMonitorStatus100k(b *testing.B) {
 	w := duplicateAfterHistory(b, 100000)
-	buf := make([]MonitorState, 0, len(Monitors))
+	buf := make([]MonitorState, 0, len(monitors))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		buf = w.MonitorStatusInto(buf)
 	}
-	b.ReportMetric(float64(len(w.Events)), "events")
+	b.ReportMetric(float64(w.events.len()), "events")
 	if !buf[1].Broken {
 		b.Fatal("duplicate-record not broken")
 	}
@@ -56,7 +56,7 @@ func BenchmarkMonitorStatus100k(b *testing.B) {
 // over the same history.
 func BenchmarkCause100k(b *testing.B) {
 	w := duplicateAfterHistory(b, 100000)
-	v := w.Violations[0]
+	v := w.violations[0]
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -64,5 +64,5 @@ func BenchmarkCause100k(b *testing.B) {
 			b.Fatal("short chain")
 		}
 	}
-	b.ReportMetric(float64(len(w.Events)), "events")
+	b.ReportMetric(float64(w.events.len()), "events")
 }

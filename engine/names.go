@@ -33,3 +33,18 @@ func ErrorCodes() []ErrorCode {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// The name tables as copies: a caller may change what it gets, never the
+// engine's own tables.
+
+// InvariantNames lists every invariant, in the order of Monitors.
+func InvariantNames() []string { return append([]string(nil), invariantNames...) }
+
+// HazardNames lists every named Kafka hazard.
+func HazardNames() []string { return append([]string(nil), hazardNames...) }
+
+// Monitors lists the guarantees, in the order of InvariantNames.
+func Monitors() []Monitor { return append([]Monitor(nil), monitors...) }
+
+// TxnStates lists every coordinator state in id order.
+func TxnStates() []TxnState { return append([]TxnState(nil), txnStates...) }

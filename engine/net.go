@@ -635,9 +635,9 @@ func (r *ListOffsetsResponse) describe() string {
 // latency unless a fault intervenes.
 func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Message {
 	w.nextMsg++
-	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.Now, Body: body}
-	w.schedule(w.Now+w.Config.LatencyMs, item{Kind: itemDeliver, Msg: m})
-	w.record(Event{Kind: EvSend, Actor: from, Message: m}, "")
+	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.now, Body: body}
+	w.schedule(w.now+w.config.LatencyMs, item{Kind: itemDeliver, Msg: m})
+	w.record(Event{Kind: EvSend, Actor: from, Message: m, say: saySends}, "")
 	w.cost.countSend(m)
 	return m
 }

@@ -50,7 +50,7 @@ func (w *World) countOutputs(topic string, b *Batch, d int32) {
 // outputsAppended counts a data batch appended outside any transaction:
 // it is visible, hence committed, at once.
 func (w *World) outputsAppended(p *PartitionLog, b *Batch) {
-	if w.Config.CheckInvariants && !b.Transactional && hasSources(b) {
+	if w.config.CheckInvariants && !b.Transactional && hasSources(b) {
 		w.countOutputs(p.TP.Topic, b, 1)
 	}
 }
@@ -59,7 +59,7 @@ func (w *World) outputsAppended(p *PartitionLog, b *Batch) {
 // about to close on p: the producer's batches from the transaction's first
 // offset on (there is no marker of this producer after that offset).
 func (w *World) outputsCommitted(p *PartitionLog, pid, first int64) {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return
 	}
 	for i := p.batchIndex(first); i < len(p.Batches); i++ {
@@ -80,7 +80,7 @@ func (p *PartitionLog) batchIndex(offset int64) int {
 // again, and outputsReopened takes its outputs back once the producer
 // state is rebuilt.
 func (w *World) outputsTruncated(p *PartitionLog, cut int) map[int64]bool {
-	if !w.Config.CheckInvariants {
+	if !w.config.CheckInvariants {
 		return nil
 	}
 	// Walk back from the end, remembering each producer's next marker.
@@ -135,7 +135,7 @@ func (w *World) openOutputs(topic string, in TP, pid int64) map[int64]int32 {
 	}
 	var open map[int64]int32
 	for k := int32(0); k < t.Partitions; k++ {
-		op := w.Partitions[TP{Topic: topic, Partition: k}]
+		op := w.partitions[TP{Topic: topic, Partition: k}]
 		if op == nil {
 			continue
 		}
@@ -173,11 +173,11 @@ func (w *World) openOutputs(topic string, in TP, pid int64) map[int64]int32 {
 // The cost is that of the input range and of pid's open transaction, not of
 // the history: committed outputs are counted as they commit (see above).
 func (w *World) checkOffsetsAtomic(group string, in TP, prev, next, pid int64) {
-	if !w.Config.CheckInvariants || next <= prev {
+	if !w.config.CheckInvariants || next <= prev {
 		return
 	}
 	var pr *Processor
-	for _, x := range w.Processors {
+	for _, x := range w.processors {
 		if x.Consumer.GroupID == group && x.Input == in.Topic {
 			pr = x
 			break
@@ -189,7 +189,7 @@ func (w *World) checkOffsetsAtomic(group string, in TP, prev, next, pid int64) {
 	if prev < 0 {
 		prev = 0
 	}
-	src := w.Partitions[in]
+	src := w.partitions[in]
 	if src == nil {
 		return
 	}

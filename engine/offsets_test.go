@@ -11,7 +11,7 @@ import (
 func recountOutputs(w *World) map[outputKey]map[int64]int32 {
 	out := map[outputKey]map[int64]int32{}
 	for _, tp := range w.allPartitions() {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		for i := range p.Batches {
 			b := &p.Batches[i]
 			if !hasSources(b) {
@@ -78,6 +78,7 @@ func checkOutputIndex(t *testing.T, w *World, what string) {
 // is replicated (so new leaders truncate it) and checks the incremental
 // count of committed outputs against a full recount after every action.
 func TestOutputIndexMatchesRecount(t *testing.T) {
+	t.Parallel()
 	setups := []swarmSetup{
 		{
 			name: "replicated output",
@@ -95,9 +96,9 @@ func TestOutputIndexMatchesRecount(t *testing.T) {
 		},
 		unsafeSetups[2],
 	}
-	seeds := 60
+	seeds := swarmScale(60)
 	if testing.Short() || raceEnabled {
-		seeds = 20
+		seeds = min(seeds, 20)
 	}
 	// Under transaction.version 2 too (markers at the bumped epoch), on
 	// fewer seeds.
@@ -180,7 +181,7 @@ func TestPvec(t *testing.T) {
 func TestOutputIndexTruncation(t *testing.T) {
 	w := New(DefaultConfig())
 	applyAll(t, w, CreateTopic{Name: "t"}, CreateTopic{Name: "u", Partitions: 1, RF: 3})
-	p := w.Partitions[TP{Topic: "u"}]
+	p := w.partitions[TP{Topic: "u"}]
 	in := TP{Topic: "t"}
 	out := func(pid int64, txnal bool, offs ...int64) Batch {
 		vals := make([]string, len(offs))

@@ -94,12 +94,12 @@ func (w *World) hold(need []TPOffset, m *Message, kind MsgKind, body Body) {
 		w.send(h.Kind, h.From, h.To, h.Corr, h.Body)
 		return
 	}
-	w.Held = append(w.Held, h)
+	w.held = append(w.held, h)
 }
 
 func (w *World) replicated(need []TPOffset) bool {
 	for _, n := range need {
-		if p := w.Partitions[n.TP]; p == nil || p.HW <= n.Offset {
+		if p := w.partitions[n.TP]; p == nil || p.HW <= n.Offset {
 			return false
 		}
 	}
@@ -108,15 +108,15 @@ func (w *World) replicated(need []TPOffset) bool {
 
 // releaseHeld sends the held answers whose writes are now replicated.
 func (w *World) releaseHeld() {
-	kept := w.Held[:0:0]
-	for _, h := range w.Held {
+	kept := w.held[:0:0]
+	for _, h := range w.held {
 		if w.replicated(h.Need) {
 			w.send(h.Kind, h.From, h.To, h.Corr, h.Body)
 		} else {
 			kept = append(kept, h)
 		}
 	}
-	w.Held = kept
+	w.held = kept
 }
 
 // IsInternal reports whether the partition belongs to an internal topic.
@@ -194,7 +194,7 @@ type appendResult struct {
 	BaseOffset int64
 	Duplicate  bool
 	Expected   int32 // the sequence the leader expected, or -1
-	Rule       string
+	Rule       Rule
 	// keepEpoch: a batch of an older epoch taken because the teaching
 	// switch eoslab.epoch.fencing is off; the producer state keeps the
 	// newer epoch and its cached batches.
@@ -208,19 +208,19 @@ type appendResult struct {
 // when no verification was needed).
 func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendResult {
 	if b.ProducerID < 0 {
-		return w.appendBatch(p, b, appendResult{Rule: "no producer id: not idempotent, appended without checks"})
+		return w.appendBatch(p, b, appendResult{Rule: because(RuleNotIdempotent, "no producer id: not idempotent, appended without checks")})
 	}
 	e, known := p.Producers[b.ProducerID]
 	if !known {
 		e = ProducerStateEntry{ProducerID: b.ProducerID, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 	}
 	last := b.LastSequence()
-	teach := w.Config.Teach
+	teach := w.config.Teach
 	// Row 1: duplicate of a cached batch (UnifiedLog.analyzeAndValidateProducerState).
 	if known && b.ProducerEpoch == e.ProducerEpoch && !teach.NoDedup {
 		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
 			return appendResult{Code: None, BaseOffset: m.FirstOffset, Duplicate: true, Expected: -1,
-				Rule: "row 1: same epoch, seq " + seqRange(b.BaseSequence, last) + " matches a cached batch: duplicate, original offset " + itoa(m.FirstOffset)}
+				Rule: because(RuleSeqDuplicate, "same epoch, seq "+seqRange(b.BaseSequence, last)+" matches a cached batch: duplicate, original offset "+itoa(m.FirstOffset))}
 		}
 	}
 	// Ref 2.2 step 3, the verification guard: a marker or another
@@ -229,23 +229,23 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	if guard != 0 && b.Transactional && e.CurrentTxnFirstOffset < 0 {
 		if v, ok := p.Verifying[b.ProducerID]; !ok || v.Guard != guard {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
-				Rule: "ref 2.2 step 3: the verification guard no longer matches (the entry it was verified under is gone); no open transaction here"}
+				Rule: because(RuleVerificationGuard, "the verification guard no longer matches (the entry it was verified under is gone); no open transaction here")}
 		}
 	}
 	// Row 2: stale epoch (checkProducerEpoch).
 	if e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
 		if !teach.NoFencing {
 			return appendResult{Code: InvalidProducerEpoch, Expected: -1,
-				Rule: "row 2: epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch))}
+				Rule: because(RuleSeqStaleEpoch, "epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch)))}
 		}
 		// A fenced epoch's sequences mean nothing next to the stored
 		// epoch's: the batch goes in as it comes, and the stored state
 		// keeps the newer epoch.
 		res := appendResult{Expected: -1, keepEpoch: true,
-			Rule: teachRule(ConfigTeachFencing) + "; epoch " + itoa(int64(b.ProducerEpoch)) + " < stored epoch " + itoa(int64(e.ProducerEpoch)) + " is not refused (Kafka answers INVALID_PRODUCER_EPOCH)"}
+			Rule: teachRule(ConfigTeachFencing, "; epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+" is not refused (Kafka answers INVALID_PRODUCER_EPOCH)")}
 		if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
-				Rule: res.Rule + "; row 9: pid " + itoa(b.ProducerID) + " has an open transaction here and the batch is not transactional"}
+				Rule: res.Rule.and(notTransactional(b.ProducerID))}
 		}
 		return w.appendBatch(p, b, res)
 	}
@@ -253,10 +253,10 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 		// Rows 1, 3 and 5 to 8 skipped: any sequence is taken, a retry
 		// included.
 		res := appendResult{Expected: -1,
-			Rule: teachRule(ConfigTeachDedup) + "; the leader skips the duplicate and sequence checks: seq " + seqRange(b.BaseSequence, last) + " appended as it comes"}
+			Rule: teachRule(ConfigTeachDedup, "; the leader skips the duplicate and sequence checks: seq "+seqRange(b.BaseSequence, last)+" appended as it comes")}
 		if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
-				Rule: res.Rule + "; row 9: pid " + itoa(b.ProducerID) + " has an open transaction here and the batch is not transactional"}
+				Rule: res.Rule.and(notTransactional(b.ProducerID))}
 		}
 		return w.appendBatch(p, b, res)
 	}
@@ -267,36 +267,36 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	// (ProducerAppendInfo.checkSequence, KIP-890 part 1).
 	if v, ok := p.Verifying[b.ProducerID]; ok && b.BaseSequence > v.LowestSeq {
 		return appendResult{Code: OutOfOrderSequenceNumber, Expected: v.LowestSeq,
-			Rule: "row 3: verification of seq " + itoa(int64(v.LowestSeq)) + " from pid " + itoa(b.ProducerID) + " is under way here: base " + itoa(int64(b.BaseSequence)) + " must not go first"}
+			Rule: because(RuleSeqVerifying, "verification of seq "+itoa(int64(v.LowestSeq))+" from pid "+itoa(b.ProducerID)+" is under way here: base "+itoa(int64(b.BaseSequence))+" must not go first")}
 	}
 	res := appendResult{Expected: -1}
 	switch {
 	case e.ProducerEpoch == NoProducerEpoch:
-		res.Rule = "row 4: no state for pid " + itoa(b.ProducerID) + " here: any sequence is accepted"
+		res.Rule = because(RuleSeqNoState, "no state for pid "+itoa(b.ProducerID)+" here: any sequence is accepted")
 	case b.ProducerEpoch > e.ProducerEpoch:
 		res.Expected = 0
 		if b.BaseSequence != 0 {
 			return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,
-				Rule: "row 6: new epoch " + itoa(int64(b.ProducerEpoch)) + " > " + itoa(int64(e.ProducerEpoch)) + " must start at sequence 0, got " + itoa(int64(b.BaseSequence))}
+				Rule: because(RuleSeqNewEpochNotZero, "new epoch "+itoa(int64(b.ProducerEpoch))+" > "+itoa(int64(e.ProducerEpoch))+" must start at sequence 0, got "+itoa(int64(b.BaseSequence)))}
 		}
-		res.Rule = "row 5: new epoch " + itoa(int64(b.ProducerEpoch)) + " > " + itoa(int64(e.ProducerEpoch)) + " starting at 0: cache cleared"
+		res.Rule = because(RuleSeqNewEpoch, "new epoch "+itoa(int64(b.ProducerEpoch))+" > "+itoa(int64(e.ProducerEpoch))+" starting at 0: cache cleared")
 	default:
 		want := nextSeq(e.LastSeq())
 		res.Expected = want
 		if b.BaseSequence != want {
 			return appendResult{Code: OutOfOrderSequenceNumber, Expected: want,
-				Rule: "row 8: same epoch, base " + itoa(int64(b.BaseSequence)) + " is not last " + itoa(int64(e.LastSeq())) + " + 1"}
+				Rule: because(RuleSeqOutOfOrder, "same epoch, base "+itoa(int64(b.BaseSequence))+" is not last "+itoa(int64(e.LastSeq()))+" + 1")}
 		}
 		if e.LastSeq() == NoSequence {
-			res.Rule = "row 7: same epoch, nothing cached, base 0"
+			res.Rule = because(RuleSeqInOrder, "same epoch, nothing cached, base 0")
 		} else {
-			res.Rule = "row 7: same epoch, base " + itoa(int64(b.BaseSequence)) + " == last " + itoa(int64(e.LastSeq())) + " + 1"
+			res.Rule = because(RuleSeqInOrder, "same epoch, base "+itoa(int64(b.BaseSequence))+" == last "+itoa(int64(e.LastSeq()))+" + 1")
 		}
 	}
 	// Rows 9 and 10: transaction consistency (appendDataBatch).
 	if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
 		return appendResult{Code: InvalidTxnState, Expected: res.Expected,
-			Rule: "row 9: pid " + itoa(b.ProducerID) + " has an open transaction here and the batch is not transactional"}
+			Rule: notTransactional(b.ProducerID)}
 	}
 	return w.appendBatch(p, b, res)
 }
@@ -313,7 +313,7 @@ func seqRange(a, b int32) string {
 func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendResult {
 	w.changes.partition(p)
 	b.BaseOffset = p.LEO
-	b.AppendTime = w.Now
+	b.AppendTime = w.now
 	w.checkAppendInvariants(p, &b)
 	p.Batches = append(p.Batches, b)
 	p.LEO += int64(b.Count)
@@ -331,10 +331,10 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 				e.ProducerEpoch = b.ProducerEpoch
 			}
 			if b.BaseSequence != NoSequence {
-				e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.Now})
+				e.push(BatchMetadata{FirstSeq: b.BaseSequence, LastSeq: b.LastSequence(), FirstOffset: b.BaseOffset, LastOffset: b.LastOffset(), Timestamp: w.now})
 			}
 		}
-		e.LastTimestamp = w.Now
+		e.LastTimestamp = w.now
 		if b.Transactional {
 			// Either the transaction now has a first offset or it is
 			// complete: the verification entry has done its job
@@ -345,10 +345,7 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 			e.CurrentTxnFirstOffset = b.BaseOffset
 			e.CurrentTxn = b.Txn
 			p.Ongoing = append(p.Ongoing, TxnRange{ProducerID: b.ProducerID, FirstOffset: b.BaseOffset, MarkerOffset: -1, Txn: b.Txn})
-			if res.Rule != "" {
-				res.Rule += "; "
-			}
-			res.Rule += "row 10: first transactional batch here: the transaction starts at offset " + itoa(b.BaseOffset)
+			res.Rule = res.Rule.and(because(RuleTxnFirstOffset, "first transactional batch here: the transaction starts at offset "+itoa(b.BaseOffset)))
 		}
 		p.Producers[b.ProducerID] = e
 	}
@@ -359,22 +356,22 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 // txn is the bookkeeping id of the client transaction the marker decides
 // (0 when unknown); only the invariants read it. late reports Kafka's
 // HazardLateTxnMarker (the marker closed a later transaction than txn).
-func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8, tv2Txn bool) (code ErrorCode, rule string, late bool) {
+func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch int32, result MarkerType, txn int64, version int8, tv2Txn bool) (code ErrorCode, rule Rule, late bool) {
 	e, known := p.Producers[pid]
 	if !known {
 		e = ProducerStateEntry{ProducerID: pid, ProducerEpoch: NoProducerEpoch, CoordinatorEpoch: -1, CurrentTxnFirstOffset: -1}
 	}
-	code, rule = markerEpochCheck(e, epoch, version)
+	code, reason, why := markerEpochCheck(e, epoch, version)
 	if code != None {
-		return code, rule, false
+		return code, because(reason, why), false
 	}
 	if coordEpoch < e.CoordinatorEpoch {
-		return TransactionCoordinatorFenced, "marker coordinatorEpoch " + itoa(int64(coordEpoch)) + " < stored " + itoa(int64(e.CoordinatorEpoch)), false
+		return TransactionCoordinatorFenced, because(RuleMarkerCoordinatorFenced, "marker coordinatorEpoch "+itoa(int64(coordEpoch))+" < stored "+itoa(int64(e.CoordinatorEpoch))), false
 	}
 	off := p.LEO
 	mb := Batch{BaseOffset: off, ProducerID: pid, ProducerEpoch: epoch, BaseSequence: NoSequence, Count: 1,
-		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.Now}
-	rule += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
+		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.now}
+	why += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
 	if e.CurrentTxnFirstOffset >= 0 {
 		first := e.CurrentTxnFirstOffset
 		late = w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, tv2Txn), result, txn)
@@ -389,28 +386,28 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 				lso = p.Ongoing[0].FirstOffset // the earliest other open transaction
 			}
 			p.Aborted = append(p.Aborted, AbortedTxn{ProducerID: pid, FirstOffset: first, LastOffset: off, LastStableOffset: lso})
-			rule += "; transaction " + itoa(first) + ".." + itoa(off) + " recorded in the aborted index"
+			why += "; transaction " + itoa(first) + ".." + itoa(off) + " recorded in the aborted index"
 		} else {
-			rule += "; transaction from offset " + itoa(first) + " committed"
+			why += "; transaction from offset " + itoa(first) + " committed"
 		}
 	} else {
-		rule += "; no open transaction for pid " + itoa(pid) + " here: appended, LSO unaffected"
+		why += "; no open transaction for pid " + itoa(pid) + " here: appended, LSO unaffected"
 	}
 	if e.ProducerEpoch != epoch {
 		e.NumCached = 0
 		e.ProducerEpoch = epoch
-		rule += "; epoch changed: 5-batch cache cleared"
+		why += "; epoch changed: 5-batch cache cleared"
 	}
 	e.CoordinatorEpoch = coordEpoch
 	e.CurrentTxnFirstOffset = -1
 	e.CurrentTxn = 0
-	e.LastTimestamp = w.Now
+	e.LastTimestamp = w.now
 	w.changes.partition(p)
 	p.Producers[pid] = e
 	delete(p.Verifying, pid)
 	p.Batches = append(p.Batches, mb)
 	p.LEO++
-	return None, rule, late
+	return None, because(reason, why), late
 }
 
 // removeOngoing removes a producer's open transaction, which starts at
@@ -436,7 +433,7 @@ func (w *World) afterAppend(p *PartitionLog) {
 		return
 	}
 	if !w.hasTimer(TimerReplicate, brokerAddr(p.Leader), p.TP) {
-		w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
+		w.setTimer(w.config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
 	}
 }
 
@@ -453,7 +450,7 @@ func (w *World) aliveFollowers(p *PartitionLog) int {
 // onReplicate is the followers' fetch: the high watermark moves to what they
 // have copied.
 func (w *World) onReplicate(t Timer) {
-	p := w.Partitions[t.TP]
+	p := w.partitions[t.TP]
 	if p == nil {
 		return
 	}
@@ -463,7 +460,7 @@ func (w *World) onReplicate(t Timer) {
 	}
 	w.advanceHW(p, upto)
 	if p.LEO > p.HW && w.aliveFollowers(p) > 0 {
-		w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
+		w.setTimer(w.config.LatencyMs, Timer{Kind: TimerReplicate, Owner: brokerAddr(p.Leader), ID: p.LEO, TP: p.TP})
 	}
 }
 
@@ -492,7 +489,7 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 		w.emit(EvWatermark, brokerAddr(p.Leader), text).on(p.TP)
 	}
 	w.markDirty(p.TP)
-	if len(w.Held) > 0 {
+	if len(w.held) > 0 {
 		w.releaseHeld()
 	}
 }
@@ -596,7 +593,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 func (w *World) expireProducers(p *PartitionLog) {
 	var ids []int64
 	for pid, e := range p.Producers {
-		if e.CurrentTxnFirstOffset < 0 && w.Now-e.LastTimestamp >= w.Config.ProducerIDExpirationMs {
+		if e.CurrentTxnFirstOffset < 0 && w.now-e.LastTimestamp >= w.config.ProducerIDExpirationMs {
 			ids = append(ids, pid)
 		}
 	}
@@ -608,8 +605,14 @@ func (w *World) expireProducers(p *PartitionLog) {
 	}
 	// Verification entries expire on the same timer (removeExpiredProducers).
 	for pid, v := range p.Verifying {
-		if w.Now-v.Timestamp >= w.Config.ProducerIDExpirationMs {
+		if w.now-v.Timestamp >= w.config.ProducerIDExpirationMs {
 			delete(p.Verifying, pid)
 		}
 	}
+}
+
+// notTransactional is the rule that refuses a non-transactional batch from
+// a pid with an open transaction on the partition.
+func notTransactional(pid int64) Rule {
+	return because(RuleTxnNotTransactional, "pid "+itoa(pid)+" has an open transaction here and the batch is not transactional")
 }

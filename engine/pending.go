@@ -17,7 +17,7 @@ type PendingItem struct {
 // what is waiting reads better without them.
 func (w *World) Pending(all bool) []PendingItem {
 	var out []PendingItem
-	for _, it := range w.Queue.sorted() {
+	for _, it := range w.queue.sorted() {
 		if w.isCancelled(&it) {
 			continue
 		}

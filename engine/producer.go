@@ -216,34 +216,34 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 		return
 	}
 	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
-		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (ref 1.3)")
+		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (TransactionManager.State.isTransitionValid)")
 	}
 	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
 	p.State = to
 }
 
 // clientError records an error the application sees.
-func (w *World) clientError(p *Producer, code ErrorCode, text, rule string) {
+func (w *World) clientError(p *Producer, code ErrorCode, text string, rule Rule) {
 	p.LastError = code
 	p.ErrorText = text
 	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule).code(code)
 }
 
 func (w *World) fatal(p *Producer, code ErrorCode, text string) {
-	w.clientError(p, code, text+" (fatal: the producer must be closed)", "ref 1.4: fatal")
+	w.clientError(p, code, text+" (fatal: the producer must be closed)", because(RuleErrorFatal, "fatal"))
 	w.setClientState(p, FatalError)
 	p.Queue = nil
 }
 
 func (w *World) abortable(p *Producer, code ErrorCode, text string) {
-	w.clientError(p, code, text+" (abortable: call abortTransaction)", "ref 1.4: abortable")
+	w.clientError(p, code, text+" (abortable: call abortTransaction)", because(RuleErrorAbortable, "abortable"))
 	if p.State != AbortableError && p.State != FatalError && p.State != AbortingTransaction {
 		w.setClientState(p, AbortableError)
 	}
 }
 
 func (w *World) anyBroker() int {
-	for _, b := range w.Brokers {
+	for _, b := range w.brokers {
 		if b.Alive {
 			return b.ID
 		}
@@ -288,7 +288,7 @@ func (w *World) runProducer(p *Producer) {
 	if p.Crashed || p.Paused || p.Closed || p.ConfigError != "" || p.State == FatalError {
 		return
 	}
-	if w.Now < p.BackoffUntil {
+	if w.now < p.BackoffUntil {
 		return
 	}
 	if p.idempotent() && w.maybeSendTxnRequest(p) {
@@ -404,7 +404,7 @@ func (w *World) terminateTxnRequest(p *Producer, r TxnRequest) {
 			// an abortable error; commitTransaction fails and the
 			// application must abort.
 			p.EndRequested = 0
-			w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", "ref 1.4: abortable").code(p.LastError)
+			w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", because(RuleErrorAbortable, "abortable")).code(p.LastError)
 		}
 	case MsgAddOffsetsToTxn, MsgTxnOffsetCommit:
 		p.Offsets = nil
@@ -578,7 +578,7 @@ func (w *World) drain(p *Producer) {
 			blocked = append(blocked, b.TP)
 			continue
 		}
-		pl := w.Partitions[b.TP]
+		pl := w.partitions[b.TP]
 		if pl == nil || pl.Leader < 0 {
 			blocked = append(blocked, b.TP)
 			continue
@@ -633,7 +633,7 @@ func (w *World) drain(p *Producer) {
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
-			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", "acks=0 can lose data").on(b.TP)
+			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", because(RuleAcksZero, "acks=0 can lose data")).on(b.TP)
 			p.removeBatch(b.ID)
 			i--
 			continue
@@ -764,7 +764,7 @@ func (w *World) retryLater(p *Producer, backoff int64) {
 	if backoff <= 0 {
 		backoff = p.Config.RetryBackoffMs
 	}
-	p.BackoffUntil = w.Now + backoff
+	p.BackoffUntil = w.now + backoff
 	w.setTimer(backoff, Timer{Kind: TimerRetryBackoff, Owner: p.Name})
 }
 
@@ -788,12 +788,12 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 func (w *World) coordinatorRetry(p *Producer, h TxnRequest, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", "ref 1.4: retried").code(code)
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", because(RuleErrorFindCoordinator, "retried")).code(code)
 		w.lookupCoordinator(p, false, p.Config.TransactionalID)
 		p.reenqueue(h)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", "ref 1.4: retriable").code(code)
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", because(RuleErrorRetriable, "retriable")).code(code)
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 		return true
@@ -851,7 +851,7 @@ func (w *World) endCallFails(p *Producer) {
 		return
 	}
 	p.EndRequested = 0
-	w.emitRule(EvClientError, p.Name, call+" throws "+exceptionName(p.LastError), "ref 1.4")
+	w.emitRule(EvClientError, p.Name, call+" throws "+exceptionName(p.LastError), cite(RuleClientThrows))
 }
 
 // exceptionName is the Java exception a client error surfaces as.
@@ -903,7 +903,7 @@ func (w *World) onAddPartitionsResp(p *Producer, h TxnRequest, sent []TP, r *Add
 	}
 	// The partitions stay pending; the same request is sent again on retry.
 	if code == ConcurrentTransactions && len(p.TxnParts) == 0 {
-		w.emitRule(EvClientError, p.Name, "gets "+ConcurrentTransactions.String()+" on its first AddPartitionsToTxn: retries after 20 ms", "ref 1.4").code(ConcurrentTransactions)
+		w.emitRule(EvClientError, p.Name, "gets "+ConcurrentTransactions.String()+" on its first AddPartitionsToTxn: retries after 20 ms", cite(RuleAddPartitionsBackoff)).code(ConcurrentTransactions)
 		p.reenqueue(h)
 		w.retryLater(p, AddPartitionsRetryBackoffMs)
 		return
@@ -998,7 +998,7 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, h TxnRequest, r *TxnOffsetCom
 	case ConcurrentTransactions:
 		// Verification found the transaction completing (ref 5.2):
 		// retriable, sent again to the same coordinator.
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", "ref 5.5: retriable").code(code)
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", because(RuleTxnOffsetRetriable, "retriable")).code(code)
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 	case InvalidProducerEpoch, ProducerFenced:
@@ -1049,7 +1049,7 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 // produceFailed decides between retry, epoch bump and error (ref 1.4, 1.5;
 // Sender.completeBatch, TransactionManager.canRetry).
 func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
-	expired := w.Now-b.CreatedAt >= p.Config.DeliveryTimeoutMs
+	expired := w.now-b.CreatedAt >= p.Config.DeliveryTimeoutMs
 	retriesLeft := int64(b.Attempts) <= p.Config.Retries
 	switch {
 	case code.Retriable() || code == RequestTimedOut:
@@ -1057,7 +1057,7 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 			w.failBatch(p, b, errTimeout, "delivery.timeout.ms or retries exhausted after "+code.Name())
 			return
 		}
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable").on(b.TP).code(code)
+		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", because(RuleBatchRetriable, "retriable")).on(b.TP).code(code)
 		w.retryLater(p, 0)
 	case code == OutOfOrderSequenceNumber && p.idempotent():
 		// TransactionManager.canRetry: a batch that is not the next
@@ -1066,7 +1066,7 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 		// refused means a real gap.
 		ps := p.part(b.TP)
 		if b.SeqReset || b.BaseSeq != nextSeq(ps.LastAckedSeq) {
-			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry").on(b.TP).code(OutOfOrderSequenceNumber)
+			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", cite(RuleSeqUnresolvedRetry)).on(b.TP).code(OutOfOrderSequenceNumber)
 			w.retryLater(p, 0)
 			return
 		}
@@ -1102,7 +1102,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 	if p.Epoch == math.MaxInt16 {
 		// bumpIdempotentProducerEpoch: the client side runs out at 32767
 		// (the coordinator's bound is 32766, ref 0.1).
-		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", "ref 1.5")
+		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", cite(RuleIdempotentNewPid))
 		p.NeedInit = true
 		p.ProducerID = NoProducerID
 		for i := range p.Queue {
@@ -1111,7 +1111,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 		return
 	}
 	p.Epoch++
-	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap").on(tp)
+	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", because(RuleIdempotentBump, "idempotent producer hit a real sequence gap")).on(tp)
 	seq := int32(0)
 	for i := range p.Queue {
 		if b := &p.Queue[i]; b.TP == tp && b.BaseSeq != NoSequence {
@@ -1139,7 +1139,7 @@ func (w *World) failBatch(p *Producer, b *ProducerBatch, code ErrorCode, text st
 		w.abortable(p, code, text)
 		return
 	}
-	w.clientError(p, code, text+"; the record is not delivered", "ref 1.4")
+	w.clientError(p, code, text+"; the record is not delivered", cite(RuleBatchFailed))
 }
 
 // onRequestTimeout: no answer within request.timeout.ms. The request is
@@ -1149,7 +1149,7 @@ func (w *World) onProducerTimeout(p *Producer, corr int64) {
 	if !ok {
 		return
 	}
-	w.emitRule(EvTimer, p.Name, "no answer to its "+req.Kind.String()+" within request.timeout.ms ("+itoa(p.Config.RequestTimeoutMs)+" ms)", "the request or its answer was lost")
+	w.emitRule(EvTimer, p.Name, "no answer to its "+req.Kind.String()+" within request.timeout.ms ("+itoa(p.Config.RequestTimeoutMs)+" ms)", because(RuleRequestTimeout, "the request or its answer was lost"))
 	switch req.Kind {
 	case MsgProduce:
 		if b := p.batch(req.BatchID); b != nil {

@@ -11,21 +11,21 @@ import "sort"
 // shared snapshot.
 
 // EventCount is the number of events so far.
-func (w *World) EventCount() int { return len(w.Events) }
+func (w *World) EventCount() int { return w.events.len() }
 
 // EventAt is the i-th event (0 <= i < EventCount), by value. Its Message,
 // when set, is shared: messages are never modified after they are sent.
-func (w *World) EventAt(i int) Event { return w.Events[i] }
+func (w *World) EventAt(i int) Event { return *w.events.at(i) }
 
 // FirstEventAt is the position of the first event at or after virtual time
 // t, or EventCount if there is none. Time never goes back, so the events
 // are in time order and this is a binary search.
 func (w *World) FirstEventAt(t int64) int {
-	return sort.Search(len(w.Events), func(i int) bool { return w.Events[i].Time >= t })
+	return sort.Search(w.events.len(), func(i int) bool { return w.events.at(i).Time >= t })
 }
 
 // ViolationList is a copy of the invariant violations so far, in order.
-func (w *World) ViolationList() []Violation { return append([]Violation(nil), w.Violations...) }
+func (w *World) ViolationList() []Violation { return append([]Violation(nil), w.violations...) }
 
 // PartitionInfo is what a partition's offsets say (ref 4.2).
 type PartitionInfo struct {
@@ -40,10 +40,10 @@ type PartitionInfo struct {
 // peekPartition is Partition without creating an internal partition on
 // first use: an untouched __consumer_offsets partition reads as empty.
 func (w *World) peekPartition(tp TP) *PartitionLog {
-	if p, ok := w.Partitions[tp]; ok {
+	if p, ok := w.partitions[tp]; ok {
 		return p
 	}
-	if tp.Topic == OffsetsTopic && tp.Partition >= 0 && tp.Partition < w.Config.OffsetsPartitions {
+	if tp.Topic == OffsetsTopic && tp.Partition >= 0 && tp.Partition < w.config.OffsetsPartitions {
 		return &PartitionLog{TP: tp, Leader: -1, Producers: map[int64]ProducerStateEntry{}}
 	}
 	return nil
@@ -229,7 +229,7 @@ type TxnInfo struct {
 func (w *World) TxnInfo(id string) TxnInfo {
 	pn := w.TxnPartitionFor(id)
 	info := TxnInfo{Coordinator: TP{Topic: TxnStateTopic, Partition: pn}}
-	t, ok := w.TxnParts[pn]
+	t, ok := w.txnParts[pn]
 	if !ok {
 		info.Broker = w.firstAlive(w.replicasFor(TxnStateTopic, pn, 3))
 		return info
@@ -246,7 +246,7 @@ func (w *World) TxnInfo(id string) TxnInfo {
 // __transaction_state for one transactional id, oldest first (ref 3.2).
 // The log outlives coordinators: it is the partition's durable content.
 func (w *World) TxnLog(id string) []TxnLogRecord {
-	t, ok := w.TxnParts[w.TxnPartitionFor(id)]
+	t, ok := w.txnParts[w.TxnPartitionFor(id)]
 	if !ok {
 		return nil
 	}
@@ -279,11 +279,11 @@ type PendingOffset struct {
 
 // GroupIDs lists the groups the group coordinator holds, sorted by id:
 // those a consumer joined and those an offset commit created.
-func (w *World) GroupIDs() []string { return sortedKeys(w.Groups) }
+func (w *World) GroupIDs() []string { return sortedKeys(w.groups) }
 
 // GroupInfo describes a group; ok is false when the coordinator has none.
 func (w *World) GroupInfo(id string) (GroupInfo, bool) {
-	g, ok := w.Groups[id]
+	g, ok := w.groups[id]
 	if !ok {
 		return GroupInfo{}, false
 	}

@@ -9,7 +9,7 @@ func TestReadersCreateNothing(t *testing.T) {
 	w := New(DefaultConfig())
 	w.Apply(CreateTopic{Name: "t"})
 	w.Apply(DeclareProducer{Name: "A", Config: DefaultProducerConfig()})
-	before, beforeTxn, beforeGroups := len(w.Partitions), len(w.TxnParts), len(w.Groups)
+	before, beforeTxn, beforeGroups := len(w.partitions), len(w.txnParts), len(w.groups)
 	off := TP{Topic: OffsetsTopic, Partition: 7}
 
 	if info, ok := w.PartitionInfo(off); !ok || info.LogEndOffset != 0 || info.LastStableOffset != 0 {
@@ -44,9 +44,9 @@ func TestReadersCreateNothing(t *testing.T) {
 	if !ok || p.NextSeq(TP{Topic: "t", Partition: 0}) != 0 || p.HasAcked {
 		t.Errorf("producer A: %+v %v", p, ok)
 	}
-	if len(w.Partitions) != before || len(w.TxnParts) != beforeTxn || len(w.Groups) != beforeGroups || len(w.Producer("A").Parts) != 0 {
+	if len(w.partitions) != before || len(w.txnParts) != beforeTxn || len(w.groups) != beforeGroups || len(w.Producer("A").Parts) != 0 {
 		t.Fatalf("a reader created state: partitions %d -> %d, txn partitions %d -> %d, groups %d -> %d, producer parts %d",
-			before, len(w.Partitions), beforeTxn, len(w.TxnParts), beforeGroups, len(w.Groups), len(w.Producer("A").Parts))
+			before, len(w.partitions), beforeTxn, len(w.txnParts), beforeGroups, len(w.groups), len(w.Producer("A").Parts))
 	}
 }
 

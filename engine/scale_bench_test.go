@@ -62,8 +62,8 @@ func processorWorld(tb testing.TB, n int) *World {
 	if pr.Consumed != n {
 		tb.Fatalf("processor consumed %d of %d records", pr.Consumed, n)
 	}
-	if len(w.Violations) > 0 {
-		tb.Fatalf("violation: %v", w.Violations[0])
+	if len(w.violations) > 0 {
+		tb.Fatalf("violation: %v", w.violations[0])
 	}
 	return w
 }
@@ -103,13 +103,13 @@ func producersWorld(tb testing.TB, n int) *World {
 	}
 	applyAll(tb, w, Run{})
 	committed := 0
-	for _, p := range w.Producers {
+	for _, p := range w.producers {
 		if p.State == Ready {
 			committed++
 		}
 	}
-	if committed != n || len(w.Violations) > 0 {
-		tb.Fatalf("%d of %d producers ready, violations %v", committed, n, w.Violations)
+	if committed != n || len(w.violations) > 0 {
+		tb.Fatalf("%d of %d producers ready, violations %v", committed, n, w.violations)
 	}
 	return w
 }
@@ -140,8 +140,8 @@ func finishedTxnsWorld(tb testing.TB, n int) *World {
 	for i := 0; i < n; i++ {
 		applyAll(tb, w, call("T", CallBeginTransaction), send("T", tp("t", i%2), "v"+strconv.Itoa(i)), call("T", CallCommitTransaction), Run{})
 	}
-	if len(w.Violations) > 0 {
-		tb.Fatalf("violation: %v", w.Violations[0])
+	if len(w.violations) > 0 {
+		tb.Fatalf("violation: %v", w.violations[0])
 	}
 	return w
 }
@@ -212,7 +212,7 @@ func recordBytes(tb testing.TB, n, perSend int) float64 {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	got := 0
-	for _, p := range w.Partitions {
+	for _, p := range w.partitions {
 		for i := range p.Batches {
 			if !p.Batches[i].Control && p.TP.Topic == "t" {
 				got += int(p.Batches[i].Count)

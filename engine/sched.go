@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // The scheduler: every network delivery and every timer is an item ordered by
 // (virtual time, sequence number). A step takes the next item. The queue is a
 // binary heap of plain values so a snapshot copies it with one slice copy.
@@ -55,24 +57,51 @@ func (a *item) less(b *item) bool {
 	return a.Seq < b.Seq
 }
 
-type queue []item
+// queue is a binary heap of small keys (time, seq and the slot of the
+// item), the items themselves in a slab beside it: a sift moves 24-byte
+// keys without pointers, not 88-byte items with three, so it neither
+// copies much nor pays the garbage collector's write barriers. A freed
+// slot is reused. The heap's index i (0 is the next item) is what at and
+// removeAt take.
+type queue struct {
+	keys []qkey
+	slab []item
+	free []int32
+}
+
+type qkey struct {
+	At, Seq int64
+	slot    int32
+}
+
+func (a *qkey) less(b *qkey) bool {
+	if a.At != b.At {
+		return a.At < b.At
+	}
+	return a.Seq < b.Seq
+}
+
+func (q *queue) len() int { return len(q.keys) }
+
+// at is the item at heap index i.
+func (q *queue) at(i int) *item { return &q.slab[q.keys[i].slot] }
 
 func (q *queue) push(it item) {
-	*q = append(*q, it)
-	s := *q
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].less(&s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
+	var slot int32
+	if n := len(q.free); n > 0 {
+		slot = q.free[n-1]
+		q.free = q.free[:n-1]
+		q.slab[slot] = it
+	} else {
+		slot = int32(len(q.slab))
+		q.slab = append(q.slab, it)
 	}
+	q.keys = append(q.keys, qkey{At: it.At, Seq: it.Seq, slot: slot})
+	q.up(len(q.keys) - 1)
 }
 
 func (q *queue) down(i int) {
-	s := *q
+	s := q.keys
 	n := len(s)
 	for {
 		l := 2*i + 1
@@ -92,7 +121,7 @@ func (q *queue) down(i int) {
 }
 
 func (q *queue) up(i int) {
-	s := *q
+	s := q.keys
 	for i > 0 {
 		p := (i - 1) / 2
 		if !s[i].less(&s[p]) {
@@ -108,12 +137,14 @@ func (q *queue) pop() item {
 }
 
 func (q *queue) removeAt(i int) item {
-	s := *q
-	it := s[i]
+	s := q.keys
+	slot := s[i].slot
+	it := q.slab[slot]
+	q.slab[slot] = item{}
+	q.free = append(q.free, slot)
 	last := len(s) - 1
 	s[i] = s[last]
-	s[last] = item{}
-	*q = s[:last]
+	q.keys = s[:last]
 	if i < last {
 		q.down(i)
 		q.up(i)
@@ -121,12 +152,23 @@ func (q *queue) removeAt(i int) item {
 	return it
 }
 
+// clone copies the queue (keys, slab and free slots).
+func (q *queue) clone() queue {
+	return queue{keys: append([]qkey(nil), q.keys...), slab: append([]item(nil), q.slab...), free: append([]int32(nil), q.free...)}
+}
+
 // sorted returns the items in delivery order (a copy).
-func (q queue) sorted() []item {
-	c := append(queue(nil), q...)
-	out := make([]item, 0, len(c))
-	for len(c) > 0 {
-		out = append(out, c.pop())
+func (q *queue) sorted() []item {
+	keys := append([]qkey(nil), q.keys...)
+	slices.SortFunc(keys, func(a, b qkey) int {
+		if a.less(&b) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]item, len(keys))
+	for i, k := range keys {
+		out[i] = q.slab[k.slot]
 	}
 	return out
 }
@@ -135,14 +177,14 @@ func (w *World) schedule(at int64, it item) {
 	w.seq++
 	it.At = at
 	it.Seq = w.seq
-	w.Queue.push(it)
+	w.queue.push(it)
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 		w.indexTimeout(it)
 	}
 }
 
 func (w *World) setTimer(after int64, t Timer) {
-	w.schedule(w.Now+after, item{Kind: itemTimer, Timer: t})
+	w.schedule(w.now+after, item{Kind: itemTimer, Timer: t})
 }
 
 // cancelTimer removes pending timers of a kind for an owner and id.
@@ -165,15 +207,15 @@ func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 		w.dropCancelled()
 		// Rebuild when the cancelled ones are half the queue, or the
 		// index holds more than the queue (items removed by other code).
-		if n := len(w.cancelled); n > 32 && 2*n > len(w.Queue) || n+len(w.timeouts) > len(w.Queue)+64 {
+		if n := len(w.cancelled); n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
 			w.compactQueue()
 		}
 		return
 	}
-	for i := 0; i < len(w.Queue); i++ {
-		it := &w.Queue[i]
+	for i := 0; i < w.queue.len(); i++ {
+		it := w.queue.at(i)
 		if it.Timer.ID == id && it.Kind == itemTimer && it.Timer.Kind == kind && it.Timer.Owner == owner {
-			w.Queue.removeAt(i)
+			w.queue.removeAt(i)
 			i = -1
 		}
 	}
@@ -207,14 +249,14 @@ func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.ca
 // dropCancelled pops cancelled timeouts off the top of the queue, so that
 // the next item is always a live one.
 func (w *World) dropCancelled() {
-	for len(w.Queue) > 0 && w.isCancelled(&w.Queue[0]) {
-		delete(w.cancelled, w.Queue.pop().Seq)
+	for w.queue.len() > 0 && w.isCancelled(w.queue.at(0)) {
+		delete(w.cancelled, w.queue.pop().Seq)
 	}
 }
 
 // popItem takes the next item, which dropCancelled made a live one.
 func (w *World) popItem() item {
-	it := w.Queue.pop()
+	it := w.queue.pop()
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
 		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
@@ -229,29 +271,32 @@ func (w *World) popItem() item {
 // index from what is left (items other code removed leave stale entries).
 // The heap's layout changes, not its order: items are taken by (time, seq).
 func (w *World) compactQueue() {
-	kept := w.Queue[:0]
-	for _, it := range w.Queue {
-		if !w.cancelled[it.Seq] {
-			kept = append(kept, it)
+	q := &w.queue
+	kept := q.keys[:0]
+	for _, k := range q.keys {
+		if w.cancelled[k.Seq] {
+			q.slab[k.slot] = item{}
+			q.free = append(q.free, k.slot)
+		} else {
+			kept = append(kept, k)
 		}
 	}
-	clear(w.Queue[len(kept):])
-	w.Queue = kept
+	q.keys = kept
 	for i := len(kept)/2 - 1; i >= 0; i-- {
-		w.Queue.down(i)
+		q.down(i)
 	}
 	w.cancelled = nil
 	w.timeouts = nil
-	for _, it := range w.Queue {
-		if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-			w.indexTimeout(it)
+	for i := range q.len() {
+		if it := q.at(i); it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+			w.indexTimeout(*it)
 		}
 	}
 }
 
 func (w *World) hasTimer(kind TimerKind, owner string, tp TP) bool {
-	for i := range w.Queue {
-		it := &w.Queue[i]
+	for i := range w.queue.len() {
+		it := w.queue.at(i)
 		if it.Kind == itemTimer && it.Timer.Kind == kind && it.Timer.Owner == owner && it.Timer.TP == tp {
 			return true
 		}

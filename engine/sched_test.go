@@ -36,7 +36,7 @@ func TestCancelledTimeoutsAreInvisible(t *testing.T) {
 				tm := Timer{Kind: kind, Owner: owners[r.Intn(len(owners))], ID: id}
 				after := int64(r.Intn(3000))
 				w.setTimer(after, tm)
-				ref = append(ref, item{At: w.Now + after, Seq: w.seq, Kind: itemTimer, Timer: tm})
+				ref = append(ref, item{At: w.now + after, Seq: w.seq, Kind: itemTimer, Timer: tm})
 			case k < 75 && corr > 0:
 				tm := Timer{Kind: TimerRequestTimeout, Owner: owners[r.Intn(len(owners))], ID: 1 + r.Int63n(corr)}
 				w.cancelTimer(tm.Kind, tm.Owner, tm.ID)
@@ -63,8 +63,8 @@ func TestCancelledTimeoutsAreInvisible(t *testing.T) {
 				w.dropCancelled()
 				sort.Slice(ref, func(i, j int) bool { return ref[i].less(&ref[j]) })
 				if len(ref) == 0 {
-					if len(w.Queue) != 0 {
-						t.Fatalf("seed %d op %d: the queue holds %d items, want none", seed, op, len(w.Queue))
+					if w.queue.len() != 0 {
+						t.Fatalf("seed %d op %d: the queue holds %d items, want none", seed, op, w.queue.len())
 					}
 					continue
 				}
@@ -79,7 +79,7 @@ func TestCancelledTimeoutsAreInvisible(t *testing.T) {
 				if got.Seq != ref[0].Seq || got.Timer != ref[0].Timer {
 					t.Fatalf("seed %d op %d: popped %+v, want %+v", seed, op, got, ref[0])
 				}
-				w.Now = got.At
+				w.now = got.At
 				ref = ref[1:]
 			}
 		}

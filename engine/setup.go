@@ -5,7 +5,7 @@ package engine
 // a topic that does not exist, a cluster whose shape is already fixed.
 
 func (w *World) applyBrokers(a Brokers) error {
-	if w.Started || len(w.Partitions) > 0 || len(w.Producers) > 0 {
+	if w.started || len(w.partitions) > 0 || len(w.producers) > 0 {
 		return errf("brokers must come before topics and clients")
 	}
 	w.setBrokers(a.N)
@@ -24,31 +24,31 @@ func (w *World) applyConfig(a SetConfig) error {
 func (w *World) setConfig(s Setting) error {
 	switch s.Key {
 	case ConfigTransactionVersion:
-		w.Config.TransactionVersion = int(s.Value)
+		w.config.TransactionVersion = int(s.Value)
 	case ConfigVerification:
-		w.Config.Verification = s.Value != 0
+		w.config.Verification = s.Value != 0
 	case ConfigTxnMaxTimeoutMs:
-		w.Config.TxnMaxTimeoutMs = s.Value
+		w.config.TxnMaxTimeoutMs = s.Value
 	case ConfigTxnIDExpirationMs:
-		w.Config.TxnIDExpirationMs = s.Value
+		w.config.TxnIDExpirationMs = s.Value
 	case ConfigProducerIDExpirationMs:
-		w.Config.ProducerIDExpirationMs = s.Value
+		w.config.ProducerIDExpirationMs = s.Value
 	case ConfigLatencyMs:
-		w.Config.LatencyMs = s.Value
+		w.config.LatencyMs = s.Value
 	case ConfigAbortCheckIntervalMs:
-		w.Config.AbortCheckIntervalMs = s.Value
+		w.config.AbortCheckIntervalMs = s.Value
 	case ConfigTeachDedup, ConfigTeachFencing, ConfigTeachLSO:
 		w.setTeaching(s.Key, s.Value != 0)
 	case ConfigTxnStatePartitions, ConfigOffsetsPartitions:
 		// Coordinators are placed by hashing into these partitions, so
 		// their number is fixed once a client may have used them.
-		if w.Started || len(w.TxnParts) > 0 || len(w.Groups) > 0 {
+		if w.started || len(w.txnParts) > 0 || len(w.groups) > 0 {
 			return errf("%s must be set before any client", s.Key)
 		}
 		if s.Key == ConfigTxnStatePartitions {
-			w.Config.TxnStatePartitions = int32(s.Value)
+			w.config.TxnStatePartitions = int32(s.Value)
 		} else {
-			w.Config.OffsetsPartitions = int32(s.Value)
+			w.config.OffsetsPartitions = int32(s.Value)
 		}
 	default:
 		return errf("unknown cluster config %d", s.Key)
@@ -67,7 +67,7 @@ func (w *World) createTopic(a CreateTopic) error {
 	if rf == 0 {
 		rf = 1
 	}
-	w.Topics = append(w.Topics, Topic{Name: a.Name, Partitions: parts, RF: rf})
+	w.topics = append(w.topics, Topic{Name: a.Name, Partitions: parts, RF: rf})
 	for p := int32(0); p < parts; p++ {
 		w.createPartition(TP{Topic: a.Name, Partition: p}, rf)
 	}
@@ -112,13 +112,13 @@ func (w *World) declareProducer(a DeclareProducer) error {
 	cfg, cfgErr := validateIdempotence(a.Config, a.Set)
 	p := w.newProducer(a.Name, cfg)
 	p.ConfigError = cfgErr
-	w.Producers = append(w.Producers, p)
+	w.producers = append(w.producers, p)
 	if cfgErr != "" {
 		p.LastError = errConfig
 		p.ErrorText = cfgErr
-		w.emitRule(EvClientError, p.Name, "construction fails: "+cfgErr, "ref 1.1").code(errConfig)
+		w.emitRule(EvClientError, p.Name, "construction fails: "+cfgErr, cite(RuleIdempotenceConfig)).code(errConfig)
 	} else if !cfg.Idempotence {
-		w.emitRule(EvInfo, p.Name, "is not idempotent: no producer id, no sequence numbers", "ref 1.1")
+		w.emitRule(EvInfo, p.Name, "is not idempotent: no producer id, no sequence numbers", cite(RuleIdempotenceConfig))
 	}
 	return nil
 }
@@ -141,7 +141,7 @@ func (w *World) declareConsumer(a DeclareConsumer) error {
 	if c.GroupID != "" {
 		c.MemberID = w.joinGroup(c.GroupID, c.Name, c.InstanceID)
 	}
-	w.Consumers = append(w.Consumers, c)
+	w.consumers = append(w.consumers, c)
 	return nil
 }
 
@@ -165,7 +165,7 @@ func (w *World) declareProcessor(a DeclareProcessor) error {
 	// (StreamsConfig: auto.offset.reset=earliest).
 	pr.Consumer = &Consumer{Name: a.Name, ReadCommitted: true, OffsetReset: ResetEarliest, GroupID: a.GroupID, Topics: []string{pr.Input}, GroupBroker: -1}
 	pr.Consumer.MemberID = w.joinGroup(a.GroupID, a.Name, "")
-	w.Processors = append(w.Processors, pr)
+	w.processors = append(w.processors, pr)
 	return nil
 }
 
@@ -328,4 +328,11 @@ func (w *World) applySendOffsets(a SendOffsets) error {
 	}
 	w.callSendOffsets(p, job)
 	return nil
+}
+
+// SetTransactionVersion sets the finalized feature transaction.version as
+// a config line does, without narrating it: for a run that pins the
+// version before its first action (eoslab run --kafka 3|4).
+func (w *World) SetTransactionVersion(v int) {
+	w.config.TransactionVersion = v
 }

@@ -130,12 +130,12 @@ type GroupDump struct {
 
 // State builds the JSON dump of the world.
 func (w *World) State() StateDump {
-	s := StateDump{Type: "state", Time: w.Now, Steps: w.StepCount, TransactionVersion: w.Config.TransactionVersion, Violations: w.Violations}
+	s := StateDump{Type: "state", Time: w.now, Steps: w.stepCount, TransactionVersion: w.config.TransactionVersion, Violations: w.violations}
 	if s.Violations == nil {
 		s.Violations = []Violation{}
 	}
 	for _, tp := range w.allPartitions() {
-		p := w.Partitions[tp]
+		p := w.partitions[tp]
 		pd := PartitionDump{Partition: tp.String(), Leader: p.Leader, LogEndOffset: p.LEO, HighWatermark: p.HW, LastStableOffset: p.LastStableOffset(),
 			Batches: []BatchDump{}, ProducerStates: []ProducerStateDump{}, AbortedIndex: append([]AbortedTxn{}, p.Aborted...)}
 		for i := range p.Batches {
@@ -176,7 +176,7 @@ func (w *World) State() StateDump {
 		add(p)
 	}
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		for _, id := range sortedKeys(t.Meta) {
 			m := t.Meta[id]
 			d := TxnMetaDump{TransactionalID: id, Partition: t.name(), Broker: t.Leader, CoordinatorEpoch: t.CoordEpoch, ProducerID: m.ProducerID,
@@ -202,8 +202,8 @@ func (w *World) State() StateDump {
 	for _, c := range w.AllConsumers() {
 		addC(c)
 	}
-	for _, gid := range sortedKeys(w.Groups) {
-		g := w.Groups[gid]
+	for _, gid := range sortedKeys(w.groups) {
+		g := w.groups[gid]
 		d := GroupDump{GroupID: gid, Generation: g.Generation, Committed: []TPOffset{}, Pending: []TPOffset{}}
 		for _, tp := range sortedTPKeys(g.Committed) {
 			d.Committed = append(d.Committed, TPOffset{TP: tp, Offset: g.Committed[tp].Offset})

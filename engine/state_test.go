@@ -55,7 +55,7 @@ func TestStateDumpTransactionVersion(t *testing.T) {
 		}
 	}
 	b, _ := json.Marshal(w.State())
-	if !strings.Contains(string(b), `"steps":`+itoa(int64(w.StepCount))+`,"transactionVersion":1,`) ||
+	if !strings.Contains(string(b), `"steps":`+itoa(int64(w.stepCount))+`,"transactionVersion":1,`) ||
 		!strings.Contains(string(b), `"name":"A","transactionalId":"tx"`) || !strings.Contains(string(b), `"state":"READY","transactionVersion":1}`) {
 		t.Errorf("TV1 state: %s", b)
 	}

@@ -17,23 +17,38 @@ import (
 // TV2 none may happen.
 //
 // Every swarm runs under transaction.version 1, under 2, and on a cluster
-// that switches between them (swarmRuns), as parallel subtests: go test
-// runs seeds 1..1000 for each version and 1..200 for the switching one,
-// which on two cores takes about as long as the TV1 swarm alone did. The
-// long run (about 3 CPU-minutes per version), from engine/ (flags unknown
-// to go test must follow the package):
+// that switches between them (swarmRuns), as parallel subtests. Plain go
+// test runs the default -swarm.seeds 200: seeds 1..200 under TV1, 1..50
+// under TV2 and 1..20 on the switching cluster, and the other swarms at
+// the same fifth of their full sizes (swarmScale). That is enough for the
+// default suite because every safeguard-off swarm finds its violation by
+// seed 7 (TestSwarmSafeguardsOff logs the seed), so the random actions
+// reach each guarded situation many times over in 200 seeds. CI runs each
+// version at the full 1,000 seeds (.ci/run). The long run (about 3
+// CPU-minutes per version), from engine/ (flags unknown to go test must
+// follow the package):
 //
 //	go test . -run 'TestSwarmSafeguardsOn$' -swarm.seeds 20000 -timeout 60m
 //
 // and one seed of one version alone: -swarm.version 2 -swarm.first 5481
 // -swarm.seeds 1.
 
+// swarmFullSeeds is the -swarm.seeds the sizes written in the swarm tests
+// are for; swarmScale scales them to the -swarm.seeds asked for.
+const swarmFullSeeds = 1000
+
 var (
-	swarmSeeds   = flag.Int("swarm.seeds", 1000, "number of swarm seeds")
+	swarmSeeds   = flag.Int("swarm.seeds", 200, "number of swarm seeds (CI: 1000)")
 	swarmFirst   = flag.Int("swarm.first", 1, "first swarm seed (with -swarm.seeds N: seeds first..first+N-1)")
 	swarmActions = flag.Int("swarm.actions", 500, "random actions per seed")
 	swarmVersion = flag.Int("swarm.version", 0, "run only this swarm version: 1 (TV1), 2 (TV2) or 3 (a cluster switching between them); 0 runs all")
 )
+
+// swarmScale is n, a size at the full -swarm.seeds 1000, scaled to the
+// -swarm.seeds of this run, and at least 1.
+func swarmScale(n int) int {
+	return max(n**swarmSeeds/swarmFullSeeds, 1)
+}
 
 type swarmSetup struct {
 	name      string
@@ -236,8 +251,8 @@ func randomAction(w *World, r *rand.Rand, s swarmSetup, n int) Action {
 	case k < 82:
 		return Advance{Ms: int64(r.Intn(25000))}
 	case k < 87:
-		b := Target{Broker: 1 + r.Intn(len(w.Brokers))}
-		if w.brokerAlive(1+r.Intn(len(w.Brokers))) && r.Intn(2) == 0 {
+		b := Target{Broker: 1 + r.Intn(len(w.brokers))}
+		if w.brokerAlive(1+r.Intn(len(w.brokers))) && r.Intn(2) == 0 {
 			return Crash{Target: b}
 		}
 		return Restart{Target: b}
@@ -296,13 +311,13 @@ func runSwarm(s swarmSetup, seed int64, actions int, version int) (*World, []str
 	for i := 0; i < actions; i++ {
 		var a Action
 		if version == swarmSwitching && r.Intn(40) == 0 {
-			a = versionConfig(int64(3 - w.Config.TransactionVersion))
+			a = versionConfig(int64(3 - w.config.TransactionVersion))
 		} else {
 			a = randomAction(w, r, s, i)
 		}
 		log = append(log, a.String())
 		w.Apply(a) // a refused action (e.g. restart of a live broker) is part of the run
-		if len(w.Violations) > 0 {
+		if len(w.violations) > 0 {
 			break
 		}
 	}
@@ -310,11 +325,10 @@ func runSwarm(s swarmSetup, seed int64, actions int, version int) (*World, []str
 }
 
 // swarmRuns are the versions the swarm runs under, with the seeds each
-// takes in plain go test: TV1 the full -swarm.seeds, TV2 a quarter of them
-// and the switching cluster a tenth, so that `go test ./...` stays under
-// 20 s on two cores. Naming one version with -swarm.version runs it at the full
-// -swarm.seeds; CI does that for TV2 (.ci/run). The runs are parallel
-// subtests, one per core.
+// takes: TV1 the full -swarm.seeds, TV2 a quarter of them and the
+// switching cluster a tenth. Naming one version with -swarm.version runs
+// it at the full -swarm.seeds; CI does that for each (.ci/run). The runs
+// are parallel subtests.
 var swarmRuns = []struct {
 	name    string
 	version int
@@ -340,6 +354,7 @@ func forEachVersion(t *testing.T, f func(t *testing.T, version, share int)) {
 }
 
 func TestSwarmSafeguardsOn(t *testing.T) {
+	t.Parallel()
 	forEachVersion(t, func(t *testing.T, version, share int) {
 		seeds := max(*swarmSeeds/share, min(*swarmSeeds, 1))
 		if raceEnabled && seeds > 100/share {
@@ -348,19 +363,19 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 		first := int64(*swarmFirst)
 		for seed := first; seed < first+int64(seeds); seed++ {
 			w, log := runSwarm(safeSetup, seed, *swarmActions, version)
-			if len(w.Violations) > 0 {
-				v := w.Violations[0]
+			if len(w.violations) > 0 {
+				v := w.violations[0]
 				t.Fatalf("seed %d: invariant %s violated at step %d: %s\nreplay (scenario):\n%s", seed, v.Name, v.Step, v.Text, strings.Join(log, "\n"))
 			}
 			if version == swarmTV2 {
 				// KIP-890 part 2 closes Kafka's TV1 hazards: under TV2 a
 				// late write of an ended transaction has an older epoch
 				// and is refused, so none may happen.
-				for i := range w.Events {
+				for i := range w.events.len() {
 					// HazardSequenceRewrite is the idempotent
 					// producer's, not a transaction's: TV2 leaves it.
-					if e := &w.Events[i]; e.Kind == EvHazard && !strings.HasPrefix(e.Text, "KAFKA HAZARD "+HazardSequenceRewrite+":") {
-						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text, strings.Join(log, "\n"))
+					if e := w.events.at(i); e.Kind == EvHazard && !strings.HasPrefix(e.Text(), "KAFKA HAZARD "+HazardSequenceRewrite+":") {
+						t.Fatalf("seed %d: a TV1 hazard under TV2: %s\nreplay (scenario):\n%s", seed, e.Text(), strings.Join(log, "\n"))
 					}
 				}
 			}
@@ -369,12 +384,13 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 }
 
 func TestSwarmSafeguardsOff(t *testing.T) {
+	t.Parallel()
 	forEachVersion(t, func(t *testing.T, version, _ int) {
 		for _, s := range unsafeSetups {
 			found := false
 			for seed := int64(1); seed <= 300 && !found; seed++ {
 				w, _ := runSwarm(s, seed, *swarmActions, version)
-				for _, v := range w.Violations {
+				for _, v := range w.violations {
 					if v.Name == s.want {
 						checkCause(t, w, v, seed)
 						found = true
@@ -396,25 +412,27 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 // aborted transactional data is no violation; the runs must show it doing
 // so (the narrated event), or the test would prove nothing.
 func TestSwarmReadUncommitted(t *testing.T) {
+	t.Parallel()
+	seeds := swarmScale(300)
 	forEachVersion(t, func(t *testing.T, version, _ int) {
 		shown := 0
-		for seed := int64(1); seed <= 100; seed++ {
+		for seed := int64(1); seed <= int64(seeds); seed++ {
 			w, log := runSwarm(readUncommittedSetup, seed, *swarmActions, version)
-			if len(w.Violations) > 0 {
-				v := w.Violations[0]
+			if len(w.violations) > 0 {
+				v := w.violations[0]
 				t.Fatalf("seed %d: %s with a read_uncommitted consumer: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
 			}
-			for i := range w.Events {
-				if e := &w.Events[i]; e.Kind == EvConsume && strings.Contains(e.Text, "to the application, as read_uncommitted does") {
+			for i := range w.events.len() {
+				if e := w.events.at(i); e.Kind == EvConsume && strings.Contains(e.Text(), "to the application, as read_uncommitted does") {
 					shown++
 					break
 				}
 			}
 		}
 		if shown == 0 {
-			t.Errorf("100 seeds never showed read_uncommitted returning open or aborted data")
+			t.Errorf("%d seeds never showed read_uncommitted returning open or aborted data", seeds)
 		}
-		t.Logf("%d of 100 seeds show read_uncommitted returning open or aborted data", shown)
+		t.Logf("%d of %d seeds show read_uncommitted returning open or aborted data", shown, seeds)
 	})
 }
 
@@ -426,7 +444,11 @@ func TestSwarmReadUncommitted(t *testing.T) {
 func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 	keys := []ConfigKey{ConfigTeachDedup, ConfigTeachFencing, ConfigTeachLSO}
 	allowed := []string{InvDuplicateSequence, InvDuplicateRecord, InvFencedWrite, InvUncommittedRead, InvAtomicVisibility, InvOffsetsAtomic}
-	seeds := max(*swarmSeeds/10, 1)
+	t.Parallel()
+	// Half of -swarm.seeds (100 at the default 200): the flips reach
+	// branches of the invariants and cause chains that no other swarm
+	// does, and fewer seeds here lose them (go test -coverprofile).
+	seeds := max(*swarmSeeds/2, 1)
 	if raceEnabled {
 		seeds = min(seeds, 10)
 	}
@@ -451,7 +473,7 @@ func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 				case r.Intn(25) == 0:
 					a = SetTeaching(keys[r.Intn(len(keys))], r.Intn(2) == 0)
 				case version == swarmSwitching && r.Intn(40) == 0:
-					a = versionConfig(int64(3 - w.Config.TransactionVersion))
+					a = versionConfig(int64(3 - w.config.TransactionVersion))
 				default:
 					a = randomAction(w, r, safeSetup, i)
 				}
@@ -465,7 +487,7 @@ func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 					w.Apply(a)
 				}()
 			}
-			for _, v := range w.Violations {
+			for _, v := range w.violations {
 				if !slices.Contains(allowed, v.Name) {
 					t.Fatalf("seed %d: %s with teaching switches flipping: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
 				}
@@ -484,7 +506,7 @@ func checkCause(t *testing.T, w *World, v Violation, seed int64) {
 		t.Fatalf("seed %d: the cause chain of %s does not end with it: %+v", seed, v.Name, chain)
 	}
 	for i, l := range chain[:len(chain)-1] {
-		if l.Event < 0 || l.Event >= len(w.Events) || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
+		if l.Event < 0 || l.Event >= w.events.len() || l.Text == "" || i > 0 && l.Event <= chain[i-1].Event {
 			t.Fatalf("seed %d: bad link %d of the cause of %s: %+v", seed, i, v.Name, chain)
 		}
 	}

@@ -51,7 +51,7 @@ type TeachingSwitch struct {
 
 // TeachingSwitches lists the switches and their state, in ConfigKeys order.
 func (w *World) TeachingSwitches() []TeachingSwitch {
-	t := w.Config.Teach
+	t := w.config.Teach
 	return []TeachingSwitch{
 		{Key: ConfigTeachDedup, On: !t.NoDedup, Guards: "the partition leader drops a retried batch it already has (producer id and sequence numbers)"},
 		{Key: ConfigTeachFencing, On: !t.NoFencing, Guards: "brokers and coordinators refuse a producer whose epoch was fenced by a newer instance"},
@@ -70,12 +70,12 @@ func SetTeaching(k ConfigKey, on bool) SetConfig {
 
 // teachRule is the rule part every decision taken because switch k is off
 // carries.
-func teachRule(k ConfigKey) string {
-	return "teaching switch " + k.String() + "=false: not a Kafka setting"
+func teachRule(k ConfigKey, more string) Rule {
+	return because(RuleTeachingSwitch, "teaching switch "+k.String()+"=false: not a Kafka setting"+more)
 }
 
 func (w *World) setTeaching(k ConfigKey, on bool) {
-	t := &w.Config.Teach
+	t := &w.config.Teach
 	var f *bool
 	switch k {
 	case ConfigTeachDedup:
@@ -90,10 +90,10 @@ func (w *World) setTeaching(k ConfigKey, on bool) {
 	}
 	*f = !on
 	text := "teaching switch " + k.String() + "=true: Kafka's safeguard is back on"
-	rule := "eoslab teaching switch, not a Kafka setting"
+	rule := because(RuleTeachingSwitch, "eoslab teaching switch, not a Kafka setting")
 	if !on {
 		text = "teaching switch " + k.String() + "=false: Kafka's safeguard is OFF"
-		rule = teachRule(k)
+		rule = teachRule(k, "")
 	}
 	e := w.emitRule(EvSwitch, "cluster", text, rule)
 	w.switches = append(w.switches[:len(w.switches):len(w.switches)], switchChange{Event: e.Seq, Key: k, On: on})
@@ -124,10 +124,10 @@ func (w *World) SwitchChangeAt(event int) (k ConfigKey, on, ok bool) {
 // A newer epoch than the current one is not a fenced producer: it is
 // refused as ever.
 func (w *World) acceptFencedEpoch(actor, txnID string, epoch, current int16, what string) bool {
-	if !w.Config.Teach.NoFencing || epoch >= current {
+	if !w.config.Teach.NoFencing || epoch >= current {
 		return false
 	}
 	w.emitRule(EvFence, actor, "takes "+what+" of "+txnID+" at fenced epoch "+itoa(int64(epoch))+" (current epoch "+itoa(int64(current))+")",
-		teachRule(ConfigTeachFencing)+"; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)").txn(txnID)
+		teachRule(ConfigTeachFencing, "; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)")).txn(txnID)
 	return true
 }

@@ -74,7 +74,7 @@ func Kafka431() TV2Release {
 
 // tv2Cluster reports whether the cluster's finalized transaction.version
 // is 2 or more.
-func (w *World) tv2Cluster() bool { return w.Config.TransactionVersion >= 2 }
+func (w *World) tv2Cluster() bool { return w.config.TransactionVersion >= 2 }
 
 // AddPartitionsToTxn retry by a TV2 leader on CONCURRENT_TRANSACTIONS
 // (ReplicaManager.maybeRetryOnConcurrentTransactions, KAFKA-18654): every
@@ -95,9 +95,9 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 	b := &r.Batches[0]
 	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
 	e, known := p.Producers[b.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
+	if w.config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch && !w.config.Teach.NoFencing {
 		w.emitRule(EvSeqCheck, r.TP.String(), "rejects "+who+": "+InvalidProducerEpoch.String()+" before asking the coordinator; nothing appended",
-			"ref 6: TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)").on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
+			because(RuleTV2EpochBeforeAdd, "TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (Kafka 4.1.0)")).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
 		return
 	}
@@ -108,16 +108,16 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 		return
 	}
 	if since < 0 {
-		since = w.Now
+		since = w.now
 	}
 	corr := w.newCorr()
-	guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.Now, corr)
+	guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.now, corr)
 	v := p.Verifying[b.ProducerID]
 	v.TV2 = true
 	p.Verifying[b.ProducerID] = v
-	w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: since})
+	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: since})
 	w.emitRule(EvSeqCheck, r.TP.String(), "holds "+who+" and asks the coordinator to add "+r.TP.String()+" to the transaction",
-		"ref 6: TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none").on(r.TP).txn(r.TransactionalID)
+		because(RuleTV2ImplicitAdd, "TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none")).on(r.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, b.ProducerID, b.ProducerEpoch, r.TP, b.Txn)
 }
 
@@ -157,7 +157,7 @@ func (w *World) finishVerifyV2(pk parkedRequest, code ErrorCode) bool {
 // lower.
 func (w *World) staleAfterAdd(p *PartitionLog, pid int64, epoch int16) (int16, bool) {
 	e, ok := p.Producers[pid]
-	if !w.Config.TV2.EpochBeforeGuard || !ok || e.ProducerEpoch == NoProducerEpoch || epoch >= e.ProducerEpoch || w.Config.Teach.NoFencing {
+	if !w.config.TV2.EpochBeforeGuard || !ok || e.ProducerEpoch == NoProducerEpoch || epoch >= e.ProducerEpoch || w.config.Teach.NoFencing {
 		return 0, false
 	}
 	return e.ProducerEpoch, true
@@ -168,14 +168,14 @@ func (w *World) staleAfterAdd(p *PartitionLog, pid int64, epoch int16) (int16, b
 // (UnifiedLog.batchMissingRequiredVerification), though a TV2 add always
 // happens.
 func (w *World) addGuard(pk parkedRequest) int64 {
-	if !w.Config.Verification {
+	if !w.config.Verification {
 		return 0
 	}
 	return pk.Guard
 }
 
 func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorCode) {
-	p := w.Partitions[r.TP]
+	p := w.partitions[r.TP]
 	id, _ := parseBrokerAddr(pk.Msg.To)
 	if p == nil || p.Leader != id {
 		w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
@@ -188,19 +188,19 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 		w.emit(EvSeqCheck, r.TP.String(), "the coordinator added "+r.TP.String()+" to the transaction").on(r.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, b.ProducerID, b.ProducerEpoch); stale {
 			w.emitRule(EvSeqCheck, r.TP.String(), "rejects pid="+itoa(b.ProducerID)+" epoch="+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs()+": "+InvalidProducerEpoch.String()+"; nothing appended",
-				"ref 2.2 step 3: epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+", checked before the verification guard (KAFKA-19690, Kafka 4.0.2)").on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
+				because(RuleEpochBeforeGuard, "epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+", checked before the verification guard (Kafka 4.0.2)")).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 			w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
 			return
 		}
 		w.finishProduce(p, pk.Msg, r, w.addGuard(pk))
 		return
 	case ConcurrentTransactions:
-		if w.Now-pk.Since < AddPartitionsLeaderRetryMaxMs {
+		if w.now-pk.Since < AddPartitionsLeaderRetryMaxMs {
 			// The produce waits at the leader; the add is tried again.
 			w.emitRule(EvSeqCheck, r.TP.String(), "the coordinator answers "+code.String()+" (a transition of the transaction is pending): the leader retries the add in "+itoa(AddPartitionsLeaderBackoffMs)+" ms",
-				"ref 6: a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms (KAFKA-18654)").on(r.TP).txn(r.TransactionalID).code(code)
+				because(RuleTV2LeaderRetry, "a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms")).on(r.TP).txn(r.TransactionalID).code(code)
 			corr := w.newCorr()
-			w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
+			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
 			w.setTimer(AddPartitionsLeaderBackoffMs, Timer{Kind: TimerAddPartitionsRetry, Owner: brokerAddr(id), ID: corr, TP: r.TP})
 			return
 		}
@@ -212,9 +212,9 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	default:
 		out = NotEnoughReplicas
 	}
-	why := "ref 6: TV2 implicit add: coordinator " + code.Name() + " becomes " + out.Name() + " on the produce response"
+	why := because(RuleTV2AddResult, "TV2 implicit add: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")
 	if code == ConcurrentTransactions {
-		why = "ref 6: TV2 returns CONCURRENT_TRANSACTIONS untranslated after 100 ms of leader retries (TV1 sends NOT_ENOUGH_REPLICAS); the producer retries"
+		why = because(RuleTV2AddUntranslated, "TV2 returns CONCURRENT_TRANSACTIONS untranslated after 100 ms of leader retries (TV1 sends NOT_ENOUGH_REPLICAS); the producer retries")
 	}
 	w.emitRule(EvSeqCheck, r.TP.String(), "the add failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", why).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
@@ -224,14 +224,14 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 // ReplicaManager's scheduled maybeSendPartitionsToTransactionCoordinator:
 // the checks before the coordinator call run again too.
 func (w *World) onAddPartitionsRetry(tm Timer) {
-	for i, pk := range w.Parked {
+	for i, pk := range w.parked {
 		if pk.Corr != tm.ID {
 			continue
 		}
-		w.Parked = append(w.Parked[:i:i], w.Parked[i+1:]...)
+		w.parked = append(w.parked[:i:i], w.parked[i+1:]...)
 		r := pk.Msg.Body.(*ProduceRequest)
 		id, _ := parseBrokerAddr(pk.Msg.To)
-		p := w.Partitions[r.TP]
+		p := w.partitions[r.TP]
 		if p == nil || p.Leader != id {
 			w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
 			return
@@ -250,9 +250,9 @@ func (w *World) onAddPartitionsRetry(tm Timer) {
 // and never retries CONCURRENT_TRANSACTIONS itself.
 func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOffsetCommitRequest) {
 	e, known := p.Producers[r.ProducerID]
-	if w.Config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.Config.Teach.NoFencing {
-		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, "ref 5.2, 6: TV2 epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+
-			" on "+p.TP.String()+": refused before any coordinator call (KAFKA-18042, Kafka 4.1.0)")
+	if w.config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.config.Teach.NoFencing {
+		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetStaleEpoch, "TV2 epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+
+			" on "+p.TP.String()+": refused before any coordinator call (Kafka 4.1.0)"))
 		return
 	}
 	if known && e.CurrentTxnFirstOffset >= 0 && e.ProducerEpoch == r.ProducerEpoch {
@@ -260,11 +260,11 @@ func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOff
 		return
 	}
 	corr := w.newCorr()
-	guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.Now, corr)
-	w.Parked = append(w.Parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.Now})
+	guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
+	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.now})
 	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
 		" and asks the coordinator to add "+p.TP.String()+" to the transaction",
-		"ref 5.2, 6: TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn").on(p.TP).txn(r.TransactionalID)
+		because(RuleTV2TxnOffsetAdd, "TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn")).on(p.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, r.ProducerID, r.ProducerEpoch, p.TP, r.Txn)
 }
 
@@ -277,17 +277,17 @@ func (w *World) resumeTxnOffsetCommitV2(pk parkedRequest, r *TxnOffsetCommitRequ
 	case None:
 		w.emit(EvOffsets, groupActor(r.GroupID), "the coordinator added "+p.TP.String()+" to the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, r.ProducerID, r.ProducerEpoch); stale {
-			w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 2.2 step 3: epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+
-				" on "+p.TP.String()+", checked before the verification guard (KAFKA-19690, Kafka 4.0.2)")
+			w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleEpochBeforeGuard, "epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+
+				" on "+p.TP.String()+", checked before the verification guard (Kafka 4.0.2)"))
 			return
 		}
 		w.writeTxnOffsetCommit(p, pk.Msg, r, w.addGuard(pk))
 	case ProducerFenced:
-		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, "ref 5.2, 6: the add of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written")
+		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetAddFailed, "the add of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written"))
 	case ConcurrentTransactions:
-		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2, 6: a transition of the transaction is pending; no server-side retry on this path, the producer retries")
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, "a transition of the transaction is pending; no server-side retry on this path, the producer retries"))
 	default:
-		w.failTxnOffsetCommit(pk.Msg, r, code, "ref 5.2, 6: the add of "+p.TP.String()+" failed with "+code.Name()+"; nothing written")
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, "the add of "+p.TP.String()+" failed with "+code.Name()+"; nothing written"))
 	}
 }
 
@@ -324,33 +324,33 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 		}
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyCorr: r.VerifyCorr})
 	}
-	fail := func(code ErrorCode, actor, why string) {
+	fail := func(code ErrorCode, actor string, why Rule) {
 		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn v5 "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		answer(code)
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
 	if code != None {
-		fail(code, brokerAddr(id), "ref 6: "+t.name()+" is not served here now")
+		fail(code, brokerAddr(id), because(RuleNotCoordinator, t.name()+" is not served here now"))
 		return
 	}
 	actor := w.coordActor(t)
 	meta, ok := t.Meta[r.TransactionalID]
 	switch {
 	case !ok:
-		fail(InvalidProducerIDMapping, actor, "ref 6: no metadata for "+r.TransactionalID)
+		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, "no metadata for "+r.TransactionalID))
 	case completingV2(meta):
-		fail(ConcurrentTransactions, actor, "ref 6: a transition to "+pendingName(meta)+" is pending (checked first, KAFKA-18660)")
+		fail(ConcurrentTransactions, actor, because(RuleTV2PendingFirst, "a transition to "+pendingName(meta)+" is pending (checked first)"))
 	case meta.ProducerID != r.ProducerID:
-		fail(InvalidProducerIDMapping, actor, "ref 6: pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID))
+		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, "pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID)))
 	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "AddPartitionsToTxn"):
-		fail(ProducerFenced, actor, "ref 6: epoch "+itoa(int64(r.ProducerEpoch))+" is not the current epoch "+itoa(int64(meta.ProducerEpoch)))
+		fail(ProducerFenced, actor, because(RuleTV2AddPartitions, "epoch "+itoa(int64(r.ProducerEpoch))+" is not the current epoch "+itoa(int64(meta.ProducerEpoch))))
 	case meta.State == Ongoing && containsAll(meta, r.Partitions):
-		w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5, 6").txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", cite(RuleTV2AddPartitions)).txn(r.TransactionalID)
 		answer(None)
 	default:
 		target := w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn")
 		target.TV2 = true
-		w.txnWrite(t, target, wAddPartitions, m, "ref 6: TV2 implicit add of "+tpList(r.Partitions)+" for the leader")
+		w.txnWrite(t, target, wAddPartitions, m, because(RuleTV2AddPartitions, "TV2 implicit add of "+tpList(r.Partitions)+" for the leader"))
 	}
 }
 
@@ -426,7 +426,7 @@ func (w *World) tv2EndTxnTable(k endTxnKey) endTxnCell {
 	case CompleteAbort:
 		switch {
 		case k.Commit && k.Retry:
-			return endTxnCell{Code: w.Config.TV2.CommitRetryInCompleteAbort}
+			return endTxnCell{Code: w.config.TV2.CommitRetryInCompleteAbort}
 		case k.Commit:
 			return endTxnCell{Code: InvalidTxnState}
 		case k.Retry:
@@ -455,30 +455,30 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 	if r.Commit {
 		verb = "commit"
 	}
-	fail := func(code ErrorCode, actor, why string) {
+	fail := func(code ErrorCode, actor string, why Rule) {
 		w.emitRule(EvClientError, actor, "answers EndTxn v5("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code, V5: true, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
 	if code != None {
-		fail(code, brokerAddr(id), "ref 6: "+t.name()+" is not served here now")
+		fail(code, brokerAddr(id), because(RuleNotCoordinator, t.name()+" is not served here now"))
 		return
 	}
 	actor := w.coordActor(t)
 	meta, ok := t.Meta[r.TransactionalID]
 	if !ok {
-		fail(InvalidProducerIDMapping, actor, "ref 6 TV2 EndTxn step 1: no metadata for "+r.TransactionalID)
+		fail(InvalidProducerIDMapping, actor, because(RuleEndTxnV2, "no metadata for "+r.TransactionalID))
 		return
 	}
 	if completingV2(meta) {
-		fail(ConcurrentTransactions, actor, "ref 6 TV2 EndTxn step 2: a transition to "+pendingName(meta)+" is pending")
+		fail(ConcurrentTransactions, actor, because(RuleEndTxnV2, "a transition to "+pendingName(meta)+" is pending"))
 		return
 	}
 	// retryOnOverflow: the client retries the EndTxn that overflowed the
 	// epoch, and the coordinator has moved to the next producer id.
 	overflowRetry := meta.PrevProducerID == r.ProducerID && r.ProducerEpoch == EpochExhaustedAt && meta.ProducerEpoch == 0
 	if meta.ProducerID != r.ProducerID && !overflowRetry {
-		fail(InvalidProducerIDMapping, actor, "ref 6 TV2 EndTxn step 3: pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID))
+		fail(InvalidProducerIDMapping, actor, because(RuleEndTxnV2, "pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID)))
 		return
 	}
 	retry := overflowRetry || int32(meta.ProducerEpoch) == int32(r.ProducerEpoch)+1
@@ -490,13 +490,13 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 		}
 	} else if r.ProducerEpoch != meta.ProducerEpoch {
 		if !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "EndTxn") {
-			fail(ProducerFenced, actor, "ref 6 TV2 EndTxn step 4: epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch")
+			fail(ProducerFenced, actor, because(RuleEndTxnV2, "epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch"))
 			return
 		}
-		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing) + ")"
+		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing, "").Detail + ")"
 	}
 	cell := w.tv2EndTxnTable(endTxnKey{State: meta.State, Commit: r.Commit, Retry: retry})
-	rule := "ref 6 TV2 EndTxn table: " + meta.State.String() + " + " + verb + ", " + epochs
+	rule := because(RuleEndTxnV2, meta.State.String()+" + "+verb+", "+epochs)
 	switch {
 	case cell.Prepare:
 		w.prepareEndV2(id, t, meta, cell, m, rule)
@@ -505,7 +505,7 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{V5: true, ProducerID: meta.ProducerID, ProducerEpoch: meta.ProducerEpoch})
 	default:
 		if meta.State == CompleteAbort && r.Commit && retry {
-			rule += "; as in Kafka " + w.Config.TV2.Name + " (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED, ref 9)"
+			rule = rule.and(because(RuleTV2RetryAnswer, "as in Kafka "+w.config.TV2.Name+" (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED)"))
 		}
 		fail(cell.Code, actor, rule)
 	}
@@ -515,17 +515,17 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 // (TransactionMetadata.prepareAbortOrCommit under TV2): producerEpoch + 1,
 // lastProducerEpoch = the old epoch, and a next producer id allocated when
 // the old epoch is exhausted (generateTxnTransitMetadataForTxnCompletion).
-func (w *World) prepareEndV2(id int, t *TxnStatePartition, meta TxnMetadata, cell endTxnCell, m *Message, rule string) {
+func (w *World) prepareEndV2(id int, t *TxnStatePartition, meta TxnMetadata, cell endTxnCell, m *Message, rule Rule) {
 	target := meta
 	target.State = cell.To
 	w.bumpForEndV2(id, t, meta, &target)
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	if cell.Empty {
 		// With TV2 a transaction may be aborted with nothing added; its
 		// start time is then the update time.
 		target.Partitions = nil
-		target.StartTs = w.Now
-		rule += ": an empty abort (no partitions, no markers), epoch bump"
+		target.StartTs = w.now
+		rule.Detail += ": an empty abort (no partitions, no markers), epoch bump"
 	}
 	w.txnWrite(t, target, wEndTxn, m, rule)
 }
@@ -540,11 +540,11 @@ func (w *World) bumpForEndV2(id int, t *TxnStatePartition, meta TxnMetadata, tar
 	target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
 	text := meta.TransactionalID + " pid=" + itoa(meta.ProducerID) + " epoch=" + itoa(int64(meta.ProducerEpoch)) + " -> epoch=" + itoa(int64(target.ProducerEpoch)) +
 		" for " + target.State.String() + ", lastProducerEpoch " + itoa(int64(meta.ProducerEpoch))
-	why := "ref 6: TV2 bumps the epoch on every EndTxn; the markers carry the new epoch"
+	why := because(RuleTV2EndTxnBump, "TV2 bumps the epoch on every EndTxn; the markers carry the new epoch")
 	if meta.ProducerEpoch >= EpochExhaustedAt {
 		target.NextProducerID = w.allocatePID(id)
 		text += "; epoch exhausted: nextProducerId=" + itoa(target.NextProducerID)
-		why = "ref 6: TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0 (KAFKA-18660)"
+		why = because(RuleTV2Overflow, "TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0")
 	}
 	w.emitRule(EvEpoch, w.coordActor(t), text, why).txn(meta.TransactionalID)
 }
@@ -581,15 +581,15 @@ func endTxnAnswer(req *Message, prepared TxnMetadata) *EndTxnResponse {
 // timeout abort on a cluster whose finalized transaction.version is 2 (ref 6
 // "TV2 fencing"). It returns the rule, or "" on a TV1 cluster, where the
 // caller's TV1 PrepareAbort(epoch + 1, lastEpoch -1) stands.
-func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, target *TxnMetadata) string {
+func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, target *TxnMetadata) Rule {
 	if !w.tv2Cluster() {
 		target.TV2 = false // endTransactionWithTV1: TV1 markers
-		return ""
+		return Rule{}
 	}
-	rel := w.Config.TV2
+	rel := w.config.TV2
 	target.TV2 = true
 	target.PrevProducerID = meta.ProducerID
-	rule := "ref 6: TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch " + itoa(int64(meta.ProducerEpoch)) + " (KAFKA-19367, Kafka 4.0.1)"
+	rule := because(RuleTV2Fence, "TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch "+itoa(int64(meta.ProducerEpoch))+" (Kafka 4.0.1)")
 	if rel.SingleFenceBump {
 		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
 		target.LastProducerEpoch = meta.ProducerEpoch
@@ -598,11 +598,11 @@ func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, ta
 		// bumped it again.
 		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 2)
 		target.LastProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
-		rule = "ref 6: TV2 fence in Kafka 4.0.0: PrepareAbort at epoch + 2, lastProducerEpoch epoch + 1 (fixed by KAFKA-19367)"
+		rule = because(RuleTV2FenceDoubleBump, "TV2 fence in Kafka 4.0.0: PrepareAbort at epoch + 2, lastProducerEpoch epoch + 1 (fixed in 4.0.1)")
 	}
 	if rel.RotateOnFence && meta.ProducerEpoch >= EpochExhaustedAt {
 		target.NextProducerID = w.allocatePID(id)
-		rule += "; epoch exhausted: nextProducerId=" + itoa(target.NextProducerID) + " (KAFKA-20090, Kafka 4.3.0)"
+		rule = rule.and(because(RuleTV2FenceOverflow, "epoch exhausted: nextProducerId="+itoa(target.NextProducerID)+" (Kafka 4.3.0)"))
 	}
 	return rule
 }
@@ -618,7 +618,7 @@ func (w *World) completeTargetV2(t *TxnStatePartition, meta TxnMetadata, target 
 		target.ProducerID = meta.NextProducerID
 		target.ProducerEpoch = 0
 		w.emitRule(EvEpoch, w.coordActor(t), meta.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch=0",
-			"ref 6: TV2 epoch overflow: CompleteX is written with the next producer id").txn(meta.TransactionalID)
+			because(RuleTV2Overflow, "TV2 epoch overflow: CompleteX is written with the next producer id")).txn(meta.TransactionalID)
 	}
 	target.NextProducerID = NoProducerID
 }
@@ -628,7 +628,7 @@ func (w *World) completeTargetV2(t *TxnStatePartition, meta TxnMetadata, target 
 // clientTransactionVersion).
 func (w *World) markerVersion(meta TxnMetadata) int8 {
 	if meta.TV2 {
-		return w.Config.TV2.MarkerVersion
+		return w.config.TV2.MarkerVersion
 	}
 	return 0
 }
@@ -639,21 +639,21 @@ func (w *World) markerVersion(meta TxnMetadata) int8 {
 // except an equal one for a pid with no open transaction here: a retry of
 // a marker already written (KAFKA-19999), or at Short.MAX_VALUE. It returns
 // the error and the rule that decided.
-func markerEpochCheck(e ProducerStateEntry, epoch int16, version int8) (ErrorCode, string) {
+func markerEpochCheck(e ProducerStateEntry, epoch int16, version int8) (ErrorCode, Reason, string) {
 	stored := itoa(int64(e.ProducerEpoch))
 	if version < 2 {
 		if e.ProducerEpoch != NoProducerEpoch && epoch < e.ProducerEpoch {
-			return InvalidProducerEpoch, "marker epoch " + itoa(int64(epoch)) + " < stored epoch " + stored
+			return InvalidProducerEpoch, RuleMarkerStaleEpoch, "marker epoch " + itoa(int64(epoch)) + " < stored epoch " + stored
 		}
-		return None, "epoch " + itoa(int64(epoch)) + " >= stored " + stored
+		return None, RuleMarkerAccepted, "epoch " + itoa(int64(epoch)) + " >= stored " + stored
 	}
 	switch {
 	case e.ProducerEpoch == NoProducerEpoch || epoch > e.ProducerEpoch:
-		return None, "TV2 marker epoch " + itoa(int64(epoch)) + " > stored " + stored + " (KIP-1228)"
+		return None, RuleMarkerTV2Epoch, "TV2 marker epoch " + itoa(int64(epoch)) + " > stored " + stored
 	case epoch == e.ProducerEpoch && (e.CurrentTxnFirstOffset < 0 || epoch == math.MaxInt16):
-		return None, "TV2 marker epoch " + itoa(int64(epoch)) + " == stored with no open transaction: a retry of a written marker (KAFKA-19999)"
+		return None, RuleMarkerTV2Retry, "TV2 marker epoch " + itoa(int64(epoch)) + " == stored with no open transaction: a retry of a written marker"
 	}
-	return InvalidProducerEpoch, "TV2 marker epoch " + itoa(int64(epoch)) + " <= stored epoch " + stored + " (KIP-1228)"
+	return InvalidProducerEpoch, RuleMarkerTV2Epoch, "TV2 marker epoch " + itoa(int64(epoch)) + " <= stored epoch " + stored
 }
 
 // markerDataEpoch is the epoch of the data a marker decides: a TV2
@@ -671,11 +671,11 @@ func markerDataEpoch(epoch int16, tv2Txn bool) int16 {
 // batch must start at sequence 0.
 func (w *World) firstSequenceV2(p *PartitionLog, e ProducerStateEntry, b *Batch) (appendResult, bool) {
 	v, ok := p.Verifying[b.ProducerID]
-	if !ok || !v.TV2 || !w.Config.TV2.FirstSequenceZero || b.BaseSequence == 0 || e.NumCached > 0 {
+	if !ok || !v.TV2 || !w.config.TV2.FirstSequenceZero || b.BaseSequence == 0 || e.NumCached > 0 {
 		return appendResult{}, false
 	}
 	return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,
-		Rule: "ref 6: the first TV2 batch of pid " + itoa(b.ProducerID) + " with nothing cached here must start at sequence 0 (KAFKA-18202, Kafka 4.1.0)"}, true
+		Rule: because(RuleTV2FirstSeqZero, "the first TV2 batch of pid "+itoa(b.ProducerID)+" with nothing cached here must start at sequence 0 (Kafka 4.1.0)")}, true
 }
 
 // validPreviousTxnStatesV2 is TransactionState.validPreviousStates with

@@ -28,13 +28,13 @@ func (w *World) learnTxnVersion(p *Producer, init bool) {
 		return
 	}
 	p.TV2 = v2
-	rule := "ref 6: the client reads the finalized feature transaction.version (ApiVersions) in initTransactions and when a transaction ends"
+	rule := because(RuleClientVersion, "the client reads the finalized feature transaction.version (ApiVersions) in initTransactions and when a transaction ends")
 	switch {
 	case v2 && init:
 		w.emitRule(EvInfo, p.Name, "uses transaction.version=2 (KIP-890 part 2): Produce v12 and TxnOffsetCommit v5 add to the transaction, EndTxn v5 bumps the epoch", rule)
 	case v2:
 		p.BumpEpoch, p.TVUpgrade = true, true
-		w.emitRule(EvInfo, p.Name, "uses transaction.version=2 (KIP-890 part 2) from its next transaction; an InitProducerId(pid, epoch) bump follows this EndTxn", rule+"; an upgrade needs a bump (clientSideEpochBumpRequired)")
+		w.emitRule(EvInfo, p.Name, "uses transaction.version=2 (KIP-890 part 2) from its next transaction; an InitProducerId(pid, epoch) bump follows this EndTxn", rule.and(because(RuleUpgradeBump, "an upgrade needs a bump")))
 	default:
 		w.emitRule(EvInfo, p.Name, "uses transaction.version=1 from its next transaction: AddPartitionsToTxn, AddOffsetsToTxn, EndTxn v4", rule)
 	}
@@ -72,24 +72,24 @@ func offsetsRequest(p *Producer) TxnRequest {
 
 // noEndTxnText is what the client says when it sends no EndTxn because
 // nothing started the transaction, and the rule.
-func noEndTxnText(p *Producer) (string, string) {
+func noEndTxnText(p *Producer) (string, Rule) {
 	if p.TV2 {
-		return "no send or sendOffsetsToTransaction in this transaction: no EndTxn is sent", "ref 1.3, 6: transactionStarted is false"
+		return "no send or sendOffsetsToTransaction in this transaction: no EndTxn is sent", because(RuleNoEndTxn, "transactionStarted is false")
 	}
-	return "nothing was added to the transaction: no EndTxn is sent", "ref 1.3: transactionStarted is false"
+	return "nothing was added to the transaction: no EndTxn is sent", because(RuleNoEndTxn, "transactionStarted is false")
 }
 
 // bumpWaitText is what the client says when its EndTxn is done but the
 // call still waits for the epoch bump queued behind it, and the rule.
-func bumpWaitText(p *Producer) (string, string) {
+func bumpWaitText(p *Producer) (string, Rule) {
 	if p.TVUpgrade {
 		call := "commitTransaction"
 		if p.EndRequested == 2 {
 			call = "abortTransaction"
 		}
-		return "EndTxn is done; " + call + " still waits for the epoch bump of the upgrade to TV2 (InitProducerId)", "ref 6: clientSideEpochBumpRequired"
+		return "EndTxn is done; " + call + " still waits for the epoch bump of the upgrade to TV2 (InitProducerId)", cite(RuleUpgradeBump)
 	}
-	return "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)", "ref 1.3, 1.5: KIP-360"
+	return "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)", cite(RuleAbortEpochBump)
 }
 
 // onEndTxnRespV2 is EndTxnHandler.handleResponse for an EndTxn v5 answer.
@@ -107,7 +107,7 @@ func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 				p.Parts[i].LastAckedSeq = NoSequence
 				p.Parts[i].Stale = false
 			}
-			w.emitRule(EvEpoch, p.Name, text, "ref 6: TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it")
+			w.emitRule(EvEpoch, p.Name, text, because(RuleEndTxnV5Epoch, "TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it"))
 		}
 		w.endTxnDone(p)
 		return

@@ -122,12 +122,12 @@ type TxnStatePartition struct {
 }
 
 func (w *World) txnPart(p int32) *TxnStatePartition {
-	if t, ok := w.TxnParts[p]; ok {
+	if t, ok := w.txnParts[p]; ok {
 		return t
 	}
 	reps := w.replicasFor(TxnStateTopic, p, 3)
 	t := &TxnStatePartition{Partition: p, Replicas: reps, Leader: w.firstAlive(reps), Meta: map[string]TxnMetadata{}, Markers: map[string]*markerJob{}}
-	w.TxnParts[p] = t
+	w.txnParts[p] = t
 	return t
 }
 
@@ -188,27 +188,27 @@ func (w *World) coordActor(t *TxnStatePartition) string { return "coordinator(" 
 
 // onInitProducerID follows the decision table of ref 3.4, in order.
 func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
-	fail := func(code ErrorCode, actor, why string) {
+	fail := func(code ErrorCode, actor string, why Rule) {
 		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: code, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	if r.Idempotent {
 		pid := w.allocatePID(id)
-		w.emitRule(EvEpoch, brokerAddr(id), "allocates pid="+itoa(pid)+" epoch=0 for an idempotent producer; nothing is written", "ref 3.4 step 1: transactionalId null")
+		w.emitRule(EvEpoch, brokerAddr(id), "allocates pid="+itoa(pid)+" epoch=0 for an idempotent producer; nothing is written", because(RuleInitIdempotent, "transactionalId null"))
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: pid, ProducerEpoch: 0})
 		return
 	}
 	actor := brokerAddr(id)
 	if r.TransactionalID == "" {
-		fail(InvalidRequest, actor, "ref 3.4 step 2: empty transactional id")
+		fail(InvalidRequest, actor, because(RuleInitEmptyID, "empty transactional id"))
 		return
 	}
-	if r.TimeoutMs <= 0 || r.TimeoutMs > w.Config.TxnMaxTimeoutMs {
-		fail(InvalidTransactionTimeout, actor, "ref 3.4 step 3: timeout "+itoa(r.TimeoutMs)+" not in 1.."+itoa(w.Config.TxnMaxTimeoutMs)+" (transaction.max.timeout.ms)")
+	if r.TimeoutMs <= 0 || r.TimeoutMs > w.config.TxnMaxTimeoutMs {
+		fail(InvalidTransactionTimeout, actor, because(RuleInitTimeout, "timeout "+itoa(r.TimeoutMs)+" not in 1.."+itoa(w.config.TxnMaxTimeoutMs)+" (transaction.max.timeout.ms)"))
 		return
 	}
 	if (r.ProducerID == NoProducerID) != (r.ProducerEpoch == NoProducerEpoch) {
-		fail(InvalidRequest, actor, "ref 3.4 step 4: only one of producerId/epoch given")
+		fail(InvalidRequest, actor, because(RuleInitPidEpochPair, "only one of producerId/epoch given"))
 		return
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
@@ -217,7 +217,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		if code == CoordinatorLoadInProgress {
 			why = t.name() + " is still being loaded by this new coordinator"
 		}
-		fail(code, actor, "ref 3.4 step 5: "+why)
+		fail(code, actor, because(RuleNotCoordinator, why))
 		return
 	}
 	actor = w.coordActor(t)
@@ -225,37 +225,37 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	if !ok {
 		pid := w.allocatePID(id)
 		meta = TxnMetadata{TransactionalID: r.TransactionalID, ProducerID: pid, PrevProducerID: NoProducerID, NextProducerID: NoProducerID,
-			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.Now}
+			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.now}
 		t.Meta[r.TransactionalID] = meta
 		w.changes.txnID(r.TransactionalID)
-		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", "ref 3.4 step 6").txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", cite(RuleInitNewID)).txn(r.TransactionalID)
 	}
 	if meta.HasPending {
-		fail(ConcurrentTransactions, actor, "ref 3.4 step 7: a transition to "+meta.Pending.String()+" is in progress")
+		fail(ConcurrentTransactions, actor, because(RuleInitPending, "a transition to "+meta.Pending.String()+" is in progress"))
 		return
 	}
 	if r.ProducerID != NoProducerID {
 		okExpected := meta.ProducerEpoch == NoProducerEpoch || r.ProducerID == meta.ProducerID ||
 			(r.ProducerID == meta.PrevProducerID && r.ProducerEpoch >= EpochExhaustedAt)
 		if !okExpected {
-			fail(ProducerFenced, actor, "ref 3.4 step 8: expected pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID))
+			fail(ProducerFenced, actor, because(RuleInitPidMismatch, "expected pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID)))
 			return
 		}
 	}
 	switch meta.State {
 	case PrepareCommit, PrepareAbort:
-		fail(ConcurrentTransactions, actor, "ref 3.4 step 9: "+meta.State.String()+" is still completing")
+		fail(ConcurrentTransactions, actor, because(RuleInitCompleting, meta.State.String()+" is still completing"))
 		return
 	case Ongoing:
-		w.fenceAndAbort(t, meta, wFence, m, "ref 3.4 step 11: a new instance fences the open transaction")
+		w.fenceAndAbort(t, meta, wFence, m, because(RuleInitFence, "a new instance fences the open transaction"))
 		return
 	}
 	target := meta
 	target.TimeoutMs = r.TimeoutMs
 	target.State = Empty
 	target.Partitions = nil
-	target.LastUpdateTs = w.Now
-	rule := ""
+	target.LastUpdateTs = w.now
+	var rule Rule
 	exhausted := meta.ProducerEpoch >= EpochExhaustedAt
 	switch {
 	case exhausted && (r.ProducerID == NoProducerID || r.ProducerEpoch == meta.ProducerEpoch):
@@ -266,24 +266,24 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		if r.ProducerID != NoProducerID {
 			target.LastProducerEpoch = meta.ProducerEpoch
 		}
-		rule = "ref 3.4 step 10: epoch " + itoa(int64(meta.ProducerEpoch)) + " exhausted (>= 32766): new pid, epoch 0"
+		rule = because(RuleInitEpoch, "epoch "+itoa(int64(meta.ProducerEpoch))+" exhausted (>= 32766): new pid, epoch 0")
 	case r.ProducerID == NoProducerID:
 		target.ProducerEpoch = meta.ProducerEpoch + 1
 		target.LastProducerEpoch = NoProducerEpoch
-		rule = "ref 3.4 step 10: no expected epoch: epoch " + itoa(int64(meta.ProducerEpoch)) + " + 1"
+		rule = because(RuleInitEpoch, "no expected epoch: epoch "+itoa(int64(meta.ProducerEpoch))+" + 1")
 	case meta.ProducerEpoch == NoProducerEpoch || r.ProducerEpoch == meta.ProducerEpoch:
 		target.ProducerEpoch = meta.ProducerEpoch + 1
 		target.LastProducerEpoch = meta.ProducerEpoch
-		rule = "ref 3.4 step 10: expected epoch matches: bump to " + itoa(int64(target.ProducerEpoch)) + ", lastEpoch " + itoa(int64(meta.ProducerEpoch))
+		rule = because(RuleInitEpoch, "expected epoch matches: bump to "+itoa(int64(target.ProducerEpoch))+", lastEpoch "+itoa(int64(meta.ProducerEpoch)))
 	case r.ProducerEpoch == meta.LastProducerEpoch:
-		rule = "ref 3.4 step 10: expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump"
+		rule = because(RuleInitEpoch, "expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump")
 	default:
-		fail(ProducerFenced, actor, "ref 3.4 step 10: expected epoch "+itoa(int64(r.ProducerEpoch))+" is neither current "+itoa(int64(meta.ProducerEpoch))+" nor last "+itoa(int64(meta.LastProducerEpoch)))
+		fail(ProducerFenced, actor, because(RuleInitEpoch, "expected epoch "+itoa(int64(r.ProducerEpoch))+" is neither current "+itoa(int64(meta.ProducerEpoch))+" nor last "+itoa(int64(meta.LastProducerEpoch))))
 		return
 	}
 	if target.ProducerID != meta.ProducerID || target.ProducerEpoch != meta.ProducerEpoch {
 		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule).txn(r.TransactionalID)
-		rule = ""
+		rule = Rule{}
 	}
 	w.txnWrite(t, target, wInit, m, rule)
 }
@@ -291,7 +291,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 // fenceAndAbort is prepareFenceProducerEpoch followed by an abort with the
 // bumped epoch (ref 3.4 step 11, 3.8): PrepareEpochFence stays pending only
 // and is replaced by PrepareAbort(epoch+1, lastEpoch -1).
-func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose writePurpose, m *Message, why string) {
+func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose writePurpose, m *Message, why Rule) {
 	actor := w.coordActor(t)
 	w.checkTxnTransition(t, meta, PrepareEpochFence)
 	w.emitTxnState(actor, meta.TransactionalID, meta.State, PrepareEpochFence, " (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1))).Rule = why
@@ -300,7 +300,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	target.ProducerEpoch = meta.ProducerEpoch + 1
 	target.LastProducerEpoch = NoProducerEpoch
 	target.State = PrepareAbort
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	rule := w.fenceTargetV2(t.Leader, t, meta, &target)
 	fenced := meta
 	fenced.State = PrepareEpochFence
@@ -320,7 +320,7 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 // txnWrite appends a state change to __transaction_state. The change takes
 // effect only once the append is durable (acks=all); meanwhile the pending
 // state makes concurrent requests get CONCURRENT_TRANSACTIONS (ref 3.2).
-func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose writePurpose, reply *Message, rule string) {
+func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose writePurpose, reply *Message, rule Rule) {
 	meta := t.Meta[target.TransactionalID]
 	if purpose != wTombstone && !validTxnTransitionFor(meta.State, target) {
 		w.checkTxnTransition(t, meta, target.State)
@@ -343,18 +343,18 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 		what += " nextProducerId=" + itoa(target.NextProducerID)
 	}
 	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule).txn(target.TransactionalID)
-	w.setTimer(w.Config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
+	w.setTimer(w.config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
 func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to TxnState) {
 	if !ValidTxnTransition(meta.State, to) {
-		w.violate(InvIllegalTransition, w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (ref 3.3)")
+		w.violate(InvIllegalTransition, w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (TransactionMetadata validPreviousStates)")
 	}
 }
 
 // onTxnLogAppended applies a durable write and continues what it was for.
 func (w *World) onTxnLogAppended(tm Timer) {
-	t := w.TxnParts[tm.TP.Partition]
+	t := w.txnParts[tm.TP.Partition]
 	if t == nil {
 		return
 	}
@@ -408,7 +408,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		w.reply(pw.Reply, MsgEndTxnResponse, endTxnAnswer(pw.Reply, target))
 		w.startMarkers(t, target)
 	case wFence:
-		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with "+ConcurrentTransactions.String()+": it must retry once the abort completes", "ref 3.4 step 11").txn(target.TransactionalID).code(ConcurrentTransactions)
+		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with "+ConcurrentTransactions.String()+": it must retry once the abort completes", cite(RuleInitFence)).txn(target.TransactionalID).code(ConcurrentTransactions)
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: ConcurrentTransactions, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 		w.startMarkers(t, target)
 	case wTimeoutAbort:
@@ -432,16 +432,16 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		}
 		return res
 	}
-	fail := func(code ErrorCode, actor, why string) {
+	fail := func(code ErrorCode, actor string, why Rule) {
 		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(code)})
 	}
 	if r.TransactionalID == "" {
-		fail(InvalidRequest, brokerAddr(id), "ref 3.5: empty transactional id")
+		fail(InvalidRequest, brokerAddr(id), because(RuleAddPartitions, "empty transactional id"))
 		return
 	}
 	for _, tp := range r.Partitions {
-		if w.Partitions[tp] == nil && w.partition(tp) == nil {
+		if w.partitions[tp] == nil && w.partition(tp) == nil {
 			res := all(OperationNotAttempted)
 			for i := range res {
 				if res[i].TP == tp {
@@ -454,12 +454,12 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "AddPartitionsToTxn")
 	if code != None {
-		fail(code, brokerAddr(id), why)
+		fail(code, brokerAddr(id), because(RuleAddPartitions, why))
 		return
 	}
 	actor := w.coordActor(t)
 	if meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort {
-		fail(ConcurrentTransactions, actor, "ref 3.5: "+meta.State.String()+" with a transition pending or completing")
+		fail(ConcurrentTransactions, actor, because(RuleAddPartitions, meta.State.String()+" with a transition pending or completing"))
 		return
 	}
 	if meta.State == Ongoing {
@@ -470,12 +470,12 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			}
 		}
 		if !missing {
-			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", "ref 3.5").txn(r.TransactionalID)
+			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", cite(RuleAddPartitions)).txn(r.TransactionalID)
 			w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(None)})
 			return
 		}
 	}
-	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, "ref 3.5: add "+tpList(r.Partitions))
+	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, because(RuleAddPartitions, "add "+tpList(r.Partitions)))
 }
 
 // ongoingTarget is the Ongoing state with the union of partitions. It also
@@ -491,12 +491,12 @@ func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, 
 	}
 	sortTPs(target.Partitions)
 	if meta.State != Ongoing {
-		target.StartTs = w.Now
+		target.StartTs = w.now
 	}
 	target.TV2 = false // a TV1 request; the TV2 add sets it back (prepareAddPartitions)
 	target.Txn = w.noteTxnOwner(t, meta, txn, request)
 	target.State = Ongoing
-	target.LastUpdateTs = w.Now
+	target.LastUpdateTs = w.now
 	return target
 }
 
@@ -521,7 +521,7 @@ func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, 
 	}
 	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
 		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
-		"ref 3.5: TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction").txn(meta.TransactionalID)
+		because(RuleHazardLateAdd, "TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction")).txn(meta.TransactionalID)
 	w.nextTxn++
 	return w.nextTxn
 }
@@ -572,33 +572,33 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 	case !meta.hasPartition(r.Partitions[0]) || meta.State != Ongoing:
 		code = TransactionAbortable
 	}
-	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), "ref 2.4").on(r.Partitions[0]).txn(r.TransactionalID).code(code)
+	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), cite(RuleVerifyPartitions)).on(r.Partitions[0]).txn(r.TransactionalID).code(code)
 	res := []TPCode{{TP: r.Partitions[0], Code: code}}
 	w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyOnly: true, VerifyCorr: r.VerifyCorr})
 }
 
 func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
-	fail := func(code ErrorCode, actor, why string) {
+	fail := func(code ErrorCode, actor string, why Rule) {
 		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{Code: code})
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "AddOffsetsToTxn")
 	if code != None {
-		fail(code, brokerAddr(id), why)
+		fail(code, brokerAddr(id), because(RuleAddOffsets, why))
 		return
 	}
 	actor := w.coordActor(t)
 	if meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort {
-		fail(ConcurrentTransactions, actor, "ref 3.5: transition pending or completing")
+		fail(ConcurrentTransactions, actor, because(RuleAddOffsets, "transition pending or completing"))
 		return
 	}
 	tp := w.OffsetsPartitionFor(r.GroupID)
 	if meta.State == Ongoing && meta.hasPartition(tp) {
-		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", "ref 3.5").on(tp).txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", cite(RuleAddOffsets)).on(tp).txn(r.TransactionalID)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
-	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, "ref 3.5: AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID)
+	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, because(RuleAddOffsets, "AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID))
 }
 
 // onEndTxn follows the TV1 table of ref 3.6; EndTxn v5 the TV2 one.
@@ -611,18 +611,18 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 	if r.Commit {
 		verb = "commit"
 	}
-	fail := func(code ErrorCode, actor, why string) {
+	fail := func(code ErrorCode, actor string, why Rule) {
 		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code})
 	}
 	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "EndTxn")
 	if code != None {
-		fail(code, brokerAddr(id), "ref 3.6: "+why)
+		fail(code, brokerAddr(id), because(RuleEndTxn, why))
 		return
 	}
 	actor := w.coordActor(t)
 	if meta.HasPending {
-		fail(ConcurrentTransactions, actor, "ref 3.6: transition to "+meta.Pending.String()+" pending")
+		fail(ConcurrentTransactions, actor, because(RuleEndTxn, "transition to "+meta.Pending.String()+" pending"))
 		return
 	}
 	switch meta.State {
@@ -632,37 +632,37 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		if r.Commit {
 			target.State = PrepareCommit
 		}
-		target.LastUpdateTs = w.Now
+		target.LastUpdateTs = w.now
 		target.TV2 = false // endTransactionWithTV1: its markers are TV1's, whatever added the partitions
-		w.txnWrite(t, target, wEndTxn, m, "ref 3.6: Ongoing + "+verb)
+		w.txnWrite(t, target, wEndTxn, m, because(RuleEndTxn, "Ongoing + "+verb))
 	case PrepareCommit:
 		if r.Commit {
-			fail(ConcurrentTransactions, actor, "ref 3.6: PrepareCommit + commit: still completing")
+			fail(ConcurrentTransactions, actor, because(RuleEndTxn, "PrepareCommit + commit: still completing"))
 		} else {
-			fail(InvalidTxnState, actor, "ref 3.6: PrepareCommit + abort: a prepared commit always commits")
+			fail(InvalidTxnState, actor, because(RuleEndTxn, "PrepareCommit + abort: a prepared commit always commits"))
 		}
 	case PrepareAbort:
 		if r.Commit {
-			fail(InvalidTxnState, actor, "ref 3.6: PrepareAbort + commit")
+			fail(InvalidTxnState, actor, because(RuleEndTxn, "PrepareAbort + commit"))
 		} else {
-			fail(ConcurrentTransactions, actor, "ref 3.6: PrepareAbort + abort: still completing")
+			fail(ConcurrentTransactions, actor, because(RuleEndTxn, "PrepareAbort + abort: still completing"))
 		}
 	case CompleteCommit:
 		if r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", "ref 3.6").txn(r.TransactionalID)
+			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", cite(RuleEndTxn)).txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
-			fail(InvalidTxnState, actor, "ref 3.6: CompleteCommit + abort")
+			fail(InvalidTxnState, actor, because(RuleEndTxn, "CompleteCommit + abort"))
 		}
 	case CompleteAbort:
 		if !r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", "ref 3.6").txn(r.TransactionalID)
+			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", cite(RuleEndTxn)).txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
-			fail(InvalidTxnState, actor, "ref 3.6: CompleteAbort + commit")
+			fail(InvalidTxnState, actor, because(RuleEndTxn, "CompleteAbort + commit"))
 		}
 	default:
-		fail(InvalidTxnState, actor, "ref 3.6: "+meta.State.String()+" + "+verb)
+		fail(InvalidTxnState, actor, because(RuleEndTxn, meta.State.String()+" + "+verb))
 	}
 }
 
@@ -718,7 +718,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	for _, l := range leaders {
 		if l < 0 {
 			w.emitRule(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+
-				" marker waits until one is elected", "ref 3.7: markersQueueForUnknownBroker").txn(job.TransactionalID)
+				" marker waits until one is elected", cite(RuleMarkersQueued)).txn(job.TransactionalID)
 			continue
 		}
 		corr := w.newCorr()
@@ -731,7 +731,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 }
 
 func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkersResponse) {
-	t := w.TxnParts[r.CoordPartition]
+	t := w.txnParts[r.CoordPartition]
 	if t == nil || t.Leader != id || t.CoordEpoch != r.CoordinatorEpoch {
 		return
 	}
@@ -750,7 +750,7 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 		case res.Code == None:
 			job.Pending = removeTP(job.Pending, res.TP)
 		case res.Code == InvalidProducerEpoch || res.Code == TransactionCoordinatorFenced:
-			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), "ref 3.7").on(res.TP).txn(job.TransactionalID).code(res.Code)
+			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), cite(RuleMarkersGiveUp)).on(res.TP).txn(job.TransactionalID).code(res.Code)
 			delete(t.Markers, job.TransactionalID)
 			return
 		default:
@@ -770,7 +770,7 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 // no leader, now that tp has one again.
 func (w *World) resendWaitingMarkers(tp TP) {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 || t.Loading {
 			continue
 		}
@@ -812,10 +812,10 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 		target.State = CompleteCommit
 	}
 	target.Partitions = nil
-	target.LastUpdateTs = w.Now
-	rule := "ref 3.7: every marker acknowledged"
+	target.LastUpdateTs = w.now
+	rule := because(RuleMarkersComplete, "every marker acknowledged")
 	if len(meta.Partitions) == 0 {
-		rule = "ref 6: an empty abort has no markers to write"
+		rule = because(RuleTV2EmptyAbort, "an empty abort has no markers to write")
 	}
 	w.completeTargetV2(t, meta, &target)
 	w.txnWrite(t, target, wComplete, nil, rule)
@@ -824,7 +824,7 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 // onMarkerTimeout resends markers whose request got no answer.
 func (w *World) onCoordinatorRequestTimeout(tm Timer) {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.addr() != tm.Owner {
 			continue
 		}
@@ -860,8 +860,8 @@ func sortedIDs[V any](m map[int64]V) []int64 {
 }
 
 func (w *World) sortedTxnParts() []int32 {
-	out := make([]int32, 0, len(w.TxnParts))
-	for p := range w.TxnParts {
+	out := make([]int32, 0, len(w.txnParts))
+	for p := range w.txnParts {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
@@ -871,27 +871,27 @@ func (w *World) sortedTxnParts() []int32 {
 // onAbortCheck is abortTimedOutTransactions (ref 3.8): Ongoing transactions
 // past their timeout are fenced and aborted exactly as step 11 of ref 3.4.
 func (w *World) onAbortCheck() {
-	w.setTimer(w.Config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
+	w.setTimer(w.config.AbortCheckIntervalMs, Timer{Kind: TimerAbortCheck, Owner: "cluster"})
 	// Most checks find nothing: NextTxnDeadline is a lower bound of every
 	// Ongoing transaction's deadline, so a check before it scans nothing.
-	if w.Now <= w.NextTxnDeadline {
+	if w.now <= w.nextTxnDeadline {
 		return
 	}
-	w.NextTxnDeadline = math.MaxInt64
-	for _, t := range w.TxnParts {
+	w.nextTxnDeadline = math.MaxInt64
+	for _, t := range w.txnParts {
 		for _, meta := range t.Meta {
 			w.noteTxnDeadline(meta)
 		}
 	}
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 || t.Loading {
 			continue
 		}
 		for _, id := range sortedKeys(t.Meta) {
 			meta := t.Meta[id]
-			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.Now {
-				w.fenceAndAbort(t, meta, wTimeoutAbort, nil, "ref 3.8: started at t="+itoa(meta.StartTs)+", timeout "+itoa(meta.TimeoutMs)+" ms passed")
+			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.now {
+				w.fenceAndAbort(t, meta, wTimeoutAbort, nil, because(RuleTxnTimeout, "started at t="+itoa(meta.StartTs)+", timeout "+itoa(meta.TimeoutMs)+" ms passed"))
 			}
 		}
 	}
@@ -901,29 +901,29 @@ func (w *World) onAbortCheck() {
 // state on partitions (ref 2.1).
 func (w *World) onExpiryCheck() {
 	for _, pn := range w.sortedTxnParts() {
-		t := w.TxnParts[pn]
+		t := w.txnParts[pn]
 		if t.Leader < 0 || t.Loading {
 			continue
 		}
 		for _, id := range sortedKeys(t.Meta) {
 			meta := t.Meta[id]
 			if (meta.State == Empty || meta.State == CompleteCommit || meta.State == CompleteAbort) && !meta.HasPending &&
-				w.Now-meta.LastUpdateTs >= w.Config.TxnIDExpirationMs {
-				w.txnWrite(t, meta, wTombstone, nil, "ref 3.8: idle for transactional.id.expiration.ms")
+				w.now-meta.LastUpdateTs >= w.config.TxnIDExpirationMs {
+				w.txnWrite(t, meta, wTombstone, nil, because(RuleTxnIDExpiry, "idle for transactional.id.expiration.ms"))
 			}
 		}
 	}
 	for _, tp := range w.SortedPartitions() {
-		w.expireProducers(w.Partitions[tp])
+		w.expireProducers(w.partitions[tp])
 	}
-	w.setTimer(w.Config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
+	w.setTimer(w.config.ExpiryCheckIntervalMs, Timer{Kind: TimerExpiryCheck, Owner: "cluster"})
 }
 
 // onLoadDone finishes a new coordinator's load of its partition (ref 3.9):
 // the cache is rebuilt from the log, and Prepare* transactions get all their
 // markers again under the new coordinator epoch.
 func (w *World) onLoadDone(tm Timer) {
-	t := w.TxnParts[tm.TP.Partition]
+	t := w.txnParts[tm.TP.Partition]
 	if t == nil || t.addr() != tm.Owner {
 		return
 	}
@@ -944,7 +944,7 @@ func (w *World) onLoadDone(tm Timer) {
 	}
 	w.changes.txnIDsOf(t.Meta)
 	actor := w.coordActor(t)
-	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: lastProducerEpoch is not persisted, it reloads as -1")
+	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), because(RuleLastEpochNotPersisted, "lastProducerEpoch is not persisted, it reloads as -1"))
 	for _, id := range sortedKeys(t.Meta) {
 		meta := t.Meta[id]
 		if meta.State == PrepareCommit || meta.State == PrepareAbort {
@@ -952,7 +952,7 @@ func (w *World) onLoadDone(tm Timer) {
 			if meta.State == PrepareCommit {
 				what = "Commit"
 			}
-			w.emitRule(EvMarker, actor, "re-sends the "+what+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), "ref 3.9: a prepared transaction is finished by the new coordinator").txn(id)
+			w.emitRule(EvMarker, actor, "re-sends the "+what+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), because(RuleLoadResendsMarkers, "a prepared transaction is finished by the new coordinator")).txn(id)
 			w.startMarkers(t, meta)
 		}
 	}
@@ -960,7 +960,7 @@ func (w *World) onLoadDone(tm Timer) {
 
 // noteTxnDeadline lowers NextTxnDeadline to an Ongoing transaction's deadline.
 func (w *World) noteTxnDeadline(m TxnMetadata) {
-	if m.State == Ongoing && m.StartTs+m.TimeoutMs < w.NextTxnDeadline {
-		w.NextTxnDeadline = m.StartTs + m.TimeoutMs
+	if m.State == Ongoing && m.StartTs+m.TimeoutMs < w.nextTxnDeadline {
+		w.nextTxnDeadline = m.StartTs + m.TimeoutMs
 	}
 }

@@ -15,8 +15,8 @@ const (
 	PrepareEpochFence TxnState = 7
 )
 
-// TxnStates lists every state in id order.
-var TxnStates = []TxnState{Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence}
+// txnStates lists every state in id order (TxnStates is a copy).
+var txnStates = []TxnState{Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence}
 
 var txnStateNames = [...]string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
 

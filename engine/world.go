@@ -68,29 +68,29 @@ type Topic struct {
 // World is the whole simulated system. All state is plain values reachable
 // from here; Clone copies it, so a view can go back any number of steps.
 type World struct {
-	Config     Config
-	Now        int64
-	StepCount  int
-	Started    bool // the first non-setup action ran; cluster shape is fixed
-	Brokers    []Broker
-	Topics     []Topic
-	Partitions map[TP]*PartitionLog
-	TxnParts   map[int32]*TxnStatePartition
-	Groups     map[string]*Group
-	Producers  []*Producer
-	Consumers  []*Consumer
-	Processors []*Processor
-	Queue      queue // deliveries and timers; cancelled request timeouts linger unseen (cancelTimer)
-	Events     []Event
-	Violations []Violation
-	// NextTxnDeadline is a lower bound of the deadlines of Ongoing
+	config     Config
+	now        int64
+	stepCount  int
+	started    bool // the first non-setup action ran; cluster shape is fixed
+	brokers    []Broker
+	topics     []Topic
+	partitions map[TP]*PartitionLog
+	txnParts   map[int32]*TxnStatePartition
+	groups     map[string]*Group
+	producers  []*Producer
+	consumers  []*Consumer
+	processors []*Processor
+	queue      queue // deliveries and timers; cancelled request timeouts linger unseen (cancelTimer)
+	events     eventLog
+	violations []Violation
+	// nextTxnDeadline is a lower bound of the deadlines of Ongoing
 	// transactions: the timed-out transaction check skips its scan before it.
-	NextTxnDeadline int64
-	// Held holds acks=all answers until their writes are replicated.
-	Held []heldResponse
-	// Parked holds produces and TxnOffsetCommits waiting for KIP-890
+	nextTxnDeadline int64
+	// held holds acks=all answers until their writes are replicated.
+	held []heldResponse
+	// parked holds produces and TxnOffsetCommits waiting for KIP-890
 	// verification.
-	Parked []parkedRequest
+	parked []parkedRequest
 
 	seq        int64
 	nextMsg    int64
@@ -142,30 +142,30 @@ type World struct {
 // New makes an empty world with the given configuration.
 func New(cfg Config) *World {
 	w := &World{
-		Config:          cfg,
-		Partitions:      map[TP]*PartitionLog{},
-		TxnParts:        map[int32]*TxnStatePartition{},
-		Groups:          map[string]*Group{},
+		config:          cfg,
+		partitions:      map[TP]*PartitionLog{},
+		txnParts:        map[int32]*TxnStatePartition{},
+		groups:          map[string]*Group{},
 		nextPIDBlk:      1000,
-		NextTxnDeadline: math.MaxInt64,
+		nextTxnDeadline: math.MaxInt64,
 	}
 	w.setBrokers(cfg.Brokers)
 	return w
 }
 
 func (w *World) setBrokers(n int) {
-	w.Config.Brokers = n
-	w.Brokers = w.Brokers[:0]
+	w.config.Brokers = n
+	w.brokers = w.brokers[:0]
 	for i := 1; i <= n; i++ {
-		w.Brokers = append(w.Brokers, Broker{ID: i, Alive: true})
+		w.brokers = append(w.brokers, Broker{ID: i, Alive: true})
 	}
 }
 
 func (w *World) broker(id int) *Broker {
-	if id < 1 || id > len(w.Brokers) {
+	if id < 1 || id > len(w.brokers) {
 		return nil
 	}
-	return &w.Brokers[id-1]
+	return &w.brokers[id-1]
 }
 
 func (w *World) brokerAlive(id int) bool {
@@ -177,7 +177,7 @@ func (w *World) brokerAlive(id int) bool {
 // at a position derived from the topic name and partition, so leaders spread
 // over the cluster deterministically.
 func (w *World) replicasFor(topic string, p int32, rf int) []int {
-	n := len(w.Brokers)
+	n := len(w.brokers)
 	if rf > n {
 		rf = n
 	}
@@ -200,7 +200,7 @@ func (w *World) firstAlive(replicas []int) int {
 
 // Topic returns a declared topic.
 func (w *World) Topic(name string) (Topic, bool) {
-	for _, t := range w.Topics {
+	for _, t := range w.topics {
 		if t.Name == name {
 			return t, true
 		}
@@ -211,7 +211,7 @@ func (w *World) Topic(name string) (Topic, bool) {
 // SortedPartitions lists the user topics' partitions in name order.
 func (w *World) SortedPartitions() []TP {
 	var out []TP
-	for tp := range w.Partitions {
+	for tp := range w.partitions {
 		out = append(out, tp)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -226,10 +226,10 @@ func (w *World) SortedPartitions() []TP {
 // partition returns a partition's log, creating internal-topic partitions on
 // first use.
 func (w *World) partition(tp TP) *PartitionLog {
-	if p, ok := w.Partitions[tp]; ok {
+	if p, ok := w.partitions[tp]; ok {
 		return p
 	}
-	if tp.Topic == OffsetsTopic && tp.Partition >= 0 && tp.Partition < w.Config.OffsetsPartitions {
+	if tp.Topic == OffsetsTopic && tp.Partition >= 0 && tp.Partition < w.config.OffsetsPartitions {
 		return w.createPartition(tp, 3)
 	}
 	return nil
@@ -238,18 +238,18 @@ func (w *World) partition(tp TP) *PartitionLog {
 func (w *World) createPartition(tp TP, rf int) *PartitionLog {
 	reps := w.replicasFor(tp.Topic, tp.Partition, rf)
 	p := &PartitionLog{TP: tp, Replicas: reps, Leader: w.firstAlive(reps), Producers: map[int64]ProducerStateEntry{}}
-	w.Partitions[tp] = p
+	w.partitions[tp] = p
 	return p
 }
 
 // OffsetsPartitionFor is __consumer_offsets-N for a group (ref 3.5).
 func (w *World) OffsetsPartitionFor(group string) TP {
-	return TP{Topic: OffsetsTopic, Partition: PartitionFor(group, w.Config.OffsetsPartitions)}
+	return TP{Topic: OffsetsTopic, Partition: PartitionFor(group, w.config.OffsetsPartitions)}
 }
 
 // TxnPartitionFor is the __transaction_state partition number for an id (ref 3.1).
 func (w *World) TxnPartitionFor(txnID string) int32 {
-	return PartitionFor(txnID, w.Config.TxnStatePartitions)
+	return PartitionFor(txnID, w.config.TxnStatePartitions)
 }
 
 func (w *World) newCorr() int64 { w.nextCorr++; return w.nextCorr }
@@ -267,8 +267,8 @@ func (w *World) markDirty(tp TP) {
 // processors' producers last. A processor's producer carries the processor's
 // name.
 func (w *World) AllProducers() []*Producer {
-	out := append([]*Producer(nil), w.Producers...)
-	for _, pr := range w.Processors {
+	out := append([]*Producer(nil), w.producers...)
+	for _, pr := range w.processors {
 		out = append(out, pr.Producer)
 	}
 	return out
@@ -277,8 +277,8 @@ func (w *World) AllProducers() []*Producer {
 // AllConsumers lists every consumer in declaration order, the processors'
 // consumers last, under the processors' names.
 func (w *World) AllConsumers() []*Consumer {
-	out := append([]*Consumer(nil), w.Consumers...)
-	for _, pr := range w.Processors {
+	out := append([]*Consumer(nil), w.consumers...)
+	for _, pr := range w.processors {
 		out = append(out, pr.Consumer)
 	}
 	return out

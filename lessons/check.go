@@ -76,19 +76,32 @@ func containsError(l script.ErrorList, key string) bool {
 
 // validate plays the whole lesson and returns its problems as a
 // script.ErrorList sorted by line, or nil.
+//
+// It goes forward once and keeps only the worlds it still needs: the
+// checkpoint of step k is judged on the worlds after steps k and k+1, and
+// then the world after step k is let go; the world after a step with no
+// checkpoint is not even copied. A check of a long lesson so holds two
+// worlds, not one for each step.
 func (p *Player) validate() error {
-	var errs script.ErrorList
-	for k := 0; k <= len(p.l.Steps); k++ {
-		for _, e := range p.ProblemsAt(k) {
-			errs.Add(e)
-		}
-	}
-	for k := 1; k < len(p.l.Steps); k++ {
-		if cp := p.l.Steps[k-1].Ask; cp != nil {
-			for _, e := range p.checkpointErrors(k, cp) {
-				errs.Add(e)
+	var probs, cps []*script.Error
+	p.forward = true
+	n := len(p.l.Steps)
+	for k := 0; k <= n; k++ {
+		probs = append(probs, p.ProblemsAt(k)...)
+		if k >= 2 {
+			if cp := p.l.Steps[k-2].Ask; cp != nil {
+				cps = append(cps, p.checkpointErrors(k-1, cp)...)
 			}
 		}
+		if k >= 1 {
+			p.snaps[k-1].world = nil // judged: not looked at again
+		}
+	}
+	// Problems first, then checkpoints, as the list keeps the first
+	// MaxErrors it is given.
+	var errs script.ErrorList
+	for _, e := range append(probs, cps...) {
+		errs.Add(e)
 	}
 	return errs.Err()
 }

@@ -26,11 +26,10 @@ func TestCorrectedTextsHoldInTheEngine(t *testing.T) {
 		{"zombie", 5, []string{"partition t-0 producer 1000 epoch=1", "partition t-0 producer 1000 cached=0"}},
 		{"capstone-payments", 5, []string{"group ledger-svc generation 3"}},
 	} {
-		b, err := find(tc.lesson)
+		l, err := Load(tc.lesson)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := b.lesson
 		for _, k := range Versions {
 			p := NewPlayer(l.ForKafka(k))
 			for p.Pos() < tc.step {

@@ -29,7 +29,7 @@ func (p *Player) Fork(k int) *Player {
 	p.ensure(k)
 	cp := *p.l
 	cp.Steps = append([]Step(nil), p.l.Steps[:k]...)
-	f := &Player{l: &cp, pos: k, events: nil,
+	f := &Player{l: &cp, pos: k,
 		chosen:  append([]int(nil), p.chosen[:k+1]...),
 		correct: append([]int(nil), p.correct[:k+1]...)}
 	f.snaps = append([]snapshot(nil), p.snaps[:k+1]...)

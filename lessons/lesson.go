@@ -52,6 +52,16 @@ func TransactionVersion(kafka int) int {
 	return 1
 }
 
+// MaxSteps is the most steps a lesson may have. Checking a lesson plays
+// it and keeps each step's world to go back to, so this bounds what a check
+// of any file costs; the lessons eoslab ships have a dozen steps.
+const MaxSteps = 1000
+
+// MaxActions is the most setup: and do: commands a lesson may hold, for
+// the same reason: each step's world is copied for going back, and a
+// copy grows with what the commands built up.
+const MaxActions = 20_000
+
 // MaxChoices is the most choices a checkpoint may offer: enough for one
 // right answer and the common misconceptions, few enough to read at a glance.
 const MaxChoices = 4

@@ -19,8 +19,8 @@ func TestBuiltinList(t *testing.T) {
 		t.Fatalf("lessons %q, want %q", got, want)
 	}
 	for _, b := range load() {
-		if b.err != nil {
-			t.Errorf("%s does not parse:\n%v", b.file, b.err)
+		if _, err := b.parsed(); err != nil {
+			t.Errorf("%s does not parse:\n%v", b.file, err)
 		}
 	}
 	if _, err := Load("nope"); err == nil || !strings.HasSuffix(err.Error(), "; the lessons are "+strings.Join(names, ", ")) {
@@ -171,7 +171,7 @@ func TestLessonFacts(t *testing.T) {
 		},
 		"transaction-timeout": {
 			"gets nothing new from t-0 at 0",
-			"payment-processor-1 Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1 [ref 3.8: started at t=6, timeout 60000 ms passed]",
+			"payment-processor-1 Ongoing -> PrepareEpochFence (pending, never written): epoch 0 -> 1 [TransactionCoordinator.abortTimedOutTransactions: started at t=6, timeout 60000 ms passed]",
 			"t-0: appends ABORT marker pid=1000 epoch=1 coordinatorEpoch=0 at offset 2",
 			"receives t-0 1:b1; skips aborted 0 (pid 1000), ABORT marker at 2",
 			"rejects the produce with INVALID_PRODUCER_EPOCH(47)",
@@ -340,6 +340,25 @@ func TestLessonsSayWhatIsShown(t *testing.T) {
 			if strings.Contains(txt, "article") {
 				t.Errorf("%s: the main text mentions an article; that belongs in a note: %q", m.Name, txt)
 			}
+		}
+	}
+}
+
+// TestAllIsTheParsedMeta: the lesson list is read from the headers alone
+// (scanMeta), without parsing; each entry must be what the parsed lesson
+// says, and every built-in lesson must parse.
+func TestAllIsTheParsedMeta(t *testing.T) {
+	all := All()
+	if len(all) == 0 {
+		t.Fatal("no built-in lessons")
+	}
+	for _, m := range all {
+		l, err := Load(m.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		if got := l.Meta(); got != m {
+			t.Errorf("%s: the list says %+v, the parsed lesson %+v", m.Name, m, got)
 		}
 	}
 }

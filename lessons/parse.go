@@ -138,6 +138,10 @@ func (p *parser) stepKeysFor() []string {
 type parser struct {
 	file  string
 	kafka int // the version this reading keeps: 3 or 4
+	// stepsSeen counts step: lines, to refuse a lesson past MaxSteps.
+	stepsSeen int
+	// actions counts setup: and do: commands, to refuse past MaxActions.
+	actions int
 	// drill reads a drill question (drill.go): its header is question:,
 	// concept: and lesson:, kept in meta, instead of a lesson's.
 	drill  bool
@@ -395,7 +399,9 @@ func (p *parser) setupLine(n int, text string, col int) {
 			"put "+quote(c.Text)+" in a step's do:")
 		return
 	}
-	p.l.Setup = append(p.l.Setup, *c)
+	if p.countAction(n) {
+		p.l.Setup = append(p.l.Setup, *c)
+	}
 }
 
 // salvage declares the name of a declaration that failed for another reason

@@ -26,6 +26,9 @@ func (p *parser) stepKey(n int, val string) {
 	p.finishStep()
 	p.sec = inSteps
 	p.step = &stepBuilder{s: Step{Line: n, Title: val}}
+	if p.stepsSeen++; p.stepsSeen == MaxSteps+1 {
+		p.errorf(n, "a lesson has at most "+strconv.Itoa(MaxSteps)+" steps; this is step "+strconv.Itoa(MaxSteps+1))
+	}
 	if val == "" {
 		p.errorf(n, "step: needs a title, e.g. \"step: The ACK is lost\"")
 	}
@@ -103,9 +106,19 @@ func (p *parser) doLine(n int, val string, col int) {
 		p.errorf(n, "do: runs actions; declarations belong in setup:, so move "+quote(c.Text)+" there")
 	case c.Kind() == script.Expect:
 		p.errorf(n, "do: runs actions; write an expectation as \"expect: "+strings.TrimSpace(strings.TrimPrefix(c.Text, "expect"))+"\"")
-	default:
+	case p.countAction(n):
 		p.step.s.Commands = append(p.step.s.Commands, *c)
 	}
+}
+
+// countAction counts a setup: or do: command against MaxActions and
+// reports whether it may be kept; the first one past is an error.
+func (p *parser) countAction(n int) bool {
+	p.actions++
+	if p.actions == MaxActions+1 {
+		p.errorf(n, "a lesson runs at most "+strconv.Itoa(MaxActions)+" setup: and do: commands; this is command "+strconv.Itoa(MaxActions+1))
+	}
+	return p.actions <= MaxActions
 }
 
 // expectLine parses an expectation written with or without its verb:
@@ -232,7 +245,9 @@ func (p *parser) finishStep() {
 			p.errorf(cp.Line, "ask: needs an explain: line saying why the right choice is right")
 		}
 	}
-	p.l.Steps = append(p.l.Steps, s)
+	if len(p.l.Steps) < MaxSteps { // past it the file is refused: keep nothing more
+		p.l.Steps = append(p.l.Steps, s)
+	}
 }
 
 // isConfig reports whether a command is a "config KEY=VALUE" line.

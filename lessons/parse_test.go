@@ -109,10 +109,10 @@ func TestDoConfig(t *testing.T) {
 	}
 	for _, k := range Versions {
 		p := NewPlayer(l.ForKafka(k))
-		if got := p.WorldAt(1).Config.TransactionVersion; got != TransactionVersion(k) {
+		if got := p.WorldAt(1).Config().TransactionVersion; got != TransactionVersion(k) {
 			t.Errorf("Kafka %d: transaction.version %d before the upgrade", k, got)
 		}
-		if got := p.WorldAt(2).Config.TransactionVersion; got != 2 {
+		if got := p.WorldAt(2).Config().TransactionVersion; got != 2 {
 			t.Errorf("Kafka %d: transaction.version %d after the upgrade", k, got)
 		}
 	}

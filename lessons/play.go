@@ -20,9 +20,13 @@ type Player struct {
 	chosen []int
 	// correct[k] caches the right choice of step k's checkpoint; 0 until known.
 	correct []int
-	// events is where the live world's event history was after the last
-	// step; when it moves, the snapshots share the new arrays (see ensure).
-	events *engine.Event
+	// shareAt is the live world's event count at which the snapshots
+	// next share its history arrays (see ensure).
+	shareAt int
+	// forward is set by a check (validate), which goes forward once: the
+	// world after a step is frozen (cloned) only when that step's
+	// checkpoint will be judged on it.
+	forward bool
 }
 
 // snapshot is the world after one step, with what went wrong while running
@@ -51,7 +55,7 @@ func NewPlayer(l *Lesson) *Player {
 func run(w *engine.World, cmds []script.Command) snapshot {
 	r := &script.Runner{World: w}
 	var probs []*script.Error
-	changes := engine.ChangeSet{FirstEvent: len(w.Events), FirstViolation: len(w.Violations)}
+	changes := engine.ChangeSet{FirstEvent: w.EventCount(), FirstViolation: len(w.Violations())}
 	for _, c := range cmds {
 		_, f, err := r.Exec(c)
 		// World.Changes is the last action's; after an expectation or a
@@ -90,14 +94,21 @@ func (p *Player) ensure(k int) {
 	for len(p.snaps) <= k && len(p.snaps) <= len(p.l.Steps) {
 		last := len(p.snaps) - 1
 		live := p.snaps[last].world
-		p.snaps[last].world = live.Clone()
+		if p.forward && (last == 0 || p.l.Steps[last-1].Ask == nil) {
+			p.snaps[last].world = nil
+		} else {
+			p.snaps[last].world = live.Clone()
+		}
 		p.snaps = append(p.snaps, run(live, p.l.Steps[last].Commands))
-		// The event history, the fastest growing, moves a few dozen times
-		// in a long lesson: then point every snapshot at the new arrays.
-		if ev := live.Events; cap(ev) > 0 && &ev[:1][0] != p.events {
-			p.events = &ev[:1][0]
+		// The histories move to bigger arrays now and then as they grow
+		// (by about a quarter): when the live world's event count has
+		// grown by a quarter, point every snapshot at its arrays.
+		if n := live.EventCount(); n >= p.shareAt {
+			p.shareAt = n + n/4 + 64
 			for _, s := range p.snaps[:len(p.snaps)-1] {
-				s.world.ShareHistory(live)
+				if s.world != nil { // a check lets the worlds behind it go
+					s.world.ShareHistory(live)
+				}
 			}
 		}
 	}

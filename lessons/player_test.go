@@ -13,15 +13,15 @@ import (
 // every log, the producers, the coordinators and the consumers.
 func fingerprint(w *engine.World) string {
 	var b strings.Builder
-	for _, e := range w.Events {
+	for _, e := range w.EventsSince(0) {
 		b.WriteString(e.Line())
 		b.WriteByte('\n')
 	}
-	for _, v := range w.Violations {
+	for _, v := range w.Violations() {
 		fmt.Fprintf(&b, "violation %s %s\n", v.Name, v.Text)
 	}
 	for _, tp := range w.SortedPartitions() {
-		p := w.Partitions[tp]
+		p := w.Partition(tp)
 		fmt.Fprintf(&b, "%s hw=%d lso=%d leo=%d\n", tp, p.HW, p.LastStableOffset(), p.LEO)
 		for i := range p.Batches {
 			batch, _, _ := w.BatchAt(tp, p.Batches[i].BaseOffset)
@@ -37,20 +37,20 @@ func fingerprint(w *engine.World) string {
 			fmt.Fprintf(&b, "  pid %d epoch %d cached %v\n", pid, e.ProducerEpoch, e.Cached())
 		}
 	}
-	for _, p := range w.Producers {
+	for _, p := range w.Producers() {
 		fmt.Fprintf(&b, "producer %s %s pid=%d epoch=%d err=%v inflight=%d parts=%v\n", p.Name, p.State, p.ProducerID, p.Epoch, p.LastError, len(p.InFlight), p.Parts)
 	}
 	var parts []int32
-	for n := range w.TxnParts {
+	for n := range w.TxnStateLogs() {
 		parts = append(parts, n)
 	}
 	sort.Slice(parts, func(i, j int) bool { return parts[i] < parts[j] })
 	for _, n := range parts {
-		for _, r := range w.TxnParts[n].Log {
+		for _, r := range w.TxnStatePartition(n).Log {
 			fmt.Fprintf(&b, "txnlog %d %s\n", n, r)
 		}
 	}
-	for _, c := range w.Consumers {
+	for _, c := range w.Consumers() {
 		fmt.Fprintf(&b, "consumer %s %v\n", c.Name, c.Positions)
 		for _, r := range c.Received {
 			// Source is a pointer: print what it points to, not where.
@@ -211,7 +211,7 @@ func TestLongLessonBack(t *testing.T) {
 	if fingerprint(p.World()) != end {
 		t.Fatal("the end changed after going back")
 	}
-	if got := p.World().Partitions[engine.TP{Topic: "t"}].LEO; got != 200 {
+	if got := p.World().Partition(engine.TP{Topic: "t"}).LEO; got != 200 {
 		t.Fatalf("LEO %d, want 200", got)
 	}
 }

@@ -49,8 +49,8 @@ func BenchmarkPlayTxnSteps(b *testing.B) {
 				for p.Next() {
 				}
 				b.StopTimer()
-				if p.Pos() != n+1 || len(p.Problems()) > 0 || len(p.World().Violations) > 0 {
-					b.Fatalf("stopped at %d of %d: %v %v", p.Pos(), n+1, p.Problems(), p.World().Violations)
+				if p.Pos() != n+1 || len(p.Problems()) > 0 || len(p.World().Violations()) > 0 {
+					b.Fatalf("stopped at %d of %d: %v %v", p.Pos(), n+1, p.Problems(), p.World().Violations())
 				}
 				runtime.GC()
 				runtime.ReadMemStats(&after)
@@ -61,5 +61,15 @@ func BenchmarkPlayTxnSteps(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/step")
 			b.ReportMetric(held, "B-held/step")
 		})
+	}
+}
+
+// BenchmarkCatalogue is what the lesson list costs eoslab's start-up: the
+// built-in files read and their list entries scanned, nothing parsed.
+func BenchmarkCatalogue(b *testing.B) {
+	for b.Loop() {
+		if bs := readBuiltins(); len(bs) == 0 {
+			b.Fatal("no lessons")
+		}
 	}
 }

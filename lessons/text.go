@@ -7,9 +7,11 @@ import (
 )
 
 // prose accumulates say:, note:, explain:, intro: and ask: text: lines join
-// into one paragraph, and an empty line of the key starts a new one.
+// into one paragraph, and an empty line of the key starts a new one. The
+// lines are kept as they come and joined once, in String, so a paragraph
+// of n lines costs O(n), not the O(n²) of growing a string line by line.
 type prose struct {
-	paras []string
+	paras [][]string
 	brk   bool
 }
 
@@ -18,14 +20,29 @@ func (p *prose) add(s string) {
 	case s == "":
 		p.brk = len(p.paras) > 0
 	case len(p.paras) == 0 || p.brk:
-		p.paras = append(p.paras, s)
+		p.paras = append(p.paras, []string{s})
 		p.brk = false
 	default:
-		p.paras[len(p.paras)-1] += " " + s
+		last := &p.paras[len(p.paras)-1]
+		*last = append(*last, s)
 	}
 }
 
-func (p *prose) String() string { return strings.Join(p.paras, "\n\n") }
+func (p *prose) String() string {
+	var b strings.Builder
+	for i, para := range p.paras {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		for j, line := range para {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
 
 // splitKey recognises "key: value" where key is lower-case letters. It
 // returns the value trimmed and the 1-based column where the value starts.

@@ -41,10 +41,10 @@ func Transcript(l *Lesson) (string, error) {
 			line("")
 			para(s.Say)
 		}
-		for _, e := range w.Events[prevEvents:] {
+		for _, e := range w.EventsSince(prevEvents) {
 			line(e.Line())
 		}
-		prevEvents = len(w.Events)
+		prevEvents = w.EventCount()
 		for _, e := range p.ProblemsAt(k) {
 			line("ERROR " + e.Error())
 		}

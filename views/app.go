@@ -56,6 +56,11 @@ type Options struct {
 	Follow, Presenter bool
 }
 
+// Overlay reports whether help or the step's details are open over the
+// player: what Esc closes there. eoslab serve asks, so that Esc with
+// nothing open does not leave the class's lesson.
+func (a App) Overlay() bool { return a.showFull || a.showDetail }
+
 // SessionChangedMsg tells the app that its session changed from outside
 // (eoslab serve's presenter moved the class): it redraws from the
 // session's frame, following the change to its panels when Moved.

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"flag"
 	"math/rand"
 	"strings"
 	"testing"
@@ -18,6 +19,12 @@ func init() {
 	lipgloss.SetHasDarkBackground(true)
 }
 
+// randomKeys is the number of keys each TestRandomKeys run sends. The
+// default suite sends 500 per run (six runs): that reaches the same
+// statements of this package as 2,500 do (go test -cover -run
+// TestRandomKeys at both sizes). CI sends 2,500 (.ci/run).
+var randomKeys = flag.Int("randomkeys", 500, "keys per TestRandomKeys run (CI: 2500)")
+
 // TestRandomKeys drives the app with thousands of seeded random keys,
 // resizes and autoplay ticks (current and stale), over random frames. It
 // must never panic, the session position must stay in 0..Len, and every
@@ -28,9 +35,9 @@ func TestRandomKeys(t *testing.T) {
 	keys := []string{"right", "right", "right", "left", "left", " ", "enter", "l", "h", "p", "-", "+", "r", "1", "2", "3", "4",
 		"tab", "shift+tab", "?", "esc", "up", "down", "pgdown", "pgup", "home", "end", "g", "G", "j", "k", "/", "x", "q", "<", ">"}
 	sizes := [][2]int{{0, 0}, {1, 1}, {80, 24}, {200, 60}, {60, 18}, {59, 18}, {120, 40}, {160, 48}, {130, 25}, {90, 50}, {3, 100}, {300, 5}}
-	n := 2500
+	n := *randomKeys
 	if testing.Short() {
-		n = 500
+		n = min(n, 500)
 	}
 	for _, opts := range []Options{{}, {ASCII: true}, {NoColor: true}} {
 		for seed := int64(1); seed <= 2; seed++ {
@@ -377,4 +384,38 @@ func TestHomeDrillFollowsTheVersion(t *testing.T) {
 			t.Errorf("Options.Kafka %d: the drill was asked for Kafka %d, want %d", c.opt, got, c.want)
 		}
 	}
+}
+
+// TestEscClosesTheFullHelp: ? opens the full help on the lesson list and
+// in a lesson, esc closes it and stays where it was; esc again leaves the
+// lesson. The help must fit the terminal with the Timeline focused too.
+// TestRandomKeys reaches these by chance at its CI size only.
+func TestEscClosesTheFullHelp(t *testing.T) {
+	open := func(string) (Session, error) { return newStub(3, 10), nil }
+	var m tea.Model = NewApp([]LessonInfo{{Name: "a", Title: "A", Steps: 10}}, open, Options{})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	step := func(k string, screen screen, full bool) {
+		t.Helper()
+		m, _ = m.Update(viewtest.Key(k))
+		a := m.(App)
+		viewtest.CheckScreen(t, m.View(), 80, 24, k)
+		if a.screen != screen || a.showFull != full {
+			t.Fatalf("after %s: screen %d, full help %v; want %d, %v", k, a.screen, a.showFull, screen, full)
+		}
+	}
+	step("?", screenHome, true)
+	if v := m.View(); !strings.Contains(v, "help") || !strings.Contains(v, "quit") {
+		t.Fatalf("the lesson list's full help lists no keys:\n%s", v)
+	}
+	step("esc", screenHome, false)
+	m, _ = m.Update(OpenLessonMsg{Name: "a"})
+	for i := 0; m.(App).focus != PanelTimeline; i++ {
+		if i == 10 {
+			t.Fatal("tab never focuses the Timeline")
+		}
+		step("tab", screenPlayer, false)
+	}
+	step("?", screenPlayer, true)
+	step("esc", screenPlayer, false)
+	step("esc", screenHome, false)
 }

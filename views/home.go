@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/paginator"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/inputguard"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -226,6 +227,9 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 			h.picked = SandboxEntryName
 			return h, nil
 		}
+	}
+	if h.list.SettingFilter() {
+		msg = inputguard.Msg(h.list.FilterInput, msg)
 	}
 	var cmd tea.Cmd
 	h.list, cmd = h.list.Update(msg)

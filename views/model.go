@@ -490,9 +490,9 @@ type LogEvent struct {
 	// ...", not "sends m12 A -> ..."): the learner follows messages by
 	// what they are, on the Timeline; the numbers are in the detail view.
 	Text string
-	// Why is the rule that decided, in words: without the citations of
-	// the reference ("ref 3.4 step 11:", "row 4:") that the detail view
-	// shows. Empty when no rule decided, or the rule is only a citation.
+	// Why is the rule that decided, in words: without the Kafka source
+	// ("ProducerAppendInfo.checkSequence:") that the detail view shows.
+	// Empty when no rule decided, or the rule is only a citation.
 	Why string
 	// Action marks the echo of a scenario command ("A send t-0 hello"):
 	// how the lesson drives the simulation, not something Kafka did.

@@ -54,8 +54,9 @@ func detailContent(f *Frame, p painter) Content {
 	out = append(out, th.RenderBold(theme.Plain, "What the simulation logged in this step"))
 	out = append(out, wrap("One line per event, as in a transcript: the time in milliseconds, who acted, "+
 		"what happened. mN numbers the messages on the network, in the order they were sent. "+
-		"A citation such as [ref 2.3] or [row 4] names the section or decision-table row of the "+
-		"Kafka reference this simulation follows; \"scenario\" lines are the lesson's own commands.", w)...)
+		"The brackets name where Kafka decides, a class and method (such as "+
+		"[ProducerAppendInfo.checkSequence: ...]), a KIP or a JIRA; 'eoslab help rules' lists them all. "+
+		"\"scenario\" lines are the lesson's own commands.", w)...)
 	if n == 0 {
 		out = append(out, p.muted("(no events)"))
 	}

@@ -59,8 +59,8 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 // the protocol, all of which the detail view shows: the echo of the
 // lesson's own commands ("scenario: A send t-0 hello", which the Action
 // flag marks), message numbers ("m12", which the session leaves out of
-// LogEvent.Text), and the citations of the reference a rule comes from
-// ("ref 3.4 step 11:", "row 4:"; LogEvent.Why has the rule without them).
+// LogEvent.Text), and the Kafka source a rule cites
+// ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
 // A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
 func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {

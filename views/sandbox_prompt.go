@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/inputguard"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -65,7 +66,7 @@ func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	s.input, cmd = s.input.Update(km)
+	s.input, cmd = s.input.Update(inputguard.Key(s.input, km))
 	s.perr = ""
 	s.suggest()
 	return cmd

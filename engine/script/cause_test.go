@@ -95,7 +95,7 @@ func TestCauseChains(t *testing.T) {
 						gotFault = true
 					}
 				case engine.CauseDecision:
-					if e.Kind == c.decision && strings.Contains(e.Rule+" "+e.Text, c.rule) {
+					if e.Kind == c.decision && strings.Contains(e.Rule.String()+" "+e.Text(), c.rule) {
 						gotDecision = true
 					}
 				case engine.CauseSwitch:
@@ -124,11 +124,11 @@ func TestCauseChains(t *testing.T) {
 // TestMonitorStatus: the monitors follow InvariantNames, report what broke
 // with its first violation, and cost no allocation with a reused slice.
 func TestMonitorStatus(t *testing.T) {
-	if len(engine.Monitors) != len(engine.InvariantNames) {
-		t.Fatalf("%d monitors for %d invariants", len(engine.Monitors), len(engine.InvariantNames))
+	if len(engine.Monitors()) != len(engine.InvariantNames()) {
+		t.Fatalf("%d monitors for %d invariants", len(engine.Monitors()), len(engine.InvariantNames()))
 	}
-	for i, m := range engine.Monitors {
-		if m.Invariant != engine.InvariantNames[i] || m.Holds == "" || m.Broken == "" {
+	for i, m := range engine.Monitors() {
+		if m.Invariant != engine.InvariantNames()[i] || m.Holds == "" || m.Broken == "" {
 			t.Errorf("monitor %d: %+v", i, m)
 		}
 	}
@@ -158,7 +158,7 @@ func TestMonitorStatus(t *testing.T) {
 	}
 	// A snapshot keeps its own counts; the live world goes on.
 	snap := w.Clone()
-	buf := make([]engine.MonitorState, 0, len(engine.Monitors))
+	buf := make([]engine.MonitorState, 0, len(engine.Monitors()))
 	if n := testing.AllocsPerRun(100, func() { buf = snap.MonitorStatusInto(buf) }); n != 0 {
 		t.Errorf("MonitorStatusInto allocates %v times", n)
 	}
@@ -181,17 +181,17 @@ func TestTeachingSwitchEvents(t *testing.T) {
 		t.Fatalf("on -> on: %v events, %v", len(evs), err)
 	}
 	evs, _ = w.Apply(engine.SetTeaching(engine.ConfigTeachLSO, false))
-	if len(evs) != 2 || evs[1].Kind != engine.EvSwitch || !strings.Contains(evs[1].Rule, "not a Kafka setting") {
+	if len(evs) != 2 || evs[1].Kind != engine.EvSwitch || !strings.Contains(evs[1].Rule.String(), "not a Kafka setting") {
 		t.Fatalf("on -> off: %+v", evs)
 	}
 	if k, on, ok := w.SwitchChangeAt(evs[1].Seq); !ok || on || k != engine.ConfigTeachLSO {
 		t.Errorf("SwitchChangeAt: %v %v %v", k, on, ok)
 	}
-	if !w.Config.Teach.NoLSO || w.TeachingSwitches()[2].On {
+	if !w.Config().Teach.NoLSO || w.TeachingSwitches()[2].On {
 		t.Errorf("eoslab.lso still on")
 	}
 	evs, _ = w.Apply(engine.SetTeaching(engine.ConfigTeachLSO, true))
-	if k, on, ok := w.SwitchChangeAt(evs[len(evs)-1].Seq); !ok || !on || k != engine.ConfigTeachLSO || w.Config.Teach.Any() {
-		t.Errorf("off -> on: %v %v %v %+v", k, on, ok, w.Config.Teach)
+	if k, on, ok := w.SwitchChangeAt(evs[len(evs)-1].Seq); !ok || !on || k != engine.ConfigTeachLSO || w.Config().Teach.Any() {
+		t.Errorf("off -> on: %v %v %v %+v", k, on, ok, w.Config().Teach)
 	}
 }

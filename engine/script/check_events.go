@@ -126,11 +126,23 @@ func (x EventCheck) matches(e *engine.Event) bool {
 	if e.Kind == engine.EvAction {
 		return false
 	}
-	if x.Text != "" && !strings.Contains(e.Text, x.Text) && !strings.Contains(e.Rule, x.Text) {
+	if x.Text != "" && !strings.Contains(e.Text(), x.Text) && !strings.Contains(e.Rule.String(), x.Text) {
 		return false
 	}
-	if (x.Actor != "" && e.Actor != x.Actor) || (x.Rule != "" && !strings.Contains(e.Rule, x.Rule)) {
+	if (x.Actor != "" && e.Actor != x.Actor) || (x.Rule != "" && !strings.Contains(e.Rule.String(), x.Rule)) {
 		return false
+	}
+	if x.TP.Set && (e.TP.Topic != x.TP.V.Topic || e.TP.Partition != x.TP.V.N) {
+		return false
+	}
+	if (x.TxnID != "" && e.TxnID != x.TxnID) || (x.Reason != engine.RuleNone && !e.Rule.Has(x.Reason)) {
+		return false
+	}
+	if x.PID.Set || x.Epoch.Set {
+		pid, epoch, ok := e.Producer()
+		if !ok || (x.PID.Set && pid != x.PID.V) || (x.Epoch.Set && int64(epoch) != x.Epoch.V) {
+			return false
+		}
 	}
 	if x.Msg.Set {
 		m := x.Msg.V
@@ -148,7 +160,7 @@ func (x EventCheck) matches(e *engine.Event) bool {
 
 // typed reports whether x filters on more than text.
 func (x EventCheck) typed() bool {
-	return x.Kind != "" || x.Actor != "" || x.Msg.Set || x.Error != "" || x.Rule != ""
+	return x.Kind != "" || x.Actor != "" || x.Msg.Set || x.Error != "" || x.Rule != "" || x.TP.Set || x.TxnID != "" || x.PID.Set || x.Epoch.Set || x.Reason != engine.RuleNone
 }
 
 func (k *checker) event(x EventCheck) (bool, string, error) {

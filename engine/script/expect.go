@@ -1,6 +1,10 @@
 package script
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/eoslab/eoslab/engine"
+)
 
 // The expect table. An expectation is "expect SUBJECT WHO FIELD VALUE...":
 // the subject and field are literal words that select the form, so each row
@@ -173,12 +177,12 @@ var expectForms = []*form{
 	{verb: "expect", usage: "expect violations none", need: "the word none",
 		args: []arg{{lit: "violations", role: "subject", name: "violations"}, {name: "none", check: oneOf("none")}}, min: 2},
 	{verb: "expect", need: "one text (quote it if it has spaces)",
-		usage: `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [count=N] [in=last] [t=A..B]`,
+		usage: `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [tp=TP] [txn=ID] [pid=N] [epoch=N] [reason=REASON] [rule=TEXT] [count=N] [in=last] [t=A..B]`,
 		args:  []arg{{lit: "event", role: "subject", name: "event"}, {name: `"TEXT"`, check: nonEmpty}}, min: 1,
 		opts: append(append(append([]opt(nil), eventFilters...), opt{key: "count", ph: "N", check: eventCount}), eventScope...),
 		rule: eventRule},
 	{verb: "expect", need: "one text (quote it if it has spaces)",
-		usage: `expect no event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [in=last] [t=A..B]`,
+		usage: `expect no event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [tp=TP] [txn=ID] [pid=N] [epoch=N] [reason=REASON] [rule=TEXT] [in=last] [t=A..B]`,
 		args: []arg{{lit: "no", role: "subject", name: "no"}, {lit: "event", role: "subject", name: "event"},
 			{name: `"TEXT"`, check: nonEmpty}}, min: 2,
 		opts: append(append([]opt(nil), eventFilters...), eventScope...),
@@ -193,6 +197,12 @@ var (
 		{key: "actor", ph: "NAME", check: actorWord},
 		{key: "msg", ph: "MSG", check: messageWord},
 		{key: "error", ph: "ERROR", check: errorName},
+		{key: "code", ph: "ERROR", check: errorName},
+		{key: "tp", ph: "TP", check: tp},
+		{key: "txn", ph: "ID", check: txnIDRef},
+		{key: "pid", ph: "N", check: pidN},
+		{key: "epoch", ph: "N", check: epochN},
+		{key: "reason", ph: "REASON", check: reasonCode},
 		{key: "rule", ph: "TEXT", check: nonEmpty},
 	}
 	eventScope = []opt{
@@ -354,7 +364,7 @@ func eventRule(p *pctx) string {
 			return ""
 		}
 	}
-	return "give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + p.f.usage + "\""
+	return "give a text or a filter (kind=, actor=, msg=, error=, tp=, txn=, pid=, epoch=, reason=, rule=): \"" + p.f.usage + "\""
 }
 
 // expectWords are an expect line's positional words after "expect" and its
@@ -474,7 +484,16 @@ func buildExpect(c *expectWords) Expectation {
 	case "violations":
 		return ViolationCheck{}
 	case "event", "no":
-		x := EventCheck{No: a[0] == "no", Kind: opt("kind"), Actor: opt("actor"), Rule: opt("rule"), Count: optInt("count")}
+		x := EventCheck{No: a[0] == "no", Kind: opt("kind"), Actor: opt("actor"), TxnID: opt("txn"), PID: optInt("pid"), Epoch: optInt("epoch"), Rule: opt("rule"), Count: optInt("count")}
+		if v, ok := c.Opt("tp"); ok {
+			x.TP = some(partitionOf(v))
+		}
+		if v, ok := c.Opt("reason"); ok {
+			x.Reason, _ = engine.ReasonByCode(v)
+		}
+		if v, ok := c.Opt("code"); ok {
+			x.Error = wireError(v)
+		}
 		if t := a[len(a)-1]; t != "event" {
 			x.Text = t
 		}

@@ -1,6 +1,8 @@
 package script
 
 import (
+	"github.com/eoslab/eoslab/engine"
+
 	"strconv"
 	"strings"
 )
@@ -262,14 +264,19 @@ func messageRefOf(s string) MessageRef {
 // (or, with Count, exactly Count events; with No, none) match every filter
 // given. Text matches an event whose text or rule contains it.
 type EventCheck struct {
-	No    bool
-	Text  string
-	Kind  string // an engine event kind: fence, txnlog, ...
-	Actor string
-	Msg   Opt[MessageRef] // the message the event is about
-	Error string          // the error code the event carries
-	Rule  string          // contained in the event's rule
-	Count Opt[int64]
+	No     bool
+	Text   string
+	Kind   string // an engine event kind: fence, txnlog, ...
+	Actor  string
+	Msg    Opt[MessageRef] // the message the event is about
+	Error  string          // the error code the event carries
+	TP     Opt[Partition]  // the partition the event is about
+	TxnID  string          // the transactional id the event is about
+	PID    Opt[int64]      // the producer id the event is about
+	Epoch  Opt[int64]      // the producer epoch the event is about
+	Reason engine.Reason   // one of the event's rule's reasons
+	Rule   string          // contained in the event's rule
+	Count  Opt[int64]
 	// Scope: InLast keeps the events of the last command before this line;
 	// Window keeps those whose time falls in it.
 	InLast bool
@@ -536,6 +543,15 @@ func (x EventCheck) String() string {
 		l.add("msg=" + x.Msg.V.String())
 	}
 	l.text("error", x.Error)
+	if x.TP.Set {
+		l.add("tp=" + x.TP.V.String())
+	}
+	l.text("txn", x.TxnID)
+	l.int("pid", x.PID)
+	l.int("epoch", x.Epoch)
+	if x.Reason != engine.RuleNone {
+		l.add("reason=" + x.Reason.String())
+	}
 	l.text("rule", x.Rule)
 	l.int("count", x.Count)
 	if x.InLast {

@@ -16,6 +16,13 @@ import (
 // with a clear error instead of filling memory.
 const MaxFileBytes = 16 << 20
 
+// MaxLines is the most lines that are not blank a scenario or lesson file
+// may hold. What a scenario keeps and checks grows with its lines (a parsed
+// command, its checks, a lesson's steps), so this bounds the memory and the
+// time of a check of any file under MaxFileBytes; 16 MiB of "run" lines
+// would be four million of them. Hand-written files hold hundreds.
+const MaxLines = 100_000
+
 // Lines reads a file one line at a time in constant memory, whatever its
 // size and shape: a blank line costs nothing, and a line longer than
 // MaxLineBytes is skipped through, counted but never held. It reads at most
@@ -34,6 +41,7 @@ type Lines struct {
 	n     int
 	text  string
 	long  int
+	kept  int // lines Next returned
 	done  bool
 	err   *Error
 }
@@ -57,6 +65,12 @@ func (l *Lines) Next() bool {
 	for !l.done {
 		l.skipBlank()
 		if l.read1() && (l.text != "" || l.long > 0) {
+			if l.kept++; l.kept > MaxLines {
+				l.done, l.text, l.long = true, "", 0
+				l.err = &Error{File: l.file, Line: l.n, Msg: "more than " + strconv.Itoa(MaxLines) +
+					" lines that are not blank, the limit for a scenario or lesson file"}
+				return false
+			}
 			return true
 		}
 	}

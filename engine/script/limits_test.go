@@ -18,10 +18,10 @@ func play(t *testing.T, cfg engine.Config, src string) (int, error) {
 	r := &Runner{World: engine.New(cfg)}
 	for _, c := range cmds {
 		if _, _, err := r.Exec(c); err != nil {
-			return len(r.World.Events), err
+			return r.World.EventCount(), err
 		}
 	}
-	return len(r.World.Events), nil
+	return r.World.EventCount(), nil
 }
 
 // runaway is the nine-line scenario of issue 7 with more advances: a

@@ -9,7 +9,7 @@ var (
 	txnStates      = engine.TxnStateNames()
 	eventKinds     = engine.EventKindNames()
 	kafkaErrors    = engine.ErrorCodes()
-	invariants     = engine.InvariantNames
+	invariants     = engine.InvariantNames()
 )
 
 // Internal topic names (ref 3.1, 5). Scripts may not declare topics starting

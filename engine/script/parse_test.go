@@ -135,7 +135,7 @@ func TestGoodLines(t *testing.T) {
 		{"expect txnlog ptx record last state=PrepareAbort pid=1000 prevPid=-1 epoch=1 partitions=t-0,__consumer_offsets-2 timeout=60000 coordinatorEpoch=0", "expect script.TxnLogCheck expect txnlog ptx record last state=PrepareAbort pid=1000 prevPid=-1 epoch=1 partitions=t-0,__consumer_offsets-2 timeout=60000 coordinatorEpoch=0"},
 		{"expect txnlog tx record 3 partitions=none", "expect script.TxnLogCheck expect txnlog tx record 3 partitions=none"},
 		{"expect event kind=fence actor=coordinator(broker-2) count=2 in=last", "expect script.EventCheck expect event kind=fence actor=coordinator(broker-2) count=2 in=last"},
-		{"expect event \"PRODUCER_FENCED\" msg=EndTxnResponse error=PRODUCER_FENCED(90) rule=\"ref 3.6\" t=0..", "expect script.EventCheck expect event PRODUCER_FENCED msg=EndTxnResponse error=PRODUCER_FENCED rule=\"ref 3.6\" t=0.."},
+		{"expect event \"PRODUCER_FENCED\" msg=EndTxnResponse error=PRODUCER_FENCED(90) reason=endtxn t=0..", "expect script.EventCheck expect event PRODUCER_FENCED msg=EndTxnResponse error=PRODUCER_FENCED reason=endtxn t=0.."},
 		{"expect no event actor=t-0 msg=m3 t=5..10", "expect script.EventCheck expect no event actor=t-0 msg=m3 t=5..10"},
 		{"expect no event \"fences\" actor=group(g)", "expect script.EventCheck expect no event fences actor=group(g)"},
 		{"expect response ProduceResponse to=A partition=t-1 error=NONE baseOffset=3", "expect script.ResponseCheck expect response ProduceResponse to=A partition=t-1 error=NONE baseOffset=3"},
@@ -219,7 +219,7 @@ func TestTypedActions(t *testing.T) {
 }
 
 // eventUsage is the usage of expect event, as messages quote it.
-const eventUsage = `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [rule=TEXT] [count=N] [in=last] [t=A..B]`
+const eventUsage = `expect event ["TEXT"] [kind=KIND] [actor=NAME] [msg=MSG] [error=ERROR] [tp=TP] [txn=ID] [pid=N] [epoch=N] [reason=REASON] [rule=TEXT] [count=N] [in=last] [t=A..B]`
 
 // TestBadLines pins down the exact message for each kind of mistake.
 func TestBadLines(t *testing.T) {
@@ -378,11 +378,11 @@ func TestBadLines(t *testing.T) {
 		{"expect group g offset t-0 x", "f.scn:9: expect group offset: x: expected a whole number, at least 0, or none"},
 		{"expect violation dupes", "f.scn:9: expect violation: dupes: expected duplicate-sequence, duplicate-record, uncommitted-read, watermarks, fenced-write, atomic-visibility, offsets-atomic or illegal-transition"},
 		{"expect violations 0", "f.scn:9: expect violations: 0: expected none"},
-		{"expect event", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + eventUsage + "\""},
+		{"expect event", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, tp=, txn=, pid=, epoch=, reason=, rule=): \"" + eventUsage + "\""},
 		{"expect event two words", "f.scn:9: expect event: unexpected words; expect event takes one text (quote it if it has spaces): \"" + eventUsage + "\""},
-		{"expect event count=2", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, rule=): \"" + eventUsage + "\""},
+		{"expect event count=2", "f.scn:9: expect event: give a text or a filter (kind=, actor=, msg=, error=, tp=, txn=, pid=, epoch=, reason=, rule=): \"" + eventUsage + "\""},
 		{"expect event x count=0", "f.scn:9: expect event: count=0: to say there is none, write \"expect no event ...\""},
-		{"expect no event x count=1", "f.scn:9: expect no event: unknown option count; expected kind, actor, msg, error, rule, in or t"},
+		{"expect no event x count=1", "f.scn:9: expect no event: unknown option count; expected kind, actor, msg, error, code, tp, txn, pid, epoch, reason, rule, in or t"},
 		{"expect no evnt x", "f.scn:9: expect no: evnt: expected event; did you mean event?"},
 		{"expect event x kind=fenced", "f.scn:9: expect event: kind=fenced: expected send, deliver, seqcheck, append, marker, watermark, txnstate, txnlog, epoch, fence, clientstate, clienterror, consume, offsets, fault, timer, violation, info, hazard or switch; did you mean fence?"},
 		{"expect event x actor=brokr-1", "f.scn:9: expect event: actor=brokr-1: expected who acted, as the transcript names it: broker-N, a client, coordinator(broker-N), group(G), a partition, network, expert or clock"},

@@ -56,7 +56,7 @@ type Runner struct {
 // `eoslab run --kafka 3|4` does.
 func (r *Runner) PinTransactionVersion(v int) {
 	r.pinnedVersion = int64(v)
-	r.World.Config.TransactionVersion = v
+	r.World.SetTransactionVersion(v)
 }
 
 // pinned returns the action with the pinned transaction version in place

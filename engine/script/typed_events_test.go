@@ -34,7 +34,7 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 	if e.Message == nil && e.Kind != engine.EvViolation {
 		var named []engine.ErrorCode
 		for _, c := range codes {
-			if strings.Contains(e.Text, c.String()) {
+			if strings.Contains(e.Text(), c.String()) {
 				named = append(named, c)
 			}
 		}
@@ -46,7 +46,7 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 			return "names " + named[0].String() + " but carries Code " + e.Code.String()
 		}
 	}
-	if e.Code != engine.None && !strings.Contains(e.Text, e.Code.Name()) {
+	if e.Code != engine.None && !strings.Contains(e.Text(), e.Code.Name()) {
 		return "carries Code " + e.Code.String() + " that its text does not name"
 	}
 	switch e.Kind {
@@ -65,25 +65,25 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 		}
 	case engine.EvClientState:
 		from, to, ok := e.Change.Client()
-		if e.Text != "closed" && (!ok || e.Text != from.String()+" -> "+to.String()) {
+		if e.Text() != "closed" && (!ok || e.Text() != from.String()+" -> "+to.String()) {
 			return "a client state change without its transition"
 		}
 	case engine.EvTxnState:
 		if from, to, ok := e.Change.Txn(); ok {
-			if !strings.HasPrefix(e.Text, e.TxnID+" "+from.String()+" -> "+to.String()) {
+			if !strings.HasPrefix(e.Text(), e.TxnID+" "+from.String()+" -> "+to.String()) {
 				return "a coordinator transition whose text is not its fields"
 			}
-		} else if !strings.HasPrefix(e.Text, "loaded ") {
+		} else if !strings.HasPrefix(e.Text(), "loaded ") {
 			return "a coordinator state change without its transition"
 		}
 	}
 	// Unnumbered leaves out the number of the one message the text names.
-	want := e.Text
+	want := e.Text()
 	if m := e.Message; m != nil && e.Fault != engine.FaultDuplicated && e.Fault != engine.FaultReordered {
-		if !strings.Contains(e.Text, m.Name()+" ") {
+		if !strings.Contains(e.Text(), m.Name()+" ") {
 			return "about " + m.Name() + ", which its text does not name"
 		}
-		want = strings.Replace(e.Text, m.Name()+" ", "", 1)
+		want = strings.Replace(e.Text(), m.Name()+" ", "", 1)
 	}
 	if got := e.Unnumbered(); got != want {
 		return "unnumbered as " + strconv.Quote(got)
@@ -91,7 +91,7 @@ func checkEvent(w *engine.World, e *engine.Event, codes []engine.ErrorCode, inje
 	if e.Fault != engine.FaultNone && e.Kind != engine.EvFault {
 		return "a fault kind on a " + e.Kind.String() + " event"
 	}
-	if e.HasTP() && w.Partitions[e.TP] == nil {
+	if e.HasTP() && w.Partition(e.TP) == nil {
 		return "about " + e.TP.String() + ", which does not exist"
 	}
 	if e.TxnID != "" && !injected[e.TxnID] && !knownTxnID(w, e.TxnID) {
@@ -127,7 +127,7 @@ func knownTxnID(w *engine.World, id string) bool {
 			return true
 		}
 	}
-	for _, t := range w.TxnParts {
+	for _, t := range w.TxnStateLogs() {
 		for _, r := range t.Log {
 			if r.TransactionalID == id {
 				return true
@@ -168,8 +168,9 @@ func TestEventsCarryTheirFields(t *testing.T) {
 				r.Exec(c)
 			}
 			injected := injectedTxnIDs(cmds)
-			for i := range r.World.Events {
-				e := &r.World.Events[i]
+			for i := range r.World.EventCount() {
+				ev := r.World.EventAt(i)
+				e := &ev
 				if e.Code != engine.None {
 					seen["code"] = true
 				}
@@ -244,10 +245,10 @@ func missingChanges(before, w *engine.World) []string {
 	cs := w.Changes()
 	var out []string
 	miss := func(s string) { out = append(out, s) }
-	if cs.FirstEvent != len(before.Events) || cs.FirstViolation != len(before.Violations) {
+	if cs.FirstEvent != before.EventCount() || cs.FirstViolation != len(before.Violations()) {
 		miss("starts at event " + itoaRun(cs.FirstEvent) + ", violation " + itoaRun(cs.FirstViolation))
 	}
-	for _, e := range w.Events[len(before.Events):] {
+	for _, e := range w.EventsSince(before.EventCount()) {
 		if !cs.Actor(e.Actor) {
 			miss("actor " + e.Actor + " of " + e.Line())
 		}
@@ -255,8 +256,8 @@ func missingChanges(before, w *engine.World) []string {
 			miss("message " + m.Name() + " of " + e.Line())
 		}
 	}
-	for tp, p := range w.Partitions {
-		b := before.Partitions[tp]
+	for tp, p := range w.PartitionLogs() {
+		b := before.Partition(tp)
 		var leo int64
 		changed := p.LEO > 0
 		if b != nil {
@@ -294,8 +295,8 @@ func missingChanges(before, w *engine.World) []string {
 			}
 		}
 	}
-	for n, t := range w.TxnParts {
-		bt := before.TxnParts[n]
+	for n, t := range w.TxnStateLogs() {
+		bt := before.TxnStatePartition(n)
 		for _, id := range txnIDsIn(t, bt) {
 			var bm engine.TxnMetadata
 			var had bool
@@ -315,8 +316,8 @@ func missingChanges(before, w *engine.World) []string {
 			}
 		}
 	}
-	for id, g := range w.Groups {
-		b := before.Groups[id]
+	for id, g := range w.Groups() {
+		b := before.Group(id)
 		if b == nil || b.Generation != g.Generation || !reflect.DeepEqual(b.Members, g.Members) ||
 			!reflect.DeepEqual(b.Committed, g.Committed) || !reflect.DeepEqual(b.Pending, g.Pending) {
 			if (b != nil || len(g.Members)+len(g.Committed)+len(g.Pending) > 0) && !cs.Group(id) {

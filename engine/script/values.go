@@ -1,6 +1,8 @@
 package script
 
 import (
+	"github.com/eoslab/eoslab/engine"
+
 	"math"
 	"strconv"
 	"strings"
@@ -212,3 +214,16 @@ func quoteIf(s, chars string) string {
 
 // splitList splits a comma-separated option value.
 func splitList(s string) []string { return strings.Split(s, ",") }
+
+// reasonCode accepts the code of one of the engine's rules (the list is
+// 'eoslab help rules').
+func reasonCode(_ *pctx, s string) string {
+	if _, ok := engine.ReasonByCode(s); ok {
+		return ""
+	}
+	codes := make([]string, 0, len(engine.Rules()))
+	for _, r := range engine.Rules() {
+		codes = append(codes, r.Code)
+	}
+	return "expected a rule's reason code (see 'eoslab help rules')" + didYouMean(s, codes)
+}

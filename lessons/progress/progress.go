@@ -12,10 +12,15 @@
 //
 // Every change is written at once and atomically: a temporary file in the
 // same directory, synced, then renamed over the old one, so a crash or a
-// full disk leaves the previous file whole.
+// full disk leaves the previous file whole. Several eoslab processes may
+// share the file: each write takes a lock on the directory (flock(2)),
+// reads the file again and applies this process's changes not yet written
+// to what it finds, so no process's lessons, steps, answers or drills are
+// written over by another's.
 //
-// The package imports only the standard library. It must not import the
-// views (they reach it through an interface that views/adapt implements).
+// The package imports only the standard library and lessons/regfile. It
+// must not import the views (they reach it through an interface that
+// views/adapt implements).
 package progress
 
 import (
@@ -31,6 +36,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/eoslab/eoslab/lessons/regfile"
 )
 
 // FileName is the progress file's name in its directory.
@@ -121,6 +128,11 @@ type Store struct {
 	// been told, so a failing disk is reported once, not on every step.
 	broken, warned bool
 	notices        []string
+	// refused is set when the file is not a regular file (Err).
+	refused error
+	// pending are the changes not yet written, applied again to the file
+	// as it is when it is written (see change).
+	pending []func(*Data) bool
 	// kick wakes the background writer; done closes when it has stopped.
 	kick chan struct{}
 	done chan struct{}
@@ -203,6 +215,10 @@ func (s *Store) Close() {
 
 func empty() Data { return Data{Version: version, Lessons: map[string]*Lesson{}} }
 
+// Err is the reason the progress file is refused (a FIFO or a device in
+// its place), or nil. A command stops on it.
+func (s *Store) Err() error { return s.refused }
+
 // Path is the progress file, or "" when there is none.
 func (s *Store) Path() string { return s.file }
 
@@ -226,41 +242,55 @@ func (s *Store) Notice() string {
 
 // load reads the file, or moves it aside when it cannot be used.
 func (s *Store) load() {
-	f, err := os.Open(s.file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	if err != nil {
+	d, why, err := readData(s.file)
+	var nr *regfile.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case errors.As(err, &nr) && nr.Mode.IsDir():
+		s.moveAside("cannot be read (a directory)")
+	case nr != nil:
+		// A FIFO or a device is not a progress file eoslab wrote, and
+		// opening a FIFO would block: it is neither read, nor moved, nor
+		// written over.
+		s.refused, s.broken = err, true
+	case err != nil:
 		s.moveAside("cannot be read (" + errText(err) + ")")
-		return
+	case why != "":
+		s.moveAside(why)
+	default:
+		s.data = d
+	}
+}
+
+// readData reads and checks a progress file. err is the open's error (a
+// missing file, one that is not a regular file); why, when not "", says
+// why the file cannot be used.
+func readData(file string) (d Data, why string, err error) {
+	f, err := regfile.Open(file)
+	if err != nil {
+		return d, "", err
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	switch {
 	case err != nil:
-		s.moveAside("cannot be read (" + errText(err) + ")")
-		return
+		return d, "cannot be read (" + errText(err) + ")", nil
 	case len(src) > MaxFileBytes:
-		s.moveAside("is larger than " + strconv.Itoa(MaxFileBytes>>20) + " MiB")
-		return
+		return d, "is larger than " + strconv.Itoa(MaxFileBytes>>20) + " MiB", nil
 	}
-	var d Data
 	if err := json.Unmarshal(src, &d); err != nil {
-		s.moveAside("is not valid progress (" + err.Error() + ")")
-		return
+		return d, "is not valid progress (" + err.Error() + ")", nil
 	}
 	if d.Version != version {
-		s.moveAside("has format version " + strconv.Itoa(d.Version) + ", not " + strconv.Itoa(version))
-		return
+		return d, "has format version " + strconv.Itoa(d.Version) + ", not " + strconv.Itoa(version), nil
 	}
 	if err := d.valid(); err != nil {
-		s.moveAside("is not valid progress (" + err.Error() + ")")
-		return
+		return d, "is not valid progress (" + err.Error() + ")", nil
 	}
 	if d.Lessons == nil {
 		d.Lessons = map[string]*Lesson{}
 	}
-	s.data = d
+	return d, "", nil
 }
 
 // valid checks what JSON's types cannot: no negative steps or choices, no
@@ -326,19 +356,19 @@ func errText(err error) string {
 func (s *Store) Data() Data {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := Data{Version: s.data.Version, Last: s.data.Last, Lessons: map[string]*Lesson{},
-		Drills: slices.Clone(s.data.Drills)}
-	for name, l := range s.data.Lessons {
-		c := *l
+	return s.data.clone()
+}
+
+func (d Data) clone() Data {
+	c := Data{Version: d.Version, Last: d.Last, Lessons: map[string]*Lesson{}, Drills: slices.Clone(d.Drills)}
+	for name, l := range d.Lessons {
+		lc := *l
 		if l.Answers != nil {
-			c.Answers = make(map[int]Answer, len(l.Answers))
-			for k, a := range l.Answers {
-				c.Answers[k] = a
-			}
+			lc.Answers = maps.Clone(l.Answers)
 		}
-		d.Lessons[name] = &c
+		c.Lessons[name] = &lc
 	}
-	return d
+	return c
 }
 
 // Lesson returns the progress in one lesson (a zero Lesson when none).
@@ -359,27 +389,41 @@ func (s *Store) Last() string {
 	return s.data.Last
 }
 
-func (s *Store) lesson(name string) *Lesson {
-	l := s.data.Lessons[name]
+func (d *Data) lesson(name string) *Lesson {
+	l := d.Lessons[name]
 	if l == nil {
 		l = &Lesson{}
-		s.data.Lessons[name] = l
+		d.Lessons[name] = l
 	}
 	return l
+}
+
+// change applies op to the progress and, when it changed something,
+// saves. The op is kept until it is written: a write reads the file again
+// under its lock and applies the ops not yet written to what it finds, so
+// another eoslab's changes made in between are kept, not written over.
+func (s *Store) change(op func(*Data) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !op(&s.data) {
+		return
+	}
+	s.pending = append(s.pending, op)
+	s.save()
 }
 
 // ReachedUnder is Reached for a lesson played under Kafka major version
 // kafka (3 or 4), which is kept with the place.
 func (s *Store) ReachedUnder(name string, step, steps, kafka int) {
-	s.mu.Lock()
-	if l := s.data.Lessons[name]; l != nil && kafka > 0 && l.Kafka != kafka {
-		l.Kafka = kafka
-		s.save()
-	} else if l == nil && step > 0 {
-		s.lesson(name).Kafka = kafka
-	}
-	s.mu.Unlock()
-	s.Reached(name, step, steps)
+	s.change(func(d *Data) bool {
+		changed := false
+		if l := d.Lessons[name]; l != nil && kafka > 0 && l.Kafka != kafka {
+			l.Kafka, changed = kafka, true
+		} else if l == nil && step > 0 {
+			d.lesson(name).Kafka = kafka
+		}
+		return reached(d, name, step, steps) || changed
+	})
 }
 
 // Reached records that the learner is at step of a lesson of steps steps,
@@ -389,23 +433,25 @@ func (s *Store) ReachedUnder(name string, step, steps, kafka int) {
 // when it has no entry, and it does not become Last, so opening a lesson to
 // look at it does not take "continue" away from the one in progress.
 func (s *Store) Reached(name string, step, steps int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if step <= 0 && s.data.Lessons[name] == nil {
-		return
+	s.change(func(d *Data) bool { return reached(d, name, step, steps) })
+}
+
+func reached(d *Data, name string, step, steps int) bool {
+	if step <= 0 && d.Lessons[name] == nil {
+		return false
 	}
-	l := s.lesson(name)
-	if l.Step == step && l.Steps == steps && (step <= 0 || s.data.Last == name) && (step < steps || l.Finished) {
-		return
+	l := d.lesson(name)
+	if l.Step == step && l.Steps == steps && (step <= 0 || d.Last == name) && (step < steps || l.Finished) {
+		return false
 	}
 	l.Step, l.Steps = step, steps
 	if steps > 0 && step >= steps {
 		l.Finished = true
 	}
 	if step > 0 {
-		s.data.Last = name
+		d.Last = name
 	}
-	s.save()
+	return true
 }
 
 // Answered records a checkpoint answer and saves.
@@ -413,28 +459,28 @@ func (s *Store) Answered(name string, step, choice int, right bool) {
 	if step < 1 || choice < 1 {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	l := s.lesson(name)
-	if l.Answers == nil {
-		l.Answers = map[int]Answer{}
-	}
-	l.Answers[step] = Answer{Choice: choice, Right: right}
-	s.data.Last = name
-	s.save()
+	s.change(func(d *Data) bool {
+		l := d.lesson(name)
+		if l.Answers == nil {
+			l.Answers = map[int]Answer{}
+		}
+		l.Answers[step] = Answer{Choice: choice, Right: right}
+		d.Last = name
+		return true
+	})
 }
 
 // DrillDone records a drill's score and saves; only the last MaxDrills are
 // kept.
-func (s *Store) DrillDone(d Drill) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d.Revisit = slices.Clone(d.Revisit)
-	s.data.Drills = append(s.data.Drills, d)
-	if n := len(s.data.Drills); n > MaxDrills {
-		s.data.Drills = slices.Clone(s.data.Drills[n-MaxDrills:])
-	}
-	s.save()
+func (s *Store) DrillDone(dr Drill) {
+	dr.Revisit = slices.Clone(dr.Revisit)
+	s.change(func(d *Data) bool {
+		d.Drills = append(d.Drills, dr)
+		if n := len(d.Drills); n > MaxDrills {
+			d.Drills = slices.Clone(d.Drills[n-MaxDrills:])
+		}
+		return true
+	})
 }
 
 // Reset forgets all progress and removes the file.
@@ -443,10 +489,18 @@ func (s *Store) Reset() error {
 	defer s.writing.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.data = empty()
+	s.data, s.pending = empty(), nil
 	if s.file == "" {
 		return nil
 	}
+	unlock, err := lockDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no directory, no file
+	}
+	if err != nil {
+		return fmt.Errorf("cannot lock %s: %s", s.file, errText(err))
+	}
+	defer unlock()
 	if err := os.Remove(s.file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot remove %s: %s", s.file, errText(err))
 	}
@@ -456,7 +510,7 @@ func (s *Store) Reset() error {
 // save writes the change, or with a background writer hands it over.
 // The caller holds mu.
 func (s *Store) save() {
-	if s.file == "" {
+	if s.file == "" || s.refused != nil {
 		return
 	}
 	if s.kick != nil {
@@ -471,27 +525,59 @@ func (s *Store) save() {
 	s.mu.Lock()
 }
 
-// flush writes the progress atomically. A failure keeps the progress in
-// memory and is reported once; the next change tries again.
+// flush writes the progress atomically, merged with the file as it is
+// now. A failure keeps the progress in memory and is reported once; the
+// next change tries again.
 func (s *Store) flush() {
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	s.mu.Lock()
-	src, err := json.MarshalIndent(s.data, "", " ")
+	ops, mine := s.pending, s.data.clone()
+	s.pending = nil
 	s.mu.Unlock()
-	if err == nil {
-		err = s.write(append(src, '\n'))
-	}
+	merged, err := s.writeMerged(ops, mine)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
+		s.pending = append(ops, s.pending...)
 		if !s.warned {
 			s.notice("Progress cannot be saved (" + err.Error() + "); it is kept for this session only.")
 		}
 		s.broken, s.warned = true, true
 		return
 	}
-	s.broken = false
+	// Changes made while the file was being written are not in it yet.
+	for _, op := range s.pending {
+		op(&merged)
+	}
+	s.data, s.broken = merged, false
+}
+
+// writeMerged takes the directory's lock, reads the file, applies the ops
+// not yet written to it and writes the result, which it returns. Without
+// a usable file to read (none yet, or one moved aside at load), what this
+// store holds is written.
+func (s *Store) writeMerged(ops []func(*Data) bool, mine Data) (Data, error) {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return mine, errors.New(errText(err))
+	}
+	unlock, err := lockDir(s.dir)
+	if err != nil {
+		return mine, errors.New("cannot lock: " + errText(err))
+	}
+	defer unlock()
+	merged := mine
+	if d, why, err := readData(s.file); err == nil && why == "" {
+		for _, op := range ops {
+			op(&d)
+		}
+		merged = d
+	}
+	src, err := json.MarshalIndent(merged, "", " ")
+	if err == nil {
+		err = s.write(append(src, '\n'))
+	}
+	return merged, err
 }
 
 // Saving reports whether the last change reached the file.
@@ -508,7 +594,7 @@ func (s *Store) write(src []byte) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return errors.New(errText(err))
 	}
-	tmp, err := os.CreateTemp(s.dir, FileName+".tmp-*")
+	tmp, err := os.CreateTemp(s.dir, filepath.Base(s.file)+".tmp-*")
 	if err != nil {
 		return errors.New(errText(err))
 	}

@@ -36,11 +36,15 @@ func openKafka(t testing.TB, name string, k int) *Session {
 }
 
 // eachLesson runs f on every built-in lesson under each Kafka version, as
-// the subtest "name/kafka-k".
+// the parallel subtest "name/kafka-k": sessions share nothing but the
+// parsed lessons, which are read-only.
 func eachLesson(t *testing.T, f func(t *testing.T, name string, k int)) {
 	for _, m := range lessons.All() {
 		for _, k := range lessons.Versions {
-			t.Run(m.Name+"/kafka-"+itoa(k), func(t *testing.T) { f(t, m.Name, k) })
+			t.Run(m.Name+"/kafka-"+itoa(k), func(t *testing.T) {
+				t.Parallel()
+				f(t, m.Name, k)
+			})
 		}
 	}
 }
@@ -174,10 +178,10 @@ func checkFrame(t *testing.T, s *Session, f views.Frame) {
 		}
 	}
 	for _, c := range f.Coordinators {
-		if len(c.States) != len(engine.TxnStates) {
+		if len(c.States) != len(engine.TxnStates()) {
 			t.Fatalf("%s: states %v", at, c.States)
 		}
-		for i, s := range engine.TxnStates {
+		for i, s := range engine.TxnStates() {
 			if c.States[i] != s.String() || int(s) != i {
 				t.Fatalf("%s: state %d is %q, not %v", at, i, c.States[i], s)
 			}
@@ -195,6 +199,7 @@ var msgNumber = regexp.MustCompile(`^(sends|drops|receives|delays|is down:|is pa
 // TestFramesAfterBackAreExact: the frame of a position is the same whether
 // it was reached by playing straight or by going back and forth.
 func TestFramesAfterBackAreExact(t *testing.T) {
+	t.Parallel()
 	eachLesson(t, func(t *testing.T, name string, k int) {
 		{
 			s := openKafka(t, name, k)
@@ -471,12 +476,13 @@ func bigLesson(tb testing.TB) *lessons.Lesson {
 }
 
 func TestBigWorldFrame(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 100,000-event world")
 	}
 	s := New(bigLesson(t))
 	f := playTo(t, s, 3)
-	if n := len(s.p.World().Events); n < 100000 {
+	if n := s.p.World().EventCount(); n < 100000 {
 		t.Fatalf("only %d events", n)
 	}
 	if len(f.Events) != maxEvents || len(f.Timeline) != maxArrows || f.NewEvents == 0 {
@@ -498,7 +504,7 @@ func BenchmarkFrame100k(b *testing.B) {
 	s := New(bigLesson(b))
 	playTo(b, s, 3)
 	playTo(b, s, 2)
-	if n := len(s.p.World().Events); n < 100000 {
+	if n := s.p.World().EventCount(); n < 100000 {
 		b.Fatalf("only %d events", n)
 	}
 	b.ReportAllocs()

@@ -339,6 +339,7 @@ var simulationTrivia = regexp.MustCompile(`(?i)\bbroker[- ]?\d|\bt=\d`)
 // enough that nothing is scrolled out of the check. Six seeds between
 // them ask both written and played questions.
 func TestSeededDrillShowsNoSimulationTrivia(t *testing.T) {
+	t.Parallel()
 	written, played := 0, 0
 	for n := range 6 {
 		seed := uint64(42 + n)

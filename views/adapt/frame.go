@@ -35,7 +35,7 @@ func (s *Session) build(pos int) views.Frame {
 	l := s.p.Lesson()
 	f := views.Frame{Step: pos, Steps: s.p.Len(), Kafka: l.Kafka}
 	if l.Kafka != 0 {
-		f.Protocol = w.Config.TransactionVersion
+		f.Protocol = w.Config().TransactionVersion
 	}
 	if st := s.p.StepAt(pos); st != nil {
 		f.Title, f.Narration, f.Note = st.Title, st.Say, st.Note
@@ -47,7 +47,7 @@ func (s *Session) build(pos int) views.Frame {
 		}
 	}
 	f.Producers = producerViews(w, &ch)
-	if countsCost(l) {
+	if s.countsCost(l) {
 		f.Cost = costView(w, &ch)
 	}
 	f.Partitions = s.partitionViews(w, &ch)
@@ -120,19 +120,20 @@ func (c *changes) firstViolation() int {
 // eventLines returns the recent events as canonical lines and as values
 // for the learner's log (logEvent), and how many of them are new.
 func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
-	from := max(0, len(w.Events)-maxEvents)
-	out := make([]views.EventLine, len(w.Events)-from)
+	from := max(0, w.EventCount()-maxEvents)
+	out := make([]views.EventLine, w.EventCount()-from)
 	log := make([]views.LogEvent, len(out))
 	for i := range out {
 		c, ok := s.eventText.get(from + i)
 		if !ok {
-			e := &w.Events[from+i]
+			ev := w.EventAt(from + i)
+			e := &ev
 			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
 			s.eventText.put(from+i, c)
 		}
 		out[i], log[i] = c.line, c.log
 	}
-	return out, log, min(len(w.Events)-min(ch.firstEvent(), len(w.Events)), len(out))
+	return out, log, min(w.EventCount()-min(ch.firstEvent(), w.EventCount()), len(out))
 }
 
 // eventForms is one event as the frame carries it: its canonical line and
@@ -144,7 +145,7 @@ type eventForms struct {
 
 func violations(w *engine.World, ch *changes) []views.Violation {
 	var out []views.Violation
-	for _, v := range w.Violations[min(ch.firstViolation(), len(w.Violations)):] {
+	for _, v := range w.Violations()[min(ch.firstViolation(), len(w.Violations())):] {
 		out = append(out, views.Violation{Name: v.Name, Text: v.Text})
 	}
 	return out
@@ -174,15 +175,31 @@ func producerViews(w *engine.World, ch *changes) []views.ProducerView {
 // table first in the Producers panel; the others (the capstone counts
 // markers once, in passing) keep the panel's rows for the producers
 // themselves, whose state is what they are about.
-func countsCost(l *lessons.Lesson) bool {
-	for i := range l.Steps {
-		for _, c := range l.Steps[i].Commands {
-			if _, ok := c.Expect.(script.RequestsCheck); ok {
-				return true
+//
+// A sandbox's lesson grows by a step an action, and a lesson's steps are
+// only ever appended to (lessons.Player.Append; a fork is a new lesson),
+// so the session remembers how far it has looked and reads only the new
+// steps: a frame costs the same after 8,000 actions as after 1,000.
+func (s *Session) countsCost(l *lessons.Lesson) bool {
+	c := &s.cost
+	if c.l != l || c.n > len(l.Steps) {
+		*c = costScan{l: l}
+	}
+	for ; !c.found && c.n < len(l.Steps); c.n++ {
+		for _, cmd := range l.Steps[c.n].Commands {
+			if _, ok := cmd.Expect.(script.RequestsCheck); ok {
+				c.found = true
 			}
 		}
 	}
-	return false
+	return c.found
+}
+
+// costScan is how far countsCost has read a lesson's steps.
+type costScan struct {
+	l     *lessons.Lesson
+	n     int // steps read
+	found bool
 }
 
 // costView is the cost table: for each producer client, the requests it
@@ -278,7 +295,7 @@ func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
 func (s *Session) partitionViews(w *engine.World, ch *changes) []views.PartitionView {
 	var out []views.PartitionView
 	for _, tp := range w.SortedPartitions() {
-		p := w.Partitions[tp]
+		p := w.Partition(tp)
 		if p.IsInternal() {
 			continue
 		}
@@ -370,8 +387,8 @@ func txnIDs(w *engine.World) []string {
 // txnStateNames are the engine's names of the coordinator states, in the
 // order of their ids, as views.CoordinatorView.States wants them.
 var txnStateNames = func() []string {
-	out := make([]string, len(engine.TxnStates))
-	for i, s := range engine.TxnStates {
+	out := make([]string, len(engine.TxnStates()))
+	for i, s := range engine.TxnStates() {
 		out[i] = s.String()
 	}
 	return out
@@ -385,7 +402,7 @@ func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.Coordin
 			States: txnStateNames, Current: -1, ProducerID: -1, Epoch: -1}
 		// Read the maps directly: the engine's lookups create an entry on
 		// first use, and a view must not change the world it shows.
-		t := w.TxnParts[n]
+		t := w.TxnStatePartition(n)
 		if t == nil {
 			out = append(out, v)
 			continue

@@ -64,7 +64,7 @@ func BenchmarkJump1000(b *testing.B) {
 			for s.Next() {
 				_ = s.Frame()
 			}
-			if n := len(s.p.World().Events); n < 100000 {
+			if n := s.p.World().EventCount(); n < 100000 {
 				b.Fatalf("only %d events", n)
 			}
 			b.ReportAllocs()

@@ -25,6 +25,7 @@ func parseLesson(t *testing.T, file, src string) *lessons.Lesson {
 // question is the same; the frame is the one a session started under that
 // version and played straight would show.
 func TestSwitchKafka(t *testing.T) {
+	t.Parallel()
 	eachLesson(t, func(t *testing.T, name string, k int) {
 		other := 7 - k
 		for pos := 0; pos <= openKafka(t, name, k).Len(); pos++ {

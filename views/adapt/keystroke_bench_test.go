@@ -49,7 +49,7 @@ func BenchmarkKeystrokeEngine100k(b *testing.B) {
 				m, _ = m.Update(right)
 			}
 			m, _ = m.Update(left)
-			if n := len(s.p.World().Events); n < 100000 {
+			if n := s.p.World().EventCount(); n < 100000 {
 				b.Fatalf("only %d events", n)
 			}
 			_ = m.View()

@@ -48,6 +48,7 @@ func mustSee(t *testing.T, where, view string, texts ...string) {
 // the step opens, and on a question step so are the question and every
 // choice; at 60x20 the question and every choice are.
 func TestEveryStepReadsWithoutScrolling(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		for _, m := range lessons.All() {
 			for _, k := range lessons.Versions {

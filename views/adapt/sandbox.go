@@ -212,20 +212,20 @@ func (x *Sandbox) Len() int { return x.branch().s.p.Len() }
 func (x *Sandbox) Seek(k int) { x.branch().s.p.Seek(k) }
 
 // Brokers is the number of brokers.
-func (x *Sandbox) Brokers() int { return len(x.world().Brokers) }
+func (x *Sandbox) Brokers() int { return len(x.world().Brokers()) }
 
 // Clients lists the clients in declaration order.
 func (x *Sandbox) Clients() []views.SandboxClient {
 	w := x.world()
 	var out []views.SandboxClient
-	for _, p := range w.Producers {
+	for _, p := range w.Producers() {
 		out = append(out, views.SandboxClient{Name: p.Name, Kind: views.ClientProducer,
 			Transactional: p.Config.TransactionalID != "", Paused: p.Paused, Crashed: p.Crashed})
 	}
-	for _, c := range w.Consumers {
+	for _, c := range w.Consumers() {
 		out = append(out, views.SandboxClient{Name: c.Name, Kind: views.ClientConsumer, Paused: c.Paused, Crashed: c.Crashed})
 	}
-	for _, pr := range w.Processors {
+	for _, pr := range w.Processors() {
 		out = append(out, views.SandboxClient{Name: pr.Name, Kind: views.ClientProcessor, Transactional: true,
 			Paused: pr.Producer.Paused, Crashed: pr.Producer.Crashed})
 	}
@@ -238,7 +238,7 @@ func (x *Sandbox) Waiting() []views.WaitItem {
 	w := x.world()
 	for _, it := range w.Pending(false) {
 		if m := it.Msg; m != nil {
-			out = append(out, views.WaitItem{ID: m.ID, At: it.At, In: it.At - w.Now, Kind: m.Kind.String(),
+			out = append(out, views.WaitItem{ID: m.ID, At: it.At, In: it.At - w.Now(), Kind: m.Kind.String(),
 				Text: m.From + " -> " + m.To + " " + m.Brief()})
 			continue
 		}
@@ -247,7 +247,7 @@ func (x *Sandbox) Waiting() []views.WaitItem {
 		if t.TP != (engine.TP{}) {
 			text += " " + t.TP.String()
 		}
-		out = append(out, views.WaitItem{At: it.At, In: it.At - w.Now, Kind: t.Kind.String(), Text: text, Timer: true})
+		out = append(out, views.WaitItem{At: it.At, In: it.At - w.Now(), Kind: t.Kind.String(), Text: text, Timer: true})
 	}
 	return out
 }
@@ -321,8 +321,7 @@ func (x *Sandbox) Exec(line string) (string, error) {
 	}
 	// The trial copy starts an empty event history: its events are thrown
 	// away, and appending to the shared history would copy all of it.
-	trial := x.world().Clone()
-	trial.Events = nil
+	trial := x.world().CloneForTrial()
 	if _, err := trial.Apply(c.Action); err != nil {
 		return "", errors.New(c.Text + ": " + err.Error())
 	}

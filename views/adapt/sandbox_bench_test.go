@@ -26,7 +26,7 @@ func bigSandbox(tb testing.TB) *Sandbox {
 	if _, err := x.Do(views.Op{Kind: views.OpCall, Client: "A", Call: views.CallSend}); err != nil {
 		tb.Fatal(err)
 	}
-	if n := len(x.World().Events); n < 100000 {
+	if n := x.World().EventCount(); n < 100000 {
 		tb.Fatalf("only %d events", n)
 	}
 	return x

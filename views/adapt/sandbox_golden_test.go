@@ -48,6 +48,7 @@ func TestGoldenSandbox(t *testing.T) {
 // TestSandboxRandomKeys drives every preset with seeded random keys, the
 // prompt's included, and resizes: no panic, every screen fits.
 func TestSandboxRandomKeys(t *testing.T) {
+	t.Parallel()
 	keys := []string{"up", "down", "enter", "d", "x", "u", "y", "o", "n", " ", "R", "left", "right", "<", ">",
 		"c", "r", "1", "2", "3", "4", "5", "6", "k", "z", "[", "]", "i", "b", "s", "O", "m", "a", "p", "e",
 		":", "B", "w", "esc", "tab", "?", "pgup", "pgdown", "q", "t", "-", "9", "home", "end"}

@@ -3,6 +3,7 @@ package adapt
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/views"
@@ -47,9 +48,49 @@ func writtenGuards(base []engine.Action) guards {
 			}
 		case engine.DeclareProcessor:
 			g.offsets = a.Offsets
+		case engine.SetConfig:
+			// A saved file writes a teaching switch that is off as a
+			// config line of its setup (setupLines); reading it back
+			// shows the switch as the file sets it.
+			for _, st := range a.Settings {
+				for _, id := range teachGuards {
+					if st.Key == teachKeys[id] {
+						g.setTeach(id, st.Value != 0)
+					}
+				}
+			}
 		}
 	}
 	return g
+}
+
+func (g *guards) setTeach(id views.SafeguardID, on bool) {
+	switch id {
+	case views.GuardDedup:
+		g.dedup = on
+	case views.GuardFencing:
+		g.fence = on
+	default:
+		g.lso = on
+	}
+}
+
+// withoutTeach is c without its teaching switches, which setupLines
+// writes from the bar's state instead; ok is false when nothing is left.
+func withoutTeach(c engine.SetConfig) (engine.SetConfig, bool) {
+	var kept []engine.Setting
+	for _, st := range c.Settings {
+		teach := false
+		for _, id := range teachGuards {
+			if st.Key == teachKeys[id] {
+				teach = true
+			}
+		}
+		if !teach {
+			kept = append(kept, st)
+		}
+	}
+	return engine.SetConfig{Settings: kept}, len(kept) > 0
 }
 
 // setupLines is base with the safeguards g applied, where they differ from
@@ -85,6 +126,11 @@ func (x *Sandbox) setupLines(g guards) []string {
 				d.Offsets = g.offsets
 			}
 			a = d
+		case engine.SetConfig:
+			var ok bool
+			if a, ok = withoutTeach(d); !ok {
+				continue
+			}
 		}
 		out = append(out, a.String())
 	}
@@ -110,7 +156,7 @@ func (g guards) teach(id views.SafeguardID) bool {
 func (x *Sandbox) Safeguards() []views.Safeguard {
 	g := x.branch().g
 	w := x.world()
-	hasProducer, hasConsumer := false, len(w.Consumers) > 0
+	hasProducer, hasConsumer := false, len(w.Consumers()) > 0
 	for _, a := range x.base {
 		if _, ok := a.(engine.DeclareProducer); ok {
 			hasProducer = true
@@ -122,7 +168,7 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 		{ID: views.GuardIsolation, Key: "isolation.level", Value: isolationWord(g.readCommitted), On: g.readCommitted,
 			Available: hasConsumer, Why: "no consumer"},
 		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
-			Available: len(w.Processors) > 0, Why: "no processor"},
+			Available: len(w.Processors()) > 0, Why: "no processor"},
 	}
 	for _, id := range teachGuards {
 		on := g.teach(id)
@@ -177,11 +223,11 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	}
 	pos := b.s.p.Pos()
 	lines := b.lines()
-	nb, err := x.newBranch(g, lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+	nb, kept, dropped, err := x.replayable(g, lines, pos)
 	if err != nil {
 		return "", err
 	}
-	nb.s.p.Seek(pos)
+	nb.s.p.Seek(kept)
 	x.branches = append(x.branches, nb)
 	x.cur = len(x.branches) - 1
 	s := x.safeguard(id)
@@ -193,10 +239,42 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	if id == views.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
 	}
-	if n := nb.refused(); n > 0 {
-		msg += "; " + strconv.Itoa(n) + " refused now"
+	if len(dropped) > 0 {
+		msg += "; refused now and left out: " + strings.Join(dropped, ", ")
 	}
 	return msg, nil
+}
+
+// replayable plays lines on a new branch set up with g and leaves out each
+// line the engine refuses there (a safeguard switched can make a message
+// or a transaction a line names never happen), playing again until every
+// line kept is taken: the branch then holds exactly what a saved file of
+// it replays, and 'eoslab run' of the file succeeds. pos, a position in
+// lines, comes back as the position among the lines kept.
+func (x *Sandbox) replayable(g guards, lines []string, pos int) (nb *sbBranch, kept int, dropped []string, err error) {
+	for {
+		nb, err = x.newBranch(g, lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		var keep []string
+		refused := 0
+		for k := 1; k <= len(lines); k++ {
+			if len(nb.s.p.ProblemsAt(k)) > 0 {
+				dropped = append(dropped, lines[k-1])
+				if k <= pos {
+					refused++
+				}
+				continue
+			}
+			keep = append(keep, lines[k-1])
+		}
+		if len(keep) == len(lines) {
+			nb.s.p.Seek(0)
+			return nb, pos, dropped, nil
+		}
+		lines, pos = keep, pos-refused
+	}
 }
 
 func (x *Sandbox) hasTxnProducer() bool {
@@ -206,14 +284,4 @@ func (x *Sandbox) hasTxnProducer() bool {
 		}
 	}
 	return false
-}
-
-// refused counts the steps up to the current position that the engine
-// refused.
-func (b *sbBranch) refused() int {
-	n := 0
-	for k := 1; k <= b.s.p.Pos(); k++ {
-		n += len(b.s.p.ProblemsAt(k))
-	}
-	return n
 }

@@ -104,14 +104,14 @@ func (x *Sandbox) call(op views.Op) (engine.Action, error) {
 	}
 	switch op.Call {
 	case views.CallSend:
-		if len(w.Topics) == 0 {
+		if len(w.Topics()) == 0 {
 			return nil, errors.New("no topic to send to")
 		}
 		// The values count the client's sends: a1, a2, ...
 		n := x.sendsBefore(c) + 1
-		return engine.Send{Client: c, TP: engine.TP{Topic: w.Topics[0].Name}, Values: []string{strings.ToLower(c) + strconv.Itoa(n)}}, nil
+		return engine.Send{Client: c, TP: engine.TP{Topic: w.Topics()[0].Name}, Values: []string{strings.ToLower(c) + strconv.Itoa(n)}}, nil
 	case views.CallSendOffsets:
-		for _, k := range w.Consumers {
+		for _, k := range w.Consumers() {
 			if k.GroupID == "" {
 				continue
 			}

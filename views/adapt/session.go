@@ -57,7 +57,9 @@ type Session struct {
 	// rows caches the unchanging part of recent log rows of each
 	// partition, and writes the texts of recent records of each
 	// __transaction_state partition, both checked against the entry.
-	rows   map[engine.TP]*ring[rowStatic]
+	rows map[engine.TP]*ring[rowStatic]
+	// cost is how far countsCost has read the lesson.
+	cost   costScan
 	writes map[int32]*ring[writeStatic]
 }
 

@@ -48,10 +48,11 @@ func (h *history) upto(p *lessons.Player, pos int) {
 		w := p.WorldAt(k)
 		from := 0
 		if k > 0 {
-			from = len(p.WorldAt(k - 1).Events)
+			from = p.WorldAt(k - 1).EventCount()
 		}
-		for i := from; i < len(w.Events); i++ {
-			h.add(&w.Events[i], k)
+		for i := from; i < w.EventCount(); i++ {
+			e := w.EventAt(i)
+			h.add(&e, k)
 		}
 		h.ends = append(h.ends, len(h.arrows))
 	}
@@ -169,16 +170,16 @@ func actors(w *engine.World, arrows []views.Arrow) []views.Actor {
 			}
 		}
 	}
-	for _, p := range w.Producers {
+	for _, p := range w.Producers() {
 		add(p.Name)
 	}
-	for _, c := range w.Consumers {
+	for _, c := range w.Consumers() {
 		add(c.Name)
 	}
-	for _, pr := range w.Processors {
+	for _, pr := range w.Processors() {
 		add(pr.Name)
 	}
-	for _, b := range w.Brokers {
+	for _, b := range w.Brokers() {
 		id := strconv.Itoa(int(b.ID))
 		broker(engine.BrokerAddr(b.ID), "b"+id, "br"+id)
 	}

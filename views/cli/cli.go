@@ -45,6 +45,7 @@ var commands = []func() *cobra.Command{
 var topics = []func() *cobra.Command{
 	scenarioTopic,
 	jsonTopic,
+	rulesTopic,
 }
 
 // exitError carries an exit code and a message for standard error.

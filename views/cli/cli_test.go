@@ -128,7 +128,7 @@ func TestCheckAndHelp(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "run"}, {"help", "scenario"}, {"help", "json"}, {"run", "--help"}, {"lessons"}} {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "run"}, {"help", "scenario"}, {"help", "json"}, {"help", "rules"}, {"run", "--help"}, {"lessons"}} {
 		if code, out, errs := runCLI(t, args...); code != 0 || out == "" {
 			t.Fatalf("%v: code %d, err %s", args, code, errs)
 		}
@@ -166,7 +166,7 @@ func noRawControls(t *testing.T, what, out string) {
 func TestInputLimits(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		code, out, errs := runCLI(t, "run", "/dev/zero")
-		if code != 2 || out != "" || errs != "/dev/zero: the file is larger than 16 MiB (16777216 bytes), the limit for a scenario or lesson file\n" {
+		if code != 2 || out != "" || errs != "/dev/zero: not a regular file (a character device); eoslab reads files only\n" {
 			t.Fatalf("run /dev/zero: %d %q %q", code, out, errs)
 		}
 	}
@@ -536,14 +536,20 @@ func TestServeFlags(t *testing.T) {
 	if err != nil || fp1 != fp2 {
 		t.Fatalf("the host key changed on the second start: %s then %s (%v)", fp1, fp2, err)
 	}
-	t.Setenv("XDG_STATE_HOME", dir)
-	if got, _ := hostKeyPath(""); got != filepath.Join(dir, "eoslab", "ssh_host_ed25519_key") {
+	// The host key follows the one state directory, EOSLAB_STATE_DIR first.
+	t.Setenv(progress.EnvDir, dir)
+	if got, _ := progress.HostKeyPath("", os.Getenv); got != filepath.Join(dir, progress.HostKeyFile) {
 		t.Errorf("host key path %s", got)
 	}
 }
 
 // TestMain keeps every test's progress out of the user's state directory.
+// With EOSLAB_TEST_AS_MAIN=1 the test binary is eoslab itself, for the
+// tests that run it in a pseudo-terminal.
 func TestMain(m *testing.M) {
+	if os.Getenv("EOSLAB_TEST_AS_MAIN") == "1" {
+		os.Exit(Main(strings.Fields(os.Getenv("EOSLAB_TEST_ARGS")), os.Stdout, os.Stderr))
+	}
 	dir, err := os.MkdirTemp("", "eoslab-state-")
 	if err != nil {
 		panic(err)
@@ -769,7 +775,7 @@ func TestSandboxKafka4(t *testing.T) {
 		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
 	}
 	x := m.(views.Sandbox).Session().(*adapt.Sandbox)
-	if v := x.World().Config.TransactionVersion; v != 2 {
+	if v := x.World().Config().TransactionVersion; v != 2 {
 		t.Fatalf("transaction.version %d", v)
 	}
 	for _, mo := range x.Monitors() {

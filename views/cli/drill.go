@@ -67,7 +67,10 @@ func drill(f tuiFlags, kafka int, seed uint64, count int, stdout io.Writer) erro
 			}
 			return adapt.NewDrillFor(clockSeed(), count, kafka)
 		}}.WithEnv(os.Getenv)
-	st := openProgress(true)
+	st, err := openProgress(true)
+	if err != nil {
+		return err
+	}
 	err = runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
 	st.Close()
 	r := d.Result()

@@ -7,17 +7,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eoslab/eoslab/assets"
+	"github.com/eoslab/eoslab/engine"
 )
 
 // helpCommand is 'eoslab help [COMMAND|TOPIC]'. It replaces cobra's,
 // which prints the usage and exits 0 for a topic it does not know.
 func helpCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [COMMAND|scenario|json]",
+		Use:   "help [COMMAND|scenario|json|rules]",
 		Short: "explain a command, the scenario language or the JSON output",
 		Long: `Explains a command ('eoslab help run', the same as 'eoslab run --help'),
-the scenario language ('eoslab help scenario') or the JSON output of run
-('eoslab help json').`,
+the scenario language ('eoslab help scenario'), the JSON output of run
+('eoslab help json') or the rules that decide events, each with where Kafka
+decides it ('eoslab help rules').`,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -73,5 +75,18 @@ func jsonTopic() *cobra.Command {
 		Use:   "json",
 		Short: "the JSON output of 'eoslab run --json'",
 		Long:  strings.TrimRight(assets.JSONSchema, "\n"),
+	}
+}
+
+// rulesTopic is 'eoslab help rules': every rule that decides an event, its
+// reason code (what a scenario's reason= names), words, Kafka source and
+// the protocol versions it applies to.
+func rulesTopic() *cobra.Command {
+	var b strings.Builder
+	engine.WriteRules(&b)
+	return &cobra.Command{
+		Use:   "rules",
+		Short: "the rules that decide events, with where Kafka decides each",
+		Long:  strings.TrimRight(b.String(), "\n"),
 	}
 }

@@ -7,14 +7,18 @@ import (
 
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/lessons/regfile"
 )
 
-// openInput opens a scenario or lesson file. A regular file larger than
-// script.MaxFileBytes is refused before a byte of it is read; a pipe or a
-// device, whose size is unknown, is read by the parsers through their
-// limit, which stops one byte past it (eoslab run /dev/zero ends there).
+// openInput opens a scenario or lesson file. What is not a regular file
+// (a FIFO, which would block the open, a device, a directory) is refused
+// by name without blocking (lessons/regfile); a regular file larger than
+// script.MaxFileBytes is refused before a byte of it is read.
 func openInput(path string) (*os.File, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, asInvalid(err)
+	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

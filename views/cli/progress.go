@@ -36,7 +36,10 @@ cannot be written keeps progress for the session only.`,
 
 // progressCmd shows the learner's progress, or forgets it.
 func progressCmd(reset bool, stdout io.Writer) error {
-	st := openProgress(false)
+	st, err := openProgress(false)
+	if err != nil {
+		return err
+	}
 	if n := st.Notice(); n != "" {
 		fmt.Fprintln(stdout, n)
 	}

@@ -179,9 +179,20 @@ type eventJSON struct {
 	Actor string `json:"actor"`
 	Text  string `json:"text"`
 	Rule  string `json:"rule,omitempty"`
-	Msg   int64  `json:"msg,omitempty"`
+	// Reasons are the rule's reason codes (see 'eoslab help rules').
+	Reasons []string `json:"reasons,omitempty"`
+	Msg     int64    `json:"msg,omitempty"`
 }
 
 func jsonEvent(e engine.Event) eventJSON {
-	return eventJSON{Type: "event", Seq: e.Seq, Step: e.Step, Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text, Rule: e.Rule, Msg: e.Msg}
+	return eventJSON{Type: "event", Seq: e.Seq, Step: e.Step, Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text(), Rule: e.Rule.String(), Reasons: reasonCodes(e.Rule), Msg: e.Msg}
+}
+
+// reasonCodes are the codes of a rule's reasons, in order.
+func reasonCodes(r engine.Rule) []string {
+	var out []string
+	for _, p := range r.Parts() {
+		out = append(out, p.Reason.String())
+	}
+	return out
 }

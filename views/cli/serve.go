@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"os"
+	"path/filepath"
 	"os/signal"
 	"syscall"
 	"time"
@@ -14,9 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/lessons/progress"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/serve"
+	"github.com/eoslab/eoslab/views/tuirun"
 )
 
 // serveFlags are serve's flags.
@@ -37,10 +40,15 @@ func serveCommand() *cobra.Command {
 it on their own terminal (own size, focus and scroll) and answers each
 question before the presenter reveals it. Students need only ssh:
   ssh -p 2222 SEAT@HOST        (the password is the class code)
-Presenter keys: the lesson keys, and a reveals a question. Everyone: t
-switches light/dark; w shows why a revealed question's answer is right (it
-opens by itself after each reveal; esc closes it). Exit code 2 on bad flags
-or files.`,
+Presenter keys: the lesson keys, and a reveals a question; c conceals the
+tally until the reveal; s shows the summary (e writes it to
+class-summary.txt); x lets students open the class's world in a sandbox of
+their own (x). Everyone: t switches light/dark; w shows why a revealed
+question's answer is right (it opens by itself after each reveal; esc
+closes it). A seat is its first session's: its seat code, shown once, is
+the password back to it. The class (step, answers, seats, codes) is kept in
+the state directory (class.json) and comes back on a restart within 6
+hours for the same lesson. Exit code 2 on bad flags or files.`,
 		Example:           "  eoslab serve --lesson zombie --code kafka42\n  eoslab serve --addr 0.0.0.0:2222 --solo",
 		Args:              noArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
@@ -57,7 +65,7 @@ or files.`,
 	_ = cmd.RegisterFlagCompletionFunc("lesson", completeLessonName)
 	addKafka(cmd, &o.kafka, "the transaction protocol the class plays: 3 (classic, the default) or 4 (KIP-890); a class keeps it")
 	fl.StringVar(&o.code, "code", "", "the class `CODE` students type (default: made up, printed)")
-	fl.StringVar(&o.presKey, "presenter-key", "", "a public key `FILE` (authorized_keys format) that logs in as the presenter;\nwithout it a presenter code is made up for this run and printed")
+	fl.StringVar(&o.presKey, "presenter-key", "", "a public key `FILE` (authorized_keys format) that logs in as the presenter;\nwithout it a presenter code is made up and printed")
 	fl.Var(intValue{&o.max, 1, math.MaxInt}, "max", "most student sessions at once")
 	fl.Var(durationValue{&o.idle, time.Second}, "idle", "close a student's seat after this long without a key")
 	fl.StringVar(&o.hostKey, "host-key", "", "the server's key `FILE` (default: made on first start in the user's state directory, then reused)")
@@ -69,6 +77,7 @@ or files.`,
 // presenter's keys and the host key (making it on first start), and
 // prints how to join.
 func serveCmd(o serveFlags, stdout io.Writer) error {
+	tuirun.Release() // serve shuts down on SIGINT and SIGTERM itself
 	k := o.kafka.or3()
 	if _, _, err := net.SplitHostPort(o.addr); err != nil {
 		return invalid("eoslab serve: --addr needs HOST:PORT, such as 127.0.0.1:2222: %v", err)
@@ -113,7 +122,7 @@ func serveCmd(o serveFlags, stdout io.Writer) error {
 	} else if !o.solo {
 		cfg.PresenterCode = serve.NewCode(12)
 	}
-	keyPath, err := hostKeyPath(o.hostKey)
+	keyPath, err := progress.HostKeyPath(o.hostKey, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -122,10 +131,15 @@ func serveCmd(o serveFlags, stdout io.Writer) error {
 		return err
 	}
 	cfg.HostKeyPEM = pemBytes
+	if dir, err := progress.StateDir(os.Getenv); err == nil && !o.solo {
+		cfg.Keep = progress.StateFile(filepath.Join(dir, progress.ClassFile))
+	}
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return invalid("eoslab serve: %v", err)
 	}
+	codes := srv.Codes() // a class kept from a restart keeps its codes
+	cfg.ClassCode, cfg.PresenterCode = codes.Class, codes.Presenter
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return invalid("eoslab serve: cannot listen on %s: %v", o.addr, err)
@@ -144,7 +158,7 @@ func serveCmd(o serveFlags, stdout io.Writer) error {
 	case o.presKey != "":
 		fmt.Fprintf(stdout, "  presenter: ssh -p %s -i KEY NAME@HOST   (a key in %s)\n", port, o.presKey)
 	case !o.solo:
-		fmt.Fprintf(stdout, "  presenter: ssh -p %s NAME@HOST   presenter code: %s (this run only)\n", port, cfg.PresenterCode)
+		fmt.Fprintf(stdout, "  presenter: ssh -p %s NAME@HOST   presenter code: %s\n", port, cfg.PresenterCode)
 	}
 	fmt.Fprintf(stdout, "  host key:  %s (%s)\n  ctrl+c stops the class.\n", fp, keyPath)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

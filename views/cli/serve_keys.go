@@ -10,33 +10,12 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/eoslab/eoslab/engine/termsafe"
 )
-
-// hostKeyPath is --host-key, or the host key in the user's state
-// directory: $XDG_STATE_HOME/eoslab, ~/.local/state/eoslab, or the
-// configuration directory where there is no such convention.
-func hostKeyPath(flagPath string) (string, error) {
-	if flagPath != "" {
-		return flagPath, nil
-	}
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil && runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
-			dir = filepath.Join(home, ".local", "state")
-		} else if cd, err := os.UserConfigDir(); err == nil {
-			dir = cd
-		} else {
-			return "", invalid("eoslab serve: no state directory for the host key (%v); pass --host-key FILE", err)
-		}
-	}
-	return filepath.Join(dir, "eoslab", "ssh_host_ed25519_key"), nil
-}
 
 // serveLog is the server's log on w. Its lines carry what SSH clients
 // send (a seat name, a request type), so they go through termsafe.Writer:

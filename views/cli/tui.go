@@ -13,12 +13,16 @@ import (
 	"github.com/eoslab/eoslab/lessons/progress"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/tuirun"
 )
 
 // openTUI opens the home list, or the player on a built-in lesson.
 func openTUI(f tuiFlags, kafka kafkaValue, lesson string) error {
 	opts := withSandbox(views.Options{NoColor: f.noColor, ASCII: f.ascii, StartLesson: lesson, Kafka: int(kafka)}).WithEnv(os.Getenv)
-	st := openProgress(true)
+	st, err := openProgress(true)
+	if err != nil {
+		return err
+	}
 	defer st.Close()
 	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
 }
@@ -37,7 +41,10 @@ func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 		return adapt.Open(name)
 	}
 	opts := views.Options{NoColor: f.noColor, ASCII: f.ascii, StartLesson: l.File, Kafka: int(kafka)}.WithEnv(os.Getenv)
-	st := openProgress(true)
+	st, err := openProgress(true)
+	if err != nil {
+		return err
+	}
 	defer st.Close()
 	return runTUI(views.NewApp(list, open, withProgress(opts, st)))
 }
@@ -45,19 +52,27 @@ func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 // runTUI runs the terminal UI. Tests replace it to look at the model
 // without a terminal.
 var runTUI = func(m tea.Model) error {
-	p := tea.NewProgram(m, tea.WithAltScreen())
-	if _, err := p.Run(); err != nil {
+	if _, err := tuirun.Run(m, tea.WithAltScreen()); err != nil {
+		if ie := (*tuirun.Interrupted)(nil); errors.As(err, &ie) {
+			return &exitError{code: ie.ExitCode()}
+		}
 		return failed("eoslab: the terminal UI stopped: " + err.Error())
 	}
 	return nil
 }
 
-// openProgress opens the learner's progress in the state directory. It
-// never fails: problems are the store's notices, which the TUI shows. The
+// openProgress opens the learner's progress in the state directory. A
+// progress.json that is not a regular file (a FIFO would block) stops the
+// command with its name; other problems are the store's notices, which
+// the TUI shows. The
 // TUI's store writes in the background (a keystroke does not wait for an
 // fsync); the caller closes it, which writes what is pending.
-func openProgress(background bool) *progress.Store {
-	return progress.Open(progress.Options{Getenv: os.Getenv, Background: background})
+func openProgress(background bool) (*progress.Store, error) {
+	st := progress.Open(progress.Options{Getenv: os.Getenv, Background: background})
+	if err := st.Err(); err != nil {
+		return nil, asInvalid(err)
+	}
+	return st, nil
 }
 
 // withProgress gives the TUI the learner's progress and the drill entry.

@@ -10,8 +10,8 @@ import (
 // those of the client states and error codes below, are the engine's, where
 // each is defined once.
 var txnStates = func() []string {
-	out := make([]string, len(engine.TxnStates))
-	for i, s := range engine.TxnStates {
+	out := make([]string, len(engine.TxnStates()))
+	for i, s := range engine.TxnStates() {
 		out[i] = s.String()
 	}
 	return out
@@ -140,7 +140,7 @@ func transactions() *script {
 		{
 			narration: "After request.timeout.ms, p1 sends the same batch again, with the same producerId, epoch and sequence numbers. " +
 				"The leader finds seq 0..1 among the last five batches it keeps for pid 4000 and answers with the original offset. The log does not change: no duplicate.",
-			note: "The seed article says the broker answers DUPLICATE_SEQUENCE_NUMBER. Since Kafka 2.0 it answers NONE with the original base offset (ref 2.5).",
+			note: "The seed article says the broker answers DUPLICATE_SEQUENCE_NUMBER. Since Kafka 2.0 it answers NONE with the original base offset (ProducerStateEntry.findDuplicateBatch).",
 			do: func(w *world) {
 				w.send("p1", t1, "Produce (retry) seq=0..1 [x y]")
 				w.part("t-1")
@@ -160,7 +160,7 @@ func transactions() *script {
 				},
 				Correct: 2,
 				Explanation: "The commit decision is durable once PrepareCommit is in the coordinator's log: from then on the transaction commits even if the coordinator crashes, because its successor reads PrepareCommit and finishes the job. " +
-					"The coordinator answers p1 right after that write, before any marker exists (ref 3.6).",
+					"The coordinator answers p1 right after that write, before any marker exists (TransactionCoordinator.endTransaction).",
 			},
 			do: func(w *world) {
 				w.send("p1", coordA, "EndTxn COMMIT pid=4000 ep=0")
@@ -184,7 +184,7 @@ func transactions() *script {
 		},
 		{
 			narration: "The COMMIT marker lands on t-0 at offset 3. t-0's LSO jumps to 4 and c-rc returns a, b, c. The marker for t-1 is still on its way, so for a moment c-rc has a, b, c but not x, y.",
-			note:      "Articles often say a transaction becomes visible everywhere at once. It is atomic, not simultaneous: each partition shows it when its own marker lands (ref 3.6).",
+			note:      "Articles often say a transaction becomes visible everywhere at once. It is atomic, not simultaneous: each partition shows it when its own marker lands (ProducerAppendInfo.appendEndTxnMarker).",
 			do: func(w *world) {
 				w.send(coordA, t0, "WriteTxnMarkers COMMIT pid=4000 ep=0")
 				w.send(coordA, t1, "WriteTxnMarkers COMMIT pid=4000 ep=0")
@@ -241,7 +241,7 @@ func transactions() *script {
 		{
 			narration: "A new instance, p2, starts with the same transactional.id, as after a restart. The coordinator finds p1's transaction Ongoing. " +
 				"It fences it: the epoch goes up to 1 and the transaction ends as an abort. p2 is told CONCURRENT_TRANSACTIONS and will retry.",
-			note: "The seed article says the new producer gets the bumped epoch at once. In Kafka it gets CONCURRENT_TRANSACTIONS (51) first, and epoch 2 when it retries (ref 3.4).",
+			note: "The seed article says the new producer gets the bumped epoch at once. In Kafka it gets CONCURRENT_TRANSACTIONS (51) first, and epoch 2 when it retries (TransactionMetadata.prepareFenceProducerEpoch).",
 			do: func(w *world) {
 				w.prods = append(w.prods, views.ProducerView{Name: "p2", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Initializing.String(), StateTone: views.TonePlain})
 				w.prod("p2")
@@ -295,7 +295,7 @@ func transactions() *script {
 					"OUT_OF_ORDER_SEQUENCE_NUMBER (45): the cache was cleared",
 				},
 				Correct:     3,
-				Explanation: "The ABORT marker carried epoch 1, so t-0's state for pid 4000 is at epoch 1. A produce with a lower epoch is refused with INVALID_PRODUCER_EPOCH (47) before sequence numbers are looked at: the zombie is fenced at the partition too (ref 2.3).",
+				Explanation: "The ABORT marker carried epoch 1, so t-0's state for pid 4000 is at epoch 1. A produce with a lower epoch is refused with INVALID_PRODUCER_EPOCH (47) before sequence numbers are looked at: the zombie is fenced at the partition too (ProducerAppendInfo.checkProducerEpoch).",
 			},
 			do: func(w *world) {
 				p := w.prod("p1")
@@ -306,7 +306,7 @@ func transactions() *script {
 		{
 			narration: "The leader refuses e with INVALID_PRODUCER_EPOCH (47). p1 tries to abort and the coordinator answers PRODUCER_FENCED (90), which is fatal: p1 must close. " +
 				"The logs hold a, b, c, x, y committed and d aborted. Nothing was written twice, and the zombie wrote nothing.",
-			note: "KIP-588 split the old meaning of 47: a produce still gets 47, which is abortable, while requests to the coordinator get 90, which is fatal (ref 0.1).",
+			note: "KIP-588 split the old meaning of 47: a produce still gets 47, which is abortable, while requests to the coordinator get 90, which is fatal (KIP-588).",
 			do: func(w *world) {
 				w.part("t-0")
 				w.send(t0, "p1", engine.InvalidProducerEpoch.String(), reply, failed)

@@ -1,9 +1,13 @@
 package serve
 
 import (
+	"crypto/sha256"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
@@ -19,6 +23,7 @@ type Class struct {
 	inbox chan func(*classState)
 	quit  chan struct{}
 	once  sync.Once
+	saved chan struct{} // closed when the saver has written the last state
 }
 
 // View is what one seat is shown: built by the class's goroutine, never
@@ -39,6 +44,9 @@ type View struct {
 	Ask, Result *Ask
 	Students    int // student seats connected
 	Presenters  int
+	// Sandbox says the presenter lets students open the class's world,
+	// where it is, in a sandbox of their own.
+	Sandbox bool
 }
 
 // Ask is one of the class's questions. What a student's Ask holds before
@@ -58,10 +66,15 @@ type Ask struct {
 	// presenter only then too.
 	Correct     int
 	Explanation string
-	// Counts has the answers per choice and Answered their sum: for the
-	// presenter always, for a student after the reveal.
+	// Counts has the answers per choice of the students present and
+	// Answered their sum: for the presenter always, for a student after
+	// the reveal. Away is how many answered and have left since: their
+	// answers are kept (and count again if they come back), but not
+	// counted while they are away, so Answered never exceeds the students
+	// present.
 	Counts   []int
 	Answered int
+	Away     int
 	// Waiting are the connected students who have not answered, by seat
 	// name, sorted; the presenter's only.
 	Waiting []string
@@ -102,6 +115,8 @@ type lessonState struct {
 	// count (reveals), so a question revealed again gets a new number.
 	revealed map[int]int
 	reveals  int
+	// moves since the lesson opened or last restarted, for Keeper.
+	moves []MoveKind
 }
 
 type classState struct {
@@ -112,20 +127,63 @@ type classState struct {
 	ver     uint64
 	subs    map[*subscriber]struct{}
 	online  map[string]int // student seat -> connected sessions
+	// seats holds each student seat's code, hashed: the seat belongs to
+	// whoever holds it.
+	seats map[string][32]byte
+	// codes are the class's and the presenter's, kept with the class;
+	// dirty tells the saver there is something new to keep.
+	codes Codes
+	dirty chan struct{}
+	// sandbox: students may open the class's world in their own sandbox.
+	sandbox bool
+	// frame is the current lesson's frame at version frameVer.
+	frame    views.Frame
+	frameVer uint64
+	frameOf  *lessonState
 }
 
 // NewClass starts a class. load opens a lesson by name; with start set,
 // that lesson is open from the beginning, else the presenter picks one.
 func NewClass(load func(name string) (*lessons.Lesson, error), start string) (*Class, error) {
-	st := &classState{load: load, lessons: map[string]*lessonState{}, subs: map[*subscriber]struct{}{}, online: map[string]int{}}
-	if start != "" {
+	return newClass(load, start, nil, nil)
+}
+
+// newClass starts a class, restored from keep when it holds one saved
+// since the server started with the same lesson (codes then become the
+// saved ones), and kept there from then on.
+func newClass(load func(name string) (*lessons.Lesson, error), start string, keep *keeper, codes *Codes) (*Class, error) {
+	st := &classState{load: load, lessons: map[string]*lessonState{}, subs: map[*subscriber]struct{}{}, online: map[string]int{}, seats: map[string][32]byte{}}
+	restored := false
+	if keep != nil {
+		var err error
+		if restored, err = keep.restore(st, start, codes); err != nil {
+			return nil, err
+		}
+	}
+	if start != "" && !restored {
 		if err := st.open(start); err != nil {
 			return nil, err
 		}
 	}
 	c := &Class{inbox: make(chan func(*classState), 1024), quit: make(chan struct{})}
+	if keep != nil {
+		st.codes = *codes
+		st.dirty = make(chan struct{}, 1)
+		c.saved = make(chan struct{})
+		go c.keep(keep, st.dirty)
+	}
 	go c.run(st)
 	return c, nil
+}
+
+// mark tells the saver the class changed.
+func (st *classState) mark() {
+	if st.dirty != nil {
+		select {
+		case st.dirty <- struct{}{}:
+		default:
+		}
+	}
 }
 
 func (c *Class) run(st *classState) {
@@ -139,8 +197,16 @@ func (c *Class) run(st *classState) {
 	}
 }
 
-// Close stops the class's goroutine.
-func (c *Class) Close() { c.once.Do(func() { close(c.quit) }) }
+// Close stops the class's goroutine, after its last state is kept.
+func (c *Class) Close() {
+	c.once.Do(func() {
+		if c.saved != nil {
+			c.do(func(st *classState) { st.mark(); close(st.dirty); st.dirty = nil })
+			<-c.saved
+		}
+		close(c.quit)
+	})
+}
 
 // do runs f on the class's goroutine and waits for it.
 func (c *Class) do(f func(*classState)) bool {
@@ -167,7 +233,8 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 		if !presenter {
 			st.online[seat]++
 		}
-		st.changed(seat, false)
+		// A presenter coming or going is news to every seat.
+		st.changed(seat, presenter)
 	})
 	return sub.ch, func() {
 		c.do(func(st *classState) {
@@ -177,9 +244,124 @@ func (c *Class) Join(seat string, presenter bool) (views <-chan *View, leave fun
 					delete(st.online, seat)
 				}
 			}
-			st.changed("", false)
+			st.changed("", presenter)
 		})
 	}
+}
+
+// Claim gives a student session its seat. back says it logged in with
+// the seat's code (SeatCode), which is its way back. With the class code,
+// a new seat is the session's, and code is the seat's code, to be shown
+// to it once; a seat that exists is taken.
+func (c *Class) Claim(seat string, back bool) (code string, taken bool) {
+	if back {
+		return "", false
+	}
+	c.do(func(st *classState) {
+		if _, ok := st.seats[seat]; ok {
+			taken = true
+			return
+		}
+		code = NewCode(6)
+		st.seats[seat] = sha256.Sum256([]byte(code))
+		st.mark()
+	})
+	return code, taken
+}
+
+// SeatCode reports whether code is seat's own code.
+func (c *Class) SeatCode(seat, code string) (ok bool) {
+	c.do(func(st *classState) {
+		h, known := st.seats[seat]
+		ok = known && same(code, h)
+	})
+	return ok
+}
+
+// SandboxSource is the class's world where it is now as a scenario: the
+// lesson's setup and every line of its steps so far, for a student's own
+// sandbox; "" when there is no lesson or the presenter does not allow it.
+func (c *Class) SandboxSource() (name, src string) {
+	c.do(func(st *classState) {
+		ls := st.cur
+		if ls == nil || !st.sandbox {
+			return
+		}
+		l := ls.world.Player().Lesson()
+		var b strings.Builder
+		for _, cmd := range l.Setup {
+			b.WriteString(cmd.Text + "\n")
+		}
+		for k := 1; k <= ls.world.Pos() && k <= len(l.Steps); k++ {
+			for _, cmd := range l.Steps[k-1].Commands {
+				b.WriteString(cmd.Text + "\n")
+			}
+		}
+		name, src = ls.name, b.String()
+	})
+	return name, src
+}
+
+// SummaryRow is one question of the lesson in the class's summary.
+type SummaryRow struct {
+	Step     int
+	Question string
+	Revealed bool
+	// Right and Answered count every answer given, by the students
+	// present and those who left since.
+	Right, Answered int
+}
+
+// Summary is the current lesson's title and, per question, how many
+// answered and how many were right.
+func (c *Class) Summary() (title string, rows []SummaryRow) {
+	c.do(func(st *classState) {
+		ls := st.cur
+		if ls == nil {
+			return
+		}
+		p := ls.world.Player()
+		title = ls.world.Title()
+		for k := 1; k <= ls.world.Len(); k++ {
+			step := p.StepAt(k)
+			if step == nil || step.Ask == nil {
+				continue
+			}
+			r := SummaryRow{Step: k, Question: step.Ask.Question, Revealed: ls.revealed[k] != 0}
+			right := p.Correct(k)
+			for _, ch := range ls.answers[k] {
+				r.Answered++
+				if ch == right {
+					r.Right++
+				}
+			}
+			rows = append(rows, r)
+		}
+	})
+	return title, rows
+}
+
+// SummaryText is the summary as a plain file holds it: a line a question.
+func SummaryText(title string, rows []SummaryRow) string {
+	var b strings.Builder
+	b.WriteString("eoslab class summary: " + title + "\n")
+	for _, r := range rows {
+		b.WriteString(summaryLine(r) + "\n")
+	}
+	if len(rows) == 0 {
+		b.WriteString("no question yet\n")
+	}
+	return b.String()
+}
+
+func summaryLine(r SummaryRow) string {
+	head := "step " + strconv.Itoa(r.Step) + ": "
+	if r.Revealed {
+		head += strconv.Itoa(r.Right) + " of " + strconv.Itoa(r.Answered) + " right"
+	} else {
+		head += "not revealed, " + strconv.Itoa(r.Answered) + " answered"
+	}
+	return head + ": " + termsafe.Blank(r.Question)
 }
 
 // Move runs one of the presenter's moves and returns the presenter's new
@@ -225,6 +407,9 @@ const (
 	Restart
 	Reveal
 	Open
+	// AllowSandbox lets students open a sandbox of the class's world, or
+	// stops letting them (one already open stays theirs).
+	AllowSandbox
 )
 
 func (st *classState) open(name string) error {
@@ -243,8 +428,26 @@ func (st *classState) open(name string) error {
 }
 
 func (st *classState) move(m Move) bool {
-	if m.Kind == Open {
+	ok := st.play(m)
+	if ok && st.cur != nil && m.Kind != Open {
+		// The log a restarted server replays: the engine is
+		// deterministic, so the same moves make the same world.
+		if m.Kind == Restart {
+			st.cur.moves = st.cur.moves[:0]
+		} else {
+			st.cur.moves = append(st.cur.moves, m.Kind)
+		}
+	}
+	return ok
+}
+
+func (st *classState) play(m Move) bool {
+	switch m.Kind {
+	case Open:
 		return st.open(m.Name) == nil
+	case AllowSandbox:
+		st.sandbox = !st.sandbox
+		return true
 	}
 	ls := st.cur
 	if ls == nil {
@@ -308,6 +511,7 @@ func (st *classState) answer(seat string, step, choice int) bool {
 // seat it concerns.
 func (st *classState) changed(seat string, all bool) {
 	st.ver++
+	st.mark()
 	for s := range st.subs {
 		if all || s.presenter || (seat != "" && s.seat == seat) {
 			s.send(st.view(s))
@@ -319,7 +523,7 @@ func (st *classState) changed(seat string, all bool) {
 // before the reveal: the checkpoint is the question and the choices, and
 // Ask has no right choice, explanation or counts.
 func (st *classState) view(s *subscriber) *View {
-	v := &View{Ver: st.ver, Students: len(st.online)}
+	v := &View{Ver: st.ver, Students: len(st.online), Sandbox: st.sandbox}
 	for o := range st.subs {
 		if o.presenter {
 			v.Presenters++
@@ -331,7 +535,12 @@ func (st *classState) view(s *subscriber) *View {
 	}
 	w := ls.world
 	v.Gen, v.Name, v.Title, v.Pos, v.Len = ls.gen, ls.name, w.Title(), w.Pos(), w.Len()
-	v.Frame = w.Frame()
+	// The world's frame is the same for every seat: built once a change,
+	// not once a seat (each seat's copy then gets its own checkpoint).
+	if st.frameVer != st.ver || st.frameOf != ls {
+		st.frame, st.frameVer, st.frameOf = w.Frame(), st.ver, ls
+	}
+	v.Frame = st.frame
 	v.Frame.Key = uint64(ls.gen)<<40 | v.Frame.Key
 	v.Ask = st.ask(ls, s, v.Pos)
 	if ls.revealed[v.Pos-1] != 0 {
@@ -364,7 +573,11 @@ func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
 	}
 	if s.presenter || a.Revealed {
 		a.Counts = make([]int, len(a.Choices))
-		for _, c := range ls.answers[k] {
+		for seat, c := range ls.answers[k] {
+			if st.online[seat] == 0 {
+				a.Away++
+				continue
+			}
 			a.Counts[c-1]++
 			a.Answered++
 		}

@@ -200,26 +200,34 @@ func TestClassNeverWaitsForASeat(t *testing.T) {
 	}
 }
 
-// Failed logins hold back one address after a burst, and only failures
-// count: right codes from the same address never drain it.
-func TestLimiterCountsFailuresOnly(t *testing.T) {
+// A wrong try waits longer with each wrong try of its connection and
+// each recent one of its seat name, up to a bound; other names, and the
+// right code, never wait; the seat name is forgiven with time.
+func TestLimiterSlowsWrongTries(t *testing.T) {
 	now := time.Unix(0, 0)
-	l := newLimiter(3, time.Second)
+	l := newLimiter(3, time.Second, 100*time.Millisecond)
 	l.now = func() time.Time { return now }
-	for range 100 {
-		if !l.allow("10.0.0.1") {
-			t.Fatal("logins that did not fail were held back")
-		}
+	if d := l.delay("ana", 1); d != 0 {
+		t.Fatalf("a first wrong try waits %s", d)
 	}
-	for range 3 {
-		l.fail("10.0.0.1")
+	if d := l.delay("ana", 4); d != 300*time.Millisecond {
+		t.Fatalf("a connection's 4th wrong try waits %s", d)
 	}
-	if l.allow("10.0.0.1") || !l.allow("10.0.0.2") {
-		t.Fatal("the burst of failures did not hold back its address only")
+	for range 5 {
+		l.fail("ana")
 	}
-	now = now.Add(time.Second)
-	if !l.allow("10.0.0.1") {
-		t.Fatal("the address is still held back after its refill")
+	if d := l.delay("ANA", 1); d != 300*time.Millisecond {
+		t.Fatalf("a seat name with a burst of wrong tries waits %s", d)
+	}
+	if d := l.delay("bo", 1); d != 0 {
+		t.Fatalf("another seat name waits %s", d)
+	}
+	if d := l.delay("ana", 1000); d != maxFailDelay {
+		t.Fatalf("no bound: %s", d)
+	}
+	now = now.Add(3 * time.Second)
+	if d := l.delay("ana", 1); d != 0 {
+		t.Fatalf("the seat name still waits %s after its refill", d)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -82,6 +83,15 @@ type Seat struct {
 	footerH   int
 	dark      bool
 	note      string
+	code      string // the seat's code, for its first session
+	// The presenter's: hide keeps the tally and the names of those who
+	// have not answered off their screen until the reveal (a projected
+	// screen then does not herd the class); summary shows the lesson's
+	// questions, how many answered and were right, where why shows.
+	hide, summary bool
+	export        func(string) (string, error)
+	// box is a student's own sandbox of the class's world, while open.
+	box tea.Model
 	// why draws a revealed question over the player: the seat's verdict,
 	// the explanation and the choices judged. The reveal runs the deciding
 	// step at once, which may ask a new question: the player then shows
@@ -105,6 +115,12 @@ type SeatOptions struct {
 	// Lessons are the presenter's list (one lesson when the class plays
 	// only that one).
 	Lessons []views.LessonInfo
+	// Export writes the class's summary as a plain file and says where;
+	// nil when there is nowhere to write it.
+	Export func(text string) (string, error)
+	// Code is a new seat's own code, shown to its first session only: the
+	// password that brings the student back to it.
+	Code string
 }
 
 var (
@@ -113,6 +129,10 @@ var (
 	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
 	keyWhy    = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why"))
 	keyClose  = key.NewBinding(key.WithKeys("esc", "w"), key.WithHelp("esc", "close"))
+	keyHide   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "conceal/show the tally"))
+	keySum    = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "summary"))
+	keyExport = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the summary"))
+	keyBox    = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "sandbox"))
 )
 
 // whyKey names one reveal of a class: the lesson, the step and the
@@ -121,7 +141,7 @@ type whyKey struct{ gen, step, reveal int }
 
 // NewSeat builds a seat of a class; first is the seat's first View.
 func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
-	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true}
+	s := &Seat{seat: o.Seat, presenter: o.Presenter, class: c, opts: o.Views, dark: true, code: o.Code, export: o.Export}
 	s.sess = &follower{v: first}
 	if o.Presenter {
 		s.pres = &presenting{follower: follower{v: first}, c: c}
@@ -169,16 +189,34 @@ func (s *Seat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		s.w, s.h = clampInt(msg.Width, 0, maxW), clampInt(msg.Height, 0, maxH)
+		if s.box != nil {
+			s.boxUpdate(msg)
+		}
 		return s, s.resize()
 	case viewMsg:
 		return s, s.onView(msg.v)
 	case tea.KeyMsg:
-		cmd := s.onKey(msg)
+		if s.box != nil {
+			return s, s.boxUpdate(msg)
+		}
+		var cmd tea.Cmd
+		if msg.Alt && s.class != nil {
+			// No key of a class seat is an alt key: an alt key is Esc and
+			// the key pressed just after it, read at once (Bubble Tea
+			// reads ESC followed by a byte as alt+byte). Both count.
+			msg.Alt = false
+			cmd = tea.Batch(s.onKey(tea.KeyMsg{Type: tea.KeyEsc}), s.onKey(msg))
+		} else {
+			cmd = s.onKey(msg)
+		}
 		if len(s.footer()) != s.footerH {
 			// A note came or went: the player gets the rows left.
 			cmd = tea.Batch(cmd, s.resize())
 		}
 		return s, cmd
+	}
+	if s.box != nil {
+		return s, tea.Batch(s.boxUpdate(msg), s.pass(msg))
 	}
 	return s, s.pass(msg)
 }
@@ -225,6 +263,10 @@ func whyAsk(v *View) *Ask {
 // longer in view, and opens by itself the first time the seat sees a
 // question revealed.
 func (s *Seat) syncWhy() {
+	if s.summary && s.whyOpen {
+		s.fillWhy()
+		return
+	}
 	v := s.current()
 	a := whyAsk(v)
 	if a == nil {
@@ -259,6 +301,10 @@ func (s *Seat) openWhy() bool {
 // style of the player's detail view: a pane over the player's body, under
 // its header row.
 func (s *Seat) fillWhy() {
+	if s.summary {
+		s.fillSummary()
+		return
+	}
 	v := s.current()
 	a := whyAsk(v)
 	if a == nil {
@@ -283,6 +329,74 @@ func (s *Seat) fillWhy() {
 	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
 }
 
+// fillSummary lays out the presenter's summary in the why view's pane.
+func (s *Seat) fillSummary() {
+	th := s.th
+	title, rows := s.class.Summary()
+	s.why = views.NewTextPane(th)
+	s.why.SetFocused(true)
+	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
+	s.why.SetTitle(th.Text(theme.TextTitle, "Summary: "+title) + th.Text(theme.TextFaint, "  (s or esc closes, e exports)"))
+	lines := textLines{" Per question: how many of those who answered were right (students who left included)."}
+	for _, r := range rows {
+		lines = append(lines, " "+ansi.Truncate(summaryLine(r), max(s.w-3, 8), th.Sym.Ellipsis))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, " No question in this lesson yet.")
+	}
+	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+}
+
+func (s *Seat) exportSummary() {
+	if s.export == nil {
+		s.note = "No state directory to export to: the server keeps no files."
+		return
+	}
+	where, err := s.export(SummaryText(s.class.Summary()))
+	if err != nil {
+		s.note = "The summary could not be written: " + termsafe.Blank(err.Error())
+		return
+	}
+	s.note = "Summary written to " + termsafe.Blank(where) + " (on the server)."
+}
+
+// openBox opens the student's own sandbox on the class's world where it
+// is, if the presenter allows it. It is the player's sandbox with no
+// files, under the session's limits (the idle timeout, the input cap, the
+// sandbox's own limits on lines and steps).
+func (s *Seat) openBox() {
+	name, src := s.class.SandboxSource()
+	if src == "" {
+		s.note = "The presenter has not opened the sandbox (x) yet."
+		return
+	}
+	sb, err := adapt.OpenSandboxFile(name+".eos", []byte(src))
+	if err != nil {
+		s.note = "The sandbox could not open: " + termsafe.Blank(err.Error())
+		return
+	}
+	o := s.opts
+	o.NoFiles, o.Follow = true, false
+	s.box = views.NewSandbox(nil, nil, sb, o)
+	s.note = ""
+	s.boxUpdate(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-1, 0)})
+}
+
+// boxUpdate runs the sandbox; its q (Done) comes back to the class
+// instead of quitting the session.
+func (s *Seat) boxUpdate(msg tea.Msg) tea.Cmd {
+	if wm, ok := msg.(tea.WindowSizeMsg); ok {
+		msg = tea.WindowSizeMsg{Width: wm.Width, Height: max(wm.Height-1, 0)}
+	}
+	var cmd tea.Cmd
+	s.box, cmd = s.box.Update(msg)
+	if sb, ok := s.box.(views.Sandbox); ok && sb.Done {
+		s.box = nil
+		return s.resize()
+	}
+	return cmd
+}
+
 // textLines is the why view's content.
 type textLines []string
 
@@ -295,6 +409,9 @@ func (s *Seat) onView(v *View) tea.Cmd {
 		moved, ok := s.pres.set(v)
 		if ok {
 			cmds = append(cmds, s.pass(views.SessionChangedMsg{Moved: moved}))
+		}
+		if moved {
+			s.note = ""
 		}
 	} else {
 		old := s.sess.v
@@ -329,8 +446,32 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		return s.pass(views.SetDarkMsg{Dark: s.dark})
 	case s.class == nil:
 		return s.pass(km)
-	case s.whyOpen && key.Matches(km, keyClose):
-		s.whyOpen = false
+	case s.whyOpen && (key.Matches(km, keyClose) || (s.summary && key.Matches(km, keySum))):
+		s.whyOpen, s.summary = false, false
+		return nil
+	case s.presenter && s.summary && key.Matches(km, keyExport):
+		s.exportSummary()
+		return nil
+	case s.presenter && key.Matches(km, keyHide):
+		s.hide = !s.hide
+		s.note = "The tally and the names show again at the reveal (c shows them now)."
+		if !s.hide {
+			s.note = "The tally shows (c hides it until the reveal)."
+		}
+		return nil
+	case s.presenter && key.Matches(km, keyBox):
+		v, _ := s.pres.c.Move(Move{Kind: AllowSandbox})
+		if v != nil {
+			s.pres.set(v)
+		}
+		return nil
+	case !s.presenter && key.Matches(km, keyBox):
+		s.openBox()
+		return nil
+	case s.presenter && key.Matches(km, keySum):
+		s.summary = true
+		s.whyOpen = true
+		s.fillWhy()
 		return nil
 	case s.whyOpen && s.why.Scrolls(km):
 		s.why, _ = s.why.Update(km)
@@ -341,13 +482,16 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	// Any other key closes the why view and does what it does; a digit
-	// only closes it, so that a student sees the question they answer.
-	if s.whyOpen {
-		s.whyOpen = false
-		if _, ok := digit(km); ok {
-			return nil
-		}
+	// Any other key closes the why view and does what it does: a digit
+	// answers at once (the student saw the question before the reveal
+	// opened the why view over it, and a swallowed first press is an
+	// answer lost). Esc pressed just before a digit reaches Bubble Tea in
+	// the same read as alt+digit; it is the two keys, Esc and the digit.
+	s.whyOpen, s.summary = false, false
+	if o, ok := s.app.(interface{ Overlay() bool }); ok && km.Type == tea.KeyEsc && !o.Overlay() {
+		// Nothing to close: Esc would leave the class's lesson for a
+		// list of one.
+		return nil
 	}
 	switch {
 	case s.presenter && key.Matches(km, keyReveal):
@@ -362,6 +506,7 @@ func (s *Seat) onKey(km tea.KeyMsg) tea.Cmd {
 			s.note = "The students answer; a reveals."
 			return nil
 		}
+		s.note = ""
 		return s.pass(km)
 	}
 	// A student.
@@ -394,6 +539,9 @@ func (s *Seat) answer(n int) {
 	}
 }
 
+// digit is a key that is a digit alone. Digits among other runes in one
+// read are not a key press: Bubble Tea gives a burst of runes as one
+// KeyMsg.
 func digit(km tea.KeyMsg) (int, bool) {
 	r := km.Runes
 	if km.Type != tea.KeyRunes || len(r) != 1 || r[0] < '0' || r[0] > '9' {
@@ -406,6 +554,10 @@ func digit(km tea.KeyMsg) (int, bool) {
 func (s *Seat) View() string {
 	if s.w <= 0 || s.h <= 0 {
 		return ""
+	}
+	if s.box != nil {
+		line := " " + s.th.Text(theme.TextAccent, "your own sandbox") + s.sep() + "the class goes on: step " + strconv.Itoa(s.sess.v.Pos) + "/" + strconv.Itoa(s.sess.v.Len) + s.sep() + s.th.Text(theme.TextFaint, "q back to the class")
+		return s.box.View() + "\n" + ansi.Truncate(line, s.w, s.th.Sym.Ellipsis)
 	}
 	foot := s.footer()
 	var body string
@@ -530,6 +682,7 @@ const (
 	rankSpread
 	rankBar
 	rankVerdict
+	rankCode
 	rankStatus
 	rankNote
 )
@@ -543,6 +696,15 @@ func (s *Seat) studentLines(v *View) []line {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
 	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
+	if v.Presenters == 0 {
+		out = append(out, line{" " + th.Mark(theme.Paused, "the presenter is away; the class waits here"), rankSpread})
+	}
+	if v.Sandbox {
+		out = append(out, line{" " + th.Text(theme.TextAccent, "x") + " opens this world in your own sandbox", rankSpread})
+	}
+	if s.code != "" {
+		out = append(out, line{" " + th.Text(theme.TextAccent, "seat code "+s.code) + ": your password to come back (shown once)", rankCode})
+	}
 	if r := v.Result; r != nil {
 		out = append(out, s.verdictLines(r, v.Ask != nil, v.Ask == nil)...)
 	}
@@ -613,7 +775,7 @@ func (s *Seat) spread(a *Ask) string {
 
 func (s *Seat) presenterLines(v *View) []line {
 	th := s.th
-	head := " " + th.Text(theme.TextAccent, "presenter "+s.seat) + s.sep() + strconv.Itoa(v.Students) + " students"
+	head := " " + th.Text(theme.TextAccent, "presenter "+s.seat) + s.sep() + plural(v.Students, "student")
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
@@ -621,13 +783,26 @@ func (s *Seat) presenterLines(v *View) []line {
 	if a != nil && r != nil {
 		head += s.sep() + "step " + strconv.Itoa(r.Step) + ": " + s.score(r)
 	}
-	// The key comes last: the line is cut on a narrow terminal.
-	head += s.sep() + th.Text(theme.TextFaint, "t light/dark")
+	// The keys come last: the line is cut on a narrow terminal.
+	box := "x lets students sandbox"
+	if v.Sandbox {
+		box = "x stops the sandbox (open to students)"
+	}
+	tally := "c hide tally"
+	if s.hide {
+		tally = "c show tally"
+	}
+	head += s.sep() + th.Text(theme.TextFaint, tally+th.Sym.Sep+"s summary"+th.Sym.Sep+box+th.Sym.Sep+"t light/dark")
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}
 	if a == nil {
 		return append([]line{{head, rankHead}}, s.bars(r, v.Students)...)
+	}
+	if s.hide && !a.Revealed {
+		status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(v.Students) + " answered" +
+			s.sep() + th.Text(theme.TextAccent, "a reveals") + s.sep() + "tally hidden until the reveal (c shows it)"
+		return []line{{head, rankHead}, {" " + status, rankStatus}}
 	}
 	return append([]line{{head, rankHead}}, s.bars(a, v.Students)...)
 }
@@ -662,7 +837,13 @@ func (s *Seat) bars(a *Ask, students int) []line {
 	status := "step " + strconv.Itoa(a.Step) + ": " + strconv.Itoa(a.Answered) + " of " + strconv.Itoa(students) + " answered"
 	if a.Revealed {
 		status = "step " + strconv.Itoa(a.Step) + " revealed: " + s.score(a)
-	} else {
+	}
+	if a.Away == 1 {
+		status += " (1 answer of a student who left: kept, not counted)"
+	} else if a.Away > 1 {
+		status += " (" + strconv.Itoa(a.Away) + " answers of students who left: kept, not counted)"
+	}
+	if !a.Revealed {
 		// The keys come before the list of seats, which may be cut.
 		status += s.sep() + th.Text(theme.TextAccent, "a reveals") + s.whyHint(s.pres.v)
 		if len(a.Waiting) > 0 {
@@ -684,6 +865,15 @@ func fitText(s string, w int, ell string) string {
 		return ""
 	}
 	return ansi.Truncate(s, w, ell)
+}
+
+// plural is n and a noun: "1 student", "2 students".
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func padLeft(s string, w int) string {

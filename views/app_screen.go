@@ -1,0 +1,47 @@
+package views
+
+// ScreenName names what the app shows, for tests that must reach every
+// screen (the random-key test): "home", "home filter", "home help",
+// "player", "player help", "player details", "drill", "sandbox presets",
+// "sandbox", "sandbox prompt", "sandbox help", "sandbox branches".
+func (a App) ScreenName() string {
+	switch a.screen {
+	case screenHome:
+		switch {
+		case a.home.Filtering():
+			return "home filter"
+		case a.showFull:
+			return "home help"
+		}
+		return "home"
+	case screenPlayer:
+		switch {
+		case a.showDetail:
+			return "player details"
+		case a.showFull:
+			return "player help"
+		}
+		return "player"
+	case screenDrill:
+		return "drill"
+	case screenSandbox:
+		if a.sandbox != nil {
+			return a.sandbox.screenName()
+		}
+	}
+	return "?"
+}
+
+func (s Sandbox) screenName() string {
+	switch {
+	case s.picking:
+		return "sandbox presets"
+	case s.prompting:
+		return "sandbox prompt"
+	case s.overlay == 1:
+		return "sandbox help"
+	case s.overlay == 2:
+		return "sandbox branches"
+	}
+	return "sandbox"
+}
