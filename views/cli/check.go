@@ -23,12 +23,7 @@ parsed and played to the end, so a checkpoint whose choices do not match what
 the engine does is reported. Errors name file:line (and the column of a bad
 character); the first 20 of a file are listed and the rest counted. A file
 is at most 16 MiB. Exit code 0 when all are valid, 2 otherwise.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return invalid("%s needs at least one file (%s)", prefix(cmd), see(cmd))
-			}
-			return nil
-		},
+		Args:              needFiles,
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return checkCmd(args, cmd.OutOrStdout())

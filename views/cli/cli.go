@@ -37,6 +37,8 @@ var commands = []func() *cobra.Command{
 	serveCommand,
 	exportCommand,
 	manCommand,
+	kafkaCommand,
+	verifyCommand,
 }
 
 // topics are the help pages that are not commands ('eoslab help scenario').

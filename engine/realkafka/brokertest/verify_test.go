@@ -1,0 +1,77 @@
+package brokertest
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
+)
+
+// TestVerifyLostAck: a lost ACK played on both sides; every broker fact
+// agrees, the event and violation lines are simulation-only, and the run
+// leaves no topic of its prefix behind.
+func TestVerifyLostAck(t *testing.T) {
+	scn := `topic t partitions=2
+producer A enable.idempotence=false acks=all retries=3
+producer B
+A send t-0 hello
+step
+drop ProduceResponse to=A
+run
+expect partition t-0 records 2
+expect partition t-0 batch 1 pid=-1 values=hello
+expect violation duplicate-record
+B send t-1 hello
+step 3
+drop ProduceResponse to=B
+run
+expect partition t-1 records 1
+expect partition t-1 batch 0 pid=1000 epoch=0 seq=0 values=hello
+expect partition t-1 producer 1000 epoch=0 lastseq=0
+expect producer B offset 0
+`
+	file := filepath.Join(t.TempDir(), "lost-ack.scn")
+	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if s.Count(verify.Agree) != 6 || s.Count(verify.SimOnly) != 1 || len(s.Rows) != 7 || s.ExitCode() != 0 {
+		t.Errorf("want 6 agree, 1 simulation-only of 7:\n%s", out.String())
+	}
+	if !strings.HasSuffix(out.String(), "verify: 6 agree, 0 differ, 1 simulation-only of 7 facts in 1 files\n") {
+		t.Errorf("last line:\n%s", out.String())
+	}
+	td, err := admin(t).ListTopics(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range td {
+		if strings.HasPrefix(name, "eoslab-verify-") {
+			t.Errorf("verify left topic %s behind", name)
+		}
+	}
+}
+
+// TestVerifyBadFile: a file that does not parse is bad input, before
+// anything is created on the cluster.
+func TestVerifyBadFile(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.scn")
+	os.WriteFile(bad, []byte("topic t\nexpect partition t-9 leo 0\n"), 0o644)
+	var out strings.Builder
+	_, err := verify.Run(context.Background(), verify.Options{Brokers: cluster.Bootstrap(), Files: []string{bad}}, &out)
+	var ue *verify.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "bad.scn:2") {
+		t.Errorf("a file with a parse error: %v, want a usage error naming bad.scn:2", err)
+	}
+}

@@ -1,0 +1,320 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka/wire"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// worker runs one client's calls in order on a goroutine of its own, so
+// that a paused client (its writes held by the fault wrapper) blocks only
+// itself. Unpaused, the driver waits for each call before the next line's,
+// which keeps the calls of different clients in the file's order.
+type worker struct {
+	once  sync.Once
+	jobs  chan func()
+	busy  sync.WaitGroup
+	wf    *wire.Faults
+	pause bool
+}
+
+func (w *worker) start() {
+	w.once.Do(func() {
+		w.jobs = make(chan func(), 64)
+		w.wf = &wire.Faults{}
+		go func() {
+			for j := range w.jobs {
+				j()
+				w.busy.Done()
+			}
+		}()
+	})
+}
+
+func (w *worker) faults() *wire.Faults {
+	w.start()
+	return w.wf
+}
+
+// enqueue keeps a call for the next quiet point of the simulation: the
+// simulation's calls too only queue work until a stepping line moves it,
+// and a fault line between them must be in place before the call's
+// requests go.
+func (d *driver) enqueue(w *worker, job func(ctx context.Context)) {
+	w.start()
+	d.queue = append(d.queue, queued{w, job})
+}
+
+type queued struct {
+	w   *worker
+	job func(ctx context.Context)
+}
+
+// submit hands a call to its client's worker; unless the client is
+// paused it waits for the call to finish.
+func (d *driver) submit(q queued) {
+	w := q.w
+	if debug {
+		fmt.Fprintf(os.Stderr, "submit (faults applied so far %v)\n", w.faults().Events())
+	}
+	w.busy.Add(1)
+	w.jobs <- func() {
+		ctx, cancel := context.WithTimeout(d.ctx, 90*time.Second)
+		defer cancel()
+		q.job(ctx)
+	}
+	if !w.pause {
+		w.busy.Wait()
+	}
+}
+
+func (d *driver) consumerOf(name string) *consumer {
+	cs, ok := d.cons[name]
+	if !ok {
+		cs = &consumer{pos: map[engine.TP]int64{}}
+		cs.start()
+		d.cons[name] = cs
+	}
+	return cs
+}
+
+func (d *driver) workerOf(name string) *worker {
+	if _, ok := d.decls[name]; ok {
+		return &d.producer(name).worker
+	}
+	if _, ok := d.cdecls[name]; ok {
+		return &d.consumerOf(name).worker
+	}
+	return nil
+}
+
+// flush is a quiet point of the simulation: every unpaused client's calls
+// are done; then the producer ids are mapped.
+func (d *driver) flush(w *engine.World) {
+	for _, q := range d.queue {
+		d.submit(q)
+	}
+	d.queue = nil
+	names := make([]string, 0, len(d.prods))
+	for n, p := range d.prods {
+		if !p.pause {
+			p.busy.Wait()
+		}
+		names = append(names, n)
+	}
+	for _, c := range d.cons {
+		if !c.pause {
+			c.busy.Wait()
+		}
+	}
+	d.expertWorker.busy.Wait()
+	sort.Strings(names)
+	d.settle(names)
+	for _, n := range names {
+		if w == nil {
+			break
+		}
+		if p := d.prods[n]; !p.pause {
+			d.learn(n, p, w)
+		}
+	}
+}
+
+// resolved is the message a fault line picks, read from the simulation's
+// network before the line runs.
+type resolved struct {
+	kind   string // the Kafka request or response name
+	client string // the client whose connection carries it
+	ok     bool
+	busy   bool // the simulation had messages in flight before the line
+}
+
+func (d *driver) resolve(c script.Command, w *engine.World) resolved {
+	var sel engine.Selector
+	switch a := c.Action.(type) {
+	case engine.Drop:
+		sel = a.Msg
+	case engine.Duplicate:
+		sel = a.Msg
+	case engine.Delay:
+		sel = a.Msg
+	default:
+		return resolved{}
+	}
+	for _, m := range w.InFlight() {
+		if sel.ID > 0 && m.ID != sel.ID {
+			continue
+		}
+		if sel.ID == 0 && (m.Kind != sel.Kind || (sel.From != "" && sel.From != m.From) || (sel.To != "" && sel.To != m.To)) {
+			continue
+		}
+		client := m.From
+		if m.Kind.IsResponse() {
+			client = m.To
+		}
+		return resolved{kind: m.Kind.String(), client: client, ok: true}
+	}
+	return resolved{}
+}
+
+var keys = map[string]kmsg.Key{
+	"Produce": kmsg.Produce, "Fetch": kmsg.Fetch, "InitProducerId": kmsg.InitProducerID,
+	"AddPartitionsToTxn": kmsg.AddPartitionsToTxn, "AddOffsetsToTxn": kmsg.AddOffsetsToTxn,
+	"EndTxn": kmsg.EndTxn, "TxnOffsetCommit": kmsg.TxnOffsetCommit, "FindCoordinator": kmsg.FindCoordinator,
+	"OffsetCommit": kmsg.OffsetCommit, "OffsetFetch": kmsg.OffsetFetch, "ListOffsets": kmsg.ListOffsets,
+}
+
+// fault installs a drop, duplicate or delay on the connection of the
+// client the message belongs to, for the next message of its kind: the
+// broker run sends the client's queued calls only at the next quiet point.
+func (d *driver) fault(c script.Command, t resolved) {
+	if !t.ok {
+		d.stop(c, "the simulation has no such message in flight", false)
+		return
+	}
+	w := d.workerOf(t.client)
+	if w == nil {
+		d.stop(c, fmt.Sprintf("%s travels between brokers (%s); the wrapper sits on clients' connections only", t.kind, t.client), false)
+		return
+	}
+	dir := wire.Request
+	name := t.kind
+	if n, ok := strings.CutSuffix(name, "Response"); ok {
+		dir, name = wire.Response, n
+	}
+	key, ok := keys[name]
+	if !ok {
+		d.stop(c, t.kind+" has no wire mapping", false)
+		return
+	}
+	r := wire.Rule{Key: key, Dir: dir}
+	switch a := c.Action.(type) {
+	case engine.Drop:
+		if p, ok := d.prods[t.client]; ok && key == kmsg.Produce && p.declared.Config.Acks == 0 {
+			// On TCP a lost request breaks the connection; with acks=0
+			// whether the client's next write goes on the dead one or a
+			// new one is a matter of timing.
+			d.stop(c, "a dropped acks=0 Produce: on TCP the loss breaks the connection, and whether the next send survives is timing", false)
+			return
+		}
+		r.Action = wire.Drop
+	case engine.Duplicate:
+		if dir == wire.Response || key != kmsg.Produce {
+			// The simulation's network hands the client both answers and
+			// it takes the first; on TCP a client sees one answer per
+			// request, so the wrapper swallows the copy's. For Produce
+			// the first answer is the original's either way.
+			d.stop(c, "a duplicated "+t.kind+" hands the simulated client both answers; the wrapper can hand a real one only the original's", false)
+			return
+		}
+		r.Action = wire.Duplicate
+	case engine.Delay:
+		if a.Ms > 10000 {
+			d.stop(c, fmt.Sprintf("delay %d: the driver waits real time only up to 10 s", a.Ms), false)
+			return
+		}
+		r.Action, r.Delay = wire.Delay, time.Duration(a.Ms)*time.Millisecond
+	}
+	w.faults().Add(r)
+}
+
+// setPaused is pause (a GC pause: the client's writes are held by the
+// wrapper) and resume.
+func (d *driver) setPaused(c script.Command, name string, on bool) {
+	w := d.workerOf(name)
+	if w == nil {
+		d.stop(c, "pausing or resuming a processor has no broker mapping yet", false)
+		return
+	}
+	w.pause = on
+	if on {
+		w.faults().Pause()
+	} else {
+		w.faults().Resume()
+	}
+}
+
+// crash ends a client without a goodbye (kgo's Close sends no EndTxn);
+// restart makes a new instance with the same configuration, which, like
+// a restarted Java producer, must call initTransactions again.
+func (d *driver) crash(c script.Command, t engine.Target) {
+	if t.Client == "" {
+		d.stop(c, "crashing a broker of a shared cluster is not done by verify", false)
+		return
+	}
+	if p, ok := d.prods[t.Client]; ok {
+		d.flush(nil)
+		if p.cl != nil && !p.closed {
+			p.cl.Close()
+		}
+		p.closed = true
+		return
+	}
+	if _, ok := d.decls[t.Client]; ok {
+		return
+	}
+	d.stop(c, "crashing a consumer or processor has no broker mapping yet", false)
+}
+
+func (d *driver) restart(c script.Command, t engine.Target) {
+	if t.Client == "" {
+		d.stop(c, "restarting a broker of a shared cluster is not done by verify", false)
+		return
+	}
+	if p, ok := d.prods[t.Client]; ok {
+		p.cl, p.closed, p.lastErr, p.hasAck = nil, false, nil, false
+		d.producer(t.Client)
+		return
+	}
+	if _, ok := d.decls[t.Client]; ok {
+		return
+	}
+	d.stop(c, "restarting a consumer or processor has no broker mapping yet", false)
+}
+
+// settle waits, at a quiet point, until no transaction of the run is in a
+// Prepare state: the simulation's quiet point has its markers written,
+// and a real coordinator writes them after it answered EndTxn. Bounded.
+func (d *driver) settle(names []string) {
+	var ids []string
+	for _, n := range names {
+		if p := d.prods[n]; p.txid != "" && !p.pause {
+			ids = append(ids, p.txid)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	end := time.Now().Add(10 * time.Second)
+	for time.Now().Before(end) {
+		ctx, cancel := context.WithTimeout(d.ctx, 5*time.Second)
+		ts, err := d.adm.DescribeTransactions(ctx, ids...)
+		cancel()
+		if err != nil {
+			return
+		}
+		pending := false
+		for _, t := range ts {
+			if strings.HasPrefix(t.State, "Prepare") {
+				pending = true
+			}
+		}
+		if !pending {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// debug (EOSLAB_VERIFY_DEBUG set) traces the driver on standard error.
+var debug = os.Getenv("EOSLAB_VERIFY_DEBUG") != ""

@@ -1,0 +1,161 @@
+package verify
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/eoslab/eoslab/engine"
+)
+
+// The expert actions that a broker takes from any client: a raw Produce of
+// a hand-built batch, and WriteTxnMarkers (a ClusterAction request, open on
+// an unsecured cluster). They go as the simulation's do: Produce v12 under
+// transaction.version 2, v11 (classic) otherwise.
+
+// expertClient is a client whose Produce version follows the protocol.
+func (d *driver) expertClient() *kgo.Client {
+	if d.expert != nil {
+		return d.expert
+	}
+	// v13 names topics by id (KIP-516); v12 is KIP-890's.
+	vs := kversion.Stable()
+	vs.SetMaxKeyVersion(int16(kmsg.Produce), 12)
+	if d.simTV < 2 {
+		vs.SetMaxKeyVersion(int16(kmsg.Produce), 11)
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs))
+	if err != nil {
+		return nil
+	}
+	d.expert = cl
+	return cl
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// buildBatch writes a RecordBatch v2 (KIP-98) with the fields as given.
+func buildBatch(a engine.InjectBatch) []byte {
+	n := int(a.Count)
+	if n == 0 {
+		n = max(len(a.Values), 1)
+	}
+	var recs []byte
+	for i := range n {
+		v := []byte("x")
+		if i < len(a.Values) {
+			v = []byte(a.Values[i])
+		}
+		var body []byte
+		body = append(body, 0)                     // attributes
+		body = binary.AppendVarint(body, 0)        // timestamp delta
+		body = binary.AppendVarint(body, int64(i)) // offset delta
+		body = binary.AppendVarint(body, -1)       // no key
+		body = binary.AppendVarint(body, int64(len(v)))
+		body = append(body, v...)
+		body = binary.AppendVarint(body, 0) // no headers
+		recs = binary.AppendVarint(recs, int64(len(body)))
+		recs = append(recs, body...)
+	}
+	var attrs int16
+	if a.Transactional {
+		attrs |= 0x10
+	}
+	if a.Control {
+		attrs |= 0x20
+	}
+	now := time.Now().UnixMilli()
+	b := binary.BigEndian.AppendUint64(nil, 0) // base offset
+	b = binary.BigEndian.AppendUint32(b, 0)    // length, below
+	b = binary.BigEndian.AppendUint32(b, 0)    // partition leader epoch
+	b = append(b, 2)                           // magic
+	b = binary.BigEndian.AppendUint32(b, 0)    // crc, below
+	b = binary.BigEndian.AppendUint16(b, uint16(attrs))
+	b = binary.BigEndian.AppendUint32(b, uint32(n-1))
+	b = binary.BigEndian.AppendUint64(b, uint64(now))
+	b = binary.BigEndian.AppendUint64(b, uint64(now))
+	b = binary.BigEndian.AppendUint64(b, uint64(a.ProducerID))
+	b = binary.BigEndian.AppendUint16(b, uint16(a.Epoch))
+	b = binary.BigEndian.AppendUint32(b, uint32(a.Seq))
+	b = binary.BigEndian.AppendUint32(b, uint32(n))
+	b = append(b, recs...)
+	binary.BigEndian.PutUint32(b[8:], uint32(len(b)-12))
+	binary.BigEndian.PutUint32(b[17:], crc32.Checksum(b[21:], castagnoli))
+	return b
+}
+
+// brokerPID is the broker's id for a simulation producer id that a real
+// producer of the file holds, else the id itself, and its transactional id.
+func (d *driver) brokerPID(pid int64) (int64, *string) {
+	if r, ok := d.rev[pid]; ok {
+		var txid *string
+		if r.txid != "" {
+			txid = &r.txid
+		}
+		return r.pid, txid
+	}
+	d.identity(pid)
+	return pid, nil
+}
+
+func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
+	cl := d.expertClient()
+	if cl == nil {
+		return
+	}
+	var txid *string
+	a.ProducerID, txid = d.brokerPID(a.ProducerID)
+	one := buildBatch(a)
+	var records []byte
+	for range max(a.Copies, 1) {
+		records = append(records, one...)
+	}
+	req := kmsg.NewPtrProduceRequest()
+	if a.Transactional {
+		// The leader verifies a transactional batch with the coordinator
+		// of the request's transactional id (KIP-890 part 1).
+		req.TransactionID = txid
+	}
+	req.Acks = -1
+	req.TimeoutMillis = 10000
+	t := kmsg.NewProduceRequestTopic()
+	t.Topic = d.name(a.TP.Topic)
+	p := kmsg.NewProduceRequestTopicPartition()
+	p.Partition = a.TP.Partition
+	p.Records = records
+	t.Partitions = append(t.Partitions, p)
+	req.Topics = append(req.Topics, t)
+	// The answer goes to "expert" in the simulation, where nothing acts
+	// on it; here too.
+	resp, err := cl.Request(ctx, req)
+	if debug {
+		fmt.Fprintf(os.Stderr, "inject: %v %+v\n", err, resp)
+	}
+	d.identity(a.ProducerID)
+}
+
+func (d *driver) injectMarker(ctx context.Context, a engine.InjectMarker) {
+	pid, _ := d.brokerPID(a.ProducerID)
+	m := kadm.TxnMarkers{ProducerID: pid, ProducerEpoch: a.Epoch, Commit: a.Result == engine.MarkerCommit,
+		CoordinatorEpoch: a.CoordinatorEpoch, Topics: kadm.TopicsSet{d.name(a.TP.Topic): {a.TP.Partition: {}}}}
+	d.adm.WriteTxnMarkers(ctx, m)
+}
+
+// identity maps an injected producer id to itself, unless a real
+// producer's id already maps there.
+func (d *driver) identity(pid int64) {
+	if pid < 0 {
+		return
+	}
+	if _, ok := d.pids[pid]; !ok {
+		d.pids[pid] = pid
+	}
+}

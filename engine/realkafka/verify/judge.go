@@ -1,0 +1,486 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// kindOf names the kind of fact an expectation checks, for the share of
+// simulation-only facts by kind.
+func kindOf(e script.Expectation) string {
+	switch x := e.(type) {
+	case script.PartitionCheck:
+		return "partition " + x.Field.String()
+	case script.BatchCheck:
+		if x.Marker.Set {
+			return "partition marker"
+		}
+		return "partition batch"
+	case script.AbortedCheck:
+		return "partition aborted"
+	case script.ProducerStateCheck:
+		return "partition producer"
+	case script.ProducerCheck:
+		return "producer " + x.Field.String()
+	case script.ConsumerCheck:
+		return "consumer " + x.Field.String()
+	case script.TxnCheck:
+		return "txn " + x.Field.String()
+	case script.TxnLogCheck:
+		return "txnlog"
+	case script.GroupCheck:
+		return "group " + x.Field.String()
+	case script.ViolationCheck:
+		return "violation"
+	case script.EventCheck:
+		return "event"
+	case script.ResponseCheck:
+		return "response"
+	case script.RequestsCheck:
+		return "requests"
+	case script.MarkersCheck:
+		return "markers"
+	}
+	return "other"
+}
+
+// simOnlyWhy says why a kind of fact has no broker counterpart ("" when it
+// has one).
+func simOnlyWhy(e script.Expectation) string {
+	switch x := e.(type) {
+	case script.ViolationCheck:
+		return "the simulation's invariant monitor; a broker checks no such invariant"
+	case script.EventCheck:
+		return "the simulation's event transcript; a broker keeps no such record"
+	case script.ProducerCheck:
+		switch x.Field {
+		case script.ClientState:
+			return "the Java producer's TransactionManager state; the broker run's client is franz-go, and no broker holds client state"
+		case script.ClientNextSeq:
+			return "the Java producer's next sequence, client memory no broker exposes"
+		case script.ClientIdempotent:
+			return "the Java producer's settled config, client memory no broker exposes"
+		case script.ClientError:
+			if strings.HasSuffix(x.Error, "Exception") {
+				return "a Java client exception, not a broker error code"
+			}
+		}
+	case script.TxnCheck:
+		switch x.Field {
+		case script.TxnLastProducerEpoch:
+			return "TransactionMetadata.lastProducerEpoch is coordinator memory; DescribeTransactions does not return it"
+		case script.TxnCoordinator:
+			return "the __transaction_state partition depends on the simulation's partition count (the broker runs 1)"
+		}
+	case script.ConsumerCheck:
+		if x.Field == script.ClientError && strings.HasSuffix(x.Error, "Exception") {
+			return "a Java client exception, not a broker error code"
+		}
+	case script.GroupCheck:
+		if x.Field == script.GroupPending {
+			return "pending transactional offsets are group coordinator memory; OffsetFetch does not return them"
+		}
+	}
+	return ""
+}
+
+// judge sets row's verdict: fail is the simulation's failure (nil: it
+// holds).
+func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engine.World) {
+	if why := simOnlyWhy(c.Expect); why != "" {
+		row.Verdict, row.Why = SimOnly, why
+		return
+	}
+	if d.stopped != "" {
+		row.Verdict = NotPlayed
+		if d.simOnly {
+			row.Verdict = SimOnly
+		}
+		row.Why = fmt.Sprintf("line %d: %s", d.stopAt, d.stopped)
+		return
+	}
+	if w.Busy() {
+		row.Verdict, row.Why = NotPlayed, "the simulation has messages in flight here; the broker run completes each call at once"
+		return
+	}
+	holds, fact, why := d.check(c.Expect)
+	if why != "" {
+		row.Verdict, row.Why = NotPlayed, why
+		return
+	}
+	simHolds := fail == nil
+	switch {
+	case simHolds && holds:
+		row.Verdict = Agree
+	case !simHolds && !holds:
+		// Neither meets the line (a line written for the other protocol,
+		// played under this one): whether they agree with each other is
+		// not known from the line.
+		row.Verdict, row.Why = NotPlayed, "neither the simulation ("+fail.Got+") nor Kafka ("+fact+") meets the line"
+	default:
+		row.Verdict = Differ
+		row.Sim = "as the line says"
+		if !simHolds {
+			row.Sim = "found " + fail.Got
+		}
+		row.Kafka = fact
+		if holds {
+			row.Kafka = "as the line says"
+		}
+	}
+}
+
+// check evaluates e on the cluster: whether it holds, what Kafka shows,
+// or why it cannot be checked (yet).
+func (d *driver) check(e script.Expectation) (bool, string, string) {
+	switch x := e.(type) {
+	case script.PartitionCheck:
+		l, err := d.log(x.TP)
+		if err != nil {
+			return false, "", "fetch failed: " + err.Error()
+		}
+		var n int64
+		switch x.Field {
+		case script.PartitionLEO, script.PartitionHW:
+			// One replica: the high watermark is the log end offset.
+			n = l.HighWatermark
+		case script.PartitionLSO:
+			n = l.LastStable
+		case script.PartitionLogStart:
+			n = l.LogStart
+		case script.PartitionRecords:
+			for _, b := range l.Batches {
+				if !b.Control {
+					n += int64(b.Records)
+				}
+			}
+		}
+		return n == x.N, fmt.Sprintf("%s %d", x.Field, n), ""
+	case script.BatchCheck:
+		return d.batch(x)
+	case script.AbortedCheck:
+		l, err := d.log(x.TP)
+		if err != nil {
+			return false, "", "fetch failed: " + err.Error()
+		}
+		var got []string
+		for _, a := range l.Aborted {
+			last := int64(-1)
+			for _, b := range l.Batches {
+				if b.Control && b.Marker == "ABORT" && b.ProducerID == a.ProducerID && b.BaseOffset > a.FirstOffset {
+					last = b.BaseOffset
+					break
+				}
+			}
+			got = append(got, fmt.Sprintf("pid=%s first=%d last=%d", d.simPID(a.ProducerID), a.FirstOffset, last))
+		}
+		want := fmt.Sprintf("pid=%d first=%d last=%d", x.PID, x.First, x.Last)
+		return slices.Contains(got, want), "aborted " + strings.Join(got, "; ") + " (lso= not compared)", ""
+	case script.ProducerStateCheck:
+		return d.producerState(x)
+	case script.ProducerCheck:
+		return d.producerFact(x)
+	case script.ConsumerCheck:
+		return d.consumerFact(x)
+	case script.TxnCheck:
+		return d.txn(x)
+	case script.GroupCheck:
+		if x.Field != script.GroupOffset {
+			return false, "", "the group generation under franz-go's own group membership is not compared yet"
+		}
+		ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+		defer cancel()
+		os, err := d.adm.FetchOffsets(ctx, d.prefix+x.Group)
+		if err != nil {
+			return false, "", "OffsetFetch failed: " + err.Error()
+		}
+		o, ok := os.Lookup(d.name(x.TP.Topic), x.TP.N)
+		got := "none"
+		if ok && o.At >= 0 {
+			got = strconv.FormatInt(o.At, 10)
+		}
+		want := "none"
+		if x.N.Set {
+			want = strconv.FormatInt(x.N.V, 10)
+		}
+		return got == want, "offset " + got, ""
+	case script.TxnLogCheck:
+		return false, "", "reading __transaction_state records is not implemented in the driver yet"
+	case script.ResponseCheck:
+		return false, "", "responses as the client saw them are not recorded by the driver yet"
+	case script.RequestsCheck:
+		return false, "", "request counts are not recorded by the driver yet"
+	case script.MarkersCheck:
+		return false, "", "marker counts across partitions are not collected by the driver yet"
+	}
+	return false, "", "not compared"
+}
+
+func (d *driver) batch(x script.BatchCheck) (bool, string, string) {
+	l, err := d.log(x.TP)
+	if err != nil {
+		return false, "", "fetch failed: " + err.Error()
+	}
+	var b *realkafka.Batch
+	for i := range l.Batches {
+		if l.Batches[i].BaseOffset == x.Offset {
+			b = &l.Batches[i]
+		}
+	}
+	if b == nil {
+		return false, fmt.Sprintf("no batch at offset %d", x.Offset), ""
+	}
+	fact := fmt.Sprintf("batch %d pid=%s epoch=%d seq=%d count=%d txn=%v control=%v", b.BaseOffset, d.simPID(b.ProducerID), b.ProducerEpoch, b.BaseSequence, b.Records, b.Transactional, b.Control)
+	if b.Control {
+		fact += " marker=" + strings.ToLower(b.Marker)
+	}
+	ok := true
+	if x.Marker.Set {
+		ok = ok && b.Control && strings.EqualFold(b.Marker, x.Marker.V.String())
+	} else {
+		ok = ok && !b.Control
+	}
+	if x.PID.Set {
+		ok = ok && d.simPID(b.ProducerID) == strconv.FormatInt(x.PID.V, 10)
+	}
+	if x.Epoch.Set {
+		ok = ok && int64(b.ProducerEpoch) == x.Epoch.V
+	}
+	if x.Seq.Set && b.ProducerID < 0 && x.Seq.V.First == -1 {
+		// franz-go writes base sequence 0 on a batch without a producer
+		// id (pkg/kgo/sink.go, seqRecBatch.appendTo), Java -1
+		// (RecordBatch.NO_SEQUENCE); the broker stores it unchecked
+		// (UnifiedLog.analyzeAndValidateProducerState checks only batches
+		// with a producer id). A client's bytes, not a broker fact.
+		fact += " (seq of a batch without producer id: the client's, not compared)"
+	} else if x.Seq.Set {
+		last := b.BaseSequence
+		if b.BaseSequence >= 0 {
+			last = b.BaseSequence + int32(b.Records) - 1
+		}
+		ok = ok && b.BaseSequence == x.Seq.V.First && (!x.Seq.V.Range || last == x.Seq.V.Last)
+	}
+	if x.Count.Set {
+		ok = ok && int64(b.Records) == x.Count.V
+	}
+	if x.Txn.Set {
+		ok = ok && b.Transactional == x.Txn.V
+	}
+	if x.Status.Set {
+		st := status(l, *b)
+		fact += " status=" + st
+		ok = ok && st == x.Status.V
+	}
+	if x.Values != nil {
+		fact += " values=" + strings.Join(b.Values, ",")
+		ok = ok && slices.Equal(b.Values, x.Values)
+	}
+	if x.CoordinatorEpoch.Set {
+		fact += fmt.Sprintf(" coordinatorEpoch=%d", b.CoordinatorEpoch)
+		ok = ok && int64(b.CoordinatorEpoch) == x.CoordinatorEpoch.V
+	}
+	return ok, fact, ""
+}
+
+// status is a data batch's fate: plain, or its transaction's marker.
+func status(l realkafka.Log, b realkafka.Batch) string {
+	if !b.Transactional {
+		return "plain"
+	}
+	for _, m := range l.Batches {
+		if m.Control && m.ProducerID == b.ProducerID && m.BaseOffset > b.BaseOffset {
+			if m.Marker == "COMMIT" {
+				return "committed"
+			}
+			return "aborted"
+		}
+	}
+	return "open"
+}
+
+func (d *driver) producerState(x script.ProducerStateCheck) (bool, string, string) {
+	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+	defer cancel()
+	ps, err := d.adm.DescribeProducers(ctx, map[string]map[int32]struct{}{d.name(x.TP.Topic): {x.TP.N: {}}})
+	if err != nil {
+		return false, "", "DescribeProducers failed: " + err.Error()
+	}
+	var facts []string
+	ok := false
+	for _, p := range ps.SortedProducers() {
+		f := fmt.Sprintf("producer %s epoch=%d lastseq=%d txnfirst=%d coordinatorEpoch=%d", d.simPID(p.ProducerID), p.ProducerEpoch, p.LastSequence, p.CurrentTxnStartOffset, p.CoordinatorEpoch)
+		facts = append(facts, f)
+		if d.simPID(p.ProducerID) != strconv.FormatInt(x.PID, 10) {
+			continue
+		}
+		m := true
+		if x.Epoch.Set {
+			m = m && int64(p.ProducerEpoch) == x.Epoch.V
+		}
+		if x.LastSeq.Set {
+			m = m && int64(p.LastSequence) == x.LastSeq.V
+		}
+		if x.TxnFirst.Set {
+			m = m && p.CurrentTxnStartOffset == x.TxnFirst.V
+		}
+		if x.CoordinatorEpoch.Set {
+			m = m && int64(p.CoordinatorEpoch) == x.CoordinatorEpoch.V
+		}
+		ok = m
+	}
+	if len(facts) == 0 {
+		facts = []string{"no producer state"}
+	}
+	note := ""
+	if x.Cached.Set {
+		note = " (cached= not exposed, not compared)"
+	}
+	return ok, strings.Join(facts, "; ") + note, ""
+}
+
+func (d *driver) producerFact(x script.ProducerCheck) (bool, string, string) {
+	p, ok := d.prods[x.Name]
+	if !ok {
+		return false, "", "the producer made no call on the broker"
+	}
+	switch x.Field {
+	case script.ClientError:
+		var co *clientOnly
+		if errors.As(p.lastErr, &co) {
+			return false, "", "franz-go failed the call itself (" + co.Error() + "), without a broker's answer to compare"
+		}
+		got := errName(p.lastErr)
+		return got == x.Error, "error " + got, ""
+	case script.ClientPID, script.ClientEpoch:
+		if p.closed || p.cl == nil {
+			return false, "", "the producer is closed; its id is not read"
+		}
+		ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
+		defer cancel()
+		id, epoch, err := p.cl.ProducerID(ctx)
+		if err != nil {
+			return false, "error " + errName(err), ""
+		}
+		if x.Field == script.ClientPID {
+			got := d.simPID(id)
+			return got == strconv.FormatInt(x.N, 10), "pid " + got, ""
+		}
+		return int64(epoch) == x.N, fmt.Sprintf("epoch %d", epoch), ""
+	case script.ClientOffset:
+		if !p.hasAck {
+			return false, "no acknowledged send (last error " + errName(p.lastErr) + ")", ""
+		}
+		return p.offset == x.N, fmt.Sprintf("offset %d", p.offset), ""
+	}
+	return false, "", "not compared"
+}
+
+func (d *driver) consumerFact(x script.ConsumerCheck) (bool, string, string) {
+	c, ok := d.cons[x.Name]
+	if !ok {
+		c = &consumer{pos: map[engine.TP]int64{}}
+	}
+	switch x.Field {
+	case script.ClientValues:
+		got := strings.Join(c.values, ",")
+		if got == "" {
+			got = "none"
+		}
+		want := strings.Join(x.Values, ",")
+		if want == "" {
+			want = "none"
+		}
+		fact := "values " + got
+		if c.lastErr != nil {
+			fact += " (error " + errName(c.lastErr) + ")"
+		}
+		if got != want && sameMultiset(c.values, x.Values) {
+			// Order across partitions is the client's fetch order
+			// (franz-go's, not the Java consumer's), no broker fact.
+			return true, fact, ""
+		}
+		return got == want, fact, ""
+	case script.ClientOffsets:
+		var s []string
+		for _, o := range c.offsets {
+			s = append(s, strconv.FormatInt(o, 10))
+		}
+		var w []string
+		for _, o := range x.Offsets {
+			w = append(w, strconv.FormatInt(o, 10))
+		}
+		g := strings.Join(s, ",")
+		if g == "" {
+			g = "none"
+		}
+		// Across partitions the order is the client's (as for values).
+		return slices.Equal(s, w) || sameMultiset(s, w), "offsets " + g, ""
+	case script.ClientPosition:
+		// franz-go hands out records, not a position: after markers the
+		// Java consumer's position moves past them, the last record's
+		// offset + 1 does not.
+		return false, "", "franz-go exposes no consumer position (the Java consumer's moves past markers)"
+	case script.ClientError:
+		got := errName(c.lastErr)
+		return got == x.Error, "error " + got, ""
+	}
+	return false, "", "not compared"
+}
+
+func (d *driver) txn(x script.TxnCheck) (bool, string, string) {
+	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+	defer cancel()
+	ts, err := d.adm.DescribeTransactions(ctx, d.prefix+x.ID)
+	if err != nil {
+		return false, "", "DescribeTransactions failed: " + err.Error()
+	}
+	t, ok := ts[d.prefix+x.ID]
+	if !ok {
+		return false, "", "DescribeTransactions did not answer for the id"
+	}
+	if t.Err != nil {
+		return false, "error " + errName(t.Err), ""
+	}
+	switch x.Field {
+	case script.TxnStateField:
+		return t.State == x.State, "state " + t.State, ""
+	case script.TxnEpoch:
+		return int64(t.ProducerEpoch) == x.N, fmt.Sprintf("epoch %d", t.ProducerEpoch), ""
+	case script.TxnPID:
+		got := d.simPID(t.ProducerID)
+		return got == strconv.FormatInt(x.N, 10), "pid " + got, ""
+	case script.TxnPartitions:
+		got := sortedTPs(t.Topics, d.prefix)
+		var want []string
+		for _, p := range x.Partitions {
+			if strings.HasPrefix(p.Topic, "__consumer_offsets") {
+				want = append(want, "__consumer_offsets")
+				continue
+			}
+			want = append(want, p.String())
+		}
+		slices.Sort(want)
+		g := strings.Join(got, ",")
+		if g == "" {
+			g = "none"
+		}
+		return slices.Equal(got, want), "partitions " + g + " (__consumer_offsets-N compared without N)", ""
+	}
+	return false, "", "not compared"
+}
+
+func sameMultiset(a, b []string) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}

@@ -1,0 +1,326 @@
+// Package verify plays eoslab's scenario and lesson files twice, on the
+// simulation (engine/script) and on a real Kafka cluster, and compares
+// every expect line: agrees, differs (both facts side by side),
+// simulation-only (a fact no broker exposes, or an action no broker
+// allows, with why), or not played (the broker driver does not map an
+// action of the file yet: counted apart, never as agreement).
+//
+// It is an I/O edge like package realkafka: it talks to a cluster. Names
+// on the cluster (topics, transactional ids, groups) carry a per-run
+// prefix; verify refuses to start if a prefixed name exists and deletes
+// every topic it created.
+package verify
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/lessons"
+)
+
+// Verdict is one expect line's outcome.
+type Verdict int
+
+const (
+	Agree Verdict = iota
+	Differ
+	SimOnly
+	NotPlayed
+)
+
+var verdictWords = [...]string{"agrees", "differs", "simulation-only", "not played"}
+
+func (v Verdict) String() string { return verdictWords[v] }
+
+// Row is one expect line's verdict.
+type Row struct {
+	File    string
+	Line    int
+	Expect  string
+	Verdict Verdict
+	Sim     string // differs: the simulation's fact
+	Kafka   string // differs: Kafka's fact
+	Why     string // simulation-only, not played: why; agrees: a note
+	Kind    string // the kind of fact, for the share by kind
+	Known   bool   // differs, and listed in the known-differences file
+}
+
+// Options is one verify run.
+type Options struct {
+	Brokers string   // bootstrap addresses
+	Files   []string // .scn and .lesson files
+	// Known is the known-differences file's text ("" for none).
+	Known string
+}
+
+// Summary is what a run found.
+type Summary struct {
+	Rows    []Row
+	Files   int
+	Refused []string // files not played: they pin the other protocol
+	TV      int      // the cluster's transaction.version
+}
+
+// Count is the number of rows with verdict v.
+func (s Summary) Count(v Verdict) int {
+	n := 0
+	for _, r := range s.Rows {
+		if r.Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// UsageError is bad input: exit 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Run verifies the files against the cluster, writing one row per expect
+// line and the summary to out. The error is nil when it ran; ExitCode
+// says whether what it found passes.
+func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
+	var s Summary
+	if o.Brokers == "" {
+		return s, &UsageError{"verify: --brokers ADDR is required"}
+	}
+	if len(o.Files) == 0 {
+		return s, &UsageError{"verify: no files (give .scn scenario or .lesson files)"}
+	}
+	known, err := ParseKnown(o.Known)
+	if err != nil {
+		return s, &UsageError{err.Error()}
+	}
+	type input struct {
+		file string
+		cmds func(simTV int) ([]script.Command, error)
+		pins int // the transaction.version a config line pins, 0 if none
+	}
+	var inputs []input
+	for _, f := range o.Files {
+		in, err := load(f)
+		if err != nil {
+			return s, &UsageError{err.Error()}
+		}
+		inputs = append(inputs, input{f, in.cmds, in.pins})
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(o.Brokers, ",")...))
+	if err != nil {
+		return s, &UsageError{fmt.Sprintf("verify: --brokers %s: %v", o.Brokers, err)}
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	tv, err := realkafka.TransactionVersion(ctx, adm)
+	if err != nil {
+		return s, fmt.Errorf("verify: %s: %w", o.Brokers, err)
+	}
+	s.TV = tv
+	simTV := 1 // the classic protocol: the simulation's 1 is Kafka's 0 and 1
+	if tv >= 2 {
+		simTV = 2
+	}
+	fmt.Fprintf(out, "verify: cluster %s runs transaction.version=%d; playing the simulation under %d\n", o.Brokers, tv, simTV)
+	for _, in := range inputs {
+		if in.pins != 0 && in.pins != simTV {
+			msg := fmt.Sprintf("%s: refused: it pins transaction.version=%d, the cluster runs %d (start one with eoslab kafka up --transaction-version %d)", in.file, in.pins, tv, map[int]int{1: 0, 2: 2}[in.pins])
+			fmt.Fprintln(out, msg)
+			s.Refused = append(s.Refused, in.file)
+			continue
+		}
+		cmds, err := in.cmds(simTV)
+		if err != nil {
+			return s, &UsageError{err.Error()}
+		}
+		rows, err := playFile(ctx, cl, adm, in.file, cmds, simTV)
+		for i := range rows {
+			if rows[i].Verdict == Differ {
+				rows[i].Known = known.has(filepath.Base(rows[i].File), rows[i].Expect)
+			}
+			writeRow(out, rows[i])
+		}
+		s.Rows = append(s.Rows, rows...)
+		s.Files++
+		if err != nil {
+			return s, err
+		}
+	}
+	np := s.Count(NotPlayed)
+	if np > 0 {
+		fmt.Fprintf(out, "verify: %d facts not played (an action before them has no broker mapping yet)\n", np)
+	}
+	if len(s.Refused) > 0 {
+		fmt.Fprintf(out, "verify: %d files refused (they pin the other transaction.version)\n", len(s.Refused))
+	}
+	fmt.Fprintf(out, "verify: %d agree, %d differ, %d simulation-only of %d facts in %d files\n",
+		s.Count(Agree), s.Count(Differ), s.Count(SimOnly), len(s.Rows), s.Files)
+	return s, nil
+}
+
+// ExitCode is 0 when nothing differs or every difference is known, 1
+// otherwise.
+func (s Summary) ExitCode() int {
+	for _, r := range s.Rows {
+		if r.Verdict == Differ && !r.Known {
+			return 1
+		}
+	}
+	return 0
+}
+
+func writeRow(out io.Writer, r Row) {
+	where := fmt.Sprintf("%s:%d", r.File, r.Line)
+	switch r.Verdict {
+	case Agree:
+		fmt.Fprintf(out, "%s: agrees: %s\n", where, r.Expect)
+	case Differ:
+		known := ""
+		if r.Known {
+			known = " (known difference)"
+		}
+		fmt.Fprintf(out, "%s: differs%s: %s\n    eoslab: %s\n    kafka:  %s\n", where, known, r.Expect, r.Sim, r.Kafka)
+	default:
+		fmt.Fprintf(out, "%s: %s: %s (%s)\n", where, r.Verdict, r.Expect, r.Why)
+	}
+}
+
+type loaded struct {
+	cmds func(simTV int) ([]script.Command, error)
+	pins int
+}
+
+// load reads a scenario or lesson file; a lesson plays its setup and every
+// step's commands (its checkpoints' choices are what-ifs, not played).
+func load(file string) (loaded, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return loaded{}, fmt.Errorf("verify: %v", err)
+	}
+	if strings.HasSuffix(file, ".lesson") {
+		l, err := lessons.Parse(file, src)
+		if err != nil {
+			return loaded{}, err
+		}
+		return loaded{cmds: func(simTV int) ([]script.Command, error) {
+			k := 3
+			if simTV == 2 {
+				k = 4
+			}
+			v := l.ForKafka(k)
+			cmds := append([]script.Command(nil), v.Setup...)
+			for _, st := range v.Steps {
+				cmds = append(cmds, st.Commands...)
+			}
+			return cmds, nil
+		}}, nil
+	}
+	cmds, err := script.Parse(file, src)
+	if err != nil {
+		return loaded{}, err
+	}
+	pins := 0
+	for _, c := range cmds {
+		if sc, ok := c.Action.(engine.SetConfig); ok {
+			for _, st := range sc.Settings {
+				if st.Key == engine.ConfigTransactionVersion && pins == 0 {
+					pins = int(st.Value)
+				}
+			}
+		}
+	}
+	return loaded{cmds: func(int) ([]script.Command, error) { return cmds, nil }, pins: pins}, nil
+}
+
+// prefix is this run's name prefix on the cluster.
+func prefix() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return "eoslab-verify-" + hex.EncodeToString(b[:]) + "-"
+}
+
+// Known is the known-differences file: one entry per difference.
+type Known struct{ entries map[string]bool }
+
+func (k Known) has(file, expect string) bool { return k.entries[file+"\x00"+expect] }
+
+// ParseKnown reads the known-differences file: entries separated by blank
+// lines, each with the keys scenario, expect, kafka, eoslab, source and
+// decision ("key: value" lines; # starts a comment line).
+func ParseKnown(text string) (Known, error) {
+	k := Known{entries: map[string]bool{}}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	cur := map[string]string{}
+	n, start := 0, 0
+	flush := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		for _, key := range []string{"scenario", "expect", "kafka", "eoslab", "source", "decision"} {
+			if cur[key] == "" {
+				return fmt.Errorf("known differences:%d: entry without the key %s", start, key)
+			}
+		}
+		k.entries[cur["scenario"]+"\x00"+cur["expect"]] = true
+		cur = map[string]string{}
+		return nil
+	}
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if line == "" {
+			if err := flush(); err != nil {
+				return k, err
+			}
+			continue
+		}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			return k, fmt.Errorf("known differences:%d: want key: value", n)
+		}
+		if len(cur) == 0 {
+			start = n
+		}
+		cur[strings.TrimSpace(key)] = strings.TrimSpace(val)
+	}
+	return k, flush()
+}
+
+// KindShare is the simulation-only count by kind of fact.
+func (s Summary) KindShare() []string {
+	by := map[string][2]int{}
+	for _, r := range s.Rows {
+		c := by[r.Kind]
+		c[1]++
+		if r.Verdict == SimOnly {
+			c[0]++
+		}
+		by[r.Kind] = c
+	}
+	var keys []string
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		out = append(out, fmt.Sprintf("%s %d/%d", k, by[k][0], by[k][1]))
+	}
+	return out
+}

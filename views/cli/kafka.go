@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eoslab/eoslab/engine/realkafka"
+)
+
+// kafkaCommand is `eoslab kafka up|down`: a real Apache Kafka cluster on
+// 127.0.0.1, run from Maven Central artifacts; the work is in
+// engine/realkafka.
+func kafkaCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kafka up|down --dir DIR",
+		Short: "run a real Apache Kafka cluster on 127.0.0.1 (needs Java 17+ and Maven)",
+		Long: `eoslab kafka up fetches a Kafka broker's classpath with Maven into DIR (once;
+later runs reuse it; the jars are Apache Kafka's, org.apache.kafka:kafka_2.13),
+formats KRaft storage, starts a cluster of --brokers nodes on 127.0.0.1 with
+free ports and the settings that make transactions work on one node
+(transaction.state.log replication factor and min ISR 1, abort cleanup every
+200 ms), waits until it answers, prints BOOTSTRAP=127.0.0.1:PORT on standard
+output, and runs until eoslab kafka down --dir DIR, ^C or SIGTERM; then it
+stops the brokers and removes their data. --transaction-version picks the
+transaction protocol at format time (0 classic, 2 KIP-890; Kafka 4.x only;
+default: the release's). --cache keeps the classpath elsewhere than DIR.
+
+Exit codes: 2 without java or mvn (the message says what to install) or on
+bad flags; 1 when the cluster does not come up (with its last log lines).`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return invalid("%s unknown command %s; want up or down (%s)", prefix(cmd), quote(args[0]), see(cmd))
+			}
+			return invalid("%s want up or down (%s)", prefix(cmd), see(cmd))
+		},
+	}
+	cmd.AddCommand(kafkaUpCommand(), kafkaDownCommand())
+	return cmd
+}
+
+func kafkaUpCommand() *cobra.Command {
+	var o realkafka.Options
+	cmd := &cobra.Command{
+		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR]",
+		Short: "start a real Kafka cluster and print its bootstrap address",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return kafkaErr(realkafka.Up(ctx, o, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	cmd.Flags().StringVar(&o.Dir, "dir", "", "the cluster's directory (its classpath too, unless --cache)")
+	cmd.Flags().StringVar(&o.Cache, "cache", "", "where the classpath is kept (default: --dir)")
+	cmd.Flags().StringVar(&o.KafkaVersion, "kafka-version", realkafka.DefaultKafkaVersion, "org.apache.kafka:kafka_2.13 version")
+	cmd.Flags().IntVar(&o.TransactionVersion, "transaction-version", -1, "transaction.version at format time: 0, 1 or 2 (default: the release's)")
+	cmd.Flags().IntVar(&o.Brokers, "brokers", 1, "number of nodes, each broker and controller")
+	return cmd
+}
+
+func kafkaDownCommand() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "down --dir DIR",
+		Short: "stop the cluster eoslab kafka up runs in DIR and remove its data",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return kafkaErr(realkafka.Down(dir, cmd.ErrOrStderr()))
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "the directory given to kafka up")
+	return cmd
+}
+
+func kafkaErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: realkafka.ExitCode(err), msg: err.Error()}
+}

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eoslab/eoslab/assets"
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
+)
+
+// verifyCommand is `eoslab verify --brokers ADDR FILE...`; the work is in
+// engine/realkafka/verify.
+func verifyCommand() *cobra.Command {
+	var brokers, knownFile string
+	cmd := &cobra.Command{
+		Use:   "verify --brokers ADDR FILE...",
+		Short: "play scenario and lesson files on the simulation and on a real Kafka cluster, and compare",
+		Long: `Plays each scenario (.scn) or lesson (.lesson) file on the simulation and on
+the Kafka cluster at ADDR (for instance one eoslab kafka up runs), and prints
+one row per expect line: agrees, differs (the simulation's fact and Kafka's
+side by side), simulation-only (a fact no broker exposes or an action no
+broker allows, with why), or not played (the broker driver does not map an
+action before it yet). The last line counts them:
+verify: A agree, D differ, S simulation-only of N facts in F files.
+
+It reads the cluster's transaction.version (ApiVersions finalized features)
+and plays each file under that protocol (0 and 1 as the simulation's 1, 2 as
+2), refusing a file whose config line pins the other. Topics, transactional
+ids and groups get a per-run prefix; verify refuses to start if a prefixed
+name exists and deletes the topics and groups it made.
+
+Exit code 0 when nothing differs or every difference is listed in the
+known-differences file (the shipped one, or --known FILE), 1 otherwise,
+2 on bad input.`,
+		Args:              needFiles,
+		ValidArgsFunction: completeScenario,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			known := assets.KafkaKnownDifferences
+			if knownFile != "" {
+				b, err := os.ReadFile(knownFile)
+				if err != nil {
+					return invalid("%s: %v", prefix(cmd), err)
+				}
+				known = string(b)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			s, err := verify.Run(ctx, verify.Options{Brokers: brokers, Files: args, Known: known}, cmd.OutOrStdout())
+			if err != nil {
+				return invalid("%v", err)
+			}
+			if s.ExitCode() != 0 {
+				return failed("eoslab verify: a difference is not in the known-differences file")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&brokers, "brokers", "", "bootstrap addresses of the cluster, HOST:PORT[,HOST:PORT]")
+	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences file instead of the shipped one")
+	return cmd
+}
+
+// needFiles is the Args check of the commands that take FILE...
+func needFiles(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return invalid("%s needs at least one file (%s)", prefix(cmd), see(cmd))
+	}
+	return nil
+}
