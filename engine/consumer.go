@@ -309,6 +309,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 	abortedPids := map[int64]bool{}
 	var got []ConsumedRecord
 	var skipped []string
+	var undecided []undecidedRead // read_uncommitted: aborted or open batches handed out
 	for i := range r.Batches {
 		b := &r.Batches[i]
 		if b.NextOffset() <= pos.Offset {
@@ -347,7 +348,11 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 			got = append(got, ConsumedRecord{TP: r.TP, Offset: off, Value: rec.Value, UID: rec.UID, Source: rec.Source})
 		}
 		pos.Offset = b.NextOffset()
-		w.checkDelivery(c, r.TP, b)
+		if c.ReadCommitted {
+			w.checkDelivery(c, r.TP, b)
+		} else if st := w.undecidedStatus(r.TP, b); st != StatusPlain {
+			undecided = append(undecided, undecidedRead{b, st})
+		}
 	}
 	if len(got) > 0 {
 		w.changes.received(c)
@@ -372,6 +377,9 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 	}
 	text += "; position " + itoa(pos.Offset)
 	w.emit(EvConsume, c.Name, text).on(r.TP)
+	for _, u := range undecided {
+		w.noteUncommittedRead(c, r.TP, u)
+	}
 }
 
 func consumedText(rs []ConsumedRecord) string {

@@ -83,6 +83,14 @@ func TestCostCountersMatchHistory(t *testing.T) {
 			if c.RequestCount(RequestFilter{}) != before || c.MarkerCount("") != beforeM {
 				t.Fatalf("v%d step %d: stepping the original changed its clone's counters", version, step)
 			}
+			// The clone counts on by itself (its indexes are built anew
+			// from its tallies) and agrees with its own history.
+			for k := 0; k < 20; k++ {
+				c.Step()
+			}
+			if wantR, wantM := scanCost(c); !reflect.DeepEqual(c.RequestTallies(), wantR) || !reflect.DeepEqual(c.MarkerTallies(), wantM) {
+				t.Fatalf("v%d step %d: a stepped clone's counters differ from its history", version, step)
+			}
 			markers = w.MarkerCount("")
 		}
 		if w.RequestCount(RequestFilter{}) == 0 || markers == 0 {

@@ -43,7 +43,8 @@ type Violation struct {
 	// Txn is the simulation's id of the transaction instance concerned
 	// (0: none).
 	Txn int64 `json:"-"`
-	// Consumer is the consumer that read the data (uncommitted-read), and
+	// Consumer is the read_committed consumer that read the data
+	// (uncommitted-read), and
 	// Group the group whose offsets moved (offsets-atomic).
 	Consumer string `json:"-"`
 	Group    string `json:"-"`
@@ -64,7 +65,7 @@ func NoneViolation(name, text string) Violation {
 const (
 	InvDuplicateSequence = "duplicate-sequence" // no (pid, epoch, seq) twice in a partition
 	InvDuplicateRecord   = "duplicate-record"   // no application send appended twice
-	InvUncommittedRead   = "uncommitted-read"   // a consumer returned aborted or open data
+	InvUncommittedRead   = "uncommitted-read"   // a read_committed consumer returned aborted or open data
 	InvWatermarks        = "watermarks"         // LSO <= HW <= LEO
 	InvFencedWrite       = "fenced-write"       // no write from a fenced epoch is accepted or committed
 	InvAtomicVisibility  = "atomic-visibility"  // a transaction commits on all its partitions or none
@@ -112,8 +113,42 @@ const (
 	HazardLateTxnMarker = "late-txn-marker"
 )
 
+// An idempotent, non-transactional producer gets OUT_OF_ORDER_SEQUENCE_NUMBER
+// for the batch right after its last acknowledged one, a real gap, bumps
+// its epoch and renumbers from 0 every unanswered batch of that partition
+// (TransactionManager.bumpIdempotentProducerEpoch,
+// TxnPartitionEntry.startSequencesAtBeginning). One of them may already be
+// in the log: a leader that holds no state for the producer id takes any
+// sequence (ProducerAppendInfo.checkSequence), so a later batch that got
+// there first was appended, and the earlier one meets the gap. Under its
+// new epoch and sequence that batch is a new batch to the leader and is
+// appended again (KAFKA-14034). Idempotence alone, whatever
+// transaction.version: transactional producers abort instead.
+const HazardSequenceRewrite = "epoch-bump-rewrites-sequence"
+
 // HazardNames lists every named hazard.
-var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker}
+var HazardNames = []string{HazardLateTxnOffsetCommit, HazardLateAddToTxn, HazardLateTxnMarker, HazardSequenceRewrite}
+
+// rewrittenByBump reports whether the duplicate b of o is
+// HazardSequenceRewrite's: the same idempotent producer id, a later epoch,
+// and the client's batch renumbered by its epoch bump after it was sent.
+func (w *World) rewrittenByBump(b, o *Batch) bool {
+	if b.Transactional || b.ProducerID < 0 || b.ProducerID != o.ProducerID || b.ProducerEpoch <= o.ProducerEpoch {
+		return false
+	}
+	first := b.Records.FirstUID()
+	for _, p := range w.Producers {
+		if p.ProducerID != b.ProducerID || p.transactional() {
+			continue
+		}
+		for i := range p.Queue {
+			if q := &p.Queue[i]; q.SeqReset && q.Records.FirstUID() == first {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (w *World) hazard(name, actor, text, rule string) *Event {
 	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
@@ -211,6 +246,13 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				continue
 			}
 			k := max(0, int(first-of)) // o's first record that is also in b
+			if w.rewrittenByBump(b, o) {
+				w.hazard(HazardSequenceRewrite, p.TP.String(), "the record "+o.Records.Value(k)+" at offsets "+o.Offsets()+" is appended again at "+itoa(p.LEO)+
+					": pid="+itoa(b.ProducerID)+" bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch "+
+					itoa(int64(o.ProducerEpoch))+", as epoch "+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs(),
+					"TransactionManager.bumpIdempotentProducerEpoch: TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not (KAFKA-14034)").on(p.TP)
+				break
+			}
 			v := batchViolation(InvDuplicateRecord, "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")", p, b)
 			v.Earlier = o.BaseOffset
 			w.violateWith(v, p.TP.String())
@@ -333,21 +375,50 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 	}
 }
 
-// checkDelivery: a consumer hands the application a batch that is aborted
-// or not yet decided. read_committed never does; read_uncommitted may, which
-// is what the lesson on isolation shows.
+// checkDelivery: a read_committed consumer hands the application a batch
+// that is aborted or not yet decided, which it never may (the LSO and the
+// aborted-transaction list keep it out). A read_uncommitted consumer doing
+// so is Kafka's documented behaviour, narrated by noteUncommittedRead.
 func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
-	if !w.Config.CheckInvariants || !b.Transactional {
+	if !w.Config.CheckInvariants {
 		return
 	}
-	p := w.Partitions[tp]
-	if p == nil {
-		return
-	}
-	switch st := p.Status(b); st {
-	case StatusAborted, StatusOpen:
-		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), p, b)
+	if st := w.undecidedStatus(tp, b); st != StatusPlain {
+		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.Partitions[tp], b)
 		v.Consumer = c.Name
 		w.violateWith(v, c.Name)
 	}
+}
+
+// undecidedStatus is the status of a transactional batch a consumer
+// returned when that is aborted or open, StatusPlain otherwise.
+func (w *World) undecidedStatus(tp TP, b *Batch) BatchStatus {
+	p := w.Partitions[tp]
+	if p == nil || !b.Transactional {
+		return StatusPlain
+	}
+	switch st := p.Status(b); st {
+	case StatusAborted, StatusOpen:
+		return st
+	}
+	return StatusPlain
+}
+
+// undecidedRead is a batch of an aborted or open transaction that a
+// read_uncommitted consumer returned.
+type undecidedRead struct {
+	b  *Batch
+	st BatchStatus
+}
+
+// noteUncommittedRead narrates what a read_uncommitted consumer returned
+// of an aborted or open transaction: Kafka's documented behaviour
+// (ConsumerConfig isolation.level), so an ordinary event, not a violation.
+func (w *World) noteUncommittedRead(c *Consumer, tp TP, u undecidedRead) {
+	what := "an aborted transaction"
+	if u.st == StatusOpen {
+		what = "a transaction still open"
+	}
+	w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") returned "+tp.String()+" offsets "+u.b.Offsets()+" of "+what+" to the application, as read_uncommitted does",
+		"ConsumerConfig isolation.level: read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too").on(tp)
 }

@@ -23,7 +23,7 @@ var Monitors = []Monitor{
 	{Invariant: InvDuplicateRecord, Holds: "no record was written twice",
 		Broken: "a record sent once was written twice"},
 	{Invariant: InvUncommittedRead, Holds: "read_committed never returned aborted or open data",
-		Broken: "a consumer returned aborted or open transactional data"},
+		Broken: "a read_committed consumer returned aborted or open transactional data"},
 	{Invariant: InvWatermarks, Holds: "LSO <= high watermark <= log end offset on every partition",
 		Broken: "a partition's LSO, high watermark and log end offset are out of order"},
 	{Invariant: InvFencedWrite, Holds: "no write from a fenced producer was accepted",

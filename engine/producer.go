@@ -25,12 +25,20 @@ func DefaultProducerConfig() ProducerConfig {
 		RequestTimeoutMs: 30000, RetryBackoffMs: 100, DeliveryTimeoutMs: 120000}
 }
 
-// PartitionSeq is the client's per-partition sequence bookkeeping (ref 1.2).
+// PartitionSeq is the client's per-partition sequence bookkeeping
+// (TxnPartitionEntry).
 type PartitionSeq struct {
 	TP              TP
 	NextSeq         int32
 	LastAckedSeq    int32
 	LastAckedOffset int64
+	// Stale is TransactionManager.hasStaleProducerIdAndEpoch: an
+	// idempotent producer bumped its epoch because of another partition,
+	// so this one's sequences still belong to the epoch before. Its
+	// unacknowledged batches keep that epoch and their sequences; a new
+	// batch waits until they are answered, and then the partition starts
+	// again at sequence 0 under the new epoch (maybeUpdateProducerIdAndEpoch).
+	Stale bool
 }
 
 // ProducerBatch is a batch in the client's accumulator, from send() until it
@@ -48,6 +56,9 @@ type ProducerBatch struct {
 	Corr          int64
 	Transactional bool
 	Txn           int64
+	// SeqReset is ProducerBatch.sequenceHasBeenReset: an epoch bump gave
+	// the batch a new epoch and sequence after it had been sent.
+	SeqReset bool
 }
 
 // InFlightRequest is a request the client waits on.
@@ -576,8 +587,33 @@ func (w *World) drain(p *Producer) {
 			blocked = append(blocked, b.TP)
 			continue
 		}
+		if p.idempotent() && b.BaseSeq != NoSequence && !p.firstUnacked(b) {
+			// RecordAccumulator.shouldStopDrainBatchesForPartition: a
+			// batch that already has a sequence is a retry, and leaves
+			// only when it is the partition's earliest unacknowledged one
+			// (TransactionManager.firstInFlightSequence). A retry refused
+			// with OUT_OF_ORDER_SEQUENCE_NUMBER while an earlier batch is
+			// unanswered waits for that answer instead of being refused
+			// again every retry.backoff.ms, and the batches behind it
+			// wait with it: retries go one request at a time.
+			blocked = append(blocked, b.TP)
+			continue
+		}
 		if p.idempotent() && b.BaseSeq == NoSequence {
 			ps := p.part(b.TP)
+			if ps.Stale {
+				if p.hasUnacked(b.TP) {
+					// shouldStopDrainBatchesForPartition: no new batch
+					// while the partition has unanswered batches of the
+					// epoch before, or a batch with the new epoch and
+					// sequence 0 could land before them.
+					blocked = append(blocked, b.TP)
+					continue
+				}
+				// maybeUpdateProducerIdAndEpoch: the partition's batches
+				// are all answered; it starts again at sequence 0.
+				ps.NextSeq, ps.LastAckedSeq, ps.Stale = 0, NoSequence, false
+			}
 			b.BaseSeq = ps.NextSeq
 			ps.NextSeq = addSeq(ps.NextSeq, int32(b.Records.Len()))
 			b.ProducerID = p.ProducerID
@@ -604,6 +640,29 @@ func (w *World) drain(p *Producer) {
 		}
 		w.setTimer(p.Config.RequestTimeoutMs, Timer{Kind: TimerRequestTimeout, Owner: p.Name, ID: corr})
 	}
+}
+
+// hasUnacked reports whether tp has a batch with a sequence and no answer.
+func (p *Producer) hasUnacked(tp TP) bool {
+	for i := range p.Queue {
+		if o := &p.Queue[i]; o.TP == tp && o.BaseSeq != NoSequence {
+			return true
+		}
+	}
+	return false
+}
+
+// firstUnacked reports whether b is the earliest batch of its partition
+// that has a sequence and no answer yet (in flight or waiting for its
+// retry): TxnPartitionEntry.inflightBatchesBySequence's first. The queue
+// holds a partition's batches in the order their sequences were given.
+func (p *Producer) firstUnacked(b *ProducerBatch) bool {
+	for i := range p.Queue {
+		if o := &p.Queue[i]; o.TP == b.TP && o.BaseSeq != NoSequence {
+			return o.ID == b.ID
+		}
+	}
+	return false
 }
 
 func (p *Producer) removeInFlight(corr int64) (InFlightRequest, bool) {
@@ -752,6 +811,7 @@ func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDRespon
 		for i := range p.Parts {
 			p.Parts[i].NextSeq = 0
 			p.Parts[i].LastAckedSeq = NoSequence
+			p.Parts[i].Stale = false
 		}
 		text := "has pid=" + itoa(p.ProducerID) + " epoch=" + itoa(int64(p.Epoch))
 		if oldPid == p.ProducerID && oldPid >= 0 {
@@ -968,8 +1028,10 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 	b.InFlight = false
 	if r.Code == None {
 		ps := p.part(b.TP)
-		if b.BaseSeq != NoSequence {
-			ps.LastAckedSeq = addSeq(b.BaseSeq, int32(b.Records.Len())-1)
+		if last := addSeq(b.BaseSeq, int32(b.Records.Len())-1); b.BaseSeq != NoSequence && (ps.LastAckedSeq == NoSequence || last > ps.LastAckedSeq) {
+			// maybeUpdateLastAckedSequence: answers can come out of
+			// order; the last acknowledged sequence only grows.
+			ps.LastAckedSeq = last
 		}
 		ps.LastAckedOffset = r.BaseOffset
 		p.Acked = append(p.Acked, AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Records: b.Records, Duplicate: r.Duplicate})
@@ -998,8 +1060,12 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", "ref 1.4: retriable").on(b.TP).code(code)
 		w.retryLater(p, 0)
 	case code == OutOfOrderSequenceNumber && p.idempotent():
+		// TransactionManager.canRetry: a batch that is not the next
+		// after the last acknowledged one, or whose sequence an epoch
+		// bump has already rewritten, is retried as it is; the next one
+		// refused means a real gap.
 		ps := p.part(b.TP)
-		if b.BaseSeq != nextSeq(ps.LastAckedSeq) && ps.LastAckedSeq != NoSequence || p.hasEarlierInFlight(b) {
+		if b.SeqReset || b.BaseSeq != nextSeq(ps.LastAckedSeq) {
 			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", "TransactionManager.canRetry").on(b.TP).code(OutOfOrderSequenceNumber)
 			w.retryLater(p, 0)
 			return
@@ -1009,6 +1075,9 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 			return
 		}
 		w.bumpIdempotentEpoch(p, b.TP)
+		// canRetry answers true: Sender.reenqueueBatch puts the batch,
+		// renumbered, back for a retry after retry.backoff.ms.
+		w.retryLater(p, 0)
 	default:
 		w.failBatch(p, b, code, "send to "+b.TP.String()+" failed")
 	}
@@ -1021,22 +1090,14 @@ func seqText(b *ProducerBatch) string {
 	return seqRange(b.BaseSeq, addSeq(b.BaseSeq, int32(b.Records.Len())-1))
 }
 
-func (p *Producer) hasEarlierInFlight(b *ProducerBatch) bool {
-	for i := range p.Queue {
-		o := &p.Queue[i]
-		if o.ID == b.ID {
-			return false
-		}
-		if o.TP == b.TP && o.InFlight {
-			return true
-		}
-	}
-	return false
-}
-
 // bumpIdempotentEpoch is bumpIdempotentProducerEpoch (KIP-360, ref 1.5): the
-// client moves to epoch+1 locally, same pid, and renumbers the partition's
-// unacknowledged batches from 0.
+// client moves to epoch+1 locally, same pid, and renumbers from 0 the
+// unacknowledged batches of the partition that hit the gap, and of that
+// partition only (partitionsToRewriteSequences,
+// TxnPartitionEntry.startSequencesAtBeginning). Every other partition is
+// stale: a batch there that already has a sequence keeps its epoch and
+// sequence, since its earlier attempt may have been appended and a new
+// number would append it again (RecordAccumulator.drain).
 func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 	if p.Epoch == math.MaxInt16 {
 		// bumpIdempotentProducerEpoch: the client side runs out at 32767
@@ -1051,13 +1112,19 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 	}
 	p.Epoch++
 	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", "ref 1.5: idempotent producer hit a real sequence gap").on(tp)
-	for i := range p.Parts {
-		p.Parts[i].NextSeq = 0
-		p.Parts[i].LastAckedSeq = NoSequence
-	}
+	seq := int32(0)
 	for i := range p.Queue {
-		if !p.Queue[i].InFlight {
-			p.Queue[i].BaseSeq = NoSequence
+		if b := &p.Queue[i]; b.TP == tp && b.BaseSeq != NoSequence {
+			b.BaseSeq, b.Epoch, b.ProducerID, b.SeqReset = seq, p.Epoch, p.ProducerID, true
+			seq = addSeq(seq, int32(b.Records.Len()))
+		}
+	}
+	for i := range p.Parts {
+		ps := &p.Parts[i]
+		if ps.TP == tp {
+			ps.NextSeq, ps.LastAckedSeq, ps.Stale = seq, NoSequence, false
+		} else {
+			ps.Stale = true
 		}
 	}
 }

@@ -105,6 +105,7 @@ func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 			for i := range p.Parts {
 				p.Parts[i].NextSeq = 0
 				p.Parts[i].LastAckedSeq = NoSequence
+				p.Parts[i].Stale = false
 			}
 			w.emitRule(EvEpoch, p.Name, text, "ref 6: TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it")
 		}

@@ -305,8 +305,13 @@ func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose wr
 	fenced := meta
 	fenced.State = PrepareEpochFence
 	// Kafka clears lastProducerEpoch as soon as it fences (endTransaction
-	// with a pending PrepareEpochFence), so no retry can claim the old epoch.
+	// with a pending PrepareEpochFence), so no retry can claim the old epoch,
+	// and it sets the bumped epoch in memory before the PrepareAbort append
+	// is durable (TransactionCoordinator.endTransaction; a failed append
+	// leaves it there, which is why TransactionMetadata.hasFailedEpochFence
+	// stops the next fence from bumping again).
 	fenced.LastProducerEpoch = NoProducerEpoch
+	fenced.ProducerEpoch = target.ProducerEpoch
 	t.Meta[meta.TransactionalID] = fenced
 	w.changes.txnID(meta.TransactionalID)
 	w.txnWrite(t, target, purpose, m, rule)

@@ -16,18 +16,27 @@ import (
 	"github.com/eoslab/eoslab/engine/script"
 )
 
-// A drill asks "what happens next?" questions drawn across the lessons:
-// every checkpoint of every built-in lesson, and questions written for the
-// drill in content/drill/*.drill. A drill question is a small lesson of its
-// own: a header (question:, concept:, lesson:), a setup and steps in the
-// lesson format, one of which asks. Its answer is judged like a lesson's
-// checkpoint: the choice whose expectations hold after the next step.
+// A drill asks the questions written for it in content/drill/*.drill,
+// each standing alone: the lessons' checkpoints are about the lesson's own
+// actors and times, so the drill asks its own versions of them. A drill
+// question is either played or written.
+//
+// A played question is a small lesson of its own: a header (question:,
+// concept:, kind:, lesson:), a setup and steps in the lesson format, one of
+// which asks, with a hint: and a why: after each choice. Its answer is
+// judged like a lesson's checkpoint: the choice whose expectations hold
+// after the next step, under each Kafka version.
+//
+// A written question (drill_written.go) asks what no frozen state shows
+// (configuration, error handling, trade-offs, design); its right answer is
+// written and it names its source.
 //
 // A drill file holds several questions, each starting at its question:
 // line:
 //
 //	question: restart-new-pid
 //	concept: idempotence
+//	kind: failure
 //	lesson: lost-ack
 //	setup:
 //	  topic t
@@ -37,6 +46,8 @@ import (
 //	  do: ...
 //	  ask: ...
 //	  choice: ... | expect ...
+//	  why: ...
+//	  hint: ...
 //	  explain: ...
 //	step: A restarts and sends again
 //	  say: ...
@@ -46,28 +57,69 @@ import (
 var drillContent embed.FS
 
 // drillHeaderKeys are the header keys of a drill question, all required.
-var drillHeaderKeys = []string{"question", "concept", "lesson"}
+var drillHeaderKeys = []string{"question", "concept", "kind", "lesson"}
 
 // DrillQuestion is one question of the drill pool.
 type DrillQuestion struct {
-	// ID names the question: "lesson-name/step" for a lesson's
-	// checkpoint, the question: line's name for one written for the drill.
+	// ID names the question: its question: line.
 	ID string
 	// Concept is what the question tests, by which the drill groups the
-	// questions to revisit: the question's concept: line, or the lesson's
-	// title for a lesson's checkpoint.
+	// questions to revisit and draws a drill of the missed ones.
 	Concept string
+	// Kind is what sort of question it is: one of Kinds.
+	Kind string
 	// Lesson is the built-in lesson that teaches it, to open after.
 	Lesson string
-	// Source is the lesson the question is played on (for a drill
-	// question, its own small lesson) and Step the step whose checkpoint
-	// is the question.
+	// Ref is where to check the answer: a Kafka class and method, a KIP,
+	// a JIRA or a documented config name. Required of a written question;
+	// a played one gives its asking step's source: line, if any.
+	Ref string
+	// Source is the small lesson a played question is played on and Step
+	// the step whose checkpoint is the question; nil for a written one.
 	Source *Lesson
 	Step   int
+	// written holds a written question's checkpoint, and kafka the
+	// version it is read under (3 or 4).
+	written *written
+	kafka   int
+	line    int
 }
 
+// Written reports whether the question is written: judged by its right:
+// line, with no state of the engine to show.
+func (q *DrillQuestion) Written() bool { return q.written != nil }
+
 // Checkpoint is the question itself.
-func (q *DrillQuestion) Checkpoint() *Checkpoint { return q.Source.Steps[q.Step-1].Ask }
+func (q *DrillQuestion) Checkpoint() *Checkpoint {
+	if q.written != nil {
+		return &q.written.cp[versionIndex(q.kafka)]
+	}
+	return q.Source.Steps[q.Step-1].Ask
+}
+
+// Kafka is the Kafka major version the question is read under.
+func (q *DrillQuestion) Kafka() int { return q.kafka }
+
+// Line is the question's question: line in its file.
+func (q *DrillQuestion) Line() int { return q.line }
+
+// ForKafka is the question as read under Kafka major version k.
+func (q DrillQuestion) ForKafka(k int) DrillQuestion {
+	q.kafka = k
+	if q.Source != nil {
+		q.Source = q.Source.ForKafka(k)
+	}
+	return q
+}
+
+// WrittenRight is a written question's right choice (1-based, as
+// written), or 0 for a played one.
+func (q *DrillQuestion) WrittenRight() int {
+	if q.written == nil {
+		return 0
+	}
+	return q.written.right[versionIndex(q.kafka)]
+}
 
 // ParseDrill reads a drill file: one or more questions, each from its
 // question: line to the next. Errors name file:line as a lesson's do.
@@ -81,9 +133,15 @@ func ParseDrill(file string, src []byte) ([]DrillQuestion, error) {
 		if start < 0 {
 			return
 		}
-		// The chunk keeps its line numbers: the lines before it are blank.
-		chunk := append(bytes.Repeat([]byte("\n"), start), bytes.Join(lines[start:end], nil)...)
-		q, err := parseDrillQuestion(file, chunk)
+		var q *DrillQuestion
+		var err error
+		if isWritten(lines, start, end) {
+			q, err = parseWritten(file, lines, start, end)
+		} else {
+			// The chunk keeps its line numbers: the lines before it are blank.
+			chunk := append(bytes.Repeat([]byte("\n"), start), bytes.Join(lines[start:end], nil)...)
+			q, err = parseDrillQuestion(file, chunk, start+1)
+		}
 		if err != nil {
 			addAll(&errs, err)
 			return
@@ -125,18 +183,20 @@ func addAll(errs *script.ErrorList, err error) {
 
 // parseDrillQuestion parses one question, under both versions as a
 // lesson is.
-func parseDrillQuestion(file string, src []byte) (*DrillQuestion, error) {
+func parseDrillQuestion(file string, src []byte, line int) (*DrillQuestion, error) {
 	l, p, err := parseBoth(file, bytes.NewReader(src), true)
 	if err != nil {
 		return nil, err
 	}
-	q := &DrillQuestion{ID: p.meta["question"], Concept: p.meta["concept"], Lesson: p.meta["lesson"], Source: l}
+	q := &DrillQuestion{ID: p.meta["question"], Concept: p.meta["concept"], Kind: p.meta["kind"], Lesson: p.meta["lesson"],
+		Source: l, kafka: Versions[0], line: line}
 	for _, v := range []*Lesson{l, l.ForKafka(4)} {
 		v.Name, v.Title = q.ID, q.ID
 	}
 	for k := range l.Steps {
 		if l.Steps[k].Ask != nil {
 			q.Step = k + 1
+			q.Ref = l.Steps[k].Source
 		}
 	}
 	return q, nil
@@ -146,12 +206,18 @@ func parseDrillQuestion(file string, src []byte) (*DrillQuestion, error) {
 func (p *parser) endDrill() {
 	asks := 0
 	for k := range p.l.Steps {
-		if p.l.Steps[k].Ask != nil {
+		if cp := p.l.Steps[k].Ask; cp != nil {
 			asks++
+			if cp.Hint == "" {
+				p.errorf(cp.Line, "a drill question needs a hint: line in its asking step, shown on request before the answer")
+			}
 		}
 	}
 	if asks != 1 && len(p.l.Steps) > 0 {
 		p.errorf(p.seen["question"], "a drill question asks exactly once (one ask: in its steps), found "+strconv.Itoa(asks))
+	}
+	if k, ok := p.meta["kind"]; ok && !contains(Kinds, k) {
+		p.errorf(p.seen["kind"], "kind: must be "+orList(Kinds)+", got "+quote(k))
 	}
 }
 
@@ -162,9 +228,8 @@ var (
 )
 
 // DrillPool is every question a drill draws from, in a fixed order: the
-// built-in lessons' checkpoints in lesson order, then the drill files'
-// questions in file order. An error names what does not parse, or a
-// question that opens a lesson that does not exist.
+// drill files' questions in file order. An error names what does not
+// parse, or a question that opens a lesson that does not exist.
 func DrillPool() ([]DrillQuestion, error) {
 	drillOnce.Do(func() { drillPool, drillErr = loadDrillPool() })
 	return drillPool, drillErr
@@ -172,17 +237,6 @@ func DrillPool() ([]DrillQuestion, error) {
 
 func loadDrillPool() ([]DrillQuestion, error) {
 	var pool []DrillQuestion
-	for _, b := range load() {
-		if b.lesson == nil {
-			continue
-		}
-		for k := range b.lesson.Steps {
-			if b.lesson.Steps[k].Ask != nil {
-				pool = append(pool, DrillQuestion{ID: b.lesson.Name + "/" + strconv.Itoa(k+1), Concept: b.lesson.Title,
-					Lesson: b.lesson.Name, Source: b.lesson, Step: k + 1})
-			}
-		}
-	}
 	files, err := fs.Glob(drillContent, "content/drill/*.drill")
 	if err != nil {
 		return nil, err
@@ -201,7 +255,7 @@ func loadDrillPool() ([]DrillQuestion, error) {
 			continue
 		}
 		for _, q := range qs {
-			line := q.Source.Steps[0].Line
+			line := q.line
 			if at, dup := ids[q.ID]; dup {
 				errs.Add(&script.Error{File: f, Line: line, Msg: "question " + quote(q.ID) + " is given twice (first in " + at + ")"})
 			}
@@ -228,6 +282,9 @@ type Drill struct {
 	order   [][]int
 	chosen  []int
 	correct []int
+	// hinted marks the questions whose hint was shown: a right answer
+	// after it earns no point.
+	hinted  []bool
 	pos     int
 	kafka   int
 	players map[*Lesson]*Player
@@ -250,10 +307,7 @@ func NewDrillFor(seed uint64, count, kafka int) (*Drill, error) {
 		return nil, err
 	}
 	d := newDrill(pool, seed, count)
-	d.kafka = kafka
-	for i := range d.qs {
-		d.qs[i].Source = d.qs[i].Source.ForKafka(kafka)
-	}
+	d.setKafka(kafka)
 	return d, nil
 }
 
@@ -265,23 +319,34 @@ func DrillOf(seed uint64, kafka int, ids ...string) (*Drill, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Drill{seed: seed, kafka: kafka, players: map[*Lesson]*Player{}}
+	d := &Drill{seed: seed, players: map[*Lesson]*Player{}}
 	for _, id := range ids {
 		i := slices.IndexFunc(pool, func(q DrillQuestion) bool { return q.ID == id })
 		if i < 0 {
 			return nil, errors.New("no drill question " + quote(id))
 		}
-		q := pool[i]
-		q.Source = q.Source.ForKafka(kafka)
-		d.qs = append(d.qs, q)
-		d.order = append(d.order, choiceOrder(seed, q))
+		d.qs = append(d.qs, pool[i])
 	}
-	d.chosen, d.correct = make([]int, len(d.qs)), make([]int, len(d.qs))
+	d.chosen, d.correct, d.hinted = make([]int, len(d.qs)), make([]int, len(d.qs)), make([]bool, len(d.qs))
+	d.setKafka(kafka)
 	return d, nil
 }
 
 // Kafka is the Kafka major version the drill plays under.
 func (d *Drill) Kafka() int { return d.kafka }
+
+// setKafka reads every question under Kafka major version kafka.
+func (d *Drill) setKafka(kafka int) {
+	d.kafka = kafka
+	d.order = d.order[:0]
+	for i := range d.qs {
+		d.qs[i] = d.qs[i].ForKafka(kafka)
+		// The order is drawn from the seed and the question alone; a
+		// written question may offer another number of choices under
+		// each version.
+		d.order = append(d.order, choiceOrder(d.seed, d.qs[i]))
+	}
+}
 
 func newDrill(pool []DrillQuestion, seed uint64, count int) *Drill {
 	if count <= 0 {
@@ -290,11 +355,11 @@ func newDrill(pool []DrillQuestion, seed uint64, count int) *Drill {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	order := r.Perm(len(pool))
 	count = min(count, len(pool))
-	d := &Drill{seed: seed, chosen: make([]int, count), correct: make([]int, count), players: map[*Lesson]*Player{}}
+	d := &Drill{seed: seed, chosen: make([]int, count), correct: make([]int, count), hinted: make([]bool, count), players: map[*Lesson]*Player{}}
 	for _, i := range order[:count] {
 		d.qs = append(d.qs, pool[i])
-		d.order = append(d.order, choiceOrder(seed, pool[i]))
 	}
+	d.setKafka(Versions[0])
 	return d
 }
 
@@ -332,9 +397,12 @@ func (d *Drill) Question(i int) *DrillQuestion { return &d.qs[i] }
 // Player is a player standing at question i's step, its earlier
 // checkpoints answered right: its World is the frozen state the question
 // is about. Players are shared by the questions of one lesson; read them,
-// never step them.
+// never step them. A written question has none: Player returns nil.
 func (d *Drill) Player(i int) *Player {
 	q := &d.qs[i]
+	if q.Written() {
+		return nil
+	}
 	p := d.players[q.Source]
 	if p == nil {
 		p = NewPlayer(q.Source)
@@ -366,7 +434,10 @@ func answered(p *Player, c int) bool {
 func (d *Drill) Correct(i int) int {
 	if d.correct[i] == 0 {
 		q := &d.qs[i]
-		written := d.Player(i).Correct(q.Step)
+		written := q.WrittenRight()
+		if !q.Written() {
+			written = d.Player(i).Correct(q.Step)
+		}
 		for k, j := range d.order[i] {
 			if j+1 == written {
 				d.correct[i] = k + 1
@@ -392,6 +463,19 @@ func (d *Drill) Answer(choice int) (right, ok bool) {
 	return choice == d.Correct(d.pos), true
 }
 
+// Hint shows the current question's hint: from then on a right answer to
+// it earns no point. ok is false once it is answered or the drill is over.
+func (d *Drill) Hint() (hint string, ok bool) {
+	if d.pos >= len(d.qs) || d.chosen[d.pos] != 0 {
+		return "", false
+	}
+	d.hinted[d.pos] = true
+	return d.qs[d.pos].Checkpoint().Hint, true
+}
+
+// Hinted reports whether question i's hint was shown.
+func (d *Drill) Hinted(i int) bool { return d.hinted[i] }
+
 // Next goes to the next question once the current one is answered; past
 // the last it ends the drill. It returns false when it cannot move.
 func (d *Drill) Next() bool {
@@ -404,11 +488,15 @@ func (d *Drill) Next() bool {
 
 // DrillResult is a drill's score and what to go over again.
 type DrillResult struct {
-	Seed                   uint64
-	Right, Answered, Total int
-	// Revisit are the concepts of the questions answered wrong, each once,
-	// in the order first missed, with the lesson to open.
+	Seed uint64
+	// Right counts the right answers given without a hint, Hinted the
+	// right answers given after one (they earn no point).
+	Right, Hinted, Answered, Total int
+	// Revisit are the concepts of the questions answered wrong or after a
+	// hint, each once, in the order first missed, with the lesson to open.
 	Revisit []Revisit
+	// Missed are those questions' IDs, in drill order.
+	Missed []string
 }
 
 // Revisit is a concept to go over again.
@@ -427,11 +515,15 @@ func (d *Drill) Result() DrillResult {
 			continue
 		}
 		r.Answered++
-		if c == d.Correct(i) {
+		if c == d.Correct(i) && !d.hinted[i] {
 			r.Right++
 			continue
 		}
+		if c == d.Correct(i) {
+			r.Hinted++
+		}
 		q := &d.qs[i]
+		r.Missed = append(r.Missed, q.ID)
 		key := q.Concept + "\x00" + q.Lesson
 		if j, ok := at[key]; ok {
 			r.Revisit[j].Missed++
@@ -441,4 +533,47 @@ func (d *Drill) Result() DrillResult {
 		r.Revisit = append(r.Revisit, Revisit{Concept: q.Concept, Lesson: q.Lesson, Missed: 1})
 	}
 	return r
+}
+
+// Retry is a drill of just the concepts this drill missed (answered wrong
+// or after a hint): the missed questions first, then the pool's other
+// questions on those concepts, in the seed's order, at most
+// max(DefaultDrillCount, missed) of them, under the same version. ok is
+// false when nothing was missed.
+func (d *Drill) Retry() (*Drill, bool) {
+	r := d.Result()
+	if len(r.Missed) == 0 {
+		return nil, false
+	}
+	pool, err := DrillPool()
+	if err != nil {
+		return nil, false
+	}
+	concepts := map[string]bool{}
+	for _, rv := range r.Revisit {
+		concepts[rv.Concept] = true
+	}
+	missed := map[string]bool{}
+	var qs []DrillQuestion
+	for _, id := range r.Missed {
+		missed[id] = true
+	}
+	for _, id := range r.Missed {
+		if i := slices.IndexFunc(pool, func(q DrillQuestion) bool { return q.ID == id }); i >= 0 {
+			qs = append(qs, pool[i])
+		}
+	}
+	var more []DrillQuestion
+	for _, q := range pool {
+		if concepts[q.Concept] && !missed[q.ID] {
+			more = append(more, q)
+		}
+	}
+	rng := rand.New(rand.NewPCG(d.seed, d.seed^0x7f4a7c159e3779b9))
+	rng.Shuffle(len(more), func(i, j int) { more[i], more[j] = more[j], more[i] })
+	qs = append(qs, more...)
+	qs = qs[:min(len(qs), max(DefaultDrillCount, len(r.Missed)))]
+	out := &Drill{seed: d.seed, qs: qs, chosen: make([]int, len(qs)), correct: make([]int, len(qs)), hinted: make([]bool, len(qs)), players: map[*Lesson]*Player{}}
+	out.setKafka(d.kafka)
+	return out, true
 }

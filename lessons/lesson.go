@@ -125,6 +125,9 @@ type Checkpoint struct {
 	Question string
 	Choices  []Choice
 	Explain  string
+	// Hint is a nudge a drill shows on request before the answer, at the
+	// cost of the point; lessons leave it empty.
+	Hint string
 }
 
 // Choice is one answer of a checkpoint.
@@ -133,6 +136,9 @@ type Choice struct {
 	Text string
 	// Expects must all hold after the next step for this choice to be right.
 	Expects []script.Command
+	// Why is a drill's one line on why this choice is wrong, shown once
+	// the question is answered; empty in lessons and on the right choice.
+	Why string
 }
 
 // Meta is what the lesson list shows.

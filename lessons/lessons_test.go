@@ -196,7 +196,7 @@ func TestLessonFacts(t *testing.T) {
 			"payments-0: appends ABORT marker pid=1000 epoch=0 coordinatorEpoch=0 at offset 1",
 			"PrepareAbort -> CompleteAbort",
 			"RC: (read_committed) receives nothing from orders-0; skips aborted 0 (pid 1000), ABORT marker at 1; position 2",
-			"VIOLATION uncommitted-read: read_uncommitted consumer returned aborted data",
+			"RU: (read_uncommitted) returned orders-0 offsets 0 of an aborted transaction to the application, as read_uncommitted does",
 		},
 	}
 	// Under Kafka 4 (transaction.version=2) the same lessons show KIP-890:

@@ -3,6 +3,7 @@ package lessons
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,7 +111,28 @@ var (
 	// only. A step itself cannot: both versions have the same steps, so
 	// switching version keeps the learner's place.
 	versionedKeys = []string{"intro", "say", "do", "expect", "ask", "choice", "explain", "more", "source", "note"}
+	// drillStepKeys are the keys a drill question's step has beside a
+	// lesson step's: the hint shown on request and a wrong choice's why.
+	drillStepKeys = []string{"hint", "why"}
 )
+
+// versionedKeysFor are the keys that may carry a version: a drill
+// question's hint: and why: too.
+func (p *parser) versionedKeysFor() []string {
+	if p.drill {
+		return append(slices.Clip(versionedKeys), drillStepKeys...)
+	}
+	return versionedKeys
+}
+
+// stepKeysFor are the keys a step may hold: a drill question's steps add
+// hint: and why:.
+func (p *parser) stepKeysFor() []string {
+	if p.drill {
+		return append(slices.Clip(stepKeys), drillStepKeys...)
+	}
+	return stepKeys
+}
 
 // parser reads a lesson file line by line; it collects every error.
 type parser struct {
@@ -187,7 +209,7 @@ func (p *parser) line(n int, raw string) {
 			p.setupLine(n, text, runeCol(raw, strings.Index(raw, text)))
 		case inSteps:
 			p.errorf(n, "expected a key such as \"say:\" or \"do:\" at the start of the line, found "+quote(firstWord(text))+
-				"; a step holds "+keyList(stepKeys))
+				"; a step holds "+keyList(p.stepKeysFor()))
 		default:
 			p.errorf(n, "expected a key such as "+quote(p.required()[0]+":")+" at the start of the line, found "+quote(firstWord(text))+
 				"; "+p.starts()+", then setup: and the steps")
@@ -201,14 +223,14 @@ func (p *parser) line(n int, raw string) {
 		p.setupKey(n, val)
 	case key == "step":
 		p.stepKey(n, val)
-	case contains(stepKeys, key):
+	case contains(p.stepKeysFor(), key):
 		if p.step == nil {
 			p.errorf(n, key+": belongs to a step; start one with \"step: TITLE\"")
 			return
 		}
 		p.stepLine(n, key, val, col)
 	default:
-		p.errorf(n, "unknown key "+quote(key+":")+"; a "+p.what()+" has "+keyList(p.headerKeys())+", setup:, step:, and in a step "+keyList(stepKeys))
+		p.errorf(n, "unknown key "+quote(key+":")+"; a "+p.what()+" has "+keyList(p.headerKeys())+", setup:, step:, and in a step "+keyList(p.stepKeysFor()))
 	}
 }
 
@@ -222,8 +244,8 @@ func (p *parser) keyVersion(n int, key string) (string, int) {
 		return key, 0
 	}
 	base, v := key[:at], key[at+1:]
-	if !contains(versionedKeys, base) {
-		p.errorf(n, quote(key+":")+": only "+keyList(versionedKeys)+" may be given for one Kafka version")
+	if !contains(p.versionedKeysFor(), base) {
+		p.errorf(n, quote(key+":")+": only "+keyList(p.versionedKeysFor())+" may be given for one Kafka version")
 		return base, 0
 	}
 	switch v {
@@ -304,7 +326,7 @@ func (p *parser) required() []string {
 
 func (p *parser) starts() string {
 	if p.drill {
-		return "a drill question starts with question:, concept: and lesson:"
+		return "a drill question starts with question:, concept:, kind: and lesson:"
 	}
 	return "a lesson starts with title:, summary:, level: and minutes:"
 }
@@ -324,7 +346,7 @@ var oldLevels = map[string]string{"beginner": "basics", "intermediate": "transac
 var requiredHeader = []string{"title", "summary", "level", "minutes"}
 
 var headerExample = map[string]string{"title": "The lost ACK", "summary": "Why a retry can write twice",
-	"level": "basics", "minutes": "8", "question": "restart-new-pid", "concept": "idempotence", "lesson": "lost-ack"}
+	"level": "basics", "minutes": "8", "question": "restart-new-pid", "concept": "idempotence", "kind": "failure", "lesson": "lost-ack"}
 
 // endHeader checks the header once, when the first setup: or step: ends it.
 func (p *parser) endHeader(n int, what string) {

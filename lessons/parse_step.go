@@ -16,6 +16,7 @@ type stepBuilder struct {
 	more, source  prose
 	versions      prose
 	question, exp prose
+	hint          prose
 	dos, says     int
 }
 
@@ -66,6 +67,14 @@ func (p *parser) stepLine(n int, key, val string, col int) {
 		b.question.add(val)
 	case "choice":
 		p.choiceLine(n, val, col)
+	case "hint":
+		if b.s.Ask == nil {
+			p.errorf(n, "hint: needs an ask: before it in this step")
+			return
+		}
+		b.hint.add(val)
+	case "why":
+		p.whyLine(n, val)
 	case "explain":
 		if b.s.Ask == nil {
 			p.errorf(n, "explain: needs an ask: before it in this step")
@@ -175,6 +184,25 @@ func splitBars(s string, first int) [][2]int {
 	return append(out, [2]int{start, len(s)})
 }
 
+// whyLine attaches "why: ..." to the choice written just before it: the
+// one line a drill shows on why that choice is wrong.
+func (p *parser) whyLine(n int, val string) {
+	cp := p.step.s.Ask
+	if cp == nil || len(cp.Choices) == 0 {
+		p.errorf(n, "why: follows the choice: it explains; write it after a choice: line")
+		return
+	}
+	c := &cp.Choices[len(cp.Choices)-1]
+	switch {
+	case val == "":
+		p.errorf(n, "why: needs a text, e.g. \"why: the leader answers with the first offset\"")
+	case c.Why != "":
+		p.errorf(n, "why: is given twice for the choice on line "+strconv.Itoa(c.Line)+"; one line says why it is wrong")
+	default:
+		c.Why = val
+	}
+}
+
 // finishStep closes the current step and checks it is complete.
 func (p *parser) finishStep() {
 	b := p.step
@@ -196,7 +224,7 @@ func (p *parser) finishStep() {
 		p.errorf(s.Line, what+" has no say: line; tell the learner what happens")
 	}
 	if cp := s.Ask; cp != nil {
-		cp.Question, cp.Explain = b.question.String(), b.exp.String()
+		cp.Question, cp.Explain, cp.Hint = b.question.String(), b.exp.String(), b.hint.String()
 		if len(cp.Choices) < 2 {
 			p.errorf(cp.Line, "ask: needs at least 2 choice: lines, found "+strconv.Itoa(len(cp.Choices)))
 		}

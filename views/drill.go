@@ -25,6 +25,12 @@ type Drill interface {
 	Question() DrillQuestion
 	// Answer answers the current question with choice 1..len(Choices).
 	Answer(choice int) (correct, ok bool)
+	// Hint shows the current question's hint before it is answered; a
+	// right answer after it earns no point. ok is false once answered.
+	Hint() (hint string, ok bool)
+	// Retry is a drill of just the concepts missed so far (wrong, or
+	// right after a hint); ok is false when nothing was missed.
+	Retry() (d Drill, ok bool)
 	// Next goes on once the current question is answered; past the last
 	// one it ends the drill.
 	Next() bool
@@ -41,6 +47,18 @@ type DrillQuestion struct {
 	Lesson, LessonTitle string
 	// Title and Setting are the situation: the step's title and text.
 	Title, Setting string
+	// Written is set for a question with no frozen state: its answer is
+	// written, and Ref says where to check it.
+	Written bool
+	// Ref is where the answer can be checked: a Kafka class and method, a
+	// KIP, a JIRA or a documented config name.
+	Ref string
+	// Hint is the question's hint once shown (HintShown), else empty.
+	Hint      string
+	HintShown bool
+	// Why is, once answered, each shown choice's one line on why it is
+	// wrong (empty for the right one).
+	Why []string
 	// State is the frozen world the question is about; its Checkpoint is
 	// not used (see Checkpoint).
 	State Frame
@@ -51,9 +69,9 @@ type DrillQuestion struct {
 
 // DrillResult is a drill's score and what to go over again.
 type DrillResult struct {
-	Seed                   uint64
-	Right, Answered, Total int
-	Revisit                []Revisit
+	Seed                           uint64
+	Right, Hinted, Answered, Total int
+	Revisit                        []Revisit
 }
 
 // Revisit is a concept to go over again, with the lesson that teaches it.
@@ -65,6 +83,8 @@ type Revisit struct {
 // DrillKeyMap holds the drill screen's keys.
 type DrillKeyMap struct {
 	Answer key.Binding
+	Hint   key.Binding
+	Retry  key.Binding // a drill of just the missed concepts
 	Next   key.Binding
 	Open   key.Binding // the lesson that teaches the question
 	Up     key.Binding
@@ -83,6 +103,8 @@ func DefaultDrillKeyMap() DrillKeyMap {
 	}
 	return DrillKeyMap{
 		Answer: k.Answer,
+		Hint:   key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint (costs the point)")),
+		Retry:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "drill the missed concepts")),
 		Next:   says(k.Next, "next question"),
 		Open:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the lesson")),
 		Up:     says(pane.Up, "scroll"),
@@ -93,7 +115,7 @@ func DefaultDrillKeyMap() DrillKeyMap {
 
 // ASCII returns the key map with ASCII-only help texts.
 func (k DrillKeyMap) ASCII() DrillKeyMap {
-	for _, b := range []*key.Binding{&k.Next, &k.Up, &k.Down} {
+	for _, b := range []*key.Binding{&k.Next, &k.Up, &k.Down, &k.Hint, &k.Retry} {
 		asciiHelp(b)
 	}
 	return k
@@ -103,11 +125,15 @@ func (k DrillKeyMap) ASCII() DrillKeyMap {
 type drillScreen struct {
 	d    Drill
 	keys DrillKeyMap
-	// off is how far the body is scrolled.
-	off int
+	// off is how far the situation is scrolled, and qoff how far the
+	// answered question's pane is scrolled from where its verdict shows.
+	off, qoff int
 	// reported is set once the drill's score went to the progress.
 	reported bool
-	msg      string
+	// retry is set for a drill of the concepts another drill missed,
+	// which no --seed replays.
+	retry bool
+	msg   string
 }
 
 func answerRange(n int) string {

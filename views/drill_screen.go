@@ -60,6 +60,16 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 		a.finishDrill()
 		a.screen = screenHome
 		return nil
+	case keyAny(km, k.Up) && a.drillAnswered():
+		// Once answered, the arrows scroll the verdict, the pane with the
+		// focus: the situation was read before the answer.
+		bottom, _, _ := a.drillSplit()
+		ds.qoff = clamp(ds.qoff-1, -len(bottom), len(bottom))
+		return nil
+	case keyAny(km, k.Down) && a.drillAnswered():
+		bottom, _, _ := a.drillSplit()
+		ds.qoff = clamp(ds.qoff+1, -len(bottom), len(bottom))
+		return nil
 	case keyAny(km, k.Up):
 		ds.off = max(ds.off-1, 0)
 		return nil
@@ -84,13 +94,31 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 
+	case keyAny(km, k.Hint) && !over:
+		if d.Question().HintShown {
+			ds.msg = "The hint is shown under the choices."
+			return nil
+		}
+		if _, ok := d.Hint(); !ok {
+			ds.msg = "Already answered: the explanation is below the choices."
+			return nil
+		}
+		ds.msg = "Hint shown: a right answer to this question now earns no point."
+	case keyAny(km, k.Retry) && over:
+		nd, ok := d.Retry()
+		if !ok {
+			ds.msg = "Nothing was missed: there is no concept to drill again."
+			return nil
+		}
+		a.finishDrill()
+		a.drill = drillScreen{d: nd, keys: k, retry: true}
 	case keyAny(km, k.Next) && !over:
 		if !d.Question().Checkpoint.Answered {
 			ds.msg = "Answer first: press " + answerRange(len(d.Question().Checkpoint.Choices)) + "."
 			return nil
 		}
 		d.Next()
-		ds.off = 0
+		ds.off, ds.qoff = 0, 0
 		if d.Pos() >= d.Len() {
 			a.finishDrill()
 		}
@@ -177,6 +205,10 @@ func (a App) drillView() string {
 			anchor = Range{verdict, len(bottom) - 1}
 		}
 		q.SetContent(nil, textLines(bottom), anchor)
+		if ds.qoff != 0 {
+			q.off += ds.qoff
+			q.clamp()
+		}
 		blocks = append(blocks, block{Rect{0, 1, a.w, topH}, top.Lines(), false},
 			block{Rect{0, 1 + topH, a.w, bodyH - topH}, q.Lines(), false})
 	}
@@ -203,11 +235,23 @@ func (a App) drillView() string {
 // The question pane takes what it needs, leaving the situation at least
 // four rows of text, or a third of the body on a short terminal.
 func (a App) drillSplit() (bottom []string, topH, verdict int) {
-	bottom, verdict = a.drillQuestion(a.drill.d.Question())
+	q := a.drill.d.Question()
+	bottom, verdict = a.drillQuestion(q)
 	bodyH := max(a.h-3, 0)
 	minTop := min(6, max(bodyH/3, 3))
+	if q.Written {
+		// A written question has no state to show: its situation pane
+		// holds two lines, and the question gets the rest.
+		minTop = min(len(a.drillTop())+2, minTop)
+	}
 	qH := min(len(bottom)+2, max(bodyH-minTop, 0))
 	return bottom, bodyH - qH, verdict
+}
+
+// drillAnswered reports whether the current question is answered.
+func (a App) drillAnswered() bool {
+	d := a.drill.d
+	return d != nil && d.Pos() < d.Len() && d.Question().Checkpoint.Answered
 }
 
 // drillKeys are the keys that act now on the drill screen.
@@ -221,19 +265,22 @@ func (a App) drillKeys() []key.Binding {
 		k.Next.SetHelp("enter", "lessons")
 		out := []key.Binding{k.Next}
 		if len(d.Result().Revisit) > 0 {
-			out = append(out, k.Open)
+			out = append(out, k.Retry, k.Open)
 		}
 		return append(out, k.Home)
 	}
 	q := d.Question()
 	if !q.Checkpoint.Answered {
 		k.Answer.SetHelp(answerRange(len(q.Checkpoint.Choices)), "answer")
-		return []key.Binding{k.Answer, k.Down, k.Home}
+		if q.HintShown {
+			return []key.Binding{k.Answer, k.Down, k.Home}
+		}
+		return []key.Binding{k.Answer, k.Hint, k.Down, k.Home}
 	}
 	if d.Pos() == d.Len()-1 {
 		k.Next.SetHelp(k.Next.Help().Key, "see the score")
 	}
-	return []key.Binding{k.Next, k.Open, k.Down, k.Home}
+	return []key.Binding{k.Next, k.Open, k.Up, k.Down, k.Home}
 }
 
 // drillTop is the situation of the current question: the step's title and
@@ -252,6 +299,9 @@ func (a App) drillTop() []string {
 	if q.Setting != "" {
 		out = append(out, wrap(q.Setting, w)...)
 	}
+	if q.Written {
+		out = append(out, th.Text(theme.TextFaint, "An interview question: no simulation state, answer from what you know."))
+	}
 	if st := stateLines(th, &q.State, w); len(st) > 0 {
 		out = append(out, "", th.Text(theme.TextFaint, "The state now:"))
 		out = append(out, st...)
@@ -267,11 +317,24 @@ func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
 	p := painter{th: th, w: w}
 	cp := q.Checkpoint
 	out, result := p.checkpointLines(&cp, w)
+	if q.HintShown && q.Hint != "" {
+		out = append(out, "")
+		for _, l := range wrap("Hint: "+q.Hint, w) {
+			out = append(out, th.Text(theme.TextFaint, l))
+		}
+	}
 	verdict = -1
 	if len(result) > 0 {
 		out = append(out, "")
 		verdict = len(out)
 		out = append(out, result...)
+		if q.HintShown && cp.Chosen == cp.Correct {
+			out = append(out, th.Text(theme.TextFaint, "Right after the hint: no point for this one."))
+		}
+		out = append(out, whyNotLines(q, w)...)
+		if q.Ref != "" {
+			out = append(out, wrap("Check it: "+clean(q.Ref), w)...)
+		}
 		if q.LessonTitle != "" {
 			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+clean(q.LessonTitle)))
 		}
@@ -285,6 +348,9 @@ func (a App) drillResultLines(r DrillResult) []string {
 	th := a.th
 	w := min(max(a.w-4, 8), maxProse)
 	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
+	if r.Hinted > 0 {
+		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d more right after a hint, without the point", r.Hinted)))
+	}
 	if r.Answered < r.Total {
 		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d not answered", r.Total-r.Answered)))
 	}
@@ -308,10 +374,35 @@ func (a App) drillResultLines(r DrillResult) []string {
 				out = append(out, l)
 			}
 		}
-		out = append(out, "", th.Text(theme.TextFaint, "o opens the first of them."))
+		out = append(out, "", th.Text(theme.TextFaint, "r drills just these concepts again; o opens the first lesson."))
 	}
-	out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
+	if a.drill.retry {
+		out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("This drill asked again the concepts missed in drill %d.", r.Seed)))
+	} else {
+		out = append(out, "", th.Text(theme.TextFaint, fmt.Sprintf("Replay this drill: eoslab drill --seed %d --count %d --kafka %d", r.Seed, r.Total, a.drill.d.Kafka())))
+	}
 	return indentBy(out, 1)
+}
+
+// whyNotLines says, once a question is answered, why each wrong choice is
+// wrong, one line each under the choice's number.
+func whyNotLines(q DrillQuestion, w int) []string {
+	var out []string
+	for k, why := range q.Why {
+		if why == "" {
+			continue
+		}
+		if len(out) == 0 {
+			out = append(out, "Why not the others:")
+		}
+		for j, l := range wrap(itoa(k+1)+") "+clean(why), max(w-2, 8)) {
+			if j > 0 {
+				l = "   " + l
+			}
+			out = append(out, "  "+l)
+		}
+	}
+	return out
 }
 
 func indentBy(lines []string, n int) []string {

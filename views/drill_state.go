@@ -34,7 +34,7 @@ func stateLines(th *theme.Theme, f *Frame, w int) []string {
 	for _, c := range f.Consumers {
 		add(consumerSummary(&c))
 	}
-	if fl := inFlight(f.Timeline); fl != "" {
+	if fl := inFlight(f.Timeline, f.Actors); fl != "" {
 		add("in flight: " + fl)
 	}
 	return out
@@ -133,12 +133,24 @@ func consumerSummary(c *ConsumerView) string {
 	return s + " read: " + strings.Join(vs, ", ")
 }
 
-// inFlight names the messages still on the network, oldest first.
-func inFlight(arrows []Arrow) string {
+// inFlight names the messages still on the network, oldest first. A
+// broker is named by its role alone: which broker leads what is this
+// simulation's detail, not something an interview asks.
+func inFlight(arrows []Arrow, actors []Actor) string {
+	broker := map[string]bool{}
+	for _, a := range actors {
+		broker[a.Name] = a.Broker
+	}
+	name := func(n string) string {
+		if broker[n] {
+			return "a broker"
+		}
+		return clean(n)
+	}
 	var out []string
 	for _, a := range arrows {
 		if a.State == ArrowInFlight {
-			out = append(out, clean(a.From)+" -> "+clean(a.To)+" "+clean(a.Label))
+			out = append(out, name(a.From)+" -> "+name(a.To)+" "+clean(a.Label))
 		}
 	}
 	return strings.Join(out, "; ")

@@ -174,6 +174,9 @@ const (
 // Checkpoint is a "what happens next?" question that blocks Next until it is
 // answered.
 type Checkpoint struct {
+	// Prompt leads the question; empty means "What happens next?", a
+	// lesson's checkpoint. A drill's written questions name their kind.
+	Prompt   string
 	Question string
 	Choices  []string
 	Answered bool
@@ -474,6 +477,8 @@ type Actor struct {
 	// draws it, with a key, when the full names would leave the labels
 	// too little room. Empty means Name.
 	Short string
+	// Broker marks a broker's column (a client's otherwise).
+	Broker bool
 }
 
 // LogEvent is one engine event, in parts, for the learner's event log.

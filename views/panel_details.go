@@ -42,6 +42,10 @@ func detailContent(f *Frame, p painter) Content {
 	section("In Kafka's code", f.Source, theme.Plain)
 	section("Kafka 3 and Kafka 4", f.Versions, theme.Plain)
 	section(th.Sym.Note+" Kafka vs the article", f.Note, theme.InFlight)
+	if strings.TrimSpace(f.Note) != "" {
+		out = append(out, p.wrapMuted(SeedArticles, w)...)
+		out = append(out, "")
+	}
 	if !hasDetails(f) {
 		out = append(out, p.muted("This step has no notes beyond its events."), "")
 	}
@@ -65,6 +69,22 @@ func detailContent(f *Frame, p painter) Content {
 		}
 	}
 	return indent(out)
+}
+
+// SeedArticles names, once, the two articles the lessons' notes compare
+// with Kafka, by their full titles. Our copies record no author or
+// publisher, so none is given.
+const SeedArticles = "The articles: \"Demystifying Kafka's Exactly-Once Semantics: Idempotence, Transactions, and Fencing\", " +
+	"a web article on exactly-once delivery in three layers, and \"Exactly-Once Semantics\", an interview-preparation " +
+	"write-up; our copies record neither author nor where they were published. The notes quote a few words and say the rest in our own."
+
+// wrapMuted wraps a text in the muted style, a line at a time.
+func (p painter) wrapMuted(text string, w int) []string {
+	var out []string
+	for _, l := range wrap(text, w) {
+		out = append(out, p.muted(l))
+	}
+	return out
 }
 
 // keyLines lists every key of the player, "key  what it does", in as many

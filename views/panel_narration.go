@@ -134,9 +134,13 @@ func (p painter) textLines(f *Frame, w int) []string {
 func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []string) {
 	th := p.th
 	var out []string
-	q := wrap(th.Sym.Question+" What happens next? "+cp.Question, w)
+	prompt := cp.Prompt
+	if prompt == "" {
+		prompt = "What happens next?"
+	}
+	q := wrap(th.Sym.Question+" "+prompt+" "+cp.Question, w)
 	// The first words are the fixed prompt, drawn in the accent.
-	lead := th.Sym.Question + " What happens next?"
+	lead := th.Sym.Question + " " + prompt
 	for i, l := range q {
 		if i == 0 && strings.HasPrefix(l, lead) {
 			out = append(out, th.Text(theme.TextAccent, lead)+p.bold(l[len(lead):]))

@@ -66,19 +66,55 @@ func (a *Drill) Question() views.DrillQuestion {
 		return views.DrillQuestion{}
 	}
 	q := a.d.Question(i)
-	step := &q.Source.Steps[q.Step-1]
-	cp := step.Ask
-	out := views.DrillQuestion{Concept: q.Concept, Lesson: q.Lesson, LessonTitle: a.titles[q.Lesson],
-		Title: step.Title, Setting: step.Say, State: a.frame(i)}
-	out.Checkpoint = views.Checkpoint{Question: cp.Question}
+	cp := q.Checkpoint()
+	out := views.DrillQuestion{Concept: q.Concept, Lesson: q.Lesson, LessonTitle: a.titles[q.Lesson], Ref: q.Ref}
+	if q.Written() {
+		out.Written = true
+		out.Title = kindTitle[q.Kind]
+		out.Checkpoint.Prompt = kindPrompt[q.Kind]
+	} else {
+		step := &q.Source.Steps[q.Step-1]
+		out.Title, out.Setting, out.State = step.Title, step.Say, a.frame(i)
+	}
+	out.Checkpoint.Question = cp.Question
 	for _, c := range a.d.Choices(i) {
 		out.Checkpoint.Choices = append(out.Checkpoint.Choices, c.Text)
+	}
+	if a.d.Hinted(i) {
+		out.Hint, out.HintShown = cp.Hint, true
 	}
 	if ch := a.d.Chosen(i); ch != 0 {
 		out.Checkpoint.Answered, out.Checkpoint.Chosen = true, ch
 		out.Checkpoint.Correct, out.Checkpoint.Explanation = a.d.Correct(i), cp.Explain
+		for k, c := range a.d.Choices(i) {
+			why := c.Why
+			if k+1 == out.Checkpoint.Correct {
+				why = ""
+			}
+			out.Why = append(out.Why, why)
+		}
 	}
 	return out
+}
+
+// kindTitle and kindPrompt head a written question, by its kind.
+var (
+	kindTitle = map[string]string{"explain": "Explain", "configuration": "Configuration", "failure": "Failure handling",
+		"trade-off": "Trade-offs", "design": "Design"}
+	kindPrompt = map[string]string{"explain": "Explain:", "configuration": "Configuration:", "failure": "Failure:",
+		"trade-off": "Trade-off:", "design": "Design:"}
+)
+
+// Hint shows the current question's hint.
+func (a *Drill) Hint() (string, bool) { return a.d.Hint() }
+
+// Retry is a drill of the concepts missed so far.
+func (a *Drill) Retry() (views.Drill, bool) {
+	d, ok := a.d.Retry()
+	if !ok {
+		return nil, false
+	}
+	return WrapDrill(d), true
 }
 
 // frame is question i's frozen state, as the lesson player shows it.
@@ -96,7 +132,7 @@ func (a *Drill) frame(i int) views.Frame {
 // Result is the score so far, with the lessons' titles.
 func (a *Drill) Result() views.DrillResult {
 	r := a.d.Result()
-	out := views.DrillResult{Seed: r.Seed, Right: r.Right, Answered: r.Answered, Total: r.Total}
+	out := views.DrillResult{Seed: r.Seed, Right: r.Right, Hinted: r.Hinted, Answered: r.Answered, Total: r.Total}
 	for _, rv := range r.Revisit {
 		out.Revisit = append(out.Revisit, views.Revisit{Concept: rv.Concept, Lesson: rv.Lesson,
 			LessonTitle: a.titles[rv.Lesson], Missed: rv.Missed})

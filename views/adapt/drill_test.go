@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/lessons/progress"
@@ -29,6 +31,26 @@ func drillApp(t *testing.T, seed uint64, count int, dir string, w, h int) (tea.M
 	m := views.NewApp(Lessons(), Open, opts)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m, d, st
+}
+
+// drillOf is the app on the drill screen at w x h, asking the named
+// questions (lessons.DrillOf) of seed under kafka.
+func drillOf(t *testing.T, seed uint64, kafka, w, h int, ids ...string) (tea.Model, *Drill) {
+	t.Helper()
+	d, err := lessons.DrillOf(seed, kafka, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad := WrapDrill(d)
+	return drillModel(ad, w, h), ad
+}
+
+// drillModel is the app on the drill screen at w x h, playing d.
+func drillModel(d views.Drill, w, h int) tea.Model {
+	m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
+		NewDrill: func(int) (views.Drill, error) { return d, nil }})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
 }
 
 func press(m tea.Model, keys ...string) tea.Model {
@@ -238,15 +260,7 @@ func TestGoldenProgress(t *testing.T) {
 	// Questions written for the drill, by name, so that lessons and
 	// questions added later redraw neither golden.
 	of := func(t *testing.T) (tea.Model, *Drill) {
-		d, err := lessons.DrillOf(7, 3, "init-fences-open-txn", "timeout-aborts")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ad := WrapDrill(d)
-		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-			NewDrill: func(int) (views.Drill, error) { return ad, nil }})
-		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		return m, ad
+		return drillOf(t, 7, 3, 80, 24, "init-fences-open-txn", "timeout-aborts")
 	}
 	t.Run("drill-question-80x24", func(t *testing.T) {
 		m, _ := of(t)
@@ -312,5 +326,115 @@ func TestDrillQuestionsFit80x24(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// simulationTrivia is what only this simulation's run knows: a broker's
+// number or a logical time.
+var simulationTrivia = regexp.MustCompile(`(?i)\bbroker[- ]?\d|\bt=\d`)
+
+// A seeded drill of 10, under both versions, shows no broker number and
+// no t= time on any screen of any question: before the answer, with its
+// hint, and answered with the verdict and every why. The terminal is tall
+// enough that nothing is scrolled out of the check. Six seeds between
+// them ask both written and played questions.
+func TestSeededDrillShowsNoSimulationTrivia(t *testing.T) {
+	written, played := 0, 0
+	for n := range 6 {
+		seed := uint64(42 + n)
+		for _, kafka := range lessons.Versions {
+			w, p := seededDrillShowsNoTrivia(t, seed, kafka)
+			written, played = written+w, played+p
+		}
+	}
+	if written == 0 || played == 0 {
+		t.Fatalf("the drills asked %d written and %d played questions; want both", written, played)
+	}
+}
+
+func seededDrillShowsNoTrivia(t *testing.T, seed uint64, kafka int) (written, played int) {
+	t.Helper()
+	{
+		d, err := NewDrillFor(seed, 10, kafka)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Len() != 10 {
+			t.Fatalf("a drill of %d", d.Len())
+		}
+		m := drillModel(d, 200, 60)
+		for i := 0; i < d.Len(); i++ {
+			q := d.Question()
+			if q.Written {
+				written++
+			}
+			wrong := d.Inner().Correct(i)%len(q.Checkpoint.Choices) + 1
+			for _, keys := range [][]string{nil, {"h"}, {string(rune('0' + wrong))}} {
+				m = press(m, keys...)
+				if got := simulationTrivia.FindString(ansi.Strip(m.View())); got != "" {
+					t.Fatalf("seed %d, Kafka %d, question %d (%s) shows %q:\n%s", seed, kafka, i+1, d.Inner().Question(i).ID, got, ansi.Strip(m.View()))
+				}
+			}
+			if a := d.Question(); !a.Checkpoint.Answered || len(a.Why) != len(a.Checkpoint.Choices) || !a.HintShown || a.Hint == "" {
+				t.Fatalf("question %d: answered %v, %d whys, hint %q", i+1, a.Checkpoint.Answered, len(a.Why), a.Hint)
+			}
+			m = press(m, "right")
+		}
+		played = d.Len() - written
+		if r := d.Result(); r.Right != 0 || r.Answered != 10 || len(r.Revisit) == 0 {
+			t.Fatalf("result %+v", r)
+		}
+	}
+	return written, played
+}
+
+// On the drill screen h shows the hint under the choices (and the help
+// bar stops offering it), and at the end r starts a drill of just the
+// missed concepts.
+func TestDrillScreenHintAndRetry(t *testing.T) {
+	m, ad := drillOf(t, 3, 3, 80, 24, "timeout-aborts", "producer-fenced-90")
+	d := ad.Inner()
+	screen := func() string { return ansi.Strip(m.View()) }
+	if !strings.Contains(screen(), "h hint (costs the point)") {
+		t.Fatalf("no hint key offered:\n%s", screen())
+	}
+	m = press(m, "h")
+	hint := d.Question(0).Checkpoint().Hint
+	if s := screen(); !strings.Contains(s, "Hint: "+hint[:20]) || strings.Contains(s, "h hint") ||
+		!strings.Contains(s, "a right answer to this question now earns no point") {
+		t.Fatalf("after h:\n%s", s)
+	}
+	m = press(m, string(rune('0'+d.Correct(0))))
+	if s := screen(); !strings.Contains(s, "Right after the hint: no point for this one.") {
+		t.Fatalf("a right answer after the hint does not say it earns nothing:\n%s", s)
+	}
+	m = press(m, "right")
+	if s := screen(); !strings.Contains(s, "Configuration:") && !strings.Contains(s, "Failure:") {
+		t.Fatalf("the written question has no prompt of its kind:\n%s", s)
+	}
+	m = press(m, string(rune('0'+d.Correct(1)%len(d.Choices(1))+1)), "right")
+	s := screen()
+	if !strings.Contains(s, "0 of 2 right") || !strings.Contains(s, "1 more right after a hint") || !strings.Contains(s, "r drill the missed") {
+		t.Fatalf("the result:\n%s", s)
+	}
+	m = press(m, "r")
+	s = screen()
+	if !strings.Contains(s, "Question 1 of") || !strings.Contains(s, "transaction timeout") {
+		t.Fatalf("after r:\n%s", s)
+	}
+}
+
+// Once a question is answered, ↓ scrolls the verdict: at 60x20 its last
+// lines (where to check it, the lesson to open) come into view.
+func TestDrillVerdictScrolls(t *testing.T) {
+	m, ad := drillOf(t, 43, 3, 60, 20, "timeout-then-commit")
+	d := ad.Inner()
+	m = press(m, string(rune('0'+d.Correct(0))))
+	if s := ansi.Strip(m.View()); strings.Contains(s, "o opens the lesson") {
+		t.Fatalf("the verdict fits without scrolling; the test needs a longer one:\n%s", s)
+	}
+	m = press(m, "down", "down", "down", "down", "down", "down", "down", "down")
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "o opens the lesson") || !strings.Contains(s, "Check it:") {
+		t.Fatalf("after scrolling down:\n%s", s)
 	}
 }

@@ -161,6 +161,14 @@ func actors(w *engine.World, arrows []views.Arrow) []views.Actor {
 			tries = append(tries, short)
 		}
 	}
+	broker := func(name string, short ...string) {
+		add(name, short...)
+		for i := range out {
+			if out[i].Name == name {
+				out[i].Broker = true
+			}
+		}
+	}
 	for _, p := range w.Producers {
 		add(p.Name)
 	}
@@ -172,7 +180,7 @@ func actors(w *engine.World, arrows []views.Arrow) []views.Actor {
 	}
 	for _, b := range w.Brokers {
 		id := strconv.Itoa(int(b.ID))
-		add(engine.BrokerAddr(b.ID), "b"+id, "br"+id)
+		broker(engine.BrokerAddr(b.ID), "b"+id, "br"+id)
 	}
 	for _, a := range arrows {
 		add(a.From)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ var tuiRunner = runTUI
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := Main(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -100,7 +100,7 @@ func TestRunJSON(t *testing.T) {
 }
 
 func TestRunIsDeterministic(t *testing.T) {
-	f := filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")
+	f := filepath.Join("..", "..", "engine", "testdata", "scenarios", "story-zombie.scn")
 	_, a, _ := runCLI(t, "run", f)
 	_, b, _ := runCLI(t, "run", f)
 	if a != b || a == "" {
@@ -119,7 +119,7 @@ func TestCheckAndHelp(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "broken.scn:2: ") {
 		t.Fatalf("check broken: %d %s", code, errs)
 	}
-	lesson := filepath.Join("lessons", "content")
+	lesson := filepath.Join("..", "..", "lessons", "content")
 	entries, _ := os.ReadDir(lesson)
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".lesson") {
@@ -252,8 +252,8 @@ step: one
 // file name given on the command line (the one text from outside that no
 // parser reads).
 func TestOutputHasNoRawControls(t *testing.T) {
-	runs := [][]string{{"lessons"}, {"run", filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")},
-		{"run", "--json", filepath.Join("engine", "testdata", "scenarios", "story-zombie.scn")},
+	runs := [][]string{{"lessons"}, {"run", filepath.Join("..", "..", "engine", "testdata", "scenarios", "story-zombie.scn")},
+		{"run", "--json", filepath.Join("..", "..", "engine", "testdata", "scenarios", "story-zombie.scn")},
 		{"check", "no-such\x1b]0;pwned\x07.scn", "missing\u202e.lesson"}}
 	for _, m := range lessons.All() {
 		runs = append(runs, []string{"run", "--lesson", m.Name})
@@ -288,7 +288,7 @@ func TestHelpStatesTheLimits(t *testing.T) {
 		strconv.Itoa(script.MaxErrors) + " of a file",
 		group(l.StepsPerAction) + " steps", group(int64(l.EventsPerAction)) + " events", group(int64(l.Events)) + " events in the whole scenario",
 	} {
-		if !strings.Contains(strings.ReplaceAll(commandHelp["run"]+commandHelp["check"], "\n", " "), want) {
+		if !strings.Contains(strings.ReplaceAll(runCommand().Long+checkCommand().Long, "\n", " "), want) {
 			t.Errorf("the help does not say %q", want)
 		}
 	}
@@ -453,7 +453,7 @@ func TestLessonKafkaFlag(t *testing.T) {
 		{[]string{"run", "--lesson", "abort"}, "kafka: 3.x, transaction.version=1\n"},
 		{[]string{"run", "--kafka", "3", "--lesson", "abort"}, "kafka: 3.x, transaction.version=1\n"},
 		{[]string{"run", "--kafka", "4", "--lesson", "abort"}, "kafka: 4.x, transaction.version=2\n"},
-		{[]string{"run", "--kafka=4", "lessons/content/07-abort.lesson"}, "kafka: 4.x, transaction.version=2\n"},
+		{[]string{"run", "--kafka=4", "../../lessons/content/07-abort.lesson"}, "kafka: 4.x, transaction.version=2\n"},
 	} {
 		code, out, errs := runCLI(t, c.args...)
 		if code != 0 || !strings.Contains(out, c.want) {
@@ -468,7 +468,7 @@ func TestLessonKafkaFlag(t *testing.T) {
 	var opened tea.Model
 	runTUI = func(m tea.Model) error { opened = m; return nil }
 	defer func() { runTUI = tuiRunner }()
-	for _, args := range [][]string{{"lesson", "zombie", "--kafka", "4"}, {"lesson", "--kafka=4", "lessons/content/10-zombie.lesson"}} {
+	for _, args := range [][]string{{"lesson", "zombie", "--kafka", "4"}, {"lesson", "--kafka=4", "../../lessons/content/10-zombie.lesson"}} {
 		opened = nil
 		if code, _, errs := runCLI(t, args...); code != 0 || opened == nil {
 			t.Fatalf("%v: code %d: %s", args, code, errs)
@@ -502,9 +502,9 @@ func TestServeFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve", "--nope"}, "flag provided but not defined"},
-		{[]string{"serve", "--max", "0"}, "--max needs"},
-		{[]string{"serve", "--idle", "10ms"}, "--idle needs"},
+		{[]string{"serve", "--nope"}, "eoslab serve: unknown flag --nope; serve takes --addr"},
+		{[]string{"serve", "--max", "0"}, "--max takes a whole number of 1 or more"},
+		{[]string{"serve", "--idle", "10ms"}, "--idle takes a duration of 1s or more"},
 		{[]string{"serve", "--addr", "nowhere"}, "--addr needs HOST:PORT"},
 		{[]string{"serve", "--lesson", "no-such-lesson"}, "no-such-lesson"},
 		{[]string{"serve", "--presenter-key", badKey}, "pres.pub:2: expected a public key"},
@@ -580,7 +580,7 @@ func TestProgressCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, progress.FileName)); !os.IsNotExist(err) {
 		t.Fatal("reset left the file")
 	}
-	if code, _, errs := runCLI(t, "progress", "--bogus"); code != 2 || !strings.Contains(errs, "progress takes only --reset") {
+	if code, _, errs := runCLI(t, "progress", "--bogus"); code != 2 || !strings.Contains(errs, "progress takes --reset") {
 		t.Fatalf("bad flag: %d %q", code, errs)
 	}
 	// A corrupt file is reported, moved aside, and the command goes on.
