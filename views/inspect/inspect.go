@@ -1,0 +1,400 @@
+// Package inspect is the terminal UI of `eoslab inspect`: the snapshot of
+// engine/realkafka/inspect in panels, read again on a key and on a timer.
+// A cluster that stops answering is a line on the screen, and the screen
+// keeps the last snapshot it had (marked as old) until the cluster is
+// back.
+package inspect
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	data "github.com/eoslab/eoslab/engine/realkafka/inspect"
+	"github.com/eoslab/eoslab/views/theme"
+)
+
+// Fetch reads one snapshot with the log of tp (Topic "" lets it choose).
+type Fetch func(ctx context.Context, tp data.TP) (*data.Snapshot, error)
+
+// Options configure the model.
+type Options struct {
+	Bootstrap string
+	Fetch     Fetch
+	// Every is the refresh period (0: only on the r key).
+	Every time.Duration
+	// Timeout bounds one refresh; a cluster that does not answer within it
+	// is reported as gone.
+	Timeout time.Duration
+	Theme   *theme.Theme
+	// Log is the partition whose log to show first (Topic "": Fetch picks).
+	Log data.TP
+	// Now is the clock for the "taken ... ago" line (time.Now if nil).
+	Now func() time.Time
+}
+
+// Model is the inspector's Bubble Tea model.
+type Model struct {
+	o       Options
+	w, h    int
+	snap    *data.Snapshot
+	errMsg  string // the last refresh's failure, "" when it succeeded
+	loading bool
+	took    time.Duration
+	gen     int // refreshes started; a reply of an older one is dropped
+	log     data.TP
+	focus   int
+	scroll  [numPanels]int
+	help    bool
+}
+
+const (
+	pHanging = iota
+	pTxns
+	pOffsets
+	pProducers
+	pLog
+	numPanels
+)
+
+var sections = [numPanels]string{data.SecHanging, data.SecTxns, data.SecOffsets, data.SecProducers, data.SecLog}
+
+type snapMsg struct {
+	gen  int
+	s    *data.Snapshot
+	err  error
+	took time.Duration
+}
+
+type tickMsg struct{}
+
+// New builds the model.
+func New(o Options) *Model {
+	if o.Timeout == 0 {
+		o.Timeout = 5 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Theme == nil {
+		o.Theme = theme.New(theme.Options{})
+	}
+	return &Model{o: o, w: 80, h: 24, log: o.Log}
+}
+
+// Init starts the first refresh and the timer.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.refresh(), m.tick()) }
+
+func (m *Model) tick() tea.Cmd {
+	if m.o.Every <= 0 {
+		return nil
+	}
+	return tea.Tick(m.o.Every, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) refresh() tea.Cmd {
+	m.gen++
+	m.loading = true
+	gen, tp, fetch, timeout := m.gen, m.log, m.o.Fetch, m.o.Timeout
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		start := time.Now()
+		s, err := fetch(ctx, tp)
+		return snapMsg{gen: gen, s: s, err: err, took: time.Since(start)}
+	}
+}
+
+// Update handles keys, the timer and snapshots.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case tickMsg:
+		var cmd tea.Cmd
+		if !m.loading {
+			cmd = m.refresh()
+		}
+		return m, tea.Batch(cmd, m.tick())
+	case snapMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		m.loading, m.took = false, msg.took
+		if msg.err != nil {
+			m.errMsg = data.Unreachable(m.o.Bootstrap, msg.err)
+			return m, nil
+		}
+		m.errMsg, m.snap = "", msg.s
+		m.log = msg.s.LogOf
+	case tea.KeyMsg:
+		return m.key(msg.String())
+	}
+	return m, nil
+}
+
+func (m *Model) key(k string) (tea.Model, tea.Cmd) {
+	if m.help {
+		m.help = false
+		if k == "q" || k == "ctrl+c" {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	switch k {
+	case "q", "ctrl+c", "esc":
+		return m, tea.Quit
+	case "r":
+		return m, m.refresh()
+	case "?", "h":
+		m.help = true
+	case "tab":
+		m.focus = (m.focus + 1) % numPanels
+	case "shift+tab":
+		m.focus = (m.focus + numPanels - 1) % numPanels
+	case "down", "j":
+		m.scroll[m.focus]++
+	case "up", "k":
+		if m.scroll[m.focus] > 0 {
+			m.scroll[m.focus]--
+		}
+	case "pgdown", " ":
+		m.scroll[m.focus] += 10
+	case "pgup":
+		m.scroll[m.focus] = max(0, m.scroll[m.focus]-10)
+	case "right", "l", "]", "left", "[":
+		if m.snap == nil || len(m.snap.Partitions) == 0 {
+			return m, nil
+		}
+		step := 1
+		if k == "left" || k == "[" {
+			step = -1
+		}
+		i := 0
+		for j, p := range m.snap.Partitions {
+			if p.TP == m.log {
+				i = j
+			}
+		}
+		n := len(m.snap.Partitions)
+		m.log = m.snap.Partitions[((i+step)%n+n)%n].TP
+		m.scroll[pLog] = 0
+		return m, m.refresh()
+	}
+	return m, nil
+}
+
+// View draws the screen.
+func (m *Model) View() string {
+	t := m.o.Theme
+	w, h := max(m.w, 20), max(m.h, 5)
+	var top []string
+	top = append(top, clip(t.Text(theme.TextHeader, " eoslab inspect "+m.o.Bootstrap+" (read only) "), w))
+	status := ""
+	switch {
+	case m.errMsg != "":
+		status = t.Render(theme.Wrong, m.errMsg)
+		if m.snap != nil {
+			status += t.Text(theme.TextFaint, " (the panels show the last snapshot)")
+		}
+	case m.snap == nil:
+		status = "asking the cluster..."
+	default:
+		status = fmt.Sprintf("snapshot %s (%s); brokers %d, %d txn ids, %d partitions, %d hanging",
+			time.UnixMilli(m.snap.TakenMs).UTC().Format("15:04:05Z"), m.took.Round(time.Millisecond),
+			len(m.snap.Brokers), len(m.snap.Txns), len(m.snap.Partitions), len(m.snap.Hanging))
+		if m.loading {
+			status += " (refreshing)"
+		}
+	}
+	top = append(top, clip(status, w))
+	arrows := []string{"↑↓ scroll", "←→ log partition"}
+	if t.ASCII {
+		arrows = []string{"up/down scroll", "left/right log partition"}
+	}
+	k := append([]string{"r refresh", "tab panel"}, arrows...)
+	k = append(k, "? help", "q quit")
+	if m.o.Every > 0 {
+		k = append([]string{fmt.Sprintf("every %s", m.o.Every)}, k...)
+	}
+	keys := t.Text(theme.TextFaint, strings.Join(k, t.Sym.Sep))
+	bodyH := h - len(top) - 1
+	var body []string
+	switch {
+	case m.help:
+		body = m.helpLines(w)
+	case m.snap == nil:
+		body = nil
+	case w >= 160:
+		body = m.columns(w, bodyH)
+	default:
+		body = m.stack(w, bodyH, []int{pHanging, pTxns, pOffsets, pProducers, pLog})
+	}
+	for len(body) < bodyH {
+		body = append(body, "")
+	}
+	body = body[:bodyH]
+	return strings.Join(append(append(top, body...), clip(keys, w)), "\n")
+}
+
+// stack draws the panels one under the other in h lines: the focused one
+// gets the room the others do not need.
+func (m *Model) stack(w, h int, panels []int) []string {
+	lines := map[int][]string{}
+	need := 0
+	for _, p := range panels {
+		lines[p] = m.panelLines(p)
+		need += len(lines[p]) + 1
+	}
+	room := map[int]int{}
+	if need <= h {
+		for _, p := range panels {
+			room[p] = len(lines[p])
+		}
+	} else {
+		// Each unfocused panel gets up to a few lines; the focused one the rest.
+		left := h - len(panels)
+		for _, p := range panels {
+			if p == m.focus {
+				continue
+			}
+			n := min(len(lines[p]), 3)
+			if p == pHanging && len(m.snap.Hanging) > 0 {
+				n = min(len(lines[p]), 4)
+			}
+			room[p] = n
+			left -= n
+		}
+		room[m.focus] = max(left, 1)
+		if !contains(panels, m.focus) {
+			// The focus is in the other column: share the rest.
+			for _, p := range panels {
+				room[p] += max(left, 0) / len(panels)
+			}
+		}
+	}
+	var out []string
+	for _, p := range panels {
+		out = append(out, m.title(p, w, len(lines[p]), room[p]))
+		ls := lines[p]
+		off := min(m.scroll[p], max(len(ls)-room[p], 0))
+		for i := off; i < off+room[p] && i < len(ls); i++ {
+			out = append(out, clip(m.style(p, ls[i]), w))
+		}
+		for i := len(ls) - off; i < room[p]; i++ {
+			out = append(out, "")
+		}
+	}
+	return out
+}
+
+// columns: hanging, transactions and offsets on the left; producers and
+// the log on the right.
+func (m *Model) columns(w, h int) []string {
+	lw := (w - 1) / 2
+	rw := w - 1 - lw
+	left := m.stack(lw, h, []int{pHanging, pTxns, pOffsets})
+	right := m.stack(rw, h, []int{pProducers, pLog})
+	var out []string
+	for i := 0; i < h; i++ {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out = append(out, pad(l, lw)+" "+r)
+	}
+	return out
+}
+
+func (m *Model) panelLines(p int) []string {
+	text := data.Section(m.snap, sections[p])
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+func (m *Model) title(p, w, n, room int) string {
+	t := m.o.Theme
+	s := data.Heading(m.snap, sections[p])
+	if n > room {
+		s += fmt.Sprintf(" [%d-%d of %d]", min(m.scroll[p], n-room)+1, min(m.scroll[p], n-room)+room, n)
+	}
+	if p == m.focus {
+		return clip(t.Text(theme.TextFocusTitle, t.Sym.Cursor+" "+s), w)
+	}
+	return clip(t.Text(theme.TextTitle, "  "+s), w)
+}
+
+func (m *Model) style(p int, line string) string {
+	t := m.o.Theme
+	switch {
+	case p == pHanging && len(m.snap.Hanging) > 0:
+		return t.Render(theme.Violated, line)
+	case p == pTxns && strings.Contains(line, " Ongoing "):
+		return t.Render(theme.Open, line)
+	case p == pLog && strings.Contains(line, "marker COMMIT"):
+		return t.Render(theme.Committed, line)
+	case p == pLog && strings.Contains(line, "marker ABORT"):
+		return t.Render(theme.Aborted, line)
+	}
+	return line
+}
+
+func (m *Model) helpLines(w int) []string {
+	ls := []string{
+		"eoslab inspect reads; it never changes the cluster.",
+		"",
+		"Panels: the hanging transactions (why, and the kafka-transactions.sh",
+		"command that would abort each); the coordinators' transactions",
+		"(ListTransactions, DescribeTransactions: state, pid, epoch, age against",
+		"transaction.timeout.ms); each partition's HW and LSO (ListOffsets under",
+		"read_uncommitted and read_committed) and the producer whose open",
+		"transaction holds the LSO; the leaders' producer state",
+		"(DescribeProducers, KIP-664); one partition's log by raw Fetch: batch",
+		"headers (pid, epoch, base sequence, T = transactional, C = control)",
+		"and the markers.",
+		"",
+		"A transaction is hanging when a leader has it open and no coordinator",
+		"does with that partition (the rule of kafka-transactions.sh",
+		"find-hanging), or when its coordinator has had it open longer than",
+		"its transaction.timeout.ms.",
+		"",
+		"Keys: r refresh; tab, shift+tab panel; up, down, pgup, pgdown scroll",
+		"the panel; left, right or [ ] the partition whose log is shown; q quit",
+		"",
+		"any key closes this help",
+	}
+	for i := range ls {
+		ls[i] = clip(ls[i], w)
+	}
+	return ls
+}
+
+func contains(l []int, x int) bool {
+	for _, y := range l {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "~")
+}
+
+func pad(s string, w int) string {
+	s = clip(s, w)
+	if n := ansi.StringWidth(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
