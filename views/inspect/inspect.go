@@ -191,15 +191,27 @@ func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 // View draws the screen.
 func (m *Model) View() string {
 	t := m.o.Theme
-	w, h := max(m.w, 20), max(m.h, 5)
+	if m.w < 30 || m.h < 8 {
+		return clip(fmt.Sprintf("eoslab inspect: %dx%d is too small (30x8 at least); q quits", m.w, m.h), max(m.w, 1))
+	}
+	w, h := m.w, m.h
 	var top []string
 	top = append(top, clip(t.Text(theme.TextHeader, " eoslab inspect "+m.o.Bootstrap+" (read only) "), w))
 	status := ""
 	switch {
 	case m.errMsg != "":
-		status = t.Render(theme.Wrong, m.errMsg)
+		msg := m.errMsg
 		if m.snap != nil {
-			status += t.Text(theme.TextFaint, " (the panels show the last snapshot)")
+			msg += " The panels show the last snapshot; r tries again."
+		}
+		// The message is read in full: up to three lines.
+		ls := strings.Split(ansi.Wrap(msg, w, ""), "\n")
+		for i, l := range ls[:min(len(ls), 3)] {
+			if i > 0 {
+				top = append(top, clip(t.Render(theme.Wrong, l), w))
+			} else {
+				status = t.Render(theme.Wrong, l)
+			}
 		}
 	case m.snap == nil:
 		status = "asking the cluster..."
@@ -211,7 +223,7 @@ func (m *Model) View() string {
 			status += " (refreshing)"
 		}
 	}
-	top = append(top, clip(status, w))
+	top = append(top[:1], append([]string{clip(status, w)}, top[1:]...)...)
 	arrows := []string{"↑↓ scroll", "←→ log partition"}
 	if t.ASCII {
 		arrows = []string{"up/down scroll", "left/right log partition"}
@@ -247,7 +259,7 @@ func (m *Model) stack(w, h int, panels []int) []string {
 	lines := map[int][]string{}
 	need := 0
 	for _, p := range panels {
-		lines[p] = m.panelLines(p)
+		lines[p] = m.panelLines(p, w)
 		need += len(lines[p]) + 1
 	}
 	room := map[int]int{}
@@ -256,25 +268,25 @@ func (m *Model) stack(w, h int, panels []int) []string {
 			room[p] = len(lines[p])
 		}
 	} else {
-		// Each unfocused panel gets up to a few lines; the focused one the rest.
+		// Each panel gets a few lines, the focused one (when it is in
+		// this column) what it needs of the rest, then the others in order.
 		left := h - len(panels)
 		for _, p := range panels {
-			if p == m.focus {
-				continue
-			}
-			n := min(len(lines[p]), 3)
+			n := 3
 			if p == pHanging && len(m.snap.Hanging) > 0 {
-				n = min(len(lines[p]), 4)
+				n = 8
 			}
-			room[p] = n
-			left -= n
+			room[p] = min(len(lines[p]), n, max(left, 0))
+			left -= room[p]
 		}
-		room[m.focus] = max(left, 1)
-		if !contains(panels, m.focus) {
-			// The focus is in the other column: share the rest.
-			for _, p := range panels {
-				room[p] += max(left, 0) / len(panels)
-			}
+		order := panels
+		if contains(panels, m.focus) {
+			order = append([]int{m.focus}, panels...)
+		}
+		for _, p := range order {
+			more := min(len(lines[p])-room[p], max(left, 0))
+			room[p] += more
+			left -= more
 		}
 	}
 	var out []string
@@ -308,14 +320,33 @@ func (m *Model) columns(w, h int) []string {
 		if i < len(right) {
 			r = right[i]
 		}
-		out = append(out, pad(l, lw)+" "+r)
+		out = append(out, strings.TrimRight(pad(l, lw)+" "+r, " "))
 	}
 	return out
 }
 
-func (m *Model) panelLines(p int) []string {
+func (m *Model) panelLines(p int, w int) []string {
 	text := data.Section(m.snap, sections[p])
-	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if p != pHanging {
+		return lines
+	}
+	// The reasons and commands are read in full: wrapped, not clipped.
+	var out []string
+	for _, l := range lines {
+		body := strings.TrimLeft(l, " ")
+		base := len(l) - len(body)
+		hang := base
+		if strings.HasPrefix(body, "why: ") || strings.HasPrefix(body, "abort with: ") {
+			hang += 2
+		}
+		wrapped := strings.Split(ansi.Wrap(body, max(w-hang, 10), ""), "\n")
+		out = append(out, strings.Repeat(" ", base)+wrapped[0])
+		for _, c := range wrapped[1:] {
+			out = append(out, strings.Repeat(" ", hang)+strings.TrimLeft(c, " "))
+		}
+	}
+	return out
 }
 
 func (m *Model) title(p, w, n, room int) string {

@@ -118,9 +118,9 @@ type Snapshot struct {
 
 // Options say what to read.
 type Options struct {
-	Bootstrap string // the address the user gave, for the commands shown
-	Topics []string // none: every topic but the internal ones
-	TxnIDs []string // none: every transactional id the coordinators list
+	Bootstrap string   // the address the user gave, for the commands shown
+	Topics    []string // none: every topic but the internal ones
+	TxnIDs    []string // none: every transactional id the coordinators list
 	// Log is the partition whose log to read; Topic "" picks one: the
 	// first that a hanging transaction holds, else the first whose LSO an
 	// open transaction holds, else the first partition.
@@ -157,26 +157,26 @@ func Collect(ctx context.Context, cl *kgo.Client, o Options) (*Snapshot, error) 
 	sort.Strings(topics)
 
 	var (
-		wg                     sync.WaitGroup
-		mu                     sync.Mutex
-		ends, lsos             kadm.ListedOffsets
-		producers              kadm.DescribedProducersTopics
-		listed                 kadm.ListedTransactions
-		endErr, lsoErr, prErr  error
-		listErr                error
-		parts                  = map[TP]*Partition{}
-		problems               []string
-		addProblem             = func(p string) { mu.Lock(); problems = append(problems, p); mu.Unlock() }
-		td                     kadm.TopicDetails
-		tdErr                  error
+		wg                    sync.WaitGroup
+		mu                    sync.Mutex
+		ends, lsos            kadm.ListedOffsets
+		producers             kadm.DescribedProducersTopics
+		listed                kadm.ListedTransactions
+		endErr, lsoErr, prErr error
+		listErr               error
+		parts                 = map[TP]*Partition{}
+		problems              []string
+		addProblem            = func(p string) { mu.Lock(); problems = append(problems, p); mu.Unlock() }
+		td                    kadm.TopicDetails
+		tdErr                 error
 	)
 	run := func(f func()) { wg.Add(1); go func() { defer wg.Done(); f() }() }
 	if len(topics) > 0 {
 		// kadm reads an empty list as every topic, internal ones too.
 		run(func() { td, tdErr = adm.ListTopics(ctx, topics...) })
-	run(func() { ends, endErr = adm.ListEndOffsets(ctx, topics...) })
-	run(func() { lsos, lsoErr = adm.ListCommittedOffsets(ctx, topics...) })
-	run(func() { producers, prErr = adm.DescribeProducers(ctx, topicsSet(topics)) })
+		run(func() { ends, endErr = adm.ListEndOffsets(ctx, topics...) })
+		run(func() { lsos, lsoErr = adm.ListCommittedOffsets(ctx, topics...) })
+		run(func() { producers, prErr = adm.DescribeProducers(ctx, topicsSet(topics)) })
 	}
 	run(func() { listed, listErr = adm.ListTransactions(ctx, nil, nil) })
 	wg.Wait()

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -118,6 +119,20 @@ func TestSnapshotTextGolden(t *testing.T) {
 	s := fixture()
 	s.Hanging = FindHanging(s)
 	s.Problems = []string{"DescribeProducers orders-2: TOPIC_AUTHORIZATION_FAILED"}
+	// The views' tests draw the screen from the same snapshot.
+	js, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsPath := filepath.Join("testdata", "snapshot.json")
+	if *update {
+		if err := os.WriteFile(jsPath, append(js, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if old, err := os.ReadFile(jsPath); err != nil || string(old) != string(js)+"\n" {
+		t.Errorf("%s is stale or missing (%v): -update rewrites it", jsPath, err)
+	}
 	got := Text(s)
 	if got != Text(s) {
 		t.Fatal("Text is not a function of the snapshot")

@@ -3,6 +3,7 @@ package inspect
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -88,8 +89,11 @@ func txns(b *strings.Builder, s *Snapshot) {
 		b.WriteString("  none listed by the coordinators (ListTransactions)\n")
 		return
 	}
+	// The open ones first: they are what a small screen must show.
+	list := append([]Txn(nil), s.Txns...)
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Open() && !list[j].Open() })
 	var rows [][]string
-	for _, t := range s.Txns {
+	for _, t := range list {
 		if t.Err != "" {
 			rows = append(rows, []string{t.ID, t.State, pid(t.ProducerID), "-", "-", "-", "-", "DescribeTransactions: " + t.Err})
 			continue
