@@ -61,6 +61,9 @@ const (
 	numPanels
 )
 
+// sticky is how many first lines of a panel do not scroll.
+var sticky = [numPanels]int{pTxns: 1, pOffsets: 1, pProducers: 1, pLog: 2}
+
 var sections = [numPanels]string{data.SecHanging, data.SecTxns, data.SecOffsets, data.SecProducers, data.SecLog}
 
 type snapMsg struct {
@@ -128,6 +131,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.errMsg = data.Unreachable(m.o.Bootstrap, msg.err)
 			return m, nil
+		}
+		if m.snap == nil && len(msg.s.Hanging) == 0 {
+			m.focus = pTxns
 		}
 		m.errMsg, m.snap = "", msg.s
 		m.log = msg.s.LogOf
@@ -224,14 +230,17 @@ func (m *Model) View() string {
 		}
 	}
 	top = append(top[:1], append([]string{clip(status, w)}, top[1:]...)...)
-	arrows := []string{"↑↓ scroll", "←→ log partition"}
+	arrows := []string{"↑↓ scroll", "←→ log"}
 	if t.ASCII {
-		arrows = []string{"up/down scroll", "left/right log partition"}
+		arrows = []string{"up/down scroll", "left/right log"}
 	}
 	k := append([]string{"r refresh", "tab panel"}, arrows...)
 	k = append(k, "? help", "q quit")
 	if m.o.Every > 0 {
 		k = append([]string{fmt.Sprintf("every %s", m.o.Every)}, k...)
+		if w < 80 {
+			k = k[1:]
+		}
 	}
 	keys := t.Text(theme.TextFaint, strings.Join(k, t.Sym.Sep))
 	bodyH := h - len(top) - 1
@@ -268,16 +277,31 @@ func (m *Model) stack(w, h int, panels []int) []string {
 			room[p] = len(lines[p])
 		}
 	} else {
-		// Each panel gets a few lines, the focused one (when it is in
-		// this column) what it needs of the rest, then the others in order.
+		// Each unfocused panel gets its header lines and a row (the
+		// hanging panel three lines), the focused one what it needs of
+		// the rest, and what is left goes to the others in order.
 		left := h - len(panels)
 		for _, p := range panels {
-			n := 3
-			if p == pHanging && len(m.snap.Hanging) > 0 {
-				n = 8
+			if p == m.focus {
+				continue
+			}
+			n := sticky[p] + 1
+			if p == pHanging {
+				n = 3
 			}
 			room[p] = min(len(lines[p]), n, max(left, 0))
 			left -= room[p]
+		}
+		// A focused panel that does not fit takes the others' rows, the
+		// last panel's first, down to their titles.
+		if contains(panels, m.focus) {
+			for i := len(panels) - 1; i >= 0 && left < len(lines[m.focus]); i-- {
+				if p := panels[i]; p != m.focus {
+					give := min(room[p], len(lines[m.focus])-left)
+					room[p] -= give
+					left += give
+				}
+			}
 		}
 		order := panels
 		if contains(panels, m.focus) {
@@ -293,11 +317,18 @@ func (m *Model) stack(w, h int, panels []int) []string {
 	for _, p := range panels {
 		out = append(out, m.title(p, w, len(lines[p]), room[p]))
 		ls := lines[p]
-		off := min(m.scroll[p], max(len(ls)-room[p], 0))
-		for i := off; i < off+room[p] && i < len(ls); i++ {
+		// A table's header (and the log's summary line) stays on top
+		// while its rows scroll.
+		keep := min(sticky[p], room[p], len(ls))
+		for i := 0; i < keep; i++ {
 			out = append(out, clip(m.style(p, ls[i]), w))
 		}
-		for i := len(ls) - off; i < room[p]; i++ {
+		rows, n := ls[keep:], room[p]-keep
+		off := min(m.scroll[p], max(len(rows)-n, 0))
+		for i := off; i < off+n && i < len(rows); i++ {
+			out = append(out, clip(m.style(p, rows[i]), w))
+		}
+		for i := len(rows) - off; i < n; i++ {
 			out = append(out, "")
 		}
 	}
@@ -352,8 +383,12 @@ func (m *Model) panelLines(p int, w int) []string {
 func (m *Model) title(p, w, n, room int) string {
 	t := m.o.Theme
 	s := data.Heading(m.snap, sections[p])
-	if n > room {
-		s += fmt.Sprintf(" [%d-%d of %d]", min(m.scroll[p], n-room)+1, min(m.scroll[p], n-room)+room, n)
+	k := min(sticky[p], n)
+	if rows, vis := n-k, room-k; vis <= 0 && rows > 0 {
+		s += fmt.Sprintf(" [%d rows; tab shows them]", rows)
+	} else if rows > vis {
+		off := min(m.scroll[p], rows-vis)
+		s += fmt.Sprintf(" [%d-%d of %d]", off+1, off+vis, rows)
 	}
 	if p == m.focus {
 		return clip(t.Text(theme.TextFocusTitle, t.Sym.Cursor+" "+s), w)

@@ -144,10 +144,11 @@ func offsets(b *strings.Builder, s *Snapshot) {
 		}
 		held := "-"
 		if h := p.Holder(); h != nil {
-			held = fmt.Sprintf("pid %d epoch %d, open since offset %d (HW-LSO = %d unreadable under read_committed)", h.ProducerID, h.Epoch, h.TxnStart, p.HW-p.LSO)
-			if t := txnOf(s, h.ProducerID); t != "" {
-				held += ", txn " + t
+			who := txnOf(s, h.ProducerID)
+			if who == "" {
+				who = "no txn id"
 			}
+			held = fmt.Sprintf("pid %d epoch %d (%s), open since offset %d: %d behind HW", h.ProducerID, h.Epoch, who, h.TxnStart, p.HW-p.LSO)
 		} else if p.LSO >= 0 && p.LSO < p.HW {
 			held = "an open transaction (no producer listed at that offset)"
 		}
