@@ -232,8 +232,8 @@ func Collect(ctx context.Context, cl *kgo.Client, o Options) (*Snapshot, error) 
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	if len(ids) > 0 {
-		desc, err := adm.DescribeTransactions(ctx, ids...)
+	if toDescribe := describeSet(ids, listed, s.Partitions, o.TxnIDs); len(toDescribe) > 0 {
+		desc, err := adm.DescribeTransactions(ctx, toDescribe...)
 		if isGone(err) {
 			return nil, err
 		}
@@ -315,6 +315,40 @@ func confirm(ctx context.Context, adm *kadm.Client, s *Snapshot) []Hanging {
 			}
 		}
 		out = append(out, h)
+	}
+	return out
+}
+
+// maxDescribed is how many transactional ids Collect describes at most
+// besides the ones that matter; past it, a big cluster's finished ones are
+// shown as ListTransactions lists them (state and producer id).
+const maxDescribed = 500
+
+// describeSet is the ids to DescribeTransactions: every listed id on a
+// cluster of up to maxDescribed, else the open ones, the ones asked for
+// and those whose producer has a transaction open on a partition.
+func describeSet(ids []string, listed kadm.ListedTransactions, parts []Partition, asked []string) []string {
+	if len(ids) <= maxDescribed {
+		return ids
+	}
+	want := map[string]bool{}
+	for _, id := range asked {
+		want[id] = true
+	}
+	open := map[int64]bool{}
+	for _, p := range parts {
+		for _, pr := range p.Producers {
+			if pr.TxnStart >= 0 {
+				open[pr.ProducerID] = true
+			}
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		l := listed[id]
+		if want[id] || open[l.ProducerID] || (Txn{State: l.State}).Open() {
+			out = append(out, id)
+		}
 	}
 	return out
 }

@@ -3,10 +3,13 @@ package inspect
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/eoslab/eoslab/engine/realkafka"
 )
@@ -157,5 +160,28 @@ func TestAge(t *testing.T) {
 		if got := Age(ms); got != want {
 			t.Errorf("Age(%d) = %q, want %q", ms, got, want)
 		}
+	}
+}
+
+// TestDescribeSet: a big cluster describes only the open ids, the asked
+// ones and those whose producer holds a partition's transaction.
+func TestDescribeSet(t *testing.T) {
+	listed := kadm.ListedTransactions{}
+	var ids []string
+	for i := 0; i <= maxDescribed; i++ {
+		id := fmt.Sprintf("t%04d", i)
+		listed[id] = kadm.ListedTransaction{TxnID: id, ProducerID: int64(i), State: "CompleteCommit"}
+		ids = append(ids, id)
+	}
+	if got := describeSet(ids[:maxDescribed], listed, nil, nil); len(got) != maxDescribed {
+		t.Errorf("%d ids: describes %d, want all", maxDescribed, len(got))
+	}
+	l := listed["t0003"]
+	l.State = "Ongoing"
+	listed["t0003"] = l
+	parts := []Partition{{Producers: []Producer{{ProducerID: 7, TxnStart: 4}, {ProducerID: 8, TxnStart: -1}}}}
+	got := describeSet(ids, listed, parts, []string{"t0010"})
+	if strings.Join(got, " ") != "t0003 t0007 t0010" {
+		t.Errorf("%d ids: describes %v, want t0003 (open), t0007 (holds a partition), t0010 (asked)", len(ids), got)
 	}
 }
