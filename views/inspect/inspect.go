@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -138,60 +139,80 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.errMsg, m.snap = "", msg.s
 		m.log = msg.s.LogOf
 	case tea.KeyMsg:
-		return m.key(msg.String())
+		return m.key(msg)
 	}
 	return m, nil
 }
 
-func (m *Model) key(k string) (tea.Model, tea.Cmd) {
+// keyMap is the inspector's keys.
+type keyMap struct {
+	quit, refresh, help, next, prev, down, up, pgdown, pgup, right, left key.Binding
+}
+
+var keys = keyMap{
+	quit:    key.NewBinding(key.WithKeys("q", "ctrl+c", "esc")),
+	refresh: key.NewBinding(key.WithKeys("r")),
+	help:    key.NewBinding(key.WithKeys("?", "h")),
+	next:    key.NewBinding(key.WithKeys("tab")),
+	prev:    key.NewBinding(key.WithKeys("shift+tab")),
+	down:    key.NewBinding(key.WithKeys("down", "j")),
+	up:      key.NewBinding(key.WithKeys("up", "k")),
+	pgdown:  key.NewBinding(key.WithKeys("pgdown", " ")),
+	pgup:    key.NewBinding(key.WithKeys("pgup")),
+	right:   key.NewBinding(key.WithKeys("right", "l", "]")),
+	left:    key.NewBinding(key.WithKeys("left", "[")),
+}
+
+func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.help {
 		m.help = false
-		if k == "q" || k == "ctrl+c" {
+		if key.Matches(k, keys.quit) {
 			return m, tea.Quit
 		}
 		return m, nil
 	}
-	switch k {
-	case "q", "ctrl+c", "esc":
+	switch {
+	case key.Matches(k, keys.quit):
 		return m, tea.Quit
-	case "r":
+	case key.Matches(k, keys.refresh):
 		return m, m.refresh()
-	case "?", "h":
+	case key.Matches(k, keys.help):
 		m.help = true
-	case "tab":
+	case key.Matches(k, keys.next):
 		m.focus = (m.focus + 1) % numPanels
-	case "shift+tab":
+	case key.Matches(k, keys.prev):
 		m.focus = (m.focus + numPanels - 1) % numPanels
-	case "down", "j":
+	case key.Matches(k, keys.down):
 		m.scroll[m.focus]++
-	case "up", "k":
-		if m.scroll[m.focus] > 0 {
-			m.scroll[m.focus]--
-		}
-	case "pgdown", " ":
+	case key.Matches(k, keys.up):
+		m.scroll[m.focus] = max(0, m.scroll[m.focus]-1)
+	case key.Matches(k, keys.pgdown):
 		m.scroll[m.focus] += 10
-	case "pgup":
+	case key.Matches(k, keys.pgup):
 		m.scroll[m.focus] = max(0, m.scroll[m.focus]-10)
-	case "right", "l", "]", "left", "[":
-		if m.snap == nil || len(m.snap.Partitions) == 0 {
-			return m, nil
-		}
-		step := 1
-		if k == "left" || k == "[" {
-			step = -1
-		}
-		i := 0
-		for j, p := range m.snap.Partitions {
-			if p.TP == m.log {
-				i = j
-			}
-		}
-		n := len(m.snap.Partitions)
-		m.log = m.snap.Partitions[((i+step)%n+n)%n].TP
-		m.scroll[pLog] = 0
-		return m, m.refresh()
+	case key.Matches(k, keys.right):
+		return m, m.step(1)
+	case key.Matches(k, keys.left):
+		return m, m.step(-1)
 	}
 	return m, nil
+}
+
+// step shows the log of the partition step places after the shown one.
+func (m *Model) step(step int) tea.Cmd {
+	if m.snap == nil || len(m.snap.Partitions) == 0 {
+		return nil
+	}
+	i := 0
+	for j, p := range m.snap.Partitions {
+		if p.TP == m.log {
+			i = j
+		}
+	}
+	n := len(m.snap.Partitions)
+	m.log = m.snap.Partitions[((i+step)%n+n)%n].TP
+	m.scroll[pLog] = 0
+	return m.refresh()
 }
 
 // View draws the screen.
@@ -211,7 +232,7 @@ func (m *Model) View() string {
 			msg += " The panels show the last snapshot; r tries again."
 		}
 		// The message is read in full: up to three lines.
-		ls := strings.Split(ansi.Wrap(msg, w, ""), "\n")
+		ls := wrap(msg, w)
 		for i, l := range ls[:min(len(ls), 3)] {
 			if i > 0 {
 				top = append(top, clip(t.Render(theme.Wrong, l), w))
@@ -265,7 +286,7 @@ func (m *Model) View() string {
 // stack draws the panels one under the other in h lines: the focused one
 // gets the room the others do not need.
 func (m *Model) stack(w, h int, panels []int) []string {
-	lines := map[int][]string{}
+	lines := map[int][]data.Line{}
 	need := 0
 	for _, p := range panels {
 		lines[p] = m.panelLines(p, w)
@@ -321,12 +342,12 @@ func (m *Model) stack(w, h int, panels []int) []string {
 		// while its rows scroll.
 		keep := min(sticky[p], room[p], len(ls))
 		for i := 0; i < keep; i++ {
-			out = append(out, clip(m.style(p, ls[i]), w))
+			out = append(out, clip(m.style(ls[i]), w))
 		}
 		rows, n := ls[keep:], room[p]-keep
 		off := min(m.scroll[p], max(len(rows)-n, 0))
 		for i := off; i < off+n && i < len(rows); i++ {
-			out = append(out, clip(m.style(p, rows[i]), w))
+			out = append(out, clip(m.style(rows[i]), w))
 		}
 		for i := len(rows) - off; i < n; i++ {
 			out = append(out, "")
@@ -356,28 +377,28 @@ func (m *Model) columns(w, h int) []string {
 	return out
 }
 
-func (m *Model) panelLines(p int, w int) []string {
-	text := data.Section(m.snap, sections[p])
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	if p != pHanging {
-		return lines
-	}
-	// The reasons and commands are read in full: wrapped, not clipped.
-	var out []string
-	for _, l := range lines {
-		body := strings.TrimLeft(l, " ")
-		base := len(l) - len(body)
-		hang := base
-		if strings.HasPrefix(body, "why: ") || strings.HasPrefix(body, "abort with: ") {
-			hang += 2
+// panelLines is a panel's lines in w cells: prose wrapped (a hanging
+// transaction's reason and command are read in full), tables clipped.
+func (m *Model) panelLines(p int, w int) []data.Line {
+	var out []data.Line
+	for _, l := range data.Lines(m.snap, sections[p]) {
+		if l.Hang == 0 {
+			out = append(out, l)
+			continue
 		}
-		wrapped := strings.Split(ansi.Wrap(body, max(w-hang, 10), ""), "\n")
-		out = append(out, strings.Repeat(" ", base)+wrapped[0])
-		for _, c := range wrapped[1:] {
-			out = append(out, strings.Repeat(" ", hang)+strings.TrimLeft(c, " "))
+		for i, c := range wrap(l.Text, w-l.Hang) {
+			if i > 0 {
+				c = strings.Repeat(" ", l.Hang) + strings.TrimLeft(c, " ")
+			}
+			out = append(out, data.Line{Text: c, Mark: l.Mark})
 		}
 	}
 	return out
+}
+
+// wrap breaks s into lines of at most w cells (at least 10).
+func wrap(s string, w int) []string {
+	return strings.Split(ansi.Wrap(s, max(w, 10), ""), "\n")
 }
 
 func (m *Model) title(p, w, n, room int) string {
@@ -396,19 +417,19 @@ func (m *Model) title(p, w, n, room int) string {
 	return clip(t.Text(theme.TextTitle, "  "+s), w)
 }
 
-func (m *Model) style(p int, line string) string {
+func (m *Model) style(l data.Line) string {
 	t := m.o.Theme
-	switch {
-	case p == pHanging && len(m.snap.Hanging) > 0:
-		return t.Render(theme.Violated, line)
-	case p == pTxns && strings.Contains(line, " Ongoing "):
-		return t.Render(theme.Open, line)
-	case p == pLog && strings.Contains(line, "marker COMMIT"):
-		return t.Render(theme.Committed, line)
-	case p == pLog && strings.Contains(line, "marker ABORT"):
-		return t.Render(theme.Aborted, line)
+	switch l.Mark {
+	case data.Hung:
+		return t.Render(theme.Violated, l.Text)
+	case data.Open:
+		return t.Render(theme.Open, l.Text)
+	case data.Committed:
+		return t.Render(theme.Committed, l.Text)
+	case data.Aborted:
+		return t.Render(theme.Aborted, l.Text)
 	}
-	return line
+	return l.Text
 }
 
 func (m *Model) helpLines(w int) []string {

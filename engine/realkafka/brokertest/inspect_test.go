@@ -96,17 +96,21 @@ func TestInspectSnapshot(t *testing.T) {
 	pid, epoch := hang(t, ctx, old, id("ghost"), name, 1)
 
 	var s *inspect.Snapshot
-	// The coordinator's CompleteCommit follows the markers; give the
-	// committed transaction a bounded time to say so.
-	for i := 0; i < 50; i++ {
+	// The coordinator's CompleteCommit follows the markers, and a loaded
+	// machine may take a while: wait, within a bound, for the cluster to
+	// settle into what the checks below expect, then check every fact.
+	settled := func(s *inspect.Snapshot) bool {
+		return txn(s, id("done")).State == "CompleteCommit" && txn(s, id("open")).State == "Ongoing" &&
+			len(s.Partitions) == 2 && s.Partitions[0].HW == 3 && s.Partitions[1].HW == 1
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		s, err = inspect.Collect(ctx, cl, inspect.Options{Bootstrap: boot, Topics: []string{name}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if txn(s, id("done")).State == "CompleteCommit" {
+		if settled(s) || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	text := inspect.Text(s)
 	if d := txn(s, id("done")); d.State != "CompleteCommit" || d.Open() {

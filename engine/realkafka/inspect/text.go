@@ -28,7 +28,9 @@ func Text(s *Snapshot) string {
 	fmt.Fprintf(&b, "brokers %s; %d transactional ids, %d partitions\n", ints(s.Brokers), len(s.Txns), len(s.Partitions))
 	for _, sec := range []string{SecHanging, SecTxns, SecOffsets, SecProducers, SecLog} {
 		b.WriteString("\n== " + Heading(s, sec) + "\n")
-		b.WriteString(Section(s, sec))
+		for _, l := range Lines(s, sec) {
+			b.WriteString(l.Text + "\n")
+		}
 	}
 	if len(s.Problems) > 0 {
 		b.WriteString("\n== Problems\n")
@@ -53,25 +55,52 @@ func Heading(s *Snapshot, sec string) string {
 	return sec
 }
 
-// Section is one section's lines.
-func Section(s *Snapshot, sec string) string {
-	var b strings.Builder
-	switch sec {
-	case SecTxns:
-		txns(&b, s)
-	case SecHanging:
-		hanging(&b, s)
-	case SecOffsets:
-		offsets(&b, s)
-	case SecProducers:
-		producers(&b, s)
-	case SecLog:
-		logLines(&b, s)
-	}
-	return b.String()
+// Mark is what a line shows, for the TUI to colour it.
+type Mark int
+
+// The marks.
+const (
+	Plain     Mark = iota
+	Hung           // a hanging transaction
+	Open           // an open transaction (or the LSO it holds)
+	Committed      // a committed transaction or a COMMIT marker
+	Aborted        // an aborted one or an ABORT marker
+)
+
+// Line is one line of a section. Hang, when above 0, says the line is
+// prose to wrap rather than clip, its continuation lines indented by Hang.
+type Line struct {
+	Text string
+	Mark Mark
+	Hang int
 }
 
-func table(b *strings.Builder, header string, rows [][]string) {
+// Lines is one section's lines.
+func Lines(s *Snapshot, sec string) []Line {
+	b := &lines{}
+	switch sec {
+	case SecTxns:
+		txns(b, s)
+	case SecHanging:
+		hanging(b, s)
+	case SecOffsets:
+		offsets(b, s)
+	case SecProducers:
+		producers(b, s)
+	case SecLog:
+		logLines(b, s)
+	}
+	return b.ls
+}
+
+type lines struct{ ls []Line }
+
+func (b *lines) add(m Mark, hang int, format string, args ...any) {
+	b.ls = append(b.ls, Line{Text: fmt.Sprintf(format, args...), Mark: m, Hang: hang})
+}
+
+// table lays rows out in columns under header; marks[i] is row i's mark.
+func (b *lines) table(header string, rows [][]string, marks []Mark) {
 	var t strings.Builder
 	tw := tabwriter.NewWriter(&t, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  "+header)
@@ -79,21 +108,39 @@ func table(b *strings.Builder, header string, rows [][]string) {
 		fmt.Fprintln(tw, "  "+strings.Join(r, "\t"))
 	}
 	tw.Flush()
-	for _, l := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
-		b.WriteString(strings.TrimRight(l, " ") + "\n")
+	for i, l := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
+		m := Plain
+		if i > 0 && i-1 < len(marks) {
+			m = marks[i-1]
+		}
+		b.ls = append(b.ls, Line{Text: strings.TrimRight(l, " "), Mark: m})
 	}
 }
 
-func txns(b *strings.Builder, s *Snapshot) {
+func txnMark(t Txn) Mark {
+	switch {
+	case t.Open():
+		return Open
+	case t.State == "CompleteCommit":
+		return Committed
+	case t.State == "CompleteAbort":
+		return Aborted
+	}
+	return Plain
+}
+
+func txns(b *lines, s *Snapshot) {
 	if len(s.Txns) == 0 {
-		b.WriteString("  none listed by the coordinators (ListTransactions)\n")
+		b.add(Plain, 0, "  none listed by the coordinators (ListTransactions)")
 		return
 	}
 	// The open ones first: they are what a small screen must show.
 	list := append([]Txn(nil), s.Txns...)
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Open() && !list[j].Open() })
 	var rows [][]string
+	var marks []Mark
 	for _, t := range list {
+		marks = append(marks, txnMark(t))
 		if t.Err != "" {
 			rows = append(rows, []string{t.ID, t.State, pid(t.ProducerID), "-", "-", "-", "-", "DescribeTransactions: " + t.Err})
 			continue
@@ -110,12 +157,12 @@ func txns(b *strings.Builder, s *Snapshot) {
 		}
 		rows = append(rows, []string{t.ID, t.State, pid(t.ProducerID), fmt.Sprint(t.Epoch), age, against, fmt.Sprint(t.Coordinator), tps(t.Partitions)})
 	}
-	table(b, "TRANSACTIONAL ID\tSTATE\tPID\tEPOCH\tAGE\tTIMEOUT\tCOORD\tPARTITIONS", rows)
+	b.table("TRANSACTIONAL ID\tSTATE\tPID\tEPOCH\tAGE\tTIMEOUT\tCOORD\tPARTITIONS", rows, marks)
 }
 
-func hanging(b *strings.Builder, s *Snapshot) {
+func hanging(b *lines, s *Snapshot) {
 	if len(s.Hanging) == 0 {
-		b.WriteString("  none: every open transaction on a partition is open at its coordinator, and none is past its timeout\n")
+		b.add(Plain, 4, "  none: every open transaction on a partition is open at its coordinator, and none is past its timeout")
 		return
 	}
 	for i, h := range s.Hanging {
@@ -123,21 +170,23 @@ func hanging(b *strings.Builder, s *Snapshot) {
 		if who == "" {
 			who = "no transactional id"
 		}
-		fmt.Fprintf(b, "  %d. %s pid %d epoch %d (%s)\n", i+1, h.TP, h.ProducerID, h.Epoch, who)
-		fmt.Fprintf(b, "     why: %s\n", h.Reason)
+		b.add(Hung, 5, "  %d. %s pid %d epoch %d (%s)", i+1, h.TP, h.ProducerID, h.Epoch, who)
+		b.add(Hung, 7, "     why: %s", h.Reason)
 		for _, c := range h.Commands {
-			fmt.Fprintf(b, "     abort with: %s\n", c)
+			b.add(Hung, 7, "     abort with: %s", c)
 		}
 	}
 }
 
-func offsets(b *strings.Builder, s *Snapshot) {
+func offsets(b *lines, s *Snapshot) {
 	if len(s.Partitions) == 0 {
-		b.WriteString("  no partitions (no topics, or none of --topic exists)\n")
+		b.add(Plain, 0, "  no partitions (no topics, or none of --topic exists)")
 		return
 	}
 	var rows [][]string
+	var marks []Mark
 	for _, p := range s.Partitions {
+		marks = append(marks, Plain)
 		if p.Err != "" {
 			rows = append(rows, []string{p.TP.String(), fmt.Sprint(p.Leader), off(p.HW), off(p.LSO), p.Err})
 			continue
@@ -149,15 +198,19 @@ func offsets(b *strings.Builder, s *Snapshot) {
 				who = "no txn id"
 			}
 			held = fmt.Sprintf("pid %d epoch %d (%s), open since offset %d: %d behind HW", h.ProducerID, h.Epoch, who, h.TxnStart, p.HW-p.LSO)
+			marks[len(marks)-1] = Open
+			if hangs(s, p.TP, h.ProducerID) {
+				marks[len(marks)-1] = Hung
+			}
 		} else if p.LSO >= 0 && p.LSO < p.HW {
 			held = "an open transaction (no producer listed at that offset)"
 		}
 		rows = append(rows, []string{p.TP.String(), fmt.Sprint(p.Leader), off(p.HW), off(p.LSO), held})
 	}
-	table(b, "PARTITION\tLEADER\tHW\tLSO\tLSO HELD BY", rows)
+	b.table("PARTITION\tLEADER\tHW\tLSO\tLSO HELD BY", rows, marks)
 }
 
-func producers(b *strings.Builder, s *Snapshot) {
+func producers(b *lines, s *Snapshot) {
 	var rows [][]string
 	for _, p := range s.Partitions {
 		for _, pr := range p.Producers {
@@ -173,37 +226,43 @@ func producers(b *strings.Builder, s *Snapshot) {
 		}
 	}
 	if len(rows) == 0 {
-		b.WriteString("  no producer state on these partitions (DescribeProducers)\n")
+		b.add(Plain, 0, "  no producer state on these partitions (DescribeProducers)")
 		return
 	}
-	table(b, "PARTITION\tPID\tEPOCH\tLAST SEQ\tTXN START\tCOORD EPOCH\tLAST WRITE\tTRANSACTIONAL ID", rows)
+	b.table("PARTITION\tPID\tEPOCH\tLAST SEQ\tTXN START\tCOORD EPOCH\tLAST WRITE\tTRANSACTIONAL ID", rows, nil)
 }
 
-func logLines(b *strings.Builder, s *Snapshot) {
+func logLines(b *lines, s *Snapshot) {
 	if s.LogOf.Topic == "" {
-		b.WriteString("  -\n")
+		b.add(Plain, 0, "  -")
 		return
 	}
 	if s.LogErr != "" {
-		b.WriteString("  fetch failed: " + s.LogErr + "\n")
+		b.add(Plain, 4, "  fetch failed: %s", s.LogErr)
 		return
 	}
 	l := s.Log
-	fmt.Fprintf(b, "  log start %d, HW %d, LSO %d", l.LogStart, l.HighWatermark, l.LastStable)
+	head := fmt.Sprintf("  log start %d, HW %d, LSO %d", l.LogStart, l.HighWatermark, l.LastStable)
 	if len(l.Aborted) > 0 {
 		var a []string
 		for _, x := range l.Aborted {
 			a = append(a, fmt.Sprintf("pid %d from %d", x.ProducerID, x.FirstOffset))
 		}
-		fmt.Fprintf(b, "; aborted (read_committed Fetch): %s", strings.Join(a, ", "))
+		head += "; aborted (read_committed Fetch): " + strings.Join(a, ", ")
 	}
-	b.WriteString("\n")
+	b.add(Plain, 0, "%s", head)
 	var rows [][]string
+	var marks []Mark
 	for _, x := range l.Batches {
 		kind := "data"
+		mark := Plain
 		switch {
 		case x.Control:
 			kind = "marker " + x.Marker
+			mark = Committed
+			if x.Marker == "ABORT" {
+				mark = Aborted
+			}
 		case x.Transactional:
 			kind = "txn data"
 		}
@@ -233,13 +292,23 @@ func logLines(b *strings.Builder, s *Snapshot) {
 		case x.BaseOffset < l.LastStable && l.LastStable <= x.LastOffset, x.BaseOffset == l.LastStable && l.LastStable < l.HighWatermark:
 			line = "<- LSO"
 		}
+		marks = append(marks, mark)
 		rows = append(rows, []string{offs, kind, pid(x.ProducerID), fmt.Sprint(x.ProducerEpoch), seq(x.BaseSequence), bits, fmt.Sprint(x.Records), extra, line})
 	}
 	if len(rows) == 0 {
-		b.WriteString("  empty\n")
+		b.add(Plain, 0, "  empty")
 		return
 	}
-	table(b, "OFFSET\tBATCH\tPID\tEPOCH\tBASE SEQ\tT/C\tRECS\tVALUES / MARKER\t", rows)
+	b.table("OFFSET\tBATCH\tPID\tEPOCH\tBASE SEQ\tT/C\tRECS\tVALUES / MARKER\t", rows, marks)
+}
+
+func hangs(s *Snapshot, tp TP, pid int64) bool {
+	for _, h := range s.Hanging {
+		if h.TP == tp && h.ProducerID == pid && h.Rule == RuleNoCoordinatorTxn {
+			return true
+		}
+	}
+	return false
 }
 
 func txnOf(s *Snapshot, p int64) string {
