@@ -171,9 +171,9 @@ func hanging(b *lines, s *Snapshot) {
 			who = "no transactional id"
 		}
 		b.add(Hung, 5, "  %d. %s pid %d epoch %d (%s)", i+1, h.TP, h.ProducerID, h.Epoch, who)
-		b.add(Hung, 7, "     why: %s", h.Reason)
+		b.add(Plain, 7, "     why: %s", h.Reason)
 		for _, c := range h.Commands {
-			b.add(Hung, 7, "     abort with: %s", c)
+			b.add(Plain, 7, "     abort with: %s", c)
 		}
 	}
 }
