@@ -56,6 +56,8 @@ var noTextAllowed = map[string]string{
 	`serve/server.go: asciiTerm: strings.Contains(v, "utf-8")`: "SSH: the client's locale, which comes only as text",
 	`serve/server.go: asciiTerm: strings.Contains(v, "utf8")`:  "SSH: the client's locale, which comes only as text",
 	`serve/seat.go: View: strings.Split(body, "\n")`:           "layout: the player's rows, to put the class's lines under them",
+	// eoslab inspect: layout of its panels.
+	`inspect/inspect.go: wrap: strings.Split(ansi.Wrap(s, max(w, 10), ""), "\n")`: "wrapping: the lines ansi.Wrap made",
 	// The views' own words, not the engine's.
 	`app_player.go: explainBlocked: "question"`:          "the app's own reason word, made by blocked()",
 	`app_player.go: explainBlocked: "end"`:               "the app's own reason word, made by blocked()",
