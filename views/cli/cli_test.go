@@ -498,6 +498,7 @@ func TestServeLogEscapes(t *testing.T) {
 func TestServeFlags(t *testing.T) {
 	dir := t.TempDir()
 	badKey := writeFile(t, "pres.pub", "# the presenter\nssh-ed25519 not-base64\n")
+	bigKey := writeFile(t, "big", strings.Repeat("#", 1<<20+1))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -512,8 +513,9 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "extra"}, "unexpected argument"},
 		{[]string{"serve", "--kafka", "5"}, "--kafka takes 3"},
 		{[]string{"serve", "--host-key", writeFile(t, "host", "not a key")}, "not an unencrypted SSH private key"},
-		{[]string{"serve", "--host-key", "/dev/zero"}, "cannot read the host key: larger than 1 MiB"},
-		{[]string{"serve", "--presenter-key", "/dev/zero"}, "/dev/zero: cannot read: larger than 1 MiB"},
+		{[]string{"serve", "--host-key", "/dev/zero"}, "cannot read the host key: /dev/zero: not a regular file (a character device)"},
+		{[]string{"serve", "--presenter-key", "/dev/zero"}, "cannot read the presenter key: /dev/zero: not a regular file (a character device)"},
+		{[]string{"serve", "--host-key", bigKey}, "cannot read the host key: " + bigKey + ": larger than 1 MiB"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {

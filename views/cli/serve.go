@@ -7,8 +7,8 @@ import (
 	"math"
 	"net"
 	"os"
-	"path/filepath"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
