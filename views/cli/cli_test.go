@@ -611,6 +611,13 @@ func TestDrillCommand(t *testing.T) {
 	if !ok || app.Session() != nil {
 		t.Fatal("the drill did not open on the drill screen")
 	}
+	// esc leaves the drill for the home list eoslab opens on, sandbox and all.
+	var m tea.Model = app
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if v := m.View(); !strings.Contains(v, "s sandbox") {
+		t.Errorf("the home list after the drill has no sandbox:\n%s", v)
+	}
 	if code, out, _ := runCLI(t, "drill", "--seed=12", "--count", "2", "--kafka", "4"); code != 0 || !strings.HasSuffix(out, "--kafka 4\n") {
 		t.Fatalf("--kafka 4: %d %q", code, out)
 	}
