@@ -73,6 +73,9 @@ func (f StateFile) Load() ([]byte, error) {
 	return b, err
 }
 
+// String is the file's path, for messages about it.
+func (f StateFile) String() string { return string(f) }
+
 // Save writes the file atomically.
 func (f StateFile) Save(b []byte) error { return WriteState(string(f), b) }
 
