@@ -75,6 +75,7 @@ func TestGoldenPlayer(t *testing.T) {
 		{"player-160x48-ascii", 160, 48, views.Options{ASCII: true}, append(append(toStep(6), "2"), toStep(6)...)},
 		{"player-120x40-violation", 120, 40, views.Options{StartLesson: "idempotence-off"}, []string{"right", "2", "right"}},
 		{"home-80x24", 80, 24, views.Options{StartLesson: "none"}, []string{"down", "down"}},
+		{"home-60x20", 60, 20, views.Options{StartLesson: "none"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

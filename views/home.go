@@ -315,7 +315,7 @@ func (h Home) View() string {
 		return ""
 	}
 	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
-	lines := []string{title, clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
+	lines := []string{clip(title, h.w, h.th.Sym.Ellipsis), clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
 	lines = append(lines, splitLines(h.list.View())...)
 	if n := h.aboutHeight(); n > 0 {
 		for _, l := range h.aboutLines()[:n] {

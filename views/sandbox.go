@@ -361,7 +361,7 @@ func (s *Sandbox) openPreset(i int) {
 		return
 	}
 	s.sess, s.picking = sess, false
-	s.say(theme.Accent, "the world waits for you: s sends, n steps, : takes a scenario line, ? lists every key")
+	s.say(theme.Accent, "the world waits for you: s sends, n steps, : any scenario line, ? every key")
 	s.refresh()
 }
 

@@ -468,7 +468,17 @@ func (s Sandbox) pickerView() string {
 	blocks := []block{
 		{Rect{0, 0, s.w, s.h - 2}, lines, false},
 		{Rect{0, s.h - 2, s.w, 1}, []string{s.statusLine()}, false},
-		{Rect{0, s.h - 1, s.w, 1}, []string{s.help.ShortHelpView([]key.Binding{s.keys.Up, s.keys.Deliver, s.keys.Quit})}, false},
+		{Rect{0, s.h - 1, s.w, 1}, []string{s.help.ShortHelpView(pickerHelp(s.keys, len(s.presets)))}, false},
 	}
 	return compose(s.w, s.h, blocks)
+}
+
+// pickerHelp is the preset picker's short help: what pickKey does, not
+// the world's keys (enter opens a preset there; it delivers nothing).
+func pickerHelp(k SandboxKeyMap, n int) []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "choose")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/1-"+strconv.Itoa(max(n, 1)), "open")),
+		k.Quit,
+	}
 }

@@ -3,10 +3,10 @@ package progress
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/eoslab/eoslab/lessons/regfile"
 )
 
 // HostKeyFile is the name of eoslab serve's host key in the state
@@ -47,23 +47,7 @@ const maxStateFile = 16 << 20
 // ReadState reads a file of the state directory; a missing one is
 // errors.Is(err, fs.ErrNotExist), anything but a regular file an error.
 func ReadState(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
-	if err == nil && len(b) > maxStateFile {
-		err = fmt.Errorf("%s: larger than %d MiB", path, maxStateFile>>20)
-	}
-	return b, err
+	return regfile.ReadFile(path, maxStateFile)
 }
 
 // WriteState puts src at path atomically, as the progress file is
@@ -88,6 +72,9 @@ func (f StateFile) Load() ([]byte, error) {
 	}
 	return b, err
 }
+
+// String is the file's path, for messages about it.
+func (f StateFile) String() string { return string(f) }
 
 // Save writes the file atomically.
 func (f StateFile) Save(b []byte) error { return WriteState(string(f), b) }

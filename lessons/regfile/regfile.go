@@ -10,6 +10,7 @@ package regfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -75,4 +76,28 @@ func Open(path string) (*os.File, error) {
 		return nil, &NotRegularError{Path: path, Mode: st.Mode()}
 	}
 	return f, nil
+}
+
+// ReadFile reads path, opened as Open does, and at most max bytes of it: a
+// larger file is an error that names it and the limit. It is for the small
+// files eoslab reads whole by name (a key file, a file of the state
+// directory), so that none of them can block on a FIFO or fill the memory.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: larger than %s", path, size(max))
+	}
+	return b, err
+}
+
+func size(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

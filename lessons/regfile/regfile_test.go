@@ -50,3 +50,29 @@ func TestOpen(t *testing.T) {
 		}
 	}
 }
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "k")
+	if err := os.WriteFile(p, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(p, 5); err != nil || string(b) != "12345" {
+		t.Errorf("at the limit: %q, %v", b, err)
+	}
+	if _, err := ReadFile(p, 4); err == nil || err.Error() != p+": larger than 4 bytes" {
+		t.Errorf("over the limit: %v", err)
+	}
+	if _, err := ReadFile(dir, 5); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v", err)
+	}
+	if runtime.GOOS != "windows" {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		if _, err := ReadFile(fifo, 5); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("a FIFO: %v", err)
+		}
+	}
+}

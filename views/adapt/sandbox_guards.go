@@ -106,7 +106,7 @@ func (x *Sandbox) setupLines(g guards) []string {
 				d.Set = d.Set.With(engine.ProducerIdempotence)
 				if !g.idempotence && d.Config.TransactionalID != "" {
 					// Java refuses transactional.id without
-					// idempotence (ConfigException, ref 1.1): the
+					// idempotence (ConfigException from ProducerConfig.postProcessAndValidateIdempotenceConfigs): the
 					// instance runs without transactions.
 					d.Config.TransactionalID = ""
 					d.Set &^= 1 << engine.ProducerTransactionalID

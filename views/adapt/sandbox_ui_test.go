@@ -346,6 +346,10 @@ func TestHomeSandboxEntry(t *testing.T) {
 	if !m.(views.App).SandboxOpen() || !strings.Contains(m.View(), "Pick a starting world") {
 		t.Fatalf("enter did not open the picker:\n%s", m.View())
 	}
+	// The picker's help names what its keys do: enter opens a preset.
+	if v := m.View(); strings.Contains(v, "deliver it now") || !strings.Contains(v, "enter/1-4 open") {
+		t.Errorf("the picker's help:\n%s", v)
+	}
 	for _, k := range []string{"2", "i", "n", "q"} {
 		m, _ = m.Update(viewtest.Key(k))
 		viewtest.CheckScreen(t, m.View(), 80, 24, "home sandbox "+k)

@@ -8,7 +8,7 @@ import (
 // The tones the views draw the engine's typed states and error codes in,
 // decided here from the values, never from their names.
 
-// txnTone is what a coordinator state means to a reader (ref 3.3).
+// txnTone is what a coordinator state (TransactionState) means to a reader.
 func txnTone(s engine.TxnState) views.Tone {
 	switch s {
 	case engine.Ongoing:
@@ -28,7 +28,7 @@ func txnTone(s engine.TxnState) views.Tone {
 	}
 }
 
-// clientTone is what a producer's TransactionManager state means (ref 1.3).
+// clientTone is what a producer's TransactionManager.State means.
 func clientTone(s engine.ClientState) views.Tone {
 	switch s {
 	case engine.Uninitialized:

@@ -498,6 +498,7 @@ func TestServeLogEscapes(t *testing.T) {
 func TestServeFlags(t *testing.T) {
 	dir := t.TempDir()
 	badKey := writeFile(t, "pres.pub", "# the presenter\nssh-ed25519 not-base64\n")
+	bigKey := writeFile(t, "big", strings.Repeat("#", 1<<20+1))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -512,8 +513,9 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "extra"}, "unexpected argument"},
 		{[]string{"serve", "--kafka", "5"}, "--kafka takes 3"},
 		{[]string{"serve", "--host-key", writeFile(t, "host", "not a key")}, "not an unencrypted SSH private key"},
-		{[]string{"serve", "--host-key", "/dev/zero"}, "cannot read the host key: larger than 1 MiB"},
-		{[]string{"serve", "--presenter-key", "/dev/zero"}, "/dev/zero: cannot read: larger than 1 MiB"},
+		{[]string{"serve", "--host-key", "/dev/zero"}, "cannot read the host key: /dev/zero: not a regular file (a character device)"},
+		{[]string{"serve", "--presenter-key", "/dev/zero"}, "cannot read the presenter key: /dev/zero: not a regular file (a character device)"},
+		{[]string{"serve", "--host-key", bigKey}, "cannot read the host key: " + bigKey + ": larger than 1 MiB"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
@@ -608,6 +610,13 @@ func TestDrillCommand(t *testing.T) {
 	app, ok := opened.(views.App)
 	if !ok || app.Session() != nil {
 		t.Fatal("the drill did not open on the drill screen")
+	}
+	// esc leaves the drill for the home list eoslab opens on, sandbox and all.
+	var m tea.Model = app
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if v := m.View(); !strings.Contains(v, "s sandbox") {
+		t.Errorf("the home list after the drill has no sandbox:\n%s", v)
 	}
 	if code, out, _ := runCLI(t, "drill", "--seed=12", "--count", "2", "--kafka", "4"); code != 0 || !strings.HasSuffix(out, "--kafka 4\n") {
 		t.Fatalf("--kafka 4: %d %q", code, out)

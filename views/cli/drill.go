@@ -59,14 +59,16 @@ func drill(f tuiFlags, kafka int, seed uint64, count int, stdout io.Writer) erro
 		return asInvalid(err)
 	}
 	first := true
-	opts := views.Options{NoColor: f.noColor, ASCII: f.ascii, StartDrill: true,
+	// After the drill, esc leads to the same home list as 'eoslab' opens
+	// (the sandbox on it, lessons under the drill's protocol).
+	opts := withSandbox(views.Options{NoColor: f.noColor, ASCII: f.ascii, StartDrill: true, Kafka: kafka,
 		NewDrill: func(int) (views.Drill, error) {
 			if first {
 				first = false
 				return d, nil
 			}
 			return adapt.NewDrillFor(clockSeed(), count, kafka)
-		}}.WithEnv(os.Getenv)
+		}}).WithEnv(os.Getenv)
 	st, err := openProgress(true)
 	if err != nil {
 		return err

@@ -77,6 +77,23 @@ func TestFIFOsAreRefused(t *testing.T) {
 	}
 }
 
+// TestFIFOKeysAreRefused gives serve a FIFO with no writer for its key
+// files: it ends at once with exit 2, before anything listens.
+func TestFIFOKeysAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	key := mkfifo(t, dir, "key")
+	for _, c := range []struct{ flag, what string }{
+		{"--host-key", "host key"},
+		{"--presenter-key", "presenter key"},
+	} {
+		code, out, errs := runNoHang(t, key, "serve", "--addr", "127.0.0.1:0", c.flag, key)
+		want := "eoslab serve: cannot read the " + c.what + ": " + key + ": not a regular file (a named pipe); eoslab reads files only\n"
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("serve %s FIFO: exit %d, out %q, err %q; want exit 2 and %q", c.flag, code, out, errs, want)
+		}
+	}
+}
+
 // TestFIFOProgressIsRefused puts a FIFO where progress.json goes: every
 // command that reads the progress ends at once with exit 2 and the name,
 // and the FIFO is left where it is.

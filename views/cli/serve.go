@@ -40,15 +40,18 @@ func serveCommand() *cobra.Command {
 it on their own terminal (own size, focus and scroll) and answers each
 question before the presenter reveals it. Students need only ssh:
   ssh -p 2222 SEAT@HOST        (the password is the class code)
+The presenter logs in with the presenter code serve prints (or the key
+--presenter-key names). A seat is its first session's: the seat code it
+shows once is the password back to that seat (after a dropped connection
+or the idle timeout); the class code will not open a taken seat.
 Presenter keys: the lesson keys, and a reveals a question; c conceals the
-tally until the reveal; s shows the summary (e writes it to
-class-summary.txt); x lets students open the class's world in a sandbox of
-their own (x). Everyone: t switches light/dark; w shows why a revealed
-question's answer is right (it opens by itself after each reveal; esc
-closes it). A seat is its first session's: its seat code, shown once, is
-the password back to it. The class (step, answers, seats, codes) is kept in
-the state directory (class.json) and comes back on a restart within 6
-hours for the same lesson. Exit code 2 on bad flags or files.`,
+tally until the reveal; s shows the summary, e (in it) writes it to
+class-summary.txt in the state directory; x lets students open the
+class's world in a sandbox of their own (they press x). Everyone: t
+switches light/dark; w shows why a revealed question's answer is right (it
+opens by itself after each reveal; esc closes it). The class (step,
+answers, seats, codes) is kept in the state directory (class.json) and
+comes back on a restart within 6 hours for the same lesson. Exit code 2 on bad flags or files.`,
 		Example:           "  eoslab serve --lesson zombie --code kafka42\n  eoslab serve --addr 0.0.0.0:2222 --solo",
 		Args:              noArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/eoslab/eoslab/engine/termsafe"
+	"github.com/eoslab/eoslab/lessons/regfile"
 )
 
 // serveLog is the server's log on w. Its lines carry what SSH clients
@@ -45,7 +47,7 @@ func loadHostKey(path string) ([]byte, string, error) {
 			return nil, "", invalid("%s: cannot write the host key: %v", path, err)
 		}
 	} else if err != nil {
-		return nil, "", invalid("%s: cannot read the host key: %v", path, err)
+		return nil, "", invalid("eoslab serve: cannot read the host key: %v", err)
 	}
 	signer, err := gossh.ParsePrivateKey(b)
 	if err != nil {
@@ -60,16 +62,14 @@ func loadHostKey(path string) ([]byte, string, error) {
 const maxKeyFileBytes = 1 << 20
 
 // readKeyFile reads a key file of at most maxKeyFileBytes; a larger one is
-// an error. A missing file's error is os.Open's (errors.Is ErrNotExist).
+// an error, and so is what is not a regular file (a FIFO would block the
+// open). Every error's text starts with the path; a missing file's is
+// errors.Is ErrNotExist.
 func readKeyFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileBytes+1))
-	if err == nil && len(b) > maxKeyFileBytes {
-		err = fmt.Errorf("larger than %d MiB; a key file holds a few lines", maxKeyFileBytes>>20)
+	b, err := regfile.ReadFile(path, maxKeyFileBytes)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = fmt.Errorf("%s: %w", path, pe.Err)
 	}
 	return b, err
 }
@@ -79,7 +79,7 @@ func readKeyFile(path string) ([]byte, error) {
 func readPublicKeys(path string) ([]gossh.PublicKey, error) {
 	b, err := readKeyFile(path)
 	if err != nil {
-		return nil, invalid("%s: cannot read: %v", path, err)
+		return nil, invalid("eoslab serve: cannot read the presenter key: %v", err)
 	}
 	var keys []gossh.PublicKey
 	for i, line := range strings.Split(string(b), "\n") {

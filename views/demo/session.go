@@ -1,7 +1,7 @@
 // Package demo holds hand-written lessons with realistic data, played by a
 // scripted Session. The views' tests use it, and so can anyone who wants to
 // look at the UI without running a simulation. Its frames are written by
-// hand after shared/kafka-eos-reference.md; they are not computed by one.
+// hand after Kafka's behaviour; they are not computed by one.
 //
 // It imports views for the view-model types, and engine only
 // for the Kafka names it shows (states, error codes), which are defined once

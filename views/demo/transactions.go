@@ -5,7 +5,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 )
 
-// txnStates are the names of the eight coordinator states (ref 3.3) in the
+// txnStates are the names of the eight coordinator states (TransactionState) in the
 // order of their ids, as CoordinatorView.States wants them. The names, like
 // those of the client states and error codes below, are the engine's, where
 // each is defined once.
@@ -29,7 +29,7 @@ func setClientState(p *views.ProducerView, s engine.ClientState, tone views.Tone
 }
 
 const (
-	txnID  = "payment-processor-1" // abs(hashCode) % 50 = 3 (ref 3.1)
+	txnID  = "payment-processor-1" // abs(hashCode) % 50 = 3 (TransactionStateManager.partitionFor)
 	coordA = "coordinator"
 	t0     = "t-0 leader"
 	t1     = "t-1 leader"

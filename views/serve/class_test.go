@@ -328,3 +328,26 @@ func TestEveryRevealReachesEveryStudent(t *testing.T) {
 		})
 	}
 }
+
+// namedKeeper is a Keeper on a file that names it, as progress.StateFile
+// does.
+type namedKeeper struct{ b []byte }
+
+func (k namedKeeper) Load() ([]byte, error) { return k.b, nil }
+func (k namedKeeper) Save([]byte) error     { return nil }
+func (k namedKeeper) String() string        { return "state/class.json" }
+
+// A kept class that is not JSON is reported with the file's name, and the
+// class starts afresh.
+func TestKeptClassErrorNamesTheFile(t *testing.T) {
+	var got []string
+	k := &keeper{k: namedKeeper{[]byte("garbage")}, within: time.Hour, now: time.Now,
+		onError: func(err error) { got = append(got, err.Error()) }}
+	codes := Codes{Class: "c", Presenter: "p"}
+	if _, err := newClass(lessons.Load, "zombie", k, &codes); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "state/class.json: invalid character 'g'") || !strings.HasSuffix(got[0], "; starting afresh") {
+		t.Errorf("errors %q", got)
+	}
+}

@@ -74,7 +74,12 @@ func (k *keeper) restore(st *classState, start string, codes *Codes) (bool, erro
 	}
 	var kc keptClass
 	if err := json.Unmarshal(b, &kc); err != nil {
-		k.onError(fmt.Errorf("the kept class: %v; starting afresh", err))
+		where := "the kept class"
+		if n, ok := k.k.(fmt.Stringer); ok {
+			// A Keeper on a file names it, so the operator can look.
+			where = n.String()
+		}
+		k.onError(fmt.Errorf("%s: %v; starting afresh", where, err))
 		return false, nil
 	}
 	if kc.Version != keptVersion || kc.Start != start || k.now().Sub(kc.Saved) > k.within || kc.Codes.Class == "" {
