@@ -37,7 +37,9 @@ func startPty(t *testing.T, args string) *ptyRun {
 		t.Skipf("the pseudo-terminal does not start cooked: %s", before)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "EOSLAB_TEST_AS_MAIN=1", "EOSLAB_TEST_ARGS="+args, "TERM=xterm-256color", "EOSLAB_STATE_DIR="+t.TempDir())
+	// CI= because termenv takes a set CI for "no terminal" and would then
+	// never ask for the background colour this test signals during.
+	cmd.Env = append(os.Environ(), "EOSLAB_TEST_AS_MAIN=1", "EOSLAB_TEST_ARGS="+args, "TERM=xterm-256color", "CI=", "EOSLAB_STATE_DIR="+t.TempDir())
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {

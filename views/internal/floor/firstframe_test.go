@@ -78,7 +78,7 @@ type start struct{ wall, cpu time.Duration }
 func firstFrame(b *testing.B, bin, state, marker string) (st start) {
 	b.Helper()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=", "NO_COLOR=", "XDG_STATE_HOME="+state, "EOSLAB_STATE_DIR="+state)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=", "NO_COLOR=", "CI=", "XDG_STATE_HOME="+state, "EOSLAB_STATE_DIR="+state)
 	t0 := time.Now()
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {
