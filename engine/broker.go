@@ -181,10 +181,10 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	b := r.Batches[0]
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
-	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	who := func() string { return "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs() }
 	switch {
 	case res.Code != None:
-		text := "rejects " + who
+		text := "rejects " + who()
 		if res.Expected >= 0 && res.Code == OutOfOrderSequenceNumber {
 			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
 		}
@@ -193,17 +193,17 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
-		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
+		w.emitRule(EvSeqCheck, actor, "finds "+who()+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
 		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
-		text := "accepts " + who + " at offsets " + nb.Offsets()
+		e := w.emitTyped(EvSeqCheck, actor, sayAccepts).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
+		e.Rule, e.x, e.y, e.arg, e.z = res.Rule, b.BaseSequence, nb.Count, nb.BaseOffset, -1
 		if res.Expected >= 0 {
-			text += " (expected seq " + itoa(int64(res.Expected)) + ")"
+			e.z = res.Expected
 		}
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	}
 	if !res.Duplicate {
 		w.afterAppend(p)

@@ -137,8 +137,9 @@ type Event struct {
 	Time  int64  `json:"time"`
 	Actor string `json:"actor"`
 	// text is the event's words when they were written where it happened
-	// (describe renders them; read them with Text).
-	text string
+	// (describe renders them; read them with Text), by reference: most
+	// events have none, their words are made from the typed fields.
+	text *string
 	// Rule is what decided, if anything (the zero Rule if nothing).
 	Rule Rule `json:"-"`
 	// TxnID is the transactional id the event is about, if any.
@@ -153,16 +154,19 @@ type Event struct {
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
 	Change  Transition `json:"-"`
+	// say is how describe words the event (sayDetail: text holds its
+	// words); arg, x, y and z are the numbers it uses, their meaning set
+	// by say (see the phrases).
+	say phrase
 	// pid and epoch are the producer the event is about when no message
 	// says it (a leader's decision on a batch, a marker); hasPID says
 	// they are set. Read them with Producer.
-	pid    int64
 	epoch  int16
 	hasPID bool
-	// say is how describe words an event about one message (sayDetail:
-	// text holds its words); arg is a number it uses (a delay's ms).
-	say phrase
-	arg int64
+	x      int32
+	pid    int64
+	arg    int64
+	y, z   int32
 }
 
 // HasTP reports whether the event is about a partition.
@@ -200,6 +204,16 @@ const (
 	sayLostFrom            // is down: m12 Produce from A is lost
 	sayPaused              // is paused: m12 Produce waits in its socket buffer
 	sayDelayed             // delays m12 Produce by arg ms
+
+	// The phrases from here on are events about no message, rendered from
+	// their typed fields by describeTyped.
+	sayAccepts    // accepts pid= epoch= seq=x(count y) at offsets arg[ (expected seq z)], z < 0 for none
+	sayAcked      // send to TP acknowledged at offset arg[, a retry when x == 1]
+	sayWatermark  // TP high watermark x -> arg, LSO y -> z (or "stays z")
+	sayNothingNew // (isolation, read_committed when x == 1) gets nothing new from TP at arg
+	sayInitFails  // answers InitProducerId TxnID with Code
+	sayRetries    // gets Code: retries after backoff
+	sayRefinds    // gets Code: finds the coordinator again and retries
 )
 
 // phraseHeads are the words a phrase starts with, before the message.
@@ -290,15 +304,18 @@ func (e *Event) fault(k FaultKind) *Event {
 // detail, written where they happen. numbered says whether the text names
 // the event's message by its number.
 func describe(e *Event, numbered bool) string {
+	if e.say >= sayAccepts {
+		return describeTyped(e)
+	}
 	m := e.Message
 	if e.say == sayDetail || m == nil {
 		if from, to, ok := e.Change.Client(); ok {
-			return from.String() + " -> " + to.String() + e.text
+			return from.String() + " -> " + to.String() + e.detail()
 		}
 		if from, to, ok := e.Change.Txn(); ok {
-			return e.TxnID + " " + from.String() + " -> " + to.String() + e.text
+			return e.TxnID + " " + from.String() + " -> " + to.String() + e.detail()
 		}
-		return e.text
+		return e.detail()
 	}
 	var b strings.Builder
 	b.Grow(96)
@@ -337,6 +354,94 @@ func describe(e *Event, numbered bool) string {
 	return b.String()
 }
 
+// detail is the words written where the event happened, if any.
+func (e *Event) detail() string {
+	if e.text == nil {
+		return ""
+	}
+	return *e.text
+}
+
+// textRef is a detail as an event holds it: nil for none.
+func textRef(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// describeTyped renders the events whose words are all in typed fields and
+// about no message (the phrases from sayAccepts on): the common decisions
+// of a produce, a fetch and a retry, which used to build their words where
+// they were decided.
+func describeTyped(e *Event) string {
+	var b strings.Builder
+	b.Grow(80)
+	switch e.say {
+	case sayAccepts:
+		nb := Batch{BaseSequence: e.x, Count: e.y, BaseOffset: e.arg}
+		b.WriteString("accepts pid=")
+		b.WriteString(itoa(e.pid))
+		b.WriteString(" epoch=")
+		b.WriteString(itoa(int64(e.epoch)))
+		b.WriteString(" seq=")
+		b.WriteString(nb.Seqs())
+		b.WriteString(" at offsets ")
+		b.WriteString(nb.Offsets())
+		if e.z >= 0 {
+			b.WriteString(" (expected seq ")
+			b.WriteString(itoa(int64(e.z)))
+			b.WriteString(")")
+		}
+	case sayAcked:
+		b.WriteString("send to ")
+		b.WriteString(e.TP.String())
+		b.WriteString(" acknowledged at offset ")
+		b.WriteString(itoa(e.arg))
+		if e.x == 1 {
+			b.WriteString(" (the broker recognised a retry; nothing new was written)")
+		}
+	case sayWatermark:
+		b.WriteString(e.TP.String())
+		b.WriteString(" high watermark ")
+		b.WriteString(itoa(int64(e.x)))
+		b.WriteString(" -> ")
+		b.WriteString(itoa(e.arg))
+		if e.y != e.z {
+			b.WriteString(", LSO ")
+			b.WriteString(itoa(int64(e.y)))
+			b.WriteString(" -> ")
+		} else {
+			b.WriteString(", LSO stays ")
+		}
+		b.WriteString(itoa(int64(e.z)))
+	case sayNothingNew:
+		if e.x == 1 {
+			b.WriteString("(read_committed)")
+		} else {
+			b.WriteString("(read_uncommitted)")
+		}
+		b.WriteString(" gets nothing new from ")
+		b.WriteString(e.TP.String())
+		b.WriteString(" at ")
+		b.WriteString(itoa(e.arg))
+	case sayInitFails:
+		b.WriteString("answers InitProducerId ")
+		b.WriteString(e.TxnID)
+		b.WriteString(" with ")
+		b.WriteString(e.Code.String())
+	case sayRetries, sayRefinds:
+		b.WriteString("gets ")
+		b.WriteString(e.Code.String())
+		if e.say == sayRetries {
+			b.WriteString(": retries after backoff")
+		} else {
+			b.WriteString(": finds the coordinator again and retries")
+		}
+	}
+	return b.String()
+}
+
 // Line is the transcript form: time, actor, text and rule.
 func (e Event) Line() string {
 	var b strings.Builder
@@ -362,7 +467,7 @@ func (e Event) Line() string {
 func (w *World) record(e Event, detail string) *Event {
 	p := w.events.push(e)
 	p.Seq, p.Step, p.Time = w.events.len()-1, w.stepCount, w.now
-	p.text = detail
+	p.text = textRef(detail)
 	if p.Message != nil {
 		p.Msg = p.Message.ID
 		w.changes.message(p.Message.ID)
@@ -378,7 +483,16 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
 	p := w.events.next()
-	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, text
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, textRef(text)
+	w.changes.actor(actor)
+	return p
+}
+
+// emitTyped records an event that describe words from its typed fields
+// with phrase say; the call site sets the fields the phrase reads.
+func (w *World) emitTyped(kind EventKind, actor string, say phrase) *Event {
+	p := w.events.next()
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.say = w.events.len()-1, w.stepCount, w.now, kind, actor, say
 	w.changes.actor(actor)
 	return p
 }

@@ -642,7 +642,23 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	return m
 }
 
-func brokerAddr(id int) string { return "broker-" + strconv.Itoa(id) }
+func brokerAddr(id int) string {
+	if id >= 0 && id < len(brokerAddrs) {
+		return brokerAddrs[id]
+	}
+	return "broker-" + strconv.Itoa(id)
+}
+
+// brokerAddrs are the names of the first brokers, made once: a broker's
+// name is asked for on most steps, and building it each time was a
+// noticeable part of one.
+var brokerAddrs = func() [16]string {
+	var a [16]string
+	for i := range a {
+		a[i] = "broker-" + strconv.Itoa(i)
+	}
+	return a
+}()
 
 // BrokerAddr is a broker's name as actors and messages use it: broker-N.
 func BrokerAddr(id int) string { return brokerAddr(id) }

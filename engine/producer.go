@@ -788,12 +788,12 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 func (w *World) coordinatorRetry(p *Producer, h TxnRequest, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", because(RuleErrorFindCoordinator, "retried")).code(code)
+		w.emitTyped(EvClientError, p.Name, sayRefinds).code(code).Rule = because(RuleErrorFindCoordinator, "retried")
 		w.lookupCoordinator(p, false, p.Config.TransactionalID)
 		p.reenqueue(h)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", because(RuleErrorRetriable, "retriable")).code(code)
+		w.emitTyped(EvClientError, p.Name, sayRetries).code(code).Rule = because(RuleErrorRetriable, "retriable")
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 		return true
@@ -1035,11 +1035,11 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 		}
 		ps.LastAckedOffset = r.BaseOffset
 		p.Acked = append(p.Acked, AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Records: b.Records, Duplicate: r.Duplicate})
-		text := "send to " + b.TP.String() + " acknowledged at offset " + itoa(r.BaseOffset)
+		e := w.emitTyped(EvInfo, p.Name, sayAcked).on(b.TP)
+		e.arg = r.BaseOffset
 		if r.Duplicate {
-			text += " (the broker recognised a retry; nothing new was written)"
+			e.x = 1
 		}
-		w.emit(EvInfo, p.Name, text).on(b.TP)
 		p.removeBatch(b.ID)
 		return
 	}

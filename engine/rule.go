@@ -358,8 +358,42 @@ func WriteRules(b *strings.Builder) {
 // changed once made, so events and snapshots share its parts.
 type Rule struct {
 	Reason Reason
+	// say and arg are the arguments of a detail made when it is shown
+	// (ruleSays), where Detail is empty.
+	say    ruleSay
+	arg    int32
 	Detail string
 	more   *Rule
+}
+
+// ruleSay is how a rule's detail is worded from its argument, for the
+// rules of the common steps, whose words used to be made where they were
+// decided. The zero ruleSay is a detail in words (Detail).
+type ruleSay uint8
+
+const (
+	ruleSayDetail   ruleSay = iota
+	ruleSaySameBase         // same epoch, base nextSeq(arg) == last arg + 1
+	ruleSayStopLSO          // reads stop at the LSO arg
+	ruleSayStopHW           // reads stop at the high watermark arg
+)
+
+// detail is the rule's arguments in words.
+func (r *Rule) detail() string {
+	switch r.say {
+	case ruleSaySameBase:
+		return "same epoch, base " + itoa(int64(nextSeq(r.arg))) + " == last " + itoa(int64(r.arg)) + " + 1"
+	case ruleSayStopLSO:
+		return "reads stop at the LSO " + itoa(int64(r.arg))
+	case ruleSayStopHW:
+		return "reads stop at the high watermark " + itoa(int64(r.arg))
+	}
+	return r.Detail
+}
+
+// typedRule is rule reason with a detail worded by say from arg.
+func typedRule(reason Reason, say ruleSay, arg int32) Rule {
+	return Rule{Reason: reason, say: say, arg: arg}
 }
 
 // because is a rule: reason r with its arguments in words.
@@ -396,7 +430,7 @@ func (r Rule) Parts() []Rule {
 	}
 	var out []Rule
 	for p := &r; p != nil; p = p.more {
-		out = append(out, Rule{Reason: p.Reason, Detail: p.Detail})
+		out = append(out, Rule{Reason: p.Reason, Detail: p.detail()})
 	}
 	return out
 }
@@ -426,12 +460,13 @@ func (r Rule) write(b *strings.Builder) {
 			b.WriteString("; ")
 		}
 		info := p.Reason.Info()
+		detail := p.detail()
 		b.WriteString(info.Source)
-		if info.Source != "" && p.Detail != "" {
+		if info.Source != "" && detail != "" {
 			b.WriteString(": ")
 		}
-		b.WriteString(p.Detail)
-		if info.Source == "" && p.Detail == "" {
+		b.WriteString(detail)
+		if info.Source == "" && detail == "" {
 			b.WriteString(info.Words)
 		}
 	}
@@ -442,8 +477,8 @@ func (r Rule) write(b *strings.Builder) {
 func (r Rule) Words() string {
 	var out []string
 	for p := &r; p != nil && !p.IsZero(); p = p.more {
-		if p.Detail != "" {
-			out = append(out, p.Detail)
+		if d := p.detail(); d != "" {
+			out = append(out, d)
 		}
 	}
 	return strings.Join(out, "; ")

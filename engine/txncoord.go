@@ -184,12 +184,25 @@ func (w *World) onFindCoordinator(id int, m *Message, r *FindCoordinatorRequest)
 	w.reply(m, MsgFindCoordinatorResponse, resp)
 }
 
-func (w *World) coordActor(t *TxnStatePartition) string { return "coordinator(" + t.addr() + ")" }
+func (w *World) coordActor(t *TxnStatePartition) string {
+	if t.Leader >= 0 && t.Leader < len(coordActors) {
+		return coordActors[t.Leader]
+	}
+	return "coordinator(" + t.addr() + ")"
+}
+
+// coordActors are the coordinators' actor names, made once like brokerAddrs.
+var coordActors = func() (a [len(brokerAddrs)]string) {
+	for i := range a {
+		a[i] = "coordinator(" + brokerAddr(i) + ")"
+	}
+	return a
+}()
 
 // onInitProducerID follows the decision table of ref 3.4, in order.
 func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitTyped(EvClientError, actor, sayInitFails).txn(r.TransactionalID).code(code).Rule = why
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: code, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	if r.Idempotent {
