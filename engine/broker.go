@@ -181,7 +181,9 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	b := r.Batches[0]
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
-	who := func() string { return "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs() }
+	who := func() string {
+		return "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	}
 	switch {
 	case res.Code != None:
 		text := "rejects " + who()
