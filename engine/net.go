@@ -637,7 +637,9 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	w.nextMsg++
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.now, Body: body}
 	w.schedule(w.now+w.config.LatencyMs, item{Kind: itemDeliver, Msg: m})
-	w.record(Event{Kind: EvSend, Actor: from, Message: m, say: saySends}, "")
+	e := w.emitTyped(EvSend, from, saySends)
+	e.Msg, e.Message = m.ID, m
+	w.changes.message(m.ID)
 	w.cost.countSend(m)
 	return m
 }

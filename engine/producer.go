@@ -218,7 +218,8 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
 		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (TransactionManager.State.isTransitionValid)")
 	}
-	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
+	e := w.emit(EvClientState, p.Name, "")
+	e.TxnID, e.Change = p.Config.TransactionalID, ClientTransition(p.State, to)
 	p.State = to
 }
 
