@@ -152,7 +152,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	var out ErrorCode
 	switch code {
 	case None:
-		w.emit(EvSeqCheck, r.TP.String(), "verification passed: "+r.TP.String()+" is in the transaction").on(r.TP).txn(r.TransactionalID)
+		w.emitTyped(EvSeqCheck, r.TP.String(), sayVerified).on(r.TP).txn(r.TransactionalID)
 		w.finishProduce(p, pk.Msg, r, pk.Guard)
 		return
 	case TransactionAbortable:

@@ -214,6 +214,9 @@ const (
 	sayInitFails  // answers InitProducerId TxnID with Code
 	sayRetries    // gets Code: retries after backoff
 	sayRefinds    // gets Code: finds the coordinator again and retries
+	sayDurable    // TxnID From -> To (durable at __transaction_state-x offset arg, epoch epoch)
+	sayVerified   // verification passed: TP is in the transaction
+	sayVerifies   // verifies TP for TxnID pid=arg epoch=epoch: Code
 )
 
 // phraseHeads are the words a phrase starts with, before the message.
@@ -429,6 +432,37 @@ func describeTyped(e *Event) string {
 		b.WriteString("answers InitProducerId ")
 		b.WriteString(e.TxnID)
 		b.WriteString(" with ")
+		b.WriteString(e.Code.String())
+	case sayDurable:
+		from, to, _ := e.Change.Txn()
+		b.WriteString(e.TxnID)
+		b.WriteString(" ")
+		b.WriteString(from.String())
+		b.WriteString(" -> ")
+		b.WriteString(to.String())
+		b.WriteString(" (durable at ")
+		b.WriteString(TxnStateTopic)
+		b.WriteString("-")
+		b.WriteString(itoa(int64(e.x)))
+		b.WriteString(" offset ")
+		b.WriteString(itoa(e.arg))
+		b.WriteString(", epoch ")
+		b.WriteString(itoa(int64(e.epoch)))
+		b.WriteString(")")
+	case sayVerified:
+		b.WriteString("verification passed: ")
+		b.WriteString(e.TP.String())
+		b.WriteString(" is in the transaction")
+	case sayVerifies:
+		b.WriteString("verifies ")
+		b.WriteString(e.TP.String())
+		b.WriteString(" for ")
+		b.WriteString(e.TxnID)
+		b.WriteString(" pid=")
+		b.WriteString(itoa(e.arg))
+		b.WriteString(" epoch=")
+		b.WriteString(itoa(int64(e.epoch)))
+		b.WriteString(": ")
 		b.WriteString(e.Code.String())
 	case sayRetries, sayRefinds:
 		b.WriteString("gets ")

@@ -404,7 +404,8 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	target.HasPending = false
 	t.Meta[target.TransactionalID] = target
 	w.noteTxnDeadline(target)
-	w.emitTxnState(actor, target.TransactionalID, old.State, target.State, " (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
+	e := w.emitTyped(EvTxnState, actor, sayDurable).txn(target.TransactionalID)
+	e.Change, e.x, e.arg, e.epoch = TxnTransition(old.State, target.State), t.Partition, rec.Offset, target.ProducerEpoch
 	switch pw.Purpose {
 	case wInit:
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: target.ProducerID, ProducerEpoch: target.ProducerEpoch})
@@ -585,7 +586,8 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 	case !meta.hasPartition(r.Partitions[0]) || meta.State != Ongoing:
 		code = TransactionAbortable
 	}
-	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), cite(RuleVerifyPartitions)).on(r.Partitions[0]).txn(r.TransactionalID).code(code)
+	e := w.emitTyped(EvInfo, brokerAddr(id), sayVerifies).on(r.Partitions[0]).txn(r.TransactionalID).code(code)
+	e.Rule, e.arg, e.epoch = cite(RuleVerifyPartitions), r.ProducerID, r.ProducerEpoch
 	res := []TPCode{{TP: r.Partitions[0], Code: code}}
 	w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyOnly: true, VerifyCorr: r.VerifyCorr})
 }
