@@ -376,6 +376,7 @@ const (
 	ruleSaySameBase         // same epoch, base nextSeq(arg) == last arg + 1
 	ruleSayStopLSO          // reads stop at the LSO arg
 	ruleSayStopHW           // reads stop at the high watermark arg
+	ruleSayCompleting       // TxnState(arg) is still completing
 )
 
 // detail is the rule's arguments in words.
@@ -387,6 +388,8 @@ func (r *Rule) detail() string {
 		return "reads stop at the LSO " + itoa(int64(r.arg))
 	case ruleSayStopHW:
 		return "reads stop at the high watermark " + itoa(int64(r.arg))
+	case ruleSayCompleting:
+		return TxnState(r.arg).String() + " is still completing"
 	}
 	return r.Detail
 }

@@ -257,7 +257,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	}
 	switch meta.State {
 	case PrepareCommit, PrepareAbort:
-		fail(ConcurrentTransactions, actor, because(RuleInitCompleting, meta.State.String()+" is still completing"))
+		fail(ConcurrentTransactions, actor, typedRule(RuleInitCompleting, ruleSayCompleting, int32(meta.State)))
 		return
 	case Ongoing:
 		w.fenceAndAbort(t, meta, wFence, m, because(RuleInitFence, "a new instance fences the open transaction"))
