@@ -636,7 +636,9 @@ func (r *ListOffsetsResponse) describe() string {
 func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Message {
 	w.nextMsg++
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.now, Body: body}
-	w.schedule(w.now+w.config.LatencyMs, item{Kind: itemDeliver, Msg: m})
+	w.seq++
+	p := w.queue.add(w.now+w.config.LatencyMs, w.seq)
+	p.Kind, p.Msg = itemDeliver, m
 	e := w.emitTyped(EvSend, from, saySends)
 	e.Msg, e.Message = m.ID, m
 	w.changes.message(m.ID)

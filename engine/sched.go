@@ -86,18 +86,25 @@ func (q *queue) len() int { return len(q.keys) }
 // at is the item at heap index i.
 func (q *queue) at(i int) *item { return &q.slab[q.keys[i].slot] }
 
-func (q *queue) push(it item) {
+func (q *queue) push(it item) { *q.add(it.At, it.Seq) = it }
+
+// add queues an item at (at, seq) and returns its zero slot, for the
+// caller to fill: the timers and deliveries of every step are written in
+// place rather than copied in whole.
+func (q *queue) add(at, seq int64) *item {
 	var slot int32
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
 		q.free = q.free[:n-1]
-		q.slab[slot] = it
 	} else {
 		slot = int32(len(q.slab))
-		q.slab = append(q.slab, it)
+		q.slab = append(q.slab, item{})
 	}
-	q.keys = append(q.keys, qkey{At: it.At, Seq: it.Seq, slot: slot})
+	q.keys = append(q.keys, qkey{At: at, Seq: seq, slot: slot})
 	q.up(len(q.keys) - 1)
+	p := &q.slab[slot]
+	p.At, p.Seq = at, seq
+	return p
 }
 
 func (q *queue) down(i int) {
@@ -184,7 +191,13 @@ func (w *World) schedule(at int64, it item) {
 }
 
 func (w *World) setTimer(after int64, t Timer) {
-	w.schedule(w.now+after, item{Kind: itemTimer, Timer: t})
+	if t.Kind == TimerRequestTimeout {
+		w.schedule(w.now+after, item{Kind: itemTimer, Timer: t})
+		return
+	}
+	w.seq++
+	p := w.queue.add(w.now+after, w.seq)
+	p.Kind, p.Timer = itemTimer, t
 }
 
 // cancelTimer removes pending timers of a kind for an owner and id.
