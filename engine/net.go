@@ -638,7 +638,7 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.now, Body: body}
 	w.seq++
 	p := w.queue.add(w.now+w.config.LatencyMs, w.seq)
-	p.Kind, p.Msg = itemDeliver, m
+	p.Kind, p.Msg, p.Timer = itemDeliver, m, Timer{}
 	e := w.emitTyped(EvSend, from, saySends)
 	e.Msg, e.Message = m.ID, m
 	w.changes.message(m.ID)

@@ -88,9 +88,10 @@ func (q *queue) at(i int) *item { return &q.slab[q.keys[i].slot] }
 
 func (q *queue) push(it item) { *q.add(it.At, it.Seq) = it }
 
-// add queues an item at (at, seq) and returns its zero slot, for the
-// caller to fill: the timers and deliveries of every step are written in
-// place rather than copied in whole.
+// add queues an item at (at, seq) and returns its slot, for the caller to
+// fill: the timers and deliveries of every step are written in place
+// rather than copied in whole. The slot may hold a taken item's fields:
+// the caller writes Kind, Msg and Timer.
 func (q *queue) add(at, seq int64) *item {
 	var slot int32
 	if n := len(q.free); n > 0 {
@@ -147,7 +148,7 @@ func (q *queue) removeAt(i int) item {
 	s := q.keys
 	slot := s[i].slot
 	it := q.slab[slot]
-	q.slab[slot] = item{}
+	// The slot is not cleared: add's caller writes every field of it.
 	q.free = append(q.free, slot)
 	last := len(s) - 1
 	s[i] = s[last]
@@ -197,7 +198,7 @@ func (w *World) setTimer(after int64, t Timer) {
 	}
 	w.seq++
 	p := w.queue.add(w.now+after, w.seq)
-	p.Kind, p.Timer = itemTimer, t
+	p.Kind, p.Msg, p.Timer = itemTimer, nil, t
 }
 
 // cancelTimer removes pending timers of a kind for an owner and id.
