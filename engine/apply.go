@@ -193,7 +193,8 @@ func (w *World) Step() bool {
 		return false
 	}
 	w.start()
-	it := w.popItem()
+	var it item
+	w.takeItem(&it)
 	w.execute(&it)
 	return true
 }

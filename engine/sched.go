@@ -145,10 +145,16 @@ func (q *queue) pop() item {
 }
 
 func (q *queue) removeAt(i int) item {
+	it := q.slab[q.keys[i].slot]
+	q.removeSlot(i)
+	return it
+}
+
+// removeSlot takes heap index i out of the queue and frees its slot. The
+// slot is not cleared: add's caller writes every field of it.
+func (q *queue) removeSlot(i int) {
 	s := q.keys
 	slot := s[i].slot
-	it := q.slab[slot]
-	// The slot is not cleared: add's caller writes every field of it.
 	q.free = append(q.free, slot)
 	last := len(s) - 1
 	s[i] = s[last]
@@ -157,7 +163,6 @@ func (q *queue) removeAt(i int) item {
 		q.down(i)
 		q.up(i)
 	}
-	return it
 }
 
 // clone copies the queue (keys, slab and free slots).
@@ -264,13 +269,25 @@ func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.ca
 // the next item is always a live one.
 func (w *World) dropCancelled() {
 	for w.queue.len() > 0 && w.isCancelled(w.queue.at(0)) {
-		delete(w.cancelled, w.queue.pop().Seq)
+		delete(w.cancelled, w.queue.keys[0].Seq)
+		w.queue.removeSlot(0)
 	}
 }
 
 // popItem takes the next item, which dropCancelled made a live one.
 func (w *World) popItem() item {
-	it := w.queue.pop()
+	var it item
+	w.takeItem(&it)
+	return it
+}
+
+// takeItem is popItem into it: a step's item is copied out of the queue
+// once, into the step's own variable.
+func (w *World) takeItem(it *item) {
+	q := &w.queue
+	slot := q.keys[0].slot
+	*it = q.slab[slot]
+	q.removeSlot(0)
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
 		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
@@ -278,7 +295,6 @@ func (w *World) popItem() item {
 		}
 	}
 	w.dropCancelled()
-	return it
 }
 
 // compactQueue rebuilds the queue without its cancelled timeouts, and the
