@@ -352,18 +352,43 @@ func WriteRules(b *strings.Builder) {
 	}
 }
 
-// Rule is what decided an event: a reason and its arguments in words
-// (Detail), and possibly further reasons (a batch's sequence check and the
-// transaction it starts). The zero Rule is no rule. A Rule is never
-// changed once made, so events and snapshots share its parts.
+// Rule is what decided an event: a reason and its arguments (Detail), and
+// possibly further reasons (a batch's sequence check and the transaction
+// it starts). The zero Rule is no rule. A Rule is never changed once made,
+// so events and snapshots share its parts. It is 16 bytes, as every event
+// carries one: the common rules' arguments are a number (say, arg) worded
+// when shown, the others' words and the further reasons are behind ext.
 type Rule struct {
 	Reason Reason
-	// say and arg are the arguments of a detail made when it is shown
-	// (ruleSays), where Detail is empty.
 	say    ruleSay
 	arg    int32
-	Detail string
+	ext    *ruleExt
+}
+
+// ruleExt is the part of a rule few have: its detail in words and the
+// rule that follows it.
+type ruleExt struct {
+	detail string
 	more   *Rule
+}
+
+// next is the rule that follows r, or nil.
+func (r *Rule) next() *Rule {
+	if r.ext == nil {
+		return nil
+	}
+	return r.ext.more
+}
+
+// Detail is the rule's arguments in words (of its first reason; Parts
+// gives each reason's).
+func (r Rule) Detail() string { return r.detail() }
+
+// withDetail is r with detail d in words (its further reasons kept).
+func (r Rule) withDetail(d string) Rule {
+	x := ruleExt{detail: d, more: r.next()}
+	r.ext, r.say, r.arg = &x, ruleSayDetail, 0
+	return r
 }
 
 // ruleSay is how a rule's detail is worded from its argument, for the
@@ -391,7 +416,18 @@ func (r *Rule) detail() string {
 	case ruleSayCompleting:
 		return TxnState(r.arg).String() + " is still completing"
 	}
-	return r.Detail
+	if r.ext == nil {
+		return ""
+	}
+	return r.ext.detail
+}
+
+// withDetailIf is r with p's words, if p has them.
+func (r Rule) withDetailIf(p *Rule) Rule {
+	if p.ext != nil && p.ext.detail != "" {
+		return r.withDetail(p.ext.detail)
+	}
+	return r
 }
 
 // typedRule is rule reason with a detail worded by say from arg.
@@ -400,7 +436,12 @@ func typedRule(reason Reason, say ruleSay, arg int32) Rule {
 }
 
 // because is a rule: reason r with its arguments in words.
-func because(r Reason, detail string) Rule { return Rule{Reason: r, Detail: detail} }
+func because(r Reason, detail string) Rule {
+	if detail == "" {
+		return Rule{Reason: r}
+	}
+	return Rule{Reason: r, ext: &ruleExt{detail: detail}}
+}
 
 // cite is a rule with no arguments.
 func cite(r Reason) Rule { return Rule{Reason: r} }
@@ -417,12 +458,15 @@ func (r Rule) and(o Rule) Rule {
 		return r
 	}
 	tail := r
-	if r.more != nil {
-		rest := r.more.and(o)
-		tail.more = &rest
-	} else {
-		tail.more = &o
+	x := ruleExt{more: &o}
+	if r.ext != nil {
+		x.detail = r.ext.detail
+		if r.ext.more != nil {
+			rest := r.ext.more.and(o)
+			x.more = &rest
+		}
 	}
+	tail.ext = &x
 	return tail
 }
 
@@ -432,15 +476,15 @@ func (r Rule) Parts() []Rule {
 		return nil
 	}
 	var out []Rule
-	for p := &r; p != nil; p = p.more {
-		out = append(out, Rule{Reason: p.Reason, Detail: p.detail()})
+	for p := &r; p != nil; p = p.next() {
+		out = append(out, Rule{Reason: p.Reason, say: p.say, arg: p.arg}.withDetailIf(p))
 	}
 	return out
 }
 
 // Has reports whether reason is one of the rule's reasons.
 func (r Rule) Has(reason Reason) bool {
-	for p := &r; p != nil && !p.IsZero(); p = p.more {
+	for p := &r; p != nil && !p.IsZero(); p = p.next() {
 		if p.Reason == reason {
 			return true
 		}
@@ -458,7 +502,7 @@ func (r Rule) String() string {
 }
 
 func (r Rule) write(b *strings.Builder) {
-	for p := &r; p != nil && !p.IsZero(); p = p.more {
+	for p := &r; p != nil && !p.IsZero(); p = p.next() {
 		if p != &r {
 			b.WriteString("; ")
 		}
@@ -479,7 +523,7 @@ func (r Rule) write(b *strings.Builder) {
 // details of its parts, without the sources.
 func (r Rule) Words() string {
 	var out []string
-	for p := &r; p != nil && !p.IsZero(); p = p.more {
+	for p := &r; p != nil && !p.IsZero(); p = p.next() {
 		if d := p.detail(); d != "" {
 			out = append(out, d)
 		}
