@@ -84,7 +84,7 @@ const loopKinds = int(msgKindCount) + len(timerNames)
 // stepping a world by hand) are not limited.
 type actionBudget struct {
 	on     bool
-	start  int // len(Events) when the action began
+	start  int    // len(Events) when the action began
 	action Action // worded only when a limit stops it
 	steps  int64
 	counts [loopKinds]int64

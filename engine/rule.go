@@ -397,11 +397,11 @@ func (r Rule) withDetail(d string) Rule {
 type ruleSay uint8
 
 const (
-	ruleSayDetail   ruleSay = iota
-	ruleSaySameBase         // same epoch, base nextSeq(arg) == last arg + 1
-	ruleSayStopLSO          // reads stop at the LSO arg
-	ruleSayStopHW           // reads stop at the high watermark arg
-	ruleSayCompleting       // TxnState(arg) is still completing
+	ruleSayDetail     ruleSay = iota
+	ruleSaySameBase           // same epoch, base nextSeq(arg) == last arg + 1
+	ruleSayStopLSO            // reads stop at the LSO arg
+	ruleSayStopHW             // reads stop at the high watermark arg
+	ruleSayCompleting         // TxnState(arg) is still completing
 )
 
 // detail is the rule's arguments in words.

@@ -140,10 +140,6 @@ func (q *queue) up(i int) {
 	}
 }
 
-func (q *queue) pop() item {
-	return q.removeAt(0)
-}
-
 func (q *queue) removeAt(i int) item {
 	it := q.slab[q.keys[i].slot]
 	q.removeSlot(i)
