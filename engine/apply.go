@@ -394,7 +394,7 @@ func (w *World) applyAdvance(a Advance) {
 		}
 	}
 	w.now = until
-	w.emit(EvInfo, "clock", "advanced to t="+itoa(w.now))
+	w.emitTyped(EvInfo, "clock", sayAdvanced).arg = w.now
 }
 
 // selectMsg finds the queue slot of the in-flight message a selector

@@ -290,7 +290,8 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 		if code != None {
 			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code).producer(r.ProducerID, r.ProducerEpoch)
 		} else {
-			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
+			e := w.emitTyped(EvMarker, tp.String(), sayMarker).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
+			e.Rule, e.x, e.y, e.arg = rule, int32(r.Result), int32(r.CoordinatorEpoch), p.LEO-1
 			w.cost.countMarker(r.TransactionalID)
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {

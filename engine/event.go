@@ -217,6 +217,10 @@ const (
 	sayDurable    // TxnID From -> To (durable at __transaction_state-x offset arg, epoch epoch)
 	sayVerified   // verification passed: TP is in the transaction
 	sayVerifies   // verifies TP for TxnID pid=arg epoch=epoch: Code
+	sayAdvanced   // advanced to t=arg
+	sayMarker     // appends MarkerType(x) marker pid= epoch= coordinatorEpoch=y at offset arg
+	sayHasPID     // has pid=arg epoch=epoch[ (was epoch x); sequences restart at 0, when y == 1]
+	sayLearns     // learns its transaction coordinator is broker-x (__transaction_state-y)
 )
 
 // phraseHeads are the words a phrase starts with, before the message.
@@ -464,6 +468,38 @@ func describeTyped(e *Event) string {
 		b.WriteString(itoa(int64(e.epoch)))
 		b.WriteString(": ")
 		b.WriteString(e.Code.String())
+	case sayAdvanced:
+		b.WriteString("advanced to t=")
+		b.WriteString(itoa(e.arg))
+	case sayMarker:
+		b.WriteString("appends ")
+		b.WriteString(MarkerType(e.x).String())
+		b.WriteString(" marker pid=")
+		b.WriteString(itoa(e.pid))
+		b.WriteString(" epoch=")
+		b.WriteString(itoa(int64(e.epoch)))
+		b.WriteString(" coordinatorEpoch=")
+		b.WriteString(itoa(int64(e.y)))
+		b.WriteString(" at offset ")
+		b.WriteString(itoa(e.arg))
+	case sayHasPID:
+		b.WriteString("has pid=")
+		b.WriteString(itoa(e.arg))
+		b.WriteString(" epoch=")
+		b.WriteString(itoa(int64(e.epoch)))
+		if e.y == 1 {
+			b.WriteString(" (was epoch ")
+			b.WriteString(itoa(int64(e.x)))
+			b.WriteString("); sequences restart at 0")
+		}
+	case sayLearns:
+		b.WriteString("learns its transaction coordinator is broker-")
+		b.WriteString(itoa(int64(e.x)))
+		b.WriteString(" (")
+		b.WriteString(TxnStateTopic)
+		b.WriteString("-")
+		b.WriteString(itoa(int64(e.y)))
+		b.WriteString(")")
 	case sayRetries, sayRefinds:
 		b.WriteString("gets ")
 		b.WriteString(e.Code.String())

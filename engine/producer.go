@@ -780,7 +780,8 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 		return
 	}
 	p.CoordBroker = r.Broker
-	w.emit(EvInfo, p.Name, "learns its transaction coordinator is broker-"+itoa(int64(r.Broker))+" ("+TxnStateTopic+"-"+itoa(int64(w.TxnPartitionFor(p.Config.TransactionalID)))+")")
+	e := w.emitTyped(EvInfo, p.Name, sayLearns)
+	e.x, e.y = int32(r.Broker), w.TxnPartitionFor(p.Config.TransactionalID)
 }
 
 // coordinatorRetry handles the retriable coordinator errors shared by every
@@ -814,11 +815,11 @@ func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDRespon
 			p.Parts[i].LastAckedSeq = NoSequence
 			p.Parts[i].Stale = false
 		}
-		text := "has pid=" + itoa(p.ProducerID) + " epoch=" + itoa(int64(p.Epoch))
+		e := w.emitTyped(EvEpoch, p.Name, sayHasPID)
+		e.arg, e.epoch = p.ProducerID, p.Epoch
 		if oldPid == p.ProducerID && oldPid >= 0 {
-			text += " (was epoch " + itoa(int64(old)) + "); sequences restart at 0"
+			e.x, e.y = int32(old), 1
 		}
-		w.emit(EvEpoch, p.Name, text)
 		if p.State == Initializing {
 			w.setClientState(p, Ready)
 		}
