@@ -382,134 +382,99 @@ func textRef(s string) *string {
 // of a produce, a fetch and a retry, which used to build their words where
 // they were decided.
 func describeTyped(e *Event) string {
-	var b strings.Builder
+	var b line
 	b.Grow(80)
 	switch e.say {
 	case sayAccepts:
 		nb := Batch{BaseSequence: e.x, Count: e.y, BaseOffset: e.arg}
-		b.WriteString("accepts pid=")
-		b.WriteString(itoa(e.pid))
-		b.WriteString(" epoch=")
-		b.WriteString(itoa(int64(e.epoch)))
-		b.WriteString(" seq=")
-		b.WriteString(nb.Seqs())
-		b.WriteString(" at offsets ")
-		b.WriteString(nb.Offsets())
+		b.num("accepts pid=", e.pid)
+		b.num(" epoch=", int64(e.epoch))
+		b.str(" seq=", nb.Seqs(), " at offsets ", nb.Offsets())
 		if e.z >= 0 {
-			b.WriteString(" (expected seq ")
-			b.WriteString(itoa(int64(e.z)))
+			b.num(" (expected seq ", int64(e.z))
 			b.WriteString(")")
 		}
 	case sayAcked:
-		b.WriteString("send to ")
-		b.WriteString(e.TP.String())
-		b.WriteString(" acknowledged at offset ")
-		b.WriteString(itoa(e.arg))
+		b.str("send to ", e.TP.String())
+		b.num(" acknowledged at offset ", e.arg)
 		if e.x == 1 {
 			b.WriteString(" (the broker recognised a retry; nothing new was written)")
 		}
 	case sayWatermark:
-		b.WriteString(e.TP.String())
-		b.WriteString(" high watermark ")
-		b.WriteString(itoa(int64(e.x)))
-		b.WriteString(" -> ")
-		b.WriteString(itoa(e.arg))
+		b.str(e.TP.String())
+		b.num(" high watermark ", int64(e.x))
+		b.num(" -> ", e.arg)
 		if e.y != e.z {
-			b.WriteString(", LSO ")
-			b.WriteString(itoa(int64(e.y)))
-			b.WriteString(" -> ")
+			b.num(", LSO ", int64(e.y))
+			b.num(" -> ", int64(e.z))
 		} else {
-			b.WriteString(", LSO stays ")
+			b.num(", LSO stays ", int64(e.z))
 		}
-		b.WriteString(itoa(int64(e.z)))
 	case sayNothingNew:
+		iso := "(read_uncommitted)"
 		if e.x == 1 {
-			b.WriteString("(read_committed)")
-		} else {
-			b.WriteString("(read_uncommitted)")
+			iso = "(read_committed)"
 		}
-		b.WriteString(" gets nothing new from ")
-		b.WriteString(e.TP.String())
-		b.WriteString(" at ")
-		b.WriteString(itoa(e.arg))
+		b.str(iso, " gets nothing new from ", e.TP.String())
+		b.num(" at ", e.arg)
 	case sayInitFails:
-		b.WriteString("answers InitProducerId ")
-		b.WriteString(e.TxnID)
-		b.WriteString(" with ")
-		b.WriteString(e.Code.String())
+		b.str("answers InitProducerId ", e.TxnID, " with ", e.Code.String())
+	case sayRetries:
+		b.str("gets ", e.Code.String(), ": retries after backoff")
+	case sayRefinds:
+		b.str("gets ", e.Code.String(), ": finds the coordinator again and retries")
 	case sayDurable:
 		from, to, _ := e.Change.Txn()
-		b.WriteString(e.TxnID)
-		b.WriteString(" ")
-		b.WriteString(from.String())
-		b.WriteString(" -> ")
-		b.WriteString(to.String())
-		b.WriteString(" (durable at ")
-		b.WriteString(TxnStateTopic)
-		b.WriteString("-")
-		b.WriteString(itoa(int64(e.x)))
-		b.WriteString(" offset ")
-		b.WriteString(itoa(e.arg))
-		b.WriteString(", epoch ")
-		b.WriteString(itoa(int64(e.epoch)))
+		b.str(e.TxnID, " ", from.String(), " -> ", to.String(), " (durable at ", TxnStateTopic)
+		b.num("-", int64(e.x))
+		b.num(" offset ", e.arg)
+		b.num(", epoch ", int64(e.epoch))
 		b.WriteString(")")
 	case sayVerified:
-		b.WriteString("verification passed: ")
-		b.WriteString(e.TP.String())
-		b.WriteString(" is in the transaction")
+		b.str("verification passed: ", e.TP.String(), " is in the transaction")
 	case sayVerifies:
-		b.WriteString("verifies ")
-		b.WriteString(e.TP.String())
-		b.WriteString(" for ")
-		b.WriteString(e.TxnID)
-		b.WriteString(" pid=")
-		b.WriteString(itoa(e.arg))
-		b.WriteString(" epoch=")
-		b.WriteString(itoa(int64(e.epoch)))
-		b.WriteString(": ")
-		b.WriteString(e.Code.String())
+		b.str("verifies ", e.TP.String(), " for ", e.TxnID)
+		b.num(" pid=", e.arg)
+		b.num(" epoch=", int64(e.epoch))
+		b.str(": ", e.Code.String())
 	case sayAdvanced:
-		b.WriteString("advanced to t=")
-		b.WriteString(itoa(e.arg))
+		b.num("advanced to t=", e.arg)
 	case sayMarker:
-		b.WriteString("appends ")
-		b.WriteString(MarkerType(e.x).String())
-		b.WriteString(" marker pid=")
-		b.WriteString(itoa(e.pid))
-		b.WriteString(" epoch=")
-		b.WriteString(itoa(int64(e.epoch)))
-		b.WriteString(" coordinatorEpoch=")
-		b.WriteString(itoa(int64(e.y)))
-		b.WriteString(" at offset ")
-		b.WriteString(itoa(e.arg))
+		b.str("appends ", MarkerType(e.x).String())
+		b.num(" marker pid=", e.pid)
+		b.num(" epoch=", int64(e.epoch))
+		b.num(" coordinatorEpoch=", int64(e.y))
+		b.num(" at offset ", e.arg)
 	case sayHasPID:
-		b.WriteString("has pid=")
-		b.WriteString(itoa(e.arg))
-		b.WriteString(" epoch=")
-		b.WriteString(itoa(int64(e.epoch)))
+		b.num("has pid=", e.arg)
+		b.num(" epoch=", int64(e.epoch))
 		if e.y == 1 {
-			b.WriteString(" (was epoch ")
-			b.WriteString(itoa(int64(e.x)))
+			b.num(" (was epoch ", int64(e.x))
 			b.WriteString("); sequences restart at 0")
 		}
 	case sayLearns:
-		b.WriteString("learns its transaction coordinator is broker-")
-		b.WriteString(itoa(int64(e.x)))
-		b.WriteString(" (")
-		b.WriteString(TxnStateTopic)
-		b.WriteString("-")
-		b.WriteString(itoa(int64(e.y)))
+		b.num("learns its transaction coordinator is broker-", int64(e.x))
+		b.str(" (", TxnStateTopic)
+		b.num("-", int64(e.y))
 		b.WriteString(")")
-	case sayRetries, sayRefinds:
-		b.WriteString("gets ")
-		b.WriteString(e.Code.String())
-		if e.say == sayRetries {
-			b.WriteString(": retries after backoff")
-		} else {
-			b.WriteString(": finds the coordinator again and retries")
-		}
 	}
 	return b.String()
+}
+
+// line is a builder for describe's words: strings, and labelled numbers
+// written without a string for the number.
+type line struct{ strings.Builder }
+
+func (l *line) str(parts ...string) {
+	for _, s := range parts {
+		l.WriteString(s)
+	}
+}
+
+func (l *line) num(label string, n int64) {
+	var buf [20]byte
+	l.WriteString(label)
+	l.Write(strconv.AppendInt(buf[:0], n, 10))
 }
 
 // Line is the transcript form: time, actor, text and rule.
