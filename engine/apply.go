@@ -193,17 +193,18 @@ func (w *World) Step() bool {
 		return false
 	}
 	w.start()
-	it := w.popItem()
-	w.execute(it)
+	var it item
+	w.takeItem(&it)
+	w.execute(&it)
 	return true
 }
 
-func (w *World) execute(it item) {
+func (w *World) execute(it *item) {
 	if it.At > w.now {
 		w.now = it.At
 	}
 	w.stepCount++
-	w.countStep(&it)
+	w.countStep(it)
 	owner := it.Timer.Owner
 	if it.Kind == itemDeliver {
 		owner = it.Msg.To
@@ -230,14 +231,14 @@ func (w *World) runClient(name string) {
 	}
 }
 
-func (w *World) deliver(it item) {
+func (w *World) deliver(it *item) {
 	// A violation found while the message is handled names it.
 	w.cur = it.Msg
 	w.deliverMsg(it)
 	w.cur = nil
 }
 
-func (w *World) deliverMsg(it item) {
+func (w *World) deliverMsg(it *item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
@@ -254,7 +255,7 @@ func (w *World) deliverMsg(it item) {
 			return
 		}
 		if p.Paused {
-			p.Deferred = append(p.Deferred, it)
+			p.Deferred = append(p.Deferred, *it)
 			w.emit(EvInfo, m.To, "").saying(m, sayPaused)
 			return
 		}
@@ -268,7 +269,7 @@ func (w *World) deliverMsg(it item) {
 			return
 		}
 		if c.Paused {
-			c.Deferred = append(c.Deferred, it)
+			c.Deferred = append(c.Deferred, *it)
 			return
 		}
 		w.emit(EvDeliver, m.To, "").saying(m, sayReceives)
@@ -295,7 +296,7 @@ func (w *World) producerByAddr(name string, kind MsgKind) *Producer {
 
 func (w *World) consumerByAddr(name string, kind MsgKind) *Consumer { return w.namedConsumer(name) }
 
-func (w *World) fire(it item) {
+func (w *World) fire(it *item) {
 	t := it.Timer
 	switch t.Kind {
 	case TimerTxnLogAppend:
@@ -317,7 +318,7 @@ func (w *World) fire(it item) {
 		}
 		if p := w.producerByAddr(t.Owner, MsgProduceResponse); p != nil {
 			if p.Paused {
-				p.Deferred = append(p.Deferred, it)
+				p.Deferred = append(p.Deferred, *it)
 				return
 			}
 			if t.Kind == TimerRequestTimeout {
@@ -327,7 +328,7 @@ func (w *World) fire(it item) {
 		}
 		if c := w.Consumer(t.Owner); c != nil && t.Kind == TimerRequestTimeout {
 			if c.Paused {
-				c.Deferred = append(c.Deferred, it)
+				c.Deferred = append(c.Deferred, *it)
 				return
 			}
 			if _, ok := c.removeInFlight(t.ID); ok {
@@ -367,7 +368,7 @@ func (w *World) applyDeliver(a Deliver) error {
 	if earliest < it.At {
 		it.At = earliest
 	}
-	w.execute(it)
+	w.execute(&it)
 	return nil
 }
 
@@ -393,7 +394,7 @@ func (w *World) applyAdvance(a Advance) {
 		}
 	}
 	w.now = until
-	w.emit(EvInfo, "clock", "advanced to t="+itoa(w.now))
+	w.emitTyped(EvInfo, "clock", sayAdvanced).arg = w.now
 }
 
 // selectMsg finds the queue slot of the in-flight message a selector

@@ -152,7 +152,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	var out ErrorCode
 	switch code {
 	case None:
-		w.emit(EvSeqCheck, r.TP.String(), "verification passed: "+r.TP.String()+" is in the transaction").on(r.TP).txn(r.TransactionalID)
+		w.emitTyped(EvSeqCheck, r.TP.String(), sayVerified).on(r.TP).txn(r.TransactionalID)
 		w.finishProduce(p, pk.Msg, r, pk.Guard)
 		return
 	case TransactionAbortable:
@@ -181,10 +181,12 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	b := r.Batches[0]
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
-	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	who := func() string {
+		return "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	}
 	switch {
 	case res.Code != None:
-		text := "rejects " + who
+		text := "rejects " + who()
 		if res.Expected >= 0 && res.Code == OutOfOrderSequenceNumber {
 			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
 		}
@@ -193,17 +195,17 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
-		w.emitRule(EvSeqCheck, actor, "finds "+who+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
+		w.emitRule(EvSeqCheck, actor, "finds "+who()+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
 		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
-		text := "accepts " + who + " at offsets " + nb.Offsets()
+		e := w.emitTyped(EvSeqCheck, actor, sayAccepts).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
+		e.Rule, e.x, e.y, e.arg, e.z = res.Rule, b.BaseSequence, nb.Count, nb.BaseOffset, -1
 		if res.Expected >= 0 {
-			text += " (expected seq " + itoa(int64(res.Expected)) + ")"
+			e.z = res.Expected
 		}
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	}
 	if !res.Duplicate {
 		w.afterAppend(p)
@@ -288,7 +290,8 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 		if code != None {
 			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code).producer(r.ProducerID, r.ProducerEpoch)
 		} else {
-			w.emitRule(EvMarker, tp.String(), "appends "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+" coordinatorEpoch="+itoa(int64(r.CoordinatorEpoch))+" at offset "+itoa(p.LEO-1), rule).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
+			e := w.emitTyped(EvMarker, tp.String(), sayMarker).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
+			e.Rule, e.x, e.y, e.arg = rule, int32(r.Result), int32(r.CoordinatorEpoch), p.LEO-1
 			w.cost.countMarker(r.TransactionalID)
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {

@@ -84,8 +84,8 @@ const loopKinds = int(msgKindCount) + len(timerNames)
 // stepping a world by hand) are not limited.
 type actionBudget struct {
 	on     bool
-	start  int // len(Events) when the action began
-	action string
+	start  int    // len(Events) when the action began
+	action Action // worded only when a limit stops it
 	steps  int64
 	counts [loopKinds]int64
 	err    *BudgetError
@@ -93,7 +93,7 @@ type actionBudget struct {
 
 // beginAction starts counting an action's work.
 func (w *World) beginAction(a Action) {
-	w.act = actionBudget{on: true, start: w.events.len(), action: a.String()}
+	w.act = actionBudget{on: true, start: w.events.len(), action: a}
 }
 
 // endAction stops counting and returns the error of a limit the action
@@ -156,7 +156,7 @@ func loopKind(it *item) int {
 // names who owns the timer or sends the message.
 func (w *World) budgetError(limit string, max int64) *BudgetError {
 	b := &w.act
-	e := &BudgetError{Action: b.action, Limit: limit, Max: max, Steps: b.steps}
+	e := &BudgetError{Action: b.action.String(), Limit: limit, Max: max, Steps: b.steps}
 	kinds := make([]int, 0, loopKinds)
 	for k, n := range b.counts {
 		if n > 0 {

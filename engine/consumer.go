@@ -359,11 +359,11 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 	}
 	c.Received = append(c.Received, got...)
 	if len(got) == 0 && len(skipped) == 0 {
-		bound := "high watermark " + itoa(r.HighWatermark)
+		e := w.emitTyped(EvConsume, c.Name, sayNothingNew).on(r.TP)
+		e.arg, e.Rule = pos.Offset, typedRule(RuleReadBound, ruleSayStopHW, int32(r.HighWatermark))
 		if c.ReadCommitted {
-			bound = "LSO " + itoa(r.LSO)
+			e.x, e.Rule = 1, typedRule(RuleReadBound, ruleSayStopLSO, int32(r.LSO))
 		}
-		w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") gets nothing new from "+r.TP.String()+" at "+itoa(pos.Offset), because(RuleReadBound, "reads stop at the "+bound)).on(r.TP)
 		return
 	}
 	text := "(" + c.Isolation() + ") "

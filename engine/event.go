@@ -137,8 +137,9 @@ type Event struct {
 	Time  int64  `json:"time"`
 	Actor string `json:"actor"`
 	// text is the event's words when they were written where it happened
-	// (describe renders them; read them with Text).
-	text string
+	// (describe renders them; read them with Text), by reference: most
+	// events have none, their words are made from the typed fields.
+	text *string
 	// Rule is what decided, if anything (the zero Rule if nothing).
 	Rule Rule `json:"-"`
 	// TxnID is the transactional id the event is about, if any.
@@ -153,16 +154,19 @@ type Event struct {
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
 	Change  Transition `json:"-"`
+	// say is how describe words the event (sayDetail: text holds its
+	// words); arg, x, y and z are the numbers it uses, their meaning set
+	// by say (see the phrases).
+	say phrase
 	// pid and epoch are the producer the event is about when no message
 	// says it (a leader's decision on a batch, a marker); hasPID says
 	// they are set. Read them with Producer.
-	pid    int64
 	epoch  int16
 	hasPID bool
-	// say is how describe words an event about one message (sayDetail:
-	// text holds its words); arg is a number it uses (a delay's ms).
-	say phrase
-	arg int64
+	x      int32
+	pid    int64
+	arg    int64
+	y, z   int32
 }
 
 // HasTP reports whether the event is about a partition.
@@ -200,6 +204,23 @@ const (
 	sayLostFrom            // is down: m12 Produce from A is lost
 	sayPaused              // is paused: m12 Produce waits in its socket buffer
 	sayDelayed             // delays m12 Produce by arg ms
+
+	// The phrases from here on are events about no message, rendered from
+	// their typed fields by describeTyped.
+	sayAccepts    // accepts pid= epoch= seq=x(count y) at offsets arg[ (expected seq z)], z < 0 for none
+	sayAcked      // send to TP acknowledged at offset arg[, a retry when x == 1]
+	sayWatermark  // TP high watermark x -> arg, LSO y -> z (or "stays z")
+	sayNothingNew // (isolation, read_committed when x == 1) gets nothing new from TP at arg
+	sayInitFails  // answers InitProducerId TxnID with Code
+	sayRetries    // gets Code: retries after backoff
+	sayRefinds    // gets Code: finds the coordinator again and retries
+	sayDurable    // TxnID From -> To (durable at __transaction_state-x offset arg, epoch epoch)
+	sayVerified   // verification passed: TP is in the transaction
+	sayVerifies   // verifies TP for TxnID pid=arg epoch=epoch: Code
+	sayAdvanced   // advanced to t=arg
+	sayMarker     // appends MarkerType(x) marker pid= epoch= coordinatorEpoch=y at offset arg
+	sayHasPID     // has pid=arg epoch=epoch[ (was epoch x); sequences restart at 0, when y == 1]
+	sayLearns     // learns its transaction coordinator is broker-x (__transaction_state-y)
 )
 
 // phraseHeads are the words a phrase starts with, before the message.
@@ -290,15 +311,18 @@ func (e *Event) fault(k FaultKind) *Event {
 // detail, written where they happen. numbered says whether the text names
 // the event's message by its number.
 func describe(e *Event, numbered bool) string {
+	if e.say >= sayAccepts {
+		return describeTyped(e)
+	}
 	m := e.Message
 	if e.say == sayDetail || m == nil {
 		if from, to, ok := e.Change.Client(); ok {
-			return from.String() + " -> " + to.String() + e.text
+			return from.String() + " -> " + to.String() + e.detail()
 		}
 		if from, to, ok := e.Change.Txn(); ok {
-			return e.TxnID + " " + from.String() + " -> " + to.String() + e.text
+			return e.TxnID + " " + from.String() + " -> " + to.String() + e.detail()
 		}
-		return e.text
+		return e.detail()
 	}
 	var b strings.Builder
 	b.Grow(96)
@@ -337,6 +361,122 @@ func describe(e *Event, numbered bool) string {
 	return b.String()
 }
 
+// detail is the words written where the event happened, if any.
+func (e *Event) detail() string {
+	if e.text == nil {
+		return ""
+	}
+	return *e.text
+}
+
+// textRef is a detail as an event holds it: nil for none.
+func textRef(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// describeTyped renders the events whose words are all in typed fields and
+// about no message (the phrases from sayAccepts on): the common decisions
+// of a produce, a fetch and a retry, which used to build their words where
+// they were decided.
+func describeTyped(e *Event) string {
+	var b line
+	b.Grow(80)
+	switch e.say {
+	case sayAccepts:
+		nb := Batch{BaseSequence: e.x, Count: e.y, BaseOffset: e.arg}
+		b.num("accepts pid=", e.pid)
+		b.num(" epoch=", int64(e.epoch))
+		b.str(" seq=", nb.Seqs(), " at offsets ", nb.Offsets())
+		if e.z >= 0 {
+			b.num(" (expected seq ", int64(e.z))
+			b.WriteString(")")
+		}
+	case sayAcked:
+		b.str("send to ", e.TP.String())
+		b.num(" acknowledged at offset ", e.arg)
+		if e.x == 1 {
+			b.WriteString(" (the broker recognised a retry; nothing new was written)")
+		}
+	case sayWatermark:
+		b.str(e.TP.String())
+		b.num(" high watermark ", int64(e.x))
+		b.num(" -> ", e.arg)
+		if e.y != e.z {
+			b.num(", LSO ", int64(e.y))
+			b.num(" -> ", int64(e.z))
+		} else {
+			b.num(", LSO stays ", int64(e.z))
+		}
+	case sayNothingNew:
+		iso := "(read_uncommitted)"
+		if e.x == 1 {
+			iso = "(read_committed)"
+		}
+		b.str(iso, " gets nothing new from ", e.TP.String())
+		b.num(" at ", e.arg)
+	case sayInitFails:
+		b.str("answers InitProducerId ", e.TxnID, " with ", e.Code.String())
+	case sayRetries:
+		b.str("gets ", e.Code.String(), ": retries after backoff")
+	case sayRefinds:
+		b.str("gets ", e.Code.String(), ": finds the coordinator again and retries")
+	case sayDurable:
+		from, to, _ := e.Change.Txn()
+		b.str(e.TxnID, " ", from.String(), " -> ", to.String(), " (durable at ", TxnStateTopic)
+		b.num("-", int64(e.x))
+		b.num(" offset ", e.arg)
+		b.num(", epoch ", int64(e.epoch))
+		b.WriteString(")")
+	case sayVerified:
+		b.str("verification passed: ", e.TP.String(), " is in the transaction")
+	case sayVerifies:
+		b.str("verifies ", e.TP.String(), " for ", e.TxnID)
+		b.num(" pid=", e.arg)
+		b.num(" epoch=", int64(e.epoch))
+		b.str(": ", e.Code.String())
+	case sayAdvanced:
+		b.num("advanced to t=", e.arg)
+	case sayMarker:
+		b.str("appends ", MarkerType(e.x).String())
+		b.num(" marker pid=", e.pid)
+		b.num(" epoch=", int64(e.epoch))
+		b.num(" coordinatorEpoch=", int64(e.y))
+		b.num(" at offset ", e.arg)
+	case sayHasPID:
+		b.num("has pid=", e.arg)
+		b.num(" epoch=", int64(e.epoch))
+		if e.y == 1 {
+			b.num(" (was epoch ", int64(e.x))
+			b.WriteString("); sequences restart at 0")
+		}
+	case sayLearns:
+		b.num("learns its transaction coordinator is broker-", int64(e.x))
+		b.str(" (", TxnStateTopic)
+		b.num("-", int64(e.y))
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// line is a builder for describe's words: strings, and labelled numbers
+// written without a string for the number.
+type line struct{ strings.Builder }
+
+func (l *line) str(parts ...string) {
+	for _, s := range parts {
+		l.WriteString(s)
+	}
+}
+
+func (l *line) num(label string, n int64) {
+	var buf [20]byte
+	l.WriteString(label)
+	l.Write(strconv.AppendInt(buf[:0], n, 10))
+}
+
 // Line is the transcript form: time, actor, text and rule.
 func (e Event) Line() string {
 	var b strings.Builder
@@ -362,7 +502,7 @@ func (e Event) Line() string {
 func (w *World) record(e Event, detail string) *Event {
 	p := w.events.push(e)
 	p.Seq, p.Step, p.Time = w.events.len()-1, w.stepCount, w.now
-	p.text = detail
+	p.text = textRef(detail)
 	if p.Message != nil {
 		p.Msg = p.Message.ID
 		w.changes.message(p.Message.ID)
@@ -378,7 +518,16 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
 	p := w.events.next()
-	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, text
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, textRef(text)
+	w.changes.actor(actor)
+	return p
+}
+
+// emitTyped records an event that describe words from its typed fields
+// with phrase say; the call site sets the fields the phrase reads.
+func (w *World) emitTyped(kind EventKind, actor string, say phrase) *Event {
+	p := w.events.next()
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.say = w.events.len()-1, w.stepCount, w.now, kind, actor, say
 	w.changes.actor(actor)
 	return p
 }

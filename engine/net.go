@@ -636,13 +636,33 @@ func (r *ListOffsetsResponse) describe() string {
 func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Message {
 	w.nextMsg++
 	m := &Message{ID: w.nextMsg, Kind: kind, From: from, To: to, Corr: corr, SentAt: w.now, Body: body}
-	w.schedule(w.now+w.config.LatencyMs, item{Kind: itemDeliver, Msg: m})
-	w.record(Event{Kind: EvSend, Actor: from, Message: m, say: saySends}, "")
+	w.seq++
+	p := w.queue.add(w.now+w.config.LatencyMs, w.seq)
+	p.Kind, p.Msg, p.Timer = itemDeliver, m, Timer{}
+	e := w.emitTyped(EvSend, from, saySends)
+	e.Msg, e.Message = m.ID, m
+	w.changes.message(m.ID)
 	w.cost.countSend(m)
 	return m
 }
 
-func brokerAddr(id int) string { return "broker-" + strconv.Itoa(id) }
+func brokerAddr(id int) string {
+	if id >= 0 && id < len(brokerAddrs) {
+		return brokerAddrs[id]
+	}
+	return "broker-" + strconv.Itoa(id)
+}
+
+// brokerAddrs are the names of the first brokers, made once: a broker's
+// name is asked for on most steps, and building it each time was a
+// noticeable part of one.
+var brokerAddrs = func() [16]string {
+	var a [16]string
+	for i := range a {
+		a[i] = "broker-" + strconv.Itoa(i)
+	}
+	return a
+}()
 
 // BrokerAddr is a broker's name as actors and messages use it: broker-N.
 func BrokerAddr(id int) string { return brokerAddr(id) }

@@ -290,7 +290,7 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 		if e.LastSeq() == NoSequence {
 			res.Rule = because(RuleSeqInOrder, "same epoch, nothing cached, base 0")
 		} else {
-			res.Rule = because(RuleSeqInOrder, "same epoch, base "+itoa(int64(b.BaseSequence))+" == last "+itoa(int64(e.LastSeq()))+" + 1")
+			res.Rule = typedRule(RuleSeqInOrder, ruleSaySameBase, e.LastSeq())
 		}
 	}
 	// Rows 9 and 10: transaction consistency (appendDataBatch).
@@ -480,13 +480,8 @@ func (w *World) advanceHW(p *PartitionLog, hw int64) {
 	}
 	p.Unreplicated = kept
 	if !p.IsInternal() {
-		text := p.TP.String() + " high watermark " + itoa(old) + " -> " + itoa(hw)
-		if lso := p.LastStableOffset(); lso != oldLSO {
-			text += ", LSO " + itoa(oldLSO) + " -> " + itoa(lso)
-		} else {
-			text += ", LSO stays " + itoa(lso)
-		}
-		w.emit(EvWatermark, brokerAddr(p.Leader), text).on(p.TP)
+		e := w.emitTyped(EvWatermark, brokerAddr(p.Leader), sayWatermark).on(p.TP)
+		e.x, e.arg, e.y, e.z = int32(old), hw, int32(oldLSO), int32(p.LastStableOffset())
 	}
 	w.markDirty(p.TP)
 	if len(w.held) > 0 {

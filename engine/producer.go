@@ -218,7 +218,8 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
 		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (TransactionManager.State.isTransitionValid)")
 	}
-	w.record(Event{Kind: EvClientState, Actor: p.Name, TxnID: p.Config.TransactionalID, Change: ClientTransition(p.State, to)}, "")
+	e := w.emit(EvClientState, p.Name, "")
+	e.TxnID, e.Change = p.Config.TransactionalID, ClientTransition(p.State, to)
 	p.State = to
 }
 
@@ -779,7 +780,8 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 		return
 	}
 	p.CoordBroker = r.Broker
-	w.emit(EvInfo, p.Name, "learns its transaction coordinator is broker-"+itoa(int64(r.Broker))+" ("+TxnStateTopic+"-"+itoa(int64(w.TxnPartitionFor(p.Config.TransactionalID)))+")")
+	e := w.emitTyped(EvInfo, p.Name, sayLearns)
+	e.x, e.y = int32(r.Broker), w.TxnPartitionFor(p.Config.TransactionalID)
 }
 
 // coordinatorRetry handles the retriable coordinator errors shared by every
@@ -788,12 +790,12 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 func (w *World) coordinatorRetry(p *Producer, h TxnRequest, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": finds the coordinator again and retries", because(RuleErrorFindCoordinator, "retried")).code(code)
+		w.emitTyped(EvClientError, p.Name, sayRefinds).code(code).Rule = because(RuleErrorFindCoordinator, "retried")
 		w.lookupCoordinator(p, false, p.Config.TransactionalID)
 		p.reenqueue(h)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+": retries after backoff", because(RuleErrorRetriable, "retriable")).code(code)
+		w.emitTyped(EvClientError, p.Name, sayRetries).code(code).Rule = because(RuleErrorRetriable, "retriable")
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 		return true
@@ -813,11 +815,11 @@ func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDRespon
 			p.Parts[i].LastAckedSeq = NoSequence
 			p.Parts[i].Stale = false
 		}
-		text := "has pid=" + itoa(p.ProducerID) + " epoch=" + itoa(int64(p.Epoch))
+		e := w.emitTyped(EvEpoch, p.Name, sayHasPID)
+		e.arg, e.epoch = p.ProducerID, p.Epoch
 		if oldPid == p.ProducerID && oldPid >= 0 {
-			text += " (was epoch " + itoa(int64(old)) + "); sequences restart at 0"
+			e.x, e.y = int32(old), 1
 		}
-		w.emit(EvEpoch, p.Name, text)
 		if p.State == Initializing {
 			w.setClientState(p, Ready)
 		}
@@ -1035,11 +1037,11 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 		}
 		ps.LastAckedOffset = r.BaseOffset
 		p.Acked = append(p.Acked, AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Records: b.Records, Duplicate: r.Duplicate})
-		text := "send to " + b.TP.String() + " acknowledged at offset " + itoa(r.BaseOffset)
+		e := w.emitTyped(EvInfo, p.Name, sayAcked).on(b.TP)
+		e.arg = r.BaseOffset
 		if r.Duplicate {
-			text += " (the broker recognised a retry; nothing new was written)"
+			e.x = 1
 		}
-		w.emit(EvInfo, p.Name, text).on(b.TP)
 		p.removeBatch(b.ID)
 		return
 	}

@@ -352,18 +352,96 @@ func WriteRules(b *strings.Builder) {
 	}
 }
 
-// Rule is what decided an event: a reason and its arguments in words
-// (Detail), and possibly further reasons (a batch's sequence check and the
-// transaction it starts). The zero Rule is no rule. A Rule is never
-// changed once made, so events and snapshots share its parts.
+// Rule is what decided an event: a reason and its arguments (Detail), and
+// possibly further reasons (a batch's sequence check and the transaction
+// it starts). The zero Rule is no rule. A Rule is never changed once made,
+// so events and snapshots share its parts. It is 16 bytes, as every event
+// carries one: the common rules' arguments are a number (say, arg) worded
+// when shown, the others' words and the further reasons are behind ext.
 type Rule struct {
 	Reason Reason
-	Detail string
+	say    ruleSay
+	arg    int32
+	ext    *ruleExt
+}
+
+// ruleExt is the part of a rule few have: its detail in words and the
+// rule that follows it.
+type ruleExt struct {
+	detail string
 	more   *Rule
 }
 
+// next is the rule that follows r, or nil.
+func (r *Rule) next() *Rule {
+	if r.ext == nil {
+		return nil
+	}
+	return r.ext.more
+}
+
+// Detail is the rule's arguments in words (of its first reason; Parts
+// gives each reason's).
+func (r Rule) Detail() string { return r.detail() }
+
+// withDetail is r with detail d in words (its further reasons kept).
+func (r Rule) withDetail(d string) Rule {
+	x := ruleExt{detail: d, more: r.next()}
+	r.ext, r.say, r.arg = &x, ruleSayDetail, 0
+	return r
+}
+
+// ruleSay is how a rule's detail is worded from its argument, for the
+// rules of the common steps, whose words used to be made where they were
+// decided. The zero ruleSay is a detail in words (Detail).
+type ruleSay uint8
+
+const (
+	ruleSayDetail     ruleSay = iota
+	ruleSaySameBase           // same epoch, base nextSeq(arg) == last arg + 1
+	ruleSayStopLSO            // reads stop at the LSO arg
+	ruleSayStopHW             // reads stop at the high watermark arg
+	ruleSayCompleting         // TxnState(arg) is still completing
+)
+
+// detail is the rule's arguments in words.
+func (r *Rule) detail() string {
+	switch r.say {
+	case ruleSaySameBase:
+		return "same epoch, base " + itoa(int64(nextSeq(r.arg))) + " == last " + itoa(int64(r.arg)) + " + 1"
+	case ruleSayStopLSO:
+		return "reads stop at the LSO " + itoa(int64(r.arg))
+	case ruleSayStopHW:
+		return "reads stop at the high watermark " + itoa(int64(r.arg))
+	case ruleSayCompleting:
+		return TxnState(r.arg).String() + " is still completing"
+	}
+	if r.ext == nil {
+		return ""
+	}
+	return r.ext.detail
+}
+
+// withDetailIf is r with p's words, if p has them.
+func (r Rule) withDetailIf(p *Rule) Rule {
+	if p.ext != nil && p.ext.detail != "" {
+		return r.withDetail(p.ext.detail)
+	}
+	return r
+}
+
+// typedRule is rule reason with a detail worded by say from arg.
+func typedRule(reason Reason, say ruleSay, arg int32) Rule {
+	return Rule{Reason: reason, say: say, arg: arg}
+}
+
 // because is a rule: reason r with its arguments in words.
-func because(r Reason, detail string) Rule { return Rule{Reason: r, Detail: detail} }
+func because(r Reason, detail string) Rule {
+	if detail == "" {
+		return Rule{Reason: r}
+	}
+	return Rule{Reason: r, ext: &ruleExt{detail: detail}}
+}
 
 // cite is a rule with no arguments.
 func cite(r Reason) Rule { return Rule{Reason: r} }
@@ -380,12 +458,15 @@ func (r Rule) and(o Rule) Rule {
 		return r
 	}
 	tail := r
-	if r.more != nil {
-		rest := r.more.and(o)
-		tail.more = &rest
-	} else {
-		tail.more = &o
+	x := ruleExt{more: &o}
+	if r.ext != nil {
+		x.detail = r.ext.detail
+		if r.ext.more != nil {
+			rest := r.ext.more.and(o)
+			x.more = &rest
+		}
 	}
+	tail.ext = &x
 	return tail
 }
 
@@ -395,15 +476,15 @@ func (r Rule) Parts() []Rule {
 		return nil
 	}
 	var out []Rule
-	for p := &r; p != nil; p = p.more {
-		out = append(out, Rule{Reason: p.Reason, Detail: p.Detail})
+	for p := &r; p != nil; p = p.next() {
+		out = append(out, Rule{Reason: p.Reason, say: p.say, arg: p.arg}.withDetailIf(p))
 	}
 	return out
 }
 
 // Has reports whether reason is one of the rule's reasons.
 func (r Rule) Has(reason Reason) bool {
-	for p := &r; p != nil && !p.IsZero(); p = p.more {
+	for p := &r; p != nil && !p.IsZero(); p = p.next() {
 		if p.Reason == reason {
 			return true
 		}
@@ -421,17 +502,18 @@ func (r Rule) String() string {
 }
 
 func (r Rule) write(b *strings.Builder) {
-	for p := &r; p != nil && !p.IsZero(); p = p.more {
+	for p := &r; p != nil && !p.IsZero(); p = p.next() {
 		if p != &r {
 			b.WriteString("; ")
 		}
 		info := p.Reason.Info()
+		detail := p.detail()
 		b.WriteString(info.Source)
-		if info.Source != "" && p.Detail != "" {
+		if info.Source != "" && detail != "" {
 			b.WriteString(": ")
 		}
-		b.WriteString(p.Detail)
-		if info.Source == "" && p.Detail == "" {
+		b.WriteString(detail)
+		if info.Source == "" && detail == "" {
 			b.WriteString(info.Words)
 		}
 	}
@@ -441,9 +523,9 @@ func (r Rule) write(b *strings.Builder) {
 // details of its parts, without the sources.
 func (r Rule) Words() string {
 	var out []string
-	for p := &r; p != nil && !p.IsZero(); p = p.more {
-		if p.Detail != "" {
-			out = append(out, p.Detail)
+	for p := &r; p != nil && !p.IsZero(); p = p.next() {
+		if d := p.detail(); d != "" {
+			out = append(out, d)
 		}
 	}
 	return strings.Join(out, "; ")

@@ -86,18 +86,26 @@ func (q *queue) len() int { return len(q.keys) }
 // at is the item at heap index i.
 func (q *queue) at(i int) *item { return &q.slab[q.keys[i].slot] }
 
-func (q *queue) push(it item) {
+func (q *queue) push(it item) { *q.add(it.At, it.Seq) = it }
+
+// add queues an item at (at, seq) and returns its slot, for the caller to
+// fill: the timers and deliveries of every step are written in place
+// rather than copied in whole. The slot may hold a taken item's fields:
+// the caller writes Kind, Msg and Timer.
+func (q *queue) add(at, seq int64) *item {
 	var slot int32
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
 		q.free = q.free[:n-1]
-		q.slab[slot] = it
 	} else {
 		slot = int32(len(q.slab))
-		q.slab = append(q.slab, it)
+		q.slab = append(q.slab, item{})
 	}
-	q.keys = append(q.keys, qkey{At: it.At, Seq: it.Seq, slot: slot})
+	q.keys = append(q.keys, qkey{At: at, Seq: seq, slot: slot})
 	q.up(len(q.keys) - 1)
+	p := &q.slab[slot]
+	p.At, p.Seq = at, seq
+	return p
 }
 
 func (q *queue) down(i int) {
@@ -132,15 +140,17 @@ func (q *queue) up(i int) {
 	}
 }
 
-func (q *queue) pop() item {
-	return q.removeAt(0)
+func (q *queue) removeAt(i int) item {
+	it := q.slab[q.keys[i].slot]
+	q.removeSlot(i)
+	return it
 }
 
-func (q *queue) removeAt(i int) item {
+// removeSlot takes heap index i out of the queue and frees its slot. The
+// slot is not cleared: add's caller writes every field of it.
+func (q *queue) removeSlot(i int) {
 	s := q.keys
 	slot := s[i].slot
-	it := q.slab[slot]
-	q.slab[slot] = item{}
 	q.free = append(q.free, slot)
 	last := len(s) - 1
 	s[i] = s[last]
@@ -149,7 +159,6 @@ func (q *queue) removeAt(i int) item {
 		q.down(i)
 		q.up(i)
 	}
-	return it
 }
 
 // clone copies the queue (keys, slab and free slots).
@@ -184,7 +193,13 @@ func (w *World) schedule(at int64, it item) {
 }
 
 func (w *World) setTimer(after int64, t Timer) {
-	w.schedule(w.now+after, item{Kind: itemTimer, Timer: t})
+	if t.Kind == TimerRequestTimeout {
+		w.schedule(w.now+after, item{Kind: itemTimer, Timer: t})
+		return
+	}
+	w.seq++
+	p := w.queue.add(w.now+after, w.seq)
+	p.Kind, p.Msg, p.Timer = itemTimer, nil, t
 }
 
 // cancelTimer removes pending timers of a kind for an owner and id.
@@ -250,13 +265,25 @@ func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.ca
 // the next item is always a live one.
 func (w *World) dropCancelled() {
 	for w.queue.len() > 0 && w.isCancelled(w.queue.at(0)) {
-		delete(w.cancelled, w.queue.pop().Seq)
+		delete(w.cancelled, w.queue.keys[0].Seq)
+		w.queue.removeSlot(0)
 	}
 }
 
 // popItem takes the next item, which dropCancelled made a live one.
 func (w *World) popItem() item {
-	it := w.queue.pop()
+	var it item
+	w.takeItem(&it)
+	return it
+}
+
+// takeItem is popItem into it: a step's item is copied out of the queue
+// once, into the step's own variable.
+func (w *World) takeItem(it *item) {
+	q := &w.queue
+	slot := q.keys[0].slot
+	*it = q.slab[slot]
+	q.removeSlot(0)
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
 		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
@@ -264,7 +291,6 @@ func (w *World) popItem() item {
 		}
 	}
 	w.dropCancelled()
-	return it
 }
 
 // compactQueue rebuilds the queue without its cancelled timeouts, and the

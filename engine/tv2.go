@@ -493,7 +493,7 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 			fail(ProducerFenced, actor, because(RuleEndTxnV2, "epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch"))
 			return
 		}
-		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing, "").Detail + ")"
+		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing, "").Detail() + ")"
 	}
 	cell := w.tv2EndTxnTable(endTxnKey{State: meta.State, Commit: r.Commit, Retry: retry})
 	rule := because(RuleEndTxnV2, meta.State.String()+" + "+verb+", "+epochs)
@@ -525,7 +525,7 @@ func (w *World) prepareEndV2(id int, t *TxnStatePartition, meta TxnMetadata, cel
 		// start time is then the update time.
 		target.Partitions = nil
 		target.StartTs = w.now
-		rule.Detail += ": an empty abort (no partitions, no markers), epoch bump"
+		rule = rule.withDetail(rule.Detail() + ": an empty abort (no partitions, no markers), epoch bump")
 	}
 	w.txnWrite(t, target, wEndTxn, m, rule)
 }

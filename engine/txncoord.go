@@ -184,12 +184,25 @@ func (w *World) onFindCoordinator(id int, m *Message, r *FindCoordinatorRequest)
 	w.reply(m, MsgFindCoordinatorResponse, resp)
 }
 
-func (w *World) coordActor(t *TxnStatePartition) string { return "coordinator(" + t.addr() + ")" }
+func (w *World) coordActor(t *TxnStatePartition) string {
+	if t.Leader >= 0 && t.Leader < len(coordActors) {
+		return coordActors[t.Leader]
+	}
+	return "coordinator(" + t.addr() + ")"
+}
+
+// coordActors are the coordinators' actor names, made once like brokerAddrs.
+var coordActors = func() (a [len(brokerAddrs)]string) {
+	for i := range a {
+		a[i] = "coordinator(" + brokerAddr(i) + ")"
+	}
+	return a
+}()
 
 // onInitProducerID follows the decision table of ref 3.4, in order.
 func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers InitProducerId "+r.TransactionalID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitTyped(EvClientError, actor, sayInitFails).txn(r.TransactionalID).code(code).Rule = why
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: code, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	if r.Idempotent {
@@ -244,7 +257,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	}
 	switch meta.State {
 	case PrepareCommit, PrepareAbort:
-		fail(ConcurrentTransactions, actor, because(RuleInitCompleting, meta.State.String()+" is still completing"))
+		fail(ConcurrentTransactions, actor, typedRule(RuleInitCompleting, ruleSayCompleting, int32(meta.State)))
 		return
 	case Ongoing:
 		w.fenceAndAbort(t, meta, wFence, m, because(RuleInitFence, "a new instance fences the open transaction"))
@@ -391,7 +404,8 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	target.HasPending = false
 	t.Meta[target.TransactionalID] = target
 	w.noteTxnDeadline(target)
-	w.emitTxnState(actor, target.TransactionalID, old.State, target.State, " (durable at "+t.name()+" offset "+itoa(rec.Offset)+", epoch "+itoa(int64(target.ProducerEpoch))+")")
+	e := w.emitTyped(EvTxnState, actor, sayDurable).txn(target.TransactionalID)
+	e.Change, e.x, e.arg, e.epoch = TxnTransition(old.State, target.State), t.Partition, rec.Offset, target.ProducerEpoch
 	switch pw.Purpose {
 	case wInit:
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: target.ProducerID, ProducerEpoch: target.ProducerEpoch})
@@ -572,7 +586,8 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 	case !meta.hasPartition(r.Partitions[0]) || meta.State != Ongoing:
 		code = TransactionAbortable
 	}
-	w.emitRule(EvInfo, brokerAddr(id), "verifies "+r.Partitions[0].String()+" for "+r.TransactionalID+" pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), cite(RuleVerifyPartitions)).on(r.Partitions[0]).txn(r.TransactionalID).code(code)
+	e := w.emitTyped(EvInfo, brokerAddr(id), sayVerifies).on(r.Partitions[0]).txn(r.TransactionalID).code(code)
+	e.Rule, e.arg, e.epoch = cite(RuleVerifyPartitions), r.ProducerID, r.ProducerEpoch
 	res := []TPCode{{TP: r.Partitions[0], Code: code}}
 	w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyOnly: true, VerifyCorr: r.VerifyCorr})
 }
