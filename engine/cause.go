@@ -191,7 +191,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	var links []CauseLink
 	add := func(i int, role CauseRole, text string) {
 		e := w.events.at(i)
-		links = append(links, CauseLink{Event: i, Msg: e.Msg, Role: role, Kind: e.Kind, Fault: e.Fault, Text: text})
+		links = append(links, CauseLink{Event: i, Msg: e.MsgID(), Role: role, Kind: e.Kind, Fault: e.Fault, Text: text})
 	}
 	// Pass 2: from the first send on, the sends, the faults on those
 	// messages and the decisions taken on their delivery.

@@ -132,9 +132,9 @@ func (t Transition) Client() (from, to ClientState, ok bool) {
 // the Kafka source in the rule table), so a player can explain why and not
 // only what.
 type Event struct {
-	Seq   int    `json:"seq"`
-	Step  int    `json:"step"`
 	Time  int64  `json:"time"`
+	Seq   int32  `json:"seq"`
+	Step  int32  `json:"step"`
 	Actor string `json:"actor"`
 	// text is the event's words when they were written where it happened
 	// (describe renders them; read them with Text), by reference: most
@@ -145,8 +145,7 @@ type Event struct {
 	// TxnID is the transactional id the event is about, if any.
 	TxnID string `json:"-"`
 	// TP is the partition the event is about, if any (the zero TP if none).
-	TP  TP    `json:"-"`
-	Msg int64 `json:"msg,omitempty"`
+	TP TP `json:"-"`
 	// Message is the message the event is about (sent, delivered, dropped,
 	// duplicated), so a view can draw it without reading Text.
 	Message *Message   `json:"-"`
@@ -169,12 +168,19 @@ type Event struct {
 	y, z   int32
 }
 
+// MsgID is the id of the message the event is about, or 0 if none.
+func (e *Event) MsgID() int64 {
+	if e.Message == nil {
+		return 0
+	}
+	return e.Message.ID
+}
+
 // HasTP reports whether the event is about a partition.
 func (e *Event) HasTP() bool { return e.TP.Topic != "" }
 
 // about sets the message the event is about.
 func (e *Event) about(m *Message) *Event {
-	e.Msg = m.ID
 	e.Message = m
 	return e
 }
@@ -501,10 +507,9 @@ func (e Event) Line() string {
 // nothing to render.
 func (w *World) record(e Event, detail string) *Event {
 	p := w.events.push(e)
-	p.Seq, p.Step, p.Time = w.events.len()-1, w.stepCount, w.now
+	p.Seq, p.Step, p.Time = int32(w.events.len()-1), int32(w.stepCount), w.now
 	p.text = textRef(detail)
 	if p.Message != nil {
-		p.Msg = p.Message.ID
 		w.changes.message(p.Message.ID)
 	}
 	w.changes.actor(p.Actor)
@@ -518,7 +523,7 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
 	p := w.events.next()
-	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = w.events.len()-1, w.stepCount, w.now, kind, actor, textRef(text)
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = int32(w.events.len()-1), int32(w.stepCount), w.now, kind, actor, textRef(text)
 	w.changes.actor(actor)
 	return p
 }
@@ -527,7 +532,7 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 // with phrase say; the call site sets the fields the phrase reads.
 func (w *World) emitTyped(kind EventKind, actor string, say phrase) *Event {
 	p := w.events.next()
-	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.say = w.events.len()-1, w.stepCount, w.now, kind, actor, say
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.say = int32(w.events.len()-1), int32(w.stepCount), w.now, kind, actor, say
 	w.changes.actor(actor)
 	return p
 }

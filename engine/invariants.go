@@ -165,7 +165,7 @@ func (w *World) violateWith(v Violation, actor string) {
 		v.Msg = w.cur.ID
 	}
 	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, because(RuleInvariant, "invariant"))
-	v.Event = e.Seq
+	v.Event = int(e.Seq)
 	w.violations = append(w.violations, v)
 	w.monitorViolated(len(w.violations) - 1)
 }

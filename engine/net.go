@@ -640,7 +640,7 @@ func (w *World) send(kind MsgKind, from, to string, corr int64, body Body) *Mess
 	p := w.queue.add(w.now+w.config.LatencyMs, w.seq)
 	p.Kind, p.Msg, p.Timer = itemDeliver, m, Timer{}
 	e := w.emitTyped(EvSend, from, saySends)
-	e.Msg, e.Message = m.ID, m
+	e.Message = m
 	w.changes.message(m.ID)
 	w.cost.countSend(m)
 	return m

@@ -96,7 +96,7 @@ func (w *World) setTeaching(k ConfigKey, on bool) {
 		rule = teachRule(k, "")
 	}
 	e := w.emitRule(EvSwitch, "cluster", text, rule)
-	w.switches = append(w.switches[:len(w.switches):len(w.switches)], switchChange{Event: e.Seq, Key: k, On: on})
+	w.switches = append(w.switches[:len(w.switches):len(w.switches)], switchChange{Event: int(e.Seq), Key: k, On: on})
 }
 
 // switchChange is one EvSwitch event: which switch went on or off.

@@ -84,8 +84,8 @@ func TestCauseChains(t *testing.T) {
 					t.Fatalf("bad link %+v", l)
 				}
 				e := w.EventAt(l.Event)
-				if l.Msg != 0 && e.Msg != l.Msg && l.Role != engine.CauseViolation {
-					t.Errorf("link %d names m%d, its event m%d", i, l.Msg, e.Msg)
+				if l.Msg != 0 && e.MsgID() != l.Msg && l.Role != engine.CauseViolation {
+					t.Errorf("link %d names m%d, its event m%d", i, l.Msg, e.MsgID())
 				}
 				switch l.Role {
 				case engine.CauseSend:
@@ -184,14 +184,14 @@ func TestTeachingSwitchEvents(t *testing.T) {
 	if len(evs) != 2 || evs[1].Kind != engine.EvSwitch || !strings.Contains(evs[1].Rule.String(), "not a Kafka setting") {
 		t.Fatalf("on -> off: %+v", evs)
 	}
-	if k, on, ok := w.SwitchChangeAt(evs[1].Seq); !ok || on || k != engine.ConfigTeachLSO {
+	if k, on, ok := w.SwitchChangeAt(int(evs[1].Seq)); !ok || on || k != engine.ConfigTeachLSO {
 		t.Errorf("SwitchChangeAt: %v %v %v", k, on, ok)
 	}
 	if !w.Config().Teach.NoLSO || w.TeachingSwitches()[2].On {
 		t.Errorf("eoslab.lso still on")
 	}
 	evs, _ = w.Apply(engine.SetTeaching(engine.ConfigTeachLSO, true))
-	if k, on, ok := w.SwitchChangeAt(evs[len(evs)-1].Seq); !ok || !on || k != engine.ConfigTeachLSO || w.Config().Teach.Any() {
+	if k, on, ok := w.SwitchChangeAt(int(evs[len(evs)-1].Seq)); !ok || !on || k != engine.ConfigTeachLSO || w.Config().Teach.Any() {
 		t.Errorf("off -> on: %v %v %v %+v", k, on, ok, w.Config().Teach)
 	}
 }

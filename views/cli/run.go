@@ -185,7 +185,7 @@ type eventJSON struct {
 }
 
 func jsonEvent(e engine.Event) eventJSON {
-	return eventJSON{Type: "event", Seq: e.Seq, Step: e.Step, Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text(), Rule: e.Rule.String(), Reasons: reasonCodes(e.Rule), Msg: e.Msg}
+	return eventJSON{Type: "event", Seq: int(e.Seq), Step: int(e.Step), Time: e.Time, Kind: e.Kind.String(), Actor: e.Actor, Text: e.Text(), Rule: e.Rule.String(), Reasons: reasonCodes(e.Rule), Msg: e.MsgID()}
 }
 
 // reasonCodes are the codes of a rule's reasons, in order.
