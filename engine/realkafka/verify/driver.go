@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
@@ -71,6 +72,11 @@ type producer struct {
 	hasAck   bool
 	closed   bool
 	declared engine.DeclareProducer
+	// rawOffsets: this transaction holds offsets sent raw (sendOffsets).
+	rawOffsets bool
+	// actSends and actOffsets: the file's lines so far in this
+	// transaction sent records, offsets.
+	actSends, actOffsets bool
 }
 
 type consumer struct {
@@ -284,7 +290,16 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 				return
 			}
 			p := d.producer(a.Client)
-			d.enqueue(&p.worker, func(ctx context.Context) { p.call(ctx, a.Method) })
+			switch a.Method {
+			case engine.CallBeginTransaction:
+				p.actSends, p.actOffsets = false, false
+			case engine.CallCommitTransaction, engine.CallAbortTransaction:
+				if p.actOffsets && !p.actSends && d.simTV >= 2 {
+					d.stop(c, "a transaction with offsets and no send: kgo ends it without EndTxn, and a raw EndTxn v5 bumps the epoch behind kgo's back", false)
+					return
+				}
+			}
+			d.enqueue(&p.worker, func(ctx context.Context) { d.call(ctx, p, a.Method) })
 			return
 		}
 		if cd, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll && cd.OffsetReset == engine.ResetNone {
@@ -297,8 +312,17 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		d.stop(c, "a processor's process loop has no broker mapping in the driver yet", false)
+	case engine.SendOffsets:
+		if _, ok := d.decls[a.Client]; !ok {
+			d.stop(c, "sendOffsetsToTransaction by a processor has no broker mapping in the driver yet", false)
+			return
+		}
+		p := d.producer(a.Client)
+		p.actOffsets = true
+		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, a) })
 	case engine.Send:
 		p := d.producer(a.Client)
+		p.actSends = true
 		d.enqueue(&p.worker, func(ctx context.Context) { d.send(ctx, p, a) })
 	case engine.Drop, engine.Duplicate, engine.Delay:
 		d.fault(c, target)
@@ -400,6 +424,15 @@ func (d *driver) producer(name string) *producer {
 		p.start()
 	}
 	opts = append(opts, kgo.Dialer(p.faults().Dialer(nil)))
+	// sendOffsets sends TxnOffsetCommit raw: v5 is KIP-890 part 2's (the
+	// Java client sends it only under transaction.version 2), and v6
+	// names topics by id, which the raw request does not fill.
+	vs := kversion.Stable()
+	vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 5)
+	if d.simTV < 2 {
+		vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 4)
+	}
+	opts = append(opts, kgo.MaxVersions(vs))
 	if cfg.TransactionalID != "" {
 		p.txid = d.prefix + cfg.TransactionalID
 		opts = append(opts, kgo.TransactionalID(p.txid))
@@ -472,7 +505,7 @@ func (p *producer) setErr(err error) {
 }
 
 // call runs one producer call (on the producer's worker).
-func (p *producer) call(ctx context.Context, m engine.Method) {
+func (d *driver) call(ctx context.Context, p *producer, m engine.Method) {
 	if p.cl == nil || p.closed {
 		return
 	}
@@ -484,6 +517,7 @@ func (p *producer) call(ctx context.Context, m engine.Method) {
 			p.lastErr = nil
 		}
 	case engine.CallBeginTransaction:
+		p.rawOffsets = false
 		if err := p.cl.BeginTransaction(); err != nil {
 			p.lastErr = err
 		} else {
@@ -506,7 +540,14 @@ func (p *producer) call(ctx context.Context, m engine.Method) {
 				err = &clientOnly{err}
 			}
 			p.setErr(err)
+		} else if p.rawOffsets && p.faults().Sent(kmsg.EndTxn) == before {
+			// kgo saw nothing added (the offsets went raw): the Java
+			// producer ends the transaction its AddOffsetsToTxn began.
+			if err := d.endRaw(ctx, p, how == kgo.TryCommit); err != nil {
+				p.setErr(err)
+			}
 		}
+		p.rawOffsets = false
 	case engine.CallFlush:
 		if err := p.cl.Flush(ctx); err != nil {
 			p.setErr(err)
