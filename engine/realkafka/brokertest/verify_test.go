@@ -75,3 +75,56 @@ func TestVerifyBadFile(t *testing.T) {
 		t.Errorf("a file with a parse error: %v, want a usage error naming bad.scn:2", err)
 	}
 }
+
+// TestVerifySendOffsets: sendOffsetsToTransaction is played on the broker
+// (AddOffsetsToTxn and TxnOffsetCommit, or TxnOffsetCommit v5 alone under
+// transaction.version 2): the committed offsets and the transaction's
+// fate agree, an aborted transaction's offsets are not committed, and the
+// group is deleted afterwards.
+func TestVerifySendOffsets(t *testing.T) {
+	scn := `topic t partitions=2
+producer a transactional.id=app-1
+a initTransactions
+run
+a beginTransaction
+a send t-0 v0
+a sendOffsetsToTransaction g t-0=1 t-1=3
+a commitTransaction
+run
+expect txn app-1 state CompleteCommit
+expect group g offset t-0 1
+expect group g offset t-1 3
+expect partition t-0 batch 0 status=committed
+a beginTransaction
+a send t-1 w0
+a sendOffsetsToTransaction g t-0=7
+a abortTransaction
+run
+expect txn app-1 state CompleteAbort
+expect group g offset t-0 1
+expect partition t-1 batch 0 status=aborted
+`
+	file := filepath.Join(t.TempDir(), "offsets.scn")
+	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
+		t.Errorf("want 7 agree of 7:\n%s", out.String())
+	}
+	gs, err := admin(t).ListGroups(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs.Groups() {
+		if strings.HasPrefix(g, "eoslab-verify-") {
+			t.Errorf("verify left group %s behind", g)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ type driver struct {
 	raw    *kgo.Client
 	prefix string
 	topics []string // created, deleted at the end
+	groups []string // that offsets were sent to, deleted at the end
 	prods  map[string]*producer
 	cons   map[string]*consumer
 	decls  map[string]engine.DeclareProducer
@@ -195,10 +197,11 @@ func (d *driver) cleanup() {
 		}
 	}
 	for _, dc := range d.cdecls {
-		if dc.GroupID != "" {
+		if dc.GroupID != "" && !slices.Contains(d.groups, d.prefix+dc.GroupID) {
 			groups = append(groups, d.prefix+dc.GroupID)
 		}
 	}
+	groups = append(groups, d.groups...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if len(groups) > 0 {
@@ -319,6 +322,9 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		}
 		p := d.producer(a.Client)
 		p.actOffsets = true
+		if g := d.prefix + a.Group; !slices.Contains(d.groups, g) {
+			d.groups = append(d.groups, g)
+		}
 		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, a) })
 	case engine.Send:
 		p := d.producer(a.Client)
