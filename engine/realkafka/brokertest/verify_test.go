@@ -128,3 +128,43 @@ expect partition t-1 batch 0 status=aborted
 		}
 	}
 }
+
+// TestVerifyConsumerPosition: the consumer's position is compared, and it
+// moves past the abort marker as the Java consumer's does, though no
+// record is handed out to read_committed.
+func TestVerifyConsumerPosition(t *testing.T) {
+	scn := `topic t
+producer p transactional.id=pos-1
+consumer rc isolation.level=read_committed auto.offset.reset=earliest
+consumer ru isolation.level=read_uncommitted auto.offset.reset=earliest
+p initTransactions
+run
+p beginTransaction
+p send t-0 p0 p1 p2
+run
+p abortTransaction
+run
+rc poll
+run
+expect consumer rc values none
+expect consumer rc position t-0 4
+ru poll
+run
+expect consumer ru values p0,p1,p2
+expect consumer ru position t-0 4
+`
+	file := filepath.Join(t.TempDir(), "position.scn")
+	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
+		t.Errorf("want 4 agree of 4:\n%s", out.String())
+	}
+}

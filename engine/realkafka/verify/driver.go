@@ -596,7 +596,11 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 		} else {
 			topics = append(topics, d.topics...)
 		}
-		opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.Dialer(cs.faults().Dialer(nil))}
+		// Control records are kept so the position moves past markers,
+		// as the Java consumer's does (the fetch position is the last
+		// batch's next offset, Fetcher / CompletedFetch); they are not
+		// handed out as records below.
+		opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.Dialer(cs.faults().Dialer(nil)), kgo.KeepControlRecords()}
 		if cd.Isolation == engine.ReadCommitted {
 			opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 		}
@@ -631,6 +635,10 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 		n := 0
 		fs.EachRecord(func(r *kgo.Record) {
 			n++
+			if r.Attrs.IsControl() {
+				cs.pos[engine.TP{Topic: strings.TrimPrefix(r.Topic, d.prefix), Partition: r.Partition}] = r.Offset + 1
+				return
+			}
 			cs.values = append(cs.values, string(r.Value))
 			cs.offsets = append(cs.offsets, r.Offset)
 			cs.pos[engine.TP{Topic: strings.TrimPrefix(r.Topic, d.prefix), Partition: r.Partition}] = r.Offset + 1
