@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// docCitation is a citation of a section or a decision-table row of a
-// document the project does not ship ("ref 3.4", "[row 4"): what a user
+// docCitation is a citation of a section number or a decision-table row
+// of a document the project does not ship: what a user
 // reads cites a Kafka class and method, a KIP or a JIRA instead.
 var docCitation = regexp.MustCompile(`\[(ref|row)\b|\b(ref|row) [0-9]`)
 

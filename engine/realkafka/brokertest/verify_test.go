@@ -35,24 +35,14 @@ expect partition t-1 batch 0 pid=1000 epoch=0 seq=0 values=hello
 expect partition t-1 producer 1000 epoch=0 lastseq=0
 expect producer B offset 0
 `
-	file := filepath.Join(t.TempDir(), "lost-ack.scn")
-	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
+	s, out := verifyScenario(t, "lost-ack.scn", scn)
 	if s.Count(verify.Agree) != 6 || s.Count(verify.SimOnly) != 1 || len(s.Rows) != 7 || s.ExitCode() != 0 {
-		t.Errorf("want 6 agree, 1 simulation-only of 7:\n%s", out.String())
+		t.Errorf("want 6 agree, 1 simulation-only of 7:\n%s", out)
 	}
-	if !strings.HasSuffix(out.String(), "verify: 6 agree, 0 differ, 1 simulation-only of 7 facts in 1 files\n") {
-		t.Errorf("last line:\n%s", out.String())
+	if !strings.HasSuffix(out, "verify: 6 agree, 0 differ, 1 simulation-only of 7 facts in 1 files\n") {
+		t.Errorf("last line:\n%s", out)
 	}
-	td, err := admin(t).ListTopics(ctx)
+	td, err := admin(t).ListTopics(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,24 +94,14 @@ expect txn app-1 state CompleteAbort
 expect group g offset t-0 1
 expect partition t-1 batch 0 status=aborted
 `
-	file := filepath.Join(t.TempDir(), "offsets.scn")
-	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	s, err := verify.Run(ctx, verify.Options{Brokers: cluster.Bootstrap(), Files: []string{file}}, &out)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	if strings.Contains(out.String(), "runs transaction.version=0") || strings.Contains(out.String(), "runs transaction.version=1") {
+	s, out := verifyScenario(t, "offsets.scn", scn)
+	if strings.Contains(out, "runs transaction.version=0") || strings.Contains(out, "runs transaction.version=1") {
 		t.Skip("sendOffsetsToTransaction is played under transaction.version 2 only for now")
 	}
 	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
-		t.Errorf("want 7 agree of 7:\n%s", out.String())
+		t.Errorf("want 7 agree of 7:\n%s", out)
 	}
-	gs, err := admin(t).ListGroups(ctx)
+	gs, err := admin(t).ListGroups(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +136,18 @@ run
 expect consumer ru values p0,p1,p2
 expect consumer ru position t-0 4
 `
-	file := filepath.Join(t.TempDir(), "position.scn")
+	s, out := verifyScenario(t, "position.scn", scn)
+	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
+		t.Errorf("want 4 agree of 4:\n%s", out)
+	}
+}
+
+// verifyScenario writes scn to a file named name and plays it with verify
+// on the test's cluster, within a bound that only guards against a hang;
+// it returns the summary and what verify printed.
+func verifyScenario(t *testing.T, name, scn string) (verify.Summary, string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(file, []byte(scn), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +158,5 @@ expect consumer ru position t-0 4
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
-		t.Errorf("want 4 agree of 4:\n%s", out.String())
-	}
+	return s, out.String()
 }
