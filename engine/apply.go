@@ -20,7 +20,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	w.applying++
 	defer func() { w.applying-- }()
 	start := w.events.len()
-	w.emit(EvAction, "scenario", a.String())
+	w.emit(EvAction, "scenario", saysAction, a)
 	if c := addressedClient(a); c != "" {
 		// The client a call addresses acts even when it emits nothing
 		// (a send queued behind a full pipeline).
@@ -242,44 +242,44 @@ func (w *World) deliverMsg(it *item) {
 	m := it.Msg
 	if id, ok := parseBrokerAddr(m.To); ok {
 		if !w.brokerAlive(id) {
-			w.emit(EvFault, m.To, "").saying(m, sayLostFrom).fault(FaultLost)
+			w.event(EvFault, m.To).saying(m, sayLostFrom).fault(FaultLost)
 			return
 		}
-		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesFrom)
+		w.event(EvDeliver, m.To).saying(m, sayReceivesFrom)
 		w.deliverToBroker(id, m)
 		return
 	}
 	if p := w.producerByAddr(m.To, m.Kind); p != nil {
 		if p.Crashed || p.Closed {
-			w.emit(EvFault, m.To, "").saying(m, sayLost).fault(FaultLost)
+			w.event(EvFault, m.To).saying(m, sayLost).fault(FaultLost)
 			return
 		}
 		if p.Paused {
 			p.Deferred = append(p.Deferred, *it)
-			w.emit(EvInfo, m.To, "").saying(m, sayPaused)
+			w.event(EvInfo, m.To).saying(m, sayPaused)
 			return
 		}
-		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesBody)
+		w.event(EvDeliver, m.To).saying(m, sayReceivesBody)
 		w.onProducerMessage(p, m)
 		return
 	}
 	if c := w.consumerByAddr(m.To, m.Kind); c != nil {
 		if c.Crashed {
-			w.emit(EvFault, m.To, "").saying(m, sayLost).fault(FaultLost)
+			w.event(EvFault, m.To).saying(m, sayLost).fault(FaultLost)
 			return
 		}
 		if c.Paused {
 			c.Deferred = append(c.Deferred, *it)
 			return
 		}
-		w.emit(EvDeliver, m.To, "").saying(m, sayReceives)
+		w.event(EvDeliver, m.To).saying(m, sayReceives)
 		w.onConsumerMessage(c, m)
 		return
 	}
 	if m.To == ExpertAddr {
 		// The expert actions (inject) have no client behind them; their
 		// answers are only narrated, so a lesson can show what came back.
-		w.emit(EvDeliver, m.To, "").saying(m, sayReceivesBody)
+		w.event(EvDeliver, m.To).saying(m, sayReceivesBody)
 	}
 }
 
@@ -332,7 +332,7 @@ func (w *World) fire(it *item) {
 				return
 			}
 			if _, ok := c.removeInFlight(t.ID); ok {
-				w.emit(EvTimer, c.Name, "request timed out")
+				w.emit(EvTimer, c.Name, saysRequestTimedOut)
 			}
 		}
 	}
@@ -346,7 +346,7 @@ func (w *World) applyStepN(a Step) {
 	for i := int64(0); i < n; i++ {
 		if !w.Step() {
 			if w.queue.len() == 0 {
-				w.emit(EvInfo, "scenario", "nothing is scheduled")
+				w.emit(EvInfo, "scenario", saysNothingIsScheduled)
 			}
 			break // nothing scheduled, or stopped by a limit; Apply reports it
 		}
@@ -382,7 +382,7 @@ func (w *World) applyRun(a Run) {
 		n++
 	}
 	if w.Busy() && n == max {
-		w.emit(EvInfo, "scenario", "run stopped after max="+itoa(max)+" steps; the system is not quiet")
+		w.emit(EvInfo, "scenario", saysRunStoppedAfterMaxSteps, num(max))
 	}
 }
 

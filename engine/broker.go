@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"strconv"
-	"strings"
-)
+import ()
 
 // parkedRequest is a transactional produce, or a TxnOffsetCommit at the group
 // coordinator, waiting for the transaction coordinator's verification answer
@@ -51,7 +48,7 @@ func (w *World) deliverToBroker(id int, m *Message) {
 	case *OffsetFetchRequest:
 		w.onOffsetFetch(id, m, body)
 	default:
-		w.emit(EvInfo, addr, "ignores "+m.Kind.String())
+		w.emit(EvInfo, addr, saysIgnores, m.Kind)
 	}
 }
 
@@ -62,13 +59,13 @@ func (w *World) reply(m *Message, kind MsgKind, body Body) {
 func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
-		w.emit(EvSeqCheck, brokerAddr(id), "is not the leader of "+r.TP.String()+": "+NotLeaderOrFollower.String()).on(r.TP).code(NotLeaderOrFollower)
+		w.emit(EvSeqCheck, brokerAddr(id), saysIsNotTheLeaderOf, r.TP, NotLeaderOrFollower).on(r.TP).code(NotLeaderOrFollower)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
 		return
 	}
 	// Step 0: record validation (LogValidator).
-	if why := invalidRecord(r); why != "" {
-		w.emitRule(EvSeqCheck, r.TP.String(), "rejects the produce: "+InvalidRecord.String(), because(RuleInvalidRecord, why)).on(r.TP).code(InvalidRecord)
+	if why, bad := invalidRecord(r); bad {
+		w.emitRule(EvSeqCheck, r.TP.String(), why, saysRejectsTheProduce, InvalidRecord).on(r.TP).code(InvalidRecord)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidRecord})
 		return
 	}
@@ -83,8 +80,7 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 			guard := p.startVerification(b.ProducerID, b.BaseSequence, b.ProducerEpoch, w.now, corr)
 			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
-			w.emitRule(EvSeqCheck, r.TP.String(), "holds pid="+itoa(b.ProducerID)+" seq="+b.Seqs()+" and asks the coordinator to verify "+r.TP.String()+" is in the transaction",
-				because(RuleVerifyBeforeAppend, "first transactional batch from this pid here, verification before append")).on(r.TP).txn(r.TransactionalID)
+			w.emitRule(EvSeqCheck, r.TP.String(), because(RuleVerifyBeforeAppend, saysFirstTransactionalBatchFromThis), saysHoldsPidSeqAndAsks, num(b.ProducerID), batchSeqs(b), r.TP).on(r.TP).txn(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
 				return
@@ -98,18 +94,18 @@ func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	w.finishProduce(p, m, r, 0)
 }
 
-func invalidRecord(r *ProduceRequest) string {
+func invalidRecord(r *ProduceRequest) (Rule, bool) {
 	if len(r.Batches) != 1 {
-		return "a v2 produce must carry exactly one batch per partition, got " + strconv.Itoa(len(r.Batches))
+		return because(RuleInvalidRecord, saysOneBatchPerPartition, num(len(r.Batches))), true
 	}
 	b := &r.Batches[0]
 	if b.Control {
-		return "clients may not write control batches"
+		return because(RuleInvalidRecord, saysNoControlBatches), true
 	}
 	if b.ProducerID >= 0 && b.BaseSequence < 0 {
-		return "a batch with a producer id needs baseSequence >= 0"
+		return because(RuleInvalidRecord, saysPidNeedsSequence), true
 	}
-	return ""
+	return Rule{}, false
 }
 
 // onVerifyResponse resumes a parked request with the coordinator's answer:
@@ -164,7 +160,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 	default:
 		out = NotEnoughReplicas
 	}
-	w.emitRule(EvSeqCheck, r.TP.String(), "verification failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", because(RuleVerifyResult, "coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")).on(r.TP).txn(r.TransactionalID).code(out)
+	w.emitRule(EvSeqCheck, r.TP.String(), because(RuleVerifyResult, saysCoordinatorBecomesOnTheProduce, codeName(code), codeName(out)), saysVerificationFailedRejectsTheProduce, code, out).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
@@ -181,24 +177,23 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	b := r.Batches[0]
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
-	who := func() string {
-		return "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	who := func() arg {
+		return sub(saysPidEpochSeq, num(b.ProducerID), num(b.ProducerEpoch), batchSeqs(&b))
 	}
 	switch {
 	case res.Code != None:
-		text := "rejects " + who()
+		rejects := sub(saysRejectsBatch, who())
 		if res.Expected >= 0 && res.Code == OutOfOrderSequenceNumber {
-			text += ": expected seq " + itoa(int64(res.Expected)) + ", got " + itoa(int64(b.BaseSequence))
+			rejects = sub(saysRejectsBatchExpected, who(), num(res.Expected), num(b.BaseSequence))
 		}
-		text += ": " + res.Code.String() + "; nothing appended"
-		w.emitRule(EvSeqCheck, actor, text, res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
+		w.emitRule(EvSeqCheck, actor, res.Rule, saysCodeNothingAppended, rejects, res.Code).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
-		w.emitRule(EvSeqCheck, actor, "finds "+who()+" in its 5-batch cache: duplicate, answers NONE with original offset "+itoa(res.BaseOffset)+", appends nothing", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
+		w.emitRule(EvSeqCheck, actor, res.Rule, saysFindsInIts5Batch, who(), num(res.BaseOffset)).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	case b.ProducerID < 0:
 		nb := &p.Batches[len(p.Batches)-1]
-		w.emitRule(EvAppend, actor, "appends values="+strings.Join(nb.Values(), ",")+" at offsets "+nb.Offsets()+" (no producer id, no sequence check)", res.Rule).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
+		w.emitRule(EvAppend, actor, res.Rule, saysAppendsValuesAtOffsetsNo, recordValues(nb.Values()), batchOffsets(nb)).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
 	default:
 		nb := &p.Batches[len(p.Batches)-1]
 		e := w.emitTyped(EvSeqCheck, actor, sayAccepts).on(r.TP).producer(b.ProducerID, b.ProducerEpoch)
@@ -240,8 +235,7 @@ func (w *World) onFetch(id int, m *Message, r *FetchRequest) {
 			}
 		}
 		if n > 0 {
-			w.emitRule(EvInfo, brokerAddr(id), "serves "+m.From+"'s read_committed fetch of "+r.TP.String()+" up to the high watermark "+itoa(p.HW)+", past the LSO "+itoa(lso),
-				teachRule(ConfigTeachLSO, "; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread")).on(r.TP)
+			w.emitRule(EvInfo, brokerAddr(id), teachRule(ConfigTeachLSO, sub(saysKafkaStopsAReadCommitted)), saysServesSReadCommittedFetch, quoted(m.From), r.TP, num(p.HW), num(lso)).on(r.TP)
 		}
 	} else {
 		batches, aborted, _ = p.read(r.Offset, r.ReadCommitted, 500)
@@ -266,8 +260,7 @@ func (w *World) onListOffsets(id int, m *Message, r *ListOffsetsRequest) {
 			if lso := p.LastStableOffset(); !w.config.Teach.NoLSO || lso == p.HW {
 				off = lso
 			} else {
-				w.emitRule(EvInfo, brokerAddr(id), "answers "+m.From+"'s read_committed ListOffsets(latest) of "+r.TP.String()+" with the high watermark "+itoa(p.HW)+", not the LSO "+itoa(lso),
-					teachRule(ConfigTeachLSO, "")).on(r.TP)
+				w.emitRule(EvInfo, brokerAddr(id), teachRule(ConfigTeachLSO, nil), saysAnswersSReadCommittedListoffsets, quoted(m.From), r.TP, num(p.HW), num(lso)).on(r.TP)
 			}
 		}
 	}
@@ -282,13 +275,13 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 	for _, tp := range r.Partitions {
 		p := w.partition(tp)
 		if p == nil || p.Leader != id {
-			w.emit(EvMarker, brokerAddr(id), "is not the leader of "+tp.String()+": "+NotLeaderOrFollower.String()+" for the "+r.Result.String()+" marker").on(tp).txn(r.TransactionalID).code(NotLeaderOrFollower)
+			w.emit(EvMarker, brokerAddr(id), saysIsNotTheLeaderOf2, tp, NotLeaderOrFollower, r.Result).on(tp).txn(r.TransactionalID).code(NotLeaderOrFollower)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}
 		code, rule, late := w.appendMarker(p, r.ProducerID, r.ProducerEpoch, r.CoordinatorEpoch, r.Result, r.Txn, r.TransactionVersion, r.TV2Txn)
 		if code != None {
-			w.emitRule(EvMarker, tp.String(), "rejects the "+r.Result.String()+" marker pid="+itoa(r.ProducerID)+" epoch="+itoa(int64(r.ProducerEpoch))+": "+code.String(), rule).on(tp).txn(r.TransactionalID).code(code).producer(r.ProducerID, r.ProducerEpoch)
+			w.emitRule(EvMarker, tp.String(), rule, saysRejectsTheMarkerPidEpoch, r.Result, num(r.ProducerID), num(int64(r.ProducerEpoch)), code).on(tp).txn(r.TransactionalID).code(code).producer(r.ProducerID, r.ProducerEpoch)
 		} else {
 			e := w.emitTyped(EvMarker, tp.String(), sayMarker).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
 			e.Rule, e.x, e.y, e.arg = rule, int32(r.Result), int32(r.CoordinatorEpoch), p.LEO-1

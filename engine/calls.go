@@ -4,20 +4,20 @@ package engine
 // raises what Java raises (IllegalStateException, KafkaException) as a
 // client error rather than a Go error: a lesson may want to show it.
 
-func (w *World) apiError(p *Producer, code ErrorCode, text string) {
-	w.clientError(p, code, text, because(RuleClientState, p.State.String()))
+func (w *World) apiError(p *Producer, code ErrorCode, text arg) {
+	w.clientError(p, code, text, because(RuleClientState, saysArg, p.State))
 }
 
 func (w *World) usable(p *Producer, call string) bool {
 	switch {
-	case p.ConfigError != "":
-		w.apiError(p, errConfig, call+": the producer was never constructed: "+p.ConfigError)
+	case p.ConfigError != nil:
+		w.apiError(p, errConfig, sub(saysTheProducerWasNeverConstructed, quoted(call), p.ConfigError))
 	case p.Closed:
-		w.apiError(p, errIllegalState, call+": the producer is closed")
+		w.apiError(p, errIllegalState, sub(saysTheProducerIsClosed, quoted(call)))
 	case p.Crashed:
-		w.apiError(p, errIllegalState, call+": the producer process has crashed (restart it)")
+		w.apiError(p, errIllegalState, sub(saysTheProducerProcessHasCrashed, quoted(call)))
 	case p.State == FatalError:
-		w.apiError(p, errKafkaException, call+": the producer is in FATAL_ERROR after "+p.LastError.Name()+"; only close() is possible")
+		w.apiError(p, errKafkaException, sub(saysTheProducerIsInFatal, quoted(call), codeName(p.LastError)))
 	default:
 		return true
 	}
@@ -29,11 +29,11 @@ func (w *World) callInitTransactions(p *Producer) {
 		return
 	}
 	if !p.transactional() {
-		w.apiError(p, errIllegalState, "initTransactions needs a transactional.id")
+		w.apiError(p, errIllegalState, sub(saysInittransactionsNeedsATransactionalId))
 		return
 	}
 	if p.State != Uninitialized {
-		w.apiError(p, errIllegalState, "initTransactions was already called")
+		w.apiError(p, errIllegalState, sub(saysInittransactionsWasAlreadyCalled))
 		return
 	}
 	w.learnTxnVersion(p, true)
@@ -46,7 +46,7 @@ func (w *World) callBegin(p *Producer) {
 		return
 	}
 	if !p.transactional() || p.State != Ready {
-		w.apiError(p, errIllegalState, "beginTransaction needs READY, the producer is "+p.State.String())
+		w.apiError(p, errIllegalState, sub(saysBegintransactionNeedsReadyTheProducer, p.State))
 		return
 	}
 	w.nextTxn++
@@ -65,10 +65,10 @@ func (w *World) sendRecords(p *Producer, tp TP, recs Records) {
 		switch p.State {
 		case InTransaction:
 		case AbortableError:
-			w.apiError(p, errKafkaException, "send: the transaction is in ABORTABLE_ERROR after "+p.LastError.Name()+"; abort it first")
+			w.apiError(p, errKafkaException, sub(saysSendTheTransactionIsIn, codeName(p.LastError)))
 			return
 		default:
-			w.apiError(p, errIllegalState, "send: cannot send outside a transaction (state "+p.State.String()+")")
+			w.apiError(p, errIllegalState, sub(saysSendCannotSendOutsideA, p.State))
 			return
 		}
 		if p.TV2 {
@@ -93,7 +93,7 @@ func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
 		return
 	}
 	if p.State != InTransaction {
-		w.apiError(p, errIllegalState, "sendOffsetsToTransaction needs IN_TRANSACTION, the producer is "+p.State.String())
+		w.apiError(p, errIllegalState, sub(saysSendoffsetstotransactionNeedsInTransactionThe, p.State))
 		return
 	}
 	p.Offsets = job
@@ -114,11 +114,11 @@ func (w *World) callEnd(p *Producer, commit bool) {
 	}
 	if commit {
 		if p.State == AbortableError {
-			w.apiError(p, errKafkaException, "commitTransaction: cannot commit in ABORTABLE_ERROR after "+p.LastError.Name()+"; abort instead")
+			w.apiError(p, errKafkaException, sub(saysCommittransactionCannotCommitInAbortable, codeName(p.LastError)))
 			return
 		}
 		if p.State != InTransaction {
-			w.apiError(p, errIllegalState, "commitTransaction needs IN_TRANSACTION, the producer is "+p.State.String())
+			w.apiError(p, errIllegalState, sub(saysCommittransactionNeedsInTransactionThe, p.State))
 			return
 		}
 		w.setClientState(p, CommittingTransaction)
@@ -127,7 +127,7 @@ func (w *World) callEnd(p *Producer, commit bool) {
 		return
 	}
 	if p.State != InTransaction && p.State != AbortableError {
-		w.apiError(p, errIllegalState, "abortTransaction needs IN_TRANSACTION or ABORTABLE_ERROR, the producer is "+p.State.String())
+		w.apiError(p, errIllegalState, sub(saysAborttransactionNeedsInTransactionOr, p.State))
 		return
 	}
 	// Under TV2 the EndTxn bumps the epoch; the client never asks for it
@@ -177,7 +177,7 @@ func (w *World) beginCompletingTransaction(p *Producer, commit bool) {
 			return
 		}
 	} else {
-		w.emitRule(EvInfo, p.Name, "sends no EndTxn after "+InvalidProducerIDMapping.String()+": the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)", cite(RuleSkipEndTxn)).code(InvalidProducerIDMapping)
+		w.emitRule(EvInfo, p.Name, cite(RuleSkipEndTxn), saysSendsNoEndtxnAfterThe, InvalidProducerIDMapping).code(InvalidProducerIDMapping)
 		w.completeTransaction(p)
 	}
 	p.enqueue(TxnRequest{Kind: MsgInitProducerID, Bump: true})

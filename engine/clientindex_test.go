@@ -12,7 +12,7 @@ func applyRunningAll(w *World, a Action) {
 	w.beginChanges()
 	w.applying++
 	defer func() { w.applying-- }()
-	w.emit(EvAction, "scenario", a.String())
+	w.emit(EvAction, "scenario", saysAction, a)
 	if c := addressedClient(a); c != "" {
 		w.changes.actor(c)
 	}

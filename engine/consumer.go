@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sort"
-	"strings"
 )
 
 // OffsetReset is the consumer's auto.offset.reset: where a partition's
@@ -181,8 +180,7 @@ func (w *World) poll(c *Consumer) {
 func (w *World) requestOffsetReset(c *Consumer, tps []TP) bool {
 	if c.OffsetReset == ResetNone {
 		c.LastError = errNoOffsetForPartition
-		w.emitRule(EvClientError, c.Name, "poll throws NoOffsetForPartitionException: no committed offset for "+tpList(tps)+" and auto.offset.reset=none",
-			cite(RuleOffsetReset)).code(errNoOffsetForPartition)
+		w.emitRule(EvClientError, c.Name, cite(RuleOffsetReset), saysPollThrowsNooffsetforpartitionexceptionNoCommitted, tpSet(tps)).code(errNoOffsetForPartition)
 		return false
 	}
 	for _, tp := range tps {
@@ -226,14 +224,14 @@ func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 		}
 	}
 	c.AwaitReset = kept
-	what := "the log start offset"
+	what := saysResetLogStart
 	if c.OffsetReset == ResetLatest {
-		what = "the high watermark"
+		what = saysResetHW
 		if c.ReadCommitted {
-			what = "the LSO"
+			what = saysResetLSO
 		}
 	}
-	w.emitRule(EvConsume, c.Name, "resets "+r.TP.String()+" to offset "+itoa(pos.Offset)+" ("+what+")", because(RuleOffsetReset, "auto.offset.reset="+c.OffsetReset.String())).on(r.TP)
+	w.emitRule(EvConsume, c.Name, because(RuleOffsetReset, saysAutoOffsetReset, c.OffsetReset), saysResetsToOffset, r.TP, num(pos.Offset), sub(what)).on(r.TP)
 	w.poll(c)
 }
 
@@ -261,7 +259,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 	case *OffsetFetchResponse:
 		if r.Code != None {
 			c.LastError = r.Code
-			w.emitRule(EvClientError, c.Name, "gets "+r.Code.String()+" from OffsetFetch: waits for the pending transaction and tries again", cite(RuleUnstableOffsetRetry)).code(r.Code)
+			w.emitRule(EvClientError, c.Name, cite(RuleUnstableOffsetRetry), saysGetsFromOffsetfetchWaitsFor, r.Code).code(r.Code)
 			if r.Code == NotCoordinator {
 				c.GroupBroker = -1
 			}
@@ -276,7 +274,7 @@ func (w *World) onConsumerMessage(c *Consumer, m *Message) {
 					continue
 				}
 				pos.Offset = o.Offset
-				w.emit(EvConsume, c.Name, "starts "+o.TP.String()+" at committed offset "+itoa(pos.Offset)).on(o.TP)
+				w.emit(EvConsume, c.Name, saysStartsAtCommittedOffset, o.TP, num(pos.Offset)).on(o.TP)
 			}
 		}
 		if len(none) > 0 && !w.requestOffsetReset(c, none) {
@@ -308,7 +306,7 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 	sort.SliceStable(aborted, func(i, j int) bool { return aborted[i].FirstOffset < aborted[j].FirstOffset })
 	abortedPids := map[int64]bool{}
 	var got []ConsumedRecord
-	var skipped []string
+	var skipped skippedBatches
 	var undecided []undecidedRead // read_uncommitted: aborted or open batches handed out
 	for i := range r.Batches {
 		b := &r.Batches[i]
@@ -324,18 +322,18 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 				if b.Marker == MarkerAbort {
 					delete(abortedPids, b.ProducerID)
 				}
-				skipped = append(skipped, b.Marker.String()+" marker at "+itoa(b.BaseOffset))
+				skipped = append(skipped, skippedBatch{control: true, marker: b.Marker, offsets: batchOffsetsArg{b.BaseOffset, 1}})
 				pos.Offset = b.NextOffset()
 				continue
 			}
 			if b.Transactional && abortedPids[b.ProducerID] {
-				skipped = append(skipped, "aborted "+b.Offsets()+" (pid "+itoa(b.ProducerID)+")")
+				skipped = append(skipped, skippedBatch{offsets: batchOffsetsArg{b.BaseOffset, b.Count}, pid: b.ProducerID})
 				pos.Offset = b.NextOffset()
 				continue
 			}
 		}
 		if b.Control {
-			skipped = append(skipped, b.Marker.String()+" marker at "+itoa(b.BaseOffset))
+			skipped = append(skipped, skippedBatch{control: true, marker: b.Marker, offsets: batchOffsetsArg{b.BaseOffset, 1}})
 			pos.Offset = b.NextOffset()
 			continue
 		}
@@ -366,31 +364,14 @@ func (w *World) onFetchResponse(c *Consumer, r *FetchResponse) {
 		}
 		return
 	}
-	text := "(" + c.Isolation() + ") "
 	if len(got) > 0 {
-		text += "receives " + r.TP.String() + " " + consumedText(got)
+		w.emit(EvConsume, c.Name, saysFetchReceives, isolation(c.ReadCommitted), r.TP, consumedRecords(got), skipped, num(pos.Offset)).on(r.TP)
 	} else {
-		text += "receives nothing from " + r.TP.String()
+		w.emit(EvConsume, c.Name, saysFetchReceivesNothing, isolation(c.ReadCommitted), r.TP, skipped, num(pos.Offset)).on(r.TP)
 	}
-	if len(skipped) > 0 {
-		text += "; skips " + strings.Join(skipped, ", ")
-	}
-	text += "; position " + itoa(pos.Offset)
-	w.emit(EvConsume, c.Name, text).on(r.TP)
 	for _, u := range undecided {
 		w.noteUncommittedRead(c, r.TP, u)
 	}
-}
-
-func consumedText(rs []ConsumedRecord) string {
-	s := ""
-	for i, r := range rs {
-		if i > 0 {
-			s += " "
-		}
-		s += itoa(r.Offset) + ":" + r.Value
-	}
-	return s
 }
 
 // commitSync is a plain OffsetCommit outside any transaction.

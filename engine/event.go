@@ -136,10 +136,10 @@ type Event struct {
 	Seq   int32  `json:"seq"`
 	Step  int32  `json:"step"`
 	Actor string `json:"actor"`
-	// text is the event's words when they were written where it happened
-	// (describe renders them; read them with Text), by reference: most
-	// events have none, their words are made from the typed fields.
-	text *string
+	// note is the event's words that no phrase below says: a says code
+	// and its typed arguments (describe renders them; read them with
+	// Text), by reference: most events have none.
+	note *note
 	// Rule is what decided, if anything (the zero Rule if nothing).
 	Rule Rule `json:"-"`
 	// TxnID is the transactional id the event is about, if any.
@@ -153,7 +153,7 @@ type Event struct {
 	Fault   FaultKind  `json:"-"`
 	Code    ErrorCode  `json:"-"`
 	Change  Transition `json:"-"`
-	// say is how describe words the event (sayDetail: text holds its
+	// say is how describe words the event (sayDetail: note holds its
 	// words); arg, x, y and z are the numbers it uses, their meaning set
 	// by say (see the phrases).
 	say phrase
@@ -197,19 +197,18 @@ func (e *Event) saying(m *Message, p phrase) *Event {
 // all in typed fields: the message's name, kind, sender or body, and arg.
 type phrase uint8
 
-// Phrases. The zero phrase is an event whose words were written where it
-// happened (detail).
+// Phrases. The zero phrase is an event whose words are its note.
 const (
-	sayDetail       phrase = iota
-	saySends               // sends m12 A -> broker-1 Produce ... (EvSend)
-	sayDrops               // drops m12 A -> broker-1 Produce ... (FaultDropped)
-	sayReceives            // receives m12 ProduceResponse
-	sayReceivesFrom        // receives m12 Produce from A
-	sayReceivesBody        // receives m12 ProduceResponse t-0=NONE
-	sayLost                // is down: m12 Produce is lost
-	sayLostFrom            // is down: m12 Produce from A is lost
-	sayPaused              // is paused: m12 Produce waits in its socket buffer
-	sayDelayed             // delays m12 Produce by arg ms
+	sayDetail       phrase = iota // the event's note
+	saySends                      // sends m12 A -> broker-1 Produce ... (EvSend)
+	sayDrops                      // drops m12 A -> broker-1 Produce ... (FaultDropped)
+	sayReceives                   // receives m12 ProduceResponse
+	sayReceivesFrom               // receives m12 Produce from A
+	sayReceivesBody               // receives m12 ProduceResponse t-0=NONE
+	sayLost                       // is down: m12 Produce is lost
+	sayLostFrom                   // is down: m12 Produce from A is lost
+	sayPaused                     // is paused: m12 Produce waits in its socket buffer
+	sayDelayed                    // delays m12 Produce by arg ms
 
 	// The phrases from here on are events about no message, rendered from
 	// their typed fields by describeTyped.
@@ -313,9 +312,10 @@ func (e *Event) fault(k FaultKind) *Event {
 // events whose content is all in typed fields are rendered from them: a
 // message sent, dropped, received, lost, held or delayed (by its phrase),
 // a client's state transition, and the head "id From -> To" of a
-// coordinator's, which detail completes. The other events' text is their
-// detail, written where they happen. numbered says whether the text names
-// the event's message by its number.
+// coordinator's, which the note completes. The other events' text is
+// their note: a says code from the table in says.go and its typed
+// arguments, worded here and not where the event happened. numbered says
+// whether the text names the event's message by its number.
 func describe(e *Event, numbered bool) string {
 	if e.say >= sayAccepts {
 		return describeTyped(e)
@@ -367,21 +367,8 @@ func describe(e *Event, numbered bool) string {
 	return b.String()
 }
 
-// detail is the words written where the event happened, if any.
-func (e *Event) detail() string {
-	if e.text == nil {
-		return ""
-	}
-	return *e.text
-}
-
-// textRef is a detail as an event holds it: nil for none.
-func textRef(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
+// detail is the event's note in words, if it has one.
+func (e *Event) detail() string { return e.note.String() }
 
 // describeTyped renders the events whose words are all in typed fields and
 // about no message (the phrases from sayAccepts on): the common decisions
@@ -501,14 +488,14 @@ func (e Event) Line() string {
 }
 
 // record appends an event whose typed fields are set in e: it stamps the
-// sequence number, step and time, makes the text with describe and notes
+// sequence number, step and time, sets its note (says and args) and notes
 // the actor and message in the step's change set. Every event goes
 // through here or through emit, which does the same for an event that has
 // nothing to render.
-func (w *World) record(e Event, detail string) *Event {
+func (w *World) record(e Event, s says, args ...arg) *Event {
 	p := w.events.push(e)
 	p.Seq, p.Step, p.Time = int32(w.events.len()-1), int32(w.stepCount), w.now
-	p.text = textRef(detail)
+	p.note = newNote(s, args)
 	if p.Message != nil {
 		w.changes.message(p.Message.ID)
 	}
@@ -516,15 +503,24 @@ func (w *World) record(e Event, detail string) *Event {
 	return p
 }
 
-// emit records an event of the given kind whose text is written at the
-// call site; the call site adds the typed fields it knows with the setters
-// above (about, code, on, txn, fault).
-func (w *World) emit(kind EventKind, actor, text string) *Event {
+// event records an event of the given kind with no note: the call site
+// sets the typed fields and the phrase describe words it with.
+func (w *World) event(kind EventKind, actor string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
 	p := w.events.next()
-	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = int32(w.events.len()-1), int32(w.stepCount), w.now, kind, actor, textRef(text)
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor = int32(w.events.len()-1), int32(w.stepCount), w.now, kind, actor
 	w.changes.actor(actor)
+	return p
+}
+
+// emit records an event of the given kind whose words are the note s
+// with args, rendered by describe when something shows the event; the
+// call site adds the typed fields it knows with the setters above (about,
+// code, on, txn, fault).
+func (w *World) emit(kind EventKind, actor string, s says, args ...arg) *Event {
+	p := w.event(kind, actor)
+	p.note = newNote(s, args)
 	return p
 }
 
@@ -537,26 +533,28 @@ func (w *World) emitTyped(kind EventKind, actor string, say phrase) *Event {
 	return p
 }
 
-func (w *World) emitRule(kind EventKind, actor, text string, rule Rule) *Event {
-	e := w.emit(kind, actor, text)
+// emitRule is emit of an event that rule decided.
+func (w *World) emitRule(kind EventKind, actor string, rule Rule, s says, args ...arg) *Event {
+	e := w.emit(kind, actor, s, args...)
 	e.Rule = rule
 	return e
 }
 
 // emitFault records a fault on a message. describe renders the text of the
-// kinds it can from the message; detail is the text of the others.
-func (w *World) emitFault(kind FaultKind, actor string, m *Message, detail string) *Event {
+// kinds it can from the message; the note (s, args) is the words of the
+// others.
+func (w *World) emitFault(kind FaultKind, actor string, m *Message, s says, args ...arg) *Event {
 	e := Event{Kind: EvFault, Actor: actor, Fault: kind, Message: m}
 	if kind == FaultDropped {
 		e.say = sayDrops
 	}
-	return w.record(e, detail)
+	return w.record(e, s, args...)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // emitTxnState records a coordinator state transition of a transactional
-// id; describe renders "id From -> To" and detail completes it.
-func (w *World) emitTxnState(actor, id string, from, to TxnState, detail string) *Event {
-	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id, Change: TxnTransition(from, to)}, detail)
+// id; describe renders "id From -> To" and the note (s, args) completes it.
+func (w *World) emitTxnState(actor, id string, from, to TxnState, s says, args ...arg) *Event {
+	return w.record(Event{Kind: EvTxnState, Actor: actor, TxnID: id, Change: TxnTransition(from, to)}, s, args...)
 }

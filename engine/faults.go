@@ -10,7 +10,7 @@ func (w *World) applyDrop(a Drop) error {
 	}
 	m := w.queue.at(i).Msg
 	w.queue.removeAt(i)
-	w.emitFault(FaultDropped, "network", m, "")
+	w.emitFault(FaultDropped, "network", m, 0)
 	return nil
 }
 
@@ -24,7 +24,7 @@ func (w *World) applyDuplicate(a Duplicate) error {
 	cp := *m
 	cp.ID = w.nextMsg
 	w.schedule(w.queue.at(i).At, item{Kind: itemDeliver, Msg: &cp})
-	w.emitFault(FaultDuplicated, "network", &cp, "duplicates "+m.Name()+" as "+cp.Name()+" "+m.Kind.String())
+	w.emitFault(FaultDuplicated, "network", &cp, saysDuplicatesAs, msgName(m.ID), msgName(cp.ID), m.Kind)
 	return nil
 }
 
@@ -36,7 +36,7 @@ func (w *World) applyDelay(a Delay) error {
 	it := w.queue.removeAt(i)
 	m := it.Msg
 	w.schedule(it.At+a.Ms, it)
-	e := w.emitFault(FaultDelayed, "network", m, "")
+	e := w.emitFault(FaultDelayed, "network", m, 0)
 	e.say, e.arg = sayDelayed, a.Ms
 	return nil
 }
@@ -58,7 +58,7 @@ func (w *World) applyReorder(a Reorder) error {
 	mx, my := w.queue.at(i).Msg, w.queue.at(j).Msg
 	w.queue.at(i).Msg, w.queue.at(j).Msg = my, mx
 	w.changes.message(my.ID)
-	w.emitFault(FaultReordered, "network", mx, "swaps "+mx.Name()+" and "+my.Name()+": they arrive in the other order")
+	w.emitFault(FaultReordered, "network", mx, saysSwapsAndTheyArriveIn, msgName(mx.ID), msgName(my.ID))
 	return nil
 }
 
@@ -91,19 +91,19 @@ func (w *World) applyRebalance(a Rebalance) error {
 	}
 	g.Generation++
 	w.changes.group(g.ID)
-	w.emit(EvFault, "group("+g.ID+")", "rebalances: generation "+itoa(int64(g.Generation))).fault(FaultRebalance)
+	w.emit(EvFault, "group("+g.ID+")", saysRebalancesGeneration, num(int64(g.Generation))).fault(FaultRebalance)
 	return nil
 }
 
 func (w *World) crashBroker(id int) {
 	b := w.broker(id)
 	if !b.Alive {
-		w.emit(EvInfo, brokerAddr(id), "is already down")
+		w.emit(EvInfo, brokerAddr(id), saysIsAlreadyDown)
 		return
 	}
 	b.Alive = false
 	addr := brokerAddr(id)
-	w.emit(EvFault, addr, "crashes").fault(FaultCrash)
+	w.emit(EvFault, addr, saysCrashes).fault(FaultCrash)
 	// Its timers and parked produces die with it.
 	for i := 0; i < w.queue.len(); i++ {
 		if it := w.queue.at(i); it.Kind == itemTimer && it.Timer.Owner == addr {
@@ -135,11 +135,11 @@ func (w *World) crashBroker(id int) {
 		w.changes.partition(p)
 		p.Leader = nl
 		if nl < 0 {
-			w.emit(EvFault, addr, tp.String()+" is offline: no live replica").fault(FaultOffline).on(tp)
+			w.emit(EvFault, addr, saysIsOfflineNoLiveReplica, tp).fault(FaultOffline).on(tp)
 			continue
 		}
 		p.LeaderEpoch++
-		w.emit(EvFault, addr, tp.String()+" leadership moves to "+brokerAddr(nl)+" (leader epoch "+itoa(int64(p.LeaderEpoch))+")").fault(FaultLeaderMove).on(tp)
+		w.emit(EvFault, addr, saysLeadershipMovesToLeaderEpoch, tp, brokerName(nl), num(int64(p.LeaderEpoch))).fault(FaultLeaderMove).on(tp)
 		w.truncateTo(p, p.HW)
 	}
 	for _, pn := range w.sortedTxnParts() {
@@ -154,7 +154,7 @@ func (w *World) crashBroker(id int) {
 		nl := w.firstAlive(t.Replicas)
 		t.Leader = nl
 		if nl < 0 {
-			w.emit(EvFault, addr, t.name()+" is offline: no transaction coordinator for its ids").fault(FaultOffline)
+			w.emit(EvFault, addr, saysIsOfflineNoTransactionCoordinator, txnPart(t.Partition)).fault(FaultOffline)
 			continue
 		}
 		w.electCoordinator(t)
@@ -164,7 +164,7 @@ func (w *World) crashBroker(id int) {
 func (w *World) electCoordinator(t *TxnStatePartition) {
 	t.CoordEpoch++
 	t.Loading = true
-	w.emitRule(EvFault, t.addr(), "becomes coordinator for "+t.name()+" with coordinator epoch "+itoa(int64(t.CoordEpoch))+"; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)", cite(RuleCoordinatorLoad)).fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
+	w.emitRule(EvFault, t.addr(), cite(RuleCoordinatorLoad), saysBecomesCoordinatorForWithCoordinator, txnPart(t.Partition), num(int64(t.CoordEpoch))).fault(FaultLeaderMove).code(CoordinatorLoadInProgress)
 	w.setTimer(w.config.LatencyMs, Timer{Kind: TimerLoadDone, Owner: t.addr(), TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
@@ -180,18 +180,18 @@ func (w *World) allPartitions() []TP {
 func (w *World) restartBroker(id int) {
 	b := w.broker(id)
 	if b.Alive {
-		w.emit(EvInfo, brokerAddr(id), "is already up")
+		w.emit(EvInfo, brokerAddr(id), saysIsAlreadyUp)
 		return
 	}
 	b.Alive = true
-	w.emit(EvFault, brokerAddr(id), "restarts").fault(FaultRestart)
+	w.emit(EvFault, brokerAddr(id), saysRestarts).fault(FaultRestart)
 	for _, tp := range w.allPartitions() {
 		p := w.partitions[tp]
 		if p.Leader < 0 && containsInt(p.Replicas, id) {
 			w.changes.partition(p)
 			p.Leader = id
 			p.LeaderEpoch++
-			w.emit(EvFault, brokerAddr(id), tp.String()+" is back online with "+brokerAddr(id)+" as leader").fault(FaultLeaderMove).on(tp)
+			w.emit(EvFault, brokerAddr(id), saysIsBackOnlineWithAs, tp, brokerName(id)).fault(FaultLeaderMove).on(tp)
 			w.markDirty(tp)
 			w.resendWaitingMarkers(tp)
 		}
@@ -240,7 +240,7 @@ func (w *World) crashClient(name string) error {
 		c.InFlight = nil
 		c.Deferred = nil
 	}
-	w.emit(EvFault, name, "crashes: everything in its memory is gone").fault(FaultCrash)
+	w.emit(EvFault, name, saysCrashesEverythingInItsMemory).fault(FaultCrash)
 	return nil
 }
 
@@ -254,7 +254,7 @@ func (w *World) restartClient(name string) error {
 		pr.Consumer = c
 		pr.Stage = procIdle
 		pr.Consumed = 0
-		w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
+		w.emit(EvFault, name, saysRestartsAsANewInstance).fault(FaultRestart)
 		return nil
 	}
 	// The new instance takes the old one's place in its list, where the
@@ -268,7 +268,7 @@ func (w *World) restartClient(name string) error {
 		np.Incarnation = p.Incarnation + 1
 		np.Acked = p.Acked
 		w.producers[r.I] = np
-		w.emit(EvFault, name, "restarts as a new instance (UNINITIALIZED, no producer id)").fault(FaultRestart)
+		w.emit(EvFault, name, saysRestartsAsANewInstance2).fault(FaultRestart)
 		return nil
 	case clientConsumer:
 		c := w.consumers[r.I]
@@ -277,7 +277,7 @@ func (w *World) restartClient(name string) error {
 			nc.MemberID = w.joinGroup(nc.GroupID, name, nc.InstanceID)
 		}
 		w.consumers[r.I] = nc
-		w.emit(EvFault, name, "restarts as a new instance").fault(FaultRestart)
+		w.emit(EvFault, name, saysRestartsAsANewInstance).fault(FaultRestart)
 		return nil
 	}
 	return errf("unknown client %q", name)
@@ -296,7 +296,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 		if c != nil {
 			c.Paused = true
 		}
-		w.emit(EvFault, name, "pauses (a long GC pause: it neither sends nor reads)").fault(FaultPause)
+		w.emit(EvFault, name, saysPausesALongGcPause).fault(FaultPause)
 		return nil
 	}
 	var deferred []item
@@ -310,7 +310,7 @@ func (w *World) pauseClient(name string, pause bool) error {
 		deferred = append(deferred, c.Deferred...)
 		c.Deferred = nil
 	}
-	w.emit(EvFault, name, "resumes after its pause, unaware that time has passed").fault(FaultResume)
+	w.emit(EvFault, name, saysResumesAfterItsPauseUnaware).fault(FaultResume)
 	for _, it := range deferred {
 		w.schedule(w.now, it)
 	}

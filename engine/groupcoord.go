@@ -62,7 +62,7 @@ func (w *World) joinGroup(groupID, client, instance string) string {
 	g.Generation++
 	g.Simple = false
 	w.changes.group(groupID)
-	w.emit(EvOffsets, "group("+groupID+")", client+" joins as "+mid+"; generation "+itoa(int64(g.Generation)))
+	w.emit(EvOffsets, "group("+groupID+")", saysJoinsAsGeneration, quoted(client), quoted(mid), num(int64(g.Generation)))
 	return mid
 }
 
@@ -75,31 +75,31 @@ func (w *World) groupCoordinatorCheck(id int, groupID string) (*PartitionLog, Er
 }
 
 // validateTxnOffsetCommit is the KIP-447 membership check (ref 5.2 table).
-func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, string) {
+func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, arg) {
 	g, exists := w.groups[r.GroupID]
 	if !exists || (len(g.Members) == 0 && !g.Simple && g.Generation == 0) {
 		if r.GenerationID < 0 {
-			return None, "group does not exist, generation < 0: a simple group is created"
+			return None, sub(saysGroupDoesNotExistGeneration)
 		}
-		return IllegalGeneration, "group does not exist and generation " + itoa(int64(r.GenerationID)) + " >= 0"
+		return IllegalGeneration, sub(saysGroupDoesNotExistAnd, num(int64(r.GenerationID)))
 	}
 	if r.GenerationID < 0 && r.MemberID == "" && r.GroupInstanceID == "" {
-		return None, "generation < 0 and no member: accepted without member checks"
+		return None, sub(saysGeneration0AndNoMember)
 	}
 	if r.GroupInstanceID != "" {
 		for _, m := range g.Members {
 			if m.InstanceID == r.GroupInstanceID && m.MemberID != r.MemberID {
-				return FencedInstanceID, "static member " + r.GroupInstanceID + " now maps to " + m.MemberID
+				return FencedInstanceID, sub(saysStaticMemberNowMapsTo, quoted(r.GroupInstanceID), quoted(m.MemberID))
 			}
 		}
 	}
 	if _, ok := g.member(r.MemberID); !ok {
-		return UnknownMemberID, "member " + r.MemberID + " is not in the group"
+		return UnknownMemberID, sub(saysMemberIsNotInThe, quoted(r.MemberID))
 	}
 	if r.GenerationID != g.Generation {
-		return IllegalGeneration, "generation " + itoa(int64(r.GenerationID)) + " is not the group's generation " + itoa(int64(g.Generation))
+		return IllegalGeneration, sub(saysGenerationIsNotTheGroup, num(int64(r.GenerationID)), num(int64(g.Generation)))
 	}
-	return None, "member and generation match"
+	return None, sub(saysMemberAndGenerationMatch)
 }
 
 // onTxnOffsetCommit handles a TxnOffsetCommit at the group coordinator.
@@ -113,7 +113,7 @@ func (w *World) validateTxnOffsetCommit(r *TxnOffsetCommitRequest) (ErrorCode, s
 func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest) {
 	p, code := w.groupCoordinatorCheck(id, r.GroupID)
 	if code != None {
-		w.failTxnOffsetCommit(m, r, code, because(RuleNotGroupCoordinator, "broker-"+itoa(int64(id))+" does not lead "+w.OffsetsPartitionFor(r.GroupID).String()))
+		w.failTxnOffsetCommit(m, r, code, because(RuleNotGroupCoordinator, saysBrokerDoesNotLead, num(int64(id)), w.OffsetsPartitionFor(r.GroupID)))
 		return
 	}
 	if r.TV2 && r.TransactionalID != "" && r.ProducerID >= 0 {
@@ -125,9 +125,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 			corr := w.newCorr()
 			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
 			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
-			w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
-				" and asks the coordinator to verify "+p.TP.String()+" is in the transaction",
-				because(RuleTxnOffsetVerify, "KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on "+p.TP.String())).on(p.TP).txn(r.TransactionalID)
+			w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTxnOffsetVerify, saysKip890Part1Verification, p.TP), saysHoldsTxnoffsetcommitOfPidAnd, tpOffsets(r.Offsets), num(r.ProducerID), p.TP).on(p.TP).txn(r.TransactionalID)
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
@@ -145,7 +143,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 func groupActor(groupID string) string { return "group(" + groupID + ")" }
 
 func (w *World) failTxnOffsetCommit(m *Message, r *TxnOffsetCommitRequest, code ErrorCode, why Rule) {
-	w.emitRule(EvOffsets, groupActor(r.GroupID), "rejects TxnOffsetCommit "+offsetsList(r.Offsets)+": "+code.String(), why).txn(r.TransactionalID).code(code)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), why, saysRejectsTxnoffsetcommit, tpOffsets(r.Offsets), code).txn(r.TransactionalID).code(code)
 	res := make([]TPCode, len(r.Offsets))
 	for i, o := range r.Offsets {
 		res[i] = TPCode{TP: o.TP, Code: code}
@@ -160,7 +158,7 @@ func (w *World) stillGroupCoordinator(pk parkedRequest, r *TxnOffsetCommitReques
 	id, _ := parseBrokerAddr(pk.Msg.To)
 	p, c := w.groupCoordinatorCheck(id, r.GroupID)
 	if c != None {
-		w.failTxnOffsetCommit(pk.Msg, r, c, because(RuleNotGroupCoordinator, "broker-"+itoa(int64(id))+" no longer leads "+w.OffsetsPartitionFor(r.GroupID).String()))
+		w.failTxnOffsetCommit(pk.Msg, r, c, because(RuleNotGroupCoordinator, saysBrokerNoLongerLeads, num(int64(id)), w.OffsetsPartitionFor(r.GroupID)))
 		return nil, false
 	}
 	return p, true
@@ -180,12 +178,12 @@ func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
 	}
 	switch code {
 	case None:
-		w.emit(EvOffsets, groupActor(r.GroupID), "verification passed: "+p.TP.String()+" is in the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
+		w.emit(EvOffsets, groupActor(r.GroupID), saysVerificationPassedIsInThe, p.TP, num(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		w.writeTxnOffsetCommit(p, pk.Msg, r, pk.Guard)
 	case ProducerFenced:
-		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTxnOffsetVerifyFailed, "verification of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written"))
+		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTxnOffsetVerifyFailed, saysVerificationOfFailedWithProducer, p.TP))
 	default:
-		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTxnOffsetVerifyFailed, "verification of "+p.TP.String()+" failed with "+code.Name()+"; nothing written"))
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTxnOffsetVerifyFailed, saysVerificationOfFailedWithNothing, p.TP, codeName(code)))
 	}
 }
 
@@ -196,7 +194,7 @@ func (w *World) finishTxnOffsetCommitVerify(pk parkedRequest, code ErrorCode) {
 func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCommitRequest, guard int64) {
 	code, why := w.validateTxnOffsetCommit(r)
 	if code != None {
-		w.failTxnOffsetCommit(m, r, code, because(RuleTxnOffsetMember, why))
+		w.failTxnOffsetCommit(m, r, code, because(RuleTxnOffsetMember, saysArg, why))
 		return
 	}
 	e, known := p.Producers[r.ProducerID]
@@ -206,12 +204,12 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	// a marker in between removed it (ref 2.2 step 3).
 	if w.config.Verification && !open {
 		if v, ok := p.Verifying[r.ProducerID]; !ok || guard == 0 || v.Guard != guard {
-			w.failTxnOffsetCommit(m, r, InvalidTxnState, because(RuleVerificationGuard, "the verification guard no longer matches; no open transaction of pid="+itoa(r.ProducerID)+" on "+p.TP.String()))
+			w.failTxnOffsetCommit(m, r, InvalidTxnState, because(RuleVerificationGuard, saysTheVerificationGuardNoLonger, num(r.ProducerID), p.TP))
 			return
 		}
 	}
-	if known && r.ProducerEpoch < e.ProducerEpoch && !w.acceptFencedEpoch(brokerAddr(p.Leader), r.TransactionalID, r.ProducerEpoch, e.ProducerEpoch, "TxnOffsetCommit on "+p.TP.String()) {
-		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTxnOffsetStaleEpoch, "producer epoch "+itoa(int64(r.ProducerEpoch))+" < "+itoa(int64(e.ProducerEpoch))+" stored on "+p.TP.String()))
+	if known && r.ProducerEpoch < e.ProducerEpoch && !w.acceptFencedEpoch(brokerAddr(p.Leader), r.TransactionalID, r.ProducerEpoch, e.ProducerEpoch, sub(saysTxnoffsetcommitOn, p.TP)) {
+		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTxnOffsetStaleEpoch, saysProducerEpochStoredOn, num(int64(r.ProducerEpoch)), num(int64(e.ProducerEpoch)), p.TP))
 		return
 	}
 	if w.config.Verification && !open {
@@ -237,7 +235,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	for i, o := range r.Offsets {
 		pend[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: res.BaseOffset + int64(i)}
 	}
-	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds "+offsetsList(r.Offsets)+" as pending for pid="+itoa(r.ProducerID)+" (written to "+p.TP.String()+" at "+itoa(res.BaseOffset)+")", because(RuleTxnOffsetMember, why)).on(p.TP).txn(r.TransactionalID)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTxnOffsetMember, saysArg, why), saysHoldsAsPendingForPid, tpOffsets(r.Offsets), num(r.ProducerID), p.TP, num(res.BaseOffset)).on(p.TP).txn(r.TransactionalID)
 	resp := make([]TPCode, len(r.Offsets))
 	for i, o := range r.Offsets {
 		resp[i] = TPCode{TP: o.TP, Code: None}
@@ -272,7 +270,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType, late 
 		for _, t := range tps {
 			o := pend[t]
 			if result == MarkerAbort {
-				w.emit(EvOffsets, "group("+gid+")", "discards pending offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (ABORT)").on(t)
+				w.emit(EvOffsets, "group("+gid+")", saysDiscardsPendingOffsetOfPid, t, num(o.Offset), num(pid)).on(t)
 				continue
 			}
 			old, had := g.Committed[t]
@@ -280,7 +278,7 @@ func (w *World) resolvePendingOffsets(tp TP, pid int64, result MarkerType, late 
 				continue
 			}
 			g.Committed[t] = o
-			w.emit(EvOffsets, "group("+gid+")", "commits offset "+t.String()+"="+itoa(o.Offset)+" of pid="+itoa(pid)+" (COMMIT)").on(t)
+			w.emit(EvOffsets, "group("+gid+")", saysCommitsOffsetOfPidCommit, t, num(o.Offset), num(pid)).on(t)
 			prev := int64(-1)
 			if had {
 				prev = old.Offset
@@ -314,7 +312,7 @@ func (w *World) onOffsetCommit(id int, m *Message, r *OffsetCommitRequest) {
 	for i, o := range r.Offsets {
 		old, had := g.Committed[o.TP]
 		g.Committed[o.TP] = CommittedOffset{Offset: o.Offset, RecordOffset: b.BaseOffset + int64(i)}
-		w.emit(EvOffsets, actor, "commits offset "+o.TP.String()+"="+itoa(o.Offset)+" outside any transaction").on(o.TP)
+		w.emit(EvOffsets, actor, saysCommitsOffsetOutsideAnyTransaction, o.TP, num(o.Offset)).on(o.TP)
 		prev := int64(-1)
 		if had {
 			prev = old.Offset
@@ -337,7 +335,7 @@ func (w *World) onOffsetFetch(id int, m *Message, r *OffsetFetchRequest) {
 		for _, pid := range sortedIDs(g.Pending) {
 			for _, tp := range r.Partitions {
 				if _, ok := g.Pending[pid][tp]; ok {
-					w.emitRule(EvOffsets, "group("+r.GroupID+")", "answers OffsetFetch "+tp.String()+" with "+UnstableOffsetCommit.String()+": pid="+itoa(pid)+" has pending offsets", cite(RuleUnstableOffset)).on(tp).code(UnstableOffsetCommit)
+					w.emitRule(EvOffsets, "group("+r.GroupID+")", cite(RuleUnstableOffset), saysAnswersOffsetfetchWithPidHas, tp, UnstableOffsetCommit, num(pid)).on(tp).code(UnstableOffsetCommit)
 					w.reply(m, MsgOffsetFetchResponse, &OffsetFetchResponse{Code: UnstableOffsetCommit})
 					return
 				}

@@ -118,7 +118,7 @@ func (w *World) injectTxnState(a InjectTxnState) error {
 		w.nextPIDBlk = (pid/ProducerIDBlockSize + 1) * ProducerIDBlockSize
 	}
 	w.changes.txnID(id)
-	w.emit(EvTxnLog, w.coordActor(t), "operator writes "+id+" "+a.State.String()+" pid="+itoa(pid)+" epoch="+itoa(int64(epoch))+" to "+t.name()).txn(id)
+	w.emit(EvTxnLog, w.coordActor(t), saysOperatorWritesPidEpochTo, quoted(id), a.State, num(pid), num(int64(epoch)), txnPart(t.Partition)).txn(id)
 	return nil
 }
 

@@ -151,7 +151,7 @@ func (w *World) rewrittenByBump(b, o *Batch) bool {
 }
 
 func (w *World) hazard(name, actor, text string, rule Rule) *Event {
-	return w.emitRule(EvHazard, actor, "KAFKA HAZARD "+name+": "+text, rule)
+	return w.emitRule(EvHazard, actor, rule, saysKafkaHazard, quoted(name), quoted(text))
 }
 
 func (w *World) violate(name, actor, text string) {
@@ -164,7 +164,7 @@ func (w *World) violateWith(v Violation, actor string) {
 	if v.Msg == 0 && w.cur != nil {
 		v.Msg = w.cur.ID
 	}
-	e := w.emitRule(EvViolation, actor, "VIOLATION "+v.Name+": "+v.Text, because(RuleInvariant, "invariant"))
+	e := w.emitRule(EvViolation, actor, because(RuleInvariant, saysInvariant), saysViolation, quoted(v.Name), quoted(v.Text))
 	v.Event = int(e.Seq)
 	w.violations = append(w.violations, v)
 	w.monitorViolated(len(w.violations) - 1)
@@ -250,7 +250,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				w.hazard(HazardSequenceRewrite, p.TP.String(), "the record "+o.Records.Value(k)+" at offsets "+o.Offsets()+" is appended again at "+itoa(p.LEO)+
 					": pid="+itoa(b.ProducerID)+" bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch "+
 					itoa(int64(o.ProducerEpoch))+", as epoch "+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs(),
-					because(RuleHazardSequenceRewrite, "TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not")).on(p.TP)
+					because(RuleHazardSequenceRewrite, saysTxnpartitionentryStartsequencesatbeginningRewritesEveryUnanswered)).on(p.TP)
 				break
 			}
 			v := batchViolation(InvDuplicateRecord, "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")", p, b)
@@ -323,8 +323,7 @@ func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result Ma
 		}
 		w.hazard(HazardLateTxnMarker, p.TP.String(), "a delayed "+result.String()+" marker of an earlier, already completed transaction of pid="+itoa(e.ProducerID)+
 			" closes the later transaction open here from offset "+itoa(e.CurrentTxnFirstOffset)+" at the same epoch; the "+result.String()+" decides it",
-			because(RuleHazardLateMarker, "under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; "+
-				"KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)")).on(p.TP)
+			because(RuleHazardLateMarker, saysUnderTv1AMarkerIs)).on(p.TP)
 		return true
 	}
 	return false
@@ -371,7 +370,7 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+
 			" came from a TxnOffsetCommit of an earlier, already ended transaction of pid="+itoa(e.ProducerID)+
 			"; the "+result.String()+" of the transaction it joined decides them",
-			because(RuleHazardLateTxnOffset, "under TV1 the next transaction keeps the epoch, so once it has "+p.TP.String()+" (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)")).on(p.TP)
+			because(RuleHazardLateTxnOffset, saysUnderTv1TheNextTransaction, p.TP)).on(p.TP)
 	}
 }
 
@@ -419,6 +418,5 @@ func (w *World) noteUncommittedRead(c *Consumer, tp TP, u undecidedRead) {
 	if u.st == StatusOpen {
 		what = "a transaction still open"
 	}
-	w.emitRule(EvConsume, c.Name, "("+c.Isolation()+") returned "+tp.String()+" offsets "+u.b.Offsets()+" of "+what+" to the application, as read_uncommitted does",
-		because(RuleReadUncommitted, "read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too")).on(tp)
+	w.emitRule(EvConsume, c.Name, because(RuleReadUncommitted, saysReadUncommittedTheDefaultReturns), saysReturnedOffsetsOfToThe, quoted(c.Isolation()), tp, batchOffsets(u.b), quoted(what)).on(tp)
 }

@@ -208,7 +208,7 @@ type appendResult struct {
 // when no verification was needed).
 func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendResult {
 	if b.ProducerID < 0 {
-		return w.appendBatch(p, b, appendResult{Rule: because(RuleNotIdempotent, "no producer id: not idempotent, appended without checks")})
+		return w.appendBatch(p, b, appendResult{Rule: because(RuleNotIdempotent, saysNoProducerIdNotIdempotent)})
 	}
 	e, known := p.Producers[b.ProducerID]
 	if !known {
@@ -220,7 +220,7 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	if known && b.ProducerEpoch == e.ProducerEpoch && !teach.NoDedup {
 		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
 			return appendResult{Code: None, BaseOffset: m.FirstOffset, Duplicate: true, Expected: -1,
-				Rule: because(RuleSeqDuplicate, "same epoch, seq "+seqRange(b.BaseSequence, last)+" matches a cached batch: duplicate, original offset "+itoa(m.FirstOffset))}
+				Rule: because(RuleSeqDuplicate, saysSameEpochSeqMatchesA, seqSpan{b.BaseSequence, last}, num(m.FirstOffset))}
 		}
 	}
 	// Ref 2.2 step 3, the verification guard: a marker or another
@@ -229,20 +229,20 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	if guard != 0 && b.Transactional && e.CurrentTxnFirstOffset < 0 {
 		if v, ok := p.Verifying[b.ProducerID]; !ok || v.Guard != guard {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
-				Rule: because(RuleVerificationGuard, "the verification guard no longer matches (the entry it was verified under is gone); no open transaction here")}
+				Rule: because(RuleVerificationGuard, saysTheVerificationGuardNoLonger2)}
 		}
 	}
 	// Row 2: stale epoch (checkProducerEpoch).
 	if e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
 		if !teach.NoFencing {
 			return appendResult{Code: InvalidProducerEpoch, Expected: -1,
-				Rule: because(RuleSeqStaleEpoch, "epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch)))}
+				Rule: because(RuleSeqStaleEpoch, saysEpochStoredEpoch, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)))}
 		}
 		// A fenced epoch's sequences mean nothing next to the stored
 		// epoch's: the batch goes in as it comes, and the stored state
 		// keeps the newer epoch.
 		res := appendResult{Expected: -1, keepEpoch: true,
-			Rule: teachRule(ConfigTeachFencing, "; epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+" is not refused (Kafka answers INVALID_PRODUCER_EPOCH)")}
+			Rule: teachRule(ConfigTeachFencing, sub(saysEpochStoredEpochIsNot, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch))))}
 		if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
 				Rule: res.Rule.and(notTransactional(b.ProducerID))}
@@ -253,7 +253,7 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 		// Rows 1, 3 and 5 to 8 skipped: any sequence is taken, a retry
 		// included.
 		res := appendResult{Expected: -1,
-			Rule: teachRule(ConfigTeachDedup, "; the leader skips the duplicate and sequence checks: seq "+seqRange(b.BaseSequence, last)+" appended as it comes")}
+			Rule: teachRule(ConfigTeachDedup, sub(saysTheLeaderSkipsTheDuplicate, seqSpan{b.BaseSequence, last}))}
 		if e.CurrentTxnFirstOffset >= 0 && !b.Transactional {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
 				Rule: res.Rule.and(notTransactional(b.ProducerID))}
@@ -267,28 +267,28 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	// (ProducerAppendInfo.checkSequence, KIP-890 part 1).
 	if v, ok := p.Verifying[b.ProducerID]; ok && b.BaseSequence > v.LowestSeq {
 		return appendResult{Code: OutOfOrderSequenceNumber, Expected: v.LowestSeq,
-			Rule: because(RuleSeqVerifying, "verification of seq "+itoa(int64(v.LowestSeq))+" from pid "+itoa(b.ProducerID)+" is under way here: base "+itoa(int64(b.BaseSequence))+" must not go first")}
+			Rule: because(RuleSeqVerifying, saysVerificationOfSeqFromPid, num(int64(v.LowestSeq)), num(b.ProducerID), num(int64(b.BaseSequence)))}
 	}
 	res := appendResult{Expected: -1}
 	switch {
 	case e.ProducerEpoch == NoProducerEpoch:
-		res.Rule = because(RuleSeqNoState, "no state for pid "+itoa(b.ProducerID)+" here: any sequence is accepted")
+		res.Rule = because(RuleSeqNoState, saysNoStateForPidHere, num(b.ProducerID))
 	case b.ProducerEpoch > e.ProducerEpoch:
 		res.Expected = 0
 		if b.BaseSequence != 0 {
 			return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,
-				Rule: because(RuleSeqNewEpochNotZero, "new epoch "+itoa(int64(b.ProducerEpoch))+" > "+itoa(int64(e.ProducerEpoch))+" must start at sequence 0, got "+itoa(int64(b.BaseSequence)))}
+				Rule: because(RuleSeqNewEpochNotZero, saysNewEpochMustStartAt, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)), num(int64(b.BaseSequence)))}
 		}
-		res.Rule = because(RuleSeqNewEpoch, "new epoch "+itoa(int64(b.ProducerEpoch))+" > "+itoa(int64(e.ProducerEpoch))+" starting at 0: cache cleared")
+		res.Rule = because(RuleSeqNewEpoch, saysNewEpochStartingAt0, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)))
 	default:
 		want := nextSeq(e.LastSeq())
 		res.Expected = want
 		if b.BaseSequence != want {
 			return appendResult{Code: OutOfOrderSequenceNumber, Expected: want,
-				Rule: because(RuleSeqOutOfOrder, "same epoch, base "+itoa(int64(b.BaseSequence))+" is not last "+itoa(int64(e.LastSeq()))+" + 1")}
+				Rule: because(RuleSeqOutOfOrder, saysSameEpochBaseIsNot, num(int64(b.BaseSequence)), num(int64(e.LastSeq())))}
 		}
 		if e.LastSeq() == NoSequence {
-			res.Rule = because(RuleSeqInOrder, "same epoch, nothing cached, base 0")
+			res.Rule = because(RuleSeqInOrder, saysSameEpochNothingCachedBase)
 		} else {
 			res.Rule = typedRule(RuleSeqInOrder, ruleSaySameBase, e.LastSeq())
 		}
@@ -345,7 +345,7 @@ func (w *World) appendBatch(p *PartitionLog, b Batch, res appendResult) appendRe
 			e.CurrentTxnFirstOffset = b.BaseOffset
 			e.CurrentTxn = b.Txn
 			p.Ongoing = append(p.Ongoing, TxnRange{ProducerID: b.ProducerID, FirstOffset: b.BaseOffset, MarkerOffset: -1, Txn: b.Txn})
-			res.Rule = res.Rule.and(because(RuleTxnFirstOffset, "first transactional batch here: the transaction starts at offset "+itoa(b.BaseOffset)))
+			res.Rule = res.Rule.and(because(RuleTxnFirstOffset, saysFirstTransactionalBatchHereThe, num(b.BaseOffset)))
 		}
 		p.Producers[b.ProducerID] = e
 	}
@@ -363,16 +363,17 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	}
 	code, reason, why := markerEpochCheck(e, epoch, version)
 	if code != None {
-		return code, because(reason, why), false
+		return code, Rule{Reason: reason}.withDetail(why), false
 	}
 	if coordEpoch < e.CoordinatorEpoch {
-		return TransactionCoordinatorFenced, because(RuleMarkerCoordinatorFenced, "marker coordinatorEpoch "+itoa(int64(coordEpoch))+" < stored "+itoa(int64(e.CoordinatorEpoch))), false
+		return TransactionCoordinatorFenced, because(RuleMarkerCoordinatorFenced, saysMarkerCoordinatorepochStored, num(int64(coordEpoch)), num(int64(e.CoordinatorEpoch))), false
 	}
 	off := p.LEO
 	mb := Batch{BaseOffset: off, ProducerID: pid, ProducerEpoch: epoch, BaseSequence: NoSequence, Count: 1,
 		Transactional: true, Control: true, Marker: result, CoordinatorEpoch: coordEpoch, AppendTime: w.now}
-	why += ", coordinatorEpoch " + itoa(int64(coordEpoch)) + " >= stored " + itoa(int64(e.CoordinatorEpoch))
+	accepted := markerAccepted{epochs: why, coordEpoch: coordEpoch, stored: e.CoordinatorEpoch, pid: pid, first: -1}
 	if e.CurrentTxnFirstOffset >= 0 {
+		accepted.first, accepted.marker, accepted.abort = e.CurrentTxnFirstOffset, off, result == MarkerAbort
 		first := e.CurrentTxnFirstOffset
 		late = w.checkMarkerInvariants(p, &e, markerDataEpoch(epoch, tv2Txn), result, txn)
 		if result == MarkerCommit {
@@ -386,17 +387,12 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 				lso = p.Ongoing[0].FirstOffset // the earliest other open transaction
 			}
 			p.Aborted = append(p.Aborted, AbortedTxn{ProducerID: pid, FirstOffset: first, LastOffset: off, LastStableOffset: lso})
-			why += "; transaction " + itoa(first) + ".." + itoa(off) + " recorded in the aborted index"
-		} else {
-			why += "; transaction from offset " + itoa(first) + " committed"
 		}
-	} else {
-		why += "; no open transaction for pid " + itoa(pid) + " here: appended, LSO unaffected"
 	}
 	if e.ProducerEpoch != epoch {
 		e.NumCached = 0
 		e.ProducerEpoch = epoch
-		why += "; epoch changed: 5-batch cache cleared"
+		accepted.cleared = true
 	}
 	e.CoordinatorEpoch = coordEpoch
 	e.CurrentTxnFirstOffset = -1
@@ -407,7 +403,7 @@ func (w *World) appendMarker(p *PartitionLog, pid int64, epoch int16, coordEpoch
 	delete(p.Verifying, pid)
 	p.Batches = append(p.Batches, mb)
 	p.LEO++
-	return None, because(reason, why), late
+	return None, because(reason, saysArg, accepted), late
 }
 
 // removeOngoing removes a producer's open transaction, which starts at
@@ -578,7 +574,7 @@ func (w *World) truncateTo(p *PartitionLog, off int64) {
 	}
 	w.outputsReopened(p, reopened)
 	if lost > 0 {
-		w.emit(EvFault, brokerAddr(p.Leader), p.TP.String()+" new leader truncates to the high watermark: "+itoa(lost)+" unreplicated offsets lost").fault(FaultTruncate).on(p.TP)
+		w.emit(EvFault, brokerAddr(p.Leader), saysNewLeaderTruncatesToThe, p.TP, num(lost)).fault(FaultTruncate).on(p.TP)
 	}
 	w.markDirty(p.TP)
 }
@@ -596,7 +592,7 @@ func (w *World) expireProducers(p *PartitionLog) {
 	for _, pid := range ids {
 		w.changes.partition(p)
 		delete(p.Producers, pid)
-		w.emit(EvInfo, brokerAddr(p.Leader), p.TP.String()+" producer state for pid "+itoa(pid)+" expired after producer.id.expiration.ms").on(p.TP)
+		w.emit(EvInfo, brokerAddr(p.Leader), saysProducerStateForPidExpired, p.TP, num(pid)).on(p.TP)
 	}
 	// Verification entries expire on the same timer (removeExpiredProducers).
 	for pid, v := range p.Verifying {
@@ -609,5 +605,5 @@ func (w *World) expireProducers(p *PartitionLog) {
 // notTransactional is the rule that refuses a non-transactional batch from
 // a pid with an open transaction on the partition.
 func notTransactional(pid int64) Rule {
-	return because(RuleTxnNotTransactional, "pid "+itoa(pid)+" has an open transaction here and the batch is not transactional")
+	return because(RuleTxnNotTransactional, saysPidHasAnOpenTransaction, num(pid))
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"strings"
 )
 
 // ProducerConfig is the part of the Java producer's configuration the
@@ -127,7 +126,7 @@ func (r TxnRequest) priority() int {
 type Producer struct {
 	Name         string
 	Config       ProducerConfig
-	ConfigError  string
+	ConfigError  *note // the ConfigException construction failed with, if any
 	Incarnation  int
 	Closed       bool
 	Crashed      bool
@@ -155,7 +154,6 @@ type Producer struct {
 	Txn          int64
 	BackoffUntil int64
 	LastError    ErrorCode
-	ErrorText    string
 	Acked        []AckedSend
 	Sends        int
 	// TV2 is TransactionManager.isTransactionV2Enabled: the transaction
@@ -218,26 +216,25 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
 		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (TransactionManager.State.isTransitionValid)")
 	}
-	e := w.emit(EvClientState, p.Name, "")
+	e := w.event(EvClientState, p.Name)
 	e.TxnID, e.Change = p.Config.TransactionalID, ClientTransition(p.State, to)
 	p.State = to
 }
 
 // clientError records an error the application sees.
-func (w *World) clientError(p *Producer, code ErrorCode, text string, rule Rule) {
+func (w *World) clientError(p *Producer, code ErrorCode, text arg, rule Rule) {
 	p.LastError = code
-	p.ErrorText = text
-	w.emitRule(EvClientError, p.Name, "gets "+code.String()+": "+text, rule).code(code)
+	w.emitRule(EvClientError, p.Name, rule, saysGets, code, text).code(code)
 }
 
-func (w *World) fatal(p *Producer, code ErrorCode, text string) {
-	w.clientError(p, code, text+" (fatal: the producer must be closed)", because(RuleErrorFatal, "fatal"))
+func (w *World) fatal(p *Producer, code ErrorCode, text arg) {
+	w.clientError(p, code, sub(saysFatalTheProducerMustBe, text), because(RuleErrorFatal, saysFatal))
 	w.setClientState(p, FatalError)
 	p.Queue = nil
 }
 
-func (w *World) abortable(p *Producer, code ErrorCode, text string) {
-	w.clientError(p, code, text+" (abortable: call abortTransaction)", because(RuleErrorAbortable, "abortable"))
+func (w *World) abortable(p *Producer, code ErrorCode, text arg) {
+	w.clientError(p, code, sub(saysAbortableCallAborttransaction, text), because(RuleErrorAbortable, saysAbortable))
 	if p.State != AbortableError && p.State != FatalError && p.State != AbortingTransaction {
 		w.setClientState(p, AbortableError)
 	}
@@ -286,7 +283,7 @@ func (p *Producer) inFlightTo(broker int) int {
 // (Sender.maybeSendAndPollTransactionalRequest returns true and runOnce
 // returns before sendProducerData).
 func (w *World) runProducer(p *Producer) {
-	if p.Crashed || p.Paused || p.Closed || p.ConfigError != "" || p.State == FatalError {
+	if p.Crashed || p.Paused || p.Closed || p.ConfigError != nil || p.State == FatalError {
 		return
 	}
 	if w.now < p.BackoffUntil {
@@ -386,7 +383,7 @@ func (w *World) nextTxnRequest(p *Producer) (TxnRequest, bool) {
 		}
 		if r.Kind == MsgEndTxn && !p.TxnStarted {
 			text, rule := noEndTxnText(p)
-			w.emitRule(EvInfo, p.Name, text, rule)
+			w.emitRule(EvInfo, p.Name, rule, text)
 			w.endCallReturns(p)
 			w.completeTransaction(p)
 			continue
@@ -405,7 +402,7 @@ func (w *World) terminateTxnRequest(p *Producer, r TxnRequest) {
 			// an abortable error; commitTransaction fails and the
 			// application must abort.
 			p.EndRequested = 0
-			w.emitRule(EvClientError, p.Name, "commitTransaction fails: the transaction hit "+p.LastError.String()+"; no EndTxn(commit) is sent, the application must call abortTransaction", because(RuleErrorAbortable, "abortable")).code(p.LastError)
+			w.emitRule(EvClientError, p.Name, because(RuleErrorAbortable, saysAbortable), saysCommittransactionFailsTheTransactionHit, p.LastError).code(p.LastError)
 		}
 	case MsgAddOffsetsToTxn, MsgTxnOffsetCommit:
 		p.Offsets = nil
@@ -634,7 +631,7 @@ func (w *World) drain(p *Producer) {
 		if p.Config.Acks == 0 {
 			// Fire and forget: the client counts the batch as sent.
 			p.removeInFlight(corr)
-			w.emitRule(EvInfo, p.Name, "acks=0: counts "+b.TP.String()+" values="+strings.Join(batch.Values(), ",")+" as sent without any answer", because(RuleAcksZero, "acks=0 can lose data")).on(b.TP)
+			w.emitRule(EvInfo, p.Name, because(RuleAcksZero, saysAcks0CanLoseData), saysAcks0CountsValuesAs, b.TP, recordValues(batch.Values())).on(b.TP)
 			p.removeBatch(b.ID)
 			i--
 			continue
@@ -712,9 +709,9 @@ func (w *World) completeTransaction(p *Producer) {
 func (w *World) endCallReturns(p *Producer) {
 	switch p.EndRequested {
 	case 1:
-		w.emit(EvInfo, p.Name, "commitTransaction returns: PrepareCommit is durable (markers may still be in flight)")
+		w.emit(EvInfo, p.Name, saysCommittransactionReturnsPreparecommitIsDurable)
 	case 2:
-		w.emit(EvInfo, p.Name, "abortTransaction returns")
+		w.emit(EvInfo, p.Name, saysAborttransactionReturns)
 	}
 	p.EndRequested = 0
 }
@@ -723,7 +720,7 @@ func (w *World) endCallReturns(p *Producer) {
 func (w *World) onProducerMessage(p *Producer, m *Message) {
 	req, ok := p.removeInFlight(m.Corr)
 	if !ok {
-		w.emit(EvInfo, p.Name, "ignores "+m.Name()+" "+m.Kind.String()+": no request waits for it")
+		w.emit(EvInfo, p.Name, saysIgnoresNoRequestWaitsFor, msgName(m.ID), m.Kind)
 		return
 	}
 	w.cancelTimer(TimerRequestTimeout, p.Name, m.Corr)
@@ -740,7 +737,7 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 	case *AddPartitionsToTxnResponse:
 		w.onAddPartitionsResp(p, h, req.TPs, r)
 	case *AddOffsetsToTxnResponse:
-		w.onTxnCoordResp(p, h, r.Code, "AddOffsetsToTxn", func() {
+		w.onTxnCoordResp(p, h, r.Code, MsgAddOffsetsToTxn, func() {
 			// AddOffsetsToTxnHandler queues the TxnOffsetCommit; the
 			// sendOffsetsToTransaction result completes only with its answer.
 			p.enqueue(TxnRequest{Kind: MsgTxnOffsetCommit, V2: p.TV2})
@@ -755,7 +752,7 @@ func (w *World) onProducerMessage(p *Producer, m *Message) {
 			w.onEndTxnRespV2(p, h, r)
 			return
 		}
-		w.onTxnCoordResp(p, h, r.Code, "EndTxn", func() { w.endTxnDone(p) })
+		w.onTxnCoordResp(p, h, r.Code, MsgEndTxn, func() { w.endTxnDone(p) })
 	case *ProduceResponse:
 		w.onProduceResp(p, req, r)
 	}
@@ -790,12 +787,12 @@ func (w *World) onFindCoordinatorResp(p *Producer, h TxnRequest, r *FindCoordina
 func (w *World) coordinatorRetry(p *Producer, h TxnRequest, code ErrorCode) bool {
 	switch code {
 	case NotCoordinator, CoordinatorNotAvailable:
-		w.emitTyped(EvClientError, p.Name, sayRefinds).code(code).Rule = because(RuleErrorFindCoordinator, "retried")
+		w.emitTyped(EvClientError, p.Name, sayRefinds).code(code).Rule = because(RuleErrorFindCoordinator, saysRetried)
 		w.lookupCoordinator(p, false, p.Config.TransactionalID)
 		p.reenqueue(h)
 		return true
 	case CoordinatorLoadInProgress, ConcurrentTransactions, RequestTimedOut:
-		w.emitTyped(EvClientError, p.Name, sayRetries).code(code).Rule = because(RuleErrorRetriable, "retriable")
+		w.emitTyped(EvClientError, p.Name, sayRetries).code(code).Rule = because(RuleErrorRetriable, saysRetriable)
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 		return true
@@ -834,9 +831,9 @@ func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDRespon
 		return
 	}
 	if r.Code == InvalidTransactionTimeout {
-		w.fatal(p, r.Code, "Unexpected error in InitProducerIdResponse")
+		w.fatal(p, r.Code, sub(saysUnexpectedErrorInInitproduceridresponse))
 	} else {
-		w.fatal(p, ProducerFencedIfEpoch(r.Code), "InitProducerId failed")
+		w.fatal(p, ProducerFencedIfEpoch(r.Code), sub(saysInitproduceridFailed))
 	}
 	if h.Bump {
 		w.endCallFails(p)
@@ -853,7 +850,7 @@ func (w *World) endCallFails(p *Producer) {
 		return
 	}
 	p.EndRequested = 0
-	w.emitRule(EvClientError, p.Name, call+" throws "+exceptionName(p.LastError), cite(RuleClientThrows))
+	w.emitRule(EvClientError, p.Name, cite(RuleClientThrows), saysThrows, quoted(call), exceptionOf(p.LastError))
 }
 
 // exceptionName is the Java exception a client error surfaces as.
@@ -905,7 +902,7 @@ func (w *World) onAddPartitionsResp(p *Producer, h TxnRequest, sent []TP, r *Add
 	}
 	// The partitions stay pending; the same request is sent again on retry.
 	if code == ConcurrentTransactions && len(p.TxnParts) == 0 {
-		w.emitRule(EvClientError, p.Name, "gets "+ConcurrentTransactions.String()+" on its first AddPartitionsToTxn: retries after 20 ms", cite(RuleAddPartitionsBackoff)).code(ConcurrentTransactions)
+		w.emitRule(EvClientError, p.Name, cite(RuleAddPartitionsBackoff), saysGetsOnItsFirstAddpartitionstotxn, ConcurrentTransactions).code(ConcurrentTransactions)
 		p.reenqueue(h)
 		w.retryLater(p, AddPartitionsRetryBackoffMs)
 		return
@@ -913,13 +910,13 @@ func (w *World) onAddPartitionsResp(p *Producer, h TxnRequest, sent []TP, r *Add
 	if w.coordinatorRetry(p, h, code) {
 		return
 	}
-	w.txnRequestFailed(p, code, "AddPartitionsToTxn")
+	w.txnRequestFailed(p, code, MsgAddPartitionsToTxn)
 }
 
-func (w *World) txnRequestFailed(p *Producer, code ErrorCode, what string) {
+func (w *World) txnRequestFailed(p *Producer, code ErrorCode, what MsgKind) {
 	switch code {
 	case ProducerFenced, InvalidProducerEpoch:
-		w.fatal(p, ProducerFenced, what+": ProducerFencedException, another instance with the same transactional.id took over")
+		w.fatal(p, ProducerFenced, sub(saysProducerfencedexceptionAnotherInstanceWithThe, what))
 	case InvalidTxnState:
 		w.fatal(p, code, what)
 	case InvalidProducerIDMapping:
@@ -930,7 +927,7 @@ func (w *World) txnRequestFailed(p *Producer, code ErrorCode, what string) {
 	}
 }
 
-func (w *World) onTxnCoordResp(p *Producer, h TxnRequest, code ErrorCode, what string, ok func()) {
+func (w *World) onTxnCoordResp(p *Producer, h TxnRequest, code ErrorCode, what MsgKind, ok func()) {
 	if code == None {
 		ok()
 		return
@@ -938,8 +935,8 @@ func (w *World) onTxnCoordResp(p *Producer, h TxnRequest, code ErrorCode, what s
 	if w.coordinatorRetry(p, h, code) {
 		return
 	}
-	if what != "EndTxn" {
-		if what == "AddOffsetsToTxn" {
+	if what != MsgEndTxn {
+		if what == MsgAddOffsetsToTxn {
 			p.Offsets = nil
 		}
 		w.txnRequestFailed(p, code, what)
@@ -968,7 +965,7 @@ func (w *World) endTxnDone(p *Producer) {
 		w.endCallReturns(p)
 	} else if p.EndRequested != 0 {
 		text, rule := bumpWaitText(p)
-		w.emitRule(EvInfo, p.Name, text, rule)
+		w.emitRule(EvInfo, p.Name, rule, saysArg, text)
 	}
 	w.completeTransaction(p)
 }
@@ -1000,25 +997,25 @@ func (w *World) onTxnOffsetCommitResp(p *Producer, h TxnRequest, r *TxnOffsetCom
 	case ConcurrentTransactions:
 		// Verification found the transaction completing (ref 5.2):
 		// retriable, sent again to the same coordinator.
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" on TxnOffsetCommit: retries after backoff", because(RuleTxnOffsetRetriable, "retriable")).code(code)
+		w.emitRule(EvClientError, p.Name, because(RuleTxnOffsetRetriable, saysRetriable), saysGetsOnTxnoffsetcommitRetriesAfter, code).code(code)
 		p.reenqueue(h)
 		w.retryLater(p, 0)
 	case InvalidProducerEpoch, ProducerFenced:
-		w.fatal(p, ProducerFenced, "TxnOffsetCommit: ProducerFencedException")
+		w.fatal(p, ProducerFenced, sub(saysTxnoffsetcommitProducerfencedexception))
 	case InvalidTxnState, InvalidProducerIDMapping:
 		// TxnOffsetCommitHandler: "Unexpected error in
 		// TxnOffsetCommitResponse" (ref 5.5).
 		p.Offsets = nil
-		w.fatal(p, code, "TxnOffsetCommit: KafkaException")
+		w.fatal(p, code, sub(saysTxnoffsetcommitKafkaexception))
 	default:
 		p.Offsets = nil
 		// TxnOffsetCommitHandler: 22 and 25 surface as CommitFailedException,
 		// the rest (82 FencedInstanceIdException, 120, ...) as themselves.
-		what := "TxnOffsetCommit"
+		what := saysTxnOffsetCommitName
 		if code == IllegalGeneration || code == UnknownMemberID {
-			what += " (CommitFailedException)"
+			what = saysTxnOffsetCommitFailed
 		}
-		w.abortable(p, code, what)
+		w.abortable(p, code, sub(what))
 	}
 }
 
@@ -1056,10 +1053,10 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 	switch {
 	case code.Retriable() || code == RequestTimedOut:
 		if expired || !retriesLeft {
-			w.failBatch(p, b, errTimeout, "delivery.timeout.ms or retries exhausted after "+code.Name())
+			w.failBatch(p, b, errTimeout, sub(saysDeliveryTimeoutMsOrRetries, codeName(code)))
 			return
 		}
-		w.emitRule(EvClientError, p.Name, "gets "+code.String()+" for "+b.TP.String()+" seq="+seqText(b)+": retries the same batch", because(RuleBatchRetriable, "retriable")).on(b.TP).code(code)
+		w.emitRule(EvClientError, p.Name, because(RuleBatchRetriable, saysRetriable), saysGetsForSeqRetriesThe, code, b.TP, seqsOf(b)).on(b.TP).code(code)
 		w.retryLater(p, 0)
 	case code == OutOfOrderSequenceNumber && p.idempotent():
 		// TransactionManager.canRetry: a batch that is not the next
@@ -1068,12 +1065,12 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 		// refused means a real gap.
 		ps := p.part(b.TP)
 		if b.SeqReset || b.BaseSeq != nextSeq(ps.LastAckedSeq) {
-			w.emitRule(EvClientError, p.Name, "gets "+OutOfOrderSequenceNumber.String()+" for seq="+seqText(b)+" while an earlier batch is unresolved: retries", cite(RuleSeqUnresolvedRetry)).on(b.TP).code(OutOfOrderSequenceNumber)
+			w.emitRule(EvClientError, p.Name, cite(RuleSeqUnresolvedRetry), saysGetsForSeqWhileAn, OutOfOrderSequenceNumber, seqsOf(b)).on(b.TP).code(OutOfOrderSequenceNumber)
 			w.retryLater(p, 0)
 			return
 		}
 		if p.transactional() {
-			w.failBatch(p, b, code, "the broker lost this producer's sequence")
+			w.failBatch(p, b, code, sub(saysTheBrokerLostThisProducer))
 			return
 		}
 		w.bumpIdempotentEpoch(p, b.TP)
@@ -1081,7 +1078,7 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 		// renumbered, back for a retry after retry.backoff.ms.
 		w.retryLater(p, 0)
 	default:
-		w.failBatch(p, b, code, "send to "+b.TP.String()+" failed")
+		w.failBatch(p, b, code, sub(saysSendToFailed, b.TP))
 	}
 }
 
@@ -1104,7 +1101,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 	if p.Epoch == math.MaxInt16 {
 		// bumpIdempotentProducerEpoch: the client side runs out at 32767
 		// (the coordinator's bound is 32766, ref 0.1).
-		w.emitRule(EvEpoch, p.Name, "epoch exhausted: asks for a brand-new pid with InitProducerId(null)", cite(RuleIdempotentNewPid))
+		w.emitRule(EvEpoch, p.Name, cite(RuleIdempotentNewPid), saysEpochExhaustedAsksForA)
 		p.NeedInit = true
 		p.ProducerID = NoProducerID
 		for i := range p.Queue {
@@ -1113,7 +1110,7 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 		return
 	}
 	p.Epoch++
-	w.emitRule(EvEpoch, p.Name, "bumps its epoch locally to "+itoa(int64(p.Epoch))+" (same pid "+itoa(p.ProducerID)+", no request) and renumbers "+tp.String()+" from 0", because(RuleIdempotentBump, "idempotent producer hit a real sequence gap")).on(tp)
+	w.emitRule(EvEpoch, p.Name, because(RuleIdempotentBump, saysIdempotentProducerHitAReal), saysBumpsItsEpochLocallyTo, num(int64(p.Epoch)), num(p.ProducerID), tp).on(tp)
 	seq := int32(0)
 	for i := range p.Queue {
 		if b := &p.Queue[i]; b.TP == tp && b.BaseSeq != NoSequence {
@@ -1131,17 +1128,17 @@ func (w *World) bumpIdempotentEpoch(p *Producer, tp TP) {
 	}
 }
 
-func (w *World) failBatch(p *Producer, b *ProducerBatch, code ErrorCode, text string) {
+func (w *World) failBatch(p *Producer, b *ProducerBatch, code ErrorCode, text arg) {
 	p.removeBatch(b.ID)
 	if p.transactional() {
 		if code == InvalidProducerEpoch {
-			w.abortable(p, code, "produce to "+b.TP.String()+": InvalidProducerEpochException")
+			w.abortable(p, code, sub(saysProduceToInvalidproducerepochexception, b.TP))
 			return
 		}
 		w.abortable(p, code, text)
 		return
 	}
-	w.clientError(p, code, text+"; the record is not delivered", cite(RuleBatchFailed))
+	w.clientError(p, code, sub(saysTheRecordIsNotDelivered, text), cite(RuleBatchFailed))
 }
 
 // onRequestTimeout: no answer within request.timeout.ms. The request is
@@ -1151,7 +1148,7 @@ func (w *World) onProducerTimeout(p *Producer, corr int64) {
 	if !ok {
 		return
 	}
-	w.emitRule(EvTimer, p.Name, "no answer to its "+req.Kind.String()+" within request.timeout.ms ("+itoa(p.Config.RequestTimeoutMs)+" ms)", because(RuleRequestTimeout, "the request or its answer was lost"))
+	w.emitRule(EvTimer, p.Name, because(RuleRequestTimeout, saysTheRequestOrItsAnswer), saysNoAnswerToItsWithin, req.Kind, num(p.Config.RequestTimeoutMs))
 	switch req.Kind {
 	case MsgProduce:
 		if b := p.batch(req.BatchID); b != nil {

@@ -175,7 +175,7 @@ func (w *World) ProducerInfo(name string) (ProducerInfo, bool) {
 		return ProducerInfo{}, false
 	}
 	info := ProducerInfo{Name: p.Name, State: p.State, LastError: p.LastError, ProducerID: p.ProducerID, Epoch: p.Epoch,
-		Idempotent: p.Config.Idempotence && p.ConfigError == "", Parts: append([]PartitionSeq(nil), p.Parts...)}
+		Idempotent: p.Config.Idempotence && p.ConfigError == nil, Parts: append([]PartitionSeq(nil), p.Parts...)}
 	if n := len(p.Acked); n > 0 {
 		// Records are immutable and shared, so the copy needs none of its own.
 		info.LastAcked, info.HasAcked = p.Acked[n-1], true

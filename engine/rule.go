@@ -365,10 +365,10 @@ type Rule struct {
 	ext    *ruleExt
 }
 
-// ruleExt is the part of a rule few have: its detail in words and the
-// rule that follows it.
+// ruleExt is the part of a rule few have: its detail as a note (a says
+// code and its typed arguments) and the rule that follows it.
 type ruleExt struct {
-	detail string
+	detail *note
 	more   *Rule
 }
 
@@ -384,8 +384,17 @@ func (r *Rule) next() *Rule {
 // gives each reason's).
 func (r Rule) Detail() string { return r.detail() }
 
-// withDetail is r with detail d in words (its further reasons kept).
-func (r Rule) withDetail(d string) Rule {
+// note is the rule's detail as a note, if it has one (not for a detail
+// worded by ruleSay).
+func (r Rule) note() *note {
+	if r.ext == nil {
+		return nil
+	}
+	return r.ext.detail
+}
+
+// withDetail is r with detail d (its further reasons kept).
+func (r Rule) withDetail(d *note) Rule {
 	x := ruleExt{detail: d, more: r.next()}
 	r.ext, r.say, r.arg = &x, ruleSayDetail, 0
 	return r
@@ -419,12 +428,12 @@ func (r *Rule) detail() string {
 	if r.ext == nil {
 		return ""
 	}
-	return r.ext.detail
+	return r.ext.detail.String()
 }
 
 // withDetailIf is r with p's words, if p has them.
 func (r Rule) withDetailIf(p *Rule) Rule {
-	if p.ext != nil && p.ext.detail != "" {
+	if p.ext != nil && p.ext.detail != nil {
 		return r.withDetail(p.ext.detail)
 	}
 	return r
@@ -435,12 +444,12 @@ func typedRule(reason Reason, say ruleSay, arg int32) Rule {
 	return Rule{Reason: reason, say: say, arg: arg}
 }
 
-// because is a rule: reason r with its arguments in words.
-func because(r Reason, detail string) Rule {
-	if detail == "" {
+// because is a rule: reason r with its detail, the note s with args.
+func because(r Reason, s says, args ...arg) Rule {
+	if s == saysNone {
 		return Rule{Reason: r}
 	}
-	return Rule{Reason: r, ext: &ruleExt{detail: detail}}
+	return Rule{Reason: r, ext: &ruleExt{detail: newNote(s, args)}}
 }
 
 // cite is a rule with no arguments.

@@ -14,11 +14,11 @@ func TestRuleForms(t *testing.T) {
 		line, words string
 	}{
 		{Rule{}, "", ""},
-		{because(RuleBatchRetriable, "retriable"), "Sender.canRetry: retriable", "retriable"},
+		{because(RuleBatchRetriable, saysRetriable), "Sender.canRetry: retriable", "retriable"},
 		{cite(RuleVerifyPartitions), "KIP-890, TransactionCoordinator.handleVerifyPartitionsInTransaction", ""},
-		{because(RuleInvariant, "invariant"), "invariant", "invariant"},
+		{because(RuleInvariant, saysInvariant), "invariant", "invariant"},
 		{cite(RuleSeqUnresolvedRetry), "TransactionManager.canRetry", ""},
-		{because(RuleSeqNoState, "no state for pid 1000 here: any sequence is accepted").and(because(RuleTxnFirstOffset, "first transactional batch here: the transaction starts at offset 0")),
+		{because(RuleSeqNoState, saysNoStateForPidHere, num(1000)).and(because(RuleTxnFirstOffset, saysFirstTransactionalBatchHereThe, num(0))),
 			"ProducerAppendInfo.checkSequence: no state for pid 1000 here: any sequence is accepted; ProducerAppendInfo.appendDataBatch: first transactional batch here: the transaction starts at offset 0",
 			"no state for pid 1000 here: any sequence is accepted; first transactional batch here: the transaction starts at offset 0"},
 	} {
@@ -34,8 +34,8 @@ func TestRuleForms(t *testing.T) {
 
 // and keeps the first rule as it was: rules are shared by events.
 func TestRuleAndDoesNotChangeItsParts(t *testing.T) {
-	a := because(RuleSeqInOrder, "a")
-	ab := a.and(because(RuleTxnFirstOffset, "b"))
+	a := because(RuleSeqInOrder, saysRetriable)
+	ab := a.and(because(RuleTxnFirstOffset, saysInvariant))
 	abc := ab.and(cite(RuleTxnNotTransactional))
 	if len(a.Parts()) != 1 || len(ab.Parts()) != 2 || len(abc.Parts()) != 3 {
 		t.Fatalf("parts: %d %d %d", len(a.Parts()), len(ab.Parts()), len(abc.Parts()))

@@ -82,27 +82,27 @@ func (w *World) nameTaken(name string) bool {
 // (ref 1.1): a setting that conflicts with idempotence turns idempotence off
 // when it was left at its default, and fails construction with a
 // ConfigException when enable.idempotence=true was written. It returns the
-// config to use and the exception's text, or "".
-func validateIdempotence(c ProducerConfig, set ProducerKeySet) (ProducerConfig, string) {
-	conflict := ""
+// config to use and the exception, or nil.
+func validateIdempotence(c ProducerConfig, set ProducerKeySet) (ProducerConfig, *note) {
+	conflict := saysNone
 	switch {
 	case set.Has(ProducerAcks) && c.Acks != -1:
-		conflict = "acks must be all"
+		conflict = saysAcksMustBeAll
 	case set.Has(ProducerRetries) && c.Retries <= 0:
-		conflict = "retries must be greater than 0"
+		conflict = saysRetriesMustBePositive
 	case set.Has(ProducerMaxInFlight) && c.MaxInFlight > MaxInFlightIdempotent:
-		conflict = "max.in.flight.requests.per.connection must be at most 5"
+		conflict = saysMaxInFlightAtMost5
 	}
-	if c.Idempotence && conflict != "" {
+	if c.Idempotence && conflict != saysNone {
 		if set.Has(ProducerIdempotence) {
-			return c, "ConfigException: enable.idempotence=true but " + conflict
+			return c, newNote(saysConfigConflict, []arg{sub(conflict)})
 		}
 		c.Idempotence = false
 	}
 	if c.TransactionalID != "" && !c.Idempotence {
-		return c, "ConfigException: transactional.id needs idempotence, which is disabled"
+		return c, newNote(saysConfigNeedsIdempotence, nil)
 	}
-	return c, ""
+	return c, nil
 }
 
 func (w *World) declareProducer(a DeclareProducer) error {
@@ -113,12 +113,11 @@ func (w *World) declareProducer(a DeclareProducer) error {
 	p := w.newProducer(a.Name, cfg)
 	p.ConfigError = cfgErr
 	w.producers = append(w.producers, p)
-	if cfgErr != "" {
+	if cfgErr != nil {
 		p.LastError = errConfig
-		p.ErrorText = cfgErr
-		w.emitRule(EvClientError, p.Name, "construction fails: "+cfgErr, cite(RuleIdempotenceConfig)).code(errConfig)
+		w.emitRule(EvClientError, p.Name, cite(RuleIdempotenceConfig), saysConstructionFails, cfgErr).code(errConfig)
 	} else if !cfg.Idempotence {
-		w.emitRule(EvInfo, p.Name, "is not idempotent: no producer id, no sequence numbers", cite(RuleIdempotenceConfig))
+		w.emitRule(EvInfo, p.Name, cite(RuleIdempotenceConfig), saysIsNotIdempotentNoProducer)
 	}
 	return nil
 }
@@ -230,7 +229,7 @@ func (w *World) applyCall(a Call) error {
 	case CallFlush:
 	case CallClose:
 		p.Closed = true
-		w.emit(EvClientState, p.Name, "closed")
+		w.emit(EvClientState, p.Name, saysClosed)
 	default:
 		return errf("unknown call %d", a.Method)
 	}

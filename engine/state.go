@@ -159,7 +159,7 @@ func (w *World) State() StateDump {
 		s.Partitions = append(s.Partitions, pd)
 	}
 	add := func(p *Producer) {
-		d := ProducerDump{Name: p.Name, TransactionalID: p.Config.TransactionalID, Idempotent: p.Config.Idempotence && p.ConfigError == "",
+		d := ProducerDump{Name: p.Name, TransactionalID: p.Config.TransactionalID, Idempotent: p.Config.Idempotence && p.ConfigError == nil,
 			ProducerID: p.ProducerID, ProducerEpoch: p.Epoch, State: p.State.String(), Paused: p.Paused, Crashed: p.Crashed}
 		if p.LastError != None {
 			d.LastError = p.LastError.String()

@@ -69,9 +69,13 @@ func SetTeaching(k ConfigKey, on bool) SetConfig {
 }
 
 // teachRule is the rule part every decision taken because switch k is off
-// carries.
-func teachRule(k ConfigKey, more string) Rule {
-	return because(RuleTeachingSwitch, "teaching switch "+k.String()+"=false: not a Kafka setting"+more)
+// carries, and what Kafka would have done instead (more, nil for
+// nothing).
+func teachRule(k ConfigKey, more arg) Rule {
+	if more == nil {
+		more = (*note)(nil)
+	}
+	return because(RuleTeachingSwitch, saysTeachingSwitchFalseNotA, k, more)
 }
 
 func (w *World) setTeaching(k ConfigKey, on bool) {
@@ -89,13 +93,13 @@ func (w *World) setTeaching(k ConfigKey, on bool) {
 		return
 	}
 	*f = !on
-	text := "teaching switch " + k.String() + "=true: Kafka's safeguard is back on"
-	rule := because(RuleTeachingSwitch, "eoslab teaching switch, not a Kafka setting")
+	text := saysSwitchBackOn
+	rule := because(RuleTeachingSwitch, saysEoslabTeachingSwitchNotA)
 	if !on {
-		text = "teaching switch " + k.String() + "=false: Kafka's safeguard is OFF"
-		rule = teachRule(k, "")
+		text = saysSwitchOff
+		rule = teachRule(k, nil)
 	}
-	e := w.emitRule(EvSwitch, "cluster", text, rule)
+	e := w.emitRule(EvSwitch, "cluster", rule, text, k)
 	w.switches = append(w.switches[:len(w.switches):len(w.switches)], switchChange{Event: int(e.Seq), Key: k, On: on})
 }
 
@@ -123,11 +127,10 @@ func (w *World) SwitchChangeAt(event int) (k ConfigKey, on, ok bool) {
 // eoslab.epoch.fencing=false lets it through, and narrates that it does.
 // A newer epoch than the current one is not a fenced producer: it is
 // refused as ever.
-func (w *World) acceptFencedEpoch(actor, txnID string, epoch, current int16, what string) bool {
+func (w *World) acceptFencedEpoch(actor, txnID string, epoch, current int16, what arg) bool {
 	if !w.config.Teach.NoFencing || epoch >= current {
 		return false
 	}
-	w.emitRule(EvFence, actor, "takes "+what+" of "+txnID+" at fenced epoch "+itoa(int64(epoch))+" (current epoch "+itoa(int64(current))+")",
-		teachRule(ConfigTeachFencing, "; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)")).txn(txnID)
+	w.emitRule(EvFence, actor, teachRule(ConfigTeachFencing, sub(saysKafkaRefusesAnOlderEpoch)), saysTakesOfAtFencedEpoch, what, quoted(txnID), num(int64(epoch)), num(int64(current))).txn(txnID)
 	return true
 }

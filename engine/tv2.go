@@ -93,11 +93,10 @@ const (
 // is when the leader first asked (-1: now).
 func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest, since int64) {
 	b := &r.Batches[0]
-	who := "pid=" + itoa(b.ProducerID) + " epoch=" + itoa(int64(b.ProducerEpoch)) + " seq=" + b.Seqs()
+	who := sub(saysPidEpochSeq, num(b.ProducerID), num(b.ProducerEpoch), batchSeqs(b))
 	e, known := p.Producers[b.ProducerID]
 	if w.config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch && !w.config.Teach.NoFencing {
-		w.emitRule(EvSeqCheck, r.TP.String(), "rejects "+who+": "+InvalidProducerEpoch.String()+" before asking the coordinator; nothing appended",
-			because(RuleTV2EpochBeforeAdd, "TV2 epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+": refused before any coordinator call (Kafka 4.1.0)")).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
+		w.emitRule(EvSeqCheck, r.TP.String(), because(RuleTV2EpochBeforeAdd, saysTv2EpochStoredEpochRefused, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch))), saysRejectsBeforeAskingTheCoordinator, who, InvalidProducerEpoch).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
 		return
 	}
@@ -116,8 +115,7 @@ func (w *World) produceV2(id int, p *PartitionLog, m *Message, r *ProduceRequest
 	v.TV2 = true
 	p.Verifying[b.ProducerID] = v
 	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: since})
-	w.emitRule(EvSeqCheck, r.TP.String(), "holds "+who+" and asks the coordinator to add "+r.TP.String()+" to the transaction",
-		because(RuleTV2ImplicitAdd, "TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none")).on(r.TP).txn(r.TransactionalID)
+	w.emitRule(EvSeqCheck, r.TP.String(), because(RuleTV2ImplicitAdd, saysTv2ImplicitAddForProduce), saysHoldsAndAsksTheCoordinator, who, r.TP).on(r.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, b.ProducerID, b.ProducerEpoch, r.TP, b.Txn)
 }
 
@@ -185,10 +183,9 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	var out ErrorCode
 	switch code {
 	case None:
-		w.emit(EvSeqCheck, r.TP.String(), "the coordinator added "+r.TP.String()+" to the transaction").on(r.TP).txn(r.TransactionalID)
+		w.emit(EvSeqCheck, r.TP.String(), saysTheCoordinatorAddedToThe, r.TP).on(r.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, b.ProducerID, b.ProducerEpoch); stale {
-			w.emitRule(EvSeqCheck, r.TP.String(), "rejects pid="+itoa(b.ProducerID)+" epoch="+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs()+": "+InvalidProducerEpoch.String()+"; nothing appended",
-				because(RuleEpochBeforeGuard, "epoch "+itoa(int64(b.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+", checked before the verification guard (Kafka 4.0.2)")).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
+			w.emitRule(EvSeqCheck, r.TP.String(), because(RuleEpochBeforeGuard, saysEpochStoredEpochCheckedBefore, num(int64(b.ProducerEpoch)), num(int64(stored))), saysRejectsPidEpochSeqNothing, num(b.ProducerID), num(int64(b.ProducerEpoch)), batchSeqs(b), InvalidProducerEpoch).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 			w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
 			return
 		}
@@ -197,8 +194,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	case ConcurrentTransactions:
 		if w.now-pk.Since < AddPartitionsLeaderRetryMaxMs {
 			// The produce waits at the leader; the add is tried again.
-			w.emitRule(EvSeqCheck, r.TP.String(), "the coordinator answers "+code.String()+" (a transition of the transaction is pending): the leader retries the add in "+itoa(AddPartitionsLeaderBackoffMs)+" ms",
-				because(RuleTV2LeaderRetry, "a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms")).on(r.TP).txn(r.TransactionalID).code(code)
+			w.emitRule(EvSeqCheck, r.TP.String(), because(RuleTV2LeaderRetry, saysATv2LeaderRetries51), saysTheCoordinatorAnswersATransition, code, num(AddPartitionsLeaderBackoffMs)).on(r.TP).txn(r.TransactionalID).code(code)
 			corr := w.newCorr()
 			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
 			w.setTimer(AddPartitionsLeaderBackoffMs, Timer{Kind: TimerAddPartitionsRetry, Owner: brokerAddr(id), ID: corr, TP: r.TP})
@@ -212,11 +208,11 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	default:
 		out = NotEnoughReplicas
 	}
-	why := because(RuleTV2AddResult, "TV2 implicit add: coordinator "+code.Name()+" becomes "+out.Name()+" on the produce response")
+	why := because(RuleTV2AddResult, saysTv2ImplicitAddCoordinatorBecomes, codeName(code), codeName(out))
 	if code == ConcurrentTransactions {
-		why = because(RuleTV2AddUntranslated, "TV2 returns CONCURRENT_TRANSACTIONS untranslated after 100 ms of leader retries (TV1 sends NOT_ENOUGH_REPLICAS); the producer retries")
+		why = because(RuleTV2AddUntranslated, saysTv2ReturnsConcurrentTransactionsUntranslated)
 	}
-	w.emitRule(EvSeqCheck, r.TP.String(), "the add failed ("+code.String()+"): rejects the produce with "+out.String()+"; nothing appended", why).on(r.TP).txn(r.TransactionalID).code(out)
+	w.emitRule(EvSeqCheck, r.TP.String(), why, saysTheAddFailedRejectsThe, code, out).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
 }
 
@@ -251,8 +247,7 @@ func (w *World) onAddPartitionsRetry(tm Timer) {
 func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOffsetCommitRequest) {
 	e, known := p.Producers[r.ProducerID]
 	if w.config.TV2.EarlyEpochReject && known && e.ProducerEpoch != NoProducerEpoch && r.ProducerEpoch < e.ProducerEpoch && !w.config.Teach.NoFencing {
-		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetStaleEpoch, "TV2 epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(e.ProducerEpoch))+
-			" on "+p.TP.String()+": refused before any coordinator call (Kafka 4.1.0)"))
+		w.failTxnOffsetCommit(m, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetStaleEpoch, saysTv2EpochStoredEpochOn, num(int64(r.ProducerEpoch)), num(int64(e.ProducerEpoch)), p.TP))
 		return
 	}
 	if known && e.CurrentTxnFirstOffset >= 0 && e.ProducerEpoch == r.ProducerEpoch {
@@ -262,9 +257,7 @@ func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOff
 	corr := w.newCorr()
 	guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
 	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.now})
-	w.emitRule(EvOffsets, groupActor(r.GroupID), "holds TxnOffsetCommit "+offsetsList(r.Offsets)+" of pid="+itoa(r.ProducerID)+
-		" and asks the coordinator to add "+p.TP.String()+" to the transaction",
-		because(RuleTV2TxnOffsetAdd, "TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn")).on(p.TP).txn(r.TransactionalID)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTV2TxnOffsetAdd, saysTxnoffsetcommitV5Tv2TheGroup), saysHoldsTxnoffsetcommitOfPidAnd2, tpOffsets(r.Offsets), num(r.ProducerID), p.TP).on(p.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, r.ProducerID, r.ProducerEpoch, p.TP, r.Txn)
 }
 
@@ -275,19 +268,18 @@ func (w *World) resumeTxnOffsetCommitV2(pk parkedRequest, r *TxnOffsetCommitRequ
 	}
 	switch code {
 	case None:
-		w.emit(EvOffsets, groupActor(r.GroupID), "the coordinator added "+p.TP.String()+" to the transaction of pid="+itoa(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
+		w.emit(EvOffsets, groupActor(r.GroupID), saysTheCoordinatorAddedToThe2, p.TP, num(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, r.ProducerID, r.ProducerEpoch); stale {
-			w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleEpochBeforeGuard, "epoch "+itoa(int64(r.ProducerEpoch))+" < stored epoch "+itoa(int64(stored))+
-				" on "+p.TP.String()+", checked before the verification guard (Kafka 4.0.2)"))
+			w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleEpochBeforeGuard, saysEpochStoredEpochOnChecked, num(int64(r.ProducerEpoch)), num(int64(stored)), p.TP))
 			return
 		}
 		w.writeTxnOffsetCommit(p, pk.Msg, r, w.addGuard(pk))
 	case ProducerFenced:
-		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetAddFailed, "the add of "+p.TP.String()+" failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written"))
+		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetAddFailed, saysTheAddOfFailedWith, p.TP))
 	case ConcurrentTransactions:
-		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, "a transition of the transaction is pending; no server-side retry on this path, the producer retries"))
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, saysATransitionOfTheTransaction))
 	default:
-		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, "the add of "+p.TP.String()+" failed with "+code.Name()+"; nothing written"))
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, saysTheAddOfFailedWith2, p.TP, codeName(code)))
 	}
 }
 
@@ -302,14 +294,14 @@ func completingV2(meta TxnMetadata) bool {
 	return meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort
 }
 
-func pendingName(meta TxnMetadata) string {
+func pendingState(meta TxnMetadata) TxnState {
 	switch {
 	case meta.HasPending:
-		return meta.Pending.String()
+		return meta.Pending
 	case meta.State == PrepareCommit:
-		return CompleteCommit.String()
+		return CompleteCommit
 	}
-	return CompleteAbort.String()
+	return CompleteAbort
 }
 
 // onAddPartitionsV2 is handleAddPartitionsToTransaction for a leader's TV2
@@ -325,32 +317,32 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: res, VerifyCorr: r.VerifyCorr})
 	}
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn v5 "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitRule(EvClientError, actor, why, saysAnswersAddpartitionstotxnV5With, tpSet(r.Partitions), code).txn(r.TransactionalID).code(code)
 		answer(code)
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
 	if code != None {
-		fail(code, brokerAddr(id), because(RuleNotCoordinator, t.name()+" is not served here now"))
+		fail(code, brokerAddr(id), because(RuleNotCoordinator, saysIsNotServedHereNow, txnPart(t.Partition)))
 		return
 	}
 	actor := w.coordActor(t)
 	meta, ok := t.Meta[r.TransactionalID]
 	switch {
 	case !ok:
-		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, "no metadata for "+r.TransactionalID))
+		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, saysNoMetadataFor, quoted(r.TransactionalID)))
 	case completingV2(meta):
-		fail(ConcurrentTransactions, actor, because(RuleTV2PendingFirst, "a transition to "+pendingName(meta)+" is pending (checked first)"))
+		fail(ConcurrentTransactions, actor, because(RuleTV2PendingFirst, saysATransitionToIsPending, pendingState(meta)))
 	case meta.ProducerID != r.ProducerID:
-		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, "pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID)))
-	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "AddPartitionsToTxn"):
-		fail(ProducerFenced, actor, because(RuleTV2AddPartitions, "epoch "+itoa(int64(r.ProducerEpoch))+" is not the current epoch "+itoa(int64(meta.ProducerEpoch))))
+		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, saysPidDoesNotMatch, num(r.ProducerID), num(meta.ProducerID)))
+	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, sub(saysAddpartitionstotxn)):
+		fail(ProducerFenced, actor, because(RuleTV2AddPartitions, saysEpochIsNotTheCurrent, num(int64(r.ProducerEpoch)), num(int64(meta.ProducerEpoch))))
 	case meta.State == Ongoing && containsAll(meta, r.Partitions):
-		w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", cite(RuleTV2AddPartitions)).txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, cite(RuleTV2AddPartitions), saysAlreadyHasInTheTransaction, tpSet(r.Partitions)).txn(r.TransactionalID)
 		answer(None)
 	default:
 		target := w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn")
 		target.TV2 = true
-		w.txnWrite(t, target, wAddPartitions, m, because(RuleTV2AddPartitions, "TV2 implicit add of "+tpList(r.Partitions)+" for the leader"))
+		w.txnWrite(t, target, wAddPartitions, m, because(RuleTV2AddPartitions, saysTv2ImplicitAddOfFor, tpSet(r.Partitions)))
 	}
 }
 
@@ -451,61 +443,58 @@ func (w *World) tv2EndTxnTable(k endTxnKey) endTxnCell {
 // table, where an epoch that is neither the current one nor the retry one
 // is 90.
 func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
-	verb := "abort"
-	if r.Commit {
-		verb = "commit"
-	}
+	verb := endVerb(r.Commit)
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers EndTxn v5("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitRule(EvClientError, actor, why, saysAnswersEndtxnV5With, verb, code).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code, V5: true, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
 	if code != None {
-		fail(code, brokerAddr(id), because(RuleNotCoordinator, t.name()+" is not served here now"))
+		fail(code, brokerAddr(id), because(RuleNotCoordinator, saysIsNotServedHereNow, txnPart(t.Partition)))
 		return
 	}
 	actor := w.coordActor(t)
 	meta, ok := t.Meta[r.TransactionalID]
 	if !ok {
-		fail(InvalidProducerIDMapping, actor, because(RuleEndTxnV2, "no metadata for "+r.TransactionalID))
+		fail(InvalidProducerIDMapping, actor, because(RuleEndTxnV2, saysNoMetadataFor, quoted(r.TransactionalID)))
 		return
 	}
 	if completingV2(meta) {
-		fail(ConcurrentTransactions, actor, because(RuleEndTxnV2, "a transition to "+pendingName(meta)+" is pending"))
+		fail(ConcurrentTransactions, actor, because(RuleEndTxnV2, saysATransitionToIsPending2, pendingState(meta)))
 		return
 	}
 	// retryOnOverflow: the client retries the EndTxn that overflowed the
 	// epoch, and the coordinator has moved to the next producer id.
 	overflowRetry := meta.PrevProducerID == r.ProducerID && r.ProducerEpoch == EpochExhaustedAt && meta.ProducerEpoch == 0
 	if meta.ProducerID != r.ProducerID && !overflowRetry {
-		fail(InvalidProducerIDMapping, actor, because(RuleEndTxnV2, "pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID)))
+		fail(InvalidProducerIDMapping, actor, because(RuleEndTxnV2, saysPidDoesNotMatch, num(r.ProducerID), num(meta.ProducerID)))
 		return
 	}
 	retry := overflowRetry || int32(meta.ProducerEpoch) == int32(r.ProducerEpoch)+1
-	epochs := "epoch " + itoa(int64(r.ProducerEpoch)) + " is the current epoch"
+	epochs := sub(saysEpochIsCurrent, num(r.ProducerEpoch))
 	if retry {
-		epochs = "epoch " + itoa(int64(r.ProducerEpoch)) + " is the retry epoch (current " + itoa(int64(meta.ProducerEpoch)) + " - 1)"
+		epochs = sub(saysEpochIsRetry, num(r.ProducerEpoch), num(meta.ProducerEpoch))
 		if overflowRetry {
-			epochs = "pid " + itoa(r.ProducerID) + " epoch " + itoa(int64(r.ProducerEpoch)) + " retries the EndTxn that overflowed to pid " + itoa(meta.ProducerID)
+			epochs = sub(saysEpochOverflowRetry, num(r.ProducerID), num(r.ProducerEpoch), num(meta.ProducerID))
 		}
 	} else if r.ProducerEpoch != meta.ProducerEpoch {
-		if !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "EndTxn") {
-			fail(ProducerFenced, actor, because(RuleEndTxnV2, "epoch "+itoa(int64(r.ProducerEpoch))+" is neither the current epoch "+itoa(int64(meta.ProducerEpoch))+" nor the retry epoch"))
+		if !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, sub(saysEndtxn)) {
+			fail(ProducerFenced, actor, because(RuleEndTxnV2, saysEpochIsNeitherTheCurrent, num(int64(r.ProducerEpoch)), num(int64(meta.ProducerEpoch))))
 			return
 		}
-		epochs = "fenced epoch " + itoa(int64(r.ProducerEpoch)) + " taken as the current epoch " + itoa(int64(meta.ProducerEpoch)) + " (" + teachRule(ConfigTeachFencing, "").Detail() + ")"
+		epochs = sub(saysEpochFencedTaken, num(r.ProducerEpoch), num(meta.ProducerEpoch), teachRule(ConfigTeachFencing, nil).note())
 	}
 	cell := w.tv2EndTxnTable(endTxnKey{State: meta.State, Commit: r.Commit, Retry: retry})
-	rule := because(RuleEndTxnV2, meta.State.String()+" + "+verb+", "+epochs)
+	rule := because(RuleEndTxnV2, saysStatePlusVerb, meta.State, verb, epochs)
 	switch {
 	case cell.Prepare:
 		w.prepareEndV2(id, t, meta, cell, m, rule)
 	case cell.Code == None:
-		w.emitRule(EvInfo, actor, "answers EndTxn v5("+verb+") NONE with the current pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+": a retry, no bump", rule).txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, rule, saysAnswersEndtxnV5NoneWith, verb, num(meta.ProducerID), num(int64(meta.ProducerEpoch))).txn(r.TransactionalID)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{V5: true, ProducerID: meta.ProducerID, ProducerEpoch: meta.ProducerEpoch})
 	default:
 		if meta.State == CompleteAbort && r.Commit && retry {
-			rule = rule.and(because(RuleTV2RetryAnswer, "as in Kafka "+w.config.TV2.Name+" (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED)"))
+			rule = rule.and(because(RuleTV2RetryAnswer, saysAsInKafkaKafka20785, quoted(w.config.TV2.Name)))
 		}
 		fail(cell.Code, actor, rule)
 	}
@@ -525,7 +514,7 @@ func (w *World) prepareEndV2(id int, t *TxnStatePartition, meta TxnMetadata, cel
 		// start time is then the update time.
 		target.Partitions = nil
 		target.StartTs = w.now
-		rule = rule.withDetail(rule.Detail() + ": an empty abort (no partitions, no markers), epoch bump")
+		rule = rule.withDetail(newNote(saysEmptyAbortBump, []arg{rule.note()}))
 	}
 	w.txnWrite(t, target, wEndTxn, m, rule)
 }
@@ -538,15 +527,15 @@ func (w *World) bumpForEndV2(id int, t *TxnStatePartition, meta TxnMetadata, tar
 	target.PrevProducerID = meta.ProducerID
 	target.LastProducerEpoch = meta.ProducerEpoch
 	target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
-	text := meta.TransactionalID + " pid=" + itoa(meta.ProducerID) + " epoch=" + itoa(int64(meta.ProducerEpoch)) + " -> epoch=" + itoa(int64(target.ProducerEpoch)) +
-		" for " + target.State.String() + ", lastProducerEpoch " + itoa(int64(meta.ProducerEpoch))
-	why := because(RuleTV2EndTxnBump, "TV2 bumps the epoch on every EndTxn; the markers carry the new epoch")
+	why := because(RuleTV2EndTxnBump, saysTv2BumpsTheEpochOn)
+	args := []arg{quoted(meta.TransactionalID), num(meta.ProducerID), num(meta.ProducerEpoch), num(target.ProducerEpoch), target.State, num(meta.ProducerEpoch)}
+	text := saysEndV2Bump
 	if meta.ProducerEpoch >= EpochExhaustedAt {
 		target.NextProducerID = w.allocatePID(id)
-		text += "; epoch exhausted: nextProducerId=" + itoa(target.NextProducerID)
-		why = because(RuleTV2Overflow, "TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0")
+		text, args = saysEndV2BumpExhausted, append(args, num(target.NextProducerID))
+		why = because(RuleTV2Overflow, saysTv2HandlesEpochExhaustion32766)
 	}
-	w.emitRule(EvEpoch, w.coordActor(t), text, why).txn(meta.TransactionalID)
+	w.emitRule(EvEpoch, w.coordActor(t), why, text, args...).txn(meta.TransactionalID)
 }
 
 // bumpedEpoch is epoch + by, never past Short.MAX_VALUE: Kafka does not
@@ -589,7 +578,7 @@ func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, ta
 	rel := w.config.TV2
 	target.TV2 = true
 	target.PrevProducerID = meta.ProducerID
-	rule := because(RuleTV2Fence, "TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch "+itoa(int64(meta.ProducerEpoch))+" (Kafka 4.0.1)")
+	rule := because(RuleTV2Fence, saysTv2FencePrepareabortAtEpoch, num(int64(meta.ProducerEpoch)))
 	if rel.SingleFenceBump {
 		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
 		target.LastProducerEpoch = meta.ProducerEpoch
@@ -598,11 +587,11 @@ func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, ta
 		// bumped it again.
 		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 2)
 		target.LastProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
-		rule = because(RuleTV2FenceDoubleBump, "TV2 fence in Kafka 4.0.0: PrepareAbort at epoch + 2, lastProducerEpoch epoch + 1 (fixed in 4.0.1)")
+		rule = because(RuleTV2FenceDoubleBump, saysTv2FenceInKafka4)
 	}
 	if rel.RotateOnFence && meta.ProducerEpoch >= EpochExhaustedAt {
 		target.NextProducerID = w.allocatePID(id)
-		rule = rule.and(because(RuleTV2FenceOverflow, "epoch exhausted: nextProducerId="+itoa(target.NextProducerID)+" (Kafka 4.3.0)"))
+		rule = rule.and(because(RuleTV2FenceOverflow, saysEpochExhaustedNextproduceridKafka4, num(target.NextProducerID)))
 	}
 	return rule
 }
@@ -617,8 +606,7 @@ func (w *World) completeTargetV2(t *TxnStatePartition, meta TxnMetadata, target 
 	if meta.NextProducerID != NoProducerID {
 		target.ProducerID = meta.NextProducerID
 		target.ProducerEpoch = 0
-		w.emitRule(EvEpoch, w.coordActor(t), meta.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch=0",
-			because(RuleTV2Overflow, "TV2 epoch overflow: CompleteX is written with the next producer id")).txn(meta.TransactionalID)
+		w.emitRule(EvEpoch, w.coordActor(t), because(RuleTV2Overflow, saysTv2EpochOverflowCompletexIs), saysPidEpochPidEpoch0, quoted(meta.TransactionalID), num(meta.ProducerID), num(int64(meta.ProducerEpoch)), num(target.ProducerID)).txn(meta.TransactionalID)
 	}
 	target.NextProducerID = NoProducerID
 }
@@ -639,21 +627,21 @@ func (w *World) markerVersion(meta TxnMetadata) int8 {
 // except an equal one for a pid with no open transaction here: a retry of
 // a marker already written (KAFKA-19999), or at Short.MAX_VALUE. It returns
 // the error and the rule that decided.
-func markerEpochCheck(e ProducerStateEntry, epoch int16, version int8) (ErrorCode, Reason, string) {
-	stored := itoa(int64(e.ProducerEpoch))
+func markerEpochCheck(e ProducerStateEntry, epoch int16, version int8) (ErrorCode, Reason, *note) {
+	at := []arg{num(epoch), num(e.ProducerEpoch)}
 	if version < 2 {
 		if e.ProducerEpoch != NoProducerEpoch && epoch < e.ProducerEpoch {
-			return InvalidProducerEpoch, RuleMarkerStaleEpoch, "marker epoch " + itoa(int64(epoch)) + " < stored epoch " + stored
+			return InvalidProducerEpoch, RuleMarkerStaleEpoch, newNote(saysMarkerStale, at)
 		}
-		return None, RuleMarkerAccepted, "epoch " + itoa(int64(epoch)) + " >= stored " + stored
+		return None, RuleMarkerAccepted, newNote(saysMarkerEpochOK, at)
 	}
 	switch {
 	case e.ProducerEpoch == NoProducerEpoch || epoch > e.ProducerEpoch:
-		return None, RuleMarkerTV2Epoch, "TV2 marker epoch " + itoa(int64(epoch)) + " > stored " + stored
+		return None, RuleMarkerTV2Epoch, newNote(saysMarkerTV2Above, at)
 	case epoch == e.ProducerEpoch && (e.CurrentTxnFirstOffset < 0 || epoch == math.MaxInt16):
-		return None, RuleMarkerTV2Retry, "TV2 marker epoch " + itoa(int64(epoch)) + " == stored with no open transaction: a retry of a written marker"
+		return None, RuleMarkerTV2Retry, newNote(saysMarkerTV2Retry, at[:1])
 	}
-	return InvalidProducerEpoch, RuleMarkerTV2Epoch, "TV2 marker epoch " + itoa(int64(epoch)) + " <= stored epoch " + stored
+	return InvalidProducerEpoch, RuleMarkerTV2Epoch, newNote(saysMarkerTV2Below, at)
 }
 
 // markerDataEpoch is the epoch of the data a marker decides: a TV2
@@ -675,7 +663,7 @@ func (w *World) firstSequenceV2(p *PartitionLog, e ProducerStateEntry, b *Batch)
 		return appendResult{}, false
 	}
 	return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,
-		Rule: because(RuleTV2FirstSeqZero, "the first TV2 batch of pid "+itoa(b.ProducerID)+" with nothing cached here must start at sequence 0 (Kafka 4.1.0)")}, true
+		Rule: because(RuleTV2FirstSeqZero, saysTheFirstTv2BatchOf, num(b.ProducerID))}, true
 }
 
 // validPreviousTxnStatesV2 is TransactionState.validPreviousStates with

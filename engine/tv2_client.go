@@ -28,15 +28,15 @@ func (w *World) learnTxnVersion(p *Producer, init bool) {
 		return
 	}
 	p.TV2 = v2
-	rule := because(RuleClientVersion, "the client reads the finalized feature transaction.version (ApiVersions) in initTransactions and when a transaction ends")
+	rule := because(RuleClientVersion, saysTheClientReadsTheFinalized)
 	switch {
 	case v2 && init:
-		w.emitRule(EvInfo, p.Name, "uses transaction.version=2 (KIP-890 part 2): Produce v12 and TxnOffsetCommit v5 add to the transaction, EndTxn v5 bumps the epoch", rule)
+		w.emitRule(EvInfo, p.Name, rule, saysUsesTransactionVersion2Kip)
 	case v2:
 		p.BumpEpoch, p.TVUpgrade = true, true
-		w.emitRule(EvInfo, p.Name, "uses transaction.version=2 (KIP-890 part 2) from its next transaction; an InitProducerId(pid, epoch) bump follows this EndTxn", rule.and(because(RuleUpgradeBump, "an upgrade needs a bump")))
+		w.emitRule(EvInfo, p.Name, rule.and(because(RuleUpgradeBump, saysAnUpgradeNeedsABump)), saysUsesTransactionVersion2Kip2)
 	default:
-		w.emitRule(EvInfo, p.Name, "uses transaction.version=1 from its next transaction: AddPartitionsToTxn, AddOffsetsToTxn, EndTxn v4", rule)
+		w.emitRule(EvInfo, p.Name, rule, saysUsesTransactionVersion1From)
 	}
 }
 
@@ -72,24 +72,20 @@ func offsetsRequest(p *Producer) TxnRequest {
 
 // noEndTxnText is what the client says when it sends no EndTxn because
 // nothing started the transaction, and the rule.
-func noEndTxnText(p *Producer) (string, Rule) {
+func noEndTxnText(p *Producer) (says, Rule) {
 	if p.TV2 {
-		return "no send or sendOffsetsToTransaction in this transaction: no EndTxn is sent", because(RuleNoEndTxn, "transactionStarted is false")
+		return saysNoEndTxnTV2, because(RuleNoEndTxn, saysTransactionstartedIsFalse)
 	}
-	return "nothing was added to the transaction: no EndTxn is sent", because(RuleNoEndTxn, "transactionStarted is false")
+	return saysNoEndTxn, because(RuleNoEndTxn, saysTransactionstartedIsFalse)
 }
 
 // bumpWaitText is what the client says when its EndTxn is done but the
 // call still waits for the epoch bump queued behind it, and the rule.
-func bumpWaitText(p *Producer) (string, Rule) {
+func bumpWaitText(p *Producer) (arg, Rule) {
 	if p.TVUpgrade {
-		call := "commitTransaction"
-		if p.EndRequested == 2 {
-			call = "abortTransaction"
-		}
-		return "EndTxn is done; " + call + " still waits for the epoch bump of the upgrade to TV2 (InitProducerId)", cite(RuleUpgradeBump)
+		return sub(saysUpgradeBumpWait, txnCall(p.EndRequested != 2)), cite(RuleUpgradeBump)
 	}
-	return "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)", cite(RuleAbortEpochBump)
+	return sub(saysAbortBumpWait), cite(RuleAbortEpochBump)
 }
 
 // onEndTxnRespV2 is EndTxnHandler.handleResponse for an EndTxn v5 answer.
@@ -99,15 +95,14 @@ func bumpWaitText(p *Producer) (string, Rule) {
 func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 	if r.Code == None {
 		if r.ProducerID != NoProducerID {
-			text := "has pid=" + itoa(r.ProducerID) + " epoch=" + itoa(int64(r.ProducerEpoch)) + " from the EndTxn v5 answer (was pid=" + itoa(p.ProducerID) +
-				" epoch=" + itoa(int64(p.Epoch)) + "); sequences restart at 0"
+			was := []arg{num(r.ProducerID), num(r.ProducerEpoch), num(p.ProducerID), num(p.Epoch)}
 			p.ProducerID, p.Epoch = r.ProducerID, r.ProducerEpoch
 			for i := range p.Parts {
 				p.Parts[i].NextSeq = 0
 				p.Parts[i].LastAckedSeq = NoSequence
 				p.Parts[i].Stale = false
 			}
-			w.emitRule(EvEpoch, p.Name, text, because(RuleEndTxnV5Epoch, "TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it"))
+			w.emitRule(EvEpoch, p.Name, because(RuleEndTxnV5Epoch, saysTv2BumpsTheEpochOn2), saysHasPIDFromEndTxnV5, was...)
 		}
 		w.endTxnDone(p)
 		return
@@ -123,17 +118,17 @@ func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 	p.EndRequested = 0
 	switch code := r.Code; {
 	case code == InvalidProducerEpoch || code == ProducerFenced:
-		w.fatal(p, ProducerFenced, "EndTxn: ProducerFencedException, another instance with the same transactional.id took over")
+		w.fatal(p, ProducerFenced, sub(saysEndtxnProducerfencedexceptionAnotherInstanceWith))
 	case code == UnknownProducerID:
-		w.abortable(p, code, "EndTxn")
+		w.abortable(p, code, sub(saysEndtxn))
 	case code == TransactionAbortable && aborting:
 		// Aborting again after an abortable error would loop.
-		w.fatal(p, errKafkaException, "EndTxn(abort): Failed to abort transaction ("+code.String()+")")
+		w.fatal(p, errKafkaException, sub(saysEndtxnAbortFailedToAbort, code))
 	case code == TransactionAbortable:
-		w.abortable(p, code, "EndTxn")
+		w.abortable(p, code, sub(saysEndtxn))
 	default:
 		// INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING, authorization
 		// and anything unlisted are fatal.
-		w.fatal(p, code, "EndTxn")
+		w.fatal(p, code, sub(saysEndtxn))
 	}
 }

@@ -207,30 +207,30 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	}
 	if r.Idempotent {
 		pid := w.allocatePID(id)
-		w.emitRule(EvEpoch, brokerAddr(id), "allocates pid="+itoa(pid)+" epoch=0 for an idempotent producer; nothing is written", because(RuleInitIdempotent, "transactionalId null"))
+		w.emitRule(EvEpoch, brokerAddr(id), because(RuleInitIdempotent, saysTransactionalidNull), saysAllocatesPidEpoch0For, num(pid))
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: pid, ProducerEpoch: 0})
 		return
 	}
 	actor := brokerAddr(id)
 	if r.TransactionalID == "" {
-		fail(InvalidRequest, actor, because(RuleInitEmptyID, "empty transactional id"))
+		fail(InvalidRequest, actor, because(RuleInitEmptyID, saysEmptyTransactionalId))
 		return
 	}
 	if r.TimeoutMs <= 0 || r.TimeoutMs > w.config.TxnMaxTimeoutMs {
-		fail(InvalidTransactionTimeout, actor, because(RuleInitTimeout, "timeout "+itoa(r.TimeoutMs)+" not in 1.."+itoa(w.config.TxnMaxTimeoutMs)+" (transaction.max.timeout.ms)"))
+		fail(InvalidTransactionTimeout, actor, because(RuleInitTimeout, saysTimeoutNotIn1Transaction, num(r.TimeoutMs), num(w.config.TxnMaxTimeoutMs)))
 		return
 	}
 	if (r.ProducerID == NoProducerID) != (r.ProducerEpoch == NoProducerEpoch) {
-		fail(InvalidRequest, actor, because(RuleInitPidEpochPair, "only one of producerId/epoch given"))
+		fail(InvalidRequest, actor, because(RuleInitPidEpochPair, saysOnlyOneOfProduceridEpoch))
 		return
 	}
 	t, code := w.coordinatorCheck(id, r.TransactionalID)
 	if code != None {
-		why := t.name() + " is led by broker-" + itoa(int64(t.Leader))
+		why := because(RuleNotCoordinator, saysLedBy, txnPart(t.Partition), num(t.Leader))
 		if code == CoordinatorLoadInProgress {
-			why = t.name() + " is still being loaded by this new coordinator"
+			why = because(RuleNotCoordinator, saysStillLoading, txnPart(t.Partition))
 		}
-		fail(code, actor, because(RuleNotCoordinator, why))
+		fail(code, actor, why)
 		return
 	}
 	actor = w.coordActor(t)
@@ -241,17 +241,17 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 			ProducerEpoch: NoProducerEpoch, LastProducerEpoch: NoProducerEpoch, TimeoutMs: r.TimeoutMs, State: Empty, StartTs: -1, LastUpdateTs: w.now}
 		t.Meta[r.TransactionalID] = meta
 		w.changes.txnID(r.TransactionalID)
-		w.emitRule(EvInfo, actor, "has no metadata for "+r.TransactionalID+": allocates pid="+itoa(pid)+" (epoch -1, Empty, not yet written)", cite(RuleInitNewID)).txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, cite(RuleInitNewID), saysHasNoMetadataForAllocates, quoted(r.TransactionalID), num(pid)).txn(r.TransactionalID)
 	}
 	if meta.HasPending {
-		fail(ConcurrentTransactions, actor, because(RuleInitPending, "a transition to "+meta.Pending.String()+" is in progress"))
+		fail(ConcurrentTransactions, actor, because(RuleInitPending, saysATransitionToIsIn, meta.Pending))
 		return
 	}
 	if r.ProducerID != NoProducerID {
 		okExpected := meta.ProducerEpoch == NoProducerEpoch || r.ProducerID == meta.ProducerID ||
 			(r.ProducerID == meta.PrevProducerID && r.ProducerEpoch >= EpochExhaustedAt)
 		if !okExpected {
-			fail(ProducerFenced, actor, because(RuleInitPidMismatch, "expected pid "+itoa(r.ProducerID)+" does not match "+itoa(meta.ProducerID)))
+			fail(ProducerFenced, actor, because(RuleInitPidMismatch, saysExpectedPidDoesNotMatch, num(r.ProducerID), num(meta.ProducerID)))
 			return
 		}
 	}
@@ -260,7 +260,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		fail(ConcurrentTransactions, actor, typedRule(RuleInitCompleting, ruleSayCompleting, int32(meta.State)))
 		return
 	case Ongoing:
-		w.fenceAndAbort(t, meta, wFence, m, because(RuleInitFence, "a new instance fences the open transaction"))
+		w.fenceAndAbort(t, meta, wFence, m, because(RuleInitFence, saysANewInstanceFencesThe))
 		return
 	}
 	target := meta
@@ -279,23 +279,23 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		if r.ProducerID != NoProducerID {
 			target.LastProducerEpoch = meta.ProducerEpoch
 		}
-		rule = because(RuleInitEpoch, "epoch "+itoa(int64(meta.ProducerEpoch))+" exhausted (>= 32766): new pid, epoch 0")
+		rule = because(RuleInitEpoch, saysEpochExhausted32766NewPid, num(int64(meta.ProducerEpoch)))
 	case r.ProducerID == NoProducerID:
 		target.ProducerEpoch = meta.ProducerEpoch + 1
 		target.LastProducerEpoch = NoProducerEpoch
-		rule = because(RuleInitEpoch, "no expected epoch: epoch "+itoa(int64(meta.ProducerEpoch))+" + 1")
+		rule = because(RuleInitEpoch, saysNoExpectedEpochEpoch1, num(int64(meta.ProducerEpoch)))
 	case meta.ProducerEpoch == NoProducerEpoch || r.ProducerEpoch == meta.ProducerEpoch:
 		target.ProducerEpoch = meta.ProducerEpoch + 1
 		target.LastProducerEpoch = meta.ProducerEpoch
-		rule = because(RuleInitEpoch, "expected epoch matches: bump to "+itoa(int64(target.ProducerEpoch))+", lastEpoch "+itoa(int64(meta.ProducerEpoch)))
+		rule = because(RuleInitEpoch, saysExpectedEpochMatchesBumpTo, num(int64(target.ProducerEpoch)), num(int64(meta.ProducerEpoch)))
 	case r.ProducerEpoch == meta.LastProducerEpoch:
-		rule = because(RuleInitEpoch, "expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump")
+		rule = because(RuleInitEpoch, saysExpectedEpochIsLastproducerepochA)
 	default:
-		fail(ProducerFenced, actor, because(RuleInitEpoch, "expected epoch "+itoa(int64(r.ProducerEpoch))+" is neither current "+itoa(int64(meta.ProducerEpoch))+" nor last "+itoa(int64(meta.LastProducerEpoch))))
+		fail(ProducerFenced, actor, because(RuleInitEpoch, saysExpectedEpochIsNeitherCurrent, num(int64(r.ProducerEpoch)), num(int64(meta.ProducerEpoch)), num(int64(meta.LastProducerEpoch))))
 		return
 	}
 	if target.ProducerID != meta.ProducerID || target.ProducerEpoch != meta.ProducerEpoch {
-		w.emitRule(EvEpoch, actor, r.TransactionalID+" pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" -> pid="+itoa(target.ProducerID)+" epoch="+itoa(int64(target.ProducerEpoch)), rule).txn(r.TransactionalID)
+		w.emitRule(EvEpoch, actor, rule, saysPidEpochPidEpoch, quoted(r.TransactionalID), num(meta.ProducerID), num(int64(meta.ProducerEpoch)), num(target.ProducerID), num(int64(target.ProducerEpoch))).txn(r.TransactionalID)
 		rule = Rule{}
 	}
 	w.txnWrite(t, target, wInit, m, rule)
@@ -307,8 +307,8 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 func (w *World) fenceAndAbort(t *TxnStatePartition, meta TxnMetadata, purpose writePurpose, m *Message, why Rule) {
 	actor := w.coordActor(t)
 	w.checkTxnTransition(t, meta, PrepareEpochFence)
-	w.emitTxnState(actor, meta.TransactionalID, meta.State, PrepareEpochFence, " (pending, never written): epoch "+itoa(int64(meta.ProducerEpoch))+" -> "+itoa(int64(meta.ProducerEpoch+1))).Rule = why
-	w.emit(EvFence, actor, "fences pid="+itoa(meta.ProducerID)+" epoch="+itoa(int64(meta.ProducerEpoch))+" of "+meta.TransactionalID).txn(meta.TransactionalID)
+	w.emitTxnState(actor, meta.TransactionalID, meta.State, PrepareEpochFence, saysPendingNeverWrittenEpoch, num(int64(meta.ProducerEpoch)), num(int64(meta.ProducerEpoch+1))).Rule = why
+	w.emit(EvFence, actor, saysFencesPidEpochOf, num(meta.ProducerID), num(int64(meta.ProducerEpoch)), quoted(meta.TransactionalID)).txn(meta.TransactionalID)
 	target := meta
 	target.ProducerEpoch = meta.ProducerEpoch + 1
 	target.LastProducerEpoch = NoProducerEpoch
@@ -346,16 +346,12 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 	t.Meta[target.TransactionalID] = meta
 	wid := w.newCorr()
 	t.Writes = append(t.Writes, pendingWrite{ID: wid, Target: target, Purpose: purpose, Reply: reply})
-	what := target.State.String() + " pid=" + itoa(target.ProducerID) + " epoch=" + itoa(int64(target.ProducerEpoch))
-	if purpose == wTombstone {
-		what = "a tombstone"
-	} else if len(target.Partitions) > 0 {
-		what += " partitions=" + tpList(target.Partitions)
+	what := txnLogValue{state: target.State, pid: target.ProducerID, epoch: target.ProducerEpoch, parts: target.Partitions,
+		tombstone: purpose == wTombstone, next: NoProducerID}
+	if target.State != Empty {
+		what.next = target.NextProducerID
 	}
-	if target.NextProducerID != NoProducerID && target.State != Empty {
-		what += " nextProducerId=" + itoa(target.NextProducerID)
-	}
-	w.emitRule(EvTxnLog, w.coordActor(t), "appends "+target.TransactionalID+" "+what+" to "+t.name()+" (takes effect once replicated)", rule).txn(target.TransactionalID)
+	w.emitRule(EvTxnLog, w.coordActor(t), rule, saysAppendsToTakesEffectOnce, quoted(target.TransactionalID), what, txnPart(t.Partition)).txn(target.TransactionalID)
 	w.setTimer(w.config.LatencyMs, Timer{Kind: TimerTxnLogAppend, Owner: t.addr(), ID: wid, TP: TP{Topic: TxnStateTopic, Partition: t.Partition}})
 }
 
@@ -398,7 +394,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 	old := t.Meta[target.TransactionalID]
 	if pw.Purpose == wTombstone {
 		delete(t.Meta, target.TransactionalID)
-		w.emitTxnState(actor, target.TransactionalID, old.State, Dead, ": tombstone durable, the id is forgotten")
+		w.emitTxnState(actor, target.TransactionalID, old.State, Dead, saysTombstoneDurableTheIdIs)
 		return
 	}
 	target.HasPending = false
@@ -422,7 +418,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		w.reply(pw.Reply, MsgEndTxnResponse, endTxnAnswer(pw.Reply, target))
 		w.startMarkers(t, target)
 	case wFence:
-		w.emitRule(EvClientError, actor, "answers the new instance's InitProducerId with "+ConcurrentTransactions.String()+": it must retry once the abort completes", cite(RuleInitFence)).txn(target.TransactionalID).code(ConcurrentTransactions)
+		w.emitRule(EvClientError, actor, cite(RuleInitFence), saysAnswersTheNewInstanceS, ConcurrentTransactions).txn(target.TransactionalID).code(ConcurrentTransactions)
 		w.reply(pw.Reply, MsgInitProducerIDResponse, &InitProducerIDResponse{Code: ConcurrentTransactions, ProducerID: NoProducerID, ProducerEpoch: NoProducerEpoch})
 		w.startMarkers(t, target)
 	case wTimeoutAbort:
@@ -447,11 +443,11 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 		return res
 	}
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers AddPartitionsToTxn "+tpList(r.Partitions)+" with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitRule(EvClientError, actor, why, saysAnswersAddpartitionstotxnWith, tpSet(r.Partitions), code).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(code)})
 	}
 	if r.TransactionalID == "" {
-		fail(InvalidRequest, brokerAddr(id), because(RuleAddPartitions, "empty transactional id"))
+		fail(InvalidRequest, brokerAddr(id), because(RuleAddPartitions, saysEmptyTransactionalId))
 		return
 	}
 	for _, tp := range r.Partitions {
@@ -466,14 +462,14 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			return
 		}
 	}
-	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "AddPartitionsToTxn")
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, sub(saysAddpartitionstotxn))
 	if code != None {
-		fail(code, brokerAddr(id), because(RuleAddPartitions, why))
+		fail(code, brokerAddr(id), because(RuleAddPartitions, saysArg, why))
 		return
 	}
 	actor := w.coordActor(t)
 	if meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort {
-		fail(ConcurrentTransactions, actor, because(RuleAddPartitions, meta.State.String()+" with a transition pending or completing"))
+		fail(ConcurrentTransactions, actor, because(RuleAddPartitions, saysWithATransitionPendingOr, meta.State))
 		return
 	}
 	if meta.State == Ongoing {
@@ -484,12 +480,12 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			}
 		}
 		if !missing {
-			w.emitRule(EvInfo, actor, "already has "+tpList(r.Partitions)+" in the transaction: NONE, nothing written", cite(RuleAddPartitions)).txn(r.TransactionalID)
+			w.emitRule(EvInfo, actor, cite(RuleAddPartitions), saysAlreadyHasInTheTransaction, tpSet(r.Partitions)).txn(r.TransactionalID)
 			w.reply(m, MsgAddPartitionsToTxnResponse, &AddPartitionsToTxnResponse{Results: all(None)})
 			return
 		}
 	}
-	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, because(RuleAddPartitions, "add "+tpList(r.Partitions)))
+	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, because(RuleAddPartitions, saysAdd, tpSet(r.Partitions)))
 }
 
 // ongoingTarget is the Ongoing state with the union of partitions. It also
@@ -535,7 +531,7 @@ func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, 
 	}
 	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
 		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
-		because(RuleHazardLateAdd, "TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction")).txn(meta.TransactionalID)
+		because(RuleHazardLateAdd, saysTv1KeepsTheEpochSo)).txn(meta.TransactionalID)
 	w.nextTxn++
 	return w.nextTxn
 }
@@ -551,22 +547,22 @@ func sortTPs(tps []TP) {
 
 // coordinatorEntry runs the checks shared by AddPartitionsToTxn,
 // AddOffsetsToTxn and EndTxn: coordinator, metadata, pid and exact epoch.
-func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16, what string) (*TxnStatePartition, TxnMetadata, ErrorCode, string) {
+func (w *World) coordinatorEntry(id int, txnID string, pid int64, epoch int16, what arg) (*TxnStatePartition, TxnMetadata, ErrorCode, arg) {
 	t, code := w.coordinatorCheck(id, txnID)
 	if code != None {
-		return t, TxnMetadata{}, code, t.name() + " is not served here now"
+		return t, TxnMetadata{}, code, sub(saysIsNotServedHereNow, txnPart(t.Partition))
 	}
 	meta, ok := t.Meta[txnID]
 	if !ok {
-		return t, meta, InvalidProducerIDMapping, "no metadata for " + txnID
+		return t, meta, InvalidProducerIDMapping, sub(saysNoMetadataFor, quoted(txnID))
 	}
 	if meta.ProducerID != pid {
-		return t, meta, InvalidProducerIDMapping, "pid " + itoa(pid) + " does not match " + itoa(meta.ProducerID)
+		return t, meta, InvalidProducerIDMapping, sub(saysPidDoesNotMatch, num(pid), num(meta.ProducerID))
 	}
 	if meta.ProducerEpoch != epoch && !w.acceptFencedEpoch(w.coordActor(t), txnID, epoch, meta.ProducerEpoch, what) {
-		return t, meta, ProducerFenced, "epoch " + itoa(int64(epoch)) + " is not the current epoch " + itoa(int64(meta.ProducerEpoch))
+		return t, meta, ProducerFenced, sub(saysEpochIsNotTheCurrent, num(int64(epoch)), num(int64(meta.ProducerEpoch)))
 	}
-	return t, meta, None, ""
+	return t, meta, None, nil
 }
 
 // onVerify answers a leader's verifyOnly AddPartitionsToTxn (ref 2.4).
@@ -579,7 +575,7 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 		code = c
 	case !ok || meta.ProducerID != r.ProducerID:
 		code = InvalidProducerIDMapping
-	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(w.coordActor(t), r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, "verification of "+r.Partitions[0].String()):
+	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(w.coordActor(t), r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, sub(saysVerificationOf, r.Partitions[0])):
 		code = ProducerFenced
 	case meta.State == PrepareCommit || meta.State == PrepareAbort:
 		code = ConcurrentTransactions
@@ -594,26 +590,26 @@ func (w *World) onVerify(id int, m *Message, r *AddPartitionsToTxnRequest) {
 
 func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers AddOffsetsToTxn "+r.GroupID+" with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitRule(EvClientError, actor, why, saysAnswersAddoffsetstotxnWith, quoted(r.GroupID), code).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{Code: code})
 	}
-	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "AddOffsetsToTxn")
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, sub(saysAddoffsetstotxn))
 	if code != None {
-		fail(code, brokerAddr(id), because(RuleAddOffsets, why))
+		fail(code, brokerAddr(id), because(RuleAddOffsets, saysArg, why))
 		return
 	}
 	actor := w.coordActor(t)
 	if meta.HasPending || meta.State == PrepareCommit || meta.State == PrepareAbort {
-		fail(ConcurrentTransactions, actor, because(RuleAddOffsets, "transition pending or completing"))
+		fail(ConcurrentTransactions, actor, because(RuleAddOffsets, saysTransitionPendingOrCompleting))
 		return
 	}
 	tp := w.OffsetsPartitionFor(r.GroupID)
 	if meta.State == Ongoing && meta.hasPartition(tp) {
-		w.emitRule(EvInfo, actor, "already has "+tp.String()+" in the transaction: NONE, nothing written", cite(RuleAddOffsets)).on(tp).txn(r.TransactionalID)
+		w.emitRule(EvInfo, actor, cite(RuleAddOffsets), saysAlreadyHasInTheTransaction, tp).on(tp).txn(r.TransactionalID)
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
-	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, because(RuleAddOffsets, "AddOffsetsToTxn adds "+tp.String()+" for group "+r.GroupID))
+	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, because(RuleAddOffsets, saysAddoffsetstotxnAddsForGroup, tp, quoted(r.GroupID)))
 }
 
 // onEndTxn follows the TV1 table of ref 3.6; EndTxn v5 the TV2 one.
@@ -622,22 +618,19 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		w.onEndTxnV2(id, m, r)
 		return
 	}
-	verb := "abort"
-	if r.Commit {
-		verb = "commit"
-	}
+	verb := endVerb(r.Commit)
 	fail := func(code ErrorCode, actor string, why Rule) {
-		w.emitRule(EvClientError, actor, "answers EndTxn("+verb+") with "+code.String(), why).txn(r.TransactionalID).code(code)
+		w.emitRule(EvClientError, actor, why, saysAnswersEndtxnWith, verb, code).txn(r.TransactionalID).code(code)
 		w.reply(m, MsgEndTxnResponse, &EndTxnResponse{Code: code})
 	}
-	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, "EndTxn")
+	t, meta, code, why := w.coordinatorEntry(id, r.TransactionalID, r.ProducerID, r.ProducerEpoch, sub(saysEndtxn))
 	if code != None {
-		fail(code, brokerAddr(id), because(RuleEndTxn, why))
+		fail(code, brokerAddr(id), because(RuleEndTxn, saysArg, why))
 		return
 	}
 	actor := w.coordActor(t)
 	if meta.HasPending {
-		fail(ConcurrentTransactions, actor, because(RuleEndTxn, "transition to "+meta.Pending.String()+" pending"))
+		fail(ConcurrentTransactions, actor, because(RuleEndTxn, saysTransitionToPending, meta.Pending))
 		return
 	}
 	switch meta.State {
@@ -649,35 +642,35 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 		}
 		target.LastUpdateTs = w.now
 		target.TV2 = false // endTransactionWithTV1: its markers are TV1's, whatever added the partitions
-		w.txnWrite(t, target, wEndTxn, m, because(RuleEndTxn, "Ongoing + "+verb))
+		w.txnWrite(t, target, wEndTxn, m, because(RuleEndTxn, saysOngoing, verb))
 	case PrepareCommit:
 		if r.Commit {
-			fail(ConcurrentTransactions, actor, because(RuleEndTxn, "PrepareCommit + commit: still completing"))
+			fail(ConcurrentTransactions, actor, because(RuleEndTxn, saysPreparecommitCommitStillCompleting))
 		} else {
-			fail(InvalidTxnState, actor, because(RuleEndTxn, "PrepareCommit + abort: a prepared commit always commits"))
+			fail(InvalidTxnState, actor, because(RuleEndTxn, saysPreparecommitAbortAPreparedCommit))
 		}
 	case PrepareAbort:
 		if r.Commit {
-			fail(InvalidTxnState, actor, because(RuleEndTxn, "PrepareAbort + commit"))
+			fail(InvalidTxnState, actor, because(RuleEndTxn, saysPrepareabortCommit))
 		} else {
-			fail(ConcurrentTransactions, actor, because(RuleEndTxn, "PrepareAbort + abort: still completing"))
+			fail(ConcurrentTransactions, actor, because(RuleEndTxn, saysPrepareabortAbortStillCompleting))
 		}
 	case CompleteCommit:
 		if r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry", cite(RuleEndTxn)).txn(r.TransactionalID)
+			w.emitRule(EvInfo, actor, cite(RuleEndTxn), saysAnswersEndtxnCommitNoneAlready).txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
-			fail(InvalidTxnState, actor, because(RuleEndTxn, "CompleteCommit + abort"))
+			fail(InvalidTxnState, actor, because(RuleEndTxn, saysCompletecommitAbort))
 		}
 	case CompleteAbort:
 		if !r.Commit {
-			w.emitRule(EvInfo, actor, "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry", cite(RuleEndTxn)).txn(r.TransactionalID)
+			w.emitRule(EvInfo, actor, cite(RuleEndTxn), saysAnswersEndtxnAbortNoneAlready).txn(r.TransactionalID)
 			w.reply(m, MsgEndTxnResponse, &EndTxnResponse{})
 		} else {
-			fail(InvalidTxnState, actor, because(RuleEndTxn, "CompleteAbort + commit"))
+			fail(InvalidTxnState, actor, because(RuleEndTxn, saysCompleteabortCommit))
 		}
 	default:
-		fail(InvalidTxnState, actor, because(RuleEndTxn, meta.State.String()+" + "+verb))
+		fail(InvalidTxnState, actor, because(RuleEndTxn, saysArgs2, meta.State, verb))
 	}
 }
 
@@ -732,8 +725,7 @@ func (w *World) sendMarkers(t *TxnStatePartition, job *markerJob) {
 	sort.Ints(leaders)
 	for _, l := range leaders {
 		if l < 0 {
-			w.emitRule(EvMarker, w.coordActor(t), tpList(byLeader[l])+" has no leader: the "+job.Result.String()+
-				" marker waits until one is elected", cite(RuleMarkersQueued)).txn(job.TransactionalID)
+			w.emitRule(EvMarker, w.coordActor(t), cite(RuleMarkersQueued), saysHasNoLeaderTheMarker, tpSet(byLeader[l]), job.Result).txn(job.TransactionalID)
 			continue
 		}
 		corr := w.newCorr()
@@ -765,7 +757,7 @@ func (w *World) onWriteTxnMarkersResponse(id int, m *Message, r *WriteTxnMarkers
 		case res.Code == None:
 			job.Pending = removeTP(job.Pending, res.TP)
 		case res.Code == InvalidProducerEpoch || res.Code == TransactionCoordinatorFenced:
-			w.emitRule(EvMarker, w.coordActor(t), "gives up sending markers for "+job.TransactionalID+" after "+res.Code.String()+" from "+res.TP.String(), cite(RuleMarkersGiveUp)).on(res.TP).txn(job.TransactionalID).code(res.Code)
+			w.emitRule(EvMarker, w.coordActor(t), cite(RuleMarkersGiveUp), saysGivesUpSendingMarkersFor, quoted(job.TransactionalID), res.Code, res.TP).on(res.TP).txn(job.TransactionalID).code(res.Code)
 			delete(t.Markers, job.TransactionalID)
 			return
 		default:
@@ -828,9 +820,9 @@ func (w *World) completeTxn(t *TxnStatePartition, job *markerJob) {
 	}
 	target.Partitions = nil
 	target.LastUpdateTs = w.now
-	rule := because(RuleMarkersComplete, "every marker acknowledged")
+	rule := because(RuleMarkersComplete, saysEveryMarkerAcknowledged)
 	if len(meta.Partitions) == 0 {
-		rule = because(RuleTV2EmptyAbort, "an empty abort has no markers to write")
+		rule = because(RuleTV2EmptyAbort, saysAnEmptyAbortHasNo)
 	}
 	w.completeTargetV2(t, meta, &target)
 	w.txnWrite(t, target, wComplete, nil, rule)
@@ -847,7 +839,7 @@ func (w *World) onCoordinatorRequestTimeout(tm Timer) {
 			job := t.Markers[id]
 			if _, ok := job.Outstanding[tm.ID]; ok {
 				delete(job.Outstanding, tm.ID)
-				w.emit(EvTimer, w.coordActor(t), "WriteTxnMarkers for "+job.TransactionalID+" timed out: resending").txn(job.TransactionalID)
+				w.emit(EvTimer, w.coordActor(t), saysWritetxnmarkersForTimedOutResending, quoted(job.TransactionalID)).txn(job.TransactionalID)
 				w.sendMarkers(t, job)
 				return
 			}
@@ -906,7 +898,7 @@ func (w *World) onAbortCheck() {
 		for _, id := range sortedKeys(t.Meta) {
 			meta := t.Meta[id]
 			if meta.State == Ongoing && !meta.HasPending && meta.StartTs+meta.TimeoutMs < w.now {
-				w.fenceAndAbort(t, meta, wTimeoutAbort, nil, because(RuleTxnTimeout, "started at t="+itoa(meta.StartTs)+", timeout "+itoa(meta.TimeoutMs)+" ms passed"))
+				w.fenceAndAbort(t, meta, wTimeoutAbort, nil, because(RuleTxnTimeout, saysStartedAtTTimeoutMs, num(meta.StartTs), num(meta.TimeoutMs)))
 			}
 		}
 	}
@@ -924,7 +916,7 @@ func (w *World) onExpiryCheck() {
 			meta := t.Meta[id]
 			if (meta.State == Empty || meta.State == CompleteCommit || meta.State == CompleteAbort) && !meta.HasPending &&
 				w.now-meta.LastUpdateTs >= w.config.TxnIDExpirationMs {
-				w.txnWrite(t, meta, wTombstone, nil, because(RuleTxnIDExpiry, "idle for transactional.id.expiration.ms"))
+				w.txnWrite(t, meta, wTombstone, nil, because(RuleTxnIDExpiry, saysIdleForTransactionalIdExpiration))
 			}
 		}
 	}
@@ -959,15 +951,12 @@ func (w *World) onLoadDone(tm Timer) {
 	}
 	w.changes.txnIDsOf(t.Meta)
 	actor := w.coordActor(t)
-	w.emitRule(EvTxnState, actor, "loaded "+t.name()+" ("+itoa(int64(len(t.Meta)))+" transactional ids) as coordinator epoch "+itoa(int64(t.CoordEpoch)), because(RuleLastEpochNotPersisted, "lastProducerEpoch is not persisted, it reloads as -1"))
+	w.emitRule(EvTxnState, actor, because(RuleLastEpochNotPersisted, saysLastproducerepochIsNotPersistedIt), saysLoadedTransactionalIdsAsCoordinator, txnPart(t.Partition), num(int64(len(t.Meta))), num(int64(t.CoordEpoch)))
 	for _, id := range sortedKeys(t.Meta) {
 		meta := t.Meta[id]
 		if meta.State == PrepareCommit || meta.State == PrepareAbort {
-			what := "Abort"
-			if meta.State == PrepareCommit {
-				what = "Commit"
-			}
-			w.emitRule(EvMarker, actor, "re-sends the "+what+" markers of "+id+" with coordinatorEpoch "+itoa(int64(t.CoordEpoch)), because(RuleLoadResendsMarkers, "a prepared transaction is finished by the new coordinator")).txn(id)
+			what := resultName(meta.State == PrepareCommit)
+			w.emitRule(EvMarker, actor, because(RuleLoadResendsMarkers, saysAPreparedTransactionIsFinished), saysReSendsTheMarkersOf, what, quoted(id), num(int64(t.CoordEpoch))).txn(id)
 			w.startMarkers(t, meta)
 		}
 	}
