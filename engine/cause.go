@@ -289,7 +289,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	}
 	out = trimCause(out)
 	ve := w.events.at(end)
-	out = append(out, CauseLink{Event: end, Msg: v.Msg, Role: CauseViolation, Kind: EvViolation, Text: ve.Actor + ": " + v.Name + ": " + v.Text})
+	out = append(out, CauseLink{Event: end, Msg: v.Msg, Role: CauseViolation, Kind: EvViolation, Text: ve.Actor + ": " + v.Name + ": " + v.Text()})
 	return out
 }
 

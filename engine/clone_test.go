@@ -27,7 +27,7 @@ func TestShareHistory(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		round(i)
 	}
-	w.violate(InvWatermarks, "test", "a violation to share") // a history with one entry
+	w.violate(InvWatermarks, "test", quoted("a violation to share")) // a history with one entry
 	snap := w.Clone()
 	// Every history the snapshot holds, and a copy of its entries.
 	histories := snapHistories(snap)

@@ -1,6 +1,6 @@
 package engine
 
-import "strings"
+import "encoding/json"
 
 // Invariants are code, checked after every step (and at the moment of the
 // decision where that is cheaper). A violation is an event, not a panic, so
@@ -13,7 +13,9 @@ import "strings"
 type Violation struct {
 	Name string `json:"name"`
 	Step int    `json:"step"`
-	Text string `json:"text"`
+	// text is what was found, as a note (a says code and its typed
+	// arguments), worded by Text.
+	text arg
 
 	// Event is the index in the history of the EvViolation event.
 	Event int `json:"-"`
@@ -56,8 +58,8 @@ type Violation struct {
 
 // NoneViolation is a violation of the given invariant with every typed
 // field at its "none" value.
-func NoneViolation(name, text string) Violation {
-	return Violation{Name: name, Text: text, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CurrentEpoch: NoProducerEpoch,
+func NoneViolation(name string, text arg) Violation {
+	return Violation{Name: name, text: text, ProducerID: NoProducerID, Epoch: NoProducerEpoch, CurrentEpoch: NoProducerEpoch,
 		Seq: NoSequence, Offset: -1, Earlier: -1}
 }
 
@@ -150,11 +152,11 @@ func (w *World) rewrittenByBump(b, o *Batch) bool {
 	return false
 }
 
-func (w *World) hazard(name, actor, text string, rule Rule) *Event {
-	return w.emitRule(EvHazard, actor, rule, saysKafkaHazard, quoted(name), quoted(text))
+func (w *World) hazard(name, actor string, text arg, rule Rule) *Event {
+	return w.emitRule(EvHazard, actor, rule, saysKafkaHazard, quoted(name), text)
 }
 
-func (w *World) violate(name, actor, text string) {
+func (w *World) violate(name, actor string, text arg) {
 	w.violateWith(NoneViolation(name, text), actor)
 }
 
@@ -164,14 +166,14 @@ func (w *World) violateWith(v Violation, actor string) {
 	if v.Msg == 0 && w.cur != nil {
 		v.Msg = w.cur.ID
 	}
-	e := w.emitRule(EvViolation, actor, because(RuleInvariant, saysInvariant), saysViolation, quoted(v.Name), quoted(v.Text))
+	e := w.emitRule(EvViolation, actor, because(RuleInvariant, saysInvariant), saysViolation, quoted(v.Name), v.text)
 	v.Event = int(e.Seq)
 	w.violations = append(w.violations, v)
 	w.monitorViolated(len(w.violations) - 1)
 }
 
 // batchViolation is a violation about a data batch b of partition p.
-func batchViolation(name, text string, p *PartitionLog, b *Batch) Violation {
+func batchViolation(name string, text arg, p *PartitionLog, b *Batch) Violation {
 	v := NoneViolation(name, text)
 	v.TP, v.ProducerID, v.Epoch, v.Seq, v.Offset, v.UID, v.Txn = p.TP, b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.BaseOffset, b.Records.FirstUID(), b.Txn
 	return v
@@ -190,7 +192,7 @@ func (w *World) checkInvariants() {
 		}
 		lso := p.LastStableOffset()
 		if !(lso <= p.HW && p.HW <= p.LEO) {
-			w.violate(InvWatermarks, tp.String(), "LSO "+itoa(lso)+" <= HW "+itoa(p.HW)+" <= LEO "+itoa(p.LEO)+" does not hold")
+			w.violate(InvWatermarks, tp.String(), sub(saysLsoHwLeoDoesNot, num(lso), num(p.HW), num(p.LEO)))
 		}
 	}
 	w.dirty = w.dirty[:0]
@@ -206,7 +208,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 	}
 	if b.ProducerID >= 0 && b.BaseSequence >= 0 {
 		if e, ok := p.Producers[b.ProducerID]; ok && e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
-			v := batchViolation(InvFencedWrite, "a batch with epoch "+itoa(int64(b.ProducerEpoch))+" was accepted after epoch "+itoa(int64(e.ProducerEpoch)), p, b)
+			v := batchViolation(InvFencedWrite, sub(saysABatchWithEpochWas, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch))), p, b)
 			v.CurrentEpoch = e.ProducerEpoch
 			w.violateWith(v, p.TP.String())
 		}
@@ -220,7 +222,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 				o := &p.Batches[i]
 				if o.ProducerID == b.ProducerID && o.ProducerEpoch == b.ProducerEpoch && !o.Control && o.BaseSequence >= 0 &&
 					o.BaseSequence <= last && b.BaseSequence <= o.LastSequence() {
-					v := batchViolation(InvDuplicateSequence, "pid="+itoa(b.ProducerID)+" epoch="+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs()+" overlaps offsets "+o.Offsets(), p, b)
+					v := batchViolation(InvDuplicateSequence, sub(saysPidEpochSeqOverlapsOffsets, num(b.ProducerID), num(int64(b.ProducerEpoch)), batchSeqs(b), batchOffsets(o)), p, b)
 					v.Earlier = o.BaseOffset
 					w.violateWith(v, p.TP.String())
 					break
@@ -247,13 +249,10 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 			}
 			k := max(0, int(first-of)) // o's first record that is also in b
 			if w.rewrittenByBump(b, o) {
-				w.hazard(HazardSequenceRewrite, p.TP.String(), "the record "+o.Records.Value(k)+" at offsets "+o.Offsets()+" is appended again at "+itoa(p.LEO)+
-					": pid="+itoa(b.ProducerID)+" bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch "+
-					itoa(int64(o.ProducerEpoch))+", as epoch "+itoa(int64(b.ProducerEpoch))+" seq="+b.Seqs(),
-					because(RuleHazardSequenceRewrite, saysTxnpartitionentryStartsequencesatbeginningRewritesEveryUnanswered)).on(p.TP)
+				w.hazard(HazardSequenceRewrite, p.TP.String(), sub(saysTheRecordAtOffsetsIs, quoted(o.Records.Value(k)), batchOffsets(o), num(p.LEO), num(b.ProducerID), num(int64(o.ProducerEpoch)), num(int64(b.ProducerEpoch)), batchSeqs(b)), because(RuleHazardSequenceRewrite, saysTxnpartitionentryStartsequencesatbeginningRewritesEveryUnanswered)).on(p.TP)
 				break
 			}
-			v := batchViolation(InvDuplicateRecord, "the record "+o.Records.Value(k)+" sent once is now in the log twice (offsets "+o.Offsets()+" and again at "+itoa(p.LEO)+")", p, b)
+			v := batchViolation(InvDuplicateRecord, sub(saysTheRecordSentOnceIs, quoted(o.Records.Value(k)), batchOffsets(o), num(p.LEO)), p, b)
 			v.Earlier = o.BaseOffset
 			w.violateWith(v, p.TP.String())
 			break
@@ -277,7 +276,7 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 		for i := len(p.Batches) - 1; i >= 0 && p.Batches[i].BaseOffset >= e.CurrentTxnFirstOffset; i-- {
 			b := &p.Batches[i]
 			if b.ProducerID == e.ProducerID && !b.Control && b.ProducerEpoch < epoch {
-				v := batchViolation(InvFencedWrite, "COMMIT with epoch "+itoa(int64(epoch))+" commits offsets "+b.Offsets()+" written with fenced epoch "+itoa(int64(b.ProducerEpoch)), p, b)
+				v := batchViolation(InvFencedWrite, sub(saysCommitWithEpochCommitsOffsets, num(int64(epoch)), batchOffsets(b), num(int64(b.ProducerEpoch))), p, b)
 				v.CurrentEpoch = epoch
 				w.violateWith(v, p.TP.String())
 			}
@@ -300,7 +299,7 @@ func (w *World) checkMarkerInvariants(p *PartitionLog, e *ProducerStateEntry, ep
 		return late
 	}
 	if prev := w.txnOutcomes.get(txn); prev != 0 && MarkerType(prev-1) != result {
-		v := NoneViolation(InvAtomicVisibility, "one transaction got "+MarkerType(prev-1).String()+" on one partition and "+result.String()+" on "+p.TP.String())
+		v := NoneViolation(InvAtomicVisibility, sub(saysOneTransactionGotOnOne, MarkerType(prev-1), result, p.TP))
 		v.TP, v.ProducerID, v.Epoch, v.Offset, v.Txn = p.TP, e.ProducerID, epoch, e.CurrentTxnFirstOffset, txn
 		w.violateWith(v, p.TP.String())
 	}
@@ -321,9 +320,7 @@ func (w *World) noteLateMarker(p *PartitionLog, e *ProducerStateEntry, result Ma
 		if b.ProducerID != e.ProducerID || b.Control || b.Txn <= owner {
 			continue
 		}
-		w.hazard(HazardLateTxnMarker, p.TP.String(), "a delayed "+result.String()+" marker of an earlier, already completed transaction of pid="+itoa(e.ProducerID)+
-			" closes the later transaction open here from offset "+itoa(e.CurrentTxnFirstOffset)+" at the same epoch; the "+result.String()+" decides it",
-			because(RuleHazardLateMarker, saysUnderTv1AMarkerIs)).on(p.TP)
+		w.hazard(HazardLateTxnMarker, p.TP.String(), sub(saysADelayedMarkerOfAn, result, num(e.ProducerID), num(e.CurrentTxnFirstOffset), result), because(RuleHazardLateMarker, saysUnderTv1AMarkerIs)).on(p.TP)
 		return true
 	}
 	return false
@@ -347,7 +344,7 @@ func (w *World) checkOffsetsWriteVerified(p *PartitionLog, txnID string, pid int
 	inTxn := ok && meta.ProducerID == pid && meta.hasPartition(p.TP) &&
 		(meta.State == Ongoing || meta.State == PrepareCommit || meta.State == PrepareAbort)
 	if !inTxn {
-		v := NoneViolation(InvAtomicVisibility, "offsets of pid="+itoa(pid)+" start a transaction on "+p.TP.String()+" that is not in the coordinator's transaction of "+txnID+": no marker of that transaction will decide them")
+		v := NoneViolation(InvAtomicVisibility, sub(saysOffsetsOfPidStartA, num(pid), p.TP, quoted(txnID)))
 		v.TP, v.ProducerID = p.TP, pid
 		w.violateWith(v, p.TP.String())
 	}
@@ -367,10 +364,7 @@ func (w *World) noteLateOffsets(p *PartitionLog, e *ProducerStateEntry, result M
 		if b.ProducerID != e.ProducerID || b.Control || b.Txn == 0 || b.Txn >= owner {
 			continue
 		}
-		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), "offsets "+strings.Join(b.Values(), ",")+" at "+b.Offsets()+
-			" came from a TxnOffsetCommit of an earlier, already ended transaction of pid="+itoa(e.ProducerID)+
-			"; the "+result.String()+" of the transaction it joined decides them",
-			because(RuleHazardLateTxnOffset, saysUnderTv1TheNextTransaction, p.TP)).on(p.TP)
+		w.hazard(HazardLateTxnOffsetCommit, p.TP.String(), sub(saysOffsetsAtCameFromA, recordValues(b.Values()), batchOffsets(b), num(e.ProducerID), result), because(RuleHazardLateTxnOffset, saysUnderTv1TheNextTransaction, p.TP)).on(p.TP)
 	}
 }
 
@@ -383,7 +377,7 @@ func (w *World) checkDelivery(c *Consumer, tp TP, b *Batch) {
 		return
 	}
 	if st := w.undecidedStatus(tp, b); st != StatusPlain {
-		v := batchViolation(InvUncommittedRead, c.Isolation()+" consumer returned "+st.String()+" data "+tp.String()+" offsets "+b.Offsets(), w.partitions[tp], b)
+		v := batchViolation(InvUncommittedRead, sub(saysConsumerReturnedDataOffsets, isolation(c.ReadCommitted), st, tp, batchOffsets(b)), w.partitions[tp], b)
 		v.Consumer = c.Name
 		w.violateWith(v, c.Name)
 	}
@@ -414,9 +408,27 @@ type undecidedRead struct {
 // of an aborted or open transaction: Kafka's documented behaviour
 // (ConsumerConfig isolation.level), so an ordinary event, not a violation.
 func (w *World) noteUncommittedRead(c *Consumer, tp TP, u undecidedRead) {
-	what := "an aborted transaction"
+	what := saysAbortedTxn
 	if u.st == StatusOpen {
-		what = "a transaction still open"
+		what = saysOpenTxn
 	}
-	w.emitRule(EvConsume, c.Name, because(RuleReadUncommitted, saysReadUncommittedTheDefaultReturns), saysReturnedOffsetsOfToThe, quoted(c.Isolation()), tp, batchOffsets(u.b), quoted(what)).on(tp)
+	w.emitRule(EvConsume, c.Name, because(RuleReadUncommitted, saysReadUncommittedTheDefaultReturns), saysReturnedOffsetsOfToThe, isolation(c.ReadCommitted), tp, batchOffsets(u.b), sub(what)).on(tp)
+}
+
+// Text is what the violation found, in words.
+func (v Violation) Text() string {
+	if v.text == nil {
+		return ""
+	}
+	return v.text.String()
+}
+
+// MarshalJSON is the violation as --json prints it: its name, step and
+// text.
+func (v Violation) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Name string `json:"name"`
+		Step int    `json:"step"`
+		Text string `json:"text"`
+	}{v.Name, v.Step, v.Text()})
 }

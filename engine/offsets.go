@@ -218,9 +218,9 @@ func (w *World) checkOffsetsAtomic(group string, in TP, prev, next, pid int64) {
 			if n == 1 {
 				continue
 			}
-			text := "input " + in.String() + "@" + itoa(off) + " has " + itoa(int64(n)) + " committed outputs"
+			text := sub(saysInputHasCommittedOutputs, in, num(off), num(n))
 			if n == 0 {
-				text = "offset " + in.String() + "=" + itoa(next) + " is committed but the output for input " + in.String() + "@" + itoa(off) + " is not"
+				text = sub(saysOffsetCommittedOutputNot, in, num(next), in, num(off))
 			}
 			v := NoneViolation(InvOffsetsAtomic, text)
 			v.TP, v.Offset, v.Group, v.ProducerID, v.UID = in, off, group, pid, b.Records.UID(k)

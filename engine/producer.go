@@ -214,7 +214,7 @@ func (w *World) setClientState(p *Producer, to ClientState) {
 		return
 	}
 	if !ValidClientTransition(p.State, to) && !upgradeTransition(p, to) {
-		w.violate(InvIllegalTransition, p.Name, "client "+p.State.String()+" -> "+to.String()+" is not a legal transition (TransactionManager.State.isTransitionValid)")
+		w.violate(InvIllegalTransition, p.Name, sub(saysClientIsNotALegal, p.State, to))
 	}
 	e := w.event(EvClientState, p.Name)
 	e.TxnID, e.Change = p.Config.TransactionalID, ClientTransition(p.State, to)
@@ -843,14 +843,12 @@ func (w *World) onInitPidResp(p *Producer, h TxnRequest, r *InitProducerIDRespon
 // endCallFails: the waiting commitTransaction or abortTransaction throws
 // the producer's last error (TransactionalRequestResult.fail).
 func (w *World) endCallFails(p *Producer) {
-	call := "commitTransaction"
-	if p.EndRequested == 2 {
-		call = "abortTransaction"
-	} else if p.EndRequested == 0 {
+	if p.EndRequested == 0 {
 		return
 	}
+	call := txnCall(p.EndRequested != 2)
 	p.EndRequested = 0
-	w.emitRule(EvClientError, p.Name, cite(RuleClientThrows), saysThrows, quoted(call), exceptionOf(p.LastError))
+	w.emitRule(EvClientError, p.Name, cite(RuleClientThrows), saysThrows, call, exceptionOf(p.LastError))
 }
 
 // exceptionName is the Java exception a client error surfaces as.

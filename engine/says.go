@@ -452,6 +452,24 @@ const (
 	saysUpgradeBumpWait
 	saysAbortBumpWait
 	saysHasPIDFromEndTxnV5
+	saysTheRecordAtOffsetsIs
+	saysADelayedMarkerOfAn
+	saysOffsetsAtCameFromA
+	saysADelayedOfAnAlready
+	saysAbortedTxn
+	saysOpenTxn
+	saysABatchWithEpochWas
+	saysPidEpochSeqOverlapsOffsets
+	saysTheRecordSentOnceIs
+	saysCommitWithEpochCommitsOffsets
+	saysConsumerReturnedDataOffsets
+	saysOneTransactionGotOnOne
+	saysOffsetsOfPidStartA
+	saysLsoHwLeoDoesNot
+	saysClientIsNotALegal
+	saysIsNotALegalTransition
+	saysInputHasCommittedOutputs
+	saysOffsetCommittedOutputNot
 )
 
 var saysTable = [...]string{
@@ -746,4 +764,22 @@ var saysTable = [...]string{
 	saysUpgradeBumpWait:             "EndTxn is done; {} still waits for the epoch bump of the upgrade to TV2 (InitProducerId)",
 	saysAbortBumpWait:               "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)",
 	saysHasPIDFromEndTxnV5:          "has pid={} epoch={} from the EndTxn v5 answer (was pid={} epoch={}); sequences restart at 0",
+	saysTheRecordAtOffsetsIs: "the record {} at offsets {} is appended again at {}: pid={} bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch {}, as epoch {} seq={}",
+	saysADelayedMarkerOfAn: "a delayed {} marker of an earlier, already completed transaction of pid={} closes the later transaction open here from offset {} at the same epoch; the {} decides it",
+	saysOffsetsAtCameFromA: "offsets {} at {} came from a TxnOffsetCommit of an earlier, already ended transaction of pid={}; the {} of the transaction it joined decides them",
+	saysADelayedOfAnAlready: "a delayed {} of an already ended transaction of pid={} starts a new transaction of {} in {} that no client is running; only the timeout will end it",
+	saysAbortedTxn: "an aborted transaction",
+	saysOpenTxn: "a transaction still open",
+	saysABatchWithEpochWas: "a batch with epoch {} was accepted after epoch {}",
+	saysPidEpochSeqOverlapsOffsets: "pid={} epoch={} seq={} overlaps offsets {}",
+	saysTheRecordSentOnceIs: "the record {} sent once is now in the log twice (offsets {} and again at {})",
+	saysCommitWithEpochCommitsOffsets: "COMMIT with epoch {} commits offsets {} written with fenced epoch {}",
+	saysConsumerReturnedDataOffsets: "{} consumer returned {} data {} offsets {}",
+	saysOneTransactionGotOnOne: "one transaction got {} on one partition and {} on {}",
+	saysOffsetsOfPidStartA: "offsets of pid={} start a transaction on {} that is not in the coordinator's transaction of {}: no marker of that transaction will decide them",
+	saysLsoHwLeoDoesNot: "LSO {} <= HW {} <= LEO {} does not hold",
+	saysClientIsNotALegal: "client {} -> {} is not a legal transition (TransactionManager.State.isTransitionValid)",
+	saysIsNotALegalTransition: "{} {} -> {} is not a legal transition (TransactionMetadata validPreviousStates)",
+	saysInputHasCommittedOutputs: "input {}@{} has {} committed outputs",
+	saysOffsetCommittedOutputNot: "offset {}={} is committed but the output for input {}@{} is not",
 }

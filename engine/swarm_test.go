@@ -365,7 +365,7 @@ func TestSwarmSafeguardsOn(t *testing.T) {
 			w, log := runSwarm(safeSetup, seed, *swarmActions, version)
 			if len(w.violations) > 0 {
 				v := w.violations[0]
-				t.Fatalf("seed %d: invariant %s violated at step %d: %s\nreplay (scenario):\n%s", seed, v.Name, v.Step, v.Text, strings.Join(log, "\n"))
+				t.Fatalf("seed %d: invariant %s violated at step %d: %s\nreplay (scenario):\n%s", seed, v.Name, v.Step, v.Text(), strings.Join(log, "\n"))
 			}
 			if version == swarmTV2 {
 				// KIP-890 part 2 closes Kafka's TV1 hazards: under TV2 a
@@ -394,10 +394,10 @@ func TestSwarmSafeguardsOff(t *testing.T) {
 					if v.Name == s.want {
 						checkCause(t, w, v, seed)
 						found = true
-						t.Logf("%s: seed %d finds %s: %s", s.name, seed, v.Name, v.Text)
+						t.Logf("%s: seed %d finds %s: %s", s.name, seed, v.Name, v.Text())
 						break
 					} else if !slices.Contains(s.also, v.Name) {
-						t.Fatalf("%s: seed %d found %s, not %s: %s", s.name, seed, v.Name, s.want, v.Text)
+						t.Fatalf("%s: seed %d found %s, not %s: %s", s.name, seed, v.Name, s.want, v.Text())
 					}
 				}
 			}
@@ -420,7 +420,7 @@ func TestSwarmReadUncommitted(t *testing.T) {
 			w, log := runSwarm(readUncommittedSetup, seed, *swarmActions, version)
 			if len(w.violations) > 0 {
 				v := w.violations[0]
-				t.Fatalf("seed %d: %s with a read_uncommitted consumer: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
+				t.Fatalf("seed %d: %s with a read_uncommitted consumer: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text(), strings.Join(log, "\n"))
 			}
 			for i := range w.events.len() {
 				if e := w.events.at(i); e.Kind == EvConsume && strings.Contains(e.Text(), "to the application, as read_uncommitted does") {
@@ -489,7 +489,7 @@ func TestSwarmTeachingSwitchesMidRun(t *testing.T) {
 			}
 			for _, v := range w.violations {
 				if !slices.Contains(allowed, v.Name) {
-					t.Fatalf("seed %d: %s with teaching switches flipping: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text, strings.Join(log, "\n"))
+					t.Fatalf("seed %d: %s with teaching switches flipping: %s\nreplay (scenario):\n%s", seed, v.Name, v.Text(), strings.Join(log, "\n"))
 				}
 				checkCause(t, w, v, seed)
 			}

@@ -340,7 +340,7 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 		w.emitRule(EvInfo, actor, cite(RuleTV2AddPartitions), saysAlreadyHasInTheTransaction, tpSet(r.Partitions)).txn(r.TransactionalID)
 		answer(None)
 	default:
-		target := w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn")
+		target := w.ongoingTarget(t, meta, r.Partitions, r.Txn, MsgAddPartitionsToTxn)
 		target.TV2 = true
 		w.txnWrite(t, target, wAddPartitions, m, because(RuleTV2AddPartitions, saysTv2ImplicitAddOfFor, tpSet(r.Partitions)))
 	}

@@ -357,7 +357,7 @@ func (w *World) txnWrite(t *TxnStatePartition, target TxnMetadata, purpose write
 
 func (w *World) checkTxnTransition(t *TxnStatePartition, meta TxnMetadata, to TxnState) {
 	if !ValidTxnTransition(meta.State, to) {
-		w.violate(InvIllegalTransition, w.coordActor(t), meta.TransactionalID+" "+meta.State.String()+" -> "+to.String()+" is not a legal transition (TransactionMetadata validPreviousStates)")
+		w.violate(InvIllegalTransition, w.coordActor(t), sub(saysIsNotALegalTransition, quoted(meta.TransactionalID), meta.State, to))
 	}
 }
 
@@ -485,13 +485,13 @@ func (w *World) onAddPartitions(id int, m *Message, r *AddPartitionsToTxnRequest
 			return
 		}
 	}
-	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, "AddPartitionsToTxn"), wAddPartitions, m, because(RuleAddPartitions, saysAdd, tpSet(r.Partitions)))
+	w.txnWrite(t, w.ongoingTarget(t, meta, r.Partitions, r.Txn, MsgAddPartitionsToTxn), wAddPartitions, m, because(RuleAddPartitions, saysAdd, tpSet(r.Partitions)))
 }
 
 // ongoingTarget is the Ongoing state with the union of partitions. It also
 // keeps the bookkeeping of which client transaction the coordinator's
 // transaction serves (see noteTxnOwner).
-func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, txn int64, request string) TxnMetadata {
+func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, txn int64, request MsgKind) TxnMetadata {
 	target := meta
 	target.Partitions = append([]TP(nil), meta.Partitions...)
 	for _, tp := range add {
@@ -520,7 +520,7 @@ func (w *World) ongoingTarget(t *TxnStatePartition, meta TxnMetadata, add []TP, 
 // already had its turn (txn <= the last owner) that starts a transaction is
 // Kafka's HazardLateAddToTxn: the new transaction serves no client, and gets
 // an id no client holds.
-func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, request string) int64 {
+func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, request MsgKind) int64 {
 	switch {
 	case txn == 0:
 		return meta.Txn
@@ -529,9 +529,7 @@ func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, 
 	case meta.State == Ongoing:
 		return meta.Txn
 	}
-	w.hazard(HazardLateAddToTxn, w.coordActor(t), "a delayed "+request+" of an already ended transaction of pid="+itoa(meta.ProducerID)+
-		" starts a new transaction of "+meta.TransactionalID+" in "+meta.State.String()+" that no client is running; only the timeout will end it",
-		because(RuleHazardLateAdd, saysTv1KeepsTheEpochSo)).txn(meta.TransactionalID)
+	w.hazard(HazardLateAddToTxn, w.coordActor(t), sub(saysADelayedOfAnAlready, request, num(meta.ProducerID), quoted(meta.TransactionalID), meta.State), because(RuleHazardLateAdd, saysTv1KeepsTheEpochSo)).txn(meta.TransactionalID)
 	w.nextTxn++
 	return w.nextTxn
 }
@@ -609,7 +607,7 @@ func (w *World) onAddOffsets(id int, m *Message, r *AddOffsetsToTxnRequest) {
 		w.reply(m, MsgAddOffsetsToTxnResponse, &AddOffsetsToTxnResponse{})
 		return
 	}
-	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, "AddOffsetsToTxn"), wAddOffsets, m, because(RuleAddOffsets, saysAddoffsetstotxnAddsForGroup, tp, quoted(r.GroupID)))
+	w.txnWrite(t, w.ongoingTarget(t, meta, []TP{tp}, r.Txn, MsgAddOffsetsToTxn), wAddOffsets, m, because(RuleAddOffsets, saysAddoffsetstotxnAddsForGroup, tp, quoted(r.GroupID)))
 }
 
 // onEndTxn follows the TV1 table of ref 3.6; EndTxn v5 the TV2 one.

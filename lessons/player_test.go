@@ -18,7 +18,7 @@ func fingerprint(w *engine.World) string {
 		b.WriteByte('\n')
 	}
 	for _, v := range w.Violations() {
-		fmt.Fprintf(&b, "violation %s %s\n", v.Name, v.Text)
+		fmt.Fprintf(&b, "violation %s %s\n", v.Name, v.Text())
 	}
 	for _, tp := range w.SortedPartitions() {
 		p := w.Partition(tp)

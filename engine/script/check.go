@@ -394,7 +394,7 @@ func (k *checker) violation(x ViolationCheck) (bool, string, error) {
 		if len(vs) == 0 {
 			return true, "", nil
 		}
-		return false, vs[0].Name + ": " + vs[0].Text, nil
+		return false, vs[0].Name + ": " + vs[0].Text(), nil
 	}
 	var names []string
 	for _, v := range vs {

@@ -103,7 +103,7 @@ func TestScenarios(t *testing.T) {
 			for _, v := range r.World.Violations() {
 				if !allowed[v.Name] {
 					t.Errorf("%s: unexpected invariant violation %s at step %d: %s (add `expect violation %s` only if the file breaks it on purpose)",
-						f.path, v.Name, v.Step, v.Text, v.Name)
+						f.path, v.Name, v.Step, v.Text(), v.Name)
 				}
 			}
 			checkGolden(t, f, b.String())

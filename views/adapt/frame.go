@@ -150,7 +150,7 @@ type eventForms struct {
 func violations(w *engine.World, ch *changes) []views.Violation {
 	var out []views.Violation
 	for _, v := range w.Violations()[min(ch.firstViolation(), len(w.Violations())):] {
-		out = append(out, views.Violation{Name: v.Name, Text: v.Text})
+		out = append(out, views.Violation{Name: v.Name, Text: v.Text()})
 	}
 	return out
 }
