@@ -59,7 +59,7 @@ func (w *World) reply(m *Message, kind MsgKind, body Body) {
 func (w *World) onProduce(id int, m *Message, r *ProduceRequest) {
 	p := w.partitions[r.TP]
 	if p == nil || p.Leader != id {
-		w.emit(EvSeqCheck, brokerAddr(id), saysIsNotTheLeaderOf, r.TP, NotLeaderOrFollower).on(r.TP).code(NotLeaderOrFollower)
+		w.emit(EvSeqCheck, brokerAddr(id), saysNotLeader, r.TP, NotLeaderOrFollower).on(r.TP).code(NotLeaderOrFollower)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: NotLeaderOrFollower})
 		return
 	}
@@ -275,7 +275,7 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 	for _, tp := range r.Partitions {
 		p := w.partition(tp)
 		if p == nil || p.Leader != id {
-			w.emit(EvMarker, brokerAddr(id), saysIsNotTheLeaderOf2, tp, NotLeaderOrFollower, r.Result).on(tp).txn(r.TransactionalID).code(NotLeaderOrFollower)
+			w.emit(EvMarker, brokerAddr(id), saysNotLeaderForMarker, tp, NotLeaderOrFollower, r.Result).on(tp).txn(r.TransactionalID).code(NotLeaderOrFollower)
 			results = append(results, TPCode{TP: tp, Code: NotLeaderOrFollower})
 			continue
 		}

@@ -93,7 +93,7 @@ func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
 		return
 	}
 	if p.State != InTransaction {
-		w.apiError(p, errIllegalState, sub(saysSendoffsetstotransactionNeedsInTransactionThe, p.State))
+		w.apiError(p, errIllegalState, sub(saysSendOffsetsNeedsInTransaction, p.State))
 		return
 	}
 	p.Offsets = job

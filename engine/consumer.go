@@ -180,7 +180,7 @@ func (w *World) poll(c *Consumer) {
 func (w *World) requestOffsetReset(c *Consumer, tps []TP) bool {
 	if c.OffsetReset == ResetNone {
 		c.LastError = errNoOffsetForPartition
-		w.emitRule(EvClientError, c.Name, cite(RuleOffsetReset), saysPollThrowsNooffsetforpartitionexceptionNoCommitted, tpSet(tps)).code(errNoOffsetForPartition)
+		w.emitRule(EvClientError, c.Name, cite(RuleOffsetReset), saysNoOffsetForPartition, tpSet(tps)).code(errNoOffsetForPartition)
 		return false
 	}
 	for _, tp := range tps {

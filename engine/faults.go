@@ -268,7 +268,7 @@ func (w *World) restartClient(name string) error {
 		np.Incarnation = p.Incarnation + 1
 		np.Acked = p.Acked
 		w.producers[r.I] = np
-		w.emit(EvFault, name, saysRestartsAsANewInstance2).fault(FaultRestart)
+		w.emit(EvFault, name, saysRestartsUninitialized).fault(FaultRestart)
 		return nil
 	case clientConsumer:
 		c := w.consumers[r.I]

@@ -125,7 +125,7 @@ func (w *World) onTxnOffsetCommit(id int, m *Message, r *TxnOffsetCommitRequest)
 			corr := w.newCorr()
 			guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
 			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard})
-			w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTxnOffsetVerify, saysKip890Part1Verification, p.TP), saysHoldsTxnoffsetcommitOfPidAnd, tpOffsets(r.Offsets), num(r.ProducerID), p.TP).on(p.TP).txn(r.TransactionalID)
+			w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTxnOffsetVerify, saysKip890Part1Verification, p.TP), saysHoldsTxnOffsetCommitToVerify, tpOffsets(r.Offsets), num(r.ProducerID), p.TP).on(p.TP).txn(r.TransactionalID)
 			coord := w.txnCoordinatorBroker(r.TransactionalID)
 			if coord < 0 {
 				w.finishVerify(corr, CoordinatorNotAvailable)
@@ -204,7 +204,7 @@ func (w *World) writeTxnOffsetCommit(p *PartitionLog, m *Message, r *TxnOffsetCo
 	// a marker in between removed it (ref 2.2 step 3).
 	if w.config.Verification && !open {
 		if v, ok := p.Verifying[r.ProducerID]; !ok || guard == 0 || v.Guard != guard {
-			w.failTxnOffsetCommit(m, r, InvalidTxnState, because(RuleVerificationGuard, saysTheVerificationGuardNoLonger, num(r.ProducerID), p.TP))
+			w.failTxnOffsetCommit(m, r, InvalidTxnState, because(RuleVerificationGuard, saysGuardNoLongerMatches, num(r.ProducerID), p.TP))
 			return
 		}
 	}

@@ -249,7 +249,7 @@ func (w *World) checkAppendInvariants(p *PartitionLog, b *Batch) {
 			}
 			k := max(0, int(first-of)) // o's first record that is also in b
 			if w.rewrittenByBump(b, o) {
-				w.hazard(HazardSequenceRewrite, p.TP.String(), sub(saysTheRecordAtOffsetsIs, quoted(o.Records.Value(k)), batchOffsets(o), num(p.LEO), num(b.ProducerID), num(int64(o.ProducerEpoch)), num(int64(b.ProducerEpoch)), batchSeqs(b)), because(RuleHazardSequenceRewrite, saysTxnpartitionentryStartsequencesatbeginningRewritesEveryUnanswered)).on(p.TP)
+				w.hazard(HazardSequenceRewrite, p.TP.String(), sub(saysTheRecordAtOffsetsIs, quoted(o.Records.Value(k)), batchOffsets(o), num(p.LEO), num(b.ProducerID), num(int64(o.ProducerEpoch)), num(int64(b.ProducerEpoch)), batchSeqs(b)), because(RuleHazardSequenceRewrite, saysStartSequencesAtBeginning)).on(p.TP)
 				break
 			}
 			v := batchViolation(InvDuplicateRecord, sub(saysTheRecordSentOnceIs, quoted(o.Records.Value(k)), batchOffsets(o), num(p.LEO)), p, b)

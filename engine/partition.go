@@ -229,7 +229,7 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	if guard != 0 && b.Transactional && e.CurrentTxnFirstOffset < 0 {
 		if v, ok := p.Verifying[b.ProducerID]; !ok || v.Guard != guard {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
-				Rule: because(RuleVerificationGuard, saysTheVerificationGuardNoLonger2)}
+				Rule: because(RuleVerificationGuard, saysGuardGone)}
 		}
 	}
 	// Row 2: stale epoch (checkProducerEpoch).

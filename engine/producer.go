@@ -709,7 +709,7 @@ func (w *World) completeTransaction(p *Producer) {
 func (w *World) endCallReturns(p *Producer) {
 	switch p.EndRequested {
 	case 1:
-		w.emit(EvInfo, p.Name, saysCommittransactionReturnsPreparecommitIsDurable)
+		w.emit(EvInfo, p.Name, saysCommitReturns)
 	case 2:
 		w.emit(EvInfo, p.Name, saysAborttransactionReturns)
 	}
@@ -914,7 +914,7 @@ func (w *World) onAddPartitionsResp(p *Producer, h TxnRequest, sent []TP, r *Add
 func (w *World) txnRequestFailed(p *Producer, code ErrorCode, what MsgKind) {
 	switch code {
 	case ProducerFenced, InvalidProducerEpoch:
-		w.fatal(p, ProducerFenced, sub(saysProducerfencedexceptionAnotherInstanceWithThe, what))
+		w.fatal(p, ProducerFenced, sub(saysRequestFenced, what))
 	case InvalidTxnState:
 		w.fatal(p, code, what)
 	case InvalidProducerIDMapping:
@@ -1078,13 +1078,6 @@ func (w *World) produceFailed(p *Producer, b *ProducerBatch, code ErrorCode) {
 	default:
 		w.failBatch(p, b, code, sub(saysSendToFailed, b.TP))
 	}
-}
-
-func seqText(b *ProducerBatch) string {
-	if b.BaseSeq == NoSequence {
-		return "-1"
-	}
-	return seqRange(b.BaseSeq, addSeq(b.BaseSeq, int32(b.Records.Len())-1))
 }
 
 // bumpIdempotentEpoch is bumpIdempotentProducerEpoch (KIP-360, ref 1.5): the

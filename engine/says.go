@@ -75,11 +75,6 @@ type brokerName int
 
 func (b brokerName) String() string { return brokerAddr(int(b)) }
 
-// groupName is a consumer group's actor name, group(id).
-type groupName string
-
-func (g groupName) String() string { return groupActor(string(g)) }
-
 // msgName is a message by its id, shown as m12.
 type msgName int64
 
@@ -165,7 +160,7 @@ const (
 	saysNothingIsScheduled
 	saysRunStoppedAfterMaxSteps
 	saysIgnores
-	saysIsNotTheLeaderOf
+	saysNotLeader
 	saysRejectsTheProduce
 	saysHoldsPidSeqAndAsks
 	saysFirstTransactionalBatchFromThis
@@ -175,10 +170,10 @@ const (
 	saysAppendsValuesAtOffsetsNo
 	saysServesSReadCommittedFetch
 	saysAnswersSReadCommittedListoffsets
-	saysIsNotTheLeaderOf2
+	saysNotLeaderForMarker
 	saysRejectsTheMarkerPidEpoch
 	saysSendsNoEndtxnAfterThe
-	saysPollThrowsNooffsetforpartitionexceptionNoCommitted
+	saysNoOffsetForPartition
 	saysResetsToOffset
 	saysAutoOffsetReset
 	saysGetsFromOffsetfetchWaitsFor
@@ -197,19 +192,19 @@ const (
 	saysIsBackOnlineWithAs
 	saysCrashesEverythingInItsMemory
 	saysRestartsAsANewInstance
-	saysRestartsAsANewInstance2
+	saysRestartsUninitialized
 	saysPausesALongGcPause
 	saysResumesAfterItsPauseUnaware
 	saysJoinsAsGeneration
 	saysBrokerDoesNotLead
-	saysHoldsTxnoffsetcommitOfPidAnd
+	saysHoldsTxnOffsetCommitToVerify
 	saysKip890Part1Verification
 	saysRejectsTxnoffsetcommit
 	saysBrokerNoLongerLeads
 	saysVerificationPassedIsInThe
 	saysVerificationOfFailedWithProducer
 	saysVerificationOfFailedWithNothing
-	saysTheVerificationGuardNoLonger
+	saysGuardNoLongerMatches
 	saysProducerEpochStoredOn
 	saysHoldsAsPendingForPid
 	saysDiscardsPendingOffsetOfPid
@@ -220,14 +215,14 @@ const (
 	saysKafkaHazard
 	saysViolation
 	saysInvariant
-	saysTxnpartitionentryStartsequencesatbeginningRewritesEveryUnanswered
+	saysStartSequencesAtBeginning
 	saysUnderTv1AMarkerIs
 	saysUnderTv1TheNextTransaction
 	saysReturnedOffsetsOfToThe
 	saysReadUncommittedTheDefaultReturns
 	saysNoProducerIdNotIdempotent
 	saysSameEpochSeqMatchesA
-	saysTheVerificationGuardNoLonger2
+	saysGuardGone
 	saysEpochStoredEpoch
 	saysVerificationOfSeqFromPid
 	saysNoStateForPidHere
@@ -248,7 +243,7 @@ const (
 	saysCommittransactionFailsTheTransactionHit
 	saysAcks0CountsValuesAs
 	saysAcks0CanLoseData
-	saysCommittransactionReturnsPreparecommitIsDurable
+	saysCommitReturns
 	saysAborttransactionReturns
 	saysIgnoresNoRequestWaitsFor
 	saysRetried
@@ -274,51 +269,51 @@ const (
 	saysTv2EpochStoredEpochRefused
 	saysHoldsAndAsksTheCoordinator
 	saysTv2ImplicitAddForProduce
-	saysTheCoordinatorAddedToThe
+	saysCoordinatorAdded
 	saysRejectsPidEpochSeqNothing
 	saysEpochStoredEpochCheckedBefore
 	saysTheCoordinatorAnswersATransition
-	saysATv2LeaderRetries51
+	saysTV2LeaderRetries
 	saysTv2ImplicitAddCoordinatorBecomes
-	saysTv2ReturnsConcurrentTransactionsUntranslated
+	saysTV2Untranslated
 	saysTheAddFailedRejectsThe
 	saysTv2EpochStoredEpochOn
-	saysHoldsTxnoffsetcommitOfPidAnd2
+	saysHoldsTxnOffsetCommitToAdd
 	saysTxnoffsetcommitV5Tv2TheGroup
-	saysTheCoordinatorAddedToThe2
+	saysCoordinatorAddedForPid
 	saysEpochStoredEpochOnChecked
-	saysTheAddOfFailedWith
+	saysAddFailedFenced
 	saysATransitionOfTheTransaction
-	saysTheAddOfFailedWith2
+	saysAddFailedWith
 	saysAnswersAddpartitionstotxnV5With
 	saysIsNotServedHereNow
 	saysNoMetadataFor
-	saysATransitionToIsPending
+	saysTransitionPendingFirst
 	saysPidDoesNotMatch
 	saysEpochIsNotTheCurrent
 	saysAlreadyHasInTheTransaction
 	saysTv2ImplicitAddOfFor
 	saysAnswersEndtxnV5With
-	saysATransitionToIsPending2
+	saysTransitionPending
 	saysEpochIsNeitherTheCurrent
 	saysStatePlusVerb
 	saysAnswersEndtxnV5NoneWith
 	saysAsInKafkaKafka20785
-	saysTv2BumpsTheEpochOn
+	saysTV2MarkersNewEpoch
 	saysTv2HandlesEpochExhaustion32766
 	saysTv2FencePrepareabortAtEpoch
-	saysTv2FenceInKafka4
-	saysEpochExhaustedNextproduceridKafka4
-	saysPidEpochPidEpoch0
+	saysTV2FenceKafka400
+	saysEpochExhaustedKafka430
+	saysNextPidEpoch0
 	saysTv2EpochOverflowCompletexIs
 	saysTheFirstTv2BatchOf
 	saysTheClientReadsTheFinalized
-	saysUsesTransactionVersion2Kip
-	saysUsesTransactionVersion2Kip2
+	saysUsesTV2
+	saysUsesTV2Next
 	saysAnUpgradeNeedsABump
 	saysUsesTransactionVersion1From
 	saysTransactionstartedIsFalse
-	saysTv2BumpsTheEpochOn2
+	saysTV2EndTxnV5Returns
 	saysAllocatesPidEpoch0For
 	saysTransactionalidNull
 	saysEmptyTransactionalId
@@ -333,7 +328,7 @@ const (
 	saysExpectedEpochMatchesBumpTo
 	saysExpectedEpochIsLastproducerepochA
 	saysExpectedEpochIsNeitherCurrent
-	saysPidEpochPidEpoch
+	saysPidEpochTo
 	saysPendingNeverWrittenEpoch
 	saysFencesPidEpochOf
 	saysAppendsToTakesEffectOnce
@@ -357,7 +352,7 @@ const (
 	saysCompletecommitAbort
 	saysAnswersEndtxnAbortNoneAlready
 	saysCompleteabortCommit
-	saysArgs2
+	saysStatePlus
 	saysHasNoLeaderTheMarker
 	saysGivesUpSendingMarkersFor
 	saysEveryMarkerAcknowledged
@@ -386,20 +381,20 @@ const (
 	saysBegintransactionNeedsReadyTheProducer
 	saysSendTheTransactionIsIn
 	saysSendCannotSendOutsideA
-	saysSendoffsetstotransactionNeedsInTransactionThe
+	saysSendOffsetsNeedsInTransaction
 	saysCommittransactionCannotCommitInAbortable
 	saysCommittransactionNeedsInTransactionThe
 	saysAborttransactionNeedsInTransactionOr
 	saysUnexpectedErrorInInitproduceridresponse
 	saysInitproduceridFailed
-	saysProducerfencedexceptionAnotherInstanceWithThe
+	saysRequestFenced
 	saysTxnoffsetcommitProducerfencedexception
 	saysTxnoffsetcommitKafkaexception
 	saysDeliveryTimeoutMsOrRetries
 	saysTheBrokerLostThisProducer
 	saysSendToFailed
 	saysProduceToInvalidproducerepochexception
-	saysEndtxnProducerfencedexceptionAnotherInstanceWith
+	saysEndTxnFenced
 	saysEndtxn
 	saysEndtxnAbortFailedToAbort
 	saysArg
@@ -473,313 +468,313 @@ const (
 )
 
 var saysTable = [...]string{
-	saysRequestTimedOut:                                    "request timed out",
-	saysNothingIsScheduled:                                 "nothing is scheduled",
-	saysRunStoppedAfterMaxSteps:                            "run stopped after max={} steps; the system is not quiet",
-	saysIgnores:                                            "ignores {}",
-	saysIsNotTheLeaderOf:                                   "is not the leader of {}: {}",
-	saysRejectsTheProduce:                                  "rejects the produce: {}",
-	saysHoldsPidSeqAndAsks:                                 "holds pid={} seq={} and asks the coordinator to verify {} is in the transaction",
-	saysFirstTransactionalBatchFromThis:                    "first transactional batch from this pid here, verification before append",
-	saysVerificationFailedRejectsTheProduce:                "verification failed ({}): rejects the produce with {}; nothing appended",
-	saysCoordinatorBecomesOnTheProduce:                     "coordinator {} becomes {} on the produce response",
-	saysFindsInIts5Batch:                                   "finds {} in its 5-batch cache: duplicate, answers NONE with original offset {}, appends nothing",
-	saysAppendsValuesAtOffsetsNo:                           "appends values={} at offsets {} (no producer id, no sequence check)",
-	saysServesSReadCommittedFetch:                          "serves {}'s read_committed fetch of {} up to the high watermark {}, past the LSO {}",
-	saysAnswersSReadCommittedListoffsets:                   "answers {}'s read_committed ListOffsets(latest) of {} with the high watermark {}, not the LSO {}",
-	saysIsNotTheLeaderOf2:                                  "is not the leader of {}: {} for the {} marker",
-	saysRejectsTheMarkerPidEpoch:                           "rejects the {} marker pid={} epoch={}: {}",
-	saysSendsNoEndtxnAfterThe:                              "sends no EndTxn after {}: the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)",
-	saysPollThrowsNooffsetforpartitionexceptionNoCommitted: "poll throws NoOffsetForPartitionException: no committed offset for {} and auto.offset.reset=none",
-	saysResetsToOffset:                                     "resets {} to offset {} ({})",
-	saysAutoOffsetReset:                                    "auto.offset.reset={}",
-	saysGetsFromOffsetfetchWaitsFor:                        "gets {} from OffsetFetch: waits for the pending transaction and tries again",
-	saysStartsAtCommittedOffset:                            "starts {} at committed offset {}",
-	saysDuplicatesAs:                                       "duplicates {} as {} {}",
-	saysSwapsAndTheyArriveIn:                               "swaps {} and {}: they arrive in the other order",
-	saysRebalancesGeneration:                               "rebalances: generation {}",
-	saysIsAlreadyDown:                                      "is already down",
-	saysCrashes:                                            "crashes",
-	saysIsOfflineNoLiveReplica:                             "{} is offline: no live replica",
-	saysLeadershipMovesToLeaderEpoch:                       "{} leadership moves to {} (leader epoch {})",
-	saysIsOfflineNoTransactionCoordinator:                  "{} is offline: no transaction coordinator for its ids",
-	saysBecomesCoordinatorForWithCoordinator:               "becomes coordinator for {} with coordinator epoch {}; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)",
-	saysIsAlreadyUp:                                        "is already up",
-	saysRestarts:                                           "restarts",
-	saysIsBackOnlineWithAs:                                 "{} is back online with {} as leader",
-	saysCrashesEverythingInItsMemory:                       "crashes: everything in its memory is gone",
-	saysRestartsAsANewInstance:                             "restarts as a new instance",
-	saysRestartsAsANewInstance2:                            "restarts as a new instance (UNINITIALIZED, no producer id)",
-	saysPausesALongGcPause:                                 "pauses (a long GC pause: it neither sends nor reads)",
-	saysResumesAfterItsPauseUnaware:                        "resumes after its pause, unaware that time has passed",
-	saysJoinsAsGeneration:                                  "{} joins as {}; generation {}",
-	saysBrokerDoesNotLead:                                  "broker-{} does not lead {}",
-	saysHoldsTxnoffsetcommitOfPidAnd:                       "holds TxnOffsetCommit {} of pid={} and asks the coordinator to verify {} is in the transaction",
-	saysKip890Part1Verification:                            "KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on {}",
-	saysRejectsTxnoffsetcommit:                             "rejects TxnOffsetCommit {}: {}",
-	saysBrokerNoLongerLeads:                                "broker-{} no longer leads {}",
-	saysVerificationPassedIsInThe:                          "verification passed: {} is in the transaction of pid={}",
-	saysVerificationOfFailedWithProducer:                   "verification of {} failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written",
-	saysVerificationOfFailedWithNothing:                    "verification of {} failed with {}; nothing written",
-	saysTheVerificationGuardNoLonger:                       "the verification guard no longer matches; no open transaction of pid={} on {}",
-	saysProducerEpochStoredOn:                              "producer epoch {} < {} stored on {}",
-	saysHoldsAsPendingForPid:                               "holds {} as pending for pid={} (written to {} at {})",
-	saysDiscardsPendingOffsetOfPid:                         "discards pending offset {}={} of pid={} (ABORT)",
-	saysCommitsOffsetOfPidCommit:                           "commits offset {}={} of pid={} (COMMIT)",
-	saysCommitsOffsetOutsideAnyTransaction:                 "commits offset {}={} outside any transaction",
-	saysAnswersOffsetfetchWithPidHas:                       "answers OffsetFetch {} with {}: pid={} has pending offsets",
-	saysOperatorWritesPidEpochTo:                           "operator writes {} {} pid={} epoch={} to {}",
-	saysKafkaHazard:                                        "KAFKA HAZARD {}: {}",
-	saysViolation:                                          "VIOLATION {}: {}",
-	saysInvariant:                                          "invariant",
-	saysTxnpartitionentryStartsequencesatbeginningRewritesEveryUnanswered: "TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not",
-	saysUnderTv1AMarkerIs:                                "under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)",
-	saysUnderTv1TheNextTransaction:                       "under TV1 the next transaction keeps the epoch, so once it has {} (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)",
-	saysReturnedOffsetsOfToThe:                           "({}) returned {} offsets {} of {} to the application, as read_uncommitted does",
-	saysReadUncommittedTheDefaultReturns:                 "read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too",
-	saysNoProducerIdNotIdempotent:                        "no producer id: not idempotent, appended without checks",
-	saysSameEpochSeqMatchesA:                             "same epoch, seq {} matches a cached batch: duplicate, original offset {}",
-	saysTheVerificationGuardNoLonger2:                    "the verification guard no longer matches (the entry it was verified under is gone); no open transaction here",
-	saysEpochStoredEpoch:                                 "epoch {} < stored epoch {}",
-	saysVerificationOfSeqFromPid:                         "verification of seq {} from pid {} is under way here: base {} must not go first",
-	saysNoStateForPidHere:                                "no state for pid {} here: any sequence is accepted",
-	saysNewEpochMustStartAt:                              "new epoch {} > {} must start at sequence 0, got {}",
-	saysNewEpochStartingAt0:                              "new epoch {} > {} starting at 0: cache cleared",
-	saysSameEpochBaseIsNot:                               "same epoch, base {} is not last {} + 1",
-	saysSameEpochNothingCachedBase:                       "same epoch, nothing cached, base 0",
-	saysFirstTransactionalBatchHereThe:                   "first transactional batch here: the transaction starts at offset {}",
-	saysMarkerCoordinatorepochStored:                     "marker coordinatorEpoch {} < stored {}",
-	saysNewLeaderTruncatesToThe:                          "{} new leader truncates to the high watermark: {} unreplicated offsets lost",
-	saysProducerStateForPidExpired:                       "{} producer state for pid {} expired after producer.id.expiration.ms",
-	saysPidHasAnOpenTransaction:                          "pid {} has an open transaction here and the batch is not transactional",
-	saysGets:                                             "gets {}: {}",
-	saysFatalTheProducerMustBe:                           "{} (fatal: the producer must be closed)",
-	saysFatal:                                            "fatal",
-	saysAbortableCallAborttransaction:                    "{} (abortable: call abortTransaction)",
-	saysAbortable:                                        "abortable",
-	saysCommittransactionFailsTheTransactionHit:          "commitTransaction fails: the transaction hit {}; no EndTxn(commit) is sent, the application must call abortTransaction",
-	saysAcks0CountsValuesAs:                              "acks=0: counts {} values={} as sent without any answer",
-	saysAcks0CanLoseData:                                 "acks=0 can lose data",
-	saysCommittransactionReturnsPreparecommitIsDurable:   "commitTransaction returns: PrepareCommit is durable (markers may still be in flight)",
-	saysAborttransactionReturns:                          "abortTransaction returns",
-	saysIgnoresNoRequestWaitsFor:                         "ignores {} {}: no request waits for it",
-	saysRetried:                                          "retried",
-	saysRetriable:                                        "retriable",
-	saysThrows:                                           "{} throws {}",
-	saysGetsOnItsFirstAddpartitionstotxn:                 "gets {} on its first AddPartitionsToTxn: retries after 20 ms",
-	saysGetsOnTxnoffsetcommitRetriesAfter:                "gets {} on TxnOffsetCommit: retries after backoff",
-	saysGetsForSeqRetriesThe:                             "gets {} for {} seq={}: retries the same batch",
-	saysGetsForSeqWhileAn:                                "gets {} for seq={} while an earlier batch is unresolved: retries",
-	saysEpochExhaustedAsksForA:                           "epoch exhausted: asks for a brand-new pid with InitProducerId(null)",
-	saysBumpsItsEpochLocallyTo:                           "bumps its epoch locally to {} (same pid {}, no request) and renumbers {} from 0",
-	saysIdempotentProducerHitAReal:                       "idempotent producer hit a real sequence gap",
-	saysTheRecordIsNotDelivered:                          "{}; the record is not delivered",
-	saysNoAnswerToItsWithin:                              "no answer to its {} within request.timeout.ms ({} ms)",
-	saysTheRequestOrItsAnswer:                            "the request or its answer was lost",
-	saysConstructionFails:                                "construction fails: {}",
-	saysIsNotIdempotentNoProducer:                        "is not idempotent: no producer id, no sequence numbers",
-	saysClosed:                                           "closed",
-	saysTeachingSwitchFalseNotA:                          "teaching switch {}=false: not a Kafka setting{}",
-	saysEoslabTeachingSwitchNotA:                         "eoslab teaching switch, not a Kafka setting",
-	saysTakesOfAtFencedEpoch:                             "takes {} of {} at fenced epoch {} (current epoch {})",
-	saysRejectsBeforeAskingTheCoordinator:                "rejects {}: {} before asking the coordinator; nothing appended",
-	saysTv2EpochStoredEpochRefused:                       "TV2 epoch {} < stored epoch {}: refused before any coordinator call (Kafka 4.1.0)",
-	saysHoldsAndAsksTheCoordinator:                       "holds {} and asks the coordinator to add {} to the transaction",
-	saysTv2ImplicitAddForProduce:                         "TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none",
-	saysTheCoordinatorAddedToThe:                         "the coordinator added {} to the transaction",
-	saysRejectsPidEpochSeqNothing:                        "rejects pid={} epoch={} seq={}: {}; nothing appended",
-	saysEpochStoredEpochCheckedBefore:                    "epoch {} < stored epoch {}, checked before the verification guard (Kafka 4.0.2)",
-	saysTheCoordinatorAnswersATransition:                 "the coordinator answers {} (a transition of the transaction is pending): the leader retries the add in {} ms",
-	saysATv2LeaderRetries51:                              "a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms",
-	saysTv2ImplicitAddCoordinatorBecomes:                 "TV2 implicit add: coordinator {} becomes {} on the produce response",
-	saysTv2ReturnsConcurrentTransactionsUntranslated:     "TV2 returns CONCURRENT_TRANSACTIONS untranslated after 100 ms of leader retries (TV1 sends NOT_ENOUGH_REPLICAS); the producer retries",
-	saysTheAddFailedRejectsThe:                           "the add failed ({}): rejects the produce with {}; nothing appended",
-	saysTv2EpochStoredEpochOn:                            "TV2 epoch {} < stored epoch {} on {}: refused before any coordinator call (Kafka 4.1.0)",
-	saysHoldsTxnoffsetcommitOfPidAnd2:                    "holds TxnOffsetCommit {} of pid={} and asks the coordinator to add {} to the transaction",
-	saysTxnoffsetcommitV5Tv2TheGroup:                     "TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn",
-	saysTheCoordinatorAddedToThe2:                        "the coordinator added {} to the transaction of pid={}",
-	saysEpochStoredEpochOnChecked:                        "epoch {} < stored epoch {} on {}, checked before the verification guard (Kafka 4.0.2)",
-	saysTheAddOfFailedWith:                               "the add of {} failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written",
-	saysATransitionOfTheTransaction:                      "a transition of the transaction is pending; no server-side retry on this path, the producer retries",
-	saysTheAddOfFailedWith2:                              "the add of {} failed with {}; nothing written",
-	saysAnswersAddpartitionstotxnV5With:                  "answers AddPartitionsToTxn v5 {} with {}",
-	saysIsNotServedHereNow:                               "{} is not served here now",
-	saysNoMetadataFor:                                    "no metadata for {}",
-	saysATransitionToIsPending:                           "a transition to {} is pending (checked first)",
-	saysPidDoesNotMatch:                                  "pid {} does not match {}",
-	saysEpochIsNotTheCurrent:                             "epoch {} is not the current epoch {}",
-	saysAlreadyHasInTheTransaction:                       "already has {} in the transaction: NONE, nothing written",
-	saysTv2ImplicitAddOfFor:                              "TV2 implicit add of {} for the leader",
-	saysAnswersEndtxnV5With:                              "answers EndTxn v5({}) with {}",
-	saysATransitionToIsPending2:                          "a transition to {} is pending",
-	saysEpochIsNeitherTheCurrent:                         "epoch {} is neither the current epoch {} nor the retry epoch",
-	saysStatePlusVerb:                                    "{} + {}, {}",
-	saysAnswersEndtxnV5NoneWith:                          "answers EndTxn v5({}) NONE with the current pid={} epoch={}: a retry, no bump",
-	saysAsInKafkaKafka20785:                              "as in Kafka {} (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED)",
-	saysTv2BumpsTheEpochOn:                               "TV2 bumps the epoch on every EndTxn; the markers carry the new epoch",
-	saysTv2HandlesEpochExhaustion32766:                   "TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0",
-	saysTv2FencePrepareabortAtEpoch:                      "TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch {} (Kafka 4.0.1)",
-	saysTv2FenceInKafka4:                                 "TV2 fence in Kafka 4.0.0: PrepareAbort at epoch + 2, lastProducerEpoch epoch + 1 (fixed in 4.0.1)",
-	saysEpochExhaustedNextproduceridKafka4:               "epoch exhausted: nextProducerId={} (Kafka 4.3.0)",
-	saysPidEpochPidEpoch0:                                "{} pid={} epoch={} -> pid={} epoch=0",
-	saysTv2EpochOverflowCompletexIs:                      "TV2 epoch overflow: CompleteX is written with the next producer id",
-	saysTheFirstTv2BatchOf:                               "the first TV2 batch of pid {} with nothing cached here must start at sequence 0 (Kafka 4.1.0)",
-	saysTheClientReadsTheFinalized:                       "the client reads the finalized feature transaction.version (ApiVersions) in initTransactions and when a transaction ends",
-	saysUsesTransactionVersion2Kip:                       "uses transaction.version=2 (KIP-890 part 2): Produce v12 and TxnOffsetCommit v5 add to the transaction, EndTxn v5 bumps the epoch",
-	saysUsesTransactionVersion2Kip2:                      "uses transaction.version=2 (KIP-890 part 2) from its next transaction; an InitProducerId(pid, epoch) bump follows this EndTxn",
-	saysAnUpgradeNeedsABump:                              "an upgrade needs a bump",
-	saysUsesTransactionVersion1From:                      "uses transaction.version=1 from its next transaction: AddPartitionsToTxn, AddOffsetsToTxn, EndTxn v4",
-	saysTransactionstartedIsFalse:                        "transactionStarted is false",
-	saysTv2BumpsTheEpochOn2:                              "TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it",
-	saysAllocatesPidEpoch0For:                            "allocates pid={} epoch=0 for an idempotent producer; nothing is written",
-	saysTransactionalidNull:                              "transactionalId null",
-	saysEmptyTransactionalId:                             "empty transactional id",
-	saysTimeoutNotIn1Transaction:                         "timeout {} not in 1..{} (transaction.max.timeout.ms)",
-	saysOnlyOneOfProduceridEpoch:                         "only one of producerId/epoch given",
-	saysHasNoMetadataForAllocates:                        "has no metadata for {}: allocates pid={} (epoch -1, Empty, not yet written)",
-	saysATransitionToIsIn:                                "a transition to {} is in progress",
-	saysExpectedPidDoesNotMatch:                          "expected pid {} does not match {}",
-	saysANewInstanceFencesThe:                            "a new instance fences the open transaction",
-	saysEpochExhausted32766NewPid:                        "epoch {} exhausted (>= 32766): new pid, epoch 0",
-	saysNoExpectedEpochEpoch1:                            "no expected epoch: epoch {} + 1",
-	saysExpectedEpochMatchesBumpTo:                       "expected epoch matches: bump to {}, lastEpoch {}",
-	saysExpectedEpochIsLastproducerepochA:                "expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump",
-	saysExpectedEpochIsNeitherCurrent:                    "expected epoch {} is neither current {} nor last {}",
-	saysPidEpochPidEpoch:                                 "{} pid={} epoch={} -> pid={} epoch={}",
-	saysPendingNeverWrittenEpoch:                         " (pending, never written): epoch {} -> {}",
-	saysFencesPidEpochOf:                                 "fences pid={} epoch={} of {}",
-	saysAppendsToTakesEffectOnce:                         "appends {} {} to {} (takes effect once replicated)",
-	saysTombstoneDurableTheIdIs:                          ": tombstone durable, the id is forgotten",
-	saysAnswersTheNewInstanceS:                           "answers the new instance's InitProducerId with {}: it must retry once the abort completes",
-	saysAnswersAddpartitionstotxnWith:                    "answers AddPartitionsToTxn {} with {}",
-	saysWithATransitionPendingOr:                         "{} with a transition pending or completing",
-	saysAdd:                                              "add {}",
-	saysTv1KeepsTheEpochSo:                               "TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction",
-	saysAnswersAddoffsetstotxnWith:                       "answers AddOffsetsToTxn {} with {}",
-	saysTransitionPendingOrCompleting:                    "transition pending or completing",
-	saysAddoffsetstotxnAddsForGroup:                      "AddOffsetsToTxn adds {} for group {}",
-	saysAnswersEndtxnWith:                                "answers EndTxn({}) with {}",
-	saysTransitionToPending:                              "transition to {} pending",
-	saysOngoing:                                          "Ongoing + {}",
-	saysPreparecommitCommitStillCompleting:               "PrepareCommit + commit: still completing",
-	saysPreparecommitAbortAPreparedCommit:                "PrepareCommit + abort: a prepared commit always commits",
-	saysPrepareabortCommit:                               "PrepareAbort + commit",
-	saysPrepareabortAbortStillCompleting:                 "PrepareAbort + abort: still completing",
-	saysAnswersEndtxnCommitNoneAlready:                   "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry",
-	saysCompletecommitAbort:                              "CompleteCommit + abort",
-	saysAnswersEndtxnAbortNoneAlready:                    "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry",
-	saysCompleteabortCommit:                              "CompleteAbort + commit",
-	saysArgs2:                                            "{} + {}",
-	saysHasNoLeaderTheMarker:                             "{} has no leader: the {} marker waits until one is elected",
-	saysGivesUpSendingMarkersFor:                         "gives up sending markers for {} after {} from {}",
-	saysEveryMarkerAcknowledged:                          "every marker acknowledged",
-	saysAnEmptyAbortHasNo:                                "an empty abort has no markers to write",
-	saysWritetxnmarkersForTimedOutResending:              "WriteTxnMarkers for {} timed out: resending",
-	saysStartedAtTTimeoutMs:                              "started at t={}, timeout {} ms passed",
-	saysIdleForTransactionalIdExpiration:                 "idle for transactional.id.expiration.ms",
-	saysLoadedTransactionalIdsAsCoordinator:              "loaded {} ({} transactional ids) as coordinator epoch {}",
-	saysLastproducerepochIsNotPersistedIt:                "lastProducerEpoch is not persisted, it reloads as -1",
-	saysReSendsTheMarkersOf:                              "re-sends the {} markers of {} with coordinatorEpoch {}",
-	saysAPreparedTransactionIsFinished:                   "a prepared transaction is finished by the new coordinator",
-	saysAction:                                           "{}",
-	saysPidEpochSeq:                                      "pid={} epoch={} seq={}",
-	saysOneBatchPerPartition:                             "a v2 produce must carry exactly one batch per partition, got {}",
-	saysNoControlBatches:                                 "clients may not write control batches",
-	saysPidNeedsSequence:                                 "a batch with a producer id needs baseSequence >= 0",
-	saysRejectsBatch:                                     "rejects {}",
-	saysRejectsBatchExpected:                             "rejects {}: expected seq {}, got {}",
-	saysCodeNothingAppended:                              "{}: {}; nothing appended",
-	saysTheProducerWasNeverConstructed:                   "{}: the producer was never constructed: {}",
-	saysTheProducerIsClosed:                              "{}: the producer is closed",
-	saysTheProducerProcessHasCrashed:                     "{}: the producer process has crashed (restart it)",
-	saysTheProducerIsInFatal:                             "{}: the producer is in FATAL_ERROR after {}; only close() is possible",
-	saysInittransactionsNeedsATransactionalId:            "initTransactions needs a transactional.id",
-	saysInittransactionsWasAlreadyCalled:                 "initTransactions was already called",
-	saysBegintransactionNeedsReadyTheProducer:            "beginTransaction needs READY, the producer is {}",
-	saysSendTheTransactionIsIn:                           "send: the transaction is in ABORTABLE_ERROR after {}; abort it first",
-	saysSendCannotSendOutsideA:                           "send: cannot send outside a transaction (state {})",
-	saysSendoffsetstotransactionNeedsInTransactionThe:    "sendOffsetsToTransaction needs IN_TRANSACTION, the producer is {}",
-	saysCommittransactionCannotCommitInAbortable:         "commitTransaction: cannot commit in ABORTABLE_ERROR after {}; abort instead",
-	saysCommittransactionNeedsInTransactionThe:           "commitTransaction needs IN_TRANSACTION, the producer is {}",
-	saysAborttransactionNeedsInTransactionOr:             "abortTransaction needs IN_TRANSACTION or ABORTABLE_ERROR, the producer is {}",
-	saysUnexpectedErrorInInitproduceridresponse:          "Unexpected error in InitProducerIdResponse",
-	saysInitproduceridFailed:                             "InitProducerId failed",
-	saysProducerfencedexceptionAnotherInstanceWithThe:    "{}: ProducerFencedException, another instance with the same transactional.id took over",
-	saysTxnoffsetcommitProducerfencedexception:           "TxnOffsetCommit: ProducerFencedException",
-	saysTxnoffsetcommitKafkaexception:                    "TxnOffsetCommit: KafkaException",
-	saysDeliveryTimeoutMsOrRetries:                       "delivery.timeout.ms or retries exhausted after {}",
-	saysTheBrokerLostThisProducer:                        "the broker lost this producer's sequence",
-	saysSendToFailed:                                     "send to {} failed",
-	saysProduceToInvalidproducerepochexception:           "produce to {}: InvalidProducerEpochException",
-	saysEndtxnProducerfencedexceptionAnotherInstanceWith: "EndTxn: ProducerFencedException, another instance with the same transactional.id took over",
-	saysEndtxn:                        "EndTxn",
-	saysEndtxnAbortFailedToAbort:      "EndTxn(abort): Failed to abort transaction ({})",
-	saysArg:                           "{}",
-	saysConfigConflict:                "ConfigException: enable.idempotence=true but {}",
-	saysConfigNeedsIdempotence:        "ConfigException: transactional.id needs idempotence, which is disabled",
-	saysAcksMustBeAll:                 "acks must be all",
-	saysRetriesMustBePositive:         "retries must be greater than 0",
-	saysMaxInFlightAtMost5:            "max.in.flight.requests.per.connection must be at most 5",
-	saysFetchReceives:                 "({}) receives {} {}{}; position {}",
-	saysFetchReceivesNothing:          "({}) receives nothing from {}{}; position {}",
-	saysGroupDoesNotExistAnd:          "group does not exist and generation {} >= 0",
-	saysGroupDoesNotExistGeneration:   "group does not exist, generation < 0: a simple group is created",
-	saysGeneration0AndNoMember:        "generation < 0 and no member: accepted without member checks",
-	saysStaticMemberNowMapsTo:         "static member {} now maps to {}",
-	saysMemberIsNotInThe:              "member {} is not in the group",
-	saysGenerationIsNotTheGroup:       "generation {} is not the group's generation {}",
-	saysMemberAndGenerationMatch:      "member and generation match",
-	saysKafkaStopsAReadCommitted:      "; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread",
-	saysEpochStoredEpochIsNot:         "; epoch {} < stored epoch {} is not refused (Kafka answers INVALID_PRODUCER_EPOCH)",
-	saysTheLeaderSkipsTheDuplicate:    "; the leader skips the duplicate and sequence checks: seq {} appended as it comes",
-	saysKafkaRefusesAnOlderEpoch:      "; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)",
-	saysTxnoffsetcommitOn:             "TxnOffsetCommit on {}",
-	saysAddpartitionstotxn:            "AddPartitionsToTxn",
-	saysVerificationOf:                "verification of {}",
-	saysSwitchBackOn:                  "teaching switch {}=true: Kafka's safeguard is back on",
-	saysSwitchOff:                     "teaching switch {}=false: Kafka's safeguard is OFF",
-	saysAddoffsetstotxn:               "AddOffsetsToTxn",
-	saysResetLogStart:                 "the log start offset",
-	saysResetHW:                       "the high watermark",
-	saysResetLSO:                      "the LSO",
-	saysTxnLogTombstone:               "a tombstone",
-	saysEpochIsCurrent:                "epoch {} is the current epoch",
-	saysEpochIsRetry:                  "epoch {} is the retry epoch (current {} - 1)",
-	saysEpochOverflowRetry:            "pid {} epoch {} retries the EndTxn that overflowed to pid {}",
-	saysEpochFencedTaken:              "fenced epoch {} taken as the current epoch {} ({})",
-	saysEmptyAbortBump:                "{}: an empty abort (no partitions, no markers), epoch bump",
-	saysEndV2Bump:                     "{} pid={} epoch={} -> epoch={} for {}, lastProducerEpoch {}",
-	saysEndV2BumpExhausted:            "{} pid={} epoch={} -> epoch={} for {}, lastProducerEpoch {}; epoch exhausted: nextProducerId={}",
-	saysLedBy:                         "{} is led by broker-{}",
-	saysStillLoading:                  "{} is still being loaded by this new coordinator",
-	saysMarkerStale:                   "marker epoch {} < stored epoch {}",
-	saysMarkerEpochOK:                 "epoch {} >= stored {}",
-	saysMarkerTV2Above:                "TV2 marker epoch {} > stored {}",
-	saysMarkerTV2Retry:                "TV2 marker epoch {} == stored with no open transaction: a retry of a written marker",
-	saysMarkerTV2Below:                "TV2 marker epoch {} <= stored epoch {}",
-	saysTxnOffsetCommitName:           "TxnOffsetCommit",
-	saysTxnOffsetCommitFailed:         "TxnOffsetCommit (CommitFailedException)",
-	saysNoEndTxnTV2:                   "no send or sendOffsetsToTransaction in this transaction: no EndTxn is sent",
-	saysNoEndTxn:                      "nothing was added to the transaction: no EndTxn is sent",
-	saysUpgradeBumpWait:               "EndTxn is done; {} still waits for the epoch bump of the upgrade to TV2 (InitProducerId)",
-	saysAbortBumpWait:                 "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)",
-	saysHasPIDFromEndTxnV5:            "has pid={} epoch={} from the EndTxn v5 answer (was pid={} epoch={}); sequences restart at 0",
-	saysTheRecordAtOffsetsIs:          "the record {} at offsets {} is appended again at {}: pid={} bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch {}, as epoch {} seq={}",
-	saysADelayedMarkerOfAn:            "a delayed {} marker of an earlier, already completed transaction of pid={} closes the later transaction open here from offset {} at the same epoch; the {} decides it",
-	saysOffsetsAtCameFromA:            "offsets {} at {} came from a TxnOffsetCommit of an earlier, already ended transaction of pid={}; the {} of the transaction it joined decides them",
-	saysADelayedOfAnAlready:           "a delayed {} of an already ended transaction of pid={} starts a new transaction of {} in {} that no client is running; only the timeout will end it",
-	saysAbortedTxn:                    "an aborted transaction",
-	saysOpenTxn:                       "a transaction still open",
-	saysABatchWithEpochWas:            "a batch with epoch {} was accepted after epoch {}",
-	saysPidEpochSeqOverlapsOffsets:    "pid={} epoch={} seq={} overlaps offsets {}",
-	saysTheRecordSentOnceIs:           "the record {} sent once is now in the log twice (offsets {} and again at {})",
-	saysCommitWithEpochCommitsOffsets: "COMMIT with epoch {} commits offsets {} written with fenced epoch {}",
-	saysConsumerReturnedDataOffsets:   "{} consumer returned {} data {} offsets {}",
-	saysOneTransactionGotOnOne:        "one transaction got {} on one partition and {} on {}",
-	saysOffsetsOfPidStartA:            "offsets of pid={} start a transaction on {} that is not in the coordinator's transaction of {}: no marker of that transaction will decide them",
-	saysLsoHwLeoDoesNot:               "LSO {} <= HW {} <= LEO {} does not hold",
-	saysClientIsNotALegal:             "client {} -> {} is not a legal transition (TransactionManager.State.isTransitionValid)",
-	saysIsNotALegalTransition:         "{} {} -> {} is not a legal transition (TransactionMetadata validPreviousStates)",
-	saysInputHasCommittedOutputs:      "input {}@{} has {} committed outputs",
-	saysOffsetCommittedOutputNot:      "offset {}={} is committed but the output for input {}@{} is not",
+	saysRequestTimedOut:                          "request timed out",
+	saysNothingIsScheduled:                       "nothing is scheduled",
+	saysRunStoppedAfterMaxSteps:                  "run stopped after max={} steps; the system is not quiet",
+	saysIgnores:                                  "ignores {}",
+	saysNotLeader:                                "is not the leader of {}: {}",
+	saysRejectsTheProduce:                        "rejects the produce: {}",
+	saysHoldsPidSeqAndAsks:                       "holds pid={} seq={} and asks the coordinator to verify {} is in the transaction",
+	saysFirstTransactionalBatchFromThis:          "first transactional batch from this pid here, verification before append",
+	saysVerificationFailedRejectsTheProduce:      "verification failed ({}): rejects the produce with {}; nothing appended",
+	saysCoordinatorBecomesOnTheProduce:           "coordinator {} becomes {} on the produce response",
+	saysFindsInIts5Batch:                         "finds {} in its 5-batch cache: duplicate, answers NONE with original offset {}, appends nothing",
+	saysAppendsValuesAtOffsetsNo:                 "appends values={} at offsets {} (no producer id, no sequence check)",
+	saysServesSReadCommittedFetch:                "serves {}'s read_committed fetch of {} up to the high watermark {}, past the LSO {}",
+	saysAnswersSReadCommittedListoffsets:         "answers {}'s read_committed ListOffsets(latest) of {} with the high watermark {}, not the LSO {}",
+	saysNotLeaderForMarker:                       "is not the leader of {}: {} for the {} marker",
+	saysRejectsTheMarkerPidEpoch:                 "rejects the {} marker pid={} epoch={}: {}",
+	saysSendsNoEndtxnAfterThe:                    "sends no EndTxn after {}: the coordinator would not accept it; the abort goes straight to InitProducerId(pid, epoch)",
+	saysNoOffsetForPartition:                     "poll throws NoOffsetForPartitionException: no committed offset for {} and auto.offset.reset=none",
+	saysResetsToOffset:                           "resets {} to offset {} ({})",
+	saysAutoOffsetReset:                          "auto.offset.reset={}",
+	saysGetsFromOffsetfetchWaitsFor:              "gets {} from OffsetFetch: waits for the pending transaction and tries again",
+	saysStartsAtCommittedOffset:                  "starts {} at committed offset {}",
+	saysDuplicatesAs:                             "duplicates {} as {} {}",
+	saysSwapsAndTheyArriveIn:                     "swaps {} and {}: they arrive in the other order",
+	saysRebalancesGeneration:                     "rebalances: generation {}",
+	saysIsAlreadyDown:                            "is already down",
+	saysCrashes:                                  "crashes",
+	saysIsOfflineNoLiveReplica:                   "{} is offline: no live replica",
+	saysLeadershipMovesToLeaderEpoch:             "{} leadership moves to {} (leader epoch {})",
+	saysIsOfflineNoTransactionCoordinator:        "{} is offline: no transaction coordinator for its ids",
+	saysBecomesCoordinatorForWithCoordinator:     "becomes coordinator for {} with coordinator epoch {}; loading (COORDINATOR_LOAD_IN_PROGRESS meanwhile)",
+	saysIsAlreadyUp:                              "is already up",
+	saysRestarts:                                 "restarts",
+	saysIsBackOnlineWithAs:                       "{} is back online with {} as leader",
+	saysCrashesEverythingInItsMemory:             "crashes: everything in its memory is gone",
+	saysRestartsAsANewInstance:                   "restarts as a new instance",
+	saysRestartsUninitialized:                    "restarts as a new instance (UNINITIALIZED, no producer id)",
+	saysPausesALongGcPause:                       "pauses (a long GC pause: it neither sends nor reads)",
+	saysResumesAfterItsPauseUnaware:              "resumes after its pause, unaware that time has passed",
+	saysJoinsAsGeneration:                        "{} joins as {}; generation {}",
+	saysBrokerDoesNotLead:                        "broker-{} does not lead {}",
+	saysHoldsTxnOffsetCommitToVerify:             "holds TxnOffsetCommit {} of pid={} and asks the coordinator to verify {} is in the transaction",
+	saysKip890Part1Verification:                  "KIP-890 part 1 verification of TxnOffsetCommit (since 3.7): no open transaction of this pid on {}",
+	saysRejectsTxnoffsetcommit:                   "rejects TxnOffsetCommit {}: {}",
+	saysBrokerNoLongerLeads:                      "broker-{} no longer leads {}",
+	saysVerificationPassedIsInThe:                "verification passed: {} is in the transaction of pid={}",
+	saysVerificationOfFailedWithProducer:         "verification of {} failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written",
+	saysVerificationOfFailedWithNothing:          "verification of {} failed with {}; nothing written",
+	saysGuardNoLongerMatches:                     "the verification guard no longer matches; no open transaction of pid={} on {}",
+	saysProducerEpochStoredOn:                    "producer epoch {} < {} stored on {}",
+	saysHoldsAsPendingForPid:                     "holds {} as pending for pid={} (written to {} at {})",
+	saysDiscardsPendingOffsetOfPid:               "discards pending offset {}={} of pid={} (ABORT)",
+	saysCommitsOffsetOfPidCommit:                 "commits offset {}={} of pid={} (COMMIT)",
+	saysCommitsOffsetOutsideAnyTransaction:       "commits offset {}={} outside any transaction",
+	saysAnswersOffsetfetchWithPidHas:             "answers OffsetFetch {} with {}: pid={} has pending offsets",
+	saysOperatorWritesPidEpochTo:                 "operator writes {} {} pid={} epoch={} to {}",
+	saysKafkaHazard:                              "KAFKA HAZARD {}: {}",
+	saysViolation:                                "VIOLATION {}: {}",
+	saysInvariant:                                "invariant",
+	saysStartSequencesAtBeginning:                "TxnPartitionEntry.startSequencesAtBeginning rewrites every unanswered batch of the partition, appended or not",
+	saysUnderTv1AMarkerIs:                        "under TV1 a marker is taken when its epoch and coordinatorEpoch are at least the stored ones, so nothing tells it from that transaction's own; KIP-1228 (4.2.0) takes a TV2 marker at an equal epoch only when no transaction is open (KAFKA-19999)",
+	saysUnderTv1TheNextTransaction:               "under TV1 the next transaction keeps the epoch, so once it has {} (or at all without verification, before 3.7) nothing refuses a late TxnOffsetCommit; KIP-890 part 2 (TV2) refuses it with INVALID_PRODUCER_EPOCH(47)",
+	saysReturnedOffsetsOfToThe:                   "({}) returned {} offsets {} of {} to the application, as read_uncommitted does",
+	saysReadUncommittedTheDefaultReturns:         "read_uncommitted, the default, returns every record below the high watermark, aborted and open transactions' too",
+	saysNoProducerIdNotIdempotent:                "no producer id: not idempotent, appended without checks",
+	saysSameEpochSeqMatchesA:                     "same epoch, seq {} matches a cached batch: duplicate, original offset {}",
+	saysGuardGone:                                "the verification guard no longer matches (the entry it was verified under is gone); no open transaction here",
+	saysEpochStoredEpoch:                         "epoch {} < stored epoch {}",
+	saysVerificationOfSeqFromPid:                 "verification of seq {} from pid {} is under way here: base {} must not go first",
+	saysNoStateForPidHere:                        "no state for pid {} here: any sequence is accepted",
+	saysNewEpochMustStartAt:                      "new epoch {} > {} must start at sequence 0, got {}",
+	saysNewEpochStartingAt0:                      "new epoch {} > {} starting at 0: cache cleared",
+	saysSameEpochBaseIsNot:                       "same epoch, base {} is not last {} + 1",
+	saysSameEpochNothingCachedBase:               "same epoch, nothing cached, base 0",
+	saysFirstTransactionalBatchHereThe:           "first transactional batch here: the transaction starts at offset {}",
+	saysMarkerCoordinatorepochStored:             "marker coordinatorEpoch {} < stored {}",
+	saysNewLeaderTruncatesToThe:                  "{} new leader truncates to the high watermark: {} unreplicated offsets lost",
+	saysProducerStateForPidExpired:               "{} producer state for pid {} expired after producer.id.expiration.ms",
+	saysPidHasAnOpenTransaction:                  "pid {} has an open transaction here and the batch is not transactional",
+	saysGets:                                     "gets {}: {}",
+	saysFatalTheProducerMustBe:                   "{} (fatal: the producer must be closed)",
+	saysFatal:                                    "fatal",
+	saysAbortableCallAborttransaction:            "{} (abortable: call abortTransaction)",
+	saysAbortable:                                "abortable",
+	saysCommittransactionFailsTheTransactionHit:  "commitTransaction fails: the transaction hit {}; no EndTxn(commit) is sent, the application must call abortTransaction",
+	saysAcks0CountsValuesAs:                      "acks=0: counts {} values={} as sent without any answer",
+	saysAcks0CanLoseData:                         "acks=0 can lose data",
+	saysCommitReturns:                            "commitTransaction returns: PrepareCommit is durable (markers may still be in flight)",
+	saysAborttransactionReturns:                  "abortTransaction returns",
+	saysIgnoresNoRequestWaitsFor:                 "ignores {} {}: no request waits for it",
+	saysRetried:                                  "retried",
+	saysRetriable:                                "retriable",
+	saysThrows:                                   "{} throws {}",
+	saysGetsOnItsFirstAddpartitionstotxn:         "gets {} on its first AddPartitionsToTxn: retries after 20 ms",
+	saysGetsOnTxnoffsetcommitRetriesAfter:        "gets {} on TxnOffsetCommit: retries after backoff",
+	saysGetsForSeqRetriesThe:                     "gets {} for {} seq={}: retries the same batch",
+	saysGetsForSeqWhileAn:                        "gets {} for seq={} while an earlier batch is unresolved: retries",
+	saysEpochExhaustedAsksForA:                   "epoch exhausted: asks for a brand-new pid with InitProducerId(null)",
+	saysBumpsItsEpochLocallyTo:                   "bumps its epoch locally to {} (same pid {}, no request) and renumbers {} from 0",
+	saysIdempotentProducerHitAReal:               "idempotent producer hit a real sequence gap",
+	saysTheRecordIsNotDelivered:                  "{}; the record is not delivered",
+	saysNoAnswerToItsWithin:                      "no answer to its {} within request.timeout.ms ({} ms)",
+	saysTheRequestOrItsAnswer:                    "the request or its answer was lost",
+	saysConstructionFails:                        "construction fails: {}",
+	saysIsNotIdempotentNoProducer:                "is not idempotent: no producer id, no sequence numbers",
+	saysClosed:                                   "closed",
+	saysTeachingSwitchFalseNotA:                  "teaching switch {}=false: not a Kafka setting{}",
+	saysEoslabTeachingSwitchNotA:                 "eoslab teaching switch, not a Kafka setting",
+	saysTakesOfAtFencedEpoch:                     "takes {} of {} at fenced epoch {} (current epoch {})",
+	saysRejectsBeforeAskingTheCoordinator:        "rejects {}: {} before asking the coordinator; nothing appended",
+	saysTv2EpochStoredEpochRefused:               "TV2 epoch {} < stored epoch {}: refused before any coordinator call (Kafka 4.1.0)",
+	saysHoldsAndAsksTheCoordinator:               "holds {} and asks the coordinator to add {} to the transaction",
+	saysTv2ImplicitAddForProduce:                 "TV2 implicit add: for Produce v12 the leader sends AddPartitionsToTxn (verifyOnly=false); the client sends none",
+	saysCoordinatorAdded:                         "the coordinator added {} to the transaction",
+	saysRejectsPidEpochSeqNothing:                "rejects pid={} epoch={} seq={}: {}; nothing appended",
+	saysEpochStoredEpochCheckedBefore:            "epoch {} < stored epoch {}, checked before the verification guard (Kafka 4.0.2)",
+	saysTheCoordinatorAnswersATransition:         "the coordinator answers {} (a transition of the transaction is pending): the leader retries the add in {} ms",
+	saysTV2LeaderRetries:                         "a TV2 leader retries 51 every add.partitions.to.txn.retry.backoff.ms (20) for up to 100 ms",
+	saysTv2ImplicitAddCoordinatorBecomes:         "TV2 implicit add: coordinator {} becomes {} on the produce response",
+	saysTV2Untranslated:                          "TV2 returns CONCURRENT_TRANSACTIONS untranslated after 100 ms of leader retries (TV1 sends NOT_ENOUGH_REPLICAS); the producer retries",
+	saysTheAddFailedRejectsThe:                   "the add failed ({}): rejects the produce with {}; nothing appended",
+	saysTv2EpochStoredEpochOn:                    "TV2 epoch {} < stored epoch {} on {}: refused before any coordinator call (Kafka 4.1.0)",
+	saysHoldsTxnOffsetCommitToAdd:                "holds TxnOffsetCommit {} of pid={} and asks the coordinator to add {} to the transaction",
+	saysTxnoffsetcommitV5Tv2TheGroup:             "TxnOffsetCommit v5 (TV2): the group coordinator adds the offsets partition; the client sends no AddOffsetsToTxn",
+	saysCoordinatorAddedForPid:                   "the coordinator added {} to the transaction of pid={}",
+	saysEpochStoredEpochOnChecked:                "epoch {} < stored epoch {} on {}, checked before the verification guard (Kafka 4.0.2)",
+	saysAddFailedFenced:                          "the add of {} failed with PRODUCER_FENCED, returned as INVALID_PRODUCER_EPOCH; nothing written",
+	saysATransitionOfTheTransaction:              "a transition of the transaction is pending; no server-side retry on this path, the producer retries",
+	saysAddFailedWith:                            "the add of {} failed with {}; nothing written",
+	saysAnswersAddpartitionstotxnV5With:          "answers AddPartitionsToTxn v5 {} with {}",
+	saysIsNotServedHereNow:                       "{} is not served here now",
+	saysNoMetadataFor:                            "no metadata for {}",
+	saysTransitionPendingFirst:                   "a transition to {} is pending (checked first)",
+	saysPidDoesNotMatch:                          "pid {} does not match {}",
+	saysEpochIsNotTheCurrent:                     "epoch {} is not the current epoch {}",
+	saysAlreadyHasInTheTransaction:               "already has {} in the transaction: NONE, nothing written",
+	saysTv2ImplicitAddOfFor:                      "TV2 implicit add of {} for the leader",
+	saysAnswersEndtxnV5With:                      "answers EndTxn v5({}) with {}",
+	saysTransitionPending:                        "a transition to {} is pending",
+	saysEpochIsNeitherTheCurrent:                 "epoch {} is neither the current epoch {} nor the retry epoch",
+	saysStatePlusVerb:                            "{} + {}, {}",
+	saysAnswersEndtxnV5NoneWith:                  "answers EndTxn v5({}) NONE with the current pid={} epoch={}: a retry, no bump",
+	saysAsInKafkaKafka20785:                      "as in Kafka {} (KAFKA-20785 would answer PRODUCER_FENCED(90); UNVERIFIED)",
+	saysTV2MarkersNewEpoch:                       "TV2 bumps the epoch on every EndTxn; the markers carry the new epoch",
+	saysTv2HandlesEpochExhaustion32766:           "TV2 handles epoch exhaustion (>= 32766) at EndTxn: the markers carry epoch 32767, then CompleteX moves to the next producer id at epoch 0",
+	saysTv2FencePrepareabortAtEpoch:              "TV2 fence: PrepareAbort at epoch + 1, lastProducerEpoch {} (Kafka 4.0.1)",
+	saysTV2FenceKafka400:                         "TV2 fence in Kafka 4.0.0: PrepareAbort at epoch + 2, lastProducerEpoch epoch + 1 (fixed in 4.0.1)",
+	saysEpochExhaustedKafka430:                   "epoch exhausted: nextProducerId={} (Kafka 4.3.0)",
+	saysNextPidEpoch0:                            "{} pid={} epoch={} -> pid={} epoch=0",
+	saysTv2EpochOverflowCompletexIs:              "TV2 epoch overflow: CompleteX is written with the next producer id",
+	saysTheFirstTv2BatchOf:                       "the first TV2 batch of pid {} with nothing cached here must start at sequence 0 (Kafka 4.1.0)",
+	saysTheClientReadsTheFinalized:               "the client reads the finalized feature transaction.version (ApiVersions) in initTransactions and when a transaction ends",
+	saysUsesTV2:                                  "uses transaction.version=2 (KIP-890 part 2): Produce v12 and TxnOffsetCommit v5 add to the transaction, EndTxn v5 bumps the epoch",
+	saysUsesTV2Next:                              "uses transaction.version=2 (KIP-890 part 2) from its next transaction; an InitProducerId(pid, epoch) bump follows this EndTxn",
+	saysAnUpgradeNeedsABump:                      "an upgrade needs a bump",
+	saysUsesTransactionVersion1From:              "uses transaction.version=1 from its next transaction: AddPartitionsToTxn, AddOffsetsToTxn, EndTxn v4",
+	saysTransactionstartedIsFalse:                "transactionStarted is false",
+	saysTV2EndTxnV5Returns:                       "TV2 bumps the epoch on every EndTxn; EndTxn v5 returns it",
+	saysAllocatesPidEpoch0For:                    "allocates pid={} epoch=0 for an idempotent producer; nothing is written",
+	saysTransactionalidNull:                      "transactionalId null",
+	saysEmptyTransactionalId:                     "empty transactional id",
+	saysTimeoutNotIn1Transaction:                 "timeout {} not in 1..{} (transaction.max.timeout.ms)",
+	saysOnlyOneOfProduceridEpoch:                 "only one of producerId/epoch given",
+	saysHasNoMetadataForAllocates:                "has no metadata for {}: allocates pid={} (epoch -1, Empty, not yet written)",
+	saysATransitionToIsIn:                        "a transition to {} is in progress",
+	saysExpectedPidDoesNotMatch:                  "expected pid {} does not match {}",
+	saysANewInstanceFencesThe:                    "a new instance fences the open transaction",
+	saysEpochExhausted32766NewPid:                "epoch {} exhausted (>= 32766): new pid, epoch 0",
+	saysNoExpectedEpochEpoch1:                    "no expected epoch: epoch {} + 1",
+	saysExpectedEpochMatchesBumpTo:               "expected epoch matches: bump to {}, lastEpoch {}",
+	saysExpectedEpochIsLastproducerepochA:        "expected epoch is lastProducerEpoch: a retry, current epoch returned without a bump",
+	saysExpectedEpochIsNeitherCurrent:            "expected epoch {} is neither current {} nor last {}",
+	saysPidEpochTo:                               "{} pid={} epoch={} -> pid={} epoch={}",
+	saysPendingNeverWrittenEpoch:                 " (pending, never written): epoch {} -> {}",
+	saysFencesPidEpochOf:                         "fences pid={} epoch={} of {}",
+	saysAppendsToTakesEffectOnce:                 "appends {} {} to {} (takes effect once replicated)",
+	saysTombstoneDurableTheIdIs:                  ": tombstone durable, the id is forgotten",
+	saysAnswersTheNewInstanceS:                   "answers the new instance's InitProducerId with {}: it must retry once the abort completes",
+	saysAnswersAddpartitionstotxnWith:            "answers AddPartitionsToTxn {} with {}",
+	saysWithATransitionPendingOr:                 "{} with a transition pending or completing",
+	saysAdd:                                      "add {}",
+	saysTv1KeepsTheEpochSo:                       "TV1 keeps the epoch, so the coordinator cannot tell; KIP-890 part 2 (TV2) bumps the epoch on every transaction",
+	saysAnswersAddoffsetstotxnWith:               "answers AddOffsetsToTxn {} with {}",
+	saysTransitionPendingOrCompleting:            "transition pending or completing",
+	saysAddoffsetstotxnAddsForGroup:              "AddOffsetsToTxn adds {} for group {}",
+	saysAnswersEndtxnWith:                        "answers EndTxn({}) with {}",
+	saysTransitionToPending:                      "transition to {} pending",
+	saysOngoing:                                  "Ongoing + {}",
+	saysPreparecommitCommitStillCompleting:       "PrepareCommit + commit: still completing",
+	saysPreparecommitAbortAPreparedCommit:        "PrepareCommit + abort: a prepared commit always commits",
+	saysPrepareabortCommit:                       "PrepareAbort + commit",
+	saysPrepareabortAbortStillCompleting:         "PrepareAbort + abort: still completing",
+	saysAnswersEndtxnCommitNoneAlready:           "answers EndTxn(commit) NONE: already CompleteCommit, an idempotent retry",
+	saysCompletecommitAbort:                      "CompleteCommit + abort",
+	saysAnswersEndtxnAbortNoneAlready:            "answers EndTxn(abort) NONE: already CompleteAbort, an idempotent retry",
+	saysCompleteabortCommit:                      "CompleteAbort + commit",
+	saysStatePlus:                                "{} + {}",
+	saysHasNoLeaderTheMarker:                     "{} has no leader: the {} marker waits until one is elected",
+	saysGivesUpSendingMarkersFor:                 "gives up sending markers for {} after {} from {}",
+	saysEveryMarkerAcknowledged:                  "every marker acknowledged",
+	saysAnEmptyAbortHasNo:                        "an empty abort has no markers to write",
+	saysWritetxnmarkersForTimedOutResending:      "WriteTxnMarkers for {} timed out: resending",
+	saysStartedAtTTimeoutMs:                      "started at t={}, timeout {} ms passed",
+	saysIdleForTransactionalIdExpiration:         "idle for transactional.id.expiration.ms",
+	saysLoadedTransactionalIdsAsCoordinator:      "loaded {} ({} transactional ids) as coordinator epoch {}",
+	saysLastproducerepochIsNotPersistedIt:        "lastProducerEpoch is not persisted, it reloads as -1",
+	saysReSendsTheMarkersOf:                      "re-sends the {} markers of {} with coordinatorEpoch {}",
+	saysAPreparedTransactionIsFinished:           "a prepared transaction is finished by the new coordinator",
+	saysAction:                                   "{}",
+	saysPidEpochSeq:                              "pid={} epoch={} seq={}",
+	saysOneBatchPerPartition:                     "a v2 produce must carry exactly one batch per partition, got {}",
+	saysNoControlBatches:                         "clients may not write control batches",
+	saysPidNeedsSequence:                         "a batch with a producer id needs baseSequence >= 0",
+	saysRejectsBatch:                             "rejects {}",
+	saysRejectsBatchExpected:                     "rejects {}: expected seq {}, got {}",
+	saysCodeNothingAppended:                      "{}: {}; nothing appended",
+	saysTheProducerWasNeverConstructed:           "{}: the producer was never constructed: {}",
+	saysTheProducerIsClosed:                      "{}: the producer is closed",
+	saysTheProducerProcessHasCrashed:             "{}: the producer process has crashed (restart it)",
+	saysTheProducerIsInFatal:                     "{}: the producer is in FATAL_ERROR after {}; only close() is possible",
+	saysInittransactionsNeedsATransactionalId:    "initTransactions needs a transactional.id",
+	saysInittransactionsWasAlreadyCalled:         "initTransactions was already called",
+	saysBegintransactionNeedsReadyTheProducer:    "beginTransaction needs READY, the producer is {}",
+	saysSendTheTransactionIsIn:                   "send: the transaction is in ABORTABLE_ERROR after {}; abort it first",
+	saysSendCannotSendOutsideA:                   "send: cannot send outside a transaction (state {})",
+	saysSendOffsetsNeedsInTransaction:            "sendOffsetsToTransaction needs IN_TRANSACTION, the producer is {}",
+	saysCommittransactionCannotCommitInAbortable: "commitTransaction: cannot commit in ABORTABLE_ERROR after {}; abort instead",
+	saysCommittransactionNeedsInTransactionThe:   "commitTransaction needs IN_TRANSACTION, the producer is {}",
+	saysAborttransactionNeedsInTransactionOr:     "abortTransaction needs IN_TRANSACTION or ABORTABLE_ERROR, the producer is {}",
+	saysUnexpectedErrorInInitproduceridresponse:  "Unexpected error in InitProducerIdResponse",
+	saysInitproduceridFailed:                     "InitProducerId failed",
+	saysRequestFenced:                            "{}: ProducerFencedException, another instance with the same transactional.id took over",
+	saysTxnoffsetcommitProducerfencedexception:   "TxnOffsetCommit: ProducerFencedException",
+	saysTxnoffsetcommitKafkaexception:            "TxnOffsetCommit: KafkaException",
+	saysDeliveryTimeoutMsOrRetries:               "delivery.timeout.ms or retries exhausted after {}",
+	saysTheBrokerLostThisProducer:                "the broker lost this producer's sequence",
+	saysSendToFailed:                             "send to {} failed",
+	saysProduceToInvalidproducerepochexception:   "produce to {}: InvalidProducerEpochException",
+	saysEndTxnFenced:                             "EndTxn: ProducerFencedException, another instance with the same transactional.id took over",
+	saysEndtxn:                                   "EndTxn",
+	saysEndtxnAbortFailedToAbort:                 "EndTxn(abort): Failed to abort transaction ({})",
+	saysArg:                                      "{}",
+	saysConfigConflict:                           "ConfigException: enable.idempotence=true but {}",
+	saysConfigNeedsIdempotence:                   "ConfigException: transactional.id needs idempotence, which is disabled",
+	saysAcksMustBeAll:                            "acks must be all",
+	saysRetriesMustBePositive:                    "retries must be greater than 0",
+	saysMaxInFlightAtMost5:                       "max.in.flight.requests.per.connection must be at most 5",
+	saysFetchReceives:                            "({}) receives {} {}{}; position {}",
+	saysFetchReceivesNothing:                     "({}) receives nothing from {}{}; position {}",
+	saysGroupDoesNotExistAnd:                     "group does not exist and generation {} >= 0",
+	saysGroupDoesNotExistGeneration:              "group does not exist, generation < 0: a simple group is created",
+	saysGeneration0AndNoMember:                   "generation < 0 and no member: accepted without member checks",
+	saysStaticMemberNowMapsTo:                    "static member {} now maps to {}",
+	saysMemberIsNotInThe:                         "member {} is not in the group",
+	saysGenerationIsNotTheGroup:                  "generation {} is not the group's generation {}",
+	saysMemberAndGenerationMatch:                 "member and generation match",
+	saysKafkaStopsAReadCommitted:                 "; Kafka stops a read_committed fetch at the last stable offset, so open transactions stay unread",
+	saysEpochStoredEpochIsNot:                    "; epoch {} < stored epoch {} is not refused (Kafka answers INVALID_PRODUCER_EPOCH)",
+	saysTheLeaderSkipsTheDuplicate:               "; the leader skips the duplicate and sequence checks: seq {} appended as it comes",
+	saysKafkaRefusesAnOlderEpoch:                 "; Kafka refuses an older epoch with PRODUCER_FENCED(90) or INVALID_PRODUCER_EPOCH(47)",
+	saysTxnoffsetcommitOn:                        "TxnOffsetCommit on {}",
+	saysAddpartitionstotxn:                       "AddPartitionsToTxn",
+	saysVerificationOf:                           "verification of {}",
+	saysSwitchBackOn:                             "teaching switch {}=true: Kafka's safeguard is back on",
+	saysSwitchOff:                                "teaching switch {}=false: Kafka's safeguard is OFF",
+	saysAddoffsetstotxn:                          "AddOffsetsToTxn",
+	saysResetLogStart:                            "the log start offset",
+	saysResetHW:                                  "the high watermark",
+	saysResetLSO:                                 "the LSO",
+	saysTxnLogTombstone:                          "a tombstone",
+	saysEpochIsCurrent:                           "epoch {} is the current epoch",
+	saysEpochIsRetry:                             "epoch {} is the retry epoch (current {} - 1)",
+	saysEpochOverflowRetry:                       "pid {} epoch {} retries the EndTxn that overflowed to pid {}",
+	saysEpochFencedTaken:                         "fenced epoch {} taken as the current epoch {} ({})",
+	saysEmptyAbortBump:                           "{}: an empty abort (no partitions, no markers), epoch bump",
+	saysEndV2Bump:                                "{} pid={} epoch={} -> epoch={} for {}, lastProducerEpoch {}",
+	saysEndV2BumpExhausted:                       "{} pid={} epoch={} -> epoch={} for {}, lastProducerEpoch {}; epoch exhausted: nextProducerId={}",
+	saysLedBy:                                    "{} is led by broker-{}",
+	saysStillLoading:                             "{} is still being loaded by this new coordinator",
+	saysMarkerStale:                              "marker epoch {} < stored epoch {}",
+	saysMarkerEpochOK:                            "epoch {} >= stored {}",
+	saysMarkerTV2Above:                           "TV2 marker epoch {} > stored {}",
+	saysMarkerTV2Retry:                           "TV2 marker epoch {} == stored with no open transaction: a retry of a written marker",
+	saysMarkerTV2Below:                           "TV2 marker epoch {} <= stored epoch {}",
+	saysTxnOffsetCommitName:                      "TxnOffsetCommit",
+	saysTxnOffsetCommitFailed:                    "TxnOffsetCommit (CommitFailedException)",
+	saysNoEndTxnTV2:                              "no send or sendOffsetsToTransaction in this transaction: no EndTxn is sent",
+	saysNoEndTxn:                                 "nothing was added to the transaction: no EndTxn is sent",
+	saysUpgradeBumpWait:                          "EndTxn is done; {} still waits for the epoch bump of the upgrade to TV2 (InitProducerId)",
+	saysAbortBumpWait:                            "EndTxn(abort) is done; abortTransaction still waits for the epoch bump (InitProducerId)",
+	saysHasPIDFromEndTxnV5:                       "has pid={} epoch={} from the EndTxn v5 answer (was pid={} epoch={}); sequences restart at 0",
+	saysTheRecordAtOffsetsIs:                     "the record {} at offsets {} is appended again at {}: pid={} bumped its epoch after a sequence gap and renumbered this unanswered batch, already appended under epoch {}, as epoch {} seq={}",
+	saysADelayedMarkerOfAn:                       "a delayed {} marker of an earlier, already completed transaction of pid={} closes the later transaction open here from offset {} at the same epoch; the {} decides it",
+	saysOffsetsAtCameFromA:                       "offsets {} at {} came from a TxnOffsetCommit of an earlier, already ended transaction of pid={}; the {} of the transaction it joined decides them",
+	saysADelayedOfAnAlready:                      "a delayed {} of an already ended transaction of pid={} starts a new transaction of {} in {} that no client is running; only the timeout will end it",
+	saysAbortedTxn:                               "an aborted transaction",
+	saysOpenTxn:                                  "a transaction still open",
+	saysABatchWithEpochWas:                       "a batch with epoch {} was accepted after epoch {}",
+	saysPidEpochSeqOverlapsOffsets:               "pid={} epoch={} seq={} overlaps offsets {}",
+	saysTheRecordSentOnceIs:                      "the record {} sent once is now in the log twice (offsets {} and again at {})",
+	saysCommitWithEpochCommitsOffsets:            "COMMIT with epoch {} commits offsets {} written with fenced epoch {}",
+	saysConsumerReturnedDataOffsets:              "{} consumer returned {} data {} offsets {}",
+	saysOneTransactionGotOnOne:                   "one transaction got {} on one partition and {} on {}",
+	saysOffsetsOfPidStartA:                       "offsets of pid={} start a transaction on {} that is not in the coordinator's transaction of {}: no marker of that transaction will decide them",
+	saysLsoHwLeoDoesNot:                          "LSO {} <= HW {} <= LEO {} does not hold",
+	saysClientIsNotALegal:                        "client {} -> {} is not a legal transition (TransactionManager.State.isTransitionValid)",
+	saysIsNotALegalTransition:                    "{} {} -> {} is not a legal transition (TransactionMetadata validPreviousStates)",
+	saysInputHasCommittedOutputs:                 "input {}@{} has {} committed outputs",
+	saysOffsetCommittedOutputNot:                 "offset {}={} is committed but the output for input {}@{} is not",
 }

@@ -183,7 +183,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	var out ErrorCode
 	switch code {
 	case None:
-		w.emit(EvSeqCheck, r.TP.String(), saysTheCoordinatorAddedToThe, r.TP).on(r.TP).txn(r.TransactionalID)
+		w.emit(EvSeqCheck, r.TP.String(), saysCoordinatorAdded, r.TP).on(r.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, b.ProducerID, b.ProducerEpoch); stale {
 			w.emitRule(EvSeqCheck, r.TP.String(), because(RuleEpochBeforeGuard, saysEpochStoredEpochCheckedBefore, num(int64(b.ProducerEpoch)), num(int64(stored))), saysRejectsPidEpochSeqNothing, num(b.ProducerID), num(int64(b.ProducerEpoch)), batchSeqs(b), InvalidProducerEpoch).on(r.TP).txn(r.TransactionalID).code(InvalidProducerEpoch)
 			w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: InvalidProducerEpoch})
@@ -194,7 +194,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	case ConcurrentTransactions:
 		if w.now-pk.Since < AddPartitionsLeaderRetryMaxMs {
 			// The produce waits at the leader; the add is tried again.
-			w.emitRule(EvSeqCheck, r.TP.String(), because(RuleTV2LeaderRetry, saysATv2LeaderRetries51), saysTheCoordinatorAnswersATransition, code, num(AddPartitionsLeaderBackoffMs)).on(r.TP).txn(r.TransactionalID).code(code)
+			w.emitRule(EvSeqCheck, r.TP.String(), because(RuleTV2LeaderRetry, saysTV2LeaderRetries), saysTheCoordinatorAnswersATransition, code, num(AddPartitionsLeaderBackoffMs)).on(r.TP).txn(r.TransactionalID).code(code)
 			corr := w.newCorr()
 			w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: pk.Msg, Guard: pk.Guard, Since: pk.Since})
 			w.setTimer(AddPartitionsLeaderBackoffMs, Timer{Kind: TimerAddPartitionsRetry, Owner: brokerAddr(id), ID: corr, TP: r.TP})
@@ -210,7 +210,7 @@ func (w *World) resumeProduceV2(pk parkedRequest, r *ProduceRequest, code ErrorC
 	}
 	why := because(RuleTV2AddResult, saysTv2ImplicitAddCoordinatorBecomes, codeName(code), codeName(out))
 	if code == ConcurrentTransactions {
-		why = because(RuleTV2AddUntranslated, saysTv2ReturnsConcurrentTransactionsUntranslated)
+		why = because(RuleTV2AddUntranslated, saysTV2Untranslated)
 	}
 	w.emitRule(EvSeqCheck, r.TP.String(), why, saysTheAddFailedRejectsThe, code, out).on(r.TP).txn(r.TransactionalID).code(out)
 	w.reply(pk.Msg, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: out})
@@ -257,7 +257,7 @@ func (w *World) txnOffsetCommitV2(id int, p *PartitionLog, m *Message, r *TxnOff
 	corr := w.newCorr()
 	guard := p.startVerification(r.ProducerID, NoSequence, r.ProducerEpoch, w.now, corr)
 	w.parked = append(w.parked, parkedRequest{Corr: corr, Msg: m, Guard: guard, Since: w.now})
-	w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTV2TxnOffsetAdd, saysTxnoffsetcommitV5Tv2TheGroup), saysHoldsTxnoffsetcommitOfPidAnd2, tpOffsets(r.Offsets), num(r.ProducerID), p.TP).on(p.TP).txn(r.TransactionalID)
+	w.emitRule(EvOffsets, groupActor(r.GroupID), because(RuleTV2TxnOffsetAdd, saysTxnoffsetcommitV5Tv2TheGroup), saysHoldsTxnOffsetCommitToAdd, tpOffsets(r.Offsets), num(r.ProducerID), p.TP).on(p.TP).txn(r.TransactionalID)
 	w.sendAddV2(id, corr, r.TransactionalID, r.ProducerID, r.ProducerEpoch, p.TP, r.Txn)
 }
 
@@ -268,18 +268,18 @@ func (w *World) resumeTxnOffsetCommitV2(pk parkedRequest, r *TxnOffsetCommitRequ
 	}
 	switch code {
 	case None:
-		w.emit(EvOffsets, groupActor(r.GroupID), saysTheCoordinatorAddedToThe2, p.TP, num(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
+		w.emit(EvOffsets, groupActor(r.GroupID), saysCoordinatorAddedForPid, p.TP, num(r.ProducerID)).on(p.TP).txn(r.TransactionalID)
 		if stored, stale := w.staleAfterAdd(p, r.ProducerID, r.ProducerEpoch); stale {
 			w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleEpochBeforeGuard, saysEpochStoredEpochOnChecked, num(int64(r.ProducerEpoch)), num(int64(stored)), p.TP))
 			return
 		}
 		w.writeTxnOffsetCommit(p, pk.Msg, r, w.addGuard(pk))
 	case ProducerFenced:
-		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetAddFailed, saysTheAddOfFailedWith, p.TP))
+		w.failTxnOffsetCommit(pk.Msg, r, InvalidProducerEpoch, because(RuleTV2TxnOffsetAddFailed, saysAddFailedFenced, p.TP))
 	case ConcurrentTransactions:
 		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, saysATransitionOfTheTransaction))
 	default:
-		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, saysTheAddOfFailedWith2, p.TP, codeName(code)))
+		w.failTxnOffsetCommit(pk.Msg, r, code, because(RuleTV2TxnOffsetAddFailed, saysAddFailedWith, p.TP, codeName(code)))
 	}
 }
 
@@ -331,7 +331,7 @@ func (w *World) onAddPartitionsV2(id int, m *Message, r *AddPartitionsToTxnReque
 	case !ok:
 		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, saysNoMetadataFor, quoted(r.TransactionalID)))
 	case completingV2(meta):
-		fail(ConcurrentTransactions, actor, because(RuleTV2PendingFirst, saysATransitionToIsPending, pendingState(meta)))
+		fail(ConcurrentTransactions, actor, because(RuleTV2PendingFirst, saysTransitionPendingFirst, pendingState(meta)))
 	case meta.ProducerID != r.ProducerID:
 		fail(InvalidProducerIDMapping, actor, because(RuleTV2AddPartitions, saysPidDoesNotMatch, num(r.ProducerID), num(meta.ProducerID)))
 	case meta.ProducerEpoch != r.ProducerEpoch && !w.acceptFencedEpoch(actor, r.TransactionalID, r.ProducerEpoch, meta.ProducerEpoch, sub(saysAddpartitionstotxn)):
@@ -460,7 +460,7 @@ func (w *World) onEndTxnV2(id int, m *Message, r *EndTxnRequest) {
 		return
 	}
 	if completingV2(meta) {
-		fail(ConcurrentTransactions, actor, because(RuleEndTxnV2, saysATransitionToIsPending2, pendingState(meta)))
+		fail(ConcurrentTransactions, actor, because(RuleEndTxnV2, saysTransitionPending, pendingState(meta)))
 		return
 	}
 	// retryOnOverflow: the client retries the EndTxn that overflowed the
@@ -527,7 +527,7 @@ func (w *World) bumpForEndV2(id int, t *TxnStatePartition, meta TxnMetadata, tar
 	target.PrevProducerID = meta.ProducerID
 	target.LastProducerEpoch = meta.ProducerEpoch
 	target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
-	why := because(RuleTV2EndTxnBump, saysTv2BumpsTheEpochOn)
+	why := because(RuleTV2EndTxnBump, saysTV2MarkersNewEpoch)
 	args := []arg{quoted(meta.TransactionalID), num(meta.ProducerID), num(meta.ProducerEpoch), num(target.ProducerEpoch), target.State, num(meta.ProducerEpoch)}
 	text := saysEndV2Bump
 	if meta.ProducerEpoch >= EpochExhaustedAt {
@@ -587,11 +587,11 @@ func (w *World) fenceTargetV2(id int, t *TxnStatePartition, meta TxnMetadata, ta
 		// bumped it again.
 		target.ProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 2)
 		target.LastProducerEpoch = bumpedEpoch(meta.ProducerEpoch, 1)
-		rule = because(RuleTV2FenceDoubleBump, saysTv2FenceInKafka4)
+		rule = because(RuleTV2FenceDoubleBump, saysTV2FenceKafka400)
 	}
 	if rel.RotateOnFence && meta.ProducerEpoch >= EpochExhaustedAt {
 		target.NextProducerID = w.allocatePID(id)
-		rule = rule.and(because(RuleTV2FenceOverflow, saysEpochExhaustedNextproduceridKafka4, num(target.NextProducerID)))
+		rule = rule.and(because(RuleTV2FenceOverflow, saysEpochExhaustedKafka430, num(target.NextProducerID)))
 	}
 	return rule
 }
@@ -606,7 +606,7 @@ func (w *World) completeTargetV2(t *TxnStatePartition, meta TxnMetadata, target 
 	if meta.NextProducerID != NoProducerID {
 		target.ProducerID = meta.NextProducerID
 		target.ProducerEpoch = 0
-		w.emitRule(EvEpoch, w.coordActor(t), because(RuleTV2Overflow, saysTv2EpochOverflowCompletexIs), saysPidEpochPidEpoch0, quoted(meta.TransactionalID), num(meta.ProducerID), num(int64(meta.ProducerEpoch)), num(target.ProducerID)).txn(meta.TransactionalID)
+		w.emitRule(EvEpoch, w.coordActor(t), because(RuleTV2Overflow, saysTv2EpochOverflowCompletexIs), saysNextPidEpoch0, quoted(meta.TransactionalID), num(meta.ProducerID), num(int64(meta.ProducerEpoch)), num(target.ProducerID)).txn(meta.TransactionalID)
 	}
 	target.NextProducerID = NoProducerID
 }

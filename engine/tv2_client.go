@@ -31,10 +31,10 @@ func (w *World) learnTxnVersion(p *Producer, init bool) {
 	rule := because(RuleClientVersion, saysTheClientReadsTheFinalized)
 	switch {
 	case v2 && init:
-		w.emitRule(EvInfo, p.Name, rule, saysUsesTransactionVersion2Kip)
+		w.emitRule(EvInfo, p.Name, rule, saysUsesTV2)
 	case v2:
 		p.BumpEpoch, p.TVUpgrade = true, true
-		w.emitRule(EvInfo, p.Name, rule.and(because(RuleUpgradeBump, saysAnUpgradeNeedsABump)), saysUsesTransactionVersion2Kip2)
+		w.emitRule(EvInfo, p.Name, rule.and(because(RuleUpgradeBump, saysAnUpgradeNeedsABump)), saysUsesTV2Next)
 	default:
 		w.emitRule(EvInfo, p.Name, rule, saysUsesTransactionVersion1From)
 	}
@@ -102,7 +102,7 @@ func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 				p.Parts[i].LastAckedSeq = NoSequence
 				p.Parts[i].Stale = false
 			}
-			w.emitRule(EvEpoch, p.Name, because(RuleEndTxnV5Epoch, saysTv2BumpsTheEpochOn2), saysHasPIDFromEndTxnV5, was...)
+			w.emitRule(EvEpoch, p.Name, because(RuleEndTxnV5Epoch, saysTV2EndTxnV5Returns), saysHasPIDFromEndTxnV5, was...)
 		}
 		w.endTxnDone(p)
 		return
@@ -118,7 +118,7 @@ func (w *World) onEndTxnRespV2(p *Producer, h TxnRequest, r *EndTxnResponse) {
 	p.EndRequested = 0
 	switch code := r.Code; {
 	case code == InvalidProducerEpoch || code == ProducerFenced:
-		w.fatal(p, ProducerFenced, sub(saysEndtxnProducerfencedexceptionAnotherInstanceWith))
+		w.fatal(p, ProducerFenced, sub(saysEndTxnFenced))
 	case code == UnknownProducerID:
 		w.abortable(p, code, sub(saysEndtxn))
 	case code == TransactionAbortable && aborting:

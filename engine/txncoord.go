@@ -295,7 +295,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 		return
 	}
 	if target.ProducerID != meta.ProducerID || target.ProducerEpoch != meta.ProducerEpoch {
-		w.emitRule(EvEpoch, actor, rule, saysPidEpochPidEpoch, quoted(r.TransactionalID), num(meta.ProducerID), num(int64(meta.ProducerEpoch)), num(target.ProducerID), num(int64(target.ProducerEpoch))).txn(r.TransactionalID)
+		w.emitRule(EvEpoch, actor, rule, saysPidEpochTo, quoted(r.TransactionalID), num(meta.ProducerID), num(int64(meta.ProducerEpoch)), num(target.ProducerID), num(int64(target.ProducerEpoch))).txn(r.TransactionalID)
 		rule = Rule{}
 	}
 	w.txnWrite(t, target, wInit, m, rule)
@@ -668,7 +668,7 @@ func (w *World) onEndTxn(id int, m *Message, r *EndTxnRequest) {
 			fail(InvalidTxnState, actor, because(RuleEndTxn, saysCompleteabortCommit))
 		}
 	default:
-		fail(InvalidTxnState, actor, because(RuleEndTxn, saysArgs2, meta.State, verb))
+		fail(InvalidTxnState, actor, because(RuleEndTxn, saysStatePlus, meta.State, verb))
 	}
 }
 
