@@ -104,7 +104,9 @@ func TestNoProseAtTheDecision(t *testing.T) {
 			t.Fatal(err)
 		}
 		at := func(n ast.Node) string { return fset.Position(n.Pos()).String() }
-		text := func(n ast.Node) string { return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset]) }
+		text := func(n ast.Node) string {
+			return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
