@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -119,7 +120,7 @@ func TestNoProseAtTheDecision(t *testing.T) {
 						continue
 					}
 					for _, name := range p.Names {
-						if !contains(allowed, name.Name) {
+						if !slices.Contains(allowed, name.Name) {
 							t.Errorf("%s: %s takes a string %s: pass a says code and typed args instead", at(name), n.Name.Name, name.Name)
 						}
 					}
@@ -245,13 +246,4 @@ func saysCodes(t *testing.T, fset *token.FileSet) map[string]says {
 		}
 	}
 	return codes
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
