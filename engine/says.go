@@ -153,7 +153,12 @@ func (p txnPart) String() string { return TxnStateTopic + "-" + itoa(int64(p)) }
 // clause completes.
 func sub(s says, args ...arg) arg { return newNote(s, args) }
 
-// The says codes, each with its words in saysTable.
+// The says codes, each with its words in saysTable, roughly in the order
+// of the files that use them (the network and faults, the partition
+// leader, the consumer, the group coordinator, the producer, the
+// transaction coordinator, TV2, the invariants). A code is wording only:
+// what decided an event, and where Kafka decides it, is its Rule's
+// Reason in the rule table (rule.go).
 const (
 	saysNone says = iota
 	saysRequestTimedOut
@@ -425,7 +430,6 @@ const (
 	saysResetLogStart
 	saysResetHW
 	saysResetLSO
-	saysTxnLogTombstone
 	saysEpochIsCurrent
 	saysEpochIsRetry
 	saysEpochOverflowRetry
@@ -467,6 +471,9 @@ const (
 	saysOffsetCommittedOutputNot
 )
 
+// saysTable is the words of each says code; each {} is filled by the
+// note's next argument. TestNoProseAtTheDecision checks that every call
+// passes as many arguments as its code's words have {}.
 var saysTable = [...]string{
 	saysRequestTimedOut:                          "request timed out",
 	saysNothingIsScheduled:                       "nothing is scheduled",
@@ -737,7 +744,6 @@ var saysTable = [...]string{
 	saysResetLogStart:                            "the log start offset",
 	saysResetHW:                                  "the high watermark",
 	saysResetLSO:                                 "the LSO",
-	saysTxnLogTombstone:                          "a tombstone",
 	saysEpochIsCurrent:                           "epoch {} is the current epoch",
 	saysEpochIsRetry:                             "epoch {} is the retry epoch (current {} - 1)",
 	saysEpochOverflowRetry:                       "pid {} epoch {} retries the EndTxn that overflowed to pid {}",
