@@ -153,10 +153,9 @@ func (p txnPart) String() string { return TxnStateTopic + "-" + itoa(int64(p)) }
 // clause completes.
 func sub(s says, args ...arg) arg { return newNote(s, args) }
 
-// The says codes, each with its words in saysTable, roughly in the order
-// of the files that use them (the network and faults, the partition
-// leader, the consumer, the group coordinator, the producer, the
-// transaction coordinator, TV2, the invariants). A code is wording only:
+// The says codes, each with its words in saysTable: first those of each
+// engine file in the files' alphabetical order (apply.go to txncoord.go),
+// then the ones that helpers returning notes use. A code is wording only:
 // what decided an event, and where Kafka decides it, is its Rule's
 // Reason in the rule table (rule.go).
 const (
