@@ -34,6 +34,7 @@ var commands = []func() *cobra.Command{
 	progressCommand,
 	runCommand,
 	checkCommand,
+	breakCommand,
 	serveCommand,
 	inspectCommand,
 	exportCommand,

@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+	"github.com/eoslab/eoslab/engine/search"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
+)
+
+// breakFlags are break's flags.
+type breakFlags struct {
+	off       []string
+	without   []string
+	kafka     kafkaValue
+	preset    string
+	depth     int
+	maxStates int
+	sends     int
+}
+
+func breakCommand() *cobra.Command {
+	var g breakFlags
+	var names []string
+	for _, m := range engine.Monitors() {
+		names = append(names, fmt.Sprintf("  %-19s %s", m.Invariant, m.Holds))
+	}
+	cmd := &cobra.Command{
+		Use:   "break GUARANTEE [--off SAFEGUARD...] [--kafka 3|4] [--depth N] [--max-states N] [FILE]",
+		Short: "find the shortest schedule that breaks a guarantee; print it as a scenario",
+		Long: `Searches what the world may do next, from a sandbox preset (--preset, the
+idempotent one by default) or a scenario FILE played to its end, for the
+shortest schedule of actions that breaks GUARANTEE, one of the engine's
+monitors:
+` + strings.Join(names, "\n") + `
+
+A schedule is made of the choices a waiting world has: which message in
+flight the network delivers next, drops, duplicates or holds back past the
+next timer; time passing to the next timer; a client call (each producer
+sends up to --sends records, p1, p2, ..., and a transactional one calls
+initTransactions, beginTransaction, commitTransaction, abortTransaction; a
+processor processes; a consumer polls); a producer or processor crashing and
+restarting, pausing and resuming. --without drops kinds of fault from the
+search: drop, duplicate, delay, crash, pause.
+
+The search is iterative deepening with every state hashed, so no state is
+explored twice and the schedule found is a shortest one; it tries at most
+--depth actions and keeps at most --max-states states, and says so when it
+stops there. --off switches a safeguard off first, as the sandbox's bar does:
+enable.idempotence, isolation.level, offsets, eoslab.broker.dedup,
+eoslab.broker.fencing, eoslab.consumer.lso (the last three are teaching
+switches, not Kafka settings).
+
+The schedule is printed as a scenario file: the setup, then each action with
+the events that decided it (and the rule, as 'eoslab run' prints them) as
+comments, then 'expect violation GUARANTEE'. 'eoslab run' of it replays to
+the violation.
+
+Exit code 0 when a schedule is found, 1 when none is within the bounds, 2 on
+invalid input.`,
+		Example: "  eoslab break duplicate-record --off enable.idempotence\n" +
+			"  eoslab break fenced-write --preset zombie --off eoslab.broker.fencing --depth 10\n" +
+			"  eoslab break uncommitted-read story.scn > broken.scn",
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return invalid("%s needs a GUARANTEE: one of %s (%s)", prefix(cmd), strings.Join(engine.InvariantNames(), ", "), see(cmd))
+			case len(args) > 2:
+				return invalid("%s takes a GUARANTEE and at most one scenario file (%s)", prefix(cmd), see(cmd))
+			}
+			return nil
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return engine.InvariantNames(), cobra.ShellCompDirectiveNoFileComp
+			}
+			return []string{"scn"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return breakCmd(cmd, g, args, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&g.off, "off", nil, "switch the safeguard `SAFEGUARD` off first (repeatable)")
+	f.StringArrayVar(&g.without, "without", nil, "leave the fault `KIND` out of the search: drop, duplicate, delay, crash, pause (repeatable)")
+	f.StringVar(&g.preset, "preset", "", "start from the sandbox preset `NAME` (idempotent, zombie, ctp, replicated) instead of a file")
+	f.IntVar(&g.depth, "depth", 8, "the longest schedule tried, in actions (1-40)")
+	f.IntVar(&g.maxStates, "max-states", 1000000, "the most distinct states kept (memory: some 100 bytes each)")
+	f.IntVar(&g.sends, "sends", 2, "the most records each producer sends (0-9)")
+	addKafka(cmd, &g.kafka, "the transaction protocol: 3 (transaction.version=1) or 4 (transaction.version=2)")
+	return cmd
+}
+
+// openExperiment opens a sandbox on a scenario file or a preset (the
+// idempotent one when neither is given), under Kafka 3 or 4, and switches
+// the safeguards named in off to off. notes are what the switches said.
+func openExperiment(cmd *cobra.Command, file, preset string, kafka kafkaValue, off []string) (x *adapt.Sandbox, notes []string, err error) {
+	switch {
+	case file != "" && preset != "":
+		return nil, nil, invalid("%s takes a scenario file or --preset, not both", prefix(cmd))
+	case file != "" && kafka != 0:
+		return nil, nil, invalid("%s --kafka picks the presets' protocol; a file sets its own with 'config transaction.version=N'", prefix(cmd))
+	case file != "":
+		x, err = openSandboxFile(file)
+	default:
+		if preset == "" {
+			preset = "idempotent"
+		}
+		x, err = adapt.OpenSandboxKafka(preset, kafka.or3())
+		if err != nil {
+			err = invalid("%s %v", prefix(cmd), err)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, key := range off {
+		s, ok := safeguardByKey(x, key)
+		switch {
+		case !ok:
+			return nil, nil, invalid("%s no safeguard %q; safeguards: %s", prefix(cmd), key, safeguardKeys(x))
+		case !s.Available:
+			return nil, nil, invalid("%s %s cannot be switched here: %s", prefix(cmd), key, s.Why)
+		case !s.On:
+			continue
+		}
+		msg, err := x.Toggle(s.ID)
+		if err != nil {
+			return nil, nil, invalid("%s %s: %v", prefix(cmd), key, err)
+		}
+		notes = append(notes, msg)
+	}
+	return x, notes, nil
+}
+
+func safeguardByKey(x *adapt.Sandbox, key string) (views.Safeguard, bool) {
+	for _, s := range x.Safeguards() {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return views.Safeguard{}, false
+}
+
+func safeguardKeys(x *adapt.Sandbox) string {
+	var keys []string
+	for _, s := range x.Safeguards() {
+		keys = append(keys, s.Key)
+	}
+	return strings.Join(keys, ", ")
+}
+
+func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer) error {
+	inv := args[0]
+	if !isInvariant(inv) {
+		return invalid("%s no guarantee %q; guarantees: %s", prefix(cmd), inv, strings.Join(engine.InvariantNames(), ", "))
+	}
+	switch {
+	case g.depth < 1 || g.depth > 40:
+		return invalid("%s --depth takes 1 to 40, not %d", prefix(cmd), g.depth)
+	case g.maxStates < 1:
+		return invalid("%s --max-states takes a positive number, not %d", prefix(cmd), g.maxStates)
+	case g.sends < 0 || g.sends > 9:
+		return invalid("%s --sends takes 0 to 9, not %d", prefix(cmd), g.sends)
+	}
+	var without search.Faults
+	for _, n := range g.without {
+		f := search.FaultByName(n)
+		if f == 0 {
+			return invalid("%s --without takes %s, not %q", prefix(cmd), strings.Join(search.FaultNames, ", "), n)
+		}
+		without |= f
+	}
+	file := ""
+	if len(args) == 2 {
+		file = args[1]
+	}
+	x, notes, err := openExperiment(cmd, file, g.preset, g.kafka, g.off)
+	if err != nil {
+		return err
+	}
+	scenario := x.Scenario()
+	start, err := playScenario(scenario)
+	if err != nil {
+		return invalid("%s %v", prefix(cmd), err)
+	}
+	r := search.Find(start, search.Options{Invariant: inv, Depth: g.depth, MaxStates: g.maxStates, Sends: g.sends, Without: without})
+	switch {
+	case r.Found:
+		return writeSchedule(stdout, inv, scenario, notes, start, r)
+	case r.Full:
+		fmt.Fprintf(stdout, "stopped: %d distinct states is the most --max-states keeps; no schedule of at most %d actions breaks %s (%d searched in full)\n",
+			r.States, r.Depth, inv, r.Depth)
+	case r.Depth < g.depth:
+		fmt.Fprintf(stdout, "no schedule breaks %s: all %d reachable states explored (within %d sends a producer)\n", inv, r.States, g.sends)
+	default:
+		fmt.Fprintf(stdout, "no schedule of at most %d actions breaks %s: %d distinct states explored\n", g.depth, inv, r.States)
+	}
+	return failed(fmt.Sprintf("%s no schedule found", prefix(cmd)))
+}
+
+func isInvariant(name string) bool {
+	for _, n := range engine.InvariantNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// playScenario plays a scenario's actions on a fresh world, as 'eoslab
+// run' would (its expectations are not checked: the schedule found
+// replaces whatever the file went on to expect).
+func playScenario(src string) (*engine.World, error) {
+	cmds, err := script.Parse("scenario", []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	w := engine.New(engine.DefaultConfig())
+	for _, c := range cmds {
+		if c.Action == nil {
+			continue
+		}
+		if _, err := w.Apply(c.Action); err != nil {
+			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c.Text, err)
+		}
+	}
+	return w, nil
+}
+
+// writeSchedule prints the scenario, the schedule with the events that
+// decided each step as comments, and the expectation.
+func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *engine.World, r search.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# eoslab break %s: %d action(s) break it; %d distinct states explored\n", inv, len(r.Schedule), r.States)
+	for _, m := range engine.Monitors() {
+		if m.Invariant == inv {
+			fmt.Fprintf(&b, "# %q becomes %q\n", m.Holds, m.Broken)
+		}
+	}
+	for _, n := range notes {
+		b.WriteString("# " + strings.ReplaceAll(n, "\n", " ") + "\n")
+	}
+	b.WriteString("# Replay it with 'eoslab run FILE'.\n")
+	for _, l := range strings.SplitAfter(scenario, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			b.WriteString(l)
+		}
+	}
+	b.WriteString("# The schedule:\n")
+	w := start.Clone()
+	for i, a := range r.Schedule {
+		b.WriteString(a.String() + "\n")
+		evs, err := w.Apply(a)
+		if err != nil {
+			return failed(fmt.Sprintf("eoslab break: step %d (%s) was refused on replay: %v", i+1, a, err))
+		}
+		for _, e := range narration(evs) {
+			b.WriteString("#   " + e + "\n")
+		}
+	}
+	b.WriteString("expect violation " + inv + "\n")
+	if w.ViolationCount(inv) == 0 {
+		return failed("eoslab break: the schedule did not break " + inv + " on replay")
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}
+
+// narration is the lines of a step's events that decided something: those
+// with a rule, the faults, the errors a client got and the violations;
+// the first event after the action's own when none did.
+func narration(evs []engine.Event) []string {
+	var out []string
+	for _, e := range evs {
+		switch {
+		case e.Kind == engine.EvAction:
+		case !e.Rule.IsZero(), e.Kind == engine.EvFault, e.Kind == engine.EvClientError, e.Kind == engine.EvViolation:
+			out = append(out, e.Line())
+		}
+	}
+	if len(out) == 0 {
+		for _, e := range evs {
+			if e.Kind != engine.EvAction {
+				return []string{e.Line()}
+			}
+		}
+	}
+	return out
+}
