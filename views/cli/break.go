@@ -54,7 +54,7 @@ explored twice and the schedule found is a shortest one; it tries at most
 --depth actions and keeps at most --max-states states, and says so when it
 stops there. --off switches a safeguard off first, as the sandbox's bar does:
 enable.idempotence, isolation.level, offsets, eoslab.broker.dedup,
-eoslab.broker.fencing, eoslab.consumer.lso (the last three are teaching
+eoslab.epoch.fencing, eoslab.lso (the last three are teaching
 switches, not Kafka settings).
 
 The schedule is printed as a scenario file: the setup, then each action with
@@ -65,7 +65,7 @@ the violation.
 Exit code 0 when a schedule is found, 1 when none is within the bounds, 2 on
 invalid input.`,
 		Example: "  eoslab break duplicate-record --off enable.idempotence\n" +
-			"  eoslab break fenced-write --preset zombie --off eoslab.broker.fencing --depth 10\n" +
+			"  eoslab break fenced-write --preset zombie --off eoslab.epoch.fencing --depth 10\n" +
 			"  eoslab break uncommitted-read story.scn > broken.scn",
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {

@@ -35,6 +35,7 @@ var commands = []func() *cobra.Command{
 	runCommand,
 	checkCommand,
 	breakCommand,
+	compareCommand,
 	serveCommand,
 	inspectCommand,
 	exportCommand,
