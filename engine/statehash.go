@@ -1,15 +1,16 @@
 package engine
 
 import (
-	"math"
 	"math/bits"
 	"reflect"
+	"unsafe"
 )
 
 // StateHash is a hash of what the world will do from here: two worlds
 // with the same hash behave alike under the same actions, up to the
 // numbers of the messages they send. A search over schedules (package
-// engine/search) explores a world only once by this hash.
+// engine/search) explores a world only once by this hash; it keeps a
+// StateHasher, which hashes many worlds faster than StateHash.
 //
 // What it leaves out is what no rule reads, or reads only to number:
 //   - the history: events, violations (the monitors' counts stay), the
@@ -21,36 +22,63 @@ import (
 //   - request timeouts cancelled but still queued (cancelTimer), which
 //     never fire;
 //   - the configuration: the worlds a search compares share one (it
-//     makes no config action), and hashing it cost a quarter of the rest.
+//     makes no config action).
 //
-// Everything else is hashed field by field by reflection, so a field
-// added to a client, a log or a coordinator is part of the state without
-// a change here. Maps are hashed as the sum of their entries' hashes,
-// which does not depend on the order a map is ranged over.
-func (w *World) StateHash() uint64 {
-	h := stateHasher{h: 0x9E3779B97F4A7C15}
+// Everything else is hashed field by field, so a field added to a client,
+// a log or a coordinator is part of the state without a change here. Maps
+// are hashed as the sum of their entries' hashes, which does not depend
+// on the order a map is ranged over.
+func (w *World) StateHash() uint64 { return NewStateHasher().Hash(w) }
+
+// StateHasher hashes worlds (StateHash). It learns the layout of each
+// type once, by reflection, and then reads the fields where they lie: a
+// walk by reflection for every world cost more than cloning the world.
+// A StateHasher is not safe for use by two goroutines at once.
+type StateHasher struct {
+	plans map[reflect.Type]*hashPlan
+	// The plans of the world's fields, looked up once.
+	brokers, topics, partitions, txnParts, groups, producers, consumers, processors,
+	msg, timer, held, parked, timerKey, outcomes, outputs, switches *hashPlan
+}
+
+// NewStateHasher makes a StateHasher.
+func NewStateHasher() *StateHasher {
+	sh := &StateHasher{plans: map[reflect.Type]*hashPlan{}}
+	var w World
+	var it item
+	of := func(p any) *hashPlan { return sh.plan(reflect.TypeOf(p).Elem()) }
+	sh.brokers, sh.topics, sh.partitions, sh.txnParts = of(&w.brokers), of(&w.topics), of(&w.partitions), of(&w.txnParts)
+	sh.groups, sh.producers, sh.consumers, sh.processors = of(&w.groups), of(&w.producers), of(&w.consumers), of(&w.processors)
+	sh.msg, sh.timer, sh.held, sh.parked = of(&it.Msg), of(&it.Timer), of(&w.held), of(&w.parked)
+	sh.timerKey, sh.outcomes, sh.outputs, sh.switches = of(new(timerKey)), of(&w.txnOutcomes), of(&w.outputs), of(&w.switches)
+	return sh
+}
+
+// Hash is w's StateHash.
+func (sh *StateHasher) Hash(w *World) uint64 {
+	h := stateHasher{h: 0x9E3779B97F4A7C15, sh: sh}
 	h.int(w.now)
 	h.bool(w.started)
-	h.value(reflect.ValueOf(w.brokers))
-	h.value(reflect.ValueOf(w.topics))
-	h.value(reflect.ValueOf(w.partitions))
-	h.value(reflect.ValueOf(w.txnParts))
-	h.value(reflect.ValueOf(w.groups))
-	h.value(reflect.ValueOf(w.producers))
-	h.value(reflect.ValueOf(w.consumers))
-	h.value(reflect.ValueOf(w.processors))
+	h.at(sh.brokers, unsafe.Pointer(&w.brokers))
+	h.at(sh.topics, unsafe.Pointer(&w.topics))
+	h.at(sh.partitions, unsafe.Pointer(&w.partitions))
+	h.at(sh.txnParts, unsafe.Pointer(&w.txnParts))
+	h.at(sh.groups, unsafe.Pointer(&w.groups))
+	h.at(sh.producers, unsafe.Pointer(&w.producers))
+	h.at(sh.consumers, unsafe.Pointer(&w.consumers))
+	h.at(sh.processors, unsafe.Pointer(&w.processors))
 	for _, it := range w.queue.sorted() {
-		if w.cancelled[it.Seq] {
+		if w.isCancelled(&it) {
 			continue
 		}
 		h.int(it.At)
 		h.uint(uint64(it.Kind))
-		h.value(reflect.ValueOf(it.Msg))
-		h.value(reflect.ValueOf(&it.Timer).Elem())
+		h.at(sh.msg, unsafe.Pointer(&it.Msg))
+		h.at(sh.timer, unsafe.Pointer(&it.Timer))
 	}
 	h.int(w.nextTxnDeadline)
-	h.value(reflect.ValueOf(w.held))
-	h.value(reflect.ValueOf(w.parked))
+	h.at(sh.held, unsafe.Pointer(&w.held))
+	h.at(sh.parked, unsafe.Pointer(&w.parked))
 	h.int(w.nextCorr)
 	h.int(w.nextUID)
 	h.int(w.nextTxn)
@@ -58,24 +86,27 @@ func (w *World) StateHash() uint64 {
 	h.int(w.nextMember)
 	var keys uint64
 	for k := range w.timeouts {
-		sub := stateHasher{h: 1}
-		sub.value(reflect.ValueOf(k))
+		sub := stateHasher{h: 1, sh: sh}
+		sub.at(sh.timerKey, unsafe.Pointer(&k))
 		keys += sub.sum()
 	}
 	h.uint(keys)
-	h.value(reflect.ValueOf(w.txnOutcomes))
-	h.value(reflect.ValueOf(w.outputs))
+	h.at(sh.outcomes, unsafe.Pointer(&w.txnOutcomes))
+	h.at(sh.outputs, unsafe.Pointer(&w.outputs))
 	for _, m := range w.monitors {
 		h.int(int64(m.count))
 	}
-	h.value(reflect.ValueOf(w.switches))
+	h.at(sh.switches, unsafe.Pointer(&w.switches))
 	return h.sum()
 }
 
 // stateHasher folds 64-bit words into a hash (a multiply-rotate mix, as
 // in xxHash's rounds); the standard library's hash/maphash is seeded per
 // process, and a search must explore in the same order on every run.
-type stateHasher struct{ h uint64 }
+type stateHasher struct {
+	h  uint64
+	sh *StateHasher
+}
 
 func (s *stateHasher) uint(v uint64) {
 	s.h ^= v * 0xC2B2AE3D27D4EB4F
@@ -113,61 +144,202 @@ func (s *stateHasher) sum() uint64 {
 	return h
 }
 
+// hashOp is how one piece of a value is hashed.
+type hashOp uint8
+
+const (
+	opSkip hashOp = iota
+	opBool
+	opInt8
+	opInt16
+	opInt32
+	opInt64
+	opUint8
+	opUint16
+	opUint32
+	opUint64
+	opFloat
+	opString
+	opStruct
+	opArray
+	opSlice
+	opPointer
+	opMap
+	opInterface
+)
+
+// hashPlan is how a value of one type is hashed: by its op, a struct
+// by its fields' plans at their offsets.
+type hashPlan struct {
+	op     hashOp
+	typ    reflect.Type
+	size   uintptr
+	fields []fieldPlan // opStruct
+	elem   *hashPlan   // opArray, opSlice, opPointer; opMap: the value
+	key    *hashPlan   // opMap
+	n      int         // opArray
+	// k and v are scratch values a map's entries are copied into, busy
+	// while they are in use.
+	k, v reflect.Value
+	busy bool
+}
+
+type fieldPlan struct {
+	off  uintptr
+	plan *hashPlan
+}
+
 // messageType is Message, whose ID the hash leaves out.
 var messageType = reflect.TypeOf(Message{})
 
-func (s *stateHasher) value(v reflect.Value) {
-	switch v.Kind() {
+func (sh *StateHasher) plan(t reflect.Type) *hashPlan {
+	if p, ok := sh.plans[t]; ok {
+		return p
+	}
+	p := &hashPlan{typ: t, size: t.Size()}
+	sh.plans[t] = p // before the parts: a type may refer to itself
+	switch t.Kind() {
 	case reflect.Bool:
-		s.bool(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		s.int(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		s.uint(v.Uint())
-	case reflect.Float32, reflect.Float64:
-		s.uint(math.Float64bits(v.Float()))
+		p.op = opBool
+	case reflect.Int8:
+		p.op = opInt8
+	case reflect.Int16:
+		p.op = opInt16
+	case reflect.Int32:
+		p.op = opInt32
+	case reflect.Int, reflect.Int64:
+		p.op = opInt64
+	case reflect.Uint8:
+		p.op = opUint8
+	case reflect.Uint16:
+		p.op = opUint16
+	case reflect.Uint32:
+		p.op = opUint32
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		p.op = opUint64
+	case reflect.Float32:
+		p.op = opUint32
+	case reflect.Float64:
+		p.op = opFloat
 	case reflect.String:
-		s.string(v.String())
-	case reflect.Slice, reflect.Array:
-		n := v.Len()
-		s.uint(uint64(n))
-		for i := 0; i < n; i++ {
-			s.value(v.Index(i))
+		p.op = opString
+	case reflect.Struct:
+		p.op = opStruct
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if t == messageType && f.Name == "ID" {
+				continue
+			}
+			if fp := sh.plan(f.Type); fp.op != opSkip {
+				p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
+			}
 		}
-	case reflect.Map:
-		s.uint(uint64(v.Len()))
-		var sum uint64
-		it := v.MapRange()
-		for it.Next() {
-			e := stateHasher{h: 3}
-			e.value(it.Key())
-			e.value(it.Value())
-			sum += e.sum()
-		}
-		s.uint(sum)
+	case reflect.Array:
+		p.op, p.elem, p.n = opArray, sh.plan(t.Elem()), t.Len()
+	case reflect.Slice:
+		p.op, p.elem = opSlice, sh.plan(t.Elem())
 	case reflect.Pointer:
-		if v.IsNil() {
+		p.op, p.elem = opPointer, sh.plan(t.Elem())
+	case reflect.Map:
+		p.op, p.key, p.elem = opMap, sh.plan(t.Key()), sh.plan(t.Elem())
+		p.k, p.v = reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	case reflect.Interface:
+		p.op = opInterface
+	}
+	// Funcs, channels, complex numbers and unsafe pointers hold no state
+	// of the simulation: opSkip.
+	return p
+}
+
+// at hashes the value of plan p's type at ptr.
+func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
+	switch p.op {
+	case opBool:
+		s.bool(*(*bool)(ptr))
+	case opInt8:
+		s.int(int64(*(*int8)(ptr)))
+	case opInt16:
+		s.int(int64(*(*int16)(ptr)))
+	case opInt32:
+		s.int(int64(*(*int32)(ptr)))
+	case opInt64:
+		s.int(*(*int64)(ptr))
+	case opUint8:
+		s.uint(uint64(*(*uint8)(ptr)))
+	case opUint16:
+		s.uint(uint64(*(*uint16)(ptr)))
+	case opUint32:
+		s.uint(uint64(*(*uint32)(ptr)))
+	case opUint64:
+		s.uint(*(*uint64)(ptr))
+	case opFloat:
+		s.uint(*(*uint64)(ptr))
+	case opString:
+		s.string(*(*string)(ptr))
+	case opStruct:
+		for _, f := range p.fields {
+			s.at(f.plan, unsafe.Add(ptr, f.off))
+		}
+	case opArray:
+		s.uint(uint64(p.n))
+		for i := 0; i < p.n; i++ {
+			s.at(p.elem, unsafe.Add(ptr, uintptr(i)*p.elem.size))
+		}
+	case opSlice:
+		// A slice is its array's address, its length and its capacity.
+		n := *(*int)(unsafe.Add(ptr, unsafe.Sizeof(uintptr(0))))
+		s.uint(uint64(n))
+		if n == 0 {
+			return
+		}
+		data := *(*unsafe.Pointer)(ptr) // a slice starts with its array's address
+		for i := 0; i < n; i++ {
+			s.at(p.elem, unsafe.Add(data, uintptr(i)*p.elem.size))
+		}
+	case opPointer:
+		q := *(*unsafe.Pointer)(ptr)
+		if q == nil {
 			s.uint(0)
 			return
 		}
 		s.uint(1)
-		s.value(v.Elem())
-	case reflect.Interface:
+		s.at(p.elem, q)
+	case opMap:
+		m := reflect.NewAt(p.typ, ptr).Elem()
+		s.uint(uint64(m.Len()))
+		k, v := p.k, p.v
+		if p.busy {
+			// A map of this type inside one being hashed: scratch of its own.
+			k, v = reflect.New(p.typ.Key()).Elem(), reflect.New(p.typ.Elem()).Elem()
+		}
+		p.busy = true
+		var sum uint64
+		it := m.MapRange()
+		for it.Next() {
+			k.SetIterKey(it)
+			v.SetIterValue(it)
+			e := stateHasher{h: 3, sh: s.sh}
+			e.at(p.key, k.Addr().UnsafePointer())
+			e.at(p.elem, v.Addr().UnsafePointer())
+			sum += e.sum()
+		}
+		p.busy = false
+		s.uint(sum)
+	case opInterface:
+		v := reflect.NewAt(p.typ, ptr).Elem()
 		if v.IsNil() {
 			s.uint(0)
 			return
 		}
 		e := v.Elem()
 		s.string(e.Type().String())
-		s.value(e)
-	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < v.NumField(); i++ {
-			if t == messageType && t.Field(i).Name == "ID" {
-				continue
-			}
-			s.value(v.Field(i))
+		if e.Kind() == reflect.Pointer {
+			s.uint(1)
+			s.at(s.sh.plan(e.Type().Elem()), e.UnsafePointer())
+			return
 		}
+		c := reflect.New(e.Type())
+		c.Elem().Set(e)
+		s.at(s.sh.plan(e.Type()), c.UnsafePointer())
 	}
-	// Funcs, channels and unsafe pointers hold no state of the simulation.
 }

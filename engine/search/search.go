@@ -25,7 +25,8 @@ import (
 
 // Options bound a search.
 type Options struct {
-	// Invariant is the monitor to break (engine.InvariantNames).
+	// Invariant is the monitor to break (engine.InvariantNames); ""
+	// is any of them.
 	Invariant string
 	// Depth is the longest schedule tried, in actions.
 	Depth int
@@ -74,6 +75,9 @@ type Result struct {
 	// searched completely (or, when Found, the schedule's length).
 	States int
 	Depth  int
+	// Tried is the moves tried, over every bound: each a copy of a
+	// world stepped once (most lead to a state already seen).
+	Tried int
 	// Full reports that the table of states reached MaxStates before
 	// the search was done: no schedule was found within what it saw.
 	Full bool
@@ -81,20 +85,20 @@ type Result struct {
 
 // Find searches from start, which it does not change.
 func Find(start *engine.World, o Options) Result {
-	s := &searcher{o: o, seen: map[uint64]uint8{}}
-	if start.ViolationCount(o.Invariant) > 0 {
+	s := &searcher{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher()}
+	if violations(start, o.Invariant) > 0 {
 		return Result{Found: true, States: 1}
 	}
-	s.base = start.ViolationCount(o.Invariant)
 	sends := s.initialSends(start)
 	var res Result
 	for bound := 1; bound <= o.Depth; bound++ {
 		clear(s.seen)
-		s.seen[mix(start.StateHash(), sends)] = 0
+		s.seen[mix(s.hasher.Hash(start), sends)] = 0
 		s.bound = bound
 		s.path = s.path[:0]
 		found := s.dfs(start, sends, 0)
 		res.States = len(s.seen)
+		res.Tried = s.tried
 		if found {
 			res.Found, res.Depth = true, len(s.path)
 			res.Schedule = append([]engine.Action(nil), s.path...)
@@ -121,11 +125,28 @@ type searcher struct {
 	bound   int
 	path    []engine.Action
 	scratch engine.SearchScratch
-	base    int
+	hasher  *engine.StateHasher
 	full    bool
+	tried   int
 	cut     bool // some state at the bound had moves left
 	moves   [][]move
 }
+
+// violations counts the violations of inv, of every invariant when inv
+// is "".
+func violations(w *engine.World, inv string) int {
+	if inv != "" {
+		return w.ViolationCount(inv)
+	}
+	n := 0
+	for _, name := range allInvariants {
+		n += w.ViolationCount(name)
+	}
+	return n
+}
+
+// allInvariants are the invariants "" stands for.
+var allInvariants = engine.InvariantNames()
 
 // sendCounts are the sends each producer made on a path, indexed as
 // engine.World.AllProducers: they name the next value, and bound the
@@ -156,12 +177,13 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 	}
 	s.moves[d] = moves(w, sends, s.o, s.moves[d][:0])
 	for _, m := range s.moves[d] {
+		s.tried++
 		c := w.CloneForSearch(&s.scratch)
 		if _, err := c.Apply(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
 		s.path = append(s.path[:d], m.Action)
-		if c.ViolationCount(s.o.Invariant) > s.base {
+		if violations(c, s.o.Invariant) > 0 {
 			return true
 		}
 		next := sends
@@ -170,7 +192,7 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 			b[m.Sender]++
 			next = sendCounts(b)
 		}
-		h := mix(c.StateHash(), next)
+		h := mix(s.hasher.Hash(c), next)
 		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
 			continue
 		}
@@ -231,8 +253,12 @@ func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 			add(engine.Delay{Msg: sel, Ms: timerAt - it.At + 1})
 		}
 	}
-	if all := w.Pending(true); len(all) > 0 {
+	if all := w.Pending(true); len(all) > 0 && all[0].Msg == nil {
+		// The next item is a timer (with a message first, step is the
+		// delivery of that message, tried above).
 		add(engine.Step{})
+	}
+	if all := w.Pending(true); len(all) > 0 {
 		// Time passing to the next client timer (a request timeout, a
 		// retry backoff): what is due before it happens on the way, the
 		// coordinator's periodic checks included.

@@ -25,6 +25,8 @@ func world(t testing.TB, src string) *engine.World {
 	return w
 }
 
+const presetIdempotent = "topic t partitions=2\nproducer P\nconsumer C isolation.level=read_committed auto.offset.reset=earliest\n"
+
 const lostAck = "topic t\nproducer P enable.idempotence=false\n"
 
 func TestLostAckDuplicateWithoutIdempotence(t *testing.T) {
@@ -37,12 +39,4 @@ func TestLostAckDuplicateWithoutIdempotence(t *testing.T) {
 		t.Log(a.String())
 	}
 	t.Log(r.States)
-}
-
-func BenchmarkIdempotentDepth5(b *testing.B) {
-	w := world(b, "topic t partitions=2\nproducer P\nconsumer C isolation.level=read_committed auto.offset.reset=earliest\n")
-	for i := 0; i < b.N; i++ {
-		r := Find(w, Options{Invariant: engine.InvDuplicateRecord, Depth: 5, MaxStates: 1000000, Sends: 2})
-		b.ReportMetric(float64(r.States), "states")
-	}
 }

@@ -37,7 +37,7 @@ func breakCommand() *cobra.Command {
 		Long: `Searches what the world may do next, from a sandbox preset (--preset, the
 idempotent one by default) or a scenario FILE played to its end, for the
 shortest schedule of actions that breaks GUARANTEE, one of the engine's
-monitors:
+monitors (or any of them: GUARANTEE any):
 ` + strings.Join(names, "\n") + `
 
 A schedule is made of the choices a waiting world has: which message in
@@ -70,7 +70,7 @@ invalid input.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
-				return invalid("%s needs a GUARANTEE: one of %s (%s)", prefix(cmd), strings.Join(engine.InvariantNames(), ", "), see(cmd))
+				return invalid("%s needs a GUARANTEE: one of %s, or any (%s)", prefix(cmd), strings.Join(engine.InvariantNames(), ", "), see(cmd))
 			case len(args) > 2:
 				return invalid("%s takes a GUARANTEE and at most one scenario file (%s)", prefix(cmd), see(cmd))
 			}
@@ -78,7 +78,7 @@ invalid input.`,
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
-				return engine.InvariantNames(), cobra.ShellCompDirectiveNoFileComp
+				return append(engine.InvariantNames(), "any"), cobra.ShellCompDirectiveNoFileComp
 			}
 			return []string{"scn"}, cobra.ShellCompDirectiveFilterFileExt
 		},
@@ -158,8 +158,12 @@ func safeguardKeys(x *adapt.Sandbox) string {
 
 func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer) error {
 	inv := args[0]
-	if !isInvariant(inv) {
-		return invalid("%s no guarantee %q; guarantees: %s", prefix(cmd), inv, strings.Join(engine.InvariantNames(), ", "))
+	if inv != "any" && !isInvariant(inv) {
+		return invalid("%s no guarantee %q; guarantees: %s, or any", prefix(cmd), inv, strings.Join(engine.InvariantNames(), ", "))
+	}
+	target := inv
+	if inv == "any" {
+		target = ""
 	}
 	switch {
 	case g.depth < 1 || g.depth > 40:
@@ -190,7 +194,7 @@ func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer)
 	if err != nil {
 		return invalid("%s %v", prefix(cmd), err)
 	}
-	r := search.Find(start, search.Options{Invariant: inv, Depth: g.depth, MaxStates: g.maxStates, Sends: g.sends, Without: without})
+	r := search.Find(start, search.Options{Invariant: target, Depth: g.depth, MaxStates: g.maxStates, Sends: g.sends, Without: without})
 	switch {
 	case r.Found:
 		return writeSchedule(stdout, inv, scenario, notes, start, r)
@@ -235,15 +239,34 @@ func playScenario(src string) (*engine.World, error) {
 }
 
 // writeSchedule prints the scenario, the schedule with the events that
-// decided each step as comments, and the expectation.
+// decided each step as comments, and the expectation. It replays the
+// schedule first: the events it narrates are the replay's.
 func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *engine.World, r search.Result) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# eoslab break %s: %d action(s) break it; %d distinct states explored\n", inv, len(r.Schedule), r.States)
-	for _, m := range engine.Monitors() {
-		if m.Invariant == inv {
-			fmt.Fprintf(&b, "# %q becomes %q\n", m.Holds, m.Broken)
+	var steps strings.Builder
+	w := start.Clone()
+	for i, a := range r.Schedule {
+		steps.WriteString(a.String() + "\n")
+		evs, err := w.Apply(a)
+		if err != nil {
+			return failed(fmt.Sprintf("eoslab break: step %d (%s) was refused on replay: %v", i+1, a, err))
+		}
+		for _, e := range narration(evs) {
+			steps.WriteString("#   " + e + "\n")
 		}
 	}
+	var broken engine.MonitorState
+	for _, m := range w.MonitorStatus() {
+		if m.Broken && (inv == "any" || m.Invariant == inv) {
+			broken = m
+			break
+		}
+	}
+	if broken.Invariant == "" {
+		return failed("eoslab break: the schedule did not break " + inv + " on replay")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# eoslab break %s: %d action(s) break %s; %d distinct states explored\n", inv, len(r.Schedule), broken.Invariant, r.States)
+	fmt.Fprintf(&b, "# %q becomes %q\n", broken.Holds, broken.Monitor.Broken)
 	for _, n := range notes {
 		b.WriteString("# " + strings.ReplaceAll(n, "\n", " ") + "\n")
 	}
@@ -254,21 +277,8 @@ func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *e
 		}
 	}
 	b.WriteString("# The schedule:\n")
-	w := start.Clone()
-	for i, a := range r.Schedule {
-		b.WriteString(a.String() + "\n")
-		evs, err := w.Apply(a)
-		if err != nil {
-			return failed(fmt.Sprintf("eoslab break: step %d (%s) was refused on replay: %v", i+1, a, err))
-		}
-		for _, e := range narration(evs) {
-			b.WriteString("#   " + e + "\n")
-		}
-	}
-	b.WriteString("expect violation " + inv + "\n")
-	if w.ViolationCount(inv) == 0 {
-		return failed("eoslab break: the schedule did not break " + inv + " on replay")
-	}
+	b.WriteString(steps.String())
+	b.WriteString("expect violation " + broken.Invariant + "\n")
 	_, err := io.WriteString(out, b.String())
 	return err
 }
