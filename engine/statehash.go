@@ -39,6 +39,7 @@ type StateHasher struct {
 	// The plans of the world's fields, looked up once.
 	brokers, topics, partitions, txnParts, groups, producers, consumers, processors,
 	msg, timer, held, parked, timerKey, outcomes, outputs, switches *hashPlan
+	key timerKey
 }
 
 // NewStateHasher makes a StateHasher.
@@ -67,15 +68,30 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	h.at(sh.producers, unsafe.Pointer(&w.producers))
 	h.at(sh.consumers, unsafe.Pointer(&w.consumers))
 	h.at(sh.processors, unsafe.Pointer(&w.processors))
-	for _, it := range w.queue.sorted() {
-		if w.isCancelled(&it) {
+	// The queue in delivery order, without sorting it: each item with its
+	// place in that order (the queue holds a few dozen items at most).
+	var queue uint64
+	n := w.queue.len()
+	for i := 0; i < n; i++ {
+		it := w.queue.at(i)
+		if w.isCancelled(it) {
 			continue
 		}
-		h.int(it.At)
-		h.uint(uint64(it.Kind))
-		h.at(sh.msg, unsafe.Pointer(&it.Msg))
-		h.at(sh.timer, unsafe.Pointer(&it.Timer))
+		rank := 0
+		for j := 0; j < n; j++ {
+			if o := w.queue.at(j); j != i && !w.isCancelled(o) && o.less(it) {
+				rank++
+			}
+		}
+		e := stateHasher{h: 5, sh: sh}
+		e.int(int64(rank))
+		e.int(it.At)
+		e.uint(uint64(it.Kind))
+		e.at(sh.msg, unsafe.Pointer(&it.Msg))
+		e.at(sh.timer, unsafe.Pointer(&it.Timer))
+		queue += e.sum()
 	}
+	h.uint(queue)
 	h.int(w.nextTxnDeadline)
 	h.at(sh.held, unsafe.Pointer(&w.held))
 	h.at(sh.parked, unsafe.Pointer(&w.parked))
@@ -86,8 +102,9 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	h.int(w.nextMember)
 	var keys uint64
 	for k := range w.timeouts {
+		sh.key = k // a field, not the loop's variable, which would escape
 		sub := stateHasher{h: 1, sh: sh}
-		sub.at(sh.timerKey, unsafe.Pointer(&k))
+		sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
 		keys += sub.sum()
 	}
 	h.uint(keys)

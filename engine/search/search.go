@@ -230,12 +230,17 @@ type move struct {
 func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 	add := func(a engine.Action) { dst = append(dst, move{Action: a, Sender: -1}) }
 	may := func(f Faults) bool { return o.Without&f == 0 }
+	// The items in the order Step takes them; timerAt is the first
+	// client timer's time (a request timeout, a retry backoff), past the
+	// coordinator's periodic checks.
+	all := w.Pending(true)
 	timerAt := int64(-1)
 	var msgs []engine.PendingItem
-	for _, it := range w.Pending(false) {
-		if it.Msg != nil {
+	for _, it := range all {
+		switch {
+		case it.Msg != nil:
 			msgs = append(msgs, it)
-		} else if timerAt < 0 {
+		case timerAt < 0 && it.Timer.Kind != engine.TimerAbortCheck && it.Timer.Kind != engine.TimerExpiryCheck:
 			timerAt = it.At
 		}
 	}
@@ -253,12 +258,12 @@ func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 			add(engine.Delay{Msg: sel, Ms: timerAt - it.At + 1})
 		}
 	}
-	if all := w.Pending(true); len(all) > 0 && all[0].Msg == nil {
+	if len(all) > 0 && all[0].Msg == nil {
 		// The next item is a timer (with a message first, step is the
 		// delivery of that message, tried above).
 		add(engine.Step{})
 	}
-	if all := w.Pending(true); len(all) > 0 {
+	if len(all) > 0 {
 		// Time passing to the next client timer (a request timeout, a
 		// retry backoff): what is due before it happens on the way, the
 		// coordinator's periodic checks included.
