@@ -94,7 +94,7 @@ func Find(start *engine.World, o Options) Result {
 	for bound := 1; bound <= o.Depth; bound++ {
 		clear(s.seen)
 		s.seen[mix(s.hasher.Hash(start), sends)] = 0
-		s.bound = bound
+		s.bound, s.cut = bound, false
 		s.path = s.path[:0]
 		found := s.dfs(start, sends, 0)
 		res.States = len(s.seen)

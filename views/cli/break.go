@@ -105,7 +105,7 @@ func openExperiment(cmd *cobra.Command, file, preset string, kafka kafkaValue, o
 	case file != "" && preset != "":
 		return nil, nil, invalid("%s takes a scenario file or --preset, not both", prefix(cmd))
 	case file != "" && kafka != 0:
-		return nil, nil, invalid("%s --kafka picks the presets' protocol; a file sets its own with 'config transaction.version=N'", prefix(cmd))
+		x, err = openFileUnder(cmd, file, kafka)
 	case file != "":
 		x, err = openSandboxFile(file)
 	default:
@@ -137,6 +137,40 @@ func openExperiment(cmd *cobra.Command, file, preset string, kafka kafkaValue, o
 		notes = append(notes, msg)
 	}
 	return x, notes, nil
+}
+
+// openFileUnder opens a scenario file under Kafka 3 or 4: its setup
+// begins with the config line of the version (as a preset's does under
+// --kafka 4). A file that sets transaction.version itself decides.
+func openFileUnder(cmd *cobra.Command, file string, kafka kafkaValue) (*adapt.Sandbox, error) {
+	in, err := openInput(file)
+	if err != nil {
+		return nil, err
+	}
+	src, err := io.ReadAll(io.LimitReader(in, 1<<20+1))
+	in.Close()
+	if err != nil {
+		return nil, invalid("%s %s: %v", prefix(cmd), file, err)
+	}
+	cmds, err := script.Parse(file, src)
+	if err != nil {
+		return nil, asInvalid(err)
+	}
+	for _, c := range cmds {
+		if sc, ok := c.Action.(engine.SetConfig); ok {
+			for _, st := range sc.Settings {
+				if st.Key == engine.ConfigTransactionVersion {
+					return nil, invalid("%s:%d: the file sets transaction.version itself; leave out --kafka", file, c.Line)
+				}
+			}
+		}
+	}
+	head := engine.SetConfig{Settings: []engine.Setting{{Key: engine.ConfigTransactionVersion, Value: int64(kafka) - 2}}}
+	x, err := adapt.OpenSandboxFile(file, append([]byte(head.String()+"\n"), src...))
+	if err != nil {
+		return nil, asInvalid(err)
+	}
+	return x, nil
 }
 
 func safeguardByKey(x *adapt.Sandbox, key string) (views.Safeguard, bool) {
@@ -271,10 +305,17 @@ func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *e
 		b.WriteString("# " + strings.ReplaceAll(n, "\n", " ") + "\n")
 	}
 	b.WriteString("# Replay it with 'eoslab run FILE'.\n")
-	for _, l := range strings.SplitAfter(scenario, "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			b.WriteString(l)
+	cmds, _ := script.Parse("scenario", []byte(scenario)) // it parsed before the search
+	expects := 0
+	for _, c := range cmds {
+		if c.Action == nil {
+			expects++ // they held or not where the file had them; the schedule goes on from its end
+			continue
 		}
+		b.WriteString(c.Text + "\n")
+	}
+	if expects > 0 {
+		fmt.Fprintf(&b, "# (the file's %d expect line(s) are left out)\n", expects)
 	}
 	b.WriteString("# The schedule:\n")
 	b.WriteString(steps.String())

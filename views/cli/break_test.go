@@ -138,3 +138,19 @@ func TestCompareRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// --kafka 4 with a file starts its setup with transaction.version=2; a
+// file that sets the version itself refuses the flag. The file's expect
+// lines are left out of the schedule, which goes on from its end.
+func TestBreakFileUnderKafka4(t *testing.T) {
+	f := writeFile(t, "k.scn", "topic t\nproducer P enable.idempotence=false\nP send t-0 a\nexpect partition t-0 leo 0\n")
+	code, out, errs := runCLI(t, "break", "duplicate-record", "--kafka", "4", f)
+	if code != 0 || !strings.Contains(out, "\nconfig transaction.version=2\ntopic t\n") || strings.Contains(out, "\nexpect partition") ||
+		!strings.Contains(out, "# (the file's 1 expect line(s) are left out)\n") {
+		t.Fatalf("code %d err %q\n%s", code, errs, out)
+	}
+	g := writeFile(t, "v.scn", "config transaction.version=1\ntopic t\nproducer P\n")
+	if code, _, errs := runCLI(t, "break", "any", "--kafka", "4", g); code != 2 || !strings.Contains(errs, "v.scn:1: the file sets transaction.version itself") {
+		t.Fatalf("code %d err %q", code, errs)
+	}
+}
