@@ -140,10 +140,17 @@ func eventLine(e *engine.Event) string {
 func outcome(w *engine.World) []string {
 	var out []string
 	st := w.State()
+	dumps := map[string]engine.PartitionDump{}
 	for _, p := range st.Partitions {
-		if strings.HasPrefix(p.Partition, "__") {
-			continue // the internal topics: the monitors speak for them
+		dumps[p.Partition] = p
+	}
+	// The declared topics' partitions: for the internal topics the
+	// monitors speak.
+	for _, tp := range w.SortedPartitions() {
+		if _, declared := w.Topic(tp.Topic); !declared {
+			continue
 		}
+		p := dumps[tp.String()]
 		var recs []string
 		for _, b := range p.Batches {
 			if b.IsControl {

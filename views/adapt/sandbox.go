@@ -396,16 +396,11 @@ func (x *Sandbox) Scenario() string {
 }
 
 // refusedAction reports whether step k of b is an action the engine
-// refused, or a line that does not parse there (a failed expectation is
-// no refusal: it replays, and says so).
+// refused (a failed expectation is no refusal: it replays, and says so).
+// Every step's line parsed where it stands: a file's lines parsed as the
+// file, and a replay keeps only the lines that parse in the new setup.
 func refusedAction(b *sbBranch, k int) bool {
-	st := b.s.p.StepAt(k)
-	if len(st.Commands) == 0 {
-		// A line that did not parse where it stands.
-		t := strings.TrimSpace(st.Title)
-		return t != "" && !strings.HasPrefix(t, "#")
-	}
-	for _, c := range st.Commands {
+	for _, c := range b.s.p.StepAt(k).Commands {
 		if c.Action != nil {
 			return len(b.s.p.ProblemsAt(k)) > 0
 		}
