@@ -114,74 +114,92 @@ func roleAbout(b Body) string {
 
 // MessageRoles is the role of every message the world has sent, by
 // message id, read from the event history (each send, each copy the
-// network made). It costs one pass over the history.
+// network made). It costs one pass over the history; a RoleIndex follows
+// a line of worlds at the cost of their new events only.
 func (w *World) MessageRoles() map[int64]Role {
-	roles := map[int64]Role{}
-	type key struct {
-		kind          MsgKind
-		client, about string
-		n             int
-	}
-	requests := map[key]int{} // requests sent, by kind, client and about (n 0)
-	seen := map[key]int{}     // messages of each role sent so far
-	byCorr := map[int64]Role{}
-	// last is the latest message of each correlation id, kind and
-	// sender: what a copy the network makes copies.
-	type route struct {
-		corr int64
-		kind MsgKind
-		from string
-	}
-	last := map[route]int64{}
-	for i := 0; i < w.events.len(); i++ {
-		e := w.events.at(i)
-		m := e.Message
-		if m == nil {
-			continue
-		}
-		var r Role
-		switch {
-		case e.Kind == EvSend && !m.Kind.IsResponse():
-			r = Role{Kind: m.Kind, Client: m.From, About: roleAbout(m.Body)}
-			k := key{kind: m.Kind, client: r.Client, about: r.About}
-			requests[k]++
-			r.N = requests[k]
-			if _, ok := byCorr[m.Corr]; !ok {
-				byCorr[m.Corr] = r
-			}
-		case e.Kind == EvSend:
-			req, ok := byCorr[m.Corr]
-			if !ok {
-				req = Role{Kind: m.Kind - 1, Client: m.To, About: roleAbout(m.Body)}
-			}
-			r = Role{Kind: m.Kind, Client: req.Client, About: req.About, N: req.N}
-		case e.Kind == EvFault && e.Fault == FaultDuplicated:
-			// The copy has the original's correlation id and kind; its
-			// role is the original's, with the next Copy.
-			orig, ok := roles[last[route{m.Corr, m.Kind, m.From}]]
-			if !ok {
-				continue
-			}
-			r = orig
-		default:
-			continue
-		}
-		k := key{kind: r.Kind, client: r.Client, about: r.About, n: r.N}
-		r.Copy = seen[k]
-		seen[k]++
-		roles[m.ID] = r
-		last[route{m.Corr, m.Kind, m.From}] = m.ID
-	}
-	return roles
+	ix := NewRoleIndex()
+	ix.Update(w)
+	return ix.Roles
 }
 
-// InFlightWithRole is the message in flight that has role r, if any.
-func (w *World) InFlightWithRole(r Role) (*Message, bool) {
-	roles := w.MessageRoles()
-	for _, m := range w.InFlight() {
-		if got, ok := roles[m.ID]; ok && got == r {
-			return m, true
+// RoleIndex is the roles of the messages of a line of worlds, each a
+// later step of the one before (a lesson's or a sandbox branch's
+// positions): Update reads only the events since the last world it read.
+// A role, once a message is sent, never changes.
+type RoleIndex struct {
+	// Roles is every message's role, by id.
+	Roles    map[int64]Role
+	read     int                 // the events read
+	requests map[roleKey]int     // requests sent, by kind, client and about (n 0)
+	seen     map[roleKey]int     // messages of each role sent so far
+	byCorr   map[int64]Role      // each request's role, by its correlation id
+	last     map[roleRoute]int64 // the latest message of each route: what a copy copies
+}
+
+type roleKey struct {
+	kind          MsgKind
+	client, about string
+	n             int
+}
+
+// roleRoute is a message's correlation id, kind and sender.
+type roleRoute struct {
+	corr int64
+	kind MsgKind
+	from string
+}
+
+// NewRoleIndex starts an index that has read nothing.
+func NewRoleIndex() *RoleIndex {
+	return &RoleIndex{Roles: map[int64]Role{}, requests: map[roleKey]int{}, seen: map[roleKey]int{},
+		byCorr: map[int64]Role{}, last: map[roleRoute]int64{}}
+}
+
+// Update reads w's events since the last world read; w must have grown
+// from that world (a world with a shorter history starts the index over).
+func (ix *RoleIndex) Update(w *World) {
+	if w.events.len() < ix.read {
+		*ix = *NewRoleIndex()
+	}
+	for ; ix.read < w.events.len(); ix.read++ {
+		e := w.events.at(ix.read)
+		if m := e.Message; m != nil {
+			ix.add(e, m)
 		}
 	}
-	return nil, false
+}
+
+func (ix *RoleIndex) add(e *Event, m *Message) {
+	var r Role
+	switch {
+	case e.Kind == EvSend && !m.Kind.IsResponse():
+		r = Role{Kind: m.Kind, Client: m.From, About: roleAbout(m.Body)}
+		k := roleKey{kind: m.Kind, client: r.Client, about: r.About}
+		ix.requests[k]++
+		r.N = ix.requests[k]
+		if _, ok := ix.byCorr[m.Corr]; !ok {
+			ix.byCorr[m.Corr] = r
+		}
+	case e.Kind == EvSend:
+		req, ok := ix.byCorr[m.Corr]
+		if !ok {
+			req = Role{Kind: m.Kind - 1, Client: m.To, About: roleAbout(m.Body)}
+		}
+		r = Role{Kind: m.Kind, Client: req.Client, About: req.About, N: req.N}
+	case e.Kind == EvFault && e.Fault == FaultDuplicated:
+		// The copy has the original's correlation id and kind; its role
+		// is the original's, with the next Copy.
+		orig, ok := ix.Roles[ix.last[roleRoute{m.Corr, m.Kind, m.From}]]
+		if !ok {
+			return
+		}
+		r = orig
+	default:
+		return
+	}
+	k := roleKey{kind: r.Kind, client: r.Client, about: r.About, n: r.N}
+	r.Copy = ix.seen[k]
+	ix.seen[k]++
+	ix.Roles[m.ID] = r
+	ix.last[roleRoute{m.Corr, m.Kind, m.From}] = m.ID
 }

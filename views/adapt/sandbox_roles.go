@@ -72,10 +72,12 @@ func withIDs(a engine.Action, ids []int64) engine.Action {
 	return a
 }
 
-// lineRoles are the roles of the messages each step of b acts on, read
-// from the world before the step.
+// lineRoles are the roles of the messages each step of b acts on. A role
+// is fixed when its message is sent, so the branch's last world, whose
+// history holds every step's, names them all.
 func lineRoles(b *sbBranch) []msgRoles {
 	out := make([]msgRoles, b.s.p.Len())
+	roles := b.s.p.WorldAt(b.s.p.Len()).MessageRoles()
 	for k := 1; k <= b.s.p.Len(); k++ {
 		var ids []int64
 		for _, c := range b.s.p.StepAt(k).Commands {
@@ -86,7 +88,6 @@ func lineRoles(b *sbBranch) []msgRoles {
 		if len(ids) == 0 {
 			continue
 		}
-		roles := b.s.p.WorldAt(k - 1).MessageRoles()
 		for _, id := range ids {
 			out[k-1] = append(out[k-1], roles[id])
 		}
@@ -116,6 +117,7 @@ func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
 		script.ParseLine("setup", i+1, t, d)
 	}
 	r := replayed{b: nb, counterpart: make([]int, from.s.p.Len())}
+	ix := engine.NewRoleIndex()
 	for k := 1; k <= from.s.p.Len(); k++ {
 		line := from.line(k)
 		c, err := script.ParseLine("sandbox", len(nb.setup)+k, line, d)
@@ -133,7 +135,8 @@ func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
 		if c.Action != nil {
 			w := nb.s.p.WorldAt(nb.s.p.Len())
 			if want := roles[k-1]; len(want) > 0 {
-				ids, missing := counterparts(w, want)
+				ix.Update(w)
+				ids, missing := counterparts(w, ix.Roles, want)
 				if missing != "" {
 					r.dropped = append(r.dropped, line+" (no counterpart of "+missing+")")
 					continue
@@ -155,8 +158,7 @@ func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
 
 // counterparts are the numbers of the messages in flight in w with the
 // roles want, or the first role none has.
-func counterparts(w *engine.World, want msgRoles) (ids []int64, missing string) {
-	roles := w.MessageRoles()
+func counterparts(w *engine.World, roles map[int64]engine.Role, want msgRoles) (ids []int64, missing string) {
 	for _, r := range want {
 		found := int64(0)
 		for _, m := range w.InFlight() {
