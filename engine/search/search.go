@@ -38,6 +38,9 @@ type Options struct {
 	Sends int
 	// Without are the kinds of fault the search leaves out (none: all).
 	Without Faults
+	// Done, if set, is told each bound searched in full and the states
+	// seen within it (for a progress line: a deep search takes minutes).
+	Done func(depth, states int)
 }
 
 // Faults is a set of the kinds of fault a search may try.
@@ -109,6 +112,9 @@ func Find(start *engine.World, o Options) Result {
 			return res
 		}
 		res.Depth = bound
+		if o.Done != nil {
+			o.Done(bound, res.States)
+		}
 		if !s.cut {
 			// Nothing was cut off by the bound: every state reachable
 			// has been explored, and a deeper bound finds nothing new.

@@ -228,7 +228,11 @@ func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer)
 	if err != nil {
 		return invalid("%s %v", prefix(cmd), err)
 	}
-	r := search.Find(start, search.Options{Invariant: target, Depth: g.depth, MaxStates: g.maxStates, Sends: g.sends, Without: without})
+	progress := cmd.ErrOrStderr()
+	done := func(depth, states int) {
+		fmt.Fprintf(progress, "eoslab break: no schedule of %d action(s) breaks %s (%d states)\n", depth, inv, states)
+	}
+	r := search.Find(start, search.Options{Invariant: target, Depth: g.depth, MaxStates: g.maxStates, Sends: g.sends, Without: without, Done: done})
 	switch {
 	case r.Found:
 		return writeSchedule(stdout, inv, scenario, notes, start, r)
