@@ -74,7 +74,8 @@ type Result struct {
 	// it, shortest first found.
 	Found    bool
 	Schedule []engine.Action
-	// States is the distinct states explored; Depth the deepest bound
+	// States is the distinct states explored (in the bound that saw
+	// the most); Depth the deepest bound
 	// searched completely (or, when Found, the schedule's length).
 	States int
 	Depth  int
@@ -100,7 +101,9 @@ func Find(start *engine.World, o Options) Result {
 		s.bound, s.cut = bound, false
 		s.path = s.path[:0]
 		found := s.dfs(start, sends, 0)
-		res.States = len(s.seen)
+		// The table holds this bound's states; the last bound's may be
+		// more when this one stopped early, at a schedule.
+		res.States = max(res.States, len(s.seen))
 		res.Tried = s.tried
 		if found {
 			res.Found, res.Depth = true, len(s.path)

@@ -65,7 +65,7 @@ the violation.
 Exit code 0 when a schedule is found, 1 when none is within the bounds, 2 on
 invalid input.`,
 		Example: "  eoslab break duplicate-record --off enable.idempotence\n" +
-			"  eoslab break fenced-write --preset zombie --off eoslab.epoch.fencing --depth 10\n" +
+			"  eoslab break duplicate-sequence --off eoslab.broker.dedup\n" +
 			"  eoslab break uncommitted-read story.scn > broken.scn",
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {

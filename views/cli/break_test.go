@@ -164,3 +164,13 @@ func TestBreakFileUnderKafka4(t *testing.T) {
 		t.Fatalf("code %d err %q", code, errs)
 	}
 }
+
+// GUARANTEE any stops at the first monitor broken (a batch appended twice
+// breaks two at once; the file expects the first in the monitors' order).
+func TestBreakAny(t *testing.T) {
+	code, out, errs := runCLI(t, "break", "any", "--off", "eoslab.broker.dedup")
+	if code != 0 || !strings.HasPrefix(out, "# eoslab break any: 5 action(s) break duplicate-sequence;") ||
+		!strings.HasSuffix(out, "\nexpect violation duplicate-sequence\n") {
+		t.Fatalf("code %d err %q\n%s", code, errs, out)
+	}
+}
