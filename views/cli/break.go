@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -90,7 +91,7 @@ invalid input.`,
 	f.StringArrayVar(&g.off, "off", nil, "switch the safeguard `SAFEGUARD` off first (repeatable)")
 	f.StringArrayVar(&g.without, "without", nil, "leave the fault `KIND` out of the search: drop, duplicate, delay, crash, pause (repeatable)")
 	f.StringVar(&g.preset, "preset", "", "start from the sandbox preset `NAME` (idempotent, zombie, ctp, replicated) instead of a file")
-	f.IntVar(&g.depth, "depth", 8, "the longest schedule tried, in actions (1-40)")
+	f.IntVar(&g.depth, "depth", 6, "the longest schedule tried, in actions (1-40)")
 	f.IntVar(&g.maxStates, "max-states", 1000000, "the most distinct states kept (memory: some 100 bytes each)")
 	f.IntVar(&g.sends, "sends", 2, "the most records each producer sends (0-9)")
 	addKafka(cmd, &g.kafka, "the transaction protocol: 3 (transaction.version=1) or 4 (transaction.version=2)")
@@ -228,6 +229,11 @@ func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer)
 	if err != nil {
 		return invalid("%s %v", prefix(cmd), err)
 	}
+	// The search makes a copy of a world per move and keeps few: the
+	// garbage collector, at its default pace, ran so often that its
+	// work was a quarter of the search's; a slower pace costs a few
+	// megabytes.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	progress := cmd.ErrOrStderr()
 	done := func(depth, states int) {
 		fmt.Fprintf(progress, "eoslab break: no schedule of %d action(s) breaks %s (%d states)\n", depth, inv, states)
