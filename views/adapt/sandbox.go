@@ -46,6 +46,10 @@ type sbBranch struct {
 	// whole branch again (Sandbox.sendsBefore).
 	sends    map[string]int
 	sendsPos int
+	// from is, for a branch replayed from its parent with a safeguard
+	// switched, the step each of the parent's steps became here (0: left
+	// out); nil for any other branch.
+	from []int
 }
 
 // SandboxPresets are the starting worlds of the preset picker.
@@ -379,10 +383,29 @@ func (x *Sandbox) Scenario() string {
 	for _, l := range b.setup {
 		sb.WriteString(l + "\n")
 	}
-	for _, l := range b.lines() {
+	for k, l := range b.lines() {
+		if refusedAction(b, k+1) {
+			// A line the engine refused changed nothing; kept as it
+			// is, 'eoslab run' of the file would stop at it.
+			sb.WriteString("# refused here, left out: " + oneLineText(l) + "\n")
+			continue
+		}
 		sb.WriteString(l + "\n")
 	}
 	return sb.String()
+}
+
+// refusedAction reports whether step k of b is an action the engine
+// refused (a failed expectation is no refusal: it replays, and says so).
+// Every step's line parsed where it stands: a file's lines parsed as the
+// file, and a replay keeps only the lines that parse in the new setup.
+func refusedAction(b *sbBranch, k int) bool {
+	for _, c := range b.s.p.StepAt(k).Commands {
+		if c.Action != nil {
+			return len(b.s.p.ProblemsAt(k)) > 0
+		}
+	}
+	return false
 }
 
 // oneLineText is s with line breaks, tabs and every character a terminal

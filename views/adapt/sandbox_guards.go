@@ -223,9 +223,14 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	}
 	pos := b.s.p.Pos()
 	lines := b.lines()
-	nb, kept, dropped, err := x.replayable(g, lines, pos)
+	r, err := x.replayByRole(g, b)
 	if err != nil {
 		return "", err
+	}
+	nb, dropped := r.b, r.dropped
+	kept := 0
+	for _, at := range r.counterpart[:pos] {
+		kept = max(kept, at)
 	}
 	nb.s.p.Seek(kept)
 	x.branches = append(x.branches, nb)
@@ -240,41 +245,9 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
 	}
 	if len(dropped) > 0 {
-		msg += "; refused now and left out: " + strings.Join(dropped, ", ")
+		msg += "; left out: " + strings.Join(dropped, ", ")
 	}
 	return msg, nil
-}
-
-// replayable plays lines on a new branch set up with g and leaves out each
-// line the engine refuses there (a safeguard switched can make a message
-// or a transaction a line names never happen), playing again until every
-// line kept is taken: the branch then holds exactly what a saved file of
-// it replays, and 'eoslab run' of the file succeeds. pos, a position in
-// lines, comes back as the position among the lines kept.
-func (x *Sandbox) replayable(g guards, lines []string, pos int) (nb *sbBranch, kept int, dropped []string, err error) {
-	for {
-		nb, err = x.newBranch(g, lines, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		var keep []string
-		refused := 0
-		for k := 1; k <= len(lines); k++ {
-			if len(nb.s.p.ProblemsAt(k)) > 0 {
-				dropped = append(dropped, lines[k-1])
-				if k <= pos {
-					refused++
-				}
-				continue
-			}
-			keep = append(keep, lines[k-1])
-		}
-		if len(keep) == len(lines) {
-			nb.s.p.Seek(0)
-			return nb, pos, dropped, nil
-		}
-		lines, pos = keep, pos-refused
-	}
 }
 
 func (x *Sandbox) hasTxnProducer() bool {

@@ -34,6 +34,8 @@ var commands = []func() *cobra.Command{
 	progressCommand,
 	runCommand,
 	checkCommand,
+	breakCommand,
+	compareCommand,
 	serveCommand,
 	inspectCommand,
 	exportCommand,

@@ -1,0 +1,340 @@
+// Package search finds the shortest schedule that breaks a guarantee: a
+// bounded search over what a waiting world may do next (which message the
+// network delivers, drops, duplicates or holds back, which client call
+// comes next, a client crashing, restarting or pausing), from a world a
+// scenario set up, until one of the engine's monitors (engine.Monitors)
+// reports a violation.
+//
+// The search is iterative deepening: depth-first to a bound that grows by
+// one, so the first schedule found is a shortest one, and memory holds one
+// path of worlds plus a table of the states seen (engine.World.StateHash),
+// which keeps any state from being explored twice at a depth it was
+// already reached at. The order moves are tried in is fixed (messages in
+// delivery order, then timers, then clients in declaration order), so the
+// same start gives the same schedule on every run.
+//
+// It imports the engine and the standard library only.
+package search
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/eoslab/eoslab/engine"
+)
+
+// Options bound a search.
+type Options struct {
+	// Invariant is the monitor to break (engine.InvariantNames); ""
+	// is any of them.
+	Invariant string
+	// Depth is the longest schedule tried, in actions.
+	Depth int
+	// MaxStates is the most distinct states kept in the table: the
+	// search stops when it is full (Result.Full).
+	MaxStates int
+	// Sends is the most records each producer client sends (its values
+	// are the client's name in lower case and a count: p1, p2).
+	Sends int
+	// Without are the kinds of fault the search leaves out (none: all).
+	Without Faults
+	// Done, if set, is told each bound searched in full and the states
+	// seen within it (for a progress line: a deep search takes minutes).
+	Done func(depth, states int)
+}
+
+// Faults is a set of the kinds of fault a search may try.
+type Faults uint8
+
+// The kinds of fault.
+const (
+	FaultDrop      Faults = 1 << iota // the network loses a message
+	FaultDuplicate                    // the network delivers a message twice
+	FaultDelay                        // the network holds a message back past the next timer
+	FaultCrash                        // a client crashes, and restarts
+	FaultPause                        // a client stops (a long GC pause), and goes on
+)
+
+// FaultNames are the kinds' names, in order, as the CLI takes them.
+var FaultNames = []string{"drop", "duplicate", "delay", "crash", "pause"}
+
+// FaultByName is the kind named n (FaultNames), 0 if none.
+func FaultByName(n string) Faults {
+	for i, f := range FaultNames {
+		if f == n {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// Result is what a search found.
+type Result struct {
+	// Found reports a schedule that breaks the invariant; Schedule is
+	// it, shortest first found.
+	Found    bool
+	Schedule []engine.Action
+	// States is the distinct states explored (in the bound that saw
+	// the most); Depth the deepest bound
+	// searched completely (or, when Found, the schedule's length).
+	States int
+	Depth  int
+	// Tried is the moves tried, over every bound: each a copy of a
+	// world stepped once (most lead to a state already seen).
+	Tried int
+	// Full reports that the table of states reached MaxStates before
+	// the search was done: no schedule was found within what it saw.
+	Full bool
+}
+
+// Find searches from start, which it does not change.
+func Find(start *engine.World, o Options) Result {
+	s := &searcher{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher()}
+	if violations(start, o.Invariant) > 0 {
+		return Result{Found: true, States: 1}
+	}
+	sends := s.initialSends(start)
+	var res Result
+	for bound := 1; bound <= o.Depth; bound++ {
+		clear(s.seen)
+		s.seen[mix(s.hasher.Hash(start), sends)] = 0
+		s.bound, s.cut = bound, false
+		s.path = s.path[:0]
+		found := s.dfs(start, sends, 0)
+		// The table holds this bound's states; the last bound's may be
+		// more when this one stopped early, at a schedule.
+		res.States = max(res.States, len(s.seen))
+		res.Tried = s.tried
+		if found {
+			res.Found, res.Depth = true, len(s.path)
+			res.Schedule = append([]engine.Action(nil), s.path...)
+			return res
+		}
+		if s.full {
+			res.Full = true
+			return res
+		}
+		res.Depth = bound
+		if o.Done != nil {
+			o.Done(bound, res.States)
+		}
+		if !s.cut {
+			// Nothing was cut off by the bound: every state reachable
+			// has been explored, and a deeper bound finds nothing new.
+			res.Depth = o.Depth
+			return res
+		}
+	}
+	return res
+}
+
+type searcher struct {
+	o       Options
+	seen    map[uint64]uint8 // state hash -> the shallowest depth it was reached at, this bound
+	bound   int
+	path    []engine.Action
+	scratch engine.SearchScratch
+	hasher  *engine.StateHasher
+	full    bool
+	tried   int
+	cut     bool // some state at the bound had moves left
+	moves   [][]move
+}
+
+// violations counts the violations of inv, of every invariant when inv
+// is "".
+func violations(w *engine.World, inv string) int {
+	if inv != "" {
+		return w.ViolationCount(inv)
+	}
+	n := 0
+	for _, name := range allInvariants {
+		n += w.ViolationCount(name)
+	}
+	return n
+}
+
+// allInvariants are the invariants "" stands for.
+var allInvariants = engine.InvariantNames()
+
+// sendCounts are the sends each producer made on a path, indexed as
+// engine.World.AllProducers: they name the next value, and bound the
+// records a path may send (Options.Sends).
+type sendCounts string
+
+func (s *searcher) initialSends(w *engine.World) sendCounts {
+	return sendCounts(make([]byte, len(w.AllProducers())))
+}
+
+func mix(h uint64, c sendCounts) uint64 {
+	for i := 0; i < len(c); i++ {
+		h ^= uint64(c[i]+1) << (8 * (i % 8))
+		h *= 0x9E3779B97F4A7C15
+	}
+	return h
+}
+
+// dfs explores the moves from w at depth d; it reports whether one of
+// them (or what follows it) breaks the invariant, with s.path the schedule.
+func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
+	if d == s.bound {
+		s.cut = true
+		return false
+	}
+	for len(s.moves) <= d {
+		s.moves = append(s.moves, nil)
+	}
+	s.moves[d] = moves(w, sends, s.o, s.moves[d][:0])
+	for _, m := range s.moves[d] {
+		s.tried++
+		c := w.CloneForSearch(&s.scratch)
+		if _, err := c.Apply(m.Action); err != nil {
+			continue // refused here: not a move of this world
+		}
+		s.path = append(s.path[:d], m.Action)
+		if violations(c, s.o.Invariant) > 0 {
+			return true
+		}
+		next := sends
+		if m.Sender >= 0 {
+			b := []byte(sends)
+			b[m.Sender]++
+			next = sendCounts(b)
+		}
+		h := mix(s.hasher.Hash(c), next)
+		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
+			continue
+		}
+		if _, ok := s.seen[h]; !ok && len(s.seen) >= s.o.MaxStates {
+			s.full = true
+			return false
+		}
+		s.seen[h] = uint8(d + 1)
+		if s.dfs(c, next, d+1) {
+			return true
+		}
+		if s.full {
+			return false
+		}
+	}
+	return false
+}
+
+// move is one choice of a waiting world: an action, and for a send the
+// index of its producer (in Producers), -1 for any other.
+type move struct {
+	Action engine.Action
+	Sender int
+}
+
+// moves appends the choices of w to dst, in the search's order: for each
+// message in flight, in delivery order, deliver it now (ahead of any
+// message before it), drop it, duplicate it, or hold it back until just
+// after the next timer; then the next scheduled item (a timer, when one
+// is first); then each producer's calls (a send to each partition while
+// it has sends left of max, and the transaction calls of a transactional
+// one), each processor's process, each consumer's poll; then each
+// client's crash or restart, pause or resume. A move the engine refuses
+// in w is dropped by the search when it tries it.
+func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
+	add := func(a engine.Action) { dst = append(dst, move{Action: a, Sender: -1}) }
+	may := func(f Faults) bool { return o.Without&f == 0 }
+	// The items in the order Step takes them; timerAt is the first
+	// client timer's time (a request timeout, a retry backoff), past the
+	// coordinator's periodic checks.
+	all := w.Pending(true)
+	timerAt := int64(-1)
+	var msgs []engine.PendingItem
+	for _, it := range all {
+		switch {
+		case it.Msg != nil:
+			msgs = append(msgs, it)
+		case timerAt < 0 && it.Timer.Kind != engine.TimerAbortCheck && it.Timer.Kind != engine.TimerExpiryCheck:
+			timerAt = it.At
+		}
+	}
+	for _, it := range msgs {
+		m := it.Msg
+		sel := engine.Selector{ID: m.ID}
+		add(engine.Deliver{Msg: sel})
+		if may(FaultDrop) {
+			add(engine.Drop{Msg: sel})
+		}
+		if may(FaultDuplicate) {
+			add(engine.Duplicate{Msg: sel})
+		}
+		if may(FaultDelay) && timerAt >= 0 && it.At <= timerAt {
+			add(engine.Delay{Msg: sel, Ms: timerAt - it.At + 1})
+		}
+	}
+	if len(all) > 0 && all[0].Msg == nil {
+		// The next item is a timer (with a message first, step is the
+		// delivery of that message, tried above).
+		add(engine.Step{})
+	}
+	if len(all) > 0 {
+		// Time passing to the next client timer (a request timeout, a
+		// retry backoff): what is due before it happens on the way, the
+		// coordinator's periodic checks included.
+		if timerAt > w.Now() && all[0].At < timerAt {
+			add(engine.Advance{Ms: timerAt - w.Now()})
+		}
+	}
+	var parts []engine.TP
+	for _, t := range w.Topics() {
+		if strings.HasPrefix(t.Name, "__") {
+			continue
+		}
+		for p := int32(0); p < t.Partitions; p++ {
+			parts = append(parts, engine.TP{Topic: t.Name, Partition: p})
+		}
+	}
+	for i, p := range w.Producers() {
+		if int(sends[i]) < o.Sends {
+			v := strings.ToLower(p.Name) + strconv.Itoa(int(sends[i])+1)
+			for _, tp := range parts {
+				dst = append(dst, move{Action: engine.Send{Client: p.Name, TP: tp, Values: []string{v}}, Sender: i})
+			}
+		}
+		if p.Config.TransactionalID != "" {
+			for _, m := range txnCalls {
+				add(engine.Call{Client: p.Name, Method: m})
+			}
+		}
+	}
+	for _, pr := range w.Processors() {
+		add(engine.Call{Client: pr.Name, Method: engine.CallProcess})
+	}
+	for _, c := range w.Consumers() {
+		add(engine.Call{Client: c.Name, Method: engine.CallPoll})
+	}
+	faults := func(name string, crashed, paused bool) {
+		if crashed {
+			if may(FaultCrash) {
+				add(engine.Restart{Target: engine.Target{Client: name}})
+			}
+			return
+		}
+		if may(FaultCrash) {
+			add(engine.Crash{Target: engine.Target{Client: name}})
+		}
+		if !may(FaultPause) {
+			return
+		}
+		if paused {
+			add(engine.Resume{Client: name})
+		} else {
+			add(engine.Pause{Client: name})
+		}
+	}
+	for _, p := range w.Producers() {
+		faults(p.Name, p.Crashed, p.Paused)
+	}
+	for _, pr := range w.Processors() {
+		faults(pr.Name, pr.Producer.Crashed, pr.Producer.Paused)
+	}
+	return dst
+}
+
+var txnCalls = []engine.Method{engine.CallInitTransactions, engine.CallBeginTransaction,
+	engine.CallCommitTransaction, engine.CallAbortTransaction}

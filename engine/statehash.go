@@ -1,0 +1,362 @@
+package engine
+
+import (
+	"math/bits"
+	"reflect"
+	"unsafe"
+)
+
+// StateHash is a hash of what the world will do from here: two worlds
+// with the same hash behave alike under the same actions, up to the
+// numbers of the messages they send. A search over schedules (package
+// engine/search) explores a world only once by this hash; it keeps a
+// StateHasher, which hashes many worlds faster than StateHash.
+//
+// What it leaves out is what no rule reads, or reads only to number:
+//   - the history: events, violations (the monitors' counts stay), the
+//     change set, the action budget, the request and marker tallies, the
+//     step count;
+//   - message ids and the counter that makes them (a world that sent the
+//     same messages in another order numbered them otherwise), and the
+//     queue's insertion counter: the queue is hashed in delivery order;
+//   - request timeouts cancelled but still queued (cancelTimer), which
+//     never fire;
+//   - the configuration: the worlds a search compares share one (it
+//     makes no config action).
+//
+// Everything else is hashed field by field, so a field added to a client,
+// a log or a coordinator is part of the state without a change here. Maps
+// are hashed as the sum of their entries' hashes, which does not depend
+// on the order a map is ranged over.
+func (w *World) StateHash() uint64 { return NewStateHasher().Hash(w) }
+
+// StateHasher hashes worlds (StateHash). It learns the layout of each
+// type once, by reflection, and then reads the fields where they lie: a
+// walk by reflection for every world cost more than cloning the world.
+// A StateHasher is not safe for use by two goroutines at once.
+type StateHasher struct {
+	plans map[reflect.Type]*hashPlan
+	// The plans of the world's fields, looked up once.
+	brokers, topics, partitions, txnParts, groups, producers, consumers, processors,
+	msg, timer, held, parked, timerKey, outcomes, outputs, switches *hashPlan
+	key timerKey
+}
+
+// NewStateHasher makes a StateHasher.
+func NewStateHasher() *StateHasher {
+	sh := &StateHasher{plans: map[reflect.Type]*hashPlan{}}
+	var w World
+	var it item
+	of := func(p any) *hashPlan { return sh.plan(reflect.TypeOf(p).Elem()) }
+	sh.brokers, sh.topics, sh.partitions, sh.txnParts = of(&w.brokers), of(&w.topics), of(&w.partitions), of(&w.txnParts)
+	sh.groups, sh.producers, sh.consumers, sh.processors = of(&w.groups), of(&w.producers), of(&w.consumers), of(&w.processors)
+	sh.msg, sh.timer, sh.held, sh.parked = of(&it.Msg), of(&it.Timer), of(&w.held), of(&w.parked)
+	sh.timerKey, sh.outcomes, sh.outputs, sh.switches = of(new(timerKey)), of(&w.txnOutcomes), of(&w.outputs), of(&w.switches)
+	return sh
+}
+
+// Hash is w's StateHash.
+func (sh *StateHasher) Hash(w *World) uint64 {
+	h := stateHasher{h: 0x9E3779B97F4A7C15, sh: sh}
+	h.int(w.now)
+	h.bool(w.started)
+	h.at(sh.brokers, unsafe.Pointer(&w.brokers))
+	h.at(sh.topics, unsafe.Pointer(&w.topics))
+	h.at(sh.partitions, unsafe.Pointer(&w.partitions))
+	h.at(sh.txnParts, unsafe.Pointer(&w.txnParts))
+	h.at(sh.groups, unsafe.Pointer(&w.groups))
+	h.at(sh.producers, unsafe.Pointer(&w.producers))
+	h.at(sh.consumers, unsafe.Pointer(&w.consumers))
+	h.at(sh.processors, unsafe.Pointer(&w.processors))
+	// The queue in delivery order, without sorting it: each item with its
+	// place in that order (the queue holds a few dozen items at most).
+	var queue uint64
+	n := w.queue.len()
+	for i := 0; i < n; i++ {
+		it := w.queue.at(i)
+		if w.isCancelled(it) {
+			continue
+		}
+		rank := 0
+		for j := 0; j < n; j++ {
+			if o := w.queue.at(j); j != i && !w.isCancelled(o) && o.less(it) {
+				rank++
+			}
+		}
+		e := stateHasher{h: 5, sh: sh}
+		e.int(int64(rank))
+		e.int(it.At)
+		e.uint(uint64(it.Kind))
+		e.at(sh.msg, unsafe.Pointer(&it.Msg))
+		e.at(sh.timer, unsafe.Pointer(&it.Timer))
+		queue += e.sum()
+	}
+	h.uint(queue)
+	h.int(w.nextTxnDeadline)
+	h.at(sh.held, unsafe.Pointer(&w.held))
+	h.at(sh.parked, unsafe.Pointer(&w.parked))
+	h.int(w.nextCorr)
+	h.int(w.nextUID)
+	h.int(w.nextTxn)
+	h.int(w.nextPIDBlk)
+	h.int(w.nextMember)
+	var keys uint64
+	for k := range w.timeouts {
+		sh.key = k // a field, not the loop's variable, which would escape
+		sub := stateHasher{h: 1, sh: sh}
+		sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
+		keys += sub.sum()
+	}
+	h.uint(keys)
+	h.at(sh.outcomes, unsafe.Pointer(&w.txnOutcomes))
+	h.at(sh.outputs, unsafe.Pointer(&w.outputs))
+	for _, m := range w.monitors {
+		h.int(int64(m.count))
+	}
+	h.at(sh.switches, unsafe.Pointer(&w.switches))
+	return h.sum()
+}
+
+// stateHasher folds 64-bit words into a hash (a multiply-rotate mix, as
+// in xxHash's rounds); the standard library's hash/maphash is seeded per
+// process, and a search must explore in the same order on every run.
+type stateHasher struct {
+	h  uint64
+	sh *StateHasher
+}
+
+func (s *stateHasher) uint(v uint64) {
+	s.h ^= v * 0xC2B2AE3D27D4EB4F
+	s.h = bits.RotateLeft64(s.h, 31) * 0x9E3779B97F4A7C15
+}
+
+func (s *stateHasher) int(v int64) { s.uint(uint64(v)) }
+
+func (s *stateHasher) bool(b bool) {
+	if b {
+		s.uint(1)
+	} else {
+		s.uint(0)
+	}
+}
+
+func (s *stateHasher) string(str string) {
+	s.uint(uint64(len(str)))
+	var word uint64
+	for i := 0; i < len(str); i++ {
+		word = word<<8 | uint64(str[i])
+		if i%8 == 7 {
+			s.uint(word)
+			word = 0
+		}
+	}
+	s.uint(word)
+}
+
+func (s *stateHasher) sum() uint64 {
+	h := s.h
+	h ^= h >> 33
+	h *= 0xFF51AFD7ED558CCD
+	h ^= h >> 33
+	return h
+}
+
+// hashOp is how one piece of a value is hashed.
+type hashOp uint8
+
+const (
+	opSkip hashOp = iota
+	opBool
+	opInt8
+	opInt16
+	opInt32
+	opInt64
+	opUint8
+	opUint16
+	opUint32
+	opUint64
+	opFloat
+	opString
+	opStruct
+	opArray
+	opSlice
+	opPointer
+	opMap
+	opInterface
+)
+
+// hashPlan is how a value of one type is hashed: by its op, a struct
+// by its fields' plans at their offsets.
+type hashPlan struct {
+	op     hashOp
+	typ    reflect.Type
+	size   uintptr
+	fields []fieldPlan // opStruct
+	elem   *hashPlan   // opArray, opSlice, opPointer; opMap: the value
+	key    *hashPlan   // opMap
+	n      int         // opArray
+	// k and v are scratch values a map's entries are copied into, busy
+	// while they are in use.
+	k, v reflect.Value
+	busy bool
+}
+
+type fieldPlan struct {
+	off  uintptr
+	plan *hashPlan
+}
+
+// messageType is Message, whose ID the hash leaves out.
+var messageType = reflect.TypeOf(Message{})
+
+func (sh *StateHasher) plan(t reflect.Type) *hashPlan {
+	if p, ok := sh.plans[t]; ok {
+		return p
+	}
+	p := &hashPlan{typ: t, size: t.Size()}
+	sh.plans[t] = p // before the parts: a type may refer to itself
+	switch t.Kind() {
+	case reflect.Bool:
+		p.op = opBool
+	case reflect.Int8:
+		p.op = opInt8
+	case reflect.Int16:
+		p.op = opInt16
+	case reflect.Int32:
+		p.op = opInt32
+	case reflect.Int, reflect.Int64:
+		p.op = opInt64
+	case reflect.Uint8:
+		p.op = opUint8
+	case reflect.Uint16:
+		p.op = opUint16
+	case reflect.Uint32:
+		p.op = opUint32
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		p.op = opUint64
+	case reflect.Float32:
+		p.op = opUint32
+	case reflect.Float64:
+		p.op = opFloat
+	case reflect.String:
+		p.op = opString
+	case reflect.Struct:
+		p.op = opStruct
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if t == messageType && f.Name == "ID" {
+				continue
+			}
+			if fp := sh.plan(f.Type); fp.op != opSkip {
+				p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
+			}
+		}
+	case reflect.Array:
+		p.op, p.elem, p.n = opArray, sh.plan(t.Elem()), t.Len()
+	case reflect.Slice:
+		p.op, p.elem = opSlice, sh.plan(t.Elem())
+	case reflect.Pointer:
+		p.op, p.elem = opPointer, sh.plan(t.Elem())
+	case reflect.Map:
+		p.op, p.key, p.elem = opMap, sh.plan(t.Key()), sh.plan(t.Elem())
+		p.k, p.v = reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	case reflect.Interface:
+		p.op = opInterface
+	}
+	// Funcs, channels, complex numbers and unsafe pointers hold no state
+	// of the simulation: opSkip.
+	return p
+}
+
+// at hashes the value of plan p's type at ptr.
+func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
+	switch p.op {
+	case opBool:
+		s.bool(*(*bool)(ptr))
+	case opInt8:
+		s.int(int64(*(*int8)(ptr)))
+	case opInt16:
+		s.int(int64(*(*int16)(ptr)))
+	case opInt32:
+		s.int(int64(*(*int32)(ptr)))
+	case opInt64:
+		s.int(*(*int64)(ptr))
+	case opUint8:
+		s.uint(uint64(*(*uint8)(ptr)))
+	case opUint16:
+		s.uint(uint64(*(*uint16)(ptr)))
+	case opUint32:
+		s.uint(uint64(*(*uint32)(ptr)))
+	case opUint64:
+		s.uint(*(*uint64)(ptr))
+	case opFloat:
+		s.uint(*(*uint64)(ptr))
+	case opString:
+		s.string(*(*string)(ptr))
+	case opStruct:
+		for _, f := range p.fields {
+			s.at(f.plan, unsafe.Add(ptr, f.off))
+		}
+	case opArray:
+		s.uint(uint64(p.n))
+		for i := 0; i < p.n; i++ {
+			s.at(p.elem, unsafe.Add(ptr, uintptr(i)*p.elem.size))
+		}
+	case opSlice:
+		// A slice is its array's address, its length and its capacity.
+		n := *(*int)(unsafe.Add(ptr, unsafe.Sizeof(uintptr(0))))
+		s.uint(uint64(n))
+		if n == 0 {
+			return
+		}
+		data := *(*unsafe.Pointer)(ptr) // a slice starts with its array's address
+		for i := 0; i < n; i++ {
+			s.at(p.elem, unsafe.Add(data, uintptr(i)*p.elem.size))
+		}
+	case opPointer:
+		q := *(*unsafe.Pointer)(ptr)
+		if q == nil {
+			s.uint(0)
+			return
+		}
+		s.uint(1)
+		s.at(p.elem, q)
+	case opMap:
+		m := reflect.NewAt(p.typ, ptr).Elem()
+		s.uint(uint64(m.Len()))
+		k, v := p.k, p.v
+		if p.busy {
+			// A map of this type inside one being hashed: scratch of its own.
+			k, v = reflect.New(p.typ.Key()).Elem(), reflect.New(p.typ.Elem()).Elem()
+		}
+		p.busy = true
+		var sum uint64
+		it := m.MapRange()
+		for it.Next() {
+			k.SetIterKey(it)
+			v.SetIterValue(it)
+			e := stateHasher{h: 3, sh: s.sh}
+			e.at(p.key, k.Addr().UnsafePointer())
+			e.at(p.elem, v.Addr().UnsafePointer())
+			sum += e.sum()
+		}
+		p.busy = false
+		s.uint(sum)
+	case opInterface:
+		v := reflect.NewAt(p.typ, ptr).Elem()
+		if v.IsNil() {
+			s.uint(0)
+			return
+		}
+		e := v.Elem()
+		s.string(e.Type().String())
+		if e.Kind() == reflect.Pointer {
+			s.uint(1)
+			s.at(s.sh.plan(e.Type().Elem()), e.UnsafePointer())
+			return
+		}
+		c := reflect.New(e.Type())
+		c.Elem().Set(e)
+		s.at(s.sh.plan(e.Type()), c.UnsafePointer())
+	}
+}
