@@ -70,7 +70,7 @@ var goals = []Goal{
 		Title:    "fence a zombie under Kafka 3 and Kafka 4",
 		Goal:     "Fence a paused instance by starting a new one with the same transactional.id; the file is played under both versions and the refusals compared.",
 		Hint:     "pause the first instance mid-transaction, initTransactions the second, then resume the first and let it write and commit.",
-		Why:      "InitProducerId bumps the epoch and aborts the open transaction (TransactionMetadata.prepareFenceProducerEpoch). The zombie's produce gets INVALID_PRODUCER_EPOCH(47): under Kafka 3 once the leader saw the abort marker's epoch, under Kafka 4 from the leader before any coordinator call (KAFKA-18042); its EndTxn gets PRODUCER_FENCED(90) (KIP-588).",
+		Why:      "InitProducerId bumps the epoch and aborts the open transaction (TransactionMetadata.prepareFenceProducerEpoch). The zombie's produce gets INVALID_PRODUCER_EPOCH(47) from the leader either way, decided differently: under Kafka 3 the leader asks the coordinator to verify the partition (KIP-890 part 1), which answers PRODUCER_FENCED(90), and the leader turns it into 47 (AddPartitionsToTxnManager.verifyTransaction); under Kafka 4 the leader refuses the old epoch itself, before any coordinator call (KAFKA-18042). Its EndTxn gets PRODUCER_FENCED(90), fatal (KIP-588).",
 		Solution: "07-zombie-3-and-4.scn", NearMiss: "b initTransactions               # a new instance fences a",
 		Judge: newZombieJudge, Compare: compareZombies,
 	},
