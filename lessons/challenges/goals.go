@@ -59,10 +59,10 @@ var goals = []Goal{
 	{
 		Name: "output-twice", Level: 2, Kafka: []int{3},
 		Title:    "commit the input offsets twice",
-		Goal:     "Make a consume-transform-produce app process one input record twice, so a read_committed reader sees its output twice.",
-		Hint:     "A processor with offsets=after commits its input offsets after its transaction; lose that OffsetCommit and crash it.",
-		Why:      "Only offsets sent in the transaction (KafkaProducer.sendOffsetsToTransaction, KIP-98 and KIP-447) commit atomically with the output; a separate OffsetCommit can be lost between the two.",
-		Solution: "06-output-twice.scn", NearMiss: "drop OffsetCommit",
+		Goal:     "Make a consume-transform-produce app process one input record twice: two instances each commit its output and its input offsets, so a read_committed reader sees the output twice.",
+		Hint:     "A processor with offsets=after commits its input offsets with a plain OffsetCommit after its transaction; hold that request up and crash the processor before it lands.",
+		Why:      "Only offsets sent in the transaction (KafkaProducer.sendOffsetsToTransaction, KIP-98, with the group metadata of KIP-447) commit atomically with the output; a separate OffsetCommit can land after a new instance has read the old offset and done the work again.",
+		Solution: "06-output-twice.scn", NearMiss: "delay OffsetCommit 1000          # ... and held up",
 		Judge: twiceJudge,
 	},
 	{

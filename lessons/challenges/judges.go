@@ -155,8 +155,8 @@ func twiceJudge() Judge {
 				if r.Source == nil {
 					continue
 				}
-				if first, ok := seen[*r.Source]; ok {
-					return true, fmt.Sprintf("read_committed consumer %s received the output of input %s@%d twice, at %s offsets %d and %d",
+				if first, ok := seen[*r.Source]; ok && committedPast(w, *r.Source) {
+					return true, fmt.Sprintf("read_committed consumer %s received the output of input %s@%d twice, at %s offsets %d and %d, and the input's offset is committed",
 						c.Name, r.Source.TP, r.Source.Offset, r.TP, first, r.Offset)
 				}
 				seen[*r.Source] = r.Offset
@@ -164,6 +164,17 @@ func twiceJudge() Judge {
 		}
 		return false, "no read_committed consumer received the output of one input record twice"
 	}}
+}
+
+// committedPast reports whether some group committed an offset past the
+// input record src: the record counts as processed.
+func committedPast(w *engine.World, src engine.Source) bool {
+	for _, g := range w.Groups() {
+		if c, ok := g.Committed[src.TP]; ok && c.Offset > src.Offset {
+			return true
+		}
+	}
+	return false
 }
 
 // deadCoordinatorJudge is reached when a partition leader appends a

@@ -179,20 +179,32 @@ func keepSolution(n int, g challenges.Goal, src []byte) string {
 		return "Not recorded: " + err.Error()
 	}
 	file := filepath.Join(dir, challengesDir, fmt.Sprintf("%02d-%s.scn", n, g.Name))
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return "Not kept: " + err.Error()
+	msg := "Kept your solution at " + file + " and recorded it in your progress."
+	err = os.MkdirAll(filepath.Dir(file), 0o700)
+	if err == nil {
+		err = progress.WriteState(file, src)
 	}
-	if err := progress.WriteState(file, src); err != nil {
-		return "Not kept: " + err.Error()
+	if err != nil {
+		file, msg = "", "Your solution could not be kept ("+err.Error()+"); the goal is recorded in your progress."
 	}
 	st, err := openProgress(false)
 	if err != nil {
-		return "Kept your solution at " + file + "; progress not recorded: " + err.Error()
+		return "Not recorded: " + err.Error()
 	}
 	st.ChallengeDone(g.Name, g.Kafka, file)
-	msg := "Kept your solution at " + file + " and recorded it in your progress."
 	if note := st.Notice(); note != "" {
 		msg += "\n" + strings.TrimSpace(note)
 	}
 	return msg
+}
+
+// printChallenges is the challenges' line of 'eoslab progress'.
+func printChallenges(out io.Writer, st *progress.Store) {
+	done := 0
+	for _, g := range challenges.All() {
+		if _, ok := st.Challenge(g.Name); ok {
+			done++
+		}
+	}
+	fmt.Fprintf(out, "\nChallenges reached: %d of %d (eoslab challenges)\n", done, len(challenges.All()))
 }

@@ -50,6 +50,10 @@ func TestChallengesListShowAndCheck(t *testing.T) {
 		t.Fatalf("list after: code %d\n%s", code, out)
 	}
 
+	if code, out, _ := runCLI(t, "progress"); code != 0 || !strings.Contains(out, "Challenges reached: 1 of 14") {
+		t.Fatalf("progress: code %d\n%s", code, out)
+	}
+
 	// The wrong file for a goal: not reached, exit 1, nothing recorded.
 	code, out, errs = runCLI(t, "challenges", "check", "1", file)
 	if code != 1 || !strings.Contains(errs, "Challenge 1 (write a record twice with idempotence off) is not reached yet") ||
@@ -82,5 +86,25 @@ func TestChallengesBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, tc.want) || strings.Contains(out, "reached") {
 			t.Errorf("%v: code %d, stderr %q, want 2 and %q", tc.args, code, errs, tc.want)
 		}
+	}
+}
+
+// TestChallengeKeptFileCannotBeWritten: a state directory whose
+// challenges folder is a file still records the goal, and says the file
+// was not kept.
+func TestChallengeKeptFileCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(progress.EnvDir, dir)
+	if err := os.WriteFile(filepath.Join(dir, "challenges"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := challenges.Get(2)
+	file := writeFile(t, "mine.scn", string(challenges.SolutionText(g)))
+	code, out, errs := runCLI(t, "challenges", "check", "2", file)
+	if code != 0 || !strings.Contains(out, "Your solution could not be kept") {
+		t.Fatalf("code %d\n%s%s", code, out, errs)
+	}
+	if _, ok := progress.Open(progress.Options{Dir: dir}).Challenge(g.Name); !ok {
+		t.Fatal("the goal is not recorded")
 	}
 }
