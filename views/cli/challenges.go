@@ -44,14 +44,9 @@ Exit code 0 when reached, 1 when not, 2 for bad input.`,
 func challengeShowCommand() *cobra.Command {
 	var hint, solution bool
 	cmd := &cobra.Command{
-		Use:   "show N [--hint] [--solution]",
-		Short: "what goal N asks, with a hint or its solution on request",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return invalid("%s takes one goal number (%s)", prefix(cmd), see(cmd))
-			}
-			return nil
-		},
+		Use:               "show N [--hint] [--solution]",
+		Short:             "what goal N asks, with a hint or its solution on request",
+		Args:              argCount(1, "one goal number"),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, g, err := goalArg(cmd, args[0])
@@ -69,14 +64,9 @@ func challengeShowCommand() *cobra.Command {
 
 func challengeCheckCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "check N FILE",
-		Short: "play FILE and say whether it reaches goal N",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return invalid("%s takes a goal number and a scenario file (%s)", prefix(cmd), see(cmd))
-			}
-			return nil
-		},
+		Use:               "check N FILE",
+		Short:             "play FILE and say whether it reaches goal N",
+		Args:              argCount(2, "a goal number and a scenario file"),
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, g, err := goalArg(cmd, args[0])
@@ -85,6 +75,16 @@ func challengeCheckCommand() *cobra.Command {
 			}
 			return checkChallenge(cmd.OutOrStdout(), n, g, args[1])
 		},
+	}
+}
+
+// argCount takes exactly n arguments, said as what.
+func argCount(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return invalid("%s takes %s (%s)", prefix(cmd), what, see(cmd))
+		}
+		return nil
 	}
 }
 
