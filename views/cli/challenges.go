@@ -27,8 +27,10 @@ written twice, a stalled read_committed consumer, a fenced zombie), each with
 its level and whether you reached it. 'challenges show N' says what goal N
 asks; --hint adds a hint, --solution prints a scenario file that reaches it.
 'challenges check N FILE' plays FILE (a scenario file, such as one the
-sandbox's w saved) under the Kafka version(s) the goal names and says whether
-the goal was reached. A reached goal is recorded in your progress and FILE is
+sandbox's w saved) under the Kafka version(s) the goal names, whatever its
+config transaction.version lines say (as 'eoslab run --kafka' does), and says
+whether the goal was reached. A run with a teaching switch off does not count,
+except for the goal about the switch. A reached goal is recorded in your progress and FILE is
 kept in the state directory's challenges folder (the path is printed).
 Exit code 0 when reached, 1 when not, 2 for bad input.`,
 		Args:              noArgs,
