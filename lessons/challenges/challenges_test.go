@@ -70,6 +70,12 @@ func TestTable(t *testing.T) {
 		if g.Title == "" || g.Goal == "" || g.Hint == "" || g.Why == "" || g.Judge == nil || len(g.Kafka) == 0 {
 			t.Errorf("goal %d (%s): a field is missing", i+1, g.Name)
 		}
+		if want := fmt.Sprintf("%02d-%s.scn", i+1, g.Name); g.Solution != want {
+			t.Errorf("goal %d: solution %s, want %s", i+1, g.Solution, want)
+		}
+		if want := fmt.Sprintf("# Goal %d: ", i+1); !strings.HasPrefix(string(SolutionText(g)), want) {
+			t.Errorf("goal %d: the solution does not start with %q", i+1, want)
+		}
 		if g.Level < 1 || g.Level > 3 {
 			t.Errorf("goal %d: level %d", i+1, g.Level)
 		}

@@ -95,12 +95,23 @@ var goals = []Goal{
 		}, "no late TxnOffsetCommit joined a later transaction"),
 	},
 	{
+		Name: "late-offset-refused", Level: 3, Kafka: []int{4},
+		Title:    "see KIP-890 refuse the late TxnOffsetCommit",
+		Goal:     "Under Kafka 4, hold up a TxnOffsetCommit past the end of its transaction and have the group coordinator refuse it when it arrives in the next one.",
+		Hint:     "The schedule of goal 9, without AddOffsetsToTxn: under Kafka 4 the group coordinator adds the offsets partition itself.",
+		Why:      "Under KIP-890 part 2 every EndTxn bumps the epoch; the offsets partition stores the newer one and the late copy gets INVALID_PRODUCER_EPOCH(47) before any coordinator call (KAFKA-18042; TxnOffsetCommitRequestTest.testDelayedTxnOffsetCommitWithBumpedEpochIsRejected).",
+		Solution: "10-late-offset-refused.scn", NearMiss: "delay TxnOffsetCommit 5000       # the copy is held up on the network",
+		Judge: anEvent(func(e *engine.Event) bool {
+			return e.Code == engine.InvalidProducerEpoch && ruled(e, engine.RuleTV2TxnOffsetStaleEpoch)
+		}, "no late TxnOffsetCommit was refused for its old epoch"),
+	},
+	{
 		Name: "timeout-abort", Level: 2, Kafka: []int{3},
 		Title:    "let the coordinator abort a transaction that timed out",
 		Goal:     "Leave a transaction open past transaction.timeout.ms, then try to commit it.",
 		Hint:     "advance the clock past the timeout (60 s by default) between send and commitTransaction.",
 		Why:      "TransactionCoordinator.abortTimedOutTransactions fences the producer at epoch + 1 and aborts; the producer's later EndTxn at the old epoch gets PRODUCER_FENCED(90).",
-		Solution: "10-timeout-abort.scn", NearMiss: "advance 70000                    # the coordinator aborts it at epoch + 1",
+		Solution: "11-timeout-abort.scn", NearMiss: "advance 70000                    # the coordinator aborts it at epoch + 1",
 		Judge: both(
 			anEvent(func(e *engine.Event) bool { return ruled(e, engine.RuleTxnTimeout) }, "no transaction timed out"),
 			anEvent(func(e *engine.Event) bool {
@@ -114,7 +125,7 @@ var goals = []Goal{
 		Goal:     "Under Kafka 4, have a leader refuse a copy of a transaction's Produce that arrives after the commit, with INVALID_PRODUCER_EPOCH(47).",
 		Hint:     "duplicate the Produce, delay the copy, commit.",
 		Why:      "Under KIP-890 part 2 every EndTxn bumps the epoch, so the late copy's epoch is below the one the leader stored, and it is refused before any coordinator call (KAFKA-18042, UnifiedLog.maybeStartTransactionVerification).",
-		Solution: "11-late-produce-refused.scn", NearMiss: "A commitTransaction",
+		Solution: "12-late-produce-refused.scn", NearMiss: "A commitTransaction",
 		Judge: anEvent(func(e *engine.Event) bool {
 			return e.Code == engine.InvalidProducerEpoch && ruled(e, engine.RuleTV2EpochBeforeAdd)
 		}, "no late Produce was refused for its old epoch"),
@@ -125,7 +136,7 @@ var goals = []Goal{
 		Goal:     "Send transactional offsets with the group metadata of a generation the group has left behind.",
 		Hint:     "A consumer joins (generation 1); rebalance the group; sendOffsetsToTransaction with generation=1.",
 		Why:      "KIP-447 has TxnOffsetCommit carry the member and generation, and the group coordinator refuses a stale one with ILLEGAL_GENERATION(22) (OffsetMetadataManager.validateTransactionalOffsetCommit).",
-		Solution: "12-zombie-member.scn", NearMiss: "rebalance payment-group",
+		Solution: "13-zombie-member.scn", NearMiss: "rebalance payment-group",
 		Judge: anEvent(func(e *engine.Event) bool {
 			return e.Code == engine.IllegalGeneration && ruled(e, engine.RuleTxnOffsetMember)
 		}, "no TxnOffsetCommit was refused for its generation"),
@@ -136,7 +147,7 @@ var goals = []Goal{
 		Goal:     "With the teaching switch eoslab.epoch.fencing=false, get a write from a fenced producer accepted.",
 		Hint:     "Fence a paused instance with a second one, then resume the first and send.",
 		Why:      "This is what the epoch check of ProducerAppendInfo.checkProducerEpoch prevents; the switch is not a Kafka setting, it shows the guarantee break.",
-		Solution: "13-fencing-off.scn", NearMiss: "config eoslab.epoch.fencing=false",
+		Solution: "14-fencing-off.scn", NearMiss: "config eoslab.epoch.fencing=false",
 		Judge: aViolation(engine.InvFencedWrite, "no write from a fenced producer was accepted"),
 	},
 	{
@@ -145,7 +156,7 @@ var goals = []Goal{
 		Goal:     "Under Kafka 3, get a delayed marker of a completed transaction to close the next transaction of the same producer epoch.",
 		Hint:     "Delay the coordinator's WriteTxnMarkers past its request timeout so it is sent again; let the next transaction open, then let the first request arrive.",
 		Why:      "Under transaction.version 1 a leader takes a marker whose epoch is at least the stored one (ProducerAppendInfo.checkProducerEpoch); KIP-1228 refuses such a marker under transaction.version 2 (KAFKA-19999).",
-		Solution: "14-late-marker-hazard.scn", NearMiss: "delay WriteTxnMarkers 40000      # the coordinator's first request is held up",
+		Solution: "15-late-marker-hazard.scn", NearMiss: "delay WriteTxnMarkers 40000      # the coordinator's first request is held up",
 		Judge: anEvent(func(e *engine.Event) bool {
 			return e.Kind == engine.EvHazard && ruled(e, engine.RuleHazardLateMarker)
 		}, "no late marker closed a later transaction"),
