@@ -50,7 +50,7 @@ func TestChallengesListShowAndCheck(t *testing.T) {
 		t.Fatalf("list after: code %d\n%s", code, out)
 	}
 
-	if code, out, _ := runCLI(t, "progress"); code != 0 || !strings.Contains(out, "Challenges reached: 1 of 14") {
+	if code, out, _ := runCLI(t, "progress"); code != 0 || !strings.Contains(out, "Challenges reached: 1 of 15") {
 		t.Fatalf("progress: code %d\n%s", code, out)
 	}
 
