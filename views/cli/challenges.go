@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/eoslab/eoslab/lessons/challenges"
@@ -128,17 +129,20 @@ func listChallenges(out io.Writer) error {
 // showChallenge prints goal n, and its hint and solution when asked.
 func showChallenge(out io.Writer, n int, g challenges.Goal, hint, solution bool) {
 	fmt.Fprintf(out, "Challenge %d, level %d: %s\n\n", n, g.Level, g.Title)
-	fmt.Fprintf(out, "Goal: %s\nPlayed under %s.\n", g.Goal, challenges.Versions(g))
+	fmt.Fprintf(out, "%s\nPlayed under %s.\n", para("Goal: "+g.Goal), challenges.Versions(g))
 	if hint {
-		fmt.Fprintf(out, "\nHint: %s\n", g.Hint)
+		fmt.Fprintf(out, "\n%s\n", para("Hint: "+g.Hint))
 	}
 	if solution {
-		fmt.Fprintf(out, "\nWhy: %s\n\nA solution (%s):\n\n%s", g.Why, g.Solution, challenges.SolutionText(g))
+		fmt.Fprintf(out, "\n%s\n\nA solution (%s):\n\n%s", para("Why: "+g.Why), g.Solution, challenges.SolutionText(g))
 	}
 	if !hint && !solution {
 		fmt.Fprintf(out, "\nTry it in 'eoslab sandbox', save with w, then: eoslab challenges check %d FILE\n(--hint for a hint, --solution for a file that reaches it)\n", n)
 	}
 }
+
+// para wraps a paragraph at 78 columns, between words.
+func para(s string) string { return ansi.Wordwrap(s, 78, "") }
 
 // checkChallenge plays the file against goal n; a reached goal is
 // recorded and the file kept.
