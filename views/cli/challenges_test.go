@@ -82,6 +82,8 @@ func TestChallengesBadInput(t *testing.T) {
 		{[]string{"challenges", "check", "1", bad}, bad + ":2:"},
 		{[]string{"challenges", "check", "1", filepath.Join(t.TempDir(), "none.scn")}, "cannot read"},
 		{[]string{"challenges", "extra"}, "unexpected argument"},
+		{[]string{"challenges", "check", "1", t.TempDir()}, "not a regular file (a directory)"},
+		{[]string{"challenges", "show", "1", "--hints"}, "unknown flag --hints"},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) || strings.Contains(out, "reached") {
