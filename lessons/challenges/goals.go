@@ -28,10 +28,10 @@ var goals = []Goal{
 	{
 		Name: "out-of-order", Level: 1, Kafka: []int{3},
 		Title:    "make a leader answer OUT_OF_ORDER_SEQUENCE_NUMBER",
-		Goal:     "Get a batch refused with OUT_OF_ORDER_SEQUENCE_NUMBER(45): its base sequence does not follow the last one.",
-		Hint:     "inject batch lets you write batches with any producer id, epoch and sequence; leave a gap.",
-		Why:      "Within one epoch a batch must start at the last sequence + 1 (ProducerAppendInfo.checkSequence); a gap means a batch was lost.",
-		Solution: "03-out-of-order.scn", NearMiss: "inject batch t-0 pid=1000 epoch=0 seq=7 count=1",
+		Goal:     "Get a batch of an idempotent producer refused with OUT_OF_ORDER_SEQUENCE_NUMBER(45): its base sequence does not follow the last one the leader appended.",
+		Hint:     "Send twice with an idempotent producer and lose the first Produce before it arrives.",
+		Why:      "Within one epoch a batch must start at the last sequence + 1 (ProducerAppendInfo.checkSequence). The producer retries the refused batch while an earlier one of the partition is unresolved (TransactionManager.canRetry), so the order is kept once the lost one is sent again.",
+		Solution: "03-out-of-order.scn", NearMiss: "drop Produce                     # a (sequence 1) is lost on the way",
 		Judge: anEvent(func(e *engine.Event) bool {
 			return e.Kind == engine.EvSeqCheck && e.Code == engine.OutOfOrderSequenceNumber
 		}, "no batch was refused with OUT_OF_ORDER_SEQUENCE_NUMBER"),
