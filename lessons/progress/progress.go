@@ -65,6 +65,15 @@ type Data struct {
 	Last    string             `json:"last,omitempty"`
 	Lessons map[string]*Lesson `json:"lessons,omitempty"`
 	Drills  []Drill            `json:"drills,omitempty"`
+	// Challenges are the goals reached, by name (lessons/challenges).
+	Challenges map[string]Challenge `json:"challenges,omitempty"`
+}
+
+// Challenge is a goal reached: the Kafka versions it was checked under
+// and where the file that reached it was kept.
+type Challenge struct {
+	Kafka []int  `json:"kafka,omitempty"`
+	File  string `json:"file,omitempty"`
 }
 
 // Lesson is the progress in one lesson.
@@ -361,6 +370,12 @@ func (s *Store) Data() Data {
 
 func (d Data) clone() Data {
 	c := Data{Version: d.Version, Last: d.Last, Lessons: map[string]*Lesson{}, Drills: slices.Clone(d.Drills)}
+	if d.Challenges != nil {
+		c.Challenges = map[string]Challenge{}
+		for name, ch := range d.Challenges {
+			c.Challenges[name] = Challenge{Kafka: slices.Clone(ch.Kafka), File: ch.File}
+		}
+	}
 	for name, l := range d.Lessons {
 		lc := *l
 		if l.Answers != nil {
@@ -481,6 +496,28 @@ func (s *Store) DrillDone(dr Drill) {
 		}
 		return true
 	})
+}
+
+// ChallengeDone records that the goal name was reached under the Kafka
+// versions kafka, by the file kept at file, and saves. Like every change
+// it is merged under the directory's lock with what another eoslab wrote.
+func (s *Store) ChallengeDone(name string, kafka []int, file string) {
+	ch := Challenge{Kafka: slices.Clone(kafka), File: file}
+	s.change(func(d *Data) bool {
+		if d.Challenges == nil {
+			d.Challenges = map[string]Challenge{}
+		}
+		d.Challenges[name] = Challenge{Kafka: slices.Clone(ch.Kafka), File: ch.File}
+		return true
+	})
+}
+
+// Challenge is the record of goal name, and whether it was reached.
+func (s *Store) Challenge(name string) (Challenge, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.data.Challenges[name]
+	return ch, ok
 }
 
 // Reset forgets all progress and removes the file.

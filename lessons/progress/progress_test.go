@@ -372,3 +372,22 @@ func TestReachedUnderKeepsTheVersion(t *testing.T) {
 		t.Fatalf("switch not kept: %+v", l)
 	}
 }
+
+func TestChallengeDoneIsKeptAndMerged(t *testing.T) {
+	dir := t.TempDir()
+	a := openIn(t, dir)
+	b := openIn(t, dir)
+	a.ChallengeDone("zombie-3-and-4", []int{3, 4}, "z.scn")
+	b.ChallengeDone("stall-and-unstall", []int{3}, "s.scn")
+	d := readFile(t, filepath.Join(dir, FileName))
+	if len(d.Challenges) != 2 || d.Challenges["zombie-3-and-4"].File != "z.scn" || len(d.Challenges["zombie-3-and-4"].Kafka) != 2 {
+		t.Fatalf("challenges = %+v, want both, merged", d.Challenges)
+	}
+	c := openIn(t, dir)
+	if ch, ok := c.Challenge("stall-and-unstall"); !ok || ch.File != "s.scn" {
+		t.Fatalf("reopened: %+v %v", ch, ok)
+	}
+	if _, ok := c.Challenge("fencing-off"); ok {
+		t.Fatal("a goal not reached is recorded")
+	}
+}

@@ -32,6 +32,7 @@ var commands = []func() *cobra.Command{
 	sandboxCommand,
 	drillCommand,
 	progressCommand,
+	challengesCommand,
 	runCommand,
 	checkCommand,
 	breakCommand,

@@ -92,6 +92,7 @@ func printProgress(out io.Writer, st *progress.Store) {
 			fmt.Fprintf(out, "\nContinue with: eoslab lesson %s (at step %d)\n", last, l.Step)
 		}
 	}
+	printChallenges(out, st)
 	d := st.Data().Drills
 	if len(d) == 0 {
 		fmt.Fprintln(out, "\nNo drill played yet: eoslab drill")
