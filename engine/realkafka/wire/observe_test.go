@@ -95,4 +95,3 @@ func TestObserveSeesRequestsAndAnswers(t *testing.T) {
 		}
 	}
 }
-
