@@ -32,6 +32,9 @@ type claim struct {
 	// transaction-log facts 0 or 1) and shows what the broker has; why,
 	// when set, is why it cannot be looked at.
 	check func(scope int) (n int, shown, why string)
+	// wire: the fact is a request or answer on the wire (not a log's or
+	// the transaction log's content).
+	wire bool
 }
 
 // simOnlyEvent says why an event has no broker counterpart.
@@ -292,7 +295,7 @@ func (d *driver) messageClaim(w *engine.World, e *engine.Event) (claim, string, 
 	code := m.Code()
 	if r, ok := m.Body.(*engine.InitProducerIDResponse); ok && code == engine.None {
 		what := fmt.Sprintf("InitProducerId answer to %s: pid=%d epoch=%d", client, r.ProducerID, r.ProducerEpoch)
-		return claim{what: what, check: func(scope int) (int, string, string) {
+		return claim{what: what, wire: true, check: func(scope int) (int, string, string) {
 			return d.countAnswers(scope, client, kmsg.InitProducerID, e.Kind == engine.EvSend, func(x *obsAnswer) bool {
 				return x.code == 0 && d.simPID(x.pid) == strconv.FormatInt(r.ProducerID, 10) && x.epoch == r.ProducerEpoch
 			})
@@ -315,7 +318,7 @@ func (d *driver) produceAnswer(tp engine.TP, pid int64, epoch int16, seq int32, 
 		}
 		what += " with " + code.String()
 	}
-	c := claim{what: what}
+	c := claim{what: what, wire: true}
 	c.check = func(scope int) (int, string, string) {
 		return d.countAnswers(scope, "", kmsg.Produce, sent, func(x *obsAnswer) bool {
 			if x.tp != d.name(tp.Topic) || x.part != tp.Partition || x.code != int16(code) {
@@ -343,7 +346,7 @@ func (d *driver) answerClaim(client, base string, code engine.ErrorCode, sent bo
 		to = "a client"
 	}
 	what := fmt.Sprintf("%s to %s with %s", kind, to, code)
-	return claim{what: what, check: func(scope int) (int, string, string) {
+	return claim{what: what, wire: true, check: func(scope int) (int, string, string) {
 		return d.countAnswers(scope, client, key, sent, func(x *obsAnswer) bool { return x.code == int16(code) })
 	}}
 }
@@ -387,7 +390,7 @@ func (d *driver) requestClaim(client, base string, m *engine.Message, delivered 
 	if seq >= 0 {
 		what += fmt.Sprintf(" seq=%d", seq)
 	}
-	return claim{what: what, check: func(scope int) (int, string, string) {
+	return claim{what: what, wire: true, check: func(scope int) (int, string, string) {
 		n := 0
 		var shown []string
 		for _, o := range d.obs.exchanges() {
@@ -397,7 +400,7 @@ func (d *driver) requestClaim(client, base string, m *engine.Message, delivered 
 			if delivered && o.x.Dropped {
 				continue
 			}
-			for _, r := range requestFacts(o.x.Req) {
+			for _, r := range requestFacts(o.x.Req, d.topicName) {
 				if tp != nil && (r.tp != d.name(tp.Topic) || r.part != tp.Partition) {
 					continue
 				}

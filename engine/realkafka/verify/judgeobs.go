@@ -139,6 +139,20 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 		row.Verdict, row.Why = NotPlayed, "count= in a t= window of the simulation's virtual time, which the broker run does not keep"
 		return
 	}
+	for _, f := range claims {
+		if !f.c.wire {
+			continue
+		}
+		if client, n := d.lostWithConnection(); client != "" {
+			row.Verdict, row.Why = NotPlayed, fmt.Sprintf("%d requests of %s died with a connection the wrapper closed (on TCP a lost message takes its connection and the requests behind it; the simulation's network loses the one message): the wire traffic is not the simulation's from there", n, client)
+			return
+		}
+		if why := d.conversationDiffers(w); why != "" {
+			row.Verdict, row.Why = NotPlayed, why
+			return
+		}
+		break
+	}
 	scope := 0
 	if x.InLast {
 		scope = d.lastAction()

@@ -44,6 +44,8 @@ type observer struct {
 	txnCl    *kgo.Client
 	txnNext  map[int32]int64
 	txn      []txnRecord
+
+	ids map[[16]byte]string // topic ids of the run (wirefacts.go)
 }
 
 // observed is one exchange a client of the file had with the broker.

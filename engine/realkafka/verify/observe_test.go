@@ -91,7 +91,7 @@ func TestWireFacts(t *testing.T) {
 	tp.Partition = 1
 	tp.Records = buildBatch(engine.InjectBatch{ProducerID: 7, Epoch: 2, Seq: 5, Count: 2})
 	req.Topics = []kmsg.ProduceRequestTopic{{Topic: "t", Partitions: []kmsg.ProduceRequestTopicPartition{tp}}}
-	fs := requestFacts(req)
+	fs := requestFacts(req, nil)
 	if len(fs) != 1 || fs[0].tp != "t" || fs[0].part != 1 || fs[0].pid != 7 || fs[0].epoch != 2 || fs[0].seq != 5 {
 		t.Fatalf("request facts %+v", fs)
 	}
@@ -99,12 +99,12 @@ func TestWireFacts(t *testing.T) {
 	rp := kmsg.NewProduceResponseTopicPartition()
 	rp.Partition, rp.ErrorCode = 1, 45
 	resp.Topics = []kmsg.ProduceResponseTopic{{Topic: "t", Partitions: []kmsg.ProduceResponseTopicPartition{rp}}}
-	as := answerFacts(req, resp)
+	as := answerFacts(req, resp, nil)
 	if len(as) != 1 || as[0].code != 45 || as[0].pid != 7 || as[0].seq != 5 {
 		t.Fatalf("answer facts %+v", as)
 	}
 	end := &kmsg.EndTxnResponse{ErrorCode: 90}
-	if as := answerFacts(&kmsg.EndTxnRequest{ProducerID: 3, ProducerEpoch: 1}, end); len(as) != 1 || as[0].code != 90 || as[0].pid != 3 {
+	if as := answerFacts(&kmsg.EndTxnRequest{ProducerID: 3, ProducerEpoch: 1}, end, nil); len(as) != 1 || as[0].code != 90 || as[0].pid != 3 {
 		t.Errorf("EndTxn answer facts %+v", as)
 	}
 }

@@ -1,11 +1,16 @@
 package verify
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
 )
 
 // The facts a request or an answer on the wire carries, flattened to one
@@ -38,15 +43,26 @@ func (r reqFact) String(d *driver) string {
 	return s
 }
 
+// topicName names a topic a request or answer gives by id (Produce v13,
+// KIP-516); "" when it gives none.
+type topicName func(id [16]byte) string
+
+func (n topicName) of(name string, id [16]byte) string {
+	if name != "" || n == nil || id == ([16]byte{}) {
+		return name
+	}
+	return n(id)
+}
+
 // requestFacts flattens a request.
-func requestFacts(req kmsg.Request) []reqFact {
+func requestFacts(req kmsg.Request, names topicName) []reqFact {
 	key := kmsg.Key(req.Key())
 	switch r := req.(type) {
 	case *kmsg.ProduceRequest:
 		var out []reqFact
 		for _, t := range r.Topics {
 			for _, p := range t.Partitions {
-				f := reqFact{key: key, tp: t.Topic, part: p.Partition, pid: -1, seq: -1}
+				f := reqFact{key: key, tp: names.of(t.Topic, t.TopicID), part: p.Partition, pid: -1, seq: -1}
 				var b kmsg.RecordBatch
 				if err := b.ReadFrom(p.Records); err == nil {
 					f.pid, f.epoch, f.seq = b.ProducerID, b.ProducerEpoch, b.FirstSequence
@@ -92,8 +108,8 @@ func (a obsAnswer) String(d *driver) string {
 }
 
 // answerFacts flattens an answer to req.
-func answerFacts(req kmsg.Request, resp kmsg.Response) []obsAnswer {
-	reqs := requestFacts(req)
+func answerFacts(req kmsg.Request, resp kmsg.Response, names topicName) []obsAnswer {
+	reqs := requestFacts(req, names)
 	one := func(code int16) []obsAnswer { return []obsAnswer{{reqFact: reqs[0], code: code}} }
 	first := func(codes ...int16) int16 {
 		for _, c := range codes {
@@ -107,10 +123,11 @@ func answerFacts(req kmsg.Request, resp kmsg.Response) []obsAnswer {
 	case *kmsg.ProduceResponse:
 		var out []obsAnswer
 		for _, t := range r.Topics {
+			topic := names.of(t.Topic, t.TopicID)
 			for _, p := range t.Partitions {
-				a := obsAnswer{reqFact: reqFact{key: kmsg.Produce, tp: t.Topic, part: p.Partition, pid: -1, seq: -1}, code: p.ErrorCode, baseOffset: p.BaseOffset}
+				a := obsAnswer{reqFact: reqFact{key: kmsg.Produce, tp: topic, part: p.Partition, pid: -1, seq: -1}, code: p.ErrorCode, baseOffset: p.BaseOffset}
 				for _, q := range reqs {
-					if q.tp == t.Topic && q.part == p.Partition {
+					if q.tp == topic && q.part == p.Partition {
 						a.reqFact = q
 					}
 				}
@@ -205,7 +222,7 @@ func (d *driver) countAnswers(scope int, client string, key kmsg.Key, sent bool,
 		if !sent && (o.x.Lost || o.x.Copy) {
 			continue
 		}
-		for _, a := range answerFacts(o.x.Req, o.x.Resp) {
+		for _, a := range answerFacts(o.x.Req, o.x.Resp, d.topicName) {
 			if a.code == 0 && key < 0 {
 				continue // "an answer with code C": the answers without one say nothing
 			}
@@ -219,4 +236,111 @@ func (d *driver) countAnswers(scope int, client string, key kmsg.Key, sent bool,
 		return n, "no such answer on the wire", ""
 	}
 	return n, "wire: " + strings.Join(firstN(shown, 4), "; "), ""
+}
+
+// topicName names a topic of the run by its id (a Produce v13 request or
+// answer names topics by id).
+func (d *driver) topicName(id [16]byte) string {
+	o := d.obs
+	if n, ok := o.ids[id]; ok {
+		return n
+	}
+	ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
+	defer cancel()
+	td, err := d.adm.ListTopics(ctx, d.topics...)
+	if err != nil {
+		return ""
+	}
+	if o.ids == nil {
+		o.ids = map[[16]byte]string{}
+	}
+	for _, t := range td {
+		o.ids[t.ID] = t.Topic
+	}
+	return o.ids[id]
+}
+
+// answered are the requests that wait for an answer, counted for lost
+// traffic; Fetch is left out, as a consumer's long poll is always out.
+var answered = []kmsg.Key{kmsg.Produce, kmsg.InitProducerID, kmsg.AddPartitionsToTxn, kmsg.AddOffsetsToTxn, kmsg.EndTxn, kmsg.TxnOffsetCommit}
+
+// lostWithConnection is the first client whose requests died with a
+// connection the wrapper closed (a dropped request or a lost answer takes
+// the connection and every request behind it on it: on TCP nothing is
+// lost alone), with how many; "" when none. The simulation's network
+// loses the one message only, so from there the two runs' traffic is not
+// the same conversation.
+func (d *driver) lostWithConnection() (string, int) {
+	sent, got := map[string]int{}, map[string]int{}
+	for _, o := range d.obs.exchanges() {
+		if !slices.Contains(answered, kmsg.Key(o.x.Req.Key())) || o.x.Unanswered {
+			continue
+		}
+		switch {
+		case o.x.Resp != nil || o.x.Err != nil:
+			got[o.client]++
+		case !o.x.Dropped:
+			sent[o.client]++
+		}
+	}
+	var names []string
+	for n := range sent {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if sent[n] > got[n] {
+			return n, sent[n] - got[n]
+		}
+	}
+	return "", 0
+}
+
+// conversationDiffers says where the broker run's wire traffic is not the
+// simulation's: a client of the file sent a different number of requests
+// of a kind than the simulated one (franz-go's batching, retries and
+// pipelining are not the Java client's, and the driver runs each call
+// whole), "" when every count agrees. A request or answer is compared
+// only in the same conversation.
+func (d *driver) conversationDiffers(w *engine.World) string {
+	got := map[string]map[kmsg.Key]int{}
+	for _, o := range d.obs.exchanges() {
+		k := kmsg.Key(o.x.Req.Key())
+		if o.x.Resp != nil || o.x.Err != nil || o.x.Copy || !slices.Contains(answered, k) {
+			continue
+		}
+		if got[o.client] == nil {
+			got[o.client] = map[kmsg.Key]int{}
+		}
+		got[o.client][k]++
+	}
+	var names []string
+	for n := range d.decls {
+		names = append(names, n)
+	}
+	for n := range d.cdecls {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		for _, k := range answered {
+			kind, ok := engine.MsgKindByName(kafkaName(k))
+			if !ok {
+				continue
+			}
+			sim := w.RequestCount(engine.RequestFilter{From: n, Kind: kind, KindSet: true})
+			if b := got[n][k]; b != sim {
+				return fmt.Sprintf("%s sent %d %s requests on the broker run (franz-go), %d in the simulation (the Java client): the wire conversations differ", n, b, kafkaName(k), sim)
+			}
+		}
+	}
+	return ""
+}
+
+// kafkaName is Kafka's name of a request (kmsg spells InitProducerID).
+func kafkaName(k kmsg.Key) string {
+	if k == kmsg.InitProducerID {
+		return "InitProducerId"
+	}
+	return k.Name()
 }
