@@ -208,6 +208,9 @@ func (d *driver) durableClaim(w *engine.World, e *engine.Event) (claim, string, 
 			n++
 		}
 	}
+	if rec.State == engine.Ongoing {
+		return d.ongoingClaim(tsp.Log[:off+1], rec), "", ""
+	}
 	what := fmt.Sprintf("%s %s pid=%d epoch=%d in %s (record %d of these)", rec.TransactionalID, rec.State, rec.ProducerID, rec.ProducerEpoch, txnStateTopic, n)
 	return claim{what: what, check: func(int) (int, string, string) {
 		recs, err := d.txnLog()
@@ -267,10 +270,12 @@ func (d *driver) messageClaim(w *engine.World, e *engine.Event) (claim, string, 
 	if isResp {
 		client = m.To
 	}
-	if _, ok := d.decls[client]; !ok {
-		if _, ok := d.cdecls[client]; !ok {
-			return claim{}, name + " between " + m.From + " and " + m.To + " is traffic the wire wrapper does not carry (it sits on the file's clients' connections)", ""
-		}
+	_, isProducer := d.decls[client]
+	_, isConsumer := d.cdecls[client]
+	// "expert" is the simulation's sender of injected batches; the
+	// driver's expert client is observed too.
+	if !isProducer && !isConsumer && client != "expert" {
+		return claim{}, name + " between " + m.From + " and " + m.To + " is traffic the wire wrapper does not carry (it sits on the file's clients' connections)", ""
 	}
 	if _, ok := keys[base]; !ok {
 		return claim{}, "", name + " has no wire mapping"
@@ -426,4 +431,70 @@ func firstN(s []string, n int) []string {
 		return append(slices.Clone(s[:n]), fmt.Sprintf("(%d more)", len(s)-n))
 	}
 	return s
+}
+
+// ongoingClaim: an Ongoing record. A client adds a transaction's
+// partitions in as many AddPartitionsToTxn requests as it likes (the Java
+// producer one per answer, franz-go several at once), each an Ongoing
+// record; what the broker shows is the k-th transaction's run of Ongoing
+// records, whose last holds the partitions the simulation's record has,
+// at the same producer id and epoch.
+func (d *driver) ongoingClaim(log []engine.TxnLogRecord, rec engine.TxnLogRecord) claim {
+	k, prev := 0, engine.Dead
+	for _, r := range log {
+		if r.TransactionalID != rec.TransactionalID {
+			continue
+		}
+		if r.State == engine.Ongoing && prev != engine.Ongoing {
+			k++
+		}
+		prev = r.State
+	}
+	var want []string
+	for _, tp := range rec.Partitions {
+		want = append(want, tp.String())
+	}
+	what := fmt.Sprintf("%s Ongoing pid=%d epoch=%d partitions %s in %s (transaction %d)", rec.TransactionalID, rec.ProducerID, rec.ProducerEpoch, strings.Join(want, ","), txnStateTopic, k)
+	return claim{what: what, check: func(int) (int, string, string) {
+		recs, err := d.txnLog()
+		if err != nil {
+			return 0, "", err.Error()
+		}
+		runs, prev := 0, ""
+		var last *txnRecord
+		for i := range recs {
+			r := &recs[i]
+			if r.TxnID != rec.TransactionalID || r.Tombstone {
+				continue
+			}
+			if r.State == "Ongoing" && prev != "Ongoing" {
+				runs++
+			}
+			if r.State == "Ongoing" && runs == k {
+				last = r
+			}
+			prev = r.State
+		}
+		if last == nil {
+			return 0, fmt.Sprintf("%d transactions of the id in %s", runs, txnStateTopic), ""
+		}
+		shown := fmt.Sprintf("Ongoing pid=%s epoch=%d partitions %s", d.simPID(last.PID), last.Epoch, strings.Join(last.Partitions, ","))
+		ok := d.simPID(last.PID) == strconv.FormatInt(rec.ProducerID, 10) && last.Epoch == rec.ProducerEpoch
+		for _, p := range want {
+			ok = ok && (slices.Contains(last.Partitions, p) || strings.HasPrefix(p, "__consumer_offsets") && hasPrefixIn(last.Partitions, "__consumer_offsets"))
+		}
+		if ok {
+			return 1, shown, ""
+		}
+		return 0, shown, ""
+	}}
+}
+
+func hasPrefixIn(s []string, prefix string) bool {
+	for _, x := range s {
+		if strings.HasPrefix(x, prefix) {
+			return true
+		}
+	}
+	return false
 }

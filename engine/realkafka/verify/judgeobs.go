@@ -95,8 +95,9 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 	}
 	evs := script.Matching(w, x)
 	type found struct {
-		c claim
-		n int // how many of the matched events stand for it
+		c     claim
+		n     int // how many of the matched events stand for it
+		first int // the newest of them
 	}
 	var claims []found
 	byWhat := map[string]int{}
@@ -114,7 +115,7 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 				continue
 			}
 			byWhat[c.what] = len(claims)
-			claims = append(claims, found{c, 1})
+			claims = append(claims, found{c, 1, int(e.Seq)})
 		}
 		if !x.Count.Set && len(claims) > 0 {
 			break // the newest event with a counterpart decides
@@ -167,6 +168,15 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 		}
 		want := f.n
 		ok := n >= 1
+		if f.c.wire && !x.Count.Set {
+			// The k-th such event of the run stands for the k-th such
+			// request or answer.
+			k := d.ordinal(w, f.first, f.c.what)
+			ok = n >= k
+			if k > 1 {
+				shown = fmt.Sprintf("%d of them, want the %d-th: %s", n, k, shown)
+			}
+		}
 		if x.Count.Set {
 			ok = n == want
 			shown = fmt.Sprintf("%d (%s)", n, shown)
@@ -208,4 +218,20 @@ func dedupe(s []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ordinal is how many events up to event i (of its kind) stand for the
+// broker fact what.
+func (d *driver) ordinal(w *engine.World, i int, what string) int {
+	kind := w.EventAt(i).Kind
+	k := 0
+	for j := 0; j <= i; j++ {
+		if w.EventAt(j).Kind != kind {
+			continue
+		}
+		if c, so, ny := d.claimOf(w, j); so == "" && ny == "" && c.what == what {
+			k++
+		}
+	}
+	return k
 }
