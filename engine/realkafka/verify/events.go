@@ -35,6 +35,9 @@ type claim struct {
 	// wire: the fact is a request or answer on the wire (not a log's or
 	// the transaction log's content).
 	wire bool
+	// nth, when set, is which instance of the fact the event stands for
+	// (else the event's own ordinal among its kind's, judgeEvent).
+	nth int
 }
 
 // simOnlyEvent says why an event has no broker counterpart.
@@ -70,6 +73,11 @@ func simOnlyEvent(e *engine.Event) string {
 // (simOnly), or why it is not compared yet (notYet).
 func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet string) {
 	e := w.EventAt(i)
+	if e.Kind == engine.EvOffsets && e.Code != engine.None {
+		// The group coordinator refusing offsets (or answering
+		// UNSTABLE_OFFSET_COMMIT): its answer carries the code.
+		return d.answerClaim("", "", e.Code, true), "", ""
+	}
 	if why := simOnlyEvent(&e); why != "" {
 		return claim{}, why, ""
 	}
@@ -252,11 +260,20 @@ func (d *driver) clientErrorClaim(w *engine.World, i int, e *engine.Event) (clai
 			return d.answerClaim("", "", e.Code, true), "", ""
 		}
 	}
+	// The client's error stands for the answers it got with the code so
+	// far (one answer can surface as several errors: a failed send, then
+	// the commit that fails on it).
+	n := 0
 	for j := i; j >= 0; j-- {
 		m := w.EventAt(j)
 		if m.Kind == engine.EvDeliver && m.Message != nil && m.Message.Kind.IsResponse() && m.Message.To == e.Actor && m.Message.Code() == e.Code {
-			return d.answerClaim(e.Actor, "", e.Code, false), "", ""
+			n++
 		}
+	}
+	if n > 0 {
+		c := d.answerClaim(e.Actor, "", e.Code, false)
+		c.nth = n
+		return c, "", ""
 	}
 	return claim{}, "the Java client's own error (no broker answer carried " + e.Code.String() + ")", ""
 }

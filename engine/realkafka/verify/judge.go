@@ -73,9 +73,9 @@ func simOnlyWhy(e script.Expectation) string {
 	case script.TxnCheck:
 		switch x.Field {
 		case script.TxnLastProducerEpoch:
-			return "TransactionMetadata.lastProducerEpoch is coordinator memory; DescribeTransactions does not return it"
+			return "TransactionMetadata.lastProducerEpoch is coordinator memory: DescribeTransactions does not return it and TransactionLogValue has no field for it"
 		case script.TxnCoordinator:
-			return "the __transaction_state partition depends on the simulation's partition count (the broker runs 1)"
+			return "the __transaction_state partition is abs(id.hashCode) % partitions (TransactionStateManager.partitionFor): the broker run's id carries the run's prefix and its cluster has its own partition count"
 		}
 	case script.ConsumerCheck:
 		if x.Field == script.ClientError && strings.HasSuffix(x.Error, "Exception") {

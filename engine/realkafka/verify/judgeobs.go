@@ -171,7 +171,10 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 		if f.c.wire && !x.Count.Set {
 			// The k-th such event of the run stands for the k-th such
 			// request or answer.
-			k := d.ordinal(w, f.first, f.c.what)
+			k := f.c.nth
+			if k == 0 {
+				k = d.ordinal(w, f.first, f.c.what)
+			}
 			ok = n >= k
 			if k > 1 {
 				shown = fmt.Sprintf("%d of them, want the %d-th: %s", n, k, shown)
