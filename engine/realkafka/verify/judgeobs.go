@@ -84,7 +84,7 @@ func (d *driver) verdict(row *Row, fail *script.Failure, holds bool, fact, why, 
 // broker fact it stands for, looked up in the broker run.
 func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure, w *engine.World) {
 	if x.No {
-		row.Verdict, row.Why = SimOnly, "an absence in the simulation's event transcript: the line names no event whose broker counterpart could be looked for"
+		d.judgeAbsence(row, x, fail, w)
 		return
 	}
 	if fail != nil {
@@ -237,4 +237,53 @@ func (d *driver) ordinal(w *engine.World, i int, what string) int {
 		}
 	}
 	return k
+}
+
+// judgeAbsence judges "expect no event" where its filters name a broker
+// fact: no request of a kind sent by one of the file's clients
+// (kind=send actor=CLIENT msg=REQUEST), or no answer carrying an error
+// code (error=CODE), over the run or its last command (in=last). Any
+// other absence (of narration, or a text) names no broker fact.
+func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failure, w *engine.World) {
+	plain := x.Text == "" && !x.Window.Set && !x.Count.Set && !x.TP.Set && x.TxnID == "" && !x.PID.Set && !x.Epoch.Set && x.Reason == engine.RuleNone && x.Rule == ""
+	var c claim
+	switch {
+	case plain && x.Kind == "send" && x.Error == "" && x.Msg.Set && x.Msg.V.ID == 0 && isRequestKey(x.Msg.V.Kind):
+		_, isProducer := d.decls[x.Actor]
+		_, isConsumer := d.cdecls[x.Actor]
+		if !isProducer && !isConsumer {
+			row.Verdict, row.Why = SimOnly, "an absence of traffic the wire wrapper does not carry (it sits on the file's clients' connections)"
+			return
+		}
+		c = d.requestClaim(x.Actor, x.Msg.V.Kind, &engine.Message{}, false)
+	case plain && x.Kind == "" && x.Actor == "" && !x.Msg.Set && x.Error != "":
+		code, ok := engine.ErrorByName(x.Error)
+		if !ok || !code.IsWire() {
+			row.Verdict, row.Why = SimOnly, "an absence of a client-side error, which no broker answer carries"
+			return
+		}
+		c = d.answerClaim("", "", code, true)
+	default:
+		row.Verdict, row.Why = SimOnly, "an absence in the simulation's event transcript: the line names no event whose broker counterpart could be looked for"
+		return
+	}
+	if d.unplayable(row, w) {
+		return
+	}
+	scope := 0
+	if x.InLast {
+		scope = d.lastAction()
+	}
+	n, shown, why := c.check(scope)
+	if why != "" {
+		row.Verdict, row.Why = NotPlayed, why
+		return
+	}
+	d.verdict(row, fail, n == 0, shown, "", "on the broker: no "+c.what)
+}
+
+// isRequestKey: name is a request the wire mapping knows.
+func isRequestKey(name string) bool {
+	_, ok := keys[name]
+	return ok
 }
