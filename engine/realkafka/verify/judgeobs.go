@@ -19,6 +19,12 @@ func (d *driver) judgeObserved(row *Row, c script.Command, fail *script.Failure,
 		d.judgeEvent(row, x, fail, w)
 	case script.ViolationCheck:
 		d.judgeMonitors(row, x, fail, w)
+	case script.TxnLogCheck:
+		if d.unplayable(row, w) {
+			return true
+		}
+		holds, fact, why, note := d.txnLogCheck(x, w)
+		d.verdict(row, fail, holds, fact, why, note)
 	case script.GroupCheck:
 		if x.Field != script.GroupPending {
 			return false

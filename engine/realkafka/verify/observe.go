@@ -63,6 +63,7 @@ type txnRecord struct {
 	Tombstone  bool
 	State      string // kmsg.TransactionState's name: Empty, Ongoing, ...
 	PID        int64
+	PrevPID    int64 // PreviousProducerId (tagged, version 1), -1 when absent
 	Epoch      int16
 	Partitions []string // topic-partition, the run's prefix stripped
 }
@@ -191,7 +192,7 @@ func decodeTxnRecord(key, value []byte) (txnRecord, bool, error) {
 	if err := v.ReadFrom(value); err != nil {
 		return txnRecord{}, false, fmt.Errorf("TransactionLogValue: %w", err)
 	}
-	rec.State, rec.PID, rec.Epoch = v.State.String(), v.ProducerID, v.ProducerEpoch
+	rec.State, rec.PID, rec.PrevPID, rec.Epoch = v.State.String(), v.ProducerID, v.PreviousProducerID, v.ProducerEpoch
 	for _, t := range v.Topics {
 		for _, p := range t.Partitions {
 			rec.Partitions = append(rec.Partitions, t.Topic+"-"+strconv.Itoa(int(p)))
