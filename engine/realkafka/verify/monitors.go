@@ -1,9 +1,11 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
@@ -26,12 +28,11 @@ var brokerMonitors = []string{engine.InvDuplicateSequence, engine.InvUncommitted
 // monitors evaluates the broker-side monitors: the violations found
 // (invariant: what), or why they cannot be looked at.
 func (d *driver) monitors() (map[string]string, string) {
-	found := map[string]string{}
 	logs := map[engine.TP]realkafka.Log{}
-	var tps []engine.TP
 	for _, t := range d.topics {
-		ctx := d.ctx
+		ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
 		td, err := d.adm.ListTopics(ctx, t)
+		cancel()
 		if err != nil {
 			return nil, "listing topics failed: " + err.Error()
 		}
@@ -42,8 +43,29 @@ func (d *driver) monitors() (map[string]string, string) {
 				return nil, "fetch failed: " + err.Error()
 			}
 			logs[tp] = l
-			tps = append(tps, tp)
 		}
+	}
+	taken := map[string][]engine.TPOffset{}
+	for n, c := range d.cons {
+		if d.cdecls[n].Isolation == engine.ReadCommitted {
+			taken[n] = c.taken
+		}
+	}
+	recs, err := d.txnLog()
+	if err != nil {
+		return nil, err.Error()
+	}
+	return evalMonitors(logs, taken, recs, d.simPID), ""
+}
+
+// evalMonitors is the broker-side monitors over a run's partition logs,
+// the records its read_committed consumers handed out, and its
+// __transaction_state records: the violations found (invariant: what).
+func evalMonitors(logs map[engine.TP]realkafka.Log, taken map[string][]engine.TPOffset, recs []txnRecord, simPID func(int64) string) map[string]string {
+	found := map[string]string{}
+	var tps []engine.TP
+	for tp := range logs {
+		tps = append(tps, tp)
 	}
 	slices.SortFunc(tps, func(a, b engine.TP) int {
 		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
@@ -62,7 +84,7 @@ func (d *driver) monitors() (map[string]string, string) {
 			}
 			k := [3]int64{b.ProducerID, int64(b.ProducerEpoch), int64(b.BaseSequence)}
 			if at, ok := seen[k]; ok && found[engine.InvDuplicateSequence] == "" {
-				found[engine.InvDuplicateSequence] = fmt.Sprintf("%s: pid=%s epoch=%d seq=%d at %d and %d", tp, d.simPID(b.ProducerID), b.ProducerEpoch, b.BaseSequence, at, b.BaseOffset)
+				found[engine.InvDuplicateSequence] = fmt.Sprintf("%s: pid=%s epoch=%d seq=%d at %d and %d", tp, simPID(b.ProducerID), b.ProducerEpoch, b.BaseSequence, at, b.BaseOffset)
 			}
 			seen[k] = b.BaseOffset
 		}
@@ -75,15 +97,12 @@ func (d *driver) monitors() (map[string]string, string) {
 	// uncommitted-read: what a read_committed consumer of the run handed
 	// out is committed data.
 	var names []string
-	for n := range d.cons {
+	for n := range taken {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		if d.cdecls[n].Isolation != engine.ReadCommitted {
-			continue
-		}
-		for _, t := range d.cons[n].taken {
+		for _, t := range taken[n] {
 			l, ok := logs[t.TP]
 			if !ok {
 				continue
@@ -102,10 +121,6 @@ func (d *driver) monitors() (map[string]string, string) {
 	}
 	// illegal-transition: each id's records in __transaction_state follow
 	// TransactionMetadata's validPreviousStates.
-	recs, err := d.txnLog()
-	if err != nil {
-		return nil, err.Error()
-	}
 	last := map[string]engine.TxnState{}
 	for _, r := range recs {
 		if r.Tombstone {
@@ -121,7 +136,7 @@ func (d *driver) monitors() (map[string]string, string) {
 		}
 		last[r.TxnID] = to
 	}
-	return found, ""
+	return found
 }
 
 func txnStateNamed(s string) (engine.TxnState, bool) {
