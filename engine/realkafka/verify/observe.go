@@ -117,16 +117,28 @@ func (d *driver) txnLog() ([]txnRecord, error) {
 	o := d.obs
 	ctx, cancel := context.WithTimeout(d.ctx, 20*time.Second)
 	defer cancel()
-	ends, err := d.adm.ListEndOffsets(ctx, txnStateTopic)
-	if err != nil {
-		return nil, err
-	}
 	want := map[int32]int64{}
-	ends.Each(func(e kadm.ListedOffset) {
-		if e.Err == nil {
-			want[e.Partition] = e.Offset
+	// On a new cluster the transaction log is created by the first
+	// FindCoordinator; the client's metadata may not know it for a moment.
+	for len(want) == 0 {
+		ends, err := d.adm.ListEndOffsets(ctx, txnStateTopic)
+		if err != nil {
+			return nil, err
 		}
-	})
+		ends.Each(func(e kadm.ListedOffset) {
+			if e.Err == nil {
+				want[e.Partition] = e.Offset
+			}
+		})
+		if len(want) > 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%s has no partition with a leader", txnStateTopic)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 	if o.txnCl == nil {
 		parts := map[int32]kgo.Offset{}
 		for p := range want {

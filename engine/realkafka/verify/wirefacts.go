@@ -304,9 +304,24 @@ func (d *driver) lostWithConnection() (string, int) {
 // only in the same conversation.
 func (d *driver) conversationDiffers(w *engine.World) string {
 	got := map[string]map[kmsg.Key]int{}
-	for _, o := range d.obs.exchanges() {
+	xs := d.obs.exchanges()
+	// A request the broker answered with "not ready" (a transaction log
+	// or coordinator still loading on a new cluster) is retried by either
+	// client as often as it takes; the simulation starts ready.
+	notReady := map[kmsg.Request]bool{}
+	for _, o := range xs {
+		if o.x.Resp == nil {
+			continue
+		}
+		for _, a := range answerFacts(o.x.Req, o.x.Resp, nil) {
+			if slices.Contains(notReadyCodes, a.code) {
+				notReady[o.x.Req] = true
+			}
+		}
+	}
+	for _, o := range xs {
 		k := kmsg.Key(o.x.Req.Key())
-		if o.x.Resp != nil || o.x.Err != nil || o.x.Copy || !slices.Contains(answered, k) {
+		if o.x.Resp != nil || o.x.Err != nil || o.x.Copy || !slices.Contains(answered, k) || notReady[o.x.Req] {
 			continue
 		}
 		if got[o.client] == nil {
@@ -336,6 +351,12 @@ func (d *driver) conversationDiffers(w *engine.World) string {
 	}
 	return ""
 }
+
+// notReadyCodes are COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE,
+// NOT_COORDINATOR, and for a new partition UNKNOWN_TOPIC_OR_PARTITION and
+// NOT_LEADER_OR_FOLLOWER.
+var notReadyCodes = []int16{kerr.CoordinatorLoadInProgress.Code, kerr.CoordinatorNotAvailable.Code, kerr.NotCoordinator.Code,
+	kerr.UnknownTopicOrPartition.Code, kerr.NotLeaderForPartition.Code}
 
 // kafkaName is Kafka's name of a request (kmsg spells InitProducerID).
 func kafkaName(k kmsg.Key) string {
