@@ -108,30 +108,7 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 		return
 	}
 	holds, fact, why := d.check(c.Expect)
-	if why != "" {
-		row.Verdict, row.Why = NotPlayed, why
-		return
-	}
-	simHolds := fail == nil
-	switch {
-	case simHolds && holds:
-		row.Verdict = Agree
-	case !simHolds && !holds:
-		// Neither meets the line (a line written for the other protocol,
-		// played under this one): whether they agree with each other is
-		// not known from the line.
-		row.Verdict, row.Why = NotPlayed, "neither the simulation ("+fail.Got+") nor Kafka ("+fact+") meets the line"
-	default:
-		row.Verdict = Differ
-		row.Sim = "as the line says"
-		if !simHolds {
-			row.Sim = "found " + fail.Got
-		}
-		row.Kafka = fact
-		if holds {
-			row.Kafka = "as the line says"
-		}
-	}
+	d.verdict(row, fail, holds, fact, why, "")
 }
 
 // check evaluates e on the cluster: whether it holds, what Kafka shows,

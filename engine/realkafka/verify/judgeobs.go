@@ -58,7 +58,8 @@ func (d *driver) unplayable(row *Row, w *engine.World) bool {
 	return false
 }
 
-// verdict is judge's comparison, with a note for an agreeing row.
+// verdict compares the simulation's outcome (fail nil: it holds) with
+// Kafka's; note is kept with an agreeing row and shown with a differing one.
 func (d *driver) verdict(row *Row, fail *script.Failure, holds bool, fact, why, note string) {
 	if why != "" {
 		row.Verdict, row.Why = NotPlayed, why
@@ -69,6 +70,9 @@ func (d *driver) verdict(row *Row, fail *script.Failure, holds bool, fact, why, 
 	case simHolds && holds:
 		row.Verdict, row.Why = Agree, note
 	case !simHolds && !holds:
+		// Neither meets the line (a line written for the other protocol,
+		// played under this one): whether they agree with each other is
+		// not known from the line.
 		row.Verdict, row.Why = NotPlayed, "neither the simulation ("+fail.Got+") nor Kafka ("+fact+") meets the line"
 	default:
 		row.Verdict = Differ
