@@ -58,6 +58,8 @@ type driver struct {
 	expert     *kgo.Client
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
+	// obs is the broker run's observation log (observe.go).
+	obs *observer
 }
 
 type revEntry struct {
@@ -88,6 +90,8 @@ type consumer struct {
 	offsets []int64
 	pos     map[engine.TP]int64
 	lastErr error
+	// taken is where each value handed out came from (monitors.go).
+	taken []engine.TPOffset
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
@@ -98,11 +102,14 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	if err := d.preflight(); err != nil {
 		return nil, err
 	}
+	d.obs = d.newObserver()
+	defer d.obs.close()
 	r := script.NewRunner()
 	r.PinTransactionVersion(simTV)
 	var rows []Row
 	for _, c := range cmds {
 		if c.Action != nil {
+			d.obs.line.Store(int64(c.Line))
 			var target resolved
 			if d.stopped == "" {
 				target = d.resolve(c, r.World)
@@ -443,6 +450,7 @@ func (d *driver) producer(name string) *producer {
 	if !ok {
 		p = &producer{declared: decl}
 		p.start()
+		d.watch(name, &p.worker)
 	}
 	opts = append(opts, kgo.Dialer(p.faults().Dialer(nil)))
 	// sendOffsets sends TxnOffsetCommit raw: v5 is KIP-890 part 2's (the
@@ -656,6 +664,7 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 			}
 			cs.values = append(cs.values, string(r.Value))
 			cs.offsets = append(cs.offsets, r.Offset)
+			cs.taken = append(cs.taken, engine.TPOffset{TP: engine.TP{Topic: strings.TrimPrefix(r.Topic, d.prefix), Partition: r.Partition}, Offset: r.Offset})
 			cs.pos[engine.TP{Topic: strings.TrimPrefix(r.Topic, d.prefix), Partition: r.Partition}] = r.Offset + 1
 		})
 		fs.EachError(func(_ string, _ int32, err error) {

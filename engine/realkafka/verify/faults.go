@@ -83,6 +83,7 @@ func (d *driver) consumerOf(name string) *consumer {
 	if !ok {
 		cs = &consumer{pos: map[engine.TP]int64{}}
 		cs.start()
+		d.watch(name, &cs.worker)
 		d.cons[name] = cs
 	}
 	return cs

@@ -32,7 +32,11 @@ func (d *driver) expertClient() *kgo.Client {
 	if d.simTV < 2 {
 		vs.SetMaxKeyVersion(int16(kmsg.Produce), 11)
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs))
+	// Its connections are observed as the file's clients' are: the
+	// answers to what it injects are broker facts.
+	d.expertWorker.start()
+	d.watch("expert", &d.expertWorker)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs), kgo.Dialer(d.expertWorker.faults().Dialer(nil)))
 	if err != nil {
 		return nil
 	}

@@ -113,6 +113,10 @@ type Faults struct {
 	// Sleep waits for a Delay (time.Sleep when nil); tests set it so that
 	// no test depends on a wall-clock deadline.
 	Sleep func(time.Duration)
+	// Observe, when set, sees every request the client wrote and every
+	// response the broker sent (see Exchange); it runs on the connection's
+	// goroutine and must not block.
+	Observe func(Exchange)
 }
 
 // Add installs a rule; rules are tried in the order added.
@@ -371,6 +375,7 @@ func (c *Conn) request(frame []byte) error {
 		answered = false
 	}
 	rule := c.f.match(Request, kmsg.Key(h.key), req, h.corr)
+	c.f.observeRequest(req, rule, answered)
 	if rule != nil {
 		switch rule.Action {
 		case Drop:
@@ -449,9 +454,12 @@ func (c *Conn) response() error {
 		return fmt.Errorf("wire: response correlation id %d, want %d (%s)", corr, head.corr, kmsg.NameForKey(head.key))
 	}
 	if head.swallow {
+		c.f.observeResponse(head.req, frame, nil, true)
 		return nil
 	}
-	if rule := c.f.match(Response, kmsg.Key(head.key), head.req, corr); rule != nil {
+	rule := c.f.match(Response, kmsg.Key(head.key), head.req, corr)
+	c.f.observeResponse(head.req, frame, rule, false)
+	if rule != nil {
 		switch rule.Action {
 		case Drop:
 			c.broken = true
