@@ -375,14 +375,6 @@ func (e *Event) detail() string {
 	return *e.text
 }
 
-// textRef is a detail as an event holds it: nil for none.
-func textRef(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // describeTyped renders the events whose words are all in typed fields and
 // about no message (the phrases from sayAccepts on): the common decisions
 // of a produce, a fetch and a retry, which used to build their words where
@@ -508,7 +500,7 @@ func (e Event) Line() string {
 func (w *World) record(e Event, detail string) *Event {
 	p := w.events.push(e)
 	p.Seq, p.Step, p.Time = int32(w.events.len()-1), int32(w.stepCount), w.now
-	p.text = textRef(detail)
+	w.events.say(detail)
 	if p.Message != nil {
 		w.changes.message(p.Message.ID)
 	}
@@ -523,7 +515,8 @@ func (w *World) emit(kind EventKind, actor, text string) *Event {
 	// record's work for an event with nothing to render, made in place:
 	// this is the path of most events, on every step.
 	p := w.events.next()
-	p.Seq, p.Step, p.Time, p.Kind, p.Actor, p.text = int32(w.events.len()-1), int32(w.stepCount), w.now, kind, actor, textRef(text)
+	p.Seq, p.Step, p.Time, p.Kind, p.Actor = int32(w.events.len()-1), int32(w.stepCount), w.now, kind, actor
+	w.events.say(text)
 	w.changes.actor(actor)
 	return p
 }

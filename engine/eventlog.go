@@ -23,6 +23,10 @@ type eventLog struct {
 	names   nameTab
 	pend    Event
 	hasPend bool
+	// pendWords holds the pending event's words when its recorder gave
+	// them (say), so recording them costs no allocation of their own:
+	// flush copies them into texts.
+	pendWords string
 }
 
 // storedEvent is an Event as the log keeps it: what every event has,
@@ -71,7 +75,12 @@ func (l *eventLog) len() int {
 // at is the i-th event.
 func (l *eventLog) at(i int) Event {
 	if l.hasPend && i == l.evs.n {
-		return l.pend
+		e := l.pend
+		if e.text == &l.pendWords {
+			w := l.pendWords // the next event reuses pendWords
+			e.text = &w
+		}
+		return e
 	}
 	return l.load(l.evs.at(i), i)
 }
@@ -93,6 +102,16 @@ func (l *eventLog) push(e Event) *Event {
 	}
 	l.pend, l.hasPend = e, true
 	return &l.pend
+}
+
+// say sets the pending event's words, written where it happened.
+func (l *eventLog) say(words string) {
+	if words == "" {
+		l.pend.text = nil
+		return
+	}
+	l.pendWords = words
+	l.pend.text = &l.pendWords
 }
 
 // flush stores the event held in full.
