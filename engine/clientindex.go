@@ -27,8 +27,8 @@ type clientRef struct {
 type clientNames struct {
 	m                 map[string]clientRef
 	prods, cons, proc int
-	// recent holds the names looked up lately, found or not, by their
-	// length and last byte: a step looks up one of a few names, and
+	// recent holds the names looked up lately, found or not, in their
+	// nameSlot: a step looks up one of a few names, and
 	// comparing one (most times the same string, which compares by its
 	// pointer) costs less than hashing it for the map. Indexing new
 	// clients clears it.
@@ -77,7 +77,7 @@ func (w *World) client(name string) (clientRef, bool) {
 		r, ok := n.m[name]
 		return r, ok
 	}
-	c := &n.recent[(len(name)*7+int(name[len(name)-1]))%nameCache]
+	c := &n.recent[nameSlot(name, 0)]
 	if c.name == name && c.name != "" {
 		return c.ref, c.ok
 	}

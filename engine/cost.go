@@ -136,7 +136,7 @@ func (c *costCounters) countSend(m *Message) {
 		c.buildIndexes()
 	}
 	k := requestKey{m.From, m.Kind, requestTxnID(m)}
-	r := &c.recentAt[(int(k.kind)*7+len(k.from)+int(lastByte(k.from))+int(lastByte(k.txnID)))%nameCache]
+	r := &c.recentAt[(nameSlot(k.from, int(k.kind))+int(lastByte(k.txnID)))%nameCache]
 	if r.at1 > 0 && r.key == k {
 		c.requests[r.at1-1].N++
 		return

@@ -193,6 +193,8 @@ func (l *eventLog) slice(from, to int) []Event {
 
 // shareWith makes l a view of later's lists when later's history extends
 // l's (its event at l's end is l's last): l then holds no chunk of its own.
+// later is its owner's too (a player's live world): its pending event is
+// stored and its name table shared, as a clone of it would.
 func (l *eventLog) shareWith(later *eventLog) {
 	l.flush()
 	later.flush()
@@ -224,8 +226,8 @@ type nameTab struct {
 	list clist[string]
 	ids  map[string]uint32
 	own  bool // ids is this table's to write
-	// recent holds names looked up lately, by their length and last
-	// byte: most events name one of a few actors, and comparing one name
+	// recent holds names looked up lately, in their nameSlot: most
+	// events name one of a few actors, and comparing one name
 	// (the same string most times, which compares by its pointer) costs
 	// less than hashing it for the map.
 	recent [nameCache]nameID
@@ -236,14 +238,26 @@ type nameID struct {
 	id   uint32
 }
 
-const nameCache = 16
+const nameCache = 32
+
+// nameSlot is where a name goes in a cache of nameCache recent names: a
+// hash of its length and last four bytes, which tell apart the names a
+// scenario numbers (T1 ... T800, tx-1 ... tx-800) without reading all of
+// a long one.
+func nameSlot(name string, salt int) int {
+	h := uint32(len(name))*16777619 ^ uint32(salt)
+	for i := max(0, len(name)-4); i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	return int(h>>8) % nameCache
+}
 
 // id is name's id, made on first sight; "" is 0.
 func (t *nameTab) id(name string) uint32 {
 	if name == "" {
 		return 0
 	}
-	r := &t.recent[(len(name)*7+int(name[len(name)-1]))%nameCache]
+	r := &t.recent[nameSlot(name, 0)]
 	if r.name == name && r.id != 0 {
 		return r.id
 	}
