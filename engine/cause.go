@@ -227,18 +227,18 @@ func (w *World) Cause(v Violation) []CauseLink {
 		case involved && e.Kind == EvSend:
 			add(i, CauseSend, sendSentence(e.Message))
 		case involved && e.Kind == EvFault:
-			add(i, CauseFault, faultSentence(e))
+			add(i, CauseFault, faultSentence(&e))
 		case involved && e.Kind == EvInfo && e.Message.To == e.Actor && e.Fault == FaultNone && !e.HasTP():
 			add(i, CauseFault, e.Actor+" "+e.Unnumbered()) // held while its receiver is paused
 		case e.Kind == EvFault && actorFault(e.Fault) && (actors[e.Actor] || e.HasTP() && e.TP == v.TP):
-			add(i, CauseFault, faultSentence(e))
+			add(i, CauseFault, faultSentence(&e))
 		case window && decisionKind(e.Kind) && (!e.HasTP() || e.TP == v.TP):
-			add(i, CauseDecision, decisionSentence(e))
+			add(i, CauseDecision, decisionSentence(&e))
 		case !window && i < lastSend && (e.Kind == EvTimer || e.Kind == EvClientError) && actors[e.Actor]:
 			// a client's timeout or error between its sends: why it sent again
-			add(i, CauseDecision, decisionSentence(e))
+			add(i, CauseDecision, decisionSentence(&e))
 		case e.Kind == EvFence && e.TxnID != "" && txnIDs[e.TxnID]:
-			add(i, CauseDecision, decisionSentence(e))
+			add(i, CauseDecision, decisionSentence(&e))
 		}
 	}
 	// The decision being taken when the violation was found comes right
@@ -251,7 +251,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 			}
 			if (e.Kind == EvSeqCheck || e.Kind == EvAppend || e.Kind == EvMarker) && (!e.HasTP() || e.TP == v.TP) ||
 				e.Kind == EvConsume && e.Actor == v.Consumer {
-				add(i, CauseDecision, decisionSentence(e))
+				add(i, CauseDecision, decisionSentence(&e))
 			}
 		}
 	}
@@ -266,10 +266,10 @@ func (w *World) Cause(v Violation) []CauseLink {
 			k := e.Actor + "/" + e.Fault.String()
 			if !seenFault[k] {
 				seenFault[k] = true
-				add(i, CauseFault, faultSentence(e))
+				add(i, CauseFault, faultSentence(&e))
 			}
 		case e.Kind == EvFence && e.TxnID != "" && txnIDs[e.TxnID]:
-			add(i, CauseDecision, decisionSentence(e))
+			add(i, CauseDecision, decisionSentence(&e))
 		}
 	}
 	for k, c := range w.switchesOffAt(end) {

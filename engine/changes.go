@@ -172,7 +172,14 @@ func (c *ChangeSet) reset(events, violations int) {
 	c.Messages = c.Messages[:0]
 	c.TxnIDs = c.TxnIDs[:0]
 	c.Groups = c.Groups[:0]
-	c.msgIndex, c.actorIndex, c.txnIDIndex, c.groupIndex = nil, nil, nil, nil
+	// Most steps built no index; one not built is not written again (a
+	// pointer written while the collector marks costs a write barrier).
+	if c.msgIndex != nil {
+		c.msgIndex = nil
+	}
+	if c.actorIndex != nil || c.txnIDIndex != nil || c.groupIndex != nil {
+		c.actorIndex, c.txnIDIndex, c.groupIndex = nil, nil, nil
+	}
 }
 
 // beginChanges starts the change set of an Apply or of a Step called from

@@ -27,6 +27,18 @@ type clientRef struct {
 type clientNames struct {
 	m                 map[string]clientRef
 	prods, cons, proc int
+	// recent holds the names looked up lately, found or not, in their
+	// nameSlot: a step looks up one of a few names, and
+	// comparing one (most times the same string, which compares by its
+	// pointer) costs less than hashing it for the map. Indexing new
+	// clients clears it.
+	recent [nameCache]recentClient
+}
+
+type recentClient struct {
+	name string
+	ref  clientRef
+	ok   bool
 }
 
 // clone copies the index (its size is the number of clients, not history).
@@ -59,8 +71,18 @@ func (w *World) client(name string) (clientRef, bool) {
 		for ; n.proc < len(w.processors); n.proc++ {
 			n.m[w.processors[n.proc].Name] = clientRef{Kind: clientProcessor, I: int32(n.proc)}
 		}
+		n.recent = [nameCache]recentClient{}
+	}
+	if name == "" {
+		r, ok := n.m[name]
+		return r, ok
+	}
+	c := &n.recent[nameSlot(name, 0)]
+	if c.name == name && c.name != "" {
+		return c.ref, c.ok
 	}
 	r, ok := n.m[name]
+	*c = recentClient{name: name, ref: r, ok: ok}
 	return r, ok
 }
 

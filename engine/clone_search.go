@@ -6,31 +6,46 @@ package engine
 // monitors and the state): a fresh chunk per copy (some 80 KB) cost more
 // than the step itself.
 type SearchScratch struct {
-	chunk *[eventChunk]Event
-	last  *World // the world that wrote into chunk last
+	evs   *[eventChunk]storedEvent
+	wides *[eventChunk]wideEvent
+	msgs  *[eventChunk]*Message
+	last  *World // the world that wrote into the chunks last
 }
 
 // CloneForSearch is Clone with an empty event history written into s's
-// chunk. The events of a world made this way are only good until the
-// next CloneForSearch with the same scratch, which clears the chunk, and
+// chunks. The events of a world made this way are only good until the
+// next CloneForSearch with the same scratch, which clears the chunks, and
 // the history starts with one zero event; a
 // search that wants a path's events replays the path on a world of its
 // own.
 func (w *World) CloneForSearch(s *SearchScratch) *World {
-	if s.chunk == nil {
-		s.chunk = new([eventChunk]Event)
+	if s.evs == nil {
+		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([eventChunk]wideEvent), new([eventChunk]*Message)
 	}
-	if l := s.last; l != nil && len(l.events.chunks) > 0 && l.events.chunks[0] == s.chunk {
-		// Every slot past n of a chunk the log owns is zero (eventLog.next).
-		clear(s.chunk[:min(l.events.n, eventChunk)])
+	if l := s.last; l != nil {
+		// Every slot past n of a chunk a list owns is zero (clist.next).
+		clearScratch(&l.events.evs, s.evs)
+		clearScratch(&l.events.wides, s.wides)
+		clearScratch(&l.events.msgs, s.msgs)
 	}
 	c := w.Clone()
-	// The log starts one zero event in, so that its first append writes
-	// into the chunk it owns (eventLog.next starts a new chunk at a
-	// chunk's first slot).
-	c.events = eventLog{chunks: []*[eventChunk]Event{s.chunk}, n: 1, own: true}
+	// Each list starts one zero entry in, so that its first append writes
+	// into the chunk it owns (clist.next starts a new chunk at a chunk's
+	// first slot); an index 0 means "none" in a stored event anyway.
+	c.events = eventLog{names: c.events.names,
+		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
+		wides: clist[wideEvent]{chunks: []*[eventChunk]wideEvent{s.wides}, n: 1, own: true},
+		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true}}
 	s.last = c
 	return c
+}
+
+// clearScratch zeroes what l wrote into the scratch chunk c, if l still
+// writes into it.
+func clearScratch[T any](l *clist[T], c *[eventChunk]T) {
+	if len(l.chunks) > 0 && l.chunks[0] == c {
+		clear(c[:min(l.n, eventChunk)])
+	}
 }
 
 // ViolationCount is how many times the invariant has been violated (0

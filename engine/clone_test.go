@@ -43,7 +43,7 @@ func TestShareHistory(t *testing.T) {
 	}
 	// The event history is chunked: it never moves, and the snapshot
 	// shares its chunks from the start.
-	if snap.events.at(0) != w.events.at(0) || snap.events.at(snap.events.len()-1) != w.events.at(snap.events.len()-1) {
+	if snap.events.slot(0) != w.events.slot(0) || snap.events.slot(snap.events.len()-1) != w.events.slot(snap.events.len()-1) {
 		t.Fatal("the snapshot should share the live world's event chunks")
 	}
 	snap.ShareHistory(w)
@@ -64,10 +64,10 @@ func TestShareHistory(t *testing.T) {
 	}
 	other := New(DefaultConfig())
 	applyAll(t, other, CreateTopic{Name: "t", Partitions: 2}, producerWith("T", nil), Send{Client: "T", TP: tp("t", 0), Values: []string{"a"}}, Run{})
-	before := snap.events.at(0)
+	before := snap.events.slot(0)
 	batches := &snap.partitions[tp("t", 0)].Batches[0]
 	snap.ShareHistory(other)
-	if snap.events.at(0) != before || &snap.partitions[tp("t", 0)].Batches[0] != batches {
+	if snap.events.slot(0) != before || &snap.partitions[tp("t", 0)].Batches[0] != batches {
 		t.Fatal("a history that does not extend the snapshot's was shared")
 	}
 }

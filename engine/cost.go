@@ -87,6 +87,17 @@ type costCounters struct {
 	// markers; nil until built.
 	requestAt map[requestKey]int
 	markerAt  map[string]int
+	// recentAt holds the positions of the tallies counted lately: most
+	// requests come from a few clients, and comparing a key (the same
+	// strings most times, which compare by their pointers) costs less
+	// than hashing two strings for the map. A slot is empty when its
+	// position is 0.
+	recentAt [nameCache]recentTally
+}
+
+type recentTally struct {
+	key requestKey
+	at1 int // the position in requests, plus one
 }
 
 // requestKey is what a RequestTally counts for.
@@ -125,12 +136,27 @@ func (c *costCounters) countSend(m *Message) {
 		c.buildIndexes()
 	}
 	k := requestKey{m.From, m.Kind, requestTxnID(m)}
+	r := &c.recentAt[(nameSlot(k.from, int(k.kind))+int(lastByte(k.txnID)))%nameCache]
+	if r.at1 > 0 && r.key == k {
+		c.requests[r.at1-1].N++
+		return
+	}
 	if i, ok := c.requestAt[k]; ok {
 		c.requests[i].N++
+		*r = recentTally{key: k, at1: i + 1}
 		return
 	}
 	c.requestAt[k] = len(c.requests)
+	*r = recentTally{key: k, at1: len(c.requests) + 1}
 	c.requests = append(c.requests, RequestTally{From: k.from, Kind: k.kind, TxnID: k.txnID, N: 1})
+}
+
+// lastByte is s's last byte, 0 for "".
+func lastByte(s string) byte {
+	if s == "" {
+		return 0
+	}
+	return s[len(s)-1]
 }
 
 // countMarker counts a marker a leader appended for txnID (the marker

@@ -1,41 +1,305 @@
 package engine
 
-// eventLog is the event history in fixed-size chunks: an append never
-// copies the history (a doubling slice copied all of it, about once per
-// doubling, and left up to half an array unused), and a snapshot shares
-// every chunk. Only the world that owns the last chunk writes into it;
-// a clone that appends first copies the partial chunk it shares (the
-// live world may have written past the clone's end there, which the
-// clone never reads).
+// eventLog is the event history. The events are stored compact and
+// without a pointer (storedEvent): the names an event carries (actor,
+// transactional id, topic) are ids into a table of names, and its
+// message, words and rule details are indexes into lists of their own.
+// The garbage collector then never scans the history, which is most of a
+// long run's heap, and an event costs 32 bytes, or 96 with the fields
+// few events have, instead of 144. An event is put back together (load)
+// when something reads it.
+//
+// The last event is held in full (pend) until the next one is recorded:
+// its recorder sets its typed fields in place after emit returns it.
+//
+// Every list is in fixed-size chunks: an append never copies the history,
+// and a snapshot shares every chunk (see clist).
 type eventLog struct {
-	chunks []*[eventChunk]Event
-	n      int
-	own    bool // the last chunk is this world's to write into
+	evs     clist[storedEvent]
+	wides   clist[wideEvent]
+	msgs    clist[*Message]
+	notes   clist[*note]
+	exts    clist[*ruleExt]
+	names   nameTab
+	pend    Event
+	hasPend bool
 }
 
-// eventChunk is the events per chunk: a chunk is some 90 KB, and a
+// storedEvent is an Event as the log keeps it: what every event has,
+// and its message and words. Its indexes are one more than the entry's
+// position, 0 for none. The fields most events leave zero (a decision's
+// numbers, partition, transactional id, rule) are in a wideEvent of their
+// own, in wides: a send or a delivery, most of the history, is 32 bytes.
+type storedEvent struct {
+	time      int64
+	step      int32
+	actor     uint32
+	msg, note uint32
+	wide      uint32
+	kind      EventKind
+	fault     FaultKind
+	say       phrase
+}
+
+// wideEvent is the part of a stored event most events leave zero.
+type wideEvent struct {
+	pid, arg   int64
+	txn, topic uint32
+	part       int32
+	ext        uint32
+	ruleArg    int32
+	x, y, z    int32
+	code       ErrorCode
+	epoch      int16
+	change     Transition
+	hasPID     bool
+	reason     Reason
+	ruleSay    ruleSay
+}
+
+// eventChunk is the entries per chunk: an event chunk is 16 KB, and a
 // 100,000-event history's snapshot copies 200 chunk pointers.
 const eventChunk = 512
 
-func (l *eventLog) len() int { return l.n }
+func (l *eventLog) len() int {
+	if l.hasPend {
+		return l.evs.n + 1
+	}
+	return l.evs.n
+}
 
-// at is the i-th event, the log's own: events are not changed once the
-// step that recorded them is over.
-func (l *eventLog) at(i int) *Event { return &l.chunks[i/eventChunk][i%eventChunk] }
+// at is the i-th event.
+func (l *eventLog) at(i int) Event {
+	if l.hasPend && i == l.evs.n {
+		return l.pend
+	}
+	return l.load(l.evs.at(i), i)
+}
 
 // next appends a zero event and returns it in place, for the caller to
-// fill: filling the slot writes only the fields an event has, where
-// copying a whole Event in would move every field and pay the write
-// barriers of its pointers. Every slot past n of a chunk the log owns is
-// zero: a new chunk is, and a copied one is cleared past n.
+// fill; it stays the caller's to change until the next event is recorded.
 func (l *eventLog) next() *Event {
+	if l.hasPend {
+		l.flush()
+	}
+	l.pend, l.hasPend = Event{}, true
+	return &l.pend
+}
+
+// push appends e and returns it in place.
+func (l *eventLog) push(e Event) *Event {
+	if l.hasPend {
+		l.flush()
+	}
+	l.pend, l.hasPend = e, true
+	return &l.pend
+}
+
+// flush stores the event held in full.
+func (l *eventLog) flush() {
+	if !l.hasPend {
+		return
+	}
+	e := &l.pend
+	s := l.evs.next()
+	*s = storedEvent{time: e.Time, step: e.Step, kind: e.Kind, fault: e.Fault, say: e.say}
+	s.actor = l.names.id(e.Actor)
+	if e.Message != nil {
+		s.msg = uint32(l.msgs.add(e.Message)) + 1
+	}
+	if e.note != nil {
+		s.note = uint32(l.notes.add(e.note)) + 1
+	}
+	wd := wideEvent{pid: e.pid, arg: e.arg, part: e.TP.Partition, ruleArg: e.Rule.arg, x: e.x, y: e.y, z: e.z,
+		code: e.Code, epoch: e.epoch, change: e.Change, hasPID: e.hasPID, reason: e.Rule.Reason, ruleSay: e.Rule.say}
+	if e.TxnID != "" {
+		wd.txn = l.names.id(e.TxnID)
+	}
+	if e.TP.Topic != "" {
+		wd.topic = l.names.id(e.TP.Topic)
+	}
+	if e.Rule.ext != nil {
+		wd.ext = uint32(l.exts.add(e.Rule.ext)) + 1
+	}
+	if wd != (wideEvent{}) {
+		s.wide = uint32(l.wides.add(wd)) + 1
+	}
+	l.hasPend = false // pend is cleared when the next event takes it
+}
+
+// load puts the i-th event, stored as s, back together.
+func (l *eventLog) load(s *storedEvent, i int) Event {
+	e := Event{Time: s.time, Seq: int32(i), Step: s.step, Actor: l.names.at(s.actor), Kind: s.kind, Fault: s.fault, say: s.say}
+	if s.msg != 0 {
+		e.Message = *l.msgs.at(int(s.msg - 1))
+	}
+	if s.note != 0 {
+		e.note = *l.notes.at(int(s.note - 1))
+	}
+	if s.wide == 0 {
+		return e
+	}
+	wd := l.wides.at(int(s.wide - 1))
+	e.TxnID, e.Code, e.Change, e.epoch, e.hasPID = l.names.at(wd.txn), wd.code, wd.change, wd.epoch, wd.hasPID
+	e.x, e.pid, e.arg, e.y, e.z = wd.x, wd.pid, wd.arg, wd.y, wd.z
+	e.Rule = Rule{Reason: wd.reason, say: wd.ruleSay, arg: wd.ruleArg}
+	if wd.topic != 0 {
+		e.TP = TP{Topic: l.names.at(wd.topic), Partition: wd.part}
+	}
+	if wd.ext != 0 {
+		e.Rule.ext = *l.exts.at(int(wd.ext - 1))
+	}
+	return e
+}
+
+// clone shares every chunk and the name table; the event held in full is
+// stored first, so both logs share it too.
+func (l *eventLog) clone() eventLog {
+	l.flush()
+	l.names.freeze()
+	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(), names: l.names}
+}
+
+// slot is where the i-th event is stored, for tests of what is shared.
+func (l *eventLog) slot(i int) *storedEvent { return l.evs.at(i) }
+
+// slice copies events [from, to).
+func (l *eventLog) slice(from, to int) []Event {
+	out := make([]Event, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, l.at(i))
+	}
+	return out
+}
+
+// shareWith makes l a view of later's lists when later's history extends
+// l's (its event at l's end is l's last): l then holds no chunk of its own.
+// later is its owner's too (a player's live world): its pending event is
+// stored and its name table shared, as a clone of it would.
+func (l *eventLog) shareWith(later *eventLog) {
+	l.flush()
+	later.flush()
+	n := l.len()
+	if n == 0 || later.len() < n || l.slot(n-1) == later.slot(n-1) || !sameEvent(l.at(n-1), later.at(n-1)) {
+		return
+	}
+	c := later.clone()
+	c.evs.n = n
+	k := (n + eventChunk - 1) / eventChunk
+	c.evs.chunks = c.evs.chunks[:k:k]
+	*l = c
+}
+
+// sameEvent reports whether a and b are the same event, their words
+// compared by content.
+func sameEvent(a, b Event) bool {
+	if a.detail() != b.detail() {
+		return false
+	}
+	a.note, b.note = nil, nil
+	return a == b
+}
+
+// nameTab interns the names events carry. A snapshot shares the table;
+// the map is then frozen, and the first new name either side meets copies
+// it (names are few and new ones rare, unlike events).
+type nameTab struct {
+	list clist[string]
+	ids  map[string]uint32
+	own  bool // ids is this table's to write
+	// recent holds names looked up lately, in their nameSlot: most
+	// events name one of a few actors, and comparing one name
+	// (the same string most times, which compares by its pointer) costs
+	// less than hashing it for the map.
+	recent [nameCache]nameID
+}
+
+type nameID struct {
+	name string
+	id   uint32
+}
+
+const nameCache = 32
+
+// nameSlot is where a name goes in a cache of nameCache recent names: a
+// hash of its length and last four bytes, which tell apart the names a
+// scenario numbers (T1 ... T800, tx-1 ... tx-800) without reading all of
+// a long one.
+func nameSlot(name string, salt int) int {
+	h := uint32(len(name))*16777619 ^ uint32(salt)
+	for i := max(0, len(name)-4); i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	return int(h>>8) % nameCache
+}
+
+// id is name's id, made on first sight; "" is 0.
+func (t *nameTab) id(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	r := &t.recent[nameSlot(name, 0)]
+	if r.name == name && r.id != 0 {
+		return r.id
+	}
+	if id, ok := t.ids[name]; ok {
+		r.name, r.id = name, id
+		return id
+	}
+	if !t.own {
+		m := make(map[string]uint32, len(t.ids)+8)
+		for k, v := range t.ids {
+			m[k] = v
+		}
+		t.ids, t.own = m, true
+	}
+	id := uint32(t.list.add(name)) + 1
+	t.ids[name] = id
+	r.name, r.id = name, id
+	return id
+}
+
+// at is the name with this id.
+func (t *nameTab) at(id uint32) string {
+	if id == 0 {
+		return ""
+	}
+	return *t.list.at(int(id - 1))
+}
+
+// freeze stops t writing its map, which a snapshot is about to share, and
+// shares its list.
+func (t *nameTab) freeze() {
+	t.own = false
+	t.list = t.list.clone()
+}
+
+// clist is an append-only list in fixed-size chunks: an append never
+// copies the list (a doubling slice copied all of it, about once per
+// doubling, and left up to half an array unused), and a snapshot shares
+// every chunk. Only the list that owns the last chunk writes into it; a
+// clone that appends first copies the partial chunk it shares (the live
+// list may have written past the clone's end there, which the clone never
+// reads).
+type clist[T any] struct {
+	chunks []*[eventChunk]T
+	n      int
+	own    bool // the last chunk is this list's to write into
+}
+
+func (l *clist[T]) at(i int) *T { return &l.chunks[i/eventChunk][i%eventChunk] }
+
+// next appends a zero entry and returns it in place. Every slot past n of
+// a chunk the list owns is zero: a new chunk is, and a copied one is
+// cleared past n.
+func (l *clist[T]) next() *T {
 	k, off := l.n/eventChunk, l.n%eventChunk
 	switch {
 	case off == 0:
-		l.chunks = append(l.chunks, new([eventChunk]Event))
+		l.chunks = append(l.chunks, new([eventChunk]T))
 		l.own = true
 	case !l.own:
-		c := new([eventChunk]Event)
+		c := new([eventChunk]T)
 		copy(c[:off], l.chunks[k][:off])
 		l.chunks = append(l.chunks[:k:k], c)
 		l.own = true
@@ -44,39 +308,14 @@ func (l *eventLog) next() *Event {
 	return &l.chunks[k][off]
 }
 
-// push appends e and returns it in place.
-func (l *eventLog) push(e Event) *Event {
-	p := l.next()
-	*p = e
-	return p
+// add appends v and returns its position.
+func (l *clist[T]) add(v T) int {
+	*l.next() = v
+	return l.n - 1
 }
 
 // clone shares every chunk; the clone copies the partial last one before
 // it writes.
-func (l *eventLog) clone() eventLog {
-	return eventLog{chunks: l.chunks[:len(l.chunks):len(l.chunks)], n: l.n}
-}
-
-// slice copies events [from, to).
-func (l *eventLog) slice(from, to int) []Event {
-	out := make([]Event, 0, to-from)
-	for i := from; i < to; i++ {
-		out = append(out, *l.at(i))
-	}
-	return out
-}
-
-// shareWith points l at later's chunks when later's history extends l's
-// (its event at l's end is l's last): l then holds no chunk of its own.
-func (l *eventLog) shareWith(later *eventLog) {
-	n := l.n
-	if n == 0 || later.n < n {
-		return
-	}
-	a, b := l.at(n-1), later.at(n-1)
-	if a == b || *a != *b {
-		return
-	}
-	k := (n + eventChunk - 1) / eventChunk
-	l.chunks, l.own = later.chunks[:k:k], false
+func (l *clist[T]) clone() clist[T] {
+	return clist[T]{chunks: l.chunks[:len(l.chunks):len(l.chunks)], n: l.n}
 }

@@ -15,7 +15,7 @@ func (w *World) EventCount() int { return w.events.len() }
 
 // EventAt is the i-th event (0 <= i < EventCount), by value. Its Message,
 // when set, is shared: messages are never modified after they are sent.
-func (w *World) EventAt(i int) Event { return *w.events.at(i) }
+func (w *World) EventAt(i int) Event { return w.events.at(i) }
 
 // FirstEventAt is the position of the first event at or after virtual time
 // t, or EventCount if there is none. Time never goes back, so the events

@@ -164,7 +164,7 @@ func (ix *RoleIndex) Update(w *World) {
 	for ; ix.read < w.events.len(); ix.read++ {
 		e := w.events.at(ix.read)
 		if m := e.Message; m != nil {
-			ix.add(e, m)
+			ix.add(&e, m)
 		}
 	}
 }

@@ -199,7 +199,20 @@ func (w *World) setTimer(after int64, t Timer) {
 	}
 	w.seq++
 	p := w.queue.add(w.now+after, w.seq)
-	p.Kind, p.Msg, p.Timer = itemTimer, nil, t
+	p.Kind = itemTimer
+	// The slot is a taken item's, most times a timer like this one: a
+	// pointer that is already right is not written again, as every
+	// pointer written while the collector marks costs a write barrier.
+	if p.Msg != nil {
+		p.Msg = nil
+	}
+	p.Timer.Kind, p.Timer.ID, p.Timer.TP.Partition = t.Kind, t.ID, t.TP.Partition
+	if p.Timer.Owner != t.Owner {
+		p.Timer.Owner = t.Owner
+	}
+	if p.Timer.TP.Topic != t.TP.Topic {
+		p.Timer.TP.Topic = t.TP.Topic
+	}
 }
 
 // cancelTimer removes pending timers of a kind for an owner and id.
