@@ -112,7 +112,7 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 		row.Verdict, row.Why = NotPlayed, "the simulation has messages in flight here; the broker run completes each call at once"
 		return
 	}
-	holds, fact, why := d.check(c.Expect)
+	holds, fact, why := d.checkIn(c.Expect, w)
 	if why != "" {
 		row.Verdict, row.Why = NotPlayed, why
 		return

@@ -110,6 +110,7 @@ type Faults struct {
 	paused chan struct{} // non-nil while paused: closed on Resume
 	nextID int32
 	sent   map[kmsg.Key]int
+	log    []Sent // every request written, for Requests
 	// Sleep waits for a Delay (time.Sleep when nil); tests set it so that
 	// no test depends on a wall-clock deadline.
 	Sleep func(time.Duration)
@@ -133,13 +134,14 @@ func (f *Faults) Sent(key kmsg.Key) int {
 	return f.sent[key]
 }
 
-func (f *Faults) count(key kmsg.Key) {
+func (f *Faults) count(key kmsg.Key, req kmsg.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.sent == nil {
 		f.sent = map[kmsg.Key]int{}
 	}
 	f.sent[key]++
+	f.log = append(f.log, Sent{Key: key, TxnIDs: TxnIDs(req)})
 }
 
 // Events is what was applied so far.
@@ -365,7 +367,7 @@ func (c *Conn) request(frame []byte) error {
 		return fmt.Errorf("wire: %s v%d: %w", kmsg.NameForKey(h.key), h.version, err)
 	}
 	c.f.gate()
-	c.f.count(kmsg.Key(h.key))
+	c.f.count(kmsg.Key(h.key), req)
 	answered := true
 	if p, ok := req.(*kmsg.ProduceRequest); ok && p.Acks == 0 {
 		answered = false
