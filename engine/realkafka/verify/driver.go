@@ -56,6 +56,10 @@ type driver struct {
 	versionSet bool
 	simTV      int
 	expert     *kgo.Client
+	// scale plays the file's timers (timescale.go); timer runs its
+	// waits in line with the clients' calls.
+	scale timeScale
+	timer worker
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 }
@@ -94,6 +98,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
 		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
+	d.scale = planTimeScale(cmds, simTV)
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
 		return nil, err
@@ -108,7 +113,9 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 				target = d.resolve(c, r.World)
 				target.busy = r.World.Busy()
 			}
-			if _, _, err := r.Exec(c); err != nil {
+			evs, _, err := r.Exec(c)
+			target.events = evs
+			if err != nil {
 				// The simulation refused the line: what Kafka refuses at
 				// run time is an event, not an error, so this is a broken
 				// file; stop playing it on both sides.
@@ -135,6 +142,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			continue
 		}
 		d.judge(&row, c, fail, r.World)
+		d.noteScaled(&row)
 		rows = append(rows, row)
 	}
 	return rows, nil
@@ -403,11 +411,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Run, engine.Step, engine.Deliver:
 		// Calls already ran to completion.
 	case engine.Advance:
-		if a.Ms > 10000 {
-			d.stop(c, fmt.Sprintf("advance %d: the driver waits real time only up to 10 s", a.Ms), false)
-			return
-		}
-		time.Sleep(time.Duration(a.Ms) * time.Millisecond)
+		d.advance(c, a, target.events)
 	case engine.InjectBatch:
 		if target.busy {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
@@ -459,6 +463,9 @@ func (d *driver) producer(name string) *producer {
 		opts = append(opts, kgo.TransactionalID(p.txid))
 		if decl.Set.Has(engine.ProducerTxnTimeoutMs) {
 			opts = append(opts, kgo.TransactionTimeout(time.Duration(cfg.TxnTimeoutMs)*time.Millisecond))
+		}
+		if o := d.txnTimeoutOpt(decl); o != nil {
+			opts = append(opts, o)
 		}
 	}
 	// Java turns idempotence off quietly for acks 0 or 1 unless it was

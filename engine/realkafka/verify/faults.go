@@ -137,6 +137,8 @@ type resolved struct {
 	client string // the client whose connection carries it
 	ok     bool
 	busy   bool // the simulation had messages in flight before the line
+	// events are the simulation's events of the line (set after it ran).
+	events []engine.Event
 }
 
 func (d *driver) resolve(c script.Command, w *engine.World) resolved {

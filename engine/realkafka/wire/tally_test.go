@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"errors"
+	"os"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -67,5 +70,15 @@ func TestRequestsLog(t *testing.T) {
 		if got[i].Key != want[i].Key || !slices.Equal(got[i].TxnIDs, want[i].TxnIDs) {
 			t.Errorf("request %d: %v, want %v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestDroppedIsAReset: a lost answer reads as a reset connection (an
+// os.SyscallError of ECONNRESET), which clients retry, not as an error of
+// the wrapper's own.
+func TestDroppedIsAReset(t *testing.T) {
+	var se *os.SyscallError
+	if !errors.As(ErrDropped, &se) || !errors.Is(ErrDropped, syscall.ECONNRESET) {
+		t.Fatalf("ErrDropped %v does not unwrap to a reset connection", ErrDropped)
 	}
 }

@@ -25,7 +25,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -238,8 +240,19 @@ func (f *Faults) Dialer(dial func(ctx context.Context, network, host string) (ne
 func (f *Faults) Wrap(c net.Conn) net.Conn { return &Conn{Conn: c, f: f} }
 
 // ErrDropped is what a client reads on a connection whose response the
-// wrapper lost (or whose request it dropped).
-var ErrDropped = errors.New("wire: connection closed by an injected fault")
+// wrapper lost. It unwraps to the error a reset TCP connection gives (an
+// os.SyscallError of ECONNRESET), as a message lost on a real network
+// shows to a client: franz-go retries that as a broken connection
+// (pkg/kgo/errors.go, isRetryableBrokerErr), as the Java client does any
+// disconnect (NetworkClient.handleDisconnections), where an error of the
+// wrapper's own it would treat as fatal.
+var ErrDropped error = droppedError{}
+
+type droppedError struct{}
+
+func (droppedError) Error() string { return "wire: connection reset by an injected fault" }
+
+func (droppedError) Unwrap() error { return os.NewSyscallError("read", syscall.ECONNRESET) }
 
 // Conn is a connection under Faults.
 type Conn struct {
