@@ -60,6 +60,8 @@ type driver struct {
 	// waits in line with the clients' calls.
 	scale timeScale
 	timer worker
+	// restore: cluster-wide settings the file changed (settings.go).
+	restore []string
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 }
@@ -190,6 +192,7 @@ func (d *driver) preflight() error {
 // Transactional ids cannot be deleted; they expire on the broker
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
+	defer d.restoreSettings()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {
 			p.cl.Close()
@@ -266,9 +269,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 					d.stop(c, "a teaching switch turns off a Kafka safeguard; no broker can", true)
 				}
 			default:
-				if !strings.Contains(c.Text, "latency.ms") && !strings.Contains(c.Text, "num.partitions") {
-					d.stop(c, "a cluster setting the driver does not set on the broker yet", false)
-				}
+				d.setting(c, s) // settings.go
 			}
 		}
 	case engine.CreateTopic:
