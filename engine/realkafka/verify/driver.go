@@ -61,7 +61,14 @@ type driver struct {
 	scale timeScale
 	timer worker
 	// restore: cluster-wide settings the file changed (settings.go).
-	restore []string
+	restore []restoreEntry
+	// holding: the wire holds what the simulation has in flight
+	// (inflight.go); held are the producers it holds, holdRules the
+	// kinds.
+	holding   bool
+	held      map[string]bool
+	holdRules []holdKey
+	early     map[string]int // clients let go before a quiet point, and where
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 }
@@ -127,6 +134,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			if d.stopped == "" {
 				d.act(c, r.World, target)
 			}
+			d.reconcile(c, r.World)
 			// A quiet point: a stepping line has moved everything. The
 			// calls queued since the last one run now.
 			if d.stopped == "" && c.Kind() == script.Step && !r.World.Busy() {
@@ -193,6 +201,7 @@ func (d *driver) preflight() error {
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
 	defer d.restoreSettings()
+	d.releaseHolds()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {
 			p.cl.Close()

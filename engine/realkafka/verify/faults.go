@@ -180,6 +180,9 @@ var keys = map[string]kmsg.Key{
 // client the message belongs to, for the next message of its kind: the
 // broker run sends the client's queued calls only at the next quiet point.
 func (d *driver) fault(c script.Command, t resolved) {
+	if d.faultHeld(c, t) { // inflight.go
+		return
+	}
 	if !t.ok {
 		d.stop(c, "the simulation has no such message in flight", false)
 		return

@@ -92,7 +92,7 @@ func (d *driver) dynamicSetting(c script.Command, key, value string) {
 		d.stop(c, fmt.Sprintf("setting %s=%s on the cluster: %v", key, value, err), false)
 		return
 	}
-	d.restore = append(d.restore, key)
+	d.restore = append(d.restore, restoreEntry{key, old})
 	if err := awaitConfig(ctx, d.adm, key, value); err != nil {
 		d.stop(c, fmt.Sprintf("%s=%s set on the cluster: %v", key, value, err), false)
 	}
@@ -131,17 +131,26 @@ func awaitConfig(ctx context.Context, adm *kadm.Client, key, value string) error
 	return fmt.Errorf("the brokers still report %s", last)
 }
 
-// restoreSettings removes the cluster-wide overrides the file set, so the
-// next file (and the cluster's owner) see kafka up's settings again.
+// restoreEntry is a cluster-wide setting a file changed and the value
+// the brokers had before.
+type restoreEntry struct{ key, old string }
+
+// restoreSettings removes the cluster-wide overrides the file set and
+// waits until the brokers have their old values back, so the next file
+// (and the cluster's owner) see kafka up's settings again.
 func (d *driver) restoreSettings() {
 	if len(d.restore) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for _, key := range d.restore {
-		if err := d.alter(ctx, kadm.AlterConfig{Op: kadm.DeleteConfig, Name: key}); err != nil {
-			fmt.Fprintf(os.Stderr, "verify: putting back %s on the cluster: %v\n", key, err)
+	for _, r := range d.restore {
+		err := d.alter(ctx, kadm.AlterConfig{Op: kadm.DeleteConfig, Name: r.key})
+		if err == nil {
+			err = awaitConfig(ctx, d.adm, r.key, r.old)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "verify: putting back %s=%s on the cluster: %v\n", r.key, r.old, err)
 		}
 	}
 	d.restore = nil

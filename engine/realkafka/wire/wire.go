@@ -62,6 +62,8 @@ const (
 	// of the wrapper's own, and its response is swallowed, so the client
 	// sees one answer with the id it sent. Requests only.
 	Duplicate
+	// Hold stops the message until Faults.Release (hold.go).
+	Hold
 )
 
 func (a Action) String() string {
@@ -72,6 +74,8 @@ func (a Action) String() string {
 		return "delay"
 	case Duplicate:
 		return "duplicate"
+	case Hold:
+		return "hold"
 	}
 	return fmt.Sprintf("action(%d)", int(a))
 }
@@ -113,6 +117,7 @@ type Faults struct {
 	nextID int32
 	sent   map[kmsg.Key]int
 	log    []Sent // every request written, for Requests
+	holds  []*held
 	// Sleep waits for a Delay (time.Sleep when nil); tests set it so that
 	// no test depends on a wall-clock deadline.
 	Sleep func(time.Duration)
@@ -393,6 +398,11 @@ func (c *Conn) request(frame []byte) error {
 			return nil
 		case Delay:
 			c.f.sleep(rule.Delay)
+		case Hold:
+			if c.f.hold(Request, kmsg.Key(h.key), h.corr) {
+				c.Conn.Close()
+				return nil
+			}
 		}
 	}
 	if answered {
@@ -474,6 +484,12 @@ func (c *Conn) response() error {
 			return nil
 		case Delay:
 			c.f.sleep(rule.Delay)
+		case Hold:
+			if c.f.hold(Response, kmsg.Key(head.key), corr) {
+				c.broken = true
+				c.Conn.Close()
+				return nil
+			}
 		}
 	}
 	c.rbuf = frame
