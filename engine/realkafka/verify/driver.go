@@ -68,7 +68,9 @@ type driver struct {
 	holding   bool
 	held      map[string]bool
 	holdRules []holdKey
-	early     map[string]int // clients let go before a quiet point, and where
+	early     map[string]int            // clients let go before a quiet point, and where
+	doomed    map[string]map[int32]bool // held messages the file dropped, by client and correlation id
+	timing    map[string]bool           // clients whose request timeout the simulation has pending
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 }
@@ -123,7 +125,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 				target.busy = r.World.Busy()
 			}
 			evs, _, err := r.Exec(c)
-			target.events = evs
+			target.events, target.world = evs, r.World
 			if err != nil {
 				// The simulation refused the line: what Kafka refuses at
 				// run time is an event, not an error, so this is a broken
@@ -423,13 +425,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Advance:
 		d.advance(c, a, target.events)
 	case engine.InjectBatch:
-		if target.busy {
+		if target.busy && !expertOnly(w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectBatch(ctx, a) })
 	case engine.InjectMarker:
-		if target.busy {
+		if target.busy && !expertOnly(w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
@@ -604,7 +606,12 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 	for _, v := range a.Values {
 		recs = append(recs, &kgo.Record{Topic: d.name(a.TP.Topic), Partition: a.TP.Partition, Value: []byte(v)})
 	}
+	wait := func() {}
+	if p.declared.Config.Acks == 0 {
+		wait = d.acksZero(ctx, p, a) // acks0.go
+	}
 	res := p.cl.ProduceSync(ctx, recs...)
+	wait()
 	if debug {
 		for _, r := range res {
 			fmt.Fprintf(os.Stderr, "produce %s-%d offset %d err %v (faults %v)\n", r.Record.Topic, r.Record.Partition, r.Record.Offset, r.Err, p.faults().Events())

@@ -137,8 +137,10 @@ type resolved struct {
 	client string // the client whose connection carries it
 	ok     bool
 	busy   bool // the simulation had messages in flight before the line
-	// events are the simulation's events of the line (set after it ran).
+	// events are the simulation's events of the line and world the
+	// simulation after it (set after it ran).
 	events []engine.Event
+	world  *engine.World
 }
 
 func (d *driver) resolve(c script.Command, w *engine.World) resolved {
@@ -205,13 +207,9 @@ func (d *driver) fault(c script.Command, t resolved) {
 	r := wire.Rule{Key: key, Dir: dir}
 	switch a := c.Action.(type) {
 	case engine.Drop:
-		if p, ok := d.prods[t.client]; ok && key == kmsg.Produce && p.declared.Config.Acks == 0 {
-			// On TCP a lost request breaks the connection; with acks=0
-			// whether the client's next write goes on the dead one or a
-			// new one is a matter of timing.
-			d.stop(c, "a dropped acks=0 Produce: on TCP the loss breaks the connection, and whether the next send survives is timing", false)
-			return
-		}
+		// A dropped acks=0 Produce vanishes and the connection stays up
+		// (package wire), so the next send goes through as the
+		// simulation's does.
 		r.Action = wire.Drop
 	case engine.Duplicate:
 		if dir == wire.Response || key != kmsg.Produce {

@@ -57,15 +57,28 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 		}
 		plan[holdKey{who, dir, key}]++
 	}
+	inFlight := map[string]bool{}
+	for k := range plan {
+		inFlight[k.client] = true
+	}
+	// timing (kept for loseDoomed): the clients whose request timeout
+	// the simulation has pending.
+	d.timing = map[string]bool{}
+	for _, t := range w.PendingTimers() {
+		if t.Kind == engine.TimerRequestTimeout {
+			d.timing[t.Owner] = true
+		}
+	}
 	for _, t := range w.PendingTimers() {
 		switch t.Kind {
 		case engine.TimerRequestTimeout, engine.TimerAbortCheck, engine.TimerExpiryCheck:
 			// A client's clock on a request in flight, and the
-			// coordinator's periodic checks: no work of their own.
-			if t.Kind == engine.TimerRequestTimeout {
-				if _, ok := d.decls[t.Owner]; !ok {
-					return nil, fmt.Sprintf("%s waits on its %s", t.Owner, t.Kind)
-				}
+			// coordinator's periodic checks: no work of their own. A
+			// client's clock with nothing of it in flight times a lost
+			// message: the broker run's client, its connection reset,
+			// retries at once, the simulation's only when it runs out.
+			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 {
+				return nil, fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
 			}
 		default:
 			return nil, fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
@@ -156,13 +169,56 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 		d.submit(q)
 	}
 	d.queue = nil
+	d.loseDoomed(plan)
 	for _, k := range d.holdRules {
 		f := d.prods[k.client].faults()
-		for count(f.Held(), k) > plan[k] {
-			f.Release(k.dir, k.key, false)
+		extra := count(f.Held(), k) - plan[k] - d.doomedOf(k)
+		for _, h := range f.Held() {
+			if extra <= 0 {
+				break
+			}
+			if h.Dir == k.dir && h.Key == k.key && !d.doomed[k.client][h.CorrID] {
+				f.ReleaseCorr(h.Dir, h.CorrID, false)
+				extra--
+			}
 		}
 	}
 	return d.awaitHeld(plan)
+}
+
+// A dropped message the wrapper holds stays held, doomed, while the
+// simulation's client waits out its request.timeout.ms on it; the
+// simulation's client then gives up on it and retries, and the wrapper
+// loses it, which resets the connection and makes the broker run's
+// client retry too. So a lost answer's retry comes when the simulation's
+// does, not at once.
+
+// loseDoomed loses the doomed messages of clients whose request timeout
+// the simulation no longer has pending.
+func (d *driver) loseDoomed(plan map[holdKey]int) {
+	for name, corrs := range d.doomed {
+		if d.timing[name] {
+			continue
+		}
+		f := d.prods[name].faults()
+		for _, h := range f.Held() {
+			if corrs[h.CorrID] {
+				f.ReleaseCorr(h.Dir, h.CorrID, true)
+			}
+		}
+		delete(d.doomed, name)
+	}
+}
+
+// doomedOf is how many held messages of k are doomed.
+func (d *driver) doomedOf(k holdKey) int {
+	n := 0
+	for _, h := range d.prods[k.client].faults().Held() {
+		if h.Dir == k.dir && h.Key == k.key && d.doomed[k.client][h.CorrID] {
+			n++
+		}
+	}
+	return n
 }
 
 func hasHold(f *wire.Faults, k holdKey) bool { return f.HasRule(k.key, k.dir, wire.Hold) }
@@ -183,7 +239,7 @@ func (d *driver) awaitHeld(plan map[holdKey]int) string {
 	for {
 		var miss []string
 		for _, k := range d.holdRules {
-			if got := count(d.prods[k.client].faults().Held(), k); got != plan[k] {
+			if got := count(d.prods[k.client].faults().Held(), k) - d.doomedOf(k); got != plan[k] {
 				miss = append(miss, fmt.Sprintf("%s: %d held, the simulation has %d in flight", k, got, plan[k]))
 			}
 		}
@@ -227,6 +283,8 @@ func (d *driver) releaseHolds() {
 	if !d.holding {
 		return
 	}
+	d.timing = nil
+	d.loseDoomed(nil)
 	for name := range d.held {
 		p := d.prods[name]
 		p.faults().ReleaseAll()
@@ -245,8 +303,11 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 		d.stop(c, fmt.Sprintf("the broker run let %s's calls run on at line %d (its client did not follow the simulation's messages in flight); a fault on them now would land on a message already gone", t.client, line), false)
 		return true
 	}
-	if !d.holding || !t.ok {
+	if !t.ok {
 		return false
+	}
+	if !d.holding {
+		return d.holdForDrop(c, t)
 	}
 	p, ok := d.prods[t.client]
 	if !ok || !d.held[t.client] {
@@ -265,6 +326,92 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 		d.stop(c, "a "+strings.Fields(c.Text)[0]+" of a message the broker run holds is not played", false)
 		return true
 	}
+	for _, h := range p.faults().Held() {
+		if h.Dir == dir && h.Key == key && !d.doomed[t.client][h.CorrID] {
+			if d.doomed == nil {
+				d.doomed = map[string]map[int32]bool{}
+			}
+			if d.doomed[t.client] == nil {
+				d.doomed[t.client] = map[int32]bool{}
+			}
+			d.doomed[t.client][h.CorrID] = true
+			return true
+		}
+	}
 	p.faults().Release(dir, key, true)
 	return true
+}
+
+// expertOnly reports whether every message in flight is the expert's own
+// (its raw requests and their answers). The broker run sends the
+// expert's requests one after another on its connection, and a broker
+// handles a connection's requests one at a time, in order
+// (SocketServer mutes a connection until its request is answered), so
+// an inject behind the expert's own requests lands where the
+// simulation's does.
+func expertOnly(w *engine.World) bool {
+	for _, m := range w.InFlight() {
+		if m.From != "expert" && m.To != "expert" {
+			return false
+		}
+	}
+	return true
+}
+
+// holdForDrop starts holding at a drop line of a producer's message while
+// the simulation has messages in flight: the broker run's client is
+// brought to the point before the line, with the dropped message held,
+// and the message is doomed (see loseDoomed). It reports whether it
+// played the line; false leaves the line to the plain drop rule.
+func (d *driver) holdForDrop(c script.Command, t resolved) bool {
+	if _, drop := c.Action.(engine.Drop); !drop || t.world == nil || !t.world.Busy() {
+		return false
+	}
+	if _, ok := d.decls[t.client]; !ok || d.early[t.client] != 0 {
+		return false
+	}
+	k, ok := holdKeyOf(t)
+	if !ok {
+		return false
+	}
+	// The simulation's client now waits out its request timeout on the
+	// dropped message: holdPlan lets it, as for a doomed message.
+	d.doomed = map[string]map[int32]bool{t.client: {-1: true}}
+	plan, why := d.holdPlan(t.world)
+	d.doomed = nil
+	if why != "" {
+		return false
+	}
+	for name := range plan {
+		if p := d.prods[name.client]; p == nil || p.pause {
+			return false
+		}
+	}
+	if p := d.prods[t.client]; p == nil || p.pause {
+		return false
+	}
+	plan[k]++
+	d.holding, d.held = true, map[string]bool{}
+	if why := d.applyHolds(plan); why != "" {
+		d.letGo(c)
+		d.stop(c, "the drop's message could not be held: "+why, false)
+		return true
+	}
+	for _, h := range d.prods[t.client].faults().Held() {
+		if h.Dir == k.dir && h.Key == k.key {
+			d.doomed = map[string]map[int32]bool{t.client: {h.CorrID: true}}
+			break
+		}
+	}
+	return true
+}
+
+func holdKeyOf(t resolved) (holdKey, bool) {
+	name, isResp := strings.CutSuffix(t.kind, "Response")
+	dir := wire.Request
+	if isResp {
+		dir = wire.Response
+	}
+	key, ok := keys[name]
+	return holdKey{t.client, dir, key}, ok
 }

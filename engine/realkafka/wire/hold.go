@@ -57,6 +57,21 @@ func (f *Faults) Release(dir Direction, key kmsg.Key, lose bool) bool {
 	return false
 }
 
+// ReleaseCorr lets the held message with correlation id corr going dir
+// go on (or loses it); it reports whether one was held.
+func (f *Faults) ReleaseCorr(dir Direction, corr int32, lose bool) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, h := range f.holds {
+		if h.Dir == dir && h.CorrID == corr {
+			f.holds = append(f.holds[:i:i], f.holds[i+1:]...)
+			h.release <- lose
+			return true
+		}
+	}
+	return false
+}
+
 // ReleaseAll lets every held message go on and removes the Hold rules,
 // so that nothing is held after it.
 func (f *Faults) ReleaseAll() {

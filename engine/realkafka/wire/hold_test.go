@@ -116,3 +116,24 @@ func TestReleaseAll(t *testing.T) {
 		t.Fatalf("answer %d after ReleaseAll, want 2 (not held)", corr)
 	}
 }
+
+// TestDropAcksZero: a dropped acks=0 Produce never reaches the broker and
+// the connection stays up: the next request goes on it and is answered.
+func TestDropAcksZero(t *testing.T) {
+	f := &Faults{}
+	f.Add(Rule{Key: kmsg.Produce, Dir: Request, Action: Drop})
+	b := newFakeBroker(t)
+	c := dial(t, f, b)
+	if _, err := c.Write(frameOf(produce(8, 0), 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write(frameOf(withVersion(kmsg.NewPtrApiVersionsRequest(), 3), 2)); err != nil {
+		t.Fatalf("the write after a dropped acks=0 Produce: %v", err)
+	}
+	if corr, err := readResponse(t, c); err != nil || corr != 2 {
+		t.Fatalf("answer %d, %v; want 2 on the same connection", corr, err)
+	}
+	if n := len(b.seen()); n != 1 {
+		t.Errorf("the broker saw %d frames, want 1 (the dropped Produce never left)", n)
+	}
+}

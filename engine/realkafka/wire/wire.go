@@ -15,7 +15,9 @@
 // A dropped request or a lost response also closes the connection: on TCP
 // a message is not lost without the connection failing, and that failure
 // is what makes a client retry on a new one (a lost produce ACK retried
-// with the same producer id, epoch and sequence).
+// with the same producer id, epoch and sequence). The exception is an
+// acks=0 Produce, which awaits no answer: it vanishes and the connection
+// stays up.
 package wire
 
 import (
@@ -394,7 +396,13 @@ func (c *Conn) request(frame []byte) error {
 	if rule != nil {
 		switch rule.Action {
 		case Drop:
-			c.Conn.Close()
+			// An acks=0 Produce has no answer whose absence a client
+			// could notice: it is gone and the connection goes on, so
+			// the next send travels as the simulation's does. A lost
+			// request that awaits an answer fails the connection.
+			if answered {
+				c.Conn.Close()
+			}
 			return nil
 		case Delay:
 			c.f.sleep(rule.Delay)
