@@ -27,12 +27,19 @@ run
 expect partition t-0 records 1
 expect producer p offset 0
 `
-	s, out := verifyScenario(t, "held.scn", scn)
-	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 || s.ExitCode() != 0 {
-		t.Errorf("want 4 agree of 4:\n%s", out)
+	allAgreeSaying(t, "held.scn", scn, 4, "request.timeout.ms")
+}
+
+// allAgreeSaying plays scn and wants n rows, all agreeing, and note in
+// what verify printed.
+func allAgreeSaying(t *testing.T, name, scn string, n int, note string) {
+	t.Helper()
+	s, out := verifyScenario(t, name, scn)
+	if s.Count(verify.Agree) != n || len(s.Rows) != n || s.ExitCode() != 0 {
+		t.Errorf("want %d agree of %d:\n%s", n, n, out)
 	}
-	if !strings.Contains(out, "request.timeout.ms") {
-		t.Errorf("the rows after the advance do not say time was scaled:\n%s", out)
+	if !strings.Contains(out, note) {
+		t.Errorf("no row says %q:\n%s", note, out)
 	}
 }
 
@@ -52,13 +59,7 @@ expect txn tx-a state CompleteAbort
 expect txn tx-a epoch 1
 expect partition t-0 batch 0 status=aborted
 `
-	s, out := verifyScenario(t, "timeout.scn", scn)
-	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 || s.ExitCode() != 0 {
-		t.Errorf("want 4 agree of 4:\n%s", out)
-	}
-	if !strings.Contains(out, "time scaled 1:2.5") {
-		t.Errorf("the rows after the timeout do not say time was scaled:\n%s", out)
-	}
+	allAgreeSaying(t, "timeout.scn", scn, 4, "time scaled 1:2.5")
 }
 
 // TestVerifyRequestCounts: request counts compared with what the wrapper

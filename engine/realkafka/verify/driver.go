@@ -71,6 +71,8 @@ type driver struct {
 	early     map[string]int            // clients let go before a quiet point, and where
 	doomed    map[string]map[int32]bool // held messages the file dropped, by client and correlation id
 	timing    map[string]bool           // clients whose request timeout the simulation has pending
+	cmds      []script.Command          // the file's lines; at is the one being played
+	at        int
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 }
@@ -117,7 +119,9 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	r := script.NewRunner()
 	r.PinTransactionVersion(simTV)
 	var rows []Row
-	for _, c := range cmds {
+	d.cmds = cmds
+	for i, c := range cmds {
+		d.at = i
 		if c.Action != nil {
 			var target resolved
 			if d.stopped == "" {

@@ -45,25 +45,21 @@ func (f *Faults) Held() []Held {
 // Release lets the oldest held message of key going dir go on (lose:
 // drop it, as the Drop action does); it reports whether one was held.
 func (f *Faults) Release(dir Direction, key kmsg.Key, lose bool) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for i, h := range f.holds {
-		if h.Dir == dir && h.Key == key {
-			f.holds = append(f.holds[:i:i], f.holds[i+1:]...)
-			h.release <- lose
-			return true
-		}
-	}
-	return false
+	return f.release(func(h *held) bool { return h.Dir == dir && h.Key == key }, lose)
 }
 
 // ReleaseCorr lets the held message with correlation id corr going dir
 // go on (or loses it); it reports whether one was held.
 func (f *Faults) ReleaseCorr(dir Direction, corr int32, lose bool) bool {
+	return f.release(func(h *held) bool { return h.Dir == dir && h.CorrID == corr }, lose)
+}
+
+// release lets the oldest held message that match picks go on.
+func (f *Faults) release(match func(*held) bool, lose bool) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, h := range f.holds {
-		if h.Dir == dir && h.CorrID == corr {
+		if match(h) {
 			f.holds = append(f.holds[:i:i], f.holds[i+1:]...)
 			h.release <- lose
 			return true
