@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"net"
 	"runtime"
 	"testing"
 
@@ -20,13 +21,20 @@ func waitHeld(t *testing.T, f *Faults, n int) []Held {
 	}
 }
 
+// holding is a connection to a fake broker whose messages of key going
+// dir are held.
+func holding(t *testing.T, key kmsg.Key, dir Direction) (*Faults, *fakeBroker, net.Conn) {
+	t.Helper()
+	f := &Faults{}
+	f.Add(Rule{Key: key, Dir: dir, Action: Hold, Times: -1})
+	b := newFakeBroker(t)
+	return f, b, dial(t, f, b)
+}
+
 // TestHoldRequest: a held request does not reach the broker until it is
 // released; released, it goes on with its correlation id and is answered.
 func TestHoldRequest(t *testing.T) {
-	f := &Faults{}
-	f.Add(Rule{Key: kmsg.EndTxn, Dir: Request, Action: Hold, Times: -1})
-	b := newFakeBroker(t)
-	c := dial(t, f, b)
+	f, b, c := holding(t, kmsg.EndTxn, Request)
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Write(frameOf(withVersion(&kmsg.EndTxnRequest{TransactionalID: "tx"}, 3), 5))
@@ -56,10 +64,7 @@ func TestHoldRequest(t *testing.T) {
 // TestHoldResponse: the broker acted and answered; the client reads the
 // answer only once it is released, and a lost one fails its read.
 func TestHoldResponse(t *testing.T) {
-	f := &Faults{}
-	f.Add(Rule{Key: kmsg.Produce, Dir: Response, Action: Hold, Times: -1})
-	b := newFakeBroker(t)
-	c := dial(t, f, b)
+	f, b, c := holding(t, kmsg.Produce, Response)
 	c.Write(frameOf(produce(9, -1), 3))
 	got := make(chan int32, 1)
 	go func() {
@@ -94,10 +99,7 @@ func TestHoldResponse(t *testing.T) {
 // TestReleaseAll: every held message goes on and the Hold rules go, so
 // later messages pass.
 func TestReleaseAll(t *testing.T) {
-	f := &Faults{}
-	f.Add(Rule{Key: kmsg.Produce, Dir: Response, Action: Hold, Times: -1})
-	b := newFakeBroker(t)
-	c := dial(t, f, b)
+	f, _, c := holding(t, kmsg.Produce, Response)
 	c.Write(frameOf(produce(9, -1), 1))
 	got := make(chan int32, 2)
 	go func() {
