@@ -234,6 +234,7 @@ func (d *driver) fault(c script.Command, t resolved) {
 // setPaused is pause (a GC pause: the client's writes are held by the
 // wrapper) and resume.
 func (d *driver) setPaused(c script.Command, name string, on bool) {
+	d.leaveHold(c, name) // inflight.go
 	w := d.workerOf(name)
 	if w == nil {
 		d.stop(c, "pausing or resuming a processor has no broker mapping yet", false)
@@ -255,6 +256,7 @@ func (d *driver) crash(c script.Command, t engine.Target) {
 		d.stop(c, "crashing a broker of a shared cluster is not done by verify", false)
 		return
 	}
+	d.leaveHold(c, t.Client) // inflight.go
 	if p, ok := d.prods[t.Client]; ok {
 		d.flush(nil)
 		if p.cl != nil && !p.closed {

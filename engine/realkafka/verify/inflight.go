@@ -438,3 +438,13 @@ func (d *driver) brokerFactAhead() bool {
 	}
 	return false
 }
+
+// leaveHold gives up holding before a pause, resume or crash line of a
+// held client: the hold marks the client's worker as not to be waited
+// for, which a pause sets and a resume clears on its own, and a crashed
+// client's held call must end.
+func (d *driver) leaveHold(c script.Command, name string) {
+	if d.holding && d.held[name] {
+		d.letGo(c)
+	}
+}
