@@ -342,3 +342,17 @@ func (w *World) hasTimer(kind TimerKind, owner string, tp TP) bool {
 	}
 	return false
 }
+
+// PendingTimers lists the timers scheduled now (cancelled ones left out),
+// in no particular order: what, besides the messages in flight, the world
+// still has to do.
+func (w *World) PendingTimers() []Timer {
+	var out []Timer
+	for i := range w.queue.len() {
+		it := w.queue.at(i)
+		if it.Kind == itemTimer && !w.isCancelled(it) {
+			out = append(out, it.Timer)
+		}
+	}
+	return out
+}

@@ -295,20 +295,30 @@ func Start(ctx context.Context, opts Options, progress io.Writer) (*Cluster, err
 	return c, nil
 }
 
-// clusterID is 16 random bytes, base64url without padding, not starting
-// with '-' (org.apache.kafka.common.Uuid.randomUuid).
+// clusterID is 16 bytes, base64url without padding
+// (org.apache.kafka.common.Uuid): the first six spell upMark, the rest are
+// random. The mark is how verify tells a cluster `eoslab kafka up` made
+// (and may reconfigure) from anyone else's (MadeByUp).
 func clusterID() (string, error) {
-	for {
-		var b [16]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return "", err
-		}
-		s := base64.RawURLEncoding.EncodeToString(b[:])
-		if s[0] != '-' {
-			return s, nil
-		}
+	var b [16]byte
+	mark, err := base64.RawURLEncoding.DecodeString(upMark)
+	if err != nil || len(mark) != 6 {
+		return "", fmt.Errorf("kafka: cluster id mark %q: %v", upMark, err)
 	}
+	copy(b[:], mark)
+	if _, err := rand.Read(b[len(mark):]); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
+
+// upMark begins the cluster id of every cluster `eoslab kafka up` formats:
+// eight base64url characters, six bytes.
+const upMark = "eoslabUp"
+
+// MadeByUp reports whether a cluster id (MetadataResponse.ClusterID) is
+// one `eoslab kafka up` formatted.
+func MadeByUp(clusterID string) bool { return strings.HasPrefix(clusterID, upMark) }
 
 // freePort asks the kernel for a free loopback port. The port is closed
 // again before Kafka binds it; another process could take it in between,

@@ -2,6 +2,7 @@ package realkafka
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"io"
 	"strings"
@@ -53,5 +54,19 @@ func TestClusterID(t *testing.T) {
 	id, err := clusterID()
 	if err != nil || len(id) != 22 || id[0] == '-' {
 		t.Fatalf("clusterID = %q, %v; want 22 base64url characters not starting with '-'", id, err)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(id)
+	if err != nil || len(b) != 16 {
+		t.Fatalf("clusterID %q decodes to %d bytes (%v), want 16 (a Uuid)", id, len(b), err)
+	}
+	if !MadeByUp(id) {
+		t.Errorf("clusterID %q does not carry the kafka up mark", id)
+	}
+	other, _ := clusterID()
+	if other == id {
+		t.Errorf("two cluster ids are equal: %q", id)
+	}
+	if MadeByUp("MkU3OEVBNTcwNTJENDM2Qk") {
+		t.Error("a cluster id without the mark reads as kafka up's")
 	}
 }

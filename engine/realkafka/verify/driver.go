@@ -56,6 +56,23 @@ type driver struct {
 	versionSet bool
 	simTV      int
 	expert     *kgo.Client
+	// scale plays the file's timers (timescale.go); timer runs its
+	// waits in line with the clients' calls.
+	scale timeScale
+	timer worker
+	// restore: cluster-wide settings the file changed (settings.go).
+	restore []restoreEntry
+	// holding: the wire holds what the simulation has in flight
+	// (inflight.go); held are the producers it holds, holdRules the
+	// kinds.
+	holding   bool
+	held      map[string]bool
+	holdRules []holdKey
+	early     map[string]int            // clients let go before a quiet point, and where
+	doomed    map[string]map[int32]bool // held messages the file dropped, by client and correlation id
+	timing    map[string]bool           // clients whose request timeout the simulation has pending
+	cmds      []script.Command          // the file's lines; at is the one being played
+	at        int
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 	// obs is the broker run's observation log (observe.go).
@@ -98,6 +115,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
 		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
+	d.scale = planTimeScale(cmds, simTV)
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
 		return nil, err
@@ -107,7 +125,9 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	r := script.NewRunner()
 	r.PinTransactionVersion(simTV)
 	var rows []Row
-	for _, c := range cmds {
+	d.cmds = cmds
+	for i, c := range cmds {
+		d.at = i
 		if c.Action != nil {
 			d.obs.line.Store(int64(c.Line))
 			var target resolved
@@ -115,7 +135,9 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 				target = d.resolve(c, r.World)
 				target.busy = r.World.Busy()
 			}
-			if _, _, err := r.Exec(c); err != nil {
+			evs, _, err := r.Exec(c)
+			target.events, target.world = evs, r.World
+			if err != nil {
 				// The simulation refused the line: what Kafka refuses at
 				// run time is an event, not an error, so this is a broken
 				// file; stop playing it on both sides.
@@ -125,6 +147,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			if d.stopped == "" {
 				d.act(c, r.World, target)
 			}
+			d.reconcile(c, r.World)
 			// A quiet point: a stepping line has moved everything. The
 			// calls queued since the last one run now.
 			if d.stopped == "" && c.Kind() == script.Step && !r.World.Busy() {
@@ -142,6 +165,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			continue
 		}
 		d.judge(&row, c, fail, r.World)
+		d.noteScaled(&row)
 		rows = append(rows, row)
 	}
 	return rows, nil
@@ -189,6 +213,8 @@ func (d *driver) preflight() error {
 // Transactional ids cannot be deleted; they expire on the broker
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
+	defer d.restoreSettings()
+	d.releaseHolds()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {
 			p.cl.Close()
@@ -265,9 +291,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 					d.stop(c, "a teaching switch turns off a Kafka safeguard; no broker can", true)
 				}
 			default:
-				if !strings.Contains(c.Text, "latency.ms") && !strings.Contains(c.Text, "num.partitions") {
-					d.stop(c, "a cluster setting the driver does not set on the broker yet", false)
-				}
+				d.setting(c, s) // settings.go
 			}
 		}
 	case engine.CreateTopic:
@@ -410,19 +434,15 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Run, engine.Step, engine.Deliver:
 		// Calls already ran to completion.
 	case engine.Advance:
-		if a.Ms > 10000 {
-			d.stop(c, fmt.Sprintf("advance %d: the driver waits real time only up to 10 s", a.Ms), false)
-			return
-		}
-		time.Sleep(time.Duration(a.Ms) * time.Millisecond)
+		d.advance(c, a, target.events)
 	case engine.InjectBatch:
-		if target.busy {
+		if target.busy && !expertOnly(w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectBatch(ctx, a) })
 	case engine.InjectMarker:
-		if target.busy {
+		if target.busy && !expertOnly(w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
@@ -467,6 +487,9 @@ func (d *driver) producer(name string) *producer {
 		opts = append(opts, kgo.TransactionalID(p.txid))
 		if decl.Set.Has(engine.ProducerTxnTimeoutMs) {
 			opts = append(opts, kgo.TransactionTimeout(time.Duration(cfg.TxnTimeoutMs)*time.Millisecond))
+		}
+		if o := d.txnTimeoutOpt(decl); o != nil {
+			opts = append(opts, o)
 		}
 	}
 	// Java turns idempotence off quietly for acks 0 or 1 unless it was
@@ -595,7 +618,12 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 	for _, v := range a.Values {
 		recs = append(recs, &kgo.Record{Topic: d.name(a.TP.Topic), Partition: a.TP.Partition, Value: []byte(v)})
 	}
+	wait := func() {}
+	if p.declared.Config.Acks == 0 {
+		wait = d.acksZero(ctx, p, a) // acks0.go
+	}
 	res := p.cl.ProduceSync(ctx, recs...)
+	wait()
 	if debug {
 		for _, r := range res {
 			fmt.Fprintf(os.Stderr, "produce %s-%d offset %d err %v (faults %v)\n", r.Record.Topic, r.Record.Partition, r.Record.Offset, r.Err, p.faults().Events())

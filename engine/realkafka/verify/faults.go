@@ -138,6 +138,10 @@ type resolved struct {
 	client string // the client whose connection carries it
 	ok     bool
 	busy   bool // the simulation had messages in flight before the line
+	// events are the simulation's events of the line and world the
+	// simulation after it (set after it ran).
+	events []engine.Event
+	world  *engine.World
 }
 
 func (d *driver) resolve(c script.Command, w *engine.World) resolved {
@@ -179,6 +183,9 @@ var keys = map[string]kmsg.Key{
 // client the message belongs to, for the next message of its kind: the
 // broker run sends the client's queued calls only at the next quiet point.
 func (d *driver) fault(c script.Command, t resolved) {
+	if d.faultHeld(c, t) { // inflight.go
+		return
+	}
 	if !t.ok {
 		d.stop(c, "the simulation has no such message in flight", false)
 		return
@@ -201,13 +208,9 @@ func (d *driver) fault(c script.Command, t resolved) {
 	r := wire.Rule{Key: key, Dir: dir}
 	switch a := c.Action.(type) {
 	case engine.Drop:
-		if p, ok := d.prods[t.client]; ok && key == kmsg.Produce && p.declared.Config.Acks == 0 {
-			// On TCP a lost request breaks the connection; with acks=0
-			// whether the client's next write goes on the dead one or a
-			// new one is a matter of timing.
-			d.stop(c, "a dropped acks=0 Produce: on TCP the loss breaks the connection, and whether the next send survives is timing", false)
-			return
-		}
+		// A dropped acks=0 Produce vanishes and the connection stays up
+		// (package wire), so the next send goes through as the
+		// simulation's does.
 		r.Action = wire.Drop
 	case engine.Duplicate:
 		if dir == wire.Response || key != kmsg.Produce {
@@ -232,6 +235,7 @@ func (d *driver) fault(c script.Command, t resolved) {
 // setPaused is pause (a GC pause: the client's writes are held by the
 // wrapper) and resume.
 func (d *driver) setPaused(c script.Command, name string, on bool) {
+	d.leaveHold(c, name) // inflight.go
 	w := d.workerOf(name)
 	if w == nil {
 		d.stop(c, "pausing or resuming a processor has no broker mapping yet", false)
@@ -253,6 +257,7 @@ func (d *driver) crash(c script.Command, t engine.Target) {
 		d.stop(c, "crashing a broker of a shared cluster is not done by verify", false)
 		return
 	}
+	d.leaveHold(c, t.Client) // inflight.go
 	if p, ok := d.prods[t.Client]; ok {
 		d.flush(nil)
 		if p.cl != nil && !p.closed {

@@ -117,6 +117,15 @@ func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
 	}
 	var txid *string
 	a.ProducerID, txid = d.brokerPID(a.ProducerID)
+	if a.Transactional && txid == nil {
+		// A Produce with transactional records and no transactional id
+		// is refused whole with TRANSACTIONAL_ID_AUTHORIZATION_FAILED(53)
+		// (KafkaApis.handleProduceRequest); the simulation's expert
+		// names no id, and no coordinator knows its pid either way, so
+		// the broker run names one of the run's own.
+		expert := d.prefix + "expert"
+		txid = &expert
+	}
 	one := buildBatch(a)
 	var records []byte
 	for range max(a.Copies, 1) {

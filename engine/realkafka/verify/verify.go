@@ -57,6 +57,8 @@ type Row struct {
 	Why     string // simulation-only, not played: why; agrees: a note
 	Kind    string // the kind of fact, for the share by kind
 	Known   bool   // differs, and listed in the known-differences file
+	// Scaled says how time was scaled for the broker run ("" if not).
+	Scaled string
 }
 
 // Options is one verify run.
@@ -186,16 +188,23 @@ func writeRow(out io.Writer, r Row) {
 	where := fmt.Sprintf("%s:%d", r.File, r.Line)
 	switch r.Verdict {
 	case Agree:
-		fmt.Fprintf(out, "%s: agrees: %s\n", where, r.Expect)
+		fmt.Fprintf(out, "%s: agrees: %s%s\n", where, r.Expect, scaledSuffix(r))
 	case Differ:
 		known := ""
 		if r.Known {
 			known = " (known difference)"
 		}
-		fmt.Fprintf(out, "%s: differs%s: %s\n    eoslab: %s\n    kafka:  %s\n", where, known, r.Expect, r.Sim, r.Kafka)
+		fmt.Fprintf(out, "%s: differs%s: %s%s\n    eoslab: %s\n    kafka:  %s\n", where, known, r.Expect, scaledSuffix(r), r.Sim, r.Kafka)
 	default:
 		fmt.Fprintf(out, "%s: %s: %s (%s)\n", where, r.Verdict, r.Expect, r.Why)
 	}
+}
+
+func scaledSuffix(r Row) string {
+	if r.Scaled == "" {
+		return ""
+	}
+	return " (" + r.Scaled + ")"
 }
 
 type loaded struct {

@@ -15,7 +15,9 @@
 // A dropped request or a lost response also closes the connection: on TCP
 // a message is not lost without the connection failing, and that failure
 // is what makes a client retry on a new one (a lost produce ACK retried
-// with the same producer id, epoch and sequence).
+// with the same producer id, epoch and sequence). The exception is an
+// acks=0 Produce, which awaits no answer: it vanishes and the connection
+// stays up.
 package wire
 
 import (
@@ -25,7 +27,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -60,6 +64,8 @@ const (
 	// of the wrapper's own, and its response is swallowed, so the client
 	// sees one answer with the id it sent. Requests only.
 	Duplicate
+	// Hold stops the message until Faults.Release (hold.go).
+	Hold
 )
 
 func (a Action) String() string {
@@ -70,6 +76,8 @@ func (a Action) String() string {
 		return "delay"
 	case Duplicate:
 		return "duplicate"
+	case Hold:
+		return "hold"
 	}
 	return fmt.Sprintf("action(%d)", int(a))
 }
@@ -110,6 +118,8 @@ type Faults struct {
 	paused chan struct{} // non-nil while paused: closed on Resume
 	nextID int32
 	sent   map[kmsg.Key]int
+	log    []Sent // every request written, for Requests
+	holds  []*held
 	// Sleep waits for a Delay (time.Sleep when nil); tests set it so that
 	// no test depends on a wall-clock deadline.
 	Sleep func(time.Duration)
@@ -137,13 +147,14 @@ func (f *Faults) Sent(key kmsg.Key) int {
 	return f.sent[key]
 }
 
-func (f *Faults) count(key kmsg.Key) {
+func (f *Faults) count(key kmsg.Key, req kmsg.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.sent == nil {
 		f.sent = map[kmsg.Key]int{}
 	}
 	f.sent[key]++
+	f.log = append(f.log, Sent{Key: key, TxnIDs: TxnIDs(req)})
 }
 
 // Events is what was applied so far.
@@ -240,8 +251,19 @@ func (f *Faults) Dialer(dial func(ctx context.Context, network, host string) (ne
 func (f *Faults) Wrap(c net.Conn) net.Conn { return &Conn{Conn: c, f: f} }
 
 // ErrDropped is what a client reads on a connection whose response the
-// wrapper lost (or whose request it dropped).
-var ErrDropped = errors.New("wire: connection closed by an injected fault")
+// wrapper lost. It unwraps to the error a reset TCP connection gives (an
+// os.SyscallError of ECONNRESET), as a message lost on a real network
+// shows to a client: franz-go retries that as a broken connection
+// (pkg/kgo/errors.go, isRetryableBrokerErr), as the Java client does any
+// disconnect (NetworkClient.handleDisconnections), where an error of the
+// wrapper's own it would treat as fatal.
+var ErrDropped error = droppedError{}
+
+type droppedError struct{}
+
+func (droppedError) Error() string { return "wire: connection reset by an injected fault" }
+
+func (droppedError) Unwrap() error { return os.NewSyscallError("read", syscall.ECONNRESET) }
 
 // Conn is a connection under Faults.
 type Conn struct {
@@ -369,7 +391,7 @@ func (c *Conn) request(frame []byte) error {
 		return fmt.Errorf("wire: %s v%d: %w", kmsg.NameForKey(h.key), h.version, err)
 	}
 	c.f.gate()
-	c.f.count(kmsg.Key(h.key))
+	c.f.count(kmsg.Key(h.key), req)
 	answered := true
 	if p, ok := req.(*kmsg.ProduceRequest); ok && p.Acks == 0 {
 		answered = false
@@ -379,10 +401,21 @@ func (c *Conn) request(frame []byte) error {
 	if rule != nil {
 		switch rule.Action {
 		case Drop:
-			c.Conn.Close()
+			// An acks=0 Produce has no answer whose absence a client
+			// could notice: it is gone and the connection goes on, so
+			// the next send travels as the simulation's does. A lost
+			// request that awaits an answer fails the connection.
+			if answered {
+				c.Conn.Close()
+			}
 			return nil
 		case Delay:
 			c.f.sleep(rule.Delay)
+		case Hold:
+			if c.f.hold(Request, kmsg.Key(h.key), h.corr) {
+				c.Conn.Close()
+				return nil
+			}
 		}
 	}
 	if answered {
@@ -467,6 +500,12 @@ func (c *Conn) response() error {
 			return nil
 		case Delay:
 			c.f.sleep(rule.Delay)
+		case Hold:
+			if c.f.hold(Response, kmsg.Key(head.key), corr) {
+				c.broken = true
+				c.Conn.Close()
+				return nil
+			}
 		}
 	}
 	c.rbuf = frame

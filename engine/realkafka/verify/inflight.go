@@ -1,0 +1,450 @@
+package verify
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka/wire"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// Messages in flight. The simulation's calls only queue work; a stepping
+// line moves it, so an expect line can sit between a request and its
+// answer. The broker run reproduces such a point where every message in
+// flight is between a producer of the file and a broker and nothing else
+// is pending: it holds each such message in the fault wrapper (a request
+// before the broker reads it, an answer before the client does), lets the
+// client's queued calls run until the wrapper holds what the simulation
+// has in flight, and compares the broker's facts there. After each later
+// line it holds what the simulation newly has in flight and lets go what
+// the simulation delivered; a dropped message is lost from the hold.
+
+// holdKey is one kind of message on one producer's connection.
+type holdKey struct {
+	client string
+	dir    wire.Direction
+	key    kmsg.Key
+}
+
+func (k holdKey) String() string {
+	return fmt.Sprintf("%s %s %s", k.client, kmsg.NameForKey(int16(k.key)), k.dir)
+}
+
+// holdPlan is how many messages of each kind the simulation has in flight
+// on producers' connections, or why its point cannot be held.
+func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
+	plan := map[holdKey]int{}
+	for _, m := range w.InFlight() {
+		name, client := strings.CutSuffix(m.Kind.String(), "Response")
+		dir, who, peer := wire.Request, m.From, m.To
+		if client {
+			dir, who, peer = wire.Response, m.To, m.From
+		}
+		if _, ok := d.decls[who]; !ok {
+			return nil, fmt.Sprintf("a %s between %s and %s is in flight; the wrapper holds only producers' messages to brokers", m.Kind, m.From, m.To)
+		}
+		if !strings.HasPrefix(peer, "broker-") {
+			return nil, fmt.Sprintf("a %s between %s and %s is in flight", m.Kind, m.From, m.To)
+		}
+		key, ok := keys[name]
+		if !ok {
+			return nil, m.Kind.String() + " has no wire mapping"
+		}
+		k := holdKey{who, dir, key}
+		if plan[k]++; plan[k] > 1 {
+			// The Java client pipelines up to five requests on a
+			// connection; the broker run sends one call at a time.
+			return nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time", who, m.Kind)
+		}
+	}
+	inFlight := map[string]bool{}
+	for k := range plan {
+		inFlight[k.client] = true
+	}
+	// timing (kept for loseDoomed): the clients whose request timeout
+	// the simulation has pending.
+	d.timing = map[string]bool{}
+	for _, t := range w.PendingTimers() {
+		if t.Kind == engine.TimerRequestTimeout {
+			d.timing[t.Owner] = true
+		}
+	}
+	for _, t := range w.PendingTimers() {
+		switch t.Kind {
+		case engine.TimerRequestTimeout, engine.TimerAbortCheck, engine.TimerExpiryCheck:
+			// A client's clock on a request in flight, and the
+			// coordinator's periodic checks: no work of their own. A
+			// client's clock with nothing of it in flight times a lost
+			// message: the broker run's client, its connection reset,
+			// retries at once, the simulation's only when it runs out.
+			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 {
+				return nil, fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
+			}
+		default:
+			return nil, fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
+		}
+	}
+	return plan, ""
+}
+
+// holdAt is an expect line's hold: the broker run is brought to the
+// simulation's point, or why not ("" when the facts can be compared).
+func (d *driver) holdAt(c script.Command, w *engine.World) string {
+	plan, why := d.holdPlan(w)
+	if why == "" && !d.holding {
+		for k := range plan {
+			if line, ok := d.early[k.client]; ok {
+				why = fmt.Sprintf("the broker run let %s's calls run on at line %d, until the next quiet point", k.client, line)
+			} else if p := d.prods[k.client]; p == nil || p.pause {
+				why = "a client the broker run has not started or has paused has messages in flight"
+			}
+		}
+	}
+	if why != "" {
+		d.letGo(c)
+		return "the simulation has messages in flight here: " + why
+	}
+	if !d.holding {
+		d.holding = true
+		d.held = map[string]bool{}
+	}
+	if why := d.applyHolds(plan); why != "" {
+		d.letGo(c)
+		return why
+	}
+	d.learnHeld(w, plan)
+	return ""
+}
+
+// letGo gives up holding at line c: the held clients' calls run on to
+// completion, as they do when nothing is held, and are compared at the
+// next quiet point. A fault line on them before then would land on a
+// message already gone, so faultHeld refuses it.
+func (d *driver) letGo(c script.Command) {
+	if !d.holding {
+		return
+	}
+	if d.early == nil {
+		d.early = map[string]int{}
+	}
+	for name := range d.held {
+		d.early[name] = c.Line
+	}
+	d.releaseHolds()
+}
+
+// learnHeld maps the producer ids of held producers that have theirs on
+// both sides (their InitProducerId answered), as a quiet point does.
+func (d *driver) learnHeld(w *engine.World, plan map[holdKey]int) {
+	for name := range d.held {
+		if plan[holdKey{name, wire.Request, kmsg.InitProducerID}] > 0 || plan[holdKey{name, wire.Response, kmsg.InitProducerID}] > 0 {
+			continue
+		}
+		if info, ok := w.ProducerInfo(name); ok && info.ProducerID >= 0 {
+			d.learn(name, d.prods[name], w)
+		}
+	}
+}
+
+// applyHolds makes the wire hold what plan says: new rules first (so an
+// answer to a request let go is held if the simulation has it in
+// flight), then the calls queued so far, then the messages the simulation
+// delivered are let go; it waits until the wrapper holds plan.
+func (d *driver) applyHolds(plan map[holdKey]int) string {
+	for k := range plan {
+		p := d.prods[k.client]
+		if p == nil {
+			p = d.producer(k.client)
+		}
+		if !d.held[k.client] {
+			d.held[k.client] = true
+			p.pause = true // its calls block on the wire: submit must not wait
+		}
+		if !hasHold(p.faults(), k) {
+			p.faults().Add(wire.Rule{Key: k.key, Dir: k.dir, Action: wire.Hold, Times: -1})
+			d.holdRules = append(d.holdRules, k)
+		}
+	}
+	for _, q := range d.queue {
+		d.submit(q)
+	}
+	d.queue = nil
+	d.loseDoomed(plan)
+	for _, k := range d.holdRules {
+		f := d.prods[k.client].faults()
+		extra := count(f.Held(), k) - plan[k] - d.doomedOf(k)
+		for _, h := range f.Held() {
+			if extra <= 0 {
+				break
+			}
+			if h.Dir == k.dir && h.Key == k.key && !d.doomed[k.client][h.CorrID] {
+				f.ReleaseCorr(h.Dir, h.CorrID, false)
+				extra--
+			}
+		}
+	}
+	return d.awaitHeld(plan)
+}
+
+// A dropped message the wrapper holds stays held, doomed, while the
+// simulation's client waits out its request.timeout.ms on it; the
+// simulation's client then gives up on it and retries, and the wrapper
+// loses it, which resets the connection and makes the broker run's
+// client retry too. So a lost answer's retry comes when the simulation's
+// does, not at once.
+
+// loseDoomed loses the doomed messages of clients whose request timeout
+// the simulation no longer has pending.
+func (d *driver) loseDoomed(plan map[holdKey]int) {
+	for name, corrs := range d.doomed {
+		if d.timing[name] {
+			continue
+		}
+		f := d.prods[name].faults()
+		for _, h := range f.Held() {
+			if corrs[h.CorrID] {
+				f.ReleaseCorr(h.Dir, h.CorrID, true)
+			}
+		}
+		delete(d.doomed, name)
+	}
+}
+
+// doomedOf is how many held messages of k are doomed.
+func (d *driver) doomedOf(k holdKey) int {
+	n := 0
+	for _, h := range d.prods[k.client].faults().Held() {
+		if h.Dir == k.dir && h.Key == k.key && d.doomed[k.client][h.CorrID] {
+			n++
+		}
+	}
+	return n
+}
+
+func hasHold(f *wire.Faults, k holdKey) bool { return f.HasRule(k.key, k.dir, wire.Hold) }
+
+func count(hs []wire.Held, k holdKey) int {
+	n := 0
+	for _, h := range hs {
+		if h.Dir == k.dir && h.Key == k.key {
+			n++
+		}
+	}
+	return n
+}
+
+// awaitHeld waits (bounded) until the wrapper holds what plan says.
+func (d *driver) awaitHeld(plan map[holdKey]int) string {
+	end := time.Now().Add(5 * time.Second)
+	for {
+		var miss []string
+		for _, k := range d.holdRules {
+			if got := count(d.prods[k.client].faults().Held(), k) - d.doomedOf(k); got != plan[k] {
+				miss = append(miss, fmt.Sprintf("%s: %d held, the simulation has %d in flight", k, got, plan[k]))
+			}
+		}
+		if len(miss) == 0 {
+			return ""
+		}
+		if time.Now().After(end) {
+			sort.Strings(miss)
+			return "the broker run's client did not reach the simulation's point (" + strings.Join(miss, "; ") + ")"
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// reconcile follows an action line while holding: what the simulation
+// delivered goes on, what it newly has in flight is held; when it is
+// quiet, every hold goes.
+func (d *driver) reconcile(c script.Command, w *engine.World) {
+	if !w.Busy() {
+		d.early = nil
+	}
+	if !d.holding {
+		return
+	}
+	if d.stopped != "" || !w.Busy() {
+		d.releaseHolds()
+		return
+	}
+	plan, why := d.holdPlan(w)
+	if why == "" {
+		why = d.applyHolds(plan)
+	}
+	if why != "" {
+		d.letGo(c)
+	}
+}
+
+// releaseHolds lets every held message go and waits for the clients'
+// calls to finish, as a quiet point needs.
+func (d *driver) releaseHolds() {
+	if !d.holding {
+		return
+	}
+	d.timing = nil
+	d.loseDoomed(nil)
+	for name := range d.held {
+		p := d.prods[name]
+		p.faults().ReleaseAll()
+		p.pause = false
+	}
+	for name := range d.held {
+		d.prods[name].busy.Wait()
+	}
+	d.holding, d.held, d.holdRules = false, nil, nil
+}
+
+// faultHeld plays a drop of a message the wrapper holds: it is lost from
+// the hold. Other faults on a held message are not played.
+func (d *driver) faultHeld(c script.Command, t resolved) bool {
+	if line, ok := d.early[t.client]; ok && t.ok {
+		d.stop(c, fmt.Sprintf("the broker run let %s's calls run on at line %d (its client did not follow the simulation's messages in flight); a fault on them now would land on a message already gone", t.client, line), false)
+		return true
+	}
+	if !t.ok {
+		return false
+	}
+	if !d.holding {
+		return d.holdForDrop(c, t)
+	}
+	p, ok := d.prods[t.client]
+	if !ok || !d.held[t.client] {
+		return false
+	}
+	name, isResp := strings.CutSuffix(t.kind, "Response")
+	dir := wire.Request
+	if isResp {
+		dir = wire.Response
+	}
+	key, ok := keys[name]
+	if !ok || count(p.faults().Held(), holdKey{t.client, dir, key}) == 0 {
+		return false
+	}
+	if _, drop := c.Action.(engine.Drop); !drop {
+		d.stop(c, "a "+strings.Fields(c.Text)[0]+" of a message the broker run holds is not played", false)
+		return true
+	}
+	for _, h := range p.faults().Held() {
+		if h.Dir == dir && h.Key == key && !d.doomed[t.client][h.CorrID] {
+			if d.doomed == nil {
+				d.doomed = map[string]map[int32]bool{}
+			}
+			if d.doomed[t.client] == nil {
+				d.doomed[t.client] = map[int32]bool{}
+			}
+			d.doomed[t.client][h.CorrID] = true
+			return true
+		}
+	}
+	p.faults().Release(dir, key, true)
+	return true
+}
+
+// expertOnly reports whether every message in flight is the expert's own
+// (its raw requests and their answers). The broker run sends the
+// expert's requests one after another on its connection, and a broker
+// handles a connection's requests one at a time, in order
+// (SocketServer mutes a connection until its request is answered), so
+// an inject behind the expert's own requests lands where the
+// simulation's does.
+func expertOnly(w *engine.World) bool {
+	for _, m := range w.InFlight() {
+		if m.From != "expert" && m.To != "expert" {
+			return false
+		}
+	}
+	return true
+}
+
+// holdForDrop starts holding at a drop line of a producer's message while
+// the simulation has messages in flight: the broker run's client is
+// brought to the point before the line, with the dropped message held,
+// and the message is doomed (see loseDoomed). It reports whether it
+// played the line; false leaves the line to the plain drop rule.
+func (d *driver) holdForDrop(c script.Command, t resolved) bool {
+	if _, drop := c.Action.(engine.Drop); !drop || t.world == nil || !t.world.Busy() {
+		return false
+	}
+	if _, ok := d.decls[t.client]; !ok || d.early[t.client] != 0 || !d.brokerFactAhead() {
+		return false
+	}
+	k, ok := holdKeyOf(t)
+	if !ok {
+		return false
+	}
+	// The simulation's client now waits out its request timeout on the
+	// dropped message: holdPlan lets it, as for a doomed message.
+	d.doomed = map[string]map[int32]bool{t.client: {-1: true}}
+	plan, why := d.holdPlan(t.world)
+	d.doomed = nil
+	if why != "" {
+		return false
+	}
+	for name := range plan {
+		if p := d.prods[name.client]; p == nil || p.pause {
+			return false
+		}
+	}
+	if p := d.prods[t.client]; p == nil || p.pause {
+		return false
+	}
+	if plan[k]++; plan[k] > 1 {
+		return false
+	}
+	d.holding, d.held = true, map[string]bool{}
+	if why := d.applyHolds(plan); why != "" {
+		d.letGo(c)
+		d.stop(c, "the drop's message could not be held: "+why, false)
+		return true
+	}
+	for _, h := range d.prods[t.client].faults().Held() {
+		if h.Dir == k.dir && h.Key == k.key {
+			d.doomed = map[string]map[int32]bool{t.client: {h.CorrID: true}}
+			break
+		}
+	}
+	return true
+}
+
+func holdKeyOf(t resolved) (holdKey, bool) {
+	name, isResp := strings.CutSuffix(t.kind, "Response")
+	dir := wire.Request
+	if isResp {
+		dir = wire.Response
+	}
+	key, ok := keys[name]
+	return holdKey{t.client, dir, key}, ok
+}
+
+// brokerFactAhead reports whether a broker fact is expected before the
+// next run line: only then is holding worth what it can cost (a client
+// whose next call the simulation pipelines cannot follow a hold, and
+// the rest of the file then stops at its next fault).
+func (d *driver) brokerFactAhead() bool {
+	for _, c := range d.cmds[d.at+1:] {
+		if _, run := c.Action.(engine.Run); run {
+			return false
+		}
+		if c.Action == nil && simOnlyWhy(c.Expect) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// leaveHold gives up holding before a pause, resume or crash line of a
+// held client: the hold marks the client's worker as not to be waited
+// for, which a pause sets and a resume clears on its own, and a crashed
+// client's held call must end.
+func (d *driver) leaveHold(c script.Command, name string) {
+	if d.holding && d.held[name] {
+		d.letGo(c)
+	}
+}
