@@ -122,7 +122,7 @@ type App struct {
 
 	screen   screen
 	w, h     int
-	home     Home
+	home     *Home // by pointer, as panes: Bubble Tea copies App on every message
 	help     help.Model
 	showFull bool
 
@@ -133,7 +133,7 @@ type App struct {
 	// lesson pane grown to fit the current step (Placement.WithNarration).
 	base, place Placement
 	placeErr    error
-	panes       [numPanels]Pane
+	panes       *[numPanels]Pane
 	// overlay draws the help or the detail view over the whole body.
 	overlay Pane
 	// showDetail opens the step's detail view.
@@ -199,6 +199,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		shown:    map[PanelID]PanelID{},
 		kept:     map[string]Session{},
 		cache:    newDrawCache(),
+		panes:    new([numPanels]Pane),
 		kafka:    opts.Kafka,
 	}
 	if opts.ASCII {
@@ -209,7 +210,8 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	if opts.OpenSandbox != nil {
 		lessons = append(lessons[:len(lessons):len(lessons)], sandboxEntry)
 	}
-	a.home = NewHome(lessons, th)
+	home := NewHome(lessons, th)
+	a.home = &home
 	a.home.drill = opts.NewDrill != nil
 	a.home.sandbox = opts.OpenSandbox != nil
 	a.help = newHelp(th)
@@ -309,7 +311,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	default:
 		if a.screen == screenHome {
-			a.home, cmd = a.home.Update(msg)
+			*a.home, cmd = a.home.Update(msg)
 		}
 	}
 	a.trackProgress()
@@ -332,7 +334,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 			return tea.Quit
 		}
 		var cmd tea.Cmd
-		a.home, cmd = a.home.Update(km)
+		*a.home, cmd = a.home.Update(km)
 		return cmd
 	}
 	if a.quitting {
@@ -360,7 +362,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	a.home, cmd = a.home.Update(km)
+	*a.home, cmd = a.home.Update(km)
 	switch name, ok := a.home.Picked(); {
 	case ok && name == pickDrill:
 		a.openDrill()

@@ -314,7 +314,7 @@ func (a App) view() string {
 }
 
 func (a App) homeView() string {
-	home := a.home
+	home := *a.home
 	var full []string
 	if a.showFull {
 		full = append([]string{""}, splitLines(a.help.FullHelpView(a.fullKeys()))...)

@@ -56,7 +56,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Consumers = consumerViews(w, &ch)
 	f.Groups = groupViews(w, &ch)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
-	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
+	f.Events, f.NewEvents = s.eventLines(w, &ch)
 	f.Violations = violations(w, &ch)
 	if st := s.p.StepAt(pos); st != nil {
 		f.Show = subjects(&f, st.Show)
@@ -121,30 +121,12 @@ func (c *changes) firstViolation() int {
 	return c.set.FirstViolation
 }
 
-// eventLines returns the recent events as canonical lines and as values
-// for the learner's log (logEvent), and how many of them are new.
-func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
-	from := max(0, w.EventCount()-maxEvents)
-	out := make([]views.EventLine, w.EventCount()-from)
-	log := make([]views.LogEvent, len(out))
-	for i := range out {
-		c, ok := s.eventText.get(from + i)
-		if !ok {
-			ev := w.EventAt(from + i)
-			e := &ev
-			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
-			s.eventText.put(from+i, c)
-		}
-		out[i], log[i] = c.line, c.log
-	}
-	return out, log, min(w.EventCount()-min(ch.firstEvent(), w.EventCount()), len(out))
-}
-
-// eventForms is one event as the frame carries it: its canonical line and
-// its value for the learner's log.
-type eventForms struct {
-	line views.EventLine
-	log  views.LogEvent
+// eventLines returns the recent events, each as its canonical line and
+// its parts for the learner's log (trail), and how many of them are new.
+func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, int) {
+	n := w.EventCount()
+	out := s.events.window(w, max(0, n-maxEvents), n)
+	return out, min(n-min(ch.firstEvent(), n), len(out))
 }
 
 func violations(w *engine.World, ch *changes) []views.Violation {
