@@ -122,8 +122,8 @@ type App struct {
 
 	screen   screen
 	w, h     int
-	home     *Home // by pointer, as panes: Bubble Tea copies App on every message
-	help     help.Model
+	home     *Home // by pointer, as the panes and help: Bubble Tea copies App on every message
+	help     *help.Model
 	showFull bool
 
 	sess  Session
@@ -135,7 +135,7 @@ type App struct {
 	placeErr    error
 	panes       *[numPanels]Pane
 	// overlay draws the help or the detail view over the whole body.
-	overlay Pane
+	overlay *Pane
 	// showDetail opens the step's detail view.
 	showDetail bool
 	focus      PanelID
@@ -146,7 +146,7 @@ type App struct {
 	recent []PanelID
 	// stepPane draws the step view (panel_step.go) in a shared slot while
 	// the player follows a step that names its subjects.
-	stepPane Pane
+	stepPane *Pane
 	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
@@ -214,14 +214,15 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	a.home = &home
 	a.home.drill = opts.NewDrill != nil
 	a.home.sandbox = opts.OpenSandbox != nil
-	a.help = newHelp(th)
+	hm := newHelp(th)
+	a.help = &hm
 	for i := range a.panes {
 		a.panes[i] = newPanelPane(th, PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
-	a.overlay = NewTextPane(th)
+	overlay, step := NewTextPane(th), NewPane(th)
+	a.overlay, a.stepPane = &overlay, &step
 	a.overlay.KeyMap = a.paneKeys
-	a.stepPane = NewPane(th)
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -485,7 +486,7 @@ func (a *App) setDark(dark bool) {
 	r.SetHasDarkBackground(dark)
 	a.th = theme.New(theme.Options{NoColor: a.opts.NoColor, ASCII: a.opts.ASCII, Renderer: r})
 	a.home.restyle(a.th)
-	a.help = newHelp(a.th)
+	*a.help = newHelp(a.th)
 	a.help.Width = a.w
 	for i := range a.panes {
 		a.panes[i].th = a.th
