@@ -360,6 +360,7 @@ func TestFrameContent(t *testing.T) {
 func (s *Session) forget() {
 	clear(s.frames)
 	clear(s.rows)
+	clear(s.windows)
 	clear(s.writes)
 	s.events = trail{}
 }

@@ -236,48 +236,6 @@ func costView(w *engine.World, ch *changes) *views.CostView {
 	return c
 }
 
-// rowStatic is the part of a batch's log row that never changes once the
-// batch is in the log (offsets, producer, sequences, values), kept per
-// partition and batch index so that a frame does not format a thousand
-// rows again. id checks that the batch at that index is still the same
-// one: a log that is truncated and written again gets fresh rows.
-type rowStatic struct {
-	id  batchID
-	row views.LogRow
-}
-
-type batchID struct {
-	base, appendTime, pid int64
-	seq, count            int32
-	epoch                 int16
-	control               bool
-	marker                engine.MarkerType
-}
-
-func idOf(b *engine.Batch) batchID {
-	return batchID{base: b.BaseOffset, appendTime: b.AppendTime, pid: b.ProducerID, seq: b.BaseSequence, count: b.Count,
-		epoch: b.ProducerEpoch, control: b.Control, marker: b.Marker}
-}
-
-// staticRow is the unchanging part of the row of batch i of a partition
-// whose cached rows are rows.
-func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
-	if c, ok := rows.get(i); ok && c.id == idOf(b) {
-		return c.row
-	}
-	r := views.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
-	switch {
-	case !b.Control:
-		r.Kind, r.Values = views.RowData, b.Values()
-	case b.Marker == engine.MarkerCommit:
-		r.Kind = views.RowCommit
-	default:
-		r.Kind = views.RowAbort
-	}
-	rows.put(i, rowStatic{id: idOf(b), row: r})
-	return r
-}
-
 func (s *Session) partitionViews(w *engine.World, ch *changes) []views.PartitionView {
 	var out []views.PartitionView
 	for _, tp := range w.SortedPartitions() {
@@ -303,43 +261,7 @@ func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.Parti
 	if !changed {
 		prevLEO = p.LEO
 	}
-	from := max(0, len(p.Batches)-maxRows)
-	batches := p.Batches[from:]
-	v.Rows = make([]views.LogRow, len(batches))
-	// Walking backwards, next[pid] is the first marker of pid after the
-	// current batch: the one that decides its status. This is Status for
-	// every row in one pass.
-	next := map[int64]*engine.Batch{}
-	cache := s.rows[p.TP]
-	if cache == nil {
-		cache = newRing[rowStatic](2 * maxRows)
-		s.rows[p.TP] = cache
-	}
-	for i := len(batches) - 1; i >= 0; i-- {
-		b := &batches[i]
-		r := staticRow(cache, from+i, b)
-		r.Changed = b.BaseOffset >= prevLEO
-		switch {
-		case b.Control:
-			r.Status = views.StatusAborted
-			if b.Marker == engine.MarkerCommit {
-				r.Status = views.StatusCommitted
-			}
-			next[b.ProducerID] = b
-		case !b.Transactional:
-			r.Status = views.StatusPlain
-		default:
-			r.Status = views.StatusOpen
-			if m := next[b.ProducerID]; m != nil {
-				r.Status = views.StatusAborted
-				if m.Marker == engine.MarkerCommit {
-					r.Status = views.StatusCommitted
-				}
-				r.Changed = r.Changed || m.BaseOffset >= prevLEO
-			}
-		}
-		v.Rows[i] = r
-	}
+	v.Rows = s.logRows(p, ch.pos, max(0, len(p.Batches)-maxRows), prevLEO)
 	pids := make([]int64, 0, len(p.Producers))
 	for pid := range p.Producers {
 		pids = append(pids, pid)

@@ -55,6 +55,9 @@ type Session struct {
 	// partition, and writes the texts of recent records of each
 	// __transaction_state partition, both checked against the entry.
 	rows map[engine.TP]*ring[rowStatic]
+	// windows holds each partition's rows as the last frame built showed
+	// them, which the next position's frame starts from (logRows).
+	windows map[engine.TP]*rowWindow
 	// cost is how far countsCost has read the lesson.
 	cost   costScan
 	writes map[int32]*ring[writeStatic]
@@ -79,6 +82,7 @@ func (s *Session) reset(p *lessons.Player) {
 	s.p, s.hist, s.frames = p, newHistory(), map[int]views.Frame{}
 	s.events = trail{}
 	s.rows, s.writes = map[engine.TP]*ring[rowStatic]{}, map[int32]*ring[writeStatic]{}
+	s.windows = map[engine.TP]*rowWindow{}
 }
 
 // Kafka is the Kafka major version the lesson plays under, 3 or 4 (0 for
