@@ -361,6 +361,7 @@ func (s *Session) forget() {
 	clear(s.frames)
 	clear(s.rows)
 	clear(s.windows)
+	s.hist.last = nil
 	clear(s.writes)
 	s.events = trail{}
 }

@@ -49,7 +49,7 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 	n, seen := len(p.Batches), w.from+len(w.rows)
 	// A log only grows at its end, except when a new leader truncates it,
 	// which removes the window's last batch (engine.World.truncateTo).
-	if seen == 0 || n < seen || from < w.from || idOf(&p.Batches[seen-1]) != w.last {
+	if seen == 0 || n < seen || from < w.from || from > seen || idOf(&p.Batches[seen-1]) != w.last {
 		return nil, false
 	}
 	out := make([]views.LogRow, n-from)

@@ -27,6 +27,14 @@ type history struct {
 	// history has read) to its arrow; a message leaves it when it is
 	// delivered or lost, so it holds only what the network holds.
 	open map[int64]int
+	// touched[k] lists the arrows sent before position k that position k
+	// delivered, lost or delayed: with those sent at k, the arrows that
+	// look different at k than at k-1.
+	touched [][]int32
+	// last is the last frame's arrows, of position lastPos from arrow
+	// lastFrom on, which the next position's frame starts from.
+	last              []views.Arrow
+	lastPos, lastFrom int
 }
 
 // arrow is one message and what happened to it, at the positions it
@@ -45,6 +53,7 @@ func newHistory() history { return history{open: map[int64]int{}} }
 func (h *history) upto(p *lessons.Player, pos int) {
 	for len(h.ends) <= pos {
 		k := len(h.ends)
+		h.touched = append(h.touched, nil)
 		w := p.WorldAt(k)
 		from := 0
 		if k > 0 {
@@ -81,6 +90,7 @@ func (h *history) add(e *engine.Event, k int) {
 	case e.Fault == engine.FaultDelayed:
 		if i, ok := h.open[m.ID]; ok && h.arrows[i].delayedAt < 0 {
 			h.arrows[i].delayedAt = k
+			h.touch(i, k)
 		}
 	}
 }
@@ -103,6 +113,14 @@ func (h *history) finish(m *engine.Message, end views.ArrowState, k int) {
 	}
 	delete(h.open, m.ID)
 	h.arrows[i].end, h.arrows[i].endAt = end, k
+	h.touch(i, k)
+}
+
+// touch notes that position k changed arrow i, if it was sent before k.
+func (h *history) touch(i, k int) {
+	if h.arrows[i].Step < k {
+		h.touched[k] = append(h.touched[k], int32(i))
+	}
 }
 
 // at is the arrow as the frame of position pos draws it.
@@ -134,17 +152,44 @@ func label(m *engine.Message) string {
 }
 
 // frame returns the arrows and the actors to draw at position pos: the
-// newest maxArrows arrows, each as it stood at pos. They are made afresh
-// for each frame (a few hundred small values, once per position: the
-// session caches frames), since nearly every message changes state after
-// it is sent.
+// newest maxArrows arrows, each as it stood at pos. Stepping forward, they
+// are the last frame's with the step's arrows added and the ones it
+// touched (and the ones the step before marked) drawn again; anything
+// else draws every arrow as it stood at pos.
 func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []views.Actor) {
 	h.upto(p, pos)
 	from, end := max(0, h.ends[pos]-maxArrows), h.ends[pos]
 	out := make([]views.Arrow, end-from)
-	for j := range out {
-		out[j] = h.arrows[from+j].at(pos)
+	if h.last != nil && pos > 0 && h.lastPos == pos-1 && from >= h.lastFrom && from <= h.lastFrom+len(h.last) {
+		seen := h.lastFrom + len(h.last) // h.ends[pos-1]
+		copy(out, h.last[from-h.lastFrom:])
+		redo := func(i int) {
+			if i >= from && i < seen {
+				out[i-from] = h.arrows[i].at(pos)
+			}
+		}
+		sentBefore := 0 // the first arrow sent at pos-1
+		if pos >= 2 {
+			sentBefore = h.ends[pos-2]
+		}
+		for i := max(sentBefore, from); i < seen; i++ {
+			redo(i)
+		}
+		for _, i := range h.touched[pos-1] {
+			redo(int(i))
+		}
+		for _, i := range h.touched[pos] {
+			redo(int(i))
+		}
+		for i := seen; i < end; i++ {
+			out[i-from] = h.arrows[i].at(pos)
+		}
+	} else {
+		for j := range out {
+			out[j] = h.arrows[from+j].at(pos)
+		}
 	}
+	h.last, h.lastPos, h.lastFrom = out, pos, from
 	return out, actors(w, out)
 }
 
