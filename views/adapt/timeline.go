@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -35,6 +36,12 @@ type history struct {
 	// lastFrom on, which the next position's frame starts from.
 	last              []views.Arrow
 	lastPos, lastFrom int
+	// names are the actors messages were sent from or to, numbered in
+	// the order they first appeared (ids); cols is the last frame's
+	// columns (actors).
+	names []string
+	ids   map[string]int32
+	cols  columns
 }
 
 // arrow is one message and what happened to it, at the positions it
@@ -44,10 +51,11 @@ type arrow struct {
 	end         views.ArrowState
 	endAt       int   // position of its delivery or loss (end), or -1
 	id          int64 // the message's id
+	from, to    int32 // the sender's and the receiver's number (history.names)
 	delayedAt   int   // position at which the network delayed it, or -1
 }
 
-func newHistory() history { return history{open: map[int64]int{}} }
+func newHistory() history { return history{open: map[int64]int{}, ids: map[string]int32{}} }
 
 // upto extends the history to position pos.
 func (h *history) upto(p *lessons.Player, pos int) {
@@ -102,7 +110,7 @@ func (h *history) send(m *engine.Message, k int, duplicate bool) {
 		a.Error = m.Code() != engine.None
 	}
 	h.open[m.ID] = len(h.arrows)
-	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID})
+	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID, from: h.nameID(m.From), to: h.nameID(m.To)})
 }
 
 // finish records that message m was delivered or lost at position k.
@@ -190,58 +198,90 @@ func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Ar
 		}
 	}
 	h.last, h.lastPos, h.lastFrom = out, pos, from
-	return out, actors(w, out)
+	return out, h.actors(w, from, end)
 }
 
 // actors are the diagram's columns: the clients in declaration order, then
-// the brokers, then anyone else who sent or received a message (the expert
-// tool's injections), each with a short name (shortNames).
-func actors(w *engine.World, arrows []views.Arrow) []views.Actor {
-	var out []views.Actor
+// the brokers, then anyone else who sent or received one of the arrows
+// from..end-1 (the expert tool's injections), each with a short name
+// (shortNames). The columns change only when someone new appears, so the
+// last frame's are given again while the names are the same; the arrows'
+// ends are looked up by number (arrow.from, arrow.to), not by name.
+func (h *history) actors(w *engine.World, from, end int) []views.Actor {
+	var names []string
+	var broker []bool
 	var tries [][]string
-	seen := map[string]bool{}
-	add := func(name string, short ...string) {
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, views.Actor{Name: name})
-			tries = append(tries, short)
-		}
-	}
-	broker := func(name string, short ...string) {
-		add(name, short...)
-		for i := range out {
-			if out[i].Name == name {
-				out[i].Broker = true
+	seen := make([]bool, len(h.names))
+	var others map[string]bool // names that no message has carried yet
+	add := func(name string, isBroker bool, short ...string) {
+		if id, ok := h.ids[name]; ok && seen[id] || !ok && others[name] {
+			for i := range names {
+				if isBroker && names[i] == name {
+					broker[i] = true
+				}
 			}
+			return
+		} else if ok {
+			seen[id] = true
+		} else {
+			if others == nil {
+				others = map[string]bool{}
+			}
+			others[name] = true
 		}
+		names, broker, tries = append(names, name), append(broker, isBroker), append(tries, short)
 	}
 	for _, p := range w.Producers() {
-		add(p.Name)
+		add(p.Name, false)
 	}
 	for _, c := range w.Consumers() {
-		add(c.Name)
+		add(c.Name, false)
 	}
 	for _, pr := range w.Processors() {
-		add(pr.Name)
+		add(pr.Name, false)
 	}
 	for _, b := range w.Brokers() {
 		id := strconv.Itoa(int(b.ID))
-		broker(engine.BrokerAddr(b.ID), "b"+id, "br"+id)
+		add(engine.BrokerAddr(b.ID), true, "b"+id, "br"+id)
 	}
-	// Most arrows run between the same few pairs, a request one way and
-	// its answer back: an arrow between the two actors of the arrow before
-	// it adds no one, and skipping it saves two lookups.
-	for i, a := range arrows {
-		if i > 0 {
-			if p := &arrows[i-1]; (a.From == p.From || a.From == p.To) && (a.To == p.From || a.To == p.To) {
-				continue
-			}
+	for i := from; i < end; i++ {
+		a := &h.arrows[i]
+		if !seen[a.from] {
+			add(h.names[a.from], false)
 		}
-		add(a.From)
-		add(a.To)
+		if !seen[a.to] {
+			add(h.names[a.to], false)
+		}
+	}
+	if c := &h.cols; c.out != nil && slices.Equal(c.names, names) && slices.Equal(c.broker, broker) {
+		return c.out
+	}
+	out := make([]views.Actor, len(names))
+	for i := range names {
+		out[i] = views.Actor{Name: names[i], Broker: broker[i]}
 	}
 	shortNames(out, tries)
+	h.cols = columns{names: names, broker: broker, out: out}
 	return out
+}
+
+// columns are the last diagram's actors and the names and broker marks
+// they were made from.
+type columns struct {
+	names  []string
+	broker []bool
+	out    []views.Actor
+}
+
+// nameID numbers an actor's name, the first time a message carries it.
+func (h *history) nameID(name string) int32 {
+	id, ok := h.ids[name]
+	if !ok {
+		id = int32(len(h.names))
+		h.ids[name] = id
+		h.names = append(h.names, name)
+	}
+	return id
 }
 
 // maxShort is the most runes a short name has.
