@@ -62,7 +62,10 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 		// Rows the last step made or decided are not new any more; an
 		// open row may be decided by a marker of this step.
 		r.Changed = false
-		if m := next[r.PID]; m != nil && r.Status == views.StatusOpen {
+		if r.Status != views.StatusOpen {
+			continue
+		}
+		if m := next[r.PID]; m != nil {
 			r.Status = views.StatusAborted
 			if m.Marker == engine.MarkerCommit {
 				r.Status = views.StatusCommitted

@@ -168,7 +168,11 @@ func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Ar
 	h.upto(p, pos)
 	from, end := max(0, h.ends[pos]-maxArrows), h.ends[pos]
 	out := make([]views.Arrow, end-from)
-	if h.last != nil && pos > 0 && h.lastPos == pos-1 && from >= h.lastFrom && from <= h.lastFrom+len(h.last) {
+	// A step that touched more arrows than a frame shows (one long step
+	// of a long history) is drawn afresh: its list is longer than the
+	// window.
+	if h.last != nil && pos > 0 && h.lastPos == pos-1 && from >= h.lastFrom && from <= h.lastFrom+len(h.last) &&
+		len(h.touched[pos-1])+len(h.touched[pos]) <= len(out) {
 		seen := h.lastFrom + len(h.last) // h.ends[pos-1]
 		copy(out, h.last[from-h.lastFrom:])
 		redo := func(i int) {
