@@ -219,7 +219,7 @@ func TestLongLessonBack(t *testing.T) {
 // BenchmarkBack1000 steps the player back 1,000 steps of a played lesson:
 // only the player's own part, a move over snapshots, with no frame built or
 // drawn. The keypress a learner makes, with the frame built and drawn, is
-// measured by BenchmarkJump1000 in views/adapt.
+// measured by BenchmarkJump in views/adapt.
 func BenchmarkBack1000(b *testing.B) {
 	l := longLesson(b, 1000)
 	p := NewPlayer(l)

@@ -122,8 +122,8 @@ type App struct {
 
 	screen   screen
 	w, h     int
-	home     Home
-	help     help.Model
+	home     *Home // by pointer, as the panes and help: Bubble Tea copies App on every message
+	help     *help.Model
 	showFull bool
 
 	sess  Session
@@ -133,9 +133,9 @@ type App struct {
 	// lesson pane grown to fit the current step (Placement.WithNarration).
 	base, place Placement
 	placeErr    error
-	panes       [numPanels]Pane
+	panes       *[numPanels]Pane
 	// overlay draws the help or the detail view over the whole body.
-	overlay Pane
+	overlay *Pane
 	// showDetail opens the step's detail view.
 	showDetail bool
 	focus      PanelID
@@ -146,7 +146,7 @@ type App struct {
 	recent []PanelID
 	// stepPane draws the step view (panel_step.go) in a shared slot while
 	// the player follows a step that names its subjects.
-	stepPane Pane
+	stepPane *Pane
 	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
@@ -199,6 +199,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		shown:    map[PanelID]PanelID{},
 		kept:     map[string]Session{},
 		cache:    newDrawCache(),
+		panes:    new([numPanels]Pane),
 		kafka:    opts.Kafka,
 	}
 	if opts.ASCII {
@@ -209,17 +210,19 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	if opts.OpenSandbox != nil {
 		lessons = append(lessons[:len(lessons):len(lessons)], sandboxEntry)
 	}
-	a.home = NewHome(lessons, th)
+	home := NewHome(lessons, th)
+	a.home = &home
 	a.home.drill = opts.NewDrill != nil
 	a.home.sandbox = opts.OpenSandbox != nil
-	a.help = newHelp(th)
+	hm := newHelp(th)
+	a.help = &hm
 	for i := range a.panes {
 		a.panes[i] = newPanelPane(th, PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
-	a.overlay = NewTextPane(th)
+	overlay, step := NewTextPane(th), NewPane(th)
+	a.overlay, a.stepPane = &overlay, &step
 	a.overlay.KeyMap = a.paneKeys
-	a.stepPane = NewPane(th)
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -309,7 +312,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	default:
 		if a.screen == screenHome {
-			a.home, cmd = a.home.Update(msg)
+			*a.home, cmd = a.home.Update(msg)
 		}
 	}
 	a.trackProgress()
@@ -332,7 +335,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 			return tea.Quit
 		}
 		var cmd tea.Cmd
-		a.home, cmd = a.home.Update(km)
+		*a.home, cmd = a.home.Update(km)
 		return cmd
 	}
 	if a.quitting {
@@ -360,7 +363,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	a.home, cmd = a.home.Update(km)
+	*a.home, cmd = a.home.Update(km)
 	switch name, ok := a.home.Picked(); {
 	case ok && name == pickDrill:
 		a.openDrill()
@@ -483,7 +486,7 @@ func (a *App) setDark(dark bool) {
 	r.SetHasDarkBackground(dark)
 	a.th = theme.New(theme.Options{NoColor: a.opts.NoColor, ASCII: a.opts.ASCII, Renderer: r})
 	a.home.restyle(a.th)
-	a.help = newHelp(a.th)
+	*a.help = newHelp(a.th)
 	a.help.Width = a.w
 	for i := range a.panes {
 		a.panes[i].th = a.th

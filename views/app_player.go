@@ -85,7 +85,7 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 		// An open overlay takes the scroll keys; the lesson keys close it
 		// and act as usual.
 		if a.overlay.Scrolls(km) {
-			a.overlay, _ = a.overlay.Update(km)
+			*a.overlay, _ = a.overlay.Update(km)
 			return nil
 		}
 		a.showFull, a.showDetail = false, false
@@ -393,7 +393,7 @@ func (a *App) playerWheel(m tea.MouseMsg) {
 		return
 	}
 	if a.showFull || a.showDetail {
-		a.overlay, _ = a.overlay.Update(k)
+		*a.overlay, _ = a.overlay.Update(k)
 		return
 	}
 	p := &a.panes[a.focus]

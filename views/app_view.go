@@ -146,7 +146,7 @@ func (a *App) syncKeys() {
 // focused panel.
 func (a *App) scrollPane() *Pane {
 	if a.showFull || a.showDetail {
-		return &a.overlay
+		return a.overlay
 	}
 	return &a.panes[a.focus]
 }
@@ -226,7 +226,7 @@ func (a *App) fitHelp(ks []key.Binding, rank map[string]int) []key.Binding {
 		}
 	}
 	// Measure without the help model's own clipping (Width 0 is unlimited).
-	measure := a.help
+	measure := *a.help
 	measure.Width = 0
 	for len(out) > 1 && width(measure.ShortHelpView(out)) > a.w {
 		drop, low := -1, 1<<30
@@ -314,7 +314,7 @@ func (a App) view() string {
 }
 
 func (a App) homeView() string {
-	home := a.home
+	home := *a.home
 	var full []string
 	if a.showFull {
 		full = append([]string{""}, splitLines(a.help.FullHelpView(a.fullKeys()))...)

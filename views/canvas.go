@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 )
@@ -22,32 +23,46 @@ func compose(w, h int, blocks []block) string {
 		return ""
 	}
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].r.X < blocks[j].r.X })
-	rows := make([]string, h)
+	// The screen is written into one builder sized for it up front, a row
+	// at a time through one scratch buffer (which drops the row's trailing
+	// spaces): a keystroke at 200x60 redraws tens of kilobytes, and
+	// growing a builder per row and joining the rows copies them twice.
+	size := h + w
+	for _, bl := range blocks {
+		for _, l := range bl.lines[:min(len(bl.lines), max(bl.r.H, 0))] {
+			size += len(l)
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
+	var row []byte
 	for y := range h {
-		b.Reset()
+		row = row[:0]
 		x := 0
 		for _, bl := range blocks {
 			r := bl.r
 			if y < r.Y || y >= r.Y+r.H || r.W <= 0 || r.X < x || r.X >= w {
 				continue
 			}
-			b.WriteString(repeat(" ", r.X-x))
+			row = append(row, repeat(" ", r.X-x)...)
 			line := ""
 			if i := y - r.Y; i < len(bl.lines) {
 				line = bl.lines[i]
 			}
 			cw := min(r.W, w-r.X)
 			if bl.exact && cw == r.W && line != "" {
-				b.WriteString(line)
+				row = append(row, line...)
 			} else {
-				b.WriteString(fit(line, cw, ""))
+				row = append(row, fit(line, cw, "")...)
 			}
 			x = r.X + cw
 		}
-		rows[y] = strings.TrimRight(b.String(), " ")
+		if y > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(bytes.TrimRight(row, " "))
 	}
-	return joinLines(rows)
+	return b.String()
 }
 
 func joinLines(lines []string) string { return strings.Join(lines, "\n") }

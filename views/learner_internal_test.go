@@ -15,14 +15,17 @@ import (
 // session gives the texts without message numbers and the rules without
 // their citations.)
 func TestLearnerEvents(t *testing.T) {
-	f := &Frame{Step: 1, NewEvents: 4, Log: []LogEvent{
+	f := &Frame{Step: 1, NewEvents: 4}
+	for _, e := range []LogEvent{
 		{Time: 0, Actor: "scenario", Text: "A send t-0 hello", Action: true},
 		{Time: 0, Actor: "A", Text: "sends A -> broker-3 Produce t-0"},
 		{Time: 30000, Actor: "A", Text: "gets REQUEST_TIMED_OUT(7)", Why: "retriable"},
 		{Time: 30001, Actor: "coordinator(broker-1)", Text: "fences payment-processor-1",
 			Why: "a new instance fences the open transaction; verification first"},
 		{Time: 30001, Actor: "t-0", Text: "VIOLATION duplicate-record: a twice", Why: "invariant", Violation: true},
-	}}
+	} {
+		f.Events = append(f.Events, EventLine{Violation: e.Violation, Log: e})
+	}
 	_, body, anchor := eventsContent(f, painter{th: theme.New(theme.Options{}), w: 200})
 	var lines []string
 	for i := 0; i < body.Len(); i++ {

@@ -126,15 +126,12 @@ type Frame struct {
 	// delivered, lost or delayed.
 	Timeline []Arrow
 	Actors   []Actor
-	// Events are recent events, each in the engine's canonical text; the
-	// last NewEvents of them came from the last step. The detail view shows
-	// them as they are, with rule citations and message numbers.
+	// Events are recent events, each once: in the engine's canonical text,
+	// which the detail view shows as it is, with rule citations and message
+	// numbers, and in parts for the learner's event log (EventLine.Log).
+	// The last NewEvents of them came from the last step.
 	Events    []EventLine
 	NewEvents int
-	// Log holds the same events as Events, as values, for the learner's
-	// event log. It may be empty (a session that only has the text); the
-	// event log then shows Events.
-	Log []LogEvent
 	// Violations are invariant violations found after the last step.
 	Violations []Violation
 	// Show is what the step talks about, which the player keeps on screen
@@ -174,6 +171,10 @@ type EventLine struct {
 	Text string
 	// Violation marks an invariant violation, drawn as an alarm.
 	Violation bool
+	// Log is the same event in parts, for the learner's event log. It is
+	// zero when the session has only the text; the event log then shows
+	// Text.
+	Log LogEvent
 }
 
 // Tone is what a state or an error means to a reader, which the views draw

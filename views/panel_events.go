@@ -19,11 +19,11 @@ type eventLine struct {
 }
 
 // eventsContent draws the event log, wrapped with a hanging indent, the
-// events of the last step marked. From the frame's Log it draws a log for
-// learners (learnerEvents); a frame with only the canonical lines gets them
-// as they are.
+// events of the last step marked. From the events' parts (EventLine.Log)
+// it draws a log for learners (learnerEvents); a frame with only the
+// canonical lines gets them as they are.
 func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
-	if len(f.Log) > 0 {
+	if n := len(f.Events); n > 0 && f.Events[n-1].Log.Text != "" {
 		return learnerEvents(f, p)
 	}
 	evs := f.Events
@@ -65,13 +65,14 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
 func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
 	th := p.th
-	log := f.Log
-	firstNew := len(log) - clamp(f.NewEvents, 0, len(log))
+	evs := f.Events
+	firstNew := len(evs) - clamp(f.NewEvents, 0, len(evs))
 	var lines []eventLine
 	anchor := noRange
 	ww := max(p.w-4, 8)
 	var last int64 = -1
-	for i, e := range log {
+	for i := range evs {
+		e := &evs[i].Log
 		if e.Action {
 			continue
 		}

@@ -16,7 +16,7 @@ import (
 // on every call. The panels measure each line several times (fit, clip,
 // columns): with ansi.StringWidth alone, BenchmarkWidth takes 3.1 times as
 // long (87 against 28 us for a screen of panel lines) and a first-visit
-// keystroke at 200x60 (BenchmarkKeystrokeEngine100k/first-visit) 1.45 times
+// keystroke at 200x60 (BenchmarkKeystroke, first-visit) 1.45 times
 // (5.0 against 3.4 ms on a loaded two-core machine; about 0.8 ms unloaded
 // before), which is past the 1 ms a keystroke may take. So the fast path
 // stays, and ansi.StringWidth does the rest.

@@ -56,7 +56,7 @@ func (s *Session) build(pos int) views.Frame {
 	f.Consumers = consumerViews(w, &ch)
 	f.Groups = groupViews(w, &ch)
 	f.Timeline, f.Actors = s.hist.frame(s.p, w, pos)
-	f.Events, f.Log, f.NewEvents = s.eventLines(w, &ch)
+	f.Events, f.NewEvents = s.eventLines(w, &ch)
 	f.Violations = violations(w, &ch)
 	if st := s.p.StepAt(pos); st != nil {
 		f.Show = subjects(&f, st.Show)
@@ -121,30 +121,12 @@ func (c *changes) firstViolation() int {
 	return c.set.FirstViolation
 }
 
-// eventLines returns the recent events as canonical lines and as values
-// for the learner's log (logEvent), and how many of them are new.
-func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, []views.LogEvent, int) {
-	from := max(0, w.EventCount()-maxEvents)
-	out := make([]views.EventLine, w.EventCount()-from)
-	log := make([]views.LogEvent, len(out))
-	for i := range out {
-		c, ok := s.eventText.get(from + i)
-		if !ok {
-			ev := w.EventAt(from + i)
-			e := &ev
-			c = eventForms{line: views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation}, log: logEvent(e)}
-			s.eventText.put(from+i, c)
-		}
-		out[i], log[i] = c.line, c.log
-	}
-	return out, log, min(w.EventCount()-min(ch.firstEvent(), w.EventCount()), len(out))
-}
-
-// eventForms is one event as the frame carries it: its canonical line and
-// its value for the learner's log.
-type eventForms struct {
-	line views.EventLine
-	log  views.LogEvent
+// eventLines returns the recent events, each as its canonical line and
+// its parts for the learner's log (trail), and how many of them are new.
+func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, int) {
+	n := w.EventCount()
+	out := s.events.window(w, max(0, n-maxEvents), n)
+	return out, min(n-min(ch.firstEvent(), n), len(out))
 }
 
 func violations(w *engine.World, ch *changes) []views.Violation {
@@ -254,48 +236,6 @@ func costView(w *engine.World, ch *changes) *views.CostView {
 	return c
 }
 
-// rowStatic is the part of a batch's log row that never changes once the
-// batch is in the log (offsets, producer, sequences, values), kept per
-// partition and batch index so that a frame does not format a thousand
-// rows again. id checks that the batch at that index is still the same
-// one: a log that is truncated and written again gets fresh rows.
-type rowStatic struct {
-	id  batchID
-	row views.LogRow
-}
-
-type batchID struct {
-	base, appendTime, pid int64
-	seq, count            int32
-	epoch                 int16
-	control               bool
-	marker                engine.MarkerType
-}
-
-func idOf(b *engine.Batch) batchID {
-	return batchID{base: b.BaseOffset, appendTime: b.AppendTime, pid: b.ProducerID, seq: b.BaseSequence, count: b.Count,
-		epoch: b.ProducerEpoch, control: b.Control, marker: b.Marker}
-}
-
-// staticRow is the unchanging part of the row of batch i of a partition
-// whose cached rows are rows.
-func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
-	if c, ok := rows.get(i); ok && c.id == idOf(b) {
-		return c.row
-	}
-	r := views.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
-	switch {
-	case !b.Control:
-		r.Kind, r.Values = views.RowData, b.Values()
-	case b.Marker == engine.MarkerCommit:
-		r.Kind = views.RowCommit
-	default:
-		r.Kind = views.RowAbort
-	}
-	rows.put(i, rowStatic{id: idOf(b), row: r})
-	return r
-}
-
 func (s *Session) partitionViews(w *engine.World, ch *changes) []views.PartitionView {
 	var out []views.PartitionView
 	for _, tp := range w.SortedPartitions() {
@@ -321,43 +261,7 @@ func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.Parti
 	if !changed {
 		prevLEO = p.LEO
 	}
-	from := max(0, len(p.Batches)-maxRows)
-	batches := p.Batches[from:]
-	v.Rows = make([]views.LogRow, len(batches))
-	// Walking backwards, next[pid] is the first marker of pid after the
-	// current batch: the one that decides its status. This is Status for
-	// every row in one pass.
-	next := map[int64]*engine.Batch{}
-	cache := s.rows[p.TP]
-	if cache == nil {
-		cache = newRing[rowStatic](2 * maxRows)
-		s.rows[p.TP] = cache
-	}
-	for i := len(batches) - 1; i >= 0; i-- {
-		b := &batches[i]
-		r := staticRow(cache, from+i, b)
-		r.Changed = b.BaseOffset >= prevLEO
-		switch {
-		case b.Control:
-			r.Status = views.StatusAborted
-			if b.Marker == engine.MarkerCommit {
-				r.Status = views.StatusCommitted
-			}
-			next[b.ProducerID] = b
-		case !b.Transactional:
-			r.Status = views.StatusPlain
-		default:
-			r.Status = views.StatusOpen
-			if m := next[b.ProducerID]; m != nil {
-				r.Status = views.StatusAborted
-				if m.Marker == engine.MarkerCommit {
-					r.Status = views.StatusCommitted
-				}
-				r.Changed = r.Changed || m.BaseOffset >= prevLEO
-			}
-		}
-		v.Rows[i] = r
-	}
+	v.Rows = s.logRows(p, ch.pos, max(0, len(p.Batches)-maxRows), prevLEO)
 	pids := make([]int64, 0, len(p.Producers))
 	for pid := range p.Producers {
 		pids = append(pids, pid)

@@ -10,11 +10,36 @@ import (
 	"github.com/eoslab/eoslab/views"
 )
 
-// BenchmarkKeystrokeEngine100k measures one keystroke of the real player
-// (Update, which runs or undoes a lesson step and rebuilds the panels, then
-// View) at 200x60, on a session whose world holds over 100,000 engine
-// events. Right and left alternate between positions 2 and 3, so every
-// press moves the lesson and redraws.
+// benchProfiles are the colour profiles the keystroke benchmarks draw in:
+// a real terminal's truecolor and 256 colours, and the ASCII profile of the
+// goldens.
+var benchProfiles = []struct {
+	name    string
+	profile termenv.Profile
+}{
+	{"truecolor", termenv.TrueColor},
+	{"256", termenv.ANSI256},
+	{"ascii", termenv.Ascii},
+}
+
+// benchSizes are the history sizes the keystroke benchmarks play: 100,000
+// engine events and an eighth of that. A keystroke should cost the same at
+// both, since a frame shows only the newest entries of each history.
+var benchSizes = []struct {
+	name   string
+	rounds int // rounds of history in the lesson's long step
+	events int // at least this many events in the world at its end
+}{
+	{"events=12.5k", 325, 12500},
+	{"events=100k", 2600, 100000},
+}
+
+// BenchmarkKeystroke measures one keystroke of the real player (Update,
+// which runs or undoes a lesson step and rebuilds the panels, then View,
+// which draws the whole screen) at 200x60, on a session whose world holds
+// over 100,000 engine events (and an eighth of that, to show the cost does
+// not grow with the history). Right and left alternate between positions
+// 2 and 3, so every press moves the lesson and redraws.
 //
 // "revisit" is stepping back and forth over steps already shown, which is
 // what the learner does most: the frame and what was drawn for it come
@@ -22,51 +47,56 @@ import (
 // when a step is shown for the first time: the frame is built from the
 // world and every panel drawn afresh (the engine's own work to run the
 // step is not included; the player keeps each world once computed).
-// "truecolor" draws with colour, as a real terminal does; the others with
-// the ASCII profile of the goldens.
-func BenchmarkKeystrokeEngine100k(b *testing.B) {
-	l := bigLesson(b)
-	for _, c := range []struct {
-		name      string
-		firstTime bool
-		profile   termenv.Profile
-	}{
-		{"revisit", false, termenv.Ascii},
-		{"revisit-truecolor", false, termenv.TrueColor},
-		{"first-visit", true, termenv.Ascii},
-		{"first-visit-truecolor", true, termenv.TrueColor},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			// The theme works out its escape codes when the app is made.
-			lipgloss.SetColorProfile(c.profile)
-			defer lipgloss.SetColorProfile(termenv.Ascii)
-			s := New(l)
-			open := func(string) (views.Session, error) { return s, nil }
-			var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "big"})
-			m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-			right, left := tea.KeyMsg{Type: tea.KeyRight}, tea.KeyMsg{Type: tea.KeyLeft}
-			for s.Pos() < 3 {
-				m, _ = m.Update(right)
+func BenchmarkKeystroke(b *testing.B) {
+	for _, size := range benchSizes {
+		l := historyLesson(b, size.rounds)
+		s := New(l)
+		for _, pr := range benchProfiles {
+			for _, c := range []struct {
+				name      string
+				firstTime bool
+			}{{"first-visit", true}, {"revisit", false}} {
+				b.Run(size.name+"/"+pr.name+"/"+c.name, func(b *testing.B) {
+					benchKeystroke(b, s, pr.profile, c.firstTime, size.events)
+				})
 			}
-			m, _ = m.Update(left)
-			if n := s.p.World().EventCount(); n < 100000 {
-				b.Fatalf("only %d events", n)
-			}
-			_ = m.View()
-			keys := []tea.KeyMsg{right, left}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if c.firstTime {
-					clear(s.frames)
-				}
-				m, _ = m.Update(keys[i%2])
-				_ = m.View()
-			}
-			b.StopTimer()
-			if p := s.Pos(); p != 2 && p != 3 {
-				b.Fatalf("ended at position %d", p)
-			}
-		})
+		}
 	}
 }
+
+func benchKeystroke(b *testing.B, s *Session, profile termenv.Profile, firstTime bool, events int) {
+	// The theme works out its escape codes when the app is made.
+	lipgloss.SetColorProfile(profile)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	open := func(string) (views.Session, error) { return s, nil }
+	var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "big"})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	right, left := tea.KeyMsg{Type: tea.KeyRight}, tea.KeyMsg{Type: tea.KeyLeft}
+	for s.Pos() < 3 {
+		m, _ = m.Update(right)
+	}
+	m, _ = m.Update(left)
+	if n := s.p.World().EventCount(); n < events {
+		b.Fatalf("only %d events", n)
+	}
+	_ = m.View()
+	keys := []tea.KeyMsg{right, left}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if firstTime {
+			s.forgetFrames()
+		}
+		m, _ = m.Update(keys[i%2])
+		_ = m.View()
+	}
+	b.StopTimer()
+	if p := s.Pos(); p != 2 && p != 3 {
+		b.Fatalf("ended at position %d", p)
+	}
+}
+
+// forgetFrames drops the frames the session built, so the next Frame is
+// built from the world as on a first visit; what the session keeps across
+// positions stays, as it does when the learner steps on to a new step.
+func (s *Session) forgetFrames() { clear(s.frames) }

@@ -49,15 +49,15 @@ type Session struct {
 	// lastKey is the Key of the last frame built; each build takes the
 	// next, so a Key names one built frame.
 	lastKey uint64
-	// eventText caches the canonical lines and learner's log values of
-	// recent events by index: the history is linear (every position's
-	// events are a prefix of the next one's), so event i is the same event
-	// at every position that has it.
-	eventText *ring[eventForms]
+	// events holds the recent events as the frames carry them (trail).
+	events trail
 	// rows caches the unchanging part of recent log rows of each
 	// partition, and writes the texts of recent records of each
 	// __transaction_state partition, both checked against the entry.
 	rows map[engine.TP]*ring[rowStatic]
+	// windows holds each partition's rows as the last frame built showed
+	// them, which the next position's frame starts from (logRows).
+	windows map[engine.TP]*rowWindow
 	// cost is how far countsCost has read the lesson.
 	cost   costScan
 	writes map[int32]*ring[writeStatic]
@@ -80,8 +80,9 @@ func New(l *lessons.Lesson) *Session { return onPlayer(lessons.NewPlayer(l)) }
 // two frames.
 func (s *Session) reset(p *lessons.Player) {
 	s.p, s.hist, s.frames = p, newHistory(), map[int]views.Frame{}
-	s.eventText = newRing[eventForms](4 * maxEvents)
+	s.events = trail{}
 	s.rows, s.writes = map[engine.TP]*ring[rowStatic]{}, map[int32]*ring[writeStatic]{}
+	s.windows = map[engine.TP]*rowWindow{}
 }
 
 // Kafka is the Kafka major version the lesson plays under, 3 or 4 (0 for

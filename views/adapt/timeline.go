@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -27,6 +28,20 @@ type history struct {
 	// history has read) to its arrow; a message leaves it when it is
 	// delivered or lost, so it holds only what the network holds.
 	open map[int64]int
+	// touched[k] lists the arrows sent before position k that position k
+	// delivered, lost or delayed: with those sent at k, the arrows that
+	// look different at k than at k-1.
+	touched [][]int32
+	// last is the last frame's arrows, of position lastPos from arrow
+	// lastFrom on, which the next position's frame starts from.
+	last              []views.Arrow
+	lastPos, lastFrom int
+	// names are the actors messages were sent from or to, numbered in
+	// the order they first appeared (ids); cols is the last frame's
+	// columns (actors).
+	names []string
+	ids   map[string]int32
+	cols  columns
 }
 
 // arrow is one message and what happened to it, at the positions it
@@ -36,15 +51,17 @@ type arrow struct {
 	end         views.ArrowState
 	endAt       int   // position of its delivery or loss (end), or -1
 	id          int64 // the message's id
+	from, to    int32 // the sender's and the receiver's number (history.names)
 	delayedAt   int   // position at which the network delayed it, or -1
 }
 
-func newHistory() history { return history{open: map[int64]int{}} }
+func newHistory() history { return history{open: map[int64]int{}, ids: map[string]int32{}} }
 
 // upto extends the history to position pos.
 func (h *history) upto(p *lessons.Player, pos int) {
 	for len(h.ends) <= pos {
 		k := len(h.ends)
+		h.touched = append(h.touched, nil)
 		w := p.WorldAt(k)
 		from := 0
 		if k > 0 {
@@ -81,6 +98,7 @@ func (h *history) add(e *engine.Event, k int) {
 	case e.Fault == engine.FaultDelayed:
 		if i, ok := h.open[m.ID]; ok && h.arrows[i].delayedAt < 0 {
 			h.arrows[i].delayedAt = k
+			h.touch(i, k)
 		}
 	}
 }
@@ -92,7 +110,7 @@ func (h *history) send(m *engine.Message, k int, duplicate bool) {
 		a.Error = m.Code() != engine.None
 	}
 	h.open[m.ID] = len(h.arrows)
-	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID})
+	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID, from: h.nameID(m.From), to: h.nameID(m.To)})
 }
 
 // finish records that message m was delivered or lost at position k.
@@ -103,6 +121,14 @@ func (h *history) finish(m *engine.Message, end views.ArrowState, k int) {
 	}
 	delete(h.open, m.ID)
 	h.arrows[i].end, h.arrows[i].endAt = end, k
+	h.touch(i, k)
+}
+
+// touch notes that position k changed arrow i, if it was sent before k.
+func (h *history) touch(i, k int) {
+	if h.arrows[i].Step < k {
+		h.touched[k] = append(h.touched[k], int32(i))
+	}
 }
 
 // at is the arrow as the frame of position pos draws it.
@@ -134,61 +160,132 @@ func label(m *engine.Message) string {
 }
 
 // frame returns the arrows and the actors to draw at position pos: the
-// newest maxArrows arrows, each as it stood at pos. They are made afresh
-// for each frame (a few hundred small values, once per position: the
-// session caches frames), since nearly every message changes state after
-// it is sent.
+// newest maxArrows arrows, each as it stood at pos. Stepping forward, they
+// are the last frame's with the step's arrows added and the ones it
+// touched (and the ones the step before marked) drawn again; anything
+// else draws every arrow as it stood at pos.
 func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []views.Actor) {
 	h.upto(p, pos)
 	from, end := max(0, h.ends[pos]-maxArrows), h.ends[pos]
 	out := make([]views.Arrow, end-from)
-	for j := range out {
-		out[j] = h.arrows[from+j].at(pos)
+	// A step that touched more arrows than a frame shows (one long step
+	// of a long history) is drawn afresh: its list is longer than the
+	// window.
+	if h.last != nil && pos > 0 && h.lastPos == pos-1 && from >= h.lastFrom && from <= h.lastFrom+len(h.last) &&
+		len(h.touched[pos-1])+len(h.touched[pos]) <= len(out) {
+		seen := h.lastFrom + len(h.last) // h.ends[pos-1]
+		copy(out, h.last[from-h.lastFrom:])
+		redo := func(i int) {
+			if i >= from && i < seen {
+				out[i-from] = h.arrows[i].at(pos)
+			}
+		}
+		sentBefore := 0 // the first arrow sent at pos-1
+		if pos >= 2 {
+			sentBefore = h.ends[pos-2]
+		}
+		for i := max(sentBefore, from); i < seen; i++ {
+			redo(i)
+		}
+		for _, i := range h.touched[pos-1] {
+			redo(int(i))
+		}
+		for _, i := range h.touched[pos] {
+			redo(int(i))
+		}
+		for i := seen; i < end; i++ {
+			out[i-from] = h.arrows[i].at(pos)
+		}
+	} else {
+		for j := range out {
+			out[j] = h.arrows[from+j].at(pos)
+		}
 	}
-	return out, actors(w, out)
+	h.last, h.lastPos, h.lastFrom = out, pos, from
+	return out, h.actors(w, from, end)
 }
 
 // actors are the diagram's columns: the clients in declaration order, then
-// the brokers, then anyone else who sent or received a message (the expert
-// tool's injections), each with a short name (shortNames).
-func actors(w *engine.World, arrows []views.Arrow) []views.Actor {
-	var out []views.Actor
+// the brokers, then anyone else who sent or received one of the arrows
+// from..end-1 (the expert tool's injections), each with a short name
+// (shortNames). The columns change only when someone new appears, so the
+// last frame's are given again while the names are the same; the arrows'
+// ends are looked up by number (arrow.from, arrow.to), not by name.
+func (h *history) actors(w *engine.World, from, end int) []views.Actor {
+	var names []string
+	var broker []bool
 	var tries [][]string
-	seen := map[string]bool{}
-	add := func(name string, short ...string) {
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, views.Actor{Name: name})
-			tries = append(tries, short)
-		}
-	}
-	broker := func(name string, short ...string) {
-		add(name, short...)
-		for i := range out {
-			if out[i].Name == name {
-				out[i].Broker = true
+	seen := make([]bool, len(h.names))
+	var others map[string]bool // names that no message has carried yet
+	add := func(name string, isBroker bool, short ...string) {
+		if id, ok := h.ids[name]; ok && seen[id] || !ok && others[name] {
+			for i := range names {
+				if isBroker && names[i] == name {
+					broker[i] = true
+				}
 			}
+			return
+		} else if ok {
+			seen[id] = true
+		} else {
+			if others == nil {
+				others = map[string]bool{}
+			}
+			others[name] = true
 		}
+		names, broker, tries = append(names, name), append(broker, isBroker), append(tries, short)
 	}
 	for _, p := range w.Producers() {
-		add(p.Name)
+		add(p.Name, false)
 	}
 	for _, c := range w.Consumers() {
-		add(c.Name)
+		add(c.Name, false)
 	}
 	for _, pr := range w.Processors() {
-		add(pr.Name)
+		add(pr.Name, false)
 	}
 	for _, b := range w.Brokers() {
 		id := strconv.Itoa(int(b.ID))
-		broker(engine.BrokerAddr(b.ID), "b"+id, "br"+id)
+		add(engine.BrokerAddr(b.ID), true, "b"+id, "br"+id)
 	}
-	for _, a := range arrows {
-		add(a.From)
-		add(a.To)
+	for i := from; i < end; i++ {
+		a := &h.arrows[i]
+		if !seen[a.from] {
+			add(h.names[a.from], false)
+		}
+		if !seen[a.to] {
+			add(h.names[a.to], false)
+		}
+	}
+	if c := &h.cols; c.out != nil && slices.Equal(c.names, names) && slices.Equal(c.broker, broker) {
+		return c.out
+	}
+	out := make([]views.Actor, len(names))
+	for i := range names {
+		out[i] = views.Actor{Name: names[i], Broker: broker[i]}
 	}
 	shortNames(out, tries)
+	h.cols = columns{names: names, broker: broker, out: out}
 	return out
+}
+
+// columns are the last diagram's actors and the names and broker marks
+// they were made from.
+type columns struct {
+	names  []string
+	broker []bool
+	out    []views.Actor
+}
+
+// nameID numbers an actor's name, the first time a message carries it.
+func (h *history) nameID(name string) int32 {
+	id, ok := h.ids[name]
+	if !ok {
+		id = int32(len(h.names))
+		h.ids[name] = id
+		h.names = append(h.names, name)
+	}
+	return id
 }
 
 // maxShort is the most runes a short name has.
