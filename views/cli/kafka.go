@@ -39,14 +39,14 @@ bad flags; 1 when the cluster does not come up (with its last log lines).`,
 			return invalid("%s want up or down (%s)", prefix(cmd), see(cmd))
 		},
 	}
-	cmd.AddCommand(kafkaUpCommand(), kafkaDownCommand())
+	cmd.AddCommand(kafkaUpCommand(), kafkaDownCommand(), kafkaPreflightCommand())
 	return cmd
 }
 
 func kafkaUpCommand() *cobra.Command {
 	var o realkafka.Options
 	cmd := &cobra.Command{
-		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR]",
+		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR] [--security sasl,ssl]",
 		Short: "start a real Kafka cluster and print its bootstrap address",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,6 +60,7 @@ func kafkaUpCommand() *cobra.Command {
 	cmd.Flags().StringVar(&o.KafkaVersion, "kafka-version", realkafka.DefaultKafkaVersion, "org.apache.kafka:kafka_2.13 version")
 	cmd.Flags().IntVar(&o.TransactionVersion, "transaction-version", -1, "transaction.version at format time: 0, 1 or 2 (default: the release's)")
 	cmd.Flags().IntVar(&o.Brokers, "brokers", 1, "number of nodes, each broker and controller")
+	cmd.Flags().StringSliceVar(&o.Security, "security", nil, "secured client listeners beside PLAINTEXT: `sasl` (PLAIN, SCRAM-SHA-256/512), ssl (client certificates), or sasl,ssl; their addresses and credential files are printed after BOOTSTRAP=")
 	return cmd
 }
 

@@ -32,7 +32,7 @@ func (d *driver) expertClient() *kgo.Client {
 	if d.simTV < 2 {
 		vs.SetMaxKeyVersion(int16(kmsg.Produce), 11)
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs))
+	cl, err := kgo.NewClient(append(d.direct(), kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs))...)
 	if err != nil {
 		return nil
 	}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/lessons"
 )
@@ -65,6 +66,9 @@ type Options struct {
 	Files   []string // .scn and .lesson files
 	// Known is the known-differences file's text ("" for none).
 	Known string
+	// Conn, when set, is how to connect (TLS, SASL); Brokers is then
+	// only its description.
+	Conn *conn.Config
 }
 
 // Summary is what a run found.
@@ -119,7 +123,11 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 		}
 		inputs = append(inputs, input{f, in.cmds, in.pins})
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(o.Brokers, ",")...))
+	opts := []kgo.Opt{kgo.SeedBrokers(strings.Split(o.Brokers, ",")...)}
+	if o.Conn != nil {
+		opts = o.Conn.Opts()
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return s, &UsageError{fmt.Sprintf("verify: --brokers %s: %v", o.Brokers, err)}
 	}
