@@ -38,6 +38,7 @@ var commands = []func() *cobra.Command{
 	compareCommand,
 	serveCommand,
 	inspectCommand,
+	liveCommand,
 	exportCommand,
 	manCommand,
 	kafkaCommand,

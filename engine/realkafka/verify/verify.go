@@ -69,6 +69,9 @@ type Options struct {
 	// Conn, when set, is how to connect (TLS, SASL); Brokers is then
 	// only its description.
 	Conn *conn.Config
+	// Read, when set, reads a file instead of os.ReadFile (live mode
+	// plays the built-in lessons by their file names).
+	Read func(file string) ([]byte, error)
 }
 
 // Summary is what a run found.
@@ -117,7 +120,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 	}
 	var inputs []input
 	for _, f := range o.Files {
-		in, err := load(f)
+		in, err := loadWith(o.Read, f)
 		if err != nil {
 			return s, &UsageError{err.Error()}
 		}
@@ -213,8 +216,13 @@ type loaded struct {
 
 // load reads a scenario or lesson file; a lesson plays its setup and every
 // step's commands (its checkpoints' choices are what-ifs, not played).
-func load(file string) (loaded, error) {
-	src, err := os.ReadFile(file)
+func load(file string) (loaded, error) { return loadWith(nil, file) }
+
+func loadWith(read func(string) ([]byte, error), file string) (loaded, error) {
+	if read == nil {
+		read = os.ReadFile
+	}
+	src, err := read(file)
 	if err != nil {
 		return loaded{}, fmt.Errorf("verify: %v", err)
 	}
