@@ -212,6 +212,7 @@ type Playable struct {
 	OK          bool
 	Why         string // not OK: the first line the driver does not play, and why
 	Rows        int
+	Agree       int
 }
 
 // List plays every built-in lesson on the cluster (each under its own
@@ -233,10 +234,12 @@ func List(ctx context.Context, o Options, progress io.Writer) ([]Playable, error
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", m.Name, err)
 		}
-		p := Playable{Name: m.Name, Title: m.Title, OK: true, Rows: len(s.Rows)}
+		p := Playable{Name: m.Name, Title: m.Title, OK: true, Rows: len(s.Rows), Agree: s.Count(verify.Agree)}
 		var whys []string
 		for _, r := range s.Rows {
-			if r.Verdict == verify.NotPlayed {
+			// A fact not compared because the simulation has messages in
+			// flight there is no action left unplayed; a stop is.
+			if r.StopLine != 0 {
 				p.OK = false
 				whys = append(whys, r.Why)
 			}
@@ -258,7 +261,7 @@ func List(ctx context.Context, o Options, progress io.Writer) ([]Playable, error
 // ListLine is one lesson of List.
 func ListLine(p Playable) string {
 	if p.OK {
-		return fmt.Sprintf("  live   %-28s %s (%d facts)", p.Name, p.Title, p.Rows)
+		return fmt.Sprintf("  live   %-28s %s (%d facts, %d agree on Kafka)", p.Name, p.Title, p.Rows, p.Agree)
 	}
 	return fmt.Sprintf("  no     %-28s %s: %s", p.Name, p.Title, p.Why)
 }

@@ -58,6 +58,9 @@ type Row struct {
 	Why     string // simulation-only, not played: why; agrees: a note
 	Kind    string // the kind of fact, for the share by kind
 	Known   bool   // differs, and listed in the known-differences file
+	// StopLine, when not 0, is the line whose action the driver does not
+	// play (not played, or simulation-only, from there on).
+	StopLine int
 }
 
 // Options is one verify run.
