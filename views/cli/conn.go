@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/eoslab/eoslab/assets"
 	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/realkafka/preflight"
 )
@@ -94,12 +95,7 @@ cluster does not answer, refuses the credentials or refuses a check,
 			if err != nil {
 				return err
 			}
-			cl, err := kgo.NewClient(append(c.Opts(), kgo.ClientID("eoslab-preflight"))...)
-			if err != nil {
-				return invalid("%s %v", prefix(cmd), err)
-			}
-			defer cl.Close()
-			_, err = runPreflight(cmd, cl, c, preflight.Need{Topics: topics, Prefix: prefixName}, timeout, false)
+			_, err = preflightOn(cmd, c, preflight.Need{Topics: topics, Prefix: prefixName}, timeout, false)
 			return err
 		},
 	}
@@ -110,14 +106,30 @@ cluster does not answer, refuses the credentials or refuses a check,
 	return cmd
 }
 
-// quietPreflight is runPreflight on a client of its own, printing only a
-// refusal.
-func quietPreflight(cmd *cobra.Command, c *conn.Config) error {
+// quietPreflight is preflightOn printing only a refusal, within 10 s.
+func quietPreflight(cmd *cobra.Command, c *conn.Config, need preflight.Need) (preflight.Report, error) {
+	return preflightOn(cmd, c, need, 10*time.Second, true)
+}
+
+// preflightOn is runPreflight on a client of its own.
+func preflightOn(cmd *cobra.Command, c *conn.Config, need preflight.Need, timeout time.Duration, quiet bool) (preflight.Report, error) {
 	cl, err := kgo.NewClient(append(c.Opts(), kgo.ClientID("eoslab-preflight"))...)
 	if err != nil {
-		return invalid("%s %v", prefix(cmd), err)
+		return preflight.Report{}, invalid("%s %v", prefix(cmd), err)
 	}
 	defer cl.Close()
-	_, err = runPreflight(cmd, cl, c, preflight.Need{}, 10*time.Second, true)
-	return err
+	return runPreflight(cmd, cl, c, need, timeout, quiet)
+}
+
+// knownDifferences is the known-differences file's text: the shipped one,
+// or the file given (unreadable: exit 2).
+func knownDifferences(cmd *cobra.Command, file string) (string, error) {
+	if file == "" {
+		return assets.KafkaKnownDifferences, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", invalid("%s: %v", prefix(cmd), err)
+	}
+	return string(b), nil
 }

@@ -6,12 +6,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/eoslab/eoslab/assets"
 	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/realkafka/live"
 	"github.com/eoslab/eoslab/engine/realkafka/preflight"
@@ -56,23 +53,14 @@ flags.`,
 			if !headless {
 				return invalid("%s the live player (the TUI) is not built yet: add --headless for the rows", prefix(cmd))
 			}
-			known := assets.KafkaKnownDifferences
-			if knownFile != "" {
-				b, err := os.ReadFile(knownFile)
-				if err != nil {
-					return invalid("%s: %v", prefix(cmd), err)
-				}
-				known = string(b)
+			known, err := knownDifferences(cmd, knownFile)
+			if err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			cmd.SetContext(ctx)
-			cl, err := kgo.NewClient(append(c.Opts(), kgo.ClientID("eoslab-preflight"))...)
-			if err != nil {
-				return invalid("%s %v", prefix(cmd), err)
-			}
-			r, err := runPreflight(cmd, cl, c, preflight.Need{Prefix: "eoslab-verify-"}, 10*time.Second, true)
-			cl.Close()
+			r, err := quietPreflight(cmd, c, preflight.Need{Prefix: "eoslab-verify-"})
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eoslab/eoslab/assets"
 	"github.com/eoslab/eoslab/engine/realkafka/conn"
+	"github.com/eoslab/eoslab/engine/realkafka/preflight"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 )
 
@@ -46,19 +46,15 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 			if err != nil {
 				return err
 			}
-			known := assets.KafkaKnownDifferences
-			if knownFile != "" {
-				b, err := os.ReadFile(knownFile)
-				if err != nil {
-					return invalid("%s: %v", prefix(cmd), err)
-				}
-				known = string(b)
+			known, err := knownDifferences(cmd, knownFile)
+			if err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			// A cluster that refuses the credentials is exit 1 with its
 			// reason, before any file is played.
-			if err := quietPreflight(cmd, c); err != nil {
+			if _, err := quietPreflight(cmd, c, preflight.Need{}); err != nil {
 				return err
 			}
 			s, err := verify.Run(ctx, verify.Options{Brokers: strings.Join(c.Seeds, ","), Files: args, Known: known, Conn: c}, cmd.OutOrStdout())
