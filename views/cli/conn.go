@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,7 +53,7 @@ func runPreflight(cmd *cobra.Command, cl *kgo.Client, c *conn.Config, need prefl
 	defer cancel()
 	r, err := preflight.Run(ctx, cl, need)
 	if err != nil {
-		return r, failed(prefix(cmd) + " " + c.Describe() + ": " + preflight.Words(err))
+		return r, failed(prefix(cmd) + " " + preflight.Words(strings.Join(c.Seeds, ","), err))
 	}
 	if !quiet || !r.OK() {
 		fmt.Fprintf(cmd.OutOrStdout(), "preflight: %s\n%s", c.Describe(), r.Text())

@@ -90,13 +90,13 @@ func TestSecured(t *testing.T) {
 	t.Run("a wrong password is named", func(t *testing.T) {
 		wrong := writeTemp(t, "not-the-password\n")
 		_, err := ask(t, build(t, sasl("SCRAM-SHA-512", realkafka.SASLUser, wrong)), preflight.Need{})
-		if err == nil || !strings.Contains(preflight.Words(err), "SASL_AUTHENTICATION_FAILED") {
+		if err == nil || !strings.Contains(preflight.Words("", err), "SASL_AUTHENTICATION_FAILED") {
 			t.Errorf("wrong password: err %v (%s), want SASL_AUTHENTICATION_FAILED", err, wordsOf(err))
 		}
 	})
 	t.Run("TLS without the CA or the client certificate is named", func(t *testing.T) {
 		_, err := ask(t, build(t, conn.Flags{Brokers: s.SSL, TLS: true}), preflight.Need{})
-		if err == nil || !strings.Contains(preflight.Words(err), "x509") {
+		if err == nil || !strings.Contains(preflight.Words("", err), "x509") {
 			t.Errorf("no --tls-ca: err %v, want a certificate error", err)
 		}
 		_, err = ask(t, build(t, conn.Flags{Brokers: s.SSL, CAFile: s.CA}), preflight.Need{})
@@ -177,5 +177,5 @@ func wordsOf(err error) string {
 	if err == nil {
 		return ""
 	}
-	return preflight.Words(err)
+	return preflight.Words("", err)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/inspect"
 )
 
 // Need is what the command will do on the cluster.
@@ -298,8 +299,18 @@ func createTopic(ctx context.Context, cl *kgo.Client, need Need) Check {
 	return Check{Name: name, Detail: fmt.Sprintf("allowed for %s* (nothing created)", need.Prefix)}
 }
 
-// Words says why a cluster did not answer, naming the flag to look at.
-func Words(err error) string {
+// Words says why the cluster at bootstrap did not answer, naming the
+// flag to look at.
+func Words(bootstrap string, err error) string {
+	if w := named(err); w != "" {
+		return "the cluster at " + bootstrap + ": " + w
+	}
+	return inspect.Unreachable(bootstrap, err)
+}
+
+// named is the words for an error of the credentials or the transport,
+// "" for any other.
+func named(err error) string {
 	var ke *kerr.Error
 	switch {
 	case errors.Is(err, kerr.SaslAuthenticationFailed):
@@ -314,9 +325,11 @@ func Words(err error) string {
 	s := err.Error()
 	switch {
 	case strings.Contains(s, "x509:") || strings.Contains(s, "tls:"):
+		// crypto/tls and crypto/x509 errors have many types; their
+		// package prefix is what they share.
 		return "TLS handshake failed: " + s + " (check --tls-ca, --tls-cert, --tls-key, --tls-server-name)"
 	case strings.Contains(s, "EOF") || strings.Contains(s, "connection reset"):
 		return s + " (the listener closed the connection: a TLS or SASL listener needs --tls or --sasl-mechanism)"
 	}
-	return s
+	return ""
 }
