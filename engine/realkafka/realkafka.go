@@ -59,6 +59,8 @@ type Options struct {
 	StartTimeout time.Duration
 	// Extra server.properties lines, appended after eoslab's.
 	Extra []string
+	// Security adds secured client listeners: "sasl", "ssl" (security.go).
+	Security []string
 }
 
 func (o *Options) defaults() error {
@@ -88,6 +90,9 @@ func (o *Options) defaults() error {
 		// 3.9's TransactionVersion.TV_1 and TV_2 need metadata.version
 		// IBP_4_0_IV0, which 3.9 marks unstable.
 		return &UsageError{fmt.Sprintf("kafka: Kafka %s has transaction.version 0 only (levels 1 and 2 came with Kafka 4.0)", o.KafkaVersion)}
+	}
+	if err := checkSecurity(o.Security); err != nil {
+		return err
 	}
 	if o.StartTimeout == 0 {
 		o.StartTimeout = 90 * time.Second
@@ -215,15 +220,17 @@ type Cluster struct {
 	java  string
 	nodes []*node
 	boot  string
+	sec   *Secured
 }
 
 type node struct {
-	id           int
-	bport, cport int
-	dir          string
-	cmd          *exec.Cmd
-	done         chan struct{}
-	log          string
+	id                int
+	bport, cport      int
+	saslPort, sslPort int
+	dir               string
+	cmd               *exec.Cmd
+	done              chan struct{}
+	log               string
 }
 
 // Bootstrap is the comma-separated list of broker addresses.
@@ -351,6 +358,9 @@ func (c *Cluster) configure() error {
 	}
 	c.boot = strings.Join(boot, ",")
 	major, _ := majorVersion(c.opts.KafkaVersion)
+	if err := c.secure(filepath.Join(c.run, "secrets")); err != nil {
+		return err
+	}
 	logName, logText := "log4j2.properties", assets.KafkaLog4j2
 	if major < 4 {
 		logName, logText = "log4j.properties", assets.KafkaLog4j
@@ -359,7 +369,7 @@ func (c *Cluster) configure() error {
 		if err := os.MkdirAll(n.dir, 0o755); err != nil {
 			return err
 		}
-		props := serverProperties(n, strings.Join(voters, ","), major, c.opts.Extra)
+		props := serverProperties(n, strings.Join(voters, ","), major, append(c.securityLines(n), c.opts.Extra...))
 		if err := os.WriteFile(filepath.Join(n.dir, "server.properties"), []byte(props), 0o644); err != nil {
 			return err
 		}
@@ -428,6 +438,7 @@ func (c *Cluster) format(ctx context.Context, n *node, cid string) error {
 			args = append(args, "--feature", fmt.Sprintf("transaction.version=%d", c.opts.TransactionVersion))
 		}
 	}
+	args = append(args, c.formatArgs()...)
 	cmd := exec.CommandContext(ctx, c.java, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.CombinedOutput()
@@ -580,6 +591,9 @@ func Up(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "BOOTSTRAP=%s\n", c.Bootstrap())
+	if c.sec != nil {
+		fmt.Fprintln(stdout, strings.Join(c.sec.Lines(), "\n"))
+	}
 	if f, ok := stdout.(interface{ Sync() error }); ok {
 		f.Sync()
 	}

@@ -39,6 +39,7 @@ var commands = []func() *cobra.Command{
 	compareCommand,
 	serveCommand,
 	inspectCommand,
+	liveCommand,
 	exportCommand,
 	manCommand,
 	kafkaCommand,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -13,18 +12,21 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	data "github.com/eoslab/eoslab/engine/realkafka/inspect"
+	"github.com/eoslab/eoslab/engine/realkafka/preflight"
 	"github.com/eoslab/eoslab/views/inspect"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // inspectFlags are inspect's flags.
 type inspectFlags struct {
-	brokers, partition string
-	topics, txns       []string
-	once               bool
-	every, timeout     time.Duration
-	tui                tuiFlags
+	conn           conn.Flags
+	partition      string
+	topics, txns   []string
+	once           bool
+	every, timeout time.Duration
+	tui            tuiFlags
 }
 
 func inspectCommand() *cobra.Command {
@@ -54,28 +56,24 @@ answer, 2 on bad flags.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.brokers, "brokers", "", "the cluster's bootstrap `HOST:PORT`, several separated by commas (required)")
 	fl.StringArrayVar(&o.topics, "topic", nil, "a `TOPIC` to look at (repeat for more; default: every topic but the internal ones)")
 	fl.StringArrayVar(&o.txns, "txn", nil, "a transactional `ID` to list (repeat for more; default: all)")
 	fl.StringVar(&o.partition, "partition", "", "the partition whose log to show, `TOPIC:N` (default: a hanging one, else one whose LSO is held, else the first)")
 	fl.BoolVar(&o.once, "once", false, "print one snapshot as text and exit")
 	fl.Var(durationValue{&o.every, 500 * time.Millisecond}, "every", "refresh the screen this often")
 	fl.Var(durationValue{&o.timeout, 100 * time.Millisecond}, "timeout", "how long one refresh waits for the cluster")
+	addConnFlags(cmd, &o.conn)
 	addTUIFlags(cmd, &o.tui)
 	return cmd
 }
 
 func inspectCmd(cmd *cobra.Command, o inspectFlags, stdout io.Writer) error {
 	p := prefix(cmd)
-	if o.brokers == "" {
-		return invalid("%s --brokers HOST:PORT is required (%s)", p, see(cmd))
+	c, err := buildConn(cmd, o.conn)
+	if err != nil {
+		return err
 	}
-	seeds := strings.Split(o.brokers, ",")
-	for _, s := range seeds {
-		if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
-			return invalid("%s --brokers %q: want HOST:PORT[,HOST:PORT...], such as 127.0.0.1:9092", p, o.brokers)
-		}
-	}
+	seeds := c.Seeds
 	var log data.TP
 	if o.partition != "" {
 		i := strings.LastIndexByte(o.partition, ':')
@@ -92,11 +90,16 @@ func inspectCmd(cmd *cobra.Command, o inspectFlags, stdout io.Writer) error {
 			}
 		}
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.ClientID("eoslab-inspect"))
+	cl, err := kgo.NewClient(append(c.Opts(), kgo.ClientID("eoslab-inspect"))...)
 	if err != nil {
 		return invalid("%s %v", p, err)
 	}
 	defer cl.Close()
+	// Read only, before the first screen: a refused permission is named
+	// with its grant instead of showing as an empty panel.
+	if _, err := runPreflight(cmd, cl, c, preflight.Need{Topics: o.topics}, o.timeout*2, true); err != nil {
+		return err
+	}
 	bootstrap := seeds[0]
 	fetch := func(ctx context.Context, tp data.TP) (*data.Snapshot, error) {
 		return data.Collect(ctx, cl, data.Options{Bootstrap: bootstrap, Topics: o.topics, TxnIDs: o.txns, Log: tp})

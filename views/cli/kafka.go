@@ -16,7 +16,7 @@ import (
 // engine/realkafka.
 func kafkaCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "kafka up|down --dir DIR",
+		Use:   "kafka up|down|preflight",
 		Short: "run a real Apache Kafka cluster on 127.0.0.1 (needs Java 17+ and Maven)",
 		Long: `eoslab kafka up fetches a Kafka broker's classpath with Maven into DIR (once;
 later runs reuse it; the jars are Apache Kafka's, org.apache.kafka:kafka_2.13),
@@ -28,25 +28,31 @@ output, and runs until eoslab kafka down --dir DIR, ^C or SIGTERM; then it
 stops the brokers and removes their data. --transaction-version picks the
 transaction protocol at format time (0 classic, 2 KIP-890; Kafka 4.x only;
 default: the release's). --cache keeps the classpath elsewhere than DIR.
+--security sasl,ssl adds secured listeners beside PLAINTEXT (SASL_PLAINTEXT
+with PLAIN and SCRAM, SSL with client certificates, StandardAuthorizer with
+the super user eoslab and the user learner, who has no ACL) and prints their
+BOOTSTRAP_SASL=, BOOTSTRAP_SSL= and credential files after BOOTSTRAP=.
+eoslab kafka preflight asks a cluster, read only, whether eoslab can run
+there.
 
 Exit codes: 2 without java or mvn (the message says what to install) or on
 bad flags; 1 when the cluster does not come up (with its last log lines).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return invalid("%s unknown command %s; want up or down (%s)", prefix(cmd), quote(args[0]), see(cmd))
+				return invalid("%s unknown command %s; want up, down or preflight (%s)", prefix(cmd), quote(args[0]), see(cmd))
 			}
-			return invalid("%s want up or down (%s)", prefix(cmd), see(cmd))
+			return invalid("%s want up, down or preflight (%s)", prefix(cmd), see(cmd))
 		},
 	}
-	cmd.AddCommand(kafkaUpCommand(), kafkaDownCommand())
+	cmd.AddCommand(kafkaUpCommand(), kafkaDownCommand(), kafkaPreflightCommand())
 	return cmd
 }
 
 func kafkaUpCommand() *cobra.Command {
 	var o realkafka.Options
 	cmd := &cobra.Command{
-		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR]",
+		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR] [--security sasl,ssl]",
 		Short: "start a real Kafka cluster and print its bootstrap address",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,6 +66,7 @@ func kafkaUpCommand() *cobra.Command {
 	cmd.Flags().StringVar(&o.KafkaVersion, "kafka-version", realkafka.DefaultKafkaVersion, "org.apache.kafka:kafka_2.13 version")
 	cmd.Flags().IntVar(&o.TransactionVersion, "transaction-version", -1, "transaction.version at format time: 0, 1 or 2 (default: the release's)")
 	cmd.Flags().IntVar(&o.Brokers, "brokers", 1, "number of nodes, each broker and controller")
+	cmd.Flags().StringSliceVar(&o.Security, "security", nil, "secured client listeners beside PLAINTEXT: `sasl` (PLAIN, SCRAM-SHA-256/512), ssl (client certificates), or sasl,ssl; their addresses and credential files are printed after BOOTSTRAP=")
 	return cmd
 }
 

@@ -4,18 +4,21 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/eoslab/eoslab/assets"
+	"github.com/eoslab/eoslab/engine/realkafka/conn"
+	"github.com/eoslab/eoslab/engine/realkafka/preflight"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 )
 
 // verifyCommand is `eoslab verify --brokers ADDR FILE...`; the work is in
 // engine/realkafka/verify.
 func verifyCommand() *cobra.Command {
-	var brokers, knownFile string
+	var knownFile string
+	var f conn.Flags
 	cmd := &cobra.Command{
 		Use:   "verify --brokers ADDR FILE...",
 		Short: "play scenario and lesson files on the simulation and on a real Kafka cluster, and compare",
@@ -39,17 +42,22 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 		Args:              needFiles,
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			known := assets.KafkaKnownDifferences
-			if knownFile != "" {
-				b, err := os.ReadFile(knownFile)
-				if err != nil {
-					return invalid("%s: %v", prefix(cmd), err)
-				}
-				known = string(b)
+			c, err := buildConn(cmd, f)
+			if err != nil {
+				return err
+			}
+			known, err := knownDifferences(cmd, knownFile)
+			if err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			s, err := verify.Run(ctx, verify.Options{Brokers: brokers, Files: args, Known: known}, cmd.OutOrStdout())
+			// A cluster that refuses the credentials is exit 1 with its
+			// reason, before any file is played.
+			if _, err := quietPreflight(cmd, c, preflight.Need{}); err != nil {
+				return err
+			}
+			s, err := verify.Run(ctx, verify.Options{Brokers: strings.Join(c.Seeds, ","), Files: args, Known: known, Conn: c}, cmd.OutOrStdout())
 			if err != nil {
 				return invalid("%v", err)
 			}
@@ -59,7 +67,7 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&brokers, "brokers", "", "bootstrap addresses of the cluster, HOST:PORT[,HOST:PORT]")
+	addConnFlags(cmd, &f)
 	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences file instead of the shipped one")
 	return cmd
 }

@@ -464,15 +464,15 @@ func (d *driver) producer(name string) *producer {
 	}
 	decl := d.decls[name]
 	cfg := decl.Config
-	opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ProducerLinger(0),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerBatchCompression(kgo.NoCompression())}
+	opts := append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.ProducerLinger(0),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerBatchCompression(kgo.NoCompression()))
 	p, ok := d.prods[name]
 	if !ok {
 		p = &producer{declared: decl}
 		p.start()
 		d.watch(name, &p.worker)
 	}
-	opts = append(opts, kgo.Dialer(p.faults().Dialer(nil)))
+	opts = append(opts, kgo.Dialer(p.faults().Dialer(d.dial())))
 	// sendOffsets sends TxnOffsetCommit raw: v5 is KIP-890 part 2's (the
 	// Java client sends it only under transaction.version 2), and v6
 	// names topics by id, which the raw request does not fill.
@@ -651,7 +651,7 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 		// as the Java consumer's does (the fetch position is the last
 		// batch's next offset, Fetcher / CompletedFetch); they are not
 		// handed out as records below.
-		opts := []kgo.Opt{kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.Dialer(cs.faults().Dialer(nil)), kgo.KeepControlRecords()}
+		opts := append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.ConsumeTopics(topics...), kgo.Dialer(cs.faults().Dialer(d.dial())), kgo.KeepControlRecords())
 		if cd.Isolation == engine.ReadCommitted {
 			opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 		}

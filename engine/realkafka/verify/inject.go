@@ -36,7 +36,7 @@ func (d *driver) expertClient() *kgo.Client {
 	// answers to what it injects are broker facts.
 	d.expertWorker.start()
 	d.watch("expert", &d.expertWorker)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs), kgo.Dialer(d.expertWorker.faults().Dialer(nil)))
+	cl, err := kgo.NewClient(append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs), kgo.Dialer(d.expertWorker.faults().Dialer(d.dial())))...)
 	if err != nil {
 		return nil
 	}

@@ -101,6 +101,7 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 			row.Verdict = SimOnly
 		}
 		row.Why = fmt.Sprintf("line %d: %s", d.stopAt, d.stopped)
+		row.StopLine = d.stopAt
 		return
 	}
 	if w.Busy() {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/lessons"
 )
@@ -59,6 +60,9 @@ type Row struct {
 	Known   bool   // differs, and listed in the known-differences file
 	// Scaled says how time was scaled for the broker run ("" if not).
 	Scaled string
+	// StopLine, when not 0, is the line whose action the driver does not
+	// play (not played, or simulation-only, from there on).
+	StopLine int
 }
 
 // Options is one verify run.
@@ -67,6 +71,12 @@ type Options struct {
 	Files   []string // .scn and .lesson files
 	// Known is the known-differences file's text ("" for none).
 	Known string
+	// Conn, when set, is how to connect (TLS, SASL); Brokers is then
+	// only its description.
+	Conn *conn.Config
+	// Read, when set, reads a file instead of os.ReadFile (live mode
+	// plays the built-in lessons by their file names).
+	Read func(file string) ([]byte, error)
 }
 
 // Summary is what a run found.
@@ -115,13 +125,17 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 	}
 	var inputs []input
 	for _, f := range o.Files {
-		in, err := load(f)
+		in, err := loadWith(o.Read, f)
 		if err != nil {
 			return s, &UsageError{err.Error()}
 		}
 		inputs = append(inputs, input{f, in.cmds, in.pins})
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(o.Brokers, ",")...))
+	opts := []kgo.Opt{kgo.SeedBrokers(strings.Split(o.Brokers, ",")...)}
+	if o.Conn != nil {
+		opts = o.Conn.Opts()
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return s, &UsageError{fmt.Sprintf("verify: --brokers %s: %v", o.Brokers, err)}
 	}
@@ -214,8 +228,13 @@ type loaded struct {
 
 // load reads a scenario or lesson file; a lesson plays its setup and every
 // step's commands (its checkpoints' choices are what-ifs, not played).
-func load(file string) (loaded, error) {
-	src, err := os.ReadFile(file)
+func load(file string) (loaded, error) { return loadWith(nil, file) }
+
+func loadWith(read func(string) ([]byte, error), file string) (loaded, error) {
+	if read == nil {
+		read = os.ReadFile
+	}
+	src, err := read(file)
 	if err != nil {
 		return loaded{}, fmt.Errorf("verify: %v", err)
 	}
