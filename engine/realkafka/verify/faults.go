@@ -52,6 +52,7 @@ func (w *worker) faults() *wire.Faults {
 // requests go.
 func (d *driver) enqueue(w *worker, job func(ctx context.Context)) {
 	w.start()
+	d.noteCall(w)
 	d.queue = append(d.queue, queued{w, job})
 }
 
@@ -89,6 +90,9 @@ func (d *driver) consumerOf(name string) *consumer {
 }
 
 func (d *driver) workerOf(name string) *worker {
+	if pr, ok := d.procs[name]; ok {
+		return &pr.prod.worker
+	}
 	if _, ok := d.decls[name]; ok {
 		return &d.producer(name).worker
 	}
@@ -105,6 +109,7 @@ func (d *driver) flush(w *engine.World) {
 		d.submit(q)
 	}
 	d.queue = nil
+	d.delayed = nil
 	names := make([]string, 0, len(d.prods))
 	for n, p := range d.prods {
 		if !p.pause {
@@ -137,6 +142,9 @@ type resolved struct {
 	client string // the client whose connection carries it
 	ok     bool
 	busy   bool // the simulation had messages in flight before the line
+	// loop is, before a processor's crash, how far its loop got
+	// (processor.go).
+	loop loopPoint
 }
 
 func (d *driver) resolve(c script.Command, w *engine.World) resolved {
@@ -224,6 +232,7 @@ func (d *driver) fault(c script.Command, t resolved) {
 			return
 		}
 		r.Action, r.Delay = wire.Delay, time.Duration(a.Ms)*time.Millisecond
+		d.noteDelay(w)
 	}
 	w.faults().Add(r)
 }
@@ -263,6 +272,10 @@ func (d *driver) crash(c script.Command, t engine.Target) {
 	if _, ok := d.decls[t.Client]; ok {
 		return
 	}
+	if _, ok := d.cdecls[t.Client]; ok {
+		d.crashConsumer(t.Client)
+		return
+	}
 	d.stop(c, "crashing a consumer or processor has no broker mapping yet", false)
 }
 
@@ -277,6 +290,10 @@ func (d *driver) restart(c script.Command, t engine.Target) {
 		return
 	}
 	if _, ok := d.decls[t.Client]; ok {
+		return
+	}
+	if _, ok := d.cdecls[t.Client]; ok {
+		d.restartConsumer(t.Client)
 		return
 	}
 	d.stop(c, "restarting a consumer or processor has no broker mapping yet", false)

@@ -3,6 +3,8 @@ package verify
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -85,6 +87,9 @@ func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffs
 	}
 	err = retryTxn(ctx, func() error {
 		resp, err := req.RequestWith(ctx, p.cl)
+		if debug {
+			fmt.Fprintf(os.Stderr, "txnoffsetcommit %v %+v\n", err, resp)
+		}
 		if err != nil {
 			return err
 		}
@@ -139,6 +144,9 @@ func (d *driver) endRaw(ctx context.Context, p *producer, commit bool) error {
 	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Commit = p.txid, id, epoch, commit
 	return retryTxn(ctx, func() error {
 		resp, err := req.RequestWith(ctx, p.cl)
+		if debug {
+			fmt.Fprintf(os.Stderr, "endRaw %v %+v\n", err, resp)
+		}
 		if err != nil {
 			return err
 		}
