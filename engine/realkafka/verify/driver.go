@@ -195,6 +195,7 @@ func (d *driver) preflight() error {
 // Transactional ids cannot be deleted; they expire on the broker
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
+	d.resumeAll()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {
 			p.cl.Close()
@@ -329,6 +330,9 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		if _, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll {
+			if !d.memberJoins(c, a.Client) {
+				return
+			}
 			cs := d.consumerOf(a.Client)
 			d.enqueue(&cs.worker, func(ctx context.Context) { d.poll(ctx, a.Client, cs) })
 			return
@@ -337,14 +341,6 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.SendOffsets:
 		if _, ok := d.decls[a.Client]; !ok {
 			d.stop(c, "sendOffsetsToTransaction by a processor has no broker mapping in the driver yet", false)
-			return
-		}
-		if a.Consumer != "" {
-			// The file's group members are kgo's own: a second member's
-			// join waits on the first one's rebalance, which the file's
-			// lines do not drive (the lesson's rebalance line stands for
-			// it); until the driver plays group generations, stop here.
-			d.stop(c, "sendOffsetsToTransaction with a consumer's group metadata (KIP-447) is not played yet: the driver does not drive kgo's group generations", false)
 			return
 		}
 		p := d.producer(a.Client)

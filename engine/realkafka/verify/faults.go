@@ -335,3 +335,18 @@ func (d *driver) settle(names []string) {
 
 // debug (EOSLAB_VERIFY_DEBUG set) traces the driver on standard error.
 var debug = os.Getenv("EOSLAB_VERIFY_DEBUG") != ""
+
+// resumeAll lets every paused client's held writes go before the clients
+// close: a paused kgo client's Close waits on its writes (a group member's
+// LeaveGroup, a producer's in-flight requests), and a file that stops while
+// a client is paused must not hang its cleanup.
+func (d *driver) resumeAll() {
+	for _, p := range d.prods {
+		p.faults().Resume()
+		p.pause = false
+	}
+	for _, c := range d.cons {
+		c.faults().Resume()
+		c.pause = false
+	}
+}

@@ -142,6 +142,11 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 			s.Refused = append(s.Refused, in.file)
 			continue
 		}
+		if other, why := writtenFor(in.cmds, simTV); other != 0 {
+			fmt.Fprintf(out, "%s: refused: it is written for transaction.version %d, the cluster runs %d (%s; start one with eoslab kafka up --transaction-version %d)\n", in.file, map[int]int{1: 0, 2: 2}[other], tv, why, map[int]int{1: 0, 2: 2}[other])
+			s.Refused = append(s.Refused, in.file)
+			continue
+		}
 		cmds, err := in.cmds(simTV)
 		if err != nil {
 			return s, &UsageError{err.Error()}
@@ -164,7 +169,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 		fmt.Fprintf(out, "verify: %d facts not played (an action before them has no broker mapping yet)\n", np)
 	}
 	if len(s.Refused) > 0 {
-		fmt.Fprintf(out, "verify: %d files refused (they pin the other transaction.version)\n", len(s.Refused))
+		fmt.Fprintf(out, "verify: %d files refused (they pin, or are written for, the other transaction.version)\n", len(s.Refused))
 	}
 	fmt.Fprintf(out, "verify: %d agree, %d differ, %d simulation-only of %d facts in %d files\n",
 		s.Count(Agree), s.Count(Differ), s.Count(SimOnly), len(s.Rows), s.Files)
