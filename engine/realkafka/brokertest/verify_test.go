@@ -70,7 +70,8 @@ func TestVerifyBadFile(t *testing.T) {
 // (AddOffsetsToTxn and TxnOffsetCommit, or TxnOffsetCommit v5 alone under
 // transaction.version 2): the committed offsets and the transaction's
 // fate agree, an aborted transaction's offsets are not committed, and the
-// group is deleted afterwards.
+// group is deleted afterwards. Under transaction.version 0 the raw EndTxn
+// must be v4 or lower: a classic broker answers v5 UNSUPPORTED_VERSION.
 func TestVerifySendOffsets(t *testing.T) {
 	scn := `topic t partitions=2
 producer a transactional.id=app-1
@@ -95,9 +96,6 @@ expect group g offset t-0 1
 expect partition t-1 batch 0 status=aborted
 `
 	s, out := verifyScenario(t, "offsets.scn", scn)
-	if strings.Contains(out, "runs transaction.version=0") || strings.Contains(out, "runs transaction.version=1") {
-		t.Skip("sendOffsetsToTransaction is played under transaction.version 2 only for now")
-	}
 	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
 		t.Errorf("want 7 agree of 7:\n%s", out)
 	}
@@ -139,6 +137,76 @@ expect consumer ru position t-0 4
 	s, out := verifyScenario(t, "position.scn", scn)
 	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
 		t.Errorf("want 4 agree of 4:\n%s", out)
+	}
+}
+
+// TestVerifyGroupLessCommit: offsets sent to a group that does not exist
+// with generation -1 create a simple group, and generation 3 is refused
+// (ILLEGAL_GENERATION, then UNKNOWN_MEMBER_ID once the group exists), as
+// s41-group-less-commit says, on either protocol.
+func TestVerifyGroupLessCommit(t *testing.T) {
+	scn := `topic t
+producer p1 transactional.id=tx-1
+producer p2 transactional.id=tx-2
+producer p3 transactional.id=tx-3
+p1 initTransactions
+p2 initTransactions
+p3 initTransactions
+run
+p1 beginTransaction
+p1 sendOffsetsToTransaction lonely-group t-0=7
+p1 commitTransaction
+run
+expect group lonely-group offset t-0 7
+p2 beginTransaction
+p2 sendOffsetsToTransaction ghost-group t-0=7 generation=3
+run
+expect producer p2 error ILLEGAL_GENERATION
+p3 beginTransaction
+p3 sendOffsetsToTransaction lonely-group t-0=9 generation=3
+run
+expect producer p3 error UNKNOWN_MEMBER_ID
+expect group lonely-group offset t-0 7
+`
+	s, out := verifyScenario(t, "group-less.scn", scn)
+	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
+		t.Errorf("want 4 agree of 4:\n%s", out)
+	}
+}
+
+// TestVerifyProcessor: a processor's loops are played on one kgo client
+// that is the group's consumer and the transactional producer: outputs,
+// committed input offsets, the transaction's state, a crash at a quiet
+// point and a new instance that finds nothing new to process.
+func TestVerifyProcessor(t *testing.T) {
+	scn := `topic in
+topic out
+producer S
+processor P input=in output=out group.id=pg transactional.id=proc-1
+consumer G isolation.level=read_committed topics=out auto.offset.reset=earliest
+S send in-0 a b
+run
+P process
+run
+expect partition out-0 records 2
+expect group pg offset in-0 2
+expect partition out-0 batch 0 status=committed
+expect txn proc-1 state CompleteCommit
+crash P
+restart P
+S send in-0 c
+run
+P process
+run
+expect partition out-0 records 3
+expect group pg offset in-0 3
+G poll
+run
+expect consumer G values a',b',c'
+`
+	s, out := verifyScenario(t, "processor.scn", scn)
+	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
+		t.Errorf("want 7 agree of 7:\n%s", out)
 	}
 }
 
