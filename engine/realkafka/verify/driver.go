@@ -326,7 +326,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		if cd, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll && cd.OffsetReset == engine.ResetNone {
-			d.stop(c, "auto.offset.reset=none: Java's poll throws NoOffsetForPartitionException and keeps no position; franz-go's NoResetOffset behaves otherwise", false)
+			d.pollNoReset(c, a.Client, cd)
 			return
 		}
 		if _, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll {
