@@ -220,7 +220,7 @@ func load(file string) (loaded, error) {
 		if err != nil {
 			return loaded{}, err
 		}
-		return loaded{cmds: func(simTV int) ([]script.Command, error) {
+		cmds := func(simTV int) ([]script.Command, error) {
 			k := 3
 			if simTV == 2 {
 				k = 4
@@ -231,23 +231,32 @@ func load(file string) (loaded, error) {
 				cmds = append(cmds, st.Commands...)
 			}
 			return cmds, nil
-		}}, nil
+		}
+		// A lesson's config line pins the protocol as a scenario's does
+		// (13-kafka-3-vs-4 starts on the classic one).
+		c3, _ := cmds(1)
+		return loaded{cmds: cmds, pins: pinned(c3)}, nil
 	}
 	cmds, err := script.Parse(file, src)
 	if err != nil {
 		return loaded{}, err
 	}
-	pins := 0
+	return loaded{cmds: func(int) ([]script.Command, error) { return cmds, nil }, pins: pinned(cmds)}, nil
+}
+
+// pinned is the transaction.version the file's first config line sets (0
+// if none).
+func pinned(cmds []script.Command) int {
 	for _, c := range cmds {
 		if sc, ok := c.Action.(engine.SetConfig); ok {
 			for _, st := range sc.Settings {
-				if st.Key == engine.ConfigTransactionVersion && pins == 0 {
-					pins = int(st.Value)
+				if st.Key == engine.ConfigTransactionVersion {
+					return int(st.Value)
 				}
 			}
 		}
 	}
-	return loaded{cmds: func(int) ([]script.Command, error) { return cmds, nil }, pins: pins}, nil
+	return 0
 }
 
 // prefix is this run's name prefix on the cluster.
