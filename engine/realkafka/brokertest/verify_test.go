@@ -210,6 +210,34 @@ expect consumer G values a',b',c'
 	}
 }
 
+// TestVerifyExpertTxnRequests: the expert's AddPartitionsToTxn, EndTxn and
+// InitProducerId go raw to the coordinator with the broker's producer id
+// for the simulation's: the transaction they open and abort, the marker,
+// and the producer id afterwards agree on either protocol (EndTxn v4 under
+// the classic one).
+func TestVerifyExpertTxnRequests(t *testing.T) {
+	scn := `topic t
+producer a transactional.id=tx-p
+a initTransactions
+run
+inject AddPartitionsToTxn tx-p pid=1000 epoch=0 partitions=t-0
+run
+expect txn tx-p state Ongoing
+expect txn tx-p partitions t-0
+inject EndTxn tx-p pid=1000 epoch=0 result=abort
+run
+expect txn tx-p state CompleteAbort
+expect partition t-0 marker 0 abort
+inject InitProducerId tx-p
+run
+expect txn tx-p pid 1000
+`
+	s, out := verifyScenario(t, "expert.scn", scn)
+	if s.Count(verify.Agree) != 5 || len(s.Rows) != 5 {
+		t.Errorf("want 5 agree of 5:\n%s", out)
+	}
+}
+
 // verifyScenario writes scn to a file named name and plays it with verify
 // on the test's cluster, within a bound that only guards against a hang;
 // it returns the summary and what verify printed.

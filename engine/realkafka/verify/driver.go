@@ -415,6 +415,12 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectMarker(ctx, a) })
+	case engine.InjectInitProducerID, engine.InjectAddPartitions, engine.InjectAddOffsets, engine.InjectEndTxn:
+		if target.busy {
+			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
+			return
+		}
+		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.expertTxn(ctx, a, w) })
 	case engine.InjectTxnState:
 		d.stop(c, "inject txnstate writes the coordinator's record directly; no broker allows it", true)
 	default:
