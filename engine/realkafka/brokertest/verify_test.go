@@ -238,6 +238,45 @@ expect txn tx-p pid 1000
 	}
 }
 
+// TestVerifyRebalance: a rebalance moves the group's one kgo member to the
+// next generation (ForceRebalance); offsets sent with the consumer's
+// metadata at the old generation are refused (ILLEGAL_GENERATION, KIP-447),
+// at the current one accepted.
+func TestVerifyRebalance(t *testing.T) {
+	scn := `topic in
+topic out
+producer S
+consumer C group.id=g topics=in auto.offset.reset=earliest
+producer P transactional.id=rb-1
+S send in-0 a
+run
+C poll
+run
+rebalance g
+P initTransactions
+run
+P beginTransaction
+P send out-0 x
+run
+P sendOffsetsToTransaction g in-0=1 consumer=C generation=1
+run
+expect producer P error ILLEGAL_GENERATION
+P abortTransaction
+run
+P beginTransaction
+P send out-0 y
+P sendOffsetsToTransaction g in-0=1 consumer=C
+P commitTransaction
+run
+expect group g offset in-0 1
+expect partition out-0 batch 0 status=aborted
+`
+	s, out := verifyScenario(t, "rebalance.scn", scn)
+	if s.Count(verify.Agree) != 3 || len(s.Rows) != 3 {
+		t.Errorf("want 3 agree of 3:\n%s", out)
+	}
+}
+
 // verifyScenario writes scn to a file named name and plays it with verify
 // on the test's cluster, within a bound that only guards against a hang;
 // it returns the summary and what verify printed.

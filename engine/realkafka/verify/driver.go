@@ -348,7 +348,8 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		if g := d.prefix + a.Group; !slices.Contains(d.groups, g) {
 			d.groups = append(d.groups, g)
 		}
-		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, a) })
+		m := d.membershipOf(a, w)
+		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, d.translate(a, m)) })
 	case engine.Send:
 		p := d.producer(a.Client)
 		p.actSends = true
@@ -395,6 +396,8 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			}
 			cs.lastErr = err
 		})
+	case engine.Rebalance:
+		d.rebalance(c, a.Group)
 	case engine.Run, engine.Step, engine.Deliver:
 		// Calls already ran to completion.
 	case engine.Advance:
