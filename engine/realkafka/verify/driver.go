@@ -56,10 +56,9 @@ type driver struct {
 	versionSet bool
 	simTV      int
 	expert     *kgo.Client
-	// delayed is the worker holding a delay rule since the last quiet
-	// point; overlap, that another worker's call was queued after it
-	// (overlap.go).
-	delayed *worker
+	// ov is a delay rule's state until the next quiet point; overlap,
+	// that another worker's call was queued after it (overlap.go).
+	ov      overlapState
 	overlap bool
 	// procs are the file's processors (processor.go).
 	procs map[string]*processor
@@ -127,9 +126,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			}
 			if d.stopped == "" {
 				d.act(c, r.World, target)
-				if d.overlap {
-					d.stop(c, overlapWhy, false)
-				}
+				d.noteLine(c)
 			}
 			// A quiet point: a stepping line has moved everything. The
 			// calls queued since the last one run now.

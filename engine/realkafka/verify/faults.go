@@ -109,7 +109,6 @@ func (d *driver) flush(w *engine.World) {
 		d.submit(q)
 	}
 	d.queue = nil
-	d.delayed = nil
 	names := make([]string, 0, len(d.prods))
 	for n, p := range d.prods {
 		if !p.pause {
@@ -123,6 +122,7 @@ func (d *driver) flush(w *engine.World) {
 		}
 	}
 	d.expertWorker.busy.Wait()
+	d.overlapped()
 	sort.Strings(names)
 	d.settle(names)
 	for _, n := range names {
