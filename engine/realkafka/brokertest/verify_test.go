@@ -146,8 +146,10 @@ expect consumer ru position t-0 4
 
 // TestVerifyGroupLessCommit: offsets sent to a group that does not exist
 // with generation -1 create a simple group, and generation 3 is refused
-// (ILLEGAL_GENERATION, then UNKNOWN_MEMBER_ID once the group exists), as
-// s41-group-less-commit says, on either protocol (with a send in the first
+// once the group exists (UNKNOWN_MEMBER_ID), as s41-group-less-commit
+// says, on either protocol; for a missing group Kafka 4 answers
+// ILLEGAL_GENERATION and 3.9 UNKNOWN_MEMBER_ID (known-differences), so
+// that answer is not asserted here (with a send in the first
 // transaction: under transaction.version 2 an offsets-only one is not
 // played).
 func TestVerifyGroupLessCommit(t *testing.T) {
@@ -168,7 +170,6 @@ expect group lonely-group offset t-0 7
 p2 beginTransaction
 p2 sendOffsetsToTransaction ghost-group t-0=7 generation=3
 run
-expect producer p2 error ILLEGAL_GENERATION
 p3 beginTransaction
 p3 sendOffsetsToTransaction lonely-group t-0=9 generation=3
 run
@@ -176,8 +177,8 @@ expect producer p3 error UNKNOWN_MEMBER_ID
 expect group lonely-group offset t-0 7
 `
 	s, out := verifyScenario(t, "group-less.scn", scn)
-	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
-		t.Errorf("want 4 agree of 4:\n%s", out)
+	if s.Count(verify.Agree) != 3 || len(s.Rows) != 3 {
+		t.Errorf("want 3 agree of 3:\n%s", out)
 	}
 }
 
