@@ -138,10 +138,7 @@ run
 expect consumer ru values p0,p1,p2
 expect consumer ru position t-0 4
 `
-	s, out := verifyScenario(t, "position.scn", scn)
-	if s.Count(verify.Agree) != 4 || len(s.Rows) != 4 {
-		t.Errorf("want 4 agree of 4:\n%s", out)
-	}
+	allAgree(t, "position.scn", scn, 4)
 }
 
 // TestVerifyGroupLessCommit: offsets sent to a group that does not exist
@@ -176,10 +173,7 @@ run
 expect producer p3 error UNKNOWN_MEMBER_ID
 expect group lonely-group offset t-0 7
 `
-	s, out := verifyScenario(t, "group-less.scn", scn)
-	if s.Count(verify.Agree) != 3 || len(s.Rows) != 3 {
-		t.Errorf("want 3 agree of 3:\n%s", out)
-	}
+	allAgree(t, "group-less.scn", scn, 3)
 }
 
 // TestVerifyProcessor: a processor's loops are played on one kgo client
@@ -212,10 +206,7 @@ G poll
 run
 expect consumer G values a',b',c'
 `
-	s, out := verifyScenario(t, "processor.scn", scn)
-	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
-		t.Errorf("want 7 agree of 7:\n%s", out)
-	}
+	allAgree(t, "processor.scn", scn, 7)
 }
 
 // TestVerifyExpertTxnRequests: the expert's AddPartitionsToTxn, EndTxn and
@@ -240,10 +231,7 @@ inject InitProducerId tx-p
 run
 expect txn tx-p pid 1000
 `
-	s, out := verifyScenario(t, "expert.scn", scn)
-	if s.Count(verify.Agree) != 5 || len(s.Rows) != 5 {
-		t.Errorf("want 5 agree of 5:\n%s", out)
-	}
+	allAgree(t, "expert.scn", scn, 5)
 }
 
 // TestVerifyRebalance: a rebalance moves the group's one kgo member to the
@@ -279,9 +267,15 @@ run
 expect group g offset in-0 1
 expect partition out-0 batch 0 status=aborted
 `
-	s, out := verifyScenario(t, "rebalance.scn", scn)
-	if s.Count(verify.Agree) != 3 || len(s.Rows) != 3 {
-		t.Errorf("want 3 agree of 3:\n%s", out)
+	allAgree(t, "rebalance.scn", scn, 3)
+}
+
+// allAgree plays scn and wants n rows, every one agreeing.
+func allAgree(t *testing.T, name, scn string, n int) {
+	t.Helper()
+	s, out := verifyScenario(t, name, scn)
+	if s.Count(verify.Agree) != n || len(s.Rows) != n {
+		t.Errorf("want %d agree of %d:\n%s", n, n, out)
 	}
 }
 

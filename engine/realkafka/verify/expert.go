@@ -50,14 +50,11 @@ func (d *driver) expertTxn(ctx context.Context, a engine.Action, w *engine.World
 		topics := map[string]int{}
 		for _, tp := range a.Partitions {
 			t := d.name(tp.Topic)
-			i, ok := topics[t]
-			if !ok {
-				i = len(r.Topics)
-				topics[t] = i
+			i := topicSlot(topics, t, len(r.Topics), func() {
 				rt := kmsg.NewAddPartitionsToTxnRequestTopic()
 				rt.Topic = t
 				r.Topics = append(r.Topics, rt)
-			}
+			})
 			r.Topics[i].Partitions = append(r.Topics[i].Partitions, tp.Partition)
 		}
 		req = r
