@@ -73,6 +73,12 @@ type driver struct {
 	timing    map[string]bool           // clients whose request timeout the simulation has pending
 	cmds      []script.Command          // the file's lines; at is the one being played
 	at        int
+	// ov is a delay rule's state until the next quiet point; overlap,
+	// that another worker's call was queued after it (overlap.go).
+	ov      overlapState
+	overlap bool
+	// procs are the file's processors (processor.go).
+	procs map[string]*processor
 	// expertWorker sends what the simulation's "expert" address sends.
 	expertWorker worker
 	// obs is the broker run's observation log (observe.go).
@@ -109,6 +115,8 @@ type consumer struct {
 	lastErr error
 	// taken is where each value handed out came from (monitors.go).
 	taken []engine.TPOffset
+	// crashed: the instance is gone until a restart (consumer.go).
+	crashed bool
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
@@ -134,6 +142,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			if d.stopped == "" {
 				target = d.resolve(c, r.World)
 				target.busy = r.World.Busy()
+				target.loop = d.loopPoint(c, r.World)
 			}
 			evs, _, err := r.Exec(c)
 			target.events, target.world = evs, r.World
@@ -146,6 +155,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			}
 			if d.stopped == "" {
 				d.act(c, r.World, target)
+				d.noteLine(c)
 			}
 			d.reconcile(c, r.World)
 			// A quiet point: a stepping line has moved everything. The
@@ -214,6 +224,7 @@ func (d *driver) preflight() error {
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
 	defer d.restoreSettings()
+	d.resumeAll()
 	d.releaseHolds()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {
@@ -317,7 +328,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		d.decls[a.Name] = a
 	case engine.DeclareConsumer:
 		d.cdecls[a.Name] = a
+	case engine.DeclareProcessor:
+		d.declareProcessor(a)
 	case engine.Call:
+		if _, ok := d.procs[a.Client]; ok && a.Method == engine.CallProcess {
+			d.processCall(c, a.Client, w)
+			return
+		}
 		if _, ok := d.decls[a.Client]; ok {
 			if a.Method > engine.CallClose {
 				d.stop(c, a.Method.String()+" has no broker mapping in the driver yet", false)
@@ -337,10 +354,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		if cd, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll && cd.OffsetReset == engine.ResetNone {
-			d.stop(c, "auto.offset.reset=none: Java's poll throws NoOffsetForPartitionException and keeps no position; franz-go's NoResetOffset behaves otherwise", false)
+			d.pollNoReset(c, a.Client, cd)
 			return
 		}
 		if _, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll {
+			if !d.memberJoins(c, a.Client) {
+				return
+			}
 			cs := d.consumerOf(a.Client)
 			d.enqueue(&cs.worker, func(ctx context.Context) { d.poll(ctx, a.Client, cs) })
 			return
@@ -351,27 +371,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			d.stop(c, "sendOffsetsToTransaction by a processor has no broker mapping in the driver yet", false)
 			return
 		}
-		if d.simTV < 2 {
-			// Played under the classic protocol, ref5.2-zombie-txn-offset-commit
-			// line 39 and s41-group-less-commit lines 25 and 39 differ
-			// and are not explained yet.
-			d.stop(c, "sendOffsetsToTransaction under the classic protocol (AddOffsetsToTxn) is not played until its differences are explained", false)
-			return
-		}
-		if a.Consumer != "" {
-			// The file's group members are kgo's own: a second member's
-			// join waits on the first one's rebalance, which the file's
-			// lines do not drive (the lesson's rebalance line stands for
-			// it); until the driver plays group generations, stop here.
-			d.stop(c, "sendOffsetsToTransaction with a consumer's group metadata (KIP-447) is not played yet: the driver does not drive kgo's group generations", false)
-			return
-		}
 		p := d.producer(a.Client)
 		p.actOffsets = true
 		if g := d.prefix + a.Group; !slices.Contains(d.groups, g) {
 			d.groups = append(d.groups, g)
 		}
-		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, a) })
+		m := d.membershipOf(a, w)
+		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, d.translate(a, m)) })
 	case engine.Send:
 		p := d.producer(a.Client)
 		p.actSends = true
@@ -383,8 +389,16 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Resume:
 		d.setPaused(c, a.Client, false)
 	case engine.Crash:
+		if _, ok := d.procs[a.Target.Client]; ok {
+			d.crashProcessor(c, a.Target.Client, target.loop)
+			return
+		}
 		d.crash(c, a.Target)
 	case engine.Restart:
+		if _, ok := d.procs[a.Target.Client]; ok {
+			d.restartProcessor(a.Target.Client)
+			return
+		}
 		d.restart(c, a.Target)
 	case engine.CommitSync:
 		cd, ok := d.cdecls[a.Client]
@@ -401,28 +415,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			if cs.cl != nil {
 				// A member commits with its generation, as Java's
 				// commitSync does; a group with members refuses others.
-				eo := map[string]map[int32]kgo.EpochOffset{}
-				for _, o := range a.Offsets {
-					t := d.name(o.TP.Topic)
-					if eo[t] == nil {
-						eo[t] = map[int32]kgo.EpochOffset{}
-					}
-					eo[t][o.TP.Partition] = kgo.EpochOffset{Epoch: -1, Offset: o.Offset}
-				}
-				var err error
-				cs.cl.CommitOffsetsSync(ctx, eo, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, e error) {
-					err = e
-					if e == nil {
-						for _, t := range resp.Topics {
-							for _, p := range t.Partitions {
-								if ke := kerr.ErrorForCode(p.ErrorCode); ke != nil {
-									err = ke
-								}
-							}
-						}
-					}
-				})
-				cs.lastErr = err
+				cs.lastErr = d.commitMember(ctx, cs.cl, a.Offsets)
 				return
 			}
 			resp, err := d.adm.CommitOffsets(ctx, d.prefix+cd.GroupID, os)
@@ -431,6 +424,8 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			}
 			cs.lastErr = err
 		})
+	case engine.Rebalance:
+		d.rebalance(c, a.Group)
 	case engine.Run, engine.Step, engine.Deliver:
 		// Calls already ran to completion.
 	case engine.Advance:
@@ -447,6 +442,12 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectMarker(ctx, a) })
+	case engine.InjectInitProducerID, engine.InjectAddPartitions, engine.InjectAddOffsets, engine.InjectEndTxn:
+		if target.busy {
+			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
+			return
+		}
+		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.expertTxn(ctx, a, w) })
 	case engine.InjectTxnState:
 		d.stop(c, "inject txnstate writes the coordinator's record directly; no broker allows it", true)
 	default:
@@ -473,15 +474,7 @@ func (d *driver) producer(name string) *producer {
 		d.watch(name, &p.worker)
 	}
 	opts = append(opts, kgo.Dialer(p.faults().Dialer(d.dial())))
-	// sendOffsets sends TxnOffsetCommit raw: v5 is KIP-890 part 2's (the
-	// Java client sends it only under transaction.version 2), and v6
-	// names topics by id, which the raw request does not fill.
-	vs := kversion.Stable()
-	vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 5)
-	if d.simTV < 2 {
-		vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 4)
-	}
-	opts = append(opts, kgo.MaxVersions(vs))
+	opts = append(opts, kgo.MaxVersions(d.maxVersions()))
 	if cfg.TransactionalID != "" {
 		p.txid = d.prefix + cfg.TransactionalID
 		opts = append(opts, kgo.TransactionalID(p.txid))
@@ -516,6 +509,25 @@ func (d *driver) producer(name string) *producer {
 	p.cl = cl
 	d.prods[name] = p
 	return p
+}
+
+// maxVersions caps the request versions of the file's clients.
+func (d *driver) maxVersions() *kversion.Versions {
+	// sendOffsets sends TxnOffsetCommit raw: v5 is KIP-890 part 2's (the
+	// Java client sends it only under transaction.version 2), and v6
+	// names topics by id, which the raw request does not fill.
+	vs := kversion.Stable()
+	vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 5)
+	if d.simTV < 2 {
+		vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 4)
+		// EndTxn v5 is KIP-890 part 2's too: a broker at
+		// transaction.version 0 answers it UNSUPPORTED_VERSION
+		// (TransactionCoordinator.handleEndTransaction), and the Java
+		// producer sends it only under transaction.version 2
+		// (TransactionManager.EndTxnHandler); endRaw sends it raw.
+		vs.SetMaxKeyVersion(int16(kmsg.EndTxn), 4)
+	}
+	return vs
 }
 
 // learn maps the broker's producer id of name to the simulation's.
@@ -638,6 +650,9 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 
 func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 	cd := d.cdecls[name]
+	if cs.crashed {
+		return
+	}
 	if cs.cl == nil && cs.lastErr == nil {
 		var topics []string
 		if len(cd.Topics) > 0 {
@@ -676,12 +691,18 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 	if cs.cl == nil {
 		return
 	}
-	// One poll: wait for the first records (a group join takes a few
-	// seconds), then take what else is there at once.
+	d.fetchInto(ctx, cs.cl, cs)
+}
+
+// fetchInto is one poll of cl for cs: it waits for the first records (a
+// group join takes a few seconds), then takes what else is there at once,
+// and returns the data records it took.
+func (d *driver) fetchInto(ctx context.Context, cl *kgo.Client, cs *consumer) []*kgo.Record {
+	var took []*kgo.Record
 	wait := 5 * time.Second
 	for i := 0; i < 20; i++ {
 		pctx, cancel := context.WithTimeout(ctx, wait)
-		fs := cs.cl.PollFetches(pctx)
+		fs := cl.PollFetches(pctx)
 		cancel()
 		n := 0
 		fs.EachRecord(func(r *kgo.Record) {
@@ -690,6 +711,7 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 				cs.pos[engine.TP{Topic: strings.TrimPrefix(r.Topic, d.prefix), Partition: r.Partition}] = r.Offset + 1
 				return
 			}
+			took = append(took, r)
 			cs.values = append(cs.values, string(r.Value))
 			cs.offsets = append(cs.offsets, r.Offset)
 			cs.taken = append(cs.taken, engine.TPOffset{TP: engine.TP{Topic: strings.TrimPrefix(r.Topic, d.prefix), Partition: r.Partition}, Offset: r.Offset})
@@ -701,10 +723,11 @@ func (d *driver) poll(ctx context.Context, name string, cs *consumer) {
 			}
 		})
 		if n == 0 {
-			return
+			return took
 		}
 		wait = 500 * time.Millisecond
 	}
+	return took
 }
 
 // errName is a Kafka error's name, or the client's error text.

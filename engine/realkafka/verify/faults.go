@@ -52,6 +52,7 @@ func (w *worker) faults() *wire.Faults {
 // requests go.
 func (d *driver) enqueue(w *worker, job func(ctx context.Context)) {
 	w.start()
+	d.noteCall(w)
 	d.queue = append(d.queue, queued{w, job})
 }
 
@@ -90,6 +91,9 @@ func (d *driver) consumerOf(name string) *consumer {
 }
 
 func (d *driver) workerOf(name string) *worker {
+	if pr, ok := d.procs[name]; ok {
+		return &pr.prod.worker
+	}
 	if _, ok := d.decls[name]; ok {
 		return &d.producer(name).worker
 	}
@@ -119,6 +123,7 @@ func (d *driver) flush(w *engine.World) {
 		}
 	}
 	d.expertWorker.busy.Wait()
+	d.overlapped()
 	sort.Strings(names)
 	d.settle(names)
 	for _, n := range names {
@@ -142,6 +147,9 @@ type resolved struct {
 	// simulation after it (set after it ran).
 	events []engine.Event
 	world  *engine.World
+	// loop is, before a processor's crash, how far its loop got
+	// (processor.go).
+	loop loopPoint
 }
 
 func (d *driver) resolve(c script.Command, w *engine.World) resolved {
@@ -228,6 +236,7 @@ func (d *driver) fault(c script.Command, t resolved) {
 			return
 		}
 		r.Action, r.Delay = wire.Delay, time.Duration(a.Ms)*time.Millisecond
+		d.noteDelay(w)
 	}
 	w.faults().Add(r)
 }
@@ -269,6 +278,10 @@ func (d *driver) crash(c script.Command, t engine.Target) {
 	if _, ok := d.decls[t.Client]; ok {
 		return
 	}
+	if _, ok := d.cdecls[t.Client]; ok {
+		d.crashConsumer(t.Client)
+		return
+	}
 	d.stop(c, "crashing a consumer or processor has no broker mapping yet", false)
 }
 
@@ -283,6 +296,10 @@ func (d *driver) restart(c script.Command, t engine.Target) {
 		return
 	}
 	if _, ok := d.decls[t.Client]; ok {
+		return
+	}
+	if _, ok := d.cdecls[t.Client]; ok {
+		d.restartConsumer(t.Client)
 		return
 	}
 	d.stop(c, "restarting a consumer or processor has no broker mapping yet", false)
@@ -324,3 +341,18 @@ func (d *driver) settle(names []string) {
 
 // debug (EOSLAB_VERIFY_DEBUG set) traces the driver on standard error.
 var debug = os.Getenv("EOSLAB_VERIFY_DEBUG") != ""
+
+// resumeAll lets every paused client's held writes go before the clients
+// close: a paused kgo client's Close waits on its writes (a group member's
+// LeaveGroup, a producer's in-flight requests), and a file that stops while
+// a client is paused must not hang its cleanup.
+func (d *driver) resumeAll() {
+	for _, p := range d.prods {
+		p.faults().Resume()
+		p.pause = false
+	}
+	for _, c := range d.cons {
+		c.faults().Resume()
+		c.pause = false
+	}
+}

@@ -29,8 +29,10 @@ func (d *driver) expertClient() *kgo.Client {
 	// v13 names topics by id (KIP-516); v12 is KIP-890's.
 	vs := kversion.Stable()
 	vs.SetMaxKeyVersion(int16(kmsg.Produce), 12)
+	vs.SetMaxKeyVersion(int16(kmsg.AddPartitionsToTxn), 3)
 	if d.simTV < 2 {
 		vs.SetMaxKeyVersion(int16(kmsg.Produce), 11)
+		vs.SetMaxKeyVersion(int16(kmsg.EndTxn), 4)
 	}
 	// Its connections are observed as the file's clients' are: the
 	// answers to what it injects are broker facts.

@@ -3,6 +3,8 @@ package verify
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -71,20 +73,20 @@ func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffs
 	topics := map[string]int{}
 	for _, o := range a.Offsets {
 		t := d.name(o.TP.Topic)
-		i, ok := topics[t]
-		if !ok {
-			i = len(req.Topics)
-			topics[t] = i
+		i := topicSlot(topics, t, len(req.Topics), func() {
 			rt := kmsg.NewTxnOffsetCommitRequestTopic()
 			rt.Topic = t
 			req.Topics = append(req.Topics, rt)
-		}
+		})
 		rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
 		rp.Partition, rp.Offset, rp.LeaderEpoch = o.TP.Partition, o.Offset, -1
 		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
 	}
 	err = retryTxn(ctx, func() error {
 		resp, err := req.RequestWith(ctx, p.cl)
+		if debug {
+			fmt.Fprintf(os.Stderr, "txnoffsetcommit %v %+v\n", err, resp)
+		}
 		if err != nil {
 			return err
 		}
@@ -139,9 +141,23 @@ func (d *driver) endRaw(ctx context.Context, p *producer, commit bool) error {
 	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Commit = p.txid, id, epoch, commit
 	return retryTxn(ctx, func() error {
 		resp, err := req.RequestWith(ctx, p.cl)
+		if debug {
+			fmt.Fprintf(os.Stderr, "endRaw %v %+v\n", err, resp)
+		}
 		if err != nil {
 			return err
 		}
 		return kerr.ErrorForCode(resp.ErrorCode)
 	})
+}
+
+// topicSlot is the index of topic in a request's topic list, which names
+// each topic once: a new one is added with add at index n.
+func topicSlot(seen map[string]int, topic string, n int, add func()) int {
+	if i, ok := seen[topic]; ok {
+		return i
+	}
+	seen[topic] = n
+	add()
+	return n
 }

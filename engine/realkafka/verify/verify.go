@@ -158,6 +158,11 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 			s.Refused = append(s.Refused, in.file)
 			continue
 		}
+		if other, why := writtenFor(in.cmds, simTV); other != 0 {
+			fmt.Fprintf(out, "%s: refused: it is written for transaction.version %d, the cluster runs %d (%s; start one with eoslab kafka up --transaction-version %d)\n", in.file, map[int]int{1: 0, 2: 2}[other], tv, why, map[int]int{1: 0, 2: 2}[other])
+			s.Refused = append(s.Refused, in.file)
+			continue
+		}
 		cmds, err := in.cmds(simTV)
 		if err != nil {
 			return s, &UsageError{err.Error()}
@@ -180,7 +185,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 		fmt.Fprintf(out, "verify: %d facts not played (an action before them has no broker mapping yet)\n", np)
 	}
 	if len(s.Refused) > 0 {
-		fmt.Fprintf(out, "verify: %d files refused (they pin the other transaction.version)\n", len(s.Refused))
+		fmt.Fprintf(out, "verify: %d files refused (they pin, or are written for, the other transaction.version)\n", len(s.Refused))
 	}
 	fmt.Fprintf(out, "verify: %d agree, %d differ, %d simulation-only of %d facts in %d files\n",
 		s.Count(Agree), s.Count(Differ), s.Count(SimOnly), len(s.Rows), s.Files)
@@ -243,7 +248,7 @@ func loadWith(read func(string) ([]byte, error), file string) (loaded, error) {
 		if err != nil {
 			return loaded{}, err
 		}
-		return loaded{cmds: func(simTV int) ([]script.Command, error) {
+		cmds := func(simTV int) ([]script.Command, error) {
 			k := 3
 			if simTV == 2 {
 				k = 4
@@ -254,23 +259,32 @@ func loadWith(read func(string) ([]byte, error), file string) (loaded, error) {
 				cmds = append(cmds, st.Commands...)
 			}
 			return cmds, nil
-		}}, nil
+		}
+		// A lesson's config line pins the protocol as a scenario's does
+		// (13-kafka-3-vs-4 starts on the classic one).
+		c3, _ := cmds(1)
+		return loaded{cmds: cmds, pins: pinned(c3)}, nil
 	}
 	cmds, err := script.Parse(file, src)
 	if err != nil {
 		return loaded{}, err
 	}
-	pins := 0
+	return loaded{cmds: func(int) ([]script.Command, error) { return cmds, nil }, pins: pinned(cmds)}, nil
+}
+
+// pinned is the transaction.version the file's first config line sets (0
+// if none).
+func pinned(cmds []script.Command) int {
 	for _, c := range cmds {
 		if sc, ok := c.Action.(engine.SetConfig); ok {
 			for _, st := range sc.Settings {
-				if st.Key == engine.ConfigTransactionVersion && pins == 0 {
-					pins = int(st.Value)
+				if st.Key == engine.ConfigTransactionVersion {
+					return int(st.Value)
 				}
 			}
 		}
 	}
-	return loaded{cmds: func(int) ([]script.Command, error) { return cmds, nil }, pins: pins}, nil
+	return 0
 }
 
 // prefix is this run's name prefix on the cluster.

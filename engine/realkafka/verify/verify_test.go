@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/assets"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 func TestKnownDifferences(t *testing.T) {
@@ -54,5 +55,30 @@ func TestPins(t *testing.T) {
 	l, err := load(f)
 	if err != nil || l.pins != 2 {
 		t.Fatalf("pins = %d, %v; want 2", l.pins, err)
+	}
+}
+
+// TestWrittenFor: a file that delivers a message only the classic protocol
+// sends is refused whole under transaction.version 2 (with the line that
+// shows it), played under the classic one; a file broken under both is not
+// refused.
+func TestWrittenFor(t *testing.T) {
+	classic := "topic t\nproducer a transactional.id=x\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\na sendOffsetsToTransaction g t-0=1\ndeliver AddOffsetsToTxn\nrun\n"
+	parse := func(src string) func(int) ([]script.Command, error) {
+		cmds, err := script.Parse("f.scn", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(int) ([]script.Command, error) { return cmds, nil }
+	}
+	if other, why := writtenFor(parse(classic), 2); other != 1 || !strings.Contains(why, "line 9") {
+		t.Errorf("under 2: got %d %q, want refused as written for 1 at line 9", other, why)
+	}
+	if other, _ := writtenFor(parse(classic), 1); other != 0 {
+		t.Errorf("under 1: refused as written for %d", other)
+	}
+	broken := "topic t\ndeliver Produce\n"
+	if other, _ := writtenFor(parse(broken), 2); other != 0 {
+		t.Errorf("a file broken under both protocols is refused as written for %d", other)
 	}
 }

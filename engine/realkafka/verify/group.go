@@ -1,0 +1,170 @@
+package verify
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// A group's members on the broker are kgo's own group consumers. One member
+// joins, polls, commits and hands its group metadata (member id and
+// generation, KIP-447) to sendOffsetsToTransaction as Java's
+// consumer.groupMetadata() does. A second live member of the same group
+// makes the coordinator rebalance: the first member's kgo client must
+// rejoin, which happens on kgo's own schedule, not at a line of the file,
+// so the generation each member holds at the next line is timing. The
+// driver stops a file there (and at a rebalance line), rather than compare
+// facts that depend on it.
+
+// memberJoins is called before a consumer's poll: it stops the file when
+// another live member of the consumer's group has a client on the broker.
+func (d *driver) memberJoins(c script.Command, name string) bool {
+	cd := d.cdecls[name]
+	if cd.GroupID == "" {
+		return true
+	}
+	for other, od := range d.cdecls {
+		if other == name || od.GroupID != cd.GroupID {
+			continue
+		}
+		if cs, ok := d.cons[other]; ok && cs.cl != nil && !cs.crashed {
+			d.stop(c, "a second live member joins group "+cd.GroupID+": kgo rejoins the first member on its own schedule, so the generation each member holds at the next line is timing", false)
+			return false
+		}
+	}
+	return true
+}
+
+// member is a client of the file that is a live member of a group on the
+// broker: a group consumer or a processor with a kgo client.
+type member struct {
+	name   string
+	cl     *kgo.Client
+	paused bool
+}
+
+// liveMembers are the group's members that have a kgo client now.
+func (d *driver) liveMembers(group string) []member {
+	var out []member
+	for name, cd := range d.cdecls {
+		if cs, ok := d.cons[name]; ok && cd.GroupID == group && cs.cl != nil && !cs.crashed {
+			out = append(out, member{name, cs.cl, cs.pause})
+		}
+	}
+	for name, pr := range d.procs {
+		if pr.decl.GroupID == group && pr.prod.cl != nil && !pr.prod.closed {
+			out = append(out, member{name, pr.prod.cl, pr.prod.pause})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// rebalance is the simulation's `rebalance G`: the group moves to the next
+// generation and its members learn of it only when they rejoin, so a
+// member's offsets at the old generation are refused (ILLEGAL_GENERATION,
+// KIP-447). On the broker the group's one live member, a kgo client,
+// rejoins at once (kgo's ForceRebalance: the leader's JoinGroup, which
+// makes the coordinator bump the generation), and the file's lines that
+// name an old generation name it relative to the current one
+// (translateGeneration). A group with no live member, more than one, or a
+// paused one (the coordinator would wait for it until its session times
+// out) is not played.
+//
+// It runs at once, before any call still queued for the next quiet point:
+// in the simulation too those calls reach the coordinator after the
+// generation moved.
+func (d *driver) rebalance(c script.Command, group string) {
+	ms := d.liveMembers(group)
+	switch {
+	case len(ms) == 0:
+		d.stop(c, "a rebalance of a group without a member on the broker: the simulation's members join at their declaration, the broker's at their first poll", false)
+		return
+	case len(ms) > 1:
+		d.stop(c, "a rebalance of a group with more than one member on the broker: each kgo member rejoins on its own schedule", false)
+		return
+	case ms[0].paused:
+		d.stop(c, "a rebalance while the member is paused: the coordinator waits for a paused member until its session times out (session.timeout.ms)", false)
+		return
+	}
+	cl := ms[0].cl
+	_, before := cl.GroupMetadata()
+	cl.ForceRebalance()
+	end := time.Now().Add(30 * time.Second)
+	for time.Now().Before(end) {
+		if _, gen := cl.GroupMetadata(); gen > before && d.groupStable(group) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	d.stop(c, "the member did not rejoin within 30 s after the rebalance", false)
+}
+
+func (d *driver) groupStable(group string) bool {
+	ctx, cancel := context.WithTimeout(d.ctx, 5*time.Second)
+	defer cancel()
+	gs, err := d.adm.DescribeGroups(ctx, d.prefix+group)
+	if err != nil {
+		return false
+	}
+	return gs[d.prefix+group].State == "Stable"
+}
+
+// membership is how a sendOffsetsToTransaction line's member and
+// generation read on the broker: the member id of the file's client the
+// simulation's id names, and the generation as far behind the group's
+// current one as the line's is behind the simulation's.
+type membership struct {
+	client string // the client whose broker member id stands for the line's (""; none)
+	behind int32  // the line's generation's distance from the current one (-1: literal)
+}
+
+func (d *driver) membershipOf(a engine.SendOffsets, w *engine.World) membership {
+	m := membership{behind: -1}
+	g := w.Group(a.Group)
+	if g == nil {
+		return m
+	}
+	if a.Member != "" {
+		for _, gm := range g.Members {
+			if gm.MemberID == a.Member {
+				m.client = gm.Client
+			}
+		}
+	}
+	if a.Generation != -1 && (m.client != "" || a.Consumer != "") {
+		m.behind = g.Generation - a.Generation
+	}
+	return m
+}
+
+// translate rewrites a's member and generation for the broker (on the
+// worker, when the call runs).
+func (d *driver) translate(a engine.SendOffsets, m membership) engine.SendOffsets {
+	var cl *kgo.Client
+	who := m.client
+	if who == "" {
+		who = a.Consumer
+	}
+	for _, lm := range d.liveMembers(a.Group) {
+		if lm.name == who {
+			cl = lm.cl
+		}
+	}
+	if cl == nil {
+		return a
+	}
+	id, gen := cl.GroupMetadata()
+	if m.client != "" {
+		a.Member = id
+	}
+	if m.behind >= 0 {
+		a.Generation = gen - m.behind
+	}
+	return a
+}
