@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -23,11 +24,11 @@ type Options struct {
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
 	// Progress keeps the learner's place across runs; nil keeps nothing.
-	Progress Progress
+	Progress model.Progress
 	// NewDrill starts an interview drill under Kafka major version kafka
 	// (3 or 4: the version the learner has on), for the home screen's
 	// drill entry; nil leaves the entry out. StartDrill opens one at once.
-	NewDrill   func(kafka int) (Drill, error)
+	NewDrill   func(kafka int) (model.Drill, error)
 	StartDrill bool
 	// Kafka is the Kafka major version lessons start under, 3 or 4; 0
 	// leaves each lesson as it opens (Kafka 3). The version key changes it
@@ -45,8 +46,8 @@ type Options struct {
 	SaveFile func(name string, data []byte) (string, error)
 	// OpenSandbox starts a sandbox preset by name; when set, the home
 	// list has a Sandbox entry that opens the picker of SandboxPresets.
-	OpenSandbox    func(name string) (SandboxSession, error)
-	SandboxPresets []SandboxPreset
+	OpenSandbox    func(name string) (model.SandboxSession, error)
+	SandboxPresets []model.SandboxPreset
 	// Renderer draws for one terminal (eoslab serve gives each session
 	// its own); nil is the local terminal's.
 	Renderer *lipgloss.Renderer
@@ -118,7 +119,7 @@ type App struct {
 	th       *theme.Theme
 	keys     KeyMap
 	paneKeys PaneKeyMap
-	open     func(name string) (Session, error)
+	open     func(name string) (model.Session, error)
 
 	screen   screen
 	w, h     int
@@ -126,9 +127,9 @@ type App struct {
 	help     help.Model
 	showFull bool
 
-	sess  Session
+	sess  model.Session
 	name  string
-	frame Frame
+	frame model.Frame
 	// base is the placement for the window size; place is base with the
 	// lesson pane grown to fit the current step (Placement.WithNarration).
 	base, place Placement
@@ -150,7 +151,7 @@ type App struct {
 	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
-	kept map[string]Session
+	kept map[string]model.Session
 	// leaving is set after q in a lesson: the next key confirms or stays.
 	leaving bool
 	// quitting is set after q on the home list while a lesson is left in
@@ -186,7 +187,7 @@ type App struct {
 // main.go should run it with tea.NewProgram(m, tea.WithAltScreen()). Call
 // lipgloss.HasDarkBackground() before starting the program, so the terminal
 // is asked for its background before Bubble Tea starts reading input.
-func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts Options) tea.Model {
+func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, error), opts Options) tea.Model {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	a := App{
 		opts:     opts,
@@ -197,7 +198,7 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 		speed:    defaultSpeed,
 		focus:    PanelNarration,
 		shown:    map[PanelID]PanelID{},
-		kept:     map[string]Session{},
+		kept:     map[string]model.Session{},
 		cache:    newDrawCache(),
 		kafka:    opts.Kafka,
 	}
@@ -259,7 +260,7 @@ func newHelp(th *theme.Theme) help.Model {
 func (a App) Init() tea.Cmd { return nil }
 
 // Session is the lesson being played, or nil on the home screen.
-func (a App) Session() Session { return a.sess }
+func (a App) Session() model.Session { return a.sess }
 
 // Playing reports whether autoplay is on.
 func (a App) Playing() bool { return a.playing }
@@ -269,7 +270,7 @@ func (a App) Focus() PanelID { return a.focus }
 
 // Selected is the lesson under the home list's cursor; ok is false when
 // the cursor is on no lesson.
-func (a App) Selected() (LessonInfo, bool) { return a.home.Selected() }
+func (a App) Selected() (model.LessonInfo, bool) { return a.home.Selected() }
 
 // Update implements tea.Model.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -454,8 +455,8 @@ func (a *App) closeLesson() {
 // inProgress is a lesson the learner left part way: the one played last
 // when it is, else the first such by name, so the question is the same
 // every time; nil when there is none.
-func (a *App) inProgress() Session {
-	part := func(s Session) bool { return s != nil && s.Pos() > 0 && s.Pos() < s.Len() }
+func (a *App) inProgress() model.Session {
+	part := func(s model.Session) bool { return s != nil && s.Pos() > 0 && s.Pos() < s.Len() }
 	if s := a.kept[a.name]; part(s) {
 		return s
 	}
@@ -500,7 +501,7 @@ func (a *App) setDark(dark bool) {
 // the drill and sandbox entries, what "continue" opens) stays as it is,
 // since only the list and the theme are built from the theme.
 func (h *Home) restyle(th *theme.Theme) {
-	var infos []LessonInfo
+	var infos []model.LessonInfo
 	for _, it := range h.list.Items() {
 		if li, ok := it.(lessonItem); ok {
 			infos = append(infos, li.LessonInfo)

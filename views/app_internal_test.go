@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -43,12 +44,12 @@ func TestRandomKeys(t *testing.T) {
 		for seed := int64(1); seed <= 2; seed++ {
 			r := rand.New(rand.NewSource(seed))
 			stubs := map[string]*stubSession{}
-			open := func(name string) (Session, error) {
+			open := func(name string) (model.Session, error) {
 				s := newStub(seed*100+int64(len(stubs)), 1+r.Intn(25))
 				stubs[name] = s
 				return s, nil
 			}
-			lessons := []LessonInfo{{Name: "a", Title: "A", Steps: 3}, {Name: "b", Title: oddTexts[6], Summary: oddTexts[7]}}
+			lessons := []model.LessonInfo{{Name: "a", Title: "A", Steps: 3}, {Name: "b", Title: oddTexts[6], Summary: oddTexts[7]}}
 			opts.StartLesson = "a"
 			var m tea.Model = NewApp(lessons, open, opts)
 			w, h := 80, 24
@@ -106,7 +107,7 @@ func TestRandomKeys(t *testing.T) {
 func TestAutoplayDropsStaleTicks(t *testing.T) {
 	s := newStub(7, 10)
 	s.cpAt = map[int]int{4: 2}
-	var m tea.Model = NewApp(nil, func(string) (Session, error) { return s, nil }, Options{StartLesson: "x"})
+	var m tea.Model = NewApp(nil, func(string) (model.Session, error) { return s, nil }, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 
 	// p starts the clock: the step on screen stays for its time.
@@ -185,7 +186,7 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 // A step gets the chosen time for paceWords words, and more when it is
 // longer: autoplay never cuts a long step short.
 func TestAutoplayWaitsForLongSteps(t *testing.T) {
-	a := App{speed: 3, frame: Frame{Narration: strings.Repeat("word ", paceWords)}}
+	a := App{speed: 3, frame: model.Frame{Narration: strings.Repeat("word ", paceWords)}}
 	if got := a.stepDelay(); got != speeds[3] {
 		t.Errorf("a step of %d words: %v, want %v", paceWords, got, speeds[3])
 	}
@@ -202,8 +203,8 @@ func TestAutoplayWaitsForLongSteps(t *testing.T) {
 // the session, so opening the lesson again resumes where it was.
 func TestLeavingKeepsThePlace(t *testing.T) {
 	opened := 0
-	open := func(string) (Session, error) { opened++; return newStub(5, 6), nil }
-	var m tea.Model = NewApp([]LessonInfo{{Name: "x", Title: "X"}}, open, Options{StartLesson: "x"})
+	open := func(string) (model.Session, error) { opened++; return newStub(5, 6), nil }
+	var m tea.Model = NewApp([]model.LessonInfo{{Name: "x", Title: "X"}}, open, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	for _, k := range []string{"right", "right", "q"} {
 		m, _ = m.Update(viewtest.Key(k))
@@ -245,7 +246,7 @@ func TestLeavingKeepsThePlace(t *testing.T) {
 func TestHelpHidesKeysThatCannotAct(t *testing.T) {
 	s := newStub(3, 3)
 	s.cpAt = map[int]int{1: 1}
-	var m tea.Model = NewApp(nil, func(string) (Session, error) { return s, nil }, Options{StartLesson: "x"})
+	var m tea.Model = NewApp(nil, func(string) (model.Session, error) { return s, nil }, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	help := func() string {
 		v := m.View()
@@ -285,7 +286,7 @@ func TestTooSmallMessage(t *testing.T) {
 func TestJumpKeys(t *testing.T) {
 	s := newStub(3, 12)
 	s.cpAt = map[int]int{5: 2}
-	open := func(string) (Session, error) { return s, nil }
+	open := func(string) (model.Session, error) { return s, nil }
 	var m tea.Model = NewApp(nil, open, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press := func(k string) { m, _ = m.Update(viewtest.Key(k)) }
@@ -316,18 +317,18 @@ func TestJumpKeys(t *testing.T) {
 // partitions it also changed), and so does a step that changed only the
 // events (the bill); without the table the usual order holds.
 func TestCostLessonFollowsTheTable(t *testing.T) {
-	frames := func(cost bool) []Frame {
-		fs := []Frame{
-			{Step: 0, Steps: 2, Producers: []ProducerView{{Name: "T"}}, Partitions: []PartitionView{{Name: "t-0"}}},
-			{Step: 1, Steps: 2, Producers: []ProducerView{{Name: "T", Changed: true}}, Partitions: []PartitionView{{Name: "t-0", Changed: true}},
-				Events: []EventLine{{Text: "e"}}, NewEvents: 1},
-			{Step: 2, Steps: 2, Producers: []ProducerView{{Name: "T"}}, Partitions: []PartitionView{{Name: "t-0"}},
-				Events: []EventLine{{Text: "e"}, {Text: "f"}}, NewEvents: 1},
+	frames := func(cost bool) []model.Frame {
+		fs := []model.Frame{
+			{Step: 0, Steps: 2, Producers: []model.ProducerView{{Name: "T"}}, Partitions: []model.PartitionView{{Name: "t-0"}}},
+			{Step: 1, Steps: 2, Producers: []model.ProducerView{{Name: "T", Changed: true}}, Partitions: []model.PartitionView{{Name: "t-0", Changed: true}},
+				Events: []model.EventLine{{Text: "e"}}, NewEvents: 1},
+			{Step: 2, Steps: 2, Producers: []model.ProducerView{{Name: "T"}}, Partitions: []model.PartitionView{{Name: "t-0"}},
+				Events: []model.EventLine{{Text: "e"}, {Text: "f"}}, NewEvents: 1},
 		}
 		if cost {
-			fs[0].Cost = &CostView{Rows: []CostRow{{Client: "T"}}}
-			fs[1].Cost = &CostView{Rows: []CostRow{{Client: "T", Produce: 1, Total: 1, Changed: true}}}
-			fs[2].Cost = &CostView{Rows: []CostRow{{Client: "T", Produce: 1, Total: 1}}}
+			fs[0].Cost = &model.CostView{Rows: []model.CostRow{{Client: "T"}}}
+			fs[1].Cost = &model.CostView{Rows: []model.CostRow{{Client: "T", Produce: 1, Total: 1, Changed: true}}}
+			fs[2].Cost = &model.CostView{Rows: []model.CostRow{{Client: "T", Produce: 1, Total: 1}}}
 		}
 		return fs
 	}
@@ -339,7 +340,7 @@ func TestCostLessonFollowsTheTable(t *testing.T) {
 		{false, [2]PanelID{PanelPartitions, PanelEvents}},
 	} {
 		s := &stubSession{n: 2, cpAt: map[int]int{}, answers: map[int]int{}, frames: frames(c.cost)}
-		var m tea.Model = NewApp(nil, func(string) (Session, error) { return s, nil }, Options{StartLesson: "x"})
+		var m tea.Model = NewApp(nil, func(string) (model.Session, error) { return s, nil }, Options{StartLesson: "x"})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		for step := 1; step <= 2; step++ {
 			m, _ = m.Update(viewtest.Key("right"))
@@ -358,11 +359,11 @@ func TestCostLessonFollowsTheTable(t *testing.T) {
 // A new background (eoslab serve learns it after the first frame) keeps
 // the home screen's drill and sandbox entries and its "continue".
 func TestSetDarkKeepsTheHome(t *testing.T) {
-	lessons := []LessonInfo{{Name: "a", Title: "A", Steps: 3}}
-	open := func(string) (Session, error) { return newStub(1, 3), nil }
-	a := NewApp(lessons, open, Options{NewDrill: func(int) (Drill, error) { return nil, nil },
-		OpenSandbox: func(string) (SandboxSession, error) { return nil, nil }}).(App)
-	a.home.SetContinue("a", Place{At: 1})
+	lessons := []model.LessonInfo{{Name: "a", Title: "A", Steps: 3}}
+	open := func(string) (model.Session, error) { return newStub(1, 3), nil }
+	a := NewApp(lessons, open, Options{NewDrill: func(int) (model.Drill, error) { return nil, nil },
+		OpenSandbox: func(string) (model.SandboxSession, error) { return nil, nil }}).(App)
+	a.home.SetContinue("a", model.Place{At: 1})
 	m, _ := a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = m.Update(SetDarkMsg{Dark: false})
 	h := m.(App).home
@@ -376,8 +377,8 @@ func TestSetDarkKeepsTheHome(t *testing.T) {
 func TestHomeDrillFollowsTheVersion(t *testing.T) {
 	for _, c := range []struct{ opt, want int }{{0, 3}, {3, 3}, {4, 4}} {
 		got := 0
-		opts := Options{Kafka: c.opt, NewDrill: func(k int) (Drill, error) { got = k; return nil, nil }}
-		var m tea.Model = NewApp([]LessonInfo{{Name: "a", Title: "A", Steps: 3}}, func(string) (Session, error) { return newStub(1, 3), nil }, opts)
+		opts := Options{Kafka: c.opt, NewDrill: func(k int) (model.Drill, error) { got = k; return nil, nil }}
+		var m tea.Model = NewApp([]model.LessonInfo{{Name: "a", Title: "A", Steps: 3}}, func(string) (model.Session, error) { return newStub(1, 3), nil }, opts)
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		_, _ = m.Update(viewtest.Key("i"))
 		if got != c.want {
@@ -391,8 +392,8 @@ func TestHomeDrillFollowsTheVersion(t *testing.T) {
 // lesson. The help must fit the terminal with the Timeline focused too.
 // TestRandomKeys reaches these by chance at its CI size only.
 func TestEscClosesTheFullHelp(t *testing.T) {
-	open := func(string) (Session, error) { return newStub(3, 10), nil }
-	var m tea.Model = NewApp([]LessonInfo{{Name: "a", Title: "A", Steps: 10}}, open, Options{})
+	open := func(string) (model.Session, error) { return newStub(3, 10), nil }
+	var m tea.Model = NewApp([]model.LessonInfo{{Name: "a", Title: "A", Steps: 10}}, open, Options{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	step := func(k string, screen screen, full bool) {
 		t.Helper()

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -488,7 +489,7 @@ func (a *App) follow() {
 		return
 	}
 	order := followOrder
-	if a.frame.Cost != nil && anyOf(a.frame.Cost.Rows, func(x CostRow) bool { return x.Changed }) {
+	if a.frame.Cost != nil && anyOf(a.frame.Cost.Rows, func(x model.CostRow) bool { return x.Changed }) {
 		order = costFollowOrder
 	}
 	for _, s := range a.place.Slots {
@@ -553,7 +554,7 @@ func (a *App) layoutPanes() {
 // that answer a pending question and open the step's details.
 func (a *App) narrationFooter() string {
 	var parts []string
-	if cp := a.frame.Checkpoint; cp.open() {
+	if cp := a.frame.Checkpoint; cp.Open() {
 		if a.opts.Presenter {
 			parts = append(parts, "a reveal")
 		} else {
@@ -635,20 +636,20 @@ func (a *App) refreshOverlay() {
 
 // panelChanged reports whether the last step changed something a panel
 // shows, so a hidden tab can say so.
-func panelChanged(f *Frame, p PanelID) bool {
+func panelChanged(f *model.Frame, p PanelID) bool {
 	switch p {
 	case PanelProducers:
-		return anyOf(f.Producers, func(x ProducerView) bool { return x.Changed }) ||
-			f.Cost != nil && anyOf(f.Cost.Rows, func(x CostRow) bool { return x.Changed })
+		return anyOf(f.Producers, func(x model.ProducerView) bool { return x.Changed }) ||
+			f.Cost != nil && anyOf(f.Cost.Rows, func(x model.CostRow) bool { return x.Changed })
 	case PanelPartitions:
-		return anyOf(f.Partitions, func(x PartitionView) bool { return x.Changed })
+		return anyOf(f.Partitions, func(x model.PartitionView) bool { return x.Changed })
 	case PanelCoordinator:
-		return anyOf(f.Coordinators, func(x CoordinatorView) bool { return x.Changed })
+		return anyOf(f.Coordinators, func(x model.CoordinatorView) bool { return x.Changed })
 	case PanelConsumers:
-		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed }) ||
-			anyOf(f.Groups, func(x GroupView) bool { return x.Changed })
+		return anyOf(f.Consumers, func(x model.ConsumerView) bool { return x.Changed }) ||
+			anyOf(f.Groups, func(x model.GroupView) bool { return x.Changed })
 	case PanelTimeline:
-		return anyOf(f.Timeline, func(x Arrow) bool { return x.Changed })
+		return anyOf(f.Timeline, func(x model.Arrow) bool { return x.Changed })
 	case PanelEvents:
 		return f.NewEvents > 0
 	}
@@ -667,7 +668,7 @@ func anyOf[T any](xs []T, ok func(T) bool) bool {
 // kafkaLabel names the transaction protocol in force, as the header shows
 // it: "Kafka 3.x · classic" for transaction.version 1, "Kafka 4.x ·
 // KIP-890" for 2. It is "" for a session that does not say.
-func (a *App) kafkaLabel(f *Frame) string {
+func (a *App) kafkaLabel(f *model.Frame) string {
 	k := f.Kafka
 	switch f.Protocol {
 	case 1:
@@ -696,7 +697,7 @@ func otherKafka(k int) int {
 // restarts it and replays to the same step, and the status line says what
 // the replay kept and where it stopped.
 func (a *App) switchKafka() {
-	sw, ok := a.sess.(KafkaSwitcher)
+	sw, ok := a.sess.(model.KafkaSwitcher)
 	if !ok || a.frame.Kafka == 0 {
 		a.say(theme.Muted, "This lesson plays under one Kafka version only.")
 		return
@@ -719,7 +720,7 @@ func (a *App) switchKafka() {
 // switchedText is the status line after a version switch, short enough
 // for an 80-column header: where the replay stopped, the answers kept,
 // and an answer that the switch made right or wrong.
-func switchedText(r Switched) string {
+func switchedText(r model.Switched) string {
 	s := "Now Kafka " + itoa(r.Kafka) + ".x"
 	switch {
 	case r.Asked > 0:

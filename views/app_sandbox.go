@@ -1,6 +1,9 @@
 package views
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/eoslab/eoslab/views/model"
+)
 
 // The home screen's Sandbox entry opens the sandbox's preset picker; q in
 // the sandbox comes back to the list.
@@ -11,7 +14,7 @@ import tea "github.com/charmbracelet/bubbletea"
 const SandboxEntryName = ":sandbox"
 
 // sandboxEntry is the Sandbox entry of the home list.
-var sandboxEntry = LessonInfo{Name: SandboxEntryName, Title: "Sandbox",
+var sandboxEntry = model.LessonInfo{Name: SandboxEntryName, Title: "Sandbox",
 	Summary: "Free play: pick which message is delivered, lost or repeated, switch safeguards off, and watch the guarantees",
 	Level:   "any level"}
 

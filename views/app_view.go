@@ -91,7 +91,7 @@ func (a *App) syncKeys() {
 	k.Slower.SetEnabled(inPlayer && a.speed > 0)
 	k.Faster.SetEnabled(inPlayer && a.speed < len(speeds)-1)
 	k.Restart.SetEnabled(inPlayer && a.sess.Pos() > 0)
-	k.Answer.SetEnabled(inPlayer && cp.open())
+	k.Answer.SetEnabled(inPlayer && cp.Open())
 	if inPlayer {
 		k.Answer.SetHelp(a.answerKeys(), "answer")
 	}

@@ -1,6 +1,9 @@
 package views
 
-import "github.com/eoslab/eoslab/views/theme"
+import (
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/theme"
+)
 
 // The player redraws on every key, and a lesson with a long history has
 // panels of thousands of lines. Stepping back and forth shows the same
@@ -100,7 +103,7 @@ type cpState struct {
 	chosen, correct, choices, locked int
 }
 
-func cpStateOf(cp *Checkpoint) cpState {
+func cpStateOf(cp *model.Checkpoint) cpState {
 	if cp == nil {
 		return cpState{}
 	}
@@ -137,7 +140,7 @@ func (c *drawCache) put(p PanelID, d panelDraw) {
 
 // draw is panel p's content for frame f, w cells wide as k says: the one
 // drawn before for the same key, or built now by build and kept.
-func (c *drawCache) draw(p PanelID, k panelDrawKey, f *Frame, th *theme.Theme, build func(*Frame, painter) ([]string, Content, Range)) panelDraw {
+func (c *drawCache) draw(p PanelID, k panelDrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, painter) ([]string, Content, Range)) panelDraw {
 	if d, ok := c.get(p, k); ok {
 		return d
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -311,7 +312,7 @@ func (a App) drillTop() []string {
 
 // drillQuestion is the question, its choices and, once answered, the
 // verdict, whose first line is verdict (-1 before the answer).
-func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
+func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) {
 	th := a.th
 	w := min(max(a.w-4, 8), maxProse)
 	p := painter{th: th, w: w}
@@ -344,7 +345,7 @@ func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
 
 // drillResultLines is the end of a drill: the score and the concepts to
 // revisit, each with its lesson.
-func (a App) drillResultLines(r DrillResult) []string {
+func (a App) drillResultLines(r model.DrillResult) []string {
 	th := a.th
 	w := min(max(a.w-4, 8), maxProse)
 	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
@@ -386,7 +387,7 @@ func (a App) drillResultLines(r DrillResult) []string {
 
 // whyNotLines says, once a question is answered, why each wrong choice is
 // wrong, one line each under the choice's number.
-func whyNotLines(q DrillQuestion, w int) []string {
+func whyNotLines(q model.DrillQuestion, w int) []string {
 	var out []string
 	for k, why := range q.Why {
 		if why == "" {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -12,7 +13,7 @@ import (
 // messages still in flight. Every state carries its word, so the summary
 // reads the same without colour. The lines are plain text: they are
 // wrapped after they are made, and wrapping escapes a style's codes.
-func stateLines(th *theme.Theme, f *Frame, w int) []string {
+func stateLines(th *theme.Theme, f *model.Frame, w int) []string {
 	var out []string
 	add := func(s string) {
 		for i, l := range wrap(s, max(w-6, 8)) {
@@ -40,7 +41,7 @@ func stateLines(th *theme.Theme, f *Frame, w int) []string {
 	return out
 }
 
-func producerSummary(th *theme.Theme, p *ProducerView) string {
+func producerSummary(th *theme.Theme, p *model.ProducerView) string {
 	parts := []string{"producer " + clean(p.Name)}
 	switch {
 	case p.NotIdempotent:
@@ -68,7 +69,7 @@ func producerSummary(th *theme.Theme, p *ProducerView) string {
 	return strings.Join(parts, ", ")
 }
 
-func coordinatorSummary(c *CoordinatorView) string {
+func coordinatorSummary(c *model.CoordinatorView) string {
 	s := "coordinator of " + clean(c.TxnID) + ": "
 	if st := c.State(); st != "" {
 		s += clean(st)
@@ -85,7 +86,7 @@ func coordinatorSummary(c *CoordinatorView) string {
 }
 
 // partitionSummary is a partition's offsets and its last few batches.
-func partitionSummary(p *PartitionView) string {
+func partitionSummary(p *model.PartitionView) string {
 	s := clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
 		", LSO " + strconv.FormatInt(p.LSO, 10)
 	rows := p.Rows
@@ -106,22 +107,22 @@ func partitionSummary(p *PartitionView) string {
 	return s
 }
 
-func rowSummary(r *LogRow) string {
+func rowSummary(r *model.LogRow) string {
 	at := "@" + r.Offsets() + " "
-	if r.Kind != RowData {
+	if r.Kind != model.RowData {
 		return at + r.Kind.String() + " marker pid " + strconv.FormatInt(r.PID, 10)
 	}
 	s := at + clean(strings.Join(r.Values, ","))
 	if r.PID >= 0 {
 		s += " (pid " + strconv.FormatInt(r.PID, 10) + " seq " + clean(r.Seqs) + ")"
 	}
-	if r.Status != StatusPlain {
+	if r.Status != model.StatusPlain {
 		s += " " + r.Status.String()
 	}
 	return s
 }
 
-func consumerSummary(c *ConsumerView) string {
+func consumerSummary(c *model.ConsumerView) string {
 	s := "consumer " + clean(c.Name) + " (" + clean(c.Isolation) + ")"
 	if len(c.Records) == 0 {
 		return s + ": nothing read"
@@ -136,7 +137,7 @@ func consumerSummary(c *ConsumerView) string {
 // inFlight names the messages still on the network, oldest first. A
 // broker is named by its role alone: which broker leads what is this
 // simulation's detail, not something an interview asks.
-func inFlight(arrows []Arrow, actors []Actor) string {
+func inFlight(arrows []model.Arrow, actors []model.Actor) string {
 	broker := map[string]bool{}
 	for _, a := range actors {
 		broker[a.Name] = a.Broker
@@ -149,7 +150,7 @@ func inFlight(arrows []Arrow, actors []Actor) string {
 	}
 	var out []string
 	for _, a := range arrows {
-		if a.State == ArrowInFlight {
+		if a.State == model.ArrowInFlight {
 			out = append(out, name(a.From)+" -> "+name(a.To)+" "+clean(a.Label))
 		}
 	}

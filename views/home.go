@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/internal/inputguard"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -43,7 +44,7 @@ const pickDrill = " drill"
 
 // lessonItem adapts LessonInfo to the list.
 type lessonItem struct {
-	LessonInfo
+	model.LessonInfo
 	num int // 1-based position in the list
 }
 
@@ -60,13 +61,13 @@ type Home struct {
 	// cont is the lesson "continue" opens, with its place; drill and
 	// sandbox show those entries (the sandbox is also the list's last).
 	cont      string
-	contPlace Place
+	contPlace model.Place
 	drill     bool
 	sandbox   bool
 }
 
 // NewHome builds the list. Lessons keep their order.
-func NewHome(lessons []LessonInfo, th *theme.Theme) Home {
+func NewHome(lessons []model.LessonInfo, th *theme.Theme) Home {
 	items := make([]list.Item, 0, len(lessons)+4)
 	for i, l := range lessons {
 		if l.Level != "" && (i == 0 || lessons[i-1].Level != l.Level) {
@@ -204,8 +205,8 @@ func (h *Home) SetPlace(name string, at, steps int) {
 
 // SetContinue names the lesson "continue" opens and its place. A lesson
 // not in the list, or one left at its start, has nothing to continue.
-func (h *Home) SetContinue(name string, pl Place) {
-	h.cont, h.contPlace = "", Place{}
+func (h *Home) SetContinue(name string, pl model.Place) {
+	h.cont, h.contPlace = "", model.Place{}
 	if li, ok := h.find(name); ok && pl.At > 0 && pl.At < li.Steps {
 		h.cont, h.contPlace = name, pl
 	}
@@ -221,7 +222,7 @@ func (h Home) find(name string) (lessonItem, bool) {
 }
 
 // Selected is the lesson under the cursor.
-func (h Home) Selected() (LessonInfo, bool) {
+func (h Home) Selected() (model.LessonInfo, bool) {
 	li, ok := h.list.SelectedItem().(lessonItem)
 	return li.LessonInfo, ok
 }

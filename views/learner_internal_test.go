@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -15,7 +16,7 @@ import (
 // session gives the texts without message numbers and the rules without
 // their citations.)
 func TestLearnerEvents(t *testing.T) {
-	f := &Frame{Step: 1, NewEvents: 4, Log: []LogEvent{
+	f := &model.Frame{Step: 1, NewEvents: 4, Log: []model.LogEvent{
 		{Time: 0, Actor: "scenario", Text: "A send t-0 hello", Action: true},
 		{Time: 0, Actor: "A", Text: "sends A -> broker-3 Produce t-0"},
 		{Time: 30000, Actor: "A", Text: "gets REQUEST_TIMED_OUT(7)", Why: "retriable"},

@@ -4,18 +4,19 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // bigPartitions is a frame with two partition logs of 500 batches each:
 // as many rows as the adapter lets a frame hold (maxRows).
-func bigPartitions() *Frame {
-	f := &Frame{Key: 1}
+func bigPartitions() *model.Frame {
+	f := &model.Frame{Key: 1}
 	for p := 0; p < 2; p++ {
-		pv := PartitionView{Name: "t-" + strconv.Itoa(p), Leader: "broker-1", HW: 1000, LSO: 990, LEO: 1000}
+		pv := model.PartitionView{Name: "t-" + strconv.Itoa(p), Leader: "broker-1", HW: 1000, LSO: 990, LEO: 1000}
 		for i := 0; i < 500; i++ {
-			pv.Rows = append(pv.Rows, LogRow{First: int64(2 * i), Last: int64(2*i + 1), PID: 4000, Seqs: strconv.Itoa(2*i) + ".." + strconv.Itoa(2*i+1),
-				Values: []string{"value-" + strconv.Itoa(i), "more"}, Status: StatusCommitted, Changed: i == 499})
+			pv.Rows = append(pv.Rows, model.LogRow{First: int64(2 * i), Last: int64(2*i + 1), PID: 4000, Seqs: strconv.Itoa(2*i) + ".." + strconv.Itoa(2*i+1),
+				Values: []string{"value-" + strconv.Itoa(i), "more"}, Status: model.StatusCommitted, Changed: i == 499})
 		}
 		f.Partitions = append(f.Partitions, pv)
 	}

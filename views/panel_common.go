@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -41,13 +42,13 @@ func (p painter) muted(s string) string { return p.th.Render(theme.Muted, s) }
 func (p painter) bold(s string) string { return p.th.RenderBold(theme.Plain, s) }
 
 // statusKind maps a row status to its theme kind.
-func statusKind(s RowStatus) theme.Kind {
+func statusKind(s model.RowStatus) theme.Kind {
 	switch s {
-	case StatusOpen:
+	case model.StatusOpen:
 		return theme.Open
-	case StatusCommitted:
+	case model.StatusCommitted:
 		return theme.Committed
-	case StatusAborted:
+	case model.StatusAborted:
 		return theme.Aborted
 	default:
 		return theme.Plain
@@ -56,19 +57,19 @@ func statusKind(s RowStatus) theme.Kind {
 
 // toneKind is the theme kind that draws a tone, so a state word or an
 // error gets a colour that matches its meaning.
-func toneKind(t Tone) theme.Kind {
+func toneKind(t model.Tone) theme.Kind {
 	switch t {
-	case ToneIdle:
+	case model.ToneIdle:
 		return theme.Muted
-	case ToneOpen:
+	case model.ToneOpen:
 		return theme.Open
-	case ToneEnding:
+	case model.ToneEnding:
 		return theme.InFlight
-	case ToneCommitted:
+	case model.ToneCommitted:
 		return theme.Committed
-	case ToneAborted:
+	case model.ToneAborted:
 		return theme.Aborted
-	case ToneFenced:
+	case model.ToneFenced:
 		return theme.Fenced
 	default:
 		return theme.Plain

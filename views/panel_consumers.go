@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -10,7 +11,7 @@ import (
 // groups, above the consumers side by side, so a read_committed and a
 // read_uncommitted reader of the same partitions can be compared line by
 // line: what each has returned, and where each will fetch next.
-func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
+func consumersContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	head, body, anchor := consumerColumns(f, p)
 	if len(f.Groups) == 0 {
 		return head, body, anchor
@@ -27,7 +28,7 @@ func consumersContent(f *Frame, p painter) ([]string, Content, Range) {
 // group: "Group g offsets (generation 2)", then the committed offsets and
 // the pending transactional ones with the producer id whose transaction
 // holds them. The words say which is which; colour only repeats them.
-func (p painter) groupLines(gs []GroupView) (sections, Range) {
+func (p painter) groupLines(gs []model.GroupView) (sections, Range) {
 	var out []string
 	var heads []int
 	anchor := noRange
@@ -65,7 +66,7 @@ func (p painter) offsetsRow(label string, items []string) []string {
 }
 
 // consumerColumns draws the consumers side by side.
-func consumerColumns(f *Frame, p painter) ([]string, Content, Range) {
+func consumerColumns(f *model.Frame, p painter) ([]string, Content, Range) {
 	n := len(f.Consumers)
 	if n == 0 {
 		return nil, textLines{p.muted("  (no consumers)")}, noRange
@@ -106,7 +107,7 @@ func consumerColumns(f *Frame, p painter) ([]string, Content, Range) {
 type consumerCol struct {
 	p    painter
 	head []string
-	recs []ConsumedRecord
+	recs []model.ConsumedRecord
 }
 
 func (c *consumerCol) Len() int { return len(c.head) + len(c.recs) }
@@ -138,7 +139,7 @@ func (c *consumerCol) anchor() Range {
 	return Range{a.From + len(c.head), a.To + len(c.head)}
 }
 
-func (p painter) consumerLines(c *ConsumerView) *consumerCol {
+func (p painter) consumerLines(c *model.ConsumerView) *consumerCol {
 	th := p.th
 	iso := clean(c.Isolation)
 	k := theme.Open

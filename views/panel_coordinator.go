@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -25,7 +26,7 @@ const (
 // lives (a __transaction_state partition and its leader), the state machine
 // with the current state marked, the partitions in the transaction and the
 // records written to __transaction_state.
-func coordinatorContent(f *Frame, p painter) ([]string, Content, Range) {
+func coordinatorContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	if len(f.Coordinators) == 0 {
 		return nil, textLines{p.muted("  (no transaction coordinator involved)")}, noRange
 	}
@@ -46,7 +47,7 @@ func coordinatorContent(f *Frame, p painter) ([]string, Content, Range) {
 	return nil, sections{out, heads}, anchor
 }
 
-func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
+func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, Range) {
 	th := p.th
 	out := []string{p.mark(c.Changed) + p.bold("transactional.id "+clean(c.TxnID))}
 	where := "  coordinator " + clean(c.Partition)
@@ -117,7 +118,7 @@ func (p painter) coordinatorLines(c *CoordinatorView) ([]string, Range) {
 //	Empty → Ongoing → PrepareCommit → CompleteCommit
 //	                ↘ PrepareAbort  → CompleteAbort
 //	PrepareEpochFence ↗               Dead
-func (p painter) stateMachine(c *CoordinatorView) []string {
+func (p painter) stateMachine(c *model.CoordinatorView) []string {
 	th := p.th
 	names := make([]string, len(c.States))
 	widths := make([]int, len(c.States))

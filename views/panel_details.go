@@ -5,12 +5,13 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // hasDetails reports whether a frame has anything for its detail view
 // beyond the event lines every step has.
-func hasDetails(f *Frame) bool {
+func hasDetails(f *model.Frame) bool {
 	return strings.TrimSpace(f.More+f.Source+f.Note+f.Versions) != ""
 }
 
@@ -18,7 +19,7 @@ func hasDetails(f *Frame) bool {
 // decides it, the "Kafka vs the article" note, and the step's events as
 // the engine logs them, with their rule citations and message numbers.
 // None of it is needed to follow the lesson; all of it is one key away.
-func detailContent(f *Frame, p painter) Content {
+func detailContent(f *model.Frame, p painter) Content {
 	th := p.th
 	w := min(p.w, maxProse)
 	var out []string

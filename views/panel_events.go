@@ -3,6 +3,7 @@ package views
 import (
 	"strconv"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -22,7 +23,7 @@ type eventLine struct {
 // events of the last step marked. From the frame's Log it draws a log for
 // learners (learnerEvents); a frame with only the canonical lines gets them
 // as they are.
-func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
+func eventsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	if len(f.Log) > 0 {
 		return learnerEvents(f, p)
 	}
@@ -63,7 +64,7 @@ func eventsContent(f *Frame, p painter) ([]string, Content, Range) {
 // ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
 // A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
-func learnerEvents(f *Frame, p painter) ([]string, Content, Range) {
+func learnerEvents(f *model.Frame, p painter) ([]string, Content, Range) {
 	th := p.th
 	log := f.Log
 	firstNew := len(log) - clamp(f.NewEvents, 0, len(log))

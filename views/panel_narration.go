@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -11,7 +12,7 @@ import (
 // source, the "Kafka vs the article" note) are in the detail view, and the
 // pane's footer says so. On a wide pane the checkpoint sits to the right of
 // the text.
-func narrationContent(f *Frame, p painter) ([]string, Content, Range) {
+func narrationContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	// One cell of margin on the left: prose flush against a border is
 	// hard to read on a projector.
 	p.w--
@@ -44,7 +45,7 @@ func (p painter) narrationCols() (leftW, rightW int) {
 	return leftW, p.w - leftW - 3
 }
 
-func (p painter) narrationSides(f *Frame) (left, right []string, anchor Range) {
+func (p painter) narrationSides(f *model.Frame) (left, right []string, anchor Range) {
 	leftW, rightW := p.narrationCols()
 	left = p.textLines(f, leftW)
 	right, result := p.checkpointLines(f.Checkpoint, rightW)
@@ -60,7 +61,7 @@ func (p painter) narrationSides(f *Frame) (left, right []string, anchor Range) {
 	return left, right, anchor
 }
 
-func (p painter) narrationColumns(f *Frame) Content {
+func (p painter) narrationColumns(f *model.Frame) Content {
 	left, right, _ := p.narrationSides(f)
 	leftW, _ := p.narrationCols()
 	rule := p.muted(p.th.Border.Vertical)
@@ -79,7 +80,7 @@ func (p painter) narrationColumns(f *Frame) Content {
 	return indent(out)
 }
 
-func (p painter) columnsAnchor(f *Frame) Range {
+func (p painter) columnsAnchor(f *model.Frame) Range {
 	_, _, a := p.narrationSides(f)
 	return a
 }
@@ -100,7 +101,7 @@ func progress(th *theme.Theme, step, steps, w int) string {
 
 // textLines is the violations and the narration: the step's title, in
 // bold, and its paragraphs.
-func (p painter) textLines(f *Frame, w int) []string {
+func (p painter) textLines(f *model.Frame, w int) []string {
 	th := p.th
 	var out []string
 	for _, v := range distinctViolations(f.Violations) {
@@ -131,7 +132,7 @@ func (p painter) textLines(f *Frame, w int) []string {
 
 // checkpointLines draws the question and choices and, once answered, the
 // verdict and explanation (result).
-func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []string) {
+func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result []string) {
 	th := p.th
 	var out []string
 	prompt := cp.Prompt
@@ -214,7 +215,7 @@ func (p painter) checkpointLines(cp *Checkpoint, w int) (question, result []stri
 // wide: the question and its choices and, once answered, the result: the
 // verdict and the explanation. A checkpoint answered with Chosen 0 shows
 // the right choice without a verdict.
-func CheckpointLines(th *theme.Theme, cp *Checkpoint, w int) (question, result []string) {
+func CheckpointLines(th *theme.Theme, cp *model.Checkpoint, w int) (question, result []string) {
 	return painter{th: th, w: w}.checkpointLines(cp, w)
 }
 
@@ -229,7 +230,7 @@ func indent(lines []string) textLines {
 // distinctViolations keeps the first report of each invariant and says how
 // many more there were: a step that breaks one invariant on two partitions
 // is one fact for the lesson text. The event log lists every report.
-func distinctViolations(vs []Violation) []string {
+func distinctViolations(vs []model.Violation) []string {
 	var out []string
 	count := map[string]int{}
 	var names []string

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -33,7 +34,7 @@ type pitem struct {
 // partLog is one partition's items and column widths.
 type partLog struct {
 	p                             painter
-	pv                            *PartitionView
+	pv                            *model.PartitionView
 	items                         []pitem
 	groups                        []cacheGroup // the producers' entries, in order
 	offW, pidW, seqW, valW, statW int
@@ -42,7 +43,7 @@ type partLog struct {
 
 func (l *partLog) Len() int { return len(l.items) }
 
-func newPartLog(pv *PartitionView, p painter) *partLog {
+func newPartLog(pv *model.PartitionView, p painter) *partLog {
 	l := &partLog{p: p, pv: pv}
 	l.items = append(l.items, pitem{kind: piTitle}, pitem{kind: piHeads})
 	if len(pv.Rows) == 0 {
@@ -114,13 +115,13 @@ func newPartLog(pv *PartitionView, p painter) *partLog {
 type cacheGroup struct {
 	pid     int64
 	epoch   int16
-	batches []CachedBatch
+	batches []model.CachedBatch
 }
 
 // groupCached groups the cached batches by producer, one group per entry;
 // batches of a producer without an entry (a session that does not list
 // entries) get a group of their own.
-func groupCached(es []ProducerEntry, cs []CachedBatch) []cacheGroup {
+func groupCached(es []model.ProducerEntry, cs []model.CachedBatch) []cacheGroup {
 	out := make([]cacheGroup, 0, len(es))
 	idx := map[int64]int{}
 	for _, e := range es {
@@ -227,22 +228,22 @@ func (l *partLog) cells(off, pid, seq, val, status string) string {
 	return b.String()
 }
 
-func (l *partLog) rowLine(r *LogRow) string {
+func (l *partLog) rowLine(r *model.LogRow) string {
 	p, th := l.p, l.p.th
 	k := statusKind(r.Status)
 	var val string
-	if r.Kind == RowData {
+	if r.Kind == model.RowData {
 		vals := make([]string, len(r.Values))
 		for i, v := range r.Values {
 			vals[i] = clean(v)
 		}
 		val = fit(strings.Join(vals, ", "), l.valW, th.Sym.Ellipsis)
-		if r.Status == StatusAborted {
+		if r.Status == model.StatusAborted {
 			val = th.Render(theme.Aborted, val)
 		}
 	} else {
 		mk := theme.Committed
-		if r.Kind == RowAbort {
+		if r.Kind == model.RowAbort {
 			mk = theme.Aborted
 		}
 		val = th.RenderBold(mk, fit(r.Kind.String()+" marker", l.valW, ""))
@@ -277,7 +278,7 @@ func (l *partLog) boundaryLine(it pitem) string {
 
 // partitionsContent draws every partition log, side by side when the pane
 // is wide enough for two tables.
-func partitionsContent(f *Frame, p painter) ([]string, Content, Range) {
+func partitionsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	n := len(f.Partitions)
 	if n == 0 {
 		return nil, textLines{p.muted("  (no partitions)")}, noRange

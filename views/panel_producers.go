@@ -3,13 +3,14 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // producersContent draws each producer client: its identity (transactional
 // id, producerId and epoch), its TransactionManager state, the next sequence
 // per partition, what is in flight, and how it failed.
-func producersContent(f *Frame, p painter) ([]string, Content, Range) {
+func producersContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	var out []string
 	var heads []int
 	anchor := noRange
@@ -54,7 +55,7 @@ func producersContent(f *Frame, p painter) ([]string, Content, Range) {
 	return nil, sections{out, heads}, anchor
 }
 
-func (p painter) producerLines(pr ProducerView) []string {
+func (p painter) producerLines(pr model.ProducerView) []string {
 	th := p.th
 	lines := []string{p.mark(pr.Changed) + p.bold(clean(pr.Name))}
 	if pr.TransactionalID != "" {
@@ -106,14 +107,14 @@ func (p painter) producerLines(pr ProducerView) []string {
 // legend below the table spells each out) and the count it shows.
 var costCols = []struct {
 	head string
-	n    func(r *CostRow) int
+	n    func(r *model.CostRow) int
 }{
-	{"Produce", func(r *CostRow) int { return r.Produce }},
-	{"Init", func(r *CostRow) int { return r.Init }},
-	{"Find", func(r *CostRow) int { return r.Find }},
-	{"Add", func(r *CostRow) int { return r.Add }},
-	{"End", func(r *CostRow) int { return r.End }},
-	{"TxnOff", func(r *CostRow) int { return r.TxnOffsets }},
+	{"Produce", func(r *model.CostRow) int { return r.Produce }},
+	{"Init", func(r *model.CostRow) int { return r.Init }},
+	{"Find", func(r *model.CostRow) int { return r.Find }},
+	{"Add", func(r *model.CostRow) int { return r.Add }},
+	{"End", func(r *model.CostRow) int { return r.End }},
+	{"TxnOff", func(r *model.CostRow) int { return r.TxnOffsets }},
 }
 
 // Cost table geometry: the longest bar, the widest client name, and the
@@ -133,7 +134,7 @@ const (
 // 160x48) gets each client on two or three rows instead: its round trips
 // and bar, then its non-zero counts by kind. rows are the lines of each
 // client.
-func (p painter) costLines(c *CostView) (lines []string, rows []Range) {
+func (p painter) costLines(c *model.CostView) (lines []string, rows []Range) {
 	nameW := len("Cost")
 	maxTotal := 0
 	for i := range c.Rows {
@@ -163,12 +164,12 @@ func (p painter) costBar(total, maxTotal, barW int) string {
 	return p.th.Text(theme.TextBarDone, repeat(p.th.Sym.BarFull, n)) + repeat(" ", barW-n)
 }
 
-func (p painter) costName(r *CostRow, nameW int) string {
+func (p painter) costName(r *model.CostRow, nameW int) string {
 	name := clip(clean(r.Client), costNameMax, p.th.Sym.Ellipsis)
 	return p.mark(r.Changed) + p.bold(name) + repeat(" ", nameW-width(name))
 }
 
-func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) ([]string, []Range) {
+func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []Range) {
 	if barW < costBarMin {
 		barW = 0
 	}
@@ -210,7 +211,7 @@ func (p painter) costTable(c *CostView, nameW, totalW, barW, maxTotal int) ([]st
 	return append(out, p.costLegend()...), rows
 }
 
-func (p painter) costStacked(c *CostView, nameW, maxTotal int) ([]string, []Range) {
+func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []Range) {
 	out := []string{"  " + p.bold("Cost") + p.muted(" (requests = round trips)")}
 	totalW := len(itoa(maxTotal))
 	barW := min(costBarMax, p.w-(2+nameW+1+totalW+1))

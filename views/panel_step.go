@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -30,7 +31,7 @@ type stepBlock struct {
 // Every subject keeps at least its one-line form; rows are given out one
 // subject at a time, nearest the row the step is about first. When even
 // the one-line forms do not fit, they stand in columns.
-func stepLines(f *Frame, p painter, h int) []string {
+func stepLines(f *model.Frame, p painter, h int) []string {
 	var blocks []stepBlock
 	for _, s := range f.Show {
 		if b, ok := p.stepBlock(f, s); ok {
@@ -129,10 +130,10 @@ func (p painter) packBriefs(blocks []stepBlock, h int) []string {
 	return out
 }
 
-func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
+func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 	sep := p.muted(p.th.Sym.Sep)
 	switch s.Kind {
-	case SubjectPartition:
+	case model.SubjectPartition:
 		for i := range f.Partitions {
 			pv := &f.Partitions[i]
 			if pv.Name != s.Name {
@@ -143,7 +144,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			// focusRow is the last row the step changed, or the last row,
 			// for the one-line form; the full form starts at the first
 			// row the step changed.
-			var focusRow *LogRow
+			var focusRow *model.LogRow
 			first := -1
 			for j, it := range l.items {
 				switch it.kind {
@@ -181,7 +182,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			}
 			return b, true
 		}
-	case SubjectTxnLog:
+	case model.SubjectTxnLog:
 		for i := range f.Coordinators {
 			c := &f.Coordinators[i]
 			if c.TxnID != s.Name {
@@ -208,7 +209,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			}
 			return b, true
 		}
-	case SubjectConsumer:
+	case model.SubjectConsumer:
 		for i := range f.Consumers {
 			c := &f.Consumers[i]
 			if c.Name != s.Name {
@@ -258,7 +259,7 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 			}
 			return b, true
 		}
-	case SubjectProducer:
+	case model.SubjectProducer:
 		for _, pr := range f.Producers {
 			if pr.Name != s.Name {
 				continue
@@ -288,8 +289,8 @@ func (p painter) stepBlock(f *Frame, s Subject) (stepBlock, bool) {
 }
 
 // rowWords is a log row in a few words: its values, or its marker.
-func rowWords(r *LogRow) string {
-	if r.Kind != RowData {
+func rowWords(r *model.LogRow) string {
+	if r.Kind != model.RowData {
 		return r.Kind.String() + " marker"
 	}
 	vals := make([]string, len(r.Values))

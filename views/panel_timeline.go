@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -40,7 +41,7 @@ import (
 // same code for the help screen.
 type timeline struct {
 	p       painter
-	f       *Frame
+	f       *model.Frame
 	names   []string // the names the header draws, full or short
 	idx     map[string]int
 	short   bool // the header draws short names, with a key
@@ -75,7 +76,7 @@ const (
 	tlLaneWant = 48
 )
 
-func timelineContent(f *Frame, p painter) ([]string, Content, Range) {
+func timelineContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	actors := f.Actors
 	if len(actors) == 0 {
 		actors = actorsOf(f.Timeline)
@@ -147,21 +148,21 @@ func (t *timeline) plan() {
 
 // actorsOf lists the senders and receivers of the arrows, for a frame
 // that names no actors.
-func actorsOf(arrows []Arrow) []Actor {
+func actorsOf(arrows []model.Arrow) []model.Actor {
 	seen := map[string]bool{}
-	var out []Actor
+	var out []model.Actor
 	for _, a := range arrows {
 		for _, s := range []string{a.From, a.To} {
 			if !seen[s] {
 				seen[s] = true
-				out = append(out, Actor{Name: s})
+				out = append(out, model.Actor{Name: s})
 			}
 		}
 	}
 	return out
 }
 
-func shortName(a Actor) string {
+func shortName(a model.Actor) string {
 	if a.Short == "" {
 		return a.Name
 	}
@@ -172,7 +173,7 @@ func shortName(a Actor) string {
 // when, each in its own column, they leave the lane tlLaneWant cells; else
 // the short names are. Spare room widens the columns up to tlMaxSpacing and
 // then goes to the lane.
-func (t *timeline) layout(actors []Actor) {
+func (t *timeline) layout(actors []model.Actor) {
 	maxStep := int64(0)
 	for _, a := range t.f.Timeline {
 		maxStep = max(maxStep, int64(a.Step))
@@ -218,7 +219,7 @@ func (t *timeline) layout(actors []Actor) {
 // broker-2". The key goes in the lane of the names row when it fits
 // there, else on rows of its own below the names, across the width: the
 // fewer rows the header takes, the more messages a small terminal shows.
-func (t *timeline) headerLines(actors []Actor) []string {
+func (t *timeline) headerLines(actors []model.Actor) []string {
 	var b strings.Builder
 	b.WriteString(repeat(" ", t.gutter))
 	x := t.gutter
@@ -304,13 +305,13 @@ func (t *timeline) render(c cellLine, from, to int, bold bool) string {
 
 // arrowKind is the colour of a message's arrow and label: its state first
 // (lost, in flight), then what it carries.
-func arrowKind(a *Arrow) theme.Kind {
+func arrowKind(a *model.Arrow) theme.Kind {
 	switch {
-	case a.State == ArrowDropped || a.State == ArrowLost:
+	case a.State == model.ArrowDropped || a.State == model.ArrowLost:
 		return theme.Dropped
-	case a.State == ArrowInFlight && a.Delayed:
+	case a.State == model.ArrowInFlight && a.Delayed:
 		return theme.Delayed
-	case a.State == ArrowInFlight:
+	case a.State == model.ArrowInFlight:
 		return theme.InFlight
 	case a.Error:
 		return theme.Aborted
@@ -332,14 +333,14 @@ type arrowTag struct {
 // arrowTags are the words that say what happened to a message, the state
 // first; a delivered message that was neither copied nor delayed has none.
 // The legend lists these same words.
-func arrowTags(a *Arrow, th *theme.Theme) []arrowTag {
+func arrowTags(a *model.Arrow, th *theme.Theme) []arrowTag {
 	var out []arrowTag
 	switch a.State {
-	case ArrowInFlight:
+	case model.ArrowInFlight:
 		out = append(out, arrowTag{theme.InFlight, th.Word(theme.InFlight)})
-	case ArrowDropped:
+	case model.ArrowDropped:
 		out = append(out, arrowTag{theme.Dropped, th.Word(theme.Dropped)})
-	case ArrowLost:
+	case model.ArrowLost:
 		out = append(out, arrowTag{theme.Dropped, "lost"})
 	}
 	if a.Duplicate {
@@ -353,7 +354,7 @@ func arrowTags(a *Arrow, th *theme.Theme) []arrowTag {
 
 // tags draws a message's state words, each with its glyph, and the
 // separator that leads to its label; empty when it has none.
-func (t *timeline) tags(a *Arrow, bold bool) string {
+func (t *timeline) tags(a *model.Arrow, bold bool) string {
 	th := t.p.th
 	paint := th.Render
 	if bold {
@@ -382,7 +383,7 @@ const (
 )
 
 // tagsWidth is the width of tags(a), worked out without drawing them.
-func (t *timeline) tagsWidth(a *Arrow) int {
+func (t *timeline) tagsWidth(a *model.Arrow) int {
 	if t.tagW == nil {
 		t.tagW = map[string]int{}
 	}
@@ -403,7 +404,7 @@ func (t *timeline) tagsWidth(a *Arrow) int {
 }
 
 // errWidth is the width of the mark before the label of an error answer.
-func (t *timeline) errWidth(a *Arrow) int {
+func (t *timeline) errWidth(a *model.Arrow) int {
 	if !a.Error {
 		return 0
 	}
@@ -412,7 +413,7 @@ func (t *timeline) errWidth(a *Arrow) int {
 
 // labelText is the message's label after its tags: the error mark and
 // the text, made safe to draw.
-func (t *timeline) labelText(a *Arrow) string {
+func (t *timeline) labelText(a *model.Arrow) string {
 	text := clean(a.Label)
 	if a.Error {
 		text = t.p.th.Glyph(theme.Aborted) + " " + text
@@ -421,7 +422,7 @@ func (t *timeline) labelText(a *Arrow) string {
 }
 
 // arrow draws a message's arrow from column ca to column cb on c.
-func (t *timeline) arrow(c cellLine, a *Arrow, ca, cb int, k theme.Kind) {
+func (t *timeline) arrow(c cellLine, a *model.Arrow, ca, cb int, k theme.Kind) {
 	th := t.p.th
 	sym := th.Sym
 	if ca == cb {
@@ -447,14 +448,14 @@ func (t *timeline) arrow(c cellLine, a *Arrow, ca, cb int, k theme.Kind) {
 		mid -= dir * max(t.spacing/2, 1)
 	}
 	switch a.State {
-	case ArrowInFlight:
+	case model.ArrowInFlight:
 		end, head = mid, sym.FlightRight
 		if dir < 0 {
 			head = sym.FlightLeft
 		}
-	case ArrowDropped:
+	case model.ArrowDropped:
 		end, head = mid, th.Glyph(theme.Dropped)
-	case ArrowLost:
+	case model.ArrowLost:
 		head = th.Glyph(theme.Dropped)
 	}
 	for x := ca + dir; x != end; x += dir {
@@ -518,7 +519,7 @@ func (t *timeline) line(i int) string {
 
 // splitLabel cuts a message's label in two at a space: what fits in w
 // cells on its first row, and the rest for the second.
-func (t *timeline) splitLabel(a *Arrow, w int) (first, rest string) {
+func (t *timeline) splitLabel(a *model.Arrow, w int) (first, rest string) {
 	text := t.labelText(a)
 	if w < 8 {
 		// Too little room beside the tags for a word or two: the whole
@@ -543,9 +544,9 @@ func (t *timeline) splitLabel(a *Arrow, w int) (first, rest string) {
 // timelineLegend explains the diagram's rows: each drawn by the code that
 // draws the Timeline, so the legend cannot drift from it.
 func timelineLegend(p painter) [][2]string {
-	t := &timeline{p: p, f: &Frame{}, centers: []int{0, 5}, spacing: 5, laneX: 6}
+	t := &timeline{p: p, f: &model.Frame{}, centers: []int{0, 5}, spacing: 5, laneX: 6}
 	th := p.th
-	sample := func(a Arrow) string {
+	sample := func(a model.Arrow) string {
 		c := t.blank()
 		k := arrowKind(&a)
 		if a.Reply {
@@ -561,14 +562,14 @@ func timelineLegend(p painter) [][2]string {
 		return s
 	}
 	return [][2]string{
-		{sample(Arrow{State: ArrowDelivered}), "a request, delivered"},
-		{sample(Arrow{State: ArrowDelivered, Reply: true}), "an answer, delivered"},
-		{sample(Arrow{State: ArrowInFlight}), "sent, not arrived yet at this step (going back a step draws a message in flight again)"},
-		{sample(Arrow{State: ArrowInFlight, Reply: true}), "an answer on its way"},
-		{sample(Arrow{State: ArrowDropped}), "the network lost it on the way"},
-		{sample(Arrow{State: ArrowLost}), "it reached a host that is down, and was lost there"},
-		{sample(Arrow{State: ArrowDelivered, Duplicate: true}), "a second copy of a message, made by the network"},
-		{sample(Arrow{State: ArrowDelivered, Delayed: true}), "the network held it back (it may have arrived since)"},
+		{sample(model.Arrow{State: model.ArrowDelivered}), "a request, delivered"},
+		{sample(model.Arrow{State: model.ArrowDelivered, Reply: true}), "an answer, delivered"},
+		{sample(model.Arrow{State: model.ArrowInFlight}), "sent, not arrived yet at this step (going back a step draws a message in flight again)"},
+		{sample(model.Arrow{State: model.ArrowInFlight, Reply: true}), "an answer on its way"},
+		{sample(model.Arrow{State: model.ArrowDropped}), "the network lost it on the way"},
+		{sample(model.Arrow{State: model.ArrowLost}), "it reached a host that is down, and was lost there"},
+		{sample(model.Arrow{State: model.ArrowDelivered, Duplicate: true}), "a second copy of a message, made by the network"},
+		{sample(model.Arrow{State: model.ArrowDelivered, Delayed: true}), "the network held it back (it may have arrived since)"},
 		{th.Render(theme.Aborted, th.Glyph(theme.Aborted)), "an answer that carries an error code"},
 		{"  " + th.Sym.Self, "a message from a broker to itself: the partition leader asks the coordinator on its own broker"},
 		{p.mark(true) + "3", "the last step sent, delivered or lost it; 3 is the step that sent it (each step's first message has its number)"},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -35,7 +36,7 @@ func TestFlow(t *testing.T) {
 // Violation field, whatever its text says.
 func TestEventTone(t *testing.T) {
 	p := painter{th: theme.New(theme.Options{ASCII: true}), w: 60}
-	f := &Frame{Events: []EventLine{
+	f := &model.Frame{Events: []model.EventLine{
 		{Text: "t=3 invariant: VIOLATION duplicate-record: x", Violation: true},
 		{Text: "t=4 p: a Violation in the text only"},
 	}}
@@ -55,9 +56,9 @@ func TestEventTone(t *testing.T) {
 // lane holds it.
 func TestTimelineHeaderAndLabels(t *testing.T) {
 	th := theme.New(theme.Options{})
-	actors := []Actor{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "broker-1", Short: "b1"}, {Name: "broker-2", Short: "b2"}, {Name: "broker-3", Short: "b3"}, {Name: "expert", Short: "exp"}}
-	f := &Frame{Step: 1, Actors: actors, Timeline: []Arrow{
-		{From: "broker-1", To: "broker-3", Label: "WriteTxnMarkers ABORT pid=1000 epoch=1", Step: 1, State: ArrowDelivered},
+	actors := []model.Actor{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "broker-1", Short: "b1"}, {Name: "broker-2", Short: "b2"}, {Name: "broker-3", Short: "b3"}, {Name: "expert", Short: "exp"}}
+	f := &model.Frame{Step: 1, Actors: actors, Timeline: []model.Arrow{
+		{From: "broker-1", To: "broker-3", Label: "WriteTxnMarkers ABORT pid=1000 epoch=1", Step: 1, State: model.ArrowDelivered},
 	}}
 	head, body, _ := timelineContent(f, painter{th: th, w: 78})
 	if names := strings.Fields(head[0]); len(names) < len(actors) || strings.Join(names[:len(actors)], " ") != "A B C b1 b2 b3 exp" {
@@ -79,7 +80,7 @@ func TestTimelineHeaderAndLabels(t *testing.T) {
 
 // timelineCells draws the diagram of f at width w and returns its body
 // rows as cells (ANSI stripped) and where its lifelines are.
-func timelineCells(t *testing.T, f *Frame, o theme.Options, w int) (rows [][]string, centers []int, laneX int) {
+func timelineCells(t *testing.T, f *model.Frame, o theme.Options, w int) (rows [][]string, centers []int, laneX int) {
 	t.Helper()
 	p := painter{th: theme.New(o), w: w}
 	_, body, _ := timelineContent(f, p)
@@ -101,14 +102,14 @@ func timelineCells(t *testing.T, f *Frame, o theme.Options, w int) (rows [][]str
 
 // nineActors is a frame with nine actors and messages in every state, with
 // labels longer than any lane.
-func nineActors() *Frame {
-	f := &Frame{Step: 3}
+func nineActors() *model.Frame {
+	f := &model.Frame{Step: 3}
 	for _, n := range []string{"p1", "p2", "payments", "orders", "rc", "ru"} {
-		f.Actors = append(f.Actors, Actor{Name: n})
+		f.Actors = append(f.Actors, model.Actor{Name: n})
 	}
 	f.Actors[2].Short, f.Actors[3].Short = "pay", "ord"
 	for i := 1; i <= 3; i++ {
-		f.Actors = append(f.Actors, Actor{Name: "broker-" + itoa(i), Short: "b" + itoa(i)})
+		f.Actors = append(f.Actors, model.Actor{Name: "broker-" + itoa(i), Short: "b" + itoa(i)})
 	}
 	long := "Produce t-0 pid=1000 epoch=0 seq=0..2 values=a,b,c and a tail that no lane holds"
 	for i, a := range f.Actors {
@@ -116,7 +117,7 @@ func nineActors() *Frame {
 			if (i+j)%3 != 0 {
 				continue
 			}
-			f.Timeline = append(f.Timeline, Arrow{From: a.Name, To: b.Name, Label: long, State: ArrowState((i + j) % 4),
+			f.Timeline = append(f.Timeline, model.Arrow{From: a.Name, To: b.Name, Label: long, State: model.ArrowState((i + j) % 4),
 				Reply: j < i, Error: i%4 == 0, Duplicate: j%5 == 0, Delayed: i%3 == 1, Step: i/3 + 1, Changed: i/3 == 2})
 		}
 	}
@@ -167,10 +168,10 @@ func TestTimelineLabelsNeverCoverLifelines(t *testing.T) {
 // groups draws the consumers alone, as before.
 func TestGroupOffsets(t *testing.T) {
 	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 40}
-	cons := []ConsumerView{{Name: "C", Isolation: "read_committed", ReadCommitted: true, Group: "g"}}
-	f := &Frame{Consumers: cons, Groups: []GroupView{
-		{ID: "g", Generation: 2, Committed: []PartitionOffset{{"in-0", 2}},
-			Pending: []PendingOffset{{"in-0", 3, 2000}, {"in-1", 7, 2000}, {"in-2", 9, 2001}}, Changed: true},
+	cons := []model.ConsumerView{{Name: "C", Isolation: "read_committed", ReadCommitted: true, Group: "g"}}
+	f := &model.Frame{Consumers: cons, Groups: []model.GroupView{
+		{ID: "g", Generation: 2, Committed: []model.PartitionOffset{{Partition: "in-0", Offset: 2}},
+			Pending: []model.PendingOffset{{Partition: "in-0", Offset: 3, ProducerID: 2000}, {Partition: "in-1", Offset: 7, ProducerID: 2000}, {Partition: "in-2", Offset: 9, ProducerID: 2001}}, Changed: true},
 		{ID: "h", Generation: 1},
 	}}
 	_, c, anchor := consumersContent(f, p)
@@ -210,7 +211,7 @@ func TestGroupOffsets(t *testing.T) {
 	// consumer that changed, below them.
 	f.Groups[0].Changed = false
 	f.Consumers[0].Changed = true
-	f.Consumers[0].Records = []ConsumedRecord{{Partition: "in-0", Offset: 0, Value: "a", Changed: true}}
+	f.Consumers[0].Records = []model.ConsumedRecord{{Partition: "in-0", Offset: 0, Value: "a", Changed: true}}
 	_, c, a := consumersContent(f, p)
 	if a.From < len(want) || a.From != a.To || !strings.Contains(ansi.Strip(c.Line(a.From)), "in-0@0 a") {
 		t.Errorf("anchor %v, want the changed consumer's new record, below the groups", a)
@@ -225,7 +226,7 @@ func TestGroupOffsets(t *testing.T) {
 	}
 
 	// No groups: the consumers alone.
-	_, alone, _ := consumersContent(&Frame{Consumers: cons}, p)
+	_, alone, _ := consumersContent(&model.Frame{Consumers: cons}, p)
 	if l := strings.TrimRight(ansi.Strip(alone.Line(0)), " "); l != "  C" {
 		t.Errorf("without groups the panel starts with %q", l)
 	}
@@ -238,11 +239,11 @@ func TestGroupOffsets(t *testing.T) {
 func TestCoordinatorLoading(t *testing.T) {
 	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 76}
 	states := []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
-	text := func(c CoordinatorView) string {
+	text := func(c model.CoordinatorView) string {
 		lines, _ := p.coordinatorLines(&c)
 		return ansi.Strip(strings.Join(lines, "\n"))
 	}
-	loading := CoordinatorView{TxnID: "tx", Partition: "__transaction_state-3", Broker: "broker-2", States: states,
+	loading := model.CoordinatorView{TxnID: "tx", Partition: "__transaction_state-3", Broker: "broker-2", States: states,
 		Current: -1, ProducerID: -1, Loading: true}
 	got := text(loading)
 	for _, want := range []string{"state (loading __transaction_state-3)", "answers COORDINATOR_LOAD_IN_PROGRESS(14)", "partitions in txn: (loading)"} {
@@ -266,12 +267,12 @@ func TestCoordinatorLoading(t *testing.T) {
 // as a number (the bar only repeats it) and "-" for the markers of a
 // client without a transactional.id; its changed row is the anchor.
 func TestCostTableFits(t *testing.T) {
-	c := &CostView{Rows: []CostRow{
+	c := &model.CostView{Rows: []model.CostRow{
 		{Client: "A", Produce: 1, Total: 1},
 		{Client: "a-very-long-client-name", Produce: 2, Init: 1, Total: 3},
 		{Client: "T", Transactional: true, Produce: 6, Init: 1, Find: 1, Add: 5, End: 4, Total: 17, MarkerRequests: 6, Markers: 6, Changed: true},
 	}}
-	f := &Frame{Cost: c, Producers: []ProducerView{{Name: "A"}, {Name: "a-very-long-client-name"}, {Name: "T"}}}
+	f := &model.Frame{Cost: c, Producers: []model.ProducerView{{Name: "A"}, {Name: "a-very-long-client-name"}, {Name: "T"}}}
 	for _, ascii := range []bool{false, true} {
 		th := theme.New(theme.Options{NoColor: ascii, ASCII: ascii})
 		for w := 31; w <= 120; w++ {

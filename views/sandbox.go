@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -23,25 +24,25 @@ type Sandbox struct {
 	th      *theme.Theme
 	keys    SandboxKeyMap
 	help    help.Model
-	presets []SandboxPreset
-	open    func(name string) (SandboxSession, error)
-	sess    SandboxSession
+	presets []model.SandboxPreset
+	open    func(name string) (model.SandboxSession, error)
+	sess    model.SandboxSession
 	w, h    int
 	// picking: the preset picker is shown; pick is its cursor.
 	picking bool
 	pick    int
 
 	// What the session said after the last action, read once per action.
-	frame    Frame
-	waiting  []WaitItem
-	monitors []Monitor
-	guards   []Safeguard
+	frame    model.Frame
+	waiting  []model.WaitItem
+	monitors []model.Monitor
+	guards   []model.Safeguard
 	// bar is the safeguards bar drawn for guards at this size (barLines),
 	// drawn again only when either changes: rects and View read it on
 	// every key.
 	bar      []string
-	clients  []SandboxClient
-	branches []BranchInfo
+	clients  []model.SandboxClient
+	branches []model.BranchInfo
 
 	sel    int // the selected waiting item
 	client int // the client the call keys act on
@@ -65,7 +66,7 @@ type Sandbox struct {
 	dismissed map[string]bool
 	// target is set after c or r: the next key picks what crashes or
 	// restarts.
-	target OpKind
+	target model.OpKind
 	aiming bool
 	// overlay: 0 none, 1 help, 2 branches.
 	overlay int
@@ -92,7 +93,7 @@ type SandboxSavedMsg struct {
 
 // NewSandbox builds the sandbox. With sess nil it opens on the preset
 // picker, using open to start the chosen preset.
-func NewSandbox(presets []SandboxPreset, open func(name string) (SandboxSession, error), sess SandboxSession, opts Options) Sandbox {
+func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
 		right: PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
@@ -122,7 +123,7 @@ func NewSandbox(presets []SandboxPreset, open func(name string) (SandboxSession,
 }
 
 // Session is the session being played, or nil in the picker.
-func (s Sandbox) Session() SandboxSession { return s.sess }
+func (s Sandbox) Session() model.SandboxSession { return s.sess }
 
 // Init implements tea.Model.
 func (s Sandbox) Init() tea.Cmd { return nil }
@@ -214,17 +215,17 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	case is(km, k.Deliver):
 		if it, ok := s.selected(); ok {
 			if it.Timer {
-				s.do(Op{Kind: OpAdvance, Ms: max(it.In, 1)})
+				s.do(model.Op{Kind: model.OpAdvance, Ms: max(it.In, 1)})
 			} else {
-				s.do(Op{Kind: OpDeliver, Msg: it.ID})
+				s.do(model.Op{Kind: model.OpDeliver, Msg: it.ID})
 			}
 		}
 	case is(km, k.Drop), is(km, k.Duplicate), is(km, k.Delay), is(km, k.Reorder):
 		s.fault(km)
 	case is(km, k.Step):
-		s.do(Op{Kind: OpStep})
+		s.do(model.Op{Kind: model.OpStep})
 	case is(km, k.Run):
-		s.do(Op{Kind: OpRun})
+		s.do(model.Op{Kind: model.OpRun})
 	case is(km, k.Back):
 		s.seek(s.sess.Pos() - 1)
 	case is(km, k.Forward):
@@ -234,18 +235,18 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	case is(km, k.Last):
 		s.seek(s.sess.Len())
 	case is(km, k.Crash), is(km, k.Restart):
-		s.target = OpCrash
+		s.target = model.OpCrash
 		if is(km, k.Restart) {
-			s.target = OpRestart
+			s.target = model.OpRestart
 		}
 		s.aiming = true
-		s.say(theme.Accent, s.target.verb()+" what? 1-"+itoa(s.brokers())+" a broker, k the coordinator, "+
+		s.say(theme.Accent, verb(s.target)+" what? 1-"+itoa(s.brokers())+" a broker, k the coordinator, "+
 			"c the client "+s.clientName()+", esc nothing")
 	case is(km, k.Pause):
 		if c, ok := s.current(); ok {
-			op := Op{Kind: OpPause, Client: c.Name}
+			op := model.Op{Kind: model.OpPause, Client: c.Name}
 			if c.Paused {
-				op.Kind = OpResume
+				op.Kind = model.OpResume
 			}
 			s.do(op)
 		}
@@ -262,7 +263,7 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		is(km, k.Abort), is(km, k.Poll), is(km, k.Process):
 		s.call(km)
 	case is(km, k.Guard):
-		s.toggle(SafeguardID(km.Runes[0] - '1'))
+		s.toggle(model.SafeguardID(km.Runes[0] - '1'))
 	case is(km, k.Save):
 		return s.save()
 	case is(km, k.Dismiss):
@@ -292,7 +293,7 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func dismissKey(m Monitor) string {
+func dismissKey(m model.Monitor) string {
 	if len(m.Cause) == 0 {
 		return m.Name
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -67,18 +68,18 @@ func (s *Sandbox) barLines() []string {
 
 // compactGuard is a switch's label on a narrow screen: the value where it
 // says more than on or off, and a star on the teaching-only switches.
-func compactGuard(g Safeguard) string {
+func compactGuard(g model.Safeguard) string {
 	switch g.ID {
-	case GuardIdempotence:
+	case model.GuardIdempotence:
 		return "idempotence"
-	case GuardIsolation, GuardOffsets:
-		if g.ID == GuardOffsets {
+	case model.GuardIsolation, model.GuardOffsets:
+		if g.ID == model.GuardOffsets {
 			return "offsets=" + clean(g.Value)
 		}
 		return clean(g.Value)
-	case GuardDedup:
+	case model.GuardDedup:
 		return "dedup*"
-	case GuardFencing:
+	case model.GuardFencing:
 		return "fencing*"
 	}
 	return "LSO*"
@@ -131,7 +132,7 @@ func (s *Sandbox) sidePanel() PanelID {
 	return s.right
 }
 
-var panelBuilders = [numPanels]func(*Frame, painter) ([]string, Content, Range){
+var panelBuilders = [numPanels]func(*model.Frame, painter) ([]string, Content, Range){
 	PanelProducers:   producersContent,
 	PanelPartitions:  partitionsContent,
 	PanelCoordinator: coordinatorContent,

@@ -1,4 +1,13 @@
-package views
+// Package model is the views' view-model: the plain values a session,
+// a drill, a sandbox session and the learner's progress hand the views
+// (LessonInfo, Frame and the structs it holds, Op, DrillQuestion, Place),
+// and the small interfaces they implement. views/adapt fills them from the
+// engine and the lessons; every view component reads them.
+//
+// It imports nothing of eoslab's: neither the engine, nor the lessons, nor
+// any view. That is what lets a component and the adapter share it without
+// importing each other.
+package model
 
 import "strconv"
 
@@ -214,7 +223,7 @@ type Checkpoint struct {
 
 // open reports whether the question still takes an answer from this
 // screen: not answered, not locked, with choices to press.
-func (cp *Checkpoint) open() bool {
+func (cp *Checkpoint) Open() bool {
 	return cp != nil && !cp.Answered && cp.Locked == 0 && len(cp.Choices) > 0
 }
 

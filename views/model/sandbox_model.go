@@ -1,4 +1,4 @@
-package views
+package model
 
 // The sandbox's view-model: what a SandboxSession tells the sandbox screen,
 // as plain values. views/adapt implements it on top of the engine; the
