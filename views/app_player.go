@@ -300,7 +300,7 @@ func (a *App) onTick(m autoplayMsg) tea.Cmd {
 }
 
 func (a *App) setSpeed(i int) tea.Cmd {
-	a.speed = clamp(i, 0, len(speeds)-1)
+	a.speed = max(0, min(i, len(speeds)-1))
 	a.say(theme.Muted, "Autoplay: "+speedText(speeds[a.speed])+" a step, more for a long one.")
 	if !a.playing {
 		return nil
@@ -312,7 +312,7 @@ func (a *App) setSpeed(i int) tea.Cmd {
 func (a *App) answerKeys() string {
 	n := 4
 	if cp := a.frame.Checkpoint; cp != nil {
-		n = clamp(len(cp.Choices), 1, 4)
+		n = max(1, min(len(cp.Choices), 4))
 	}
 	if n == 1 {
 		return "1"

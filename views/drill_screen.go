@@ -65,11 +65,11 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 		// Once answered, the arrows scroll the verdict, the pane with the
 		// focus: the situation was read before the answer.
 		bottom, _, _ := a.drillSplit()
-		ds.qoff = clamp(ds.qoff-1, -len(bottom), len(bottom))
+		ds.qoff = max(-len(bottom), min(ds.qoff-1, len(bottom)))
 		return nil
 	case keyAny(km, k.Down) && a.drillAnswered():
 		bottom, _, _ := a.drillSplit()
-		ds.qoff = clamp(ds.qoff+1, -len(bottom), len(bottom))
+		ds.qoff = max(-len(bottom), min(ds.qoff+1, len(bottom)))
 		return nil
 	case keyAny(km, k.Up):
 		ds.off = max(ds.off-1, 0)
@@ -77,7 +77,7 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 	case keyAny(km, k.Down):
 		lines := a.drillTop()
 		_, topH, _ := a.drillSplit()
-		ds.off = clamp(ds.off+1, 0, max(len(lines)-(topH-2), 0))
+		ds.off = max(0, min(ds.off+1, max(len(lines)-(topH-2), 0)))
 		return nil
 	}
 	d := ds.d

@@ -228,7 +228,7 @@ func (p *Pane) maxOff() int {
 }
 
 func (p *Pane) clamp() {
-	p.off = clamp(p.off, 0, p.maxOff())
+	p.off = max(0, min(p.off, p.maxOff()))
 	if p.text {
 		p.vp.SetYOffset(p.off)
 		p.off = p.vp.YOffset

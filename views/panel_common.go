@@ -175,7 +175,7 @@ func columnCount(w, minW, gap, n int) int {
 		return 1
 	}
 	k := (w + gap) / (minW + gap)
-	return clamp(k, 1, n)
+	return max(1, min(k, n))
 }
 
 // columns splits the painter's width into up to n columns at least minW

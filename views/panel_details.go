@@ -51,7 +51,7 @@ func detailContent(f *model.Frame, p painter) Content {
 		out = append(out, p.muted("This step has no notes beyond its events."), "")
 	}
 
-	n := clamp(f.NewEvents, 0, len(f.Events))
+	n := max(0, min(f.NewEvents, len(f.Events)))
 	out = append(out, th.RenderBold(theme.Plain, "What the simulation logged in this step"))
 	out = append(out, wrap("One line per event, as in a transcript: the time in milliseconds, who acted, "+
 		"what happened. mN numbers the messages on the network, in the order they were sent. "+

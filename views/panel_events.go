@@ -38,7 +38,7 @@ func eventsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 		evs = evs[skipped:]
 		lines = append(lines, eventLine{text: p.th.Sym.Ellipsis + " " + itoa(skipped) + " earlier events", kind: theme.Muted})
 	}
-	firstNew := len(f.Events) - clamp(f.NewEvents, 0, len(f.Events))
+	firstNew := len(f.Events) - max(0, min(f.NewEvents, len(f.Events)))
 	anchor := noRange
 	ww := max(p.w-4, 8)
 	for i, e := range evs {
@@ -67,7 +67,7 @@ func eventsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 func learnerEvents(f *model.Frame, p painter) ([]string, Content, Range) {
 	th := p.th
 	log := f.Log
-	firstNew := len(log) - clamp(f.NewEvents, 0, len(log))
+	firstNew := len(log) - max(0, min(f.NewEvents, len(log)))
 	var lines []eventLine
 	anchor := noRange
 	ww := max(p.w-4, 8)

@@ -93,8 +93,8 @@ func progress(th *theme.Theme, step, steps, w int) string {
 	if barW < 5 || steps <= 0 {
 		return s
 	}
-	done := clamp(step*barW/steps, 0, barW)
-	pct := clamp(step*100/steps, 0, 100)
+	done := max(0, min(step*barW/steps, barW))
+	pct := max(0, min(step*100/steps, 100))
 	return s + "  " + th.Text(theme.TextBarDone, repeat(th.Sym.BarFull, done)) + th.Text(theme.TextBarLeft, repeat(th.Sym.BarEmpty, barW-done)) +
 		" " + padLeft(itoa(pct), 3) + "%"
 }

@@ -95,7 +95,7 @@ func (s *Sandbox) rects() sbRects {
 	top := 1 + bar
 	bodyH := max(s.h-top-2, 0)
 	r.body = Rect{0, top, s.w, bodyH}
-	left := clamp(s.w*2/5, 25, 60)
+	left := max(25, min(s.w*2/5, 60))
 	monH := min(len(s.monitors)+2, bodyH/2+1)
 	r.list = Rect{0, top, left, bodyH - monH}
 	r.mons = Rect{0, top + bodyH - monH, left, monH}
