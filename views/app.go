@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -475,7 +476,7 @@ func (a *App) checkFinished() {
 	}
 }
 
-func oneLine(s string) string { return strings.TrimSpace(clean(s)) }
+func oneLine(s string) string { return strings.TrimSpace(cells.Clean(s)) }
 
 // setDark rebuilds the theme for a dark or light background, keeping the
 // screen, the lesson, the focus and the scroll positions.

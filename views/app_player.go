@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -237,9 +238,9 @@ func (a *App) manualNext() tea.Cmd {
 // is never cut short.
 func (a *App) stepDelay() time.Duration {
 	d := speeds[a.speed]
-	words := wordCount(a.frame.Title) + wordCount(a.frame.Narration)
+	words := cells.WordCount(a.frame.Title) + cells.WordCount(a.frame.Narration)
 	if cp := a.frame.Checkpoint; cp != nil && cp.Answered {
-		words += wordCount(cp.Explanation)
+		words += cells.WordCount(cp.Explanation)
 	}
 	if words > paceWords {
 		d = d * time.Duration(words) / paceWords

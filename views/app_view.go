@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -228,7 +229,7 @@ func (a *App) fitHelp(ks []key.Binding, rank map[string]int) []key.Binding {
 	// Measure without the help model's own clipping (Width 0 is unlimited).
 	measure := a.help
 	measure.Width = 0
-	for len(out) > 1 && width(measure.ShortHelpView(out)) > a.w {
+	for len(out) > 1 && cells.Width(measure.ShortHelpView(out)) > a.w {
 		drop, low := -1, 1<<30
 		for i, b := range out {
 			if r, ok := rank[b.Help().Desc]; ok && r < low {
@@ -271,7 +272,7 @@ func (a *App) fullKeys() [][]key.Binding {
 func (a App) View() string {
 	s := a.view()
 	if a.th.ASCII {
-		s = asciiOnly(s)
+		s = cells.ASCIIOnly(s)
 	}
 	return s
 }
@@ -317,10 +318,10 @@ func (a App) homeView() string {
 	home := a.home
 	var full []string
 	if a.showFull {
-		full = append([]string{""}, splitLines(a.help.FullHelpView(a.fullKeys()))...)
+		full = append([]string{""}, cells.SplitLines(a.help.FullHelpView(a.fullKeys()))...)
 		home.SetSize(a.w, max(a.h-2-len(full), 0))
 	}
-	lines := append(splitLines(home.View()), full...)
+	lines := append(cells.SplitLines(home.View()), full...)
 	status := a.home.StatusLine()
 	return compose(a.w, a.h, []block{
 		{Rect{0, 0, a.w, a.h - 2}, lines, false},
@@ -337,7 +338,7 @@ func (a App) headerLine() string {
 	if v := a.kafkaLabel(&a.frame); v != "" {
 		left += th.Text(theme.TextAccent, v) + "  "
 	}
-	left += th.Text(theme.TextBold, clean(a.sess.Title()))
+	left += th.Text(theme.TextBold, cells.Clean(a.sess.Title()))
 	var right string
 	switch {
 	case a.flash != "":
@@ -350,14 +351,14 @@ func (a App) headerLine() string {
 		right = th.Text(theme.TextFaint, th.Sym.Pause+" paused  p plays")
 	}
 	right += " "
-	lw := a.w - width(right) - 1
+	lw := a.w - cells.Width(right) - 1
 	if lw < 20 && a.flash != "" {
 		// A message matters more than the title, which is on the list.
 		app := th.Text(theme.TextHeader, " eoslab ")
-		return app + " " + fit(right, a.w-width(app)-1, th.Sym.Ellipsis)
+		return app + " " + cells.Fit(right, a.w-cells.Width(app)-1, th.Sym.Ellipsis)
 	}
 	if lw < 20 {
-		return fit(left, a.w, th.Sym.Ellipsis)
+		return cells.Fit(left, a.w, th.Sym.Ellipsis)
 	}
-	return fit(left, lw, th.Sym.Ellipsis) + " " + right
+	return cells.Fit(left, lw, th.Sym.Ellipsis) + " " + right
 }

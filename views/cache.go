@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -53,7 +54,7 @@ const maxWrapMemo = 4096
 // wrap is wrap(s, w), remembered. The lines are shared: do not change them.
 func (c *drawCache) wrap(s string, w int) []string {
 	if c == nil {
-		return wrap(s, w)
+		return cells.Wrap(s, w)
 	}
 	k := wrapKey{s, w}
 	if l, ok := c.wraps.m[k]; ok {
@@ -62,7 +63,7 @@ func (c *drawCache) wrap(s string, w int) []string {
 	if c.wraps.m == nil || len(c.wraps.m) >= maxWrapMemo {
 		c.wraps.m = make(map[wrapKey][]string, 256)
 	}
-	l := wrap(s, w)
+	l := cells.Wrap(s, w)
 	c.wraps.m[k] = l
 	return l
 }

@@ -3,6 +3,8 @@ package views
 import (
 	"sort"
 	"strings"
+
+	"github.com/eoslab/eoslab/views/internal/cells"
 )
 
 // block is a rectangle's worth of rendered lines.
@@ -32,7 +34,7 @@ func compose(w, h int, blocks []block) string {
 			if y < r.Y || y >= r.Y+r.H || r.W <= 0 || r.X < x || r.X >= w {
 				continue
 			}
-			b.WriteString(repeat(" ", r.X-x))
+			b.WriteString(cells.Repeat(" ", r.X-x))
 			line := ""
 			if i := y - r.Y; i < len(bl.lines) {
 				line = bl.lines[i]
@@ -41,7 +43,7 @@ func compose(w, h int, blocks []block) string {
 			if bl.exact && cw == r.W && line != "" {
 				b.WriteString(line)
 			} else {
-				b.WriteString(fit(line, cw, ""))
+				b.WriteString(cells.Fit(line, cw, ""))
 			}
 			x = r.X + cw
 		}
@@ -59,8 +61,8 @@ func center(msg string, w, h int) string {
 		return ""
 	}
 	lines := []string{msg}
-	if width(msg) > w {
-		lines = wrap(msg, w)
+	if cells.Width(msg) > w {
+		lines = cells.Wrap(msg, w)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -71,7 +73,7 @@ func center(msg string, w, h int) string {
 		out = append(out, "")
 	}
 	for _, l := range lines {
-		out = append(out, repeat(" ", (w-width(l))/2)+l)
+		out = append(out, cells.Repeat(" ", (w-cells.Width(l))/2)+l)
 	}
 	return joinLines(out)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -180,7 +181,7 @@ func (a App) drillView() string {
 	head := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, "Interview drill") +
 		th.Text(theme.TextFaint, fmt.Sprintf("  Kafka %d", d.Kafka()))
 	right := fmt.Sprintf("score %d/%d  seed %d ", r.Right, r.Answered, d.Seed())
-	head = fit(head, max(a.w-width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
+	head = cells.Fit(head, max(a.w-cells.Width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
 	blocks := []block{{Rect{0, 0, a.w, 1}, []string{head}, false}}
 	bodyH := max(a.h-3, 0)
 	if d.Pos() >= d.Len() {
@@ -194,7 +195,7 @@ func (a App) drillView() string {
 		bottom, topH, verdict := a.drillSplit()
 		top := NewTextPane(th)
 		top.SetSize(a.w, topH)
-		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + clean(d.Question().Concept))
+		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + cells.Clean(d.Question().Concept))
 		top.SetContent(nil, textLines(a.drillTop()), noRange)
 		top.off = ds.off
 		top.clamp()
@@ -221,7 +222,7 @@ func (a App) drillView() string {
 		status = th.Render(theme.Open, a.home.status)
 	}
 	if a.showFull {
-		full := splitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
+		full := cells.SplitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
 		n := min(len(full), bodyH)
 		blocks = append(blocks, block{Rect{0, 1 + bodyH - n, a.w, n}, full[:n], false})
 	}
@@ -294,11 +295,11 @@ func (a App) drillTop() []string {
 	// The concept is in the pane's title; the lesson is named once the
 	// question is answered, so it does not give the answer away.
 	var out []string
-	for _, l := range wrap(clean(q.Title), w) {
+	for _, l := range cells.Wrap(cells.Clean(q.Title), w) {
 		out = append(out, p.bold(l))
 	}
 	if q.Setting != "" {
-		out = append(out, wrap(q.Setting, w)...)
+		out = append(out, cells.Wrap(q.Setting, w)...)
 	}
 	if q.Written {
 		out = append(out, th.Text(theme.TextFaint, "An interview question: no simulation state, answer from what you know."))
@@ -320,7 +321,7 @@ func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) 
 	out, result := p.checkpointLines(&cp, w)
 	if q.HintShown && q.Hint != "" {
 		out = append(out, "")
-		for _, l := range wrap("Hint: "+q.Hint, w) {
+		for _, l := range cells.Wrap("Hint: "+q.Hint, w) {
 			out = append(out, th.Text(theme.TextFaint, l))
 		}
 	}
@@ -334,10 +335,10 @@ func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) 
 		}
 		out = append(out, whyNotLines(q, w)...)
 		if q.Ref != "" {
-			out = append(out, wrap("Check it: "+clean(q.Ref), w)...)
+			out = append(out, cells.Wrap("Check it: "+cells.Clean(q.Ref), w)...)
 		}
 		if q.LessonTitle != "" {
-			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+clean(q.LessonTitle)))
+			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+cells.Clean(q.LessonTitle)))
 		}
 	}
 	return indentBy(out, 1), verdict
@@ -361,14 +362,14 @@ func (a App) drillResultLines(r model.DrillResult) []string {
 	} else {
 		out = append(out, "Concepts to revisit:")
 		for _, rv := range r.Revisit {
-			line := th.Glyph(theme.Wrong) + " " + clean(rv.Concept)
+			line := th.Glyph(theme.Wrong) + " " + cells.Clean(rv.Concept)
 			if rv.Missed > 1 {
 				line += fmt.Sprintf(" (%d missed)", rv.Missed)
 			}
 			if rv.LessonTitle != "" && rv.LessonTitle != rv.Concept {
-				line += th.Sym.Sep + "lesson: " + clean(rv.LessonTitle)
+				line += th.Sym.Sep + "lesson: " + cells.Clean(rv.LessonTitle)
 			}
-			for i, l := range wrap(line, w) {
+			for i, l := range cells.Wrap(line, w) {
 				if i > 0 {
 					l = "  " + l
 				}
@@ -396,7 +397,7 @@ func whyNotLines(q model.DrillQuestion, w int) []string {
 		if len(out) == 0 {
 			out = append(out, "Why not the others:")
 		}
-		for j, l := range wrap(itoa(k+1)+") "+clean(why), max(w-2, 8)) {
+		for j, l := range cells.Wrap(itoa(k+1)+") "+cells.Clean(why), max(w-2, 8)) {
 			if j > 0 {
 				l = "   " + l
 			}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -16,7 +17,7 @@ import (
 func stateLines(th *theme.Theme, f *model.Frame, w int) []string {
 	var out []string
 	add := func(s string) {
-		for i, l := range wrap(s, max(w-6, 8)) {
+		for i, l := range cells.Wrap(s, max(w-6, 8)) {
 			if i > 0 {
 				l = "    " + l
 			}
@@ -42,7 +43,7 @@ func stateLines(th *theme.Theme, f *model.Frame, w int) []string {
 }
 
 func producerSummary(th *theme.Theme, p *model.ProducerView) string {
-	parts := []string{"producer " + clean(p.Name)}
+	parts := []string{"producer " + cells.Clean(p.Name)}
 	switch {
 	case p.NotIdempotent:
 		parts = append(parts, "idempotence off")
@@ -52,10 +53,10 @@ func producerSummary(th *theme.Theme, p *model.ProducerView) string {
 		parts = append(parts, "pid "+strconv.FormatInt(p.ProducerID, 10)+" epoch "+strconv.Itoa(int(p.Epoch)))
 	}
 	if p.TransactionalID != "" {
-		parts = append(parts, "transactional.id "+clean(p.TransactionalID))
+		parts = append(parts, "transactional.id "+cells.Clean(p.TransactionalID))
 	}
 	if p.State != "" {
-		parts = append(parts, clean(p.State))
+		parts = append(parts, cells.Clean(p.State))
 	}
 	switch {
 	case p.Crashed:
@@ -64,15 +65,15 @@ func producerSummary(th *theme.Theme, p *model.ProducerView) string {
 		parts = append(parts, th.Glyph(theme.Paused)+" paused")
 	}
 	if p.LastError != "" {
-		parts = append(parts, "error "+clean(p.LastError))
+		parts = append(parts, "error "+cells.Clean(p.LastError))
 	}
 	return strings.Join(parts, ", ")
 }
 
 func coordinatorSummary(c *model.CoordinatorView) string {
-	s := "coordinator of " + clean(c.TxnID) + ": "
+	s := "coordinator of " + cells.Clean(c.TxnID) + ": "
 	if st := c.State(); st != "" {
-		s += clean(st)
+		s += cells.Clean(st)
 	} else {
 		s += "no entry"
 	}
@@ -80,14 +81,14 @@ func coordinatorSummary(c *model.CoordinatorView) string {
 		s += ", pid " + strconv.FormatInt(c.ProducerID, 10) + " epoch " + strconv.Itoa(int(c.Epoch))
 	}
 	if len(c.Partitions) > 0 {
-		s += ", partitions " + clean(strings.Join(c.Partitions, " "))
+		s += ", partitions " + cells.Clean(strings.Join(c.Partitions, " "))
 	}
 	return s
 }
 
 // partitionSummary is a partition's offsets and its last few batches.
 func partitionSummary(p *model.PartitionView) string {
-	s := clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
+	s := cells.Clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
 		", LSO " + strconv.FormatInt(p.LSO, 10)
 	rows := p.Rows
 	const shown = 4
@@ -112,9 +113,9 @@ func rowSummary(r *model.LogRow) string {
 	if r.Kind != model.RowData {
 		return at + r.Kind.String() + " marker pid " + strconv.FormatInt(r.PID, 10)
 	}
-	s := at + clean(strings.Join(r.Values, ","))
+	s := at + cells.Clean(strings.Join(r.Values, ","))
 	if r.PID >= 0 {
-		s += " (pid " + strconv.FormatInt(r.PID, 10) + " seq " + clean(r.Seqs) + ")"
+		s += " (pid " + strconv.FormatInt(r.PID, 10) + " seq " + cells.Clean(r.Seqs) + ")"
 	}
 	if r.Status != model.StatusPlain {
 		s += " " + r.Status.String()
@@ -123,13 +124,13 @@ func rowSummary(r *model.LogRow) string {
 }
 
 func consumerSummary(c *model.ConsumerView) string {
-	s := "consumer " + clean(c.Name) + " (" + clean(c.Isolation) + ")"
+	s := "consumer " + cells.Clean(c.Name) + " (" + cells.Clean(c.Isolation) + ")"
 	if len(c.Records) == 0 {
 		return s + ": nothing read"
 	}
 	var vs []string
 	for _, r := range c.Records {
-		vs = append(vs, clean(r.Value))
+		vs = append(vs, cells.Clean(r.Value))
 	}
 	return s + " read: " + strings.Join(vs, ", ")
 }
@@ -146,12 +147,12 @@ func inFlight(arrows []model.Arrow, actors []model.Actor) string {
 		if broker[n] {
 			return "a broker"
 		}
-		return clean(n)
+		return cells.Clean(n)
 	}
 	var out []string
 	for _, a := range arrows {
 		if a.State == model.ArrowInFlight {
-			out = append(out, name(a.From)+" -> "+name(a.To)+" "+clean(a.Label))
+			out = append(out, name(a.From)+" -> "+name(a.To)+" "+cells.Clean(a.Label))
 		}
 	}
 	return strings.Join(out, "; ")

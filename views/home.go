@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/paginator"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/internal/inputguard"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
@@ -160,7 +161,7 @@ func (h Home) aboutLines() []string {
 	}
 	w := min(h.w-4, maxProse)
 	out := []string{""}
-	for _, l := range wrap(li.Title+": "+li.Summary, w) {
+	for _, l := range cells.Wrap(li.Title+": "+li.Summary, w) {
 		out = append(out, "  "+l)
 	}
 	return out
@@ -295,7 +296,7 @@ func (h Home) HelpKeys() []key.Binding {
 func (h Home) entries() string {
 	var parts []string
 	if li, ok := h.find(h.cont); ok && h.cont != "" {
-		parts = append(parts, h.th.AccentText.Render("c")+" continue "+h.th.Bold.Render(clean(li.Title))+
+		parts = append(parts, h.th.AccentText.Render("c")+" continue "+h.th.Bold.Render(cells.Clean(li.Title))+
 			h.th.Faint.Render(fmt.Sprintf(" at step %d of %d", h.contPlace.At, li.Steps)))
 	}
 	if h.drill {
@@ -316,8 +317,8 @@ func (h Home) View() string {
 		return ""
 	}
 	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
-	lines := []string{clip(title, h.w, h.th.Sym.Ellipsis), clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
-	lines = append(lines, splitLines(h.list.View())...)
+	lines := []string{cells.Clip(title, h.w, h.th.Sym.Ellipsis), cells.Clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
+	lines = append(lines, cells.SplitLines(h.list.View())...)
 	if n := h.aboutHeight(); n > 0 {
 		for _, l := range h.aboutLines()[:n] {
 			lines = append(lines, h.th.Faint.Render(l))
@@ -346,7 +347,7 @@ func (d lessonDelegate) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
 func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list.Item) {
 	th := d.th
 	if lv, ok := item.(levelItem); ok {
-		fmt.Fprint(out, clip("  "+th.Header.Render(" "+clean(string(lv))+" "), m.Width(), th.Sym.Ellipsis))
+		fmt.Fprint(out, cells.Clip("  "+th.Header.Render(" "+cells.Clean(string(lv))+" "), m.Width(), th.Sym.Ellipsis))
 		return
 	}
 	it, ok := item.(lessonItem)
@@ -361,9 +362,9 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	}
 	num := "   "
 	if it.num > 0 {
-		num = padLeft(itoa(it.num), 2) + "."
+		num = cells.PadLeft(itoa(it.num), 2) + "."
 	}
-	title := clean(it.Title)
+	title := cells.Clean(it.Title)
 	var right string
 	if sel {
 		title = th.AccentText.Render(title)
@@ -385,7 +386,7 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	}
 	line1 := cursor + num + " " + title
 	if right != "" {
-		line1 = fit(line1, max(lw-width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
+		line1 = cells.Fit(line1, max(lw-cells.Width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
 	}
-	fmt.Fprint(out, clip(line1, lw, th.Sym.Ellipsis))
+	fmt.Fprint(out, cells.Clip(line1, lw, th.Sym.Ellipsis))
 }

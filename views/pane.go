@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -311,7 +312,7 @@ func (p Pane) render() []string {
 	out := make([]string, 0, p.h)
 	if p.w < 2 || p.h < 2 {
 		for range p.h {
-			out = append(out, repeat(" ", p.w))
+			out = append(out, cells.Repeat(" ", p.w))
 		}
 		return out
 	}
@@ -327,23 +328,23 @@ func (p Pane) render() []string {
 	// Top border with the title.
 	title := ""
 	if p.title != "" && inner >= 4 {
-		title = " " + clip(p.title, inner-3, ell) + " "
+		title = " " + cells.Clip(p.title, inner-3, ell) + " "
 	}
 	top := box.TopLeft + box.Horizontal
 	if inner < 1 {
 		top = box.TopLeft
 	}
-	out = append(out, bs(top)+title+bs(repeat(box.Horizontal, inner-1-width(title))+box.TopRight))
+	out = append(out, bs(top)+title+bs(cells.Repeat(box.Horizontal, inner-1-cells.Width(title))+box.TopRight))
 
 	rows := p.h - 2
 	for i := 0; i < rows && i < len(p.header); i++ {
-		out = append(out, v+fit(p.header[i], inner, ell)+v)
+		out = append(out, v+cells.Fit(p.header[i], inner, ell)+v)
 	}
 	bh := p.bodyHeight()
 	n := p.body.Len()
 	rowsLeft := bh
 	if h, ok := p.sticky(p.off); ok {
-		out = append(out, v+fit(h, inner, ell)+v)
+		out = append(out, v+cells.Fit(h, inner, ell)+v)
 		rowsLeft--
 	}
 	for i := 0; i < rowsLeft; i++ {
@@ -351,7 +352,7 @@ func (p Pane) render() []string {
 		if j := p.off + i; j < n {
 			s = p.body.Line(j)
 		}
-		out = append(out, v+fit(s, inner, ell)+v)
+		out = append(out, v+cells.Fit(s, inner, ell)+v)
 	}
 
 	// Bottom border with the scroll position.
@@ -366,18 +367,18 @@ func (p Pane) render() []string {
 		}
 		last := min(p.off+rowsLeft, n)
 		info = " " + up + " " + strconv.Itoa(p.off+1) + "-" + strconv.Itoa(last) + "/" + strconv.Itoa(n) + " " + down + " "
-		if width(info) > inner-2 {
+		if cells.Width(info) > inner-2 {
 			info = ""
 		}
 	}
 	// The footer goes after one cell of border, as the title does.
 	lead, foot := "", ""
-	if p.footer != "" && inner-width(info) >= 8 {
-		lead, foot = box.Horizontal, " "+clip(p.footer, inner-width(info)-5, ell)+" "
+	if p.footer != "" && inner-cells.Width(info) >= 8 {
+		lead, foot = box.Horizontal, " "+cells.Clip(p.footer, inner-cells.Width(info)-5, ell)+" "
 	}
-	used := width(lead) + width(foot) + width(info)
+	used := cells.Width(lead) + cells.Width(foot) + cells.Width(info)
 	fill := max(inner-used-1, 0)
-	out = append(out, bs(box.BottomLeft+lead)+foot+bs(repeat(box.Horizontal, fill))+info+bs(repeat(box.Horizontal, inner-fill-used)+box.BottomRight))
+	out = append(out, bs(box.BottomLeft+lead)+foot+bs(cells.Repeat(box.Horizontal, fill))+info+bs(cells.Repeat(box.Horizontal, inner-fill-used)+box.BottomRight))
 	return out
 }
 

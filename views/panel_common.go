@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -22,7 +23,7 @@ type painter struct {
 // cache. The lines are shared: do not change them.
 func (p painter) wrap(s string, w int) []string {
 	if p.cache == nil {
-		return wrap(s, w)
+		return cells.Wrap(s, w)
 	}
 	return p.cache.wrap(s, w)
 }
@@ -34,7 +35,7 @@ func (p painter) mark(changed bool) string {
 		return "  "
 	}
 	g := p.th.Glyph(theme.Changed)
-	return p.th.Render(theme.Changed, g) + repeat(" ", 2-width(g))
+	return p.th.Render(theme.Changed, g) + cells.Repeat(" ", 2-cells.Width(g))
 }
 
 func (p painter) muted(s string) string { return p.th.Render(theme.Muted, s) }
@@ -80,7 +81,7 @@ func itoa(n int) string  { return strconv.Itoa(n) }
 func i64(n int64) string { return strconv.FormatInt(n, 10) }
 func digits(n int64) int { return len(i64(n)) }
 func padRight(s string, w int) string {
-	if n := w - width(s); n > 0 {
+	if n := w - cells.Width(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
@@ -117,7 +118,7 @@ func columns(cols []Content, colW, gap int, tail string) Content {
 	for _, c := range cols {
 		n = max(n, c.Len())
 	}
-	return &columnLines{cols: cols, n: n, colW: colW, sep: repeat(" ", gap), tail: tail}
+	return &columnLines{cols: cols, n: n, colW: colW, sep: cells.Repeat(" ", gap), tail: tail}
 }
 
 type columnLines struct {
@@ -161,9 +162,9 @@ func (c *columnLines) join(cell func(Content) string) string {
 		}
 		s := cell(col)
 		if j == len(c.cols)-1 {
-			b.WriteString(clip(s, c.colW, c.tail))
+			b.WriteString(cells.Clip(s, c.colW, c.tail))
 		} else {
-			b.WriteString(fit(s, c.colW, c.tail))
+			b.WriteString(cells.Fit(s, c.colW, c.tail))
 		}
 	}
 	return b.String()
@@ -192,11 +193,11 @@ func (p painter) columns(minW, gap, n int) (int, painter) {
 // An item wider than a whole line is left for the pane to clip.
 func (p painter) flow(lead string, items []string, sep string, indent int) []string {
 	var out []string
-	line, lw := lead, width(lead)
-	pad, sw := repeat(" ", indent), width(sep)
+	line, lw := lead, cells.Width(lead)
+	pad, sw := cells.Repeat(" ", indent), cells.Width(sep)
 	empty := true // no item on the line yet
 	for _, it := range items {
-		iw := width(it)
+		iw := cells.Width(it)
 		switch {
 		case !empty && lw+sw+iw <= p.w:
 			line += sep

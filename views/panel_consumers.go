@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -36,16 +37,16 @@ func (p painter) groupLines(gs []model.GroupView) (sections, Range) {
 		g := &gs[i]
 		from := len(out)
 		heads = append(heads, from)
-		out = append(out, p.mark(g.Changed)+p.bold("Group "+clean(g.ID)+" offsets")+
+		out = append(out, p.mark(g.Changed)+p.bold("Group "+cells.Clean(g.ID)+" offsets")+
 			p.muted(" (generation "+itoa(int(g.Generation))+")"))
 		committed := make([]string, len(g.Committed))
 		for j, c := range g.Committed {
-			committed[j] = p.th.Render(theme.Committed, clean(c.Partition)+":"+i64(c.Offset))
+			committed[j] = p.th.Render(theme.Committed, cells.Clean(c.Partition)+":"+i64(c.Offset))
 		}
 		out = append(out, p.offsetsRow("    committed      ", committed)...)
 		pending := make([]string, len(g.Pending))
 		for j, o := range g.Pending {
-			pending[j] = p.th.Render(theme.Open, clean(o.Partition)+":"+i64(o.Offset)) + p.muted(" pid "+i64(o.ProducerID))
+			pending[j] = p.th.Render(theme.Open, cells.Clean(o.Partition)+":"+i64(o.Offset)) + p.muted(" pid "+i64(o.ProducerID))
 		}
 		out = append(out, p.offsetsRow("    pending (txn)  ", pending)...)
 		if g.Changed && anchor.From < 0 {
@@ -119,7 +120,7 @@ func (c *consumerCol) Line(i int) string {
 	r := &c.recs[i-len(c.head)]
 	// One cell of indent under "returned N records:", not two: side by
 	// side, "▸ orders-0@0 order-42" must fit a narrow column whole.
-	return " " + c.p.mark(r.Changed) + c.p.muted(clean(r.Partition)+"@"+i64(r.Offset)) + " " + clean(r.Value)
+	return " " + c.p.mark(r.Changed) + c.p.muted(cells.Clean(r.Partition)+"@"+i64(r.Offset)) + " " + cells.Clean(r.Value)
 }
 
 // StickyAt keeps the consumer's name and isolation level in view while
@@ -141,19 +142,19 @@ func (c *consumerCol) anchor() Range {
 
 func (p painter) consumerLines(c *model.ConsumerView) *consumerCol {
 	th := p.th
-	iso := clean(c.Isolation)
+	iso := cells.Clean(c.Isolation)
 	k := theme.Open
 	if c.ReadCommitted {
 		k = theme.Committed
 	}
-	out := []string{p.mark(c.Changed) + p.bold(clean(c.Name)), "  " + th.RenderBold(k, iso)}
+	out := []string{p.mark(c.Changed) + p.bold(cells.Clean(c.Name)), "  " + th.RenderBold(k, iso)}
 	if c.Group != "" {
-		out = append(out, "  group "+clean(c.Group))
+		out = append(out, "  group "+cells.Clean(c.Group))
 	}
 	if len(c.Positions) > 0 {
 		ps := make([]string, len(c.Positions))
 		for i, po := range c.Positions {
-			ps[i] = clean(po.Partition) + ":" + i64(po.Offset)
+			ps[i] = cells.Clean(po.Partition) + ":" + i64(po.Offset)
 		}
 		out = append(out, p.flow("  position ", ps, " ", 4)...)
 	}

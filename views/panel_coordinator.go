@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -49,10 +50,10 @@ func coordinatorContent(f *model.Frame, p painter) ([]string, Content, Range) {
 
 func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, Range) {
 	th := p.th
-	out := []string{p.mark(c.Changed) + p.bold("transactional.id "+clean(c.TxnID))}
-	where := "  coordinator " + clean(c.Partition)
+	out := []string{p.mark(c.Changed) + p.bold("transactional.id "+cells.Clean(c.TxnID))}
+	where := "  coordinator " + cells.Clean(c.Partition)
 	if c.Broker != "" {
-		where += p.muted(" led by ") + clean(c.Broker)
+		where += p.muted(" led by ") + cells.Clean(c.Broker)
 	}
 	out = append(out, where)
 	if c.ProducerID >= 0 {
@@ -62,26 +63,26 @@ func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, Range) {
 	if c.Loading && c.Current < 0 {
 		// A new coordinator reading the log: no state yet, and no
 		// partition list to show either.
-		out = append(out, p.flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+clean(c.Partition)+")"),
+		out = append(out, p.flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+cells.Clean(c.Partition)+")"),
 			p.muted("answers COORDINATOR_LOAD_IN_PROGRESS(14)")}, " ", 4)...)
 		out = append(out, p.stateMachine(c)...)
 		out = append(out, "  partitions in txn: "+p.muted("(loading)"))
 	} else {
-		out = append(out, "  state "+th.RenderBold(toneKind(c.Tone), "["+clean(c.State())+"]"))
+		out = append(out, "  state "+th.RenderBold(toneKind(c.Tone), "["+cells.Clean(c.State())+"]"))
 		out = append(out, p.stateMachine(c)...)
 	}
 	parts := p.muted("none")
 	if len(c.Partitions) > 0 {
 		cl := make([]string, len(c.Partitions))
 		for i, s := range c.Partitions {
-			cl[i] = clean(s)
+			cl[i] = cells.Clean(s)
 		}
 		parts = strings.Join(cl, ", ")
 	}
 	if !c.Loading || c.Current >= 0 {
 		out = append(out, "  partitions in txn: "+parts)
 	}
-	out = append(out, "  "+p.muted("writes to "+clean(c.Partition)+":"))
+	out = append(out, "  "+p.muted("writes to "+cells.Clean(c.Partition)+":"))
 	if len(c.Writes) == 0 {
 		out = append(out, "    "+p.muted("(none yet)"))
 	}
@@ -123,8 +124,8 @@ func (p painter) stateMachine(c *model.CoordinatorView) []string {
 	names := make([]string, len(c.States))
 	widths := make([]int, len(c.States))
 	for i, s := range c.States {
-		names[i] = clean(s)
-		widths[i] = width(names[i])
+		names[i] = cells.Clean(s)
+		widths[i] = cells.Width(names[i])
 	}
 	tok := func(i int) string {
 		if i == c.Current {
@@ -152,11 +153,11 @@ func (p painter) stateMachine(c *model.CoordinatorView) []string {
 			continue
 		}
 		a := p.muted(v.right)
-		row0 := "  " + repeat(" ", shift) + tok(stEmpty) + a + tok(stOngoing) + a + tok(stPrepareCommit) + a + tok(stCompleteCommit)
-		row1 := "  " + repeat(" ", branch) + p.muted(v.down) + tok(stPrepareAbort) +
-			repeat(" ", max(w(stPrepareCommit)-w(stPrepareAbort), 0)) + a + tok(stCompleteAbort)
-		row2 := "  " + tok(stPrepareEpochFence) + repeat(" ", max(branch-w(stPrepareEpochFence), 0)) + p.muted(v.up) +
-			repeat(" ", w(stPrepareCommit)+al) + tok(stDead)
+		row0 := "  " + cells.Repeat(" ", shift) + tok(stEmpty) + a + tok(stOngoing) + a + tok(stPrepareCommit) + a + tok(stCompleteCommit)
+		row1 := "  " + cells.Repeat(" ", branch) + p.muted(v.down) + tok(stPrepareAbort) +
+			cells.Repeat(" ", max(w(stPrepareCommit)-w(stPrepareAbort), 0)) + a + tok(stCompleteAbort)
+		row2 := "  " + tok(stPrepareEpochFence) + cells.Repeat(" ", max(branch-w(stPrepareEpochFence), 0)) + p.muted(v.up) +
+			cells.Repeat(" ", w(stPrepareCommit)+al) + tok(stDead)
 		return []string{row0, row1, row2}
 	}
 	cols := 1

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -27,16 +28,16 @@ func detailContent(f *model.Frame, p painter) Content {
 	if f.Step > 0 {
 		head = "Step " + itoa(f.Step) + "/" + itoa(f.Steps)
 		if f.Title != "" {
-			head += ": " + clean(f.Title)
+			head += ": " + cells.Clean(f.Title)
 		}
 	}
-	out = append(out, p.bold(clip(head, w, th.Sym.Ellipsis)), "")
+	out = append(out, p.bold(cells.Clip(head, w, th.Sym.Ellipsis)), "")
 	section := func(title, text string, k theme.Kind) {
 		if strings.TrimSpace(text) == "" {
 			return
 		}
 		out = append(out, th.RenderBold(k, title))
-		out = append(out, wrap(text, w)...)
+		out = append(out, cells.Wrap(text, w)...)
 		out = append(out, "")
 	}
 	section("More about this step", f.More, theme.Plain)
@@ -53,7 +54,7 @@ func detailContent(f *model.Frame, p painter) Content {
 
 	n := max(0, min(f.NewEvents, len(f.Events)))
 	out = append(out, th.RenderBold(theme.Plain, "What the simulation logged in this step"))
-	out = append(out, wrap("One line per event, as in a transcript: the time in milliseconds, who acted, "+
+	out = append(out, cells.Wrap("One line per event, as in a transcript: the time in milliseconds, who acted, "+
 		"what happened. mN numbers the messages on the network, in the order they were sent. "+
 		"The brackets name where Kafka decides, a class and method (such as "+
 		"[ProducerAppendInfo.checkSequence: ...]), a KIP or a JIRA; 'eoslab help rules' lists them all. "+
@@ -83,7 +84,7 @@ const SeedArticles = "The articles: \"Demystifying Kafka's Exactly-Once Semantic
 // wrapMuted wraps a text in the muted style, a line at a time.
 func (p painter) wrapMuted(text string, w int) []string {
 	var out []string
-	for _, l := range wrap(text, w) {
+	for _, l := range cells.Wrap(text, w) {
 		out = append(out, p.muted(l))
 	}
 	return out
@@ -92,7 +93,7 @@ func (p painter) wrapMuted(text string, w int) []string {
 // keyLines lists every key of the player, "key  what it does", in as many
 // columns as the width holds, each group of keys in order.
 func (p painter) keyLines(groups [][]key.Binding) []string {
-	var cells [][2]string
+	var pairs [][2]string
 	kw, dw := 0, 0
 	for _, g := range groups {
 		for _, b := range g {
@@ -100,16 +101,16 @@ func (p painter) keyLines(groups [][]key.Binding) []string {
 			if h.Key == "" {
 				continue
 			}
-			cells = append(cells, [2]string{h.Key, h.Desc})
-			kw, dw = max(kw, width(h.Key)), max(dw, width(h.Desc))
+			pairs = append(pairs, [2]string{h.Key, h.Desc})
+			kw, dw = max(kw, cells.Width(h.Key)), max(dw, cells.Width(h.Desc))
 		}
 	}
 	colW := kw + 2 + dw
 	const gap = 4
 	k := columnCount(p.w-2, colW, gap, 4)
-	rows := (len(cells) + k - 1) / max(k, 1)
+	rows := (len(pairs) + k - 1) / max(k, 1)
 	out := make([]string, rows)
-	for i, c := range cells {
+	for i, c := range pairs {
 		r, col := i%rows, i/rows
 		cell := p.th.Text(theme.TextAccent, padRight(c[0], kw)) + "  " + c[1]
 		if col < k-1 {
@@ -178,12 +179,12 @@ func (p painter) glyphLines() []string {
 func (p painter) legendTable(rows [][2]string) []string {
 	kw := 0
 	for _, r := range rows {
-		kw = max(kw, width(r[0]))
+		kw = max(kw, cells.Width(r[0]))
 	}
 	var out []string
 	for _, r := range rows {
-		for i, l := range wrap(r[1], max(p.w-kw-4, 12)) {
-			lead := repeat(" ", kw)
+		for i, l := range cells.Wrap(r[1], max(p.w-kw-4, 12)) {
+			lead := cells.Repeat(" ", kw)
 			if i == 0 {
 				lead = padRight(r[0], kw)
 			}

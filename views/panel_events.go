@@ -3,6 +3,7 @@ package views
 import (
 	"strconv"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -81,7 +82,7 @@ func learnerEvents(f *model.Frame, p painter) ([]string, Content, Range) {
 			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
 		}
 		last = e.Time
-		text := clean(e.Actor) + " " + clean(e.Text)
+		text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
 		if why := e.Why; why != "" && !e.Violation {
 			text += " (" + why + ")"
 		}

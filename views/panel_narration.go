@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -75,7 +76,7 @@ func (p painter) narrationColumns(f *model.Frame) Content {
 		if i < len(right) {
 			r = right[i]
 		}
-		out[i] = fit(l, leftW, "") + " " + rule + " " + r
+		out[i] = cells.Fit(l, leftW, "") + " " + rule + " " + r
 	}
 	return indent(out)
 }
@@ -89,14 +90,14 @@ func (p painter) columnsAnchor(f *model.Frame) Range {
 func progress(th *theme.Theme, step, steps, w int) string {
 	label := "step " + itoa(step) + "/" + itoa(steps)
 	s := th.Text(theme.TextBold, label)
-	barW := min(w-width(label)-8, 30)
+	barW := min(w-cells.Width(label)-8, 30)
 	if barW < 5 || steps <= 0 {
 		return s
 	}
 	done := max(0, min(step*barW/steps, barW))
 	pct := max(0, min(step*100/steps, 100))
-	return s + "  " + th.Text(theme.TextBarDone, repeat(th.Sym.BarFull, done)) + th.Text(theme.TextBarLeft, repeat(th.Sym.BarEmpty, barW-done)) +
-		" " + padLeft(itoa(pct), 3) + "%"
+	return s + "  " + th.Text(theme.TextBarDone, cells.Repeat(th.Sym.BarFull, done)) + th.Text(theme.TextBarLeft, cells.Repeat(th.Sym.BarEmpty, barW-done)) +
+		" " + cells.PadLeft(itoa(pct), 3) + "%"
 }
 
 // textLines is the violations and the narration: the step's title, in
@@ -105,7 +106,7 @@ func (p painter) textLines(f *model.Frame, w int) []string {
 	th := p.th
 	var out []string
 	for _, v := range distinctViolations(f.Violations) {
-		for i, l := range wrap(th.Glyph(theme.Violated)+" violated: "+v, w) {
+		for i, l := range cells.Wrap(th.Glyph(theme.Violated)+" violated: "+v, w) {
 			if i > 0 {
 				l = "  " + l
 			}
@@ -117,7 +118,7 @@ func (p painter) textLines(f *model.Frame, w int) []string {
 	}
 	// The step's title is drawn in bold when it fits on one line.
 	if f.Title != "" {
-		if t := wrap(f.Title, w); len(t) == 1 {
+		if t := cells.Wrap(f.Title, w); len(t) == 1 {
 			out = append(out, p.bold(t[0]))
 		} else {
 			out = append(out, t...)
@@ -127,7 +128,7 @@ func (p painter) textLines(f *model.Frame, w int) []string {
 		}
 		out = append(out, "")
 	}
-	return append(out, wrap(f.Narration, w)...)
+	return append(out, cells.Wrap(f.Narration, w)...)
 }
 
 // checkpointLines draws the question and choices and, once answered, the
@@ -139,7 +140,7 @@ func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result 
 	if prompt == "" {
 		prompt = "What happens next?"
 	}
-	q := wrap(th.Sym.Question+" "+prompt+" "+cp.Question, w)
+	q := cells.Wrap(th.Sym.Question+" "+prompt+" "+cp.Question, w)
 	// The first words are the fixed prompt, drawn in the accent.
 	lead := th.Sym.Question + " " + prompt
 	for i, l := range q {
@@ -173,12 +174,12 @@ func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result 
 			lead = th.Glyph(theme.Paused) + " "
 			text += " (your answer, locked)"
 		}
-		lw := max(w-width(lead), 8)
-		for j, l := range wrap(text, lw) {
+		lw := max(w-cells.Width(lead), 8)
+		for j, l := range cells.Wrap(text, lw) {
 			if j == 0 {
 				out = append(out, render(lead+l))
 			} else {
-				out = append(out, render(repeat(" ", width(lead)+3)+l))
+				out = append(out, render(cells.Repeat(" ", cells.Width(lead)+3)+l))
 			}
 		}
 	}
@@ -193,7 +194,7 @@ func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result 
 		right += ") " + cp.Choices[cp.Correct-1]
 	}
 	verdict := func(k theme.Kind, s string) {
-		for _, l := range wrap(th.Glyph(k)+" "+s, w) {
+		for _, l := range cells.Wrap(th.Glyph(k)+" "+s, w) {
 			result = append(result, th.Render(k, l))
 		}
 	}
@@ -207,7 +208,7 @@ func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result 
 	default:
 		verdict(theme.Wrong, "not quite: "+right)
 	}
-	result = append(result, wrap(cp.Explanation, w)...)
+	result = append(result, cells.Wrap(cp.Explanation, w)...)
 	return out, result
 }
 

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -89,7 +90,7 @@ func newPartLog(pv *model.PartitionView, p painter) *partLog {
 	l.offW = max(3, 2*digits(maxOff)+2)
 	l.pidW = max(6, digits(maxPID)+1+digits(int64(maxEpoch)))
 	l.seqW = min(l.seqW, 11)
-	l.statW = width(p.th.Tag(theme.Committed))
+	l.statW = cells.Width(p.th.Tag(theme.Committed))
 	l.showPID, l.showSeq = true, true
 	fixed := func() int {
 		n := 2 + l.offW + 2 + 2 + l.statW
@@ -169,9 +170,9 @@ func (l *partLog) Line(i int) string {
 	it := l.items[i]
 	switch it.kind {
 	case piTitle:
-		s := p.mark(pv.Changed) + p.bold(clean(pv.Name))
+		s := p.mark(pv.Changed) + p.bold(cells.Clean(pv.Name))
 		if pv.Leader != "" {
-			s += p.muted(" @ " + clean(pv.Leader))
+			s += p.muted(" @ " + cells.Clean(pv.Leader))
 		}
 		return s + "   LEO " + i64(pv.LEO) + p.muted(th.Sym.Sep) + "HW " + i64(pv.HW) + p.muted(th.Sym.Sep) + "LSO " + i64(pv.LSO)
 	case piHeads:
@@ -222,7 +223,7 @@ func (l *partLog) cells(off, pid, seq, val, status string) string {
 		b.WriteString(padRight(seq, l.seqW))
 		b.WriteString("  ")
 	}
-	b.WriteString(fit(val, l.valW, l.p.th.Sym.Ellipsis))
+	b.WriteString(cells.Fit(val, l.valW, l.p.th.Sym.Ellipsis))
 	b.WriteString("  ")
 	b.WriteString(status)
 	return b.String()
@@ -235,9 +236,9 @@ func (l *partLog) rowLine(r *model.LogRow) string {
 	if r.Kind == model.RowData {
 		vals := make([]string, len(r.Values))
 		for i, v := range r.Values {
-			vals[i] = clean(v)
+			vals[i] = cells.Clean(v)
 		}
-		val = fit(strings.Join(vals, ", "), l.valW, th.Sym.Ellipsis)
+		val = cells.Fit(strings.Join(vals, ", "), l.valW, th.Sym.Ellipsis)
 		if r.Status == model.StatusAborted {
 			val = th.Render(theme.Aborted, val)
 		}
@@ -246,13 +247,13 @@ func (l *partLog) rowLine(r *model.LogRow) string {
 		if r.Kind == model.RowAbort {
 			mk = theme.Aborted
 		}
-		val = th.RenderBold(mk, fit(r.Kind.String()+" marker", l.valW, ""))
+		val = th.RenderBold(mk, cells.Fit(r.Kind.String()+" marker", l.valW, ""))
 	}
 	status := th.Tag(k)
 	if k == theme.Plain {
 		status = p.muted(th.Glyph(theme.Plain) + " plain")
 	}
-	line := l.cells(r.Offsets(), pidEpoch(r.PID, r.Epoch), clean(r.Seqs), val, status)
+	line := l.cells(r.Offsets(), pidEpoch(r.PID, r.Epoch), cells.Clean(r.Seqs), val, status)
 	if r.Changed {
 		return p.mark(true) + th.Render(theme.Changed, line[2:l.offW+2]) + line[l.offW+2:]
 	}
@@ -272,8 +273,8 @@ func (l *partLog) boundaryLine(it pitem) string {
 		label, k = "HW "+i64(pv.HW)+": read_uncommitted reads below", theme.InFlight
 	}
 	b := th.Sym.Boundary
-	s := "  " + repeat(b, 2) + " " + label + " "
-	return th.Render(k, s+repeat(b, p.w-width(s)))
+	s := "  " + cells.Repeat(b, 2) + " " + label + " "
+	return th.Render(k, s+cells.Repeat(b, p.w-cells.Width(s)))
 }
 
 // partitionsContent draws every partition log, side by side when the pane

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -57,9 +58,9 @@ func producersContent(f *model.Frame, p painter) ([]string, Content, Range) {
 
 func (p painter) producerLines(pr model.ProducerView) []string {
 	th := p.th
-	lines := []string{p.mark(pr.Changed) + p.bold(clean(pr.Name))}
+	lines := []string{p.mark(pr.Changed) + p.bold(cells.Clean(pr.Name))}
 	if pr.TransactionalID != "" {
-		lines = append(lines, p.flow("  transactional.id ", []string{clean(pr.TransactionalID)}, "", 4)...)
+		lines = append(lines, p.flow("  transactional.id ", []string{cells.Clean(pr.TransactionalID)}, "", 4)...)
 	} else {
 		lines = append(lines, "  "+p.muted("no transactional.id"))
 	}
@@ -72,12 +73,12 @@ func (p painter) producerLines(pr model.ProducerView) []string {
 		lines = append(lines, p.flow("  ", []string{"producerId " + p.bold(i64(pr.ProducerID)), "epoch " + p.bold(itoa(int(pr.Epoch)))}, "  ", 2)...)
 	}
 	if pr.State != "" && !pr.NotIdempotent {
-		lines = append(lines, p.flow("  state ", []string{th.Render(toneKind(pr.StateTone), clean(pr.State))}, "", 4)...)
+		lines = append(lines, p.flow("  state ", []string{th.Render(toneKind(pr.StateTone), cells.Clean(pr.State))}, "", 4)...)
 	}
 	if len(pr.NextSeq) > 0 && !pr.NotIdempotent {
 		parts := make([]string, len(pr.NextSeq))
 		for i, s := range pr.NextSeq {
-			parts[i] = clean(s.Partition) + ":" + itoa(int(s.Seq))
+			parts[i] = cells.Clean(s.Partition) + ":" + itoa(int(s.Seq))
 		}
 		lines = append(lines, p.flow("  next seq ", parts, "  ", 4)...)
 	}
@@ -98,7 +99,7 @@ func (p painter) producerLines(pr model.ProducerView) []string {
 		lines = append(lines, p.flow("  ", tags, "  ", 2)...)
 	}
 	if pr.LastError != "" {
-		lines = append(lines, p.flow("  last error ", []string{th.Mark(toneKind(pr.ErrorTone), clean(pr.LastError))}, "", 4)...)
+		lines = append(lines, p.flow("  last error ", []string{th.Mark(toneKind(pr.ErrorTone), cells.Clean(pr.LastError))}, "", 4)...)
 	}
 	return lines
 }
@@ -138,7 +139,7 @@ func (p painter) costLines(c *model.CostView) (lines []string, rows []Range) {
 	nameW := len("Cost")
 	maxTotal := 0
 	for i := range c.Rows {
-		nameW = max(nameW, min(width(clean(c.Rows[i].Client)), costNameMax))
+		nameW = max(nameW, min(cells.Width(cells.Clean(c.Rows[i].Client)), costNameMax))
 		maxTotal = max(maxTotal, c.Rows[i].Total)
 	}
 	totalW := max(len("total"), len(itoa(maxTotal)))
@@ -161,12 +162,12 @@ func (p painter) costBar(total, maxTotal, barW int) string {
 	if maxTotal > 0 && total > 0 {
 		n = max(1, (total*barW+maxTotal/2)/maxTotal)
 	}
-	return p.th.Text(theme.TextBarDone, repeat(p.th.Sym.BarFull, n)) + repeat(" ", barW-n)
+	return p.th.Text(theme.TextBarDone, cells.Repeat(p.th.Sym.BarFull, n)) + cells.Repeat(" ", barW-n)
 }
 
 func (p painter) costName(r *model.CostRow, nameW int) string {
-	name := clip(clean(r.Client), costNameMax, p.th.Sym.Ellipsis)
-	return p.mark(r.Changed) + p.bold(name) + repeat(" ", nameW-width(name))
+	name := cells.Clip(cells.Clean(r.Client), costNameMax, p.th.Sym.Ellipsis)
+	return p.mark(r.Changed) + p.bold(name) + cells.Repeat(" ", nameW-cells.Width(name))
 }
 
 func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []Range) {
@@ -174,13 +175,13 @@ func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 		barW = 0
 	}
 	var b strings.Builder
-	b.WriteString("  " + p.bold("Cost") + repeat(" ", nameW-len("Cost")))
+	b.WriteString("  " + p.bold("Cost") + cells.Repeat(" ", nameW-len("Cost")))
 	for _, col := range costCols {
 		b.WriteString(" " + p.muted(col.head))
 	}
-	b.WriteString(" " + p.muted(padLeft("total", totalW)))
+	b.WriteString(" " + p.muted(cells.PadLeft("total", totalW)))
 	if barW > 0 {
-		b.WriteString(" " + repeat(" ", barW))
+		b.WriteString(" " + cells.Repeat(" ", barW))
 	}
 	b.WriteString(" " + p.muted("WTM") + " " + p.muted("markers"))
 	out := []string{b.String()}
@@ -191,20 +192,20 @@ func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 		b.Reset()
 		b.WriteString(p.costName(r, nameW))
 		for _, col := range costCols {
-			cell := padLeft(itoa(col.n(r)), len(col.head))
+			cell := cells.PadLeft(itoa(col.n(r)), len(col.head))
 			if col.n(r) == 0 {
 				cell = p.muted(cell)
 			}
 			b.WriteString(" " + cell)
 		}
-		b.WriteString(" " + p.bold(padLeft(itoa(r.Total), totalW)))
+		b.WriteString(" " + p.bold(cells.PadLeft(itoa(r.Total), totalW)))
 		if barW > 0 {
 			b.WriteString(" " + p.costBar(r.Total, maxTotal, barW))
 		}
 		if r.Transactional {
-			b.WriteString(" " + padLeft(itoa(r.MarkerRequests), len("WTM")) + " " + padLeft(itoa(r.Markers), len("markers")))
+			b.WriteString(" " + cells.PadLeft(itoa(r.MarkerRequests), len("WTM")) + " " + cells.PadLeft(itoa(r.Markers), len("markers")))
 		} else {
-			b.WriteString(" " + p.muted(padLeft("-", len("WTM"))) + " " + p.muted(padLeft("-", len("markers"))))
+			b.WriteString(" " + p.muted(cells.PadLeft("-", len("WTM"))) + " " + p.muted(cells.PadLeft("-", len("markers"))))
 		}
 		out = append(out, strings.TrimRight(b.String(), " "))
 	}
@@ -219,7 +220,7 @@ func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, 
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		from := len(out)
-		line := p.costName(r, nameW) + " " + p.bold(padLeft(itoa(r.Total), totalW))
+		line := p.costName(r, nameW) + " " + p.bold(cells.PadLeft(itoa(r.Total), totalW))
 		if barW >= costBarMin {
 			line += " " + p.costBar(r.Total, maxTotal, barW)
 		}

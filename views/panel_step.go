@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -101,11 +102,11 @@ func (p painter) packBriefs(blocks []stepBlock, h int) []string {
 		}
 		placed := false
 		for i := range out {
-			need := width(t)
+			need := cells.Width(t)
 			if out[i] != "" {
 				need += len(gap)
 			}
-			if width(out[i])+need <= p.w {
+			if cells.Width(out[i])+need <= p.w {
 				if out[i] != "" {
 					out[i] += gap
 				}
@@ -117,14 +118,14 @@ func (p painter) packBriefs(blocks []stepBlock, h int) []string {
 		if !placed {
 			i := 0
 			for j := range out {
-				if width(out[j]) < width(out[i]) {
+				if cells.Width(out[j]) < cells.Width(out[i]) {
 					i = j
 				}
 			}
 			if out[i] != "" {
 				out[i] += gap
 			}
-			out[i] = fit(out[i]+t, p.w, p.th.Sym.Ellipsis)
+			out[i] = cells.Fit(out[i]+t, p.w, p.th.Sym.Ellipsis)
 		}
 	}
 	return out
@@ -172,10 +173,10 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			if first >= 0 {
 				b.focus = first
 			}
-			b.brief = p.mark(pv.Changed) + p.bold(clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
+			b.brief = p.mark(pv.Changed) + p.bold(cells.Clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
 			if focusRow != nil {
 				b.brief += "@" + focusRow.Offsets() + " " + rowWords(focusRow)
-				b.tiny = p.mark(pv.Changed) + p.bold(clean(pv.Name)) + " @" + focusRow.Offsets() + " " + rowWords(focusRow)
+				b.tiny = p.mark(pv.Changed) + p.bold(cells.Clean(pv.Name)) + " @" + focusRow.Offsets() + " " + rowWords(focusRow)
 			} else {
 				b.brief += p.muted("empty log")
 				b.rows, b.focus = nil, 0
@@ -188,22 +189,22 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			if c.TxnID != s.Name {
 				continue
 			}
-			head := p.mark(c.Changed) + p.bold("txn "+clean(c.TxnID)) + " " +
-				p.th.RenderBold(toneKind(c.Tone), "["+clean(c.State())+"]") + p.muted(" writes to "+clean(c.Partition)+":")
+			head := p.mark(c.Changed) + p.bold("txn "+cells.Clean(c.TxnID)) + " " +
+				p.th.RenderBold(toneKind(c.Tone), "["+cells.Clean(c.State())+"]") + p.muted(" writes to "+cells.Clean(c.Partition)+":")
 			b := stepBlock{head: head}
 			for j, w := range c.Writes {
-				b.rows = append(b.rows, "  "+p.mark(j == len(c.Writes)-1 && c.Changed)+fit(clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis))
+				b.rows = append(b.rows, "  "+p.mark(j == len(c.Writes)-1 && c.Changed)+cells.Fit(cells.Clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis))
 			}
 			for _, w := range c.Appending {
-				b.rows = append(b.rows, "  "+p.mark(c.Changed)+p.th.Render(theme.InFlight, fit(p.th.Sym.Ellipsis+" appending "+clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis)))
+				b.rows = append(b.rows, "  "+p.mark(c.Changed)+p.th.Render(theme.InFlight, cells.Fit(p.th.Sym.Ellipsis+" appending "+cells.Clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis)))
 			}
 			b.focus = len(b.rows) - 1
-			b.brief = p.mark(c.Changed) + p.bold("txn "+clean(c.TxnID))
+			b.brief = p.mark(c.Changed) + p.bold("txn "+cells.Clean(c.TxnID))
 			switch {
 			case len(c.Appending) > 0:
-				b.brief += " " + p.th.Render(theme.InFlight, "appending "+clean(c.Appending[len(c.Appending)-1]))
+				b.brief += " " + p.th.Render(theme.InFlight, "appending "+cells.Clean(c.Appending[len(c.Appending)-1]))
 			case len(c.Writes) > 0:
-				b.brief += " " + clean(c.Writes[len(c.Writes)-1])
+				b.brief += " " + cells.Clean(c.Writes[len(c.Writes)-1])
 			default:
 				b.brief += " " + p.muted("no records")
 			}
@@ -217,12 +218,12 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			}
 			pos := make([]string, len(c.Positions))
 			for j, o := range c.Positions {
-				pos[j] = clean(o.Partition) + ":" + i64(o.Offset)
+				pos[j] = cells.Clean(o.Partition) + ":" + i64(o.Offset)
 			}
 			b := stepBlock{focus: -1}
 			var got []string
 			for j, r := range c.Records {
-				b.rows = append(b.rows, "  "+p.mark(r.Changed)+p.muted("got ")+clean(r.Partition)+"@"+i64(r.Offset)+" "+clean(r.Value))
+				b.rows = append(b.rows, "  "+p.mark(r.Changed)+p.muted("got ")+cells.Clean(r.Partition)+"@"+i64(r.Offset)+" "+cells.Clean(r.Value))
 				if r.Changed && b.focus < 0 {
 					b.focus = j
 				}
@@ -230,23 +231,23 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 					b.last = j
 				}
 				if r.Changed {
-					got = append(got, clean(r.Value))
+					got = append(got, cells.Clean(r.Value))
 				}
 			}
 			if b.focus < 0 {
 				b.focus = max(len(c.Records)-1, 0)
 			}
-			b.brief = p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" ("+clean(c.Isolation)+") ")
+			b.brief = p.mark(c.Changed) + p.bold(cells.Clean(c.Name)) + p.muted(" ("+cells.Clean(c.Isolation)+") ")
 			switch {
 			case len(got) > 0:
 				b.brief += "got " + strings.Join(got, ", ")
 			case len(c.Records) > 0:
 				r := c.Records[len(c.Records)-1]
-				b.brief += p.muted("last got ") + clean(r.Value)
+				b.brief += p.muted("last got ") + cells.Clean(r.Value)
 			default:
 				b.brief += p.muted("got nothing")
 			}
-			b.tiny = strings.Replace(b.brief, p.muted(" ("+clean(c.Isolation)+") "), " ", 1)
+			b.tiny = strings.Replace(b.brief, p.muted(" ("+cells.Clean(c.Isolation)+") "), " ", 1)
 			if len(pos) > 0 {
 				b.brief += p.muted(" at ") + strings.Join(pos, " ")
 			}
@@ -254,7 +255,7 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			// rows; with nothing returned it is the one-line form.
 			b.head = b.brief
 			if len(got) > 0 {
-				b.head = p.mark(c.Changed) + p.bold(clean(c.Name)) + p.muted(" ("+clean(c.Isolation)+") ") +
+				b.head = p.mark(c.Changed) + p.bold(cells.Clean(c.Name)) + p.muted(" ("+cells.Clean(c.Isolation)+") ") +
 					"got " + itoa(len(got)) + " record" + plural(len(got)) + p.muted(" this step")
 			}
 			return b, true
@@ -266,15 +267,15 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			}
 			lines := p.producerLines(pr)
 			b := stepBlock{rows: lines[1:], focus: len(lines) - 2}
-			b.brief = p.mark(pr.Changed) + p.bold(clean(pr.Name))
+			b.brief = p.mark(pr.Changed) + p.bold(cells.Clean(pr.Name))
 			if pr.ProducerID >= 0 {
 				b.brief += " producerId " + i64(pr.ProducerID) + " epoch " + itoa(int(pr.Epoch))
 			}
 			if pr.State != "" {
-				b.brief += " " + p.th.Render(toneKind(pr.StateTone), clean(pr.State))
+				b.brief += " " + p.th.Render(toneKind(pr.StateTone), cells.Clean(pr.State))
 			}
 			if pr.LastError != "" {
-				b.brief += " " + p.th.Render(toneKind(pr.ErrorTone), clean(pr.LastError))
+				b.brief += " " + p.th.Render(toneKind(pr.ErrorTone), cells.Clean(pr.LastError))
 			}
 			// The one-line form leads the full one too: the producer id
 			// and epoch are what a step about a producer is about.
@@ -295,7 +296,7 @@ func rowWords(r *model.LogRow) string {
 	}
 	vals := make([]string, len(r.Values))
 	for i, v := range r.Values {
-		vals[i] = clean(v)
+		vals[i] = cells.Clean(v)
 	}
 	return strings.Join(vals, ",") + " " + r.Status.String()
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -183,8 +184,8 @@ func (t *timeline) layout(actors []model.Actor) {
 	avail := t.p.w - t.gutter
 	fullW, shortW := 0, 0
 	for _, a := range actors {
-		fullW = max(fullW, width(clean(a.Name)))
-		shortW = max(shortW, width(clean(shortName(a))))
+		fullW = max(fullW, cells.Width(cells.Clean(a.Name)))
+		shortW = max(shortW, cells.Width(cells.Clean(shortName(a))))
 	}
 	// A name is at most spacing-1 cells, so that neighbours keep a space
 	// between them.
@@ -199,9 +200,9 @@ func (t *timeline) layout(actors []model.Actor) {
 	t.idx = make(map[string]int, n)
 	t.centers = make([]int, n)
 	for i, a := range actors {
-		t.names[i] = clean(a.Name)
+		t.names[i] = cells.Clean(a.Name)
 		if t.short {
-			t.names[i] = clean(shortName(a))
+			t.names[i] = cells.Clean(shortName(a))
 		}
 		if _, dup := t.idx[a.Name]; !dup {
 			t.idx[a.Name] = i
@@ -221,13 +222,13 @@ func (t *timeline) layout(actors []model.Actor) {
 // fewer rows the header takes, the more messages a small terminal shows.
 func (t *timeline) headerLines(actors []model.Actor) []string {
 	var b strings.Builder
-	b.WriteString(repeat(" ", t.gutter))
+	b.WriteString(cells.Repeat(" ", t.gutter))
 	x := t.gutter
 	for i, name := range t.names {
-		name = clip(name, max(t.spacing-1, 1), t.p.th.Sym.Ellipsis)
-		nw := width(name)
+		name = cells.Clip(name, max(t.spacing-1, 1), t.p.th.Sym.Ellipsis)
+		nw := cells.Width(name)
 		start := max(x, t.centers[i]-nw/2)
-		b.WriteString(repeat(" ", start-x))
+		b.WriteString(cells.Repeat(" ", start-x))
 		b.WriteString(t.p.bold(name))
 		x = start + nw
 	}
@@ -238,18 +239,18 @@ func (t *timeline) headerLines(actors []model.Actor) []string {
 	var key []string
 	for _, a := range actors {
 		if sh := shortName(a); sh != a.Name {
-			key = append(key, t.p.bold(clean(sh))+" "+t.p.muted(clean(a.Name)))
+			key = append(key, t.p.bold(cells.Clean(sh))+" "+t.p.muted(cells.Clean(a.Name)))
 		}
 	}
 	const sep = ", "
 	if laneW := t.p.w - t.laneX; laneW > 0 {
-		if rows := (painter{th: t.p.th, w: laneW}).flow("", key, sep, 0); len(rows) == 1 && width(rows[0]) <= laneW {
-			return []string{names + repeat(" ", t.laneX-x) + rows[0]}
+		if rows := (painter{th: t.p.th, w: laneW}).flow("", key, sep, 0); len(rows) == 1 && cells.Width(rows[0]) <= laneW {
+			return []string{names + cells.Repeat(" ", t.laneX-x) + rows[0]}
 		}
 	}
 	out := []string{names}
 	for _, r := range (painter{th: t.p.th, w: t.p.w - t.gutter}).flow("", key, sep, 0) {
-		out = append(out, repeat(" ", t.gutter)+r)
+		out = append(out, cells.Repeat(" ", t.gutter)+r)
 	}
 	return out
 }
@@ -391,7 +392,7 @@ func (t *timeline) tagsWidth(a *model.Arrow) int {
 	for _, tag := range arrowTags(a, t.p.th) {
 		tw, ok := t.tagW[tag.word]
 		if !ok {
-			tw = width(t.p.th.Glyph(tag.kind) + " " + tag.word)
+			tw = cells.Width(t.p.th.Glyph(tag.kind) + " " + tag.word)
 			t.tagW[tag.word] = tw
 		}
 		w += tw
@@ -408,13 +409,13 @@ func (t *timeline) errWidth(a *model.Arrow) int {
 	if !a.Error {
 		return 0
 	}
-	return width(t.p.th.Glyph(theme.Aborted)) + 1
+	return cells.Width(t.p.th.Glyph(theme.Aborted)) + 1
 }
 
 // labelText is the message's label after its tags: the error mark and
 // the text, made safe to draw.
 func (t *timeline) labelText(a *model.Arrow) string {
-	text := clean(a.Label)
+	text := cells.Clean(a.Label)
 	if a.Error {
 		text = t.p.th.Glyph(theme.Aborted) + " " + text
 	}
@@ -482,9 +483,9 @@ func (t *timeline) line(i int) string {
 	a := &t.f.Timeline[row.arrow]
 	gut := t.p.mark(a.Changed)
 	if !row.more && (row.arrow == 0 || t.f.Timeline[row.arrow-1].Step != a.Step) {
-		gut += padLeft(itoa(a.Step), t.gutter-3) + " "
+		gut += cells.PadLeft(itoa(a.Step), t.gutter-3) + " "
 	} else {
-		gut += repeat(" ", t.gutter-2)
+		gut += cells.Repeat(" ", t.gutter-2)
 	}
 	c := t.blank()
 	k := arrowKind(a)
@@ -508,13 +509,13 @@ func (t *timeline) line(i int) string {
 	}
 	first, rest := t.labelText(a), ""
 	if i+1 < len(t.rows) && t.rows[i+1].more || row.more {
-		first, rest = t.splitLabel(a, laneW-width(lead))
+		first, rest = t.splitLabel(a, laneW-cells.Width(lead))
 	}
 	if row.more {
 		// The rest of the label, indented under its start.
-		return s + "  " + paint(k, clip(rest, laneW-2, t.p.th.Sym.Ellipsis))
+		return s + "  " + paint(k, cells.Clip(rest, laneW-2, t.p.th.Sym.Ellipsis))
 	}
-	return s + clip(lead+paint(k, first), laneW, t.p.th.Sym.Ellipsis)
+	return s + cells.Clip(lead+paint(k, first), laneW, t.p.th.Sym.Ellipsis)
 }
 
 // splitLabel cuts a message's label in two at a space: what fits in w
@@ -534,7 +535,7 @@ func (t *timeline) splitLabel(a *model.Arrow, w int) (first, rest string) {
 	// with spaces: a word ansi.Wrap cut at the end of a row would come
 	// back with a space inside it ("ProduceRe sponse"). The first row is
 	// a prefix of the text as wrap cleans it (one space between words).
-	norm := strings.Join(strings.Fields(clean(text)), " ")
+	norm := strings.Join(strings.Fields(cells.Clean(text)), " ")
 	if len(lines[0]) > len(norm) {
 		return lines[0], ""
 	}

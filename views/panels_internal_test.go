@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -69,7 +70,7 @@ func TestTimelineHeaderAndLabels(t *testing.T) {
 			t.Errorf("header %q lacks the key %q", head, a.Short+" "+a.Name)
 		}
 	}
-	if l := body.Line(0); !strings.Contains(l, "epoch=1") || width(l) > 78 {
+	if l := body.Line(0); !strings.Contains(l, "epoch=1") || cells.Width(l) > 78 {
 		t.Errorf("label line %q: clipped or too wide", l)
 	}
 	head, _, _ = timelineContent(f, painter{th: th, w: 160})
@@ -88,8 +89,8 @@ func timelineCells(t *testing.T, f *model.Frame, o theme.Options, w int) (rows [
 	tl.layout(f.Actors)
 	for i := range body.Len() {
 		l := ansi.Strip(body.Line(i))
-		if width(l) > w {
-			t.Fatalf("%d cells: row %d is %d cells: %q", w, i, width(l), l)
+		if cells.Width(l) > w {
+			t.Fatalf("%d cells: row %d is %d cells: %q", w, i, cells.Width(l), l)
 		}
 		var cells []string
 		for _, r := range l {
@@ -279,8 +280,8 @@ func TestCostTableFits(t *testing.T) {
 			p := painter{th: th, w: w}
 			lines, rows := p.costLines(c)
 			for i, l := range lines {
-				if width(l) > w {
-					t.Fatalf("ascii %v width %d: line %d is %d cells: %q", ascii, w, i, width(l), l)
+				if cells.Width(l) > w {
+					t.Fatalf("ascii %v width %d: line %d is %d cells: %q", ascii, w, i, cells.Width(l), l)
 				}
 			}
 			for i, r := range c.Rows {

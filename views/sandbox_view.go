@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -44,7 +45,7 @@ func (s *Sandbox) barLines() []string {
 		if !g.On {
 			st = th.Mark(theme.Violated, "OFF")
 		}
-		label := clean(g.Key) + "=" + clean(g.Value)
+		label := cells.Clean(g.Key) + "=" + cells.Clean(g.Value)
 		if !s.wide() {
 			label = compactGuard(g)
 		}
@@ -74,9 +75,9 @@ func compactGuard(g model.Safeguard) string {
 		return "idempotence"
 	case model.GuardIsolation, model.GuardOffsets:
 		if g.ID == model.GuardOffsets {
-			return "offsets=" + clean(g.Value)
+			return "offsets=" + cells.Clean(g.Value)
 		}
-		return clean(g.Value)
+		return cells.Clean(g.Value)
 	case model.GuardDedup:
 		return "dedup*"
 	case model.GuardFencing:
@@ -187,7 +188,7 @@ func (s *Sandbox) fillList() {
 	var lines []string
 	sel := 0
 	for i, it := range s.waiting {
-		text := it.Kind + " " + clean(it.Text)
+		text := it.Kind + " " + cells.Clean(it.Text)
 		if !it.Timer {
 			text = "m" + strconv.FormatInt(it.ID, 10) + " " + text
 		} else {
@@ -196,7 +197,7 @@ func (s *Sandbox) fillList() {
 		due := th.Text(theme.TextFaint, " (in "+strconv.FormatInt(it.In, 10)+" ms)")
 		if i == s.sel {
 			sel = len(lines)
-			for j, l := range wrap(text, w-2) {
+			for j, l := range cells.Wrap(text, w-2) {
 				lead := "  "
 				if j == 0 {
 					lead = th.Text(theme.TextAccent, s.th.Sym.Cursor) + " "
@@ -206,10 +207,10 @@ func (s *Sandbox) fillList() {
 			lines[len(lines)-1] += due
 			continue
 		}
-		lines = append(lines, "  "+fit(text, w-2, th.Sym.Ellipsis))
+		lines = append(lines, "  "+cells.Fit(text, w-2, th.Sym.Ellipsis))
 	}
 	if len(lines) == 0 {
-		lines = wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
+		lines = cells.Wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
 		for i := range lines {
 			lines[i] = th.Text(theme.TextFaint, lines[i])
 		}
@@ -227,11 +228,11 @@ func (s *Sandbox) fillMonitors(r Rect) {
 	for _, m := range s.monitors {
 		// Borders and margin take 3 cells, the glyph and a space more,
 		// and "BROKEN " 7.
-		text, room := m.Sentence, r.W-4-width(th.Glyph(theme.Committed))
+		text, room := m.Sentence, r.W-4-cells.Width(th.Glyph(theme.Committed))
 		if !m.Holds {
-			room = r.W - 4 - width(th.Glyph(theme.Violated)) - 7
+			room = r.W - 4 - cells.Width(th.Glyph(theme.Violated)) - 7
 		}
-		if width(text) > room && m.Short != "" {
+		if cells.Width(text) > room && m.Short != "" {
 			text = m.Short
 		}
 		if m.Holds {
@@ -268,11 +269,11 @@ func (s *Sandbox) wrapCause(w int) []string {
 		var out []string
 		for i, c := range m.Cause {
 			lead := strconv.Itoa(i+1) + ". "
-			for j, l := range wrap(clean(c), max(w-len(lead), 8)) {
+			for j, l := range cells.Wrap(cells.Clean(c), max(w-len(lead), 8)) {
 				if j == 0 {
 					out = append(out, s.th.Text(theme.TextAccent, lead)+l)
 				} else {
-					out = append(out, repeat(" ", len(lead))+l)
+					out = append(out, cells.Repeat(" ", len(lead))+l)
 				}
 			}
 		}
@@ -341,7 +342,7 @@ func (s *Sandbox) fillOverlay(r Rect) {
 func (s Sandbox) View() string {
 	v := s.view()
 	if s.th.ASCII {
-		v = asciiOnly(v)
+		v = cells.ASCIIOnly(v)
 	}
 	return v
 }
@@ -382,7 +383,7 @@ func (s Sandbox) view() string {
 
 func (s Sandbox) headerLine() string {
 	th := s.th
-	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, clean(s.sess.Title()))
+	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, cells.Clean(s.sess.Title()))
 	right := "step " + itoa(s.sess.Pos()) + "/" + itoa(s.sess.Len())
 	if n := len(s.branches); n > 1 {
 		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + itoa(s.sess.Branch()+1) + "/" + itoa(n)
@@ -395,14 +396,14 @@ func (s Sandbox) headerLine() string {
 		if c.Crashed {
 			tag = " " + th.Tag(theme.Crashed)
 		}
-		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "client " + th.Text(theme.TextAccent, clean(c.Name)) + tag + th.Text(theme.TextFaint, " [ ]")
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "client " + th.Text(theme.TextAccent, cells.Clean(c.Name)) + tag + th.Text(theme.TextFaint, " [ ]")
 	}
 	right += " "
-	lw := s.w - width(right) - 1
+	lw := s.w - cells.Width(right) - 1
 	if lw < 16 {
-		return fit(left+" "+right, s.w, th.Sym.Ellipsis)
+		return cells.Fit(left+" "+right, s.w, th.Sym.Ellipsis)
 	}
-	return fit(left, lw, th.Sym.Ellipsis) + " " + right
+	return cells.Fit(left, lw, th.Sym.Ellipsis) + " " + right
 }
 
 func (s Sandbox) statusLine() string {
@@ -420,7 +421,7 @@ func (s Sandbox) helpLine() string {
 		if s.perr != "" {
 			// The error goes right under the line it is about, which
 			// stays as typed so it can be fixed.
-			return fit(" "+s.th.Mark(theme.Violated, s.perr)+s.th.Text(theme.TextFaint, "  (fix it and press enter; esc closes)"), s.w, s.th.Sym.Ellipsis)
+			return cells.Fit(" "+s.th.Mark(theme.Violated, s.perr)+s.th.Text(theme.TextFaint, "  (fix it and press enter; esc closes)"), s.w, s.th.Sym.Ellipsis)
 		}
 		sug := s.input.MatchedSuggestions()
 		line := s.th.Text(theme.TextFaint, " enter runs, tab completes, up/down recall, esc closes")
@@ -430,13 +431,13 @@ func (s Sandbox) helpLine() string {
 				if i > 0 {
 					line += s.th.Text(theme.TextFaint, ", ")
 				}
-				line += clean(x)
+				line += cells.Clean(x)
 			}
 		}
-		return fit(line, s.w, s.th.Sym.Ellipsis)
+		return cells.Fit(line, s.w, s.th.Sym.Ellipsis)
 	}
 	if s.overlay != 0 {
-		return fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
+		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
@@ -460,12 +461,12 @@ func (s Sandbox) pickerView() string {
 			title = th.Text(theme.TextAccent, title)
 		}
 		lines = append(lines, "  "+lead+title)
-		for _, l := range wrap(p.Summary, max(s.w-10, 10)) {
+		for _, l := range cells.Wrap(p.Summary, max(s.w-10, 10)) {
 			lines = append(lines, "       "+th.Text(theme.TextFaint, l))
 		}
 		lines = append(lines, "")
 	}
-	lines = append(lines, wrap("  Nothing moves until you act: you pick which message is delivered, lost or repeated, and switch safeguards off to see what they protect.", s.w-2)...)
+	lines = append(lines, cells.Wrap("  Nothing moves until you act: you pick which message is delivered, lost or repeated, and switch safeguards off to see what they protect.", s.w-2)...)
 	blocks := []block{
 		{Rect{0, 0, s.w, s.h - 2}, lines, false},
 		{Rect{0, s.h - 2, s.w, 1}, []string{s.statusLine()}, false},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkWidth(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		f    func(string) int
-	}{{"ours", width}, {"ansi", ansi.StringWidth}} {
+	}{{"ours", cells.Width}, {"ansi", ansi.StringWidth}} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, l := range lines {
@@ -47,6 +48,6 @@ func BenchmarkWrap(b *testing.B) {
 	text := strings.Repeat("The leader of t-1 appends the batch at offset 0, and keeps an entry for producer 1000: its epoch. ", 3)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		_ = wrap(text, 76)
+		_ = cells.Wrap(text, 76)
 	}
 }

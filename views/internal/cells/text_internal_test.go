@@ -1,4 +1,4 @@
-package views
+package cells
 
 import (
 	"reflect"
@@ -20,28 +20,28 @@ func TestWrap(t *testing.T) {
 		{"x\ty", 10, []string{"x y"}},
 	}
 	for _, c := range cases {
-		if got := wrap(c.in, c.w); !reflect.DeepEqual(got, c.want) {
+		if got := Wrap(c.in, c.w); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("wrap(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
 		}
 	}
 }
 
 func TestFitAndClean(t *testing.T) {
-	if got := fit("hello world", 5, "…"); got != "hell…" {
+	if got := Fit("hello world", 5, "…"); got != "hell…" {
 		t.Errorf("fit = %q", got)
 	}
-	if got := fit("hi", 5, "…"); got != "hi   " {
+	if got := Fit("hi", 5, "…"); got != "hi   " {
 		t.Errorf("fit pad = %q", got)
 	}
-	if got := clean("a\x1b[31mb\tc\n"); got != `a\x1b[31mb c ` {
+	if got := Clean("a\x1b[31mb\tc\n"); got != `a\x1b[31mb c ` {
 		t.Errorf("clean = %q", got)
 	}
 	// C1 controls and bidirectional overrides are escaped too, and
 	// invalid UTF-8 shows its bytes.
-	if got := clean("\u009b2J x\u202eexe \xff"); got != `\u009b2J x\u202eexe \xff` {
+	if got := Clean("\u009b2J x\u202eexe \xff"); got != `\u009b2J x\u202eexe \xff` {
 		t.Errorf("clean = %q", got)
 	}
-	if got := asciiOnly("→ ok ✓ 日本"); got != "> ok v ????" {
+	if got := ASCIIOnly("→ ok ✓ 日本"); got != "> ok v ????" {
 		t.Errorf("asciiOnly = %q", got)
 	}
 }
