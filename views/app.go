@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -133,23 +134,23 @@ type App struct {
 	frame model.Frame
 	// base is the placement for the window size; place is base with the
 	// lesson pane grown to fit the current step (Placement.WithNarration).
-	base, place Placement
+	base, place layout.Placement
 	placeErr    error
-	panes       [numPanels]Pane
+	panes       [layout.NumPanels]Pane
 	// overlay draws the help or the detail view over the whole body.
 	overlay Pane
 	// showDetail opens the step's detail view.
 	showDetail bool
-	focus      PanelID
+	focus      layout.PanelID
 	// recent are the panels the learner picked with tab, most recent
 	// first. A slot shows the one of its panels picked last; until one is
 	// picked, it follows the step (shown). A pick lasts for the step it
 	// was made at: the next step, or esc, follows the lesson again.
-	recent []PanelID
+	recent []layout.PanelID
 	// stepPane draws the step view (panel_step.go) in a shared slot while
 	// the player follows a step that names its subjects.
 	stepPane Pane
-	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
+	shown    map[layout.PanelID]layout.PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
 	kept map[string]model.Session
@@ -197,8 +198,8 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 		paneKeys: DefaultPaneKeyMap(),
 		open:     open,
 		speed:    defaultSpeed,
-		focus:    PanelNarration,
-		shown:    map[PanelID]PanelID{},
+		focus:    layout.PanelNarration,
+		shown:    map[layout.PanelID]layout.PanelID{},
 		kept:     map[string]model.Session{},
 		cache:    newDrawCache(),
 		kafka:    opts.Kafka,
@@ -216,7 +217,7 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 	a.home.sandbox = opts.OpenSandbox != nil
 	a.help = newHelp(th)
 	for i := range a.panes {
-		a.panes[i] = newPanelPane(th, PanelID(i))
+		a.panes[i] = newPanelPane(th, layout.PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
 	a.overlay = NewTextPane(th)
@@ -235,8 +236,8 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 
 // newPanelPane is the pane of one panel: the lesson's text scrolls through
 // a viewport, the stage's panels lazily (see Pane).
-func newPanelPane(th *theme.Theme, p PanelID) Pane {
-	if p == PanelNarration {
+func newPanelPane(th *theme.Theme, p layout.PanelID) Pane {
+	if p == layout.PanelNarration {
 		return NewTextPane(th)
 	}
 	return NewPane(th)
@@ -267,7 +268,7 @@ func (a App) Session() model.Session { return a.sess }
 func (a App) Playing() bool { return a.playing }
 
 // Focus is the focused panel.
-func (a App) Focus() PanelID { return a.focus }
+func (a App) Focus() layout.PanelID { return a.focus }
 
 // Selected is the lesson under the home list's cursor; ok is false when
 // the cursor is on no lesson.
@@ -323,7 +324,7 @@ func (a *App) resize(w, h int) {
 	a.w, a.h = max(w, 0), max(h, 0)
 	a.help.Width = a.w
 	a.home.SetSize(a.w, max(a.h-2, 0))
-	a.base, a.placeErr = Layout(a.w, a.h, a.opts.ASCII)
+	a.base, a.placeErr = layout.For(a.w, a.h, a.opts.ASCII)
 	a.place = a.base
 	a.refresh(false)
 }
@@ -423,11 +424,11 @@ func (a *App) openLesson(name string) {
 	a.gen++
 	a.showFull, a.showDetail, a.leaving = false, false, false
 	a.flash = ""
-	a.focus = PanelNarration
+	a.focus = layout.PanelNarration
 	a.recent = nil
-	a.shown = map[PanelID]PanelID{}
+	a.shown = map[layout.PanelID]layout.PanelID{}
 	for i := range a.panes {
-		a.panes[i] = newPanelPane(a.th, PanelID(i))
+		a.panes[i] = newPanelPane(a.th, layout.PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 		if a.noCache {
 			a.panes[i].drawn = nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -334,10 +335,10 @@ func TestCostLessonFollowsTheTable(t *testing.T) {
 	}
 	for _, c := range []struct {
 		cost bool
-		want [2]PanelID // at steps 1 and 2
+		want [2]layout.PanelID // at steps 1 and 2
 	}{
-		{true, [2]PanelID{PanelProducers, PanelProducers}},
-		{false, [2]PanelID{PanelPartitions, PanelEvents}},
+		{true, [2]layout.PanelID{layout.PanelProducers, layout.PanelProducers}},
+		{false, [2]layout.PanelID{layout.PanelPartitions, layout.PanelEvents}},
 	} {
 		s := &stubSession{n: 2, cpAt: map[int]int{}, answers: map[int]int{}, frames: frames(c.cost)}
 		var m tea.Model = NewApp(nil, func(string) (model.Session, error) { return s, nil }, Options{StartLesson: "x"})
@@ -345,7 +346,7 @@ func TestCostLessonFollowsTheTable(t *testing.T) {
 		for step := 1; step <= 2; step++ {
 			m, _ = m.Update(viewtest.Key("right"))
 			a := m.(App)
-			slot := a.place.SlotOf(PanelProducers)
+			slot := a.place.SlotOf(layout.PanelProducers)
 			if slot < 0 {
 				t.Fatal("no slot holds the Producers panel at 80x24")
 			}
@@ -410,7 +411,7 @@ func TestEscClosesTheFullHelp(t *testing.T) {
 	}
 	step("esc", screenHome, false)
 	m, _ = m.Update(OpenLessonMsg{Name: "a"})
-	for i := 0; m.(App).focus != PanelTimeline; i++ {
+	for i := 0; m.(App).focus != layout.PanelTimeline; i++ {
 		if i == 10 {
 			t.Fatal("tab never focuses the Timeline")
 		}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -61,7 +62,7 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 			a.showFull, a.showDetail = false, false
 			return nil
 		}
-		if a.focus != PanelNarration || len(a.recent) > 0 {
+		if a.focus != layout.PanelNarration || len(a.recent) > 0 {
 			// A focused panel lets go first: the slots follow the
 			// lesson again, and a second esc leaves.
 			a.unfocus()
@@ -343,7 +344,7 @@ func (a *App) answer(km tea.KeyMsg) {
 		p.Answered(a.name, a.sess.Pos(), choice, correct)
 	}
 	a.refresh(true)
-	a.focusOn(PanelNarration)
+	a.focusOn(layout.PanelNarration)
 	if correct {
 		a.say(theme.Correct, a.th.Glyph(theme.Correct)+" Correct! Press "+a.keys.Next.Help().Key+" to see it happen.")
 	} else {
@@ -357,10 +358,10 @@ func (a *App) say(k theme.Kind, s string) { a.flash, a.flashKind = s, k }
 // which starts at the lesson. Focusing a panel picks it: its slot shows it
 // from now on, until the next lesson.
 func (a *App) cycleFocus(d int) {
-	n := int(numPanels)
-	order := func(p PanelID) int { return (int(p) + 1) % n } // the lesson first
+	n := int(layout.NumPanels)
+	order := func(p layout.PanelID) int { return (int(p) + 1) % n } // the lesson first
 	next := (order(a.focus) + d%n + n) % n
-	a.focusOn(PanelID((next + n - 1) % n))
+	a.focusOn(layout.PanelID((next + n - 1) % n))
 }
 
 // toLesson gives the focus back to the lesson when a step runs, so the
@@ -368,7 +369,7 @@ func (a *App) cycleFocus(d int) {
 // picked: a pick is for the step it was made at, and the slots follow the
 // new step.
 func (a *App) toLesson() {
-	a.focus = PanelNarration
+	a.focus = layout.PanelNarration
 	a.recent = nil
 }
 
@@ -407,7 +408,7 @@ func (a *App) playerWheel(m tea.MouseMsg) {
 // slot that shares several panels. A layout with one slot a panel shows
 // every panel already.
 func (a *App) stepSlot() int {
-	if len(a.frame.Show) == 0 || a.focus != PanelNarration || len(a.recent) > 0 {
+	if len(a.frame.Show) == 0 || a.focus != layout.PanelNarration || len(a.recent) > 0 {
 		return -1
 	}
 	best, area := -1, 0
@@ -437,10 +438,10 @@ func (a *App) layoutStepPane() {
 	a.stepPane.SetTitle(title)
 }
 
-func (a *App) focusOn(p PanelID) {
+func (a *App) focusOn(p layout.PanelID) {
 	a.focus = p
-	if p != PanelNarration {
-		r := []PanelID{p}
+	if p != layout.PanelNarration {
+		r := []layout.PanelID{p}
 		for _, q := range a.recent {
 			if q != p {
 				r = append(r, q)
@@ -454,7 +455,7 @@ func (a *App) focusOn(p PanelID) {
 // activeIn is the panel a slot shows: the focused panel if it is there,
 // else the one of its panels the learner picked last, else the one the
 // steps brought forward (follow), else its first.
-func (a *App) activeIn(s Slot) PanelID {
+func (a *App) activeIn(s layout.Slot) layout.PanelID {
 	if slices.Contains(s.Panels, a.focus) {
 		return a.focus
 	}
@@ -473,12 +474,12 @@ func (a *App) activeIn(s Slot) PanelID {
 // changed: what a consumer returned, then the logs, then a coordinator's
 // decision (shown when it is all the step changed), then the clients; the
 // timeline and the events change on nearly every step.
-var followOrder = []PanelID{PanelConsumers, PanelPartitions, PanelCoordinator, PanelProducers, PanelTimeline, PanelEvents}
+var followOrder = []layout.PanelID{layout.PanelConsumers, layout.PanelPartitions, layout.PanelCoordinator, layout.PanelProducers, layout.PanelTimeline, layout.PanelEvents}
 
 // costFollowOrder is the order in a lesson that counts costs, when the
 // step changed the cost table: the table (in the Producers panel) is
 // what such a lesson is about.
-var costFollowOrder = []PanelID{PanelProducers, PanelConsumers, PanelPartitions, PanelCoordinator, PanelTimeline, PanelEvents}
+var costFollowOrder = []layout.PanelID{layout.PanelProducers, layout.PanelConsumers, layout.PanelPartitions, layout.PanelCoordinator, layout.PanelTimeline, layout.PanelEvents}
 
 // follow brings forward, in each slot the learner has not picked a panel
 // of, the panel the last step changed.
@@ -497,7 +498,7 @@ func (a *App) follow() {
 		if len(s.Panels) < 2 {
 			continue
 		}
-		chosen := PanelID(-1)
+		chosen := layout.PanelID(-1)
 		for _, p := range order {
 			if slices.Contains(s.Panels, p) && panelChanged(&a.frame, p) {
 				chosen = p
@@ -507,9 +508,9 @@ func (a *App) follow() {
 		// In a lesson that counts costs, a step that changed no state
 		// (only the timeline and the events, or nothing: a step that
 		// reads the bill) shows the cost table.
-		if a.frame.Cost != nil && slices.Contains(s.Panels, PanelProducers) &&
-			(chosen < 0 || chosen == PanelTimeline || chosen == PanelEvents) {
-			chosen = PanelProducers
+		if a.frame.Cost != nil && slices.Contains(s.Panels, layout.PanelProducers) &&
+			(chosen < 0 || chosen == layout.PanelTimeline || chosen == layout.PanelEvents) {
+			chosen = layout.PanelProducers
 		}
 		if chosen >= 0 {
 			a.shown[s.Panels[0]] = chosen
@@ -518,23 +519,23 @@ func (a *App) follow() {
 }
 
 // rectOf is where a panel is drawn; a hidden tab gets its slot's rectangle.
-func (a *App) rectOf(p PanelID) Rect {
-	if p == PanelNarration {
+func (a *App) rectOf(p layout.PanelID) layout.Rect {
+	if p == layout.PanelNarration {
 		return a.place.Narration
 	}
 	if i := a.place.SlotOf(p); i >= 0 {
 		return a.place.Slots[i].Rect
 	}
-	return Rect{}
+	return layout.Rect{}
 }
 
 // bodyRect is everything between the header and the help bar: where the
 // help and the detail view are drawn.
-func (a *App) bodyRect() Rect { return Rect{0, 1, a.w, max(a.h-2, 0)} }
+func (a *App) bodyRect() layout.Rect { return layout.Rect{X: 0, Y: 1, W: a.w, H: max(a.h-2, 0)} }
 
 // layoutPanes sizes, titles and focuses the panes for the placement.
 func (a *App) layoutPanes() {
-	for p := range numPanels {
+	for p := range layout.NumPanels {
 		r := a.rectOf(p)
 		a.panes[p].SetSize(r.W, r.H)
 		a.panes[p].SetFocused(p == a.focus)
@@ -544,8 +545,8 @@ func (a *App) layoutPanes() {
 		a.panes[a.activeIn(s)].SetTitle(a.slotTitle(s))
 	}
 	r := a.place.Narration
-	a.panes[PanelNarration].SetTitle(a.titleFor(PanelNarration, true) + "  " + progress(a.th, a.frame.Step, a.frame.Steps, r.W-14))
-	a.panes[PanelNarration].SetFooter(a.narrationFooter())
+	a.panes[layout.PanelNarration].SetTitle(a.titleFor(layout.PanelNarration, true) + "  " + progress(a.th, a.frame.Step, a.frame.Steps, r.W-14))
+	a.panes[layout.PanelNarration].SetFooter(a.narrationFooter())
 	b := a.bodyRect()
 	a.overlay.SetSize(b.W, b.H)
 	a.overlay.SetFocused(true)
@@ -586,26 +587,26 @@ func (a *App) refresh(reveal bool) {
 	}
 	f := &a.frame
 	build := panelBuilders // the sandbox's panels, and the lesson's narration
-	build[PanelNarration] = narrationContent
-	draw := func(p PanelID) panelDraw {
+	build[layout.PanelNarration] = narrationContent
+	draw := func(p layout.PanelID) panelDraw {
 		// One cell of margin inside the right border.
 		k := panelDrawKey{frame: f.Key, w: max(a.rectOf(p).W-3, 0)}
-		if p == PanelNarration {
+		if p == layout.PanelNarration {
 			k.cp = cpStateOf(f.Checkpoint)
 		}
 		return a.cache.draw(p, k, f, a.th, build[p])
 	}
 	// The lesson pane first: its length decides how much room it takes
 	// from the panels (a question with its choices must fit).
-	narr := draw(PanelNarration)
+	narr := draw(layout.PanelNarration)
 	a.place = a.base.WithNarration(narr.body.Len() + len(narr.head))
 	if reveal {
 		a.follow()
 	}
 	a.layoutPanes()
-	for p := range numPanels {
+	for p := range layout.NumPanels {
 		d := narr
-		if p != PanelNarration {
+		if p != layout.PanelNarration {
 			d = draw(p)
 		}
 		anchor := d.anchor
@@ -637,21 +638,21 @@ func (a *App) refreshOverlay() {
 
 // panelChanged reports whether the last step changed something a panel
 // shows, so a hidden tab can say so.
-func panelChanged(f *model.Frame, p PanelID) bool {
+func panelChanged(f *model.Frame, p layout.PanelID) bool {
 	switch p {
-	case PanelProducers:
+	case layout.PanelProducers:
 		return anyOf(f.Producers, func(x model.ProducerView) bool { return x.Changed }) ||
 			f.Cost != nil && anyOf(f.Cost.Rows, func(x model.CostRow) bool { return x.Changed })
-	case PanelPartitions:
+	case layout.PanelPartitions:
 		return anyOf(f.Partitions, func(x model.PartitionView) bool { return x.Changed })
-	case PanelCoordinator:
+	case layout.PanelCoordinator:
 		return anyOf(f.Coordinators, func(x model.CoordinatorView) bool { return x.Changed })
-	case PanelConsumers:
+	case layout.PanelConsumers:
 		return anyOf(f.Consumers, func(x model.ConsumerView) bool { return x.Changed }) ||
 			anyOf(f.Groups, func(x model.GroupView) bool { return x.Changed })
-	case PanelTimeline:
+	case layout.PanelTimeline:
 		return anyOf(f.Timeline, func(x model.Arrow) bool { return x.Changed })
-	case PanelEvents:
+	case layout.PanelEvents:
 		return f.NewEvents > 0
 	}
 	return false

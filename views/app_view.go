@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -17,7 +18,7 @@ func speedText(d time.Duration) string {
 
 // titleFor is a panel's name as a tab: styled by focus, and marked when the
 // last step changed something in it.
-func (a *App) titleFor(p PanelID, active bool) string {
+func (a *App) titleFor(p layout.PanelID, active bool) string {
 	name := p.String()
 	var s string
 	switch {
@@ -39,11 +40,11 @@ func (a *App) titleFor(p PanelID, active bool) string {
 // slot of a small terminal). The help then puts the Timeline's legend
 // first.
 func (a *App) lookingAtTimeline() bool {
-	if a.focus == PanelTimeline {
+	if a.focus == layout.PanelTimeline {
 		return true
 	}
 	for _, s := range a.place.Slots {
-		if len(s.Panels) > 1 && a.activeIn(s) == PanelTimeline {
+		if len(s.Panels) > 1 && a.activeIn(s) == layout.PanelTimeline {
 			return true
 		}
 	}
@@ -52,7 +53,7 @@ func (a *App) lookingAtTimeline() bool {
 
 // slotTitle lists a slot's panels as tabs, the shown one first in brackets
 // when there are several, so the active tab reads without colour.
-func (a *App) slotTitle(s Slot) string {
+func (a *App) slotTitle(s layout.Slot) string {
 	act := a.activeIn(s)
 	if len(s.Panels) == 1 {
 		return a.titleFor(act, true)
@@ -182,7 +183,7 @@ func (a *App) playerKeys() []key.Binding {
 		what = "scroll details"
 	case a.showFull:
 		what = "scroll help"
-	case a.focus == PanelNarration:
+	case a.focus == layout.PanelNarration:
 		what = "scroll lesson"
 	}
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), what))
@@ -285,7 +286,7 @@ func (a App) view() string {
 		return a.sandbox.view()
 	}
 	if a.placeErr != nil {
-		return center(a.placeErr.Error(), a.w, a.h)
+		return layout.Center(a.placeErr.Error(), a.w, a.h)
 	}
 	if a.screen == screenDrill && a.drill.d != nil {
 		return a.drillView()
@@ -294,24 +295,24 @@ func (a App) view() string {
 		return a.homeView()
 	}
 	pl := a.place
-	blocks := []block{
-		{pl.Header, []string{a.headerLine()}, false},
-		{pl.Help, []string{a.playerHelp()}, false},
+	blocks := []layout.Block{
+		{Rect: pl.Header, Lines: []string{a.headerLine()}, Exact: false},
+		{Rect: pl.Help, Lines: []string{a.playerHelp()}, Exact: false},
 	}
 	if a.showFull || a.showDetail {
-		blocks = append(blocks, block{a.bodyRect(), a.overlay.Lines(), true})
-		return compose(a.w, a.h, blocks)
+		blocks = append(blocks, layout.Block{Rect: a.bodyRect(), Lines: a.overlay.Lines(), Exact: true})
+		return layout.Compose(a.w, a.h, blocks)
 	}
 	step := a.stepSlot()
 	for i, s := range pl.Slots {
 		if i == step {
-			blocks = append(blocks, block{s.Rect, a.stepPane.Lines(), true})
+			blocks = append(blocks, layout.Block{Rect: s.Rect, Lines: a.stepPane.Lines(), Exact: true})
 			continue
 		}
-		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines(), true})
+		blocks = append(blocks, layout.Block{Rect: s.Rect, Lines: a.panes[a.activeIn(s)].Lines(), Exact: true})
 	}
-	blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines(), true})
-	return compose(a.w, a.h, blocks)
+	blocks = append(blocks, layout.Block{Rect: pl.Narration, Lines: a.panes[layout.PanelNarration].Lines(), Exact: true})
+	return layout.Compose(a.w, a.h, blocks)
 }
 
 func (a App) homeView() string {
@@ -323,10 +324,10 @@ func (a App) homeView() string {
 	}
 	lines := append(cells.SplitLines(home.View()), full...)
 	status := a.home.StatusLine()
-	return compose(a.w, a.h, []block{
-		{Rect{0, 0, a.w, a.h - 2}, lines, false},
-		{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
-		{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.shortKeys())}, false},
+	return layout.Compose(a.w, a.h, []layout.Block{
+		{Rect: layout.Rect{X: 0, Y: 0, W: a.w, H: a.h - 2}, Lines: lines, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: a.h - 2, W: a.w, H: 1}, Lines: []string{" " + status}, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: a.h - 1, W: a.w, H: 1}, Lines: []string{a.help.ShortHelpView(a.shortKeys())}, Exact: false},
 	})
 }
 

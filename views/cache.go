@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -24,8 +25,8 @@ const panelSlots = 4
 // drawCache holds the content of each panel for the last few frames, and
 // the help bar for the last set of keys.
 type drawCache struct {
-	slots [numPanels][panelSlots]panelDraw
-	next  [numPanels]int
+	slots [layout.NumPanels][panelSlots]panelDraw
+	next  [layout.NumPanels]int
 	// help holds the help bar for the last few sets of keys and widths:
 	// the help model renders each key with lipgloss, and fitting the bar
 	// to the width renders it several times.
@@ -119,7 +120,7 @@ type panelDraw struct {
 	anchor Range
 }
 
-func (c *drawCache) get(p PanelID, k panelDrawKey) (panelDraw, bool) {
+func (c *drawCache) get(p layout.PanelID, k panelDrawKey) (panelDraw, bool) {
 	if c == nil || k.frame == 0 {
 		return panelDraw{}, false
 	}
@@ -131,7 +132,7 @@ func (c *drawCache) get(p PanelID, k panelDrawKey) (panelDraw, bool) {
 	return panelDraw{}, false
 }
 
-func (c *drawCache) put(p PanelID, d panelDraw) {
+func (c *drawCache) put(p layout.PanelID, d panelDraw) {
 	if c == nil || d.key.frame == 0 {
 		return
 	}
@@ -141,7 +142,7 @@ func (c *drawCache) put(p PanelID, d panelDraw) {
 
 // draw is panel p's content for frame f, w cells wide as k says: the one
 // drawn before for the same key, or built now by build and kept.
-func (c *drawCache) draw(p PanelID, k panelDrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, painter) ([]string, Content, Range)) panelDraw {
+func (c *drawCache) draw(p layout.PanelID, k panelDrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, painter) ([]string, Content, Range)) panelDraw {
 	if d, ok := c.get(p, k); ok {
 		return d
 	}

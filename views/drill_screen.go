@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -182,7 +183,7 @@ func (a App) drillView() string {
 		th.Text(theme.TextFaint, fmt.Sprintf("  Kafka %d", d.Kafka()))
 	right := fmt.Sprintf("score %d/%d  seed %d ", r.Right, r.Answered, d.Seed())
 	head = cells.Fit(head, max(a.w-cells.Width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
-	blocks := []block{{Rect{0, 0, a.w, 1}, []string{head}, false}}
+	blocks := []layout.Block{{Rect: layout.Rect{X: 0, Y: 0, W: a.w, H: 1}, Lines: []string{head}, Exact: false}}
 	bodyH := max(a.h-3, 0)
 	if d.Pos() >= d.Len() {
 		pane := NewTextPane(th)
@@ -190,7 +191,7 @@ func (a App) drillView() string {
 		pane.SetFocused(true)
 		pane.SetTitle("Result")
 		pane.SetContent(nil, textLines(a.drillResultLines(r)), noRange)
-		blocks = append(blocks, block{Rect{0, 1, a.w, bodyH}, pane.Lines(), false})
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: bodyH}, Lines: pane.Lines(), Exact: false})
 	} else {
 		bottom, topH, verdict := a.drillSplit()
 		top := NewTextPane(th)
@@ -211,8 +212,8 @@ func (a App) drillView() string {
 			q.off += ds.qoff
 			q.clamp()
 		}
-		blocks = append(blocks, block{Rect{0, 1, a.w, topH}, top.Lines(), false},
-			block{Rect{0, 1 + topH, a.w, bodyH - topH}, q.Lines(), false})
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: topH}, Lines: top.Lines(), Exact: false},
+			layout.Block{Rect: layout.Rect{X: 0, Y: 1 + topH, W: a.w, H: bodyH - topH}, Lines: q.Lines(), Exact: false})
 	}
 	status := ""
 	switch {
@@ -224,12 +225,12 @@ func (a App) drillView() string {
 	if a.showFull {
 		full := cells.SplitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
 		n := min(len(full), bodyH)
-		blocks = append(blocks, block{Rect{0, 1 + bodyH - n, a.w, n}, full[:n], false})
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1 + bodyH - n, W: a.w, H: n}, Lines: full[:n], Exact: false})
 	}
 	blocks = append(blocks,
-		block{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
-		block{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.drillKeys())}, false})
-	return compose(a.w, a.h, blocks)
+		layout.Block{Rect: layout.Rect{X: 0, Y: a.h - 2, W: a.w, H: 1}, Lines: []string{" " + status}, Exact: false},
+		layout.Block{Rect: layout.Rect{X: 0, Y: a.h - 1, W: a.w, H: 1}, Lines: []string{a.help.ShortHelpView(a.drillKeys())}, Exact: false})
+	return layout.Compose(a.w, a.h, blocks)
 }
 
 // drillSplit is the question pane's lines, the height of the situation

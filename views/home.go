@@ -12,6 +12,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/internal/inputguard"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -324,7 +325,7 @@ func (h Home) View() string {
 			lines = append(lines, h.th.Faint.Render(l))
 		}
 	}
-	return joinLines(lines)
+	return layout.JoinLines(lines)
 }
 
 // StatusLine is the line under the list: a message, or a hint.

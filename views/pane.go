@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -383,4 +384,4 @@ func (p Pane) render() []string {
 }
 
 // View renders the pane.
-func (p Pane) View() string { return joinLines(p.Lines()) }
+func (p Pane) View() string { return layout.JoinLines(p.Lines()) }

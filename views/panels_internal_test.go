@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -217,12 +218,12 @@ func TestGroupOffsets(t *testing.T) {
 	if a.From < len(want) || a.From != a.To || !strings.Contains(ansi.Strip(c.Line(a.From)), "in-0@0 a") {
 		t.Errorf("anchor %v, want the changed consumer's new record, below the groups", a)
 	}
-	if !panelChanged(f, PanelConsumers) {
+	if !panelChanged(f, layout.PanelConsumers) {
 		t.Error("a changed consumer marks the Consumers tab")
 	}
 	f.Consumers[0].Changed = false
 	f.Groups[1].Changed = true
-	if !panelChanged(f, PanelConsumers) {
+	if !panelChanged(f, layout.PanelConsumers) {
 		t.Error("a changed group marks the Consumers tab")
 	}
 

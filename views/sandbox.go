@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -46,8 +47,8 @@ type Sandbox struct {
 
 	sel    int // the selected waiting item
 	client int // the client the call keys act on
-	right  PanelID
-	panes  [numPanels]Pane
+	right  layout.PanelID
+	panes  [layout.NumPanels]Pane
 	list   Pane // the waiting list
 	mons   Pane // the monitors
 	cause  Pane // the cause chain of a broken monitor
@@ -96,7 +97,7 @@ type SandboxSavedMsg struct {
 func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
-		right: PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
+		right: layout.PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
 	if opts.ASCII {
 		s.keys = s.keys.ascii()
 	}
@@ -303,8 +304,8 @@ func dismissKey(m model.Monitor) string {
 // nextPanel is the panel tab shows next on the right: the Timeline, the
 // Events, then the state panels. On a wide screen the Timeline is always
 // shown and tab cycles the other side.
-func (s *Sandbox) nextPanel() PanelID {
-	order := []PanelID{PanelTimeline, PanelEvents, PanelPartitions, PanelProducers, PanelCoordinator, PanelConsumers}
+func (s *Sandbox) nextPanel() layout.PanelID {
+	order := []layout.PanelID{layout.PanelTimeline, layout.PanelEvents, layout.PanelPartitions, layout.PanelProducers, layout.PanelCoordinator, layout.PanelConsumers}
 	cur := s.right
 	if s.wide() {
 		order, cur = order[1:], s.sidePanel()

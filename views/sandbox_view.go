@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -24,7 +25,7 @@ const (
 
 // sbRects is where every part of the sandbox goes for one size.
 type sbRects struct {
-	header, bar, list, mons, main, side, cause, status, help, body Rect
+	header, bar, list, mons, main, side, cause, status, help, body layout.Rect
 }
 
 // wide reports whether the Timeline and a second panel fit side by side.
@@ -89,57 +90,57 @@ func compactGuard(g model.Safeguard) string {
 func (s *Sandbox) rects() sbRects {
 	var r sbRects
 	bar := len(s.bar)
-	r.header = Rect{0, 0, s.w, 1}
-	r.bar = Rect{0, 1, s.w, bar}
-	r.status = Rect{0, s.h - 2, s.w, 1}
-	r.help = Rect{0, s.h - 1, s.w, 1}
+	r.header = layout.Rect{X: 0, Y: 0, W: s.w, H: 1}
+	r.bar = layout.Rect{X: 0, Y: 1, W: s.w, H: bar}
+	r.status = layout.Rect{X: 0, Y: s.h - 2, W: s.w, H: 1}
+	r.help = layout.Rect{X: 0, Y: s.h - 1, W: s.w, H: 1}
 	top := 1 + bar
 	bodyH := max(s.h-top-2, 0)
-	r.body = Rect{0, top, s.w, bodyH}
+	r.body = layout.Rect{X: 0, Y: top, W: s.w, H: bodyH}
 	left := max(25, min(s.w*2/5, 60))
 	monH := min(len(s.monitors)+2, bodyH/2+1)
-	r.list = Rect{0, top, left, bodyH - monH}
-	r.mons = Rect{0, top + bodyH - monH, left, monH}
+	r.list = layout.Rect{X: 0, Y: top, W: left, H: bodyH - monH}
+	r.mons = layout.Rect{X: 0, Y: top + bodyH - monH, W: left, H: monH}
 	rw := s.w - left
 	causeH := 0
 	if s.shown != "" {
 		causeH = min(s.causeLen(rw-4)+2, bodyH/2)
 	}
 	mainH := bodyH - causeH
-	r.cause = Rect{left, top + mainH, rw, causeH}
+	r.cause = layout.Rect{X: left, Y: top + mainH, W: rw, H: causeH}
 	if s.wide() {
 		mw := rw * 3 / 5
-		r.main = Rect{left, top, mw, mainH}
-		r.side = Rect{left + mw, top, rw - mw, mainH}
+		r.main = layout.Rect{X: left, Y: top, W: mw, H: mainH}
+		r.side = layout.Rect{X: left + mw, Y: top, W: rw - mw, H: mainH}
 	} else {
-		r.main = Rect{left, top, rw, mainH}
+		r.main = layout.Rect{X: left, Y: top, W: rw, H: mainH}
 	}
 	return r
 }
 
 // mainPanel and sidePanel are the panels on the right: on a wide screen
 // the Timeline and the one tab picks, else the one tab picks.
-func (s *Sandbox) mainPanel() PanelID {
+func (s *Sandbox) mainPanel() layout.PanelID {
 	if s.wide() {
-		return PanelTimeline
+		return layout.PanelTimeline
 	}
 	return s.right
 }
 
-func (s *Sandbox) sidePanel() PanelID {
-	if s.right == PanelTimeline {
-		return PanelEvents
+func (s *Sandbox) sidePanel() layout.PanelID {
+	if s.right == layout.PanelTimeline {
+		return layout.PanelEvents
 	}
 	return s.right
 }
 
-var panelBuilders = [numPanels]func(*model.Frame, painter) ([]string, Content, Range){
-	PanelProducers:   producersContent,
-	PanelPartitions:  partitionsContent,
-	PanelCoordinator: coordinatorContent,
-	PanelConsumers:   consumersContent,
-	PanelTimeline:    timelineContent,
-	PanelEvents:      eventsContent,
+var panelBuilders = [layout.NumPanels]func(*model.Frame, painter) ([]string, Content, Range){
+	layout.PanelProducers:   producersContent,
+	layout.PanelPartitions:  partitionsContent,
+	layout.PanelCoordinator: coordinatorContent,
+	layout.PanelConsumers:   consumersContent,
+	layout.PanelTimeline:    timelineContent,
+	layout.PanelEvents:      eventsContent,
 }
 
 // layout sizes the panes and fills them from the values read by refresh.
@@ -160,7 +161,7 @@ func (s *Sandbox) layout() {
 	}
 }
 
-func (s *Sandbox) fillPanel(id PanelID, rc Rect) {
+func (s *Sandbox) fillPanel(id layout.PanelID, rc layout.Rect) {
 	f := &s.frame
 	k := panelDrawKey{frame: f.Key, w: max(rc.W-3, 0)}
 	d := s.cache.draw(id, k, f, s.th, panelBuilders[id])
@@ -169,7 +170,7 @@ func (s *Sandbox) fillPanel(id PanelID, rc Rect) {
 	title := s.th.Text(theme.TextTitle, id.String())
 	if !s.wide() {
 		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
-	} else if id != PanelTimeline {
+	} else if id != layout.PanelTimeline {
 		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
 	}
 	p.SetTitle(title)
@@ -221,7 +222,7 @@ func (s *Sandbox) fillList() {
 	s.list.SetContent(nil, textLines(lines), Range{sel, sel})
 }
 
-func (s *Sandbox) fillMonitors(r Rect) {
+func (s *Sandbox) fillMonitors(r layout.Rect) {
 	th := s.th
 	var lines []string
 	broken := 0
@@ -284,7 +285,7 @@ func (s *Sandbox) wrapCause(w int) []string {
 
 func (s *Sandbox) causeLen(w int) int { return len(s.causeLines(w)) }
 
-func (s *Sandbox) fillCause(r Rect) {
+func (s *Sandbox) fillCause(r layout.Rect) {
 	if s.shown == "" {
 		return
 	}
@@ -300,7 +301,7 @@ func (s *Sandbox) fillCause(r Rect) {
 	s.cause.SetContent(nil, textLines(s.causeLines(max(r.W-4, 10))), noRange)
 }
 
-func (s *Sandbox) fillOverlay(r Rect) {
+func (s *Sandbox) fillOverlay(r layout.Rect) {
 	p := painter{th: s.th, w: max(r.W-4, 0), cache: s.cache}
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
@@ -352,33 +353,33 @@ func (s Sandbox) view() string {
 		return ""
 	}
 	if s.w < sandboxMinW || s.h < sandboxMinH {
-		return center("terminal too small for the sandbox: it needs "+itoa(sandboxMinW)+"x"+itoa(sandboxMinH)+
+		return layout.Center("terminal too small for the sandbox: it needs "+itoa(sandboxMinW)+"x"+itoa(sandboxMinH)+
 			", this is "+itoa(s.w)+"x"+itoa(s.h), s.w, s.h)
 	}
 	if s.picking {
 		return s.pickerView()
 	}
 	r := s.rects()
-	blocks := []block{
-		{r.header, []string{s.headerLine()}, false},
-		{r.bar, s.bar, false},
-		{r.status, []string{s.statusLine()}, false},
-		{r.help, []string{s.helpLine()}, false},
+	blocks := []layout.Block{
+		{Rect: r.header, Lines: []string{s.headerLine()}, Exact: false},
+		{Rect: r.bar, Lines: s.bar, Exact: false},
+		{Rect: r.status, Lines: []string{s.statusLine()}, Exact: false},
+		{Rect: r.help, Lines: []string{s.helpLine()}, Exact: false},
 	}
 	if s.overlay != 0 {
-		return compose(s.w, s.h, append(blocks, block{r.body, s.over.Lines(), true}))
+		return layout.Compose(s.w, s.h, append(blocks, layout.Block{Rect: r.body, Lines: s.over.Lines(), Exact: true}))
 	}
 	blocks = append(blocks,
-		block{r.list, s.list.Lines(), true},
-		block{r.mons, s.mons.Lines(), true},
-		block{r.main, s.panes[s.mainPanel()].Lines(), true})
+		layout.Block{Rect: r.list, Lines: s.list.Lines(), Exact: true},
+		layout.Block{Rect: r.mons, Lines: s.mons.Lines(), Exact: true},
+		layout.Block{Rect: r.main, Lines: s.panes[s.mainPanel()].Lines(), Exact: true})
 	if s.wide() {
-		blocks = append(blocks, block{r.side, s.panes[s.sidePanel()].Lines(), true})
+		blocks = append(blocks, layout.Block{Rect: r.side, Lines: s.panes[s.sidePanel()].Lines(), Exact: true})
 	}
 	if s.shown != "" && !r.cause.Empty() {
-		blocks = append(blocks, block{r.cause, s.cause.Lines(), true})
+		blocks = append(blocks, layout.Block{Rect: r.cause, Lines: s.cause.Lines(), Exact: true})
 	}
-	return compose(s.w, s.h, blocks)
+	return layout.Compose(s.w, s.h, blocks)
 }
 
 func (s Sandbox) headerLine() string {
@@ -467,12 +468,12 @@ func (s Sandbox) pickerView() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, cells.Wrap("  Nothing moves until you act: you pick which message is delivered, lost or repeated, and switch safeguards off to see what they protect.", s.w-2)...)
-	blocks := []block{
-		{Rect{0, 0, s.w, s.h - 2}, lines, false},
-		{Rect{0, s.h - 2, s.w, 1}, []string{s.statusLine()}, false},
-		{Rect{0, s.h - 1, s.w, 1}, []string{s.help.ShortHelpView(pickerHelp(s.keys, len(s.presets)))}, false},
+	blocks := []layout.Block{
+		{Rect: layout.Rect{X: 0, Y: 0, W: s.w, H: s.h - 2}, Lines: lines, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: s.h - 2, W: s.w, H: 1}, Lines: []string{s.statusLine()}, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: s.h - 1, W: s.w, H: 1}, Lines: []string{s.help.ShortHelpView(pickerHelp(s.keys, len(s.presets)))}, Exact: false},
 	}
-	return compose(s.w, s.h, blocks)
+	return layout.Compose(s.w, s.h, blocks)
 }
 
 // pickerHelp is the preset picker's short help: what pickKey does, not

@@ -12,6 +12,7 @@ import (
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -601,7 +602,7 @@ func (s *Seat) footer() []string {
 	if s.note != "" {
 		out = append(out, line{" " + s.th.Render(theme.Open, s.note), rankNote})
 	}
-	out = fitLines(out, max(s.h-views.MinHeight, 1))
+	out = fitLines(out, max(s.h-layout.MinHeight, 1))
 	lines := make([]string, len(out))
 	for i, l := range out {
 		lines[i] = ansi.Truncate(l.text, s.w, s.th.Sym.Ellipsis)

@@ -1,28 +1,28 @@
-package views_test
+package layout_test
 
 import (
 	"errors"
 	"testing"
 
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/layout"
 )
 
 func TestLayoutTooSmall(t *testing.T) {
 	for _, sz := range [][2]int{{0, 0}, {1, 1}, {-5, -5}, {59, 40}, {200, 17}, {40, 10}} {
-		pl, err := views.Layout(sz[0], sz[1], false)
-		var ts *views.TooSmallError
+		pl, err := layout.For(sz[0], sz[1], false)
+		var ts *layout.TooSmallError
 		if !errors.As(err, &ts) {
 			t.Fatalf("%dx%d: err = %v, want TooSmallError", sz[0], sz[1], err)
 		}
-		if pl.Mode != views.ModeTooSmall || len(pl.Slots) != 0 {
+		if pl.Mode != layout.ModeTooSmall || len(pl.Slots) != 0 {
 			t.Errorf("%dx%d: placement %+v, want an empty too-small one", sz[0], sz[1], pl)
 		}
 	}
-	_, err := views.Layout(40, 10, false)
+	_, err := layout.For(40, 10, false)
 	if got, want := err.Error(), "terminal too small: need 60x18 (have 40x10)"; got != want {
 		t.Errorf("message = %q, want %q", got, want)
 	}
-	if _, err := views.Layout(views.MinWidth, views.MinHeight, false); err != nil {
+	if _, err := layout.For(layout.MinWidth, layout.MinHeight, false); err != nil {
 		t.Errorf("minimum size: %v", err)
 	}
 }
@@ -30,20 +30,20 @@ func TestLayoutTooSmall(t *testing.T) {
 func TestLayoutModes(t *testing.T) {
 	cases := []struct {
 		w, h int
-		mode views.Mode
+		mode layout.Mode
 	}{
-		{80, 24, views.ModeCompact},
-		{60, 18, views.ModeCompact},
-		{100, 30, views.ModeCompact},
-		{90, 50, views.ModeTall},
-		{130, 25, views.ModeWide},
-		{220, 25, views.ModeWide},
-		{120, 40, views.ModeMedium},
-		{160, 48, views.ModeFull},
-		{200, 60, views.ModeFull},
+		{80, 24, layout.ModeCompact},
+		{60, 18, layout.ModeCompact},
+		{100, 30, layout.ModeCompact},
+		{90, 50, layout.ModeTall},
+		{130, 25, layout.ModeWide},
+		{220, 25, layout.ModeWide},
+		{120, 40, layout.ModeMedium},
+		{160, 48, layout.ModeFull},
+		{200, 60, layout.ModeFull},
 	}
 	for _, c := range cases {
-		pl, err := views.Layout(c.w, c.h, false)
+		pl, err := layout.For(c.w, c.h, false)
 		if err != nil {
 			t.Fatalf("%dx%d: %v", c.w, c.h, err)
 		}
@@ -55,7 +55,7 @@ func TestLayoutModes(t *testing.T) {
 
 // At 200x60 every panel has a slot of its own: all are visible at once.
 func TestLayoutFullShowsEverything(t *testing.T) {
-	pl, err := views.Layout(200, 60, false)
+	pl, err := layout.For(200, 60, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestLayoutFullShowsEverything(t *testing.T) {
 // At 80x24 one slot shows one panel at a time with readable room, and the
 // narration keeps enough lines for a checkpoint.
 func TestLayoutCompact80x24(t *testing.T) {
-	pl, err := views.Layout(80, 24, false)
+	pl, err := layout.For(80, 24, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,10 +96,10 @@ func TestLayoutCompact80x24(t *testing.T) {
 // Every size from the minimum up is tiled exactly: parts stay on screen,
 // never overlap, cover every cell, and every panel has exactly one slot.
 func TestLayoutTilesScreen(t *testing.T) {
-	for w := views.MinWidth; w <= 260; w += 7 {
-		for h := views.MinHeight; h <= 90; h += 3 {
+	for w := layout.MinWidth; w <= 260; w += 7 {
+		for h := layout.MinHeight; h <= 90; h += 3 {
 			for _, ascii := range []bool{false, true} {
-				pl, err := views.Layout(w, h, ascii)
+				pl, err := layout.For(w, h, ascii)
 				if err != nil {
 					t.Fatalf("%dx%d: %v", w, h, err)
 				}
@@ -109,11 +109,11 @@ func TestLayoutTilesScreen(t *testing.T) {
 	}
 }
 
-func checkTiling(t *testing.T, pl views.Placement) {
+func checkTiling(t *testing.T, pl layout.Placement) {
 	t.Helper()
 	w, h := pl.Width, pl.Height
-	rects := []views.Rect{pl.Header, pl.Help, pl.Narration}
-	seen := map[views.PanelID]int{}
+	rects := []layout.Rect{pl.Header, pl.Help, pl.Narration}
+	seen := map[layout.PanelID]int{}
 	for _, s := range pl.Slots {
 		rects = append(rects, s.Rect)
 		if len(s.Panels) == 0 {
@@ -126,7 +126,7 @@ func checkTiling(t *testing.T, pl views.Placement) {
 			t.Errorf("%dx%d %v: slot %+v too small to draw", w, h, pl.Mode, s.Rect)
 		}
 	}
-	for p := views.PanelProducers; p < views.PanelNarration; p++ {
+	for p := layout.PanelProducers; p < layout.PanelNarration; p++ {
 		if seen[p] != 1 {
 			t.Errorf("%dx%d: panel %v in %d slots", w, h, p, seen[p])
 		}
@@ -157,7 +157,7 @@ func checkTiling(t *testing.T, pl views.Placement) {
 // below minStage rows of panels, and the slots still tile the stage.
 func TestLayoutWithNarration(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {60, 20}, {60, 18}, {90, 50}, {120, 40}, {160, 48}, {200, 60}, {130, 25}} {
-		base, err := views.Layout(sz[0], sz[1], false)
+		base, err := layout.For(sz[0], sz[1], false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func TestLayoutWithNarration(t *testing.T) {
 			if n.Y+n.H != base.Narration.Y+base.Narration.H || n.H < base.Narration.H {
 				t.Fatalf("%v lines=%d: narration %+v moved its bottom or shrank from %+v", sz, lines, n, base.Narration)
 			}
-			if base.Mode == views.ModeWide {
+			if base.Mode == layout.ModeWide {
 				if n != base.Narration {
 					t.Fatalf("%v: the wide layout's narration changed", sz)
 				}

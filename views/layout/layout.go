@@ -1,4 +1,9 @@
-package views
+// Package layout places the player's panels in the terminal: For is a pure
+// function of the window's size, unit-tested, which says where each panel
+// goes, or that the terminal is too small. Compose lays rendered blocks on
+// the screen. It knows no component and draws nothing of its own but the
+// "terminal too small" message.
+package layout
 
 import "fmt"
 
@@ -14,15 +19,15 @@ const (
 	PanelTimeline
 	PanelEvents
 	PanelNarration
-	numPanels
+	NumPanels
 )
 
-var panelNames = [numPanels]string{
+var panelNames = [NumPanels]string{
 	"Producers", "Partitions", "Coordinator", "Consumers", "Timeline", "Events", "Lesson",
 }
 
 func (p PanelID) String() string {
-	if p < 0 || p >= numPanels {
+	if p < 0 || p >= NumPanels {
 		return "Panel(" + fmt.Sprint(int(p)) + ")"
 	}
 	return panelNames[p]
@@ -34,7 +39,7 @@ type Rect struct{ X, Y, W, H int }
 // Empty reports whether the rectangle has no cells.
 func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
 
-// Mode is the family of arrangement Layout chose for a size.
+// Mode is the family of arrangement For chose for a size.
 type Mode int
 
 // Layout modes, from the smallest terminals to the largest.
@@ -107,7 +112,7 @@ const (
 	MinHeight = 18
 )
 
-// TooSmallError is returned by Layout below MinWidth x MinHeight. Its text is
+// TooSmallError is returned by For below MinWidth x MinHeight. Its text is
 // exactly what the app shows instead of the panels.
 type TooSmallError struct{ NeedW, NeedH, HaveW, HaveH int }
 
@@ -115,13 +120,13 @@ func (e *TooSmallError) Error() string {
 	return fmt.Sprintf("terminal too small: need %dx%d (have %dx%d)", e.NeedW, e.NeedH, e.HaveW, e.HaveH)
 }
 
-// Layout places the player's panels in a w x h terminal. It is a pure
+// For places the player's panels in a w x h terminal. It is a pure
 // function of its arguments. Below the minimum size it returns a
 // *TooSmallError and a Placement with Mode ModeTooSmall.
 //
 // ascii is accepted so the geometry may depend on the border set; today
 // ASCII borders take the same cells as box drawing, so it changes nothing.
-func Layout(w, h int, ascii bool) (Placement, error) {
+func For(w, h int, ascii bool) (Placement, error) {
 	_ = ascii
 	w, h = max(w, 0), max(h, 0)
 	pl := Placement{Width: w, Height: h}
@@ -244,7 +249,7 @@ const minStage = 5
 // question and every choice at once. The panels keep at least minStage
 // rows; their slots shrink in proportion, so they still tile the stage. A
 // layout with the lesson beside the panels (ModeWide) is returned as it is.
-// Like Layout, it is a pure function of its arguments.
+// Like For, it is a pure function of its arguments.
 func (pl Placement) WithNarration(lines int) Placement {
 	n := pl.Narration
 	grow := lines + 2 - n.H
