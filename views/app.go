@@ -14,6 +14,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -120,7 +121,7 @@ type App struct {
 	opts     Options
 	th       *theme.Theme
 	keys     KeyMap
-	paneKeys PaneKeyMap
+	paneKeys pane.KeyMap
 	open     func(name string) (model.Session, error)
 
 	screen   screen
@@ -136,9 +137,9 @@ type App struct {
 	// lesson pane grown to fit the current step (Placement.WithNarration).
 	base, place layout.Placement
 	placeErr    error
-	panes       [layout.NumPanels]Pane
+	panes       [layout.NumPanels]pane.Model
 	// overlay draws the help or the detail view over the whole body.
-	overlay Pane
+	overlay pane.Model
 	// showDetail opens the step's detail view.
 	showDetail bool
 	focus      layout.PanelID
@@ -149,7 +150,7 @@ type App struct {
 	recent []layout.PanelID
 	// stepPane draws the step view (panel_step.go) in a shared slot while
 	// the player follows a step that names its subjects.
-	stepPane Pane
+	stepPane pane.Model
 	shown    map[layout.PanelID]layout.PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
@@ -195,7 +196,7 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 		opts:     opts,
 		th:       th,
 		keys:     DefaultKeyMap(),
-		paneKeys: DefaultPaneKeyMap(),
+		paneKeys: pane.DefaultKeyMap(),
 		open:     open,
 		speed:    defaultSpeed,
 		focus:    layout.PanelNarration,
@@ -220,9 +221,9 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 		a.panes[i] = newPanelPane(th, layout.PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
-	a.overlay = NewTextPane(th)
+	a.overlay = pane.NewText(th)
 	a.overlay.KeyMap = a.paneKeys
-	a.stepPane = NewPane(th)
+	a.stepPane = pane.New(th)
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -236,11 +237,11 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 
 // newPanelPane is the pane of one panel: the lesson's text scrolls through
 // a viewport, the stage's panels lazily (see Pane).
-func newPanelPane(th *theme.Theme, p layout.PanelID) Pane {
+func newPanelPane(th *theme.Theme, p layout.PanelID) pane.Model {
 	if p == layout.PanelNarration {
-		return NewTextPane(th)
+		return pane.NewText(th)
 	}
-	return NewPane(th)
+	return pane.New(th)
 }
 
 func newHelp(th *theme.Theme) help.Model {
@@ -431,7 +432,7 @@ func (a *App) openLesson(name string) {
 		a.panes[i] = newPanelPane(a.th, layout.PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 		if a.noCache {
-			a.panes[i].drawn = nil
+			a.panes[i].Uncached()
 		}
 	}
 	a.refresh(true)
@@ -489,9 +490,9 @@ func (a *App) setDark(dark bool) {
 	a.help = newHelp(a.th)
 	a.help.Width = a.w
 	for i := range a.panes {
-		a.panes[i].th = a.th
+		a.panes[i].SetTheme(a.th)
 	}
-	a.overlay.th = a.th
+	a.overlay.SetTheme(a.th)
 	if a.cache != nil {
 		a.cache = newDrawCache()
 	}

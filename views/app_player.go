@@ -11,6 +11,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -20,13 +21,8 @@ func keyIs(km tea.KeyMsg, b key.Binding) bool { return b.Enabled() && key.Matche
 // cannot act gets an explanation instead of silence. (key.Matches ignores
 // disabled bindings.)
 func keyAny(km tea.KeyMsg, b key.Binding) bool {
-	k := km.String()
-	for _, s := range b.Keys() {
-		if s == k {
-			return true
-		}
-	}
-	return false
+	b.SetEnabled(true)
+	return key.Matches(km, b)
 }
 
 // playerKey handles a key on the player screen.
@@ -74,13 +70,13 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	case keyAny(km, k.Help):
 		a.showFull = !a.showFull
 		a.showDetail = false
-		a.overlay.off = 0
+		a.overlay.SetOffset(0)
 		a.refreshOverlay()
 		return nil
 	case keyAny(km, k.Details):
 		a.showDetail = !a.showDetail
 		a.showFull = false
-		a.overlay.off = 0
+		a.overlay.SetOffset(0)
 		a.refreshOverlay()
 		return nil
 	}
@@ -380,27 +376,41 @@ func (a *App) unfocus() {
 	a.refresh(true)
 }
 
-// playerWheel scrolls the focused panel (the lesson when none is) with
-// the mouse wheel, a line a notch, as the arrow keys do.
+// playerWheel scrolls the pane under the pointer with the mouse wheel, a
+// line a notch, as the arrow keys do; off every pane (the header, the help
+// bar) it scrolls the focused one (the lesson when none is).
 func (a *App) playerWheel(m tea.MouseMsg) {
-	var k tea.KeyMsg
-	switch m.Button {
-	case tea.MouseButtonWheelUp:
-		k = tea.KeyMsg{Type: tea.KeyUp}
-	case tea.MouseButtonWheelDown:
-		k = tea.KeyMsg{Type: tea.KeyDown}
-	default:
-		return
-	}
 	if m.Action != tea.MouseActionPress || a.sess == nil || a.placeErr != nil {
 		return
 	}
-	if a.showFull || a.showDetail {
-		a.overlay, _ = a.overlay.Update(k)
+	if m.Button != tea.MouseButtonWheelUp && m.Button != tea.MouseButtonWheelDown {
 		return
 	}
-	p := &a.panes[a.focus]
-	*p, _ = p.Update(k)
+	if a.showFull || a.showDetail {
+		a.overlay, _ = a.overlay.Update(m)
+		return
+	}
+	p := a.paneAt(m.X, m.Y)
+	*p, _ = p.Update(m)
+}
+
+// paneAt is the pane drawn at cell (x, y), as View draws them, or the
+// focused one when none is.
+func (a *App) paneAt(x, y int) *pane.Model {
+	if a.place.Narration.Contains(x, y) {
+		return &a.panes[layout.PanelNarration]
+	}
+	step := a.stepSlot()
+	for i, s := range a.place.Slots {
+		switch {
+		case !s.Rect.Contains(x, y):
+		case i == step:
+			return &a.stepPane
+		default:
+			return &a.panes[a.activeIn(s)]
+		}
+	}
+	return &a.panes[a.focus]
 }
 
 // stepSlot is the slot that shows the step view, or -1: while the player
@@ -430,7 +440,7 @@ func (a *App) layoutStepPane() {
 	a.stepPane.SetSize(r.W, r.H)
 	a.stepPane.SetFocused(false)
 	p := painter{th: a.th, w: max(r.W-3, 0), cache: a.cache}
-	a.stepPane.SetContent(nil, textLines(stepLines(&a.frame, p, max(r.H-2, 0))), noRange)
+	a.stepPane.SetContent(nil, pane.Lines(stepLines(&a.frame, p, max(r.H-2, 0))), pane.NoRange)
 	title := "[" + p.stepTab() + "]"
 	for _, q := range a.place.Slots[i].Panels {
 		title += a.th.Text(theme.TextFaint, " ") + a.titleFor(q, false)
@@ -611,7 +621,7 @@ func (a *App) refresh(reveal bool) {
 		}
 		anchor := d.anchor
 		if !reveal {
-			anchor = noRange
+			anchor = pane.NoRange
 		}
 		a.panes[p].SetContent(d.head, d.body, anchor)
 	}
@@ -628,10 +638,10 @@ func (a *App) refreshOverlay() {
 	switch {
 	case a.showDetail:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Details") + a.th.Text(theme.TextFaint, "  (d or esc closes)"))
-		a.overlay.SetContent(nil, detailContent(&a.frame, p), noRange)
+		a.overlay.SetContent(nil, detailContent(&a.frame, p), pane.NoRange)
 	case a.showFull:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
-		a.overlay.SetContent(nil, indent(p.helpLines(p.keyLines(a.fullKeys()), a.lookingAtTimeline())), noRange)
+		a.overlay.SetContent(nil, indent(p.helpLines(p.keyLines(a.fullKeys()), a.lookingAtTimeline())), pane.NoRange)
 	}
 	a.overlay.SetFooter("")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -137,7 +138,7 @@ func (a *App) syncKeys() {
 	}
 
 	scroll := inPlayer && a.scrollPane().CanScroll()
-	for _, pk := range []*PaneKeyMap{&a.panes[a.focus].KeyMap, &a.overlay.KeyMap} {
+	for _, pk := range []*pane.KeyMap{&a.panes[a.focus].KeyMap, &a.overlay.KeyMap} {
 		for _, b := range []*key.Binding{&pk.Up, &pk.Down, &pk.PageUp, &pk.PageDown, &pk.Top, &pk.Bottom} {
 			b.SetEnabled(scroll)
 		}
@@ -146,7 +147,7 @@ func (a *App) syncKeys() {
 
 // scrollPane is the pane the scroll keys move: an open overlay, else the
 // focused panel.
-func (a *App) scrollPane() *Pane {
+func (a *App) scrollPane() *pane.Model {
 	if a.showFull || a.showDetail {
 		return &a.overlay
 	}

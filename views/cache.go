@@ -4,6 +4,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -116,8 +117,8 @@ func cpStateOf(cp *model.Checkpoint) cpState {
 type panelDraw struct {
 	key    panelDrawKey
 	head   []string
-	body   *memoLines
-	anchor Range
+	body   *pane.Memo
+	anchor pane.Range
 }
 
 func (c *drawCache) get(p layout.PanelID, k panelDrawKey) (panelDraw, bool) {
@@ -142,98 +143,12 @@ func (c *drawCache) put(p layout.PanelID, d panelDraw) {
 
 // draw is panel p's content for frame f, w cells wide as k says: the one
 // drawn before for the same key, or built now by build and kept.
-func (c *drawCache) draw(p layout.PanelID, k panelDrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, painter) ([]string, Content, Range)) panelDraw {
+func (c *drawCache) draw(p layout.PanelID, k panelDrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, painter) ([]string, pane.Content, pane.Range)) panelDraw {
 	if d, ok := c.get(p, k); ok {
 		return d
 	}
 	head, body, anchor := build(f, painter{th: th, w: k.w, cache: c})
-	d := panelDraw{key: k, head: head, body: memo(body), anchor: anchor}
+	d := panelDraw{key: k, head: head, body: pane.MemoOf(body), anchor: anchor}
 	c.put(p, d)
 	return d
-}
-
-// memoLines is Content that makes each line of another Content once, the
-// first time it is drawn, and keeps it.
-type memoLines struct {
-	c     Content
-	n     int
-	lines []string
-	made  []bool // nil when every line is made
-}
-
-func memo(c Content) *memoLines {
-	switch c := c.(type) {
-	case *memoLines:
-		return c
-	case textLines:
-		return &memoLines{c: c, n: len(c), lines: c}
-	case nil:
-		return &memoLines{c: textLines(nil)}
-	}
-	return &memoLines{c: c, n: c.Len()}
-}
-
-func (m *memoLines) Len() int { return m.n }
-
-func (m *memoLines) Line(i int) string {
-	if m.lines == nil {
-		m.lines, m.made = make([]string, m.n), make([]bool, m.n)
-	}
-	if m.made != nil && !m.made[i] {
-		m.lines[i], m.made[i] = m.c.Line(i), true
-	}
-	return m.lines[i]
-}
-
-// paneDrawn is a pane's last few renderings and what they were made from:
-// stepping back and forth alternates between the bodies of a few frames.
-type paneDrawn struct {
-	slots [panelSlots]paneDraw
-	next  int
-}
-
-type paneDraw struct {
-	key   paneDrawKey
-	head  []string
-	lines []string
-}
-
-func (d *paneDrawn) get(k paneDrawKey, head []string) ([]string, bool) {
-	if d == nil {
-		return nil, false
-	}
-	for i := range d.slots {
-		if s := &d.slots[i]; s.lines != nil && s.key == k && sameLines(s.head, head) {
-			return s.lines, true
-		}
-	}
-	return nil, false
-}
-
-func (d *paneDrawn) put(k paneDrawKey, head, lines []string) {
-	if d == nil {
-		return
-	}
-	d.slots[d.next] = paneDraw{key: k, head: head, lines: lines}
-	d.next = (d.next + 1) % len(d.slots)
-}
-
-type paneDrawKey struct {
-	body      *memoLines
-	title     string
-	footer    string
-	off, w, h int
-	focused   bool
-}
-
-func sameLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -4,7 +4,10 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/key"
+
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // DrillKeyMap holds the drill screen's keys.
@@ -23,7 +26,7 @@ type DrillKeyMap struct {
 // Answering, going on and scrolling are the player's and the panes' keys,
 // with the drill's words.
 func DefaultDrillKeyMap() DrillKeyMap {
-	k, pane := DefaultKeyMap(), DefaultPaneKeyMap()
+	k, pane := DefaultKeyMap(), pane.DefaultKeyMap()
 	says := func(b key.Binding, desc string) key.Binding {
 		b.SetHelp(b.Help().Key, desc)
 		return b
@@ -43,7 +46,7 @@ func DefaultDrillKeyMap() DrillKeyMap {
 // ASCII returns the key map with ASCII-only help texts.
 func (k DrillKeyMap) ASCII() DrillKeyMap {
 	for _, b := range []*key.Binding{&k.Next, &k.Up, &k.Down, &k.Hint, &k.Retry} {
-		asciiHelp(b)
+		theme.ASCIIHelp(b)
 	}
 	return k
 }

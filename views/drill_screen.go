@@ -10,6 +10,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -186,31 +187,29 @@ func (a App) drillView() string {
 	blocks := []layout.Block{{Rect: layout.Rect{X: 0, Y: 0, W: a.w, H: 1}, Lines: []string{head}, Exact: false}}
 	bodyH := max(a.h-3, 0)
 	if d.Pos() >= d.Len() {
-		pane := NewTextPane(th)
-		pane.SetSize(a.w, bodyH)
-		pane.SetFocused(true)
-		pane.SetTitle("Result")
-		pane.SetContent(nil, textLines(a.drillResultLines(r)), noRange)
-		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: bodyH}, Lines: pane.Lines(), Exact: false})
+		p := pane.NewText(th)
+		p.SetSize(a.w, bodyH)
+		p.SetFocused(true)
+		p.SetTitle("Result")
+		p.SetContent(nil, pane.Lines(a.drillResultLines(r)), pane.NoRange)
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: bodyH}, Lines: p.Lines(), Exact: false})
 	} else {
 		bottom, topH, verdict := a.drillSplit()
-		top := NewTextPane(th)
+		top := pane.NewText(th)
 		top.SetSize(a.w, topH)
 		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + cells.Clean(d.Question().Concept))
-		top.SetContent(nil, textLines(a.drillTop()), noRange)
-		top.off = ds.off
-		top.clamp()
-		q := NewTextPane(th)
+		top.SetContent(nil, pane.Lines(a.drillTop()), pane.NoRange)
+		top.SetOffset(ds.off)
+		q := pane.NewText(th)
 		q.SetSize(a.w, bodyH-topH)
 		q.SetFocused(true)
-		anchor := Range{0, 0}
+		anchor := pane.Range{From: 0, To: 0}
 		if verdict >= 0 {
-			anchor = Range{verdict, len(bottom) - 1}
+			anchor = pane.Range{From: verdict, To: len(bottom) - 1}
 		}
-		q.SetContent(nil, textLines(bottom), anchor)
+		q.SetContent(nil, pane.Lines(bottom), anchor)
 		if ds.qoff != 0 {
-			q.off += ds.qoff
-			q.clamp()
+			q.SetOffset(q.Offset() + ds.qoff)
 		}
 		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: topH}, Lines: top.Lines(), Exact: false},
 			layout.Block{Rect: layout.Rect{X: 0, Y: 1 + topH, W: a.w, H: bodyH - topH}, Lines: q.Lines(), Exact: false})

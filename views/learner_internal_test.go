@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -55,23 +56,21 @@ func TestLearnerEvents(t *testing.T) {
 // the scroll position still reaches the last line.
 func TestHeadingsStayInView(t *testing.T) {
 	th := theme.New(theme.Options{})
-	p := NewPane(th)
+	p := pane.New(th)
 	p.SetSize(80, 10)
 	_, body, _ := partitionsContent(bigPartitions(), painter{th: th, w: 77})
-	p.SetContent(nil, body, noRange)
+	p.SetContent(nil, body, pane.NoRange)
 	first := func() string { return ansi.Strip(p.Lines()[1]) }
 	if !strings.Contains(first(), "t-0 @ broker-1") {
 		t.Fatalf("top: %q", first())
 	}
 	for range 30 {
-		p.off++
-		p.clamp()
+		p.SetOffset(p.Offset() + 1)
 	}
 	if !strings.Contains(first(), "t-0 @ broker-1") || strings.Contains(ansi.Strip(p.Lines()[2]), "t-0 @") {
 		t.Errorf("scrolled 30 lines into t-0: first rows %q, %q", first(), ansi.Strip(p.Lines()[2]))
 	}
-	p.off = 1 << 20
-	p.clamp()
+	p.SetOffset(1 << 20)
 	lines := p.Lines()
 	if !strings.Contains(ansi.Strip(lines[1]), "t-1 @ broker-1") || !strings.Contains(ansi.Strip(lines[len(lines)-2]), "producer state cache") {
 		t.Errorf("at the bottom: heading %q, last row %q", ansi.Strip(lines[1]), ansi.Strip(lines[len(lines)-2]))

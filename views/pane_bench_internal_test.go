@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -34,8 +35,8 @@ func BenchmarkPaneFirstDraw(b *testing.B) {
 	f := bigPartitions()
 	for _, c := range []struct {
 		name string
-		pane func() Pane
-	}{{"lazy", func() Pane { return NewPane(th) }}, {"viewport", func() Pane { return NewTextPane(th) }}} {
+		pane func() pane.Model
+	}{{"lazy", func() pane.Model { return pane.New(th) }}, {"viewport", func() pane.Model { return pane.NewText(th) }}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

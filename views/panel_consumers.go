@@ -5,6 +5,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -12,7 +13,7 @@ import (
 // groups, above the consumers side by side, so a read_committed and a
 // read_uncommitted reader of the same partitions can be compared line by
 // line: what each has returned, and where each will fetch next.
-func consumersContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func consumersContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	head, body, anchor := consumerColumns(f, p)
 	if len(f.Groups) == 0 {
 		return head, body, anchor
@@ -20,19 +21,19 @@ func consumersContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	groups, ga := p.groupLines(f.Groups)
 	n := groups.Len()
 	if ga.From < 0 && anchor.From >= 0 {
-		ga = Range{anchor.From + n, anchor.To + n}
+		ga = pane.Range{From: anchor.From + n, To: anchor.To + n}
 	}
-	return head, stack([]Content{groups, body}), ga
+	return head, stack([]pane.Content{groups, body}), ga
 }
 
 // groupLines is each group's offsets at its coordinator, a few lines a
 // group: "Group g offsets (generation 2)", then the committed offsets and
 // the pending transactional ones with the producer id whose transaction
 // holds them. The words say which is which; colour only repeats them.
-func (p painter) groupLines(gs []model.GroupView) (sections, Range) {
+func (p painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
 	var out []string
 	var heads []int
-	anchor := noRange
+	anchor := pane.NoRange
 	for i := range gs {
 		g := &gs[i]
 		from := len(out)
@@ -50,11 +51,11 @@ func (p painter) groupLines(gs []model.GroupView) (sections, Range) {
 		}
 		out = append(out, p.offsetsRow("    pending (txn)  ", pending)...)
 		if g.Changed && anchor.From < 0 {
-			anchor = Range{from, len(out) - 1}
+			anchor = pane.Range{From: from, To: len(out) - 1}
 		}
 		out = append(out, "")
 	}
-	return sections{out, heads}, anchor
+	return pane.Sections{Lines: out, Heads: heads}, anchor
 }
 
 // offsetsRow is one row of a group's offsets after its label, flowed
@@ -67,26 +68,26 @@ func (p painter) offsetsRow(label string, items []string) []string {
 }
 
 // consumerColumns draws the consumers side by side.
-func consumerColumns(f *model.Frame, p painter) ([]string, Content, Range) {
+func consumerColumns(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	n := len(f.Consumers)
 	if n == 0 {
-		return nil, textLines{p.muted("  (no consumers)")}, noRange
+		return nil, pane.Lines{p.muted("  (no consumers)")}, pane.NoRange
 	}
 	const gap = 2
 	k, cp := p.columns(22, gap, n)
-	var cols []Content
-	anchor := noRange
+	var cols []pane.Content
+	anchor := pane.NoRange
 	for c := 0; c < k; c++ {
-		var parts []Content
+		var parts []pane.Content
 		start := 0
 		for i := c; i < n; i += k {
 			if len(parts) > 0 {
-				parts = append(parts, textLines{""})
+				parts = append(parts, pane.Lines{""})
 				start++
 			}
 			cl := cp.consumerLines(&f.Consumers[i])
 			if a := cl.anchor(); a.From >= 0 {
-				a = Range{a.From + start, a.To + start}
+				a = pane.Range{From: a.From + start, To: a.To + start}
 				if anchor.From < 0 || a.From < anchor.From {
 					anchor.From = a.From
 				}
@@ -132,12 +133,12 @@ func (c *consumerCol) StickyAt(i int) (string, bool) {
 	return c.head[0] + " " + strings.TrimSpace(c.head[1]), true
 }
 
-func (c *consumerCol) anchor() Range {
+func (c *consumerCol) anchor() pane.Range {
 	a := anchorOf(len(c.recs), func(i int) bool { return c.recs[i].Changed })
 	if a.From < 0 {
 		return a
 	}
-	return Range{a.From + len(c.head), a.To + len(c.head)}
+	return pane.Range{From: a.From + len(c.head), To: a.To + len(c.head)}
 }
 
 func (p painter) consumerLines(c *model.ConsumerView) *consumerCol {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -27,28 +28,28 @@ const (
 // lives (a __transaction_state partition and its leader), the state machine
 // with the current state marked, the partitions in the transaction and the
 // records written to __transaction_state.
-func coordinatorContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func coordinatorContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	if len(f.Coordinators) == 0 {
-		return nil, textLines{p.muted("  (no transaction coordinator involved)")}, noRange
+		return nil, pane.Lines{p.muted("  (no transaction coordinator involved)")}, pane.NoRange
 	}
 	var out []string
 	var heads []int
-	anchor := noRange
+	anchor := pane.NoRange
 	for i := range f.Coordinators {
 		if i > 0 {
 			out = append(out, "")
 		}
 		lines, a := p.coordinatorLines(&f.Coordinators[i])
 		if a.From >= 0 && anchor.From < 0 {
-			anchor = Range{a.From + len(out), a.To + len(out)}
+			anchor = pane.Range{From: a.From + len(out), To: a.To + len(out)}
 		}
 		heads = append(heads, len(out))
 		out = append(out, lines...)
 	}
-	return nil, sections{out, heads}, anchor
+	return nil, pane.Sections{Lines: out, Heads: heads}, anchor
 }
 
-func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, Range) {
+func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Range) {
 	th := p.th
 	out := []string{p.mark(c.Changed) + p.bold("transactional.id "+cells.Clean(c.TxnID))}
 	where := "  coordinator " + cells.Clean(c.Partition)
@@ -108,9 +109,9 @@ func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, Range) {
 		}
 	}
 	if !c.Changed {
-		return out, noRange
+		return out, pane.NoRange
 	}
-	return out, Range{stateLine, len(out) - 1}
+	return out, pane.Range{From: stateLine, To: len(out) - 1}
 }
 
 // stateMachine draws the eight states as a small diagram with the current

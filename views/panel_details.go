@@ -7,6 +7,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -20,7 +21,7 @@ func hasDetails(f *model.Frame) bool {
 // decides it, the "Kafka vs the article" note, and the step's events as
 // the engine logs them, with their rule citations and message numbers.
 // None of it is needed to follow the lesson; all of it is one key away.
-func detailContent(f *model.Frame, p painter) Content {
+func detailContent(f *model.Frame, p painter) pane.Content {
 	th := p.th
 	w := min(p.w, maxProse)
 	var out []string

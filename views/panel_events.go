@@ -5,6 +5,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -24,13 +25,13 @@ type eventLine struct {
 // events of the last step marked. From the frame's Log it draws a log for
 // learners (learnerEvents); a frame with only the canonical lines gets them
 // as they are.
-func eventsContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func eventsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	if len(f.Log) > 0 {
 		return learnerEvents(f, p)
 	}
 	evs := f.Events
 	if len(evs) == 0 {
-		return nil, textLines{p.muted("  (no events yet)")}, noRange
+		return nil, pane.Lines{p.muted("  (no events yet)")}, pane.NoRange
 	}
 	var lines []eventLine
 	skipped := 0
@@ -40,20 +41,20 @@ func eventsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 		lines = append(lines, eventLine{text: p.th.Sym.Ellipsis + " " + itoa(skipped) + " earlier events", kind: theme.Muted})
 	}
 	firstNew := len(f.Events) - max(0, min(f.NewEvents, len(f.Events)))
-	anchor := noRange
+	anchor := pane.NoRange
 	ww := max(p.w-4, 8)
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
 		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
 	}
-	return nil, lazyLines{n: len(lines), f: func(i int) string {
+	return nil, pane.Lazy(len(lines), func(i int) string {
 		l := lines[i]
 		prefix := "    "
 		if l.first {
 			prefix = p.mark(l.isNew)
 		}
 		return prefix + p.th.Render(l.kind, l.text)
-	}}, anchor
+	}), anchor
 }
 
 // learnerEvents draws the events as sentences about Kafka: who did what,
@@ -65,12 +66,12 @@ func eventsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 // ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
 // A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
-func learnerEvents(f *model.Frame, p painter) ([]string, Content, Range) {
+func learnerEvents(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	th := p.th
 	log := f.Log
 	firstNew := len(log) - max(0, min(f.NewEvents, len(log)))
 	var lines []eventLine
-	anchor := noRange
+	anchor := pane.NoRange
 	ww := max(p.w-4, 8)
 	var last int64 = -1
 	for i, e := range log {
@@ -89,7 +90,7 @@ func learnerEvents(f *model.Frame, p painter) ([]string, Content, Range) {
 		lines = appendEvent(lines, &anchor, p, text, e.Violation, isNew, ww)
 	}
 	if len(lines) == 0 {
-		return nil, textLines{p.muted("  (no events yet)")}, noRange
+		return nil, pane.Lines{p.muted("  (no events yet)")}, pane.NoRange
 	}
 	if len(lines) > maxEventLines {
 		anchor.From, anchor.To = anchor.From-(len(lines)-maxEventLines), anchor.To-(len(lines)-maxEventLines)
@@ -98,14 +99,14 @@ func learnerEvents(f *model.Frame, p painter) ([]string, Content, Range) {
 			anchor.From = max(anchor.From, 0)
 		}
 	}
-	return nil, lazyLines{n: len(lines), f: func(i int) string {
+	return nil, pane.Lazy(len(lines), func(i int) string {
 		l := lines[i]
 		prefix := "    "
 		if l.first {
 			prefix = p.mark(l.isNew)
 		}
 		return prefix + p.th.Render(l.kind, l.text)
-	}}, anchor
+	}), anchor
 }
 
 // seconds renders a span of logical milliseconds for a person: "30.0 s".
@@ -116,7 +117,7 @@ func seconds(ms int64) string {
 // appendEvent adds one event's wrapped lines: a violation marked with its
 // glyph, an event of an earlier step muted, and the lines of the step's
 // new events kept in anchor, so the pane can scroll them into view.
-func appendEvent(lines []eventLine, anchor *Range, p painter, text string, violation, isNew bool, ww int) []eventLine {
+func appendEvent(lines []eventLine, anchor *pane.Range, p painter, text string, violation, isNew bool, ww int) []eventLine {
 	k := theme.Plain
 	if violation {
 		k = theme.Violated

@@ -5,6 +5,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -13,7 +14,7 @@ import (
 // source, the "Kafka vs the article" note) are in the detail view, and the
 // pane's footer says so. On a wide pane the checkpoint sits to the right of
 // the text.
-func narrationContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func narrationContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	// One cell of margin on the left: prose flush against a border is
 	// hard to read on a projector.
 	p.w--
@@ -22,14 +23,14 @@ func narrationContent(f *model.Frame, p painter) ([]string, Content, Range) {
 	}
 	out := p.textLines(f, min(p.w, maxProse))
 	if f.Checkpoint == nil {
-		return nil, indent(out), Range{0, 0}
+		return nil, indent(out), pane.Range{From: 0, To: 0}
 	}
 	question, result := p.checkpointLines(f.Checkpoint, min(p.w, maxProse))
 	out = append(out, "")
-	anchor := Range{len(out), len(out) + len(question) - 1}
+	anchor := pane.Range{From: len(out), To: len(out) + len(question) - 1}
 	out = append(out, question...)
 	if len(result) > 0 {
-		anchor = Range{len(out), len(out) + len(result) - 1}
+		anchor = pane.Range{From: len(out), To: len(out) + len(result) - 1}
 		out = append(out, result...)
 	}
 	return nil, indent(out), anchor
@@ -46,23 +47,23 @@ func (p painter) narrationCols() (leftW, rightW int) {
 	return leftW, p.w - leftW - 3
 }
 
-func (p painter) narrationSides(f *model.Frame) (left, right []string, anchor Range) {
+func (p painter) narrationSides(f *model.Frame) (left, right []string, anchor pane.Range) {
 	leftW, rightW := p.narrationCols()
 	left = p.textLines(f, leftW)
 	right, result := p.checkpointLines(f.Checkpoint, rightW)
-	anchor = Range{0, len(right) - 1}
+	anchor = pane.Range{From: 0, To: len(right) - 1}
 	// Once answered, the verdict and explanation head the right column,
 	// beside the narration, and the judged choices follow. Both columns
 	// scroll together, so a verdict placed lower would scroll the shorter
 	// column out of sight and leave half the pane blank.
 	if len(result) > 0 {
-		anchor = Range{0, len(result) - 1}
+		anchor = pane.Range{From: 0, To: len(result) - 1}
 		right = append(append(result, ""), right...)
 	}
 	return left, right, anchor
 }
 
-func (p painter) narrationColumns(f *model.Frame) Content {
+func (p painter) narrationColumns(f *model.Frame) pane.Content {
 	left, right, _ := p.narrationSides(f)
 	leftW, _ := p.narrationCols()
 	rule := p.muted(p.th.Border.Vertical)
@@ -81,7 +82,7 @@ func (p painter) narrationColumns(f *model.Frame) Content {
 	return indent(out)
 }
 
-func (p painter) columnsAnchor(f *model.Frame) Range {
+func (p painter) columnsAnchor(f *model.Frame) pane.Range {
 	_, _, a := p.narrationSides(f)
 	return a
 }
@@ -221,11 +222,11 @@ func CheckpointLines(th *theme.Theme, cp *model.Checkpoint, w int) (question, re
 }
 
 // indent gives prose one cell of margin from the border.
-func indent(lines []string) textLines {
+func indent(lines []string) pane.Lines {
 	for i, l := range lines {
 		lines[i] = " " + l
 	}
-	return textLines(lines)
+	return pane.Lines(lines)
 }
 
 // distinctViolations keeps the first report of each invariant and says how

@@ -5,6 +5,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -279,26 +280,26 @@ func (l *partLog) boundaryLine(it pitem) string {
 
 // partitionsContent draws every partition log, side by side when the pane
 // is wide enough for two tables.
-func partitionsContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func partitionsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	n := len(f.Partitions)
 	if n == 0 {
-		return nil, textLines{p.muted("  (no partitions)")}, noRange
+		return nil, pane.Lines{p.muted("  (no partitions)")}, pane.NoRange
 	}
 	const gap = 2
 	k, cp := p.columns(50, gap, n)
-	cols := make([][]Content, k)
-	anchor := noRange
+	cols := make([][]pane.Content, k)
+	anchor := pane.NoRange
 	for c := 0; c < k; c++ {
-		var parts []Content
+		var parts []pane.Content
 		for i := c; i < n; i += k {
 			if len(parts) > 0 {
-				parts = append(parts, textLines{""})
+				parts = append(parts, pane.Lines{""})
 			}
 			parts = append(parts, newPartLog(&f.Partitions[i], cp))
 		}
 		cols[c] = parts
 	}
-	stacks := make([]Content, k)
+	stacks := make([]pane.Content, k)
 	for c, parts := range cols {
 		st := stack(parts)
 		stacks[c] = st
@@ -316,12 +317,12 @@ func partitionsContent(f *model.Frame, p painter) ([]string, Content, Range) {
 
 // stacked is several contents one below the other.
 type stacked struct {
-	parts []Content
+	parts []pane.Content
 	start []int
 	n     int
 }
 
-func stack(parts []Content) *stacked {
+func stack(parts []pane.Content) *stacked {
 	s := &stacked{parts: parts}
 	for _, c := range parts {
 		s.start = append(s.start, s.n)
@@ -332,7 +333,7 @@ func stack(parts []Content) *stacked {
 
 func (s *stacked) Len() int { return s.n }
 
-func (s *stacked) locate(i int) (Content, int) {
+func (s *stacked) locate(i int) (pane.Content, int) {
 	lo, hi := 0, len(s.start)-1
 	for lo < hi {
 		m := (lo + hi + 1) / 2
@@ -354,7 +355,7 @@ func (s *stacked) Line(i int) string {
 // headings (a partition log, a consumer).
 func (s *stacked) StickyAt(i int) (string, bool) {
 	c, j := s.locate(i)
-	if st, ok := c.(Sticky); ok {
+	if st, ok := c.(pane.Sticky); ok {
 		return st.StickyAt(j)
 	}
 	return "", false

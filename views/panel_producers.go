@@ -5,26 +5,27 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // producersContent draws each producer client: its identity (transactional
 // id, producerId and epoch), its TransactionManager state, the next sequence
 // per partition, what is in flight, and how it failed.
-func producersContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func producersContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	var out []string
 	var heads []int
-	anchor := noRange
-	table := noRange // the cost table's rows
+	anchor := pane.NoRange
+	table := pane.NoRange // the cost table's rows
 	if f.Cost != nil && len(f.Cost.Rows) > 0 {
 		// The table comes first: a lesson that counts costs is about it,
 		// so a step's changes point at its rows, not at a producer below.
 		heads = append(heads, 0)
-		var rows []Range
+		var rows []pane.Range
 		out, rows = p.costLines(f.Cost)
 		// The changed rows; the heading, line 0, sticks when the pane
 		// scrolls to them.
-		table = Range{rows[0].From, rows[len(rows)-1].To}
+		table = pane.Range{From: rows[0].From, To: rows[len(rows)-1].To}
 		for i, r := range f.Cost.Rows {
 			if r.Changed {
 				if anchor.From < 0 {
@@ -35,7 +36,7 @@ func producersContent(f *model.Frame, p painter) ([]string, Content, Range) {
 		}
 	}
 	if len(f.Producers) == 0 {
-		return nil, textLines(append(out, p.muted("  (no producers)"))), anchor
+		return nil, pane.Lines(append(out, p.muted("  (no producers)"))), anchor
 	}
 	for i, pr := range f.Producers {
 		if i > 0 || len(out) > 0 {
@@ -45,15 +46,15 @@ func producersContent(f *model.Frame, p painter) ([]string, Content, Range) {
 		heads = append(heads, start)
 		out = append(out, p.producerLines(pr)...)
 		if pr.Changed && anchor.From < 0 {
-			anchor = Range{start, len(out) - 1}
+			anchor = pane.Range{From: start, To: len(out) - 1}
 		}
 	}
 	if anchor.From < 0 && table.From >= 0 {
 		// Nothing changed (a step that only reads the bill, or a pane
 		// that scrolled away at another size): the table's top again.
-		anchor = Range{0, table.To}
+		anchor = pane.Range{From: 0, To: table.To}
 	}
-	return nil, sections{out, heads}, anchor
+	return nil, pane.Sections{Lines: out, Heads: heads}, anchor
 }
 
 func (p painter) producerLines(pr model.ProducerView) []string {
@@ -135,7 +136,7 @@ const (
 // 160x48) gets each client on two or three rows instead: its round trips
 // and bar, then its non-zero counts by kind. rows are the lines of each
 // client.
-func (p painter) costLines(c *model.CostView) (lines []string, rows []Range) {
+func (p painter) costLines(c *model.CostView) (lines []string, rows []pane.Range) {
 	nameW := len("Cost")
 	maxTotal := 0
 	for i := range c.Rows {
@@ -170,7 +171,7 @@ func (p painter) costName(r *model.CostRow, nameW int) string {
 	return p.mark(r.Changed) + p.bold(name) + cells.Repeat(" ", nameW-cells.Width(name))
 }
 
-func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []Range) {
+func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []pane.Range) {
 	if barW < costBarMin {
 		barW = 0
 	}
@@ -185,10 +186,10 @@ func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 	}
 	b.WriteString(" " + p.muted("WTM") + " " + p.muted("markers"))
 	out := []string{b.String()}
-	rows := make([]Range, len(c.Rows))
+	rows := make([]pane.Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
-		rows[i] = Range{len(out), len(out)}
+		rows[i] = pane.Range{From: len(out), To: len(out)}
 		b.Reset()
 		b.WriteString(p.costName(r, nameW))
 		for _, col := range costCols {
@@ -212,11 +213,11 @@ func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 	return append(out, p.costLegend()...), rows
 }
 
-func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []Range) {
+func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []pane.Range) {
 	out := []string{"  " + p.bold("Cost") + p.muted(" (requests = round trips)")}
 	totalW := len(itoa(maxTotal))
 	barW := min(costBarMax, p.w-(2+nameW+1+totalW+1))
-	rows := make([]Range, len(c.Rows))
+	rows := make([]pane.Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		from := len(out)
@@ -237,7 +238,7 @@ func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, 
 		if len(kinds) > 0 {
 			out = append(out, p.flow("    ", kinds, p.muted(" · "), 4)...)
 		}
-		rows[i] = Range{from, len(out) - 1}
+		rows[i] = pane.Range{From: from, To: len(out) - 1}
 	}
 	return append(out, p.costLegend()...), rows
 }

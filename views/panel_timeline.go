@@ -6,6 +6,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -77,19 +78,19 @@ const (
 	tlLaneWant = 48
 )
 
-func timelineContent(f *model.Frame, p painter) ([]string, Content, Range) {
+func timelineContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
 	actors := f.Actors
 	if len(actors) == 0 {
 		actors = actorsOf(f.Timeline)
 	}
 	if len(actors) == 0 {
-		return nil, textLines{p.muted("  (no messages yet)")}, noRange
+		return nil, pane.Lines{p.muted("  (no messages yet)")}, pane.NoRange
 	}
 	t := &timeline{p: p, f: f}
 	t.layout(actors)
 	header := t.headerLines(actors)
 	if len(f.Timeline) == 0 {
-		return header, textLines{p.muted("  (no messages yet)")}, noRange
+		return header, pane.Lines{p.muted("  (no messages yet)")}, pane.NoRange
 	}
 	t.plan()
 	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })

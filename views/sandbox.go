@@ -10,6 +10,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -48,11 +49,11 @@ type Sandbox struct {
 	sel    int // the selected waiting item
 	client int // the client the call keys act on
 	right  layout.PanelID
-	panes  [layout.NumPanels]Pane
-	list   Pane // the waiting list
-	mons   Pane // the monitors
-	cause  Pane // the cause chain of a broken monitor
-	over   Pane // help, branches
+	panes  [layout.NumPanels]pane.Model
+	list   pane.Model // the waiting list
+	mons   pane.Model // the monitors
+	cause  pane.Model // the cause chain of a broken monitor
+	over   pane.Model // help, branches
 	cache  *drawCache
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
@@ -102,9 +103,9 @@ func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.San
 		s.keys = s.keys.ascii()
 	}
 	for i := range s.panes {
-		s.panes[i] = NewPane(th)
+		s.panes[i] = pane.New(th)
 	}
-	s.list, s.mons, s.cause, s.over = NewPane(th), NewPane(th), NewPane(th), NewTextPane(th)
+	s.list, s.mons, s.cause, s.over = pane.New(th), pane.New(th), pane.New(th), pane.NewText(th)
 	s.input = textinput.New()
 	s.input.Prompt = ": "
 	s.input.ShowSuggestions = true

@@ -9,6 +9,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -134,7 +135,7 @@ func (s *Sandbox) sidePanel() layout.PanelID {
 	return s.right
 }
 
-var panelBuilders = [layout.NumPanels]func(*model.Frame, painter) ([]string, Content, Range){
+var panelBuilders = [layout.NumPanels]func(*model.Frame, painter) ([]string, pane.Content, pane.Range){
 	layout.PanelProducers:   producersContent,
 	layout.PanelPartitions:  partitionsContent,
 	layout.PanelCoordinator: coordinatorContent,
@@ -219,7 +220,7 @@ func (s *Sandbox) fillList() {
 	s.list.SetSize(r.W, r.H)
 	s.list.SetFocused(true)
 	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+itoa(len(s.waiting))+"  enter delivers, x drops"))
-	s.list.SetContent(nil, textLines(lines), Range{sel, sel})
+	s.list.SetContent(nil, pane.Lines(lines), pane.Range{From: sel, To: sel})
 }
 
 func (s *Sandbox) fillMonitors(r layout.Rect) {
@@ -249,7 +250,7 @@ func (s *Sandbox) fillMonitors(r layout.Rect) {
 		title += " " + th.Render(theme.Violated, itoa(broken)+" broken")
 	}
 	s.mons.SetTitle(title)
-	s.mons.SetContent(nil, textLines(lines), noRange)
+	s.mons.SetContent(nil, pane.Lines(lines), pane.NoRange)
 }
 
 // causeLines is the cause chain on screen, wrapped to w.
@@ -298,7 +299,7 @@ func (s *Sandbox) fillCause(r layout.Rect) {
 	s.cause.SetSize(r.W, r.H)
 	s.cause.SetFocused(true)
 	s.cause.SetTitle(s.th.Mark(theme.Violated, "Why \""+sentence+"\" broke") + s.th.Text(theme.TextFaint, "  esc dismisses; ! marks it on the Timeline"))
-	s.cause.SetContent(nil, textLines(s.causeLines(max(r.W-4, 10))), noRange)
+	s.cause.SetContent(nil, pane.Lines(s.causeLines(max(r.W-4, 10))), pane.NoRange)
 }
 
 func (s *Sandbox) fillOverlay(r layout.Rect) {
@@ -336,7 +337,7 @@ func (s *Sandbox) fillOverlay(r layout.Rect) {
 		lines = append(lines, "")
 		lines = append(lines, p.timelineLegendLines()...)
 	}
-	s.over.SetContent(nil, indent(lines), noRange)
+	s.over.SetContent(nil, indent(lines), pane.NoRange)
 }
 
 // View implements tea.Model.

@@ -39,6 +39,11 @@ type Rect struct{ X, Y, W, H int }
 // Empty reports whether the rectangle has no cells.
 func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
 
+// Contains reports whether cell (x, y) is in the rectangle.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
 // Mode is the family of arrangement For chose for a size.
 type Mode int
 

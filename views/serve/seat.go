@@ -13,6 +13,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -99,7 +100,7 @@ type Seat struct {
 	// the new one, and the revealed one is only here. It opens by itself
 	// the first time a seat sees a question revealed (whyShown); w opens
 	// it again.
-	why      views.Pane
+	why      pane.Model
 	whyOpen  bool
 	whyOf    whyKey
 	whyShown map[whyKey]bool
@@ -313,7 +314,7 @@ func (s *Seat) fillWhy() {
 		return
 	}
 	th := s.th
-	s.why = views.NewTextPane(th)
+	s.why = pane.NewText(th)
 	s.why.SetFocused(true)
 	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
 	s.why.SetTitle(th.Text(theme.TextTitle, "Why: step "+strconv.Itoa(a.Step)) + th.Text(theme.TextFaint, "  (w or esc closes)"))
@@ -327,14 +328,14 @@ func (s *Seat) fillWhy() {
 	for _, l := range append(append(result, ""), question...) {
 		lines = append(lines, " "+l)
 	}
-	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+	s.why.SetContent(nil, lines, pane.Range{From: -1, To: -1})
 }
 
 // fillSummary lays out the presenter's summary in the why view's pane.
 func (s *Seat) fillSummary() {
 	th := s.th
 	title, rows := s.class.Summary()
-	s.why = views.NewTextPane(th)
+	s.why = pane.NewText(th)
 	s.why.SetFocused(true)
 	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
 	s.why.SetTitle(th.Text(theme.TextTitle, "Summary: "+title) + th.Text(theme.TextFaint, "  (s or esc closes, e exports)"))
@@ -345,7 +346,7 @@ func (s *Seat) fillSummary() {
 	if len(rows) == 0 {
 		lines = append(lines, " No question in this lesson yet.")
 	}
-	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+	s.why.SetContent(nil, lines, pane.Range{From: -1, To: -1})
 }
 
 func (s *Seat) exportSummary() {

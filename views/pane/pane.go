@@ -1,4 +1,8 @@
-package views
+// Package pane is the bordered, titled, scrollable box every panel of the
+// player, the sandbox and the drill is drawn in. It knows nothing of Kafka
+// or of any other component: its parent hands it a title and Content, and
+// routes it the keys and the mouse wheel.
+package pane
 
 import (
 	"strconv"
@@ -20,17 +24,20 @@ type Content interface {
 	Line(i int) string
 }
 
-// textLines is Content held as ready-made lines.
-type textLines []string
+// Lines is Content held as ready-made lines.
+type Lines []string
 
-func (t textLines) Len() int          { return len(t) }
-func (t textLines) Line(i int) string { return t[i] }
+func (t Lines) Len() int          { return len(t) }
+func (t Lines) Line(i int) string { return t[i] }
 
 // lazyLines is Content whose lines are built by a function.
 type lazyLines struct {
 	n int
 	f func(i int) string
 }
+
+// Lazy is Content of n lines, line i made by f(i) when it is drawn.
+func Lazy(n int, f func(i int) string) Content { return lazyLines{n: n, f: f} }
 
 func (l lazyLines) Len() int          { return l.n }
 func (l lazyLines) Line(i int) string { return l.f(i) }
@@ -47,43 +54,43 @@ type Sticky interface {
 	StickyAt(i int) (heading string, ok bool)
 }
 
-// sections is Content held as lines, with the indexes of its headings in
+// Sections is Content held as lines, with the indexes of its headings in
 // ascending order.
-type sections struct {
-	lines textLines
-	heads []int
+type Sections struct {
+	Lines Lines
+	Heads []int
 }
 
-func (s sections) Len() int          { return len(s.lines) }
-func (s sections) Line(i int) string { return s.lines[i] }
+func (s Sections) Len() int          { return len(s.Lines) }
+func (s Sections) Line(i int) string { return s.Lines[i] }
 
-func (s sections) StickyAt(i int) (string, bool) {
+func (s Sections) StickyAt(i int) (string, bool) {
 	h := -1
-	for _, x := range s.heads {
+	for _, x := range s.Heads {
 		if x > i {
 			break
 		}
 		h = x
 	}
-	if h < 0 || h == i || (i < len(s.lines) && s.lines[i] == "") {
+	if h < 0 || h == i || (i < len(s.Lines) && s.Lines[i] == "") {
 		return "", false
 	}
-	return s.lines[h], true
+	return s.Lines[h], true
 }
 
 // Range is an inclusive range of body lines; a negative From means none.
 type Range struct{ From, To int }
 
-var noRange = Range{-1, -1}
+var NoRange = Range{-1, -1}
 
-// PaneKeyMap holds the keys that scroll the focused pane.
-type PaneKeyMap struct {
+// KeyMap holds the keys that scroll the focused pane.
+type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 }
 
-// DefaultPaneKeyMap returns the default scrolling keys.
-func DefaultPaneKeyMap() PaneKeyMap {
-	return PaneKeyMap{
+// DefaultKeyMap returns the default scrolling keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
@@ -93,10 +100,18 @@ func DefaultPaneKeyMap() PaneKeyMap {
 	}
 }
 
-// Pane is a bordered, titled, scrollable box: the frame of every player
+// ASCII returns the pane key map with ASCII-only help texts.
+func (k KeyMap) ASCII() KeyMap {
+	for _, b := range []*key.Binding{&k.Up, &k.Down} {
+		theme.ASCIIHelp(b)
+	}
+	return k
+}
+
+// Model is a bordered, titled, scrollable box: the frame of every player
 // panel. It knows nothing of Kafka; the root gives it a title and content.
 //
-// A text pane (NewTextPane: the lesson, the help, a step's details) scrolls
+// A text pane (NewText: the lesson, the help, a step's details) scrolls
 // through a bubbles viewport, which holds its lines and handles its scroll
 // keys. The panels of the stage scroll on their own, over Content whose
 // lines are made only when they come on screen: a partition log or an event
@@ -106,8 +121,8 @@ func DefaultPaneKeyMap() PaneKeyMap {
 // the viewport took 6.2 ms and 13,879 allocations, the lazy pane 0.47 ms
 // and 1,196 (the best of four runs on a loaded two-core machine). A
 // keystroke has 1 ms, so the stage keeps the lazy pane.
-type Pane struct {
-	KeyMap PaneKeyMap
+type Model struct {
+	KeyMap KeyMap
 	// vp, in a text pane (text set), holds the lines and the scroll
 	// position.
 	vp      viewport.Model
@@ -116,7 +131,7 @@ type Pane struct {
 	title   string
 	footer  string   // drawn in the bottom border, on the left
 	header  []string // lines that stay put above the scrolling body
-	body    *memoLines
+	body    *Memo
 	w, h    int
 	off     int
 	focused bool
@@ -124,15 +139,15 @@ type Pane struct {
 	drawn *paneDrawn
 }
 
-// NewPane returns an empty pane.
-func NewPane(th *theme.Theme) Pane {
-	return Pane{KeyMap: DefaultPaneKeyMap(), th: th, body: memo(nil), drawn: &paneDrawn{}}
+// New returns an empty pane.
+func New(th *theme.Theme) Model {
+	return Model{KeyMap: DefaultKeyMap(), th: th, body: MemoOf(nil), drawn: &paneDrawn{}}
 }
 
-// NewTextPane returns an empty pane that scrolls through a viewport: for
+// NewText returns an empty pane that scrolls through a viewport: for
 // text of a few dozen lines, which it makes in full when it is set.
-func NewTextPane(th *theme.Theme) Pane {
-	p := NewPane(th)
+func NewText(th *theme.Theme) Model {
+	p := New(th)
 	p.vp, p.text = viewport.New(0, 0), true
 	p.vp.MouseWheelEnabled = false
 	p.syncKeys()
@@ -141,7 +156,7 @@ func NewTextPane(th *theme.Theme) Pane {
 
 // syncKeys gives the viewport the pane's scroll keys; the keys it has of
 // its own (half pages, sideways) are switched off, as the player uses them.
-func (p *Pane) syncKeys() {
+func (p *Model) syncKeys() {
 	if !p.text {
 		return
 	}
@@ -151,7 +166,7 @@ func (p *Pane) syncKeys() {
 }
 
 // SetSize sets the outer size, borders included.
-func (p *Pane) SetSize(w, h int) {
+func (p *Model) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	if p.text {
 		p.vp.Width, p.vp.Height = max(p.w-2, 0), p.bodyHeight()
@@ -159,18 +174,21 @@ func (p *Pane) SetSize(w, h int) {
 	p.clamp()
 }
 
+// SetTheme sets the theme the pane draws with.
+func (p *Model) SetTheme(th *theme.Theme) { p.th = th }
+
 // SetTitle sets the title drawn in the top border; it may be styled.
-func (p *Pane) SetTitle(s string) { p.title = s }
+func (p *Model) SetTitle(s string) { p.title = s }
 
 // SetFooter sets a short text drawn in the bottom border, on the left; it
 // may be styled. The scroll position keeps the right.
-func (p *Pane) SetFooter(s string) { p.footer = s }
+func (p *Model) SetFooter(s string) { p.footer = s }
 
 // SetFocused marks the pane as the one that receives scroll keys.
-func (p *Pane) SetFocused(f bool) { p.focused = f }
+func (p *Model) SetFocused(f bool) { p.focused = f }
 
 // Focused reports whether the pane has focus.
-func (p Pane) Focused() bool { return p.focused }
+func (p Model) Focused() bool { return p.focused }
 
 // SetContent replaces the header and body. If anchor is a range, the body
 // scrolls just enough to show it (its start wins when it does not fit):
@@ -178,9 +196,9 @@ func (p Pane) Focused() bool { return p.focused }
 //
 // Each body line is made once, the first time it is drawn; passing the
 // same body again (a *memoLines from an earlier call) keeps what was made.
-func (p *Pane) SetContent(header []string, body Content, anchor Range) {
+func (p *Model) SetContent(header []string, body Content, anchor Range) {
 	p.header = header
-	p.body = memo(body)
+	p.body = MemoOf(body)
 	if p.text {
 		lines := make([]string, p.body.Len())
 		for i := range lines {
@@ -192,7 +210,7 @@ func (p *Pane) SetContent(header []string, body Content, anchor Range) {
 	p.reveal(anchor)
 }
 
-func (p *Pane) reveal(r Range) {
+func (p *Model) reveal(r Range) {
 	if r.From >= 0 {
 		bh := p.bodyHeight()
 		if _, ok := p.body.c.(Sticky); ok && bh > 1 {
@@ -208,10 +226,10 @@ func (p *Pane) reveal(r Range) {
 	p.clamp()
 }
 
-func (p Pane) bodyHeight() int { return max(p.h-2-len(p.header), 0) }
+func (p Model) bodyHeight() int { return max(p.h-2-len(p.header), 0) }
 
 // sticky is the heading drawn on the first body row at offset off, if any.
-func (p Pane) sticky(off int) (string, bool) {
+func (p Model) sticky(off int) (string, bool) {
 	st, ok := p.body.c.(Sticky)
 	if !ok || off <= 0 || off >= p.body.Len() || p.bodyHeight() < 2 {
 		return "", false
@@ -221,7 +239,7 @@ func (p Pane) sticky(off int) (string, bool) {
 
 // maxOff is the last offset: the one that shows the last line. A heading
 // on the first row takes a line's place, so the body may scroll one more.
-func (p *Pane) maxOff() int {
+func (p *Model) maxOff() int {
 	m := max(p.body.Len()-p.bodyHeight(), 0)
 	if _, ok := p.sticky(m); ok {
 		m++
@@ -229,7 +247,7 @@ func (p *Pane) maxOff() int {
 	return m
 }
 
-func (p *Pane) clamp() {
+func (p *Model) clamp() {
 	p.off = max(0, min(p.off, p.maxOff()))
 	if p.text {
 		p.vp.SetYOffset(p.off)
@@ -238,10 +256,25 @@ func (p *Pane) clamp() {
 }
 
 // Offset is the index of the first body line on screen.
-func (p Pane) Offset() int { return p.off }
+func (p Model) Offset() int { return p.off }
 
-// Update scrolls a focused pane.
-func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
+// SetOffset scrolls the body to line off, as far as it goes.
+func (p *Model) SetOffset(off int) {
+	p.off = off
+	p.clamp()
+}
+
+// Uncached makes the pane draw afresh every time, which the cache tests
+// compare with the cached drawing.
+func (p *Model) Uncached() { p.drawn = nil }
+
+// Update scrolls a focused pane with its keys, and any pane with the mouse
+// wheel, a line a notch: the parent sends a tea.MouseMsg to the pane under
+// the pointer (layout says where each pane is).
+func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if mm, ok := msg.(tea.MouseMsg); ok {
+		return p.wheel(mm), nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok || !p.focused {
 		return p, nil
@@ -278,25 +311,39 @@ func (p Pane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	return p, nil
 }
 
-// Scrolls reports whether km is one of the pane's scroll keys.
-func (p Pane) Scrolls(km tea.KeyMsg) bool {
+// wheel scrolls a line for a notch of the mouse wheel.
+func (p Model) wheel(m tea.MouseMsg) Model {
+	if m.Action != tea.MouseActionPress {
+		return p
+	}
+	switch m.Button {
+	case tea.MouseButtonWheelUp:
+		p.SetOffset(p.off - 1)
+	case tea.MouseButtonWheelDown:
+		p.SetOffset(p.off + 1)
+	}
+	return p
+}
+
+// Scrolls reports whether km is one of the pane's scroll keys, enabled
+// or not.
+func (p Model) Scrolls(km tea.KeyMsg) bool {
 	k := p.KeyMap
 	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom} {
-		for _, s := range b.Keys() {
-			if s == km.String() {
-				return true
-			}
+		b.SetEnabled(true)
+		if key.Matches(km, b) {
+			return true
 		}
 	}
 	return false
 }
 
 // CanScroll reports whether the body is longer than the pane.
-func (p Pane) CanScroll() bool { return p.body.Len() > p.bodyHeight() }
+func (p Model) CanScroll() bool { return p.body.Len() > p.bodyHeight() }
 
 // Lines renders the pane as exactly h lines of exactly w cells. The
 // result is shared with the pane's cache: read it, do not change it.
-func (p Pane) Lines() []string {
+func (p Model) Lines() []string {
 	if p.w <= 0 || p.h <= 0 {
 		return nil
 	}
@@ -309,7 +356,7 @@ func (p Pane) Lines() []string {
 	return out
 }
 
-func (p Pane) render() []string {
+func (p Model) render() []string {
 	out := make([]string, 0, p.h)
 	if p.w < 2 || p.h < 2 {
 		for range p.h {
@@ -384,4 +431,4 @@ func (p Pane) render() []string {
 }
 
 // View renders the pane.
-func (p Pane) View() string { return layout.JoinLines(p.Lines()) }
+func (p Model) View() string { return layout.JoinLines(p.Lines()) }
