@@ -10,4 +10,3 @@ func ASCIIHelp(b *key.Binding) {
 		b.SetHelp(s, h.Desc)
 	}
 }
-
