@@ -170,6 +170,8 @@ type App struct {
 	flashKind theme.Kind
 	// cache keeps the panels' content for recent frames (cache.go).
 	cache *drawCache
+	// helpDrawn is the help bar last drawn for a set of keys.
+	helpDrawn *helpMemo
 	// noCache draws everything afresh on every key: the reference the
 	// tests compare the caches with.
 	noCache bool
@@ -193,17 +195,18 @@ type App struct {
 func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, error), opts Options) tea.Model {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	a := App{
-		opts:     opts,
-		th:       th,
-		keys:     DefaultKeyMap(),
-		paneKeys: pane.DefaultKeyMap(),
-		open:     open,
-		speed:    defaultSpeed,
-		focus:    layout.PanelNarration,
-		shown:    map[layout.PanelID]layout.PanelID{},
-		kept:     map[string]model.Session{},
-		cache:    newDrawCache(),
-		kafka:    opts.Kafka,
+		opts:      opts,
+		th:        th,
+		keys:      DefaultKeyMap(),
+		paneKeys:  pane.DefaultKeyMap(),
+		open:      open,
+		speed:     defaultSpeed,
+		focus:     layout.PanelNarration,
+		shown:     map[layout.PanelID]layout.PanelID{},
+		kept:      map[string]model.Session{},
+		cache:     newDrawCache(),
+		helpDrawn: &helpMemo{},
+		kafka:     opts.Kafka,
 	}
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
@@ -416,9 +419,9 @@ func (a *App) openLesson(name string) {
 	}
 	a.sess, a.name = s, name
 	// Frame keys are a session's own: another session may reuse them.
-	a.cache = newDrawCache()
+	a.cache, a.helpDrawn = newDrawCache(), &helpMemo{}
 	if a.noCache {
-		a.cache = nil
+		a.cache, a.helpDrawn = nil, nil
 	}
 	a.screen = screenPlayer
 	a.playing = false
@@ -494,7 +497,7 @@ func (a *App) setDark(dark bool) {
 	}
 	a.overlay.SetTheme(a.th)
 	if a.cache != nil {
-		a.cache = newDrawCache()
+		a.cache, a.helpDrawn = newDrawCache(), &helpMemo{}
 	}
 	a.refresh(false)
 }

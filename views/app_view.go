@@ -211,11 +211,11 @@ func (a *App) playerHelp() string {
 		}
 	}
 	sig := b.String()
-	if line, ok := a.cache.helpLine(sig); ok {
+	if line, ok := a.helpDrawn.get(sig); ok {
 		return line
 	}
 	line := a.help.ShortHelpView(a.fitHelp(ks, playerHelpRank))
-	a.cache.putHelp(sig, line)
+	a.helpDrawn.put(sig, line)
 	return line
 }
 

@@ -23,16 +23,10 @@ import (
 // going back and forth over a few steps.
 const panelSlots = 4
 
-// drawCache holds the content of each panel for the last few frames, and
-// the help bar for the last set of keys.
+// drawCache holds the content of each panel for the last few frames.
 type drawCache struct {
 	slots [layout.NumPanels][panelSlots]panelDraw
 	next  [layout.NumPanels]int
-	// help holds the help bar for the last few sets of keys and widths:
-	// the help model renders each key with lipgloss, and fitting the bar
-	// to the width renders it several times.
-	help     [panelSlots]struct{ sig, line string }
-	helpNext int
 	// wraps remembers wrapped texts across frames: consecutive frames
 	// share most of their event lines and __transaction_state records.
 	wraps wrapMemo
@@ -68,26 +62,6 @@ func (c *drawCache) wrap(s string, w int) []string {
 	l := cells.Wrap(s, w)
 	c.wraps.m[k] = l
 	return l
-}
-
-func (c *drawCache) helpLine(sig string) (string, bool) {
-	if c == nil {
-		return "", false
-	}
-	for _, h := range c.help {
-		if h.sig == sig && sig != "" {
-			return h.line, true
-		}
-	}
-	return "", false
-}
-
-func (c *drawCache) putHelp(sig, line string) {
-	if c == nil {
-		return
-	}
-	c.help[c.helpNext].sig, c.help[c.helpNext].line = sig, line
-	c.helpNext = (c.helpNext + 1) % len(c.help)
 }
 
 func newDrawCache() *drawCache { return &drawCache{} }

@@ -55,6 +55,8 @@ type Sandbox struct {
 	cause  pane.Model // the cause chain of a broken monitor
 	over   pane.Model // help, branches
 	cache  *drawCache
+	// helpDrawn is the help bar last drawn.
+	helpDrawn *helpMemo
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
 	shown string
@@ -98,7 +100,7 @@ type SandboxSavedMsg struct {
 func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
-		right: layout.PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
+		right: layout.PanelTimeline, cache: newDrawCache(), helpDrawn: &helpMemo{}, dismissed: map[string]bool{}, standalone: true}
 	if opts.ASCII {
 		s.keys = s.keys.ascii()
 	}

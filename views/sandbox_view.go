@@ -444,11 +444,11 @@ func (s Sandbox) helpLine() string {
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
 	sig := "sandbox " + itoa(s.w)
-	if l, ok := s.cache.helpLine(sig); ok {
+	if l, ok := s.helpDrawn.get(sig); ok {
 		return l
 	}
 	l := s.help.ShortHelpView(s.keys.short())
-	s.cache.putHelp(sig, l)
+	s.helpDrawn.put(sig, l)
 	return l
 }
 
