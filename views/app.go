@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -354,7 +355,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	case keyIs(km, a.keys.Quit):
 		if s := a.inProgress(); s != nil {
 			a.quitting = true
-			a.home.SetStatus("Quit? " + oneLine(s.Title()) + " is at step " + itoa(s.Pos()) + " of " + itoa(s.Len()) +
+			a.home.SetStatus("Quit? " + oneLine(s.Title()) + " is at step " + strconv.Itoa(s.Pos()) + " of " + strconv.Itoa(s.Len()) +
 				". y quits; other keys stay.")
 			return nil
 		}

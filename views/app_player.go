@@ -2,6 +2,7 @@ package views
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -315,7 +316,7 @@ func (a *App) answerKeys() string {
 	if n == 1 {
 		return "1"
 	}
-	return "1-" + itoa(n)
+	return "1-" + strconv.Itoa(n)
 }
 
 func (a *App) answer(km tea.KeyMsg) {
@@ -646,37 +647,6 @@ func (a *App) refreshOverlay() {
 	a.overlay.SetFooter("")
 }
 
-// panelChanged reports whether the last step changed something a panel
-// shows, so a hidden tab can say so.
-func panelChanged(f *model.Frame, p layout.PanelID) bool {
-	switch p {
-	case layout.PanelProducers:
-		return anyOf(f.Producers, func(x model.ProducerView) bool { return x.Changed }) ||
-			f.Cost != nil && anyOf(f.Cost.Rows, func(x model.CostRow) bool { return x.Changed })
-	case layout.PanelPartitions:
-		return anyOf(f.Partitions, func(x model.PartitionView) bool { return x.Changed })
-	case layout.PanelCoordinator:
-		return anyOf(f.Coordinators, func(x model.CoordinatorView) bool { return x.Changed })
-	case layout.PanelConsumers:
-		return anyOf(f.Consumers, func(x model.ConsumerView) bool { return x.Changed }) ||
-			anyOf(f.Groups, func(x model.GroupView) bool { return x.Changed })
-	case layout.PanelTimeline:
-		return anyOf(f.Timeline, func(x model.Arrow) bool { return x.Changed })
-	case layout.PanelEvents:
-		return f.NewEvents > 0
-	}
-	return false
-}
-
-func anyOf[T any](xs []T, ok func(T) bool) bool {
-	for _, x := range xs {
-		if ok(x) {
-			return true
-		}
-	}
-	return false
-}
-
 // kafkaLabel names the transaction protocol in force, as the header shows
 // it: "Kafka 3.x · classic" for transaction.version 1, "Kafka 4.x ·
 // KIP-890" for 2. It is "" for a session that does not say.
@@ -724,7 +694,7 @@ func (a *App) switchKafka() {
 	if p := a.frame.Protocol; p != 0 && p != r.Kafka-2 {
 		// The lesson set the protocol itself (an upgrade or a downgrade
 		// on the way): the header names that one, not the one chosen.
-		msg = "Kafka " + itoa(r.Kafka) + ".x chosen; at this step the lesson sets its own protocol."
+		msg = "Kafka " + strconv.Itoa(r.Kafka) + ".x chosen; at this step the lesson sets its own protocol."
 	}
 	a.say(theme.Open, msg)
 }
@@ -733,22 +703,22 @@ func (a *App) switchKafka() {
 // for an 80-column header: where the replay stopped, the answers kept,
 // and an answer that the switch made right or wrong.
 func switchedText(r model.Switched) string {
-	s := "Now Kafka " + itoa(r.Kafka) + ".x"
+	s := "Now Kafka " + strconv.Itoa(r.Kafka) + ".x"
 	switch {
 	case r.Asked > 0:
-		s += ": step " + itoa(r.Asked) + " asks its question anew"
+		s += ": step " + strconv.Itoa(r.Asked) + " asks its question anew"
 	case r.Pos > 0 && len(r.Flipped) == 0:
-		s += ", at step " + itoa(r.Pos)
+		s += ", at step " + strconv.Itoa(r.Pos)
 	}
 	if r.Kept > 0 {
-		s += "; " + itoa(r.Kept) + " answer" + plural(r.Kept) + " kept"
+		s += "; " + strconv.Itoa(r.Kept) + " answer" + plural(r.Kept) + " kept"
 	}
 	if len(r.Flipped) > 0 {
 		now := "wrong"
 		if r.NowRight {
 			now = "right"
 		}
-		s += "; at step " + itoa(r.Flipped[0]) + " your answer is now " + now
+		s += "; at step " + strconv.Itoa(r.Flipped[0]) + " your answer is now " + now
 	}
 	return s + "."
 }

@@ -2,6 +2,7 @@ package views
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/eoslab/eoslab/views/model"
 )
 

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,7 +113,7 @@ func (a *App) syncKeys() {
 	// A class plays the Kafka version eoslab serve started it with.
 	k.Kafka.SetEnabled(inPlayer && a.frame.Kafka != 0 && !a.opts.Follow && !a.opts.Presenter)
 	if inPlayer && a.frame.Kafka != 0 {
-		k.Kafka.SetHelp("v", "switch to Kafka "+itoa(otherKafka(a.frame.Kafka)))
+		k.Kafka.SetHelp("v", "switch to Kafka "+strconv.Itoa(otherKafka(a.frame.Kafka)))
 	}
 	if a.showDetail {
 		k.Details.SetHelp("d", "close details")
@@ -203,7 +204,7 @@ func (a *App) playerKeys() []key.Binding {
 func (a *App) playerHelp() string {
 	ks := a.playerKeys()
 	var b strings.Builder
-	b.WriteString(itoa(a.w))
+	b.WriteString(strconv.Itoa(a.w))
 	for _, k := range ks {
 		if k.Enabled() {
 			h := k.Help()

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -397,7 +398,7 @@ func whyNotLines(q model.DrillQuestion, w int) []string {
 		if len(out) == 0 {
 			out = append(out, "Why not the others:")
 		}
-		for j, l := range cells.Wrap(itoa(k+1)+") "+cells.Clean(why), max(w-2, 8)) {
+		for j, l := range cells.Wrap(strconv.Itoa(k+1)+") "+cells.Clean(why), max(w-2, 8)) {
 			if j > 0 {
 				l = "   " + l
 			}

@@ -27,4 +27,3 @@ func (c *helpMemo) put(sig, line string) {
 	c.slots[c.next].sig, c.slots[c.next].line = sig, line
 	c.next = (c.next + 1) % len(c.slots)
 }
-

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -363,7 +364,7 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	}
 	num := "   "
 	if it.num > 0 {
-		num = cells.PadLeft(itoa(it.num), 2) + "."
+		num = cells.PadLeft(strconv.Itoa(it.num), 2) + "."
 	}
 	title := cells.Clean(it.Title)
 	var right string

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
@@ -217,4 +218,35 @@ func (p painter) flow(lead string, items []string, sep string, indent int) []str
 		empty = false
 	}
 	return append(out, line)
+}
+
+// panelChanged reports whether the last step changed something a panel
+// shows, so a hidden tab can say so.
+func panelChanged(f *model.Frame, p layout.PanelID) bool {
+	switch p {
+	case layout.PanelProducers:
+		return anyOf(f.Producers, func(x model.ProducerView) bool { return x.Changed }) ||
+			f.Cost != nil && anyOf(f.Cost.Rows, func(x model.CostRow) bool { return x.Changed })
+	case layout.PanelPartitions:
+		return anyOf(f.Partitions, func(x model.PartitionView) bool { return x.Changed })
+	case layout.PanelCoordinator:
+		return anyOf(f.Coordinators, func(x model.CoordinatorView) bool { return x.Changed })
+	case layout.PanelConsumers:
+		return anyOf(f.Consumers, func(x model.ConsumerView) bool { return x.Changed }) ||
+			anyOf(f.Groups, func(x model.GroupView) bool { return x.Changed })
+	case layout.PanelTimeline:
+		return anyOf(f.Timeline, func(x model.Arrow) bool { return x.Changed })
+	case layout.PanelEvents:
+		return f.NewEvents > 0
+	}
+	return false
+}
+
+func anyOf[T any](xs []T, ok func(T) bool) bool {
+	for _, x := range xs {
+		if ok(x) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -244,7 +245,7 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 			s.target = model.OpRestart
 		}
 		s.aiming = true
-		s.say(theme.Accent, verb(s.target)+" what? 1-"+itoa(s.brokers())+" a broker, k the coordinator, "+
+		s.say(theme.Accent, verb(s.target)+" what? 1-"+strconv.Itoa(s.brokers())+" a broker, k the coordinator, "+
 			"c the client "+s.clientName()+", esc nothing")
 	case is(km, k.Pause):
 		if c, ok := s.current(); ok {
@@ -332,7 +333,7 @@ func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 			s.say(theme.Violated, err.Error())
 		} else {
 			s.overlay = 0
-			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+itoa(s.sess.Pos()))
+			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+strconv.Itoa(s.sess.Pos()))
 		}
 		s.refresh()
 	default:

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"strconv"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -111,11 +113,11 @@ func (s *Sandbox) aimKey(km tea.KeyMsg) {
 	case len(r) == 1 && r[0] >= '1' && r[0] <= '9':
 		op.Broker = int(r[0] - '0')
 		if op.Broker > s.brokers() {
-			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+itoa(s.brokers()))
+			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+strconv.Itoa(s.brokers()))
 			return
 		}
 	default:
-		s.say(theme.Muted, verb(s.target)+" cancelled: "+r+" is not 1-"+itoa(s.brokers())+", k or c")
+		s.say(theme.Muted, verb(s.target)+" cancelled: "+r+" is not 1-"+strconv.Itoa(s.brokers())+", k or c")
 		return
 	}
 	s.do(op)

@@ -219,7 +219,7 @@ func (s *Sandbox) fillList() {
 	}
 	s.list.SetSize(r.W, r.H)
 	s.list.SetFocused(true)
-	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+itoa(len(s.waiting))+"  enter delivers, x drops"))
+	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+strconv.Itoa(len(s.waiting))+"  enter delivers, x drops"))
 	s.list.SetContent(nil, pane.Lines(lines), pane.Range{From: sel, To: sel})
 }
 
@@ -245,9 +245,9 @@ func (s *Sandbox) fillMonitors(r layout.Rect) {
 		lines = append(lines, th.Mark(theme.Violated, "BROKEN "+text))
 	}
 	s.mons.SetSize(r.W, r.H)
-	title := th.Text(theme.TextTitle, "Guarantees") + th.Text(theme.TextFaint, " "+itoa(len(s.monitors)-broken)+" hold")
+	title := th.Text(theme.TextTitle, "Guarantees") + th.Text(theme.TextFaint, " "+strconv.Itoa(len(s.monitors)-broken)+" hold")
 	if broken > 0 {
-		title += " " + th.Render(theme.Violated, itoa(broken)+" broken")
+		title += " " + th.Render(theme.Violated, strconv.Itoa(broken)+" broken")
 	}
 	s.mons.SetTitle(title)
 	s.mons.SetContent(nil, pane.Lines(lines), pane.NoRange)
@@ -310,14 +310,14 @@ func (s *Sandbox) fillOverlay(r layout.Rect) {
 	if s.overlay == 2 {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
 		for i, b := range s.branches {
-			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + itoa(b.Len) + " action(s)"
+			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + strconv.Itoa(b.Len) + " action(s)"
 			if b.Parent >= 0 && b.At > 0 {
-				l += ", from " + s.branches[b.Parent].Name + " at step " + itoa(b.At)
+				l += ", from " + s.branches[b.Parent].Name + " at step " + strconv.Itoa(b.At)
 			} else if b.Parent >= 0 {
 				l += ", " + s.branches[b.Parent].Name + "'s actions played again"
 			}
 			if i == s.sess.Branch() {
-				l = s.th.Text(theme.TextAccent, s.th.Sym.Cursor) + " " + s.th.Text(theme.TextBold, l) + "  (you are here, step " + itoa(s.sess.Pos()) + ")"
+				l = s.th.Text(theme.TextAccent, s.th.Sym.Cursor) + " " + s.th.Text(theme.TextBold, l) + "  (you are here, step " + strconv.Itoa(s.sess.Pos()) + ")"
 			} else {
 				l = "  " + l
 			}
@@ -354,8 +354,8 @@ func (s Sandbox) view() string {
 		return ""
 	}
 	if s.w < sandboxMinW || s.h < sandboxMinH {
-		return layout.Center("terminal too small for the sandbox: it needs "+itoa(sandboxMinW)+"x"+itoa(sandboxMinH)+
-			", this is "+itoa(s.w)+"x"+itoa(s.h), s.w, s.h)
+		return layout.Center("terminal too small for the sandbox: it needs "+strconv.Itoa(sandboxMinW)+"x"+strconv.Itoa(sandboxMinH)+
+			", this is "+strconv.Itoa(s.w)+"x"+strconv.Itoa(s.h), s.w, s.h)
 	}
 	if s.picking {
 		return s.pickerView()
@@ -386,9 +386,9 @@ func (s Sandbox) view() string {
 func (s Sandbox) headerLine() string {
 	th := s.th
 	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, cells.Clean(s.sess.Title()))
-	right := "step " + itoa(s.sess.Pos()) + "/" + itoa(s.sess.Len())
+	right := "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
 	if n := len(s.branches); n > 1 {
-		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + itoa(s.sess.Branch()+1) + "/" + itoa(n)
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + strconv.Itoa(s.sess.Branch()+1) + "/" + strconv.Itoa(n)
 	}
 	if c, ok := s.current(); ok {
 		tag := ""
@@ -443,7 +443,7 @@ func (s Sandbox) helpLine() string {
 	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
-	sig := "sandbox " + itoa(s.w)
+	sig := "sandbox " + strconv.Itoa(s.w)
 	if l, ok := s.helpDrawn.get(sig); ok {
 		return l
 	}

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -62,7 +63,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	}
 }
 
-// bigSession is one step whose partitions are two 500-batch logs, longer
+// bigSession is one step whose partition, producers and events are longer
 // than any pane.
 type bigSession struct{}
 
@@ -73,4 +74,14 @@ func (bigSession) Next() bool              { return false }
 func (bigSession) Back() bool              { return false }
 func (bigSession) Restart()                {}
 func (bigSession) Answer(int) (bool, bool) { return false, false }
-func (bigSession) Frame() model.Frame      { return *bigPartitions() }
+func (bigSession) Frame() model.Frame {
+	f := model.Frame{Key: 1, Step: 1, Steps: 1}
+	pv := model.PartitionView{Name: "t-0", Leader: "broker-1", HW: 400, LSO: 400, LEO: 400}
+	for i := range 200 {
+		pv.Rows = append(pv.Rows, model.LogRow{First: int64(2 * i), Last: int64(2*i + 1), PID: 4000, Values: []string{"v" + strconv.Itoa(i)}})
+		f.Producers = append(f.Producers, model.ProducerView{Name: "p-" + strconv.Itoa(i)})
+		f.Events = append(f.Events, model.EventLine{Text: "event " + strconv.Itoa(i)})
+	}
+	f.Partitions = []model.PartitionView{pv}
+	return f
+}
