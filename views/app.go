@@ -16,6 +16,7 @@ import (
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -170,7 +171,7 @@ type App struct {
 	flash     string
 	flashKind theme.Kind
 	// cache keeps the panels' content for recent frames (cache.go).
-	cache *drawCache
+	cache *panels.Cache
 	// helpDrawn is the help bar last drawn for a set of keys.
 	helpDrawn *helpMemo
 	// noCache draws everything afresh on every key: the reference the
@@ -205,7 +206,7 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 		focus:     layout.PanelNarration,
 		shown:     map[layout.PanelID]layout.PanelID{},
 		kept:      map[string]model.Session{},
-		cache:     newDrawCache(),
+		cache:     panels.NewCache(),
 		helpDrawn: &helpMemo{},
 		kafka:     opts.Kafka,
 	}
@@ -420,7 +421,7 @@ func (a *App) openLesson(name string) {
 	}
 	a.sess, a.name = s, name
 	// Frame keys are a session's own: another session may reuse them.
-	a.cache, a.helpDrawn = newDrawCache(), &helpMemo{}
+	a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
 	if a.noCache {
 		a.cache, a.helpDrawn = nil, nil
 	}
@@ -498,7 +499,7 @@ func (a *App) setDark(dark bool) {
 	}
 	a.overlay.SetTheme(a.th)
 	if a.cache != nil {
-		a.cache, a.helpDrawn = newDrawCache(), &helpMemo{}
+		a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
 	}
 	a.refresh(false)
 }

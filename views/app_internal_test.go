@@ -3,6 +3,7 @@ package views
 import (
 	"flag"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -275,7 +276,7 @@ func TestTooSmallMessage(t *testing.T) {
 		m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		v := m.View()
 		viewtest.CheckScreen(t, v, sz[0], sz[1], "too small")
-		msg := "terminal too small: need 60x18 (have " + itoa(sz[0]) + "x" + itoa(sz[1]) + ")"
+		msg := "terminal too small: need 60x18 (have " + strconv.Itoa(sz[0]) + "x" + strconv.Itoa(sz[1]) + ")"
 		if sz[0] >= len(msg) && strings.TrimSpace(v) != msg {
 			t.Errorf("%v: view %q, want exactly %q", sz, v, msg)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -440,9 +441,9 @@ func (a *App) layoutStepPane() {
 	r := a.place.Slots[i].Rect
 	a.stepPane.SetSize(r.W, r.H)
 	a.stepPane.SetFocused(false)
-	p := painter{th: a.th, w: max(r.W-3, 0), cache: a.cache}
-	a.stepPane.SetContent(nil, pane.Lines(stepLines(&a.frame, p, max(r.H-2, 0))), pane.NoRange)
-	title := "[" + p.stepTab() + "]"
+	p := panels.Painter{Theme: a.th, Width: max(r.W-3, 0), Cache: a.cache}
+	a.stepPane.SetContent(nil, pane.Lines(panels.Step(&a.frame, p, max(r.H-2, 0))), pane.NoRange)
+	title := "[" + p.StepTab() + "]"
 	for _, q := range a.place.Slots[i].Panels {
 		title += a.th.Text(theme.TextFaint, " ") + a.titleFor(q, false)
 	}
@@ -502,7 +503,7 @@ func (a *App) follow() {
 		return
 	}
 	order := followOrder
-	if a.frame.Cost != nil && anyOf(a.frame.Cost.Rows, func(x model.CostRow) bool { return x.Changed }) {
+	if a.frame.Cost != nil && slices.ContainsFunc(a.frame.Cost.Rows, func(x model.CostRow) bool { return x.Changed }) {
 		order = costFollowOrder
 	}
 	for _, s := range a.place.Slots {
@@ -511,7 +512,7 @@ func (a *App) follow() {
 		}
 		chosen := layout.PanelID(-1)
 		for _, p := range order {
-			if slices.Contains(s.Panels, p) && panelChanged(&a.frame, p) {
+			if slices.Contains(s.Panels, p) && panels.Changed(&a.frame, p) {
 				chosen = p
 				break
 			}
@@ -556,7 +557,7 @@ func (a *App) layoutPanes() {
 		a.panes[a.activeIn(s)].SetTitle(a.slotTitle(s))
 	}
 	r := a.place.Narration
-	a.panes[layout.PanelNarration].SetTitle(a.titleFor(layout.PanelNarration, true) + "  " + progress(a.th, a.frame.Step, a.frame.Steps, r.W-14))
+	a.panes[layout.PanelNarration].SetTitle(a.titleFor(layout.PanelNarration, true) + "  " + panels.ProgressBar(a.th, a.frame.Step, a.frame.Steps, r.W-14))
 	a.panes[layout.PanelNarration].SetFooter(a.narrationFooter())
 	b := a.bodyRect()
 	a.overlay.SetSize(b.W, b.H)
@@ -574,7 +575,7 @@ func (a *App) narrationFooter() string {
 			parts = append(parts, a.answerKeys()+" answer")
 		}
 	}
-	if hasDetails(&a.frame) {
+	if panels.HasDetails(&a.frame) {
 		parts = append(parts, a.keys.Details.Help().Key+" "+a.th.Sym.Note+" details")
 	}
 	if len(parts) == 0 {
@@ -598,19 +599,19 @@ func (a *App) refresh(reveal bool) {
 	}
 	f := &a.frame
 	build := panelBuilders // the sandbox's panels, and the lesson's narration
-	build[layout.PanelNarration] = narrationContent
-	draw := func(p layout.PanelID) panelDraw {
+	build[layout.PanelNarration] = panels.Narration
+	draw := func(p layout.PanelID) panels.Drawn {
 		// One cell of margin inside the right border.
-		k := panelDrawKey{frame: f.Key, w: max(a.rectOf(p).W-3, 0)}
+		k := panels.DrawKey{Frame: f.Key, Width: max(a.rectOf(p).W-3, 0)}
 		if p == layout.PanelNarration {
-			k.cp = cpStateOf(f.Checkpoint)
+			k.Checkpoint = panels.CheckpointOf(f.Checkpoint)
 		}
-		return a.cache.draw(p, k, f, a.th, build[p])
+		return a.cache.Draw(p, k, f, a.th, build[p])
 	}
 	// The lesson pane first: its length decides how much room it takes
 	// from the panels (a question with its choices must fit).
 	narr := draw(layout.PanelNarration)
-	a.place = a.base.WithNarration(narr.body.Len() + len(narr.head))
+	a.place = a.base.WithNarration(narr.Body.Len() + len(narr.Head))
 	if reveal {
 		a.follow()
 	}
@@ -620,11 +621,11 @@ func (a *App) refresh(reveal bool) {
 		if p != layout.PanelNarration {
 			d = draw(p)
 		}
-		anchor := d.anchor
+		anchor := d.Anchor
 		if !reveal {
 			anchor = pane.NoRange
 		}
-		a.panes[p].SetContent(d.head, d.body, anchor)
+		a.panes[p].SetContent(d.Head, d.Body, anchor)
 	}
 	a.layoutPanes()
 	a.layoutStepPane()
@@ -635,14 +636,14 @@ func (a *App) refresh(reveal bool) {
 func (a *App) refreshOverlay() {
 	b := a.bodyRect()
 	a.overlay.SetSize(b.W, b.H)
-	p := painter{th: a.th, w: max(b.W-4, 0), cache: a.cache}
+	p := panels.Painter{Theme: a.th, Width: max(b.W-4, 0), Cache: a.cache}
 	switch {
 	case a.showDetail:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Details") + a.th.Text(theme.TextFaint, "  (d or esc closes)"))
-		a.overlay.SetContent(nil, detailContent(&a.frame, p), pane.NoRange)
+		a.overlay.SetContent(nil, panels.Details(&a.frame, p), pane.NoRange)
 	case a.showFull:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
-		a.overlay.SetContent(nil, indent(p.helpLines(p.keyLines(a.fullKeys()), a.lookingAtTimeline())), pane.NoRange)
+		a.overlay.SetContent(nil, panels.Indent(p.HelpLines(p.KeyLines(a.fullKeys()), a.lookingAtTimeline())), pane.NoRange)
 	}
 	a.overlay.SetFooter("")
 }
@@ -711,7 +712,7 @@ func switchedText(r model.Switched) string {
 		s += ", at step " + strconv.Itoa(r.Pos)
 	}
 	if r.Kept > 0 {
-		s += "; " + strconv.Itoa(r.Kept) + " answer" + plural(r.Kept) + " kept"
+		s += "; " + strconv.Itoa(r.Kept) + " answer" + panels.Plural(r.Kept) + " kept"
 	}
 	if len(r.Flipped) > 0 {
 		now := "wrong"

@@ -11,6 +11,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -31,7 +32,7 @@ func (a *App) titleFor(p layout.PanelID, active bool) string {
 	default:
 		s = a.th.Text(theme.TextFaint, name)
 	}
-	if panelChanged(&a.frame, p) {
+	if panels.Changed(&a.frame, p) {
 		s += a.th.Render(theme.Changed, a.th.Glyph(theme.Changed))
 	}
 	return s

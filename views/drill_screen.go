@@ -12,6 +12,7 @@ import (
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -291,13 +292,13 @@ func (a App) drillKeys() []key.Binding {
 func (a App) drillTop() []string {
 	th := a.th
 	q := a.drill.d.Question()
-	w := min(max(a.w-4, 8), maxProse)
-	p := painter{th: th, w: w}
+	w := min(max(a.w-4, 8), panels.MaxProse)
+	p := panels.Painter{Theme: th, Width: w}
 	// The concept is in the pane's title; the lesson is named once the
 	// question is answered, so it does not give the answer away.
 	var out []string
 	for _, l := range cells.Wrap(cells.Clean(q.Title), w) {
-		out = append(out, p.bold(l))
+		out = append(out, p.Bold(l))
 	}
 	if q.Setting != "" {
 		out = append(out, cells.Wrap(q.Setting, w)...)
@@ -316,10 +317,10 @@ func (a App) drillTop() []string {
 // verdict, whose first line is verdict (-1 before the answer).
 func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) {
 	th := a.th
-	w := min(max(a.w-4, 8), maxProse)
-	p := painter{th: th, w: w}
+	w := min(max(a.w-4, 8), panels.MaxProse)
+	p := panels.Painter{Theme: th, Width: w}
 	cp := q.Checkpoint
-	out, result := p.checkpointLines(&cp, w)
+	out, result := p.CheckpointLines(&cp, w)
 	if q.HintShown && q.Hint != "" {
 		out = append(out, "")
 		for _, l := range cells.Wrap("Hint: "+q.Hint, w) {
@@ -349,7 +350,7 @@ func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) 
 // revisit, each with its lesson.
 func (a App) drillResultLines(r model.DrillResult) []string {
 	th := a.th
-	w := min(max(a.w-4, 8), maxProse)
+	w := min(max(a.w-4, 8), panels.MaxProse)
 	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
 	if r.Hinted > 0 {
 		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d more right after a hint, without the point", r.Hinted)))

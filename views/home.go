@@ -15,6 +15,7 @@ import (
 	"github.com/eoslab/eoslab/views/internal/inputguard"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -161,7 +162,7 @@ func (h Home) aboutLines() []string {
 	if !ok || h.w < 10 {
 		return nil
 	}
-	w := min(h.w-4, maxProse)
+	w := min(h.w-4, panels.MaxProse)
 	out := []string{""}
 	for _, l := range cells.Wrap(li.Title+": "+li.Summary, w) {
 		out = append(out, "  "+l)

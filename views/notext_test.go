@@ -41,8 +41,8 @@ var noTextAllowed = map[string]string{
 	`internal/cells/text.go: WordCount: strings.Fields(s)`:                                               "measuring: how many words a step gives to read, which paces autoplay",
 	`internal/cells/text.go: SplitLines: strings.Split(s, "\n")`:                                         "layout: a content's lines",
 	`internal/cells/text.go: ASCIIOnly: strings.ContainsFunc(c, func(r rune) bool { return r >= 0x80 })`: "ASCII mode: whether a grapheme can be drawn as it is",
-	`panel_timeline.go: splitLabel: strings.Fields(cells.Clean(text))`:                                   "layout: the label's words as wrap lays them out, to take the rest after the first row",
-	`panel_narration.go: checkpointLines: strings.HasPrefix(l, lead)`:                                    "layout: whether wrapping kept the view's own prompt on the first line, to colour it",
+	`panels/timeline.go: splitLabel: strings.Fields(cells.Clean(text))`:                                  "layout: the label's words as wrap lays them out, to take the rest after the first row",
+	`panels/narration.go: CheckpointLines: strings.HasPrefix(l, lead)`:                                   "layout: whether wrapping kept the view's own prompt on the first line, to colour it",
 	// The theme's own escape codes.
 	`theme/theme.go: Render: strings.ContainsAny(s, "\n\t")`:     "ANSI: multi-line text goes through lipgloss, not the cached codes",
 	`theme/theme.go: RenderBold: strings.ContainsAny(s, "\n\t")`: "ANSI: multi-line text goes through lipgloss, not the cached codes",

@@ -12,6 +12,7 @@ import (
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -55,7 +56,7 @@ type Sandbox struct {
 	mons   pane.Model // the monitors
 	cause  pane.Model // the cause chain of a broken monitor
 	over   pane.Model // help, branches
-	cache  *drawCache
+	cache  *panels.Cache
 	// helpDrawn is the help bar last drawn.
 	helpDrawn *helpMemo
 	// shown is the monitor whose cause is on screen; dismissed holds the
@@ -101,7 +102,7 @@ type SandboxSavedMsg struct {
 func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
-		right: layout.PanelTimeline, cache: newDrawCache(), helpDrawn: &helpMemo{}, dismissed: map[string]bool{}, standalone: true}
+		right: layout.PanelTimeline, cache: panels.NewCache(), helpDrawn: &helpMemo{}, dismissed: map[string]bool{}, standalone: true}
 	if opts.ASCII {
 		s.keys = s.keys.ascii()
 	}

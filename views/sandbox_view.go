@@ -10,6 +10,7 @@ import (
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -63,9 +64,9 @@ func (s *Sandbox) barLines() []string {
 	if !s.wide() {
 		items = append(items, th.Text(theme.TextFaint, "*not a Kafka setting"))
 	}
-	p := painter{th: th, w: s.w - 1}
+	p := panels.Painter{Theme: th, Width: s.w - 1}
 	lead := th.Text(theme.TextBold, " Safeguards ")
-	lines := p.flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
+	lines := p.Flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
 	return lines
 }
 
@@ -135,13 +136,13 @@ func (s *Sandbox) sidePanel() layout.PanelID {
 	return s.right
 }
 
-var panelBuilders = [layout.NumPanels]func(*model.Frame, painter) ([]string, pane.Content, pane.Range){
-	layout.PanelProducers:   producersContent,
-	layout.PanelPartitions:  partitionsContent,
-	layout.PanelCoordinator: coordinatorContent,
-	layout.PanelConsumers:   consumersContent,
-	layout.PanelTimeline:    timelineContent,
-	layout.PanelEvents:      eventsContent,
+var panelBuilders = [layout.NumPanels]func(*model.Frame, panels.Painter) ([]string, pane.Content, pane.Range){
+	layout.PanelProducers:   panels.Producers,
+	layout.PanelPartitions:  panels.Partitions,
+	layout.PanelCoordinator: panels.Coordinator,
+	layout.PanelConsumers:   panels.Consumers,
+	layout.PanelTimeline:    panels.Timeline,
+	layout.PanelEvents:      panels.Events,
 }
 
 // layout sizes the panes and fills them from the values read by refresh.
@@ -164,8 +165,8 @@ func (s *Sandbox) layout() {
 
 func (s *Sandbox) fillPanel(id layout.PanelID, rc layout.Rect) {
 	f := &s.frame
-	k := panelDrawKey{frame: f.Key, w: max(rc.W-3, 0)}
-	d := s.cache.draw(id, k, f, s.th, panelBuilders[id])
+	k := panels.DrawKey{Frame: f.Key, Width: max(rc.W-3, 0)}
+	d := s.cache.Draw(id, k, f, s.th, panelBuilders[id])
 	p := &s.panes[id]
 	p.SetSize(rc.W, rc.H)
 	title := s.th.Text(theme.TextTitle, id.String())
@@ -175,7 +176,7 @@ func (s *Sandbox) fillPanel(id layout.PanelID, rc layout.Rect) {
 		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
 	}
 	p.SetTitle(title)
-	p.SetContent(d.head, d.body, d.anchor)
+	p.SetContent(d.Head, d.Body, d.Anchor)
 }
 
 // fillList draws the waiting list: the selected item in full, the others
@@ -303,7 +304,7 @@ func (s *Sandbox) fillCause(r layout.Rect) {
 }
 
 func (s *Sandbox) fillOverlay(r layout.Rect) {
-	p := painter{th: s.th, w: max(r.W-4, 0), cache: s.cache}
+	p := panels.Painter{Theme: s.th, Width: max(r.W-4, 0), Cache: s.cache}
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
 	var lines []string
@@ -326,18 +327,18 @@ func (s *Sandbox) fillOverlay(r layout.Rect) {
 		lines = append(lines, "", s.th.Text(theme.TextFaint, "Going back (←) and then acting starts a new branch; the old one stays here."))
 	} else {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Sandbox help") + s.th.Text(theme.TextFaint, "  ? or esc closes"))
-		lines = append(lines, p.bold("Keys"))
-		lines = append(lines, p.keyLines(s.keys.full())...)
+		lines = append(lines, p.Bold("Keys"))
+		lines = append(lines, p.KeyLines(s.keys.full())...)
 		for _, t := range []string{"",
 			"Every key is one action and one line of the scenario language; the status line shows it. : takes any line (tab completes, up/down recall). w saves the branch as a scenario file.",
 			"", "The safeguards bar switches Kafka settings (1-3) and three teaching-only switches (4-6) that no Kafka has. Switching one plays your actions again on a new branch.",
 			"", "A broken guarantee shows the events that led to it, oldest first; the Timeline marks their messages with !."} {
-			lines = append(lines, p.wrap(t, p.w)...)
+			lines = append(lines, p.Wrap(t, p.Width)...)
 		}
 		lines = append(lines, "")
-		lines = append(lines, p.timelineLegendLines()...)
+		lines = append(lines, p.TimelineLegendLines()...)
 	}
-	s.over.SetContent(nil, indent(lines), pane.NoRange)
+	s.over.SetContent(nil, panels.Indent(lines), pane.NoRange)
 }
 
 // View implements tea.Model.

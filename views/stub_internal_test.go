@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/panels"
 )
 
 // stubSession is a session of random frames: odd content (empty lists,
@@ -64,7 +65,7 @@ func randomFrame(r *rand.Rand, step, n int) model.Frame {
 	for range r.Intn(3) {
 		c := model.CoordinatorView{TxnID: randomText(r), Partition: randomText(r), Broker: randomText(r), ProducerID: int64(r.Intn(9) - 1), Changed: r.Intn(2) == 0}
 		// Eight names draw the diagram, any other number a list.
-		n := []int{numTxnStates, 0, 3}[r.Intn(3)]
+		n := []int{panels.NumTxnStates, 0, 3}[r.Intn(3)]
 		for range n {
 			c.States = append(c.States, randomText(r))
 		}

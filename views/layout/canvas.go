@@ -52,9 +52,10 @@ func Compose(w, h int, blocks []Block) string {
 	return JoinLines(rows)
 }
 
+// JoinLines joins rendered lines into one string for View.
 func JoinLines(lines []string) string { return strings.Join(lines, "\n") }
 
-// center places one line of text in the middle of a w x h screen, or wraps
+// Center places one line of text in the middle of a w x h screen, or wraps
 // it when it is wider than the screen.
 func Center(msg string, w, h int) string {
 	if w <= 0 || h <= 0 {

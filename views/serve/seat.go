@@ -14,6 +14,7 @@ import (
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -323,7 +324,7 @@ func (s *Seat) fillWhy() {
 	}
 	// The verdict and the explanation come first, as in the player's
 	// wide lesson pane: on a short terminal they are what must show.
-	question, result := views.CheckpointLines(th, seatCheckpoint(a), min(max(s.w-4, 8), 100))
+	question, result := panels.CheckpointLines(th, seatCheckpoint(a), min(max(s.w-4, 8), 100))
 	var lines textLines
 	for _, l := range append(append(result, ""), question...) {
 		lines = append(lines, " "+l)

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"github.com/eoslab/eoslab/views/internal/cells"
@@ -23,9 +23,9 @@ import (
 // going back and forth over a few steps.
 const panelSlots = 4
 
-// drawCache holds the content of each panel for the last few frames.
-type drawCache struct {
-	slots [layout.NumPanels][panelSlots]panelDraw
+// Cache holds the content of each panel for the last few frames.
+type Cache struct {
+	slots [layout.NumPanels][panelSlots]Drawn
 	next  [layout.NumPanels]int
 	// wraps remembers wrapped texts across frames: consecutive frames
 	// share most of their event lines and __transaction_state records.
@@ -48,7 +48,7 @@ type wrapKey struct {
 const maxWrapMemo = 4096
 
 // wrap is wrap(s, w), remembered. The lines are shared: do not change them.
-func (c *drawCache) wrap(s string, w int) []string {
+func (c *Cache) wrap(s string, w int) []string {
 	if c == nil {
 		return cells.Wrap(s, w)
 	}
@@ -64,15 +64,15 @@ func (c *drawCache) wrap(s string, w int) []string {
 	return l
 }
 
-func newDrawCache() *drawCache { return &drawCache{} }
+func NewCache() *Cache { return &Cache{} }
 
-// panelDrawKey says what a panel's content was built from.
-type panelDrawKey struct {
-	frame uint64
-	w     int
+// DrawKey says what a panel's content was built from.
+type DrawKey struct {
+	Frame uint64
+	Width int
 	// The narration also draws the checkpoint, which answering changes
 	// without changing the frame's Key.
-	cp cpState
+	Checkpoint cpState
 }
 
 type cpState struct {
@@ -80,49 +80,49 @@ type cpState struct {
 	chosen, correct, choices, locked int
 }
 
-func cpStateOf(cp *model.Checkpoint) cpState {
+func CheckpointOf(cp *model.Checkpoint) cpState {
 	if cp == nil {
 		return cpState{}
 	}
 	return cpState{has: true, answered: cp.Answered, chosen: cp.Chosen, correct: cp.Correct, choices: len(cp.Choices), locked: cp.Locked}
 }
 
-// panelDraw is one panel's content for one frame.
-type panelDraw struct {
-	key    panelDrawKey
-	head   []string
-	body   *pane.Memo
-	anchor pane.Range
+// Drawn is one panel's content for one frame.
+type Drawn struct {
+	key    DrawKey
+	Head   []string
+	Body   *pane.Memo
+	Anchor pane.Range
 }
 
-func (c *drawCache) get(p layout.PanelID, k panelDrawKey) (panelDraw, bool) {
-	if c == nil || k.frame == 0 {
-		return panelDraw{}, false
+func (c *Cache) get(p layout.PanelID, k DrawKey) (Drawn, bool) {
+	if c == nil || k.Frame == 0 {
+		return Drawn{}, false
 	}
 	for _, d := range c.slots[p] {
-		if d.body != nil && d.key == k {
+		if d.Body != nil && d.key == k {
 			return d, true
 		}
 	}
-	return panelDraw{}, false
+	return Drawn{}, false
 }
 
-func (c *drawCache) put(p layout.PanelID, d panelDraw) {
-	if c == nil || d.key.frame == 0 {
+func (c *Cache) put(p layout.PanelID, d Drawn) {
+	if c == nil || d.key.Frame == 0 {
 		return
 	}
 	c.slots[p][c.next[p]] = d
 	c.next[p] = (c.next[p] + 1) % panelSlots
 }
 
-// draw is panel p's content for frame f, w cells wide as k says: the one
+// Draw is panel p's content for frame f, w cells wide as k says: the one
 // drawn before for the same key, or built now by build and kept.
-func (c *drawCache) draw(p layout.PanelID, k panelDrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, painter) ([]string, pane.Content, pane.Range)) panelDraw {
+func (c *Cache) Draw(p layout.PanelID, k DrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, Painter) ([]string, pane.Content, pane.Range)) Drawn {
 	if d, ok := c.get(p, k); ok {
 		return d
 	}
-	head, body, anchor := build(f, painter{th: th, w: k.w, cache: c})
-	d := panelDraw{key: k, head: head, body: pane.MemoOf(body), anchor: anchor}
+	head, body, anchor := build(f, Painter{Theme: th, Width: k.Width, Cache: c})
+	d := Drawn{key: k, Head: head, Body: pane.MemoOf(body), Anchor: anchor}
 	c.put(p, d)
 	return d
 }

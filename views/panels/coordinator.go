@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -21,14 +21,14 @@ const (
 	stCompleteAbort
 	stDead
 	stPrepareEpochFence
-	numTxnStates
+	NumTxnStates
 )
 
-// coordinatorContent draws, per transactional id: where its coordinator
+// Coordinator draws, per transactional id: where its coordinator
 // lives (a __transaction_state partition and its leader), the state machine
 // with the current state marked, the partitions in the transaction and the
 // records written to __transaction_state.
-func coordinatorContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Coordinator(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	if len(f.Coordinators) == 0 {
 		return nil, pane.Lines{p.muted("  (no transaction coordinator involved)")}, pane.NoRange
 	}
@@ -49,22 +49,22 @@ func coordinatorContent(f *model.Frame, p painter) ([]string, pane.Content, pane
 	return nil, pane.Sections{Lines: out, Heads: heads}, anchor
 }
 
-func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Range) {
-	th := p.th
-	out := []string{p.mark(c.Changed) + p.bold("transactional.id "+cells.Clean(c.TxnID))}
+func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Range) {
+	th := p.Theme
+	out := []string{p.mark(c.Changed) + p.Bold("transactional.id "+cells.Clean(c.TxnID))}
 	where := "  coordinator " + cells.Clean(c.Partition)
 	if c.Broker != "" {
 		where += p.muted(" led by ") + cells.Clean(c.Broker)
 	}
 	out = append(out, where)
 	if c.ProducerID >= 0 {
-		out = append(out, "  producerId "+p.bold(i64(c.ProducerID))+"  epoch "+p.bold(itoa(int(c.Epoch))))
+		out = append(out, "  producerId "+p.Bold(i64(c.ProducerID))+"  epoch "+p.Bold(itoa(int(c.Epoch))))
 	}
 	stateLine := len(out)
 	if c.Loading && c.Current < 0 {
 		// A new coordinator reading the log: no state yet, and no
 		// partition list to show either.
-		out = append(out, p.flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+cells.Clean(c.Partition)+")"),
+		out = append(out, p.Flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+cells.Clean(c.Partition)+")"),
 			p.muted("answers COORDINATOR_LOAD_IN_PROGRESS(14)")}, " ", 4)...)
 		out = append(out, p.stateMachine(c)...)
 		out = append(out, "  partitions in txn: "+p.muted("(loading)"))
@@ -91,7 +91,7 @@ func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Rang
 	// numbers them.
 	for i, w := range c.Writes {
 		last := i == len(c.Writes)-1
-		for j, l := range p.wrap(w, max(p.w-4, 10)) {
+		for j, l := range p.Wrap(w, max(p.Width-4, 10)) {
 			if j == 0 {
 				out = append(out, "  "+p.mark(last && c.Changed)+l)
 			} else {
@@ -100,11 +100,11 @@ func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Rang
 		}
 	}
 	for _, w := range c.Appending {
-		for j, l := range p.wrap(p.th.Sym.Ellipsis+" appending "+w+" (takes effect once replicated)", max(p.w-4, 10)) {
+		for j, l := range p.Wrap(p.Theme.Sym.Ellipsis+" appending "+w+" (takes effect once replicated)", max(p.Width-4, 10)) {
 			if j == 0 {
-				out = append(out, "  "+p.mark(c.Changed)+p.th.Render(theme.InFlight, l))
+				out = append(out, "  "+p.mark(c.Changed)+p.Theme.Render(theme.InFlight, l))
 			} else {
-				out = append(out, "      "+p.th.Render(theme.InFlight, l))
+				out = append(out, "      "+p.Theme.Render(theme.InFlight, l))
 			}
 		}
 	}
@@ -120,8 +120,8 @@ func (p painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Rang
 //	Empty → Ongoing → PrepareCommit → CompleteCommit
 //	                ↘ PrepareAbort  → CompleteAbort
 //	PrepareEpochFence ↗               Dead
-func (p painter) stateMachine(c *model.CoordinatorView) []string {
-	th := p.th
+func (p Painter) stateMachine(c *model.CoordinatorView) []string {
+	th := p.Theme
 	names := make([]string, len(c.States))
 	widths := make([]int, len(c.States))
 	for i, s := range c.States {
@@ -142,7 +142,7 @@ func (p painter) stateMachine(c *model.CoordinatorView) []string {
 	}
 	for _, v := range variants {
 		al := len([]rune(v.right))
-		if len(c.States) != numTxnStates {
+		if len(c.States) != NumTxnStates {
 			break
 		}
 		// shift makes room on the left so PrepareEpochFence, the widest
@@ -150,7 +150,7 @@ func (p painter) stateMachine(c *model.CoordinatorView) []string {
 		shift := max(w(stPrepareEpochFence)-(w(stEmpty)+al+w(stOngoing)), 0)
 		branch := shift + w(stEmpty) + al + w(stOngoing)
 		diagramW := 2 + branch + al + w(stPrepareCommit) + al + w(stCompleteCommit)
-		if p.w < diagramW {
+		if p.Width < diagramW {
 			continue
 		}
 		a := p.muted(v.right)
@@ -162,7 +162,7 @@ func (p painter) stateMachine(c *model.CoordinatorView) []string {
 		return []string{row0, row1, row2}
 	}
 	cols := 1
-	if p.w >= 42 {
+	if p.Width >= 42 {
 		cols = 2
 	}
 	rows := (len(names) + cols - 1) / cols

@@ -1,4 +1,14 @@
-package views
+// Package panels builds the content of the player's and the sandbox's
+// panels from a frame: the producers, the partition logs, the coordinator,
+// the consumers, the timeline, the events, the lesson's narration, the step
+// view and the details. Each builder is a plain function of the frame and a
+// Painter (the theme and the width); it returns a pane's header, body and
+// the range to bring into view, and holds no state. Cache keeps what was
+// built for a frame's Key.
+//
+// It imports the view-model, the theme, the layout's panel names and the
+// pane's Content types; no other component and never the engine.
+package panels
 
 import (
 	"strconv"
@@ -11,38 +21,38 @@ import (
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// painter renders panel content for one frame at one inner width. The root
+// Painter renders panel content for one frame at one inner width. The root
 // makes one per refresh and hands it to the content builders below, which are
 // plain functions of (frame, width, theme): they hold no state.
-type painter struct {
-	th *theme.Theme
-	w  int // inner width of the pane
-	// cache, when set, remembers wrapped text across frames.
-	cache *drawCache
+type Painter struct {
+	Theme *theme.Theme
+	Width int // inner width of the pane
+	// Cache, when set, remembers wrapped text across frames.
+	Cache *Cache
 }
 
-// wrap is wrap(s, w), remembered across frames when the painter has a
+// Wrap is wrap(s, w), remembered across frames when the painter has a
 // cache. The lines are shared: do not change them.
-func (p painter) wrap(s string, w int) []string {
-	if p.cache == nil {
+func (p Painter) Wrap(s string, w int) []string {
+	if p.Cache == nil {
 		return cells.Wrap(s, w)
 	}
-	return p.cache.wrap(s, w)
+	return p.Cache.wrap(s, w)
 }
 
 // mark is the two-cell gutter that flags a changed item: a glyph and colour,
 // so the change shows without colour too.
-func (p painter) mark(changed bool) string {
+func (p Painter) mark(changed bool) string {
 	if !changed {
 		return "  "
 	}
-	g := p.th.Glyph(theme.Changed)
-	return p.th.Render(theme.Changed, g) + cells.Repeat(" ", 2-cells.Width(g))
+	g := p.Theme.Glyph(theme.Changed)
+	return p.Theme.Render(theme.Changed, g) + cells.Repeat(" ", 2-cells.Width(g))
 }
 
-func (p painter) muted(s string) string { return p.th.Render(theme.Muted, s) }
+func (p Painter) muted(s string) string { return p.Theme.Render(theme.Muted, s) }
 
-func (p painter) bold(s string) string { return p.th.RenderBold(theme.Plain, s) }
+func (p Painter) Bold(s string) string { return p.Theme.RenderBold(theme.Plain, s) }
 
 // statusKind maps a row status to its theme kind.
 func statusKind(s model.RowStatus) theme.Kind {
@@ -183,17 +193,17 @@ func columnCount(w, minW, gap, n int) int {
 
 // columns splits the painter's width into up to n columns at least minW
 // wide, gap apart: it returns how many, and a painter for one column.
-func (p painter) columns(minW, gap, n int) (int, painter) {
-	k := columnCount(p.w, minW, gap, n)
-	return k, painter{th: p.th, w: (p.w - gap*(k-1)) / max(k, 1), cache: p.cache}
+func (p Painter) columns(minW, gap, n int) (int, Painter) {
+	k := columnCount(p.Width, minW, gap, n)
+	return k, Painter{Theme: p.Theme, Width: (p.Width - gap*(k-1)) / max(k, 1), Cache: p.Cache}
 }
 
-// flow lays out styled items after a lead ("  next seq ") on as many lines
+// Flow lays out styled items after a lead ("  next seq ") on as many lines
 // as the painter's width needs: items are never cut between lines, and
 // continuation lines are indented by indent cells. Narrow panels thus keep
 // every word of "last error PRODUCER_FENCED(90)" instead of clipping it.
 // An item wider than a whole line is left for the pane to clip.
-func (p painter) flow(lead string, items []string, sep string, indent int) []string {
+func (p Painter) Flow(lead string, items []string, sep string, indent int) []string {
 	var out []string
 	line, lw := lead, cells.Width(lead)
 	pad, sw := cells.Repeat(" ", indent), cells.Width(sep)
@@ -201,13 +211,13 @@ func (p painter) flow(lead string, items []string, sep string, indent int) []str
 	for _, it := range items {
 		iw := cells.Width(it)
 		switch {
-		case !empty && lw+sw+iw <= p.w:
+		case !empty && lw+sw+iw <= p.Width:
 			line += sep
 			lw += sw
 		case !empty:
 			out = append(out, line)
 			line, lw = pad, indent
-		case lw+iw > p.w && lw > indent && len(out) == 0:
+		case lw+iw > p.Width && lw > indent && len(out) == 0:
 			// Not even the first item fits after the lead: the lead
 			// gets a line of its own.
 			out = append(out, strings.TrimRight(line, " "))
@@ -220,9 +230,9 @@ func (p painter) flow(lead string, items []string, sep string, indent int) []str
 	return append(out, line)
 }
 
-// panelChanged reports whether the last step changed something a panel
+// Changed reports whether the last step changed something a panel
 // shows, so a hidden tab can say so.
-func panelChanged(f *model.Frame, p layout.PanelID) bool {
+func Changed(f *model.Frame, p layout.PanelID) bool {
 	switch p {
 	case layout.PanelProducers:
 		return anyOf(f.Producers, func(x model.ProducerView) bool { return x.Changed }) ||

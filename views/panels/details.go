@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -11,19 +11,19 @@ import (
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// hasDetails reports whether a frame has anything for its detail view
+// HasDetails reports whether a frame has anything for its detail view
 // beyond the event lines every step has.
-func hasDetails(f *model.Frame) bool {
+func HasDetails(f *model.Frame) bool {
 	return strings.TrimSpace(f.More+f.Source+f.Note+f.Versions) != ""
 }
 
-// detailContent is the step's detail view: the deeper why, where Kafka
+// Details is the step's detail view: the deeper why, where Kafka
 // decides it, the "Kafka vs the article" note, and the step's events as
 // the engine logs them, with their rule citations and message numbers.
 // None of it is needed to follow the lesson; all of it is one key away.
-func detailContent(f *model.Frame, p painter) pane.Content {
-	th := p.th
-	w := min(p.w, maxProse)
+func Details(f *model.Frame, p Painter) pane.Content {
+	th := p.Theme
+	w := min(p.Width, MaxProse)
 	var out []string
 	head := "Before the first step"
 	if f.Step > 0 {
@@ -32,7 +32,7 @@ func detailContent(f *model.Frame, p painter) pane.Content {
 			head += ": " + cells.Clean(f.Title)
 		}
 	}
-	out = append(out, p.bold(cells.Clip(head, w, th.Sym.Ellipsis)), "")
+	out = append(out, p.Bold(cells.Clip(head, w, th.Sym.Ellipsis)), "")
 	section := func(title, text string, k theme.Kind) {
 		if strings.TrimSpace(text) == "" {
 			return
@@ -49,7 +49,7 @@ func detailContent(f *model.Frame, p painter) pane.Content {
 		out = append(out, p.wrapMuted(SeedArticles, w)...)
 		out = append(out, "")
 	}
-	if !hasDetails(f) {
+	if !HasDetails(f) {
 		out = append(out, p.muted("This step has no notes beyond its events."), "")
 	}
 
@@ -64,7 +64,7 @@ func detailContent(f *model.Frame, p painter) pane.Content {
 		out = append(out, p.muted("(no events)"))
 	}
 	for _, e := range f.Events[len(f.Events)-n:] {
-		for i, l := range p.wrap(e.Text, max(w-4, 8)) {
+		for i, l := range p.Wrap(e.Text, max(w-4, 8)) {
 			if i == 0 {
 				out = append(out, "  "+l)
 			} else {
@@ -72,7 +72,7 @@ func detailContent(f *model.Frame, p painter) pane.Content {
 			}
 		}
 	}
-	return indent(out)
+	return Indent(out)
 }
 
 // SeedArticles names, once, the two articles the lessons' notes compare
@@ -83,7 +83,7 @@ const SeedArticles = "The articles: \"Demystifying Kafka's Exactly-Once Semantic
 	"write-up; our copies record neither author nor where they were published. The notes quote a few words and say the rest in our own."
 
 // wrapMuted wraps a text in the muted style, a line at a time.
-func (p painter) wrapMuted(text string, w int) []string {
+func (p Painter) wrapMuted(text string, w int) []string {
 	var out []string
 	for _, l := range cells.Wrap(text, w) {
 		out = append(out, p.muted(l))
@@ -91,9 +91,9 @@ func (p painter) wrapMuted(text string, w int) []string {
 	return out
 }
 
-// keyLines lists every key of the player, "key  what it does", in as many
+// KeyLines lists every key of the player, "key  what it does", in as many
 // columns as the width holds, each group of keys in order.
-func (p painter) keyLines(groups [][]key.Binding) []string {
+func (p Painter) KeyLines(groups [][]key.Binding) []string {
 	var pairs [][2]string
 	kw, dw := 0, 0
 	for _, g := range groups {
@@ -108,12 +108,12 @@ func (p painter) keyLines(groups [][]key.Binding) []string {
 	}
 	colW := kw + 2 + dw
 	const gap = 4
-	k := columnCount(p.w-2, colW, gap, 4)
+	k := columnCount(p.Width-2, colW, gap, 4)
 	rows := (len(pairs) + k - 1) / max(k, 1)
 	out := make([]string, rows)
 	for i, c := range pairs {
 		r, col := i%rows, i/rows
-		cell := p.th.Text(theme.TextAccent, padRight(c[0], kw)) + "  " + c[1]
+		cell := p.Theme.Text(theme.TextAccent, padRight(c[0], kw)) + "  " + c[1]
 		if col < k-1 {
 			cell = padRight(cell, colW+gap)
 		}
@@ -125,22 +125,22 @@ func (p painter) keyLines(groups [][]key.Binding) []string {
 	return out
 }
 
-// helpLines are the help screen: the keys, then what every glyph means.
+// HelpLines are the help screen: the keys, then what every glyph means.
 // With the Timeline in focus its legend comes first, so that the learner
 // who looks at the diagram and presses ? finds it on the first screen.
-func (p painter) helpLines(keys []string, timelineFirst bool) []string {
-	out := append([]string{p.bold("Keys")}, keys...)
+func (p Painter) HelpLines(keys []string, timelineFirst bool) []string {
+	out := append([]string{p.Bold("Keys")}, keys...)
 	if timelineFirst {
-		out = append(append(p.timelineLegendLines(), ""), out...)
+		out = append(append(p.TimelineLegendLines(), ""), out...)
 		return append(append(out, ""), p.glyphLines()...)
 	}
 	out = append(append(out, ""), p.glyphLines()...)
-	return append(append(out, ""), p.timelineLegendLines()...)
+	return append(append(out, ""), p.TimelineLegendLines()...)
 }
 
-// timelineLegendLines are the Timeline's section of the help.
-func (p painter) timelineLegendLines() []string {
-	head := p.bold("Timeline") + p.muted("  one row per message: its arrow, then what happened to it")
+// TimelineLegendLines are the Timeline's section of the help.
+func (p Painter) TimelineLegendLines() []string {
+	head := p.Bold("Timeline") + p.muted("  one row per message: its arrow, then what happened to it")
 	return append([]string{head}, p.legendTable(timelineLegend(p))...)
 }
 
@@ -148,8 +148,8 @@ func (p painter) timelineLegendLines() []string {
 // from the theme's own tables, so the legend shows the glyphs of the mode in
 // use (Unicode or ASCII). The Timeline has a section of its own, drawn by
 // the Timeline's own code (timelineLegend).
-func (p painter) glyphLines() []string {
-	th := p.th
+func (p Painter) glyphLines() []string {
+	th := p.Theme
 	sym := th.Sym
 	rows := [][2]string{
 		{th.Glyph(theme.Changed), "changed by the last step (in a panel's tab: something in that panel changed)"},
@@ -172,19 +172,19 @@ func (p painter) glyphLines() []string {
 		{sym.BarFull + sym.BarEmpty, "how far into the lesson you are"},
 		{arrowsOf(th), "in the coordinator's state diagram: the moves between its states"},
 	}
-	return append([]string{p.bold("Glyphs")}, p.legendTable(rows)...)
+	return append([]string{p.Bold("Glyphs")}, p.legendTable(rows)...)
 }
 
 // legendTable lays out rows of a glyph (or a drawing) and what it means,
 // the meanings wrapped beside the glyphs.
-func (p painter) legendTable(rows [][2]string) []string {
+func (p Painter) legendTable(rows [][2]string) []string {
 	kw := 0
 	for _, r := range rows {
 		kw = max(kw, cells.Width(r[0]))
 	}
 	var out []string
 	for _, r := range rows {
-		for i, l := range cells.Wrap(r[1], max(p.w-kw-4, 12)) {
+		for i, l := range cells.Wrap(r[1], max(p.Width-kw-4, 12)) {
 			lead := cells.Repeat(" ", kw)
 			if i == 0 {
 				lead = padRight(r[0], kw)

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strconv"
@@ -42,7 +42,7 @@ func BenchmarkPaneFirstDraw(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				p := c.pane()
 				p.SetSize(120, 40)
-				head, body, anchor := partitionsContent(f, painter{th: th, w: 117})
+				head, body, anchor := Partitions(f, Painter{Theme: th, Width: 117})
 				p.SetContent(head, body, anchor)
 				if len(p.Lines()) != 40 {
 					b.Fatal("short pane")

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"reflect"
@@ -15,7 +15,7 @@ import (
 )
 
 func TestFlow(t *testing.T) {
-	p := painter{th: theme.New(theme.Options{}), w: 24}
+	p := Painter{Theme: theme.New(theme.Options{}), Width: 24}
 	cases := []struct {
 		lead  string
 		items []string
@@ -29,7 +29,7 @@ func TestFlow(t *testing.T) {
 		{"  state ", nil, []string{"  state "}},
 	}
 	for _, c := range cases {
-		if got := p.flow(c.lead, c.items, "  ", 4); !reflect.DeepEqual(got, c.want) {
+		if got := p.Flow(c.lead, c.items, "  ", 4); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("flow(%q, %q) = %q, want %q", c.lead, c.items, got, c.want)
 		}
 	}
@@ -38,13 +38,13 @@ func TestFlow(t *testing.T) {
 // TestEventTone: the events panel draws a violation from the event's
 // Violation field, whatever its text says.
 func TestEventTone(t *testing.T) {
-	p := painter{th: theme.New(theme.Options{ASCII: true}), w: 60}
+	p := Painter{Theme: theme.New(theme.Options{ASCII: true}), Width: 60}
 	f := &model.Frame{Events: []model.EventLine{
 		{Text: "t=3 invariant: VIOLATION duplicate-record: x", Violation: true},
 		{Text: "t=4 p: a Violation in the text only"},
 	}}
-	_, c, _ := eventsContent(f, p)
-	glyph := p.th.Glyph(theme.Violated) + " "
+	_, c, _ := Events(f, p)
+	glyph := p.Theme.Glyph(theme.Violated) + " "
 	if got := c.Line(0); !strings.Contains(got, glyph+"t=3") {
 		t.Errorf("flagged violation drawn as %q", got)
 	}
@@ -63,7 +63,7 @@ func TestTimelineHeaderAndLabels(t *testing.T) {
 	f := &model.Frame{Step: 1, Actors: actors, Timeline: []model.Arrow{
 		{From: "broker-1", To: "broker-3", Label: "WriteTxnMarkers ABORT pid=1000 epoch=1", Step: 1, State: model.ArrowDelivered},
 	}}
-	head, body, _ := timelineContent(f, painter{th: th, w: 78})
+	head, body, _ := Timeline(f, Painter{Theme: th, Width: 78})
 	if names := strings.Fields(head[0]); len(names) < len(actors) || strings.Join(names[:len(actors)], " ") != "A B C b1 b2 b3 exp" {
 		t.Fatalf("header %q: want the short names on the first row", head)
 	}
@@ -75,7 +75,7 @@ func TestTimelineHeaderAndLabels(t *testing.T) {
 	if l := body.Line(0); !strings.Contains(l, "epoch=1") || cells.Width(l) > 78 {
 		t.Errorf("label line %q: clipped or too wide", l)
 	}
-	head, _, _ = timelineContent(f, painter{th: th, w: 160})
+	head, _, _ = Timeline(f, Painter{Theme: th, Width: 160})
 	if len(head) != 1 || !strings.Contains(head[0], "broker-3") || strings.Contains(head[0], "b3") {
 		t.Errorf("header %q: want the full names when they fit", head)
 	}
@@ -85,8 +85,8 @@ func TestTimelineHeaderAndLabels(t *testing.T) {
 // rows as cells (ANSI stripped) and where its lifelines are.
 func timelineCells(t *testing.T, f *model.Frame, o theme.Options, w int) (rows [][]string, centers []int, laneX int) {
 	t.Helper()
-	p := painter{th: theme.New(o), w: w}
-	_, body, _ := timelineContent(f, p)
+	p := Painter{Theme: theme.New(o), Width: w}
+	_, body, _ := Timeline(f, p)
 	tl := &timeline{p: p, f: f}
 	tl.layout(f.Actors)
 	for i := range body.Len() {
@@ -170,19 +170,19 @@ func TestTimelineLabelsNeverCoverLifelines(t *testing.T) {
 // changed group is marked and is what the pane scrolls to; a frame without
 // groups draws the consumers alone, as before.
 func TestGroupOffsets(t *testing.T) {
-	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 40}
+	p := Painter{Theme: theme.New(theme.Options{NoColor: true, ASCII: true}), Width: 40}
 	cons := []model.ConsumerView{{Name: "C", Isolation: "read_committed", ReadCommitted: true, Group: "g"}}
 	f := &model.Frame{Consumers: cons, Groups: []model.GroupView{
 		{ID: "g", Generation: 2, Committed: []model.PartitionOffset{{Partition: "in-0", Offset: 2}},
 			Pending: []model.PendingOffset{{Partition: "in-0", Offset: 3, ProducerID: 2000}, {Partition: "in-1", Offset: 7, ProducerID: 2000}, {Partition: "in-2", Offset: 9, ProducerID: 2001}}, Changed: true},
 		{ID: "h", Generation: 1},
 	}}
-	_, c, anchor := consumersContent(f, p)
+	_, c, anchor := Consumers(f, p)
 	var got []string
 	for i := 0; i < c.Len(); i++ {
 		got = append(got, strings.TrimRight(ansi.Strip(c.Line(i)), " "))
 	}
-	mark := p.th.Glyph(theme.Changed)
+	mark := p.Theme.Glyph(theme.Changed)
 	want := []string{
 		mark + " Group g offsets (generation 2)",
 		"    committed      in-0:2",
@@ -215,21 +215,21 @@ func TestGroupOffsets(t *testing.T) {
 	f.Groups[0].Changed = false
 	f.Consumers[0].Changed = true
 	f.Consumers[0].Records = []model.ConsumedRecord{{Partition: "in-0", Offset: 0, Value: "a", Changed: true}}
-	_, c, a := consumersContent(f, p)
+	_, c, a := Consumers(f, p)
 	if a.From < len(want) || a.From != a.To || !strings.Contains(ansi.Strip(c.Line(a.From)), "in-0@0 a") {
 		t.Errorf("anchor %v, want the changed consumer's new record, below the groups", a)
 	}
-	if !panelChanged(f, layout.PanelConsumers) {
+	if !Changed(f, layout.PanelConsumers) {
 		t.Error("a changed consumer marks the Consumers tab")
 	}
 	f.Consumers[0].Changed = false
 	f.Groups[1].Changed = true
-	if !panelChanged(f, layout.PanelConsumers) {
+	if !Changed(f, layout.PanelConsumers) {
 		t.Error("a changed group marks the Consumers tab")
 	}
 
 	// No groups: the consumers alone.
-	_, alone, _ := consumersContent(&model.Frame{Consumers: cons}, p)
+	_, alone, _ := Consumers(&model.Frame{Consumers: cons}, p)
 	if l := strings.TrimRight(ansi.Strip(alone.Line(0)), " "); l != "  C" {
 		t.Errorf("without groups the panel starts with %q", l)
 	}
@@ -240,7 +240,7 @@ func TestGroupOffsets(t *testing.T) {
 // of an empty state and an empty partition list that would read as "no
 // transaction"; once loaded, the state is drawn as usual.
 func TestCoordinatorLoading(t *testing.T) {
-	p := painter{th: theme.New(theme.Options{NoColor: true, ASCII: true}), w: 76}
+	p := Painter{Theme: theme.New(theme.Options{NoColor: true, ASCII: true}), Width: 76}
 	states := []string{"Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"}
 	text := func(c model.CoordinatorView) string {
 		lines, _ := p.coordinatorLines(&c)
@@ -279,7 +279,7 @@ func TestCostTableFits(t *testing.T) {
 	for _, ascii := range []bool{false, true} {
 		th := theme.New(theme.Options{NoColor: ascii, ASCII: ascii})
 		for w := 31; w <= 120; w++ {
-			p := painter{th: th, w: w}
+			p := Painter{Theme: th, Width: w}
 			lines, rows := p.costLines(c)
 			for i, l := range lines {
 				if cells.Width(l) > w {
@@ -295,7 +295,7 @@ func TestCostTableFits(t *testing.T) {
 			if full := rows[0].From == rows[0].To; full && !strings.Contains(ansi.Strip(lines[rows[0].From]), "-") {
 				t.Errorf("width %d: A's markers are not '-': %q", w, lines[rows[0].From])
 			}
-			_, _, anchor := producersContent(f, p)
+			_, _, anchor := Producers(f, p)
 			if anchor.From != rows[2].From || anchor.To != rows[2].To {
 				t.Errorf("width %d: anchor %+v, T's rows %+v", w, anchor, rows[2])
 			}

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// consumersContent draws the consumer groups' offsets, when there are
+// Consumers draws the consumer groups' offsets, when there are
 // groups, above the consumers side by side, so a read_committed and a
 // read_uncommitted reader of the same partitions can be compared line by
 // line: what each has returned, and where each will fetch next.
-func consumersContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Consumers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	head, body, anchor := consumerColumns(f, p)
 	if len(f.Groups) == 0 {
 		return head, body, anchor
@@ -30,7 +30,7 @@ func consumersContent(f *model.Frame, p painter) ([]string, pane.Content, pane.R
 // group: "Group g offsets (generation 2)", then the committed offsets and
 // the pending transactional ones with the producer id whose transaction
 // holds them. The words say which is which; colour only repeats them.
-func (p painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
+func (p Painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
 	var out []string
 	var heads []int
 	anchor := pane.NoRange
@@ -38,16 +38,16 @@ func (p painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
 		g := &gs[i]
 		from := len(out)
 		heads = append(heads, from)
-		out = append(out, p.mark(g.Changed)+p.bold("Group "+cells.Clean(g.ID)+" offsets")+
+		out = append(out, p.mark(g.Changed)+p.Bold("Group "+cells.Clean(g.ID)+" offsets")+
 			p.muted(" (generation "+itoa(int(g.Generation))+")"))
 		committed := make([]string, len(g.Committed))
 		for j, c := range g.Committed {
-			committed[j] = p.th.Render(theme.Committed, cells.Clean(c.Partition)+":"+i64(c.Offset))
+			committed[j] = p.Theme.Render(theme.Committed, cells.Clean(c.Partition)+":"+i64(c.Offset))
 		}
 		out = append(out, p.offsetsRow("    committed      ", committed)...)
 		pending := make([]string, len(g.Pending))
 		for j, o := range g.Pending {
-			pending[j] = p.th.Render(theme.Open, cells.Clean(o.Partition)+":"+i64(o.Offset)) + p.muted(" pid "+i64(o.ProducerID))
+			pending[j] = p.Theme.Render(theme.Open, cells.Clean(o.Partition)+":"+i64(o.Offset)) + p.muted(" pid "+i64(o.ProducerID))
 		}
 		out = append(out, p.offsetsRow("    pending (txn)  ", pending)...)
 		if g.Changed && anchor.From < 0 {
@@ -60,15 +60,15 @@ func (p painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
 
 // offsetsRow is one row of a group's offsets after its label, flowed
 // under it, or "none".
-func (p painter) offsetsRow(label string, items []string) []string {
+func (p Painter) offsetsRow(label string, items []string) []string {
 	if len(items) == 0 {
 		items = []string{p.muted("none")}
 	}
-	return p.flow(label, items, ", ", 19)
+	return p.Flow(label, items, ", ", 19)
 }
 
 // consumerColumns draws the consumers side by side.
-func consumerColumns(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func consumerColumns(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	n := len(f.Consumers)
 	if n == 0 {
 		return nil, pane.Lines{p.muted("  (no consumers)")}, pane.NoRange
@@ -101,13 +101,13 @@ func consumerColumns(f *model.Frame, p painter) ([]string, pane.Content, pane.Ra
 	if k == 1 {
 		return nil, cols[0], anchor
 	}
-	return nil, columns(cols, cp.w, gap, p.th.Sym.Ellipsis), anchor
+	return nil, columns(cols, cp.Width, gap, p.Theme.Sym.Ellipsis), anchor
 }
 
 // consumerCol is one consumer: a few header lines, then its records, which
 // are styled only when drawn (a consumer may have returned thousands).
 type consumerCol struct {
-	p    painter
+	p    Painter
 	head []string
 	recs []model.ConsumedRecord
 }
@@ -141,14 +141,14 @@ func (c *consumerCol) anchor() pane.Range {
 	return pane.Range{From: a.From + len(c.head), To: a.To + len(c.head)}
 }
 
-func (p painter) consumerLines(c *model.ConsumerView) *consumerCol {
-	th := p.th
+func (p Painter) consumerLines(c *model.ConsumerView) *consumerCol {
+	th := p.Theme
 	iso := cells.Clean(c.Isolation)
 	k := theme.Open
 	if c.ReadCommitted {
 		k = theme.Committed
 	}
-	out := []string{p.mark(c.Changed) + p.bold(cells.Clean(c.Name)), "  " + th.RenderBold(k, iso)}
+	out := []string{p.mark(c.Changed) + p.Bold(cells.Clean(c.Name)), "  " + th.RenderBold(k, iso)}
 	if c.Group != "" {
 		out = append(out, "  group "+cells.Clean(c.Group))
 	}
@@ -157,16 +157,16 @@ func (p painter) consumerLines(c *model.ConsumerView) *consumerCol {
 		for i, po := range c.Positions {
 			ps[i] = cells.Clean(po.Partition) + ":" + i64(po.Offset)
 		}
-		out = append(out, p.flow("  position ", ps, " ", 4)...)
+		out = append(out, p.Flow("  position ", ps, " ", 4)...)
 	}
-	out = append(out, "  "+p.muted("returned "+itoa(len(c.Records))+" record"+plural(len(c.Records))+":"))
+	out = append(out, "  "+p.muted("returned "+itoa(len(c.Records))+" record"+Plural(len(c.Records))+":"))
 	if len(c.Records) == 0 {
 		out = append(out, "   "+p.muted("(nothing yet)"))
 	}
 	return &consumerCol{p: p, head: out, recs: c.Records}
 }
 
-func plural(n int) string {
+func Plural(n int) string {
 	if n == 1 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -35,7 +35,7 @@ type pitem struct {
 
 // partLog is one partition's items and column widths.
 type partLog struct {
-	p                             painter
+	p                             Painter
 	pv                            *model.PartitionView
 	items                         []pitem
 	groups                        []cacheGroup // the producers' entries, in order
@@ -45,7 +45,7 @@ type partLog struct {
 
 func (l *partLog) Len() int { return len(l.items) }
 
-func newPartLog(pv *model.PartitionView, p painter) *partLog {
+func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 	l := &partLog{p: p, pv: pv}
 	l.items = append(l.items, pitem{kind: piTitle}, pitem{kind: piHeads})
 	if len(pv.Rows) == 0 {
@@ -91,7 +91,7 @@ func newPartLog(pv *model.PartitionView, p painter) *partLog {
 	l.offW = max(3, 2*digits(maxOff)+2)
 	l.pidW = max(6, digits(maxPID)+1+digits(int64(maxEpoch)))
 	l.seqW = min(l.seqW, 11)
-	l.statW = cells.Width(p.th.Tag(theme.Committed))
+	l.statW = cells.Width(p.Theme.Tag(theme.Committed))
 	l.showPID, l.showSeq = true, true
 	fixed := func() int {
 		n := 2 + l.offW + 2 + 2 + l.statW
@@ -103,13 +103,13 @@ func newPartLog(pv *model.PartitionView, p painter) *partLog {
 		}
 		return n
 	}
-	if p.w-fixed() < 8 {
+	if p.Width-fixed() < 8 {
 		l.showPID = false
 	}
-	if p.w-fixed() < 8 {
+	if p.Width-fixed() < 8 {
 		l.showSeq = false
 	}
-	l.valW = max(p.w-fixed(), 3)
+	l.valW = max(p.Width-fixed(), 3)
 	return l
 }
 
@@ -167,11 +167,11 @@ func (l *partLog) changed(i int) bool {
 }
 
 func (l *partLog) Line(i int) string {
-	p, pv, th := l.p, l.pv, l.p.th
+	p, pv, th := l.p, l.pv, l.p.Theme
 	it := l.items[i]
 	switch it.kind {
 	case piTitle:
-		s := p.mark(pv.Changed) + p.bold(cells.Clean(pv.Name))
+		s := p.mark(pv.Changed) + p.Bold(cells.Clean(pv.Name))
 		if pv.Leader != "" {
 			s += p.muted(" @ " + cells.Clean(pv.Leader))
 		}
@@ -224,14 +224,14 @@ func (l *partLog) cells(off, pid, seq, val, status string) string {
 		b.WriteString(padRight(seq, l.seqW))
 		b.WriteString("  ")
 	}
-	b.WriteString(cells.Fit(val, l.valW, l.p.th.Sym.Ellipsis))
+	b.WriteString(cells.Fit(val, l.valW, l.p.Theme.Sym.Ellipsis))
 	b.WriteString("  ")
 	b.WriteString(status)
 	return b.String()
 }
 
 func (l *partLog) rowLine(r *model.LogRow) string {
-	p, th := l.p, l.p.th
+	p, th := l.p, l.p.Theme
 	k := statusKind(r.Status)
 	var val string
 	if r.Kind == model.RowData {
@@ -262,7 +262,7 @@ func (l *partLog) rowLine(r *model.LogRow) string {
 }
 
 func (l *partLog) boundaryLine(it pitem) string {
-	p, pv, th := l.p, l.pv, l.p.th
+	p, pv, th := l.p, l.pv, l.p.Theme
 	var label string
 	var k theme.Kind
 	switch {
@@ -275,12 +275,12 @@ func (l *partLog) boundaryLine(it pitem) string {
 	}
 	b := th.Sym.Boundary
 	s := "  " + cells.Repeat(b, 2) + " " + label + " "
-	return th.Render(k, s+cells.Repeat(b, p.w-cells.Width(s)))
+	return th.Render(k, s+cells.Repeat(b, p.Width-cells.Width(s)))
 }
 
-// partitionsContent draws every partition log, side by side when the pane
+// Partitions draws every partition log, side by side when the pane
 // is wide enough for two tables.
-func partitionsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Partitions(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	n := len(f.Partitions)
 	if n == 0 {
 		return nil, pane.Lines{p.muted("  (no partitions)")}, pane.NoRange
@@ -312,7 +312,7 @@ func partitionsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.
 	if k == 1 {
 		return nil, stacks[0], anchor
 	}
-	return nil, columns(stacks, cp.w, gap, p.th.Sym.Ellipsis), anchor
+	return nil, columns(stacks, cp.Width, gap, p.Theme.Sym.Ellipsis), anchor
 }
 
 // stacked is several contents one below the other.

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -28,11 +28,11 @@ type stepBlock struct {
 	tiny string
 }
 
-// stepLines draws the subjects of f in h lines of the painter's width.
+// Step draws the subjects of f in h lines of the painter's width.
 // Every subject keeps at least its one-line form; rows are given out one
 // subject at a time, nearest the row the step is about first. When even
 // the one-line forms do not fit, they stand in columns.
-func stepLines(f *model.Frame, p painter, h int) []string {
+func Step(f *model.Frame, p Painter, h int) []string {
 	var blocks []stepBlock
 	for _, s := range f.Show {
 		if b, ok := p.stepBlock(f, s); ok {
@@ -92,7 +92,7 @@ func stepLines(f *model.Frame, p painter, h int) []string {
 // side, each on the first line with room for it, so four subjects fit in
 // three lines of a 60-column terminal; a subject no line has room for
 // is cut at the end of the emptiest.
-func (p painter) packBriefs(blocks []stepBlock, h int) []string {
+func (p Painter) packBriefs(blocks []stepBlock, h int) []string {
 	const gap = "   "
 	out := make([]string, h)
 	for _, b := range blocks {
@@ -106,7 +106,7 @@ func (p painter) packBriefs(blocks []stepBlock, h int) []string {
 			if out[i] != "" {
 				need += len(gap)
 			}
-			if cells.Width(out[i])+need <= p.w {
+			if cells.Width(out[i])+need <= p.Width {
 				if out[i] != "" {
 					out[i] += gap
 				}
@@ -125,14 +125,14 @@ func (p painter) packBriefs(blocks []stepBlock, h int) []string {
 			if out[i] != "" {
 				out[i] += gap
 			}
-			out[i] = cells.Fit(out[i]+t, p.w, p.th.Sym.Ellipsis)
+			out[i] = cells.Fit(out[i]+t, p.Width, p.Theme.Sym.Ellipsis)
 		}
 	}
 	return out
 }
 
-func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
-	sep := p.muted(p.th.Sym.Sep)
+func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
+	sep := p.muted(p.Theme.Sym.Sep)
 	switch s.Kind {
 	case model.SubjectPartition:
 		for i := range f.Partitions {
@@ -173,10 +173,10 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			if first >= 0 {
 				b.focus = first
 			}
-			b.brief = p.mark(pv.Changed) + p.bold(cells.Clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
+			b.brief = p.mark(pv.Changed) + p.Bold(cells.Clean(pv.Name)) + "  LSO " + i64(pv.LSO) + sep + "HW " + i64(pv.HW) + sep
 			if focusRow != nil {
 				b.brief += "@" + focusRow.Offsets() + " " + rowWords(focusRow)
-				b.tiny = p.mark(pv.Changed) + p.bold(cells.Clean(pv.Name)) + " @" + focusRow.Offsets() + " " + rowWords(focusRow)
+				b.tiny = p.mark(pv.Changed) + p.Bold(cells.Clean(pv.Name)) + " @" + focusRow.Offsets() + " " + rowWords(focusRow)
 			} else {
 				b.brief += p.muted("empty log")
 				b.rows, b.focus = nil, 0
@@ -189,20 +189,20 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			if c.TxnID != s.Name {
 				continue
 			}
-			head := p.mark(c.Changed) + p.bold("txn "+cells.Clean(c.TxnID)) + " " +
-				p.th.RenderBold(toneKind(c.Tone), "["+cells.Clean(c.State())+"]") + p.muted(" writes to "+cells.Clean(c.Partition)+":")
+			head := p.mark(c.Changed) + p.Bold("txn "+cells.Clean(c.TxnID)) + " " +
+				p.Theme.RenderBold(toneKind(c.Tone), "["+cells.Clean(c.State())+"]") + p.muted(" writes to "+cells.Clean(c.Partition)+":")
 			b := stepBlock{head: head}
 			for j, w := range c.Writes {
-				b.rows = append(b.rows, "  "+p.mark(j == len(c.Writes)-1 && c.Changed)+cells.Fit(cells.Clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis))
+				b.rows = append(b.rows, "  "+p.mark(j == len(c.Writes)-1 && c.Changed)+cells.Fit(cells.Clean(w), max(p.Width-4, 10), p.Theme.Sym.Ellipsis))
 			}
 			for _, w := range c.Appending {
-				b.rows = append(b.rows, "  "+p.mark(c.Changed)+p.th.Render(theme.InFlight, cells.Fit(p.th.Sym.Ellipsis+" appending "+cells.Clean(w), max(p.w-4, 10), p.th.Sym.Ellipsis)))
+				b.rows = append(b.rows, "  "+p.mark(c.Changed)+p.Theme.Render(theme.InFlight, cells.Fit(p.Theme.Sym.Ellipsis+" appending "+cells.Clean(w), max(p.Width-4, 10), p.Theme.Sym.Ellipsis)))
 			}
 			b.focus = len(b.rows) - 1
-			b.brief = p.mark(c.Changed) + p.bold("txn "+cells.Clean(c.TxnID))
+			b.brief = p.mark(c.Changed) + p.Bold("txn "+cells.Clean(c.TxnID))
 			switch {
 			case len(c.Appending) > 0:
-				b.brief += " " + p.th.Render(theme.InFlight, "appending "+cells.Clean(c.Appending[len(c.Appending)-1]))
+				b.brief += " " + p.Theme.Render(theme.InFlight, "appending "+cells.Clean(c.Appending[len(c.Appending)-1]))
 			case len(c.Writes) > 0:
 				b.brief += " " + cells.Clean(c.Writes[len(c.Writes)-1])
 			default:
@@ -237,7 +237,7 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			if b.focus < 0 {
 				b.focus = max(len(c.Records)-1, 0)
 			}
-			b.brief = p.mark(c.Changed) + p.bold(cells.Clean(c.Name)) + p.muted(" ("+cells.Clean(c.Isolation)+") ")
+			b.brief = p.mark(c.Changed) + p.Bold(cells.Clean(c.Name)) + p.muted(" ("+cells.Clean(c.Isolation)+") ")
 			switch {
 			case len(got) > 0:
 				b.brief += "got " + strings.Join(got, ", ")
@@ -255,8 +255,8 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			// rows; with nothing returned it is the one-line form.
 			b.head = b.brief
 			if len(got) > 0 {
-				b.head = p.mark(c.Changed) + p.bold(cells.Clean(c.Name)) + p.muted(" ("+cells.Clean(c.Isolation)+") ") +
-					"got " + itoa(len(got)) + " record" + plural(len(got)) + p.muted(" this step")
+				b.head = p.mark(c.Changed) + p.Bold(cells.Clean(c.Name)) + p.muted(" ("+cells.Clean(c.Isolation)+") ") +
+					"got " + itoa(len(got)) + " record" + Plural(len(got)) + p.muted(" this step")
 			}
 			return b, true
 		}
@@ -267,15 +267,15 @@ func (p painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			}
 			lines := p.producerLines(pr)
 			b := stepBlock{rows: lines[1:], focus: len(lines) - 2}
-			b.brief = p.mark(pr.Changed) + p.bold(cells.Clean(pr.Name))
+			b.brief = p.mark(pr.Changed) + p.Bold(cells.Clean(pr.Name))
 			if pr.ProducerID >= 0 {
 				b.brief += " producerId " + i64(pr.ProducerID) + " epoch " + itoa(int(pr.Epoch))
 			}
 			if pr.State != "" {
-				b.brief += " " + p.th.Render(toneKind(pr.StateTone), cells.Clean(pr.State))
+				b.brief += " " + p.Theme.Render(toneKind(pr.StateTone), cells.Clean(pr.State))
 			}
 			if pr.LastError != "" {
-				b.brief += " " + p.th.Render(toneKind(pr.ErrorTone), cells.Clean(pr.LastError))
+				b.brief += " " + p.Theme.Render(toneKind(pr.ErrorTone), cells.Clean(pr.LastError))
 			}
 			// The one-line form leads the full one too: the producer id
 			// and epoch are what a step about a producer is about.
@@ -301,7 +301,7 @@ func rowWords(r *model.LogRow) string {
 	return strings.Join(vals, ",") + " " + r.Status.String()
 }
 
-// stepTab is the step view's name in a slot's title.
-func (p painter) stepTab() string {
-	return p.th.Text(theme.TextTitle, "This step")
+// StepTab is the step view's name in a slot's title.
+func (p Painter) StepTab() string {
+	return p.Theme.Text(theme.TextTitle, "This step")
 }

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ import (
 // draws, styled, as width and wrap see them.
 func panelLines() []string {
 	th := theme.New(theme.Options{})
-	_, body, _ := partitionsContent(bigPartitions(), painter{th: th, w: 117})
+	_, body, _ := Partitions(bigPartitions(), Painter{Theme: th, Width: 117})
 	out := make([]string, 0, 60)
 	for i := 0; i < 60 && i < body.Len(); i++ {
 		out = append(out, body.Line(i))

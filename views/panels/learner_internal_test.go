@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func TestLearnerEvents(t *testing.T) {
 			Why: "a new instance fences the open transaction; verification first"},
 		{Time: 30001, Actor: "t-0", Text: "VIOLATION duplicate-record: a twice", Why: "invariant", Violation: true},
 	}}
-	_, body, anchor := eventsContent(f, painter{th: theme.New(theme.Options{}), w: 200})
+	_, body, anchor := Events(f, Painter{Theme: theme.New(theme.Options{}), Width: 200})
 	var lines []string
 	for i := 0; i < body.Len(); i++ {
 		lines = append(lines, strings.TrimSpace(ansi.Strip(body.Line(i))))
@@ -58,7 +58,7 @@ func TestHeadingsStayInView(t *testing.T) {
 	th := theme.New(theme.Options{})
 	p := pane.New(th)
 	p.SetSize(80, 10)
-	_, body, _ := partitionsContent(bigPartitions(), painter{th: th, w: 77})
+	_, body, _ := Partitions(bigPartitions(), Painter{Theme: th, Width: 77})
 	p.SetContent(nil, body, pane.NoRange)
 	first := func() string { return ansi.Strip(p.Lines()[1]) }
 	if !strings.Contains(first(), "t-0 @ broker-1") {

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -9,10 +9,10 @@ import (
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// producersContent draws each producer client: its identity (transactional
+// Producers draws each producer client: its identity (transactional
 // id, producerId and epoch), its TransactionManager state, the next sequence
 // per partition, what is in flight, and how it failed.
-func producersContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Producers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	var out []string
 	var heads []int
 	anchor := pane.NoRange
@@ -57,31 +57,31 @@ func producersContent(f *model.Frame, p painter) ([]string, pane.Content, pane.R
 	return nil, pane.Sections{Lines: out, Heads: heads}, anchor
 }
 
-func (p painter) producerLines(pr model.ProducerView) []string {
-	th := p.th
-	lines := []string{p.mark(pr.Changed) + p.bold(cells.Clean(pr.Name))}
+func (p Painter) producerLines(pr model.ProducerView) []string {
+	th := p.Theme
+	lines := []string{p.mark(pr.Changed) + p.Bold(cells.Clean(pr.Name))}
 	if pr.TransactionalID != "" {
-		lines = append(lines, p.flow("  transactional.id ", []string{cells.Clean(pr.TransactionalID)}, "", 4)...)
+		lines = append(lines, p.Flow("  transactional.id ", []string{cells.Clean(pr.TransactionalID)}, "", 4)...)
 	} else {
 		lines = append(lines, "  "+p.muted("no transactional.id"))
 	}
 	switch {
 	case pr.NotIdempotent:
-		lines = append(lines, p.flow("  ", []string{p.muted("not idempotent:"), p.muted("no producerId,"), p.muted("no sequence numbers")}, " ", 4)...)
+		lines = append(lines, p.Flow("  ", []string{p.muted("not idempotent:"), p.muted("no producerId,"), p.muted("no sequence numbers")}, " ", 4)...)
 	case pr.ProducerID < 0:
 		lines = append(lines, "  "+p.muted("no producerId yet"))
 	default:
-		lines = append(lines, p.flow("  ", []string{"producerId " + p.bold(i64(pr.ProducerID)), "epoch " + p.bold(itoa(int(pr.Epoch)))}, "  ", 2)...)
+		lines = append(lines, p.Flow("  ", []string{"producerId " + p.Bold(i64(pr.ProducerID)), "epoch " + p.Bold(itoa(int(pr.Epoch)))}, "  ", 2)...)
 	}
 	if pr.State != "" && !pr.NotIdempotent {
-		lines = append(lines, p.flow("  state ", []string{th.Render(toneKind(pr.StateTone), cells.Clean(pr.State))}, "", 4)...)
+		lines = append(lines, p.Flow("  state ", []string{th.Render(toneKind(pr.StateTone), cells.Clean(pr.State))}, "", 4)...)
 	}
 	if len(pr.NextSeq) > 0 && !pr.NotIdempotent {
 		parts := make([]string, len(pr.NextSeq))
 		for i, s := range pr.NextSeq {
 			parts[i] = cells.Clean(s.Partition) + ":" + itoa(int(s.Seq))
 		}
-		lines = append(lines, p.flow("  next seq ", parts, "  ", 4)...)
+		lines = append(lines, p.Flow("  next seq ", parts, "  ", 4)...)
 	}
 	if pr.InFlight > 0 {
 		lines = append(lines, "  "+th.Mark(theme.InFlight, itoa(pr.InFlight)+" in flight"))
@@ -97,10 +97,10 @@ func (p painter) producerLines(pr model.ProducerView) []string {
 		tags = append(tags, th.Tag(theme.Crashed))
 	}
 	if len(tags) > 0 {
-		lines = append(lines, p.flow("  ", tags, "  ", 2)...)
+		lines = append(lines, p.Flow("  ", tags, "  ", 2)...)
 	}
 	if pr.LastError != "" {
-		lines = append(lines, p.flow("  last error ", []string{th.Mark(toneKind(pr.ErrorTone), cells.Clean(pr.LastError))}, "", 4)...)
+		lines = append(lines, p.Flow("  last error ", []string{th.Mark(toneKind(pr.ErrorTone), cells.Clean(pr.LastError))}, "", 4)...)
 	}
 	return lines
 }
@@ -136,7 +136,7 @@ const (
 // 160x48) gets each client on two or three rows instead: its round trips
 // and bar, then its non-zero counts by kind. rows are the lines of each
 // client.
-func (p painter) costLines(c *model.CostView) (lines []string, rows []pane.Range) {
+func (p Painter) costLines(c *model.CostView) (lines []string, rows []pane.Range) {
 	nameW := len("Cost")
 	maxTotal := 0
 	for i := range c.Rows {
@@ -150,7 +150,7 @@ func (p painter) costLines(c *model.CostView) (lines []string, rows []pane.Range
 	for _, col := range costCols {
 		fixed += 1 + len(col.head)
 	}
-	if barW := min(costBarMax, p.w-fixed-1); barW >= costBarMin || p.w >= fixed {
+	if barW := min(costBarMax, p.Width-fixed-1); barW >= costBarMin || p.Width >= fixed {
 		return p.costTable(c, nameW, totalW, max(barW, 0), maxTotal)
 	}
 	return p.costStacked(c, nameW, maxTotal)
@@ -158,25 +158,25 @@ func (p painter) costLines(c *model.CostView) (lines []string, rows []pane.Range
 
 // costBar is a row's bar: its total against the largest, at least one
 // cell when it is not zero.
-func (p painter) costBar(total, maxTotal, barW int) string {
+func (p Painter) costBar(total, maxTotal, barW int) string {
 	n := 0
 	if maxTotal > 0 && total > 0 {
 		n = max(1, (total*barW+maxTotal/2)/maxTotal)
 	}
-	return p.th.Text(theme.TextBarDone, cells.Repeat(p.th.Sym.BarFull, n)) + cells.Repeat(" ", barW-n)
+	return p.Theme.Text(theme.TextBarDone, cells.Repeat(p.Theme.Sym.BarFull, n)) + cells.Repeat(" ", barW-n)
 }
 
-func (p painter) costName(r *model.CostRow, nameW int) string {
-	name := cells.Clip(cells.Clean(r.Client), costNameMax, p.th.Sym.Ellipsis)
-	return p.mark(r.Changed) + p.bold(name) + cells.Repeat(" ", nameW-cells.Width(name))
+func (p Painter) costName(r *model.CostRow, nameW int) string {
+	name := cells.Clip(cells.Clean(r.Client), costNameMax, p.Theme.Sym.Ellipsis)
+	return p.mark(r.Changed) + p.Bold(name) + cells.Repeat(" ", nameW-cells.Width(name))
 }
 
-func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []pane.Range) {
+func (p Painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []pane.Range) {
 	if barW < costBarMin {
 		barW = 0
 	}
 	var b strings.Builder
-	b.WriteString("  " + p.bold("Cost") + cells.Repeat(" ", nameW-len("Cost")))
+	b.WriteString("  " + p.Bold("Cost") + cells.Repeat(" ", nameW-len("Cost")))
 	for _, col := range costCols {
 		b.WriteString(" " + p.muted(col.head))
 	}
@@ -199,7 +199,7 @@ func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 			}
 			b.WriteString(" " + cell)
 		}
-		b.WriteString(" " + p.bold(cells.PadLeft(itoa(r.Total), totalW)))
+		b.WriteString(" " + p.Bold(cells.PadLeft(itoa(r.Total), totalW)))
 		if barW > 0 {
 			b.WriteString(" " + p.costBar(r.Total, maxTotal, barW))
 		}
@@ -213,15 +213,15 @@ func (p painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 	return append(out, p.costLegend()...), rows
 }
 
-func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []pane.Range) {
-	out := []string{"  " + p.bold("Cost") + p.muted(" (requests = round trips)")}
+func (p Painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []pane.Range) {
+	out := []string{"  " + p.Bold("Cost") + p.muted(" (requests = round trips)")}
 	totalW := len(itoa(maxTotal))
-	barW := min(costBarMax, p.w-(2+nameW+1+totalW+1))
+	barW := min(costBarMax, p.Width-(2+nameW+1+totalW+1))
 	rows := make([]pane.Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		from := len(out)
-		line := p.costName(r, nameW) + " " + p.bold(cells.PadLeft(itoa(r.Total), totalW))
+		line := p.costName(r, nameW) + " " + p.Bold(cells.PadLeft(itoa(r.Total), totalW))
 		if barW >= costBarMin {
 			line += " " + p.costBar(r.Total, maxTotal, barW)
 		}
@@ -236,7 +236,7 @@ func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, 
 			kinds = append(kinds, "WTM "+itoa(r.MarkerRequests), "markers "+itoa(r.Markers))
 		}
 		if len(kinds) > 0 {
-			out = append(out, p.flow("    ", kinds, p.muted(" · "), 4)...)
+			out = append(out, p.Flow("    ", kinds, p.muted(" · "), 4)...)
 		}
 		rows[i] = pane.Range{From: from, To: len(out) - 1}
 	}
@@ -244,11 +244,11 @@ func (p painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, 
 }
 
 // costLegend spells out the table's headings.
-func (p painter) costLegend() []string {
+func (p Painter) costLegend() []string {
 	words := []string{"total:", "requests", "sent,", "each", "a", "round", "trip.", "Init InitProducerId,", "Find FindCoordinator,",
 		"Add AddPartitionsToTxn", "and", "AddOffsetsToTxn,", "End EndTxn,", "TxnOff TxnOffsetCommit,", "WTM WriteTxnMarkers", "for", "its", "transactions."}
 	for i := range words {
 		words[i] = p.muted(words[i])
 	}
-	return p.flow("  ", words, " ", 2)
+	return p.Flow("  ", words, " ", 2)
 }

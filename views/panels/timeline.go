@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"slices"
@@ -42,7 +42,7 @@ import (
 // has the word "delayed". timelineLegend draws these same rows with the
 // same code for the help screen.
 type timeline struct {
-	p       painter
+	p       Painter
 	f       *model.Frame
 	names   []string // the names the header draws, full or short
 	idx     map[string]int
@@ -78,7 +78,7 @@ const (
 	tlLaneWant = 48
 )
 
-func timelineContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Timeline(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	actors := f.Actors
 	if len(actors) == 0 {
 		actors = actorsOf(f.Timeline)
@@ -137,7 +137,7 @@ const maxLabelRows = 2
 // text: measuring every label in cells on every frame would cost more than
 // the rare extra row.
 func (t *timeline) plan() {
-	laneW := t.p.w - t.laneX
+	laneW := t.p.Width - t.laneX
 	t.rows = make([]tlRow, 0, len(t.f.Timeline))
 	for i := range t.f.Timeline {
 		a := &t.f.Timeline[i]
@@ -182,7 +182,7 @@ func (t *timeline) layout(actors []model.Actor) {
 	}
 	t.gutter = 2 + digits(maxStep) + 1
 	n := len(actors)
-	avail := t.p.w - t.gutter
+	avail := t.p.Width - t.gutter
 	fullW, shortW := 0, 0
 	for _, a := range actors {
 		fullW = max(fullW, cells.Width(cells.Clean(a.Name)))
@@ -226,11 +226,11 @@ func (t *timeline) headerLines(actors []model.Actor) []string {
 	b.WriteString(cells.Repeat(" ", t.gutter))
 	x := t.gutter
 	for i, name := range t.names {
-		name = cells.Clip(name, max(t.spacing-1, 1), t.p.th.Sym.Ellipsis)
+		name = cells.Clip(name, max(t.spacing-1, 1), t.p.Theme.Sym.Ellipsis)
 		nw := cells.Width(name)
 		start := max(x, t.centers[i]-nw/2)
 		b.WriteString(cells.Repeat(" ", start-x))
-		b.WriteString(t.p.bold(name))
+		b.WriteString(t.p.Bold(name))
 		x = start + nw
 	}
 	names := b.String()
@@ -240,17 +240,17 @@ func (t *timeline) headerLines(actors []model.Actor) []string {
 	var key []string
 	for _, a := range actors {
 		if sh := shortName(a); sh != a.Name {
-			key = append(key, t.p.bold(cells.Clean(sh))+" "+t.p.muted(cells.Clean(a.Name)))
+			key = append(key, t.p.Bold(cells.Clean(sh))+" "+t.p.muted(cells.Clean(a.Name)))
 		}
 	}
 	const sep = ", "
-	if laneW := t.p.w - t.laneX; laneW > 0 {
-		if rows := (painter{th: t.p.th, w: laneW}).flow("", key, sep, 0); len(rows) == 1 && cells.Width(rows[0]) <= laneW {
+	if laneW := t.p.Width - t.laneX; laneW > 0 {
+		if rows := (Painter{Theme: t.p.Theme, Width: laneW}).Flow("", key, sep, 0); len(rows) == 1 && cells.Width(rows[0]) <= laneW {
 			return []string{names + cells.Repeat(" ", t.laneX-x) + rows[0]}
 		}
 	}
 	out := []string{names}
-	for _, r := range (painter{th: t.p.th, w: t.p.w - t.gutter}).flow("", key, sep, 0) {
+	for _, r := range (Painter{Theme: t.p.Theme, Width: t.p.Width - t.gutter}).Flow("", key, sep, 0) {
 		out = append(out, cells.Repeat(" ", t.gutter)+r)
 	}
 	return out
@@ -273,7 +273,7 @@ func (t *timeline) blank() cellLine {
 		c.g[i] = " "
 	}
 	for _, x := range t.centers {
-		c.set(x, t.p.th.Sym.Lifeline, theme.Muted)
+		c.set(x, t.p.Theme.Sym.Lifeline, theme.Muted)
 	}
 	return c
 }
@@ -296,9 +296,9 @@ func (t *timeline) render(c cellLine, from, to int, bold bool) string {
 			j++
 		}
 		if bold && c.k[i] != theme.Muted {
-			b.WriteString(t.p.th.RenderBold(c.k[i], run.String()))
+			b.WriteString(t.p.Theme.RenderBold(c.k[i], run.String()))
 		} else {
-			b.WriteString(t.p.th.Render(c.k[i], run.String()))
+			b.WriteString(t.p.Theme.Render(c.k[i], run.String()))
 		}
 		i = j
 	}
@@ -357,7 +357,7 @@ func arrowTags(a *model.Arrow, th *theme.Theme) []arrowTag {
 // tags draws a message's state words, each with its glyph, and the
 // separator that leads to its label; empty when it has none.
 func (t *timeline) tags(a *model.Arrow, bold bool) string {
-	th := t.p.th
+	th := t.p.Theme
 	paint := th.Render
 	if bold {
 		paint = th.RenderBold
@@ -390,10 +390,10 @@ func (t *timeline) tagsWidth(a *model.Arrow) int {
 		t.tagW = map[string]int{}
 	}
 	w, n := 0, 0
-	for _, tag := range arrowTags(a, t.p.th) {
+	for _, tag := range arrowTags(a, t.p.Theme) {
 		tw, ok := t.tagW[tag.word]
 		if !ok {
-			tw = cells.Width(t.p.th.Glyph(tag.kind) + " " + tag.word)
+			tw = cells.Width(t.p.Theme.Glyph(tag.kind) + " " + tag.word)
 			t.tagW[tag.word] = tw
 		}
 		w += tw
@@ -410,7 +410,7 @@ func (t *timeline) errWidth(a *model.Arrow) int {
 	if !a.Error {
 		return 0
 	}
-	return cells.Width(t.p.th.Glyph(theme.Aborted)) + 1
+	return cells.Width(t.p.Theme.Glyph(theme.Aborted)) + 1
 }
 
 // labelText is the message's label after its tags: the error mark and
@@ -418,14 +418,14 @@ func (t *timeline) errWidth(a *model.Arrow) int {
 func (t *timeline) labelText(a *model.Arrow) string {
 	text := cells.Clean(a.Label)
 	if a.Error {
-		text = t.p.th.Glyph(theme.Aborted) + " " + text
+		text = t.p.Theme.Glyph(theme.Aborted) + " " + text
 	}
 	return text
 }
 
 // arrow draws a message's arrow from column ca to column cb on c.
 func (t *timeline) arrow(c cellLine, a *model.Arrow, ca, cb int, k theme.Kind) {
-	th := t.p.th
+	th := t.p.Theme
 	sym := th.Sym
 	if ca == cb {
 		c.set(ca+1, sym.Self, k)
@@ -496,17 +496,17 @@ func (t *timeline) line(i int) string {
 		t.arrow(c, a, t.centers[from], t.centers[to], k)
 	}
 	s := gut + t.render(c, t.gutter, t.laneX, a.Changed)
-	laneW := t.p.w - t.laneX
+	laneW := t.p.Width - t.laneX
 	if laneW <= 0 {
 		return s
 	}
-	paint := t.p.th.Render
+	paint := t.p.Theme.Render
 	if a.Changed {
-		paint = t.p.th.RenderBold
+		paint = t.p.Theme.RenderBold
 	}
 	lead := t.tags(a, a.Changed)
 	if !okF || !okT {
-		lead = t.p.th.Render(k, "?") + " " + lead
+		lead = t.p.Theme.Render(k, "?") + " " + lead
 	}
 	first, rest := t.labelText(a), ""
 	if i+1 < len(t.rows) && t.rows[i+1].more || row.more {
@@ -514,9 +514,9 @@ func (t *timeline) line(i int) string {
 	}
 	if row.more {
 		// The rest of the label, indented under its start.
-		return s + "  " + paint(k, cells.Clip(rest, laneW-2, t.p.th.Sym.Ellipsis))
+		return s + "  " + paint(k, cells.Clip(rest, laneW-2, t.p.Theme.Sym.Ellipsis))
 	}
-	return s + cells.Clip(lead+paint(k, first), laneW, t.p.th.Sym.Ellipsis)
+	return s + cells.Clip(lead+paint(k, first), laneW, t.p.Theme.Sym.Ellipsis)
 }
 
 // splitLabel cuts a message's label in two at a space: what fits in w
@@ -528,7 +528,7 @@ func (t *timeline) splitLabel(a *model.Arrow, w int) (first, rest string) {
 		// label goes on the second row.
 		return "", text
 	}
-	lines := t.p.wrap(text, w)
+	lines := t.p.Wrap(text, w)
 	if len(lines) == 0 {
 		return "", ""
 	}
@@ -545,9 +545,9 @@ func (t *timeline) splitLabel(a *model.Arrow, w int) (first, rest string) {
 
 // timelineLegend explains the diagram's rows: each drawn by the code that
 // draws the Timeline, so the legend cannot drift from it.
-func timelineLegend(p painter) [][2]string {
+func timelineLegend(p Painter) [][2]string {
 	t := &timeline{p: p, f: &model.Frame{}, centers: []int{0, 5}, spacing: 5, laneX: 6}
-	th := p.th
+	th := p.Theme
 	sample := func(a model.Arrow) string {
 		c := t.blank()
 		k := arrowKind(&a)

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strconv"
@@ -21,11 +21,11 @@ type eventLine struct {
 	isNew bool
 }
 
-// eventsContent draws the event log, wrapped with a hanging indent, the
+// Events draws the event log, wrapped with a hanging indent, the
 // events of the last step marked. From the frame's Log it draws a log for
 // learners (learnerEvents); a frame with only the canonical lines gets them
 // as they are.
-func eventsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Events(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	if len(f.Log) > 0 {
 		return learnerEvents(f, p)
 	}
@@ -38,11 +38,11 @@ func eventsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Rang
 	if len(evs) > maxEventLines {
 		skipped = len(evs) - maxEventLines
 		evs = evs[skipped:]
-		lines = append(lines, eventLine{text: p.th.Sym.Ellipsis + " " + itoa(skipped) + " earlier events", kind: theme.Muted})
+		lines = append(lines, eventLine{text: p.Theme.Sym.Ellipsis + " " + itoa(skipped) + " earlier events", kind: theme.Muted})
 	}
 	firstNew := len(f.Events) - max(0, min(f.NewEvents, len(f.Events)))
 	anchor := pane.NoRange
-	ww := max(p.w-4, 8)
+	ww := max(p.Width-4, 8)
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
 		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
@@ -53,7 +53,7 @@ func eventsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Rang
 		if l.first {
 			prefix = p.mark(l.isNew)
 		}
-		return prefix + p.th.Render(l.kind, l.text)
+		return prefix + p.Theme.Render(l.kind, l.text)
 	}), anchor
 }
 
@@ -66,13 +66,13 @@ func eventsContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Rang
 // ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
 // A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
-func learnerEvents(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
-	th := p.th
+func learnerEvents(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+	th := p.Theme
 	log := f.Log
 	firstNew := len(log) - max(0, min(f.NewEvents, len(log)))
 	var lines []eventLine
 	anchor := pane.NoRange
-	ww := max(p.w-4, 8)
+	ww := max(p.Width-4, 8)
 	var last int64 = -1
 	for i, e := range log {
 		if e.Action {
@@ -105,7 +105,7 @@ func learnerEvents(f *model.Frame, p painter) ([]string, pane.Content, pane.Rang
 		if l.first {
 			prefix = p.mark(l.isNew)
 		}
-		return prefix + p.th.Render(l.kind, l.text)
+		return prefix + p.Theme.Render(l.kind, l.text)
 	}), anchor
 }
 
@@ -117,15 +117,15 @@ func seconds(ms int64) string {
 // appendEvent adds one event's wrapped lines: a violation marked with its
 // glyph, an event of an earlier step muted, and the lines of the step's
 // new events kept in anchor, so the pane can scroll them into view.
-func appendEvent(lines []eventLine, anchor *pane.Range, p painter, text string, violation, isNew bool, ww int) []eventLine {
+func appendEvent(lines []eventLine, anchor *pane.Range, p Painter, text string, violation, isNew bool, ww int) []eventLine {
 	k := theme.Plain
 	if violation {
 		k = theme.Violated
-		text = p.th.Glyph(theme.Violated) + " " + text
+		text = p.Theme.Glyph(theme.Violated) + " " + text
 	} else if !isNew {
 		k = theme.Muted
 	}
-	for j, l := range p.wrap(text, ww) {
+	for j, l := range p.Wrap(text, ww) {
 		if isNew {
 			if anchor.From < 0 {
 				anchor.From = len(lines)

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -9,23 +9,23 @@ import (
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// narrationContent draws the lesson text: any invariant violations, the
+// Narration draws the lesson text: any invariant violations, the
 // narration and the checkpoint. The step's details (the why, the Kafka
 // source, the "Kafka vs the article" note) are in the detail view, and the
 // pane's footer says so. On a wide pane the checkpoint sits to the right of
 // the text.
-func narrationContent(f *model.Frame, p painter) ([]string, pane.Content, pane.Range) {
+func Narration(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	// One cell of margin on the left: prose flush against a border is
 	// hard to read on a projector.
-	p.w--
-	if p.w >= 96 && f.Checkpoint != nil {
+	p.Width--
+	if p.Width >= 96 && f.Checkpoint != nil {
 		return nil, p.narrationColumns(f), p.columnsAnchor(f)
 	}
-	out := p.textLines(f, min(p.w, maxProse))
+	out := p.textLines(f, min(p.Width, MaxProse))
 	if f.Checkpoint == nil {
-		return nil, indent(out), pane.Range{From: 0, To: 0}
+		return nil, Indent(out), pane.Range{From: 0, To: 0}
 	}
-	question, result := p.checkpointLines(f.Checkpoint, min(p.w, maxProse))
+	question, result := p.CheckpointLines(f.Checkpoint, min(p.Width, MaxProse))
 	out = append(out, "")
 	anchor := pane.Range{From: len(out), To: len(out) + len(question) - 1}
 	out = append(out, question...)
@@ -33,24 +33,24 @@ func narrationContent(f *model.Frame, p painter) ([]string, pane.Content, pane.R
 		anchor = pane.Range{From: len(out), To: len(out) + len(result) - 1}
 		out = append(out, result...)
 	}
-	return nil, indent(out), anchor
+	return nil, Indent(out), anchor
 }
 
-// maxProse caps the length of a line of narration: past about 100
+// MaxProse caps the length of a line of narration: past about 100
 // characters the eye loses its place going back to the next line.
-const maxProse = 100
+const MaxProse = 100
 
 // narrationCols splits a wide pane: prose on the left keeps a readable
 // line length, and the right column holds the checkpoint's question.
-func (p painter) narrationCols() (leftW, rightW int) {
-	leftW = min(p.w/2, maxProse)
-	return leftW, p.w - leftW - 3
+func (p Painter) narrationCols() (leftW, rightW int) {
+	leftW = min(p.Width/2, MaxProse)
+	return leftW, p.Width - leftW - 3
 }
 
-func (p painter) narrationSides(f *model.Frame) (left, right []string, anchor pane.Range) {
+func (p Painter) narrationSides(f *model.Frame) (left, right []string, anchor pane.Range) {
 	leftW, rightW := p.narrationCols()
 	left = p.textLines(f, leftW)
-	right, result := p.checkpointLines(f.Checkpoint, rightW)
+	right, result := p.CheckpointLines(f.Checkpoint, rightW)
 	anchor = pane.Range{From: 0, To: len(right) - 1}
 	// Once answered, the verdict and explanation head the right column,
 	// beside the narration, and the judged choices follow. Both columns
@@ -63,10 +63,10 @@ func (p painter) narrationSides(f *model.Frame) (left, right []string, anchor pa
 	return left, right, anchor
 }
 
-func (p painter) narrationColumns(f *model.Frame) pane.Content {
+func (p Painter) narrationColumns(f *model.Frame) pane.Content {
 	left, right, _ := p.narrationSides(f)
 	leftW, _ := p.narrationCols()
-	rule := p.muted(p.th.Border.Vertical)
+	rule := p.muted(p.Theme.Border.Vertical)
 	n := max(len(left), len(right))
 	out := make([]string, n)
 	for i := range n {
@@ -79,16 +79,16 @@ func (p painter) narrationColumns(f *model.Frame) pane.Content {
 		}
 		out[i] = cells.Fit(l, leftW, "") + " " + rule + " " + r
 	}
-	return indent(out)
+	return Indent(out)
 }
 
-func (p painter) columnsAnchor(f *model.Frame) pane.Range {
+func (p Painter) columnsAnchor(f *model.Frame) pane.Range {
 	_, _, a := p.narrationSides(f)
 	return a
 }
 
-// progress is "step 3/12" and a bar, w cells at most.
-func progress(th *theme.Theme, step, steps, w int) string {
+// ProgressBar is "step 3/12" and a bar, w cells at most.
+func ProgressBar(th *theme.Theme, step, steps, w int) string {
 	label := "step " + itoa(step) + "/" + itoa(steps)
 	s := th.Text(theme.TextBold, label)
 	barW := min(w-cells.Width(label)-8, 30)
@@ -103,8 +103,8 @@ func progress(th *theme.Theme, step, steps, w int) string {
 
 // textLines is the violations and the narration: the step's title, in
 // bold, and its paragraphs.
-func (p painter) textLines(f *model.Frame, w int) []string {
-	th := p.th
+func (p Painter) textLines(f *model.Frame, w int) []string {
+	th := p.Theme
 	var out []string
 	for _, v := range distinctViolations(f.Violations) {
 		for i, l := range cells.Wrap(th.Glyph(theme.Violated)+" violated: "+v, w) {
@@ -120,7 +120,7 @@ func (p painter) textLines(f *model.Frame, w int) []string {
 	// The step's title is drawn in bold when it fits on one line.
 	if f.Title != "" {
 		if t := cells.Wrap(f.Title, w); len(t) == 1 {
-			out = append(out, p.bold(t[0]))
+			out = append(out, p.Bold(t[0]))
 		} else {
 			out = append(out, t...)
 		}
@@ -132,10 +132,10 @@ func (p painter) textLines(f *model.Frame, w int) []string {
 	return append(out, cells.Wrap(f.Narration, w)...)
 }
 
-// checkpointLines draws the question and choices and, once answered, the
+// CheckpointLines draws the question and choices and, once answered, the
 // verdict and explanation (result).
-func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result []string) {
-	th := p.th
+func (p Painter) CheckpointLines(cp *model.Checkpoint, w int) (question, result []string) {
+	th := p.Theme
 	var out []string
 	prompt := cp.Prompt
 	if prompt == "" {
@@ -146,10 +146,10 @@ func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result 
 	lead := th.Sym.Question + " " + prompt
 	for i, l := range q {
 		if i == 0 && strings.HasPrefix(l, lead) {
-			out = append(out, th.Text(theme.TextAccent, lead)+p.bold(l[len(lead):]))
+			out = append(out, th.Text(theme.TextAccent, lead)+p.Bold(l[len(lead):]))
 			continue
 		}
-		out = append(out, p.bold(l))
+		out = append(out, p.Bold(l))
 	}
 	for i, c := range cp.Choices {
 		n := i + 1
@@ -218,11 +218,11 @@ func (p painter) checkpointLines(cp *model.Checkpoint, w int) (question, result 
 // verdict and the explanation. A checkpoint answered with Chosen 0 shows
 // the right choice without a verdict.
 func CheckpointLines(th *theme.Theme, cp *model.Checkpoint, w int) (question, result []string) {
-	return painter{th: th, w: w}.checkpointLines(cp, w)
+	return Painter{Theme: th, Width: w}.CheckpointLines(cp, w)
 }
 
-// indent gives prose one cell of margin from the border.
-func indent(lines []string) pane.Lines {
+// Indent gives prose one cell of margin from the border.
+func Indent(lines []string) pane.Lines {
 	for i, l := range lines {
 		lines[i] = " " + l
 	}
