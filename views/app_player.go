@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
@@ -442,7 +443,7 @@ func (a *App) layoutStepPane() {
 	a.stepPane.SetSize(r.W, r.H)
 	a.stepPane.SetFocused(false)
 	p := panels.Painter{Theme: a.th, Width: max(r.W-3, 0), Cache: a.cache}
-	a.stepPane.SetContent(nil, pane.Lines(panels.Step(&a.frame, p, max(r.H-2, 0))), pane.NoRange)
+	a.stepPane.SetContent(nil, content.Lines(panels.Step(&a.frame, p, max(r.H-2, 0))), content.NoRange)
 	title := "[" + p.StepTab() + "]"
 	for _, q := range a.place.Slots[i].Panels {
 		title += a.th.Text(theme.TextFaint, " ") + a.titleFor(q, false)
@@ -623,7 +624,7 @@ func (a *App) refresh(reveal bool) {
 		}
 		anchor := d.Anchor
 		if !reveal {
-			anchor = pane.NoRange
+			anchor = content.NoRange
 		}
 		a.panes[p].SetContent(d.Head, d.Body, anchor)
 	}
@@ -640,10 +641,10 @@ func (a *App) refreshOverlay() {
 	switch {
 	case a.showDetail:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Details") + a.th.Text(theme.TextFaint, "  (d or esc closes)"))
-		a.overlay.SetContent(nil, panels.Details(&a.frame, p), pane.NoRange)
+		a.overlay.SetContent(nil, panels.Details(&a.frame, p), content.NoRange)
 	case a.showFull:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
-		a.overlay.SetContent(nil, panels.Indent(p.HelpLines(p.KeyLines(a.fullKeys()), a.lookingAtTimeline())), pane.NoRange)
+		a.overlay.SetContent(nil, panels.Indent(p.HelpLines(p.KeyLines(a.fullKeys()), a.lookingAtTimeline())), content.NoRange)
 	}
 	a.overlay.SetFooter("")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
@@ -193,23 +194,23 @@ func (a App) drillView() string {
 		p.SetSize(a.w, bodyH)
 		p.SetFocused(true)
 		p.SetTitle("Result")
-		p.SetContent(nil, pane.Lines(a.drillResultLines(r)), pane.NoRange)
+		p.SetContent(nil, content.Lines(a.drillResultLines(r)), content.NoRange)
 		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: bodyH}, Lines: p.Lines(), Exact: false})
 	} else {
 		bottom, topH, verdict := a.drillSplit()
 		top := pane.NewText(th)
 		top.SetSize(a.w, topH)
 		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + cells.Clean(d.Question().Concept))
-		top.SetContent(nil, pane.Lines(a.drillTop()), pane.NoRange)
+		top.SetContent(nil, content.Lines(a.drillTop()), content.NoRange)
 		top.SetOffset(ds.off)
 		q := pane.NewText(th)
 		q.SetSize(a.w, bodyH-topH)
 		q.SetFocused(true)
-		anchor := pane.Range{From: 0, To: 0}
+		anchor := content.Range{From: 0, To: 0}
 		if verdict >= 0 {
-			anchor = pane.Range{From: verdict, To: len(bottom) - 1}
+			anchor = content.Range{From: verdict, To: len(bottom) - 1}
 		}
-		q.SetContent(nil, pane.Lines(bottom), anchor)
+		q.SetContent(nil, content.Lines(bottom), anchor)
 		if ds.qoff != 0 {
 			q.SetOffset(q.Offset() + ds.qoff)
 		}

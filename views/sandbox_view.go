@@ -6,10 +6,10 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -136,7 +136,7 @@ func (s *Sandbox) sidePanel() layout.PanelID {
 	return s.right
 }
 
-var panelBuilders = [layout.NumPanels]func(*model.Frame, panels.Painter) ([]string, pane.Content, pane.Range){
+var panelBuilders = [layout.NumPanels]func(*model.Frame, panels.Painter) ([]string, content.Content, content.Range){
 	layout.PanelProducers:   panels.Producers,
 	layout.PanelPartitions:  panels.Partitions,
 	layout.PanelCoordinator: panels.Coordinator,
@@ -221,7 +221,7 @@ func (s *Sandbox) fillList() {
 	s.list.SetSize(r.W, r.H)
 	s.list.SetFocused(true)
 	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+strconv.Itoa(len(s.waiting))+"  enter delivers, x drops"))
-	s.list.SetContent(nil, pane.Lines(lines), pane.Range{From: sel, To: sel})
+	s.list.SetContent(nil, content.Lines(lines), content.Range{From: sel, To: sel})
 }
 
 func (s *Sandbox) fillMonitors(r layout.Rect) {
@@ -251,7 +251,7 @@ func (s *Sandbox) fillMonitors(r layout.Rect) {
 		title += " " + th.Render(theme.Violated, strconv.Itoa(broken)+" broken")
 	}
 	s.mons.SetTitle(title)
-	s.mons.SetContent(nil, pane.Lines(lines), pane.NoRange)
+	s.mons.SetContent(nil, content.Lines(lines), content.NoRange)
 }
 
 // causeLines is the cause chain on screen, wrapped to w.
@@ -300,7 +300,7 @@ func (s *Sandbox) fillCause(r layout.Rect) {
 	s.cause.SetSize(r.W, r.H)
 	s.cause.SetFocused(true)
 	s.cause.SetTitle(s.th.Mark(theme.Violated, "Why \""+sentence+"\" broke") + s.th.Text(theme.TextFaint, "  esc dismisses; ! marks it on the Timeline"))
-	s.cause.SetContent(nil, pane.Lines(s.causeLines(max(r.W-4, 10))), pane.NoRange)
+	s.cause.SetContent(nil, content.Lines(s.causeLines(max(r.W-4, 10))), content.NoRange)
 }
 
 func (s *Sandbox) fillOverlay(r layout.Rect) {
@@ -338,7 +338,7 @@ func (s *Sandbox) fillOverlay(r layout.Rect) {
 		lines = append(lines, "")
 		lines = append(lines, p.TimelineLegendLines()...)
 	}
-	s.over.SetContent(nil, panels.Indent(lines), pane.NoRange)
+	s.over.SetContent(nil, panels.Indent(lines), content.NoRange)
 }
 
 // View implements tea.Model.

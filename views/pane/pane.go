@@ -12,76 +12,11 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/theme"
 )
-
-// Content is the body of a pane. Lines are made on demand, so a partition
-// log of thousands of rows costs only the lines that are on screen.
-type Content interface {
-	Len() int
-	Line(i int) string
-}
-
-// Lines is Content held as ready-made lines.
-type Lines []string
-
-func (t Lines) Len() int          { return len(t) }
-func (t Lines) Line(i int) string { return t[i] }
-
-// lazyLines is Content whose lines are built by a function.
-type lazyLines struct {
-	n int
-	f func(i int) string
-}
-
-// Lazy is Content of n lines, line i made by f(i) when it is drawn.
-func Lazy(n int, f func(i int) string) Content { return lazyLines{n: n, f: f} }
-
-func (l lazyLines) Len() int          { return l.n }
-func (l lazyLines) Line(i int) string { return l.f(i) }
-
-// Sticky is Content made of sections, each led by a heading line (a
-// partition's name, a producer's name). When the pane scrolls past a
-// section's heading, it draws the heading on the first row, above the rest
-// of the section, so a log is never on screen without its partition.
-type Sticky interface {
-	Content
-	// StickyAt returns the heading to draw above line i when i is the
-	// first line on screen. ok is false when line i is itself a heading,
-	// or is in no section.
-	StickyAt(i int) (heading string, ok bool)
-}
-
-// Sections is Content held as lines, with the indexes of its headings in
-// ascending order.
-type Sections struct {
-	Lines Lines
-	Heads []int
-}
-
-func (s Sections) Len() int          { return len(s.Lines) }
-func (s Sections) Line(i int) string { return s.Lines[i] }
-
-func (s Sections) StickyAt(i int) (string, bool) {
-	h := -1
-	for _, x := range s.Heads {
-		if x > i {
-			break
-		}
-		h = x
-	}
-	if h < 0 || h == i || (i < len(s.Lines) && s.Lines[i] == "") {
-		return "", false
-	}
-	return s.Lines[h], true
-}
-
-// Range is an inclusive range of body lines; a negative From means none.
-type Range struct{ From, To int }
-
-var NoRange = Range{-1, -1}
 
 // KeyMap holds the keys that scroll the focused pane.
 type KeyMap struct {
@@ -131,7 +66,7 @@ type Model struct {
 	title   string
 	footer  string   // drawn in the bottom border, on the left
 	header  []string // lines that stay put above the scrolling body
-	body    *Memo
+	body    *content.Memo
 	w, h    int
 	off     int
 	focused bool
@@ -141,7 +76,7 @@ type Model struct {
 
 // New returns an empty pane.
 func New(th *theme.Theme) Model {
-	return Model{KeyMap: DefaultKeyMap(), th: th, body: MemoOf(nil), drawn: &paneDrawn{}}
+	return Model{KeyMap: DefaultKeyMap(), th: th, body: content.MemoOf(nil), drawn: &paneDrawn{}}
 }
 
 // NewText returns an empty pane that scrolls through a viewport: for
@@ -196,9 +131,9 @@ func (p Model) Focused() bool { return p.focused }
 //
 // Each body line is made once, the first time it is drawn; passing the
 // same body again (a *memoLines from an earlier call) keeps what was made.
-func (p *Model) SetContent(header []string, body Content, anchor Range) {
+func (p *Model) SetContent(header []string, body content.Content, anchor content.Range) {
 	p.header = header
-	p.body = MemoOf(body)
+	p.body = content.MemoOf(body)
 	if p.text {
 		lines := make([]string, p.body.Len())
 		for i := range lines {
@@ -210,10 +145,10 @@ func (p *Model) SetContent(header []string, body Content, anchor Range) {
 	p.reveal(anchor)
 }
 
-func (p *Model) reveal(r Range) {
+func (p *Model) reveal(r content.Range) {
 	if r.From >= 0 {
 		bh := p.bodyHeight()
-		if _, ok := p.body.c.(Sticky); ok && bh > 1 {
+		if _, ok := p.body.Content.(content.Sticky); ok && bh > 1 {
 			bh-- // a heading may take the first row
 		}
 		if r.To >= p.off+bh {
@@ -230,7 +165,7 @@ func (p Model) bodyHeight() int { return max(p.h-2-len(p.header), 0) }
 
 // sticky is the heading drawn on the first body row at offset off, if any.
 func (p Model) sticky(off int) (string, bool) {
-	st, ok := p.body.c.(Sticky)
+	st, ok := p.body.Content.(content.Sticky)
 	if !ok || off <= 0 || off >= p.body.Len() || p.bodyHeight() < 2 {
 		return "", false
 	}

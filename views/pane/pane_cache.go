@@ -1,5 +1,7 @@
 package pane
 
+import "github.com/eoslab/eoslab/views/content"
+
 // A pane keeps what it drew: each body line once styled (Memo), and
 // its last few finished renderings (paneDrawn), shared by the pane's copies
 // that Bubble Tea passes around. Update and View run on one goroutine, so
@@ -8,39 +10,6 @@ package pane
 // paneSlots is how many renderings a pane keeps: enough for going back and
 // forth over a few steps.
 const paneSlots = 4
-
-// Memo is Content that makes each line of another Content once, the
-// first time it is drawn, and keeps it.
-type Memo struct {
-	c     Content
-	n     int
-	lines []string
-	made  []bool // nil when every line is made
-}
-
-func MemoOf(c Content) *Memo {
-	switch c := c.(type) {
-	case *Memo:
-		return c
-	case Lines:
-		return &Memo{c: c, n: len(c), lines: c}
-	case nil:
-		return &Memo{c: Lines(nil)}
-	}
-	return &Memo{c: c, n: c.Len()}
-}
-
-func (m *Memo) Len() int { return m.n }
-
-func (m *Memo) Line(i int) string {
-	if m.lines == nil {
-		m.lines, m.made = make([]string, m.n), make([]bool, m.n)
-	}
-	if m.made != nil && !m.made[i] {
-		m.lines[i], m.made[i] = m.c.Line(i), true
-	}
-	return m.lines[i]
-}
 
 // paneDrawn is a pane's last few renderings and what they were made from:
 // stepping back and forth alternates between the bodies of a few frames.
@@ -76,7 +45,7 @@ func (d *paneDrawn) put(k paneDrawKey, head, lines []string) {
 }
 
 type paneDrawKey struct {
-	body      *Memo
+	body      *content.Memo
 	title     string
 	footer    string
 	off, w, h int

@@ -1,10 +1,10 @@
 package panels
 
 import (
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -91,8 +91,8 @@ func CheckpointOf(cp *model.Checkpoint) cpState {
 type Drawn struct {
 	key    DrawKey
 	Head   []string
-	Body   *pane.Memo
-	Anchor pane.Range
+	Body   *content.Memo
+	Anchor content.Range
 }
 
 func (c *Cache) get(p layout.PanelID, k DrawKey) (Drawn, bool) {
@@ -117,12 +117,12 @@ func (c *Cache) put(p layout.PanelID, d Drawn) {
 
 // Draw is panel p's content for frame f, w cells wide as k says: the one
 // drawn before for the same key, or built now by build and kept.
-func (c *Cache) Draw(p layout.PanelID, k DrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, Painter) ([]string, pane.Content, pane.Range)) Drawn {
+func (c *Cache) Draw(p layout.PanelID, k DrawKey, f *model.Frame, th *theme.Theme, build func(*model.Frame, Painter) ([]string, content.Content, content.Range)) Drawn {
 	if d, ok := c.get(p, k); ok {
 		return d
 	}
 	head, body, anchor := build(f, Painter{Theme: th, Width: k.Width, Cache: c})
-	d := Drawn{key: k, Head: head, Body: pane.MemoOf(body), Anchor: anchor}
+	d := Drawn{key: k, Head: head, Body: content.MemoOf(body), Anchor: anchor}
 	c.put(p, d)
 	return d
 }

@@ -14,10 +14,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -108,8 +108,8 @@ func pidEpoch(pid int64, epoch int16) string {
 }
 
 // anchorOf returns the range spanning the indexes for which changed is true.
-func anchorOf(n int, changed func(i int) bool) pane.Range {
-	r := pane.NoRange
+func anchorOf(n int, changed func(i int) bool) content.Range {
+	r := content.NoRange
 	for i := 0; i < n; i++ {
 		if changed(i) {
 			if r.From < 0 {
@@ -125,7 +125,7 @@ func anchorOf(n int, changed func(i int) bool) pane.Range {
 // (with tail, so a cut value does not pass for a shorter one) and gap cells
 // between them. Lines are made on demand. The headings of the columns
 // (Sticky) stay in view together.
-func columns(cols []pane.Content, colW, gap int, tail string) pane.Content {
+func columns(cols []content.Content, colW, gap int, tail string) content.Content {
 	n := 0
 	for _, c := range cols {
 		n = max(n, c.Len())
@@ -134,7 +134,7 @@ func columns(cols []pane.Content, colW, gap int, tail string) pane.Content {
 }
 
 type columnLines struct {
-	cols      []pane.Content
+	cols      []content.Content
 	n, colW   int
 	sep, tail string
 }
@@ -142,7 +142,7 @@ type columnLines struct {
 func (c *columnLines) Len() int { return c.n }
 
 func (c *columnLines) Line(i int) string {
-	return c.join(func(col pane.Content) string {
+	return c.join(func(col content.Content) string {
 		if i < col.Len() {
 			return col.Line(i)
 		}
@@ -154,8 +154,8 @@ func (c *columnLines) Line(i int) string {
 // line i, side by side.
 func (c *columnLines) StickyAt(i int) (string, bool) {
 	any := false
-	line := c.join(func(col pane.Content) string {
-		if st, ok := col.(pane.Sticky); ok && i < col.Len() {
+	line := c.join(func(col content.Content) string {
+		if st, ok := col.(content.Sticky); ok && i < col.Len() {
 			if h, ok := st.StickyAt(i); ok {
 				any = true
 				return h
@@ -166,7 +166,7 @@ func (c *columnLines) StickyAt(i int) (string, bool) {
 	return line, any
 }
 
-func (c *columnLines) join(cell func(pane.Content) string) string {
+func (c *columnLines) join(cell func(content.Content) string) string {
 	var b strings.Builder
 	for j, col := range c.cols {
 		if j > 0 {

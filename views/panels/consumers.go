@@ -3,9 +3,9 @@ package panels
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -13,7 +13,7 @@ import (
 // groups, above the consumers side by side, so a read_committed and a
 // read_uncommitted reader of the same partitions can be compared line by
 // line: what each has returned, and where each will fetch next.
-func Consumers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Consumers(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	head, body, anchor := consumerColumns(f, p)
 	if len(f.Groups) == 0 {
 		return head, body, anchor
@@ -21,19 +21,19 @@ func Consumers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	groups, ga := p.groupLines(f.Groups)
 	n := groups.Len()
 	if ga.From < 0 && anchor.From >= 0 {
-		ga = pane.Range{From: anchor.From + n, To: anchor.To + n}
+		ga = content.Range{From: anchor.From + n, To: anchor.To + n}
 	}
-	return head, stack([]pane.Content{groups, body}), ga
+	return head, stack([]content.Content{groups, body}), ga
 }
 
 // groupLines is each group's offsets at its coordinator, a few lines a
 // group: "Group g offsets (generation 2)", then the committed offsets and
 // the pending transactional ones with the producer id whose transaction
 // holds them. The words say which is which; colour only repeats them.
-func (p Painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
+func (p Painter) groupLines(gs []model.GroupView) (content.Sections, content.Range) {
 	var out []string
 	var heads []int
-	anchor := pane.NoRange
+	anchor := content.NoRange
 	for i := range gs {
 		g := &gs[i]
 		from := len(out)
@@ -51,11 +51,11 @@ func (p Painter) groupLines(gs []model.GroupView) (pane.Sections, pane.Range) {
 		}
 		out = append(out, p.offsetsRow("    pending (txn)  ", pending)...)
 		if g.Changed && anchor.From < 0 {
-			anchor = pane.Range{From: from, To: len(out) - 1}
+			anchor = content.Range{From: from, To: len(out) - 1}
 		}
 		out = append(out, "")
 	}
-	return pane.Sections{Lines: out, Heads: heads}, anchor
+	return content.Sections{Lines: out, Heads: heads}, anchor
 }
 
 // offsetsRow is one row of a group's offsets after its label, flowed
@@ -68,26 +68,26 @@ func (p Painter) offsetsRow(label string, items []string) []string {
 }
 
 // consumerColumns draws the consumers side by side.
-func consumerColumns(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func consumerColumns(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	n := len(f.Consumers)
 	if n == 0 {
-		return nil, pane.Lines{p.muted("  (no consumers)")}, pane.NoRange
+		return nil, content.Lines{p.muted("  (no consumers)")}, content.NoRange
 	}
 	const gap = 2
 	k, cp := p.columns(22, gap, n)
-	var cols []pane.Content
-	anchor := pane.NoRange
+	var cols []content.Content
+	anchor := content.NoRange
 	for c := 0; c < k; c++ {
-		var parts []pane.Content
+		var parts []content.Content
 		start := 0
 		for i := c; i < n; i += k {
 			if len(parts) > 0 {
-				parts = append(parts, pane.Lines{""})
+				parts = append(parts, content.Lines{""})
 				start++
 			}
 			cl := cp.consumerLines(&f.Consumers[i])
 			if a := cl.anchor(); a.From >= 0 {
-				a = pane.Range{From: a.From + start, To: a.To + start}
+				a = content.Range{From: a.From + start, To: a.To + start}
 				if anchor.From < 0 || a.From < anchor.From {
 					anchor.From = a.From
 				}
@@ -133,12 +133,12 @@ func (c *consumerCol) StickyAt(i int) (string, bool) {
 	return c.head[0] + " " + strings.TrimSpace(c.head[1]), true
 }
 
-func (c *consumerCol) anchor() pane.Range {
+func (c *consumerCol) anchor() content.Range {
 	a := anchorOf(len(c.recs), func(i int) bool { return c.recs[i].Changed })
 	if a.From < 0 {
 		return a
 	}
-	return pane.Range{From: a.From + len(c.head), To: a.To + len(c.head)}
+	return content.Range{From: a.From + len(c.head), To: a.To + len(c.head)}
 }
 
 func (p Painter) consumerLines(c *model.ConsumerView) *consumerCol {

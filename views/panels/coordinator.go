@@ -3,9 +3,9 @@ package panels
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -28,28 +28,28 @@ const (
 // lives (a __transaction_state partition and its leader), the state machine
 // with the current state marked, the partitions in the transaction and the
 // records written to __transaction_state.
-func Coordinator(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Coordinator(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	if len(f.Coordinators) == 0 {
-		return nil, pane.Lines{p.muted("  (no transaction coordinator involved)")}, pane.NoRange
+		return nil, content.Lines{p.muted("  (no transaction coordinator involved)")}, content.NoRange
 	}
 	var out []string
 	var heads []int
-	anchor := pane.NoRange
+	anchor := content.NoRange
 	for i := range f.Coordinators {
 		if i > 0 {
 			out = append(out, "")
 		}
 		lines, a := p.coordinatorLines(&f.Coordinators[i])
 		if a.From >= 0 && anchor.From < 0 {
-			anchor = pane.Range{From: a.From + len(out), To: a.To + len(out)}
+			anchor = content.Range{From: a.From + len(out), To: a.To + len(out)}
 		}
 		heads = append(heads, len(out))
 		out = append(out, lines...)
 	}
-	return nil, pane.Sections{Lines: out, Heads: heads}, anchor
+	return nil, content.Sections{Lines: out, Heads: heads}, anchor
 }
 
-func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Range) {
+func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, content.Range) {
 	th := p.Theme
 	out := []string{p.mark(c.Changed) + p.Bold("transactional.id "+cells.Clean(c.TxnID))}
 	where := "  coordinator " + cells.Clean(c.Partition)
@@ -109,9 +109,9 @@ func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, pane.Rang
 		}
 	}
 	if !c.Changed {
-		return out, pane.NoRange
+		return out, content.NoRange
 	}
-	return out, pane.Range{From: stateLine, To: len(out) - 1}
+	return out, content.Range{From: stateLine, To: len(out) - 1}
 }
 
 // stateMachine draws the eight states as a small diagram with the current

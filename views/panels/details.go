@@ -5,9 +5,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -21,7 +21,7 @@ func HasDetails(f *model.Frame) bool {
 // decides it, the "Kafka vs the article" note, and the step's events as
 // the engine logs them, with their rule citations and message numbers.
 // None of it is needed to follow the lesson; all of it is one key away.
-func Details(f *model.Frame, p Painter) pane.Content {
+func Details(f *model.Frame, p Painter) content.Content {
 	th := p.Theme
 	w := min(p.Width, MaxProse)
 	var out []string

@@ -3,9 +3,9 @@ package panels
 import (
 	"strconv"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -25,13 +25,13 @@ type eventLine struct {
 // events of the last step marked. From the frame's Log it draws a log for
 // learners (learnerEvents); a frame with only the canonical lines gets them
 // as they are.
-func Events(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	if len(f.Log) > 0 {
 		return learnerEvents(f, p)
 	}
 	evs := f.Events
 	if len(evs) == 0 {
-		return nil, pane.Lines{p.muted("  (no events yet)")}, pane.NoRange
+		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
 	}
 	var lines []eventLine
 	skipped := 0
@@ -41,13 +41,13 @@ func Events(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 		lines = append(lines, eventLine{text: p.Theme.Sym.Ellipsis + " " + itoa(skipped) + " earlier events", kind: theme.Muted})
 	}
 	firstNew := len(f.Events) - max(0, min(f.NewEvents, len(f.Events)))
-	anchor := pane.NoRange
+	anchor := content.NoRange
 	ww := max(p.Width-4, 8)
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
 		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
 	}
-	return nil, pane.Lazy(len(lines), func(i int) string {
+	return nil, content.Lazy(len(lines), func(i int) string {
 		l := lines[i]
 		prefix := "    "
 		if l.first {
@@ -66,12 +66,12 @@ func Events(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 // ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
 // A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
-func learnerEvents(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	th := p.Theme
 	log := f.Log
 	firstNew := len(log) - max(0, min(f.NewEvents, len(log)))
 	var lines []eventLine
-	anchor := pane.NoRange
+	anchor := content.NoRange
 	ww := max(p.Width-4, 8)
 	var last int64 = -1
 	for i, e := range log {
@@ -90,7 +90,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, pane.Content, pane.Rang
 		lines = appendEvent(lines, &anchor, p, text, e.Violation, isNew, ww)
 	}
 	if len(lines) == 0 {
-		return nil, pane.Lines{p.muted("  (no events yet)")}, pane.NoRange
+		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
 	}
 	if len(lines) > maxEventLines {
 		anchor.From, anchor.To = anchor.From-(len(lines)-maxEventLines), anchor.To-(len(lines)-maxEventLines)
@@ -99,7 +99,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, pane.Content, pane.Rang
 			anchor.From = max(anchor.From, 0)
 		}
 	}
-	return nil, pane.Lazy(len(lines), func(i int) string {
+	return nil, content.Lazy(len(lines), func(i int) string {
 		l := lines[i]
 		prefix := "    "
 		if l.first {
@@ -117,7 +117,7 @@ func seconds(ms int64) string {
 // appendEvent adds one event's wrapped lines: a violation marked with its
 // glyph, an event of an earlier step muted, and the lines of the step's
 // new events kept in anchor, so the pane can scroll them into view.
-func appendEvent(lines []eventLine, anchor *pane.Range, p Painter, text string, violation, isNew bool, ww int) []eventLine {
+func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text string, violation, isNew bool, ww int) []eventLine {
 	k := theme.Plain
 	if violation {
 		k = theme.Violated

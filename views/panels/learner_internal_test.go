@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
@@ -59,7 +60,7 @@ func TestHeadingsStayInView(t *testing.T) {
 	p := pane.New(th)
 	p.SetSize(80, 10)
 	_, body, _ := Partitions(bigPartitions(), Painter{Theme: th, Width: 77})
-	p.SetContent(nil, body, pane.NoRange)
+	p.SetContent(nil, body, content.NoRange)
 	first := func() string { return ansi.Strip(p.Lines()[1]) }
 	if !strings.Contains(first(), "t-0 @ broker-1") {
 		t.Fatalf("top: %q", first())

@@ -3,9 +3,9 @@ package panels
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -14,7 +14,7 @@ import (
 // source, the "Kafka vs the article" note) are in the detail view, and the
 // pane's footer says so. On a wide pane the checkpoint sits to the right of
 // the text.
-func Narration(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Narration(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	// One cell of margin on the left: prose flush against a border is
 	// hard to read on a projector.
 	p.Width--
@@ -23,14 +23,14 @@ func Narration(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 	}
 	out := p.textLines(f, min(p.Width, MaxProse))
 	if f.Checkpoint == nil {
-		return nil, Indent(out), pane.Range{From: 0, To: 0}
+		return nil, Indent(out), content.Range{From: 0, To: 0}
 	}
 	question, result := p.CheckpointLines(f.Checkpoint, min(p.Width, MaxProse))
 	out = append(out, "")
-	anchor := pane.Range{From: len(out), To: len(out) + len(question) - 1}
+	anchor := content.Range{From: len(out), To: len(out) + len(question) - 1}
 	out = append(out, question...)
 	if len(result) > 0 {
-		anchor = pane.Range{From: len(out), To: len(out) + len(result) - 1}
+		anchor = content.Range{From: len(out), To: len(out) + len(result) - 1}
 		out = append(out, result...)
 	}
 	return nil, Indent(out), anchor
@@ -47,23 +47,23 @@ func (p Painter) narrationCols() (leftW, rightW int) {
 	return leftW, p.Width - leftW - 3
 }
 
-func (p Painter) narrationSides(f *model.Frame) (left, right []string, anchor pane.Range) {
+func (p Painter) narrationSides(f *model.Frame) (left, right []string, anchor content.Range) {
 	leftW, rightW := p.narrationCols()
 	left = p.textLines(f, leftW)
 	right, result := p.CheckpointLines(f.Checkpoint, rightW)
-	anchor = pane.Range{From: 0, To: len(right) - 1}
+	anchor = content.Range{From: 0, To: len(right) - 1}
 	// Once answered, the verdict and explanation head the right column,
 	// beside the narration, and the judged choices follow. Both columns
 	// scroll together, so a verdict placed lower would scroll the shorter
 	// column out of sight and leave half the pane blank.
 	if len(result) > 0 {
-		anchor = pane.Range{From: 0, To: len(result) - 1}
+		anchor = content.Range{From: 0, To: len(result) - 1}
 		right = append(append(result, ""), right...)
 	}
 	return left, right, anchor
 }
 
-func (p Painter) narrationColumns(f *model.Frame) pane.Content {
+func (p Painter) narrationColumns(f *model.Frame) content.Content {
 	left, right, _ := p.narrationSides(f)
 	leftW, _ := p.narrationCols()
 	rule := p.muted(p.Theme.Border.Vertical)
@@ -82,7 +82,7 @@ func (p Painter) narrationColumns(f *model.Frame) pane.Content {
 	return Indent(out)
 }
 
-func (p Painter) columnsAnchor(f *model.Frame) pane.Range {
+func (p Painter) columnsAnchor(f *model.Frame) content.Range {
 	_, _, a := p.narrationSides(f)
 	return a
 }
@@ -222,11 +222,11 @@ func CheckpointLines(th *theme.Theme, cp *model.Checkpoint, w int) (question, re
 }
 
 // Indent gives prose one cell of margin from the border.
-func Indent(lines []string) pane.Lines {
+func Indent(lines []string) content.Lines {
 	for i, l := range lines {
 		lines[i] = " " + l
 	}
-	return pane.Lines(lines)
+	return content.Lines(lines)
 }
 
 // distinctViolations keeps the first report of each invariant and says how

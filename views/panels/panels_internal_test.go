@@ -7,10 +7,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -201,10 +201,10 @@ func TestGroupOffsets(t *testing.T) {
 	if got[len(want)] != "  C" {
 		t.Errorf("the consumers follow the groups; line %d is %q", len(want), got[len(want)])
 	}
-	if anchor != (pane.Range{From: 0, To: 4}) {
+	if anchor != (content.Range{From: 0, To: 4}) {
 		t.Errorf("anchor %v, want the changed group's lines 0-4", anchor)
 	}
-	if st, ok := c.(pane.Sticky); !ok {
+	if st, ok := c.(content.Sticky); !ok {
 		t.Error("the stacked content lost its sticky headings")
 	} else if h, ok := st.StickyAt(3); !ok || !strings.Contains(ansi.Strip(h), "Group g offsets") {
 		t.Errorf("sticky heading at line 3 = %q %v", h, ok)

@@ -3,9 +3,9 @@ package panels
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -280,26 +280,26 @@ func (l *partLog) boundaryLine(it pitem) string {
 
 // Partitions draws every partition log, side by side when the pane
 // is wide enough for two tables.
-func Partitions(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Partitions(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	n := len(f.Partitions)
 	if n == 0 {
-		return nil, pane.Lines{p.muted("  (no partitions)")}, pane.NoRange
+		return nil, content.Lines{p.muted("  (no partitions)")}, content.NoRange
 	}
 	const gap = 2
 	k, cp := p.columns(50, gap, n)
-	cols := make([][]pane.Content, k)
-	anchor := pane.NoRange
+	cols := make([][]content.Content, k)
+	anchor := content.NoRange
 	for c := 0; c < k; c++ {
-		var parts []pane.Content
+		var parts []content.Content
 		for i := c; i < n; i += k {
 			if len(parts) > 0 {
-				parts = append(parts, pane.Lines{""})
+				parts = append(parts, content.Lines{""})
 			}
 			parts = append(parts, newPartLog(&f.Partitions[i], cp))
 		}
 		cols[c] = parts
 	}
-	stacks := make([]pane.Content, k)
+	stacks := make([]content.Content, k)
 	for c, parts := range cols {
 		st := stack(parts)
 		stacks[c] = st
@@ -317,12 +317,12 @@ func Partitions(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) 
 
 // stacked is several contents one below the other.
 type stacked struct {
-	parts []pane.Content
+	parts []content.Content
 	start []int
 	n     int
 }
 
-func stack(parts []pane.Content) *stacked {
+func stack(parts []content.Content) *stacked {
 	s := &stacked{parts: parts}
 	for _, c := range parts {
 		s.start = append(s.start, s.n)
@@ -333,7 +333,7 @@ func stack(parts []pane.Content) *stacked {
 
 func (s *stacked) Len() int { return s.n }
 
-func (s *stacked) locate(i int) (pane.Content, int) {
+func (s *stacked) locate(i int) (content.Content, int) {
 	lo, hi := 0, len(s.start)-1
 	for lo < hi {
 		m := (lo + hi + 1) / 2
@@ -355,7 +355,7 @@ func (s *stacked) Line(i int) string {
 // headings (a partition log, a consumer).
 func (s *stacked) StickyAt(i int) (string, bool) {
 	c, j := s.locate(i)
-	if st, ok := c.(pane.Sticky); ok {
+	if st, ok := c.(content.Sticky); ok {
 		return st.StickyAt(j)
 	}
 	return "", false

@@ -3,29 +3,29 @@ package panels
 import (
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // Producers draws each producer client: its identity (transactional
 // id, producerId and epoch), its TransactionManager state, the next sequence
 // per partition, what is in flight, and how it failed.
-func Producers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Producers(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	var out []string
 	var heads []int
-	anchor := pane.NoRange
-	table := pane.NoRange // the cost table's rows
+	anchor := content.NoRange
+	table := content.NoRange // the cost table's rows
 	if f.Cost != nil && len(f.Cost.Rows) > 0 {
 		// The table comes first: a lesson that counts costs is about it,
 		// so a step's changes point at its rows, not at a producer below.
 		heads = append(heads, 0)
-		var rows []pane.Range
+		var rows []content.Range
 		out, rows = p.costLines(f.Cost)
 		// The changed rows; the heading, line 0, sticks when the pane
 		// scrolls to them.
-		table = pane.Range{From: rows[0].From, To: rows[len(rows)-1].To}
+		table = content.Range{From: rows[0].From, To: rows[len(rows)-1].To}
 		for i, r := range f.Cost.Rows {
 			if r.Changed {
 				if anchor.From < 0 {
@@ -36,7 +36,7 @@ func Producers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 		}
 	}
 	if len(f.Producers) == 0 {
-		return nil, pane.Lines(append(out, p.muted("  (no producers)"))), anchor
+		return nil, content.Lines(append(out, p.muted("  (no producers)"))), anchor
 	}
 	for i, pr := range f.Producers {
 		if i > 0 || len(out) > 0 {
@@ -46,15 +46,15 @@ func Producers(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
 		heads = append(heads, start)
 		out = append(out, p.producerLines(pr)...)
 		if pr.Changed && anchor.From < 0 {
-			anchor = pane.Range{From: start, To: len(out) - 1}
+			anchor = content.Range{From: start, To: len(out) - 1}
 		}
 	}
 	if anchor.From < 0 && table.From >= 0 {
 		// Nothing changed (a step that only reads the bill, or a pane
 		// that scrolled away at another size): the table's top again.
-		anchor = pane.Range{From: 0, To: table.To}
+		anchor = content.Range{From: 0, To: table.To}
 	}
-	return nil, pane.Sections{Lines: out, Heads: heads}, anchor
+	return nil, content.Sections{Lines: out, Heads: heads}, anchor
 }
 
 func (p Painter) producerLines(pr model.ProducerView) []string {
@@ -136,7 +136,7 @@ const (
 // 160x48) gets each client on two or three rows instead: its round trips
 // and bar, then its non-zero counts by kind. rows are the lines of each
 // client.
-func (p Painter) costLines(c *model.CostView) (lines []string, rows []pane.Range) {
+func (p Painter) costLines(c *model.CostView) (lines []string, rows []content.Range) {
 	nameW := len("Cost")
 	maxTotal := 0
 	for i := range c.Rows {
@@ -171,7 +171,7 @@ func (p Painter) costName(r *model.CostRow, nameW int) string {
 	return p.mark(r.Changed) + p.Bold(name) + cells.Repeat(" ", nameW-cells.Width(name))
 }
 
-func (p Painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []pane.Range) {
+func (p Painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int) ([]string, []content.Range) {
 	if barW < costBarMin {
 		barW = 0
 	}
@@ -186,10 +186,10 @@ func (p Painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 	}
 	b.WriteString(" " + p.muted("WTM") + " " + p.muted("markers"))
 	out := []string{b.String()}
-	rows := make([]pane.Range, len(c.Rows))
+	rows := make([]content.Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
-		rows[i] = pane.Range{From: len(out), To: len(out)}
+		rows[i] = content.Range{From: len(out), To: len(out)}
 		b.Reset()
 		b.WriteString(p.costName(r, nameW))
 		for _, col := range costCols {
@@ -213,11 +213,11 @@ func (p Painter) costTable(c *model.CostView, nameW, totalW, barW, maxTotal int)
 	return append(out, p.costLegend()...), rows
 }
 
-func (p Painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []pane.Range) {
+func (p Painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, []content.Range) {
 	out := []string{"  " + p.Bold("Cost") + p.muted(" (requests = round trips)")}
 	totalW := len(itoa(maxTotal))
 	barW := min(costBarMax, p.Width-(2+nameW+1+totalW+1))
-	rows := make([]pane.Range, len(c.Rows))
+	rows := make([]content.Range, len(c.Rows))
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		from := len(out)
@@ -238,7 +238,7 @@ func (p Painter) costStacked(c *model.CostView, nameW, maxTotal int) ([]string, 
 		if len(kinds) > 0 {
 			out = append(out, p.Flow("    ", kinds, p.muted(" · "), 4)...)
 		}
-		rows[i] = pane.Range{From: from, To: len(out) - 1}
+		rows[i] = content.Range{From: from, To: len(out) - 1}
 	}
 	return append(out, p.costLegend()...), rows
 }

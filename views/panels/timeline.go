@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -78,19 +78,19 @@ const (
 	tlLaneWant = 48
 )
 
-func Timeline(f *model.Frame, p Painter) ([]string, pane.Content, pane.Range) {
+func Timeline(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
 	actors := f.Actors
 	if len(actors) == 0 {
 		actors = actorsOf(f.Timeline)
 	}
 	if len(actors) == 0 {
-		return nil, pane.Lines{p.muted("  (no messages yet)")}, pane.NoRange
+		return nil, content.Lines{p.muted("  (no messages yet)")}, content.NoRange
 	}
 	t := &timeline{p: p, f: f}
 	t.layout(actors)
 	header := t.headerLines(actors)
 	if len(f.Timeline) == 0 {
-		return header, pane.Lines{p.muted("  (no messages yet)")}, pane.NoRange
+		return header, content.Lines{p.muted("  (no messages yet)")}, content.NoRange
 	}
 	t.plan()
 	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })

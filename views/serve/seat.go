@@ -12,6 +12,7 @@ import (
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/panels"
@@ -329,7 +330,7 @@ func (s *Seat) fillWhy() {
 	for _, l := range append(append(result, ""), question...) {
 		lines = append(lines, " "+l)
 	}
-	s.why.SetContent(nil, lines, pane.Range{From: -1, To: -1})
+	s.why.SetContent(nil, lines, content.Range{From: -1, To: -1})
 }
 
 // fillSummary lays out the presenter's summary in the why view's pane.
@@ -347,7 +348,7 @@ func (s *Seat) fillSummary() {
 	if len(rows) == 0 {
 		lines = append(lines, " No question in this lesson yet.")
 	}
-	s.why.SetContent(nil, lines, pane.Range{From: -1, To: -1})
+	s.why.SetContent(nil, lines, content.Range{From: -1, To: -1})
 }
 
 func (s *Seat) exportSummary() {
