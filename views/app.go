@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/eoslab/eoslab/views/home"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
@@ -68,6 +69,10 @@ type Options struct {
 // player: what Esc closes there. eoslab serve asks, so that Esc with
 // nothing open does not leave the class's lesson.
 func (a App) Overlay() bool { return a.showFull || a.showDetail }
+
+// OpenLessonMsg asks the root to open a lesson, as if it had been picked
+// from the list.
+type OpenLessonMsg struct{ Name string }
 
 // SessionChangedMsg tells the app that its session changed from outside
 // (eoslab serve's presenter moved the class): it redraws from the
@@ -128,7 +133,7 @@ type App struct {
 
 	screen   screen
 	w, h     int
-	home     Home
+	home     home.Model
 	help     help.Model
 	showFull bool
 
@@ -218,9 +223,8 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 	if opts.OpenSandbox != nil {
 		lessons = append(lessons[:len(lessons):len(lessons)], sandboxEntry)
 	}
-	a.home = NewHome(lessons, th)
-	a.home.drill = opts.NewDrill != nil
-	a.home.sandbox = opts.OpenSandbox != nil
+	a.home = home.New(lessons, th)
+	a.home.SetEntries(opts.NewDrill != nil, opts.OpenSandbox != nil)
 	a.help = newHelp(th)
 	for i := range a.panes {
 		a.panes[i] = newPanelPane(th, layout.PanelID(i))
@@ -371,7 +375,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	a.home, cmd = a.home.Update(km)
 	switch name, ok := a.home.Picked(); {
-	case ok && name == pickDrill:
+	case ok && name == home.DrillEntry:
 		a.openDrill()
 	case ok:
 		a.openLesson(name)
@@ -380,7 +384,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 }
 
 func (a *App) openLesson(name string) {
-	if name == SandboxEntryName && a.opts.OpenSandbox != nil {
+	if name == home.SandboxEntry && a.opts.OpenSandbox != nil {
 		a.openSandbox()
 		return
 	}
@@ -491,7 +495,7 @@ func (a *App) setDark(dark bool) {
 	r := a.th.Renderer()
 	r.SetHasDarkBackground(dark)
 	a.th = theme.New(theme.Options{NoColor: a.opts.NoColor, ASCII: a.opts.ASCII, Renderer: r})
-	a.home.restyle(a.th)
+	a.home.Restyle(a.th)
 	a.help = newHelp(a.th)
 	a.help.Width = a.w
 	for i := range a.panes {
@@ -502,21 +506,4 @@ func (a *App) setDark(dark bool) {
 		a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
 	}
 	a.refresh(false)
-}
-
-// restyle rebuilds the list in a new theme, keeping its lessons and the
-// selected one; everything else of the home screen (status, size, keys,
-// the drill and sandbox entries, what "continue" opens) stays as it is,
-// since only the list and the theme are built from the theme.
-func (h *Home) restyle(th *theme.Theme) {
-	var infos []model.LessonInfo
-	for _, it := range h.list.Items() {
-		if li, ok := it.(lessonItem); ok {
-			infos = append(infos, li.LessonInfo)
-		}
-	}
-	n := NewHome(infos, th)
-	n.list.Select(h.list.Index())
-	h.list, h.th = n.list, n.th
-	h.SetSize(h.w, h.h)
 }

@@ -3,19 +3,15 @@ package views
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/home"
 	"github.com/eoslab/eoslab/views/model"
 )
 
 // The home screen's Sandbox entry opens the sandbox's preset picker; q in
 // the sandbox comes back to the list.
 
-// SandboxEntryName is the home list's name for the Sandbox entry. No
-// lesson can have it: lesson names come from file names, which the list
-// never starts with a colon.
-const SandboxEntryName = ":sandbox"
-
 // sandboxEntry is the Sandbox entry of the home list.
-var sandboxEntry = model.LessonInfo{Name: SandboxEntryName, Title: "Sandbox",
+var sandboxEntry = model.LessonInfo{Name: home.SandboxEntry, Title: "Sandbox",
 	Summary: "Free play: pick which message is delivered, lost or repeated, switch safeguards off, and watch the guarantees",
 	Level:   "any level"}
 

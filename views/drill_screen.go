@@ -221,8 +221,8 @@ func (a App) drillView() string {
 	switch {
 	case ds.msg != "":
 		status = th.Render(theme.Open, ds.msg)
-	case a.home.status != "":
-		status = th.Render(theme.Open, a.home.status)
+	case a.home.Status() != "":
+		status = th.Render(theme.Open, a.home.Status())
 	}
 	if a.showFull {
 		full := cells.SplitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
@@ -293,7 +293,7 @@ func (a App) drillKeys() []key.Binding {
 func (a App) drillTop() []string {
 	th := a.th
 	q := a.drill.d.Question()
-	w := min(max(a.w-4, 8), panels.MaxProse)
+	w := min(max(a.w-4, 8), layout.MaxProse)
 	p := panels.Painter{Theme: th, Width: w}
 	// The concept is in the pane's title; the lesson is named once the
 	// question is answered, so it does not give the answer away.
@@ -318,7 +318,7 @@ func (a App) drillTop() []string {
 // verdict, whose first line is verdict (-1 before the answer).
 func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) {
 	th := a.th
-	w := min(max(a.w-4, 8), panels.MaxProse)
+	w := min(max(a.w-4, 8), layout.MaxProse)
 	p := panels.Painter{Theme: th, Width: w}
 	cp := q.Checkpoint
 	out, result := p.CheckpointLines(&cp, w)
@@ -351,7 +351,7 @@ func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) 
 // revisit, each with its lesson.
 func (a App) drillResultLines(r model.DrillResult) []string {
 	th := a.th
-	w := min(max(a.w-4, 8), panels.MaxProse)
+	w := min(max(a.w-4, 8), layout.MaxProse)
 	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
 	if r.Hinted > 0 {
 		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d more right after a hint, without the point", r.Hinted)))

@@ -7,6 +7,10 @@ package layout
 
 import "fmt"
 
+// MaxProse caps the length of a line of narration: past about 100
+// characters the eye loses its place going back to the next line.
+const MaxProse = 100
+
 // PanelID names one of the player's panels.
 type PanelID int
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -23,7 +24,7 @@ func HasDetails(f *model.Frame) bool {
 // None of it is needed to follow the lesson; all of it is one key away.
 func Details(f *model.Frame, p Painter) content.Content {
 	th := p.Theme
-	w := min(p.Width, MaxProse)
+	w := min(p.Width, layout.MaxProse)
 	var out []string
 	head := "Before the first step"
 	if f.Step > 0 {

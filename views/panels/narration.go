@@ -5,6 +5,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -21,11 +22,11 @@ func Narration(f *model.Frame, p Painter) ([]string, content.Content, content.Ra
 	if p.Width >= 96 && f.Checkpoint != nil {
 		return nil, p.narrationColumns(f), p.columnsAnchor(f)
 	}
-	out := p.textLines(f, min(p.Width, MaxProse))
+	out := p.textLines(f, min(p.Width, layout.MaxProse))
 	if f.Checkpoint == nil {
 		return nil, Indent(out), content.Range{From: 0, To: 0}
 	}
-	question, result := p.CheckpointLines(f.Checkpoint, min(p.Width, MaxProse))
+	question, result := p.CheckpointLines(f.Checkpoint, min(p.Width, layout.MaxProse))
 	out = append(out, "")
 	anchor := content.Range{From: len(out), To: len(out) + len(question) - 1}
 	out = append(out, question...)
@@ -36,14 +37,10 @@ func Narration(f *model.Frame, p Painter) ([]string, content.Content, content.Ra
 	return nil, Indent(out), anchor
 }
 
-// MaxProse caps the length of a line of narration: past about 100
-// characters the eye loses its place going back to the next line.
-const MaxProse = 100
-
 // narrationCols splits a wide pane: prose on the left keeps a readable
 // line length, and the right column holds the checkpoint's question.
 func (p Painter) narrationCols() (leftW, rightW int) {
-	leftW = min(p.Width/2, MaxProse)
+	leftW = min(p.Width/2, layout.MaxProse)
 	return leftW, p.Width - leftW - 3
 }
 

@@ -1,4 +1,8 @@
-package views
+// Package home is the home screen: the lesson list, grouped by level, with
+// the entries for "continue", the interview drill and the sandbox. The root
+// tells it what the learner finished and where they are, and reads what
+// was picked; it imports no other component.
+package home
 
 import (
 	"fmt"
@@ -15,26 +19,21 @@ import (
 	"github.com/eoslab/eoslab/views/internal/inputguard"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// OpenLessonMsg asks the root to open a lesson, as if it had been picked
-// from the list.
-type OpenLessonMsg struct{ Name string }
-
-// HomeKeyMap holds the home screen's own keys; moving and filtering are the
+// KeyMap holds the home screen's own keys; moving and filtering are the
 // bubbles list's keys.
-type HomeKeyMap struct {
+type KeyMap struct {
 	Open     key.Binding
 	Continue key.Binding // the lesson played last, at its place
 	Drill    key.Binding // an interview drill
 	Sandbox  key.Binding // the sandbox's preset picker
 }
 
-// DefaultHomeKeyMap returns the default home keys.
-func DefaultHomeKeyMap() HomeKeyMap {
-	return HomeKeyMap{
+// DefaultKeyMap returns the default home keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Open:     key.NewBinding(key.WithKeys("enter", "right", "l", " "), key.WithHelp("enter", "open")),
 		Continue: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "continue")),
 		Drill:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "interview drill")),
@@ -42,9 +41,14 @@ func DefaultHomeKeyMap() HomeKeyMap {
 	}
 }
 
-// pickDrill is what Picked reports for the drill entry: no lesson name
+// SandboxEntry is the home list's name for the Sandbox entry. No
+// lesson can have it: lesson names come from file names, which the list
+// never starts with a colon.
+const SandboxEntry = ":sandbox"
+
+// DrillEntry is what Picked reports for the drill entry: no lesson name
 // starts with a space.
-const pickDrill = " drill"
+const DrillEntry = " drill"
 
 // lessonItem adapts LessonInfo to the list.
 type lessonItem struct {
@@ -54,9 +58,9 @@ type lessonItem struct {
 
 func (i lessonItem) FilterValue() string { return i.Title + " " + i.Summary }
 
-// Home is the lesson list.
-type Home struct {
-	KeyMap HomeKeyMap
+// Model is the lesson list.
+type Model struct {
+	KeyMap KeyMap
 	list   list.Model
 	th     *theme.Theme
 	w, h   int
@@ -70,8 +74,8 @@ type Home struct {
 	sandbox   bool
 }
 
-// NewHome builds the list. Lessons keep their order.
-func NewHome(lessons []model.LessonInfo, th *theme.Theme) Home {
+// New builds the list. Lessons keep their order.
+func New(lessons []model.LessonInfo, th *theme.Theme) Model {
 	items := make([]list.Item, 0, len(lessons)+4)
 	for i, l := range lessons {
 		if l.Level != "" && (i == 0 || lessons[i-1].Level != l.Level) {
@@ -113,7 +117,7 @@ func NewHome(lessons []model.LessonInfo, th *theme.Theme) Home {
 	l.KeyMap.NextPage.SetKeys("pgdown", "f", "d")
 	l.KeyMap.PrevPage.SetHelp("pgup", "prev page")
 	l.KeyMap.NextPage.SetHelp("pgdn", "next page")
-	h := Home{KeyMap: DefaultHomeKeyMap(), list: l, th: th}
+	h := Model{KeyMap: DefaultKeyMap(), list: l, th: th}
 	h.skipHeading(1)
 	return h
 }
@@ -126,7 +130,7 @@ func (levelItem) FilterValue() string { return "" }
 
 // skipHeading moves the cursor off a heading, in direction d (1 down, -1
 // up), or the other way at an end of the list.
-func (h *Home) skipHeading(d int) {
+func (h *Model) skipHeading(d int) {
 	n := len(h.list.VisibleItems())
 	for range 2 {
 		i := h.list.Index()
@@ -150,19 +154,19 @@ func asciiKeys(s string) string {
 }
 
 // SetSize sets the size of the whole home screen.
-func (h *Home) SetSize(w, hgt int) {
+func (h *Model) SetSize(w, hgt int) {
 	h.w, h.h = max(w, 0), max(hgt, 0)
 	h.list.SetSize(h.w, max(h.h-2-h.aboutHeight(), 0))
 }
 
 // aboutLines is the selected lesson's entry in full, under the list: the
 // list's own lines clip a long summary to the width, and here it wraps.
-func (h Home) aboutLines() []string {
+func (h Model) aboutLines() []string {
 	li, ok := h.Selected()
 	if !ok || h.w < 10 {
 		return nil
 	}
-	w := min(h.w-4, panels.MaxProse)
+	w := min(h.w-4, layout.MaxProse)
 	out := []string{""}
 	for _, l := range cells.Wrap(li.Title+": "+li.Summary, w) {
 		out = append(out, "  "+l)
@@ -172,19 +176,25 @@ func (h Home) aboutLines() []string {
 
 // aboutHeight is the room the selected lesson's entry takes: the list
 // gives it up to five lines, and never more than a third of the screen.
-func (h Home) aboutHeight() int {
+func (h Model) aboutHeight() int {
 	return min(len(h.aboutLines()), 5, h.h/3)
 }
 
 // Filtering reports whether the learner is typing a filter, when every key
 // belongs to the list.
-func (h Home) Filtering() bool { return h.list.SettingFilter() }
+func (h Model) Filtering() bool { return h.list.SettingFilter() }
+
+// SetEntries says whether the drill and the sandbox entries are offered.
+func (h *Model) SetEntries(drill, sandbox bool) { h.drill, h.sandbox = drill, sandbox }
+
+// Status is the status line's text, unstyled.
+func (h Model) Status() string { return h.status }
 
 // SetStatus shows a one-line message under the list.
-func (h *Home) SetStatus(s string) { h.status = s }
+func (h *Model) SetStatus(s string) { h.status = s }
 
 // SetFinished marks a lesson as played to the end.
-func (h *Home) SetFinished(name string) {
+func (h *Model) SetFinished(name string) {
 	for i, it := range h.list.Items() {
 		li, ok := it.(lessonItem)
 		if ok && li.Name == name && !li.Finished {
@@ -196,7 +206,7 @@ func (h *Home) SetFinished(name string) {
 
 // SetPlace shows the step a lesson was left at; reaching its end marks it
 // finished.
-func (h *Home) SetPlace(name string, at, steps int) {
+func (h *Model) SetPlace(name string, at, steps int) {
 	for i, it := range h.list.Items() {
 		li, ok := it.(lessonItem)
 		if ok && li.Name == name {
@@ -209,14 +219,14 @@ func (h *Home) SetPlace(name string, at, steps int) {
 
 // SetContinue names the lesson "continue" opens and its place. A lesson
 // not in the list, or one left at its start, has nothing to continue.
-func (h *Home) SetContinue(name string, pl model.Place) {
+func (h *Model) SetContinue(name string, pl model.Place) {
 	h.cont, h.contPlace = "", model.Place{}
 	if li, ok := h.find(name); ok && pl.At > 0 && pl.At < li.Steps {
 		h.cont, h.contPlace = name, pl
 	}
 }
 
-func (h Home) find(name string) (lessonItem, bool) {
+func (h Model) find(name string) (lessonItem, bool) {
 	for _, it := range h.list.Items() {
 		if li, ok := it.(lessonItem); ok && li.Name == name {
 			return li, true
@@ -226,7 +236,7 @@ func (h Home) find(name string) (lessonItem, bool) {
 }
 
 // Selected is the lesson under the cursor.
-func (h Home) Selected() (model.LessonInfo, bool) {
+func (h Model) Selected() (model.LessonInfo, bool) {
 	li, ok := h.list.SelectedItem().(lessonItem)
 	return li.LessonInfo, ok
 }
@@ -234,14 +244,14 @@ func (h Home) Selected() (model.LessonInfo, bool) {
 // Picked returns the lesson the last Update picked, once. The root asks
 // right after Update rather than waiting for a message, so keys typed
 // ahead (a pasted script, a fast learner) go to the lesson, not the list.
-func (h *Home) Picked() (string, bool) {
+func (h *Model) Picked() (string, bool) {
 	name := h.picked
 	h.picked = ""
 	return name, name != ""
 }
 
 // Update handles the list's keys; a pick is reported through Picked.
-func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
+func (h Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if km, ok := msg.(tea.KeyMsg); ok && !h.list.SettingFilter() {
 		h.status = ""
 		switch {
@@ -254,10 +264,10 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 			h.picked = h.cont
 			return h, nil
 		case key.Matches(km, h.KeyMap.Drill) && h.drill:
-			h.picked = pickDrill
+			h.picked = DrillEntry
 			return h, nil
 		case key.Matches(km, h.KeyMap.Sandbox) && h.sandbox:
-			h.picked = SandboxEntryName
+			h.picked = SandboxEntry
 			return h, nil
 		}
 	}
@@ -276,7 +286,7 @@ func (h Home) Update(msg tea.Msg) (Home, tea.Cmd) {
 }
 
 // HelpKeys are the bindings for the help bar.
-func (h Home) HelpKeys() []key.Binding {
+func (h Model) HelpKeys() []key.Binding {
 	km := h.list.KeyMap
 	if h.list.SettingFilter() {
 		return []key.Binding{km.AcceptWhileFiltering, km.CancelWhileFiltering}
@@ -296,7 +306,7 @@ func (h Home) HelpKeys() []key.Binding {
 
 // entries is the line under the title: continue, the drill and the
 // sandbox, when there are. It is empty when there are none.
-func (h Home) entries() string {
+func (h Model) entries() string {
 	var parts []string
 	if li, ok := h.find(h.cont); ok && h.cont != "" {
 		parts = append(parts, h.th.AccentText.Render("c")+" continue "+h.th.Bold.Render(cells.Clean(li.Title))+
@@ -315,7 +325,7 @@ func (h Home) entries() string {
 }
 
 // View renders the title line, the list and the status line.
-func (h Home) View() string {
+func (h Model) View() string {
 	if h.w <= 0 || h.h <= 0 {
 		return ""
 	}
@@ -331,7 +341,7 @@ func (h Home) View() string {
 }
 
 // StatusLine is the line under the list: a message, or a hint.
-func (h Home) StatusLine() string {
+func (h Model) StatusLine() string {
 	if h.status != "" {
 		return h.th.Render(theme.Open, h.status)
 	}
@@ -392,4 +402,21 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 		line1 = cells.Fit(line1, max(lw-cells.Width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
 	}
 	fmt.Fprint(out, cells.Clip(line1, lw, th.Sym.Ellipsis))
+}
+
+// Restyle rebuilds the list in a new theme, keeping its lessons and the
+// selected one; everything else of the home screen (status, size, keys,
+// the drill and sandbox entries, what "continue" opens) stays as it is,
+// since only the list and the theme are built from the theme.
+func (h *Model) Restyle(th *theme.Theme) {
+	var infos []model.LessonInfo
+	for _, it := range h.list.Items() {
+		if li, ok := it.(lessonItem); ok {
+			infos = append(infos, li.LessonInfo)
+		}
+	}
+	n := New(infos, th)
+	n.list.Select(h.list.Index())
+	h.list, h.th = n.list, n.th
+	h.SetSize(h.w, h.h)
 }
