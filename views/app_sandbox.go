@@ -17,7 +17,6 @@ var sandboxEntry = model.LessonInfo{Name: home.SandboxEntry, Title: "Sandbox",
 
 func (a *App) openSandbox() {
 	sb := NewSandbox(a.opts.SandboxPresets, a.opts.OpenSandbox, nil, a.opts)
-	sb.standalone = false
 	sb.update(tea.WindowSizeMsg{Width: a.w, Height: a.h})
 	a.sandbox = &sb
 	a.screen = screenSandbox
@@ -26,8 +25,9 @@ func (a *App) openSandbox() {
 // sandboxUpdate routes a message to the sandbox and goes home when it is
 // left.
 func (a *App) sandboxUpdate(msg tea.Msg) tea.Cmd {
-	cmd := a.sandbox.update(msg)
-	if a.sandbox.Done {
+	sb, cmd, out := a.sandbox.Step(msg)
+	a.sandbox = &sb
+	if _, ok := out.(SandboxLeftMsg); ok {
 		a.sandbox = nil
 		a.screen = screenHome
 	}

@@ -100,7 +100,7 @@ func (s *Sandbox) call(km tea.KeyMsg) {
 }
 
 func (s *Sandbox) aimKey(km tea.KeyMsg) {
-	s.aiming = false
+	s.mode = modeActing
 	op := model.Op{Kind: s.target}
 	switch r := km.String(); {
 	case km.Type == tea.KeyEsc:

@@ -158,7 +158,7 @@ func (s *Sandbox) layout() {
 	s.fillList()
 	s.fillMonitors(r.mons)
 	s.fillCause(r.cause)
-	if s.overlay != 0 {
+	if s.mode.overlay() {
 		s.fillOverlay(r.body)
 	}
 }
@@ -308,7 +308,7 @@ func (s *Sandbox) fillOverlay(r layout.Rect) {
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
 	var lines []string
-	if s.overlay == 2 {
+	if s.mode == modeBranches {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
 		for i, b := range s.branches {
 			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + strconv.Itoa(b.Len) + " action(s)"
@@ -358,7 +358,7 @@ func (s Sandbox) view() string {
 		return layout.Center("terminal too small for the sandbox: it needs "+strconv.Itoa(sandboxMinW)+"x"+strconv.Itoa(sandboxMinH)+
 			", this is "+strconv.Itoa(s.w)+"x"+strconv.Itoa(s.h), s.w, s.h)
 	}
-	if s.picking {
+	if s.mode == modePicking {
 		return s.pickerView()
 	}
 	r := s.rects()
@@ -368,7 +368,7 @@ func (s Sandbox) view() string {
 		{Rect: r.status, Lines: []string{s.statusLine()}, Exact: false},
 		{Rect: r.help, Lines: []string{s.helpLine()}, Exact: false},
 	}
-	if s.overlay != 0 {
+	if s.mode.overlay() {
 		return layout.Compose(s.w, s.h, append(blocks, layout.Block{Rect: r.body, Lines: s.over.Lines(), Exact: true}))
 	}
 	blocks = append(blocks,
@@ -410,7 +410,7 @@ func (s Sandbox) headerLine() string {
 }
 
 func (s Sandbox) statusLine() string {
-	if s.prompting {
+	if s.mode == modePrompting {
 		return s.input.View()
 	}
 	if s.flash != "" {
@@ -420,7 +420,7 @@ func (s Sandbox) statusLine() string {
 }
 
 func (s Sandbox) helpLine() string {
-	if s.prompting {
+	if s.mode == modePrompting {
 		if s.perr != "" {
 			// The error goes right under the line it is about, which
 			// stays as typed so it can be fixed.
@@ -439,7 +439,7 @@ func (s Sandbox) helpLine() string {
 		}
 		return cells.Fit(line, s.w, s.th.Sym.Ellipsis)
 	}
-	if s.overlay != 0 {
+	if s.mode.overlay() {
 		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
 	// The short help is the same for a width: made once (lipgloss

@@ -246,6 +246,30 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return p, nil
 }
 
+// ScrollPage scrolls a focused pane a page down (or up), as its page keys
+// do; a parent with keys of its own for paging calls it.
+func (p *Model) ScrollPage(down bool) {
+	if !p.focused {
+		return
+	}
+	if p.text {
+		if down {
+			p.vp.PageDown()
+		} else {
+			p.vp.PageUp()
+		}
+		p.off = p.vp.YOffset
+		return
+	}
+	page := max(p.bodyHeight()-1, 1)
+	if down {
+		p.off += page
+	} else {
+		p.off -= page
+	}
+	p.clamp()
+}
+
 // wheel scrolls a line for a notch of the mouse wheel.
 func (p Model) wheel(m tea.MouseMsg) Model {
 	if m.Action != tea.MouseActionPress {

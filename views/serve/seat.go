@@ -386,15 +386,21 @@ func (s *Seat) openBox() {
 	s.boxUpdate(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-1, 0)})
 }
 
-// boxUpdate runs the sandbox; its q (Done) comes back to the class
+// boxUpdate runs the sandbox; its q (SandboxLeftMsg) comes back to the class
 // instead of quitting the session.
 func (s *Seat) boxUpdate(msg tea.Msg) tea.Cmd {
 	if wm, ok := msg.(tea.WindowSizeMsg); ok {
 		msg = tea.WindowSizeMsg{Width: wm.Width, Height: max(wm.Height-1, 0)}
 	}
-	var cmd tea.Cmd
-	s.box, cmd = s.box.Update(msg)
-	if sb, ok := s.box.(views.Sandbox); ok && sb.Done {
+	sb, ok := s.box.(views.Sandbox)
+	if !ok {
+		var cmd tea.Cmd
+		s.box, cmd = s.box.Update(msg)
+		return cmd
+	}
+	sb, cmd, out := sb.Step(msg)
+	s.box = sb
+	if _, left := out.(views.SandboxLeftMsg); left {
 		s.box = nil
 		return s.resize()
 	}
