@@ -74,14 +74,20 @@ func (bigSession) Next() bool              { return false }
 func (bigSession) Back() bool              { return false }
 func (bigSession) Restart()                {}
 func (bigSession) Answer(int) (bool, bool) { return false, false }
-func (bigSession) Frame() model.Frame {
-	f := model.Frame{Key: 1, Step: 1, Steps: 1}
-	pv := model.PartitionView{Name: "t-0", Leader: "broker-1", HW: 400, LSO: 400, LEO: 400}
-	for i := range 200 {
-		pv.Rows = append(pv.Rows, model.LogRow{First: int64(2 * i), Last: int64(2*i + 1), PID: 4000, Values: []string{"v" + strconv.Itoa(i)}})
+func (bigSession) Frame() model.Frame      { return longFrame(1, 200) }
+
+// longFrame is a frame with key k whose partition has n batches, with a
+// producer and an event each.
+func longFrame(k uint64, n int) model.Frame {
+	f := model.Frame{Key: k, Step: int(k), Steps: 2}
+	pv := model.PartitionView{Name: "t-0", Leader: "broker-1", HW: int64(2 * n), LSO: int64(2 * n), LEO: int64(2 * n)}
+	for i := range n {
+		pv.Rows = append(pv.Rows, model.LogRow{First: int64(2 * i), Last: int64(2*i + 1), PID: 4000, Values: []string{"v" + strconv.Itoa(i)},
+			Status: model.StatusCommitted, Changed: i == n-int(k)})
 		f.Producers = append(f.Producers, model.ProducerView{Name: "p-" + strconv.Itoa(i)})
-		f.Events = append(f.Events, model.EventLine{Text: "event " + strconv.Itoa(i)})
+		f.Events = append(f.Events, model.EventLine{Text: "event " + strconv.Itoa(i) + " of a frame long enough to wrap in the event log's pane, as a real one does"})
 	}
 	f.Partitions = []model.PartitionView{pv}
+	f.NewEvents = 3
 	return f
 }
