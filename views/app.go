@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,6 +12,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/eoslab/eoslab/views/home"
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -23,11 +30,11 @@ type Options struct {
 	// StartLesson opens this lesson at once instead of the list.
 	StartLesson string
 	// Progress keeps the learner's place across runs; nil keeps nothing.
-	Progress Progress
+	Progress model.Progress
 	// NewDrill starts an interview drill under Kafka major version kafka
 	// (3 or 4: the version the learner has on), for the home screen's
 	// drill entry; nil leaves the entry out. StartDrill opens one at once.
-	NewDrill   func(kafka int) (Drill, error)
+	NewDrill   func(kafka int) (model.Drill, error)
 	StartDrill bool
 	// Kafka is the Kafka major version lessons start under, 3 or 4; 0
 	// leaves each lesson as it opens (Kafka 3). The version key changes it
@@ -45,8 +52,8 @@ type Options struct {
 	SaveFile func(name string, data []byte) (string, error)
 	// OpenSandbox starts a sandbox preset by name; when set, the home
 	// list has a Sandbox entry that opens the picker of SandboxPresets.
-	OpenSandbox    func(name string) (SandboxSession, error)
-	SandboxPresets []SandboxPreset
+	OpenSandbox    func(name string) (model.SandboxSession, error)
+	SandboxPresets []model.SandboxPreset
 	// Renderer draws for one terminal (eoslab serve gives each session
 	// its own); nil is the local terminal's.
 	Renderer *lipgloss.Renderer
@@ -62,6 +69,10 @@ type Options struct {
 // player: what Esc closes there. eoslab serve asks, so that Esc with
 // nothing open does not leave the class's lesson.
 func (a App) Overlay() bool { return a.showFull || a.showDetail }
+
+// OpenLessonMsg asks the root to open a lesson, as if it had been picked
+// from the list.
+type OpenLessonMsg struct{ Name string }
 
 // SessionChangedMsg tells the app that its session changed from outside
 // (eoslab serve's presenter moved the class): it redraws from the
@@ -117,40 +128,40 @@ type App struct {
 	opts     Options
 	th       *theme.Theme
 	keys     KeyMap
-	paneKeys PaneKeyMap
-	open     func(name string) (Session, error)
+	paneKeys pane.KeyMap
+	open     func(name string) (model.Session, error)
 
 	screen   screen
 	w, h     int
-	home     *Home // by pointer, as the panes and help: Bubble Tea copies App on every message
+	home     *home.Model // by pointer, as the panes and help: Bubble Tea copies App on every message
 	help     *help.Model
 	showFull bool
 
-	sess  Session
+	sess  model.Session
 	name  string
-	frame Frame
+	frame model.Frame
 	// base is the placement for the window size; place is base with the
 	// lesson pane grown to fit the current step (Placement.WithNarration).
-	base, place Placement
+	base, place layout.Placement
 	placeErr    error
-	panes       *[numPanels]Pane
+	panes       *[layout.NumPanels]pane.Model
 	// overlay draws the help or the detail view over the whole body.
-	overlay *Pane
+	overlay *pane.Model
 	// showDetail opens the step's detail view.
 	showDetail bool
-	focus      PanelID
+	focus      layout.PanelID
 	// recent are the panels the learner picked with tab, most recent
 	// first. A slot shows the one of its panels picked last; until one is
 	// picked, it follows the step (shown). A pick lasts for the step it
 	// was made at: the next step, or esc, follows the lesson again.
-	recent []PanelID
+	recent []layout.PanelID
 	// stepPane draws the step view (panel_step.go) in a shared slot while
 	// the player follows a step that names its subjects.
-	stepPane *Pane
-	shown    map[PanelID]PanelID // first panel of a slot -> the panel it shows
+	stepPane *pane.Model
+	shown    map[layout.PanelID]layout.PanelID // first panel of a slot -> the panel it shows
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
-	kept map[string]Session
+	kept map[string]model.Session
 	// leaving is set after q in a lesson: the next key confirms or stays.
 	leaving bool
 	// quitting is set after q on the home list while a lesson is left in
@@ -165,7 +176,9 @@ type App struct {
 	flash     string
 	flashKind theme.Kind
 	// cache keeps the panels' content for recent frames (cache.go).
-	cache *drawCache
+	cache *panels.Cache
+	// helpDrawn is the help bar last drawn for a set of keys.
+	helpDrawn *helpMemo
 	// noCache draws everything afresh on every key: the reference the
 	// tests compare the caches with.
 	noCache bool
@@ -186,21 +199,22 @@ type App struct {
 // main.go should run it with tea.NewProgram(m, tea.WithAltScreen()). Call
 // lipgloss.HasDarkBackground() before starting the program, so the terminal
 // is asked for its background before Bubble Tea starts reading input.
-func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts Options) tea.Model {
+func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, error), opts Options) tea.Model {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	a := App{
-		opts:     opts,
-		th:       th,
-		keys:     DefaultKeyMap(),
-		paneKeys: DefaultPaneKeyMap(),
-		open:     open,
-		speed:    defaultSpeed,
-		focus:    PanelNarration,
-		shown:    map[PanelID]PanelID{},
-		kept:     map[string]Session{},
-		cache:    newDrawCache(),
-		panes:    new([numPanels]Pane),
-		kafka:    opts.Kafka,
+		opts:      opts,
+		th:        th,
+		keys:      DefaultKeyMap(),
+		paneKeys:  pane.DefaultKeyMap(),
+		open:      open,
+		speed:     defaultSpeed,
+		focus:     layout.PanelNarration,
+		shown:     map[layout.PanelID]layout.PanelID{},
+		kept:      map[string]model.Session{},
+		cache:     panels.NewCache(),
+		helpDrawn: &helpMemo{},
+		panes:     new([layout.NumPanels]pane.Model),
+		kafka:     opts.Kafka,
 	}
 	if opts.ASCII {
 		a.keys = a.keys.ASCII()
@@ -210,17 +224,16 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 	if opts.OpenSandbox != nil {
 		lessons = append(lessons[:len(lessons):len(lessons)], sandboxEntry)
 	}
-	home := NewHome(lessons, th)
-	a.home = &home
-	a.home.drill = opts.NewDrill != nil
-	a.home.sandbox = opts.OpenSandbox != nil
-	hm := newHelp(th)
-	a.help = &hm
+	hm := home.New(lessons, th)
+	a.home = &hm
+	a.home.SetEntries(opts.NewDrill != nil, opts.OpenSandbox != nil)
+	hp := newHelp(th)
+	a.help = &hp
 	for i := range a.panes {
-		a.panes[i] = newPanelPane(th, PanelID(i))
+		a.panes[i] = newPanelPane(th, layout.PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 	}
-	overlay, step := NewTextPane(th), NewPane(th)
+	overlay, step := pane.NewText(th), pane.New(th)
 	a.overlay, a.stepPane = &overlay, &step
 	a.overlay.KeyMap = a.paneKeys
 	if opts.StartLesson != "" {
@@ -236,11 +249,11 @@ func NewApp(lessons []LessonInfo, open func(name string) (Session, error), opts 
 
 // newPanelPane is the pane of one panel: the lesson's text scrolls through
 // a viewport, the stage's panels lazily (see Pane).
-func newPanelPane(th *theme.Theme, p PanelID) Pane {
-	if p == PanelNarration {
-		return NewTextPane(th)
+func newPanelPane(th *theme.Theme, p layout.PanelID) pane.Model {
+	if p == layout.PanelNarration {
+		return pane.NewText(th)
 	}
-	return NewPane(th)
+	return pane.New(th)
 }
 
 func newHelp(th *theme.Theme) help.Model {
@@ -262,17 +275,17 @@ func newHelp(th *theme.Theme) help.Model {
 func (a App) Init() tea.Cmd { return nil }
 
 // Session is the lesson being played, or nil on the home screen.
-func (a App) Session() Session { return a.sess }
+func (a App) Session() model.Session { return a.sess }
 
 // Playing reports whether autoplay is on.
 func (a App) Playing() bool { return a.playing }
 
 // Focus is the focused panel.
-func (a App) Focus() PanelID { return a.focus }
+func (a App) Focus() layout.PanelID { return a.focus }
 
 // Selected is the lesson under the home list's cursor; ok is false when
 // the cursor is on no lesson.
-func (a App) Selected() (LessonInfo, bool) { return a.home.Selected() }
+func (a App) Selected() (model.LessonInfo, bool) { return a.home.Selected() }
 
 // Update implements tea.Model.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -324,7 +337,7 @@ func (a *App) resize(w, h int) {
 	a.w, a.h = max(w, 0), max(h, 0)
 	a.help.Width = a.w
 	a.home.SetSize(a.w, max(a.h-2, 0))
-	a.base, a.placeErr = Layout(a.w, a.h, a.opts.ASCII)
+	a.base, a.placeErr = layout.For(a.w, a.h, a.opts.ASCII)
 	a.place = a.base
 	a.refresh(false)
 }
@@ -350,7 +363,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	case keyIs(km, a.keys.Quit):
 		if s := a.inProgress(); s != nil {
 			a.quitting = true
-			a.home.SetStatus("Quit? " + oneLine(s.Title()) + " is at step " + itoa(s.Pos()) + " of " + itoa(s.Len()) +
+			a.home.SetStatus("Quit? " + oneLine(s.Title()) + " is at step " + strconv.Itoa(s.Pos()) + " of " + strconv.Itoa(s.Len()) +
 				". y quits; other keys stay.")
 			return nil
 		}
@@ -365,7 +378,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	*a.home, cmd = a.home.Update(km)
 	switch name, ok := a.home.Picked(); {
-	case ok && name == pickDrill:
+	case ok && name == home.DrillEntry:
 		a.openDrill()
 	case ok:
 		a.openLesson(name)
@@ -374,7 +387,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 }
 
 func (a *App) openLesson(name string) {
-	if name == SandboxEntryName && a.opts.OpenSandbox != nil {
+	if name == home.SandboxEntry && a.opts.OpenSandbox != nil {
 		a.openSandbox()
 		return
 	}
@@ -415,23 +428,23 @@ func (a *App) openLesson(name string) {
 	}
 	a.sess, a.name = s, name
 	// Frame keys are a session's own: another session may reuse them.
-	a.cache = newDrawCache()
+	a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
 	if a.noCache {
-		a.cache = nil
+		a.cache, a.helpDrawn = nil, nil
 	}
 	a.screen = screenPlayer
 	a.playing = false
 	a.gen++
 	a.showFull, a.showDetail, a.leaving = false, false, false
 	a.flash = ""
-	a.focus = PanelNarration
+	a.focus = layout.PanelNarration
 	a.recent = nil
-	a.shown = map[PanelID]PanelID{}
+	a.shown = map[layout.PanelID]layout.PanelID{}
 	for i := range a.panes {
-		a.panes[i] = newPanelPane(a.th, PanelID(i))
+		a.panes[i] = newPanelPane(a.th, layout.PanelID(i))
 		a.panes[i].KeyMap = a.paneKeys
 		if a.noCache {
-			a.panes[i].drawn = nil
+			a.panes[i].Uncached()
 		}
 	}
 	a.refresh(true)
@@ -457,8 +470,8 @@ func (a *App) closeLesson() {
 // inProgress is a lesson the learner left part way: the one played last
 // when it is, else the first such by name, so the question is the same
 // every time; nil when there is none.
-func (a *App) inProgress() Session {
-	part := func(s Session) bool { return s != nil && s.Pos() > 0 && s.Pos() < s.Len() }
+func (a *App) inProgress() model.Session {
+	part := func(s model.Session) bool { return s != nil && s.Pos() > 0 && s.Pos() < s.Len() }
 	if s := a.kept[a.name]; part(s) {
 		return s
 	}
@@ -477,7 +490,7 @@ func (a *App) checkFinished() {
 	}
 }
 
-func oneLine(s string) string { return strings.TrimSpace(clean(s)) }
+func oneLine(s string) string { return strings.TrimSpace(cells.Clean(s)) }
 
 // setDark rebuilds the theme for a dark or light background, keeping the
 // screen, the lesson, the focus and the scroll positions.
@@ -485,32 +498,15 @@ func (a *App) setDark(dark bool) {
 	r := a.th.Renderer()
 	r.SetHasDarkBackground(dark)
 	a.th = theme.New(theme.Options{NoColor: a.opts.NoColor, ASCII: a.opts.ASCII, Renderer: r})
-	a.home.restyle(a.th)
+	a.home.Restyle(a.th)
 	*a.help = newHelp(a.th)
 	a.help.Width = a.w
 	for i := range a.panes {
-		a.panes[i].th = a.th
+		a.panes[i].SetTheme(a.th)
 	}
-	a.overlay.th = a.th
+	a.overlay.SetTheme(a.th)
 	if a.cache != nil {
-		a.cache = newDrawCache()
+		a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
 	}
 	a.refresh(false)
-}
-
-// restyle rebuilds the list in a new theme, keeping its lessons and the
-// selected one; everything else of the home screen (status, size, keys,
-// the drill and sandbox entries, what "continue" opens) stays as it is,
-// since only the list and the theme are built from the theme.
-func (h *Home) restyle(th *theme.Theme) {
-	var infos []LessonInfo
-	for _, it := range h.list.Items() {
-		if li, ok := it.(lessonItem); ok {
-			infos = append(infos, li.LessonInfo)
-		}
-	}
-	n := NewHome(infos, th)
-	n.list.Select(h.list.Index())
-	h.list, h.th = n.list, n.th
-	h.SetSize(h.w, h.h)
 }

@@ -2,12 +2,19 @@ package views
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -17,13 +24,8 @@ func keyIs(km tea.KeyMsg, b key.Binding) bool { return b.Enabled() && key.Matche
 // cannot act gets an explanation instead of silence. (key.Matches ignores
 // disabled bindings.)
 func keyAny(km tea.KeyMsg, b key.Binding) bool {
-	k := km.String()
-	for _, s := range b.Keys() {
-		if s == k {
-			return true
-		}
-	}
-	return false
+	b.SetEnabled(true)
+	return key.Matches(km, b)
 }
 
 // playerKey handles a key on the player screen.
@@ -59,7 +61,7 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 			a.showFull, a.showDetail = false, false
 			return nil
 		}
-		if a.focus != PanelNarration || len(a.recent) > 0 {
+		if a.focus != layout.PanelNarration || len(a.recent) > 0 {
 			// A focused panel lets go first: the slots follow the
 			// lesson again, and a second esc leaves.
 			a.unfocus()
@@ -71,13 +73,13 @@ func (a *App) playerKey(km tea.KeyMsg) tea.Cmd {
 	case keyAny(km, k.Help):
 		a.showFull = !a.showFull
 		a.showDetail = false
-		a.overlay.off = 0
+		a.overlay.SetOffset(0)
 		a.refreshOverlay()
 		return nil
 	case keyAny(km, k.Details):
 		a.showDetail = !a.showDetail
 		a.showFull = false
-		a.overlay.off = 0
+		a.overlay.SetOffset(0)
 		a.refreshOverlay()
 		return nil
 	}
@@ -236,9 +238,9 @@ func (a *App) manualNext() tea.Cmd {
 // is never cut short.
 func (a *App) stepDelay() time.Duration {
 	d := speeds[a.speed]
-	words := wordCount(a.frame.Title) + wordCount(a.frame.Narration)
+	words := cells.WordCount(a.frame.Title) + cells.WordCount(a.frame.Narration)
 	if cp := a.frame.Checkpoint; cp != nil && cp.Answered {
-		words += wordCount(cp.Explanation)
+		words += cells.WordCount(cp.Explanation)
 	}
 	if words > paceWords {
 		d = d * time.Duration(words) / paceWords
@@ -299,7 +301,7 @@ func (a *App) onTick(m autoplayMsg) tea.Cmd {
 }
 
 func (a *App) setSpeed(i int) tea.Cmd {
-	a.speed = clamp(i, 0, len(speeds)-1)
+	a.speed = max(0, min(i, len(speeds)-1))
 	a.say(theme.Muted, "Autoplay: "+speedText(speeds[a.speed])+" a step, more for a long one.")
 	if !a.playing {
 		return nil
@@ -311,12 +313,12 @@ func (a *App) setSpeed(i int) tea.Cmd {
 func (a *App) answerKeys() string {
 	n := 4
 	if cp := a.frame.Checkpoint; cp != nil {
-		n = clamp(len(cp.Choices), 1, 4)
+		n = max(1, min(len(cp.Choices), 4))
 	}
 	if n == 1 {
 		return "1"
 	}
-	return "1-" + itoa(n)
+	return "1-" + strconv.Itoa(n)
 }
 
 func (a *App) answer(km tea.KeyMsg) {
@@ -341,7 +343,7 @@ func (a *App) answer(km tea.KeyMsg) {
 		p.Answered(a.name, a.sess.Pos(), choice, correct)
 	}
 	a.refresh(true)
-	a.focusOn(PanelNarration)
+	a.focusOn(layout.PanelNarration)
 	if correct {
 		a.say(theme.Correct, a.th.Glyph(theme.Correct)+" Correct! Press "+a.keys.Next.Help().Key+" to see it happen.")
 	} else {
@@ -355,10 +357,10 @@ func (a *App) say(k theme.Kind, s string) { a.flash, a.flashKind = s, k }
 // which starts at the lesson. Focusing a panel picks it: its slot shows it
 // from now on, until the next lesson.
 func (a *App) cycleFocus(d int) {
-	n := int(numPanels)
-	order := func(p PanelID) int { return (int(p) + 1) % n } // the lesson first
+	n := int(layout.NumPanels)
+	order := func(p layout.PanelID) int { return (int(p) + 1) % n } // the lesson first
 	next := (order(a.focus) + d%n + n) % n
-	a.focusOn(PanelID((next + n - 1) % n))
+	a.focusOn(layout.PanelID((next + n - 1) % n))
 }
 
 // toLesson gives the focus back to the lesson when a step runs, so the
@@ -366,7 +368,7 @@ func (a *App) cycleFocus(d int) {
 // picked: a pick is for the step it was made at, and the slots follow the
 // new step.
 func (a *App) toLesson() {
-	a.focus = PanelNarration
+	a.focus = layout.PanelNarration
 	a.recent = nil
 }
 
@@ -377,27 +379,41 @@ func (a *App) unfocus() {
 	a.refresh(true)
 }
 
-// playerWheel scrolls the focused panel (the lesson when none is) with
-// the mouse wheel, a line a notch, as the arrow keys do.
+// playerWheel scrolls the pane under the pointer with the mouse wheel, a
+// line a notch, as the arrow keys do; off every pane (the header, the help
+// bar) it scrolls the focused one (the lesson when none is).
 func (a *App) playerWheel(m tea.MouseMsg) {
-	var k tea.KeyMsg
-	switch m.Button {
-	case tea.MouseButtonWheelUp:
-		k = tea.KeyMsg{Type: tea.KeyUp}
-	case tea.MouseButtonWheelDown:
-		k = tea.KeyMsg{Type: tea.KeyDown}
-	default:
-		return
-	}
 	if m.Action != tea.MouseActionPress || a.sess == nil || a.placeErr != nil {
 		return
 	}
-	if a.showFull || a.showDetail {
-		*a.overlay, _ = a.overlay.Update(k)
+	if m.Button != tea.MouseButtonWheelUp && m.Button != tea.MouseButtonWheelDown {
 		return
 	}
-	p := &a.panes[a.focus]
-	*p, _ = p.Update(k)
+	if a.showFull || a.showDetail {
+		*a.overlay, _ = a.overlay.Update(m)
+		return
+	}
+	p := a.paneAt(m.X, m.Y)
+	*p, _ = p.Update(m)
+}
+
+// paneAt is the pane drawn at cell (x, y), as View draws them, or the
+// focused one when none is.
+func (a *App) paneAt(x, y int) *pane.Model {
+	if a.place.Narration.Contains(x, y) {
+		return &a.panes[layout.PanelNarration]
+	}
+	step := a.stepSlot()
+	for i, s := range a.place.Slots {
+		switch {
+		case !s.Rect.Contains(x, y):
+		case i == step:
+			return a.stepPane
+		default:
+			return &a.panes[a.activeIn(s)]
+		}
+	}
+	return &a.panes[a.focus]
 }
 
 // stepSlot is the slot that shows the step view, or -1: while the player
@@ -405,7 +421,7 @@ func (a *App) playerWheel(m tea.MouseMsg) {
 // slot that shares several panels. A layout with one slot a panel shows
 // every panel already.
 func (a *App) stepSlot() int {
-	if len(a.frame.Show) == 0 || a.focus != PanelNarration || len(a.recent) > 0 {
+	if len(a.frame.Show) == 0 || a.focus != layout.PanelNarration || len(a.recent) > 0 {
 		return -1
 	}
 	best, area := -1, 0
@@ -426,19 +442,19 @@ func (a *App) layoutStepPane() {
 	r := a.place.Slots[i].Rect
 	a.stepPane.SetSize(r.W, r.H)
 	a.stepPane.SetFocused(false)
-	p := painter{th: a.th, w: max(r.W-3, 0), cache: a.cache}
-	a.stepPane.SetContent(nil, textLines(stepLines(&a.frame, p, max(r.H-2, 0))), noRange)
-	title := "[" + p.stepTab() + "]"
+	p := panels.Painter{Theme: a.th, Width: max(r.W-3, 0), Cache: a.cache}
+	a.stepPane.SetContent(nil, content.Lines(panels.Step(&a.frame, p, max(r.H-2, 0))), content.NoRange)
+	title := "[" + p.StepTab() + "]"
 	for _, q := range a.place.Slots[i].Panels {
 		title += a.th.Text(theme.TextFaint, " ") + a.titleFor(q, false)
 	}
 	a.stepPane.SetTitle(title)
 }
 
-func (a *App) focusOn(p PanelID) {
+func (a *App) focusOn(p layout.PanelID) {
 	a.focus = p
-	if p != PanelNarration {
-		r := []PanelID{p}
+	if p != layout.PanelNarration {
+		r := []layout.PanelID{p}
 		for _, q := range a.recent {
 			if q != p {
 				r = append(r, q)
@@ -452,7 +468,7 @@ func (a *App) focusOn(p PanelID) {
 // activeIn is the panel a slot shows: the focused panel if it is there,
 // else the one of its panels the learner picked last, else the one the
 // steps brought forward (follow), else its first.
-func (a *App) activeIn(s Slot) PanelID {
+func (a *App) activeIn(s layout.Slot) layout.PanelID {
 	if slices.Contains(s.Panels, a.focus) {
 		return a.focus
 	}
@@ -471,12 +487,12 @@ func (a *App) activeIn(s Slot) PanelID {
 // changed: what a consumer returned, then the logs, then a coordinator's
 // decision (shown when it is all the step changed), then the clients; the
 // timeline and the events change on nearly every step.
-var followOrder = []PanelID{PanelConsumers, PanelPartitions, PanelCoordinator, PanelProducers, PanelTimeline, PanelEvents}
+var followOrder = []layout.PanelID{layout.PanelConsumers, layout.PanelPartitions, layout.PanelCoordinator, layout.PanelProducers, layout.PanelTimeline, layout.PanelEvents}
 
 // costFollowOrder is the order in a lesson that counts costs, when the
 // step changed the cost table: the table (in the Producers panel) is
 // what such a lesson is about.
-var costFollowOrder = []PanelID{PanelProducers, PanelConsumers, PanelPartitions, PanelCoordinator, PanelTimeline, PanelEvents}
+var costFollowOrder = []layout.PanelID{layout.PanelProducers, layout.PanelConsumers, layout.PanelPartitions, layout.PanelCoordinator, layout.PanelTimeline, layout.PanelEvents}
 
 // follow brings forward, in each slot the learner has not picked a panel
 // of, the panel the last step changed.
@@ -488,16 +504,16 @@ func (a *App) follow() {
 		return
 	}
 	order := followOrder
-	if a.frame.Cost != nil && anyOf(a.frame.Cost.Rows, func(x CostRow) bool { return x.Changed }) {
+	if a.frame.Cost != nil && slices.ContainsFunc(a.frame.Cost.Rows, func(x model.CostRow) bool { return x.Changed }) {
 		order = costFollowOrder
 	}
 	for _, s := range a.place.Slots {
 		if len(s.Panels) < 2 {
 			continue
 		}
-		chosen := PanelID(-1)
+		chosen := layout.PanelID(-1)
 		for _, p := range order {
-			if slices.Contains(s.Panels, p) && panelChanged(&a.frame, p) {
+			if slices.Contains(s.Panels, p) && panels.Changed(&a.frame, p) {
 				chosen = p
 				break
 			}
@@ -505,9 +521,9 @@ func (a *App) follow() {
 		// In a lesson that counts costs, a step that changed no state
 		// (only the timeline and the events, or nothing: a step that
 		// reads the bill) shows the cost table.
-		if a.frame.Cost != nil && slices.Contains(s.Panels, PanelProducers) &&
-			(chosen < 0 || chosen == PanelTimeline || chosen == PanelEvents) {
-			chosen = PanelProducers
+		if a.frame.Cost != nil && slices.Contains(s.Panels, layout.PanelProducers) &&
+			(chosen < 0 || chosen == layout.PanelTimeline || chosen == layout.PanelEvents) {
+			chosen = layout.PanelProducers
 		}
 		if chosen >= 0 {
 			a.shown[s.Panels[0]] = chosen
@@ -516,23 +532,23 @@ func (a *App) follow() {
 }
 
 // rectOf is where a panel is drawn; a hidden tab gets its slot's rectangle.
-func (a *App) rectOf(p PanelID) Rect {
-	if p == PanelNarration {
+func (a *App) rectOf(p layout.PanelID) layout.Rect {
+	if p == layout.PanelNarration {
 		return a.place.Narration
 	}
 	if i := a.place.SlotOf(p); i >= 0 {
 		return a.place.Slots[i].Rect
 	}
-	return Rect{}
+	return layout.Rect{}
 }
 
 // bodyRect is everything between the header and the help bar: where the
 // help and the detail view are drawn.
-func (a *App) bodyRect() Rect { return Rect{0, 1, a.w, max(a.h-2, 0)} }
+func (a *App) bodyRect() layout.Rect { return layout.Rect{X: 0, Y: 1, W: a.w, H: max(a.h-2, 0)} }
 
 // layoutPanes sizes, titles and focuses the panes for the placement.
 func (a *App) layoutPanes() {
-	for p := range numPanels {
+	for p := range layout.NumPanels {
 		r := a.rectOf(p)
 		a.panes[p].SetSize(r.W, r.H)
 		a.panes[p].SetFocused(p == a.focus)
@@ -542,8 +558,8 @@ func (a *App) layoutPanes() {
 		a.panes[a.activeIn(s)].SetTitle(a.slotTitle(s))
 	}
 	r := a.place.Narration
-	a.panes[PanelNarration].SetTitle(a.titleFor(PanelNarration, true) + "  " + progress(a.th, a.frame.Step, a.frame.Steps, r.W-14))
-	a.panes[PanelNarration].SetFooter(a.narrationFooter())
+	a.panes[layout.PanelNarration].SetTitle(a.titleFor(layout.PanelNarration, true) + "  " + panels.ProgressBar(a.th, a.frame.Step, a.frame.Steps, r.W-14))
+	a.panes[layout.PanelNarration].SetFooter(a.narrationFooter())
 	b := a.bodyRect()
 	a.overlay.SetSize(b.W, b.H)
 	a.overlay.SetFocused(true)
@@ -553,14 +569,14 @@ func (a *App) layoutPanes() {
 // that answer a pending question and open the step's details.
 func (a *App) narrationFooter() string {
 	var parts []string
-	if cp := a.frame.Checkpoint; cp.open() {
+	if cp := a.frame.Checkpoint; cp.Open() {
 		if a.opts.Presenter {
 			parts = append(parts, "a reveal")
 		} else {
 			parts = append(parts, a.answerKeys()+" answer")
 		}
 	}
-	if hasDetails(&a.frame) {
+	if panels.HasDetails(&a.frame) {
 		parts = append(parts, a.keys.Details.Help().Key+" "+a.th.Sym.Note+" details")
 	}
 	if len(parts) == 0 {
@@ -584,33 +600,33 @@ func (a *App) refresh(reveal bool) {
 	}
 	f := &a.frame
 	build := panelBuilders // the sandbox's panels, and the lesson's narration
-	build[PanelNarration] = narrationContent
-	draw := func(p PanelID) panelDraw {
+	build[layout.PanelNarration] = panels.Narration
+	draw := func(p layout.PanelID) panels.Drawn {
 		// One cell of margin inside the right border.
-		k := panelDrawKey{frame: f.Key, w: max(a.rectOf(p).W-3, 0)}
-		if p == PanelNarration {
-			k.cp = cpStateOf(f.Checkpoint)
+		k := panels.DrawKey{Frame: f.Key, Width: max(a.rectOf(p).W-3, 0)}
+		if p == layout.PanelNarration {
+			k.Checkpoint = panels.CheckpointOf(f.Checkpoint)
 		}
-		return a.cache.draw(p, k, f, a.th, build[p])
+		return a.cache.Draw(p, k, f, a.th, build[p])
 	}
 	// The lesson pane first: its length decides how much room it takes
 	// from the panels (a question with its choices must fit).
-	narr := draw(PanelNarration)
-	a.place = a.base.WithNarration(narr.body.Len() + len(narr.head))
+	narr := draw(layout.PanelNarration)
+	a.place = a.base.WithNarration(narr.Body.Len() + len(narr.Head))
 	if reveal {
 		a.follow()
 	}
 	a.layoutPanes()
-	for p := range numPanels {
+	for p := range layout.NumPanels {
 		d := narr
-		if p != PanelNarration {
+		if p != layout.PanelNarration {
 			d = draw(p)
 		}
-		anchor := d.anchor
+		anchor := d.Anchor
 		if !reveal {
-			anchor = noRange
+			anchor = content.NoRange
 		}
-		a.panes[p].SetContent(d.head, d.body, anchor)
+		a.panes[p].SetContent(d.Head, d.Body, anchor)
 	}
 	a.layoutPanes()
 	a.layoutStepPane()
@@ -621,53 +637,22 @@ func (a *App) refresh(reveal bool) {
 func (a *App) refreshOverlay() {
 	b := a.bodyRect()
 	a.overlay.SetSize(b.W, b.H)
-	p := painter{th: a.th, w: max(b.W-4, 0), cache: a.cache}
+	p := panels.Painter{Theme: a.th, Width: max(b.W-4, 0), Cache: a.cache}
 	switch {
 	case a.showDetail:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Details") + a.th.Text(theme.TextFaint, "  (d or esc closes)"))
-		a.overlay.SetContent(nil, detailContent(&a.frame, p), noRange)
+		a.overlay.SetContent(nil, panels.Details(&a.frame, p), content.NoRange)
 	case a.showFull:
 		a.overlay.SetTitle(a.th.Text(theme.TextTitle, "Help") + a.th.Text(theme.TextFaint, "  (? or esc closes)"))
-		a.overlay.SetContent(nil, indent(p.helpLines(p.keyLines(a.fullKeys()), a.lookingAtTimeline())), noRange)
+		a.overlay.SetContent(nil, panels.Indent(p.HelpLines(p.KeyLines(a.fullKeys()), a.lookingAtTimeline())), content.NoRange)
 	}
 	a.overlay.SetFooter("")
-}
-
-// panelChanged reports whether the last step changed something a panel
-// shows, so a hidden tab can say so.
-func panelChanged(f *Frame, p PanelID) bool {
-	switch p {
-	case PanelProducers:
-		return anyOf(f.Producers, func(x ProducerView) bool { return x.Changed }) ||
-			f.Cost != nil && anyOf(f.Cost.Rows, func(x CostRow) bool { return x.Changed })
-	case PanelPartitions:
-		return anyOf(f.Partitions, func(x PartitionView) bool { return x.Changed })
-	case PanelCoordinator:
-		return anyOf(f.Coordinators, func(x CoordinatorView) bool { return x.Changed })
-	case PanelConsumers:
-		return anyOf(f.Consumers, func(x ConsumerView) bool { return x.Changed }) ||
-			anyOf(f.Groups, func(x GroupView) bool { return x.Changed })
-	case PanelTimeline:
-		return anyOf(f.Timeline, func(x Arrow) bool { return x.Changed })
-	case PanelEvents:
-		return f.NewEvents > 0
-	}
-	return false
-}
-
-func anyOf[T any](xs []T, ok func(T) bool) bool {
-	for _, x := range xs {
-		if ok(x) {
-			return true
-		}
-	}
-	return false
 }
 
 // kafkaLabel names the transaction protocol in force, as the header shows
 // it: "Kafka 3.x · classic" for transaction.version 1, "Kafka 4.x ·
 // KIP-890" for 2. It is "" for a session that does not say.
-func (a *App) kafkaLabel(f *Frame) string {
+func (a *App) kafkaLabel(f *model.Frame) string {
 	k := f.Kafka
 	switch f.Protocol {
 	case 1:
@@ -696,7 +681,7 @@ func otherKafka(k int) int {
 // restarts it and replays to the same step, and the status line says what
 // the replay kept and where it stopped.
 func (a *App) switchKafka() {
-	sw, ok := a.sess.(KafkaSwitcher)
+	sw, ok := a.sess.(model.KafkaSwitcher)
 	if !ok || a.frame.Kafka == 0 {
 		a.say(theme.Muted, "This lesson plays under one Kafka version only.")
 		return
@@ -711,7 +696,7 @@ func (a *App) switchKafka() {
 	if p := a.frame.Protocol; p != 0 && p != r.Kafka-2 {
 		// The lesson set the protocol itself (an upgrade or a downgrade
 		// on the way): the header names that one, not the one chosen.
-		msg = "Kafka " + itoa(r.Kafka) + ".x chosen; at this step the lesson sets its own protocol."
+		msg = "Kafka " + strconv.Itoa(r.Kafka) + ".x chosen; at this step the lesson sets its own protocol."
 	}
 	a.say(theme.Open, msg)
 }
@@ -719,23 +704,23 @@ func (a *App) switchKafka() {
 // switchedText is the status line after a version switch, short enough
 // for an 80-column header: where the replay stopped, the answers kept,
 // and an answer that the switch made right or wrong.
-func switchedText(r Switched) string {
-	s := "Now Kafka " + itoa(r.Kafka) + ".x"
+func switchedText(r model.Switched) string {
+	s := "Now Kafka " + strconv.Itoa(r.Kafka) + ".x"
 	switch {
 	case r.Asked > 0:
-		s += ": step " + itoa(r.Asked) + " asks its question anew"
+		s += ": step " + strconv.Itoa(r.Asked) + " asks its question anew"
 	case r.Pos > 0 && len(r.Flipped) == 0:
-		s += ", at step " + itoa(r.Pos)
+		s += ", at step " + strconv.Itoa(r.Pos)
 	}
 	if r.Kept > 0 {
-		s += "; " + itoa(r.Kept) + " answer" + plural(r.Kept) + " kept"
+		s += "; " + strconv.Itoa(r.Kept) + " answer" + panels.Plural(r.Kept) + " kept"
 	}
 	if len(r.Flipped) > 0 {
 		now := "wrong"
 		if r.NowRight {
 			now = "right"
 		}
-		s += "; at step " + itoa(r.Flipped[0]) + " your answer is now " + now
+		s += "; at step " + strconv.Itoa(r.Flipped[0]) + " your answer is now " + now
 	}
 	return s + "."
 }

@@ -1,23 +1,22 @@
 package views
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/eoslab/eoslab/views/home"
+	"github.com/eoslab/eoslab/views/model"
+)
 
 // The home screen's Sandbox entry opens the sandbox's preset picker; q in
 // the sandbox comes back to the list.
 
-// SandboxEntryName is the home list's name for the Sandbox entry. No
-// lesson can have it: lesson names come from file names, which the list
-// never starts with a colon.
-const SandboxEntryName = ":sandbox"
-
 // sandboxEntry is the Sandbox entry of the home list.
-var sandboxEntry = LessonInfo{Name: SandboxEntryName, Title: "Sandbox",
+var sandboxEntry = model.LessonInfo{Name: home.SandboxEntry, Title: "Sandbox",
 	Summary: "Free play: pick which message is delivered, lost or repeated, switch safeguards off, and watch the guarantees",
 	Level:   "any level"}
 
 func (a *App) openSandbox() {
 	sb := NewSandbox(a.opts.SandboxPresets, a.opts.OpenSandbox, nil, a.opts)
-	sb.standalone = false
 	sb.update(tea.WindowSizeMsg{Width: a.w, Height: a.h})
 	a.sandbox = &sb
 	a.screen = screenSandbox
@@ -26,8 +25,9 @@ func (a *App) openSandbox() {
 // sandboxUpdate routes a message to the sandbox and goes home when it is
 // left.
 func (a *App) sandboxUpdate(msg tea.Msg) tea.Cmd {
-	cmd := a.sandbox.update(msg)
-	if a.sandbox.Done {
+	sb, cmd, out := a.sandbox.Step(msg)
+	a.sandbox = &sb
+	if _, ok := out.(SandboxLeftMsg); ok {
 		a.sandbox = nil
 		a.screen = screenHome
 	}

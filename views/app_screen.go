@@ -33,14 +33,14 @@ func (a App) ScreenName() string {
 }
 
 func (s Sandbox) screenName() string {
-	switch {
-	case s.picking:
+	switch s.mode {
+	case modePicking:
 		return "sandbox presets"
-	case s.prompting:
+	case modePrompting:
 		return "sandbox prompt"
-	case s.overlay == 1:
+	case modeHelp:
 		return "sandbox help"
-	case s.overlay == 2:
+	case modeBranches:
 		return "sandbox branches"
 	}
 	return "sandbox"

@@ -2,11 +2,16 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -16,7 +21,7 @@ func speedText(d time.Duration) string {
 
 // titleFor is a panel's name as a tab: styled by focus, and marked when the
 // last step changed something in it.
-func (a *App) titleFor(p PanelID, active bool) string {
+func (a *App) titleFor(p layout.PanelID, active bool) string {
 	name := p.String()
 	var s string
 	switch {
@@ -27,7 +32,7 @@ func (a *App) titleFor(p PanelID, active bool) string {
 	default:
 		s = a.th.Text(theme.TextFaint, name)
 	}
-	if panelChanged(&a.frame, p) {
+	if panels.Changed(&a.frame, p) {
 		s += a.th.Render(theme.Changed, a.th.Glyph(theme.Changed))
 	}
 	return s
@@ -38,11 +43,11 @@ func (a *App) titleFor(p PanelID, active bool) string {
 // slot of a small terminal). The help then puts the Timeline's legend
 // first.
 func (a *App) lookingAtTimeline() bool {
-	if a.focus == PanelTimeline {
+	if a.focus == layout.PanelTimeline {
 		return true
 	}
 	for _, s := range a.place.Slots {
-		if len(s.Panels) > 1 && a.activeIn(s) == PanelTimeline {
+		if len(s.Panels) > 1 && a.activeIn(s) == layout.PanelTimeline {
 			return true
 		}
 	}
@@ -51,7 +56,7 @@ func (a *App) lookingAtTimeline() bool {
 
 // slotTitle lists a slot's panels as tabs, the shown one first in brackets
 // when there are several, so the active tab reads without colour.
-func (a *App) slotTitle(s Slot) string {
+func (a *App) slotTitle(s layout.Slot) string {
 	act := a.activeIn(s)
 	if len(s.Panels) == 1 {
 		return a.titleFor(act, true)
@@ -91,7 +96,7 @@ func (a *App) syncKeys() {
 	k.Slower.SetEnabled(inPlayer && a.speed > 0)
 	k.Faster.SetEnabled(inPlayer && a.speed < len(speeds)-1)
 	k.Restart.SetEnabled(inPlayer && a.sess.Pos() > 0)
-	k.Answer.SetEnabled(inPlayer && cp.open())
+	k.Answer.SetEnabled(inPlayer && cp.Open())
 	if inPlayer {
 		k.Answer.SetHelp(a.answerKeys(), "answer")
 	}
@@ -109,7 +114,7 @@ func (a *App) syncKeys() {
 	// A class plays the Kafka version eoslab serve started it with.
 	k.Kafka.SetEnabled(inPlayer && a.frame.Kafka != 0 && !a.opts.Follow && !a.opts.Presenter)
 	if inPlayer && a.frame.Kafka != 0 {
-		k.Kafka.SetHelp("v", "switch to Kafka "+itoa(otherKafka(a.frame.Kafka)))
+		k.Kafka.SetHelp("v", "switch to Kafka "+strconv.Itoa(otherKafka(a.frame.Kafka)))
 	}
 	if a.showDetail {
 		k.Details.SetHelp("d", "close details")
@@ -135,7 +140,7 @@ func (a *App) syncKeys() {
 	}
 
 	scroll := inPlayer && a.scrollPane().CanScroll()
-	for _, pk := range []*PaneKeyMap{&a.panes[a.focus].KeyMap, &a.overlay.KeyMap} {
+	for _, pk := range []*pane.KeyMap{&a.panes[a.focus].KeyMap, &a.overlay.KeyMap} {
 		for _, b := range []*key.Binding{&pk.Up, &pk.Down, &pk.PageUp, &pk.PageDown, &pk.Top, &pk.Bottom} {
 			b.SetEnabled(scroll)
 		}
@@ -144,7 +149,7 @@ func (a *App) syncKeys() {
 
 // scrollPane is the pane the scroll keys move: an open overlay, else the
 // focused panel.
-func (a *App) scrollPane() *Pane {
+func (a *App) scrollPane() *pane.Model {
 	if a.showFull || a.showDetail {
 		return a.overlay
 	}
@@ -181,7 +186,7 @@ func (a *App) playerKeys() []key.Binding {
 		what = "scroll details"
 	case a.showFull:
 		what = "scroll help"
-	case a.focus == PanelNarration:
+	case a.focus == layout.PanelNarration:
 		what = "scroll lesson"
 	}
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(a.th.ASCII), what))
@@ -200,7 +205,7 @@ func (a *App) playerKeys() []key.Binding {
 func (a *App) playerHelp() string {
 	ks := a.playerKeys()
 	var b strings.Builder
-	b.WriteString(itoa(a.w))
+	b.WriteString(strconv.Itoa(a.w))
 	for _, k := range ks {
 		if k.Enabled() {
 			h := k.Help()
@@ -208,11 +213,11 @@ func (a *App) playerHelp() string {
 		}
 	}
 	sig := b.String()
-	if line, ok := a.cache.helpLine(sig); ok {
+	if line, ok := a.helpDrawn.get(sig); ok {
 		return line
 	}
 	line := a.help.ShortHelpView(a.fitHelp(ks, playerHelpRank))
-	a.cache.putHelp(sig, line)
+	a.helpDrawn.put(sig, line)
 	return line
 }
 
@@ -228,7 +233,7 @@ func (a *App) fitHelp(ks []key.Binding, rank map[string]int) []key.Binding {
 	// Measure without the help model's own clipping (Width 0 is unlimited).
 	measure := *a.help
 	measure.Width = 0
-	for len(out) > 1 && width(measure.ShortHelpView(out)) > a.w {
+	for len(out) > 1 && cells.Width(measure.ShortHelpView(out)) > a.w {
 		drop, low := -1, 1<<30
 		for i, b := range out {
 			if r, ok := rank[b.Help().Desc]; ok && r < low {
@@ -271,7 +276,7 @@ func (a *App) fullKeys() [][]key.Binding {
 func (a App) View() string {
 	s := a.view()
 	if a.th.ASCII {
-		s = asciiOnly(s)
+		s = cells.ASCIIOnly(s)
 	}
 	return s
 }
@@ -284,7 +289,7 @@ func (a App) view() string {
 		return a.sandbox.view()
 	}
 	if a.placeErr != nil {
-		return center(a.placeErr.Error(), a.w, a.h)
+		return layout.Center(a.placeErr.Error(), a.w, a.h)
 	}
 	if a.screen == screenDrill && a.drill.d != nil {
 		return a.drillView()
@@ -293,39 +298,39 @@ func (a App) view() string {
 		return a.homeView()
 	}
 	pl := a.place
-	blocks := []block{
-		{pl.Header, []string{a.headerLine()}, false},
-		{pl.Help, []string{a.playerHelp()}, false},
+	blocks := []layout.Block{
+		{Rect: pl.Header, Lines: []string{a.headerLine()}, Exact: false},
+		{Rect: pl.Help, Lines: []string{a.playerHelp()}, Exact: false},
 	}
 	if a.showFull || a.showDetail {
-		blocks = append(blocks, block{a.bodyRect(), a.overlay.Lines(), true})
-		return compose(a.w, a.h, blocks)
+		blocks = append(blocks, layout.Block{Rect: a.bodyRect(), Lines: a.overlay.Lines(), Exact: true})
+		return layout.Compose(a.w, a.h, blocks)
 	}
 	step := a.stepSlot()
 	for i, s := range pl.Slots {
 		if i == step {
-			blocks = append(blocks, block{s.Rect, a.stepPane.Lines(), true})
+			blocks = append(blocks, layout.Block{Rect: s.Rect, Lines: a.stepPane.Lines(), Exact: true})
 			continue
 		}
-		blocks = append(blocks, block{s.Rect, a.panes[a.activeIn(s)].Lines(), true})
+		blocks = append(blocks, layout.Block{Rect: s.Rect, Lines: a.panes[a.activeIn(s)].Lines(), Exact: true})
 	}
-	blocks = append(blocks, block{pl.Narration, a.panes[PanelNarration].Lines(), true})
-	return compose(a.w, a.h, blocks)
+	blocks = append(blocks, layout.Block{Rect: pl.Narration, Lines: a.panes[layout.PanelNarration].Lines(), Exact: true})
+	return layout.Compose(a.w, a.h, blocks)
 }
 
 func (a App) homeView() string {
 	home := *a.home
 	var full []string
 	if a.showFull {
-		full = append([]string{""}, splitLines(a.help.FullHelpView(a.fullKeys()))...)
+		full = append([]string{""}, cells.SplitLines(a.help.FullHelpView(a.fullKeys()))...)
 		home.SetSize(a.w, max(a.h-2-len(full), 0))
 	}
-	lines := append(splitLines(home.View()), full...)
+	lines := append(cells.SplitLines(home.View()), full...)
 	status := a.home.StatusLine()
-	return compose(a.w, a.h, []block{
-		{Rect{0, 0, a.w, a.h - 2}, lines, false},
-		{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
-		{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.shortKeys())}, false},
+	return layout.Compose(a.w, a.h, []layout.Block{
+		{Rect: layout.Rect{X: 0, Y: 0, W: a.w, H: a.h - 2}, Lines: lines, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: a.h - 2, W: a.w, H: 1}, Lines: []string{" " + status}, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: a.h - 1, W: a.w, H: 1}, Lines: []string{a.help.ShortHelpView(a.shortKeys())}, Exact: false},
 	})
 }
 
@@ -337,7 +342,7 @@ func (a App) headerLine() string {
 	if v := a.kafkaLabel(&a.frame); v != "" {
 		left += th.Text(theme.TextAccent, v) + "  "
 	}
-	left += th.Text(theme.TextBold, clean(a.sess.Title()))
+	left += th.Text(theme.TextBold, cells.Clean(a.sess.Title()))
 	var right string
 	switch {
 	case a.flash != "":
@@ -350,14 +355,14 @@ func (a App) headerLine() string {
 		right = th.Text(theme.TextFaint, th.Sym.Pause+" paused  p plays")
 	}
 	right += " "
-	lw := a.w - width(right) - 1
+	lw := a.w - cells.Width(right) - 1
 	if lw < 20 && a.flash != "" {
 		// A message matters more than the title, which is on the list.
 		app := th.Text(theme.TextHeader, " eoslab ")
-		return app + " " + fit(right, a.w-width(app)-1, th.Sym.Ellipsis)
+		return app + " " + cells.Fit(right, a.w-cells.Width(app)-1, th.Sym.Ellipsis)
 	}
 	if lw < 20 {
-		return fit(left, a.w, th.Sym.Ellipsis)
+		return cells.Fit(left, a.w, th.Sym.Ellipsis)
 	}
-	return fit(left, lw, th.Sym.Ellipsis) + " " + right
+	return cells.Fit(left, lw, th.Sym.Ellipsis) + " " + right
 }

@@ -7,10 +7,11 @@ import (
 
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/demo"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 func bigApp(b *testing.B) tea.Model {
-	open := func(string) (views.Session, error) { return demo.Big(2000, 500), nil }
+	open := func(string) (model.Session, error) { return demo.Big(2000, 500), nil }
 	m := views.NewApp(nil, open, views.Options{StartLesson: "big"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	return m

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -11,9 +12,10 @@ import (
 )
 
 // uncached is an app that draws everything afresh on every key.
-func uncached(lessons []LessonInfo, open func(string) (Session, error)) App {
+func uncached(lessons []model.LessonInfo, open func(string) (model.Session, error)) App {
 	a := NewApp(lessons, open, Options{}).(App)
-	a.noCache, a.cache, a.overlay.drawn = true, nil, nil
+	a.noCache, a.cache, a.helpDrawn = true, nil, nil
+	a.overlay.Uncached()
 	return a
 }
 
@@ -33,8 +35,8 @@ func TestCachedDrawingIsTheSame(t *testing.T) {
 	}{{termenv.Ascii, 80, 24}, {termenv.Ascii, 160, 48}, {termenv.TrueColor, 160, 48}} {
 		lipgloss.SetColorProfile(c.profile)
 		// Frames with keys, whose drawing the cached app reuses.
-		frames := func(seed int64) func(string) (Session, error) {
-			return func(string) (Session, error) {
+		frames := func(seed int64) func(string) (model.Session, error) {
+			return func(string) (model.Session, error) {
 				s := newStub(seed, 12)
 				s.keys = true
 				return s, nil

@@ -1,23 +1,28 @@
-// Package views is eoslab's terminal user interface, built with Bubble Tea.
+// Package views is eoslab's terminal user interface, built with Bubble Tea:
+// the root, which routes between the screens, over a package per room.
 //
-// It draws plain view-model values (LessonInfo, Frame and the structs it
-// holds) and drives a lesson through the small Session interface, both
-// defined in model.go. It does not import engine/ or lessons/ (only
-// engine/termsafe, the standard-library leaf that says which characters a
-// terminal must not receive): an adapter fills these values, which keeps the views testable with a fake session and
-// keeps the simulation free of any UI concern.
+// The rooms, each with New, Update, View, SetSize and a KeyMap where it
+// takes keys:
 //
-// The shape follows the bubbles and soft-serve habit: one root model (App)
-// owns the application state (screen, focus, lesson position, play/pause)
-// and routes messages to small components (the home list, scrollable panes,
-// the help bar). Components do not import each other; the root hands them
-// plain values and they report up with typed messages.
+//   - views/pane: the bordered, scrollable box every panel is drawn in;
+//   - views/panels: the content of the player's and the sandbox's panels,
+//     built from a frame;
+//   - views/home: the lesson list;
 //
-// Three screens: the home list (home.go), the lesson player, and the
-// interview drill (drill.go, drill_screen.go), which plays a Drill as the
-// player plays a Session. The learner's progress goes through the Progress
-// interface (progress.go): the views say where the learner is and what
-// they answered, and read back where to continue.
+// on foundations any room may import: views/model (the view-model: Frame,
+// Session, Op, Drill, Progress), views/theme, views/layout (where the panels
+// go for a terminal size, and the canvas), views/content (what a pane
+// scrolls through) and views/internal/cells (text measured in cells). No
+// room imports another, nor the root; none imports the engine or the
+// lessons (TestComponentsStayInTheirRooms): views/adapt fills the
+// view-model from them, and the views are tested with a fake session.
+//
+// The root (App) owns the application state (screen, focus, lesson
+// position, play/pause), plays a lesson (app_player.go) and the interview
+// drill (drill_screen.go), and holds the sandbox (sandbox*.go), which
+// reports leaving with SandboxLeftMsg. The learner's progress goes through
+// model.Progress: the views say where the learner is and what they
+// answered, and read back where to continue.
 //
 // This package does no I/O of its own: main.go owns the terminal, flags and
 // environment, and passes what it learned in Options.

@@ -2,11 +2,18 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -64,11 +71,11 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 		// Once answered, the arrows scroll the verdict, the pane with the
 		// focus: the situation was read before the answer.
 		bottom, _, _ := a.drillSplit()
-		ds.qoff = clamp(ds.qoff-1, -len(bottom), len(bottom))
+		ds.qoff = max(-len(bottom), min(ds.qoff-1, len(bottom)))
 		return nil
 	case keyAny(km, k.Down) && a.drillAnswered():
 		bottom, _, _ := a.drillSplit()
-		ds.qoff = clamp(ds.qoff+1, -len(bottom), len(bottom))
+		ds.qoff = max(-len(bottom), min(ds.qoff+1, len(bottom)))
 		return nil
 	case keyAny(km, k.Up):
 		ds.off = max(ds.off-1, 0)
@@ -76,7 +83,7 @@ func (a *App) drillKey(km tea.KeyMsg) tea.Cmd {
 	case keyAny(km, k.Down):
 		lines := a.drillTop()
 		_, topH, _ := a.drillSplit()
-		ds.off = clamp(ds.off+1, 0, max(len(lines)-(topH-2), 0))
+		ds.off = max(0, min(ds.off+1, max(len(lines)-(topH-2), 0)))
 		return nil
 	}
 	d := ds.d
@@ -179,55 +186,53 @@ func (a App) drillView() string {
 	head := th.Text(theme.TextHeader, " eoslab ") + " " + th.Text(theme.TextBold, "Interview drill") +
 		th.Text(theme.TextFaint, fmt.Sprintf("  Kafka %d", d.Kafka()))
 	right := fmt.Sprintf("score %d/%d  seed %d ", r.Right, r.Answered, d.Seed())
-	head = fit(head, max(a.w-width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
-	blocks := []block{{Rect{0, 0, a.w, 1}, []string{head}, false}}
+	head = cells.Fit(head, max(a.w-cells.Width(right)-1, 0), th.Sym.Ellipsis) + " " + th.Text(theme.TextFaint, right)
+	blocks := []layout.Block{{Rect: layout.Rect{X: 0, Y: 0, W: a.w, H: 1}, Lines: []string{head}, Exact: false}}
 	bodyH := max(a.h-3, 0)
 	if d.Pos() >= d.Len() {
-		pane := NewTextPane(th)
-		pane.SetSize(a.w, bodyH)
-		pane.SetFocused(true)
-		pane.SetTitle("Result")
-		pane.SetContent(nil, textLines(a.drillResultLines(r)), noRange)
-		blocks = append(blocks, block{Rect{0, 1, a.w, bodyH}, pane.Lines(), false})
+		p := pane.NewText(th)
+		p.SetSize(a.w, bodyH)
+		p.SetFocused(true)
+		p.SetTitle("Result")
+		p.SetContent(nil, content.Lines(a.drillResultLines(r)), content.NoRange)
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: bodyH}, Lines: p.Lines(), Exact: false})
 	} else {
 		bottom, topH, verdict := a.drillSplit()
-		top := NewTextPane(th)
+		top := pane.NewText(th)
 		top.SetSize(a.w, topH)
-		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + clean(d.Question().Concept))
-		top.SetContent(nil, textLines(a.drillTop()), noRange)
-		top.off = ds.off
-		top.clamp()
-		q := NewTextPane(th)
+		top.SetTitle(fmt.Sprintf("Question %d of %d", d.Pos()+1, d.Len()) + th.Sym.Sep + cells.Clean(d.Question().Concept))
+		top.SetContent(nil, content.Lines(a.drillTop()), content.NoRange)
+		top.SetOffset(ds.off)
+		q := pane.NewText(th)
 		q.SetSize(a.w, bodyH-topH)
 		q.SetFocused(true)
-		anchor := Range{0, 0}
+		anchor := content.Range{From: 0, To: 0}
 		if verdict >= 0 {
-			anchor = Range{verdict, len(bottom) - 1}
+			anchor = content.Range{From: verdict, To: len(bottom) - 1}
 		}
-		q.SetContent(nil, textLines(bottom), anchor)
+		q.SetContent(nil, content.Lines(bottom), anchor)
 		if ds.qoff != 0 {
-			q.off += ds.qoff
-			q.clamp()
+			q.SetOffset(q.Offset() + ds.qoff)
 		}
-		blocks = append(blocks, block{Rect{0, 1, a.w, topH}, top.Lines(), false},
-			block{Rect{0, 1 + topH, a.w, bodyH - topH}, q.Lines(), false})
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1, W: a.w, H: topH}, Lines: top.Lines(), Exact: false},
+			layout.Block{Rect: layout.Rect{X: 0, Y: 1 + topH, W: a.w, H: bodyH - topH}, Lines: q.Lines(), Exact: false})
 	}
 	status := ""
 	switch {
 	case ds.msg != "":
 		status = th.Render(theme.Open, ds.msg)
-	case a.home.status != "":
-		status = th.Render(theme.Open, a.home.status)
+	case a.home.Status() != "":
+		status = th.Render(theme.Open, a.home.Status())
 	}
 	if a.showFull {
-		full := splitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
+		full := cells.SplitLines(a.help.FullHelpView([][]key.Binding{a.drillKeys()}))
 		n := min(len(full), bodyH)
-		blocks = append(blocks, block{Rect{0, 1 + bodyH - n, a.w, n}, full[:n], false})
+		blocks = append(blocks, layout.Block{Rect: layout.Rect{X: 0, Y: 1 + bodyH - n, W: a.w, H: n}, Lines: full[:n], Exact: false})
 	}
 	blocks = append(blocks,
-		block{Rect{0, a.h - 2, a.w, 1}, []string{" " + status}, false},
-		block{Rect{0, a.h - 1, a.w, 1}, []string{a.help.ShortHelpView(a.drillKeys())}, false})
-	return compose(a.w, a.h, blocks)
+		layout.Block{Rect: layout.Rect{X: 0, Y: a.h - 2, W: a.w, H: 1}, Lines: []string{" " + status}, Exact: false},
+		layout.Block{Rect: layout.Rect{X: 0, Y: a.h - 1, W: a.w, H: 1}, Lines: []string{a.help.ShortHelpView(a.drillKeys())}, Exact: false})
+	return layout.Compose(a.w, a.h, blocks)
 }
 
 // drillSplit is the question pane's lines, the height of the situation
@@ -288,16 +293,16 @@ func (a App) drillKeys() []key.Binding {
 func (a App) drillTop() []string {
 	th := a.th
 	q := a.drill.d.Question()
-	w := min(max(a.w-4, 8), maxProse)
-	p := painter{th: th, w: w}
+	w := min(max(a.w-4, 8), layout.MaxProse)
+	p := panels.Painter{Theme: th, Width: w}
 	// The concept is in the pane's title; the lesson is named once the
 	// question is answered, so it does not give the answer away.
 	var out []string
-	for _, l := range wrap(clean(q.Title), w) {
-		out = append(out, p.bold(l))
+	for _, l := range cells.Wrap(cells.Clean(q.Title), w) {
+		out = append(out, p.Bold(l))
 	}
 	if q.Setting != "" {
-		out = append(out, wrap(q.Setting, w)...)
+		out = append(out, cells.Wrap(q.Setting, w)...)
 	}
 	if q.Written {
 		out = append(out, th.Text(theme.TextFaint, "An interview question: no simulation state, answer from what you know."))
@@ -311,15 +316,15 @@ func (a App) drillTop() []string {
 
 // drillQuestion is the question, its choices and, once answered, the
 // verdict, whose first line is verdict (-1 before the answer).
-func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
+func (a App) drillQuestion(q model.DrillQuestion) (lines []string, verdict int) {
 	th := a.th
-	w := min(max(a.w-4, 8), maxProse)
-	p := painter{th: th, w: w}
+	w := min(max(a.w-4, 8), layout.MaxProse)
+	p := panels.Painter{Theme: th, Width: w}
 	cp := q.Checkpoint
-	out, result := p.checkpointLines(&cp, w)
+	out, result := p.CheckpointLines(&cp, w)
 	if q.HintShown && q.Hint != "" {
 		out = append(out, "")
-		for _, l := range wrap("Hint: "+q.Hint, w) {
+		for _, l := range cells.Wrap("Hint: "+q.Hint, w) {
 			out = append(out, th.Text(theme.TextFaint, l))
 		}
 	}
@@ -333,10 +338,10 @@ func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
 		}
 		out = append(out, whyNotLines(q, w)...)
 		if q.Ref != "" {
-			out = append(out, wrap("Check it: "+clean(q.Ref), w)...)
+			out = append(out, cells.Wrap("Check it: "+cells.Clean(q.Ref), w)...)
 		}
 		if q.LessonTitle != "" {
-			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+clean(q.LessonTitle)))
+			out = append(out, th.Text(theme.TextFaint, "o opens the lesson: "+cells.Clean(q.LessonTitle)))
 		}
 	}
 	return indentBy(out, 1), verdict
@@ -344,9 +349,9 @@ func (a App) drillQuestion(q DrillQuestion) (lines []string, verdict int) {
 
 // drillResultLines is the end of a drill: the score and the concepts to
 // revisit, each with its lesson.
-func (a App) drillResultLines(r DrillResult) []string {
+func (a App) drillResultLines(r model.DrillResult) []string {
 	th := a.th
-	w := min(max(a.w-4, 8), maxProse)
+	w := min(max(a.w-4, 8), layout.MaxProse)
 	out := []string{th.Text(theme.TextBold, fmt.Sprintf("%d of %d right", r.Right, r.Total))}
 	if r.Hinted > 0 {
 		out = append(out, th.Text(theme.TextFaint, fmt.Sprintf("%d more right after a hint, without the point", r.Hinted)))
@@ -360,14 +365,14 @@ func (a App) drillResultLines(r DrillResult) []string {
 	} else {
 		out = append(out, "Concepts to revisit:")
 		for _, rv := range r.Revisit {
-			line := th.Glyph(theme.Wrong) + " " + clean(rv.Concept)
+			line := th.Glyph(theme.Wrong) + " " + cells.Clean(rv.Concept)
 			if rv.Missed > 1 {
 				line += fmt.Sprintf(" (%d missed)", rv.Missed)
 			}
 			if rv.LessonTitle != "" && rv.LessonTitle != rv.Concept {
-				line += th.Sym.Sep + "lesson: " + clean(rv.LessonTitle)
+				line += th.Sym.Sep + "lesson: " + cells.Clean(rv.LessonTitle)
 			}
-			for i, l := range wrap(line, w) {
+			for i, l := range cells.Wrap(line, w) {
 				if i > 0 {
 					l = "  " + l
 				}
@@ -386,7 +391,7 @@ func (a App) drillResultLines(r DrillResult) []string {
 
 // whyNotLines says, once a question is answered, why each wrong choice is
 // wrong, one line each under the choice's number.
-func whyNotLines(q DrillQuestion, w int) []string {
+func whyNotLines(q model.DrillQuestion, w int) []string {
 	var out []string
 	for k, why := range q.Why {
 		if why == "" {
@@ -395,7 +400,7 @@ func whyNotLines(q DrillQuestion, w int) []string {
 		if len(out) == 0 {
 			out = append(out, "Why not the others:")
 		}
-		for j, l := range wrap(itoa(k+1)+") "+clean(why), max(w-2, 8)) {
+		for j, l := range cells.Wrap(strconv.Itoa(k+1)+") "+cells.Clean(why), max(w-2, 8)) {
 			if j > 0 {
 				l = "   " + l
 			}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -12,10 +14,10 @@ import (
 // messages still in flight. Every state carries its word, so the summary
 // reads the same without colour. The lines are plain text: they are
 // wrapped after they are made, and wrapping escapes a style's codes.
-func stateLines(th *theme.Theme, f *Frame, w int) []string {
+func stateLines(th *theme.Theme, f *model.Frame, w int) []string {
 	var out []string
 	add := func(s string) {
-		for i, l := range wrap(s, max(w-6, 8)) {
+		for i, l := range cells.Wrap(s, max(w-6, 8)) {
 			if i > 0 {
 				l = "    " + l
 			}
@@ -40,8 +42,8 @@ func stateLines(th *theme.Theme, f *Frame, w int) []string {
 	return out
 }
 
-func producerSummary(th *theme.Theme, p *ProducerView) string {
-	parts := []string{"producer " + clean(p.Name)}
+func producerSummary(th *theme.Theme, p *model.ProducerView) string {
+	parts := []string{"producer " + cells.Clean(p.Name)}
 	switch {
 	case p.NotIdempotent:
 		parts = append(parts, "idempotence off")
@@ -51,10 +53,10 @@ func producerSummary(th *theme.Theme, p *ProducerView) string {
 		parts = append(parts, "pid "+strconv.FormatInt(p.ProducerID, 10)+" epoch "+strconv.Itoa(int(p.Epoch)))
 	}
 	if p.TransactionalID != "" {
-		parts = append(parts, "transactional.id "+clean(p.TransactionalID))
+		parts = append(parts, "transactional.id "+cells.Clean(p.TransactionalID))
 	}
 	if p.State != "" {
-		parts = append(parts, clean(p.State))
+		parts = append(parts, cells.Clean(p.State))
 	}
 	switch {
 	case p.Crashed:
@@ -63,15 +65,15 @@ func producerSummary(th *theme.Theme, p *ProducerView) string {
 		parts = append(parts, th.Glyph(theme.Paused)+" paused")
 	}
 	if p.LastError != "" {
-		parts = append(parts, "error "+clean(p.LastError))
+		parts = append(parts, "error "+cells.Clean(p.LastError))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func coordinatorSummary(c *CoordinatorView) string {
-	s := "coordinator of " + clean(c.TxnID) + ": "
+func coordinatorSummary(c *model.CoordinatorView) string {
+	s := "coordinator of " + cells.Clean(c.TxnID) + ": "
 	if st := c.State(); st != "" {
-		s += clean(st)
+		s += cells.Clean(st)
 	} else {
 		s += "no entry"
 	}
@@ -79,14 +81,14 @@ func coordinatorSummary(c *CoordinatorView) string {
 		s += ", pid " + strconv.FormatInt(c.ProducerID, 10) + " epoch " + strconv.Itoa(int(c.Epoch))
 	}
 	if len(c.Partitions) > 0 {
-		s += ", partitions " + clean(strings.Join(c.Partitions, " "))
+		s += ", partitions " + cells.Clean(strings.Join(c.Partitions, " "))
 	}
 	return s
 }
 
 // partitionSummary is a partition's offsets and its last few batches.
-func partitionSummary(p *PartitionView) string {
-	s := clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
+func partitionSummary(p *model.PartitionView) string {
+	s := cells.Clean(p.Name) + ": LEO " + strconv.FormatInt(p.LEO, 10) + ", HW " + strconv.FormatInt(p.HW, 10) +
 		", LSO " + strconv.FormatInt(p.LSO, 10)
 	rows := p.Rows
 	const shown = 4
@@ -106,29 +108,29 @@ func partitionSummary(p *PartitionView) string {
 	return s
 }
 
-func rowSummary(r *LogRow) string {
+func rowSummary(r *model.LogRow) string {
 	at := "@" + r.Offsets() + " "
-	if r.Kind != RowData {
+	if r.Kind != model.RowData {
 		return at + r.Kind.String() + " marker pid " + strconv.FormatInt(r.PID, 10)
 	}
-	s := at + clean(strings.Join(r.Values, ","))
+	s := at + cells.Clean(strings.Join(r.Values, ","))
 	if r.PID >= 0 {
-		s += " (pid " + strconv.FormatInt(r.PID, 10) + " seq " + clean(r.Seqs) + ")"
+		s += " (pid " + strconv.FormatInt(r.PID, 10) + " seq " + cells.Clean(r.Seqs) + ")"
 	}
-	if r.Status != StatusPlain {
+	if r.Status != model.StatusPlain {
 		s += " " + r.Status.String()
 	}
 	return s
 }
 
-func consumerSummary(c *ConsumerView) string {
-	s := "consumer " + clean(c.Name) + " (" + clean(c.Isolation) + ")"
+func consumerSummary(c *model.ConsumerView) string {
+	s := "consumer " + cells.Clean(c.Name) + " (" + cells.Clean(c.Isolation) + ")"
 	if len(c.Records) == 0 {
 		return s + ": nothing read"
 	}
 	var vs []string
 	for _, r := range c.Records {
-		vs = append(vs, clean(r.Value))
+		vs = append(vs, cells.Clean(r.Value))
 	}
 	return s + " read: " + strings.Join(vs, ", ")
 }
@@ -136,7 +138,7 @@ func consumerSummary(c *ConsumerView) string {
 // inFlight names the messages still on the network, oldest first. A
 // broker is named by its role alone: which broker leads what is this
 // simulation's detail, not something an interview asks.
-func inFlight(arrows []Arrow, actors []Actor) string {
+func inFlight(arrows []model.Arrow, actors []model.Actor) string {
 	broker := map[string]bool{}
 	for _, a := range actors {
 		broker[a.Name] = a.Broker
@@ -145,12 +147,12 @@ func inFlight(arrows []Arrow, actors []Actor) string {
 		if broker[n] {
 			return "a broker"
 		}
-		return clean(n)
+		return cells.Clean(n)
 	}
 	var out []string
 	for _, a := range arrows {
-		if a.State == ArrowInFlight {
-			out = append(out, name(a.From)+" -> "+name(a.To)+" "+clean(a.Label))
+		if a.State == model.ArrowInFlight {
+			out = append(out, name(a.From)+" -> "+name(a.To)+" "+cells.Clean(a.Label))
 		}
 	}
 	return strings.Join(out, "; ")

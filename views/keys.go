@@ -1,6 +1,10 @@
 package views
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/eoslab/eoslab/views/theme"
+)
 
 // KeyMap holds the root's keys: the player's controls and the global ones.
 // Every key is a key.Binding, matched with key.Matches; the help bar is made
@@ -54,27 +58,10 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// asciiHelp replaces the non-ASCII arrows in help texts for ASCII mode.
-func asciiHelp(b *key.Binding) {
-	h := b.Help()
-	r := map[string]string{"→": "right", "←": "left", "↑/k": "up/k", "↓/j": "down/j"}
-	if s, ok := r[h.Key]; ok {
-		b.SetHelp(s, h.Desc)
-	}
-}
-
 // ASCII returns the key map with ASCII-only help texts.
 func (k KeyMap) ASCII() KeyMap {
 	for _, b := range []*key.Binding{&k.Next, &k.Back} {
-		asciiHelp(b)
-	}
-	return k
-}
-
-// ASCII returns the pane key map with ASCII-only help texts.
-func (k PaneKeyMap) ASCII() PaneKeyMap {
-	for _, b := range []*key.Binding{&k.Up, &k.Down} {
-		asciiHelp(b)
+		theme.ASCIIHelp(b)
 	}
 	return k
 }

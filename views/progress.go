@@ -1,49 +1,16 @@
 package views
 
-import "github.com/eoslab/eoslab/views/theme"
-
-// Progress keeps the learner's place across runs: which lessons are
-// finished, the step each was left at, the answers given and the drills'
-// scores. main.go passes one kept in a file (views/adapt wraps
-// lessons/progress); nil keeps nothing. The app tells it what happens and
-// asks it where the learner was; it never does I/O itself.
-type Progress interface {
-	// Place is where the learner left a lesson.
-	Place(name string) Place
-	// Last is the lesson played most recently, "" if none: what
-	// "continue" opens.
-	Last() string
-	// Reached records the step the learner is at (0..steps) and the Kafka
-	// major version the lesson plays under (3 or 4; 0 when unknown).
-	Reached(name string, step, steps, kafka int)
-	// Answered records a checkpoint answer at a step.
-	Answered(name string, step, choice int, right bool)
-	// DrillDone records a finished drill.
-	DrillDone(r DrillResult)
-	// Notice is a problem to tell the learner about once (a file moved
-	// aside, a directory that cannot be written), or "".
-	Notice() string
-}
-
-// Place is the learner's place in one lesson.
-type Place struct {
-	// At is the step the learner was at: 0 before the first, or the
-	// lesson's length at its end.
-	At       int
-	Finished bool
-	// Kafka is the version the lesson was played under, 0 when unknown.
-	Kafka int
-	// Answers are the choices given, by step, which replay the lesson's
-	// checkpoints up to At when it is opened again.
-	Answers map[int]int
-}
+import (
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/theme"
+)
 
 // withPlaces fills the list's marks from the kept progress.
-func withPlaces(list []LessonInfo, p Progress) []LessonInfo {
+func withPlaces(list []model.LessonInfo, p model.Progress) []model.LessonInfo {
 	if p == nil {
 		return list
 	}
-	out := make([]LessonInfo, len(list))
+	out := make([]model.LessonInfo, len(list))
 	for i, li := range list {
 		pl := p.Place(li.Name)
 		li.Finished = li.Finished || pl.Finished
@@ -64,7 +31,7 @@ func withPlaces(list []LessonInfo, p Progress) []LessonInfo {
 // its checkpoints on the way with the answers kept. It stops early where an
 // answer is missing (the lesson changed since): the learner answers there.
 // A lesson left at its end opens at its start.
-func resume(s Session, pl Place, asked int) {
+func resume(s model.Session, pl model.Place, asked int) {
 	if pl.At <= 0 || pl.At >= s.Len() {
 		return
 	}
@@ -87,8 +54,8 @@ func resume(s Session, pl Place, asked int) {
 
 // switchKafka puts a session that can switch under Kafka k (3 or 4); 0,
 // or the version it plays already, leaves it as it is.
-func switchKafka(s Session, k int) {
-	if sw, ok := s.(KafkaSwitcher); ok && k != 0 && s.Frame().Kafka != k {
+func switchKafka(s model.Session, k int) {
+	if sw, ok := s.(model.KafkaSwitcher); ok && k != 0 && s.Frame().Kafka != k {
 		sw.SwitchKafka(k)
 	}
 }

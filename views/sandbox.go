@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -8,6 +9,10 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -23,35 +28,37 @@ type Sandbox struct {
 	th      *theme.Theme
 	keys    SandboxKeyMap
 	help    help.Model
-	presets []SandboxPreset
-	open    func(name string) (SandboxSession, error)
-	sess    SandboxSession
+	presets []model.SandboxPreset
+	open    func(name string) (model.SandboxSession, error)
+	sess    model.SandboxSession
 	w, h    int
-	// picking: the preset picker is shown; pick is its cursor.
-	picking bool
-	pick    int
+	// mode is what the keys do now; pick is the preset picker's cursor.
+	mode sandboxMode
+	pick int
 
 	// What the session said after the last action, read once per action.
-	frame    Frame
-	waiting  []WaitItem
-	monitors []Monitor
-	guards   []Safeguard
+	frame    model.Frame
+	waiting  []model.WaitItem
+	monitors []model.Monitor
+	guards   []model.Safeguard
 	// bar is the safeguards bar drawn for guards at this size (barLines),
 	// drawn again only when either changes: rects and View read it on
 	// every key.
 	bar      []string
-	clients  []SandboxClient
-	branches []BranchInfo
+	clients  []model.SandboxClient
+	branches []model.BranchInfo
 
 	sel    int // the selected waiting item
 	client int // the client the call keys act on
-	right  PanelID
-	panes  [numPanels]Pane
-	list   Pane // the waiting list
-	mons   Pane // the monitors
-	cause  Pane // the cause chain of a broken monitor
-	over   Pane // help, branches
-	cache  *drawCache
+	right  layout.PanelID
+	panes  [layout.NumPanels]pane.Model
+	list   pane.Model // the waiting list
+	mons   pane.Model // the monitors
+	cause  pane.Model // the cause chain of a broken monitor
+	over   pane.Model // help, branches
+	cache  *panels.Cache
+	// helpDrawn is the help bar last drawn.
+	helpDrawn *helpMemo
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
 	shown string
@@ -63,26 +70,41 @@ type Sandbox struct {
 		lines []string
 	}
 	dismissed map[string]bool
-	// target is set after c or r: the next key picks what crashes or
-	// restarts.
-	target OpKind
-	aiming bool
-	// overlay: 0 none, 1 help, 2 branches.
-	overlay int
+	// target is set after c or r (modeAiming): the next key picks what
+	// crashes or restarts.
+	target model.OpKind
 
-	prompting bool
-	input     textinput.Model
-	hist      []string
-	histAt    int
-	perr      string
+	input  textinput.Model
+	hist   []string
+	histAt int
+	perr   string
 
 	flash     string
 	flashKind theme.Kind
-	// Done is set when the learner leaves the sandbox (q); App goes home.
-	Done bool
-	// standalone: q quits the program instead of going home.
-	standalone bool
+	// left is set by the key that leaves the sandbox (q), until Step
+	// reports it.
+	left bool
 }
+
+// sandboxMode is what the sandbox's keys do now: one mode at a time.
+type sandboxMode uint8
+
+// Sandbox modes.
+const (
+	modeActing    sandboxMode = iota // the action keys act on the session
+	modePicking                      // the preset picker is shown
+	modePrompting                    // the command prompt takes the keys
+	modeAiming                       // after c or r: the next key picks what crashes or restarts
+	modeHelp                         // the help overlay is open
+	modeBranches                     // the branches overlay is open
+)
+
+func (m sandboxMode) String() string {
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches"}[m]
+}
+
+// overlay reports whether an overlay (help, branches) covers the screen.
+func (m sandboxMode) overlay() bool { return m == modeHelp || m == modeBranches }
 
 // SandboxSavedMsg reports a save: the file written, or why not.
 type SandboxSavedMsg struct {
@@ -92,17 +114,17 @@ type SandboxSavedMsg struct {
 
 // NewSandbox builds the sandbox. With sess nil it opens on the preset
 // picker, using open to start the chosen preset.
-func NewSandbox(presets []SandboxPreset, open func(name string) (SandboxSession, error), sess SandboxSession, opts Options) Sandbox {
+func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
-		right: PanelTimeline, cache: newDrawCache(), dismissed: map[string]bool{}, standalone: true}
+		right: layout.PanelTimeline, cache: panels.NewCache(), helpDrawn: &helpMemo{}, dismissed: map[string]bool{}}
 	if opts.ASCII {
 		s.keys = s.keys.ascii()
 	}
 	for i := range s.panes {
-		s.panes[i] = NewPane(th)
+		s.panes[i] = pane.New(th)
 	}
-	s.list, s.mons, s.cause, s.over = NewPane(th), NewPane(th), NewPane(th), NewTextPane(th)
+	s.list, s.mons, s.cause, s.over = pane.New(th), pane.New(th), pane.New(th), pane.NewText(th)
 	s.input = textinput.New()
 	s.input.Prompt = ": "
 	s.input.ShowSuggestions = true
@@ -116,24 +138,42 @@ func NewSandbox(presets []SandboxPreset, open func(name string) (SandboxSession,
 		s.sess = sess
 		s.refresh()
 	} else {
-		s.picking = true
+		s.mode = modePicking
 	}
 	return s
 }
 
 // Session is the session being played, or nil in the picker.
-func (s Sandbox) Session() SandboxSession { return s.sess }
+func (s Sandbox) Session() model.SandboxSession { return s.sess }
 
 // Init implements tea.Model.
 func (s Sandbox) Init() tea.Cmd { return nil }
 
-// Update implements tea.Model.
+// SandboxLeftMsg is what the sandbox reports up when the learner leaves it
+// (q, or esc in the preset picker).
+type SandboxLeftMsg struct{}
+
+// Update implements tea.Model, for the sandbox as a program of its own
+// (eoslab sandbox): leaving it quits.
 func (s Sandbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := s.update(msg)
-	if s.Done && s.standalone {
+	s, cmd, out := s.Step(msg)
+	if _, ok := out.(SandboxLeftMsg); ok {
 		return s, tea.Quit
 	}
 	return s, cmd
+}
+
+// Step is Update for a parent that holds the sandbox as a screen: besides
+// the sandbox and its command, it returns what the sandbox reports up
+// (SandboxLeftMsg, or nil), at once, so that the key after q already goes
+// to the parent's screen.
+func (s Sandbox) Step(msg tea.Msg) (Sandbox, tea.Cmd, tea.Msg) {
+	cmd := s.update(msg)
+	if s.left {
+		s.left = false
+		return s, cmd, SandboxLeftMsg{}
+	}
+	return s, cmd, nil
 }
 
 func (s *Sandbox) update(msg tea.Msg) tea.Cmd {
@@ -168,19 +208,19 @@ func is(km tea.KeyMsg, b key.Binding) bool { return key.Matches(km, b) }
 
 func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	if km.Type == tea.KeyCtrlC {
-		s.Done = true
+		s.left = true
 		return nil
 	}
 	switch {
-	case s.picking:
+	case s.mode == modePicking:
 		s.pickKey(km)
 		return nil
-	case s.prompting:
+	case s.mode == modePrompting:
 		return s.promptKey(km)
-	case s.aiming:
+	case s.mode == modeAiming:
 		s.aimKey(km)
 		return nil
-	case s.overlay != 0:
+	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
 	}
@@ -188,15 +228,15 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	k := s.keys
 	switch {
 	case is(km, k.Quit):
-		s.Done = true
+		s.left = true
 	case is(km, k.Help):
-		s.overlay = 1
+		s.mode = modeHelp
 		s.layout()
 	case is(km, k.Branches):
-		s.overlay = 2
+		s.mode = modeBranches
 		s.layout()
 	case is(km, k.Prompt):
-		s.prompting, s.perr = true, ""
+		s.mode, s.perr = modePrompting, ""
 		s.input.SetValue("")
 		s.histAt = len(s.hist)
 		s.input.Focus()
@@ -214,17 +254,17 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	case is(km, k.Deliver):
 		if it, ok := s.selected(); ok {
 			if it.Timer {
-				s.do(Op{Kind: OpAdvance, Ms: max(it.In, 1)})
+				s.do(model.Op{Kind: model.OpAdvance, Ms: max(it.In, 1)})
 			} else {
-				s.do(Op{Kind: OpDeliver, Msg: it.ID})
+				s.do(model.Op{Kind: model.OpDeliver, Msg: it.ID})
 			}
 		}
 	case is(km, k.Drop), is(km, k.Duplicate), is(km, k.Delay), is(km, k.Reorder):
 		s.fault(km)
 	case is(km, k.Step):
-		s.do(Op{Kind: OpStep})
+		s.do(model.Op{Kind: model.OpStep})
 	case is(km, k.Run):
-		s.do(Op{Kind: OpRun})
+		s.do(model.Op{Kind: model.OpRun})
 	case is(km, k.Back):
 		s.seek(s.sess.Pos() - 1)
 	case is(km, k.Forward):
@@ -234,18 +274,18 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	case is(km, k.Last):
 		s.seek(s.sess.Len())
 	case is(km, k.Crash), is(km, k.Restart):
-		s.target = OpCrash
+		s.target = model.OpCrash
 		if is(km, k.Restart) {
-			s.target = OpRestart
+			s.target = model.OpRestart
 		}
-		s.aiming = true
-		s.say(theme.Accent, s.target.verb()+" what? 1-"+itoa(s.brokers())+" a broker, k the coordinator, "+
+		s.mode = modeAiming
+		s.say(theme.Accent, verb(s.target)+" what? 1-"+strconv.Itoa(s.brokers())+" a broker, k the coordinator, "+
 			"c the client "+s.clientName()+", esc nothing")
 	case is(km, k.Pause):
 		if c, ok := s.current(); ok {
-			op := Op{Kind: OpPause, Client: c.Name}
+			op := model.Op{Kind: model.OpPause, Client: c.Name}
 			if c.Paused {
-				op.Kind = OpResume
+				op.Kind = model.OpResume
 			}
 			s.do(op)
 		}
@@ -262,7 +302,7 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		is(km, k.Abort), is(km, k.Poll), is(km, k.Process):
 		s.call(km)
 	case is(km, k.Guard):
-		s.toggle(SafeguardID(km.Runes[0] - '1'))
+		s.toggle(model.SafeguardID(km.Runes[0] - '1'))
 	case is(km, k.Save):
 		return s.save()
 	case is(km, k.Dismiss):
@@ -283,16 +323,12 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		if s.shown != "" {
 			p = &s.cause
 		}
-		up := tea.KeyMsg{Type: tea.KeyPgUp}
-		if is(km, k.ScrollDown) {
-			up = tea.KeyMsg{Type: tea.KeyPgDown}
-		}
-		*p, _ = p.Update(up)
+		p.ScrollPage(is(km, k.ScrollDown))
 	}
 	return nil
 }
 
-func dismissKey(m Monitor) string {
+func dismissKey(m model.Monitor) string {
 	if len(m.Cause) == 0 {
 		return m.Name
 	}
@@ -302,8 +338,8 @@ func dismissKey(m Monitor) string {
 // nextPanel is the panel tab shows next on the right: the Timeline, the
 // Events, then the state panels. On a wide screen the Timeline is always
 // shown and tab cycles the other side.
-func (s *Sandbox) nextPanel() PanelID {
-	order := []PanelID{PanelTimeline, PanelEvents, PanelPartitions, PanelProducers, PanelCoordinator, PanelConsumers}
+func (s *Sandbox) nextPanel() layout.PanelID {
+	order := []layout.PanelID{layout.PanelTimeline, layout.PanelEvents, layout.PanelPartitions, layout.PanelProducers, layout.PanelCoordinator, layout.PanelConsumers}
 	cur := s.right
 	if s.wide() {
 		order, cur = order[1:], s.sidePanel()
@@ -318,16 +354,16 @@ func (s *Sandbox) nextPanel() PanelID {
 
 func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 	switch {
-	case km.Type == tea.KeyEsc, is(km, s.keys.Help) && s.overlay == 1, is(km, s.keys.Branches) && s.overlay == 2, is(km, s.keys.Quit):
-		s.overlay = 0
+	case km.Type == tea.KeyEsc, is(km, s.keys.Help) && s.mode == modeHelp, is(km, s.keys.Branches) && s.mode == modeBranches, is(km, s.keys.Quit):
+		s.mode = modeActing
 		s.layout()
-	case s.overlay == 2 && len(km.Runes) == 1 && km.Runes[0] >= '1' && km.Runes[0] <= '9':
+	case s.mode == modeBranches && len(km.Runes) == 1 && km.Runes[0] >= '1' && km.Runes[0] <= '9':
 		i := int(km.Runes[0] - '1')
 		if err := s.sess.Switch(i); err != nil {
 			s.say(theme.Violated, err.Error())
 		} else {
-			s.overlay = 0
-			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+itoa(s.sess.Pos()))
+			s.mode = modeActing
+			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+strconv.Itoa(s.sess.Pos()))
 		}
 		s.refresh()
 	default:
@@ -339,7 +375,7 @@ func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 func (s *Sandbox) pickKey(km tea.KeyMsg) {
 	switch {
 	case is(km, s.keys.Quit), km.Type == tea.KeyEsc:
-		s.Done = true
+		s.left = true
 	case is(km, s.keys.Up):
 		s.pick = max(s.pick-1, 0)
 	case is(km, s.keys.Down):
@@ -360,7 +396,7 @@ func (s *Sandbox) openPreset(i int) {
 		s.say(theme.Violated, err.Error())
 		return
 	}
-	s.sess, s.picking = sess, false
+	s.sess, s.mode = sess, modeActing
 	s.say(theme.Accent, "the world waits for you: s sends, n steps, : any scenario line, ? every key")
 	s.refresh()
 }
@@ -409,7 +445,7 @@ func (s Sandbox) CauseShown() string { return s.shown }
 // Prompt reports whether the prompt is open, its line, its inline error
 // and the suggestions it offers for the line.
 func (s Sandbox) Prompt() (open bool, line, err string, suggestions []string) {
-	return s.prompting, s.input.Value(), s.perr, s.input.MatchedSuggestions()
+	return s.mode == modePrompting, s.input.Value(), s.perr, s.input.MatchedSuggestions()
 }
 
 // Selected is the index of the selected waiting item.

@@ -1,16 +1,20 @@
 package views
 
 import (
+	"strconv"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
 // What the sandbox keys do: each action is one Op for the session.
 
-func (k OpKind) verb() string {
-	if k == OpRestart {
+// verb is the word the aiming prompt uses for a broker fault.
+func verb(k model.OpKind) string {
+	if k == model.OpRestart {
 		return "restart"
 	}
 	return "crash"
@@ -23,11 +27,11 @@ func (s *Sandbox) brokers() int {
 	return s.sess.Brokers()
 }
 
-func (s *Sandbox) current() (SandboxClient, bool) {
+func (s *Sandbox) current() (model.SandboxClient, bool) {
 	if s.client < len(s.clients) {
 		return s.clients[s.client], true
 	}
-	return SandboxClient{}, false
+	return model.SandboxClient{}, false
 }
 
 func (s *Sandbox) clientName() string {
@@ -37,12 +41,12 @@ func (s *Sandbox) clientName() string {
 	return "(none)"
 }
 
-func (s *Sandbox) selected() (WaitItem, bool) {
+func (s *Sandbox) selected() (model.WaitItem, bool) {
 	if s.sel < len(s.waiting) {
 		return s.waiting[s.sel], true
 	}
 	s.say(theme.Muted, "nothing is waiting: send something (s) or step (n)")
-	return WaitItem{}, false
+	return model.WaitItem{}, false
 }
 
 // fault drops, duplicates, delays or reorders the selected message.
@@ -58,15 +62,15 @@ func (s *Sandbox) fault(km tea.KeyMsg) {
 	k := s.keys
 	switch {
 	case is(km, k.Drop):
-		s.do(Op{Kind: OpDrop, Msg: it.ID})
+		s.do(model.Op{Kind: model.OpDrop, Msg: it.ID})
 	case is(km, k.Duplicate):
-		s.do(Op{Kind: OpDuplicate, Msg: it.ID})
+		s.do(model.Op{Kind: model.OpDuplicate, Msg: it.ID})
 	case is(km, k.Delay):
-		s.do(Op{Kind: OpDelay, Msg: it.ID, Ms: 5000})
+		s.do(model.Op{Kind: model.OpDelay, Msg: it.ID, Ms: 5000})
 	case is(km, k.Reorder):
 		for _, o := range s.waiting[s.sel+1:] {
 			if !o.Timer {
-				s.do(Op{Kind: OpReorder, Msg: it.ID, Other: o.ID})
+				s.do(model.Op{Kind: model.OpReorder, Msg: it.ID, Other: o.ID})
 				return
 			}
 		}
@@ -84,20 +88,20 @@ func (s *Sandbox) call(km tea.KeyMsg) {
 	k := s.keys
 	calls := []struct {
 		b key.Binding
-		c ClientCall
-	}{{k.Init, CallInit}, {k.Begin, CallBegin}, {k.Send, CallSend}, {k.SendOffsets, CallSendOffsets},
-		{k.Commit, CallCommit}, {k.Abort, CallAbort}, {k.Poll, CallPoll}, {k.Process, CallProcess}}
+		c model.ClientCall
+	}{{k.Init, model.CallInit}, {k.Begin, model.CallBegin}, {k.Send, model.CallSend}, {k.SendOffsets, model.CallSendOffsets},
+		{k.Commit, model.CallCommit}, {k.Abort, model.CallAbort}, {k.Poll, model.CallPoll}, {k.Process, model.CallProcess}}
 	for _, x := range calls {
 		if is(km, x.b) {
-			s.do(Op{Kind: OpCall, Client: c.Name, Call: x.c})
+			s.do(model.Op{Kind: model.OpCall, Client: c.Name, Call: x.c})
 			return
 		}
 	}
 }
 
 func (s *Sandbox) aimKey(km tea.KeyMsg) {
-	s.aiming = false
-	op := Op{Kind: s.target}
+	s.mode = modeActing
+	op := model.Op{Kind: s.target}
 	switch r := km.String(); {
 	case km.Type == tea.KeyEsc:
 		s.flash = ""
@@ -109,18 +113,18 @@ func (s *Sandbox) aimKey(km tea.KeyMsg) {
 	case len(r) == 1 && r[0] >= '1' && r[0] <= '9':
 		op.Broker = int(r[0] - '0')
 		if op.Broker > s.brokers() {
-			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+itoa(s.brokers()))
+			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+strconv.Itoa(s.brokers()))
 			return
 		}
 	default:
-		s.say(theme.Muted, s.target.verb()+" cancelled: "+r+" is not 1-"+itoa(s.brokers())+", k or c")
+		s.say(theme.Muted, verb(s.target)+" cancelled: "+r+" is not 1-"+strconv.Itoa(s.brokers())+", k or c")
 		return
 	}
 	s.do(op)
 }
 
 // do applies one op and shows its line.
-func (s *Sandbox) do(op Op) {
+func (s *Sandbox) do(op model.Op) {
 	before := len(s.branches)
 	line, err := s.sess.Do(op)
 	if err != nil {
@@ -151,7 +155,7 @@ func (s *Sandbox) seek(k int) {
 	s.refresh()
 }
 
-func (s *Sandbox) toggle(id SafeguardID) {
+func (s *Sandbox) toggle(id model.SafeguardID) {
 	msg, err := s.sess.Toggle(id)
 	if err != nil {
 		s.say(theme.Violated, err.Error())

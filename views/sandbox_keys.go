@@ -1,6 +1,10 @@
 package views
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/eoslab/eoslab/views/theme"
+)
 
 // SandboxKeyMap holds the sandbox's keys. Every action key makes one typed
 // action (Op), which the session turns into one line of scenario text.
@@ -76,7 +80,7 @@ func DefaultSandboxKeyMap() SandboxKeyMap {
 // ascii returns the key map with ASCII-only help texts.
 func (k SandboxKeyMap) ascii() SandboxKeyMap {
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Back, &k.Forward} {
-		asciiHelp(b)
+		theme.ASCIIHelp(b)
 	}
 	k.Crash.SetHelp("c", "crash...")
 	k.Restart.SetHelp("r", "restart...")

@@ -18,14 +18,14 @@ import (
 func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
 	switch km.Type {
 	case tea.KeyEsc:
-		s.prompting = false
+		s.mode = modeActing
 		s.input.Blur()
 		s.layout()
 		return nil
 	case tea.KeyEnter:
 		line := strings.TrimSpace(s.input.Value())
 		if line == "" {
-			s.prompting = false
+			s.mode = modeActing
 			s.layout()
 			return nil
 		}
@@ -39,7 +39,7 @@ func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
 			s.perr = oneLine(err.Error())
 			return nil
 		}
-		s.prompting, s.perr = false, ""
+		s.mode, s.perr = modeActing, ""
 		s.input.SetValue("")
 		s.refresh()
 		if len(s.branches) > before {

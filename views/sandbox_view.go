@@ -6,6 +6,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -22,7 +27,7 @@ const (
 
 // sbRects is where every part of the sandbox goes for one size.
 type sbRects struct {
-	header, bar, list, mons, main, side, cause, status, help, body Rect
+	header, bar, list, mons, main, side, cause, status, help, body layout.Rect
 }
 
 // wide reports whether the Timeline and a second panel fit side by side.
@@ -43,7 +48,7 @@ func (s *Sandbox) barLines() []string {
 		if !g.On {
 			st = th.Mark(theme.Violated, "OFF")
 		}
-		label := clean(g.Key) + "=" + clean(g.Value)
+		label := cells.Clean(g.Key) + "=" + cells.Clean(g.Value)
 		if !s.wide() {
 			label = compactGuard(g)
 		}
@@ -59,26 +64,26 @@ func (s *Sandbox) barLines() []string {
 	if !s.wide() {
 		items = append(items, th.Text(theme.TextFaint, "*not a Kafka setting"))
 	}
-	p := painter{th: th, w: s.w - 1}
+	p := panels.Painter{Theme: th, Width: s.w - 1}
 	lead := th.Text(theme.TextBold, " Safeguards ")
-	lines := p.flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
+	lines := p.Flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
 	return lines
 }
 
 // compactGuard is a switch's label on a narrow screen: the value where it
 // says more than on or off, and a star on the teaching-only switches.
-func compactGuard(g Safeguard) string {
+func compactGuard(g model.Safeguard) string {
 	switch g.ID {
-	case GuardIdempotence:
+	case model.GuardIdempotence:
 		return "idempotence"
-	case GuardIsolation, GuardOffsets:
-		if g.ID == GuardOffsets {
-			return "offsets=" + clean(g.Value)
+	case model.GuardIsolation, model.GuardOffsets:
+		if g.ID == model.GuardOffsets {
+			return "offsets=" + cells.Clean(g.Value)
 		}
-		return clean(g.Value)
-	case GuardDedup:
+		return cells.Clean(g.Value)
+	case model.GuardDedup:
 		return "dedup*"
-	case GuardFencing:
+	case model.GuardFencing:
 		return "fencing*"
 	}
 	return "LSO*"
@@ -87,57 +92,57 @@ func compactGuard(g Safeguard) string {
 func (s *Sandbox) rects() sbRects {
 	var r sbRects
 	bar := len(s.bar)
-	r.header = Rect{0, 0, s.w, 1}
-	r.bar = Rect{0, 1, s.w, bar}
-	r.status = Rect{0, s.h - 2, s.w, 1}
-	r.help = Rect{0, s.h - 1, s.w, 1}
+	r.header = layout.Rect{X: 0, Y: 0, W: s.w, H: 1}
+	r.bar = layout.Rect{X: 0, Y: 1, W: s.w, H: bar}
+	r.status = layout.Rect{X: 0, Y: s.h - 2, W: s.w, H: 1}
+	r.help = layout.Rect{X: 0, Y: s.h - 1, W: s.w, H: 1}
 	top := 1 + bar
 	bodyH := max(s.h-top-2, 0)
-	r.body = Rect{0, top, s.w, bodyH}
-	left := clamp(s.w*2/5, 25, 60)
+	r.body = layout.Rect{X: 0, Y: top, W: s.w, H: bodyH}
+	left := max(25, min(s.w*2/5, 60))
 	monH := min(len(s.monitors)+2, bodyH/2+1)
-	r.list = Rect{0, top, left, bodyH - monH}
-	r.mons = Rect{0, top + bodyH - monH, left, monH}
+	r.list = layout.Rect{X: 0, Y: top, W: left, H: bodyH - monH}
+	r.mons = layout.Rect{X: 0, Y: top + bodyH - monH, W: left, H: monH}
 	rw := s.w - left
 	causeH := 0
 	if s.shown != "" {
 		causeH = min(s.causeLen(rw-4)+2, bodyH/2)
 	}
 	mainH := bodyH - causeH
-	r.cause = Rect{left, top + mainH, rw, causeH}
+	r.cause = layout.Rect{X: left, Y: top + mainH, W: rw, H: causeH}
 	if s.wide() {
 		mw := rw * 3 / 5
-		r.main = Rect{left, top, mw, mainH}
-		r.side = Rect{left + mw, top, rw - mw, mainH}
+		r.main = layout.Rect{X: left, Y: top, W: mw, H: mainH}
+		r.side = layout.Rect{X: left + mw, Y: top, W: rw - mw, H: mainH}
 	} else {
-		r.main = Rect{left, top, rw, mainH}
+		r.main = layout.Rect{X: left, Y: top, W: rw, H: mainH}
 	}
 	return r
 }
 
 // mainPanel and sidePanel are the panels on the right: on a wide screen
 // the Timeline and the one tab picks, else the one tab picks.
-func (s *Sandbox) mainPanel() PanelID {
+func (s *Sandbox) mainPanel() layout.PanelID {
 	if s.wide() {
-		return PanelTimeline
+		return layout.PanelTimeline
 	}
 	return s.right
 }
 
-func (s *Sandbox) sidePanel() PanelID {
-	if s.right == PanelTimeline {
-		return PanelEvents
+func (s *Sandbox) sidePanel() layout.PanelID {
+	if s.right == layout.PanelTimeline {
+		return layout.PanelEvents
 	}
 	return s.right
 }
 
-var panelBuilders = [numPanels]func(*Frame, painter) ([]string, Content, Range){
-	PanelProducers:   producersContent,
-	PanelPartitions:  partitionsContent,
-	PanelCoordinator: coordinatorContent,
-	PanelConsumers:   consumersContent,
-	PanelTimeline:    timelineContent,
-	PanelEvents:      eventsContent,
+var panelBuilders = [layout.NumPanels]func(*model.Frame, panels.Painter) ([]string, content.Content, content.Range){
+	layout.PanelProducers:   panels.Producers,
+	layout.PanelPartitions:  panels.Partitions,
+	layout.PanelCoordinator: panels.Coordinator,
+	layout.PanelConsumers:   panels.Consumers,
+	layout.PanelTimeline:    panels.Timeline,
+	layout.PanelEvents:      panels.Events,
 }
 
 // layout sizes the panes and fills them from the values read by refresh.
@@ -153,25 +158,25 @@ func (s *Sandbox) layout() {
 	s.fillList()
 	s.fillMonitors(r.mons)
 	s.fillCause(r.cause)
-	if s.overlay != 0 {
+	if s.mode.overlay() {
 		s.fillOverlay(r.body)
 	}
 }
 
-func (s *Sandbox) fillPanel(id PanelID, rc Rect) {
+func (s *Sandbox) fillPanel(id layout.PanelID, rc layout.Rect) {
 	f := &s.frame
-	k := panelDrawKey{frame: f.Key, w: max(rc.W-3, 0)}
-	d := s.cache.draw(id, k, f, s.th, panelBuilders[id])
+	k := panels.DrawKey{Frame: f.Key, Width: max(rc.W-3, 0)}
+	d := s.cache.Draw(id, k, f, s.th, panelBuilders[id])
 	p := &s.panes[id]
 	p.SetSize(rc.W, rc.H)
 	title := s.th.Text(theme.TextTitle, id.String())
 	if !s.wide() {
 		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
-	} else if id != PanelTimeline {
+	} else if id != layout.PanelTimeline {
 		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
 	}
 	p.SetTitle(title)
-	p.SetContent(d.head, d.body, d.anchor)
+	p.SetContent(d.Head, d.Body, d.Anchor)
 }
 
 // fillList draws the waiting list: the selected item in full, the others
@@ -186,7 +191,7 @@ func (s *Sandbox) fillList() {
 	var lines []string
 	sel := 0
 	for i, it := range s.waiting {
-		text := it.Kind + " " + clean(it.Text)
+		text := it.Kind + " " + cells.Clean(it.Text)
 		if !it.Timer {
 			text = "m" + strconv.FormatInt(it.ID, 10) + " " + text
 		} else {
@@ -195,7 +200,7 @@ func (s *Sandbox) fillList() {
 		due := th.Text(theme.TextFaint, " (in "+strconv.FormatInt(it.In, 10)+" ms)")
 		if i == s.sel {
 			sel = len(lines)
-			for j, l := range wrap(text, w-2) {
+			for j, l := range cells.Wrap(text, w-2) {
 				lead := "  "
 				if j == 0 {
 					lead = th.Text(theme.TextAccent, s.th.Sym.Cursor) + " "
@@ -205,32 +210,32 @@ func (s *Sandbox) fillList() {
 			lines[len(lines)-1] += due
 			continue
 		}
-		lines = append(lines, "  "+fit(text, w-2, th.Sym.Ellipsis))
+		lines = append(lines, "  "+cells.Fit(text, w-2, th.Sym.Ellipsis))
 	}
 	if len(lines) == 0 {
-		lines = wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
+		lines = cells.Wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
 		for i := range lines {
 			lines[i] = th.Text(theme.TextFaint, lines[i])
 		}
 	}
 	s.list.SetSize(r.W, r.H)
 	s.list.SetFocused(true)
-	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+itoa(len(s.waiting))+"  enter delivers, x drops"))
-	s.list.SetContent(nil, textLines(lines), Range{sel, sel})
+	s.list.SetTitle(th.Text(theme.TextFocusTitle, "Waiting") + th.Text(theme.TextFaint, " "+strconv.Itoa(len(s.waiting))+"  enter delivers, x drops"))
+	s.list.SetContent(nil, content.Lines(lines), content.Range{From: sel, To: sel})
 }
 
-func (s *Sandbox) fillMonitors(r Rect) {
+func (s *Sandbox) fillMonitors(r layout.Rect) {
 	th := s.th
 	var lines []string
 	broken := 0
 	for _, m := range s.monitors {
 		// Borders and margin take 3 cells, the glyph and a space more,
 		// and "BROKEN " 7.
-		text, room := m.Sentence, r.W-4-width(th.Glyph(theme.Committed))
+		text, room := m.Sentence, r.W-4-cells.Width(th.Glyph(theme.Committed))
 		if !m.Holds {
-			room = r.W - 4 - width(th.Glyph(theme.Violated)) - 7
+			room = r.W - 4 - cells.Width(th.Glyph(theme.Violated)) - 7
 		}
-		if width(text) > room && m.Short != "" {
+		if cells.Width(text) > room && m.Short != "" {
 			text = m.Short
 		}
 		if m.Holds {
@@ -241,12 +246,12 @@ func (s *Sandbox) fillMonitors(r Rect) {
 		lines = append(lines, th.Mark(theme.Violated, "BROKEN "+text))
 	}
 	s.mons.SetSize(r.W, r.H)
-	title := th.Text(theme.TextTitle, "Guarantees") + th.Text(theme.TextFaint, " "+itoa(len(s.monitors)-broken)+" hold")
+	title := th.Text(theme.TextTitle, "Guarantees") + th.Text(theme.TextFaint, " "+strconv.Itoa(len(s.monitors)-broken)+" hold")
 	if broken > 0 {
-		title += " " + th.Render(theme.Violated, itoa(broken)+" broken")
+		title += " " + th.Render(theme.Violated, strconv.Itoa(broken)+" broken")
 	}
 	s.mons.SetTitle(title)
-	s.mons.SetContent(nil, textLines(lines), noRange)
+	s.mons.SetContent(nil, content.Lines(lines), content.NoRange)
 }
 
 // causeLines is the cause chain on screen, wrapped to w.
@@ -267,11 +272,11 @@ func (s *Sandbox) wrapCause(w int) []string {
 		var out []string
 		for i, c := range m.Cause {
 			lead := strconv.Itoa(i+1) + ". "
-			for j, l := range wrap(clean(c), max(w-len(lead), 8)) {
+			for j, l := range cells.Wrap(cells.Clean(c), max(w-len(lead), 8)) {
 				if j == 0 {
 					out = append(out, s.th.Text(theme.TextAccent, lead)+l)
 				} else {
-					out = append(out, repeat(" ", len(lead))+l)
+					out = append(out, cells.Repeat(" ", len(lead))+l)
 				}
 			}
 		}
@@ -282,7 +287,7 @@ func (s *Sandbox) wrapCause(w int) []string {
 
 func (s *Sandbox) causeLen(w int) int { return len(s.causeLines(w)) }
 
-func (s *Sandbox) fillCause(r Rect) {
+func (s *Sandbox) fillCause(r layout.Rect) {
 	if s.shown == "" {
 		return
 	}
@@ -295,25 +300,25 @@ func (s *Sandbox) fillCause(r Rect) {
 	s.cause.SetSize(r.W, r.H)
 	s.cause.SetFocused(true)
 	s.cause.SetTitle(s.th.Mark(theme.Violated, "Why \""+sentence+"\" broke") + s.th.Text(theme.TextFaint, "  esc dismisses; ! marks it on the Timeline"))
-	s.cause.SetContent(nil, textLines(s.causeLines(max(r.W-4, 10))), noRange)
+	s.cause.SetContent(nil, content.Lines(s.causeLines(max(r.W-4, 10))), content.NoRange)
 }
 
-func (s *Sandbox) fillOverlay(r Rect) {
-	p := painter{th: s.th, w: max(r.W-4, 0), cache: s.cache}
+func (s *Sandbox) fillOverlay(r layout.Rect) {
+	p := panels.Painter{Theme: s.th, Width: max(r.W-4, 0), Cache: s.cache}
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
 	var lines []string
-	if s.overlay == 2 {
+	if s.mode == modeBranches {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
 		for i, b := range s.branches {
-			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + itoa(b.Len) + " action(s)"
+			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + strconv.Itoa(b.Len) + " action(s)"
 			if b.Parent >= 0 && b.At > 0 {
-				l += ", from " + s.branches[b.Parent].Name + " at step " + itoa(b.At)
+				l += ", from " + s.branches[b.Parent].Name + " at step " + strconv.Itoa(b.At)
 			} else if b.Parent >= 0 {
 				l += ", " + s.branches[b.Parent].Name + "'s actions played again"
 			}
 			if i == s.sess.Branch() {
-				l = s.th.Text(theme.TextAccent, s.th.Sym.Cursor) + " " + s.th.Text(theme.TextBold, l) + "  (you are here, step " + itoa(s.sess.Pos()) + ")"
+				l = s.th.Text(theme.TextAccent, s.th.Sym.Cursor) + " " + s.th.Text(theme.TextBold, l) + "  (you are here, step " + strconv.Itoa(s.sess.Pos()) + ")"
 			} else {
 				l = "  " + l
 			}
@@ -322,25 +327,25 @@ func (s *Sandbox) fillOverlay(r Rect) {
 		lines = append(lines, "", s.th.Text(theme.TextFaint, "Going back (←) and then acting starts a new branch; the old one stays here."))
 	} else {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Sandbox help") + s.th.Text(theme.TextFaint, "  ? or esc closes"))
-		lines = append(lines, p.bold("Keys"))
-		lines = append(lines, p.keyLines(s.keys.full())...)
+		lines = append(lines, p.Bold("Keys"))
+		lines = append(lines, p.KeyLines(s.keys.full())...)
 		for _, t := range []string{"",
 			"Every key is one action and one line of the scenario language; the status line shows it. : takes any line (tab completes, up/down recall). w saves the branch as a scenario file.",
 			"", "The safeguards bar switches Kafka settings (1-3) and three teaching-only switches (4-6) that no Kafka has. Switching one plays your actions again on a new branch.",
 			"", "A broken guarantee shows the events that led to it, oldest first; the Timeline marks their messages with !."} {
-			lines = append(lines, p.wrap(t, p.w)...)
+			lines = append(lines, p.Wrap(t, p.Width)...)
 		}
 		lines = append(lines, "")
-		lines = append(lines, p.timelineLegendLines()...)
+		lines = append(lines, p.TimelineLegendLines()...)
 	}
-	s.over.SetContent(nil, indent(lines), noRange)
+	s.over.SetContent(nil, panels.Indent(lines), content.NoRange)
 }
 
 // View implements tea.Model.
 func (s Sandbox) View() string {
 	v := s.view()
 	if s.th.ASCII {
-		v = asciiOnly(v)
+		v = cells.ASCIIOnly(v)
 	}
 	return v
 }
@@ -350,41 +355,41 @@ func (s Sandbox) view() string {
 		return ""
 	}
 	if s.w < sandboxMinW || s.h < sandboxMinH {
-		return center("terminal too small for the sandbox: it needs "+itoa(sandboxMinW)+"x"+itoa(sandboxMinH)+
-			", this is "+itoa(s.w)+"x"+itoa(s.h), s.w, s.h)
+		return layout.Center("terminal too small for the sandbox: it needs "+strconv.Itoa(sandboxMinW)+"x"+strconv.Itoa(sandboxMinH)+
+			", this is "+strconv.Itoa(s.w)+"x"+strconv.Itoa(s.h), s.w, s.h)
 	}
-	if s.picking {
+	if s.mode == modePicking {
 		return s.pickerView()
 	}
 	r := s.rects()
-	blocks := []block{
-		{r.header, []string{s.headerLine()}, false},
-		{r.bar, s.bar, false},
-		{r.status, []string{s.statusLine()}, false},
-		{r.help, []string{s.helpLine()}, false},
+	blocks := []layout.Block{
+		{Rect: r.header, Lines: []string{s.headerLine()}, Exact: false},
+		{Rect: r.bar, Lines: s.bar, Exact: false},
+		{Rect: r.status, Lines: []string{s.statusLine()}, Exact: false},
+		{Rect: r.help, Lines: []string{s.helpLine()}, Exact: false},
 	}
-	if s.overlay != 0 {
-		return compose(s.w, s.h, append(blocks, block{r.body, s.over.Lines(), true}))
+	if s.mode.overlay() {
+		return layout.Compose(s.w, s.h, append(blocks, layout.Block{Rect: r.body, Lines: s.over.Lines(), Exact: true}))
 	}
 	blocks = append(blocks,
-		block{r.list, s.list.Lines(), true},
-		block{r.mons, s.mons.Lines(), true},
-		block{r.main, s.panes[s.mainPanel()].Lines(), true})
+		layout.Block{Rect: r.list, Lines: s.list.Lines(), Exact: true},
+		layout.Block{Rect: r.mons, Lines: s.mons.Lines(), Exact: true},
+		layout.Block{Rect: r.main, Lines: s.panes[s.mainPanel()].Lines(), Exact: true})
 	if s.wide() {
-		blocks = append(blocks, block{r.side, s.panes[s.sidePanel()].Lines(), true})
+		blocks = append(blocks, layout.Block{Rect: r.side, Lines: s.panes[s.sidePanel()].Lines(), Exact: true})
 	}
 	if s.shown != "" && !r.cause.Empty() {
-		blocks = append(blocks, block{r.cause, s.cause.Lines(), true})
+		blocks = append(blocks, layout.Block{Rect: r.cause, Lines: s.cause.Lines(), Exact: true})
 	}
-	return compose(s.w, s.h, blocks)
+	return layout.Compose(s.w, s.h, blocks)
 }
 
 func (s Sandbox) headerLine() string {
 	th := s.th
-	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, clean(s.sess.Title()))
-	right := "step " + itoa(s.sess.Pos()) + "/" + itoa(s.sess.Len())
+	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, cells.Clean(s.sess.Title()))
+	right := "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
 	if n := len(s.branches); n > 1 {
-		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + itoa(s.sess.Branch()+1) + "/" + itoa(n)
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + strconv.Itoa(s.sess.Branch()+1) + "/" + strconv.Itoa(n)
 	}
 	if c, ok := s.current(); ok {
 		tag := ""
@@ -394,18 +399,18 @@ func (s Sandbox) headerLine() string {
 		if c.Crashed {
 			tag = " " + th.Tag(theme.Crashed)
 		}
-		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "client " + th.Text(theme.TextAccent, clean(c.Name)) + tag + th.Text(theme.TextFaint, " [ ]")
+		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "client " + th.Text(theme.TextAccent, cells.Clean(c.Name)) + tag + th.Text(theme.TextFaint, " [ ]")
 	}
 	right += " "
-	lw := s.w - width(right) - 1
+	lw := s.w - cells.Width(right) - 1
 	if lw < 16 {
-		return fit(left+" "+right, s.w, th.Sym.Ellipsis)
+		return cells.Fit(left+" "+right, s.w, th.Sym.Ellipsis)
 	}
-	return fit(left, lw, th.Sym.Ellipsis) + " " + right
+	return cells.Fit(left, lw, th.Sym.Ellipsis) + " " + right
 }
 
 func (s Sandbox) statusLine() string {
-	if s.prompting {
+	if s.mode == modePrompting {
 		return s.input.View()
 	}
 	if s.flash != "" {
@@ -415,11 +420,11 @@ func (s Sandbox) statusLine() string {
 }
 
 func (s Sandbox) helpLine() string {
-	if s.prompting {
+	if s.mode == modePrompting {
 		if s.perr != "" {
 			// The error goes right under the line it is about, which
 			// stays as typed so it can be fixed.
-			return fit(" "+s.th.Mark(theme.Violated, s.perr)+s.th.Text(theme.TextFaint, "  (fix it and press enter; esc closes)"), s.w, s.th.Sym.Ellipsis)
+			return cells.Fit(" "+s.th.Mark(theme.Violated, s.perr)+s.th.Text(theme.TextFaint, "  (fix it and press enter; esc closes)"), s.w, s.th.Sym.Ellipsis)
 		}
 		sug := s.input.MatchedSuggestions()
 		line := s.th.Text(theme.TextFaint, " enter runs, tab completes, up/down recall, esc closes")
@@ -429,22 +434,22 @@ func (s Sandbox) helpLine() string {
 				if i > 0 {
 					line += s.th.Text(theme.TextFaint, ", ")
 				}
-				line += clean(x)
+				line += cells.Clean(x)
 			}
 		}
-		return fit(line, s.w, s.th.Sym.Ellipsis)
+		return cells.Fit(line, s.w, s.th.Sym.Ellipsis)
 	}
-	if s.overlay != 0 {
-		return fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
+	if s.mode.overlay() {
+		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
-	sig := "sandbox " + itoa(s.w)
-	if l, ok := s.cache.helpLine(sig); ok {
+	sig := "sandbox " + strconv.Itoa(s.w)
+	if l, ok := s.helpDrawn.get(sig); ok {
 		return l
 	}
 	l := s.help.ShortHelpView(s.keys.short())
-	s.cache.putHelp(sig, l)
+	s.helpDrawn.put(sig, l)
 	return l
 }
 
@@ -459,18 +464,18 @@ func (s Sandbox) pickerView() string {
 			title = th.Text(theme.TextAccent, title)
 		}
 		lines = append(lines, "  "+lead+title)
-		for _, l := range wrap(p.Summary, max(s.w-10, 10)) {
+		for _, l := range cells.Wrap(p.Summary, max(s.w-10, 10)) {
 			lines = append(lines, "       "+th.Text(theme.TextFaint, l))
 		}
 		lines = append(lines, "")
 	}
-	lines = append(lines, wrap("  Nothing moves until you act: you pick which message is delivered, lost or repeated, and switch safeguards off to see what they protect.", s.w-2)...)
-	blocks := []block{
-		{Rect{0, 0, s.w, s.h - 2}, lines, false},
-		{Rect{0, s.h - 2, s.w, 1}, []string{s.statusLine()}, false},
-		{Rect{0, s.h - 1, s.w, 1}, []string{s.help.ShortHelpView(pickerHelp(s.keys, len(s.presets)))}, false},
+	lines = append(lines, cells.Wrap("  Nothing moves until you act: you pick which message is delivered, lost or repeated, and switch safeguards off to see what they protect.", s.w-2)...)
+	blocks := []layout.Block{
+		{Rect: layout.Rect{X: 0, Y: 0, W: s.w, H: s.h - 2}, Lines: lines, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: s.h - 2, W: s.w, H: 1}, Lines: []string{s.statusLine()}, Exact: false},
+		{Rect: layout.Rect{X: 0, Y: s.h - 1, W: s.w, H: 1}, Lines: []string{s.help.ShortHelpView(pickerHelp(s.keys, len(s.presets)))}, Exact: false},
 	}
-	return compose(s.w, s.h, blocks)
+	return layout.Compose(s.w, s.h, blocks)
 }
 
 // pickerHelp is the preset picker's short help: what pickKey does, not

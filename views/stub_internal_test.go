@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/panels"
 )
 
 // stubSession is a session of random frames: odd content (empty lists,
@@ -14,7 +17,7 @@ type stubSession struct {
 	pos     int
 	cpAt    map[int]int // position -> right choice
 	answers map[int]int
-	frames  []Frame
+	frames  []model.Frame
 	// keys gives each position's frame a Key, so the app may reuse what
 	// it drew for it.
 	keys bool
@@ -39,34 +42,34 @@ var oddTexts = []string{
 
 func randomText(r *rand.Rand) string { return oddTexts[r.Intn(len(oddTexts))] }
 
-func randomFrame(r *rand.Rand, step, n int) Frame {
-	f := Frame{Step: step, Steps: n, Narration: randomText(r) + " " + strings.Repeat("word ", r.Intn(120)), Note: randomText(r)}
-	actors := []Actor{{Name: "p1"}, {Name: "p2", Short: "P"}, {Name: "coordinator", Short: "co"}, {Name: "t-0 leader", Short: randomText(r)}, {Name: randomText(r)}}
+func randomFrame(r *rand.Rand, step, n int) model.Frame {
+	f := model.Frame{Step: step, Steps: n, Narration: randomText(r) + " " + strings.Repeat("word ", r.Intn(120)), Note: randomText(r)}
+	actors := []model.Actor{{Name: "p1"}, {Name: "p2", Short: "P"}, {Name: "coordinator", Short: "co"}, {Name: "t-0 leader", Short: randomText(r)}, {Name: randomText(r)}}
 	f.Actors = actors[:r.Intn(len(actors)+1)]
 	for i := range r.Intn(4) {
-		f.Producers = append(f.Producers, ProducerView{Name: fmt.Sprint("p", i), TransactionalID: randomText(r), ProducerID: int64(r.Intn(5000) - 1),
-			Epoch: int16(r.Intn(3)), State: randomText(r), NextSeq: []PartitionSeq{{randomText(r), int32(r.Intn(9))}}, InFlight: r.Intn(3),
+		f.Producers = append(f.Producers, model.ProducerView{Name: fmt.Sprint("p", i), TransactionalID: randomText(r), ProducerID: int64(r.Intn(5000) - 1),
+			Epoch: int16(r.Intn(3)), State: randomText(r), NextSeq: []model.PartitionSeq{{Partition: randomText(r), Seq: int32(r.Intn(9))}}, InFlight: r.Intn(3),
 			LastError: randomText(r), Paused: r.Intn(2) == 0, Crashed: r.Intn(3) == 0, Fenced: r.Intn(3) == 0, Changed: r.Intn(2) == 0})
 	}
 	for range r.Intn(4) {
-		p := PartitionView{Name: randomText(r), Leader: randomText(r), HW: int64(r.Intn(50) - 5), LSO: int64(r.Intn(50) - 5), LEO: int64(r.Intn(60)), Changed: r.Intn(2) == 0}
+		p := model.PartitionView{Name: randomText(r), Leader: randomText(r), HW: int64(r.Intn(50) - 5), LSO: int64(r.Intn(50) - 5), LEO: int64(r.Intn(60)), Changed: r.Intn(2) == 0}
 		for j := range r.Intn(60) {
-			p.Rows = append(p.Rows, LogRow{First: int64(j*2 - 3), Last: int64(j*2 + r.Intn(3) - 3), Kind: RowKind(r.Intn(4)), PID: int64(r.Intn(100000) - 1),
-				Epoch: int16(r.Intn(40000)), Seqs: randomText(r), Values: []string{randomText(r), randomText(r)}, Status: RowStatus(r.Intn(5)), Changed: r.Intn(5) == 0})
+			p.Rows = append(p.Rows, model.LogRow{First: int64(j*2 - 3), Last: int64(j*2 + r.Intn(3) - 3), Kind: model.RowKind(r.Intn(4)), PID: int64(r.Intn(100000) - 1),
+				Epoch: int16(r.Intn(40000)), Seqs: randomText(r), Values: []string{randomText(r), randomText(r)}, Status: model.RowStatus(r.Intn(5)), Changed: r.Intn(5) == 0})
 		}
 		for range r.Intn(7) {
-			p.Cached = append(p.Cached, CachedBatch{PID: int64(r.Intn(3)), FirstSeq: int32(r.Intn(9)), LastSeq: int32(r.Intn(9)), Offset: int64(r.Intn(9))})
+			p.Cached = append(p.Cached, model.CachedBatch{PID: int64(r.Intn(3)), FirstSeq: int32(r.Intn(9)), LastSeq: int32(r.Intn(9)), Offset: int64(r.Intn(9))})
 		}
 		f.Partitions = append(f.Partitions, p)
 	}
 	for range r.Intn(3) {
-		c := CoordinatorView{TxnID: randomText(r), Partition: randomText(r), Broker: randomText(r), ProducerID: int64(r.Intn(9) - 1), Changed: r.Intn(2) == 0}
+		c := model.CoordinatorView{TxnID: randomText(r), Partition: randomText(r), Broker: randomText(r), ProducerID: int64(r.Intn(9) - 1), Changed: r.Intn(2) == 0}
 		// Eight names draw the diagram, any other number a list.
-		n := []int{numTxnStates, 0, 3}[r.Intn(3)]
+		n := []int{panels.NumTxnStates, 0, 3}[r.Intn(3)]
 		for range n {
 			c.States = append(c.States, randomText(r))
 		}
-		c.Current, c.Tone = r.Intn(n+2)-1, Tone(r.Intn(8))
+		c.Current, c.Tone = r.Intn(n+2)-1, model.Tone(r.Intn(8))
 		for range r.Intn(20) {
 			c.Writes = append(c.Writes, randomText(r))
 		}
@@ -74,11 +77,11 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 		f.Coordinators = append(f.Coordinators, c)
 	}
 	for range r.Intn(4) {
-		c := ConsumerView{Name: randomText(r), Isolation: randomText(r), ReadCommitted: r.Intn(2) == 0, Group: randomText(r), Changed: r.Intn(2) == 0}
+		c := model.ConsumerView{Name: randomText(r), Isolation: randomText(r), ReadCommitted: r.Intn(2) == 0, Group: randomText(r), Changed: r.Intn(2) == 0}
 		for j := range r.Intn(40) {
-			c.Records = append(c.Records, ConsumedRecord{Partition: randomText(r), Offset: int64(j), Value: randomText(r), Changed: r.Intn(3) == 0})
+			c.Records = append(c.Records, model.ConsumedRecord{Partition: randomText(r), Offset: int64(j), Value: randomText(r), Changed: r.Intn(3) == 0})
 		}
-		c.Positions = []PartitionOffset{{randomText(r), int64(r.Intn(9))}}
+		c.Positions = []model.PartitionOffset{{Partition: randomText(r), Offset: int64(r.Intn(9))}}
 		f.Consumers = append(f.Consumers, c)
 	}
 	names := []string{"nobody"}
@@ -86,16 +89,16 @@ func randomFrame(r *rand.Rand, step, n int) Frame {
 		names = append(names, a.Name)
 	}
 	for range r.Intn(40) {
-		f.Timeline = append(f.Timeline, Arrow{From: names[r.Intn(len(names))], To: names[r.Intn(len(names))], Label: randomText(r),
-			State: ArrowState(r.Intn(5)), Reply: r.Intn(2) == 0, Error: r.Intn(4) == 0, Duplicate: r.Intn(4) == 0, Delayed: r.Intn(4) == 0,
+		f.Timeline = append(f.Timeline, model.Arrow{From: names[r.Intn(len(names))], To: names[r.Intn(len(names))], Label: randomText(r),
+			State: model.ArrowState(r.Intn(5)), Reply: r.Intn(2) == 0, Error: r.Intn(4) == 0, Duplicate: r.Intn(4) == 0, Delayed: r.Intn(4) == 0,
 			Step: r.Intn(step + 2), Changed: r.Intn(3) == 0})
 	}
 	for range r.Intn(100) {
-		f.Events = append(f.Events, EventLine{Text: randomText(r) + " violation? " + randomText(r), Violation: r.Intn(5) == 0})
+		f.Events = append(f.Events, model.EventLine{Text: randomText(r) + " violation? " + randomText(r), Violation: r.Intn(5) == 0})
 	}
 	f.NewEvents = r.Intn(10) - 2
 	for range r.Intn(3) {
-		f.Violations = append(f.Violations, Violation{Name: randomText(r), Text: randomText(r)})
+		f.Violations = append(f.Violations, model.Violation{Name: randomText(r), Text: randomText(r)})
 	}
 	return f
 }
@@ -137,13 +140,13 @@ func (s *stubSession) Answer(c int) (bool, bool) {
 	return c == right, true
 }
 
-func (s *stubSession) Frame() Frame {
+func (s *stubSession) Frame() model.Frame {
 	f := s.frames[s.pos]
 	if s.keys {
 		f.Key = uint64(s.pos) + 1
 	}
 	if right, ok := s.cpAt[s.pos]; ok {
-		cp := &Checkpoint{Question: "What next? " + oddTexts[s.pos%len(oddTexts)], Choices: []string{"one", strings.Repeat("two ", 30), "three"}}
+		cp := &model.Checkpoint{Question: "What next? " + oddTexts[s.pos%len(oddTexts)], Choices: []string{"one", strings.Repeat("two ", 30), "three"}}
 		if a, done := s.answers[s.pos]; done {
 			cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a, right, strings.Repeat("because ", 40)
 		}

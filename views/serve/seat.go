@@ -12,6 +12,10 @@ import (
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/pane"
+	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -98,7 +102,7 @@ type Seat struct {
 	// the new one, and the revealed one is only here. It opens by itself
 	// the first time a seat sees a question revealed (whyShown); w opens
 	// it again.
-	why      views.Pane
+	why      pane.Model
 	whyOpen  bool
 	whyOf    whyKey
 	whyShown map[whyKey]bool
@@ -312,7 +316,7 @@ func (s *Seat) fillWhy() {
 		return
 	}
 	th := s.th
-	s.why = views.NewTextPane(th)
+	s.why = pane.NewText(th)
 	s.why.SetFocused(true)
 	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
 	s.why.SetTitle(th.Text(theme.TextTitle, "Why: step "+strconv.Itoa(a.Step)) + th.Text(theme.TextFaint, "  (w or esc closes)"))
@@ -321,19 +325,19 @@ func (s *Seat) fillWhy() {
 	}
 	// The verdict and the explanation come first, as in the player's
 	// wide lesson pane: on a short terminal they are what must show.
-	question, result := views.CheckpointLines(th, seatCheckpoint(a), min(max(s.w-4, 8), 100))
+	question, result := panels.CheckpointLines(th, seatCheckpoint(a), min(max(s.w-4, 8), 100))
 	var lines textLines
 	for _, l := range append(append(result, ""), question...) {
 		lines = append(lines, " "+l)
 	}
-	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+	s.why.SetContent(nil, lines, content.Range{From: -1, To: -1})
 }
 
 // fillSummary lays out the presenter's summary in the why view's pane.
 func (s *Seat) fillSummary() {
 	th := s.th
 	title, rows := s.class.Summary()
-	s.why = views.NewTextPane(th)
+	s.why = pane.NewText(th)
 	s.why.SetFocused(true)
 	s.why.SetSize(s.w, max(s.h-s.footerH-1, 0))
 	s.why.SetTitle(th.Text(theme.TextTitle, "Summary: "+title) + th.Text(theme.TextFaint, "  (s or esc closes, e exports)"))
@@ -344,7 +348,7 @@ func (s *Seat) fillSummary() {
 	if len(rows) == 0 {
 		lines = append(lines, " No question in this lesson yet.")
 	}
-	s.why.SetContent(nil, lines, views.Range{From: -1, To: -1})
+	s.why.SetContent(nil, lines, content.Range{From: -1, To: -1})
 }
 
 func (s *Seat) exportSummary() {
@@ -382,15 +386,21 @@ func (s *Seat) openBox() {
 	s.boxUpdate(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-1, 0)})
 }
 
-// boxUpdate runs the sandbox; its q (Done) comes back to the class
+// boxUpdate runs the sandbox; its q (SandboxLeftMsg) comes back to the class
 // instead of quitting the session.
 func (s *Seat) boxUpdate(msg tea.Msg) tea.Cmd {
 	if wm, ok := msg.(tea.WindowSizeMsg); ok {
 		msg = tea.WindowSizeMsg{Width: wm.Width, Height: max(wm.Height-1, 0)}
 	}
-	var cmd tea.Cmd
-	s.box, cmd = s.box.Update(msg)
-	if sb, ok := s.box.(views.Sandbox); ok && sb.Done {
+	sb, ok := s.box.(views.Sandbox)
+	if !ok {
+		var cmd tea.Cmd
+		s.box, cmd = s.box.Update(msg)
+		return cmd
+	}
+	sb, cmd, out := sb.Step(msg)
+	s.box = sb
+	if _, left := out.(views.SandboxLeftMsg); left {
 		s.box = nil
 		return s.resize()
 	}
@@ -601,7 +611,7 @@ func (s *Seat) footer() []string {
 	if s.note != "" {
 		out = append(out, line{" " + s.th.Render(theme.Open, s.note), rankNote})
 	}
-	out = fitLines(out, max(s.h-views.MinHeight, 1))
+	out = fitLines(out, max(s.h-layout.MinHeight, 1))
 	lines := make([]string, len(out))
 	for i, l := range out {
 		lines[i] = ansi.Truncate(l.text, s.w, s.th.Sym.Ellipsis)

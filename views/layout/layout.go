@@ -1,0 +1,287 @@
+// Package layout places the player's panels in the terminal: For is a pure
+// function of the window's size, unit-tested, which says where each panel
+// goes, or that the terminal is too small. Compose lays rendered blocks on
+// the screen. It knows no component and draws nothing of its own but the
+// "terminal too small" message.
+package layout
+
+import "fmt"
+
+// MaxProse caps the length of a line of narration: past about 100
+// characters the eye loses its place going back to the next line.
+const MaxProse = 100
+
+// PanelID names one of the player's panels.
+type PanelID int
+
+// The panels, in focus (tab) order.
+const (
+	PanelProducers PanelID = iota
+	PanelPartitions
+	PanelCoordinator
+	PanelConsumers
+	PanelTimeline
+	PanelEvents
+	PanelNarration
+	NumPanels
+)
+
+var panelNames = [NumPanels]string{
+	"Producers", "Partitions", "Coordinator", "Consumers", "Timeline", "Events", "Lesson",
+}
+
+func (p PanelID) String() string {
+	if p < 0 || p >= NumPanels {
+		return "Panel(" + fmt.Sprint(int(p)) + ")"
+	}
+	return panelNames[p]
+}
+
+// Rect is a cell rectangle of the terminal; X and Y are 0-based.
+type Rect struct{ X, Y, W, H int }
+
+// Empty reports whether the rectangle has no cells.
+func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
+
+// Contains reports whether cell (x, y) is in the rectangle.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// Mode is the family of arrangement For chose for a size.
+type Mode int
+
+// Layout modes, from the smallest terminals to the largest.
+const (
+	ModeTooSmall Mode = iota
+	// ModeCompact shows one panel at a time above the narration.
+	ModeCompact
+	// ModeWide shows the panels on the left and the narration on the right,
+	// for wide but short terminals.
+	ModeWide
+	// ModeTall stacks two panel slots above the narration.
+	ModeTall
+	// ModeMedium shows three panel slots above the narration.
+	ModeMedium
+	// ModeFull shows every panel at once.
+	ModeFull
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeCompact:
+		return "compact"
+	case ModeWide:
+		return "wide"
+	case ModeTall:
+		return "tall"
+	case ModeMedium:
+		return "medium"
+	case ModeFull:
+		return "full"
+	default:
+		return "too-small"
+	}
+}
+
+// Slot is a rectangle that shows one of its panels at a time; the title of
+// a slot with several panels lists them as tabs.
+type Slot struct {
+	Rect
+	Panels []PanelID
+}
+
+// Placement is where every part of the player goes for one terminal size.
+// The narration panel is never inside a slot: the lesson text stays visible.
+type Placement struct {
+	Width, Height int
+	Mode          Mode
+	Header        Rect // one line: app and lesson title, play state
+	Help          Rect // one line: the key help bar
+	Narration     Rect
+	Slots         []Slot
+}
+
+// SlotOf returns the index of the slot that holds p, or -1.
+func (pl Placement) SlotOf(p PanelID) int {
+	for i, s := range pl.Slots {
+		for _, q := range s.Panels {
+			if q == p {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// The smallest terminal the player draws in. Below it a compact slot would
+// have fewer than seven lines of content, too few to read a partition log.
+const (
+	MinWidth  = 60
+	MinHeight = 18
+)
+
+// TooSmallError is returned by For below MinWidth x MinHeight. Its text is
+// exactly what the app shows instead of the panels.
+type TooSmallError struct{ NeedW, NeedH, HaveW, HaveH int }
+
+func (e *TooSmallError) Error() string {
+	return fmt.Sprintf("terminal too small: need %dx%d (have %dx%d)", e.NeedW, e.NeedH, e.HaveW, e.HaveH)
+}
+
+// For places the player's panels in a w x h terminal. It is a pure
+// function of its arguments. Below the minimum size it returns a
+// *TooSmallError and a Placement with Mode ModeTooSmall.
+//
+// ascii is accepted so the geometry may depend on the border set; today
+// ASCII borders take the same cells as box drawing, so it changes nothing.
+func For(w, h int, ascii bool) (Placement, error) {
+	_ = ascii
+	w, h = max(w, 0), max(h, 0)
+	pl := Placement{Width: w, Height: h}
+	if w < MinWidth || h < MinHeight {
+		return pl, &TooSmallError{MinWidth, MinHeight, w, h}
+	}
+	pl.Header = Rect{0, 0, w, 1}
+	pl.Help = Rect{0, h - 1, w, 1}
+	body := Rect{0, 1, w, h - 2}
+	switch {
+	case w >= 150 && h >= 40:
+		layoutFull(&pl, body)
+	case w >= 110 && h >= 30:
+		layoutMedium(&pl, body)
+	case w >= 120:
+		layoutWide(&pl, body)
+	case h >= 36:
+		layoutTall(&pl, body)
+	default:
+		layoutCompact(&pl, body)
+	}
+	return pl, nil
+}
+
+var (
+	allStage   = []PanelID{PanelProducers, PanelPartitions, PanelCoordinator, PanelConsumers, PanelTimeline, PanelEvents}
+	clientSide = []PanelID{PanelProducers, PanelCoordinator, PanelConsumers}
+	logSide    = []PanelID{PanelPartitions, PanelTimeline, PanelEvents}
+)
+
+func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
+
+// splitV cuts r into a top part of height top and the rest.
+func splitV(r Rect, top int) (Rect, Rect) {
+	top = clamp(top, 0, r.H)
+	return Rect{r.X, r.Y, r.W, top}, Rect{r.X, r.Y + top, r.W, r.H - top}
+}
+
+// splitH cuts r into a left part of width left and the rest.
+func splitH(r Rect, left int) (Rect, Rect) {
+	left = clamp(left, 0, r.W)
+	return Rect{r.X, r.Y, left, r.H}, Rect{r.X + left, r.Y, r.W - left, r.H}
+}
+
+func layoutCompact(pl *Placement, body Rect) {
+	pl.Mode = ModeCompact
+	narr := clamp(body.H*9/20, 7, 14)
+	stage, n := splitV(body, body.H-narr)
+	pl.Narration = n
+	pl.Slots = []Slot{{stage, allStage}}
+}
+
+func layoutWide(pl *Placement, body Rect) {
+	pl.Mode = ModeWide
+	narrW := clamp(body.W*2/5, 44, 72)
+	stage, n := splitH(body, body.W-narrW)
+	pl.Narration = n
+	if stage.W >= 110 {
+		l, r := splitH(stage, stage.W*55/100)
+		pl.Slots = []Slot{{l, logSide}, {r, clientSide}}
+		return
+	}
+	pl.Slots = []Slot{{stage, allStage}}
+}
+
+func layoutTall(pl *Placement, body Rect) {
+	pl.Mode = ModeTall
+	narr := clamp(body.H/4, 8, 14)
+	stage, n := splitV(body, body.H-narr)
+	pl.Narration = n
+	top, bottom := splitV(stage, stage.H*2/5)
+	pl.Slots = []Slot{{top, clientSide}, {bottom, logSide}}
+}
+
+func layoutMedium(pl *Placement, body Rect) {
+	pl.Mode = ModeMedium
+	narr := clamp(body.H*7/20, 9, 14)
+	stage, n := splitV(body, body.H-narr)
+	pl.Narration = n
+	left, right := splitH(stage, stage.W*58/100)
+	rt, rb := splitV(right, right.H/2)
+	pl.Slots = []Slot{
+		{left, []PanelID{PanelPartitions, PanelTimeline}},
+		{rt, []PanelID{PanelProducers, PanelCoordinator}},
+		{rb, []PanelID{PanelConsumers, PanelEvents}},
+	}
+}
+
+func layoutFull(pl *Placement, body Rect) {
+	pl.Mode = ModeFull
+	narr := clamp(body.H/4, 10, 16)
+	stage, n := splitV(body, body.H-narr)
+	pl.Narration = n
+	top, bottom := splitV(stage, stage.H*55/100)
+	prod, rest := splitH(top, top.W*22/100)
+	// The coordinator gets room for its state diagram when it can.
+	coordW := max(top.W*30/100, min(58, top.W*36/100))
+	parts, coord := splitH(rest, rest.W-coordW)
+	// The consumers get enough room to stand side by side, so a
+	// read_committed and a read_uncommitted reader compare line by line.
+	tl, rest2 := splitH(bottom, bottom.W*46/100)
+	cons, ev := splitH(rest2, rest2.W*57/100)
+	pl.Slots = []Slot{
+		{prod, []PanelID{PanelProducers}},
+		{parts, []PanelID{PanelPartitions}},
+		{coord, []PanelID{PanelCoordinator}},
+		{tl, []PanelID{PanelTimeline}},
+		{cons, []PanelID{PanelConsumers}},
+		{ev, []PanelID{PanelEvents}},
+	}
+}
+
+// minStage is the fewest rows the panels above the lesson keep when the
+// lesson pane grows: a border, a panel's heading and two lines of it.
+const minStage = 5
+
+// WithNarration returns the placement with the lesson pane tall enough for
+// lines lines of text, when that takes more rows than it has and the panels
+// above it can give them up: a question step shows its narration, its
+// question and every choice at once. The panels keep at least minStage
+// rows; their slots shrink in proportion, so they still tile the stage. A
+// layout with the lesson beside the panels (ModeWide) is returned as it is.
+// Like For, it is a pure function of its arguments.
+func (pl Placement) WithNarration(lines int) Placement {
+	n := pl.Narration
+	grow := lines + 2 - n.H
+	if grow <= 0 || len(pl.Slots) == 0 || pl.Mode == ModeWide || pl.Mode == ModeTooSmall {
+		return pl
+	}
+	top := n.Y
+	for _, s := range pl.Slots {
+		top = min(top, s.Y)
+	}
+	stageH := n.Y - top
+	grow = min(grow, stageH-minStage)
+	if grow <= 0 {
+		return pl
+	}
+	newH := stageH - grow
+	scale := func(y int) int { return top + (y-top)*newH/stageH }
+	slots := make([]Slot, len(pl.Slots))
+	for i, s := range pl.Slots {
+		y0, y1 := scale(s.Y), scale(s.Y+s.H)
+		slots[i] = Slot{Rect{s.X, y0, s.W, y1 - y0}, s.Panels}
+	}
+	pl.Slots = slots
+	pl.Narration = Rect{n.X, n.Y - grow, n.W, n.H + grow}
+	return pl
+}

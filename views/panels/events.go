@@ -1,0 +1,139 @@
+package panels
+
+import (
+	"strconv"
+
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/theme"
+)
+
+// maxEventLines caps how many events the panel wraps and keeps: the frame
+// holds recent events, and older ones are in the transcript.
+const maxEventLines = 400
+
+// eventLine is one wrapped line of an event, styled when drawn.
+type eventLine struct {
+	text  string
+	kind  theme.Kind
+	first bool // the event's first line, which carries the marks
+	isNew bool
+}
+
+// Events draws the event log, wrapped with a hanging indent, the
+// events of the last step marked. From the events' parts (EventLine.Log)
+// it draws a log for learners (learnerEvents); a frame with only the
+// canonical lines gets them as they are.
+func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
+	if n := len(f.Events); n > 0 && f.Events[n-1].Log.Text != "" {
+		return learnerEvents(f, p)
+	}
+	evs := f.Events
+	if len(evs) == 0 {
+		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
+	}
+	var lines []eventLine
+	skipped := 0
+	if len(evs) > maxEventLines {
+		skipped = len(evs) - maxEventLines
+		evs = evs[skipped:]
+		lines = append(lines, eventLine{text: p.Theme.Sym.Ellipsis + " " + itoa(skipped) + " earlier events", kind: theme.Muted})
+	}
+	firstNew := len(f.Events) - max(0, min(f.NewEvents, len(f.Events)))
+	anchor := content.NoRange
+	ww := max(p.Width-4, 8)
+	for i, e := range evs {
+		isNew := skipped+i >= firstNew
+		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
+	}
+	return nil, content.Lazy(len(lines), func(i int) string {
+		l := lines[i]
+		prefix := "    "
+		if l.first {
+			prefix = p.mark(l.isNew)
+		}
+		return prefix + p.Theme.Render(l.kind, l.text)
+	}), anchor
+}
+
+// learnerEvents draws the events as sentences about Kafka: who did what,
+// and why in words. It leaves out what a learner does not need to follow
+// the protocol, all of which the detail view shows: the echo of the
+// lesson's own commands ("scenario: A send t-0 hello", which the Action
+// flag marks), message numbers ("m12", which the session leaves out of
+// LogEvent.Text), and the Kafka source a rule cites
+// ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
+// A pause of a second or more between two events
+// gets a line of its own ("30.0 s later"), which is how a timeout shows.
+func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
+	th := p.Theme
+	evs := f.Events
+	firstNew := len(evs) - max(0, min(f.NewEvents, len(evs)))
+	var lines []eventLine
+	anchor := content.NoRange
+	ww := max(p.Width-4, 8)
+	var last int64 = -1
+	for i := range evs {
+		e := &evs[i].Log
+		if e.Action {
+			continue
+		}
+		isNew := i >= firstNew
+		if last >= 0 && e.Time-last >= 1000 {
+			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
+		}
+		last = e.Time
+		text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
+		if why := e.Why; why != "" && !e.Violation {
+			text += " (" + why + ")"
+		}
+		lines = appendEvent(lines, &anchor, p, text, e.Violation, isNew, ww)
+	}
+	if len(lines) == 0 {
+		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
+	}
+	if len(lines) > maxEventLines {
+		anchor.From, anchor.To = anchor.From-(len(lines)-maxEventLines), anchor.To-(len(lines)-maxEventLines)
+		lines = lines[len(lines)-maxEventLines:]
+		if anchor.To >= 0 {
+			anchor.From = max(anchor.From, 0)
+		}
+	}
+	return nil, content.Lazy(len(lines), func(i int) string {
+		l := lines[i]
+		prefix := "    "
+		if l.first {
+			prefix = p.mark(l.isNew)
+		}
+		return prefix + p.Theme.Render(l.kind, l.text)
+	}), anchor
+}
+
+// seconds renders a span of logical milliseconds for a person: "30.0 s".
+func seconds(ms int64) string {
+	return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s"
+}
+
+// appendEvent adds one event's wrapped lines: a violation marked with its
+// glyph, an event of an earlier step muted, and the lines of the step's
+// new events kept in anchor, so the pane can scroll them into view.
+func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text string, violation, isNew bool, ww int) []eventLine {
+	k := theme.Plain
+	if violation {
+		k = theme.Violated
+		text = p.Theme.Glyph(theme.Violated) + " " + text
+	} else if !isNew {
+		k = theme.Muted
+	}
+	for j, l := range p.Wrap(text, ww) {
+		if isNew {
+			if anchor.From < 0 {
+				anchor.From = len(lines)
+			}
+			anchor.To = len(lines)
+		}
+		lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
+	}
+	return lines
+}
