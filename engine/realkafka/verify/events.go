@@ -92,7 +92,15 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 			return claim{}, "the leader refusing a marker answers the coordinator's WriteTxnMarkers, traffic between brokers the wire wrapper does not carry", ""
 		}
 		pid, epoch, _ := e.Producer()
-		return d.logClaim(e.TP, off, true, t.String(), pid, epoch, -1, -1), "", ""
+		nth := 0
+		if pl := w.Partition(e.TP); pl != nil {
+			for _, b := range pl.Batches {
+				if b.BaseOffset <= off && b.Control && b.Marker == t && b.ProducerID == pid && b.ProducerEpoch == epoch {
+					nth++
+				}
+			}
+		}
+		return d.markerClaim(e.TP, off, t.String(), pid, epoch, nth), "", ""
 	case engine.EvTxnState:
 		return d.durableClaim(w, &e)
 	case engine.EvTxnLog:
@@ -191,6 +199,39 @@ func (d *driver) logClaim(tp engine.TP, off int64, control bool, marker string, 
 			return 0, shown, ""
 		}
 		return 0, fmt.Sprintf("no batch at offset %d of %s", off, tp), ""
+	}}
+}
+
+// markerClaim: the nth marker of its type from pid and epoch in tp's log
+// (the simulation's is at off). The offset is not the fact: when one
+// check of the coordinator ends several transactions at once (a timeout
+// of two ids), the brokers' markers land in the order the coordinator's
+// TransactionMarkerChannelManager sends them, which the simulation does
+// not pin; the marker's type, producer and epoch are, and which of that
+// producer's markers it is.
+func (d *driver) markerClaim(tp engine.TP, off int64, marker string, pid int64, epoch int16, nth int) claim {
+	what := fmt.Sprintf("%s %s marker pid=%d epoch=%d (its marker number %d of that producer and epoch; the simulation's at %d)", tp, strings.ToLower(marker), pid, epoch, nth, off)
+	return claim{what: what, check: func(int) (int, string, string) {
+		l, err := d.log(script.Partition{Topic: tp.Topic, N: tp.Partition})
+		if err != nil {
+			return 0, "", "fetch failed: " + err.Error()
+		}
+		n, atOff := 0, fmt.Sprintf("no batch at offset %d of %s", off, tp)
+		for _, b := range l.Batches {
+			shown := fmt.Sprintf("%s marker at %d pid=%s epoch=%d", strings.ToLower(b.Marker), b.BaseOffset, d.simPID(b.ProducerID), b.ProducerEpoch)
+			if b.BaseOffset == off {
+				atOff = shown
+				if !b.Control {
+					atOff = fmt.Sprintf("batch at %d pid=%s epoch=%d (data)", b.BaseOffset, d.simPID(b.ProducerID), b.ProducerEpoch)
+				}
+			}
+			if b.Control && strings.EqualFold(b.Marker, marker) && d.simPID(b.ProducerID) == strconv.FormatInt(pid, 10) && b.ProducerEpoch == epoch {
+				if n++; n == nth {
+					return 1, shown, ""
+				}
+			}
+		}
+		return 0, atOff, ""
 	}}
 }
 
