@@ -88,3 +88,23 @@ func TestEventLogKeepsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestNameTabHashClash: two names with one hash get ids of their own, and
+// a snapshot's table (frozen) copies both maps before it writes.
+func TestNameTabHashClash(t *testing.T) {
+	var tab nameTab
+	a := tab.id("a")
+	tab.ids[nameHash("b")] = a // as if "b" hashed as "a" does
+	b := tab.id("b")
+	tab.recent = [nameCache]nameID{}
+	if b == a || tab.at(b) != "b" || tab.id("b") != b || tab.id("a") != a {
+		t.Fatalf("a=%d b=%d (b again %d, a again %d)", a, b, tab.id("b"), tab.id("a"))
+	}
+	tab.freeze()
+	snap := tab
+	c := tab.id("c")
+	tab.recent = [nameCache]nameID{}
+	if _, ok := snap.ids[nameHash("c")]; ok || snap.list.n != 2 || tab.id("c") != c || tab.id("b") != b {
+		t.Fatal("a new name after freeze wrote the shared maps")
+	}
+}
