@@ -1,7 +1,5 @@
 package engine
 
-import "maps"
-
 // eventLog is the event history. The events are stored compact and
 // without a pointer (storedEvent): the names an event carries (actor,
 // transactional id, topic) are ids into a table of names, and its
@@ -203,19 +201,14 @@ func sameEvent(a, b Event) bool {
 }
 
 // nameTab interns the names events carry. A snapshot shares the table;
-// the map is then frozen, and the first new name either side meets copies
-// it (names are few and new ones rare, unlike events).
-//
-// The map is keyed by a hash of the name, not the name: a map of
-// integers holds no pointer, so the garbage collector never scans it (a
-// map of strings was about a third of what each collection scanned with
-// 800 producers, and made the cost per producer grow with their number).
-// A name whose hash an earlier name has (rare) is in more, by itself.
+// the index is then frozen, and the first new name either side meets
+// copies it (names are few and new ones rare, unlike events). The index
+// is by the name's hash (hashIndex): with 800 producers a map of the
+// names was about a third of what each collection scanned.
 type nameTab struct {
 	list clist[string]
-	ids  map[uint64]uint32 // nameHash(name) -> id, of the first name with that hash
-	more map[string]uint32 // the names whose hash ids already holds for another
-	own  bool              // ids and more are this table's to write
+	ids  hashIndex[string] // a name's position in list
+	own  bool              // ids is this table's to write
 	// recent holds names looked up lately, in their nameSlot: most
 	// events name one of a few actors, and comparing one name
 	// (the same string most times, which compares by its pointer) costs
@@ -252,42 +245,18 @@ func (t *nameTab) id(name string) uint32 {
 		return r.id
 	}
 	h := nameHash(name)
-	first, clash := t.ids[h]
-	if clash && t.at(first) == name {
-		r.name, r.id = name, first
-		return first
-	}
-	if id, ok := t.more[name]; ok {
-		r.name, r.id = name, id
-		return id
+	keyAt := func(i int32) string { return *t.list.at(int(i)) }
+	if i, ok := t.ids.get(h, name, keyAt); ok {
+		r.name, r.id = name, uint32(i)+1
+		return r.id
 	}
 	if !t.own {
-		t.ids, t.more, t.own = maps.Clone(t.ids), maps.Clone(t.more), true
-		if t.ids == nil {
-			t.ids = map[uint64]uint32{}
-		}
+		t.ids, t.own = t.ids.clone(), true
 	}
-	id := uint32(t.list.add(name)) + 1
-	if clash {
-		if t.more == nil {
-			t.more = map[string]uint32{}
-		}
-		t.more[name] = id
-	} else {
-		t.ids[h] = id
-	}
-	r.name, r.id = name, id
-	return id
-}
-
-// nameHash is the 64-bit FNV-1a hash of name (hash/fnv without its
-// allocation).
-func nameHash(name string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(name); i++ {
-		h = (h ^ uint64(name[i])) * 1099511628211
-	}
-	return h
+	i := int32(t.list.add(name))
+	t.ids.put(h, name, i, keyAt)
+	r.name, r.id = name, uint32(i)+1
+	return r.id
 }
 
 // at is the name with this id.
