@@ -38,8 +38,6 @@ func (x *hashIndex[K]) put(h uint64, k K, i int32, keyAt func(int32) K) {
 	x.at[h] = i
 }
 
-func (x *hashIndex[K]) len() int { return len(x.at) + len(x.more) }
-
 func (x hashIndex[K]) clone() hashIndex[K] {
 	return hashIndex[K]{at: maps.Clone(x.at), more: maps.Clone(x.more)}
 }
