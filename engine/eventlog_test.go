@@ -108,3 +108,41 @@ func TestNameTabHashClash(t *testing.T) {
 		t.Fatal("a new name after freeze wrote the shared maps")
 	}
 }
+
+// TestEventLogLateTimesAndWords: times past 32 bits come back (from the
+// log and a clone that appends its own), and an event's words come back
+// with or without a message and a wide part.
+func TestEventLogLateTimesAndWords(t *testing.T) {
+	words := newNote(saysInvariant, nil)
+	times := []int64{0, 5, 1<<32 - 2, 1 << 32, 1<<32 - 1, 7, 1 << 40, 3}
+	var l eventLog
+	for i, tm := range times {
+		e := l.next()
+		e.Time, e.Actor, e.Kind = tm, "b", EvSend
+		switch i % 3 {
+		case 0:
+			e.note = words
+		case 1:
+			e.note, e.Message = words, &Message{ID: int64(i)}
+		}
+	}
+	snap := l.clone()
+	snap.push(Event{Time: 1 << 33, Actor: "c", note: words})
+	l.push(Event{Time: 9, Actor: "d"})
+	for i, tm := range times {
+		for name, log := range map[string]*eventLog{"log": &l, "clone": &snap} {
+			e := log.at(i)
+			if e.Time != tm || (e.note != words) != (i%3 == 2) || (e.Message != nil) != (i%3 == 1) {
+				t.Errorf("%s: event %d came back as time %d, words %v, message %v", name, i, e.Time, e.note, e.Message)
+			}
+		}
+	}
+	l.flush()
+	snap.flush()
+	if e := snap.at(len(times)); e.Time != 1<<33 || e.note != words || e.Actor != "c" {
+		t.Errorf("the clone's own event came back as %+v", e)
+	}
+	if e := l.at(len(times)); e.Time != 9 || e.Actor != "d" {
+		t.Errorf("the log's own event came back as %+v", e)
+	}
+}

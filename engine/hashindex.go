@@ -42,7 +42,7 @@ func (x hashIndex[K]) clone() hashIndex[K] {
 	return hashIndex[K]{at: maps.Clone(x.at), more: maps.Clone(x.more)}
 }
 
-// nameHash is the 64-bit FNV-1a hash of name, from seed (hash/fnv
+// nameHash is the 64-bit FNV-1a hash of name (hash/fnv
 // without its allocation).
 func nameHash(name string) uint64 { return hashFrom(14695981039346656037, name) }
 
