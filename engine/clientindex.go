@@ -24,8 +24,11 @@ type clientRef struct {
 }
 
 // clientNames is the name index and how much of each list it covers.
+// The index is by the name's hash (hashIndex), to positions in refs: a
+// map of the names was scanned by every collection.
 type clientNames struct {
-	m                 map[string]clientRef
+	m                 hashIndex[string]
+	refs              []clientRef
 	prods, cons, proc int
 	// recent holds the names looked up lately, found or not, in their
 	// nameSlot: a step looks up one of a few names, and
@@ -43,15 +46,35 @@ type recentClient struct {
 
 // clone copies the index (its size is the number of clients, not history).
 func (n clientNames) clone() clientNames {
-	if n.m == nil {
-		return n
-	}
 	c := n
-	c.m = make(map[string]clientRef, len(n.m))
-	for k, v := range n.m {
-		c.m[k] = v
-	}
+	c.m = n.m.clone()
+	c.refs = append([]clientRef(nil), n.refs...)
 	return c
+}
+
+// clientName is the name of the client ref points at.
+func (w *World) clientName(ref clientRef) string {
+	switch ref.Kind {
+	case clientProducer:
+		return w.producers[ref.I].Name
+	case clientConsumer:
+		return w.consumers[ref.I].Name
+	}
+	return w.processors[ref.I].Name
+}
+
+// indexClient adds a client to the name index; a name declared again
+// points at the later client, as a map's write would.
+func (w *World) indexClient(name string, ref clientRef) {
+	n := &w.names
+	keyAt := func(i int32) string { return w.clientName(n.refs[i]) }
+	h := nameHash(name)
+	if i, ok := n.m.get(h, name, keyAt); ok {
+		n.refs[i] = ref
+		return
+	}
+	n.m.put(h, name, int32(len(n.refs)), keyAt)
+	n.refs = append(n.refs, ref)
 }
 
 // client finds a client by name, first indexing the clients declared since
@@ -59,31 +82,36 @@ func (n clientNames) clone() clientNames {
 func (w *World) client(name string) (clientRef, bool) {
 	n := &w.names
 	if n.prods < len(w.producers) || n.cons < len(w.consumers) || n.proc < len(w.processors) {
-		if n.m == nil {
-			n.m = map[string]clientRef{}
-		}
 		for ; n.prods < len(w.producers); n.prods++ {
-			n.m[w.producers[n.prods].Name] = clientRef{Kind: clientProducer, I: int32(n.prods)}
+			w.indexClient(w.producers[n.prods].Name, clientRef{Kind: clientProducer, I: int32(n.prods)})
 		}
 		for ; n.cons < len(w.consumers); n.cons++ {
-			n.m[w.consumers[n.cons].Name] = clientRef{Kind: clientConsumer, I: int32(n.cons)}
+			w.indexClient(w.consumers[n.cons].Name, clientRef{Kind: clientConsumer, I: int32(n.cons)})
 		}
 		for ; n.proc < len(w.processors); n.proc++ {
-			n.m[w.processors[n.proc].Name] = clientRef{Kind: clientProcessor, I: int32(n.proc)}
+			w.indexClient(w.processors[n.proc].Name, clientRef{Kind: clientProcessor, I: int32(n.proc)})
 		}
 		n.recent = [nameCache]recentClient{}
-	}
-	if name == "" {
-		r, ok := n.m[name]
-		return r, ok
 	}
 	c := &n.recent[nameSlot(name, 0)]
 	if c.name == name && c.name != "" {
 		return c.ref, c.ok
 	}
-	r, ok := n.m[name]
-	*c = recentClient{name: name, ref: r, ok: ok}
+	r, ok := w.lookupClient(name)
+	if name != "" {
+		*c = recentClient{name: name, ref: r, ok: ok}
+	}
 	return r, ok
+}
+
+// lookupClient is client's look-up in the index.
+func (w *World) lookupClient(name string) (clientRef, bool) {
+	n := &w.names
+	i, ok := n.m.get(nameHash(name), name, func(i int32) string { return w.clientName(n.refs[i]) })
+	if !ok {
+		return clientRef{}, false
+	}
+	return n.refs[i], true
 }
 
 // namedProducer is the producer client with this name: a producer, or a

@@ -85,8 +85,11 @@ type costCounters struct {
 	markers  []MarkerTally
 	// requestAt and markerAt give a tally's position in requests and
 	// markers; nil until built.
-	requestAt map[requestKey]int
-	markerAt  map[string]int
+	// They are by the keys' hash (hashIndex): maps of strings were
+	// scanned by every collection.
+	requestAt hashIndex[requestKey]
+	markerAt  hashIndex[string]
+	indexed   bool
 	// recentAt holds the positions of the tallies counted lately: most
 	// requests come from a few clients, and comparing a key (the same
 	// strings most times, which compare by their pointers) costs less
@@ -116,14 +119,25 @@ func (c costCounters) clone() costCounters {
 
 // buildIndexes makes requestAt and markerAt from the tallies.
 func (c *costCounters) buildIndexes() {
-	c.requestAt = make(map[requestKey]int, len(c.requests))
+	c.requestAt, c.markerAt, c.indexed = hashIndex[requestKey]{}, hashIndex[string]{}, true
 	for i, r := range c.requests {
-		c.requestAt[requestKey{r.From, r.Kind, r.TxnID}] = i
+		k := requestKey{r.From, r.Kind, r.TxnID}
+		c.requestAt.put(k.hash(), k, int32(i), c.requestKeyAt)
 	}
-	c.markerAt = make(map[string]int, len(c.markers))
 	for i, m := range c.markers {
-		c.markerAt[m.TxnID] = i
+		c.markerAt.put(nameHash(m.TxnID), m.TxnID, int32(i), c.markerKeyAt)
 	}
+}
+
+func (c *costCounters) requestKeyAt(i int32) requestKey {
+	r := &c.requests[i]
+	return requestKey{r.From, r.Kind, r.TxnID}
+}
+
+func (c *costCounters) markerKeyAt(i int32) string { return c.markers[i].TxnID }
+
+func (k requestKey) hash() uint64 {
+	return hashFrom(nameHash(k.from)^uint64(k.kind)*0x9E3779B97F4A7C15, k.txnID)
 }
 
 // countSend counts a request put on the network (a response is not
@@ -132,7 +146,7 @@ func (c *costCounters) countSend(m *Message) {
 	if m.Kind.IsResponse() {
 		return
 	}
-	if c.requestAt == nil {
+	if !c.indexed {
 		c.buildIndexes()
 	}
 	k := requestKey{m.From, m.Kind, requestTxnID(m)}
@@ -141,12 +155,13 @@ func (c *costCounters) countSend(m *Message) {
 		c.requests[r.at1-1].N++
 		return
 	}
-	if i, ok := c.requestAt[k]; ok {
+	h := k.hash()
+	if i, ok := c.requestAt.get(h, k, c.requestKeyAt); ok {
 		c.requests[i].N++
-		*r = recentTally{key: k, at1: i + 1}
+		*r = recentTally{key: k, at1: int(i) + 1}
 		return
 	}
-	c.requestAt[k] = len(c.requests)
+	c.requestAt.put(h, k, int32(len(c.requests)), c.requestKeyAt)
 	*r = recentTally{key: k, at1: len(c.requests) + 1}
 	c.requests = append(c.requests, RequestTally{From: k.from, Kind: k.kind, TxnID: k.txnID, N: 1})
 }
@@ -164,14 +179,15 @@ func lastByte(s string) byte {
 // the coordinator's own marker events, waiting for a leader or re-sending,
 // name no partition and are not counted).
 func (c *costCounters) countMarker(txnID string) {
-	if c.markerAt == nil {
+	if !c.indexed {
 		c.buildIndexes()
 	}
-	if i, ok := c.markerAt[txnID]; ok {
+	h := nameHash(txnID)
+	if i, ok := c.markerAt.get(h, txnID, c.markerKeyAt); ok {
 		c.markers[i].N++
 		return
 	}
-	c.markerAt[txnID] = len(c.markers)
+	c.markerAt.put(h, txnID, int32(len(c.markers)), c.markerKeyAt)
 	c.markers = append(c.markers, MarkerTally{TxnID: txnID, N: 1})
 }
 

@@ -15,30 +15,48 @@ package engine
 // Every list is in fixed-size chunks: an append never copies the history,
 // and a snapshot shares every chunk (see clist).
 type eventLog struct {
-	evs     clist[storedEvent]
-	wides   clist[wideEvent]
-	msgs    clist[*Message]
-	notes   clist[*note]
-	exts    clist[*ruleExt]
+	evs   clist[storedEvent]
+	wides clist[wideEvent]
+	msgs  clist[*Message]
+	notes clist[*note]
+	exts  clist[*ruleExt]
+	// late holds the times that do not fit a storedEvent's 32 bits
+	// (past 49 days of simulated time), by event, in event order.
+	late    clist[lateTime]
 	names   nameTab
 	pend    Event
 	hasPend bool
 }
 
 // storedEvent is an Event as the log keeps it: what every event has,
-// and its message and words. Its indexes are one more than the entry's
+// and its message or words. Its indexes are one more than the entry's
 // position, 0 for none. The fields most events leave zero (a decision's
 // numbers, partition, transactional id, rule) are in a wideEvent of their
-// own, in wides: a send or a delivery, most of the history, is 32 bytes.
+// own, in wides: a send or a delivery, most of the history, is 24 bytes.
+//
+// ref is the message (msgs) or, with refNote set, the words (notes): few
+// events have both, and those keep their words in the wideEvent. time is
+// the event's time when it fits 32 bits (lateMark when not: see late).
 type storedEvent struct {
-	time      int64
-	step      int32
-	actor     uint32
-	msg, note uint32
-	wide      uint32
-	kind      EventKind
-	fault     FaultKind
-	say       phrase
+	time  uint32
+	step  int32
+	actor uint32
+	ref   uint32
+	wide  uint32
+	kind  EventKind
+	fault FaultKind
+	say   phrase
+}
+
+const (
+	refNote  = 1 << 31
+	lateMark = ^uint32(0)
+)
+
+// lateTime is the time of event i, past what a storedEvent holds.
+type lateTime struct {
+	i    int64
+	time int64
 }
 
 // wideEvent is the part of a stored event most events leave zero.
@@ -55,6 +73,7 @@ type wideEvent struct {
 	hasPID     bool
 	reason     Reason
 	ruleSay    ruleSay
+	note       uint32 // the words of an event with a message too
 }
 
 // eventChunk is the entries per chunk: an event chunk is 16 KB, and a
@@ -102,15 +121,25 @@ func (l *eventLog) flush() {
 	}
 	e := &l.pend
 	s := l.evs.next()
-	*s = storedEvent{time: e.Time, step: e.Step, kind: e.Kind, fault: e.Fault, say: e.say}
+	*s = storedEvent{step: e.Step, kind: e.Kind, fault: e.Fault, say: e.say}
+	if e.Time >= 0 && e.Time < int64(lateMark) {
+		s.time = uint32(e.Time)
+	} else {
+		s.time = lateMark
+		*l.late.next() = lateTime{i: int64(l.evs.n - 1), time: e.Time}
+	}
 	s.actor = l.names.id(e.Actor)
-	if e.Message != nil {
-		s.msg = uint32(l.msgs.add(e.Message)) + 1
-	}
+	var note uint32
 	if e.note != nil {
-		s.note = uint32(l.notes.add(e.note)) + 1
+		note = uint32(l.notes.add(e.note)) + 1
 	}
-	wd := wideEvent{pid: e.pid, arg: e.arg, part: e.TP.Partition, ruleArg: e.Rule.arg, x: e.x, y: e.y, z: e.z,
+	switch {
+	case e.Message != nil:
+		s.ref = uint32(l.msgs.add(e.Message)) + 1
+	case note != 0:
+		s.ref, note = note|refNote, 0
+	}
+	wd := wideEvent{note: note, pid: e.pid, arg: e.arg, part: e.TP.Partition, ruleArg: e.Rule.arg, x: e.x, y: e.y, z: e.z,
 		code: e.Code, epoch: e.epoch, change: e.Change, hasPID: e.hasPID, reason: e.Rule.Reason, ruleSay: e.Rule.say}
 	if e.TxnID != "" {
 		wd.txn = l.names.id(e.TxnID)
@@ -129,17 +158,23 @@ func (l *eventLog) flush() {
 
 // load puts the i-th event, stored as s, back together.
 func (l *eventLog) load(s *storedEvent, i int) Event {
-	e := Event{Time: s.time, Seq: int32(i), Step: s.step, Actor: l.names.at(s.actor), Kind: s.kind, Fault: s.fault, say: s.say}
-	if s.msg != 0 {
-		e.Message = *l.msgs.at(int(s.msg - 1))
+	e := Event{Time: int64(s.time), Seq: int32(i), Step: s.step, Actor: l.names.at(s.actor), Kind: s.kind, Fault: s.fault, say: s.say}
+	if s.time == lateMark {
+		e.Time = l.lateTime(i)
 	}
-	if s.note != 0 {
-		e.note = *l.notes.at(int(s.note - 1))
+	switch {
+	case s.ref&refNote != 0:
+		e.note = *l.notes.at(int(s.ref&^refNote - 1))
+	case s.ref != 0:
+		e.Message = *l.msgs.at(int(s.ref - 1))
 	}
 	if s.wide == 0 {
 		return e
 	}
 	wd := l.wides.at(int(s.wide - 1))
+	if wd.note != 0 {
+		e.note = *l.notes.at(int(wd.note - 1))
+	}
 	e.TxnID, e.Code, e.Change, e.epoch, e.hasPID = l.names.at(wd.txn), wd.code, wd.change, wd.epoch, wd.hasPID
 	e.x, e.pid, e.arg, e.y, e.z = wd.x, wd.pid, wd.arg, wd.y, wd.z
 	e.Rule = Rule{Reason: wd.reason, say: wd.ruleSay, arg: wd.ruleArg}
@@ -152,12 +187,27 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 	return e
 }
 
+// lateTime is the time of event i, which late holds (a binary search:
+// such times are rare).
+func (l *eventLog) lateTime(i int) int64 {
+	lo, hi := 0, l.late.n
+	for lo < hi {
+		m := (lo + hi) / 2
+		if l.late.at(m).i < int64(i) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return l.late.at(lo).time
+}
+
 // clone shares every chunk and the name table; the event held in full is
 // stored first, so both logs share it too.
 func (l *eventLog) clone() eventLog {
 	l.flush()
 	l.names.freeze()
-	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(), names: l.names}
+	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(), late: l.late.clone(), names: l.names}
 }
 
 // slot is where the i-th event is stored, for tests of what is shared.
@@ -201,12 +251,14 @@ func sameEvent(a, b Event) bool {
 }
 
 // nameTab interns the names events carry. A snapshot shares the table;
-// the map is then frozen, and the first new name either side meets copies
-// it (names are few and new ones rare, unlike events).
+// the index is then frozen, and the first new name either side meets
+// copies it (names are few and new ones rare, unlike events). The index
+// is by the name's hash (hashIndex): with 800 producers a map of the
+// names was about a third of what each collection scanned.
 type nameTab struct {
 	list clist[string]
-	ids  map[string]uint32
-	own  bool // ids is this table's to write
+	ids  hashIndex[string] // a name's position in list
+	own  bool              // ids is this table's to write
 	// recent holds names looked up lately, in their nameSlot: most
 	// events name one of a few actors, and comparing one name
 	// (the same string most times, which compares by its pointer) costs
@@ -242,21 +294,19 @@ func (t *nameTab) id(name string) uint32 {
 	if r.name == name && r.id != 0 {
 		return r.id
 	}
-	if id, ok := t.ids[name]; ok {
-		r.name, r.id = name, id
-		return id
+	h := nameHash(name)
+	keyAt := func(i int32) string { return *t.list.at(int(i)) }
+	if i, ok := t.ids.get(h, name, keyAt); ok {
+		r.name, r.id = name, uint32(i)+1
+		return r.id
 	}
 	if !t.own {
-		m := make(map[string]uint32, len(t.ids)+8)
-		for k, v := range t.ids {
-			m[k] = v
-		}
-		t.ids, t.own = m, true
+		t.ids, t.own = t.ids.clone(), true
 	}
-	id := uint32(t.list.add(name)) + 1
-	t.ids[name] = id
-	r.name, r.id = name, id
-	return id
+	i := int32(t.list.add(name))
+	t.ids.put(h, name, i, keyAt)
+	r.name, r.id = name, uint32(i)+1
+	return r.id
 }
 
 // at is the name with this id.

@@ -88,3 +88,61 @@ func TestEventLogKeepsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestNameTabHashClash: two names with one hash get ids of their own, and
+// a snapshot's table (frozen) copies both maps before it writes.
+func TestNameTabHashClash(t *testing.T) {
+	var tab nameTab
+	a := tab.id("a")
+	tab.ids.at[nameHash("b")] = int32(a - 1) // as if "b" hashed as "a" does
+	b := tab.id("b")
+	tab.recent = [nameCache]nameID{}
+	if b == a || tab.at(b) != "b" || tab.id("b") != b || tab.id("a") != a {
+		t.Fatalf("a=%d b=%d (b again %d, a again %d)", a, b, tab.id("b"), tab.id("a"))
+	}
+	tab.freeze()
+	snap := tab
+	c := tab.id("c")
+	tab.recent = [nameCache]nameID{}
+	if _, ok := snap.ids.at[nameHash("c")]; ok || snap.list.n != 2 || tab.id("c") != c || tab.id("b") != b {
+		t.Fatal("a new name after freeze wrote the shared maps")
+	}
+}
+
+// TestEventLogLateTimesAndWords: times past 32 bits come back (from the
+// log and a clone that appends its own), and an event's words come back
+// with or without a message and a wide part.
+func TestEventLogLateTimesAndWords(t *testing.T) {
+	words := newNote(saysInvariant, nil)
+	times := []int64{0, 5, 1<<32 - 2, 1 << 32, 1<<32 - 1, 7, 1 << 40, 3}
+	var l eventLog
+	for i, tm := range times {
+		e := l.next()
+		e.Time, e.Actor, e.Kind = tm, "b", EvSend
+		switch i % 3 {
+		case 0:
+			e.note = words
+		case 1:
+			e.note, e.Message = words, &Message{ID: int64(i)}
+		}
+	}
+	snap := l.clone()
+	snap.push(Event{Time: 1 << 33, Actor: "c", note: words})
+	l.push(Event{Time: 9, Actor: "d"})
+	for i, tm := range times {
+		for name, log := range map[string]*eventLog{"log": &l, "clone": &snap} {
+			e := log.at(i)
+			if e.Time != tm || (e.note != words) != (i%3 == 2) || (e.Message != nil) != (i%3 == 1) {
+				t.Errorf("%s: event %d came back as time %d, words %v, message %v", name, i, e.Time, e.note, e.Message)
+			}
+		}
+	}
+	l.flush()
+	snap.flush()
+	if e := snap.at(len(times)); e.Time != 1<<33 || e.note != words || e.Actor != "c" {
+		t.Errorf("the clone's own event came back as %+v", e)
+	}
+	if e := l.at(len(times)); e.Time != 9 || e.Actor != "d" {
+		t.Errorf("the log's own event came back as %+v", e)
+	}
+}

@@ -18,10 +18,13 @@ import "strings"
 type Records struct{ d *recordData }
 
 type recordData struct {
-	vals string   // the values, back to back
-	ends []int32  // value i is vals[ends[i-1]:ends[i]]
-	uid  int64    // the first record's UID; 0 when the records have none
-	srcs []Source // the input of each record (processor outputs), or nil
+	vals string  // the values, back to back
+	ends []int32 // value i is vals[ends[i-1]:ends[i]]
+	uid  int64   // the first record's UID; 0 when the records have none
+	// srcs is the input of each record (processor outputs), or nil: a
+	// pointer, so that the records of the other sends, most of them,
+	// fit 64 bytes rather than 80.
+	srcs *[]Source
 }
 
 // Record is one record of a batch, as Records.At reads it. UID is the
@@ -50,7 +53,10 @@ func NewRecords(values ...string) Records {
 // one entry a record.
 func (r Records) withSources(srcs []Source) Records {
 	d := *r.d
-	d.srcs = srcs
+	d.srcs = nil
+	if srcs != nil {
+		d.srcs = &srcs
+	}
 	return Records{&d}
 }
 
@@ -101,7 +107,7 @@ func (r Records) Source(i int) *Source {
 	if r.d.srcs == nil {
 		return nil
 	}
-	return &r.d.srcs[i]
+	return &(*r.d.srcs)[i]
 }
 
 // HasSources reports whether the records are a processor's outputs.

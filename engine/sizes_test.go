@@ -14,7 +14,7 @@ func TestEventSizes(t *testing.T) {
 		got, want uintptr
 	}{
 		{"Event", unsafe.Sizeof(Event{}), 144},
-		{"storedEvent", unsafe.Sizeof(storedEvent{}), 32},
+		{"storedEvent", unsafe.Sizeof(storedEvent{}), 24},
 		{"wideEvent", unsafe.Sizeof(wideEvent{}), 64},
 	} {
 		if c.got > c.want {
