@@ -17,6 +17,27 @@ type SearchScratch struct {
 // search that wants a path's events replays the path on a world of its
 // own.
 func (w *World) CloneForSearch(s *SearchScratch) *World {
+	s.clearChunk()
+	c := w.Clone()
+	s.ownEvents(c)
+	return c
+}
+
+// CloneForSearchInto is CloneForSearch into dst, a world made before by
+// CloneForSearch or CloneForSearchInto that is no longer in use (nil:
+// a new one): its maps, lists and client structs are reused, so that a
+// search stepping a copy per move does not allocate one.
+func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
+	if dst == nil || dst == w {
+		return w.CloneForSearch(s)
+	}
+	s.clearChunk()
+	w.cloneInto(dst)
+	s.ownEvents(dst)
+	return dst
+}
+
+func (s *SearchScratch) clearChunk() {
 	if s.chunk == nil {
 		s.chunk = new([eventChunk]Event)
 	}
@@ -24,13 +45,14 @@ func (w *World) CloneForSearch(s *SearchScratch) *World {
 		// Every slot past n of a chunk the log owns is zero (eventLog.next).
 		clear(s.chunk[:min(l.events.n, eventChunk)])
 	}
-	c := w.Clone()
+}
+
+func (s *SearchScratch) ownEvents(c *World) {
 	// The log starts one zero event in, so that its first append writes
 	// into the chunk it owns (eventLog.next starts a new chunk at a
 	// chunk's first slot).
 	c.events = eventLog{chunks: []*[eventChunk]Event{s.chunk}, n: 1, own: true}
 	s.last = c
-	return c
 }
 
 // ViolationCount is how many times the invariant has been violated (0

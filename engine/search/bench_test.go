@@ -3,6 +3,7 @@
 package search
 
 import (
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -52,5 +53,22 @@ func BenchmarkLostAck(b *testing.B) {
 			Without: FaultDuplicate | FaultDelay}); !r.Found {
 			b.Fatal("not found")
 		}
+	}
+}
+
+// BenchmarkSearchSize is the search of BenchmarkSearchIdempotent at two
+// depths whose tables differ some 8x in size: the cost of a state should
+// not grow with the table. Run it with -cpu 1.
+func BenchmarkSearchSize(b *testing.B) {
+	w := world(b, presetIdempotent)
+	for _, depth := range []int{4, 6} {
+		b.Run("depth="+strconv.Itoa(depth), func(b *testing.B) {
+			var r Result
+			c0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				r = Find(w, Options{Invariant: engine.InvDuplicateRecord, Depth: depth, MaxStates: 10000000, Sends: 2})
+			}
+			report(b, r.States, r.Tried, cpuTime()-c0)
+		})
 	}
 }

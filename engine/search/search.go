@@ -139,6 +139,10 @@ type searcher struct {
 	tried   int
 	cut     bool // some state at the bound had moves left
 	moves   [][]move
+	// pool holds the world each depth's moves are tried on, one at a
+	// time: the copy for a move at depth d is made into pool[d], which
+	// the move before it (its subtree explored) no longer needs.
+	pool []*engine.World
 }
 
 // violations counts the violations of inv, of every invariant when inv
@@ -183,11 +187,13 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 	}
 	for len(s.moves) <= d {
 		s.moves = append(s.moves, nil)
+		s.pool = append(s.pool, nil)
 	}
 	s.moves[d] = moves(w, sends, s.o, s.moves[d][:0])
 	for _, m := range s.moves[d] {
 		s.tried++
-		c := w.CloneForSearch(&s.scratch)
+		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
+		s.pool[d] = c
 		if _, err := c.Apply(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
