@@ -75,9 +75,12 @@ type Result struct {
 	Found    bool
 	Schedule []engine.Action
 	// States is the distinct states explored (in the bound that saw
-	// the most); Depth the deepest bound
-	// searched completely (or, when Found, the schedule's length).
+	// the most), the ones short of the bound; Leaves the worlds checked
+	// at the bound itself (not hashed, so some may be one state reached
+	// twice). Depth is the deepest bound searched completely (or, when
+	// Found, the schedule's length).
 	States int
+	Leaves int
 	Depth  int
 	// Tried is the moves tried, over every bound: each a copy of a
 	// world stepped once (most lead to a state already seen).
@@ -95,15 +98,18 @@ func Find(start *engine.World, o Options) Result {
 	}
 	sends := s.initialSends(start)
 	var res Result
+	prevSeen := 0
 	for bound := 1; bound <= o.Depth; bound++ {
 		clear(s.seen)
 		s.seen[mix(s.hasher.Hash(start), sends)] = 0
-		s.bound, s.cut = bound, false
+		s.bound, s.leaves = bound, 0
 		s.path = s.path[:0]
 		found := s.dfs(start, sends, 0)
 		// The table holds this bound's states; the last bound's may be
 		// more when this one stopped early, at a schedule.
-		res.States = max(res.States, len(s.seen))
+		if len(s.seen)+s.leaves > res.States+res.Leaves {
+			res.States, res.Leaves = len(s.seen), s.leaves
+		}
 		res.Tried = s.tried
 		if found {
 			res.Found, res.Depth = true, len(s.path)
@@ -118,12 +124,15 @@ func Find(start *engine.World, o Options) Result {
 		if o.Done != nil {
 			o.Done(bound, res.States)
 		}
-		if !s.cut {
-			// Nothing was cut off by the bound: every state reachable
-			// has been explored, and a deeper bound finds nothing new.
+		if bound > 1 && len(s.seen) == prevSeen {
+			// The table holds the states within bound-1 actions, the
+			// last bound's those within bound-2: no new state is one
+			// action further, so every state reachable has been
+			// explored, and a deeper bound finds nothing new.
 			res.Depth = o.Depth
 			return res
 		}
+		prevSeen = len(s.seen)
 	}
 	return res
 }
@@ -137,7 +146,7 @@ type searcher struct {
 	hasher  *engine.StateHasher
 	full    bool
 	tried   int
-	cut     bool // some state at the bound had moves left
+	leaves  int  // worlds checked at the bound, this bound
 	moves   [][]move
 	// pool holds the world each depth's moves are tried on, one at a
 	// time: the copy for a move at depth d is made into pool[d], which
@@ -181,10 +190,6 @@ func mix(h uint64, c sendCounts) uint64 {
 // dfs explores the moves from w at depth d; it reports whether one of
 // them (or what follows it) breaks the invariant, with s.path the schedule.
 func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
-	if d == s.bound {
-		s.cut = true
-		return false
-	}
 	for len(s.moves) <= d {
 		s.moves = append(s.moves, nil)
 		s.pool = append(s.pool, nil)
@@ -200,6 +205,14 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		s.path = append(s.path[:d], m.Action)
 		if violations(c, s.o.Invariant) > 0 {
 			return true
+		}
+		if d+1 == s.bound {
+			// A world at the bound is checked (above) and not explored:
+			// putting it in the table would save nothing this bound, and
+			// the next bound clears the table. Hashing it cost a third
+			// of the search.
+			s.leaves++
+			continue
 		}
 		next := sends
 		if m.Sender >= 0 {
