@@ -146,7 +146,7 @@ type searcher struct {
 	hasher  *engine.StateHasher
 	full    bool
 	tried   int
-	leaves  int  // worlds checked at the bound, this bound
+	leaves  int // worlds checked at the bound, this bound
 	moves   [][]move
 	// pool holds the world each depth's moves are tried on, one at a
 	// time: the copy for a move at depth d is made into pool[d], which
