@@ -9,7 +9,12 @@
 // one, so the first schedule found is a shortest one, and memory holds one
 // path of worlds plus a table of the states seen (engine.World.StateHash),
 // which keeps any state from being explored twice at a depth it was
-// already reached at. The order moves are tried in is fixed (messages in
+// already reached at. The worlds at the bound are checked and not put in
+// the table, since none is explored further; so the table holds the
+// states within bound-1 actions, and a bound whose table is no bigger
+// than the last one's has found every reachable state. Each move is tried
+// on a copy made into a world the search keeps per depth
+// (engine.World.CloneForSearchInto). The order moves are tried in is fixed (messages in
 // delivery order, then timers, then clients in declaration order), so the
 // same start gives the same schedule on every run.
 //
