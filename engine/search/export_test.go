@@ -50,12 +50,7 @@ func (s *reference) dfs(w *engine.World, sends sendCounts, d int) bool {
 		if violations(c, s.o.Invariant) > 0 {
 			return true
 		}
-		next := sends
-		if m.Sender >= 0 {
-			b := []byte(sends)
-			b[m.Sender]++
-			next = sendCounts(b)
-		}
+		next := sends.after(m)
 		h := mix(s.hasher.Hash(c), next)
 		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
 			continue

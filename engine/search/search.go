@@ -184,6 +184,16 @@ func (s *searcher) initialSends(w *engine.World) sendCounts {
 	return sendCounts(make([]byte, len(w.AllProducers())))
 }
 
+// after is the counts after move m.
+func (c sendCounts) after(m move) sendCounts {
+	if m.Sender < 0 {
+		return c
+	}
+	b := []byte(c)
+	b[m.Sender]++
+	return sendCounts(b)
+}
+
 func mix(h uint64, c sendCounts) uint64 {
 	for i := 0; i < len(c); i++ {
 		h ^= uint64(c[i]+1) << (8 * (i % 8))
@@ -219,12 +229,7 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 			s.leaves++
 			continue
 		}
-		next := sends
-		if m.Sender >= 0 {
-			b := []byte(sends)
-			b[m.Sender]++
-			next = sendCounts(b)
-		}
+		next := sends.after(m)
 		h := mix(s.hasher.Hash(c), next)
 		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
 			continue
