@@ -19,25 +19,50 @@ type SearchScratch struct {
 // search that wants a path's events replays the path on a world of its
 // own.
 func (w *World) CloneForSearch(s *SearchScratch) *World {
+	s.clearChunk()
+	c := w.Clone()
+	s.ownEvents(c)
+	return c
+}
+
+// CloneForSearchInto is CloneForSearch into dst, a world made before by
+// CloneForSearch or CloneForSearchInto that is no longer in use (nil:
+// a new one): its maps, lists and client structs are reused, so that a
+// search stepping a copy per move does not allocate one.
+func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
+	if dst == nil || dst == w {
+		return w.CloneForSearch(s)
+	}
+	s.clearChunk()
+	w.cloneInto(dst)
+	s.ownEvents(dst)
+	return dst
+}
+
+// clearChunk zeroes what the last world written into the scratch chunks
+// wrote there (every slot past n of a chunk a list owns is zero:
+// clist.next).
+func (s *SearchScratch) clearChunk() {
 	if s.evs == nil {
 		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([eventChunk]wideEvent), new([eventChunk]*Message)
 	}
 	if l := s.last; l != nil {
-		// Every slot past n of a chunk a list owns is zero (clist.next).
 		clearScratch(&l.events.evs, s.evs)
 		clearScratch(&l.events.wides, s.wides)
 		clearScratch(&l.events.msgs, s.msgs)
 	}
-	c := w.Clone()
-	// Each list starts one zero entry in, so that its first append writes
-	// into the chunk it owns (clist.next starts a new chunk at a chunk's
-	// first slot); an index 0 means "none" in a stored event anyway.
+}
+
+// ownEvents gives c an empty history written into the scratch chunks.
+// Each list starts one zero entry in, so that its first append writes
+// into the chunk it owns (clist.next starts a new chunk at a chunk's
+// first slot); an index 0 means "none" in a stored event anyway.
+func (s *SearchScratch) ownEvents(c *World) {
 	c.events = eventLog{names: c.events.names,
 		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
 		wides: clist[wideEvent]{chunks: []*[eventChunk]wideEvent{s.wides}, n: 1, own: true},
 		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true}}
 	s.last = c
-	return c
 }
 
 // clearScratch zeroes what l wrote into the scratch chunk c, if l still

@@ -39,12 +39,13 @@ type StateHasher struct {
 	// The plans of the world's fields, looked up once.
 	brokers, topics, partitions, txnParts, groups, producers, consumers, processors,
 	msg, timer, held, parked, timerKey, outcomes, outputs, switches *hashPlan
-	key timerKey
+	key     timerKey
+	rangers map[reflect.Type]mapRanger
 }
 
 // NewStateHasher makes a StateHasher.
 func NewStateHasher() *StateHasher {
-	sh := &StateHasher{plans: map[reflect.Type]*hashPlan{}}
+	sh := &StateHasher{plans: map[reflect.Type]*hashPlan{}, rangers: mapRangers()}
 	var w World
 	var it item
 	of := func(p any) *hashPlan { return sh.plan(reflect.TypeOf(p).Elem()) }
@@ -191,7 +192,7 @@ type hashPlan struct {
 	op     hashOp
 	typ    reflect.Type
 	size   uintptr
-	fields []fieldPlan // opStruct
+	fields []fieldPlan // opStruct: its leaves, nested structs and arrays inlined
 	elem   *hashPlan   // opArray, opSlice, opPointer; opMap: the value
 	key    *hashPlan   // opMap
 	n      int         // opArray
@@ -199,6 +200,9 @@ type hashPlan struct {
 	// while they are in use.
 	k, v reflect.Value
 	busy bool
+	// ranger ranges over a map of a type the engine declares without
+	// reflection (mapRangers); nil: by reflection.
+	ranger mapRanger
 }
 
 type fieldPlan struct {
@@ -247,9 +251,7 @@ func (sh *StateHasher) plan(t reflect.Type) *hashPlan {
 			if t == messageType && f.Name == "ID" {
 				continue
 			}
-			if fp := sh.plan(f.Type); fp.op != opSkip {
-				p.fields = append(p.fields, fieldPlan{off: f.Offset, plan: fp})
-			}
+			p.fields = appendLeaves(p.fields, f.Offset, sh.plan(f.Type))
 		}
 	case reflect.Array:
 		p.op, p.elem, p.n = opArray, sh.plan(t.Elem()), t.Len()
@@ -260,6 +262,7 @@ func (sh *StateHasher) plan(t reflect.Type) *hashPlan {
 	case reflect.Map:
 		p.op, p.key, p.elem = opMap, sh.plan(t.Key()), sh.plan(t.Elem())
 		p.k, p.v = reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+		p.ranger = sh.rangers[t]
 	case reflect.Interface:
 		p.op = opInterface
 	}
@@ -294,8 +297,22 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 	case opString:
 		s.string(*(*string)(ptr))
 	case opStruct:
-		for _, f := range p.fields {
-			s.at(f.plan, unsafe.Add(ptr, f.off))
+		for i := range p.fields {
+			f := &p.fields[i]
+			q := unsafe.Add(ptr, f.off)
+			// The common leaves here, without a call.
+			switch f.plan.op {
+			case opInt64, opUint64, opFloat:
+				s.uint(*(*uint64)(q))
+			case opInt32:
+				s.uint(uint64(*(*int32)(q)))
+			case opBool:
+				s.bool(*(*bool)(q))
+			case opString:
+				s.string(*(*string)(q))
+			default:
+				s.at(f.plan, q)
+			}
 		}
 	case opArray:
 		s.uint(uint64(p.n))
@@ -322,6 +339,15 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 		s.uint(1)
 		s.at(p.elem, q)
 	case opMap:
+		if p.ranger != nil {
+			busy := p.busy
+			p.busy = true
+			n, sum := p.ranger(s, p, ptr, busy)
+			p.busy = busy
+			s.uint(uint64(n))
+			s.uint(sum)
+			return
+		}
 		m := reflect.NewAt(p.typ, ptr).Elem()
 		s.uint(uint64(m.Len()))
 		k, v := p.k, p.v
@@ -358,5 +384,85 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 		c := reflect.New(e.Type())
 		c.Elem().Set(e)
 		s.at(s.sh.plan(e.Type()), c.UnsafePointer())
+	}
+}
+
+// appendLeaves adds the leaves of a field of plan fp at off to fields: a
+// struct's own leaves and an array's elements' at their offsets, so that
+// hashing a struct walks one list instead of a tree of calls. A field
+// of a type that holds no state (opSkip) adds nothing.
+func appendLeaves(fields []fieldPlan, off uintptr, fp *hashPlan) []fieldPlan {
+	switch fp.op {
+	case opSkip:
+		return fields
+	case opStruct:
+		for _, f := range fp.fields {
+			fields = append(fields, fieldPlan{off: off + f.off, plan: f.plan})
+		}
+		return fields
+	case opArray:
+		if fp.n <= 16 {
+			for i := 0; i < fp.n; i++ {
+				fields = appendLeaves(fields, off+uintptr(i)*fp.elem.size, fp.elem)
+			}
+			return fields
+		}
+	}
+	return append(fields, fieldPlan{off: off, plan: fp})
+}
+
+// mapRanger hashes the entries of the map at ptr, each with the key and
+// value plans of p, and returns their count and the sum of their hashes
+// (as the reflective walk does). busy says a map of this type is being
+// hashed further up (a map in a map's value): it then takes scratch of
+// its own.
+type mapRanger func(s *stateHasher, p *hashPlan, ptr unsafe.Pointer, busy bool) (int, uint64)
+
+// rangeMap is the mapRanger of map[K]V: ranging over a map by reflection
+// cost more than the rest of the hash. The entries are copied into
+// scratch that outlives the call, so that no entry escapes to the heap.
+func rangeMap[K comparable, V any]() mapRanger {
+	scratch := new(struct {
+		k K
+		v V
+	})
+	return func(s *stateHasher, p *hashPlan, ptr unsafe.Pointer, busy bool) (int, uint64) {
+		m := *(*map[K]V)(ptr)
+		sc := scratch
+		if busy {
+			sc = new(struct {
+				k K
+				v V
+			})
+		}
+		var sum uint64
+		for k, v := range m {
+			sc.k, sc.v = k, v
+			e := stateHasher{h: 3, sh: s.sh}
+			e.at(p.key, unsafe.Pointer(&sc.k))
+			e.at(p.elem, unsafe.Pointer(&sc.v))
+			sum += e.sum()
+		}
+		return len(m), sum
+	}
+}
+
+// mapRangers are rangers of the map types of the world's state, made for
+// each StateHasher (each has scratch of its own). A map type not listed
+// is hashed by reflection, to the same hash.
+func mapRangers() map[reflect.Type]mapRanger {
+	return map[reflect.Type]mapRanger{
+		reflect.TypeFor[map[TP]*PartitionLog]():             rangeMap[TP, *PartitionLog](),
+		reflect.TypeFor[map[int32]*TxnStatePartition]():     rangeMap[int32, *TxnStatePartition](),
+		reflect.TypeFor[map[string]*Group]():                rangeMap[string, *Group](),
+		reflect.TypeFor[map[int64]ProducerStateEntry]():     rangeMap[int64, ProducerStateEntry](),
+		reflect.TypeFor[map[int64]VerificationState]():      rangeMap[int64, VerificationState](),
+		reflect.TypeFor[map[int64]seqMark]():                rangeMap[int64, seqMark](),
+		reflect.TypeFor[map[string]TxnMetadata]():           rangeMap[string, TxnMetadata](),
+		reflect.TypeFor[map[string]*markerJob]():            rangeMap[string, *markerJob](),
+		reflect.TypeFor[map[int64][]TP]():                   rangeMap[int64, []TP](),
+		reflect.TypeFor[map[TP]CommittedOffset]():           rangeMap[TP, CommittedOffset](),
+		reflect.TypeFor[map[int64]map[TP]CommittedOffset](): rangeMap[int64, map[TP]CommittedOffset](),
+		reflect.TypeFor[map[outputKey]pvec[int32]]():        rangeMap[outputKey, pvec[int32]](),
 	}
 }

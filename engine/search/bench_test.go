@@ -3,6 +3,7 @@
 package search
 
 import (
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -21,14 +22,19 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// report adds the states per second of wall and of CPU time.
-func report(b *testing.B, states, tried int, cpu time.Duration) {
-	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+// report adds the distinct states per second of wall and of CPU time,
+// and the worlds checked per CPU second: the distinct states and the
+// worlds checked at the bound, which the search does not hash.
+func report(b *testing.B, r Result, cpu time.Duration) {
+	n := float64(b.N)
+	b.ReportMetric(float64(r.States)*n/b.Elapsed().Seconds(), "states/s")
 	if cpu > 0 {
-		b.ReportMetric(float64(states)*float64(b.N)/cpu.Seconds(), "states/cpu-s")
+		b.ReportMetric(float64(r.States)*n/cpu.Seconds(), "states/cpu-s")
+		b.ReportMetric(float64(r.States+r.Leaves)*n/cpu.Seconds(), "checked/cpu-s")
 	}
-	b.ReportMetric(float64(tried), "tried")
-	b.ReportMetric(float64(states), "states")
+	b.ReportMetric(float64(r.Tried), "tried")
+	b.ReportMetric(float64(r.States), "states")
+	b.ReportMetric(float64(r.Leaves), "leaves")
 }
 
 // BenchmarkSearchIdempotent is the whole search to depth 6 from the
@@ -41,7 +47,7 @@ func BenchmarkSearchIdempotent(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r = Find(w, Options{Invariant: engine.InvDuplicateRecord, Depth: 6, MaxStates: 10000000, Sends: 2})
 	}
-	report(b, r.States, r.Tried, cpuTime()-c0)
+	report(b, r, cpuTime()-c0)
 }
 
 // BenchmarkLostAck finds the lost-ACK duplicate with idempotence off.
@@ -52,5 +58,22 @@ func BenchmarkLostAck(b *testing.B) {
 			Without: FaultDuplicate | FaultDelay}); !r.Found {
 			b.Fatal("not found")
 		}
+	}
+}
+
+// BenchmarkSearchSize is the search of BenchmarkSearchIdempotent at two
+// depths whose tables differ some 6.4x in size: the cost of a state should
+// not grow with the table. Run it with -cpu 1.
+func BenchmarkSearchSize(b *testing.B) {
+	w := world(b, presetIdempotent)
+	for _, depth := range []int{5, 6} {
+		b.Run("depth="+strconv.Itoa(depth), func(b *testing.B) {
+			var r Result
+			c0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				r = Find(w, Options{Invariant: engine.InvDuplicateRecord, Depth: depth, MaxStates: 10000000, Sends: 2})
+			}
+			report(b, r, cpuTime()-c0)
+		})
 	}
 }

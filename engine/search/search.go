@@ -9,7 +9,12 @@
 // one, so the first schedule found is a shortest one, and memory holds one
 // path of worlds plus a table of the states seen (engine.World.StateHash),
 // which keeps any state from being explored twice at a depth it was
-// already reached at. The order moves are tried in is fixed (messages in
+// already reached at. The worlds at the bound are checked and not put in
+// the table, since none is explored further; so the table holds the
+// states within bound-1 actions, and a bound whose table is no bigger
+// than the last one's has found every reachable state. Each move is tried
+// on a copy made into a world the search keeps per depth
+// (engine.World.CloneForSearchInto). The order moves are tried in is fixed (messages in
 // delivery order, then timers, then clients in declaration order), so the
 // same start gives the same schedule on every run.
 //
@@ -75,9 +80,12 @@ type Result struct {
 	Found    bool
 	Schedule []engine.Action
 	// States is the distinct states explored (in the bound that saw
-	// the most); Depth the deepest bound
-	// searched completely (or, when Found, the schedule's length).
+	// the most), the ones short of the bound; Leaves the worlds checked
+	// at the bound itself (not hashed, so some may be one state reached
+	// twice). Depth is the deepest bound searched completely (or, when
+	// Found, the schedule's length).
 	States int
+	Leaves int
 	Depth  int
 	// Tried is the moves tried, over every bound: each a copy of a
 	// world stepped once (most lead to a state already seen).
@@ -95,15 +103,18 @@ func Find(start *engine.World, o Options) Result {
 	}
 	sends := s.initialSends(start)
 	var res Result
+	prevSeen := 0
 	for bound := 1; bound <= o.Depth; bound++ {
 		clear(s.seen)
 		s.seen[mix(s.hasher.Hash(start), sends)] = 0
-		s.bound, s.cut = bound, false
+		s.bound, s.leaves = bound, 0
 		s.path = s.path[:0]
 		found := s.dfs(start, sends, 0)
 		// The table holds this bound's states; the last bound's may be
 		// more when this one stopped early, at a schedule.
-		res.States = max(res.States, len(s.seen))
+		if len(s.seen)+s.leaves > res.States+res.Leaves {
+			res.States, res.Leaves = len(s.seen), s.leaves
+		}
 		res.Tried = s.tried
 		if found {
 			res.Found, res.Depth = true, len(s.path)
@@ -118,12 +129,15 @@ func Find(start *engine.World, o Options) Result {
 		if o.Done != nil {
 			o.Done(bound, res.States)
 		}
-		if !s.cut {
-			// Nothing was cut off by the bound: every state reachable
-			// has been explored, and a deeper bound finds nothing new.
+		if bound > 1 && len(s.seen) == prevSeen {
+			// The table holds the states within bound-1 actions, the
+			// last bound's those within bound-2: no new state is one
+			// action further, so every state reachable has been
+			// explored, and a deeper bound finds nothing new.
 			res.Depth = o.Depth
 			return res
 		}
+		prevSeen = len(s.seen)
 	}
 	return res
 }
@@ -137,8 +151,12 @@ type searcher struct {
 	hasher  *engine.StateHasher
 	full    bool
 	tried   int
-	cut     bool // some state at the bound had moves left
+	leaves  int // worlds checked at the bound, this bound
 	moves   [][]move
+	// pool holds the world each depth's moves are tried on, one at a
+	// time: the copy for a move at depth d is made into pool[d], which
+	// the move before it (its subtree explored) no longer needs.
+	pool []*engine.World
 }
 
 // violations counts the violations of inv, of every invariant when inv
@@ -166,6 +184,16 @@ func (s *searcher) initialSends(w *engine.World) sendCounts {
 	return sendCounts(make([]byte, len(w.AllProducers())))
 }
 
+// after is the counts after move m.
+func (c sendCounts) after(m move) sendCounts {
+	if m.Sender < 0 {
+		return c
+	}
+	b := []byte(c)
+	b[m.Sender]++
+	return sendCounts(b)
+}
+
 func mix(h uint64, c sendCounts) uint64 {
 	for i := 0; i < len(c); i++ {
 		h ^= uint64(c[i]+1) << (8 * (i % 8))
@@ -177,17 +205,15 @@ func mix(h uint64, c sendCounts) uint64 {
 // dfs explores the moves from w at depth d; it reports whether one of
 // them (or what follows it) breaks the invariant, with s.path the schedule.
 func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
-	if d == s.bound {
-		s.cut = true
-		return false
-	}
 	for len(s.moves) <= d {
 		s.moves = append(s.moves, nil)
+		s.pool = append(s.pool, nil)
 	}
 	s.moves[d] = moves(w, sends, s.o, s.moves[d][:0])
 	for _, m := range s.moves[d] {
 		s.tried++
-		c := w.CloneForSearch(&s.scratch)
+		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
+		s.pool[d] = c
 		if _, err := c.Apply(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
@@ -195,12 +221,15 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		if violations(c, s.o.Invariant) > 0 {
 			return true
 		}
-		next := sends
-		if m.Sender >= 0 {
-			b := []byte(sends)
-			b[m.Sender]++
-			next = sendCounts(b)
+		if d+1 == s.bound {
+			// A world at the bound is checked (above) and not explored:
+			// putting it in the table would save nothing this bound, and
+			// the next bound clears the table. Hashing it cost a third
+			// of the search.
+			s.leaves++
+			continue
 		}
+		next := sends.after(m)
 		h := mix(s.hasher.Hash(c), next)
 		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
 			continue

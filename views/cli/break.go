@@ -248,7 +248,7 @@ func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer)
 	case r.Depth < g.depth:
 		fmt.Fprintf(stdout, "no schedule breaks %s: all %d reachable states explored (within %d sends a producer)\n", inv, r.States, g.sends)
 	default:
-		fmt.Fprintf(stdout, "no schedule of at most %d actions breaks %s: %d distinct states explored\n", g.depth, inv, r.States)
+		fmt.Fprintf(stdout, "no schedule of at most %d actions breaks %s: %d distinct states explored, %d more checked at the last action\n", g.depth, inv, r.States, r.Leaves)
 	}
 	return failed(fmt.Sprintf("%s no schedule found", prefix(cmd)))
 }
@@ -309,7 +309,7 @@ func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *e
 		return failed("eoslab break: the schedule did not break " + inv + " on replay")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# eoslab break %s: %d action(s) break %s; %d distinct states explored\n", inv, len(r.Schedule), broken.Invariant, r.States)
+	fmt.Fprintf(&b, "# eoslab break %s: %d action(s) break %s; %d distinct states explored, %d more checked at the last action\n", inv, len(r.Schedule), broken.Invariant, r.States, r.Leaves)
 	fmt.Fprintf(&b, "# %q becomes %q\n", broken.Holds, broken.Monitor.Broken)
 	for _, n := range notes {
 		b.WriteString("# " + strings.ReplaceAll(n, "\n", " ") + "\n")

@@ -1,0 +1,238 @@
+package engine
+
+// cloneInto and the copy helpers below are Clone into a world that a
+// search made before and no longer needs (CloneForSearchInto): the same
+// copy, written into the maps, slices and client structs dst already
+// owns, so that a search stepping thousands of copies a second does not
+// allocate (and collect) some thirty objects for each. What Clone shares
+// (the append-only histories, capped) is shared the same way; everything
+// Clone copies is copied. An empty list may come out empty but not nil
+// where Clone gives nil: no rule tells the two apart (it reads their
+// lengths), nor does StateHash.
+
+// reuse is buf emptied and filled with src.
+func reuse[T any](buf, src []T) []T {
+	if len(src) == 0 && buf == nil {
+		return nil
+	}
+	return append(buf[:0], src...)
+}
+
+// reuseMap is buf emptied and filled with src's entries, nil when src is
+// nil (as Clone leaves it).
+func reuseMap[K comparable, V any](buf, src map[K]V) map[K]V {
+	if src == nil {
+		return nil
+	}
+	if buf == nil {
+		buf = make(map[K]V, len(src))
+	} else {
+		clear(buf)
+	}
+	for k, v := range src {
+		buf[k] = v
+	}
+	return buf
+}
+
+// reuseMapAlways is reuseMap for a map Clone always makes (never nil).
+func reuseMapAlways[K comparable, V any](buf, src map[K]V) map[K]V {
+	if src == nil {
+		src = map[K]V{}
+	}
+	return reuseMap(buf, src)
+}
+
+// reusePtrMap fills buf with copies of src's values, each copied by cp
+// into the struct buf held under the same key when there was one.
+func reusePtrMap[K comparable, V any](buf, src map[K]*V, cp func(from, into *V)) map[K]*V {
+	if buf == nil {
+		buf = make(map[K]*V, len(src))
+	}
+	for k := range buf {
+		if _, ok := src[k]; !ok {
+			delete(buf, k)
+		}
+	}
+	for k, v := range src {
+		d := buf[k]
+		if d == nil {
+			d = new(V)
+			buf[k] = d
+		}
+		cp(v, d)
+	}
+	return buf
+}
+
+// reusePtrs is reusePtrMap for a slice of pointers.
+func reusePtrs[V any](buf, src []*V, cp func(from, into *V)) []*V {
+	if len(buf) > len(src) {
+		clear(buf[len(src):])
+	}
+	buf = buf[:min(len(buf), len(src))]
+	for i, v := range src {
+		if i == len(buf) {
+			buf = append(buf, new(V))
+		}
+		if buf[i] == nil {
+			buf[i] = new(V)
+		}
+		cp(v, buf[i])
+	}
+	return buf
+}
+
+// cloneInto makes dst a Clone of w, reusing dst's memory (dst must not
+// be w, nor share a client or log struct with w or with a world still in
+// use: a world made by Clone or cloneInto owns its own).
+func (w *World) cloneInto(dst *World) {
+	old := *dst
+	*dst = *w
+	c := dst
+	c.brokers = reuse(old.brokers, w.brokers)
+	c.topics = reuse(old.topics, w.topics)
+	c.violations = w.violations[:len(w.violations):len(w.violations)]
+	c.queue = queue{keys: reuse(old.queue.keys, w.queue.keys), slab: reuse(old.queue.slab, w.queue.slab), free: reuse(old.queue.free, w.queue.free)}
+	c.parked = reuse(old.parked, w.parked)
+	c.held = reuse(old.held, w.held)
+	c.dirty = reuse(old.dirty, w.dirty)
+	ch := w.changes
+	ch.Actors = reuse(old.changes.Actors, w.changes.Actors)
+	ch.Partitions = reuse(old.changes.Partitions, w.changes.Partitions)
+	ch.Received = reuse(old.changes.Received, w.changes.Received)
+	ch.Messages = reuse(old.changes.Messages, w.changes.Messages)
+	ch.TxnIDs = reuse(old.changes.TxnIDs, w.changes.TxnIDs)
+	ch.Groups = reuse(old.changes.Groups, w.changes.Groups)
+	ch.msgIndex, ch.actorIndex, ch.txnIDIndex, ch.groupIndex = nil, nil, nil, nil
+	c.changes = ch
+	c.names = w.names
+	c.names.m = reuseHashIndex(old.names.m, w.names.m)
+	// The tallies' indexes are copied too (Clone drops them, to be
+	// rebuilt on the next request: a map made per copy).
+	c.cost = costCounters{
+		requests:  reuse(old.cost.requests, w.cost.requests),
+		markers:   reuse(old.cost.markers, w.cost.markers),
+		requestAt: reuseHashIndex(old.cost.requestAt, w.cost.requestAt),
+		markerAt:  reuseHashIndex(old.cost.markerAt, w.cost.markerAt),
+	}
+	c.timeouts = nil
+	if len(w.timeouts) > 0 {
+		c.timeouts = reuseMap(old.timeouts, w.timeouts)
+	}
+	c.cancelled = nil
+	if len(w.cancelled) > 0 {
+		c.cancelled = reuseMap(old.cancelled, w.cancelled)
+	}
+	c.outputs = reuseMap(old.outputs, w.outputs)
+	c.partitions = reusePtrMap(old.partitions, w.partitions, (*PartitionLog).cloneInto)
+	c.txnParts = reusePtrMap(old.txnParts, w.txnParts, (*TxnStatePartition).cloneInto)
+	c.groups = reusePtrMap(old.groups, w.groups, (*Group).cloneInto)
+	c.producers = reusePtrs(old.producers, w.producers, (*Producer).cloneInto)
+	c.consumers = reusePtrs(old.consumers, w.consumers, (*Consumer).cloneInto)
+	c.processors = reusePtrs(old.processors, w.processors, (*Processor).cloneInto)
+}
+
+func (p *PartitionLog) cloneInto(d *PartitionLog) {
+	old := *d
+	*d = *p
+	d.Batches = p.Batches[:len(p.Batches):len(p.Batches)]
+	d.Aborted = p.Aborted[:len(p.Aborted):len(p.Aborted)]
+	d.Replicas = reuse(old.Replicas, p.Replicas)
+	d.Ongoing = reuse(old.Ongoing, p.Ongoing)
+	d.Unreplicated = reuse(old.Unreplicated, p.Unreplicated)
+	d.Producers = reuseMapAlways(old.Producers, p.Producers)
+	d.Verifying = reuseMap(old.Verifying, p.Verifying)
+	d.SeqMax = reuseMap(old.SeqMax, p.SeqMax)
+}
+
+func (t *TxnStatePartition) cloneInto(d *TxnStatePartition) {
+	old := *d
+	*d = *t
+	d.Log = t.Log[:len(t.Log):len(t.Log)]
+	d.Replicas = reuse(old.Replicas, t.Replicas)
+	d.Writes = reuse(old.Writes, t.Writes)
+	d.Meta = reuseMapAlways(old.Meta, t.Meta)
+	if old.Markers == nil {
+		old.Markers = map[string]*markerJob{}
+	}
+	d.Markers = reusePtrMap(old.Markers, t.Markers, func(j, into *markerJob) {
+		o := *into
+		*into = *j
+		into.Pending = reuse(o.Pending, j.Pending)
+		into.Outstanding = reuseMapAlways(o.Outstanding, j.Outstanding)
+	})
+}
+
+func (g *Group) cloneInto(d *Group) {
+	old := *d
+	*d = *g
+	d.Members = reuse(old.Members, g.Members)
+	d.Committed = reuseMapAlways(old.Committed, g.Committed)
+	if old.Pending == nil {
+		old.Pending = map[int64]map[TP]CommittedOffset{}
+	}
+	for pid := range old.Pending {
+		if _, ok := g.Pending[pid]; !ok {
+			delete(old.Pending, pid)
+		}
+	}
+	for pid, m := range g.Pending {
+		old.Pending[pid] = reuseMapAlways(old.Pending[pid], m)
+	}
+	d.Pending = old.Pending
+}
+
+func (p *Producer) cloneInto(d *Producer) {
+	old := *d
+	*d = *p
+	d.Deferred = reuse(old.Deferred, p.Deferred)
+	d.Parts = reuse(old.Parts, p.Parts)
+	d.Queue = reuse(old.Queue, p.Queue)
+	d.InFlight = reuse(old.InFlight, p.InFlight)
+	d.TxnParts = reuse(old.TxnParts, p.TxnParts)
+	d.NewParts = reuse(old.NewParts, p.NewParts)
+	d.AddingParts = reuse(old.AddingParts, p.AddingParts)
+	d.Pending = reuse(old.Pending, p.Pending)
+	d.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
+	if p.Offsets != nil {
+		o := old.Offsets
+		if o == nil {
+			o = new(OffsetsJob)
+		}
+		buf := o.Offsets
+		*o = *p.Offsets
+		o.Offsets = reuse(buf, p.Offsets.Offsets)
+		d.Offsets = o
+	}
+}
+
+func (x *Consumer) cloneInto(d *Consumer) {
+	old := *d
+	*d = *x
+	d.Topics = reuse(old.Topics, x.Topics)
+	d.Positions = reuse(old.Positions, x.Positions)
+	d.AwaitReset = reuse(old.AwaitReset, x.AwaitReset)
+	d.Received = x.Received[:len(x.Received):len(x.Received)]
+	d.InFlight = reuse(old.InFlight, x.InFlight)
+	d.Deferred = reuse(old.Deferred, x.Deferred)
+}
+
+func (x *Processor) cloneInto(d *Processor) {
+	prod, cons := d.Producer, d.Consumer
+	*d = *x
+	if prod == nil {
+		prod = new(Producer)
+	}
+	if cons == nil {
+		cons = new(Consumer)
+	}
+	x.Producer.cloneInto(prod)
+	x.Consumer.cloneInto(cons)
+	d.Producer, d.Consumer = prod, cons
+}
+
+// reuseHashIndex is reuseMap for a hashIndex's two maps.
+func reuseHashIndex[K comparable](old, src hashIndex[K]) hashIndex[K] {
+	return hashIndex[K]{at: reuseMap(old.at, src.at), more: reuseMap(old.more, src.more)}
+}

@@ -1,0 +1,63 @@
+package search_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/eoslab/eoslab/engine/search"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
+)
+
+// The search's economies (a pooled world per depth, the bound's worlds
+// checked but not hashed) find what the plain search finds: the same
+// first shortest schedule, or none, from every preset with each
+// safeguard off in turn (and with all on), under Kafka 3 and 4.
+func TestFindFindsWhatTheReferenceFinds(t *testing.T) {
+	const depth = 4
+	found := 0
+	for _, p := range adapt.SandboxPresets() {
+		for _, kafka := range []int{3, 4} {
+			for g := views.SafeguardID(0); g <= views.NumGuards; g++ {
+				x, err := adapt.OpenSandboxKafka(p.Name, kafka)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g < views.NumGuards {
+					if _, err := x.Toggle(g); err != nil {
+						continue // not a switch of this preset
+					}
+				}
+				o := search.Options{Depth: depth, MaxStates: 10000000, Sends: 2}
+				got, want := search.Find(x.World(), o), search.FindReference(x.World(), o)
+				if got.Found != want.Found || schedule(got) != schedule(want) || got.Depth != want.Depth {
+					t.Errorf("%s, Kafka %d, safeguard %d off: Find %v %q, the plain search %v %q",
+						p.Name, kafka, g, got.Found, schedule(got), want.Found, schedule(want))
+				}
+				if want.Found {
+					found++
+					// A bound of the schedule's length: the break is at
+					// the bound itself, a world the search checks but
+					// does not hash.
+					o.Depth = len(want.Schedule)
+					if got := search.Find(x.World(), o); schedule(got) != schedule(want) {
+						t.Errorf("%s, Kafka %d, safeguard %d off, depth %d: Find %q, the plain search %q",
+							p.Name, kafka, g, o.Depth, schedule(got), schedule(want))
+					}
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no case breaks: the comparison shows nothing")
+	}
+	t.Logf("%d cases break within %d actions", found, depth)
+}
+
+func schedule(r search.Result) string {
+	var b strings.Builder
+	for _, a := range r.Schedule {
+		b.WriteString(a.String() + "; ")
+	}
+	return b.String()
+}
