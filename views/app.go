@@ -300,7 +300,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m, ok := msg.(tea.WindowSizeMsg); ok {
 			a.resize(m.Width, m.Height)
 		}
-		if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyCtrlC {
+		if km, ok := msg.(tea.KeyMsg); ok && keyAny(km, a.keys.QuitNow) {
 			return a, tea.Quit
 		}
 		return a, a.sandboxUpdate(msg)

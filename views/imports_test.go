@@ -39,7 +39,7 @@ var viewEdges = []string{"adapt", "cli", "serve", "export", "demo", "inspect", "
 	"internal/floor", "internal/viewtest"}
 
 // foundations are the rooms every component may import.
-var foundations = []string{"model", "theme", "layout", "content", "internal/cells", "internal/inputguard"}
+var foundations = []string{"model", "theme", "layout", "content", "internal/cells", "internal/inputguard", "internal/keyset"}
 
 // importProblems checks a graph of packages under views/ (by their path
 // below views/, "." for the root) to their imports (full import paths).

@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -23,14 +24,16 @@ import (
 // KeyMap holds the drill screen's keys.
 type KeyMap struct {
 	Answer key.Binding
-	Hint   key.Binding
-	Retry  key.Binding // a drill of just the missed concepts
-	Next   key.Binding
-	Open   key.Binding // the lesson that teaches the question
-	Up     key.Binding
-	Down   key.Binding
-	Home   key.Binding
-	Help   key.Binding
+	// Choices are Answer's digits one by one: which choice a key picks.
+	Choices []key.Binding
+	Hint    key.Binding
+	Retry   key.Binding // a drill of just the missed concepts
+	Next    key.Binding
+	Open    key.Binding // the lesson that teaches the question
+	Up      key.Binding
+	Down    key.Binding
+	Home    key.Binding
+	Help    key.Binding
 	// QuitNow leaves the program.
 	QuitNow key.Binding
 }
@@ -41,6 +44,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Answer:  key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
+		Choices: keyset.Digits(4),
 		Hint:    key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint (costs the point)")),
 		Retry:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "drill the missed concepts")),
 		Next:    key.NewBinding(key.WithKeys("right", "l", " ", "enter"), key.WithHelp("→", "next question")),
@@ -212,7 +216,7 @@ func (m *Model) act(km tea.KeyMsg, out *[]tea.Msg) {
 			m.msg = "Already answered. Press " + k.Next.Help().Key + " for the next question."
 			return
 		}
-		c := int(km.String()[0] - '0')
+		c := keyset.Digit(km, k.Choices)
 		if _, ok := d.Answer(c); !ok {
 			m.msg = "There is no choice " + km.String() + ": press " + answerRange(len(q.Checkpoint.Choices)) + "."
 		}
