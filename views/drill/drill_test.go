@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -66,24 +67,12 @@ func newTest(d model.Drill) Model {
 	return m
 }
 
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 // press sends keys and returns the reports of the last one.
 func press(m *Model, keys ...string) (tea.Cmd, []tea.Msg) {
 	var cmd tea.Cmd
 	var out []tea.Msg
 	for _, k := range keys {
-		*m, cmd, out = m.Update(keyMsg(k))
+		*m, cmd, out = m.Update(viewtest.Key(k))
 	}
 	return cmd, out
 }
