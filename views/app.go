@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/eoslab/eoslab/views/drill"
 	"github.com/eoslab/eoslab/views/home"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
@@ -68,7 +69,12 @@ type Options struct {
 // Overlay reports whether help or the step's details are open over the
 // player: what Esc closes there. eoslab serve asks, so that Esc with
 // nothing open does not leave the class's lesson.
-func (a App) Overlay() bool { return a.showFull || a.showDetail }
+func (a App) Overlay() bool {
+	if a.screen == screenDrill {
+		return a.drill.HelpShown()
+	}
+	return a.showFull || a.showDetail
+}
 
 // OpenLessonMsg asks the root to open a lesson, as if it had been picked
 // from the list.
@@ -190,7 +196,7 @@ type App struct {
 		pos, kafka int
 	}
 	// drill is the interview drill on the drill screen.
-	drill drillScreen
+	drill drill.Model
 }
 
 // NewApp builds the root model. lessons are listed on the home screen and
@@ -294,7 +300,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m, ok := msg.(tea.WindowSizeMsg); ok {
 			a.resize(m.Width, m.Height)
 		}
-		if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyCtrlC {
+		if km, ok := msg.(tea.KeyMsg); ok && keyAny(km, a.keys.QuitNow) {
 			return a, tea.Quit
 		}
 		return a, a.sandboxUpdate(msg)
@@ -339,6 +345,7 @@ func (a *App) resize(w, h int) {
 	a.home.SetSize(a.w, max(a.h-2, 0))
 	a.base, a.placeErr = layout.For(a.w, a.h, a.opts.ASCII)
 	a.place = a.base
+	a.drill.SetSize(a.w, a.h)
 	a.refresh(false)
 }
 
@@ -505,6 +512,7 @@ func (a *App) setDark(dark bool) {
 		a.panes[i].SetTheme(a.th)
 	}
 	a.overlay.SetTheme(a.th)
+	a.drill.SetTheme(a.th, *a.help)
 	if a.cache != nil {
 		a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
@@ -330,7 +331,7 @@ func (a *App) answer(km tea.KeyMsg) {
 		a.say(theme.Muted, "Already answered. Press "+a.keys.Next.Help().Key+" to go on.")
 		return
 	}
-	choice := int(km.String()[0] - '0')
+	choice := keyset.Digit(km, a.keys.Choices)
 	if choice < 1 || choice > len(cp.Choices) {
 		a.say(theme.Open, "There is no choice "+km.String()+": press "+a.answerKeys()+".")
 		return

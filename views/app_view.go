@@ -291,8 +291,10 @@ func (a App) view() string {
 	if a.placeErr != nil {
 		return layout.Center(a.placeErr.Error(), a.w, a.h)
 	}
-	if a.screen == screenDrill && a.drill.d != nil {
-		return a.drillView()
+	if a.screen == screenDrill && a.drill.Open() {
+		d := a.drill
+		d.SetNote(a.home.Status())
+		return d.View()
 	}
 	if a.screen == screenHome || a.sess == nil {
 		return a.homeView()

@@ -39,7 +39,7 @@ var viewEdges = []string{"adapt", "cli", "serve", "export", "demo", "inspect", "
 	"internal/floor", "internal/viewtest"}
 
 // foundations are the rooms every component may import.
-var foundations = []string{"model", "theme", "layout", "content", "internal/cells", "internal/inputguard"}
+var foundations = []string{"model", "theme", "layout", "content", "internal/cells", "internal/inputguard", "internal/keyset"}
 
 // importProblems checks a graph of packages under views/ (by their path
 // below views/, "." for the root) to their imports (full import paths).
@@ -121,7 +121,7 @@ func viewsGraph(t *testing.T) map[string][]string {
 
 func TestComponentsStayInTheirRooms(t *testing.T) {
 	graph := viewsGraph(t)
-	for _, room := range []string{".", "model", "theme", "layout", "content", "internal/cells", "pane", "panels", "home"} {
+	for _, room := range []string{".", "model", "theme", "layout", "content", "internal/cells", "pane", "panels", "home", "drill"} {
 		if _, ok := graph[room]; !ok {
 			t.Errorf("no package views/%s: the rooms moved; update this test", room)
 		}

@@ -3,6 +3,7 @@ package views
 import (
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -19,6 +20,8 @@ type KeyMap struct {
 	Faster    key.Binding
 	Restart   key.Binding
 	Answer    key.Binding
+	// Choices are Answer's digits one by one: which choice a key picks.
+	Choices   []key.Binding
 	Focus     key.Binding
 	FocusBack key.Binding
 	Details   key.Binding
@@ -46,6 +49,7 @@ func DefaultKeyMap() KeyMap {
 		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
 		Restart:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
 		Answer:    key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "answer")),
+		Choices:   keyset.Digits(4),
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "panels")),
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous panel")),
 		Details:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
@@ -207,7 +208,7 @@ func (s *Sandbox) say(k theme.Kind, msg string) { s.flash, s.flashKind = oneLine
 func is(km tea.KeyMsg, b key.Binding) bool { return key.Matches(km, b) }
 
 func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
-	if km.Type == tea.KeyCtrlC {
+	if is(km, s.keys.QuitNow) {
 		s.left = true
 		return nil
 	}
@@ -302,7 +303,7 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		is(km, k.Abort), is(km, k.Poll), is(km, k.Process):
 		s.call(km)
 	case is(km, k.Guard):
-		s.toggle(model.SafeguardID(km.Runes[0] - '1'))
+		s.toggle(model.SafeguardID(keyset.Digit(km, k.Digits) - 1))
 	case is(km, k.Save):
 		return s.save()
 	case is(km, k.Dismiss):
@@ -353,12 +354,13 @@ func (s *Sandbox) nextPanel() layout.PanelID {
 }
 
 func (s *Sandbox) overlayKey(km tea.KeyMsg) {
+	d := keyset.Digit(km, s.keys.Digits)
 	switch {
-	case km.Type == tea.KeyEsc, is(km, s.keys.Help) && s.mode == modeHelp, is(km, s.keys.Branches) && s.mode == modeBranches, is(km, s.keys.Quit):
+	case is(km, s.keys.Cancel), is(km, s.keys.Help) && s.mode == modeHelp, is(km, s.keys.Branches) && s.mode == modeBranches, is(km, s.keys.Quit):
 		s.mode = modeActing
 		s.layout()
-	case s.mode == modeBranches && len(km.Runes) == 1 && km.Runes[0] >= '1' && km.Runes[0] <= '9':
-		i := int(km.Runes[0] - '1')
+	case s.mode == modeBranches && d > 0:
+		i := d - 1
 		if err := s.sess.Switch(i); err != nil {
 			s.say(theme.Violated, err.Error())
 		} else {
@@ -373,17 +375,18 @@ func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 
 // pickKey moves through the preset picker and opens a preset.
 func (s *Sandbox) pickKey(km tea.KeyMsg) {
+	d := keyset.Digit(km, s.keys.Digits)
 	switch {
-	case is(km, s.keys.Quit), km.Type == tea.KeyEsc:
+	case is(km, s.keys.Quit), is(km, s.keys.Cancel):
 		s.left = true
 	case is(km, s.keys.Up):
 		s.pick = max(s.pick-1, 0)
 	case is(km, s.keys.Down):
 		s.pick = min(s.pick+1, max(len(s.presets)-1, 0))
-	case km.Type == tea.KeyEnter, is(km, s.keys.Forward):
+	case is(km, s.keys.Confirm), is(km, s.keys.Forward):
 		s.openPreset(s.pick)
-	case len(km.Runes) == 1 && km.Runes[0] >= '1' && int(km.Runes[0]-'1') < len(s.presets):
-		s.openPreset(int(km.Runes[0] - '1'))
+	case d > 0 && d-1 < len(s.presets):
+		s.openPreset(d - 1)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
@@ -103,15 +104,15 @@ func (s *Sandbox) aimKey(km tea.KeyMsg) {
 	s.mode = modeActing
 	op := model.Op{Kind: s.target}
 	switch r := km.String(); {
-	case km.Type == tea.KeyEsc:
+	case is(km, s.keys.Cancel):
 		s.flash = ""
 		return
 	case is(km, s.keys.AimCoordinator):
 		op.Coordinator = true
 	case is(km, s.keys.AimClient):
 		op.Client = s.clientName()
-	case len(r) == 1 && r[0] >= '1' && r[0] <= '9':
-		op.Broker = int(r[0] - '0')
+	case keyset.Digit(km, s.keys.Digits) > 0:
+		op.Broker = keyset.Digit(km, s.keys.Digits)
 		if op.Broker > s.brokers() {
 			s.say(theme.Violated, "there is no broker-"+r+": the cluster has "+strconv.Itoa(s.brokers()))
 			return

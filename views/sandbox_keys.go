@@ -3,6 +3,7 @@ package views
 import (
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -28,6 +29,15 @@ type SandboxKeyMap struct {
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
 	ScrollUp, ScrollDown      key.Binding
+	// Cancel closes an overlay, the picker or the prompt, or cancels c
+	// or r; Confirm opens the picked preset or runs the prompt's line;
+	// HistoryUp and HistoryDown walk the prompt's history.
+	Cancel, Confirm        key.Binding
+	HistoryUp, HistoryDown key.Binding
+	// Digits pick a preset, a branch, a broker or a safeguard.
+	Digits []key.Binding
+	// QuitNow leaves the sandbox from any mode, the prompt too.
+	QuitNow key.Binding
 }
 
 // DefaultSandboxKeyMap returns the sandbox's default keys.
@@ -74,6 +84,12 @@ func DefaultSandboxKeyMap() SandboxKeyMap {
 		AimClient:      b([]string{"c"}, "c", "the client"),
 		ScrollUp:       b([]string{"pgup"}, "pgup", "scroll panel"),
 		ScrollDown:     b([]string{"pgdown"}, "pgdn", "scroll panel"),
+		Cancel:         b([]string{"esc"}, "esc", "close"),
+		Confirm:        b([]string{"enter"}, "enter", "open or run"),
+		HistoryUp:      b([]string{"up"}, "↑", "older line"),
+		HistoryDown:    b([]string{"down"}, "↓", "newer line"),
+		Digits:         keyset.Digits(9),
+		QuitNow:        b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 	}
 }
 

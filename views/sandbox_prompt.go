@@ -16,13 +16,14 @@ import (
 // promptKey edits the prompt line. Enter runs it; an error stays under the
 // line, which is kept so it can be fixed.
 func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
-	switch km.Type {
-	case tea.KeyEsc:
+	k := s.keys
+	switch {
+	case is(km, k.Cancel):
 		s.mode = modeActing
 		s.input.Blur()
 		s.layout()
 		return nil
-	case tea.KeyEnter:
+	case is(km, k.Confirm):
 		line := strings.TrimSpace(s.input.Value())
 		if line == "" {
 			s.mode = modeActing
@@ -47,11 +48,11 @@ func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
 		}
 		s.say(theme.Changed, ans)
 		return nil
-	case tea.KeyUp, tea.KeyDown:
+	case is(km, k.HistoryUp), is(km, k.HistoryDown):
 		if len(s.hist) == 0 {
 			return nil
 		}
-		if km.Type == tea.KeyUp {
+		if is(km, k.HistoryUp) {
 			s.histAt = max(s.histAt-1, 0)
 		} else {
 			s.histAt = min(s.histAt+1, len(s.hist))

@@ -9,7 +9,7 @@ import (
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 func open(t testing.TB, name string) *Session {
@@ -51,7 +51,7 @@ func eachLesson(t *testing.T, f func(t *testing.T, name string, k int)) {
 
 // playTo moves s to position pos, answering checkpoints with the right
 // choice on the way.
-func playTo(t testing.TB, s *Session, pos int) views.Frame {
+func playTo(t testing.TB, s *Session, pos int) model.Frame {
 	t.Helper()
 	for s.Pos() < pos {
 		if f := s.Frame(); f.Checkpoint != nil && !f.Checkpoint.Answered {
@@ -120,7 +120,7 @@ func TestFrameInvariants(t *testing.T) {
 	})
 }
 
-func checkFrame(t *testing.T, s *Session, f views.Frame) {
+func checkFrame(t *testing.T, s *Session, f model.Frame) {
 	t.Helper()
 	at := fmt.Sprintf("step %d", f.Step)
 	if f.Step != s.Pos() || f.Steps != s.Len() || f.Title+f.Narration == "" || f.Kafka != s.Kafka() {
@@ -203,12 +203,12 @@ func TestFramesAfterBackAreExact(t *testing.T) {
 			// The checkpoint is left out: answering it is the one thing
 			// that changes a position's frame, and it is checked apart.
 			// So is the Key, which names a build, not a content.
-			frame := func(s *Session) views.Frame {
+			frame := func(s *Session) model.Frame {
 				f := s.Frame()
 				f.Checkpoint, f.Key = nil, 0
 				return f
 			}
-			var want []views.Frame
+			var want []model.Frame
 			for k := 0; k <= s.Len(); k++ {
 				playTo(t, s, k)
 				want = append(want, frame(s))
@@ -262,16 +262,16 @@ func TestFrameContent(t *testing.T) {
 		s := open(t, "lost-ack")
 		f := playTo(t, s, 2)
 		last := f.Timeline[len(f.Timeline)-1]
-		if last.State != views.ArrowDropped || !last.Changed || !last.Reply || last.Error || last.From != "broker-3" || last.To != "A" || !strings.HasPrefix(last.Label, "ProduceResponse t-0 NONE") {
+		if last.State != model.ArrowDropped || !last.Changed || !last.Reply || last.Error || last.From != "broker-3" || last.To != "A" || !strings.HasPrefix(last.Label, "ProduceResponse t-0 NONE") {
 			t.Fatalf("dropped answer drawn as %+v", last)
 		}
-		if a := f.Timeline[0]; a.State != views.ArrowDelivered || a.Changed {
+		if a := f.Timeline[0]; a.State != model.ArrowDelivered || a.Changed {
 			t.Fatalf("the Produce delivered at step 1 drawn at step 2 as %+v", a)
 		}
 		// At step 1 the answer is on its way: neither delivered nor
 		// dropped yet.
 		f = playTo(t, s, 1)
-		if a := f.Timeline[len(f.Timeline)-1]; a.State != views.ArrowInFlight || !a.Changed {
+		if a := f.Timeline[len(f.Timeline)-1]; a.State != model.ArrowInFlight || !a.Changed {
 			t.Fatalf("step 1 draws the answer that step 2 drops as %+v", a)
 		}
 		f = playTo(t, s, 3)
@@ -283,7 +283,7 @@ func TestFrameContent(t *testing.T) {
 			t.Fatalf("t-0 %+v", p)
 		}
 		f = playTo(t, s, 5)
-		if c := f.Partitions[1].Cached; len(c) != 1 || c[0] != (views.CachedBatch{PID: 1000, Epoch: 0, FirstSeq: 0, LastSeq: 0, Offset: 0}) {
+		if c := f.Partitions[1].Cached; len(c) != 1 || c[0] != (model.CachedBatch{PID: 1000, Epoch: 0, FirstSeq: 0, LastSeq: 0, Offset: 0}) {
 			t.Fatalf("t-1 cache %+v", c)
 		}
 		if len(f.Coordinators) != 0 {
@@ -295,13 +295,13 @@ func TestFrameContent(t *testing.T) {
 		f := playTo(t, s, 3)
 		c := f.Coordinators[0]
 		if c.TxnID != "payment-processor-1" || c.Partition != "__transaction_state-3" || c.Broker != "broker-1" ||
-			c.Current != int(engine.PrepareEpochFence) || c.Tone != views.ToneFenced || !c.Changed {
+			c.Current != int(engine.PrepareEpochFence) || c.Tone != model.ToneFenced || !c.Changed {
 			t.Fatalf("coordinator %+v", c)
 		}
 		if len(f.Coordinators) != 1 {
 			t.Fatalf("%d coordinators for one transactional id", len(f.Coordinators))
 		}
-		if a := f.Producers[0]; a.Name != "A" || !a.Paused || a.State != engine.InTransaction.String() || a.StateTone != views.ToneOpen {
+		if a := f.Producers[0]; a.Name != "A" || !a.Paused || a.State != engine.InTransaction.String() || a.StateTone != model.ToneOpen {
 			t.Fatalf("A %+v", a)
 		}
 		f = playTo(t, s, 4)
@@ -319,7 +319,7 @@ func TestFrameContent(t *testing.T) {
 		}
 		f = playTo(t, s, 8)
 		if a := f.Producers[0]; a.State != engine.FatalError.String() || a.LastError != engine.ProducerFenced.String() ||
-			a.ErrorTone != views.ToneFenced || !a.Fenced || !a.Changed {
+			a.ErrorTone != model.ToneFenced || !a.Fenced || !a.Changed {
 			t.Fatalf("A %+v", a)
 		}
 		if b := f.Producers[1]; b.Changed || b.Epoch != 2 {
@@ -330,8 +330,8 @@ func TestFrameContent(t *testing.T) {
 		s := open(t, "abort")
 		f := playTo(t, s, 6)
 		for _, p := range f.Partitions {
-			if len(p.Rows) != 2 || p.Rows[0].Status != views.StatusAborted || !p.Rows[0].Changed ||
-				p.Rows[1].Kind != views.RowAbort || p.Rows[1].Seqs != "-1" || p.LSO != 2 || !p.Changed {
+			if len(p.Rows) != 2 || p.Rows[0].Status != model.StatusAborted || !p.Rows[0].Changed ||
+				p.Rows[1].Kind != model.RowAbort || p.Rows[1].Seqs != "-1" || p.LSO != 2 || !p.Changed {
 				t.Fatalf("%s %+v", p.Name, p)
 			}
 		}

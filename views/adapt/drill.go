@@ -3,7 +3,7 @@ package adapt
 import (
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/lessons/progress"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Drill plays a lessons.Drill for the views: each question with the frozen
@@ -12,10 +12,10 @@ type Drill struct {
 	d      *lessons.Drill
 	titles map[string]string
 	// frames caches each question's state, built once.
-	frames map[int]views.Frame
+	frames map[int]model.Frame
 }
 
-var _ views.Drill = (*Drill)(nil)
+var _ model.Drill = (*Drill)(nil)
 
 // NewDrill draws a drill of count questions with seed (see lessons.NewDrill).
 func NewDrill(seed uint64, count int) (*Drill, error) { return NewDrillFor(seed, count, 3) }
@@ -35,7 +35,7 @@ func WrapDrill(d *lessons.Drill) *Drill {
 	for _, m := range lessons.All() {
 		titles[m.Name] = m.Title
 	}
-	return &Drill{d: d, titles: titles, frames: map[int]views.Frame{}}
+	return &Drill{d: d, titles: titles, frames: map[int]model.Frame{}}
 }
 
 // Inner is the drill underneath, for tests and the CLI.
@@ -60,14 +60,14 @@ func (a *Drill) Answer(choice int) (bool, bool) { return a.d.Answer(choice) }
 func (a *Drill) Next() bool { return a.d.Next() }
 
 // Question is the current question (the last one at the end).
-func (a *Drill) Question() views.DrillQuestion {
+func (a *Drill) Question() model.DrillQuestion {
 	i := min(a.d.Pos(), a.d.Len()-1)
 	if i < 0 {
-		return views.DrillQuestion{}
+		return model.DrillQuestion{}
 	}
 	q := a.d.Question(i)
 	cp := q.Checkpoint()
-	out := views.DrillQuestion{Concept: q.Concept, Lesson: q.Lesson, LessonTitle: a.titles[q.Lesson], Ref: q.Ref}
+	out := model.DrillQuestion{Concept: q.Concept, Lesson: q.Lesson, LessonTitle: a.titles[q.Lesson], Ref: q.Ref}
 	if q.Written() {
 		out.Written = true
 		out.Title = kindTitle[q.Kind]
@@ -109,7 +109,7 @@ var (
 func (a *Drill) Hint() (string, bool) { return a.d.Hint() }
 
 // Retry is a drill of the concepts missed so far.
-func (a *Drill) Retry() (views.Drill, bool) {
+func (a *Drill) Retry() (model.Drill, bool) {
 	d, ok := a.d.Retry()
 	if !ok {
 		return nil, false
@@ -118,7 +118,7 @@ func (a *Drill) Retry() (views.Drill, bool) {
 }
 
 // frame is question i's frozen state, as the lesson player shows it.
-func (a *Drill) frame(i int) views.Frame {
+func (a *Drill) frame(i int) model.Frame {
 	if f, ok := a.frames[i]; ok {
 		return f
 	}
@@ -130,11 +130,11 @@ func (a *Drill) frame(i int) views.Frame {
 }
 
 // Result is the score so far, with the lessons' titles.
-func (a *Drill) Result() views.DrillResult {
+func (a *Drill) Result() model.DrillResult {
 	r := a.d.Result()
-	out := views.DrillResult{Seed: r.Seed, Right: r.Right, Hinted: r.Hinted, Answered: r.Answered, Total: r.Total}
+	out := model.DrillResult{Seed: r.Seed, Right: r.Right, Hinted: r.Hinted, Answered: r.Answered, Total: r.Total}
 	for _, rv := range r.Revisit {
-		out.Revisit = append(out.Revisit, views.Revisit{Concept: rv.Concept, Lesson: rv.Lesson,
+		out.Revisit = append(out.Revisit, model.Revisit{Concept: rv.Concept, Lesson: rv.Lesson,
 			LessonTitle: a.titles[rv.Lesson], Missed: rv.Missed})
 	}
 	return out
@@ -143,12 +143,12 @@ func (a *Drill) Result() views.DrillResult {
 // Progress keeps the views' progress in a progress.Store.
 type Progress struct{ S *progress.Store }
 
-var _ views.Progress = Progress{}
+var _ model.Progress = Progress{}
 
 // Place is where the learner left a lesson.
-func (p Progress) Place(name string) views.Place {
+func (p Progress) Place(name string) model.Place {
 	l := p.S.Lesson(name)
-	pl := views.Place{At: l.Step, Finished: l.Finished, Kafka: l.Kafka}
+	pl := model.Place{At: l.Step, Finished: l.Finished, Kafka: l.Kafka}
 	if len(l.Answers) > 0 {
 		pl.Answers = make(map[int]int, len(l.Answers))
 		for k, a := range l.Answers {
@@ -172,7 +172,7 @@ func (p Progress) Answered(name string, step, choice int, right bool) {
 }
 
 // DrillDone records a drill's score, with its concepts to revisit.
-func (p Progress) DrillDone(r views.DrillResult) {
+func (p Progress) DrillDone(r model.DrillResult) {
 	d := progress.Drill{Seed: r.Seed, Right: r.Right, Total: r.Total}
 	for _, rv := range r.Revisit {
 		d.Revisit = append(d.Revisit, rv.Concept)

@@ -15,6 +15,7 @@ import (
 	"github.com/eoslab/eoslab/lessons/progress"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // drillApp is the real app on the drill screen, with a drill of seed and
@@ -27,7 +28,7 @@ func drillApp(t *testing.T, seed uint64, count int, dir string, w, h int) (tea.M
 	}
 	st := progress.Open(progress.Options{Dir: dir})
 	opts := views.Options{StartDrill: true, Progress: Progress{S: st},
-		NewDrill: func(int) (views.Drill, error) { return d, nil }}
+		NewDrill: func(int) (model.Drill, error) { return d, nil }}
 	m := views.NewApp(Lessons(), Open, opts)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m, d, st
@@ -46,9 +47,9 @@ func drillOf(t *testing.T, seed uint64, kafka, w, h int, ids ...string) (tea.Mod
 }
 
 // drillModel is the app on the drill screen at w x h, playing d.
-func drillModel(d views.Drill, w, h int) tea.Model {
+func drillModel(d model.Drill, w, h int) tea.Model {
 	m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-		NewDrill: func(int) (views.Drill, error) { return d, nil }})
+		NewDrill: func(int) (model.Drill, error) { return d, nil }})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -244,7 +245,7 @@ func TestGoldenProgress(t *testing.T) {
 		st := progress.Open(progress.Options{Dir: dir})
 		// The first three lessons, so that lessons added later do not
 		// redraw this golden.
-		var list []views.LessonInfo
+		var list []model.LessonInfo
 		for _, li := range Lessons() {
 			if li.Name == "lost-ack" || li.Name == "abort" || li.Name == "zombie" {
 				list = append(list, li)
@@ -253,7 +254,7 @@ func TestGoldenProgress(t *testing.T) {
 		st.Reached(list[0].Name, list[0].Steps, list[0].Steps)
 		st.Reached(list[1].Name, 3, list[1].Steps)
 		m := views.NewApp(list, Open, views.Options{Progress: Progress{S: st},
-			NewDrill: func(int) (views.Drill, error) { return NewDrill(1, 5) }})
+			NewDrill: func(int) (model.Drill, error) { return NewDrill(1, 5) }})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		goldenScreen(t, m.View())
 	})
@@ -285,7 +286,7 @@ func TestDrillFitsEverySize(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := views.NewApp(Lessons(), Open, views.Options{ASCII: ascii, StartDrill: true,
-				NewDrill: func(int) (views.Drill, error) { return d, nil }})
+				NewDrill: func(int) (model.Drill, error) { return d, nil }})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 			for _, k := range []string{"down", "1", "down", "down", "up", "right", "2", "right", "3", "right", "down", "?", "?"} {
 				m = press(m, k)
@@ -313,7 +314,7 @@ func TestDrillQuestionsFit80x24(t *testing.T) {
 		}
 		ad := WrapDrill(d)
 		m := views.NewApp(Lessons(), Open, views.Options{StartDrill: true,
-			NewDrill: func(int) (views.Drill, error) { return ad, nil }})
+			NewDrill: func(int) (model.Drill, error) { return ad, nil }})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		v := m.View()
 		for i, c := range d.Choices(0) {

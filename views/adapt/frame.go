@@ -9,7 +9,7 @@ import (
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Bounds on what one frame shows. The panels scroll, but a frame is rebuilt
@@ -27,14 +27,14 @@ const (
 // step to pos changed, as the engine noted it while running the step
 // (lessons.Player.ChangesAt), is marked Changed; position 0, the setup,
 // marks nothing.
-func (s *Session) build(pos int) views.Frame {
+func (s *Session) build(pos int) model.Frame {
 	w := s.p.WorldAt(pos)
 	ch := changes{pos: pos}
 	if pos > 0 {
 		ch.set = s.p.ChangesAt(pos)
 	}
 	l := s.p.Lesson()
-	f := views.Frame{Step: pos, Steps: s.p.Len(), Kafka: l.Kafka}
+	f := model.Frame{Step: pos, Steps: s.p.Len(), Kafka: l.Kafka}
 	if l.Kafka != 0 {
 		f.Protocol = w.Config().TransactionVersion
 	}
@@ -62,7 +62,7 @@ func (s *Session) build(pos int) views.Frame {
 		f.Show = subjects(&f, st.Show)
 	}
 	for _, e := range s.p.ProblemsAt(pos) {
-		f.Violations = append(f.Violations, views.Violation{Name: "lesson", Text: e.Error()})
+		f.Violations = append(f.Violations, model.Violation{Name: "lesson", Text: e.Error()})
 	}
 	return f
 }
@@ -123,25 +123,25 @@ func (c *changes) firstViolation() int {
 
 // eventLines returns the recent events, each as its canonical line and
 // its parts for the learner's log (trail), and how many of them are new.
-func (s *Session) eventLines(w *engine.World, ch *changes) ([]views.EventLine, int) {
+func (s *Session) eventLines(w *engine.World, ch *changes) ([]model.EventLine, int) {
 	n := w.EventCount()
 	out := s.events.window(w, max(0, n-maxEvents), n)
 	return out, min(n-min(ch.firstEvent(), n), len(out))
 }
 
-func violations(w *engine.World, ch *changes) []views.Violation {
-	var out []views.Violation
+func violations(w *engine.World, ch *changes) []model.Violation {
+	var out []model.Violation
 	for _, v := range w.Violations()[min(ch.firstViolation(), len(w.Violations())):] {
-		out = append(out, views.Violation{Name: v.Name, Text: v.Text()})
+		out = append(out, model.Violation{Name: v.Name, Text: v.Text()})
 	}
 	return out
 }
 
-func producerViews(w *engine.World, ch *changes) []views.ProducerView {
+func producerViews(w *engine.World, ch *changes) []model.ProducerView {
 	ps := w.AllProducers()
-	out := make([]views.ProducerView, len(ps))
+	out := make([]model.ProducerView, len(ps))
 	for i, p := range ps {
-		v := views.ProducerView{Name: p.Name, TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
+		v := model.ProducerView{Name: p.Name, TransactionalID: p.Config.TransactionalID, ProducerID: p.ProducerID,
 			Epoch: p.Epoch, State: p.State.String(), StateTone: clientTone(p.State), InFlight: len(p.InFlight),
 			Paused: p.Paused, Crashed: p.Crashed, Fenced: p.LastError == engine.ProducerFenced,
 			NotIdempotent: !p.Config.Idempotence, Changed: ch.client(p.Name)}
@@ -149,7 +149,7 @@ func producerViews(w *engine.World, ch *changes) []views.ProducerView {
 			v.LastError, v.ErrorTone = p.LastError.String(), errorTone(p.LastError)
 		}
 		for _, ps := range p.Parts {
-			v.NextSeq = append(v.NextSeq, views.PartitionSeq{Partition: ps.TP.String(), Seq: ps.NextSeq})
+			v.NextSeq = append(v.NextSeq, model.PartitionSeq{Partition: ps.TP.String(), Seq: ps.NextSeq})
 		}
 		out[i] = v
 	}
@@ -192,14 +192,14 @@ type costScan struct {
 // sent by kind and in all, and the WriteTxnMarkers sent and markers
 // appended for its transactional id, read from the engine's cost
 // counters (the ones `expect requests` and `expect markers` read).
-func costView(w *engine.World, ch *changes) *views.CostView {
+func costView(w *engine.World, ch *changes) *model.CostView {
 	ps := w.AllProducers()
 	tallies := w.RequestTallies()
 	marks := w.MarkerTallies()
-	c := &views.CostView{Rows: make([]views.CostRow, len(ps))}
+	c := &model.CostView{Rows: make([]model.CostRow, len(ps))}
 	for i, p := range ps {
 		id := p.Config.TransactionalID
-		r := views.CostRow{Client: p.Name, Transactional: id != ""}
+		r := model.CostRow{Client: p.Name, Transactional: id != ""}
 		for _, t := range tallies {
 			if id != "" && t.TxnID == id && t.Kind == engine.MsgWriteTxnMarkers {
 				r.MarkerRequests += t.N
@@ -236,8 +236,8 @@ func costView(w *engine.World, ch *changes) *views.CostView {
 	return c
 }
 
-func (s *Session) partitionViews(w *engine.World, ch *changes) []views.PartitionView {
-	var out []views.PartitionView
+func (s *Session) partitionViews(w *engine.World, ch *changes) []model.PartitionView {
+	var out []model.PartitionView
 	for _, tp := range w.SortedPartitions() {
 		p := w.Partition(tp)
 		if p.IsInternal() {
@@ -248,8 +248,8 @@ func (s *Session) partitionViews(w *engine.World, ch *changes) []views.Partition
 	return out
 }
 
-func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.PartitionView {
-	v := views.PartitionView{Name: p.TP.String(), HW: p.HW, LSO: p.LastStableOffset(), LEO: p.LEO}
+func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) model.PartitionView {
+	v := model.PartitionView{Name: p.TP.String(), HW: p.HW, LSO: p.LastStableOffset(), LEO: p.LEO}
 	if p.Leader > 0 {
 		v.Leader = engine.BrokerAddr(p.Leader)
 	} else {
@@ -269,9 +269,9 @@ func (s *Session) partitionView(p *engine.PartitionLog, ch *changes) views.Parti
 	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
 	for _, pid := range pids {
 		e := p.Producers[pid]
-		v.Entries = append(v.Entries, views.ProducerEntry{PID: pid, Epoch: e.ProducerEpoch})
+		v.Entries = append(v.Entries, model.ProducerEntry{PID: pid, Epoch: e.ProducerEpoch})
 		for _, m := range e.Cached() {
-			v.Cached = append(v.Cached, views.CachedBatch{PID: pid, Epoch: e.ProducerEpoch, FirstSeq: m.FirstSeq, LastSeq: m.LastSeq, Offset: m.FirstOffset})
+			v.Cached = append(v.Cached, model.CachedBatch{PID: pid, Epoch: e.ProducerEpoch, FirstSeq: m.FirstSeq, LastSeq: m.LastSeq, Offset: m.FirstOffset})
 		}
 	}
 	v.Changed = changed
@@ -294,7 +294,7 @@ func txnIDs(w *engine.World) []string {
 }
 
 // txnStateNames are the engine's names of the coordinator states, in the
-// order of their ids, as views.CoordinatorView.States wants them.
+// order of their ids, as model.CoordinatorView.States wants them.
 var txnStateNames = func() []string {
 	out := make([]string, len(engine.TxnStates()))
 	for i, s := range engine.TxnStates() {
@@ -303,11 +303,11 @@ var txnStateNames = func() []string {
 	return out
 }()
 
-func (s *Session) coordinatorViews(w *engine.World, ch *changes) []views.CoordinatorView {
-	var out []views.CoordinatorView
+func (s *Session) coordinatorViews(w *engine.World, ch *changes) []model.CoordinatorView {
+	var out []model.CoordinatorView
 	for _, id := range txnIDs(w) {
 		n := w.TxnPartitionFor(id)
-		v := views.CoordinatorView{TxnID: id, Partition: engine.TxnStateTopic + "-" + strconv.Itoa(int(n)),
+		v := model.CoordinatorView{TxnID: id, Partition: engine.TxnStateTopic + "-" + strconv.Itoa(int(n)),
 			States: txnStateNames, Current: -1, ProducerID: -1, Epoch: -1}
 		// Read the maps directly: the engine's lookups create an entry on
 		// first use, and a view must not change the world it shows.
@@ -408,20 +408,20 @@ func pendingText(m *engine.TxnMetadata) string {
 	return recordText(m.State, m.ProducerID, m.ProducerEpoch, m.Partitions)
 }
 
-func consumerViews(w *engine.World, ch *changes) []views.ConsumerView {
+func consumerViews(w *engine.World, ch *changes) []model.ConsumerView {
 	cs := w.AllConsumers()
-	out := make([]views.ConsumerView, len(cs))
+	out := make([]model.ConsumerView, len(cs))
 	for i, c := range cs {
-		v := views.ConsumerView{Name: c.Name, Isolation: c.Isolation(), ReadCommitted: c.ReadCommitted, Group: c.GroupID,
+		v := model.ConsumerView{Name: c.Name, Isolation: c.Isolation(), ReadCommitted: c.ReadCommitted, Group: c.GroupID,
 			Changed: ch.client(c.Name)}
 		seen := ch.received(c)
 		from := max(0, len(c.Received)-maxRecords)
 		for j, r := range c.Received[from:] {
-			v.Records = append(v.Records, views.ConsumedRecord{Partition: r.TP.String(), Offset: r.Offset, Value: r.Value,
+			v.Records = append(v.Records, model.ConsumedRecord{Partition: r.TP.String(), Offset: r.Offset, Value: r.Value,
 				Changed: from+j >= seen})
 		}
 		for _, p := range c.Positions {
-			v.Positions = append(v.Positions, views.PartitionOffset{Partition: p.TP.String(), Offset: p.Offset})
+			v.Positions = append(v.Positions, model.PartitionOffset{Partition: p.TP.String(), Offset: p.Offset})
 		}
 		out[i] = v
 	}
@@ -430,20 +430,20 @@ func consumerViews(w *engine.World, ch *changes) []views.ConsumerView {
 
 // groupViews lists every group the group coordinator holds, by id, with
 // its committed and pending transactional offsets.
-func groupViews(w *engine.World, ch *changes) []views.GroupView {
+func groupViews(w *engine.World, ch *changes) []model.GroupView {
 	ids := w.GroupIDs()
-	out := make([]views.GroupView, 0, len(ids))
+	out := make([]model.GroupView, 0, len(ids))
 	for _, id := range ids {
 		g, ok := w.GroupInfo(id)
 		if !ok {
 			continue
 		}
-		v := views.GroupView{ID: id, Generation: g.Generation, Changed: ch.group(id)}
+		v := model.GroupView{ID: id, Generation: g.Generation, Changed: ch.group(id)}
 		for _, c := range g.Committed {
-			v.Committed = append(v.Committed, views.PartitionOffset{Partition: c.TP.String(), Offset: c.Offset})
+			v.Committed = append(v.Committed, model.PartitionOffset{Partition: c.TP.String(), Offset: c.Offset})
 		}
 		for _, p := range g.Pending {
-			v.Pending = append(v.Pending, views.PendingOffset{Partition: p.TP.String(), Offset: p.Offset, ProducerID: p.ProducerID})
+			v.Pending = append(v.Pending, model.PendingOffset{Partition: p.TP.String(), Offset: p.Offset, ProducerID: p.ProducerID})
 		}
 		out = append(out, v)
 	}
@@ -454,22 +454,22 @@ func groupViews(w *engine.World, ch *changes) []views.GroupView {
 // a partition, a producer or a consumer (a processor is both; its records
 // are what the step is about, so the consumer side wins only when there is
 // no producer of that name).
-func subjects(f *views.Frame, show []lessons.Subject) []views.Subject {
-	var out []views.Subject
+func subjects(f *model.Frame, show []lessons.Subject) []model.Subject {
+	var out []model.Subject
 	for _, s := range show {
-		k, ok := views.SubjectTxnLog, s.Kind == lessons.SubjectTxnLog
+		k, ok := model.SubjectTxnLog, s.Kind == lessons.SubjectTxnLog
 		if !ok {
 			switch {
-			case slices.ContainsFunc(f.Partitions, func(p views.PartitionView) bool { return p.Name == s.Name }):
-				k, ok = views.SubjectPartition, true
-			case slices.ContainsFunc(f.Consumers, func(c views.ConsumerView) bool { return c.Name == s.Name }):
-				k, ok = views.SubjectConsumer, true
-			case slices.ContainsFunc(f.Producers, func(p views.ProducerView) bool { return p.Name == s.Name }):
-				k, ok = views.SubjectProducer, true
+			case slices.ContainsFunc(f.Partitions, func(p model.PartitionView) bool { return p.Name == s.Name }):
+				k, ok = model.SubjectPartition, true
+			case slices.ContainsFunc(f.Consumers, func(c model.ConsumerView) bool { return c.Name == s.Name }):
+				k, ok = model.SubjectConsumer, true
+			case slices.ContainsFunc(f.Producers, func(p model.ProducerView) bool { return p.Name == s.Name }):
+				k, ok = model.SubjectProducer, true
 			}
 		}
 		if ok {
-			out = append(out, views.Subject{Kind: k, Name: s.Name})
+			out = append(out, model.Subject{Kind: k, Name: s.Name})
 		}
 	}
 	return out

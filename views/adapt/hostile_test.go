@@ -14,6 +14,7 @@ import (
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // hostileBase is a sound lesson whose words in capitals are replaced by
@@ -199,8 +200,8 @@ func assertSafe(t *testing.T, screen, where string) {
 // panel focused, and checks that nothing drawn carries a raw control.
 func TestTUIEscapesTextFromFiles(t *testing.T) {
 	l := hostileLesson(t)
-	info := []views.LessonInfo{{Name: "hostile", Title: l.Title, Summary: l.Summary, Level: l.Level, Steps: len(l.Steps)}}
-	open := func(string) (views.Session, error) { return New(l), nil }
+	info := []model.LessonInfo{{Name: "hostile", Title: l.Title, Summary: l.Summary, Level: l.Level, Steps: len(l.Steps)}}
+	open := func(string) (model.Session, error) { return New(l), nil }
 	for _, size := range [][2]int{{160, 48}, {80, 24}} {
 		var m tea.Model = views.NewApp(info, open, views.Options{})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // jumpSteps is how many one-transaction steps jumpLesson has after its
@@ -75,7 +76,7 @@ func BenchmarkJump(b *testing.B) {
 				b.Run(size.name+"/"+pr.name+"/"+c.name, func(b *testing.B) {
 					lipgloss.SetColorProfile(pr.profile)
 					defer lipgloss.SetColorProfile(termenv.Ascii)
-					open := func(string) (views.Session, error) { return s, nil }
+					open := func(string) (model.Session, error) { return s, nil }
 					var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "jumps"})
 					m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 					b.ReportAllocs()

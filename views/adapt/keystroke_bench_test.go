@@ -8,6 +8,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // benchProfiles are the colour profiles the keystroke benchmarks draw in:
@@ -68,7 +69,7 @@ func benchKeystroke(b *testing.B, s *Session, profile termenv.Profile, firstTime
 	// The theme works out its escape codes when the app is made.
 	lipgloss.SetColorProfile(profile)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
-	open := func(string) (views.Session, error) { return s, nil }
+	open := func(string) (model.Session, error) { return s, nil }
 	var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "big"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	right, left := tea.KeyMsg{Type: tea.KeyRight}, tea.KeyMsg{Type: tea.KeyLeft}

@@ -2,7 +2,7 @@ package adapt
 
 import (
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // logEvent is an event as a value for the learner's event log: the same
@@ -15,11 +15,11 @@ import (
 // A message sent is told from its typed fields, with the sender left out
 // because the line starts with it: "A sends Produce to broker-3: t-0 ...",
 // not the transcript's "A sends A -> broker-3 Produce t-0 ...".
-func logEvent(e *engine.Event) views.LogEvent {
+func logEvent(e *engine.Event) model.LogEvent {
 	text := e.Unnumbered()
 	if m := e.Message; e.Kind == engine.EvSend && m != nil && m.From == e.Actor {
 		text = "sends " + m.Kind.String() + " to " + m.To + ": " + m.Detail()
 	}
-	return views.LogEvent{Time: e.Time, Actor: e.Actor, Text: text, Why: e.RuleWords(),
+	return model.LogEvent{Time: e.Time, Actor: e.Actor, Text: text, Why: e.RuleWords(),
 		Action: e.Kind == engine.EvAction, Violation: e.Kind == engine.EvViolation}
 }

@@ -2,7 +2,7 @@ package adapt
 
 import (
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // rowWindow is the log rows of a partition as the last frame built showed
@@ -11,7 +11,7 @@ import (
 // still holds what the window showed.
 type rowWindow struct {
 	pos, from int
-	rows      []views.LogRow
+	rows      []model.LogRow
 	last      batchID
 }
 
@@ -25,10 +25,10 @@ type rowWindow struct {
 // step decided marked (rowsAfter), which costs the step's batches, not the
 // window's. Anything else (a jump, a step back, a log that a new leader
 // truncated) builds every row.
-func (s *Session) logRows(p *engine.PartitionLog, pos, from int, prevLEO int64) []views.LogRow {
+func (s *Session) logRows(p *engine.PartitionLog, pos, from int, prevLEO int64) []model.LogRow {
 	rows, ok := s.rowsAfter(p, pos, from, prevLEO)
 	if !ok {
-		rows = make([]views.LogRow, len(p.Batches)-from)
+		rows = make([]model.LogRow, len(p.Batches)-from)
 		s.allRows(p, from, from, prevLEO, rows)
 	}
 	w := &rowWindow{pos: pos, from: from, rows: rows}
@@ -41,7 +41,7 @@ func (s *Session) logRows(p *engine.PartitionLog, pos, from int, prevLEO int64) 
 
 // rowsAfter is logRows from the window of position pos-1, if that is the
 // last one built and the log still holds its batches.
-func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64) ([]views.LogRow, bool) {
+func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64) ([]model.LogRow, bool) {
 	w := s.windows[p.TP]
 	if w == nil || pos == 0 || w.pos != pos-1 {
 		return nil, false
@@ -52,7 +52,7 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 	if seen == 0 || n < seen || from < w.from || from > seen || idOf(&p.Batches[seen-1]) != w.last {
 		return nil, false
 	}
-	out := make([]views.LogRow, n-from)
+	out := make([]model.LogRow, n-from)
 	copy(out, w.rows[from-w.from:])
 	// The step's batches, and the first marker of each producer among
 	// them: the one that decides that producer's open rows above.
@@ -62,13 +62,13 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 		// Rows the last step made or decided are not new any more; an
 		// open row may be decided by a marker of this step.
 		r.Changed = false
-		if r.Status != views.StatusOpen {
+		if r.Status != model.StatusOpen {
 			continue
 		}
 		if m := next[r.PID]; m != nil {
-			r.Status = views.StatusAborted
+			r.Status = model.StatusAborted
 			if m.Marker == engine.MarkerCommit {
-				r.Status = views.StatusCommitted
+				r.Status = model.StatusCommitted
 			}
 			r.Changed = m.BaseOffset >= prevLEO
 		}
@@ -81,7 +81,7 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 // batches. Walking backwards, next[pid] is the first marker of pid after
 // the current batch: the one that decides its status, which is Status for
 // every row in one pass.
-func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64, out []views.LogRow) map[int64]*engine.Batch {
+func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64, out []model.LogRow) map[int64]*engine.Batch {
 	next := map[int64]*engine.Batch{}
 	cache := s.rows[p.TP]
 	if cache == nil {
@@ -95,19 +95,19 @@ func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64
 		r.Changed = b.BaseOffset >= prevLEO
 		switch {
 		case b.Control:
-			r.Status = views.StatusAborted
+			r.Status = model.StatusAborted
 			if b.Marker == engine.MarkerCommit {
-				r.Status = views.StatusCommitted
+				r.Status = model.StatusCommitted
 			}
 			next[b.ProducerID] = b
 		case !b.Transactional:
-			r.Status = views.StatusPlain
+			r.Status = model.StatusPlain
 		default:
-			r.Status = views.StatusOpen
+			r.Status = model.StatusOpen
 			if m := next[b.ProducerID]; m != nil {
-				r.Status = views.StatusAborted
+				r.Status = model.StatusAborted
 				if m.Marker == engine.MarkerCommit {
-					r.Status = views.StatusCommitted
+					r.Status = model.StatusCommitted
 				}
 				r.Changed = r.Changed || m.BaseOffset >= prevLEO
 			}
@@ -123,7 +123,7 @@ func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64
 // one: a log that is truncated and written again gets fresh rows.
 type rowStatic struct {
 	id  batchID
-	row views.LogRow
+	row model.LogRow
 }
 
 type batchID struct {
@@ -141,18 +141,18 @@ func idOf(b *engine.Batch) batchID {
 
 // staticRow is the unchanging part of the row of batch i of a partition
 // whose cached rows are rows.
-func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) views.LogRow {
+func staticRow(rows *ring[rowStatic], i int, b *engine.Batch) model.LogRow {
 	if c, ok := rows.get(i); ok && c.id == idOf(b) {
 		return c.row
 	}
-	r := views.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
+	r := model.LogRow{First: b.BaseOffset, Last: b.LastOffset(), PID: b.ProducerID, Epoch: b.ProducerEpoch, Seqs: b.Seqs()}
 	switch {
 	case !b.Control:
-		r.Kind, r.Values = views.RowData, b.Values()
+		r.Kind, r.Values = model.RowData, b.Values()
 	case b.Marker == engine.MarkerCommit:
-		r.Kind = views.RowCommit
+		r.Kind = model.RowCommit
 	default:
-		r.Kind = views.RowAbort
+		r.Kind = model.RowAbort
 	}
 	rows.put(i, rowStatic{id: idOf(b), row: r})
 	return r

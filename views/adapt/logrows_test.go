@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // TestFramesAfterALongStep: a step that writes more batches than a frame
@@ -29,7 +29,7 @@ func TestFramesAfterALongStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame := func(s *Session) views.Frame {
+	frame := func(s *Session) model.Frame {
 		f := s.Frame()
 		f.Checkpoint, f.Key = nil, 0
 		return f

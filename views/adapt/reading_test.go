@@ -10,6 +10,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // screenText is what a reader sees on a screen, as one line of words: the
@@ -182,10 +183,10 @@ func TestPanelsFollowTheStep(t *testing.T) {
 // else the last); a transactional id's last __transaction_state record,
 // or the one being appended, up to its epoch; a consumer's name and what the step returned to it; a
 // producer's name, producer id and epoch.
-func subjectMarks(f *views.Frame, s views.Subject) []string {
+func subjectMarks(f *model.Frame, s model.Subject) []string {
 	marks := []string{s.Name}
 	switch s.Kind {
-	case views.SubjectPartition:
+	case model.SubjectPartition:
 		for _, pv := range f.Partitions {
 			if pv.Name != s.Name || len(pv.Rows) == 0 {
 				continue
@@ -196,13 +197,13 @@ func subjectMarks(f *views.Frame, s views.Subject) []string {
 					r = x
 				}
 			}
-			if r.Kind == views.RowData {
+			if r.Kind == model.RowData {
 				marks = append(marks, r.Values[0])
 			} else {
 				marks = append(marks, r.Kind.String()+" marker")
 			}
 		}
-	case views.SubjectTxnLog:
+	case model.SubjectTxnLog:
 		for _, c := range f.Coordinators {
 			if c.TxnID == s.Name && len(c.Writes) > 0 {
 				last := c.Writes[len(c.Writes)-1]
@@ -220,7 +221,7 @@ func subjectMarks(f *views.Frame, s views.Subject) []string {
 				marks = append(marks, strings.Join(w, " "))
 			}
 		}
-	case views.SubjectConsumer:
+	case model.SubjectConsumer:
 		for _, c := range f.Consumers {
 			if c.Name == s.Name {
 				for _, r := range c.Records {
@@ -230,7 +231,7 @@ func subjectMarks(f *views.Frame, s views.Subject) []string {
 				}
 			}
 		}
-	case views.SubjectProducer:
+	case model.SubjectProducer:
 		for _, p := range f.Producers {
 			if p.Name == s.Name && p.ProducerID >= 0 {
 				marks = append(marks, "producerId "+strconv.FormatInt(p.ProducerID, 10)+" epoch "+itoa(int(p.Epoch)))
@@ -270,6 +271,6 @@ func TestStepSubjectsOnScreen(t *testing.T) {
 	}
 }
 
-func kindName(k views.SubjectKind) string {
+func kindName(k model.SubjectKind) string {
 	return [...]string{"partition", "producer", "consumer", "txnlog"}[k]
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
-// Sandbox implements views.SandboxSession: a world the learner drives one
+// Sandbox implements model.SandboxSession: a world the learner drives one
 // action at a time. Each branch is a lesson that grows: the setup, then one
 // step per action (lessons.Player.Append), played by a Session, so the
 // sandbox draws its panels and Timeline exactly as the lesson player does.
@@ -53,10 +53,10 @@ type sbBranch struct {
 }
 
 // SandboxPresets are the starting worlds of the preset picker.
-func SandboxPresets() []views.SandboxPreset {
-	out := make([]views.SandboxPreset, len(presets))
+func SandboxPresets() []model.SandboxPreset {
+	out := make([]model.SandboxPreset, len(presets))
 	for i, p := range presets {
-		out[i] = views.SandboxPreset{Name: p.name, Title: p.title, Summary: p.summary}
+		out[i] = model.SandboxPreset{Name: p.name, Title: p.title, Summary: p.summary}
 	}
 	return out
 }
@@ -219,30 +219,30 @@ func (x *Sandbox) Seek(k int) { x.branch().s.p.Seek(k) }
 func (x *Sandbox) Brokers() int { return len(x.world().Brokers()) }
 
 // Clients lists the clients in declaration order.
-func (x *Sandbox) Clients() []views.SandboxClient {
+func (x *Sandbox) Clients() []model.SandboxClient {
 	w := x.world()
-	var out []views.SandboxClient
+	var out []model.SandboxClient
 	for _, p := range w.Producers() {
-		out = append(out, views.SandboxClient{Name: p.Name, Kind: views.ClientProducer,
+		out = append(out, model.SandboxClient{Name: p.Name, Kind: model.ClientProducer,
 			Transactional: p.Config.TransactionalID != "", Paused: p.Paused, Crashed: p.Crashed})
 	}
 	for _, c := range w.Consumers() {
-		out = append(out, views.SandboxClient{Name: c.Name, Kind: views.ClientConsumer, Paused: c.Paused, Crashed: c.Crashed})
+		out = append(out, model.SandboxClient{Name: c.Name, Kind: model.ClientConsumer, Paused: c.Paused, Crashed: c.Crashed})
 	}
 	for _, pr := range w.Processors() {
-		out = append(out, views.SandboxClient{Name: pr.Name, Kind: views.ClientProcessor, Transactional: true,
+		out = append(out, model.SandboxClient{Name: pr.Name, Kind: model.ClientProcessor, Transactional: true,
 			Paused: pr.Producer.Paused, Crashed: pr.Producer.Crashed})
 	}
 	return out
 }
 
 // Waiting lists what the world will do next.
-func (x *Sandbox) Waiting() []views.WaitItem {
-	var out []views.WaitItem
+func (x *Sandbox) Waiting() []model.WaitItem {
+	var out []model.WaitItem
 	w := x.world()
 	for _, it := range w.Pending(false) {
 		if m := it.Msg; m != nil {
-			out = append(out, views.WaitItem{ID: m.ID, At: it.At, In: it.At - w.Now(), Kind: m.Kind.String(),
+			out = append(out, model.WaitItem{ID: m.ID, At: it.At, In: it.At - w.Now(), Kind: m.Kind.String(),
 				Text: m.From + " -> " + m.To + " " + m.Brief()})
 			continue
 		}
@@ -251,7 +251,7 @@ func (x *Sandbox) Waiting() []views.WaitItem {
 		if t.TP != (engine.TP{}) {
 			text += " " + t.TP.String()
 		}
-		out = append(out, views.WaitItem{At: it.At, In: it.At - w.Now(), Kind: t.Kind.String(), Text: text, Timer: true})
+		out = append(out, model.WaitItem{At: it.At, In: it.At - w.Now(), Kind: t.Kind.String(), Text: text, Timer: true})
 	}
 	return out
 }
@@ -354,10 +354,10 @@ func (x *Sandbox) Complete(line string) []string {
 }
 
 // Branches lists the branches.
-func (x *Sandbox) Branches() []views.BranchInfo {
-	out := make([]views.BranchInfo, len(x.branches))
+func (x *Sandbox) Branches() []model.BranchInfo {
+	out := make([]model.BranchInfo, len(x.branches))
 	for i, b := range x.branches {
-		out[i] = views.BranchInfo{Name: b.name, Len: b.s.p.Len(), Parent: b.parent, At: b.at}
+		out[i] = model.BranchInfo{Name: b.name, Len: b.s.p.Len(), Parent: b.parent, At: b.at}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // actSandbox opens the idempotent preset at 200x60 and plays n actions on
@@ -20,9 +21,9 @@ func actSandbox(tb testing.TB, n int) (*Sandbox, tea.Model) {
 		tb.Fatal(err)
 	}
 	for i := range n {
-		op := views.Op{Kind: views.OpStep}
+		op := model.Op{Kind: model.OpStep}
 		if i%4 == 0 {
-			op = views.Op{Kind: views.OpCall, Client: "P", Call: views.CallSend}
+			op = model.Op{Kind: model.OpCall, Client: "P", Call: model.CallSend}
 		}
 		if _, err := x.Do(op); err != nil {
 			tb.Fatalf("action %d: %v", i, err)

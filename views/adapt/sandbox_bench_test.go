@@ -7,6 +7,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // bigSandbox is a sandbox whose first branch starts with the big lesson's
@@ -23,7 +24,7 @@ func bigSandbox(tb testing.TB) *Sandbox {
 		parent: -1, name: "branch 1", causes: map[int][]cause{}}
 	x.branches = []*sbBranch{b}
 	b.s.p.Seek(b.s.p.Len())
-	if _, err := x.Do(views.Op{Kind: views.OpCall, Client: "A", Call: views.CallSend}); err != nil {
+	if _, err := x.Do(model.Op{Kind: model.OpCall, Client: "A", Call: model.CallSend}); err != nil {
 		tb.Fatal(err)
 	}
 	if n := x.World().EventCount(); n < 100000 {

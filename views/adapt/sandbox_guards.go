@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // The safeguards bar: Kafka settings of the setup, and the teaching-only
@@ -22,14 +22,14 @@ type guards struct {
 }
 
 // The teaching-only cluster settings (not Kafka settings: engine/teach.go).
-var teachKeys = [views.NumGuards]engine.ConfigKey{
-	views.GuardDedup:   engine.ConfigTeachDedup,
-	views.GuardFencing: engine.ConfigTeachFencing,
-	views.GuardLSO:     engine.ConfigTeachLSO,
+var teachKeys = [model.NumGuards]engine.ConfigKey{
+	model.GuardDedup:   engine.ConfigTeachDedup,
+	model.GuardFencing: engine.ConfigTeachFencing,
+	model.GuardLSO:     engine.ConfigTeachLSO,
 }
 
 // teachGuards are the switches of teachKeys, in the bar's order.
-var teachGuards = []views.SafeguardID{views.GuardDedup, views.GuardFencing, views.GuardLSO}
+var teachGuards = []model.SafeguardID{model.GuardDedup, model.GuardFencing, model.GuardLSO}
 
 // writtenGuards reads the safeguards a setup writes.
 func writtenGuards(base []engine.Action) guards {
@@ -64,11 +64,11 @@ func writtenGuards(base []engine.Action) guards {
 	return g
 }
 
-func (g *guards) setTeach(id views.SafeguardID, on bool) {
+func (g *guards) setTeach(id model.SafeguardID, on bool) {
 	switch id {
-	case views.GuardDedup:
+	case model.GuardDedup:
 		g.dedup = on
-	case views.GuardFencing:
+	case model.GuardFencing:
 		g.fence = on
 	default:
 		g.lso = on
@@ -142,18 +142,18 @@ func (x *Sandbox) setupLines(g guards) []string {
 	return out
 }
 
-func (g guards) teach(id views.SafeguardID) bool {
+func (g guards) teach(id model.SafeguardID) bool {
 	switch id {
-	case views.GuardDedup:
+	case model.GuardDedup:
 		return g.dedup
-	case views.GuardFencing:
+	case model.GuardFencing:
 		return g.fence
 	}
 	return g.lso
 }
 
 // Safeguards are the bar's switches as they stand on the current branch.
-func (x *Sandbox) Safeguards() []views.Safeguard {
+func (x *Sandbox) Safeguards() []model.Safeguard {
 	g := x.branch().g
 	w := x.world()
 	hasProducer, hasConsumer := false, len(w.Consumers()) > 0
@@ -162,30 +162,30 @@ func (x *Sandbox) Safeguards() []views.Safeguard {
 			hasProducer = true
 		}
 	}
-	out := []views.Safeguard{
-		{ID: views.GuardIdempotence, Key: "enable.idempotence", Value: strconv.FormatBool(g.idempotence), On: g.idempotence,
+	out := []model.Safeguard{
+		{ID: model.GuardIdempotence, Key: "enable.idempotence", Value: strconv.FormatBool(g.idempotence), On: g.idempotence,
 			Available: hasProducer, Why: "no producer"},
-		{ID: views.GuardIsolation, Key: "isolation.level", Value: isolationWord(g.readCommitted), On: g.readCommitted,
+		{ID: model.GuardIsolation, Key: "isolation.level", Value: isolationWord(g.readCommitted), On: g.readCommitted,
 			Available: hasConsumer, Why: "no consumer"},
-		{ID: views.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
+		{ID: model.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
 			Available: len(w.Processors()) > 0, Why: "no processor"},
 	}
 	for _, id := range teachGuards {
 		on := g.teach(id)
-		out = append(out, views.Safeguard{ID: id, Key: teachKeys[id].String(), Value: strconv.FormatBool(on), On: on, NotKafka: true,
+		out = append(out, model.Safeguard{ID: id, Key: teachKeys[id].String(), Value: strconv.FormatBool(on), On: on, NotKafka: true,
 			Available: true})
 	}
 	return out
 }
 
 // safeguard is the bar's switch id as it stands on the current branch.
-func (x *Sandbox) safeguard(id views.SafeguardID) views.Safeguard {
+func (x *Sandbox) safeguard(id model.SafeguardID) model.Safeguard {
 	for _, s := range x.Safeguards() {
 		if s.ID == id {
 			return s
 		}
 	}
-	return views.Safeguard{ID: id}
+	return model.Safeguard{ID: id}
 }
 
 func isolationWord(rc bool) string {
@@ -198,9 +198,9 @@ func isolationWord(rc bool) string {
 // Toggle flips a safeguard: the branch's actions are played again on a
 // world set up with the new value, as a new branch standing at the same
 // position; the old branch is kept.
-func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
-	if id >= views.NumGuards {
-		return "", errors.New("no safeguard " + strconv.Itoa(int(id)+1) + "; the bar has " + strconv.Itoa(int(views.NumGuards)))
+func (x *Sandbox) Toggle(id model.SafeguardID) (string, error) {
+	if id >= model.NumGuards {
+		return "", errors.New("no safeguard " + strconv.Itoa(int(id)+1) + "; the bar has " + strconv.Itoa(int(model.NumGuards)))
 	}
 	if s := x.safeguard(id); !s.Available {
 		return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
@@ -208,17 +208,17 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	b := x.branch()
 	g := b.g
 	switch id {
-	case views.GuardIdempotence:
+	case model.GuardIdempotence:
 		g.idempotence = !g.idempotence
-	case views.GuardIsolation:
+	case model.GuardIsolation:
 		g.readCommitted = !g.readCommitted
-	case views.GuardOffsets:
+	case model.GuardOffsets:
 		g.offsets = (g.offsets + 1) % 3
-	case views.GuardDedup:
+	case model.GuardDedup:
 		g.dedup = !g.dedup
-	case views.GuardFencing:
+	case model.GuardFencing:
 		g.fence = !g.fence
-	case views.GuardLSO:
+	case model.GuardLSO:
 		g.lso = !g.lso
 	}
 	pos := b.s.p.Pos()
@@ -241,7 +241,7 @@ func (x *Sandbox) Toggle(id views.SafeguardID) (string, error) {
 	if len(lines) > 0 {
 		msg += ", then your " + strconv.Itoa(len(lines)) + " action(s)"
 	}
-	if id == views.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
+	if id == model.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
 	}
 	if len(dropped) > 0 {

@@ -2,7 +2,7 @@ package adapt
 
 import (
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // monitorShort are the engine's monitor sentences (engine.Monitors) in at
@@ -29,11 +29,11 @@ type cause struct {
 // Monitors are the guarantees at the current position, as the engine
 // keeps them (World.MonitorStatus), with the cause chain of each one's
 // first violation (World.Cause).
-func (x *Sandbox) Monitors() []views.Monitor {
+func (x *Sandbox) Monitors() []model.Monitor {
 	st := x.world().MonitorStatus()
-	out := make([]views.Monitor, len(st))
+	out := make([]model.Monitor, len(st))
 	for i, m := range st {
-		out[i] = views.Monitor{Name: m.Invariant, Sentence: m.Monitor.Holds, Short: monitorShort[m.Invariant].holds, Holds: !m.Broken}
+		out[i] = model.Monitor{Name: m.Invariant, Sentence: m.Monitor.Holds, Short: monitorShort[m.Invariant].holds, Holds: !m.Broken}
 		if m.Broken {
 			out[i].Sentence, out[i].Short = m.Monitor.Broken, monitorShort[m.Invariant].broken
 			if c := x.cause(m.Invariant); c != nil {
@@ -88,7 +88,7 @@ const (
 // broken monitor, the Timeline marks the messages of its cause chain (bold,
 // and "!" before the label, so the mark is not colour alone); the message
 // selected in the waiting list gets ">>" before its label.
-func (x *Sandbox) Frame(highlight string, selected int64) views.Frame {
+func (x *Sandbox) Frame(highlight string, selected int64) model.Frame {
 	b := x.branch()
 	f := b.s.Frame()
 	var c *cause
@@ -101,7 +101,7 @@ func (x *Sandbox) Frame(highlight string, selected int64) views.Frame {
 	pos := b.s.p.Pos()
 	h := &b.s.hist
 	from := max(0, h.ends[pos]-maxArrows)
-	tl := append([]views.Arrow(nil), f.Timeline...)
+	tl := append([]model.Arrow(nil), f.Timeline...)
 	for j := range tl {
 		if from+j >= len(h.arrows) {
 			break

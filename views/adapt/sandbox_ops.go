@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // The ops of the sandbox keys, each turned into one engine action.
 
 // Do turns a typed op into its engine action and applies it as a line.
-func (x *Sandbox) Do(op views.Op) (string, error) {
+func (x *Sandbox) Do(op model.Op) (string, error) {
 	a, err := x.action(op)
 	if err != nil {
 		return "", err
@@ -25,38 +25,38 @@ func (x *Sandbox) Do(op views.Op) (string, error) {
 func sel(id int64) engine.Selector { return engine.Selector{ID: id} }
 
 // action is the engine action an op means.
-func (x *Sandbox) action(op views.Op) (engine.Action, error) {
+func (x *Sandbox) action(op model.Op) (engine.Action, error) {
 	switch op.Kind {
-	case views.OpDeliver:
+	case model.OpDeliver:
 		return engine.Deliver{Msg: sel(op.Msg)}, nil
-	case views.OpDrop:
+	case model.OpDrop:
 		return engine.Drop{Msg: sel(op.Msg)}, nil
-	case views.OpDuplicate:
+	case model.OpDuplicate:
 		return engine.Duplicate{Msg: sel(op.Msg)}, nil
-	case views.OpDelay:
+	case model.OpDelay:
 		return engine.Delay{Msg: sel(op.Msg), Ms: op.Ms}, nil
-	case views.OpReorder:
+	case model.OpReorder:
 		return engine.Reorder{First: sel(op.Msg), Second: sel(op.Other)}, nil
-	case views.OpAdvance:
+	case model.OpAdvance:
 		return engine.Advance{Ms: max(op.Ms, 1)}, nil
-	case views.OpStep:
+	case model.OpStep:
 		return engine.Step{}, nil
-	case views.OpRun:
+	case model.OpRun:
 		return engine.Run{}, nil
-	case views.OpCrash, views.OpRestart:
+	case model.OpCrash, model.OpRestart:
 		t, err := x.target(op)
 		if err != nil {
 			return nil, err
 		}
-		if op.Kind == views.OpCrash {
+		if op.Kind == model.OpCrash {
 			return engine.Crash{Target: t}, nil
 		}
 		return engine.Restart{Target: t}, nil
-	case views.OpPause:
+	case model.OpPause:
 		return engine.Pause{Client: op.Client}, nil
-	case views.OpResume:
+	case model.OpResume:
 		return engine.Resume{Client: op.Client}, nil
-	case views.OpCall:
+	case model.OpCall:
 		return x.call(op)
 	}
 	return nil, errors.New("unknown sandbox action")
@@ -65,7 +65,7 @@ func (x *Sandbox) action(op views.Op) (engine.Action, error) {
 // target is the broker or client a crash or restart is about; the
 // coordinator is the broker leading the first transactional id's
 // __transaction_state partition.
-func (x *Sandbox) target(op views.Op) (engine.Target, error) {
+func (x *Sandbox) target(op model.Op) (engine.Target, error) {
 	if op.Client != "" {
 		return engine.Target{Client: op.Client}, nil
 	}
@@ -84,33 +84,33 @@ func (x *Sandbox) target(op views.Op) (engine.Target, error) {
 }
 
 // callMethods are the calls without arguments, as the engine's methods.
-var callMethods = map[views.ClientCall]engine.Method{
-	views.CallInit:    engine.CallInitTransactions,
-	views.CallBegin:   engine.CallBeginTransaction,
-	views.CallCommit:  engine.CallCommitTransaction,
-	views.CallAbort:   engine.CallAbortTransaction,
-	views.CallPoll:    engine.CallPoll,
-	views.CallProcess: engine.CallProcess,
+var callMethods = map[model.ClientCall]engine.Method{
+	model.CallInit:    engine.CallInitTransactions,
+	model.CallBegin:   engine.CallBeginTransaction,
+	model.CallCommit:  engine.CallCommitTransaction,
+	model.CallAbort:   engine.CallAbortTransaction,
+	model.CallPoll:    engine.CallPoll,
+	model.CallProcess: engine.CallProcess,
 }
 
 // call is a client call from the keys: send writes the next value to the
 // first partition of the client's first topic; sendOffsetsToTransaction
 // sends the positions of the consumer of a group.
-func (x *Sandbox) call(op views.Op) (engine.Action, error) {
+func (x *Sandbox) call(op model.Op) (engine.Action, error) {
 	w := x.world()
 	c := op.Client
 	if m, ok := callMethods[op.Call]; ok {
 		return engine.Call{Client: c, Method: m}, nil
 	}
 	switch op.Call {
-	case views.CallSend:
+	case model.CallSend:
 		if len(w.Topics()) == 0 {
 			return nil, errors.New("no topic to send to")
 		}
 		// The values count the client's sends: a1, a2, ...
 		n := x.sendsBefore(c) + 1
 		return engine.Send{Client: c, TP: engine.TP{Topic: w.Topics()[0].Name}, Values: []string{strings.ToLower(c) + strconv.Itoa(n)}}, nil
-	case views.CallSendOffsets:
+	case model.CallSendOffsets:
 		for _, k := range w.Consumers() {
 			if k.GroupID == "" {
 				continue

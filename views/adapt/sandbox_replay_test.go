@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/engine/script"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // randomSession plays n random sandbox actions on a preset: ops on the
@@ -24,7 +24,7 @@ func randomSession(t *testing.T, r *rand.Rand, preset string, kafka, n int) (*Sa
 	for i := 0; i < n; i++ {
 		switch k := r.Intn(20); {
 		case k < 2:
-			id := views.SafeguardID(r.Intn(int(views.NumGuards)))
+			id := model.SafeguardID(r.Intn(int(model.NumGuards)))
 			if _, err := x.Toggle(id); err == nil {
 				log = append(log, fmt.Sprintf("toggle %d", id+1))
 			}
@@ -38,8 +38,8 @@ func randomSession(t *testing.T, r *rand.Rand, preset string, kafka, n int) (*Sa
 				log = append(log, fmt.Sprintf("branch %d", b+1))
 			}
 		default:
-			op := views.Op{Kind: views.OpKind(r.Intn(int(views.OpCall) + 1)), Ms: int64(r.Intn(3)+1) * 1000, Broker: 1 + r.Intn(3),
-				Coordinator: r.Intn(4) == 0, Call: views.ClientCall(r.Intn(int(views.CallProcess) + 1))}
+			op := model.Op{Kind: model.OpKind(r.Intn(int(model.OpCall) + 1)), Ms: int64(r.Intn(3)+1) * 1000, Broker: 1 + r.Intn(3),
+				Coordinator: r.Intn(4) == 0, Call: model.ClientCall(r.Intn(int(model.CallProcess) + 1))}
 			if w := x.Waiting(); len(w) > 0 {
 				op.Msg, op.Other = w[r.Intn(len(w))].ID, w[r.Intn(len(w))].ID
 			}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/engine/script"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 func execAll(t *testing.T, x *Sandbox, lines ...string) {
@@ -41,7 +41,7 @@ func TestToggleReplaysByRole(t *testing.T) {
 	}
 	// m1 InitProducerId, m2 its answer, m3 the Produce of p1, m4 its answer.
 	execAll(t, x, "P send t-0 p1", "deliver m1", "deliver m2", "deliver m3", "drop m4")
-	msg, err := x.Toggle(views.GuardIdempotence)
+	msg, err := x.Toggle(model.GuardIdempotence)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestToggleReplaysByRole(t *testing.T) {
 	}
 	// Back on: the lost answer is the ProduceResponse again, never the
 	// InitProducerIdResponse that m2 names in that world.
-	if _, err := x.Toggle(views.GuardIdempotence); err != nil {
+	if _, err := x.Toggle(model.GuardIdempotence); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range x.branch().lines() {

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/engine/script"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // lostAck sends from producer p, steps until p's ProduceResponse is in
 // flight, drops it and runs until quiet.
 func lostAck(t *testing.T, x *Sandbox, p string) {
 	t.Helper()
-	if _, err := x.Do(views.Op{Kind: views.OpCall, Client: p, Call: views.CallSend}); err != nil {
+	if _, err := x.Do(model.Op{Kind: model.OpCall, Client: p, Call: model.CallSend}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ {
@@ -28,27 +28,27 @@ func lostAck(t *testing.T, x *Sandbox, p string) {
 			}
 		}
 		if id != 0 {
-			if _, err := x.Do(views.Op{Kind: views.OpDrop, Msg: id}); err != nil {
+			if _, err := x.Do(model.Op{Kind: model.OpDrop, Msg: id}); err != nil {
 				t.Fatal(err)
 			}
 			break
 		}
-		if _, err := x.Do(views.Op{Kind: views.OpStep}); err != nil {
+		if _, err := x.Do(model.Op{Kind: model.OpStep}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := x.Do(views.Op{Kind: views.OpRun}); err != nil {
+	if _, err := x.Do(model.Op{Kind: model.OpRun}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func monitor(x *Sandbox, name string) views.Monitor {
+func monitor(x *Sandbox, name string) model.Monitor {
 	for _, m := range x.Monitors() {
 		if m.Name == name {
 			return m
 		}
 	}
-	return views.Monitor{}
+	return model.Monitor{}
 }
 
 var presetProducer = map[string]string{"idempotent": "P", "zombie": "A", "ctp": "src", "replicated": "P"}
@@ -61,15 +61,15 @@ func TestSandboxLostAckEachPreset(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !idem {
-				if _, err := x.Toggle(views.GuardIdempotence); err != nil {
+				if _, err := x.Toggle(model.GuardIdempotence); err != nil {
 					t.Fatal(err)
 				}
 			}
 			prod := presetProducer[p.Name]
 			for _, c := range x.Clients() {
 				if c.Name == prod && c.Transactional {
-					for _, op := range []views.Op{{Kind: views.OpCall, Client: prod, Call: views.CallInit}, {Kind: views.OpRun},
-						{Kind: views.OpCall, Client: prod, Call: views.CallBegin}} {
+					for _, op := range []model.Op{{Kind: model.OpCall, Client: prod, Call: model.CallInit}, {Kind: model.OpRun},
+						{Kind: model.OpCall, Client: prod, Call: model.CallBegin}} {
 						if _, err := x.Do(op); err != nil {
 							t.Fatal(err)
 						}
@@ -105,30 +105,30 @@ func TestSandboxOpsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range []views.Op{{Kind: views.OpCall, Client: "src", Call: views.CallSend}, {Kind: views.OpStep},
-		{Kind: views.OpCall, Client: "P", Call: views.CallProcess}, {Kind: views.OpRun}, {Kind: views.OpCall, Client: "C", Call: views.CallPoll}} {
+	for _, op := range []model.Op{{Kind: model.OpCall, Client: "src", Call: model.CallSend}, {Kind: model.OpStep},
+		{Kind: model.OpCall, Client: "P", Call: model.CallProcess}, {Kind: model.OpRun}, {Kind: model.OpCall, Client: "C", Call: model.CallPoll}} {
 		if _, err := x.Do(op); err != nil {
 			t.Fatal(err)
 		}
 	}
-	x.Do(views.Op{Kind: views.OpCall, Client: "src", Call: views.CallSend})
+	x.Do(model.Op{Kind: model.OpCall, Client: "src", Call: model.CallSend})
 	w := x.Waiting()
 	if len(w) < 2 {
 		t.Fatalf("waiting: %+v", w)
 	}
-	ops := []views.Op{
-		{Kind: views.OpDeliver, Msg: w[0].ID}, {Kind: views.OpDrop, Msg: w[0].ID}, {Kind: views.OpDuplicate, Msg: w[0].ID},
-		{Kind: views.OpDelay, Msg: w[0].ID, Ms: 5000}, {Kind: views.OpAdvance, Ms: 30}, {Kind: views.OpStep}, {Kind: views.OpRun},
-		{Kind: views.OpCrash, Broker: 2}, {Kind: views.OpRestart, Broker: 2}, {Kind: views.OpCrash, Coordinator: true},
-		{Kind: views.OpCrash, Client: "P"}, {Kind: views.OpPause, Client: "src"}, {Kind: views.OpResume, Client: "src"},
+	ops := []model.Op{
+		{Kind: model.OpDeliver, Msg: w[0].ID}, {Kind: model.OpDrop, Msg: w[0].ID}, {Kind: model.OpDuplicate, Msg: w[0].ID},
+		{Kind: model.OpDelay, Msg: w[0].ID, Ms: 5000}, {Kind: model.OpAdvance, Ms: 30}, {Kind: model.OpStep}, {Kind: model.OpRun},
+		{Kind: model.OpCrash, Broker: 2}, {Kind: model.OpRestart, Broker: 2}, {Kind: model.OpCrash, Coordinator: true},
+		{Kind: model.OpCrash, Client: "P"}, {Kind: model.OpPause, Client: "src"}, {Kind: model.OpResume, Client: "src"},
 	}
-	for _, c := range []views.ClientCall{views.CallInit, views.CallBegin, views.CallSend, views.CallCommit, views.CallAbort} {
-		ops = append(ops, views.Op{Kind: views.OpCall, Client: "src", Call: c})
+	for _, c := range []model.ClientCall{model.CallInit, model.CallBegin, model.CallSend, model.CallCommit, model.CallAbort} {
+		ops = append(ops, model.Op{Kind: model.OpCall, Client: "src", Call: c})
 	}
-	ops = append(ops, views.Op{Kind: views.OpCall, Client: "C", Call: views.CallPoll},
-		views.Op{Kind: views.OpCall, Client: "P", Call: views.CallProcess})
+	ops = append(ops, model.Op{Kind: model.OpCall, Client: "C", Call: model.CallPoll},
+		model.Op{Kind: model.OpCall, Client: "P", Call: model.CallProcess})
 	// No consumer here has a group: the key says to use the prompt.
-	if _, err := x.action(views.Op{Kind: views.OpCall, Client: "src", Call: views.CallSendOffsets}); err == nil {
+	if _, err := x.action(model.Op{Kind: model.OpCall, Client: "src", Call: model.CallSendOffsets}); err == nil {
 		t.Error("sendOffsetsToTransaction without a consumer group was made")
 	}
 	for _, op := range ops {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // sbox is the sandbox screen on a real engine, driven by keys only, as a
@@ -21,7 +22,7 @@ type sbox struct {
 	saved map[string][]byte
 }
 
-func openPreset(name string) (views.SandboxSession, error) { return OpenSandbox(name) }
+func openPreset(name string) (model.SandboxSession, error) { return OpenSandbox(name) }
 
 func newSbox(t testing.TB, preset string, w, h int) *sbox {
 	t.Helper()
@@ -66,7 +67,7 @@ func (b *sbox) sb() *Sandbox         { return b.model().Session().(*Sandbox) }
 
 // selectWaiting moves the selection to the first waiting item ok accepts,
 // stepping the world (n) until there is one.
-func (b *sbox) selectWaiting(what string, ok func(views.WaitItem) bool) {
+func (b *sbox) selectWaiting(what string, ok func(model.WaitItem) bool) {
 	b.t.Helper()
 	for tries := 0; tries < 60; tries++ {
 		for i, it := range b.sb().Waiting() {
@@ -85,8 +86,8 @@ func (b *sbox) selectWaiting(what string, ok func(views.WaitItem) bool) {
 	b.t.Fatalf("no %s came; waiting: %+v", what, b.sb().Waiting())
 }
 
-func produceResponseTo(p string) func(views.WaitItem) bool {
-	return func(it views.WaitItem) bool {
+func produceResponseTo(p string) func(model.WaitItem) bool {
+	return func(it model.WaitItem) bool {
 		return it.Kind == "ProduceResponse" && strings.Contains(it.Text, "-> "+p+" ")
 	}
 }
@@ -146,13 +147,13 @@ func TestSandboxZombieFenced(t *testing.T) {
 	b.press("z")                     // A pauses: the zombie
 	b.press("]", "i", "R")           // B: initTransactions fences A's epoch
 	b.press("[", "z", "m", "R")      // A resumes and tries to commit
-	var a views.ProducerView
+	var a model.ProducerView
 	for _, pv := range b.sb().Frame("", 0).Producers {
 		if pv.Name == "A" {
 			a = pv
 		}
 	}
-	if !a.Fenced && a.ErrorTone != views.ToneFenced {
+	if !a.Fenced && a.ErrorTone != model.ToneFenced {
 		t.Errorf("A is not fenced: %+v\n%s", a, b.sb().Scenario())
 	}
 	for _, m := range b.sb().Monitors() {
@@ -167,9 +168,9 @@ func TestSandboxZombieFenced(t *testing.T) {
 // a monitor says so.
 func TestSandboxZombieFencingOff(t *testing.T) {
 	b := newSbox(t, "zombie", 80, 24)
-	var g views.Safeguard
+	var g model.Safeguard
 	for _, s := range b.sb().Safeguards() {
-		if s.ID == views.GuardFencing {
+		if s.ID == model.GuardFencing {
 			g = s
 		}
 	}
@@ -388,7 +389,7 @@ func TestSandboxOffsetsOutsideTransaction(t *testing.T) {
 		if inside {
 			kind = "EndTxn"
 		}
-		b.selectWaiting(kind, func(it views.WaitItem) bool { return it.Kind == kind })
+		b.selectWaiting(kind, func(it model.WaitItem) bool { return it.Kind == kind })
 		b.press("c", "c", "R") // crash P, the current client
 		m := monitor(b.sb(), "offsets-atomic")
 		if m.Holds != inside {

@@ -1,6 +1,6 @@
 // Package adapt connects the lessons to the terminal views: it implements
-// views.Session on top of lessons.Player and turns the engine's world into
-// the plain view-model values of views.Frame.
+// model.Session on top of lessons.Player and turns the engine's world into
+// the plain view-model values of model.Frame.
 //
 // It is the only package that knows both sides. The views never import the
 // engine or the lessons, and the lessons never import the views; main.go
@@ -16,20 +16,20 @@ package adapt
 import (
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Lessons lists the built-in lessons for the home screen.
-func Lessons() []views.LessonInfo {
-	var out []views.LessonInfo
+func Lessons() []model.LessonInfo {
+	var out []model.LessonInfo
 	for _, m := range lessons.All() {
-		out = append(out, views.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes})
+		out = append(out, model.LessonInfo{Name: m.Name, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes})
 	}
 	return out
 }
 
 // Open starts the built-in lesson with the given name.
-func Open(name string) (views.Session, error) {
+func Open(name string) (model.Session, error) {
 	l, err := lessons.Load(name)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ type Session struct {
 	// checkpoints, which are rebuilt on each call because answering
 	// changes them. A position's frame never changes (its world is a
 	// read-only snapshot), so going back and forth costs a map lookup.
-	frames map[int]views.Frame
+	frames map[int]model.Frame
 	// lastKey is the Key of the last frame built; each build takes the
 	// next, so a Key names one built frame.
 	lastKey uint64
@@ -68,8 +68,8 @@ type Session struct {
 const maxFrames = 64
 
 var (
-	_ views.Session       = (*Session)(nil)
-	_ views.KafkaSwitcher = (*Session)(nil)
+	_ model.Session       = (*Session)(nil)
+	_ model.KafkaSwitcher = (*Session)(nil)
 )
 
 // New starts a session on a parsed lesson, for example one read from a file.
@@ -79,7 +79,7 @@ func New(l *lessons.Lesson) *Session { return onPlayer(lessons.NewPlayer(l)) }
 // built from the old one. Frame keys go on counting, so a key never names
 // two frames.
 func (s *Session) reset(p *lessons.Player) {
-	s.p, s.hist, s.frames = p, newHistory(), map[int]views.Frame{}
+	s.p, s.hist, s.frames = p, newHistory(), map[int]model.Frame{}
 	s.events = trail{}
 	s.rows, s.writes = map[engine.TP]*ring[rowStatic]{}, map[int32]*ring[writeStatic]{}
 	s.windows = map[engine.TP]*rowWindow{}
@@ -95,12 +95,12 @@ func (s *Session) Kafka() int { return s.p.Lesson().Kafka }
 // the answers of steps ahead that the learner went back from; the replay
 // stops at the first question it cannot answer so, which the learner
 // then answers afresh. A lesson without a reading for k stays as it is.
-func (s *Session) SwitchKafka(k int) views.Switched {
+func (s *Session) SwitchKafka(k int) model.Switched {
 	old := s.p
 	from := old.Pos()
 	l := old.Lesson().ForKafka(k)
 	if l == old.Lesson() {
-		return views.Switched{Kafka: l.Kafka, From: from, Pos: from}
+		return model.Switched{Kafka: l.Kafka, From: from, Pos: from}
 	}
 	// The replay goes as far as the learner answered, then back.
 	to := from
@@ -110,7 +110,7 @@ func (s *Session) SwitchKafka(k int) views.Switched {
 		}
 	}
 	np := lessons.NewPlayer(l)
-	sw := views.Switched{Kafka: l.Kafka, From: from}
+	sw := model.Switched{Kafka: l.Kafka, From: from}
 	for {
 		pos := np.Pos()
 		if cp := np.Checkpoint(); cp != nil {
@@ -195,7 +195,7 @@ func (s *Session) Restart() { s.p.Restart() }
 func (s *Session) Answer(choice int) (correct, ok bool) { return s.p.Answer(choice) }
 
 // Frame is everything to draw at the current position.
-func (s *Session) Frame() views.Frame {
+func (s *Session) Frame() model.Frame {
 	pos := s.p.Pos()
 	f, ok := s.frames[pos]
 	if !ok {
@@ -225,12 +225,12 @@ func (s *Session) evictFarthest(pos int) {
 
 // checkpoint is the current step's question. The right choice and the
 // explanation are filled in only once the learner has answered.
-func (s *Session) checkpoint(pos int) *views.Checkpoint {
+func (s *Session) checkpoint(pos int) *model.Checkpoint {
 	st := s.p.StepAt(pos)
 	if st == nil || st.Ask == nil {
 		return nil
 	}
-	cp := &views.Checkpoint{Question: st.Ask.Question}
+	cp := &model.Checkpoint{Question: st.Ask.Question}
 	for _, c := range st.Ask.Choices {
 		cp.Choices = append(cp.Choices, c.Text)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // wordKeys are the keys that edit by word, with and without alt: bubbles
@@ -44,7 +45,7 @@ func inputScreens() []inputScreen {
 			return m
 		}},
 		{"sandbox prompt", func() tea.Model {
-			var m tea.Model = views.NewSandbox(adapt.SandboxPresets(), func(name string) (views.SandboxSession, error) { return adapt.OpenSandbox(name) }, nil, views.Options{})
+			var m tea.Model = views.NewSandbox(adapt.SandboxPresets(), func(name string) (model.SandboxSession, error) { return adapt.OpenSandbox(name) }, nil, views.Options{})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			m, _ = m.Update(viewtest.Key("1"))
 			m, _ = m.Update(viewtest.Key(":"))

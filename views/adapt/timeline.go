@@ -7,7 +7,7 @@ import (
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // history is the lesson's message sequence diagram, built from the send,
@@ -34,7 +34,7 @@ type history struct {
 	touched [][]int32
 	// last is the last frame's arrows, of position lastPos from arrow
 	// lastFrom on, which the next position's frame starts from.
-	last              []views.Arrow
+	last              []model.Arrow
 	lastPos, lastFrom int
 	// names are the actors messages were sent from or to, numbered in
 	// the order they first appeared (ids); cols is the last frame's
@@ -47,8 +47,8 @@ type history struct {
 // arrow is one message and what happened to it, at the positions it
 // happened.
 type arrow struct {
-	views.Arrow // From, To, Label, Reply, Error, Duplicate and Step
-	end         views.ArrowState
+	model.Arrow // From, To, Label, Reply, Error, Duplicate and Step
+	end         model.ArrowState
 	endAt       int   // position of its delivery or loss (end), or -1
 	id          int64 // the message's id
 	from, to    int32 // the sender's and the receiver's number (history.names)
@@ -90,11 +90,11 @@ func (h *history) add(e *engine.Event, k int) {
 		// the same way as the original and is delivered on its own.
 		h.send(m, k, true)
 	case e.Kind == engine.EvDeliver:
-		h.finish(m, views.ArrowDelivered, k)
+		h.finish(m, model.ArrowDelivered, k)
 	case e.Fault == engine.FaultDropped:
-		h.finish(m, views.ArrowDropped, k)
+		h.finish(m, model.ArrowDropped, k)
 	case e.Fault == engine.FaultLost:
-		h.finish(m, views.ArrowLost, k)
+		h.finish(m, model.ArrowLost, k)
 	case e.Fault == engine.FaultDelayed:
 		if i, ok := h.open[m.ID]; ok && h.arrows[i].delayedAt < 0 {
 			h.arrows[i].delayedAt = k
@@ -104,7 +104,7 @@ func (h *history) add(e *engine.Event, k int) {
 }
 
 func (h *history) send(m *engine.Message, k int, duplicate bool) {
-	a := views.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate}
+	a := model.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate}
 	if m.Kind.IsResponse() {
 		a.Reply = true
 		a.Error = m.Code() != engine.None
@@ -114,7 +114,7 @@ func (h *history) send(m *engine.Message, k int, duplicate bool) {
 }
 
 // finish records that message m was delivered or lost at position k.
-func (h *history) finish(m *engine.Message, end views.ArrowState, k int) {
+func (h *history) finish(m *engine.Message, end model.ArrowState, k int) {
 	i, ok := h.open[m.ID]
 	if !ok {
 		return
@@ -132,7 +132,7 @@ func (h *history) touch(i, k int) {
 }
 
 // at is the arrow as the frame of position pos draws it.
-func (a *arrow) at(pos int) views.Arrow {
+func (a *arrow) at(pos int) model.Arrow {
 	v := a.Arrow
 	if a.endAt >= 0 && a.endAt <= pos {
 		v.State = a.end
@@ -164,10 +164,10 @@ func label(m *engine.Message) string {
 // are the last frame's with the step's arrows added and the ones it
 // touched (and the ones the step before marked) drawn again; anything
 // else draws every arrow as it stood at pos.
-func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Arrow, []views.Actor) {
+func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]model.Arrow, []model.Actor) {
 	h.upto(p, pos)
 	from, end := max(0, h.ends[pos]-maxArrows), h.ends[pos]
-	out := make([]views.Arrow, end-from)
+	out := make([]model.Arrow, end-from)
 	// A step that touched more arrows than a frame shows (one long step
 	// of a long history) is drawn afresh: its list is longer than the
 	// window.
@@ -211,7 +211,7 @@ func (h *history) frame(p *lessons.Player, w *engine.World, pos int) ([]views.Ar
 // (shortNames). The columns change only when someone new appears, so the
 // last frame's are given again while the names are the same; the arrows'
 // ends are looked up by number (arrow.from, arrow.to), not by name.
-func (h *history) actors(w *engine.World, from, end int) []views.Actor {
+func (h *history) actors(w *engine.World, from, end int) []model.Actor {
 	var names []string
 	var broker []bool
 	var tries [][]string
@@ -260,9 +260,9 @@ func (h *history) actors(w *engine.World, from, end int) []views.Actor {
 	if c := &h.cols; c.out != nil && slices.Equal(c.names, names) && slices.Equal(c.broker, broker) {
 		return c.out
 	}
-	out := make([]views.Actor, len(names))
+	out := make([]model.Actor, len(names))
 	for i := range names {
-		out[i] = views.Actor{Name: names[i], Broker: broker[i]}
+		out[i] = model.Actor{Name: names[i], Broker: broker[i]}
 	}
 	shortNames(out, tries)
 	h.cols = columns{names: names, broker: broker, out: out}
@@ -274,7 +274,7 @@ func (h *history) actors(w *engine.World, from, end int) []views.Actor {
 type columns struct {
 	names  []string
 	broker []bool
-	out    []views.Actor
+	out    []model.Actor
 }
 
 // nameID numbers an actor's name, the first time a message carries it.
@@ -298,7 +298,7 @@ const maxShort = 3
 // its tries (a broker's "b1", then "br1") that is free, else its first
 // three runes, else its first two and a digit, else "#" and its column
 // ("#" cannot be in a name: the scenario language reads it as a comment).
-func shortNames(as []views.Actor, tries [][]string) {
+func shortNames(as []model.Actor, tries [][]string) {
 	taken := map[string]bool{}
 	for i := range as {
 		if utf8.RuneCountInString(as[i].Name) <= maxShort {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -30,7 +31,7 @@ func nineActors(t testing.TB) *Session {
 
 // arrowTo finds the arrow of the message from -> to whose label starts
 // with kind and has the given place in the order of such arrows.
-func arrowTo(t *testing.T, f views.Frame, from, to, kind string, nth int) views.Arrow {
+func arrowTo(t *testing.T, f model.Frame, from, to, kind string, nth int) model.Arrow {
 	t.Helper()
 	n := 0
 	for _, a := range f.Timeline {
@@ -42,7 +43,7 @@ func arrowTo(t *testing.T, f views.Frame, from, to, kind string, nth int) views.
 		}
 	}
 	t.Fatalf("step %d: no arrow %d %s -> %s %s in %+v", f.Step, nth, from, to, kind, f.Timeline)
-	return views.Arrow{}
+	return model.Arrow{}
 }
 
 // TestTimelineStatesAtEachStep: a message is in flight until its delivery
@@ -55,23 +56,23 @@ func TestTimelineStatesAtEachStep(t *testing.T) {
 		step                      int
 		from, to, kind            string
 		nth                       int
-		state                     views.ArrowState
+		state                     model.ArrowState
 		duplicate, delayed, moved bool
 	}
 	cases := []want{
 		// A's answer: on its way at step 1, dropped at step 2.
-		{1, "broker-3", "A", "ProduceResponse", 0, views.ArrowInFlight, false, false, true},
-		{2, "broker-3", "A", "ProduceResponse", 0, views.ArrowDropped, false, false, true},
-		{3, "broker-3", "A", "ProduceResponse", 0, views.ArrowDropped, false, false, false},
+		{1, "broker-3", "A", "ProduceResponse", 0, model.ArrowInFlight, false, false, true},
+		{2, "broker-3", "A", "ProduceResponse", 0, model.ArrowDropped, false, false, true},
+		{3, "broker-3", "A", "ProduceResponse", 0, model.ArrowDropped, false, false, false},
 		// B's batch and the copy the network made of it.
-		{3, "B", "broker-1", "Produce", 0, views.ArrowDelivered, false, false, true},
-		{3, "B", "broker-1", "Produce", 1, views.ArrowDelivered, true, false, true},
+		{3, "B", "broker-1", "Produce", 0, model.ArrowDelivered, false, false, true},
+		{3, "B", "broker-1", "Produce", 1, model.ArrowDelivered, true, false, true},
 		// payments' batch: held back at step 4, delivered at step 5.
-		{4, "payments", "broker-2", "Produce", 0, views.ArrowInFlight, false, true, true},
-		{5, "payments", "broker-2", "Produce", 0, views.ArrowDelivered, false, true, true},
-		{6, "payments", "broker-2", "Produce", 0, views.ArrowDelivered, false, true, false},
+		{4, "payments", "broker-2", "Produce", 0, model.ArrowInFlight, false, true, true},
+		{5, "payments", "broker-2", "Produce", 0, model.ArrowDelivered, false, true, true},
+		{6, "payments", "broker-2", "Produce", 0, model.ArrowDelivered, false, true, false},
 		// A's second batch reaches broker-3 after it crashed.
-		{6, "A", "broker-3", "Produce", 2, views.ArrowLost, false, false, true},
+		{6, "A", "broker-3", "Produce", 2, model.ArrowLost, false, false, true},
 	}
 	check := func(c want) {
 		t.Helper()
@@ -170,7 +171,7 @@ func TestGoingBackRedrawsInFlight(t *testing.T) {
 func TestNineActorsAt80x24(t *testing.T) {
 	for _, o := range []views.Options{{}, {ASCII: true}, {NoColor: true}} {
 		s := nineActors(t)
-		open := func(string) (views.Session, error) { return s, nil }
+		open := func(string) (model.Session, error) { return s, nil }
 		var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "nine", ASCII: o.ASCII, NoColor: o.NoColor})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		p := &player{t: t, m: m}
@@ -250,7 +251,7 @@ func TestGoldenNineActors(t *testing.T) {
 	for _, step := range []int{4, 6} {
 		t.Run("step-"+itoa(step)+"-80x24", func(t *testing.T) {
 			s := nineActors(t)
-			open := func(string) (views.Session, error) { return s, nil }
+			open := func(string) (model.Session, error) { return s, nil }
 			var m tea.Model = views.NewApp(nil, open, views.Options{StartLesson: "nine"})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			p := &player{t: t, m: m}

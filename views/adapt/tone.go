@@ -2,45 +2,45 @@ package adapt
 
 import (
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // The tones the views draw the engine's typed states and error codes in,
 // decided here from the values, never from their names.
 
 // txnTone is what a coordinator state (TransactionState) means to a reader.
-func txnTone(s engine.TxnState) views.Tone {
+func txnTone(s engine.TxnState) model.Tone {
 	switch s {
 	case engine.Ongoing:
-		return views.ToneOpen
+		return model.ToneOpen
 	case engine.PrepareCommit:
-		return views.ToneEnding
+		return model.ToneEnding
 	case engine.CompleteCommit:
-		return views.ToneCommitted
+		return model.ToneCommitted
 	case engine.PrepareAbort, engine.CompleteAbort:
-		return views.ToneAborted
+		return model.ToneAborted
 	case engine.Dead:
-		return views.ToneIdle
+		return model.ToneIdle
 	case engine.PrepareEpochFence:
-		return views.ToneFenced
+		return model.ToneFenced
 	default: // Empty: ready for a transaction, nothing to point out
-		return views.TonePlain
+		return model.TonePlain
 	}
 }
 
 // clientTone is what a producer's TransactionManager.State means.
-func clientTone(s engine.ClientState) views.Tone {
+func clientTone(s engine.ClientState) model.Tone {
 	switch s {
 	case engine.Uninitialized:
-		return views.ToneIdle
+		return model.ToneIdle
 	case engine.InTransaction:
-		return views.ToneOpen
+		return model.ToneOpen
 	case engine.CommittingTransaction:
-		return views.ToneEnding
+		return model.ToneEnding
 	case engine.AbortingTransaction, engine.AbortableError, engine.FatalError:
-		return views.ToneAborted
+		return model.ToneAborted
 	default: // INITIALIZING, READY
-		return views.TonePlain
+		return model.TonePlain
 	}
 }
 
@@ -48,10 +48,10 @@ func clientTone(s engine.ClientState) views.Tone {
 // errors (ProducerFencedException, TransactionCoordinatorFencedException,
 // FencedInstanceIdException) say a newer instance or coordinator took
 // over; any other error aborted something.
-func errorTone(c engine.ErrorCode) views.Tone {
+func errorTone(c engine.ErrorCode) model.Tone {
 	switch c {
 	case engine.ProducerFenced, engine.TransactionCoordinatorFenced, engine.FencedInstanceID:
-		return views.ToneFenced
+		return model.ToneFenced
 	}
-	return views.ToneAborted
+	return model.ToneAborted
 }

@@ -2,12 +2,12 @@ package adapt
 
 import (
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // trail is the lesson's recent events as the frames carry them, each made
 // once: its canonical line and its parts for the learner's log, in one
-// views.EventLine. A lesson's history is linear (every position's events
+// model.EventLine. A lesson's history is linear (every position's events
 // are a prefix of the next one's, and the engine's change set says where
 // each step's events start), so event i is the same event at every
 // position that has it, and the events a frame shows, the newest
@@ -19,7 +19,7 @@ import (
 // the start of a long lesson) gets its events made afresh.
 type trail struct {
 	base int               // the index of the event in buf[0]
-	buf  []views.EventLine // events base .. base+len(buf)-1
+	buf  []model.EventLine // events base .. base+len(buf)-1
 }
 
 // trailCap is the trail's array size: room for a few steps' worth of new
@@ -29,7 +29,7 @@ const trailCap = 4 * maxEvents
 // window returns the views of events from..to-1 of w. The slice is shared
 // with other frames, and its capacity ends at to: append to it and it is
 // copied.
-func (t *trail) window(w *engine.World, from, to int) []views.EventLine {
+func (t *trail) window(w *engine.World, from, to int) []model.EventLine {
 	end := t.base + len(t.buf)
 	switch {
 	case from >= t.base && to <= end:
@@ -37,18 +37,18 @@ func (t *trail) window(w *engine.World, from, to int) []views.EventLine {
 		if from < t.base {
 			// Behind the window: made afresh, leaving the window where
 			// the learner will come back to.
-			out := make([]views.EventLine, to-from)
+			out := make([]model.EventLine, to-from)
 			for i := range out {
 				out[i] = eventView(w, from+i)
 			}
 			return out
 		}
-		t.base, t.buf = from, make([]views.EventLine, 0, max(trailCap, to-from))
+		t.base, t.buf = from, make([]model.EventLine, 0, max(trailCap, to-from))
 		t.fill(w, to)
 	default:
 		if to-t.base > cap(t.buf) {
 			// Full: move the window to a new array from `from` on.
-			buf := make([]views.EventLine, 0, max(trailCap, to-from))
+			buf := make([]model.EventLine, 0, max(trailCap, to-from))
 			t.base, t.buf = from, append(buf, t.buf[from-t.base:]...)
 		}
 		t.fill(w, to)
@@ -64,7 +64,7 @@ func (t *trail) fill(w *engine.World, to int) {
 }
 
 // eventView is event i of w as a frame carries it.
-func eventView(w *engine.World, i int) views.EventLine {
+func eventView(w *engine.World, i int) model.EventLine {
 	e := w.EventAt(i)
-	return views.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation, Log: logEvent(&e)}
+	return model.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation, Log: logEvent(&e)}
 }

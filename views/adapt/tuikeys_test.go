@@ -16,6 +16,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // The size of TestTUIRandomKeysEveryScreen: plain go test runs a few
@@ -66,9 +67,9 @@ type tuiStart struct {
 func tuiStarts() []tuiStart {
 	base := views.Options{
 		SandboxPresets: adapt.SandboxPresets(),
-		OpenSandbox:    func(name string) (views.SandboxSession, error) { return adapt.OpenSandbox(name) },
+		OpenSandbox:    func(name string) (model.SandboxSession, error) { return adapt.OpenSandbox(name) },
 		SaveFile:       func(name string, _ []byte) (string, error) { return name, nil },
-		NewDrill:       func(kafka int) (views.Drill, error) { return adapt.NewDrillFor(7, 5, kafka) },
+		NewDrill:       func(kafka int) (model.Drill, error) { return adapt.NewDrillFor(7, 5, kafka) },
 	}
 	starts := []tuiStart{{name: "home", opts: base}, {name: "sandbox", opts: base, keys: []string{"s"}}}
 	d := base

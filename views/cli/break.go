@@ -11,8 +11,8 @@ import (
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/script"
 	"github.com/eoslab/eoslab/engine/search"
-	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // breakFlags are break's flags.
@@ -174,13 +174,13 @@ func openFileUnder(cmd *cobra.Command, file string, kafka kafkaValue) (*adapt.Sa
 	return x, nil
 }
 
-func safeguardByKey(x *adapt.Sandbox, key string) (views.Safeguard, bool) {
+func safeguardByKey(x *adapt.Sandbox, key string) (model.Safeguard, bool) {
 	for _, s := range x.Safeguards() {
 		if s.Key == key {
 			return s, true
 		}
 	}
-	return views.Safeguard{}, false
+	return model.Safeguard{}, false
 }
 
 func safeguardKeys(x *adapt.Sandbox) string {

@@ -20,6 +20,7 @@ import (
 	"github.com/eoslab/eoslab/lessons/progress"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // tuiRunner is the real runTUI, restored after a test replaces it.
@@ -794,7 +795,7 @@ func TestSandboxKafka4(t *testing.T) {
 	}
 	fenced := false
 	for _, p := range x.Frame("", 0).Producers {
-		fenced = fenced || p.Name == "A" && (p.Fenced || p.ErrorTone == views.ToneFenced)
+		fenced = fenced || p.Name == "A" && (p.Fenced || p.ErrorTone == model.ToneFenced)
 	}
 	if !fenced {
 		t.Errorf("A is not fenced under Kafka 4:\n%s", x.Scenario())

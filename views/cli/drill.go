@@ -10,6 +10,7 @@ import (
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 func drillCommand() *cobra.Command {
@@ -62,7 +63,7 @@ func drill(f tuiFlags, kafka int, seed uint64, count int, stdout io.Writer) erro
 	// After the drill, esc leads to the same home list as 'eoslab' opens
 	// (the sandbox on it, lessons under the drill's protocol).
 	opts := withSandbox(views.Options{NoColor: f.noColor, ASCII: f.ascii, StartDrill: true, Kafka: kafka,
-		NewDrill: func(int) (views.Drill, error) {
+		NewDrill: func(int) (model.Drill, error) {
 			if first {
 				first = false
 				return d, nil

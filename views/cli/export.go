@@ -16,6 +16,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/export"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // formatValue is --format: markdown, svg or html.
@@ -176,8 +177,8 @@ func lessonDoc(l *lessons.Lesson, name string, kafka, w, h int) (export.Doc, err
 	l = l.ForKafka(kafka)
 	meta := l.Meta()
 	sess := adapt.New(l)
-	info := views.LessonInfo{Name: name, Title: meta.Title, Summary: meta.Summary, Level: meta.Level, Steps: meta.Steps, Minutes: meta.Minutes}
-	var m tea.Model = views.NewApp([]views.LessonInfo{info}, func(string) (views.Session, error) { return sess, nil },
+	info := model.LessonInfo{Name: name, Title: meta.Title, Summary: meta.Summary, Level: meta.Level, Steps: meta.Steps, Minutes: meta.Minutes}
+	var m tea.Model = views.NewApp([]model.LessonInfo{info}, func(string) (model.Session, error) { return sess, nil },
 		views.Options{StartLesson: name, Kafka: kafka, Renderer: exportRenderer()})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	press := func(k tea.KeyMsg) { m, _ = m.Update(k) }

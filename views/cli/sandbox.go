@@ -8,6 +8,7 @@ import (
 
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 func sandboxCommand() *cobra.Command {
@@ -48,7 +49,7 @@ state and 'eoslab sandbox FILE' reopens it there.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := withSandbox(views.Options{NoColor: f.noColor, ASCII: f.ascii, Kafka: int(kafka)}).WithEnv(os.Getenv)
-			var sess views.SandboxSession
+			var sess model.SandboxSession
 			if len(args) == 1 {
 				s, err := openSandboxFile(args[0])
 				if err != nil {

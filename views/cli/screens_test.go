@@ -13,6 +13,7 @@ import (
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/export"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/serve"
 )
 
@@ -111,7 +112,7 @@ func classScreens(t *testing.T) (presenter, student string) {
 	l, _ := lessons.Load("zombie")
 	m := l.Meta()
 	pres := serve.NewSeat(c, <-pch, serve.SeatOptions{Seat: "teacher", Presenter: true, Views: vo,
-		Lessons: []views.LessonInfo{{Name: "zombie", Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}}})
+		Lessons: []model.LessonInfo{{Name: "zombie", Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}}})
 	ana := serve.NewSeat(c, <-ach, serve.SeatOptions{Seat: "ana", Views: vo})
 	for _, s := range []*serve.Seat{pres, ana} {
 		s.Update(tea.WindowSizeMsg{Width: picW, Height: picH})

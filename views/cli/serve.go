@@ -16,8 +16,8 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/lessons/progress"
-	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/serve"
 	"github.com/eoslab/eoslab/views/tuirun"
 )
@@ -93,7 +93,7 @@ func serveCmd(o serveFlags, stdout io.Writer) error {
 		return l.ForKafka(k), nil
 	}
 	cfg := serve.Config{Lessons: adapt.Lessons(), Solo: o.solo, MaxSessions: o.max, Idle: o.idle, Load: load,
-		Open: func(name string) (views.Session, error) {
+		Open: func(name string) (model.Session, error) {
 			l, err := load(name)
 			if err != nil {
 				return nil, err
@@ -108,9 +108,9 @@ func serveCmd(o serveFlags, stdout io.Writer) error {
 		l = l.ForKafka(k)
 		m := l.Meta()
 		cfg.Lesson = o.lesson
-		cfg.Lessons = []views.LessonInfo{{Name: o.lesson, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}}
+		cfg.Lessons = []model.LessonInfo{{Name: o.lesson, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps}}
 		cfg.Load = func(string) (*lessons.Lesson, error) { return l, nil }
-		cfg.Open = func(string) (views.Session, error) { return adapt.New(l), nil }
+		cfg.Open = func(string) (model.Session, error) { return adapt.New(l), nil }
 	}
 	cfg.ClassCode = o.code
 	if cfg.ClassCode == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/eoslab/eoslab/lessons/progress"
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/tuirun"
 )
 
@@ -32,9 +33,9 @@ func openTUI(f tuiFlags, kafka kafkaValue, lesson string) error {
 // so esc and enter go back to it.
 func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 	m := l.Meta()
-	info := views.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes}
-	list := append([]views.LessonInfo{info}, adapt.Lessons()...)
-	open := func(name string) (views.Session, error) {
+	info := model.LessonInfo{Name: l.File, Title: m.Title, Summary: m.Summary, Level: m.Level, Steps: m.Steps, Minutes: m.Minutes}
+	list := append([]model.LessonInfo{info}, adapt.Lessons()...)
+	open := func(name string) (model.Session, error) {
 		if name == l.File {
 			return adapt.New(l), nil
 		}
@@ -83,7 +84,7 @@ func openProgress(background bool) (*progress.Store, error) {
 func withProgress(o views.Options, st *progress.Store) views.Options {
 	o.Progress = adapt.Progress{S: st}
 	if o.NewDrill == nil {
-		o.NewDrill = func(kafka int) (views.Drill, error) {
+		o.NewDrill = func(kafka int) (model.Drill, error) {
 			return adapt.NewDrillFor(clockSeed(), lessons.DefaultDrillCount, kafka)
 		}
 	}
@@ -96,7 +97,7 @@ func clockSeed() uint64 { return uint64(time.Now().UnixNano()) % 1_000_000 }
 func withSandbox(o views.Options) views.Options {
 	o.SandboxPresets = adapt.SandboxPresets()
 	k := o.Kafka
-	o.OpenSandbox = func(name string) (views.SandboxSession, error) { return adapt.OpenSandboxKafka(name, k) }
+	o.OpenSandbox = func(name string) (model.SandboxSession, error) { return adapt.OpenSandboxKafka(name, k) }
 	o.SaveFile = saveNew
 	return o
 }

@@ -12,15 +12,15 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // script is a lesson as precomputed frames: frames[i] is the frame at
 // position i, and checkpoints are keyed by the position that asks them.
 type script struct {
 	title  string
-	frames []views.Frame
-	cps    map[int]views.Checkpoint
+	frames []model.Frame
+	cps    map[int]model.Checkpoint
 }
 
 // Session plays a script. Back is free because every frame is kept, which
@@ -31,17 +31,17 @@ type Session struct {
 	answers map[int]int
 }
 
-var _ views.Session = (*Session)(nil)
+var _ model.Session = (*Session)(nil)
 
 func newSession(s *script) *Session { return &Session{s: s, answers: map[int]int{}} }
 
-// Title implements views.Session.
+// Title implements model.Session.
 func (s *Session) Title() string { return s.s.title }
 
-// Len implements views.Session.
+// Len implements model.Session.
 func (s *Session) Len() int { return len(s.s.frames) - 1 }
 
-// Pos implements views.Session.
+// Pos implements model.Session.
 func (s *Session) Pos() int { return s.pos }
 
 func (s *Session) unanswered() bool {
@@ -50,7 +50,7 @@ func (s *Session) unanswered() bool {
 	return has && !done
 }
 
-// Next implements views.Session.
+// Next implements model.Session.
 func (s *Session) Next() bool {
 	if s.pos >= s.Len() || s.unanswered() {
 		return false
@@ -59,7 +59,7 @@ func (s *Session) Next() bool {
 	return true
 }
 
-// Back implements views.Session.
+// Back implements model.Session.
 func (s *Session) Back() bool {
 	if s.pos == 0 {
 		return false
@@ -68,13 +68,13 @@ func (s *Session) Back() bool {
 	return true
 }
 
-// Restart implements views.Session. Answers are forgotten too.
+// Restart implements model.Session. Answers are forgotten too.
 func (s *Session) Restart() {
 	s.pos = 0
 	s.answers = map[int]int{}
 }
 
-// Answer implements views.Session.
+// Answer implements model.Session.
 func (s *Session) Answer(choice int) (bool, bool) {
 	cp, ok := s.s.cps[s.pos]
 	if !ok || !s.unanswered() || choice < 1 || choice > len(cp.Choices) {
@@ -84,9 +84,9 @@ func (s *Session) Answer(choice int) (bool, bool) {
 	return choice == cp.Correct, true
 }
 
-// Frame implements views.Session. The right answer is filled in only after
+// Frame implements model.Session. The right answer is filled in only after
 // the learner has answered.
-func (s *Session) Frame() views.Frame {
+func (s *Session) Frame() model.Frame {
 	f := s.s.frames[s.pos]
 	// Every position has its own frame, which never changes.
 	f.Key = uint64(s.pos) + 1
@@ -103,8 +103,8 @@ func (s *Session) Frame() views.Frame {
 }
 
 // Lessons lists the demo lessons, as the home screen shows them.
-func Lessons() []views.LessonInfo {
-	return []views.LessonInfo{
+func Lessons() []model.LessonInfo {
+	return []model.LessonInfo{
 		{Name: "idempotence-off", Title: "A lost ACK without idempotence", Summary: "why retries duplicate records when enable.idempotence=false", Level: "basics", Minutes: 6, Steps: len(idempotenceOff().frames) - 1, Finished: true},
 		{Name: "transactions", Title: "Transactions: commit, markers and a zombie", Summary: "InitProducerId, AddPartitionsToTxn, EndTxn, markers, LSO and fencing", Level: "transactions", Minutes: 12, Steps: len(transactions().frames) - 1},
 		{Name: "consume-transform-produce", Title: "Consume, transform, produce", Summary: "TxnOffsetCommit and the consumer group inside the transaction", Level: "systems", Minutes: 15, Steps: 16},
@@ -115,7 +115,7 @@ func Lessons() []views.LessonInfo {
 var ErrNotInDemo = errors.New("this lesson is not part of the demo")
 
 // Open starts a demo lesson by name.
-func Open(name string) (views.Session, error) {
+func Open(name string) (model.Session, error) {
 	switch name {
 	case "transactions":
 		return newSession(transactions()), nil

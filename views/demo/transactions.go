@@ -2,7 +2,7 @@ package demo
 
 import (
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // txnStates are the names of the eight coordinator states (TransactionState) in the
@@ -19,12 +19,12 @@ var txnStates = func() []string {
 
 // setTxnState sets a coordinator entry's state. The tone is written by
 // hand, like everything else the demo shows.
-func setTxnState(c *views.CoordinatorView, s engine.TxnState, tone views.Tone) {
+func setTxnState(c *model.CoordinatorView, s engine.TxnState, tone model.Tone) {
 	c.Current, c.Tone = int(s), tone
 }
 
 // setClientState sets a producer's TransactionManager state and its tone.
-func setClientState(p *views.ProducerView, s engine.ClientState, tone views.Tone) {
+func setClientState(p *model.ProducerView, s engine.ClientState, tone model.Tone) {
 	p.State, p.StateTone = s.String(), tone
 }
 
@@ -37,12 +37,12 @@ const (
 
 type step struct {
 	narration, note string
-	cp              *views.Checkpoint
+	cp              *model.Checkpoint
 	do              func(w *world)
 }
 
 func build(title string, w *world, intro string, steps []step) *script {
-	s := &script{title: title, cps: map[int]views.Checkpoint{}}
+	s := &script{title: title, cps: map[int]model.Checkpoint{}}
 	n := len(steps)
 	s.frames = append(s.frames, w.frame(n, intro, ""))
 	for i, st := range steps {
@@ -58,17 +58,17 @@ func build(title string, w *world, intro string, steps []step) *script {
 
 func transactions() *script {
 	w := &world{
-		actors: []views.Actor{{Name: "p1"}, {Name: "p2"}, {Name: coordA, Short: "co"}, {Name: t0, Short: "L0"}, {Name: t1, Short: "L1"}},
-		prods: []views.ProducerView{
-			{Name: "p1", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Uninitialized.String(), StateTone: views.ToneIdle},
+		actors: []model.Actor{{Name: "p1"}, {Name: "p2"}, {Name: coordA, Short: "co"}, {Name: t0, Short: "L0"}, {Name: t1, Short: "L1"}},
+		prods: []model.ProducerView{
+			{Name: "p1", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Uninitialized.String(), StateTone: model.ToneIdle},
 		},
-		parts: []views.PartitionView{
+		parts: []model.PartitionView{
 			{Name: "t-0", Leader: "broker-1"},
 			{Name: "t-1", Leader: "broker-3"},
 		},
-		cons: []views.ConsumerView{
-			{Name: "c-rc", Isolation: "read_committed", ReadCommitted: true, Group: "audit", Positions: []views.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
-			{Name: "c-ru", Isolation: "read_uncommitted", Group: "metrics", Positions: []views.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
+		cons: []model.ConsumerView{
+			{Name: "c-rc", Isolation: "read_committed", ReadCommitted: true, Group: "audit", Positions: []model.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
+			{Name: "c-ru", Isolation: "read_uncommitted", Group: "metrics", Positions: []model.PartitionOffset{{Partition: "t-0"}, {Partition: "t-1"}}},
 		},
 	}
 	intro := "p1 is a transactional producer with transactional.id " + txnID + ". It will write a, b, c to t-0 and x, y to t-1 in one transaction. " +
@@ -80,15 +80,15 @@ func transactions() *script {
 			note: "Articles often call the producer id random. A broker takes blocks of 1000 ids from the controller and hands them out in order.",
 			do: func(w *world) {
 				w.send("p1", coordA, "InitProducerId txnId="+txnID)
-				w.coords = []views.CoordinatorView{{TxnID: txnID, Partition: "__transaction_state-3", Broker: "broker-2", States: txnStates, ProducerID: 4000, Epoch: 0}}
+				w.coords = []model.CoordinatorView{{TxnID: txnID, Partition: "__transaction_state-3", Broker: "broker-2", States: txnStates, ProducerID: 4000, Epoch: 0}}
 				c := w.coord()
-				setTxnState(c, engine.Empty, views.TonePlain)
+				setTxnState(c, engine.Empty, model.TonePlain)
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Empty pid=4000 epoch=0")
 				w.send(coordA, "p1", "NONE pid=4000 epoch=0", reply)
 				p := w.prod("p1")
 				p.ProducerID, p.Epoch = 4000, 0
-				setClientState(p, engine.Ready, views.TonePlain)
+				setClientState(p, engine.Ready, model.TonePlain)
 			},
 		},
 		{
@@ -96,12 +96,12 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", coordA, "AddPartitionsToTxn [t-0]")
 				c := w.coord()
-				setTxnState(c, engine.Ongoing, views.ToneOpen)
+				setTxnState(c, engine.Ongoing, model.ToneOpen)
 				c.Partitions = []string{"t-0"}
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Ongoing [t-0]")
 				w.send(coordA, "p1", "NONE", reply)
-				setClientState(w.prod("p1"), engine.InTransaction, views.ToneOpen)
+				setClientState(w.prod("p1"), engine.InTransaction, model.ToneOpen)
 			},
 		},
 		{
@@ -110,8 +110,8 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", t0, "Produce pid=4000 ep=0 seq=0..2 [a b c]")
 				p := w.part("t-0")
-				appendRow(p, views.LogRow{Kind: views.RowData, PID: 4000, Epoch: 0, Seqs: "0..2", Values: []string{"a", "b", "c"}, Status: views.StatusOpen})
-				p.Cached = append(p.Cached, views.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 0, LastSeq: 2, Offset: 0})
+				appendRow(p, model.LogRow{Kind: model.RowData, PID: 4000, Epoch: 0, Seqs: "0..2", Values: []string{"a", "b", "c"}, Status: model.StatusOpen})
+				p.Cached = append(p.Cached, model.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 0, LastSeq: 2, Offset: 0})
 				w.send(t0, "p1", "NONE baseOffset=0", reply)
 				setNextSeq(w.prod("p1"), "t-0", 3)
 				read(w.consumer("c-ru"), "t-0", 0, "a", "b", "c")
@@ -128,8 +128,8 @@ func transactions() *script {
 				w.send(coordA, "p1", "NONE", reply)
 				w.send("p1", t1, "Produce pid=4000 ep=0 seq=0..1 [x y]")
 				p := w.part("t-1")
-				appendRow(p, views.LogRow{Kind: views.RowData, PID: 4000, Epoch: 0, Seqs: "0..1", Values: []string{"x", "y"}, Status: views.StatusOpen})
-				p.Cached = append(p.Cached, views.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 0, LastSeq: 1, Offset: 0})
+				appendRow(p, model.LogRow{Kind: model.RowData, PID: 4000, Epoch: 0, Seqs: "0..1", Values: []string{"x", "y"}, Status: model.StatusOpen})
+				p.Cached = append(p.Cached, model.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 0, LastSeq: 1, Offset: 0})
 				w.send(t1, "p1", "NONE baseOffset=0", reply, dropped)
 				pr := w.prod("p1")
 				pr.InFlight = 1
@@ -150,7 +150,7 @@ func transactions() *script {
 		},
 		{
 			narration: "p1 calls commitTransaction(). The EndTxn request is on its way to the coordinator.",
-			cp: &views.Checkpoint{
+			cp: &model.Checkpoint{
 				Question: "What does the coordinator do first?",
 				Choices: []string{
 					"Writes COMMIT markers to t-0 and t-1, then answers p1",
@@ -165,7 +165,7 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", coordA, "EndTxn COMMIT pid=4000 ep=0")
 				p := w.prod("p1")
-				setClientState(p, engine.CommittingTransaction, views.ToneEnding)
+				setClientState(p, engine.CommittingTransaction, model.ToneEnding)
 				p.InFlight = 1
 			},
 		},
@@ -173,12 +173,12 @@ func transactions() *script {
 			narration: "The coordinator writes PrepareCommit and answers p1 at once. commitTransaction() returns, yet no marker exists: c-rc still sees nothing.",
 			do: func(w *world) {
 				c := w.coord()
-				setTxnState(c, engine.PrepareCommit, views.ToneEnding)
+				setTxnState(c, engine.PrepareCommit, model.ToneEnding)
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append PrepareCommit [t-0 t-1]")
 				w.send(coordA, "p1", "EndTxn NONE", reply)
 				p := w.prod("p1")
-				setClientState(p, engine.Ready, views.TonePlain)
+				setClientState(p, engine.Ready, model.TonePlain)
 				p.InFlight = 0
 			},
 		},
@@ -189,8 +189,8 @@ func transactions() *script {
 				w.send(coordA, t0, "WriteTxnMarkers COMMIT pid=4000 ep=0")
 				w.send(coordA, t1, "WriteTxnMarkers COMMIT pid=4000 ep=0")
 				p := w.part("t-0")
-				settle(p, 4000, views.StatusCommitted)
-				appendRow(p, views.LogRow{Kind: views.RowCommit, PID: 4000, Epoch: 0, Seqs: "-1", Status: views.StatusCommitted})
+				settle(p, 4000, model.StatusCommitted)
+				appendRow(p, model.LogRow{Kind: model.RowCommit, PID: 4000, Epoch: 0, Seqs: "-1", Status: model.StatusCommitted})
 				p.LSO = p.HW
 				w.send(t0, coordA, "NONE", reply)
 				read(w.consumer("c-rc"), "t-0", 0, "a", "b", "c")
@@ -202,12 +202,12 @@ func transactions() *script {
 			narration: "t-1's marker lands at offset 2. Every partition now has its marker, so the coordinator writes CompleteCommit and forgets the partitions. c-rc has all five records, each exactly once.",
 			do: func(w *world) {
 				p := w.part("t-1")
-				settle(p, 4000, views.StatusCommitted)
-				appendRow(p, views.LogRow{Kind: views.RowCommit, PID: 4000, Epoch: 0, Seqs: "-1", Status: views.StatusCommitted})
+				settle(p, 4000, model.StatusCommitted)
+				appendRow(p, model.LogRow{Kind: model.RowCommit, PID: 4000, Epoch: 0, Seqs: "-1", Status: model.StatusCommitted})
 				p.LSO = p.HW
 				w.send(t1, coordA, "NONE", reply)
 				c := w.coord()
-				setTxnState(c, engine.CompleteCommit, views.ToneCommitted)
+				setTxnState(c, engine.CompleteCommit, model.ToneCommitted)
 				c.Partitions = nil
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append CompleteCommit")
@@ -221,18 +221,18 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send("p1", coordA, "AddPartitionsToTxn [t-0]")
 				c := w.coord()
-				setTxnState(c, engine.Ongoing, views.ToneOpen)
+				setTxnState(c, engine.Ongoing, model.ToneOpen)
 				c.Partitions = []string{"t-0"}
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Ongoing [t-0]")
 				w.send(coordA, "p1", "NONE", reply)
 				w.send("p1", t0, "Produce pid=4000 ep=0 seq=3 [d]")
 				p := w.part("t-0")
-				appendRow(p, views.LogRow{Kind: views.RowData, PID: 4000, Epoch: 0, Seqs: "3", Values: []string{"d"}, Status: views.StatusOpen})
-				p.Cached = append(p.Cached, views.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 3, LastSeq: 3, Offset: 4})
+				appendRow(p, model.LogRow{Kind: model.RowData, PID: 4000, Epoch: 0, Seqs: "3", Values: []string{"d"}, Status: model.StatusOpen})
+				p.Cached = append(p.Cached, model.CachedBatch{PID: 4000, Epoch: 0, FirstSeq: 3, LastSeq: 3, Offset: 4})
 				w.send(t0, "p1", "NONE baseOffset=4", reply)
 				pr := w.prod("p1")
-				setClientState(pr, engine.InTransaction, views.ToneOpen)
+				setClientState(pr, engine.InTransaction, model.ToneOpen)
 				pr.Paused = true
 				setNextSeq(pr, "t-0", 4)
 				read(w.consumer("c-ru"), "t-0", 4, "d")
@@ -243,12 +243,12 @@ func transactions() *script {
 				"It fences it: the epoch goes up to 1 and the transaction ends as an abort. p2 is told CONCURRENT_TRANSACTIONS and will retry.",
 			note: "The seed article says the new producer gets the bumped epoch at once. In Kafka it gets CONCURRENT_TRANSACTIONS (51) first, and epoch 2 when it retries (TransactionMetadata.prepareFenceProducerEpoch).",
 			do: func(w *world) {
-				w.prods = append(w.prods, views.ProducerView{Name: "p2", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Initializing.String(), StateTone: views.TonePlain})
+				w.prods = append(w.prods, model.ProducerView{Name: "p2", TransactionalID: txnID, ProducerID: -1, Epoch: -1, State: engine.Initializing.String(), StateTone: model.TonePlain})
 				w.prod("p2")
 				w.send("p2", coordA, "InitProducerId txnId="+txnID)
 				w.send(coordA, coordA, "PrepareEpochFence epoch 0 -> 1")
 				c := w.coord()
-				setTxnState(c, engine.PrepareAbort, views.ToneAborted)
+				setTxnState(c, engine.PrepareAbort, model.ToneAborted)
 				c.Epoch = 1
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append PrepareAbort epoch=1 [t-0]")
@@ -261,32 +261,32 @@ func transactions() *script {
 			do: func(w *world) {
 				w.send(coordA, t0, "WriteTxnMarkers ABORT pid=4000 ep=1")
 				p := w.part("t-0")
-				settle(p, 4000, views.StatusAborted)
-				appendRow(p, views.LogRow{Kind: views.RowAbort, PID: 4000, Epoch: 1, Seqs: "-1", Status: views.StatusAborted})
+				settle(p, 4000, model.StatusAborted)
+				appendRow(p, model.LogRow{Kind: model.RowAbort, PID: 4000, Epoch: 1, Seqs: "-1", Status: model.StatusAborted})
 				p.LSO = p.HW
 				p.Cached = nil
 				w.send(t0, coordA, "NONE", reply)
 				c := w.coord()
-				setTxnState(c, engine.CompleteAbort, views.ToneAborted)
+				setTxnState(c, engine.CompleteAbort, model.ToneAborted)
 				c.Partitions = nil
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append CompleteAbort")
 				w.send("p2", coordA, "InitProducerId (retry)")
-				setTxnState(c, engine.Empty, views.TonePlain)
+				setTxnState(c, engine.Empty, model.TonePlain)
 				c.Epoch = 2
 				c.Writes = append(c.Writes, txnWrite(c))
 				w.send(coordA, coordA, "append Empty epoch=2")
 				w.send(coordA, "p2", "NONE pid=4000 epoch=2", reply)
 				p2 := w.prod("p2")
 				p2.ProducerID, p2.Epoch = 4000, 2
-				setClientState(p2, engine.Ready, views.TonePlain)
+				setClientState(p2, engine.Ready, model.TonePlain)
 				setPos(w.consumer("c-rc"), "t-0", 6)
 				setPos(w.consumer("c-ru"), "t-0", 6)
 			},
 		},
 		{
 			narration: "p1's pause ends. It knows nothing of p2, and sends e to t-0, still with epoch 0.",
-			cp: &views.Checkpoint{
+			cp: &model.Checkpoint{
 				Question: "What does t-0's leader answer?",
 				Choices: []string{
 					"NONE: e is appended at offset 6",
@@ -313,9 +313,9 @@ func transactions() *script {
 				w.send("p1", coordA, "EndTxn ABORT pid=4000 ep=0")
 				w.send(coordA, "p1", engine.ProducerFenced.String(), reply, failed)
 				p := w.prod("p1")
-				setClientState(p, engine.FatalError, views.ToneAborted)
+				setClientState(p, engine.FatalError, model.ToneAborted)
 				p.InFlight, p.Fenced = 0, true
-				p.LastError, p.ErrorTone = engine.ProducerFenced.String(), views.ToneFenced
+				p.LastError, p.ErrorTone = engine.ProducerFenced.String(), model.ToneFenced
 			},
 		},
 	})

@@ -4,28 +4,28 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // world is the state a script mutates step by step; each step's frame is a
 // deep copy of it, so earlier frames never change.
 type world struct {
 	step   int
-	prods  []views.ProducerView
-	parts  []views.PartitionView
-	coords []views.CoordinatorView
-	cons   []views.ConsumerView
-	arrows []views.Arrow
-	actors []views.Actor
-	events []views.EventLine
+	prods  []model.ProducerView
+	parts  []model.PartitionView
+	coords []model.CoordinatorView
+	cons   []model.ConsumerView
+	arrows []model.Arrow
+	actors []model.Actor
+	events []model.EventLine
 	newEv  int
-	viol   []views.Violation
+	viol   []model.Violation
 	clock  int
 }
 
-func (w *world) frame(steps int, narration, note string) views.Frame {
+func (w *world) frame(steps int, narration, note string) model.Frame {
 	c := w.clone()
-	return views.Frame{
+	return model.Frame{
 		Step: w.step, Steps: steps, Narration: narration, Note: note,
 		Producers: c.prods, Partitions: c.parts, Coordinators: c.coords, Consumers: c.cons,
 		Timeline: c.arrows, Actors: c.actors, Events: c.events, NewEvents: w.newEv,
@@ -35,28 +35,28 @@ func (w *world) frame(steps int, narration, note string) views.Frame {
 
 func (w *world) clone() world {
 	c := *w
-	c.prods = append([]views.ProducerView(nil), w.prods...)
+	c.prods = append([]model.ProducerView(nil), w.prods...)
 	for i := range c.prods {
-		c.prods[i].NextSeq = append([]views.PartitionSeq(nil), c.prods[i].NextSeq...)
+		c.prods[i].NextSeq = append([]model.PartitionSeq(nil), c.prods[i].NextSeq...)
 	}
-	c.parts = append([]views.PartitionView(nil), w.parts...)
+	c.parts = append([]model.PartitionView(nil), w.parts...)
 	for i := range c.parts {
-		c.parts[i].Rows = append([]views.LogRow(nil), c.parts[i].Rows...)
-		c.parts[i].Cached = append([]views.CachedBatch(nil), c.parts[i].Cached...)
+		c.parts[i].Rows = append([]model.LogRow(nil), c.parts[i].Rows...)
+		c.parts[i].Cached = append([]model.CachedBatch(nil), c.parts[i].Cached...)
 	}
-	c.coords = append([]views.CoordinatorView(nil), w.coords...)
+	c.coords = append([]model.CoordinatorView(nil), w.coords...)
 	for i := range c.coords {
 		c.coords[i].Partitions = append([]string(nil), c.coords[i].Partitions...)
 		c.coords[i].Writes = append([]string(nil), c.coords[i].Writes...)
 	}
-	c.cons = append([]views.ConsumerView(nil), w.cons...)
+	c.cons = append([]model.ConsumerView(nil), w.cons...)
 	for i := range c.cons {
-		c.cons[i].Records = append([]views.ConsumedRecord(nil), c.cons[i].Records...)
-		c.cons[i].Positions = append([]views.PartitionOffset(nil), c.cons[i].Positions...)
+		c.cons[i].Records = append([]model.ConsumedRecord(nil), c.cons[i].Records...)
+		c.cons[i].Positions = append([]model.PartitionOffset(nil), c.cons[i].Positions...)
 	}
-	c.arrows = append([]views.Arrow(nil), w.arrows...)
-	c.events = append([]views.EventLine(nil), w.events...)
-	c.viol = append([]views.Violation(nil), w.viol...)
+	c.arrows = append([]model.Arrow(nil), w.arrows...)
+	c.events = append([]model.EventLine(nil), w.events...)
+	c.viol = append([]model.Violation(nil), w.viol...)
 	return c
 }
 
@@ -90,7 +90,7 @@ func (w *world) begin() {
 
 func (w *world) event(format string, args ...any) {
 	w.clock += 5
-	w.events = append(w.events, views.EventLine{Text: fmt.Sprintf("t=%d ", w.clock) + fmt.Sprintf(format, args...)})
+	w.events = append(w.events, model.EventLine{Text: fmt.Sprintf("t=%d ", w.clock) + fmt.Sprintf(format, args...)})
 	w.newEv++
 }
 
@@ -116,11 +116,11 @@ func (w *world) send(from, to, label string, opts ...arrowOpt) {
 	}
 	// The demo's network delivers or drops a message in the step that
 	// sends it, so no arrow of the demo is ever in flight.
-	a := views.Arrow{From: from, To: to, Label: label, Step: w.step, State: views.ArrowDelivered,
+	a := model.Arrow{From: from, To: to, Label: label, Step: w.step, State: model.ArrowDelivered,
 		Reply: o&reply != 0, Error: o&failed != 0, Changed: true}
 	verb := "deliver"
 	if o&dropped != 0 {
-		a.State, verb = views.ArrowDropped, "drop"
+		a.State, verb = model.ArrowDropped, "drop"
 	}
 	w.arrows = append(w.arrows, a)
 	if from == to {
@@ -130,7 +130,7 @@ func (w *world) send(from, to, label string, opts ...arrowOpt) {
 	w.event("%s %s->%s %s", verb, from, to, label)
 }
 
-func (w *world) prod(name string) *views.ProducerView {
+func (w *world) prod(name string) *model.ProducerView {
 	for i := range w.prods {
 		if w.prods[i].Name == name {
 			w.prods[i].Changed = true
@@ -140,7 +140,7 @@ func (w *world) prod(name string) *views.ProducerView {
 	panic("demo: no producer " + name)
 }
 
-func (w *world) part(name string) *views.PartitionView {
+func (w *world) part(name string) *model.PartitionView {
 	for i := range w.parts {
 		if w.parts[i].Name == name {
 			w.parts[i].Changed = true
@@ -150,12 +150,12 @@ func (w *world) part(name string) *views.PartitionView {
 	panic("demo: no partition " + name)
 }
 
-func (w *world) coord() *views.CoordinatorView {
+func (w *world) coord() *model.CoordinatorView {
 	w.coords[0].Changed = true
 	return &w.coords[0]
 }
 
-func (w *world) consumer(name string) *views.ConsumerView {
+func (w *world) consumer(name string) *model.ConsumerView {
 	for i := range w.cons {
 		if w.cons[i].Name == name {
 			w.cons[i].Changed = true
@@ -167,7 +167,7 @@ func (w *world) consumer(name string) *views.ConsumerView {
 
 // appendRow appends a batch at the log end and moves LEO and HW (acks=all,
 // so the high watermark follows at once in this demo).
-func appendRow(p *views.PartitionView, r views.LogRow) {
+func appendRow(p *model.PartitionView, r model.LogRow) {
 	r.First = p.LEO
 	r.Last = p.LEO + int64(max(len(r.Values), 1)) - 1
 	r.Changed = true
@@ -177,45 +177,45 @@ func appendRow(p *views.PartitionView, r views.LogRow) {
 }
 
 // settle marks an open transaction's rows for pid with status st.
-func settle(p *views.PartitionView, pid int64, st views.RowStatus) {
+func settle(p *model.PartitionView, pid int64, st model.RowStatus) {
 	for i := range p.Rows {
 		r := &p.Rows[i]
-		if r.PID == pid && r.Status == views.StatusOpen {
+		if r.PID == pid && r.Status == model.StatusOpen {
 			r.Status = st
 			r.Changed = true
 		}
 	}
 }
 
-func setNextSeq(p *views.ProducerView, part string, seq int32) {
+func setNextSeq(p *model.ProducerView, part string, seq int32) {
 	for i := range p.NextSeq {
 		if p.NextSeq[i].Partition == part {
 			p.NextSeq[i].Seq = seq
 			return
 		}
 	}
-	p.NextSeq = append(p.NextSeq, views.PartitionSeq{Partition: part, Seq: seq})
+	p.NextSeq = append(p.NextSeq, model.PartitionSeq{Partition: part, Seq: seq})
 }
 
-func setPos(c *views.ConsumerView, part string, off int64) {
+func setPos(c *model.ConsumerView, part string, off int64) {
 	for i := range c.Positions {
 		if c.Positions[i].Partition == part {
 			c.Positions[i].Offset = off
 			return
 		}
 	}
-	c.Positions = append(c.Positions, views.PartitionOffset{Partition: part, Offset: off})
+	c.Positions = append(c.Positions, model.PartitionOffset{Partition: part, Offset: off})
 }
 
 // read returns records to a consumer and moves its position past them.
-func read(c *views.ConsumerView, part string, first int64, values ...string) {
+func read(c *model.ConsumerView, part string, first int64, values ...string) {
 	for i, v := range values {
-		c.Records = append(c.Records, views.ConsumedRecord{Partition: part, Offset: first + int64(i), Value: v, Changed: true})
+		c.Records = append(c.Records, model.ConsumedRecord{Partition: part, Offset: first + int64(i), Value: v, Changed: true})
 	}
 	setPos(c, part, first+int64(len(values)))
 }
 
-func txnWrite(c *views.CoordinatorView) string {
+func txnWrite(c *model.CoordinatorView) string {
 	parts := ""
 	if len(c.Partitions) > 0 {
 		parts = " partitions=[" + strings.Join(c.Partitions, ",") + "]"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Doc is a lesson or a scenario, step by step, as eoslab plays it.
@@ -22,7 +22,7 @@ type Doc struct {
 // Step is one step: its frame (with a checkpoint's answer revealed) and
 // the screen the player draws for it (with the question still open).
 type Step struct {
-	Frame  views.Frame
+	Frame  model.Frame
 	Screen string
 }
 
@@ -64,7 +64,7 @@ func kafkaName(d Doc) string {
 	return "as the file configures"
 }
 
-func writeStep(b *strings.Builder, n int, f views.Frame) {
+func writeStep(b *strings.Builder, n int, f model.Frame) {
 	title := oneLine(f.Title)
 	if title == "" {
 		title = "Step " + strconv.Itoa(n)
@@ -108,7 +108,7 @@ func writeStep(b *strings.Builder, n int, f views.Frame) {
 	}
 }
 
-func writePartition(b *strings.Builder, p views.PartitionView) {
+func writePartition(b *strings.Builder, p model.PartitionView) {
 	fmt.Fprintf(b, "**%s** at %s: high watermark %d, last stable offset %d, log end offset %d\n\n", cell(p.Name), cell(p.Leader), p.HW, p.LSO, p.LEO)
 	if len(p.Rows) == 0 {
 		b.WriteString("(empty log)\n\n")
@@ -166,15 +166,15 @@ func Mermaid(d Doc) string {
 
 // arrowOf is the Mermaid arrow of a message: solid for a request, dashed
 // for a response; a cross when it was lost, an open head in flight.
-func arrowOf(a views.Arrow) string {
+func arrowOf(a model.Arrow) string {
 	line := "-"
 	if a.Reply {
 		line = "--"
 	}
 	switch a.State {
-	case views.ArrowDropped, views.ArrowLost:
+	case model.ArrowDropped, model.ArrowLost:
 		return line + "x"
-	case views.ArrowInFlight:
+	case model.ArrowInFlight:
 		return line + ")"
 	}
 	return line + ">>"
@@ -182,7 +182,7 @@ func arrowOf(a views.Arrow) string {
 
 // arrowText is the label, with what a colour or a glyph says on screen
 // said in words.
-func arrowText(a views.Arrow) string {
+func arrowText(a model.Arrow) string {
 	t := a.Label
 	if a.Duplicate {
 		t = "duplicate: " + t
@@ -192,11 +192,11 @@ func arrowText(a views.Arrow) string {
 		tags = append(tags, "delayed")
 	}
 	switch a.State {
-	case views.ArrowDropped:
+	case model.ArrowDropped:
 		tags = append(tags, "dropped")
-	case views.ArrowLost:
+	case model.ArrowLost:
 		tags = append(tags, "lost: the host was down")
-	case views.ArrowInFlight:
+	case model.ArrowInFlight:
 		tags = append(tags, "in flight")
 	}
 	if len(tags) > 0 {

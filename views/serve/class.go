@@ -9,8 +9,8 @@ import (
 
 	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/lessons"
-	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Class is one lesson a presenter plays for many students. One goroutine
@@ -38,7 +38,7 @@ type View struct {
 	Name     string // the lesson's name, as open takes it
 	Title    string
 	Pos, Len int
-	Frame    views.Frame
+	Frame    model.Frame
 	// Ask is the current step's question; Result the step before's once
 	// revealed, which stays in view on the deciding step.
 	Ask, Result *Ask
@@ -137,7 +137,7 @@ type classState struct {
 	// sandbox: students may open the class's world in their own sandbox.
 	sandbox bool
 	// frame is the current lesson's frame at version frameVer.
-	frame    views.Frame
+	frame    model.Frame
 	frameVer uint64
 	frameOf  *lessonState
 }
@@ -602,8 +602,8 @@ func (st *classState) ask(ls *lessonState, s *subscriber, k int) *Ask {
 // alone before the reveal; after it, the right choice and the explanation,
 // with a student's own answer judged (a presenter's Mine is 0: the player
 // then shows the right choice without "your answer").
-func seatCheckpoint(a *Ask) *views.Checkpoint {
-	cp := &views.Checkpoint{Question: a.Question, Choices: a.Choices}
+func seatCheckpoint(a *Ask) *model.Checkpoint {
+	cp := &model.Checkpoint{Question: a.Question, Choices: a.Choices}
 	if a.Revealed {
 		cp.Answered, cp.Chosen, cp.Correct, cp.Explanation = true, a.Mine, a.Correct, a.Explanation
 	} else {

@@ -14,6 +14,7 @@ import (
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/layout"
+	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
@@ -30,7 +31,7 @@ const maxW, maxH = 400, 200
 // viewMsg brings a seat the class's newest View.
 type viewMsg struct{ v *View }
 
-// follower is the views.Session of a student's player: the class's lesson
+// follower is the model.Session of a student's player: the class's lesson
 // as its last View shows it. It cannot move; the player's moving keys are
 // off (views.Options.Follow).
 type follower struct{ v *View }
@@ -42,7 +43,7 @@ func (f *follower) Next() bool              { return false }
 func (f *follower) Back() bool              { return false }
 func (f *follower) Restart()                {}
 func (f *follower) Answer(int) (bool, bool) { return false, false }
-func (f *follower) Frame() views.Frame      { return f.v.Frame }
+func (f *follower) Frame() model.Frame      { return f.v.Frame }
 func (f *follower) set(v *View) (moved, ok bool) {
 	if f.v != nil && v.Ver < f.v.Ver {
 		return false, false
@@ -52,7 +53,7 @@ func (f *follower) set(v *View) (moved, ok bool) {
 	return moved, true
 }
 
-// presenting is the views.Session of the presenter's player: each move
+// presenting is the model.Session of the presenter's player: each move
 // goes to the class, which answers with the presenter's new View.
 type presenting struct {
 	follower
@@ -118,7 +119,7 @@ type SeatOptions struct {
 	Views views.Options
 	// Lessons are the presenter's list (one lesson when the class plays
 	// only that one).
-	Lessons []views.LessonInfo
+	Lessons []model.LessonInfo
 	// Export writes the class's summary as a plain file and says where;
 	// nil when there is nowhere to write it.
 	Export func(text string) (string, error)
@@ -150,7 +151,7 @@ func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
 	if o.Presenter {
 		s.pres = &presenting{follower: follower{v: first}, c: c}
 		s.opts.Presenter = true
-		open := func(name string) (views.Session, error) {
+		open := func(name string) (model.Session, error) {
 			v, ok := c.Move(Move{Kind: Open, Name: name})
 			if !ok {
 				return nil, errNoLesson(name)
@@ -165,7 +166,7 @@ func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
 		if first.Gen != 0 {
 			s.opts.StartLesson = classLesson
 		}
-		s.app = views.NewApp(nil, func(string) (views.Session, error) { return s.sess, nil }, s.opts)
+		s.app = views.NewApp(nil, func(string) (model.Session, error) { return s.sess, nil }, s.opts)
 	}
 	s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})
 	s.syncWhy()
@@ -174,7 +175,7 @@ func NewSeat(c *Class, first *View, o SeatOptions) *Seat {
 
 // NewSoloSeat builds a seat of a self-paced room: the plain player, with
 // its own copy of every lesson.
-func NewSoloSeat(lessons []views.LessonInfo, open func(string) (views.Session, error), o SeatOptions) *Seat {
+func NewSoloSeat(lessons []model.LessonInfo, open func(string) (model.Session, error), o SeatOptions) *Seat {
 	s := &Seat{seat: o.Seat, opts: o.Views, dark: true}
 	s.app = views.NewApp(lessons, open, s.opts)
 	s.th = theme.New(theme.Options{NoColor: s.opts.NoColor, ASCII: s.opts.ASCII, Renderer: s.opts.Renderer})

@@ -36,6 +36,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Config is a server's configuration.
@@ -43,11 +44,11 @@ type Config struct {
 	// Lesson is the lesson the class plays; empty lets the presenter pick
 	// one from Lessons.
 	Lesson  string
-	Lessons []views.LessonInfo
+	Lessons []model.LessonInfo
 	// Load reads a lesson for the class; Open starts a session of one
 	// for a seat of a solo room.
 	Load func(name string) (*lessons.Lesson, error)
-	Open func(name string) (views.Session, error)
+	Open func(name string) (model.Session, error)
 	// Solo gives every session its own copy of the lessons: a self-paced
 	// lab room with no presenter.
 	Solo bool
