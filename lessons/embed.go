@@ -182,25 +182,25 @@ func scanMeta(name string, src []byte) Meta {
 }
 
 // countSteps counts the lines of src that start, after spaces and tabs,
-// with "step:". It jumps from one "step:" to the next (bytes.Index)
-// rather than splitting every line, as most lines are a step's text.
+// with "step:". It hops from line to line with bytes.IndexByte and looks
+// only at each line's first bytes, as most lines are a step's text.
 func countSteps(src []byte) int {
 	n := 0
-	for at := 0; ; {
-		i := bytes.Index(src[at:], []byte("step:"))
-		if i < 0 {
-			return n
+	for len(src) > 0 {
+		i := 0
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
 		}
-		i += at
-		j := i
-		for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
-			j--
-		}
-		if j == 0 || src[j-1] == '\n' {
+		if len(src)-i >= len("step:") && string(src[i:i+len("step:")]) == "step:" {
 			n++
 		}
-		at = i + len("step:")
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		src = src[i+nl+1:]
 	}
+	return n
 }
 
 // ErrNotFound is returned by Load and Source for an unknown lesson name.
