@@ -5,8 +5,8 @@ import (
 	"cmp"
 	"embed"
 	"errors"
+	"io"
 	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,20 +22,48 @@ var content embed.FS
 // header without parsing it, and the lesson, parsed the first time it is
 // asked for. The lesson list (All) is drawn before anything is played, so
 // eoslab's first frame pays for reading 17 headers, not for parsing 17
-// lessons under both Kafka versions.
+// lessons under both Kafka versions. The file's text is read from the
+// embedded files when it is first needed (Source, the parse), not for the
+// list: a copy of every file would be most of the list's cost.
 type builtin struct {
 	file string
-	src  []byte
 	meta Meta
 
-	once   sync.Once
-	lesson *Lesson
-	err    error
+	// unread is why the file could not be read for the list, if it
+	// could not; such a lesson is left out of the list.
+	unread error
+
+	readOnce sync.Once
+	src      []byte
+	readErr  error
+
+	parseOnce sync.Once
+	lesson    *Lesson
+	err       error
+}
+
+// text reads the lesson's file once.
+func (b *builtin) text() ([]byte, error) {
+	b.readOnce.Do(func() {
+		if b.unread != nil {
+			b.readErr = b.unread
+			return
+		}
+		b.src, b.readErr = content.ReadFile(b.file)
+	})
+	return b.src, b.readErr
 }
 
 // parsed parses the lesson once; every caller shares the result.
 func (b *builtin) parsed() (*Lesson, error) {
-	b.once.Do(func() { b.lesson, b.err = Parse(b.file, b.src) })
+	b.parseOnce.Do(func() {
+		src, err := b.text()
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.lesson, b.err = Parse(b.file, src)
+	})
 	return b.lesson, b.err
 }
 
@@ -44,34 +72,59 @@ var (
 	builtins []*builtin
 )
 
-// load reads every built-in lesson's file and list entry once.
+// load reads every built-in lesson's list entry once.
 func load() []*builtin {
 	loadOnce.Do(func() { builtins = readBuiltins() })
 	return builtins
 }
 
-// readBuiltins reads the built-in lessons' files and list entries.
+// readBuiltins reads the built-in lessons' list entries, in file name
+// order (fs.ReadDir sorts), each file read through one reused buffer.
 func readBuiltins() []*builtin {
-	// Glob's only error is ErrBadPattern, for a constant pattern; it is
-	// kept as a lesson that fails to load, which the tests report.
-	files, err := fs.Glob(content, "content/*.lesson")
+	entries, err := fs.ReadDir(content, "content")
 	if err != nil {
-		b := &builtin{file: "content/*.lesson", err: err}
-		b.once.Do(func() {})
-		return []*builtin{b}
+		return []*builtin{failedBuiltin("content", err)}
 	}
-	sort.Strings(files)
-	out := make([]*builtin, 0, len(files))
-	for _, f := range files {
-		src, err := content.ReadFile(f)
-		b := &builtin{file: f, src: src, meta: scanMeta(nameFromFile(f), src)}
-		if err != nil {
-			b.err = err
-			b.once.Do(func() {})
+	out := make([]*builtin, 0, len(entries))
+	var buf []byte
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lesson") {
+			continue
 		}
-		out = append(out, b)
+		f := "content/" + e.Name()
+		buf, err = readInto(buf, f)
+		if err != nil {
+			out = append(out, failedBuiltin(f, err))
+			continue
+		}
+		out = append(out, &builtin{file: f, meta: scanMeta(nameFromFile(f), buf)})
 	}
 	return out
+}
+
+// failedBuiltin is a lesson that fails to load with err, which the tests
+// report; the list leaves it out.
+func failedBuiltin(file string, err error) *builtin {
+	return &builtin{file: file, unread: err}
+}
+
+// readInto reads the embedded file name into buf, grown as needed.
+func readInto(buf []byte, name string) ([]byte, error) {
+	f, err := content.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	if n := int(st.Size()); cap(buf) < n {
+		buf = make([]byte, n, n+n/2)
+	}
+	buf = buf[:st.Size()]
+	_, err = io.ReadFull(f, buf)
+	return buf, err
 }
 
 // All lists the built-in lessons in teaching order, from their headers
@@ -80,7 +133,7 @@ func readBuiltins() []*builtin {
 func All() []Meta {
 	var out []Meta
 	for _, b := range load() {
-		if b.src != nil {
+		if b.unread == nil {
 			out = append(out, b.meta)
 		}
 	}
@@ -90,26 +143,23 @@ func All() []Meta {
 // scanMeta reads a lesson's list entry from its file without parsing the
 // file: the header's title, summary, level and minutes, and the number of
 // step: lines. It checks nothing; it is only for the built-in lessons,
-// which the tests parse. It looks at a line's first bytes before making a
-// string of it, as most lines are a step's say: or do:.
+// which the tests parse. It reads the header line by line and then only
+// looks for the steps (countSteps).
 func scanMeta(name string, src []byte) Meta {
 	m := Meta{Name: name}
-	header := true // the header ends at setup: or the first step:
-	for len(src) > 0 {
-		line := src
+	for len(src) > 0 { // the header ends at setup: or the first step:
+		line, rest := src, []byte(nil)
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
+			line, rest = src[:i], src[i+1:]
 		}
 		line = bytes.TrimLeft(line, " \t")
 		switch {
 		case bytes.HasPrefix(line, []byte("step:")):
-			m.Steps++
-			header = false
-		case !header:
+			m.Steps = countSteps(src)
+			return m
 		case bytes.HasPrefix(line, []byte("setup:")):
-			header = false
+			m.Steps = countSteps(rest)
+			return m
 		case bytes.HasPrefix(line, []byte("title:")), bytes.HasPrefix(line, []byte("summary:")),
 			bytes.HasPrefix(line, []byte("level:")), bytes.HasPrefix(line, []byte("minutes:")):
 			key, val, _, _ := splitKey(strings.TrimSuffix(string(line), "\r"))
@@ -126,8 +176,31 @@ func scanMeta(name string, src []byte) Meta {
 				}
 			}
 		}
+		src = rest
 	}
 	return m
+}
+
+// countSteps counts the lines of src that start, after spaces and tabs,
+// with "step:". It hops from line to line with bytes.IndexByte and looks
+// only at each line's first bytes, as most lines are a step's text.
+func countSteps(src []byte) int {
+	n := 0
+	for len(src) > 0 {
+		i := 0
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if len(src)-i >= len("step:") && string(src[i:i+len("step:")]) == "step:" {
+			n++
+		}
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		src = src[i+nl+1:]
+	}
+	return n
 }
 
 // ErrNotFound is returned by Load and Source for an unknown lesson name.
@@ -150,7 +223,11 @@ func Source(name string) (file string, src []byte, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return b.file, b.src, nil
+	src, err = b.text()
+	if err != nil {
+		return "", nil, err
+	}
+	return b.file, src, nil
 }
 
 func find(name string) (*builtin, error) {

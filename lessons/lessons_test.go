@@ -362,3 +362,16 @@ func TestAllIsTheParsedMeta(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMetaCountsStepLines: a step is a line that starts, after spaces
+// or tabs, with step:; the word elsewhere on a line, or in the header's
+// text, is not one.
+func TestScanMetaCountsStepLines(t *testing.T) {
+	src := "title: T\nsummary: one step: at a time\nlevel: basics\nminutes: 3\nsetup:\n  topic t partitions=1\n" +
+		"step: first\n  say: the next step: is here\n\t step: second\nstep: third\n  say: a\n  do: send t k v\nstep: last"
+	m := scanMeta("x", []byte(src))
+	want := Meta{Name: "x", Title: "T", Summary: "one step: at a time", Level: "basics", Minutes: 3, Steps: 4}
+	if m != want {
+		t.Errorf("scanMeta = %+v, want %+v", m, want)
+	}
+}

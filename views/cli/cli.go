@@ -80,7 +80,7 @@ func asInvalid(err error) error { return invalid("%s", err.Error()) }
 // obeyed. The TUI draws through its own cleaner.
 func Main(args []string, stdout, stderr io.Writer) int {
 	stdout, stderr = termsafe.Writer(stdout), termsafe.Writer(stderr)
-	root := newRoot(stdout, stderr)
+	root := newRoot(stdout, stderr, len(args) > 0)
 	root.SetArgs(args)
 	err := singleDash(root, args)
 	if err == nil {
@@ -120,8 +120,12 @@ func singleDash(root *cobra.Command, args []string) error {
 	return nil
 }
 
-// newRoot builds the command tree, writing to stdout and stderr.
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
+// newRoot builds the command tree, writing to stdout and stderr. Without
+// sub (a command line with no arguments, which can only open the lesson
+// list) it is the root command alone: the other commands' definitions,
+// their flags and the rules topic's text are not built before the list's
+// first frame.
+func newRoot(stdout, stderr io.Writer, sub bool) *cobra.Command {
 	// Help lists the commands in the order of commands, the learning path
 	// first, not alphabetically.
 	cobra.EnableCommandSorting = false
@@ -131,6 +135,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	// made with.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	if !sub {
+		root.SilenceErrors, root.SilenceUsage = true, true
+		return root
+	}
 	for _, c := range commands {
 		root.AddCommand(c())
 	}

@@ -804,3 +804,22 @@ func TestSandboxKafka4(t *testing.T) {
 		t.Errorf("--kafka with a file: code %d", code)
 	}
 }
+
+// TestNoArgumentsOpensTheList: eoslab without arguments builds only the
+// root command (newRoot without sub) and opens the lesson list; with
+// an argument the whole tree is there.
+func TestNoArgumentsOpensTheList(t *testing.T) {
+	t.Setenv("EOSLAB_STATE_DIR", t.TempDir())
+	var opened tea.Model
+	runTUI = func(m tea.Model) error { opened = m; return nil }
+	defer func() { runTUI = tuiRunner }()
+	if code, out, errs := runCLI(t); code != 0 || out != "" || errs != "" {
+		t.Fatalf("eoslab: code %d, out %q, err %q", code, out, errs)
+	}
+	if app, ok := opened.(views.App); !ok || app.Session() != nil {
+		t.Fatalf("eoslab opened %T, not the lesson list", opened)
+	}
+	if code, out, _ := runCLI(t, "--help"); code != 0 || !strings.Contains(out, "sandbox") || !strings.Contains(out, "completion") {
+		t.Errorf("eoslab --help: code %d\n%s", code, out)
+	}
+}

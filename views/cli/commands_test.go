@@ -14,7 +14,7 @@ import (
 // Every command's --help is its definition: the usage line, the prose and
 // every flag with its usage.
 func TestHelpComesFromTheDefinitions(t *testing.T) {
-	root := newRoot(io.Discard, io.Discard)
+	root := newRoot(io.Discard, io.Discard, true)
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			continue

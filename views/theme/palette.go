@@ -1,6 +1,11 @@
 package theme
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"strconv"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
 
 // The palette: one light and one dark value per semantic colour. The values
 // are GitHub's Primer colours, chosen because they keep their contrast on
@@ -23,7 +28,31 @@ func (t *Theme) fg(c lipgloss.AdaptiveColor) lipgloss.Style {
 	if t.NoColor {
 		return s
 	}
-	return s.Foreground(c)
+	return s.Foreground(t.color(c))
+}
+
+// color is c for the renderer's background, converted once to the colour
+// its profile draws. lipgloss converts a colour on every Render, and in a
+// 256- or 16-colour terminal that is a nearest-colour search in HSLuv
+// (termenv's hexToANSI256Color): a screen's worth of styled cells paid it
+// thousands of times, and the first frame paid it for every style. The
+// palette number it finds is the colour lipgloss would draw, so the
+// escape codes are the same; truecolor keeps the hex value. Like
+// cacheCodes, it takes the background and profile as New finds them.
+func (t *Theme) color(c lipgloss.AdaptiveColor) lipgloss.TerminalColor {
+	hex := c.Light
+	if t.r.HasDarkBackground() {
+		hex = c.Dark
+	}
+	switch v := t.r.ColorProfile().Color(hex).(type) {
+	case termenv.ANSIColor:
+		return lipgloss.Color(strconv.Itoa(int(v)))
+	case termenv.ANSI256Color:
+		if v >= 16 { // a number below 16 would be read as an ANSI colour
+			return lipgloss.Color(strconv.Itoa(int(v)))
+		}
+	}
+	return lipgloss.Color(hex)
 }
 
 func (t *Theme) buildStyles() {
@@ -37,7 +66,7 @@ func (t *Theme) buildStyles() {
 	if t.NoColor {
 		t.styles[Violated] = plain.Bold(true).Reverse(true)
 	} else {
-		t.styles[Violated] = plain.Bold(true).Foreground(colOnAlarm).Background(colViolated)
+		t.styles[Violated] = plain.Bold(true).Foreground(t.color(colOnAlarm)).Background(t.color(colViolated))
 	}
 	t.styles[Changed] = t.fg(colChanged).Bold(true)
 	t.styles[Muted] = t.fg(colMuted)

@@ -8,7 +8,8 @@
 // every glyph and border for plain ASCII, for terminals and fonts that cannot
 // draw box characters.
 //
-// This package imports only lipgloss; it must not import any eoslab package.
+// This package imports only lipgloss and termenv (lipgloss's colour
+// profiles); it must not import any eoslab package.
 package theme
 
 import (

@@ -160,3 +160,25 @@ func TestRendererPerTheme(t *testing.T) {
 		t.Error("a light background draws as a dark one")
 	}
 }
+
+// TestColorsConvertedOnceDrawTheSame: the palette converted once for the
+// renderer's profile and background draws the escape codes lipgloss draws
+// from the adaptive colour itself, in every profile.
+func TestColorsConvertedOnceDrawTheSame(t *testing.T) {
+	palette := []lipgloss.AdaptiveColor{colCommitted, colAborted, colOpen, colFenced, colInFlight,
+		colViolated, colOnAlarm, colChanged, colMuted, colAccent, {Light: "#000000", Dark: "#ffffff"}, {Light: "#800000", Dark: "#c0c0c0"}}
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI, termenv.ANSI256, termenv.TrueColor} {
+		for _, dark := range []bool{false, true} {
+			r := lipgloss.NewRenderer(nil)
+			r.SetColorProfile(p)
+			r.SetHasDarkBackground(dark)
+			th := New(Options{Renderer: r})
+			for _, c := range palette {
+				want := r.NewStyle().Foreground(c).Background(c).Render("x")
+				if got := r.NewStyle().Foreground(th.color(c)).Background(th.color(c)).Render("x"); got != want {
+					t.Errorf("profile %v dark %v %v: %q, lipgloss draws %q", p, dark, c, got, want)
+				}
+			}
+		}
+	}
+}

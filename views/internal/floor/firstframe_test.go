@@ -21,8 +21,9 @@ import (
 // ratios (eoslab-ratio: 1.2 means eoslab takes 20% longer than the bare
 // Bubble Tea program), and the median ratio of the CPU time (user and
 // system) each used up to its first frame, which a machine shared with
-// other work disturbs less than the wall time. The pseudo-terminal answers the background colour
-// and device attribute queries as a terminal does. From the module root:
+// other work disturbs less than the wall time, with the median CPU time
+// of each (floor-cpu-ms, eoslab-cpu-ms). The pseudo-terminal answers the
+// background colour and device attribute queries as a terminal does. From the module root:
 //
 //	go test ./views/internal/floor -run '^$' -bench FirstFrame -benchtime 15x
 //
@@ -38,7 +39,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		build(b, eoslab, "../../..")
 	}
 	state := b.TempDir() // the learner's progress: none, as on a first start
-	var tf, te, ratio, cpuRatio []float64
+	var tf, te, cf, ce, ratio, cpuRatio []float64
 	b.ResetTimer()
 	for i := range b.N {
 		var f, e start
@@ -48,6 +49,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 			e, f = firstFrame(b, eoslab, state, "Three guarantees"), firstFrame(b, floor, state, "Lesson 1")
 		}
 		tf, te = append(tf, ms(f.wall)), append(te, ms(e.wall))
+		cf, ce = append(cf, ms(f.cpu)), append(ce, ms(e.cpu))
 		ratio = append(ratio, float64(e.wall)/float64(f.wall))
 		cpuRatio = append(cpuRatio, float64(e.cpu)/float64(f.cpu))
 	}
@@ -58,6 +60,8 @@ func BenchmarkFirstFrame(b *testing.B) {
 	b.ReportMetric(slices.Min(ratio), "min-ratio")
 	b.ReportMetric(slices.Max(ratio), "max-ratio")
 	b.ReportMetric(viewtest.Median(cpuRatio), "cpu-ratio")
+	b.ReportMetric(viewtest.Median(cf), "floor-cpu-ms")
+	b.ReportMetric(viewtest.Median(ce), "eoslab-cpu-ms")
 	b.ReportMetric(0, "ns/op")
 }
 
