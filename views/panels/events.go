@@ -47,14 +47,7 @@ func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range
 		isNew := skipped+i >= firstNew
 		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
 	}
-	return nil, content.Lazy(len(lines), func(i int) string {
-		l := lines[i]
-		prefix := "    "
-		if l.first {
-			prefix = p.mark(l.isNew)
-		}
-		return prefix + p.Theme.Render(l.kind, l.text)
-	}), anchor
+	return nil, eventsBody(lines, p), anchor
 }
 
 // learnerEvents draws the events as sentences about Kafka: who did what,
@@ -100,14 +93,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 			anchor.From = max(anchor.From, 0)
 		}
 	}
-	return nil, content.Lazy(len(lines), func(i int) string {
-		l := lines[i]
-		prefix := "    "
-		if l.first {
-			prefix = p.mark(l.isNew)
-		}
-		return prefix + p.Theme.Render(l.kind, l.text)
-	}), anchor
+	return nil, eventsBody(lines, p), anchor
 }
 
 // seconds renders a span of logical milliseconds for a person: "30.0 s".
@@ -136,4 +122,17 @@ func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text strin
 		lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
 	}
 	return lines
+}
+
+// eventsBody draws the wrapped event lines on demand: a mark on each
+// event's first line (new events marked), an indent on the others.
+func eventsBody(lines []eventLine, p Painter) content.Content {
+	return content.Lazy(len(lines), func(i int) string {
+		l := lines[i]
+		prefix := "    "
+		if l.first {
+			prefix = p.mark(l.isNew)
+		}
+		return prefix + p.Theme.Render(l.kind, l.text)
+	})
 }
