@@ -36,7 +36,13 @@ func (c *Conn) holdCopy(dup []byte, id int32, h header, req kmsg.Request, answer
 		}
 		_, err := c.Conn.Write(dup)
 		c.wmu.Unlock()
-		if err != nil || !answered {
+		if err != nil {
+			return
+		}
+		if c.f.Observe != nil {
+			c.f.Observe(Exchange{Req: req, Copy: true, Unanswered: !answered})
+		}
+		if !answered {
 			return
 		}
 		c.readCopy(id)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -16,10 +17,16 @@ import (
 // answered with its own id.
 func TestLateCopy(t *testing.T) {
 	for _, key := range []kmsg.Key{kmsg.EndTxn, kmsg.AddOffsetsToTxn, kmsg.TxnOffsetCommit, kmsg.InitProducerID} {
-		var copies []Exchange
+		var copies, sent []Exchange
+		var mu sync.Mutex
 		f := &Faults{Observe: func(e Exchange) {
-			if e.Copy && e.Resp != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case e.Copy && e.Resp != nil:
 				copies = append(copies, e)
+			case e.Copy:
+				sent = append(sent, e)
 			}
 		}}
 		f.Add(Rule{Key: key, Dir: Request, Action: Duplicate, HoldCopy: true})
@@ -43,6 +50,12 @@ func TestLateCopy(t *testing.T) {
 		if len(h) != 1 || h[0].Key != key || h[0].Dir != Request || h[0].CorrID == 7 || !h[0].Copy {
 			t.Fatalf("%s: held %v, want the copy under an id of its own", key.Name(), h)
 		}
+		mu.Lock()
+		early := len(sent)
+		mu.Unlock()
+		if early != 0 {
+			t.Errorf("%s: the held copy was observed as sent before its release", key.Name())
+		}
 		if n := len(b.seen()); n != 1 || f.CopiesPending() != 1 {
 			t.Fatalf("%s: the broker saw %d frames, %d copies pending, before the copy's release", key.Name(), n, f.CopiesPending())
 		}
@@ -64,8 +77,11 @@ func TestLateCopy(t *testing.T) {
 		if !bytes.Equal(dup, first) {
 			t.Errorf("%s: the copy is not the request under another id", key.Name())
 		}
-		if len(copies) != 1 {
-			t.Errorf("%s: %d copy answers observed, want 1", key.Name(), len(copies))
+		mu.Lock()
+		nc, ns := len(copies), len(sent)
+		mu.Unlock()
+		if nc != 1 || ns != 1 {
+			t.Errorf("%s: copy observed sent %d times and answered %d times, want 1 and 1", key.Name(), ns, nc)
 		}
 		if _, err := c.Write(frameOf(withVersion(kmsg.NewPtrApiVersionsRequest(), 3), 8)); err != nil {
 			t.Fatal(err)
