@@ -16,11 +16,7 @@ import (
 // (CompleteCommit + abort, INVALID_TXN_STATE), and the facts after the
 // duplicate are the broker's.
 func TestVerifyLateCopy(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if tv, err := realkafka.TransactionVersion(ctx, admin(t)); err != nil {
-		t.Fatal(err)
-	} else if tv >= 2 {
+	if clusterTV(t) >= 2 {
 		t.Skip("under transaction.version 2 every transaction bumps the epoch (KIP-890), so a stale EndTxn is fenced instead")
 	}
 	scn := `topic t
@@ -50,4 +46,16 @@ expect partition t-0 marker 3 commit
 	if s.Count(verify.Agree) != 5 || len(s.Rows) != 5 {
 		t.Errorf("want 5 agree of 5:\n%s", out)
 	}
+}
+
+// clusterTV is the cluster's finalized transaction.version.
+func clusterTV(t *testing.T) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tv, err := realkafka.TransactionVersion(ctx, admin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tv
 }

@@ -32,13 +32,7 @@ func TestLateCopy(t *testing.T) {
 		f.Add(Rule{Key: key, Dir: Request, Action: Duplicate, HoldCopy: true})
 		b := newFakeBroker(t)
 		c := dial(t, f, b)
-		var target kmsg.Request
-		for _, s := range theRequests() {
-			if s.req.Key() == int16(key) && s.answered {
-				target = s.req
-				break
-			}
-		}
+		target := answeredRequest(key)
 		first := frameOf(target, 7)
 		if _, err := c.Write(first); err != nil {
 			t.Fatal(err)
