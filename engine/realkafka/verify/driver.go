@@ -73,6 +73,11 @@ type driver struct {
 	timing    map[string]bool           // clients whose request timeout the simulation has pending
 	cmds      []script.Command          // the file's lines; at is the one being played
 	at        int
+	// lateCopies are the duplicates' copies the wrapper holds, and
+	// lateDelay that the next delay line is played by the last one
+	// (latecopy.go).
+	lateCopies []lateCopy
+	lateDelay  bool
 	// ov is a delay rule's state until the next quiet point; overlap,
 	// that another worker's call was queued after it (overlap.go).
 	ov      overlapState
@@ -158,9 +163,10 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 				d.noteLine(c)
 			}
 			d.reconcile(c, r.World)
+			d.releaseLateCopies(r.World)
 			// A quiet point: a stepping line has moved everything. The
 			// calls queued since the last one run now.
-			if d.stopped == "" && c.Kind() == script.Step && !r.World.Busy() {
+			if d.stopped == "" && c.Kind() == script.Step && !d.busy(r.World) {
 				d.flush(r.World)
 			}
 			continue

@@ -221,16 +221,32 @@ func (d *driver) fault(c script.Command, t resolved) {
 		// simulation's does.
 		r.Action = wire.Drop
 	case engine.Duplicate:
-		if dir == wire.Response || key != kmsg.Produce {
-			// The simulation's network hands the client both answers and
-			// it takes the first; on TCP a client sees one answer per
-			// request, so the wrapper swallows the copy's. For Produce
-			// the first answer is the original's either way.
-			d.stop(c, "a duplicated "+t.kind+" hands the simulated client both answers; the wrapper can hand a real one only the original's", false)
+		switch {
+		case dir == wire.Response:
+			d.stop(c, "a duplicated "+t.kind+" hands the simulated client a second answer; a TCP client reads one answer per request", false)
+			return
+		case d.lateCopyNext(c):
+			r.HoldCopy = true
+			d.holdLateCopy(t, key) // latecopy.go
+		case key != kmsg.Produce:
+			// Both copies travel at once: the simulation's coordinator
+			// may answer the copy before the original's write is done,
+			// and its client takes whichever answer comes first. A
+			// broker answers a connection's requests one at a time, in
+			// order (SocketServer's Processor keeps a channel muted,
+			// KafkaChannel.ChannelMuteState, until its response is sent),
+			// so a real client gets the original's. For Produce the first
+			// answer is the original's either way.
+			d.stop(c, "a duplicated "+t.kind+" with both copies at once: the simulated client may take the copy's answer; a real one gets the original's (a broker answers a connection's requests in order)", false)
 			return
 		}
 		r.Action = wire.Duplicate
 	case engine.Delay:
+		if d.lateDelay {
+			// The copy held by the line before stands for this delay.
+			d.lateDelay = false
+			return
+		}
 		if a.Ms > 10000 {
 			d.stop(c, fmt.Sprintf("delay %d: the driver waits real time only up to 10 s", a.Ms), false)
 			return

@@ -263,13 +263,13 @@ func (d *driver) awaitHeld(plan map[holdKey]int) string {
 // delivered goes on, what it newly has in flight is held; when it is
 // quiet, every hold goes.
 func (d *driver) reconcile(c script.Command, w *engine.World) {
-	if !w.Busy() {
+	if !d.busy(w) {
 		d.early = nil
 	}
 	if !d.holding {
 		return
 	}
-	if d.stopped != "" || !w.Busy() {
+	if d.stopped != "" || !d.busy(w) {
 		d.releaseHolds()
 		return
 	}

@@ -104,7 +104,7 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 		row.StopLine = d.stopAt
 		return
 	}
-	if w.Busy() {
+	if d.busy(w) {
 		if why := d.holdAt(c, w); why != "" { // inflight.go
 			row.Verdict, row.Why = NotPlayed, why
 			return

@@ -51,7 +51,7 @@ func (d *driver) unplayable(row *Row, w *engine.World) bool {
 		row.Why = fmt.Sprintf("line %d: %s", d.stopAt, d.stopped)
 		return true
 	}
-	if w.Busy() {
+	if d.busy(w) {
 		row.Verdict, row.Why = NotPlayed, "the simulation has messages in flight here; the broker run completes each call at once"
 		return true
 	}

@@ -14,6 +14,9 @@ type Held struct {
 	Key    kmsg.Key
 	Dir    Direction
 	CorrID int32
+	// Copy: a duplicate's copy held back (latecopy.go), not a message
+	// the client wrote.
+	Copy bool
 }
 
 type held struct {
@@ -24,7 +27,7 @@ type held struct {
 // hold blocks the message until it is released; it reports whether the
 // message is lost.
 func (f *Faults) hold(dir Direction, key kmsg.Key, corr int32) bool {
-	h := &held{Held{key, dir, corr}, make(chan bool, 1)}
+	h := &held{Held{Key: key, Dir: dir, CorrID: corr}, make(chan bool, 1)}
 	f.mu.Lock()
 	f.holds = append(f.holds, h)
 	f.mu.Unlock()

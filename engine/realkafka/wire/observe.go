@@ -32,7 +32,8 @@ func (f *Faults) observeRequest(req kmsg.Request, rule *Rule, answered bool) {
 		return
 	}
 	f.Observe(Exchange{Req: req, Dropped: rule != nil && rule.Action == Drop, Unanswered: !answered})
-	if rule != nil && rule.Action == Duplicate {
+	if rule != nil && rule.Action == Duplicate && !rule.HoldCopy {
+		// A held copy is seen when it is let go (latecopy.go).
 		f.Observe(Exchange{Req: req, Copy: true, Unanswered: !answered})
 	}
 }

@@ -94,6 +94,9 @@ type Rule struct {
 	// Match, when set, must also hold: it sees the parsed request (for a
 	// response, the request it answers).
 	Match func(kmsg.Request) bool
+	// HoldCopy, for Duplicate: the copy is held until released
+	// (latecopy.go), the network's late copy.
+	HoldCopy bool
 
 	seen, done int
 }
@@ -120,6 +123,7 @@ type Faults struct {
 	sent   map[kmsg.Key]int
 	log    []Sent // every request written, for Requests
 	holds  []*held
+	copies int // held copies not yet answered (latecopy.go)
 	// Sleep waits for a Delay (time.Sleep when nil); tests set it so that
 	// no test depends on a wall-clock deadline.
 	Sleep func(time.Duration)
@@ -276,7 +280,8 @@ type Conn struct {
 	qmu     sync.Mutex
 	pending []inflight // requests awaiting a response, in order
 
-	rbuf   []byte // response bytes ready for the client
+	rmu    sync.Mutex // one reader of the broker's responses at a time
+	rbuf   []byte     // response bytes ready for the client
 	broken bool
 }
 
@@ -425,9 +430,11 @@ func (c *Conn) request(frame []byte) error {
 		return err
 	}
 	if rule != nil && rule.Action == Duplicate {
-		dup := append([]byte(nil), frame...)
-		id := c.f.fabricate()
-		binary.BigEndian.PutUint32(dup[4+4:], uint32(id))
+		dup, id := c.f.fabricateCopy(frame)
+		if rule.HoldCopy {
+			c.holdCopy(dup, id, h, req, answered)
+			return nil
+		}
 		if answered {
 			c.enqueue(inflight{corr: id, key: h.key, version: h.version, req: req, swallow: true})
 		}
@@ -447,6 +454,8 @@ func (c *Conn) enqueue(q inflight) {
 // Read hands the client response bytes, reading and judging one whole
 // response frame from the broker whenever it has none ready.
 func (c *Conn) Read(p []byte) (int, error) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
 	for len(c.rbuf) == 0 {
 		if c.broken {
 			return 0, ErrDropped

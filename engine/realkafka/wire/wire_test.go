@@ -228,6 +228,17 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// answeredRequest is the first of theRequests with key that gets an
+// answer.
+func answeredRequest(key kmsg.Key) kmsg.Request {
+	for _, s := range theRequests() {
+		if s.req.Key() == int16(key) && s.answered {
+			return s.req
+		}
+	}
+	return nil
+}
+
 // TestDuplicate: the broker gets the request twice, the copy with another
 // correlation id; the client gets one response, with its own id, and the
 // next request's response still matches.
@@ -237,13 +248,7 @@ func TestDuplicate(t *testing.T) {
 		f.Add(Rule{Key: key, Dir: Request, Action: Duplicate})
 		b := newFakeBroker(t)
 		c := dial(t, f, b)
-		var target kmsg.Request
-		for _, s := range theRequests() {
-			if s.req.Key() == int16(key) && s.answered {
-				target = s.req
-				break
-			}
-		}
+		target := answeredRequest(key)
 		first := frameOf(target, 41)
 		next := frameOf(withVersion(kmsg.NewPtrApiVersionsRequest(), 3), 42)
 		if _, err := c.Write(append(append([]byte(nil), first...), next...)); err != nil {

@@ -1,0 +1,135 @@
+package verify
+
+import (
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka/wire"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// A late copy: `duplicate X` followed at once by `delay X N` is the
+// network delivering a request twice and holding one copy up. The broker
+// run sends the request once and has the wrapper hold its copy (package
+// wire, Rule.HoldCopy); when the simulation has delivered both, the copy
+// is let go to the broker, which acts on it, and its answer is read and
+// recorded in the observation log but not handed to the client: a TCP
+// client reads one answer per request. The facts after it (the logs, the
+// markers, the transaction's state, the offsets) are then the broker's.
+
+// lateCopy is one held copy: whose connection, which request, and the
+// simulation's messages (the original and its copy) that must have left
+// its network before the copy goes.
+type lateCopy struct {
+	client string
+	key    kmsg.Key
+	sim    map[int64]bool
+}
+
+// lateCopyNext reports whether the line after c delays the message c
+// duplicates, so that the copy is held rather than sent at once.
+func (d *driver) lateCopyNext(c script.Command) bool {
+	dup, ok := c.Action.(engine.Duplicate)
+	if !ok || d.at+1 >= len(d.cmds) {
+		return false
+	}
+	del, ok := d.cmds[d.at+1].Action.(engine.Delay)
+	return ok && del.Msg == dup.Msg
+}
+
+// holdLateCopy notes the copy the wrapper will hold for t's message and
+// that the next line's delay is played by it.
+func (d *driver) holdLateCopy(t resolved, key kmsg.Key) {
+	sim := map[int64]bool{}
+	if t.world != nil {
+		for _, m := range t.world.InFlight() {
+			client := m.From
+			if m.Kind.IsResponse() {
+				client = m.To
+			}
+			if m.Kind.String() == t.kind && client == t.client {
+				sim[int64(m.ID)] = true
+			}
+		}
+	}
+	d.lateCopies = append(d.lateCopies, lateCopy{client: t.client, key: key, sim: sim})
+	d.lateDelay = true
+}
+
+// releaseLateCopies lets go each held copy whose simulation messages have
+// all been delivered, and waits (bounded) for the broker's answers to
+// them, so that the facts read next are after the copy. A file that
+// stopped playing loses its copies.
+func (d *driver) releaseLateCopies(w *engine.World) {
+	if len(d.lateCopies) == 0 {
+		return
+	}
+	inFlight := map[int64]bool{}
+	for _, m := range w.InFlight() {
+		inFlight[int64(m.ID)] = true
+	}
+	var keep []lateCopy
+	var waits []*wire.Faults
+	for _, lc := range d.lateCopies {
+		gone := true
+		for id := range lc.sim {
+			if inFlight[id] {
+				gone = false
+			}
+		}
+		wk := d.workerOf(lc.client)
+		if wk == nil {
+			continue
+		}
+		f := wk.faults()
+		if !gone && d.stopped == "" {
+			keep = append(keep, lc)
+			continue
+		}
+		for _, h := range f.Held() {
+			if h.Copy && h.Key == lc.key {
+				f.ReleaseCorr(h.Dir, h.CorrID, d.stopped != "")
+				break
+			}
+		}
+		waits = append(waits, f)
+	}
+	d.lateCopies = keep
+	end := time.Now().Add(10 * time.Second)
+	for _, f := range waits {
+		for f.CopiesPending() > 0 && time.Now().Before(end) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// busy is the simulation's World.Busy, except that a late copy the
+// wrapper holds does not count: with nothing else in flight the broker
+// run is at the simulation's point, its calls all done.
+func (d *driver) busy(w *engine.World) bool {
+	if !w.Busy() {
+		return false
+	}
+	if len(d.lateCopies) == 0 {
+		return true
+	}
+	copies := map[int64]bool{}
+	for _, lc := range d.lateCopies {
+		for id := range lc.sim {
+			copies[id] = true
+		}
+	}
+	for _, m := range w.InFlight() {
+		if !copies[int64(m.ID)] {
+			return true
+		}
+	}
+	for _, t := range w.PendingTimers() {
+		if t.Kind != engine.TimerAbortCheck && t.Kind != engine.TimerExpiryCheck {
+			return true
+		}
+	}
+	return false
+}
