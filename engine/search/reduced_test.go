@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/eoslab/eoslab/engine/search"
-	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // The search's economies (a pooled world per depth, the bound's worlds
@@ -18,12 +18,12 @@ func TestFindFindsWhatTheReferenceFinds(t *testing.T) {
 	found := 0
 	for _, p := range adapt.SandboxPresets() {
 		for _, kafka := range []int{3, 4} {
-			for g := views.SafeguardID(0); g <= views.NumGuards; g++ {
+			for g := model.SafeguardID(0); g <= model.NumGuards; g++ {
 				x, err := adapt.OpenSandboxKafka(p.Name, kafka)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g < views.NumGuards {
+				if g < model.NumGuards {
 					if _, err := x.Toggle(g); err != nil {
 						continue // not a switch of this preset
 					}

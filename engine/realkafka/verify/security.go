@@ -36,12 +36,3 @@ func (d *driver) sasl() []kgo.Opt {
 func (d *driver) dial() func(ctx context.Context, network, host string) (net.Conn, error) {
 	return conn.DialWith(d.rawTLS())
 }
-
-// direct are the security options of a client with no fault wrapper.
-func (d *driver) direct() []kgo.Opt {
-	opts := d.sasl()
-	if t := d.rawTLS(); t != nil {
-		opts = append(opts, kgo.DialTLSConfig(t.Clone()))
-	}
-	return opts
-}
