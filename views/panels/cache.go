@@ -30,6 +30,35 @@ type Cache struct {
 	// wraps remembers wrapped texts across frames: consecutive frames
 	// share most of their event lines and __transaction_state records.
 	wraps wrapMemo
+	// events remembers each learner's event line wrapped, keyed by the
+	// event's parts (eventWrap).
+	events map[eventKey][]string
+}
+
+// eventKey is what a learner's event line is made of: the event's parts,
+// the glyph a violation is drawn with, and the width it is wrapped to.
+type eventKey struct {
+	actor, text, why, glyph string
+	violation               bool
+	w                       int
+}
+
+// eventWrap is learnerText(e) wrapped to w cells, remembered. The lines
+// are shared: do not change them.
+func (c *Cache) eventWrap(th *theme.Theme, e *model.LogEvent, w int) []string {
+	k := eventKey{actor: e.Actor, text: e.Text, why: e.Why, violation: e.Violation, w: w}
+	if e.Violation {
+		k.glyph = th.Glyph(theme.Violated)
+	}
+	if l, ok := c.events[k]; ok {
+		return l
+	}
+	if c.events == nil || len(c.events) >= maxWrapMemo {
+		c.events = make(map[eventKey][]string, 256)
+	}
+	l := cells.Wrap(learnerText(th, e), w)
+	c.events[k] = l
+	return l
 }
 
 // wrapMemo maps a text and a width to its wrapped lines.

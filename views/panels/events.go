@@ -70,7 +70,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 	th := p.Theme
 	evs := f.Events
 	firstNew := len(evs) - max(0, min(f.NewEvents, len(evs)))
-	var lines []eventLine
+	lines := make([]eventLine, 0, 2*len(evs))
 	anchor := content.NoRange
 	ww := max(p.Width-4, 8)
 	var last int64 = -1
@@ -84,11 +84,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
 		}
 		last = e.Time
-		text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
-		if why := e.Why; why != "" && !e.Violation {
-			text += " (" + why + ")"
-		}
-		lines = appendEvent(lines, &anchor, p, text, e.Violation, isNew, ww)
+		lines = appendWrapped(lines, &anchor, p.learnerWrap(e, ww), e.Violation, isNew)
 	}
 	if len(lines) == 0 {
 		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
@@ -119,14 +115,43 @@ func seconds(ms int64) string {
 // glyph, an event of an earlier step muted, and the lines of the step's
 // new events kept in anchor, so the pane can scroll them into view.
 func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text string, violation, isNew bool, ww int) []eventLine {
+	if violation {
+		text = p.Theme.Glyph(theme.Violated) + " " + text
+	}
+	return appendWrapped(lines, anchor, p.Wrap(text, ww), violation, isNew)
+}
+
+// learnerText is the learner's line for event e, before it is wrapped.
+func learnerText(th *theme.Theme, e *model.LogEvent) string {
+	text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
+	if why := e.Why; why != "" && !e.Violation {
+		text += " (" + why + ")"
+	}
+	if e.Violation {
+		text = th.Glyph(theme.Violated) + " " + text
+	}
+	return text
+}
+
+// learnerWrap is learnerText(e) wrapped to ww cells. Neighbouring frames
+// share most of their events, so the lines are kept (Cache.eventWrap),
+// keyed by the event's parts: the text is not even put together again.
+func (p Painter) learnerWrap(e *model.LogEvent, ww int) []string {
+	if p.Cache == nil {
+		return cells.Wrap(learnerText(p.Theme, e), ww)
+	}
+	return p.Cache.eventWrap(p.Theme, e, ww)
+}
+
+// appendWrapped adds one event's wrapped lines (see appendEvent).
+func appendWrapped(lines []eventLine, anchor *content.Range, wrapped []string, violation, isNew bool) []eventLine {
 	k := theme.Plain
 	if violation {
 		k = theme.Violated
-		text = p.Theme.Glyph(theme.Violated) + " " + text
 	} else if !isNew {
 		k = theme.Muted
 	}
-	for j, l := range p.Wrap(text, ww) {
+	for j, l := range wrapped {
 		if isNew {
 			if anchor.From < 0 {
 				anchor.From = len(lines)

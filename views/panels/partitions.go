@@ -33,28 +33,60 @@ type pitem struct {
 	lso, hw bool  // piBoundary: which marks fall here
 }
 
-// partLog is one partition's items and column widths.
+// partLog is one partition's items and column widths. A log has a row
+// per batch, hundreds of them, and a frame shows a screenful: the rows'
+// items are not kept but worked out from their index (item), with the few
+// other items around them held in pre, bounds and post.
 type partLog struct {
 	p                             Painter
 	pv                            *model.PartitionView
-	items                         []pitem
+	pre                           []pitem      // the title, the column heads, "(empty log)"
+	bounds                        []pbound     // the boundary lines among the rows, in order
+	post                          []pitem      // the producer-state cache
 	groups                        []cacheGroup // the producers' entries, in order
 	offW, pidW, seqW, valW, statW int
 	showPID, showSeq              bool
 }
 
-func (l *partLog) Len() int { return len(l.items) }
+// pbound is a boundary line drawn just above row before (after the last
+// row when before is len(Rows)).
+type pbound struct {
+	before int
+	it     pitem
+}
+
+func (l *partLog) Len() int { return len(l.pre) + len(l.pv.Rows) + len(l.bounds) + len(l.post) }
+
+// item is the item on line i.
+func (l *partLog) item(i int) pitem {
+	if i < len(l.pre) {
+		return l.pre[i]
+	}
+	i -= len(l.pre)
+	if mid := len(l.pv.Rows) + len(l.bounds); i >= mid {
+		return l.post[i-mid]
+	}
+	for k, b := range l.bounds {
+		switch at := b.before + k; {
+		case i == at:
+			return b.it
+		case i < at:
+			return pitem{kind: piRow, row: i - k}
+		}
+	}
+	return pitem{kind: piRow, row: i - len(l.bounds)}
+}
 
 func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 	l := &partLog{p: p, pv: pv}
-	l.items = append(l.items, pitem{kind: piTitle}, pitem{kind: piHeads})
+	l.pre = append(l.pre, pitem{kind: piTitle}, pitem{kind: piHeads})
 	if len(pv.Rows) == 0 {
-		l.items = append(l.items, pitem{kind: piEmpty})
+		l.pre = append(l.pre, pitem{kind: piEmpty})
 	}
 	// Boundaries: a line before the first batch that reaches the offset, so
 	// "LSO 4" sits between the batch ending at 3 and the one starting at 4.
 	lsoDone, hwDone := false, false
-	boundary := func(lastOfNext int64, end bool) {
+	boundary := func(before int, lastOfNext int64, end bool) {
 		lso := !lsoDone && (end || lastOfNext >= pv.LSO)
 		hw := !hwDone && (end || lastOfNext >= pv.HW)
 		if lso || hw {
@@ -62,7 +94,7 @@ func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 			if !lso {
 				at = pv.HW
 			}
-			l.items = append(l.items, pitem{kind: piBoundary, at: at, lso: lso, hw: hw})
+			l.bounds = append(l.bounds, pbound{before: before, it: pitem{kind: piBoundary, at: at, lso: lso, hw: hw}})
 			lsoDone = lsoDone || lso
 			hwDone = hwDone || hw
 		}
@@ -72,18 +104,20 @@ func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 	l.seqW = 3
 	for i := range pv.Rows {
 		r := &pv.Rows[i]
-		boundary(r.Last, false)
-		l.items = append(l.items, pitem{kind: piRow, row: i})
+		if !lsoDone || !hwDone {
+			boundary(i, r.Last, false)
+		}
 		maxPID, maxEpoch = max(maxPID, r.PID), max(maxEpoch, r.Epoch)
 		maxOff = max(maxOff, r.Last, r.First)
 		l.seqW = max(l.seqW, len(r.Seqs))
 	}
-	boundary(0, true)
+	boundary(len(pv.Rows), 0, true)
 
 	l.groups = groupCached(pv.Entries, pv.Cached)
-	l.items = append(l.items, pitem{kind: piCachedTitle})
+	l.post = make([]pitem, 0, 1+len(l.groups))
+	l.post = append(l.post, pitem{kind: piCachedTitle})
 	for i := range l.groups {
-		l.items = append(l.items, pitem{kind: piCached, row: i})
+		l.post = append(l.post, pitem{kind: piCached, row: i})
 	}
 
 	// Column widths: fixed columns first, the values get what is left, and
@@ -157,7 +191,7 @@ func (l *partLog) StickyAt(i int) (string, bool) {
 // cache, which a step that appends usually changes too. Revealing them
 // together shows a retry's batch and the entry that recognises it.
 func (l *partLog) changed(i int) bool {
-	switch it := l.items[i]; it.kind {
+	switch it := l.item(i); it.kind {
 	case piRow:
 		return l.pv.Rows[it.row].Changed
 	case piCachedTitle, piCached:
@@ -168,7 +202,7 @@ func (l *partLog) changed(i int) bool {
 
 func (l *partLog) Line(i int) string {
 	p, pv, th := l.p, l.pv, l.p.Theme
-	it := l.items[i]
+	it := l.item(i)
 	switch it.kind {
 	case piTitle:
 		s := p.mark(pv.Changed) + p.Bold(cells.Clean(pv.Name))
