@@ -33,6 +33,22 @@ type Cache struct {
 	// events remembers each learner's event line wrapped, keyed by the
 	// event's parts (eventWrap).
 	events map[eventKey][]string
+	// timeline remembers the Timeline's lines (timelineLine).
+	timeline map[tlLineKey]string
+}
+
+// timelineLine is the Timeline's line for k, drawn by draw once and
+// remembered.
+func (c *Cache) timelineLine(k *tlLineKey, draw func(*tlLineKey) string) string {
+	if l, ok := c.timeline[*k]; ok {
+		return l
+	}
+	if c.timeline == nil || len(c.timeline) >= maxWrapMemo {
+		c.timeline = make(map[tlLineKey]string, 256)
+	}
+	l := draw(k)
+	c.timeline[*k] = l
+	return l
 }
 
 // eventKey is what a learner's event line is made of: the event's parts,
