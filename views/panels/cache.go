@@ -30,9 +30,8 @@ type Cache struct {
 	// wraps remembers wrapped texts across frames: consecutive frames
 	// share most of their event lines and __transaction_state records.
 	wraps wrapMemo
-	// events remembers each learner's event line wrapped, keyed by the
-	// event's parts (eventWrap).
-	events map[eventKey][]string
+	// events remembers each learner's event line wrapped (eventWrap).
+	events map[*model.LogEvent]eventWrapped
 	// timeline remembers the Timeline's lines (timelineLine).
 	timeline map[tlLineKey]string
 }
@@ -51,29 +50,36 @@ func (c *Cache) timelineLine(k *tlLineKey, draw func(*tlLineKey) string) string 
 	return l
 }
 
-// eventKey is what a learner's event line is made of: the event's parts,
-// the glyph a violation is drawn with, and the width it is wrapped to.
-type eventKey struct {
-	actor, text, why, glyph string
-	violation               bool
-	w                       int
+// eventWrapped is a learner's event line wrapped, and what it was made
+// from: the event, the glyph a violation is drawn with, and the width.
+type eventWrapped struct {
+	ev    model.LogEvent
+	glyph string
+	w     int
+	lines []string
 }
 
 // eventWrap is learnerText(e) wrapped to w cells, remembered. The lines
 // are shared: do not change them.
+//
+// The frames of a lesson carry their events in arrays shared from frame to
+// frame (a window on the session's trail), so an event is found by its
+// address, without hashing its text; what is kept with it is compared
+// too (strings that share their bytes compare at once), so an address
+// reused for another event makes its lines afresh.
 func (c *Cache) eventWrap(th *theme.Theme, e *model.LogEvent, w int) []string {
-	k := eventKey{actor: e.Actor, text: e.Text, why: e.Why, violation: e.Violation, w: w}
+	glyph := ""
 	if e.Violation {
-		k.glyph = th.Glyph(theme.Violated)
+		glyph = th.Glyph(theme.Violated)
 	}
-	if l, ok := c.events[k]; ok {
-		return l
+	if x, ok := c.events[e]; ok && x.w == w && x.glyph == glyph && x.ev == *e {
+		return x.lines
 	}
 	if c.events == nil || len(c.events) >= maxWrapMemo {
-		c.events = make(map[eventKey][]string, 256)
+		c.events = make(map[*model.LogEvent]eventWrapped, 256)
 	}
 	l := cells.Wrap(learnerText(th, e), w)
-	c.events[k] = l
+	c.events[e] = eventWrapped{ev: *e, glyph: glyph, w: w, lines: l}
 	return l
 }
 

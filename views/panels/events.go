@@ -70,7 +70,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 	th := p.Theme
 	evs := f.Events
 	firstNew := len(evs) - max(0, min(f.NewEvents, len(evs)))
-	lines := make([]eventLine, 0, 2*len(evs))
+	lines := make([]eventLine, 0, 3*len(evs))
 	anchor := content.NoRange
 	ww := max(p.Width-4, 8)
 	var last int64 = -1
