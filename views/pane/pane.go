@@ -345,13 +345,13 @@ func (p Model) render() []string {
 
 	rows := p.h - 2
 	for i := 0; i < rows && i < len(p.header); i++ {
-		out = append(out, boxLine(v, p.header[i], inner, ell))
+		out = append(out, p.drawn.boxLine(v, p.header[i], inner, ell))
 	}
 	bh := p.bodyHeight()
 	n := p.body.Len()
 	rowsLeft := bh
 	if h, ok := p.sticky(p.off); ok {
-		out = append(out, boxLine(v, h, inner, ell))
+		out = append(out, p.drawn.boxLine(v, h, inner, ell))
 		rowsLeft--
 	}
 	for i := 0; i < rowsLeft; i++ {
@@ -359,7 +359,7 @@ func (p Model) render() []string {
 		if j := p.off + i; j < n {
 			s = p.body.Line(j)
 		}
-		out = append(out, boxLine(v, s, inner, ell))
+		out = append(out, p.drawn.boxLine(v, s, inner, ell))
 	}
 
 	// Bottom border with the scroll position.
