@@ -200,6 +200,41 @@ func (l *partLog) changed(i int) bool {
 	return false
 }
 
+// changedRange is the lines from the first to the last that changed
+// says the step changed, found from the rows, without going through the
+// lines one by one.
+func (l *partLog) changedRange() content.Range {
+	r := content.NoRange
+	rows := l.pv.Rows
+	for i := range rows {
+		if rows[i].Changed {
+			if r.From < 0 {
+				r.From = l.lineOfRow(i)
+			}
+			r.To = l.lineOfRow(i)
+		}
+	}
+	if l.pv.Changed && len(l.groups) > 0 {
+		first := len(l.pre) + len(rows) + len(l.bounds)
+		if r.From < 0 {
+			r.From = first
+		}
+		r.To = l.Len() - 1
+	}
+	return r
+}
+
+// lineOfRow is the line row i is drawn on.
+func (l *partLog) lineOfRow(i int) int {
+	n := len(l.pre) + i
+	for _, b := range l.bounds {
+		if b.before <= i {
+			n++
+		}
+	}
+	return n
+}
+
 func (l *partLog) Line(i int) string {
 	p, pv, th := l.p, l.pv, l.p.Theme
 	it := l.item(i)
@@ -337,7 +372,7 @@ func Partitions(f *model.Frame, p Painter) ([]string, content.Content, content.R
 	for c, parts := range cols {
 		st := stack(parts)
 		stacks[c] = st
-		a := anchorOf(st.Len(), st.changed)
+		a := st.changedRange()
 		if a.From >= 0 && (anchor.From < 0 || a.From < anchor.From) {
 			anchor.From = a.From
 		}
@@ -395,10 +430,21 @@ func (s *stacked) StickyAt(i int) (string, bool) {
 	return "", false
 }
 
-func (s *stacked) changed(i int) bool {
-	c, j := s.locate(i)
-	if l, ok := c.(*partLog); ok {
-		return l.changed(j)
+// changedRange is the lines of the partition logs that the last step
+// changed (partLog.changedRange), from the first to the last.
+func (s *stacked) changedRange() content.Range {
+	r := content.NoRange
+	for k, c := range s.parts {
+		l, ok := c.(*partLog)
+		if !ok {
+			continue
+		}
+		if a := l.changedRange(); a.From >= 0 {
+			if r.From < 0 {
+				r.From = s.start[k] + a.From
+			}
+			r.To = s.start[k] + a.To
+		}
 	}
-	return false
+	return r
 }
