@@ -46,6 +46,7 @@ type partLog struct {
 	groups                        []cacheGroup // the producers' entries, in order
 	offW, pidW, seqW, valW, statW int
 	showPID, showSeq              bool
+	title                         string // Line(0), once StickyAt has made it
 }
 
 // pbound is a boundary line drawn just above row before (after the last
@@ -183,7 +184,11 @@ func (l *partLog) StickyAt(i int) (string, bool) {
 	if i <= 0 {
 		return "", false
 	}
-	return l.Line(0), true
+	// The pane asks whenever it sizes, scrolls or draws.
+	if l.title == "" {
+		l.title = l.Line(0)
+	}
+	return l.title, true
 }
 
 // changed reports whether item i is what the last step changed: a new or
