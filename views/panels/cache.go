@@ -1,6 +1,8 @@
 package panels
 
 import (
+	"slices"
+
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
@@ -34,6 +36,30 @@ type Cache struct {
 	events map[*model.LogEvent]eventWrapped
 	// timeline remembers the Timeline's lines (timelineLine).
 	timeline map[tlLineKey]string
+	// rows remembers the partition logs' row lines (logRowLine).
+	rows map[rowKey]rowLine
+}
+
+// rowLine is a row's line and the values it was drawn with.
+type rowLine struct {
+	vals []string
+	line string
+}
+
+// logRowLine is the row line for k, whose values are vals, drawn by draw
+// once and remembered. The values are compared too (strings that share
+// their bytes compare at once), so an array reused for other values is
+// drawn afresh.
+func (c *Cache) logRowLine(k *rowKey, vals []string, draw func() string) string {
+	if l, ok := c.rows[*k]; ok && slices.Equal(l.vals, vals) {
+		return l.line
+	}
+	if c.rows == nil || len(c.rows) >= maxWrapMemo {
+		c.rows = make(map[rowKey]rowLine, 256)
+	}
+	l := draw()
+	c.rows[*k] = rowLine{vals: slices.Clone(vals), line: l}
+	return l
 }
 
 // timelineLine is the Timeline's line for k, drawn by draw once and

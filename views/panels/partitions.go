@@ -304,7 +304,36 @@ func (l *partLog) cells(off, pid, seq, val, status string) string {
 	return b.String()
 }
 
+// rowKey is what a row's line is drawn from: the row, by value and its
+// values by identity (a session keeps a batch's values in one array from
+// frame to frame), and the table's geometry. Neighbouring frames show
+// mostly the same rows, so the lines are kept across frames
+// (Cache.logRowLine).
+type rowKey struct {
+	first, last                   int64
+	pid                           int64
+	epoch                         int16
+	kind                          model.RowKind
+	status                        model.RowStatus
+	changed, showPID, showSeq     bool
+	seqs                          string
+	vals                          *string
+	nvals                         int
+	offW, pidW, seqW, valW, statW int
+	th                            *theme.Theme
+}
+
 func (l *partLog) rowLine(r *model.LogRow) string {
+	if l.p.Cache == nil || len(r.Values) == 0 {
+		return l.drawRow(r)
+	}
+	k := rowKey{first: r.First, last: r.Last, pid: r.PID, epoch: r.Epoch, kind: r.Kind, status: r.Status,
+		changed: r.Changed, showPID: l.showPID, showSeq: l.showSeq, seqs: r.Seqs, vals: &r.Values[0], nvals: len(r.Values),
+		offW: l.offW, pidW: l.pidW, seqW: l.seqW, valW: l.valW, statW: l.statW, th: l.p.Theme}
+	return l.p.Cache.logRowLine(&k, r.Values, func() string { return l.drawRow(r) })
+}
+
+func (l *partLog) drawRow(r *model.LogRow) string {
 	p, th := l.p, l.p.Theme
 	k := statusKind(r.Status)
 	var val string
