@@ -1,6 +1,7 @@
 package panels
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/eoslab/eoslab/views/content"
@@ -70,7 +71,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 	th := p.Theme
 	evs := f.Events
 	firstNew := len(evs) - max(0, min(f.NewEvents, len(evs)))
-	lines := make([]eventLine, 0, 3*len(evs))
+	l := &eventLog{p: p, ents: make([]eventEntry, 0, len(evs))}
 	anchor := content.NoRange
 	ww := max(p.Width-4, 8)
 	var last int64 = -1
@@ -81,29 +82,77 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 		}
 		isNew := i >= firstNew
 		if last >= 0 && e.Time-last >= 1000 {
-			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
+			l.add(eventEntry{lines: []string{"  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later"}, kind: theme.Muted, isNew: isNew}, nil)
 		}
 		last = e.Time
-		lines = appendWrapped(lines, &anchor, p.learnerWrap(e, ww), e.Violation, isNew)
+		k := theme.Plain
+		if e.Violation {
+			k = theme.Violated
+		} else if !isNew {
+			k = theme.Muted
+		}
+		var a *content.Range
+		if isNew {
+			a = &anchor
+		}
+		l.add(eventEntry{lines: p.learnerWrap(e, ww), kind: k, isNew: isNew, marks: true}, a)
 	}
-	if len(lines) == 0 {
+	if l.n == 0 {
 		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
 	}
-	if len(lines) > maxEventLines {
-		anchor.From, anchor.To = anchor.From-(len(lines)-maxEventLines), anchor.To-(len(lines)-maxEventLines)
-		lines = lines[len(lines)-maxEventLines:]
+	if l.n > maxEventLines {
+		l.drop = l.n - maxEventLines
+		anchor.From, anchor.To = anchor.From-l.drop, anchor.To-l.drop
 		if anchor.To >= 0 {
 			anchor.From = max(anchor.From, 0)
 		}
 	}
-	return nil, content.Lazy(len(lines), func(i int) string {
-		l := lines[i]
-		prefix := "    "
-		if l.first {
-			prefix = p.mark(l.isNew)
+	return nil, l, anchor
+}
+
+// eventLog is the learner's event log as Content: each event's wrapped
+// lines, which are shared with the frames before (Cache.eventWrap), and
+// the line each starts on, so that only the lines on screen are put
+// together. Its first drop lines are left out, as maxEventLines says.
+type eventLog struct {
+	p       Painter
+	ents    []eventEntry
+	n, drop int
+}
+
+// eventEntry is one event's lines, or a pause's.
+type eventEntry struct {
+	lines []string
+	start int // the index of its first line
+	kind  theme.Kind
+	isNew bool
+	marks bool // the first line carries the marks, as an event's does
+}
+
+// add appends e; its lines are kept in anchor when that is not nil.
+func (l *eventLog) add(e eventEntry, anchor *content.Range) {
+	e.start = l.n
+	l.n += len(e.lines)
+	l.ents = append(l.ents, e)
+	if anchor != nil && len(e.lines) > 0 {
+		if anchor.From < 0 {
+			anchor.From = e.start
 		}
-		return prefix + p.Theme.Render(l.kind, l.text)
-	}), anchor
+		anchor.To = l.n - 1
+	}
+}
+
+func (l *eventLog) Len() int { return l.n - l.drop }
+
+func (l *eventLog) Line(i int) string {
+	j := i + l.drop
+	k := sort.Search(len(l.ents), func(k int) bool { return l.ents[k].start > j }) - 1
+	e := &l.ents[k]
+	prefix := "    "
+	if e.marks && j == e.start {
+		prefix = l.p.mark(e.isNew)
+	}
+	return prefix + l.p.Theme.Render(e.kind, e.lines[j-e.start])
 }
 
 // seconds renders a span of logical milliseconds for a person: "30.0 s".
