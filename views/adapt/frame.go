@@ -416,8 +416,13 @@ func consumerViews(w *engine.World, ch *changes) []model.ConsumerView {
 			Changed: ch.client(c.Name)}
 		seen := ch.received(c)
 		from := max(0, len(c.Received)-maxRecords)
+		if n := len(c.Received) - from; n > 0 {
+			v.Records = make([]model.ConsumedRecord, 0, n)
+		}
+		// A consumer reads a few partitions: each one's name is made once.
+		var names tpNames
 		for j, r := range c.Received[from:] {
-			v.Records = append(v.Records, model.ConsumedRecord{Partition: r.TP.String(), Offset: r.Offset, Value: r.Value,
+			v.Records = append(v.Records, model.ConsumedRecord{Partition: names.of(r.TP), Offset: r.Offset, Value: r.Value,
 				Changed: from+j >= seen})
 		}
 		for _, p := range c.Positions {
@@ -426,6 +431,26 @@ func consumerViews(w *engine.World, ch *changes) []model.ConsumerView {
 		out[i] = v
 	}
 	return out
+}
+
+// tpNames makes each of a few partitions' names once.
+type tpNames []struct {
+	tp   engine.TP
+	name string
+}
+
+func (ns *tpNames) of(tp engine.TP) string {
+	for _, n := range *ns {
+		if n.tp == tp {
+			return n.name
+		}
+	}
+	name := tp.String()
+	*ns = append(*ns, struct {
+		tp   engine.TP
+		name string
+	}{tp, name})
+	return name
 }
 
 // groupViews lists every group the group coordinator holds, by id, with

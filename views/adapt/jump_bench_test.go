@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -81,20 +82,24 @@ func BenchmarkJump(b *testing.B) {
 					m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 					b.ReportAllocs()
 					b.ResetTimer()
+					var cpu time.Duration
 					for i := 0; i < b.N; i++ {
 						b.StopTimer()
 						m, _ = m.Update(c.from)
 						_ = m.View()
 						s.forgetFrames()
 						b.StartTimer()
+						cpu0 := cpuTime()
 						m, _ = m.Update(c.to)
 						_ = m.View()
+						cpu += cpuTime() - cpu0
 						b.StopTimer()
 						if s.Pos() != c.at {
 							b.Fatalf("the jump landed at %d, want %d", s.Pos(), c.at)
 						}
 						b.StartTimer()
 					}
+					b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/op")
 				})
 			}
 		}

@@ -84,6 +84,7 @@ func benchKeystroke(b *testing.B, s *Session, profile termenv.Profile, firstTime
 	keys := []tea.KeyMsg{right, left}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if firstTime {
 			s.forgetFrames()
@@ -92,6 +93,7 @@ func benchKeystroke(b *testing.B, s *Session, profile termenv.Profile, firstTime
 		_ = m.View()
 	}
 	b.StopTimer()
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
 	if p := s.Pos(); p != 2 && p != 3 {
 		b.Fatalf("ended at position %d", p)
 	}

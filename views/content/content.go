@@ -51,18 +51,32 @@ type Sections struct {
 func (s Sections) Len() int          { return len(s.Lines) }
 func (s Sections) Line(i int) string { return s.Lines[i] }
 
-func (s Sections) StickyAt(i int) (string, bool) {
+func (s Sections) StickyAt(i int) (string, bool) { return stickyAt(s, s.Heads, i) }
+
+// SectionsOf is Sections with lines made on demand by c.
+func SectionsOf(c Content, heads []int) Sticky { return lazySections{c, heads} }
+
+type lazySections struct {
+	Content
+	heads []int
+}
+
+func (s lazySections) StickyAt(i int) (string, bool) { return stickyAt(s.Content, s.heads, i) }
+
+// stickyAt is the heading of the section line i of c is in, the sections
+// starting at heads; none for a heading or a blank line.
+func stickyAt(c Content, heads []int, i int) (string, bool) {
 	h := -1
-	for _, x := range s.Heads {
+	for _, x := range heads {
 		if x > i {
 			break
 		}
 		h = x
 	}
-	if h < 0 || h == i || (i < len(s.Lines) && s.Lines[i] == "") {
+	if h < 0 || h == i || (i < c.Len() && c.Line(i) == "") {
 		return "", false
 	}
-	return s.Lines[h], true
+	return c.Line(h), true
 }
 
 // Range is an inclusive range of body lines; a negative From means none.

@@ -345,13 +345,13 @@ func (p Model) render() []string {
 
 	rows := p.h - 2
 	for i := 0; i < rows && i < len(p.header); i++ {
-		out = append(out, v+cells.Fit(p.header[i], inner, ell)+v)
+		out = append(out, p.drawn.boxLine(v, p.header[i], inner, ell))
 	}
 	bh := p.bodyHeight()
 	n := p.body.Len()
 	rowsLeft := bh
 	if h, ok := p.sticky(p.off); ok {
-		out = append(out, v+cells.Fit(h, inner, ell)+v)
+		out = append(out, p.drawn.boxLine(v, h, inner, ell))
 		rowsLeft--
 	}
 	for i := 0; i < rowsLeft; i++ {
@@ -359,7 +359,7 @@ func (p Model) render() []string {
 		if j := p.off + i; j < n {
 			s = p.body.Line(j)
 		}
-		out = append(out, v+cells.Fit(s, inner, ell)+v)
+		out = append(out, p.drawn.boxLine(v, s, inner, ell))
 	}
 
 	// Bottom border with the scroll position.
@@ -387,6 +387,21 @@ func (p Model) render() []string {
 	fill := max(inner-used-1, 0)
 	out = append(out, bs(box.BottomLeft+lead)+foot+bs(cells.Repeat(box.Horizontal, fill))+info+bs(cells.Repeat(box.Horizontal, inner-fill-used)+box.BottomRight))
 	return out
+}
+
+// spaces pads the lines of a pane: a slice of it costs no allocation.
+var spaces = strings.Repeat(" ", 512)
+
+// boxLine is s fitted to inner cells between two vertical borders v, as
+// v+cells.Fit(s, inner, ell)+v, made in one allocation when s fits.
+func boxLine(v, s string, inner int, ell string) string {
+	if inner <= 0 {
+		return v + v
+	}
+	if sw := cells.Width(s); sw <= inner && inner-sw <= len(spaces) {
+		return v + s + spaces[:inner-sw] + v
+	}
+	return v + cells.Fit(s, inner, ell) + v
 }
 
 // View renders the pane.

@@ -16,6 +16,36 @@ const paneSlots = 4
 type paneDrawn struct {
 	slots [paneSlots]paneDraw
 	next  int
+	// boxed remembers body lines fitted between the borders: a new
+	// frame's body is mostly lines the pane drew for the frame before
+	// (a log's older rows, the events that were there), made again.
+	boxed map[boxKey]string
+}
+
+type boxKey struct {
+	v, s, ell string
+	inner     int
+}
+
+// maxBoxed bounds boxed: a few screens of lines. When it is full it
+// starts again, which costs one frame's fitting.
+const maxBoxed = 2048
+
+// boxLine is boxLine(v, s, inner, ell), remembered.
+func (d *paneDrawn) boxLine(v, s string, inner int, ell string) string {
+	if d == nil {
+		return boxLine(v, s, inner, ell)
+	}
+	k := boxKey{v: v, s: s, ell: ell, inner: inner}
+	if l, ok := d.boxed[k]; ok {
+		return l
+	}
+	if d.boxed == nil || len(d.boxed) >= maxBoxed {
+		d.boxed = make(map[boxKey]string, 256)
+	}
+	l := boxLine(v, s, inner, ell)
+	d.boxed[k] = l
+	return l
 }
 
 type paneDraw struct {

@@ -1,6 +1,8 @@
 package panels
 
 import (
+	"slices"
+
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
@@ -30,6 +32,81 @@ type Cache struct {
 	// wraps remembers wrapped texts across frames: consecutive frames
 	// share most of their event lines and __transaction_state records.
 	wraps wrapMemo
+	// events remembers each learner's event line wrapped (eventWrap).
+	events map[*model.LogEvent]eventWrapped
+	// timeline remembers the Timeline's lines (timelineLine).
+	timeline map[tlLineKey]string
+	// rows remembers the partition logs' row lines (logRowLine).
+	rows map[rowKey]rowLine
+}
+
+// rowLine is a row's line and the values it was drawn with.
+type rowLine struct {
+	vals []string
+	line string
+}
+
+// logRowLine is the row line for k, whose values are vals, drawn by draw
+// once and remembered. The values are compared too (strings that share
+// their bytes compare at once), so an array reused for other values is
+// drawn afresh.
+func (c *Cache) logRowLine(k *rowKey, vals []string, draw func() string) string {
+	if l, ok := c.rows[*k]; ok && slices.Equal(l.vals, vals) {
+		return l.line
+	}
+	if c.rows == nil || len(c.rows) >= maxWrapMemo {
+		c.rows = make(map[rowKey]rowLine, 256)
+	}
+	l := draw()
+	c.rows[*k] = rowLine{vals: slices.Clone(vals), line: l}
+	return l
+}
+
+// timelineLine is the Timeline's line for k, drawn by draw once and
+// remembered.
+func (c *Cache) timelineLine(k *tlLineKey, draw func(*tlLineKey) string) string {
+	if l, ok := c.timeline[*k]; ok {
+		return l
+	}
+	if c.timeline == nil || len(c.timeline) >= maxWrapMemo {
+		c.timeline = make(map[tlLineKey]string, 256)
+	}
+	l := draw(k)
+	c.timeline[*k] = l
+	return l
+}
+
+// eventWrapped is a learner's event line wrapped, and what it was made
+// from: the event, the glyph a violation is drawn with, and the width.
+type eventWrapped struct {
+	ev    model.LogEvent
+	glyph string
+	w     int
+	lines []string
+}
+
+// eventWrap is learnerText(e) wrapped to w cells, remembered. The lines
+// are shared: do not change them.
+//
+// The frames of a lesson carry their events in arrays shared from frame to
+// frame (a window on the session's trail), so an event is found by its
+// address, without hashing its text; what is kept with it is compared
+// too (strings that share their bytes compare at once), so an address
+// reused for another event makes its lines afresh.
+func (c *Cache) eventWrap(th *theme.Theme, e *model.LogEvent, w int) []string {
+	glyph := ""
+	if e.Violation {
+		glyph = th.Glyph(theme.Violated)
+	}
+	if x, ok := c.events[e]; ok && x.w == w && x.glyph == glyph && x.ev == *e {
+		return x.lines
+	}
+	if c.events == nil || len(c.events) >= maxWrapMemo {
+		c.events = make(map[*model.LogEvent]eventWrapped, 256)
+	}
+	l := cells.Wrap(learnerText(th, e), w)
+	c.events[e] = eventWrapped{ev: *e, glyph: glyph, w: w, lines: l}
+	return l
 }
 
 // wrapMemo maps a text and a width to its wrapped lines.

@@ -137,6 +137,10 @@ type columnLines struct {
 	cols      []content.Content
 	n, colW   int
 	sep, tail string
+	// The last StickyAt asked: line stickyAt, when stickyOK.
+	stickyAt            int
+	sticky              string
+	stickyAny, stickyOK bool
 }
 
 func (c *columnLines) Len() int { return c.n }
@@ -153,6 +157,17 @@ func (c *columnLines) Line(i int) string {
 // StickyAt is the headings of the columns whose sections started above
 // line i, side by side.
 func (c *columnLines) StickyAt(i int) (string, bool) {
+	// The pane asks for the same line whenever it sizes, scrolls or
+	// draws: keep the last answer.
+	if c.stickyOK && c.stickyAt == i {
+		return c.sticky, c.stickyAny
+	}
+	line, any := c.stickyLine(i)
+	c.stickyAt, c.sticky, c.stickyAny, c.stickyOK = i, line, any, true
+	return line, any
+}
+
+func (c *columnLines) stickyLine(i int) (string, bool) {
 	any := false
 	line := c.join(func(col content.Content) string {
 		if st, ok := col.(content.Sticky); ok && i < col.Len() {

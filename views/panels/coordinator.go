@@ -32,45 +32,69 @@ func Coordinator(f *model.Frame, p Painter) ([]string, content.Content, content.
 	if len(f.Coordinators) == 0 {
 		return nil, content.Lines{p.muted("  (no transaction coordinator involved)")}, content.NoRange
 	}
-	var out []string
+	var out []linePart
 	var heads []int
 	anchor := content.NoRange
 	for i := range f.Coordinators {
 		if i > 0 {
-			out = append(out, "")
-		}
-		lines, a := p.coordinatorLines(&f.Coordinators[i])
-		if a.From >= 0 && anchor.From < 0 {
-			anchor = content.Range{From: a.From + len(out), To: a.To + len(out)}
+			out = append(out, linePart{})
 		}
 		heads = append(heads, len(out))
-		out = append(out, lines...)
+		var a content.Range
+		out, a = p.coordinatorParts(out, &f.Coordinators[i])
+		if a.From >= 0 && anchor.From < 0 {
+			anchor = content.Range{From: a.From + heads[i], To: a.To + heads[i]}
+		}
 	}
-	return nil, content.Sections{Lines: out, Heads: heads}, anchor
+	return nil, content.SectionsOf(partLines(out), heads), anchor
 }
 
+// linePart is a line as two parts, joined only when it is drawn: a
+// coordinator's __transaction_state records are a hundred lines, each a
+// gutter and a wrapped piece of a record, of which a screenful shows.
+type linePart struct{ pre, text string }
+
+// partLines is Content held as linePart lines.
+type partLines []linePart
+
+func (l partLines) Len() int          { return len(l) }
+func (l partLines) Line(i int) string { return l[i].pre + l[i].text }
+
+// coordinatorLines is the lines of one transactional id's coordinator.
 func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, content.Range) {
+	parts, r := p.coordinatorParts(nil, c)
+	out := make([]string, len(parts))
+	for i, l := range parts {
+		out[i] = l.pre + l.text
+	}
+	return out, r
+}
+
+// coordinatorParts appends the lines of c to out; the range is within
+// what it appended.
+func (p Painter) coordinatorParts(out []linePart, c *model.CoordinatorView) ([]linePart, content.Range) {
+	base := len(out)
 	th := p.Theme
-	out := []string{p.mark(c.Changed) + p.Bold("transactional.id "+cells.Clean(c.TxnID))}
+	top := []string{p.mark(c.Changed) + p.Bold("transactional.id "+cells.Clean(c.TxnID))}
 	where := "  coordinator " + cells.Clean(c.Partition)
 	if c.Broker != "" {
 		where += p.muted(" led by ") + cells.Clean(c.Broker)
 	}
-	out = append(out, where)
+	top = append(top, where)
 	if c.ProducerID >= 0 {
-		out = append(out, "  producerId "+p.Bold(i64(c.ProducerID))+"  epoch "+p.Bold(itoa(int(c.Epoch))))
+		top = append(top, "  producerId "+p.Bold(i64(c.ProducerID))+"  epoch "+p.Bold(itoa(int(c.Epoch))))
 	}
-	stateLine := len(out)
+	stateLine := len(top)
 	if c.Loading && c.Current < 0 {
 		// A new coordinator reading the log: no state yet, and no
 		// partition list to show either.
-		out = append(out, p.Flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+cells.Clean(c.Partition)+")"),
+		top = append(top, p.Flow("  state ", []string{th.RenderBold(theme.Open, "(loading "+cells.Clean(c.Partition)+")"),
 			p.muted("answers COORDINATOR_LOAD_IN_PROGRESS(14)")}, " ", 4)...)
-		out = append(out, p.stateMachine(c)...)
-		out = append(out, "  partitions in txn: "+p.muted("(loading)"))
+		top = append(top, p.stateMachine(c)...)
+		top = append(top, "  partitions in txn: "+p.muted("(loading)"))
 	} else {
-		out = append(out, "  state "+th.RenderBold(toneKind(c.Tone), "["+cells.Clean(c.State())+"]"))
-		out = append(out, p.stateMachine(c)...)
+		top = append(top, "  state "+th.RenderBold(toneKind(c.Tone), "["+cells.Clean(c.State())+"]"))
+		top = append(top, p.stateMachine(c)...)
 	}
 	parts := p.muted("none")
 	if len(c.Partitions) > 0 {
@@ -81,11 +105,14 @@ func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, content.R
 		parts = strings.Join(cl, ", ")
 	}
 	if !c.Loading || c.Current >= 0 {
-		out = append(out, "  partitions in txn: "+parts)
+		top = append(top, "  partitions in txn: "+parts)
 	}
-	out = append(out, "  "+p.muted("writes to "+cells.Clean(c.Partition)+":"))
+	top = append(top, "  "+p.muted("writes to "+cells.Clean(c.Partition)+":"))
 	if len(c.Writes) == 0 {
-		out = append(out, "    "+p.muted("(none yet)"))
+		top = append(top, "    "+p.muted("(none yet)"))
+	}
+	for _, l := range top {
+		out = append(out, linePart{text: l})
 	}
 	// Each record starts with its offset in __transaction_state, which
 	// numbers them.
@@ -93,25 +120,25 @@ func (p Painter) coordinatorLines(c *model.CoordinatorView) ([]string, content.R
 		last := i == len(c.Writes)-1
 		for j, l := range p.Wrap(w, max(p.Width-4, 10)) {
 			if j == 0 {
-				out = append(out, "  "+p.mark(last && c.Changed)+l)
+				out = append(out, linePart{pre: "  " + p.mark(last && c.Changed), text: l})
 			} else {
-				out = append(out, "      "+l)
+				out = append(out, linePart{pre: "      ", text: l})
 			}
 		}
 	}
 	for _, w := range c.Appending {
 		for j, l := range p.Wrap(p.Theme.Sym.Ellipsis+" appending "+w+" (takes effect once replicated)", max(p.Width-4, 10)) {
 			if j == 0 {
-				out = append(out, "  "+p.mark(c.Changed)+p.Theme.Render(theme.InFlight, l))
+				out = append(out, linePart{pre: "  " + p.mark(c.Changed), text: p.Theme.Render(theme.InFlight, l)})
 			} else {
-				out = append(out, "      "+p.Theme.Render(theme.InFlight, l))
+				out = append(out, linePart{pre: "      ", text: p.Theme.Render(theme.InFlight, l)})
 			}
 		}
 	}
 	if !c.Changed {
 		return out, content.NoRange
 	}
-	return out, content.Range{From: stateLine, To: len(out) - 1}
+	return out, content.Range{From: stateLine, To: len(out) - 1 - base}
 }
 
 // stateMachine draws the eight states as a small diagram with the current

@@ -1,6 +1,7 @@
 package panels
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/eoslab/eoslab/views/content"
@@ -47,7 +48,14 @@ func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range
 		isNew := skipped+i >= firstNew
 		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
 	}
-	return nil, eventsBody(lines, p), anchor
+	return nil, content.Lazy(len(lines), func(i int) string {
+		l := lines[i]
+		prefix := "    "
+		if l.first {
+			prefix = p.mark(l.isNew)
+		}
+		return prefix + p.Theme.Render(l.kind, l.text)
+	}), anchor
 }
 
 // learnerEvents draws the events as sentences about Kafka: who did what,
@@ -63,7 +71,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 	th := p.Theme
 	evs := f.Events
 	firstNew := len(evs) - max(0, min(f.NewEvents, len(evs)))
-	var lines []eventLine
+	l := &eventLog{p: p, ents: make([]eventEntry, 0, len(evs))}
 	anchor := content.NoRange
 	ww := max(p.Width-4, 8)
 	var last int64 = -1
@@ -74,26 +82,77 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 		}
 		isNew := i >= firstNew
 		if last >= 0 && e.Time-last >= 1000 {
-			lines = append(lines, eventLine{text: "  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later", kind: theme.Muted, isNew: isNew})
+			l.add(eventEntry{lines: []string{"  " + th.Sym.Ellipsis + " " + seconds(e.Time-last) + " later"}, kind: theme.Muted, isNew: isNew}, nil)
 		}
 		last = e.Time
-		text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
-		if why := e.Why; why != "" && !e.Violation {
-			text += " (" + why + ")"
+		k := theme.Plain
+		if e.Violation {
+			k = theme.Violated
+		} else if !isNew {
+			k = theme.Muted
 		}
-		lines = appendEvent(lines, &anchor, p, text, e.Violation, isNew, ww)
+		var a *content.Range
+		if isNew {
+			a = &anchor
+		}
+		l.add(eventEntry{lines: p.learnerWrap(e, ww), kind: k, isNew: isNew, marks: true}, a)
 	}
-	if len(lines) == 0 {
+	if l.n == 0 {
 		return nil, content.Lines{p.muted("  (no events yet)")}, content.NoRange
 	}
-	if len(lines) > maxEventLines {
-		anchor.From, anchor.To = anchor.From-(len(lines)-maxEventLines), anchor.To-(len(lines)-maxEventLines)
-		lines = lines[len(lines)-maxEventLines:]
+	if l.n > maxEventLines {
+		l.drop = l.n - maxEventLines
+		anchor.From, anchor.To = anchor.From-l.drop, anchor.To-l.drop
 		if anchor.To >= 0 {
 			anchor.From = max(anchor.From, 0)
 		}
 	}
-	return nil, eventsBody(lines, p), anchor
+	return nil, l, anchor
+}
+
+// eventLog is the learner's event log as Content: each event's wrapped
+// lines, which are shared with the frames before (Cache.eventWrap), and
+// the line each starts on, so that only the lines on screen are put
+// together. Its first drop lines are left out, as maxEventLines says.
+type eventLog struct {
+	p       Painter
+	ents    []eventEntry
+	n, drop int
+}
+
+// eventEntry is one event's lines, or a pause's.
+type eventEntry struct {
+	lines []string
+	start int // the index of its first line
+	kind  theme.Kind
+	isNew bool
+	marks bool // the first line carries the marks, as an event's does
+}
+
+// add appends e; its lines are kept in anchor when that is not nil.
+func (l *eventLog) add(e eventEntry, anchor *content.Range) {
+	e.start = l.n
+	l.n += len(e.lines)
+	l.ents = append(l.ents, e)
+	if anchor != nil && len(e.lines) > 0 {
+		if anchor.From < 0 {
+			anchor.From = e.start
+		}
+		anchor.To = l.n - 1
+	}
+}
+
+func (l *eventLog) Len() int { return l.n - l.drop }
+
+func (l *eventLog) Line(i int) string {
+	j := i + l.drop
+	k := sort.Search(len(l.ents), func(k int) bool { return l.ents[k].start > j }) - 1
+	e := &l.ents[k]
+	prefix := "    "
+	if e.marks && j == e.start {
+		prefix = l.p.mark(e.isNew)
+	}
+	return prefix + l.p.Theme.Render(e.kind, e.lines[j-e.start])
 }
 
 // seconds renders a span of logical milliseconds for a person: "30.0 s".
@@ -105,14 +164,43 @@ func seconds(ms int64) string {
 // glyph, an event of an earlier step muted, and the lines of the step's
 // new events kept in anchor, so the pane can scroll them into view.
 func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text string, violation, isNew bool, ww int) []eventLine {
+	if violation {
+		text = p.Theme.Glyph(theme.Violated) + " " + text
+	}
+	return appendWrapped(lines, anchor, p.Wrap(text, ww), violation, isNew)
+}
+
+// learnerText is the learner's line for event e, before it is wrapped.
+func learnerText(th *theme.Theme, e *model.LogEvent) string {
+	text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
+	if why := e.Why; why != "" && !e.Violation {
+		text += " (" + why + ")"
+	}
+	if e.Violation {
+		text = th.Glyph(theme.Violated) + " " + text
+	}
+	return text
+}
+
+// learnerWrap is learnerText(e) wrapped to ww cells. Neighbouring frames
+// share most of their events, so the lines are kept (Cache.eventWrap),
+// keyed by the event's parts: the text is not even put together again.
+func (p Painter) learnerWrap(e *model.LogEvent, ww int) []string {
+	if p.Cache == nil {
+		return cells.Wrap(learnerText(p.Theme, e), ww)
+	}
+	return p.Cache.eventWrap(p.Theme, e, ww)
+}
+
+// appendWrapped adds one event's wrapped lines (see appendEvent).
+func appendWrapped(lines []eventLine, anchor *content.Range, wrapped []string, violation, isNew bool) []eventLine {
 	k := theme.Plain
 	if violation {
 		k = theme.Violated
-		text = p.Theme.Glyph(theme.Violated) + " " + text
 	} else if !isNew {
 		k = theme.Muted
 	}
-	for j, l := range p.Wrap(text, ww) {
+	for j, l := range wrapped {
 		if isNew {
 			if anchor.From < 0 {
 				anchor.From = len(lines)
@@ -122,17 +210,4 @@ func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text strin
 		lines = append(lines, eventLine{text: l, kind: k, first: j == 0, isNew: isNew})
 	}
 	return lines
-}
-
-// eventsBody draws the wrapped event lines on demand: a mark on each
-// event's first line (new events marked), an indent on the others.
-func eventsBody(lines []eventLine, p Painter) content.Content {
-	return content.Lazy(len(lines), func(i int) string {
-		l := lines[i]
-		prefix := "    "
-		if l.first {
-			prefix = p.mark(l.isNew)
-		}
-		return prefix + p.Theme.Render(l.kind, l.text)
-	})
 }

@@ -33,28 +33,61 @@ type pitem struct {
 	lso, hw bool  // piBoundary: which marks fall here
 }
 
-// partLog is one partition's items and column widths.
+// partLog is one partition's items and column widths. A log has a row
+// per batch, hundreds of them, and a frame shows a screenful: the rows'
+// items are not kept but worked out from their index (item), with the few
+// other items around them held in pre, bounds and post.
 type partLog struct {
 	p                             Painter
 	pv                            *model.PartitionView
-	items                         []pitem
+	pre                           []pitem      // the title, the column heads, "(empty log)"
+	bounds                        []pbound     // the boundary lines among the rows, in order
+	post                          []pitem      // the producer-state cache
 	groups                        []cacheGroup // the producers' entries, in order
 	offW, pidW, seqW, valW, statW int
 	showPID, showSeq              bool
+	title                         string // Line(0), once StickyAt has made it
 }
 
-func (l *partLog) Len() int { return len(l.items) }
+// pbound is a boundary line drawn just above row before (after the last
+// row when before is len(Rows)).
+type pbound struct {
+	before int
+	it     pitem
+}
+
+func (l *partLog) Len() int { return len(l.pre) + len(l.pv.Rows) + len(l.bounds) + len(l.post) }
+
+// item is the item on line i.
+func (l *partLog) item(i int) pitem {
+	if i < len(l.pre) {
+		return l.pre[i]
+	}
+	i -= len(l.pre)
+	if mid := len(l.pv.Rows) + len(l.bounds); i >= mid {
+		return l.post[i-mid]
+	}
+	for k, b := range l.bounds {
+		switch at := b.before + k; {
+		case i == at:
+			return b.it
+		case i < at:
+			return pitem{kind: piRow, row: i - k}
+		}
+	}
+	return pitem{kind: piRow, row: i - len(l.bounds)}
+}
 
 func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 	l := &partLog{p: p, pv: pv}
-	l.items = append(l.items, pitem{kind: piTitle}, pitem{kind: piHeads})
+	l.pre = append(l.pre, pitem{kind: piTitle}, pitem{kind: piHeads})
 	if len(pv.Rows) == 0 {
-		l.items = append(l.items, pitem{kind: piEmpty})
+		l.pre = append(l.pre, pitem{kind: piEmpty})
 	}
 	// Boundaries: a line before the first batch that reaches the offset, so
 	// "LSO 4" sits between the batch ending at 3 and the one starting at 4.
 	lsoDone, hwDone := false, false
-	boundary := func(lastOfNext int64, end bool) {
+	boundary := func(before int, lastOfNext int64, end bool) {
 		lso := !lsoDone && (end || lastOfNext >= pv.LSO)
 		hw := !hwDone && (end || lastOfNext >= pv.HW)
 		if lso || hw {
@@ -62,7 +95,7 @@ func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 			if !lso {
 				at = pv.HW
 			}
-			l.items = append(l.items, pitem{kind: piBoundary, at: at, lso: lso, hw: hw})
+			l.bounds = append(l.bounds, pbound{before: before, it: pitem{kind: piBoundary, at: at, lso: lso, hw: hw}})
 			lsoDone = lsoDone || lso
 			hwDone = hwDone || hw
 		}
@@ -72,18 +105,20 @@ func newPartLog(pv *model.PartitionView, p Painter) *partLog {
 	l.seqW = 3
 	for i := range pv.Rows {
 		r := &pv.Rows[i]
-		boundary(r.Last, false)
-		l.items = append(l.items, pitem{kind: piRow, row: i})
+		if !lsoDone || !hwDone {
+			boundary(i, r.Last, false)
+		}
 		maxPID, maxEpoch = max(maxPID, r.PID), max(maxEpoch, r.Epoch)
 		maxOff = max(maxOff, r.Last, r.First)
 		l.seqW = max(l.seqW, len(r.Seqs))
 	}
-	boundary(0, true)
+	boundary(len(pv.Rows), 0, true)
 
 	l.groups = groupCached(pv.Entries, pv.Cached)
-	l.items = append(l.items, pitem{kind: piCachedTitle})
+	l.post = make([]pitem, 0, 1+len(l.groups))
+	l.post = append(l.post, pitem{kind: piCachedTitle})
 	for i := range l.groups {
-		l.items = append(l.items, pitem{kind: piCached, row: i})
+		l.post = append(l.post, pitem{kind: piCached, row: i})
 	}
 
 	// Column widths: fixed columns first, the values get what is left, and
@@ -149,7 +184,11 @@ func (l *partLog) StickyAt(i int) (string, bool) {
 	if i <= 0 {
 		return "", false
 	}
-	return l.Line(0), true
+	// The pane asks whenever it sizes, scrolls or draws.
+	if l.title == "" {
+		l.title = l.Line(0)
+	}
+	return l.title, true
 }
 
 // changed reports whether item i is what the last step changed: a new or
@@ -157,7 +196,7 @@ func (l *partLog) StickyAt(i int) (string, bool) {
 // cache, which a step that appends usually changes too. Revealing them
 // together shows a retry's batch and the entry that recognises it.
 func (l *partLog) changed(i int) bool {
-	switch it := l.items[i]; it.kind {
+	switch it := l.item(i); it.kind {
 	case piRow:
 		return l.pv.Rows[it.row].Changed
 	case piCachedTitle, piCached:
@@ -166,9 +205,44 @@ func (l *partLog) changed(i int) bool {
 	return false
 }
 
+// changedRange is the lines from the first to the last that changed
+// says the step changed, found from the rows, without going through the
+// lines one by one.
+func (l *partLog) changedRange() content.Range {
+	r := content.NoRange
+	rows := l.pv.Rows
+	for i := range rows {
+		if rows[i].Changed {
+			if r.From < 0 {
+				r.From = l.lineOfRow(i)
+			}
+			r.To = l.lineOfRow(i)
+		}
+	}
+	if l.pv.Changed && len(l.groups) > 0 {
+		first := len(l.pre) + len(rows) + len(l.bounds)
+		if r.From < 0 {
+			r.From = first
+		}
+		r.To = l.Len() - 1
+	}
+	return r
+}
+
+// lineOfRow is the line row i is drawn on.
+func (l *partLog) lineOfRow(i int) int {
+	n := len(l.pre) + i
+	for _, b := range l.bounds {
+		if b.before <= i {
+			n++
+		}
+	}
+	return n
+}
+
 func (l *partLog) Line(i int) string {
 	p, pv, th := l.p, l.pv, l.p.Theme
-	it := l.items[i]
+	it := l.item(i)
 	switch it.kind {
 	case piTitle:
 		s := p.mark(pv.Changed) + p.Bold(cells.Clean(pv.Name))
@@ -230,7 +304,36 @@ func (l *partLog) cells(off, pid, seq, val, status string) string {
 	return b.String()
 }
 
+// rowKey is what a row's line is drawn from: the row, by value and its
+// values by identity (a session keeps a batch's values in one array from
+// frame to frame), and the table's geometry. Neighbouring frames show
+// mostly the same rows, so the lines are kept across frames
+// (Cache.logRowLine).
+type rowKey struct {
+	first, last                   int64
+	pid                           int64
+	epoch                         int16
+	kind                          model.RowKind
+	status                        model.RowStatus
+	changed, showPID, showSeq     bool
+	seqs                          string
+	vals                          *string
+	nvals                         int
+	offW, pidW, seqW, valW, statW int
+	th                            *theme.Theme
+}
+
 func (l *partLog) rowLine(r *model.LogRow) string {
+	if l.p.Cache == nil || len(r.Values) == 0 {
+		return l.drawRow(r)
+	}
+	k := rowKey{first: r.First, last: r.Last, pid: r.PID, epoch: r.Epoch, kind: r.Kind, status: r.Status,
+		changed: r.Changed, showPID: l.showPID, showSeq: l.showSeq, seqs: r.Seqs, vals: &r.Values[0], nvals: len(r.Values),
+		offW: l.offW, pidW: l.pidW, seqW: l.seqW, valW: l.valW, statW: l.statW, th: l.p.Theme}
+	return l.p.Cache.logRowLine(&k, r.Values, func() string { return l.drawRow(r) })
+}
+
+func (l *partLog) drawRow(r *model.LogRow) string {
 	p, th := l.p, l.p.Theme
 	k := statusKind(r.Status)
 	var val string
@@ -303,7 +406,7 @@ func Partitions(f *model.Frame, p Painter) ([]string, content.Content, content.R
 	for c, parts := range cols {
 		st := stack(parts)
 		stacks[c] = st
-		a := anchorOf(st.Len(), st.changed)
+		a := st.changedRange()
 		if a.From >= 0 && (anchor.From < 0 || a.From < anchor.From) {
 			anchor.From = a.From
 		}
@@ -361,10 +464,21 @@ func (s *stacked) StickyAt(i int) (string, bool) {
 	return "", false
 }
 
-func (s *stacked) changed(i int) bool {
-	c, j := s.locate(i)
-	if l, ok := c.(*partLog); ok {
-		return l.changed(j)
+// changedRange is the lines of the partition logs that the last step
+// changed (partLog.changedRange), from the first to the last.
+func (s *stacked) changedRange() content.Range {
+	r := content.NoRange
+	for k, c := range s.parts {
+		l, ok := c.(*partLog)
+		if !ok {
+			continue
+		}
+		if a := l.changedRange(); a.From >= 0 {
+			if r.From < 0 {
+				r.From = s.start[k] + a.From
+			}
+			r.To = s.start[k] + a.To
+		}
 	}
-	return false
+	return r
 }

@@ -147,7 +147,8 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			// row the step changed.
 			var focusRow *model.LogRow
 			first := -1
-			for j, it := range l.items {
+			for j := range l.Len() {
+				it := l.item(j)
 				switch it.kind {
 				case piTitle, piHeads, piEmpty, piBlank:
 					continue

@@ -58,6 +58,9 @@ type timeline struct {
 	sticky   string
 	// tagW caches the width of each state word with its glyph.
 	tagW map[string]int
+	// geom says what besides its arrow a row's line is drawn from: the
+	// width, the lifelines and their names (tlLineKey).
+	geom string
 	// buf is the cell line being drawn, reused from line to line: lines
 	// are drawn one at a time, on the one goroutine that draws.
 	buf cellLine
@@ -93,6 +96,7 @@ func Timeline(f *model.Frame, p Painter) ([]string, content.Content, content.Ran
 		return header, content.Lines{p.muted("  (no messages yet)")}, content.NoRange
 	}
 	t.plan()
+	t.geom = t.geometry(actors)
 	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })
 	return header, timelineLines{t}, anchor
 }
@@ -479,21 +483,62 @@ func (t *timeline) arrow(c cellLine, a *model.Arrow, ca, cb int, k theme.Kind) {
 // line draws the row of message i: the gutter (the change mark, and the
 // step that sent it on the first message of each step), the lifelines with
 // the arrow, and the label in the lane.
+// geometry is the part of tlLineKey that is the same for every row of the
+// diagram.
+func (t *timeline) geometry(actors []model.Actor) string {
+	var b strings.Builder
+	for _, n := range []int{t.p.Width, t.gutter, t.spacing, t.laneX} {
+		b.WriteString(itoa(n))
+		b.WriteByte(',')
+	}
+	for i, a := range actors {
+		b.WriteString(a.Name)
+		b.WriteByte(0)
+		b.WriteString(t.names[i])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// tlLineKey is what a row's line is drawn from: its message, whether it
+// shows the step's number, whether it is the label's second row or the
+// first of two, and the diagram's geometry. Neighbouring frames show
+// mostly the same messages, so the lines are kept across frames
+// (Cache.timelineLine).
+type tlLineKey struct {
+	a                     model.Arrow
+	th                    *theme.Theme
+	geom                  string
+	showStep, more, split bool
+}
+
 func (t *timeline) line(i int) string {
 	row := t.rows[i]
-	a := &t.f.Timeline[row.arrow]
+	k := tlLineKey{a: t.f.Timeline[row.arrow], th: t.p.Theme, geom: t.geom, more: row.more,
+		showStep: !row.more && (row.arrow == 0 || t.f.Timeline[row.arrow-1].Step != t.f.Timeline[row.arrow].Step),
+		split:    i+1 < len(t.rows) && t.rows[i+1].more}
+	if t.p.Cache == nil || t.geom == "" {
+		return t.draw(&k)
+	}
+	return t.p.Cache.timelineLine(&k, t.draw)
+}
+
+// draw is the line of the row k says.
+func (t *timeline) draw(k *tlLineKey) string {
+	row := tlRow{more: k.more}
+	a := &k.a
 	gut := t.p.mark(a.Changed)
-	if !row.more && (row.arrow == 0 || t.f.Timeline[row.arrow-1].Step != a.Step) {
+	if k.showStep {
 		gut += cells.PadLeft(itoa(a.Step), t.gutter-3) + " "
 	} else {
 		gut += cells.Repeat(" ", t.gutter-2)
 	}
 	c := t.blank()
-	k := arrowKind(a)
+	ak := arrowKind(a)
 	from, okF := t.idx[a.From]
 	to, okT := t.idx[a.To]
 	if okF && okT && !row.more {
-		t.arrow(c, a, t.centers[from], t.centers[to], k)
+		t.arrow(c, a, t.centers[from], t.centers[to], ak)
 	}
 	s := gut + t.render(c, t.gutter, t.laneX, a.Changed)
 	laneW := t.p.Width - t.laneX
@@ -506,17 +551,17 @@ func (t *timeline) line(i int) string {
 	}
 	lead := t.tags(a, a.Changed)
 	if !okF || !okT {
-		lead = t.p.Theme.Render(k, "?") + " " + lead
+		lead = t.p.Theme.Render(ak, "?") + " " + lead
 	}
 	first, rest := t.labelText(a), ""
-	if i+1 < len(t.rows) && t.rows[i+1].more || row.more {
+	if k.split || row.more {
 		first, rest = t.splitLabel(a, laneW-cells.Width(lead))
 	}
 	if row.more {
 		// The rest of the label, indented under its start.
-		return s + "  " + paint(k, cells.Clip(rest, laneW-2, t.p.Theme.Sym.Ellipsis))
+		return s + "  " + paint(ak, cells.Clip(rest, laneW-2, t.p.Theme.Sym.Ellipsis))
 	}
-	return s + cells.Clip(lead+paint(k, first), laneW, t.p.Theme.Sym.Ellipsis)
+	return s + cells.Clip(lead+paint(ak, first), laneW, t.p.Theme.Sym.Ellipsis)
 }
 
 // splitLabel cuts a message's label in two at a space: what fits in w
