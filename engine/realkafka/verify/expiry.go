@@ -10,7 +10,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/engine/realkafka"
 	"github.com/eoslab/eoslab/engine/script"
 )
 
@@ -68,13 +67,8 @@ func (d *driver) producerExpiry(c script.Command, a engine.Advance, evs []engine
 	}
 	ctx, cancel := context.WithTimeout(d.ctx, time.Minute)
 	defer cancel()
-	md, err := d.adm.BrokerMetadata(ctx)
-	if err != nil {
-		d.stop(c, "reading the cluster id: "+err.Error(), false)
-		return
-	}
-	if !realkafka.MadeByUp(md.Cluster) {
-		d.stop(c, fmt.Sprintf("advance %d: playing a producer state expiry changes %s of the whole cluster %s, which eoslab kafka up did not make", a.Ms, pidExpirationKey, md.Cluster), false)
+	if why := d.notOwnCluster(ctx, fmt.Sprintf("advance %d: playing a producer state expiry would change %s,", a.Ms, pidExpirationKey)); why != "" {
+		d.stop(c, why, false)
 		return
 	}
 	v, err := brokerConfig(ctx, d.adm, pidCheckKey)
