@@ -591,8 +591,9 @@ func (w *World) expireProducers(p *PartitionLog) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, pid := range ids {
 		w.changes.partition(p)
+		epoch := p.Producers[pid].ProducerEpoch
 		delete(p.Producers, pid)
-		w.emit(EvInfo, brokerAddr(p.Leader), saysProducerStateForPidExpired, p.TP, num(pid)).on(p.TP)
+		w.emit(EvInfo, brokerAddr(p.Leader), saysProducerStateForPidExpired, p.TP, num(pid)).on(p.TP).producer(pid, epoch)
 	}
 	// Verification entries expire on the same timer (removeExpiredProducers).
 	for pid, v := range p.Verifying {

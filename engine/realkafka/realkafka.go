@@ -406,6 +406,10 @@ func serverProperties(n *node, voters string, major int, extra []string) string 
 		"group.initial.rebalance.delay.ms=0",
 		"transaction.abort.timed.out.transaction.cleanup.interval.ms=200",
 		"transaction.remove.expired.transaction.cleanup.interval.ms=500",
+		// Default 10 min; short so verify can play a producer state
+		// expiry at scaled time (producer.id.expiration.ms is dynamic,
+		// this check interval is not).
+		"producer.id.expiration.check.interval.ms=500",
 	}
 	if major >= 4 {
 		lines = append(lines,

@@ -32,6 +32,9 @@ func (d *driver) crashConsumer(name string) {
 func (d *driver) restartConsumer(name string) {
 	cs := d.consumerOf(name)
 	cs.crashed, cs.lastErr = false, nil
+	if d.obs != nil {
+		cs.since = len(d.obs.exchanges())
+	}
 	for tp := range cs.pos {
 		delete(cs.pos, tp)
 	}

@@ -122,6 +122,9 @@ type consumer struct {
 	taken []engine.TPOffset
 	// crashed: the instance is gone until a restart (consumer.go).
 	crashed bool
+	// since: the observed exchanges before it are an earlier instance's
+	// (position.go).
+	since int
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {

@@ -405,9 +405,14 @@ func (d *driver) consumerFact(x script.ConsumerCheck) (bool, string, string) {
 		// consumer's position, markers included. Before any record
 		// the position is the reset or committed offset, which kgo
 		// does not expose.
-		pos, ok := c.pos[engine.TP{Topic: x.TP.Topic, Partition: x.TP.N}]
+		tp := engine.TP{Topic: x.TP.Topic, Partition: x.TP.N}
+		pos, ok := c.pos[tp]
 		if !ok {
-			return false, "", "the consumer has taken no record of the partition on the broker; franz-go exposes no position before one"
+			// Before a record, the offset its Fetch asks for (position.go).
+			if at, fetched := d.fetchPosition(x.Name, c, tp); fetched {
+				return at == x.N, fmt.Sprintf("position %d (the offset its last Fetch asked for; no record taken yet)", at), ""
+			}
+			return false, "", "the consumer has not fetched the partition on the broker"
 		}
 		return pos == x.N, fmt.Sprintf("position %d", pos), ""
 	case script.ClientError:

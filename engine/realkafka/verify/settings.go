@@ -71,13 +71,8 @@ func (d *driver) dynamicSetting(c script.Command, key, value string) {
 	}
 	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
 	defer cancel()
-	md, err := d.adm.BrokerMetadata(ctx)
-	if err != nil {
-		d.stop(c, "reading the cluster id: "+err.Error(), false)
-		return
-	}
-	if !realkafka.MadeByUp(md.Cluster) {
-		d.stop(c, fmt.Sprintf("%s=%s would change a cluster-wide setting of cluster %s, which eoslab kafka up did not make; verify changes settings only on its own clusters", key, value, md.Cluster), false)
+	if why := d.notOwnCluster(ctx, fmt.Sprintf("%s=%s would change", key, value)); why != "" {
+		d.stop(c, why, false)
 		return
 	}
 	old, err := brokerConfig(ctx, d.adm, key)
@@ -96,6 +91,20 @@ func (d *driver) dynamicSetting(c script.Command, key, value string) {
 	if err := awaitConfig(ctx, d.adm, key, value); err != nil {
 		d.stop(c, fmt.Sprintf("%s=%s set on the cluster: %v", key, value, err), false)
 	}
+}
+
+// notOwnCluster says why a cluster-wide change (what says what it would
+// change) is not made on the cluster, "" when kafka up made it (its
+// cluster id carries kafka up's mark).
+func (d *driver) notOwnCluster(ctx context.Context, what string) string {
+	md, err := d.adm.BrokerMetadata(ctx)
+	if err != nil {
+		return "reading the cluster id: " + err.Error()
+	}
+	if !realkafka.MadeByUp(md.Cluster) {
+		return fmt.Sprintf("%s a cluster-wide setting of cluster %s, which eoslab kafka up did not make; verify changes settings only on its own clusters", what, md.Cluster)
+	}
+	return ""
 }
 
 // alter changes the cluster-wide default (the broker resource with an

@@ -33,8 +33,10 @@ import (
 //     check interval (transaction.abort.timed.out.transaction.cleanup.interval.ms,
 //     read with DescribeConfigs) bounds that wait; a cluster that checks
 //     less often than maxAbortInterval is not played there.
-//   - An expiry (transactional.id.expiration.ms, producer.id.expiration.ms:
-//     days in the simulation) is not played yet.
+//   - A producer state expiry (producer.id.expiration.ms, a dynamic
+//     setting) is played with a short expiration for the advance
+//     (expiry.go); a transactional id expiry (transactional.id.expiration.ms,
+//     static, days in the simulation) is not played yet.
 //
 // Every row after a scaled advance says so.
 
@@ -129,15 +131,17 @@ func requestTimeout(evs []engine.Event) bool {
 	return false
 }
 
-// expiry names the expiration an advance's events show, "" for none.
+// expiry names the expiration an advance's events show, "" for none: a
+// transactional id's first, which the driver does not play, whatever
+// producer state expires with it.
 func expiry(evs []engine.Event) string {
 	for _, e := range evs {
 		if e.Rule.Reason == engine.RuleTxnIDExpiry {
 			return "transactional.id.expiration.ms"
 		}
-		if e.Kind == engine.EvInfo && strings.Contains(e.Text(), "expired after producer.id.expiration.ms") {
-			return "producer.id.expiration.ms"
-		}
+	}
+	if len(expiredProducers(evs)) > 0 {
+		return pidExpirationKey
 	}
 	return ""
 }
@@ -165,7 +169,10 @@ func (d *driver) txnTimeoutOpt(decl engine.DeclareProducer) kgo.Opt {
 
 // advance plays an advance line; evs are the simulation's events of it.
 func (d *driver) advance(c script.Command, a engine.Advance, evs []engine.Event) {
-	if name := expiry(evs); name != "" {
+	if name := expiry(evs); name == pidExpirationKey {
+		d.producerExpiry(c, a, evs) // expiry.go
+		return
+	} else if name != "" {
 		d.stop(c, fmt.Sprintf("advance %d: the simulation expires state here (%s); playing an expiry at scaled time is not done by the driver yet", a.Ms, name), false)
 		return
 	}
