@@ -15,10 +15,11 @@ import (
 	"github.com/eoslab/eoslab/views/drill"
 	"github.com/eoslab/eoslab/views/home"
 	"github.com/eoslab/eoslab/views/internal/cells"
+	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
-	"github.com/eoslab/eoslab/views/panels"
+	"github.com/eoslab/eoslab/views/player"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -70,10 +71,13 @@ type Options struct {
 // player: what Esc closes there. eoslab serve asks, so that Esc with
 // nothing open does not leave the class's lesson.
 func (a App) Overlay() bool {
-	if a.screen == screenDrill {
+	switch a.screen {
+	case screenDrill:
 		return a.drill.HelpShown()
+	case screenPlayer:
+		return a.player.Overlay() != player.NoOverlay
 	}
-	return a.showFull || a.showDetail
+	return a.showFull
 }
 
 // OpenLessonMsg asks the root to open a lesson, as if it had been picked
@@ -107,27 +111,6 @@ const (
 	screenSandbox
 )
 
-// autoplayMsg is the autoplay tick. gen is the autoplay generation it was
-// scheduled in: every play, pause, manual step or speed change starts a new
-// generation, so a tick from an older one is stale and dropped.
-type autoplayMsg struct{ gen int }
-
-// speeds are the autoplay intervals, slowest first. Each is the time a
-// step of paceWords words stays on screen; a longer step stays longer (see
-// App.stepDelay), so a chosen speed never cuts a long step short.
-var speeds = []time.Duration{
-	20 * time.Second, 15 * time.Second, 12 * time.Second, 10 * time.Second, 8 * time.Second,
-	6 * time.Second, 4 * time.Second, 3 * time.Second, 2 * time.Second, time.Second, 400 * time.Millisecond,
-}
-
-// defaultSpeed is 10 s for a step of paceWords words: about 180 words a
-// minute, a relaxed reading pace with time left to look at the panels.
-const defaultSpeed = 3
-
-// paceWords is the length of step a speed is for. A step with more words
-// gets proportionally more time.
-const paceWords = 30
-
 // App is the root model. It owns the application state (screen, focus,
 // lesson position, play/pause) and routes messages to its components.
 type App struct {
@@ -137,54 +120,25 @@ type App struct {
 	paneKeys pane.KeyMap
 	open     func(name string) (model.Session, error)
 
-	screen   screen
-	w, h     int
-	home     *home.Model // by pointer, as the panes and help: Bubble Tea copies App on every message
+	screen screen
+	w, h   int
+	// tooSmall says the terminal is too small to draw in, and why.
+	tooSmall error
+	home     *home.Model // by pointer, as the help: Bubble Tea copies App on every message
 	help     *help.Model
+	// showFull is the home screen's full help.
 	showFull bool
-
-	sess  model.Session
-	name  string
-	frame model.Frame
-	// base is the placement for the window size; place is base with the
-	// lesson pane grown to fit the current step (Placement.WithNarration).
-	base, place layout.Placement
-	placeErr    error
-	panes       *[layout.NumPanels]pane.Model
-	// overlay draws the help or the detail view over the whole body.
-	overlay *pane.Model
-	// showDetail opens the step's detail view.
-	showDetail bool
-	focus      layout.PanelID
-	// recent are the panels the learner picked with tab, most recent
-	// first. A slot shows the one of its panels picked last; until one is
-	// picked, it follows the step (shown). A pick lasts for the step it
-	// was made at: the next step, or esc, follows the lesson again.
-	recent []layout.PanelID
-	// stepPane draws the step view (panel_step.go) in a shared slot while
-	// the player follows a step that names its subjects.
-	stepPane *pane.Model
-	shown    map[layout.PanelID]layout.PanelID // first panel of a slot -> the panel it shows
+	// player plays a lesson (app_player.go).
+	player player.Model
 	// kept holds the sessions the learner left, by lesson name, so opening
 	// one again goes back to the same place.
 	kept map[string]model.Session
-	// leaving is set after q in a lesson: the next key confirms or stays.
-	leaving bool
 	// quitting is set after q on the home list while a lesson is left in
-	// progress: the next key confirms or stays, as leaving does.
+	// progress: the next key confirms or stays.
 	quitting bool
 	// kafka is the Kafka version the learner asked for (Options.Kafka, or
 	// the version key's last switch); 0 when never asked.
-	kafka     int
-	playing   bool
-	gen       int
-	speed     int
-	flash     string
-	flashKind theme.Kind
-	// cache keeps the panels' content for recent frames (cache.go).
-	cache *panels.Cache
-	// helpDrawn is the help bar last drawn for a set of keys.
-	helpDrawn *helpMemo
+	kafka int
 	// noCache draws everything afresh on every key: the reference the
 	// tests compare the caches with.
 	noCache bool
@@ -208,22 +162,15 @@ type App struct {
 func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, error), opts Options) tea.Model {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	a := App{
-		opts:      opts,
-		th:        th,
-		keys:      DefaultKeyMap(),
-		paneKeys:  pane.DefaultKeyMap(),
-		open:      open,
-		speed:     defaultSpeed,
-		focus:     layout.PanelNarration,
-		shown:     map[layout.PanelID]layout.PanelID{},
-		kept:      map[string]model.Session{},
-		cache:     panels.NewCache(),
-		helpDrawn: &helpMemo{},
-		panes:     new([layout.NumPanels]pane.Model),
-		kafka:     opts.Kafka,
+		opts:     opts,
+		th:       th,
+		keys:     DefaultKeyMap(),
+		paneKeys: pane.DefaultKeyMap(),
+		open:     open,
+		kept:     map[string]model.Session{},
+		kafka:    opts.Kafka,
 	}
 	if opts.ASCII {
-		a.keys = a.keys.ASCII()
 		a.paneKeys = a.paneKeys.ASCII()
 	}
 	lessons = withPlaces(lessons, opts.Progress)
@@ -235,13 +182,7 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 	a.home.SetEntries(opts.NewDrill != nil, opts.OpenSandbox != nil)
 	hp := newHelp(th)
 	a.help = &hp
-	for i := range a.panes {
-		a.panes[i] = newPanelPane(th, layout.PanelID(i))
-		a.panes[i].KeyMap = a.paneKeys
-	}
-	overlay, step := pane.NewText(th), pane.New(th)
-	a.overlay, a.stepPane = &overlay, &step
-	a.overlay.KeyMap = a.paneKeys
+	a.player = a.newPlayer()
 	if opts.StartLesson != "" {
 		a.openLesson(opts.StartLesson)
 	}
@@ -251,15 +192,6 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 	a.trackProgress()
 	a.syncKeys()
 	return a
-}
-
-// newPanelPane is the pane of one panel: the lesson's text scrolls through
-// a viewport, the stage's panels lazily (see Pane).
-func newPanelPane(th *theme.Theme, p layout.PanelID) pane.Model {
-	if p == layout.PanelNarration {
-		return pane.NewText(th)
-	}
-	return pane.New(th)
 }
 
 func newHelp(th *theme.Theme) help.Model {
@@ -280,14 +212,19 @@ func newHelp(th *theme.Theme) help.Model {
 // Init implements tea.Model.
 func (a App) Init() tea.Cmd { return nil }
 
-// Session is the lesson being played, or nil on the home screen.
-func (a App) Session() model.Session { return a.sess }
+// Session is the lesson being played, or nil on the other screens.
+func (a App) Session() model.Session {
+	if a.screen != screenPlayer {
+		return nil
+	}
+	return a.player.Session()
+}
 
 // Playing reports whether autoplay is on.
-func (a App) Playing() bool { return a.playing }
+func (a App) Playing() bool { return a.screen == screenPlayer && a.player.Playing() }
 
-// Focus is the focused panel.
-func (a App) Focus() layout.PanelID { return a.focus }
+// Focus is the player's focused panel.
+func (a App) Focus() layout.PanelID { return a.player.Focus() }
 
 // Selected is the lesson under the home list's cursor; ok is false when
 // the cursor is on no lesson.
@@ -300,7 +237,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m, ok := msg.(tea.WindowSizeMsg); ok {
 			a.resize(m.Width, m.Height)
 		}
-		if km, ok := msg.(tea.KeyMsg); ok && keyAny(km, a.keys.QuitNow) {
+		if km, ok := msg.(tea.KeyMsg); ok && keyset.Any(km, a.keys.QuitNow) {
 			return a, tea.Quit
 		}
 		return a, a.sandboxUpdate(msg)
@@ -311,19 +248,17 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case OpenLessonMsg:
 		a.openLesson(msg.Name)
 	case SessionChangedMsg:
-		a.refresh(msg.Moved)
+		a.player.Changed(msg.Moved)
 	case SetDarkMsg:
 		a.setDark(msg.Dark)
-	case autoplayMsg:
-		cmd = a.onTick(msg)
-	case tea.MouseMsg:
+	case player.TickMsg, tea.MouseMsg:
 		if a.screen == screenPlayer {
-			a.playerWheel(msg)
+			cmd = a.playerUpdate(msg)
 		}
 	case tea.KeyMsg:
 		switch a.screen {
 		case screenPlayer:
-			cmd = a.playerKey(msg)
+			cmd = a.playerUpdate(msg)
 		case screenDrill:
 			cmd = a.drillKey(msg)
 		default:
@@ -343,15 +278,14 @@ func (a *App) resize(w, h int) {
 	a.w, a.h = max(w, 0), max(h, 0)
 	a.help.Width = a.w
 	a.home.SetSize(a.w, max(a.h-2, 0))
-	a.base, a.placeErr = layout.For(a.w, a.h, a.opts.ASCII)
-	a.place = a.base
+	_, a.tooSmall = layout.For(a.w, a.h, a.opts.ASCII)
 	a.drill.SetSize(a.w, a.h)
-	a.refresh(false)
+	a.player.SetSize(a.w, a.h)
 }
 
 func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	if a.home.Filtering() {
-		if keyAny(km, a.keys.QuitNow) {
+		if keyset.Any(km, a.keys.QuitNow) {
 			return tea.Quit
 		}
 		var cmd tea.Cmd
@@ -360,7 +294,7 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	}
 	if a.quitting {
 		a.quitting = false
-		if keyAny(km, a.keys.Leave) || keyAny(km, a.keys.Quit) {
+		if keyset.Any(km, a.keys.Leave) || keyset.Any(km, a.keys.Quit) {
 			return tea.Quit
 		}
 		a.home.SetStatus("Staying.")
@@ -433,45 +367,9 @@ func (a *App) openLesson(name string) {
 			resumed = true
 		}
 	}
-	a.sess, a.name = s, name
-	// Frame keys are a session's own: another session may reuse them.
-	a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
-	if a.noCache {
-		a.cache, a.helpDrawn = nil, nil
-	}
 	a.screen = screenPlayer
-	a.playing = false
-	a.gen++
-	a.showFull, a.showDetail, a.leaving = false, false, false
-	a.flash = ""
-	a.focus = layout.PanelNarration
-	a.recent = nil
-	a.shown = map[layout.PanelID]layout.PanelID{}
-	for i := range a.panes {
-		a.panes[i] = newPanelPane(a.th, layout.PanelID(i))
-		a.panes[i].KeyMap = a.paneKeys
-		if a.noCache {
-			a.panes[i].Uncached()
-		}
-	}
-	a.refresh(true)
-	if resumed && s.Pos() > 0 {
-		a.say(theme.Muted, "Back where you left off. r restarts.")
-	}
-}
-
-// closeLesson goes back to the list. The session is kept, so opening the
-// lesson again resumes at the same step with the same answers.
-func (a *App) closeLesson() {
-	a.checkFinished()
-	if a.sess != nil {
-		a.kept[a.name] = a.sess
-	}
-	a.sess = nil
-	a.playing = false
-	a.gen++
-	a.showFull, a.showDetail, a.leaving = false, false, false
-	a.screen = screenHome
+	a.showFull = false
+	a.player.Open(s, name, resumed)
 }
 
 // inProgress is a lesson the learner left part way: the one played last
@@ -479,7 +377,7 @@ func (a *App) closeLesson() {
 // every time; nil when there is none.
 func (a *App) inProgress() model.Session {
 	part := func(s model.Session) bool { return s != nil && s.Pos() > 0 && s.Pos() < s.Len() }
-	if s := a.kept[a.name]; part(s) {
+	if s := a.kept[a.player.Name()]; part(s) {
 		return s
 	}
 	names := slices.Sorted(maps.Keys(a.kept))
@@ -489,12 +387,6 @@ func (a *App) inProgress() model.Session {
 		}
 	}
 	return nil
-}
-
-func (a *App) checkFinished() {
-	if a.sess != nil && a.sess.Len() > 0 && a.sess.Pos() >= a.sess.Len() {
-		a.home.SetFinished(a.name)
-	}
 }
 
 func oneLine(s string) string { return strings.TrimSpace(cells.Clean(s)) }
@@ -508,13 +400,6 @@ func (a *App) setDark(dark bool) {
 	a.home.Restyle(a.th)
 	*a.help = newHelp(a.th)
 	a.help.Width = a.w
-	for i := range a.panes {
-		a.panes[i].SetTheme(a.th)
-	}
-	a.overlay.SetTheme(a.th)
+	a.player.SetTheme(a.th, *a.help)
 	a.drill.SetTheme(a.th, *a.help)
-	if a.cache != nil {
-		a.cache, a.helpDrawn = panels.NewCache(), &helpMemo{}
-	}
-	a.refresh(false)
 }

@@ -38,10 +38,7 @@ func (a *App) openDrill() {
 	}
 	a.drill = drill.New(d, drill.Options{Theme: a.th, Help: *a.help, Keys: keys, Draw: drillDraw})
 	a.drill.SetSize(a.w, a.h)
-	a.sess = nil
-	a.playing = false
-	a.gen++
-	a.showFull, a.showDetail = false, false
+	a.showFull = false
 	a.screen = screenDrill
 }
 

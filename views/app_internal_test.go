@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/eoslab/eoslab/views/internal/viewtest"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/player"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -56,6 +56,9 @@ func TestRandomKeys(t *testing.T) {
 			var m tea.Model = NewApp(lessons, open, opts)
 			w, h := 80, 24
 			m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			// ticks are the autoplay ticks of the generations seen, the
+			// current one last: the older ones are stale.
+			ticks := []player.TickMsg{m.(App).player.Tick()}
 			for i := 0; i < n; i++ {
 				var msg tea.Msg
 				switch x := r.Intn(100); {
@@ -67,12 +70,11 @@ func TestRandomKeys(t *testing.T) {
 					w, h = sz[0], sz[1]
 					msg = tea.WindowSizeMsg{Width: w, Height: h}
 				case x < 10:
-					a := m.(App)
-					gen := a.gen
+					back := 0
 					if r.Intn(2) == 0 {
-						gen -= 1 + r.Intn(3)
+						back = 1 + r.Intn(3)
 					}
-					msg = autoplayMsg{gen: gen}
+					msg = ticks[max(len(ticks)-1-back, 0)]
 				default:
 					k := keys[r.Intn(len(keys))]
 					if k == "q" {
@@ -86,7 +88,10 @@ func TestRandomKeys(t *testing.T) {
 					m, _ = m.Update(OpenLessonMsg{Name: []string{"a", "b"}[r.Intn(2)]})
 					a = m.(App)
 				}
-				if s := a.sess; s != nil && (s.Pos() < 0 || s.Pos() > s.Len()) {
+				if t := a.player.Tick(); t != ticks[len(ticks)-1] {
+					ticks = append(ticks, t)
+				}
+				if s := a.Session(); s != nil && (s.Pos() < 0 || s.Pos() > s.Len()) {
 					t.Fatalf("pos %d outside 0..%d", s.Pos(), s.Len())
 				}
 				v := m.View()
@@ -112,37 +117,38 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	var m tea.Model = NewApp(nil, func(string) (model.Session, error) { return s, nil }, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 
+	tick := func() player.TickMsg { return m.(App).player.Tick() }
+	playing := func() bool { return m.(App).Playing() }
 	// p starts the clock: the step on screen stays for its time.
+	stale := tick()
 	m, cmd := m.Update(viewtest.Key("p"))
-	a := m.(App)
-	if !a.playing || cmd == nil || s.pos != 0 {
-		t.Fatalf("play: playing=%v cmd=%v pos=%d; want a tick and no step yet", a.playing, cmd != nil, s.pos)
+	if !playing() || cmd == nil || s.pos != 0 || tick() == stale {
+		t.Fatalf("play: playing=%v cmd=%v pos=%d; want a tick and no step yet", playing(), cmd != nil, s.pos)
 	}
-	stale := autoplayMsg{gen: a.gen - 1}
 	m, cmd = m.Update(stale)
 	if s.pos != 0 || cmd != nil {
 		t.Fatalf("stale tick moved to %d", s.pos)
 	}
 	for want := 1; want <= 2; want++ {
-		m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
+		m, _ = m.Update(tick())
 		if s.pos != want {
 			t.Fatalf("tick: pos %d, want %d", s.pos, want)
 		}
 	}
 	// A manual step starts a new generation: the tick in flight is stale.
-	before := m.(App).gen
+	before := tick()
 	m, _ = m.Update(viewtest.Key("right"))
-	if s.pos != 3 || m.(App).gen == before {
-		t.Fatalf("manual step: pos %d gen %d->%d", s.pos, before, m.(App).gen)
+	if s.pos != 3 || tick() == before {
+		t.Fatalf("manual step: pos %d, the tick %v did not change", s.pos, before)
 	}
-	m, _ = m.Update(autoplayMsg{gen: before})
+	m, _ = m.Update(before)
 	if s.pos != 3 {
 		t.Fatalf("stale tick after a manual step moved to %d", s.pos)
 	}
 	// Autoplay stops at an unanswered checkpoint.
-	m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
-	if s.pos != 4 || m.(App).playing {
-		t.Fatalf("checkpoint: pos %d playing %v; want 4 and stopped", s.pos, m.(App).playing)
+	m, _ = m.Update(tick())
+	if s.pos != 4 || playing() {
+		t.Fatalf("checkpoint: pos %d playing %v; want 4 and stopped", s.pos, playing())
 	}
 	m, _ = m.Update(viewtest.Key("right"))
 	if s.pos != 4 {
@@ -153,51 +159,35 @@ func TestAutoplayDropsStaleTicks(t *testing.T) {
 	}
 	m, _ = m.Update(viewtest.Key("2"))
 	m, _ = m.Update(viewtest.Key("p"))
-	if s.pos != 4 || !m.(App).playing {
-		t.Fatalf("after answering: pos %d playing %v", s.pos, m.(App).playing)
+	if s.pos != 4 || !playing() {
+		t.Fatalf("after answering: pos %d playing %v", s.pos, playing())
 	}
 	// An open detail view holds autoplay: the tick waits for the next one.
 	m, _ = m.Update(viewtest.Key("d"))
-	m, cmd = m.Update(autoplayMsg{gen: m.(App).gen})
-	if s.pos != 4 || cmd == nil || !m.(App).playing {
+	m, cmd = m.Update(tick())
+	if s.pos != 4 || cmd == nil || !playing() {
 		t.Fatalf("tick with the details open: pos %d, tick %v", s.pos, cmd != nil)
 	}
 	m, _ = m.Update(viewtest.Key("d"))
-	m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
+	m, _ = m.Update(tick())
 	if s.pos != 5 {
 		t.Fatalf("tick after closing the details: pos %d, want 5", s.pos)
 	}
 	// Autoplay stops at the end.
-	for i := 0; i < 20 && m.(App).playing; i++ {
-		m, _ = m.Update(autoplayMsg{gen: m.(App).gen})
+	for i := 0; i < 20 && playing(); i++ {
+		m, _ = m.Update(tick())
 	}
-	if s.pos != 10 || m.(App).playing {
-		t.Fatalf("end: pos %d playing %v", s.pos, m.(App).playing)
+	if s.pos != 10 || playing() {
+		t.Fatalf("end: pos %d playing %v", s.pos, playing())
 	}
 	// Pausing makes the pending tick stale.
 	m, _ = m.Update(viewtest.Key("r"))
 	m, _ = m.Update(viewtest.Key("p"))
-	g := m.(App).gen
+	g := tick()
 	m, _ = m.Update(viewtest.Key("p"))
-	m, _ = m.Update(autoplayMsg{gen: g})
-	if s.pos != 0 || m.(App).playing {
-		t.Fatalf("tick after pause moved to %d (playing %v)", s.pos, m.(App).playing)
-	}
-}
-
-// A step gets the chosen time for paceWords words, and more when it is
-// longer: autoplay never cuts a long step short.
-func TestAutoplayWaitsForLongSteps(t *testing.T) {
-	a := App{speed: 3, frame: model.Frame{Narration: strings.Repeat("word ", paceWords)}}
-	if got := a.stepDelay(); got != speeds[3] {
-		t.Errorf("a step of %d words: %v, want %v", paceWords, got, speeds[3])
-	}
-	a.frame.Narration = strings.Repeat("word ", 3*paceWords)
-	if got := a.stepDelay(); got != 3*speeds[3] {
-		t.Errorf("a step of %d words: %v, want %v", 3*paceWords, got, 3*speeds[3])
-	}
-	if speeds[0] < 20*time.Second {
-		t.Errorf("the slowest speed is %v; a learner may want 20 s or more a step", speeds[0])
+	m, _ = m.Update(g)
+	if s.pos != 0 || playing() {
+		t.Fatalf("tick after pause moved to %d (playing %v)", s.pos, playing())
 	}
 }
 
@@ -215,8 +205,8 @@ func TestLeavingKeepsThePlace(t *testing.T) {
 		t.Fatalf("q did not ask:\n%s", m.View())
 	}
 	m, _ = m.Update(viewtest.Key("n"))
-	if a := m.(App); a.screen != screenPlayer || a.sess.Pos() != 2 {
-		t.Fatalf("n after q left the lesson or moved: screen %v pos %d", a.screen, a.sess.Pos())
+	if a := m.(App); a.screen != screenPlayer || a.Session().Pos() != 2 {
+		t.Fatalf("n after q left the lesson or moved: screen %v pos %d", a.screen, a.Session().Pos())
 	}
 	m, _ = m.Update(viewtest.Key("q"))
 	m, cmd := m.Update(viewtest.Key("y"))
@@ -224,8 +214,8 @@ func TestLeavingKeepsThePlace(t *testing.T) {
 		t.Fatalf("y after q: screen %v, cmd %v; want the list and no quit", a.screen, cmd != nil)
 	}
 	m, _ = m.Update(viewtest.Key("enter"))
-	if a := m.(App); a.screen != screenPlayer || a.sess.Pos() != 2 || opened != 1 {
-		t.Fatalf("reopened at pos %d after %d opens; want the kept session at 2", a.sess.Pos(), opened)
+	if a := m.(App); a.screen != screenPlayer || a.Session().Pos() != 2 || opened != 1 {
+		t.Fatalf("reopened at pos %d after %d opens; want the kept session at 2", a.Session().Pos(), opened)
 	}
 	if !strings.Contains(m.View(), "Back where you left off") {
 		t.Errorf("no word about resuming:\n%s", m.View())
@@ -235,13 +225,13 @@ func TestLeavingKeepsThePlace(t *testing.T) {
 		m, _ = m.Update(viewtest.Key("1")) // answers a question, if any
 		m, _ = m.Update(viewtest.Key("right"))
 	}
-	if a := m.(App); a.sess.Pos() != a.sess.Len() {
-		t.Fatalf("did not reach the end: %d of %d", a.sess.Pos(), a.sess.Len())
+	if a := m.(App); a.Session().Pos() != a.Session().Len() {
+		t.Fatalf("did not reach the end: %d of %d", a.Session().Pos(), a.Session().Len())
 	}
 	m, _ = m.Update(viewtest.Key("esc"))
 	m, _ = m.Update(viewtest.Key("enter"))
-	if a := m.(App); a.sess.Pos() != 0 || opened != 1 {
-		t.Fatalf("a finished lesson reopened at %d (%d opens); want its start", a.sess.Pos(), opened)
+	if a := m.(App); a.Session().Pos() != 0 || opened != 1 {
+		t.Fatalf("a finished lesson reopened at %d (%d opens); want its start", a.Session().Pos(), opened)
 	}
 }
 
@@ -298,63 +288,19 @@ func TestJumpKeys(t *testing.T) {
 	}
 	press("2")
 	press("shift+right")
-	if s.Pos() != 12 || m.(App).frame.Step != 12 {
-		t.Fatalf("> went to %d (frame %d), want the end, 12", s.Pos(), m.(App).frame.Step)
+	if v := m.View(); s.Pos() != 12 || !strings.Contains(v, "step 12/12") {
+		t.Fatalf("> went to %d, want the end, 12:\n%s", s.Pos(), v)
 	}
 	press("<")
-	if s.Pos() != 0 || m.(App).frame.Step != 0 {
-		t.Fatalf("< went to %d (frame %d), want 0", s.Pos(), m.(App).frame.Step)
+	if v := m.View(); s.Pos() != 0 || !strings.Contains(v, "step 0/12") {
+		t.Fatalf("< went to %d, want 0:\n%s", s.Pos(), v)
 	}
 	if s.answers[5] != 2 {
 		t.Fatal("< forgot the answer")
 	}
 	press("shift+left")
-	if !strings.Contains(m.(App).flash, "start") {
-		t.Fatalf("< at the start says %q", m.(App).flash)
-	}
-}
-
-// TestCostLessonFollowsTheTable: in a lesson with a cost table, a step
-// that changed a row brings the Producers panel forward (before the
-// partitions it also changed), and so does a step that changed only the
-// events (the bill); without the table the usual order holds.
-func TestCostLessonFollowsTheTable(t *testing.T) {
-	frames := func(cost bool) []model.Frame {
-		fs := []model.Frame{
-			{Step: 0, Steps: 2, Producers: []model.ProducerView{{Name: "T"}}, Partitions: []model.PartitionView{{Name: "t-0"}}},
-			{Step: 1, Steps: 2, Producers: []model.ProducerView{{Name: "T", Changed: true}}, Partitions: []model.PartitionView{{Name: "t-0", Changed: true}},
-				Events: []model.EventLine{{Text: "e"}}, NewEvents: 1},
-			{Step: 2, Steps: 2, Producers: []model.ProducerView{{Name: "T"}}, Partitions: []model.PartitionView{{Name: "t-0"}},
-				Events: []model.EventLine{{Text: "e"}, {Text: "f"}}, NewEvents: 1},
-		}
-		if cost {
-			fs[0].Cost = &model.CostView{Rows: []model.CostRow{{Client: "T"}}}
-			fs[1].Cost = &model.CostView{Rows: []model.CostRow{{Client: "T", Produce: 1, Total: 1, Changed: true}}}
-			fs[2].Cost = &model.CostView{Rows: []model.CostRow{{Client: "T", Produce: 1, Total: 1}}}
-		}
-		return fs
-	}
-	for _, c := range []struct {
-		cost bool
-		want [2]layout.PanelID // at steps 1 and 2
-	}{
-		{true, [2]layout.PanelID{layout.PanelProducers, layout.PanelProducers}},
-		{false, [2]layout.PanelID{layout.PanelPartitions, layout.PanelEvents}},
-	} {
-		s := &stubSession{n: 2, cpAt: map[int]int{}, answers: map[int]int{}, frames: frames(c.cost)}
-		var m tea.Model = NewApp(nil, func(string) (model.Session, error) { return s, nil }, Options{StartLesson: "x"})
-		m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		for step := 1; step <= 2; step++ {
-			m, _ = m.Update(viewtest.Key("right"))
-			a := m.(App)
-			slot := a.place.SlotOf(layout.PanelProducers)
-			if slot < 0 {
-				t.Fatal("no slot holds the Producers panel at 80x24")
-			}
-			if got := a.activeIn(a.place.Slots[slot]); got != c.want[step-1] {
-				t.Errorf("cost table %v, step %d: the slot shows panel %v, want %v", c.cost, step, got, c.want[step-1])
-			}
-		}
+	if v := m.View(); !strings.Contains(v, "This is the start of the lesson.") {
+		t.Fatalf("< at the start says nothing:\n%s", v)
 	}
 }
 
@@ -404,8 +350,8 @@ func TestEscClosesTheFullHelp(t *testing.T) {
 		m, _ = m.Update(viewtest.Key(k))
 		a := m.(App)
 		viewtest.CheckScreen(t, m.View(), 80, 24, k)
-		if a.screen != screen || a.showFull != full {
-			t.Fatalf("after %s: screen %d, full help %v; want %d, %v", k, a.screen, a.showFull, screen, full)
+		if a.screen != screen || strings.HasSuffix(a.ScreenName(), " help") != full {
+			t.Fatalf("after %s: screen %d (%s); want %d, full help %v", k, a.screen, a.ScreenName(), screen, full)
 		}
 	}
 	step("?", screenHome, true)
@@ -414,7 +360,7 @@ func TestEscClosesTheFullHelp(t *testing.T) {
 	}
 	step("esc", screenHome, false)
 	m, _ = m.Update(OpenLessonMsg{Name: "a"})
-	for i := 0; m.(App).focus != layout.PanelTimeline; i++ {
+	for i := 0; m.(App).Focus() != layout.PanelTimeline; i++ {
 		if i == 10 {
 			t.Fatal("tab never focuses the Timeline")
 		}

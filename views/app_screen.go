@@ -1,5 +1,7 @@
 package views
 
+import "github.com/eoslab/eoslab/views/player"
+
 // ScreenName names what the app shows, for tests that must reach every
 // screen (the random-key test): "home", "home filter", "home help",
 // "player", "player help", "player details", "drill", "sandbox presets",
@@ -15,10 +17,10 @@ func (a App) ScreenName() string {
 		}
 		return "home"
 	case screenPlayer:
-		switch {
-		case a.showDetail:
+		switch a.player.Overlay() {
+		case player.DetailsOverlay:
 			return "player details"
-		case a.showFull:
+		case player.HelpOverlay:
 			return "player help"
 		}
 		return "player"

@@ -14,8 +14,8 @@ import (
 // uncached is an app that draws everything afresh on every key.
 func uncached(lessons []model.LessonInfo, open func(string) (model.Session, error)) App {
 	a := NewApp(lessons, open, Options{}).(App)
-	a.noCache, a.cache, a.helpDrawn = true, nil, nil
-	a.overlay.Uncached()
+	a.noCache = true
+	a.player = a.newPlayer()
 	return a
 }
 

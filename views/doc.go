@@ -8,19 +8,25 @@
 //   - views/panels: the content of the player's and the sandbox's panels,
 //     built from a frame;
 //   - views/home: the lesson list;
+//   - views/drill: the interview drill;
+//   - views/player: the lesson player, which reports leaving, finishing,
+//     answering and switching the Kafka version up with messages;
 //
 // on foundations any room may import: views/model (the view-model: Frame,
 // Session, Op, Drill, Progress), views/theme, views/layout (where the panels
 // go for a terminal size, and the canvas), views/content (what a pane
-// scrolls through) and views/internal/cells (text measured in cells). No
+// scrolls through), views/internal/cells (text measured in cells) and
+// views/internal/keyset (the key helpers the rooms share). No
 // room imports another, nor the root; none imports the engine or the
 // lessons (TestComponentsStayInTheirRooms): views/adapt fills the
 // view-model from them, and the views are tested with a fake session.
 //
-// The root (App) owns the application state (screen, focus, lesson
-// position, play/pause), plays a lesson (app_player.go) and the interview
-// drill (drill_screen.go), and holds the sandbox (sandbox*.go), which
-// reports leaving with SandboxLeftMsg. The learner's progress goes through
+// The root (App) routes between the screens (home, player, drill,
+// sandbox) and holds what they share (the theme, the size, the options,
+// the sessions the learner left). It lends the player and the drill the
+// pane's box and the panels' drawing as function tables (app_player.go,
+// app_drill.go), and holds the sandbox (sandbox*.go), which reports
+// leaving with SandboxLeftMsg. The learner's progress goes through
 // model.Progress: the views say where the learner is and what they
 // answered, and read back where to continue.
 //

@@ -59,8 +59,6 @@ var noTextAllowed = map[string]string{
 	// eoslab inspect: layout of its panels.
 	`inspect/inspect.go: wrap: strings.Split(ansi.Wrap(s, max(w, 10), ""), "\n")`: "wrapping: the lines ansi.Wrap made",
 	// The views' own words, not the engine's.
-	`app_player.go: explainBlocked: "question"`:          "the app's own reason word, made by blocked()",
-	`app_player.go: explainBlocked: "end"`:               "the app's own reason word, made by blocked()",
 	`demo/session.go: Open: "transactions"`:              "the demo's own lesson names",
 	`demo/session.go: Open: "idempotence-off"`:           "the demo's own lesson names",
 	`demo/session.go: Open: "consume-transform-produce"`: "the demo's own lesson names",

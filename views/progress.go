@@ -67,17 +67,18 @@ func (a *App) trackProgress() {
 	if p == nil {
 		return
 	}
-	if a.screen == screenPlayer && a.sess != nil && a.name != "" {
-		pos, n, k := a.sess.Pos(), a.sess.Len(), a.frame.Kafka
-		if a.saved.name != a.name || a.saved.pos != pos || a.saved.kafka != k {
-			a.saved.name, a.saved.pos, a.saved.kafka = a.name, pos, k
-			p.Reached(a.name, pos, n, k)
-			a.home.SetPlace(a.name, pos, n)
+	s, name := a.player.Session(), a.player.Name()
+	if a.screen == screenPlayer && s != nil && name != "" {
+		pos, n, k := s.Pos(), s.Len(), a.player.Kafka()
+		if a.saved.name != name || a.saved.pos != pos || a.saved.kafka != k {
+			a.saved.name, a.saved.pos, a.saved.kafka = name, pos, k
+			p.Reached(name, pos, n, k)
+			a.home.SetPlace(name, pos, n)
 		}
 	}
 	if msg := oneLine(p.Notice()); msg != "" {
 		if a.screen == screenPlayer {
-			a.say(theme.Open, msg)
+			a.player.Say(theme.Open, msg)
 		} else {
 			a.home.SetStatus(msg)
 		}

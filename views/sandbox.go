@@ -59,7 +59,7 @@ type Sandbox struct {
 	over   pane.Model // help, branches
 	cache  *panels.Cache
 	// helpDrawn is the help bar last drawn.
-	helpDrawn *helpMemo
+	helpDrawn *keyset.HelpMemo
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
 	shown string
@@ -118,7 +118,7 @@ type SandboxSavedMsg struct {
 func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
 	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
 	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
-		right: layout.PanelTimeline, cache: panels.NewCache(), helpDrawn: &helpMemo{}, dismissed: map[string]bool{}}
+		right: layout.PanelTimeline, cache: panels.NewCache(), helpDrawn: &keyset.HelpMemo{}, dismissed: map[string]bool{}}
 	if opts.ASCII {
 		s.keys = s.keys.ascii()
 	}

@@ -445,11 +445,11 @@ func (s Sandbox) helpLine() string {
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
 	sig := "sandbox " + strconv.Itoa(s.w)
-	if l, ok := s.helpDrawn.get(sig); ok {
+	if l, ok := s.helpDrawn.Get(sig); ok {
 		return l
 	}
 	l := s.help.ShortHelpView(s.keys.short())
-	s.helpDrawn.put(sig, l)
+	s.helpDrawn.Put(sig, l)
 	return l
 }
 

@@ -246,6 +246,22 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return p, nil
 }
 
+// Handle is Update in place, for a parent that holds the pane behind an
+// interface (views/player's Pane) rather than as a value.
+func (p *Model) Handle(msg tea.Msg) { *p, _ = p.Update(msg) }
+
+// SetScrollEnabled switches the scroll keys on or off; a parent switches
+// them on only while the body can scroll, so its help bar shows them only
+// then.
+func (p *Model) SetScrollEnabled(on bool) {
+	for _, b := range []*key.Binding{&p.KeyMap.Up, &p.KeyMap.Down, &p.KeyMap.PageUp, &p.KeyMap.PageDown, &p.KeyMap.Top, &p.KeyMap.Bottom} {
+		b.SetEnabled(on)
+	}
+}
+
+// ScrollEnabled reports whether the scroll keys are on (SetScrollEnabled).
+func (p Model) ScrollEnabled() bool { return p.KeyMap.Up.Enabled() }
+
 // ScrollPage scrolls a focused pane a page down (or up), as its page keys
 // do; a parent with keys of its own for paging calls it.
 func (p *Model) ScrollPage(down bool) {

@@ -33,3 +33,11 @@ func Digit(km tea.KeyMsg, ds []key.Binding) int {
 	}
 	return 0
 }
+
+// Any matches a binding whether or not it is enabled now, so a key that
+// cannot act gets an explanation instead of silence. (key.Matches ignores
+// disabled bindings.)
+func Any(km tea.KeyMsg, b key.Binding) bool {
+	b.SetEnabled(true)
+	return key.Matches(km, b)
+}
