@@ -3,8 +3,8 @@ package player
 import (
 	"strconv"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
