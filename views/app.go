@@ -116,7 +116,7 @@ const (
 type App struct {
 	opts     Options
 	th       *theme.Theme
-	keys     KeyMap
+	keys     player.GlobalKeys // the home screen's, which it shares with the player
 	paneKeys pane.KeyMap
 	open     func(name string) (model.Session, error)
 
@@ -164,7 +164,7 @@ func NewApp(lessons []model.LessonInfo, open func(name string) (model.Session, e
 	a := App{
 		opts:     opts,
 		th:       th,
-		keys:     DefaultKeyMap(),
+		keys:     player.DefaultKeyMap().GlobalKeys,
 		paneKeys: pane.DefaultKeyMap(),
 		open:     open,
 		kept:     map[string]model.Session{},
@@ -318,13 +318,22 @@ func (a *App) homeKey(km tea.KeyMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	*a.home, cmd = a.home.Update(km)
-	switch name, ok := a.home.Picked(); {
-	case ok && name == home.DrillEntry:
-		a.openDrill()
-	case ok:
-		a.openLesson(name)
+	if name, ok := a.home.Picked(); ok {
+		a.pick(name)
 	}
 	return cmd
+}
+
+// pick opens what the learner picked on the home list: an entry of its
+// own (the drill here; the sandbox, which openLesson routes) or a lesson.
+// A screen added to the list gets its case here.
+func (a *App) pick(name string) {
+	switch name {
+	case home.DrillEntry:
+		a.openDrill()
+	default:
+		a.openLesson(name)
+	}
 }
 
 func (a *App) openLesson(name string) {

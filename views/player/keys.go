@@ -29,12 +29,19 @@ type KeyMap struct {
 	// Kafka switches the lesson between Kafka 3's and Kafka 4's
 	// transaction protocol.
 	Kafka key.Binding
-	Help  key.Binding
-	List  key.Binding
-	Quit  key.Binding
+	GlobalKeys
+}
+
+// GlobalKeys are the keys every screen has, which the root's home screen
+// uses too: the help, esc, quitting.
+type GlobalKeys struct {
+	Help key.Binding
+	List key.Binding
+	Quit key.Binding
 	// QuitNow leaves the program from anywhere, lesson or list.
 	QuitNow key.Binding
-	// Leave confirms leaving a lesson once Quit has asked.
+	// Leave confirms leaving (a lesson, or the program) once Quit has
+	// asked.
 	Leave key.Binding
 }
 
@@ -55,11 +62,13 @@ func DefaultKeyMap() KeyMap {
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous panel")),
 		Details:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "details")),
 		Kafka:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "switch Kafka 3/4")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		List:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		QuitNow:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit eoslab")),
-		Leave:     key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "leave the lesson")),
+		GlobalKeys: GlobalKeys{
+			Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+			List:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lessons")),
+			Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+			QuitNow: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit eoslab")),
+			Leave:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "leave the lesson")),
+		},
 	}
 }
 
