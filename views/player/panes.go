@@ -100,7 +100,7 @@ func (m *Model) layoutStepPane() {
 	r := m.place.Slots[i].Rect
 	m.stepPane.SetSize(r.W, r.H)
 	m.stepPane.SetFocused(false)
-	lines, tab := m.panels.Step(&m.frame, max(r.W-3, 0), max(r.H-2, 0))
+	lines, tab := m.panels.Step(m.frame, max(r.W-3, 0), max(r.H-2, 0))
 	m.stepPane.SetContent(nil, content.Lines(lines), content.NoRange)
 	title := "[" + tab + "]"
 	for _, q := range m.place.Slots[i].Panels {
@@ -171,7 +171,7 @@ func (m *Model) follow() {
 		}
 		chosen := layout.PanelID(-1)
 		for _, p := range order {
-			if slices.Contains(s.Panels, p) && m.draw.Changed(&m.frame, p) {
+			if slices.Contains(s.Panels, p) && m.draw.Changed(m.frame, p) {
 				chosen = p
 				break
 			}
@@ -234,7 +234,7 @@ func (m *Model) narrationFooter() string {
 			parts = append(parts, m.answerKeys()+" answer")
 		}
 	}
-	if m.draw.HasDetails(&m.frame) {
+	if m.draw.HasDetails(m.frame) {
 		parts = append(parts, m.keys.Details.Help().Key+" "+m.th.Sym.Note+" details")
 	}
 	if len(parts) == 0 {
@@ -250,13 +250,13 @@ func (m *Model) refresh(reveal bool) {
 	if m.sess == nil {
 		return
 	}
-	m.frame = m.sess.Frame()
+	f := m.sess.Frame()
+	m.frame = &f
 	m.place = m.base
 	if m.placeErr != nil {
 		m.layoutPanes()
 		return
 	}
-	f := &m.frame
 	type drawn struct {
 		head   []string
 		body   content.Content
@@ -264,7 +264,7 @@ func (m *Model) refresh(reveal bool) {
 	}
 	draw := func(p layout.PanelID) drawn {
 		// One cell of margin inside the right border.
-		h, b, a := m.panels.Panel(p, f, max(m.rectOf(p).W-3, 0))
+		h, b, a := m.panels.Panel(p, m.frame, max(m.rectOf(p).W-3, 0))
 		return drawn{h, b, a}
 	}
 	// The lesson pane first: its length decides how much room it takes
@@ -299,7 +299,7 @@ func (m *Model) refreshOverlay() {
 	switch m.open {
 	case DetailsOverlay:
 		m.overlay.SetTitle(m.th.Text(theme.TextTitle, "Details") + m.th.Text(theme.TextFaint, "  (d or esc closes)"))
-		m.overlay.SetContent(nil, m.withSide(m.panels.Details(&m.frame, w), w), content.NoRange)
+		m.overlay.SetContent(nil, m.withSide(m.panels.Details(m.frame, w), w), content.NoRange)
 	case HelpOverlay:
 		m.overlay.SetTitle(m.th.Text(theme.TextTitle, "Help") + m.th.Text(theme.TextFaint, "  (? or esc closes)"))
 		m.overlay.SetContent(nil, m.panels.Help(m.fullKeys(), m.lookingAtTimeline(), w), content.NoRange)
@@ -314,7 +314,7 @@ func (m *Model) withSide(details content.Content, w int) content.Content {
 	if side == nil || side.Lines == nil {
 		return details
 	}
-	lines := side.Lines(&m.frame, w)
+	lines := side.Lines(m.frame, w)
 	if len(lines) == 0 {
 		return details
 	}

@@ -181,15 +181,20 @@ type TickMsg struct{ gen int }
 
 // Model is the lesson player.
 type Model struct {
-	opts  Options
-	th    *theme.Theme
-	keys  KeyMap
-	help  *help.Model // by pointer, as the panes: shared by the model's copies
-	draw  Draw
-	w, h  int
-	sess  model.Session
-	name  string
-	frame model.Frame
+	// opts are the options New was given, by pointer: Bubble Tea copies
+	// the model on every message, and they do not change.
+	opts *Options
+	th   *theme.Theme
+	keys KeyMap
+	help *help.Model // by pointer, as the panes: shared by the model's copies
+	draw Draw
+	w, h int
+	sess model.Session
+	name string
+	// frame is the session's frame at the current step, by pointer so
+	// that handing it to Draw's functions does not move the model to the
+	// heap on every message.
+	frame *model.Frame
 	// base is the placement for the window size; place is base with the
 	// lesson pane grown to fit the current step (Placement.WithNarration).
 	base, place layout.Placement
@@ -224,8 +229,8 @@ type Model struct {
 // New returns a player with no lesson; Open gives it one.
 func New(opts Options) Model {
 	h := opts.Help
-	m := Model{opts: opts, th: opts.Theme, keys: opts.Keys, help: &h, draw: opts.Draw,
-		speed: defaultSpeed, focus: layout.PanelNarration, shown: map[layout.PanelID]layout.PanelID{},
+	m := Model{opts: &opts, th: opts.Theme, keys: opts.Keys, help: &h, draw: opts.Draw,
+		frame: &model.Frame{}, speed: defaultSpeed, focus: layout.PanelNarration, shown: map[layout.PanelID]layout.PanelID{},
 		panes: new([layout.NumPanels]Pane)}
 	for i := range m.panes {
 		m.panes[i] = m.newPanelPane(layout.PanelID(i))

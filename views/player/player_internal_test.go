@@ -14,7 +14,7 @@ import (
 // A step gets the chosen time for paceWords words, and more when it is
 // longer: autoplay never cuts a long step short.
 func TestAutoplayWaitsForLongSteps(t *testing.T) {
-	m := Model{speed: 3, frame: model.Frame{Narration: strings.Repeat("word ", paceWords)}}
+	m := Model{speed: 3, frame: &model.Frame{Narration: strings.Repeat("word ", paceWords)}}
 	if got := m.stepDelay(); got != speeds[3] {
 		t.Errorf("a step of %d words: %v, want %v", paceWords, got, speeds[3])
 	}

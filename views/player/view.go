@@ -26,7 +26,7 @@ func (m *Model) titleFor(p layout.PanelID, active bool) string {
 	default:
 		s = m.th.Text(theme.TextFaint, name)
 	}
-	if m.draw.Changed(&m.frame, p) {
+	if m.draw.Changed(m.frame, p) {
 		s += m.th.Render(theme.Changed, m.th.Glyph(theme.Changed))
 	}
 	return s
@@ -272,7 +272,7 @@ func (m *Model) kafkaLabel(f *model.Frame) string {
 func (m *Model) headerLine() string {
 	th := m.th
 	left := th.Text(theme.TextHeader, " eoslab ") + " "
-	if v := m.kafkaLabel(&m.frame); v != "" {
+	if v := m.kafkaLabel(m.frame); v != "" {
 		left += th.Text(theme.TextAccent, v) + "  "
 	}
 	left += th.Text(theme.TextBold, cells.Clean(m.sess.Title()))

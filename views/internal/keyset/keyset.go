@@ -37,6 +37,12 @@ func Digit(km tea.KeyMsg, ds []key.Binding) int {
 // Any matches a binding whether or not it is enabled now, so a key that
 // cannot act gets an explanation instead of silence. (key.Matches ignores
 // disabled bindings.)
+//
+// It is not inlined: inlined into a caller in another package, the
+// binding handed to the generic key.Matches escapes, and every key pressed
+// would allocate once per binding tried.
+//
+//go:noinline
 func Any(km tea.KeyMsg, b key.Binding) bool {
 	b.SetEnabled(true)
 	return key.Matches(km, b)
