@@ -111,8 +111,10 @@ const (
 	screenSandbox
 )
 
-// App is the root model. It owns the application state (screen, focus,
-// lesson position, play/pause) and routes messages to its components.
+// App is the root model. It owns the screen on show and what the screens
+// share (the theme, the size, the options, the sessions the learner left),
+// and routes messages to the screen's component: the home list, the
+// player, the drill, the sandbox.
 type App struct {
 	opts     Options
 	th       *theme.Theme
