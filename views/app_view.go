@@ -286,7 +286,7 @@ func (a App) view() string {
 		return ""
 	}
 	if a.screen == screenSandbox && a.sandbox != nil {
-		return a.sandbox.view()
+		return a.sandbox.View()
 	}
 	if a.placeErr != nil {
 		return layout.Center(a.placeErr.Error(), a.w, a.h)

@@ -8,6 +8,9 @@
 //   - views/panels: the content of the player's and the sandbox's panels,
 //     built from a frame;
 //   - views/home: the lesson list;
+//   - views/drill: the interview drill;
+//   - views/sandbox: the free-play screen, which reports leaving with
+//     sandbox.LeftMsg;
 //
 // on foundations any room may import: views/model (the view-model: Frame,
 // Session, Op, Drill, Progress), views/theme, views/layout (where the panels
@@ -18,9 +21,9 @@
 // view-model from them, and the views are tested with a fake session.
 //
 // The root (App) owns the application state (screen, focus, lesson
-// position, play/pause), plays a lesson (app_player.go) and the interview
-// drill (drill_screen.go), and holds the sandbox (sandbox*.go), which
-// reports leaving with SandboxLeftMsg. The learner's progress goes through
+// position, play/pause), plays a lesson (app_player.go), and routes to the
+// interview drill (app_drill.go) and the sandbox (app_sandbox.go), lending
+// them other rooms' drawing as functions. The learner's progress goes through
 // model.Progress: the views say where the learner is and what they
 // answered, and read back where to continue.
 //
