@@ -172,9 +172,10 @@ func (s *Model) save() tea.Cmd {
 		return nil
 	}
 	name, text, save := s.sess.SaveName(), []byte(s.sess.Scenario()), s.opts.Save
+	branch, n := s.sess.Branch(), s.sess.Len()
 	s.say(theme.Accent, "saving...")
 	return func() tea.Msg {
 		p, err := save(name, text)
-		return SavedMsg{Path: p, Err: err}
+		return SavedMsg{Path: p, Err: err, branch: branch, n: n}
 	}
 }

@@ -25,6 +25,9 @@ type KeyMap struct {
 	Prompt, Branches, Save   key.Binding
 	Dismiss, Panel, Help     key.Binding
 	Quit                     key.Binding
+	// Leave answers q's question when a branch is not saved: y leaves,
+	// any other key stays.
+	Leave key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -80,6 +83,7 @@ func DefaultKeyMap() KeyMap {
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
 		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Leave:          b([]string{"y"}, "y", "leave"),
 		AimCoordinator: b([]string{"k"}, "k", "the coordinator"),
 		AimClient:      b([]string{"c"}, "c", "the client"),
 		ScrollUp:       b([]string{"pgup"}, "pgup", "scroll panel"),

@@ -155,6 +155,10 @@ type Model struct {
 
 	flash     string
 	flashKind theme.Kind
+	// saved is, for each branch saved (or opened from a file or a
+	// preset), its length then: q asks before leaving a branch that has
+	// changed since (modeLeaving). By reference, shared by the copies.
+	saved map[int]int
 	// left is set by the key that leaves the sandbox (q), until Step
 	// reports it.
 	left bool
@@ -177,10 +181,11 @@ const (
 	modeAiming                // after c or r: the next key picks what crashes or restarts
 	modeHelp                  // the help overlay is open
 	modeBranches              // the branches overlay is open
+	modeLeaving               // after q with branches not saved: y leaves, any other key stays
 )
 
 func (m mode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches"}[m]
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
@@ -190,6 +195,8 @@ func (m mode) overlay() bool { return m == modeHelp || m == modeBranches }
 type SavedMsg struct {
 	Path string
 	Err  error
+	// branch and n are the branch saved and its length.
+	branch, n int
 }
 
 // New builds the sandbox. With sess nil it opens on the preset picker,
@@ -197,7 +204,8 @@ type SavedMsg struct {
 func New(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Model {
 	th, d := opts.Theme, opts.Draw
 	s := Model{opts: opts, th: th, keys: opts.Keys, help: opts.Help, presets: presets, open: open,
-		right: layout.PanelTimeline, panel: d.NewPanels(th), helpDrawn: &helpLine{w: -1}, dismissed: map[string]bool{}}
+		right: layout.PanelTimeline, panel: d.NewPanels(th), helpDrawn: &helpLine{w: -1}, dismissed: map[string]bool{},
+		saved: map[int]int{}}
 	for i := range s.panes {
 		s.panes[i] = d.NewPane(th, false)
 	}
@@ -214,6 +222,7 @@ func New(presets []model.SandboxPreset, open func(name string) (model.SandboxSes
 	if sess != nil {
 		s.sess = sess
 		s.refresh()
+		s.keepOpened()
 	} else {
 		s.mode = modePicking
 	}
@@ -258,6 +267,9 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		s.resize(msg.Width, msg.Height)
 	case SavedMsg:
+		if msg.Err == nil {
+			s.saved[msg.branch] = msg.n
+		}
 		if msg.Err != nil {
 			s.say(theme.Violated, "not saved: "+msg.Err.Error())
 		} else if s.sess != nil && msg.Path != s.sess.SaveName() {
@@ -303,6 +315,9 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case s.mode == modeAiming:
 		s.aimKey(km)
 		return nil
+	case s.mode == modeLeaving:
+		s.leaveKey(km)
+		return nil
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -311,7 +326,7 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	k := s.keys
 	switch {
 	case is(km, k.Quit):
-		s.left = true
+		s.quit()
 	case is(km, k.Help):
 		s.mode = modeHelp
 		s.layout()
@@ -484,6 +499,53 @@ func (s *Model) openPreset(i int) {
 	s.sess, s.mode = sess, modeActing
 	s.say(theme.Accent, "the world waits for you: s sends, n steps, : any scenario line, ? every key")
 	s.refresh()
+	s.keepOpened()
+}
+
+// keepOpened counts the branches of a session just opened as saved: they
+// are its file, or a preset, as they stand.
+func (s *Model) keepOpened() {
+	for i, b := range s.branches {
+		s.saved[i] = b.Len
+	}
+}
+
+// unsaved names the branches that changed since they were saved or
+// opened.
+func (s *Model) unsaved() []string {
+	var out []string
+	for i, b := range s.branches {
+		if n, ok := s.saved[i]; !ok || n != b.Len {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// quit leaves the sandbox, or, when saving is on and some branch is not
+// saved, asks first. With saving off there is nothing to save, and q
+// leaves as it says.
+func (s *Model) quit() {
+	names := s.unsaved()
+	if s.opts.Save == nil || len(names) == 0 {
+		s.left = true
+		return
+	}
+	what := strconv.Itoa(len(names)) + " branches not saved (" + strings.Join(names, ", ") + ")"
+	if len(names) == 1 {
+		what = names[0] + " is not saved"
+	}
+	s.mode = modeLeaving
+	s.say(theme.Violated, what+": leave anyway? y leaves, n or esc stays (w saves the branch you are on)")
+}
+
+// leaveKey answers the question quit asked: y leaves, any other key
+// stays.
+func (s *Model) leaveKey(km tea.KeyMsg) {
+	s.mode, s.flash = modeActing, ""
+	if is(km, s.keys.Leave) {
+		s.left = true
+	}
 }
 
 // refresh reads the session after a change and redraws the panes.
@@ -526,7 +588,7 @@ func (s *Model) readFrame() {
 
 // ScreenName names what the sandbox shows, for tests that must reach
 // every screen: "sandbox presets", "sandbox", "sandbox prompt", "sandbox
-// help", "sandbox branches".
+// help", "sandbox branches", "sandbox leaving" (q asks).
 func (s Model) ScreenName() string {
 	switch s.mode {
 	case modePicking:
@@ -537,6 +599,8 @@ func (s Model) ScreenName() string {
 		return "sandbox help"
 	case modeBranches:
 		return "sandbox branches"
+	case modeLeaving:
+		return "sandbox leaving"
 	}
 	return "sandbox"
 }

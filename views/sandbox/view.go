@@ -433,6 +433,9 @@ func (s Model) helpLine() string {
 	if s.mode.overlay() {
 		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
+	if s.mode == modeLeaving {
+		return cells.Fit(" "+s.th.Text(theme.TextFaint, "y leaves the sandbox; n, esc or any other key stays"), s.w, s.th.Sym.Ellipsis)
+	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
 	if d := s.helpDrawn; d.w == s.w {
