@@ -193,17 +193,17 @@ func teachID(k engine.ConfigKey) model.SafeguardID {
 }
 
 // teachSetAt is the last step of b up to pos whose line sets the teaching
-// switch id (a config line among the actions, not the setup), and the
-// line; 0 when none does.
-func teachSetAt(b *sbBranch, id model.SafeguardID, pos int) (int, string) {
+// switch id (a config line among the actions, not the setup); 0 when none
+// does.
+func teachSetAt(b *sbBranch, id model.SafeguardID, pos int) int {
 	for k := pos; k >= 1; k-- {
 		for _, c := range b.s.p.StepAt(k).Commands {
 			if sc, ok := c.Action.(engine.SetConfig); ok && slices.ContainsFunc(sc.Settings, func(st engine.Setting) bool { return st.Key == teachKeys[id] }) {
-				return k, b.line(k)
+				return k
 			}
 		}
 	}
-	return 0, ""
+	return 0
 }
 
 // safeguard is the bar's switch id as it stands on the current branch.
@@ -237,10 +237,8 @@ func (x *Sandbox) Toggle(id model.SafeguardID) (string, error) {
 	if id >= model.GuardDedup {
 		// A line of the branch that sets the switch wins over the
 		// setup a replay would change.
-		if k, line := teachSetAt(b, id, b.s.p.Pos()); k > 0 {
-			return "", errors.New(teachKeys[id].String() + " is set by step " + strconv.Itoa(k) + " (" + oneLineText(line) +
-				"): go back before it (←) to switch it there, or type : config " + teachKeys[id].String() + "=" +
-				strconv.FormatBool(!x.safeguard(id).On))
+		if k := teachSetAt(b, id, b.s.p.Pos()); k > 0 {
+			return "", errors.New("step " + strconv.Itoa(k) + " sets " + teachKeys[id].String() + ": go back before it (←) to switch it")
 		}
 	}
 	g := b.g

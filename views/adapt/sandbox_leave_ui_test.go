@@ -45,7 +45,8 @@ func TestSandboxQuitAsksWhenNotSaved(t *testing.T) {
 			t.Fatal("q left with branch 1 not saved")
 		}
 		v := ansi.Strip(b.m.View())
-		if got := b.model().ScreenName(); got != "sandbox leaving" || !strings.Contains(v, "branch 1 is not saved: leave anyway? y leaves") {
+		if got := b.model().ScreenName(); got != "sandbox leaving" || !strings.Contains(v, "leave? branch 1 is not saved") ||
+			!strings.Contains(v, "y leaves; n, esc or any other key stays") {
 			t.Fatalf("q did not ask (screen %q):\n%s", got, v)
 		}
 		if b.step(stay) {
@@ -54,7 +55,7 @@ func TestSandboxQuitAsksWhenNotSaved(t *testing.T) {
 		if got := b.model().ScreenName(); got != "sandbox" || b.sb().Len() != n || len(b.sb().Waiting()) == 0 {
 			t.Fatalf("%s after q: screen %q, %d steps (want %d), waiting %v", stay, got, b.sb().Len(), n, b.sb().Waiting())
 		}
-		if v := ansi.Strip(b.m.View()); strings.Contains(v, "leave anyway") {
+		if v := ansi.Strip(b.m.View()); strings.Contains(v, "leave?") {
 			t.Fatalf("%s after q: the question stays:\n%s", stay, v)
 		}
 	}
@@ -74,7 +75,7 @@ func TestSandboxQuitAsksWhenNotSaved(t *testing.T) {
 	if b.step("q") {
 		t.Fatal("q left with the switched branch not saved")
 	}
-	if v := ansi.Strip(b.m.View()); !strings.Contains(v, "branch 2 (enable.idempotence=false) is not saved") {
+	if v := ansi.Strip(b.m.View()); !strings.Contains(v, "leave? branch 2 (enable.idempotence=false) is not saved") {
 		t.Errorf("the question does not name branch 2:\n%s", v)
 	}
 	if !b.step("y") {
@@ -85,7 +86,7 @@ func TestSandboxQuitAsksWhenNotSaved(t *testing.T) {
 	b = newSbox(t, "idempotent", 80, 24)
 	b.press("s", "1")
 	b.step("q")
-	if v := ansi.Strip(b.m.View()); !strings.Contains(v, "2 branches not saved (branch 1, branch 2") {
+	if v := ansi.Strip(b.m.View()); !strings.Contains(v, "leave? 2 branches are not saved: branch 1, branch 2") {
 		t.Errorf("the question does not name both branches:\n%s", v)
 	}
 

@@ -66,7 +66,7 @@ func TestSandboxSwitchesAsTheFileSetsThem(t *testing.T) {
 	if n := len(x.Branches()); n != 1 {
 		t.Errorf("6 after the step that sets it made a branch: %d branches", n)
 	}
-	if v := ansi.Strip(r.m.View()); !strings.Contains(v, "eoslab.lso is set by step 2") {
+	if v := ansi.Strip(r.m.View()); !strings.Contains(v, "step 2 sets eoslab.lso: go back before it (←) to switch it") {
 		t.Errorf("6 does not say which step sets it:\n%s", v)
 	}
 	// Before the config lines the switches are on, and 6 switches it.

@@ -531,12 +531,13 @@ func (s *Model) quit() {
 		s.left = true
 		return
 	}
-	what := strconv.Itoa(len(names)) + " branches not saved (" + strings.Join(names, ", ") + ")"
+	// The question first: a narrow screen cuts the names.
+	what := "leave? " + strconv.Itoa(len(names)) + " branches are not saved: " + strings.Join(names, ", ")
 	if len(names) == 1 {
-		what = names[0] + " is not saved"
+		what = "leave? " + names[0] + " is not saved"
 	}
 	s.mode = modeLeaving
-	s.say(theme.Violated, what+": leave anyway? y leaves, n or esc stays (w saves the branch you are on)")
+	s.say(theme.Violated, what)
 }
 
 // leaveKey answers the question quit asked: y leaves, any other key

@@ -434,7 +434,7 @@ func (s Model) helpLine() string {
 		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
 	if s.mode == modeLeaving {
-		return cells.Fit(" "+s.th.Text(theme.TextFaint, "y leaves the sandbox; n, esc or any other key stays"), s.w, s.th.Sym.Ellipsis)
+		return cells.Fit(" "+s.th.Text(theme.TextFaint, "y leaves; n, esc or any other key stays (w then saves the branch you are on)"), s.w, s.th.Sym.Ellipsis)
 	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
