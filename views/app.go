@@ -145,7 +145,7 @@ type App struct {
 	// tests compare the caches with.
 	noCache bool
 	// sandbox is the sandbox screen while it is open.
-	sandbox *Sandbox
+	sandbox *sandboxScreen
 	// saved is the place last given to the progress.
 	saved struct {
 		name       string

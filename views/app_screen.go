@@ -28,22 +28,8 @@ func (a App) ScreenName() string {
 		return "drill"
 	case screenSandbox:
 		if a.sandbox != nil {
-			return a.sandbox.screenName()
+			return a.sandbox.ScreenName()
 		}
 	}
 	return "?"
-}
-
-func (s Sandbox) screenName() string {
-	switch s.mode {
-	case modePicking:
-		return "sandbox presets"
-	case modePrompting:
-		return "sandbox prompt"
-	case modeHelp:
-		return "sandbox help"
-	case modeBranches:
-		return "sandbox branches"
-	}
-	return "sandbox"
 }

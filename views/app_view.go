@@ -53,7 +53,7 @@ func (a App) view() string {
 		return ""
 	}
 	if a.screen == screenSandbox && a.sandbox != nil {
-		return a.sandbox.view()
+		return a.sandbox.View()
 	}
 	if a.tooSmall != nil {
 		return layout.Center(a.tooSmall.Error(), a.w, a.h)

@@ -11,6 +11,8 @@
 //   - views/drill: the interview drill;
 //   - views/player: the lesson player, which reports leaving, finishing,
 //     answering and switching the Kafka version up with messages;
+//   - views/sandbox: the free-play screen, which reports leaving with
+//     sandbox.LeftMsg;
 //
 // on foundations any room may import: views/model (the view-model: Frame,
 // Session, Op, Drill, Progress), views/theme, views/layout (where the panels
@@ -23,10 +25,10 @@
 //
 // The root (App) routes between the screens (home, player, drill,
 // sandbox) and holds what they share (the theme, the size, the options,
-// the sessions the learner left). It lends the player and the drill the
+// the sessions the learner left). It lends the player, the drill and the
+// sandbox the
 // pane's box and the panels' drawing as function tables (app_player.go,
-// app_drill.go), and holds the sandbox (sandbox*.go), which reports
-// leaving with SandboxLeftMsg. The learner's progress goes through
+// app_drill.go, app_sandbox.go). The learner's progress goes through
 // model.Progress: the views say where the learner is and what they
 // answered, and read back where to continue.
 //

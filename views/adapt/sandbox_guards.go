@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -170,12 +171,39 @@ func (x *Sandbox) Safeguards() []model.Safeguard {
 		{ID: model.GuardOffsets, Key: "offsets", Value: g.offsets.String(), On: g.offsets == engine.OffsetsInTransaction,
 			Available: len(w.Processors()) > 0, Why: "no processor"},
 	}
-	for _, id := range teachGuards {
-		on := g.teach(id)
-		out = append(out, model.Safeguard{ID: id, Key: teachKeys[id].String(), Value: strconv.FormatBool(on), On: on, NotKafka: true,
+	// A teaching switch may be set at any step (config eoslab.lso=false
+	// after the first send), which the setup's guards do not know: the
+	// bar shows the switch as the world has it at this position.
+	for _, sw := range w.TeachingSwitches() {
+		id := teachID(sw.Key)
+		out = append(out, model.Safeguard{ID: id, Key: sw.Key.String(), Value: strconv.FormatBool(sw.On), On: sw.On, NotKafka: true,
 			Available: true})
 	}
 	return out
+}
+
+// teachID is the bar's switch for a teaching key.
+func teachID(k engine.ConfigKey) model.SafeguardID {
+	for _, id := range teachGuards {
+		if teachKeys[id] == k {
+			return id
+		}
+	}
+	return model.GuardLSO
+}
+
+// teachSetAt is the last step of b up to pos whose line sets the teaching
+// switch id (a config line among the actions, not the setup); 0 when none
+// does.
+func teachSetAt(b *sbBranch, id model.SafeguardID, pos int) int {
+	for k := pos; k >= 1; k-- {
+		for _, c := range b.s.p.StepAt(k).Commands {
+			if sc, ok := c.Action.(engine.SetConfig); ok && slices.ContainsFunc(sc.Settings, func(st engine.Setting) bool { return st.Key == teachKeys[id] }) {
+				return k
+			}
+		}
+	}
+	return 0
 }
 
 // safeguard is the bar's switch id as it stands on the current branch.
@@ -206,6 +234,13 @@ func (x *Sandbox) Toggle(id model.SafeguardID) (string, error) {
 		return "", errors.New(s.Key + " cannot be switched here: " + s.Why)
 	}
 	b := x.branch()
+	if id >= model.GuardDedup {
+		// A line of the branch that sets the switch wins over the
+		// setup a replay would change.
+		if k := teachSetAt(b, id, b.s.p.Pos()); k > 0 {
+			return "", errors.New("step " + strconv.Itoa(k) + " sets " + teachKeys[id].String() + ": go back before it (←) to switch it")
+		}
+	}
 	g := b.g
 	switch id {
 	case model.GuardIdempotence:

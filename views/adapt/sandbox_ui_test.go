@@ -10,6 +10,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/sandbox"
 )
 
 // sbox is the sandbox screen on a real engine, driven by keys only, as a
@@ -62,7 +63,7 @@ func (b *sbox) typeLine(s string) {
 	}
 }
 
-func (b *sbox) model() views.Sandbox { return b.m.(views.Sandbox) }
+func (b *sbox) model() sandbox.Model { return b.m.(sandbox.Model) }
 func (b *sbox) sb() *Sandbox         { return b.model().Session().(*Sandbox) }
 
 // selectWaiting moves the selection to the first waiting item ok accepts,

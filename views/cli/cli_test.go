@@ -21,6 +21,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/sandbox"
 )
 
 // tuiRunner is the real runTUI, restored after a test replaces it.
@@ -677,7 +678,7 @@ var sandboxKeys = map[string][]string{
 func stateOf(t *testing.T, m tea.Model) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := json.NewEncoder(&b).Encode(m.(views.Sandbox).Session().(*adapt.Sandbox).World().State()); err != nil {
+	if err := json.NewEncoder(&b).Encode(m.(sandbox.Model).Session().(*adapt.Sandbox).World().State()); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -707,7 +708,7 @@ func TestSandboxSaveReplays(t *testing.T) {
 		if p.Name == "idempotent" && !bytes.Contains(want, []byte("duplicate-record")) {
 			t.Fatalf("the keys made no duplicate: %s", want)
 		}
-		if n := m.(views.Sandbox).Session().Len(); n < len(sandboxKeys[p.Name])-4 {
+		if n := m.(sandbox.Model).Session().Len(); n < len(sandboxKeys[p.Name])-4 {
 			t.Fatalf("%s: only %d actions", p.Name, n)
 		}
 		var saved []string
@@ -716,7 +717,7 @@ func TestSandboxSaveReplays(t *testing.T) {
 			if cmd == nil {
 				t.Fatalf("%s: w saved nothing", p.Name)
 			}
-			msg, ok := cmd().(views.SandboxSavedMsg)
+			msg, ok := cmd().(sandbox.SavedMsg)
 			if !ok || msg.Err != nil {
 				t.Fatalf("%s: save: %+v", p.Name, msg)
 			}
@@ -784,7 +785,7 @@ func TestSandboxKafka4(t *testing.T) {
 	for _, k := range []string{"2", "i", "R", "b", "s", "R", "z", "]", "i", "R", "[", "z", "m", "R"} {
 		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
 	}
-	x := m.(views.Sandbox).Session().(*adapt.Sandbox)
+	x := m.(sandbox.Model).Session().(*adapt.Sandbox)
 	if v := x.World().Config().TransactionVersion; v != 2 {
 		t.Fatalf("transaction.version %d", v)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/pane"
 	"github.com/eoslab/eoslab/views/panels"
+	"github.com/eoslab/eoslab/views/sandbox"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -387,13 +388,13 @@ func (s *Seat) openBox() {
 	s.boxUpdate(tea.WindowSizeMsg{Width: s.w, Height: max(s.h-1, 0)})
 }
 
-// boxUpdate runs the sandbox; its q (SandboxLeftMsg) comes back to the class
+// boxUpdate runs the sandbox; its q (sandbox.LeftMsg) comes back to the class
 // instead of quitting the session.
 func (s *Seat) boxUpdate(msg tea.Msg) tea.Cmd {
 	if wm, ok := msg.(tea.WindowSizeMsg); ok {
 		msg = tea.WindowSizeMsg{Width: wm.Width, Height: max(wm.Height-1, 0)}
 	}
-	sb, ok := s.box.(views.Sandbox)
+	sb, ok := s.box.(sandbox.Model)
 	if !ok {
 		var cmd tea.Cmd
 		s.box, cmd = s.box.Update(msg)
@@ -401,7 +402,7 @@ func (s *Seat) boxUpdate(msg tea.Msg) tea.Cmd {
 	}
 	sb, cmd, out := sb.Step(msg)
 	s.box = sb
-	if _, left := out.(views.SandboxLeftMsg); left {
+	if _, left := out.(sandbox.LeftMsg); left {
 		s.box = nil
 		return s.resize()
 	}

@@ -1,4 +1,4 @@
-package views
+package sandbox
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -7,9 +7,9 @@ import (
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// SandboxKeyMap holds the sandbox's keys. Every action key makes one typed
+// KeyMap holds the sandbox's keys. Every action key makes one typed
 // action (Op), which the session turns into one line of scenario text.
-type SandboxKeyMap struct {
+type KeyMap struct {
 	Up, Down                 key.Binding
 	Deliver, Drop, Duplicate key.Binding
 	Delay, Reorder           key.Binding
@@ -25,6 +25,9 @@ type SandboxKeyMap struct {
 	Prompt, Branches, Save   key.Binding
 	Dismiss, Panel, Help     key.Binding
 	Quit                     key.Binding
+	// Leave answers q's question when a branch is not saved: y leaves,
+	// any other key stays.
+	Leave key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -40,12 +43,12 @@ type SandboxKeyMap struct {
 	QuitNow key.Binding
 }
 
-// DefaultSandboxKeyMap returns the sandbox's default keys.
-func DefaultSandboxKeyMap() SandboxKeyMap {
+// DefaultKeyMap returns the sandbox's default keys.
+func DefaultKeyMap() KeyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
-	return SandboxKeyMap{
+	return KeyMap{
 		Up:             b([]string{"up", "k"}, "↑/k", "select"),
 		Down:           b([]string{"down", "j"}, "↓/j", "select"),
 		Deliver:        b([]string{"enter", "d"}, "enter/d", "deliver it now"),
@@ -80,6 +83,7 @@ func DefaultSandboxKeyMap() SandboxKeyMap {
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
 		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Leave:          b([]string{"y"}, "y", "leave"),
 		AimCoordinator: b([]string{"k"}, "k", "the coordinator"),
 		AimClient:      b([]string{"c"}, "c", "the client"),
 		ScrollUp:       b([]string{"pgup"}, "pgup", "scroll panel"),
@@ -93,8 +97,8 @@ func DefaultSandboxKeyMap() SandboxKeyMap {
 	}
 }
 
-// ascii returns the key map with ASCII-only help texts.
-func (k SandboxKeyMap) ascii() SandboxKeyMap {
+// ASCII returns the key map with ASCII-only help texts.
+func (k KeyMap) ASCII() KeyMap {
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Back, &k.Forward} {
 		theme.ASCIIHelp(b)
 	}
@@ -104,11 +108,11 @@ func (k SandboxKeyMap) ascii() SandboxKeyMap {
 }
 
 // short is the help line's keys; full the help view's, in groups.
-func (k SandboxKeyMap) short() []key.Binding {
+func (k KeyMap) short() []key.Binding {
 	return []key.Binding{k.Up, k.Deliver, k.Drop, k.Step, k.Run, k.Back, k.Prompt, k.Help, k.Quit}
 }
 
-func (k SandboxKeyMap) full() [][]key.Binding {
+func (k KeyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Deliver, k.Drop, k.Duplicate, k.Delay, k.Reorder},
 		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches},

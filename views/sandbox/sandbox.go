@@ -1,4 +1,12 @@
-package views
+// Package sandbox is the free-play screen: a world that waits for the
+// learner, who picks which message is delivered, lost or repeated, calls
+// the clients, and switches safeguards off. It is a component: it imports
+// only the foundations (the view-model, the theme, the layout, a pane's
+// content, the text measuring, the key helpers), never another component,
+// the root, the engine or the lessons. What it draws with other
+// components' code (the pane's box, the player's panels, the help's key
+// table) comes down from the root in Draw, and leaving goes up as LeftMsg.
+package sandbox
 
 import (
 	"strconv"
@@ -9,32 +17,95 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/internal/keyset"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/pane"
-	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
-// Sandbox is the free-play screen: a world that waits for the learner. It
+// Pane is the bordered, titled, scrollable box the sandbox draws each of
+// its parts in: the part of views/pane's Model the sandbox uses, which the
+// root makes (Draw.NewPane). A Pane is held by reference: the copies of
+// Model that Bubble Tea passes around share it, as the root's panes are
+// shared by its copies.
+type Pane interface {
+	// SetSize sets the outer size, borders included.
+	SetSize(w, h int)
+	// SetFocused marks the box as the one the scroll keys go to.
+	SetFocused(focused bool)
+	// SetTitle sets the (styled) title in the top border.
+	SetTitle(title string)
+	// SetContent sets the lines that stay put above the body, the body,
+	// and the range of it to keep in sight.
+	SetContent(header []string, body content.Content, anchor content.Range)
+	// ScrollPage scrolls a focused box a page down (or up).
+	ScrollPage(down bool)
+	// Update scrolls a focused box with its own keys.
+	Update(msg tea.Msg) tea.Cmd
+	// Lines draws the box as exactly its height in lines of its width.
+	Lines() []string
+}
+
+// PanelFunc draws one of the player's panels (id) for frame f, w cells
+// wide inside its box: the lines that stay put, the body, and the range of
+// it that changed.
+type PanelFunc func(id layout.PanelID, f *model.Frame, w int) (head []string, body content.Content, anchor content.Range)
+
+// Draw is what the sandbox draws with other components' code, passed down
+// by the root because a component does not import another. Its functions
+// hold no state of a sandbox: New calls NewPane and NewPanels for the
+// state each sandbox keeps.
+type Draw struct {
+	// NewPane returns an empty box: with text, one that holds a few dozen
+	// lines of text (the help, the branches) and scrolls them with its
+	// own keys; else one that makes its lines as they come on screen.
+	NewPane func(th *theme.Theme, text bool) Pane
+	// NewPanels returns what draws the player's panels for one sandbox,
+	// keeping what it drew for the last few frames.
+	NewPanels func(th *theme.Theme) PanelFunc
+	// Flow lays styled items out after lead on as many lines of w cells
+	// as they need, never cutting an item, continuation lines indented by
+	// indent cells.
+	Flow func(w int, lead string, items []string, sep string, indent int) []string
+	// KeyLines lists the keys' help, "key  what it does", in as many
+	// columns as w cells hold; Legend is the Timeline's legend, w wide.
+	KeyLines func(th *theme.Theme, w int, groups [][]key.Binding) []string
+	Legend   func(th *theme.Theme, w int) []string
+}
+
+// Options are the plain values a sandbox is made with.
+type Options struct {
+	Theme *theme.Theme
+	// Help draws the help bar, styled by the root.
+	Help help.Model
+	Keys KeyMap
+	Draw Draw
+	// Save writes a session's scenario under a name like the one given
+	// and returns the name used; nil switches saving off (a served
+	// session, or nowhere to write).
+	Save func(name string, data []byte) (string, error)
+}
+
+// Model is the free-play screen: a world that waits for the learner. It
 // opens on the preset picker, or on a session it is given (a scenario file
 // played to its end). Every action key makes one Op, which the session
 // applies as one engine action and answers with its scenario line.
 //
-// It is a component of App (the home screen's Sandbox entry) and also a
-// tea.Model of its own (eoslab sandbox).
-type Sandbox struct {
+// It is a screen of the root App (the home screen's Sandbox entry), which
+// calls Step, and also a tea.Model of its own (eoslab sandbox).
+type Model struct {
 	opts    Options
 	th      *theme.Theme
-	keys    SandboxKeyMap
+	keys    KeyMap
 	help    help.Model
 	presets []model.SandboxPreset
 	open    func(name string) (model.SandboxSession, error)
 	sess    model.SandboxSession
 	w, h    int
 	// mode is what the keys do now; pick is the preset picker's cursor.
-	mode sandboxMode
+	mode mode
 	pick int
 
 	// What the session said after the last action, read once per action.
@@ -52,14 +123,16 @@ type Sandbox struct {
 	sel    int // the selected waiting item
 	client int // the client the call keys act on
 	right  layout.PanelID
-	panes  [layout.NumPanels]pane.Model
-	list   pane.Model // the waiting list
-	mons   pane.Model // the monitors
-	cause  pane.Model // the cause chain of a broken monitor
-	over   pane.Model // help, branches
-	cache  *panels.Cache
-	// helpDrawn is the help bar last drawn.
-	helpDrawn *keyset.HelpMemo
+	panes  [layout.NumPanels]Pane
+	list   Pane // the waiting list
+	mons   Pane // the monitors
+	cause  Pane // the cause chain of a broken monitor
+	over   Pane // help, branches
+	panel  PanelFunc
+	// helpDrawn is the help bar last drawn and the width it was drawn
+	// for: lipgloss renders it slowly, and it is the same for a width.
+	// By pointer, shared by the copies.
+	helpDrawn *helpLine
 	// shown is the monitor whose cause is on screen; dismissed holds the
 	// violations the learner closed (monitor name and its last cause line).
 	shown string
@@ -82,50 +155,61 @@ type Sandbox struct {
 
 	flash     string
 	flashKind theme.Kind
+	// saved is, for each branch saved (or opened from a file or a
+	// preset), its length then: q asks before leaving a branch that has
+	// changed since (modeLeaving). By reference, shared by the copies.
+	saved map[int]int
 	// left is set by the key that leaves the sandbox (q), until Step
 	// reports it.
 	left bool
 }
 
-// sandboxMode is what the sandbox's keys do now: one mode at a time.
-type sandboxMode uint8
+// helpLine is a help bar drawn for a width.
+type helpLine struct {
+	w    int
+	line string
+}
+
+// mode is what the sandbox's keys do now: one mode at a time.
+type mode uint8
 
 // Sandbox modes.
 const (
-	modeActing    sandboxMode = iota // the action keys act on the session
-	modePicking                      // the preset picker is shown
-	modePrompting                    // the command prompt takes the keys
-	modeAiming                       // after c or r: the next key picks what crashes or restarts
-	modeHelp                         // the help overlay is open
-	modeBranches                     // the branches overlay is open
+	modeActing    mode = iota // the action keys act on the session
+	modePicking               // the preset picker is shown
+	modePrompting             // the command prompt takes the keys
+	modeAiming                // after c or r: the next key picks what crashes or restarts
+	modeHelp                  // the help overlay is open
+	modeBranches              // the branches overlay is open
+	modeLeaving               // after q with branches not saved: y leaves, any other key stays
 )
 
-func (m sandboxMode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches"}[m]
+func (m mode) String() string {
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
-func (m sandboxMode) overlay() bool { return m == modeHelp || m == modeBranches }
+func (m mode) overlay() bool { return m == modeHelp || m == modeBranches }
 
-// SandboxSavedMsg reports a save: the file written, or why not.
-type SandboxSavedMsg struct {
+// SavedMsg reports a save: the file written, or why not.
+type SavedMsg struct {
 	Path string
 	Err  error
+	// branch and n are the branch saved and its length.
+	branch, n int
 }
 
-// NewSandbox builds the sandbox. With sess nil it opens on the preset
-// picker, using open to start the chosen preset.
-func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Sandbox {
-	th := theme.New(theme.Options{NoColor: opts.NoColor, ASCII: opts.ASCII, Renderer: opts.Renderer})
-	s := Sandbox{opts: opts, th: th, keys: DefaultSandboxKeyMap(), help: newHelp(th), presets: presets, open: open,
-		right: layout.PanelTimeline, cache: panels.NewCache(), helpDrawn: &keyset.HelpMemo{}, dismissed: map[string]bool{}}
-	if opts.ASCII {
-		s.keys = s.keys.ascii()
-	}
+// New builds the sandbox. With sess nil it opens on the preset picker,
+// using open to start the chosen preset.
+func New(presets []model.SandboxPreset, open func(name string) (model.SandboxSession, error), sess model.SandboxSession, opts Options) Model {
+	th, d := opts.Theme, opts.Draw
+	s := Model{opts: opts, th: th, keys: opts.Keys, help: opts.Help, presets: presets, open: open,
+		right: layout.PanelTimeline, panel: d.NewPanels(th), helpDrawn: &helpLine{w: -1}, dismissed: map[string]bool{},
+		saved: map[int]int{}}
 	for i := range s.panes {
-		s.panes[i] = pane.New(th)
+		s.panes[i] = d.NewPane(th, false)
 	}
-	s.list, s.mons, s.cause, s.over = pane.New(th), pane.New(th), pane.New(th), pane.NewText(th)
+	s.list, s.mons, s.cause, s.over = d.NewPane(th, false), d.NewPane(th, false), d.NewPane(th, false), d.NewPane(th, true)
 	s.input = textinput.New()
 	s.input.Prompt = ": "
 	s.input.ShowSuggestions = true
@@ -138,6 +222,7 @@ func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.San
 	if sess != nil {
 		s.sess = sess
 		s.refresh()
+		s.keepOpened()
 	} else {
 		s.mode = modePicking
 	}
@@ -145,20 +230,20 @@ func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.San
 }
 
 // Session is the session being played, or nil in the picker.
-func (s Sandbox) Session() model.SandboxSession { return s.sess }
+func (s Model) Session() model.SandboxSession { return s.sess }
 
 // Init implements tea.Model.
-func (s Sandbox) Init() tea.Cmd { return nil }
+func (s Model) Init() tea.Cmd { return nil }
 
-// SandboxLeftMsg is what the sandbox reports up when the learner leaves it
-// (q, or esc in the preset picker).
-type SandboxLeftMsg struct{}
+// LeftMsg is what the sandbox reports up when the learner leaves it (q,
+// or esc in the preset picker).
+type LeftMsg struct{}
 
 // Update implements tea.Model, for the sandbox as a program of its own
 // (eoslab sandbox): leaving it quits.
-func (s Sandbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (s Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	s, cmd, out := s.Step(msg)
-	if _, ok := out.(SandboxLeftMsg); ok {
+	if _, ok := out.(LeftMsg); ok {
 		return s, tea.Quit
 	}
 	return s, cmd
@@ -166,22 +251,25 @@ func (s Sandbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // Step is Update for a parent that holds the sandbox as a screen: besides
 // the sandbox and its command, it returns what the sandbox reports up
-// (SandboxLeftMsg, or nil), at once, so that the key after q already goes
+// (LeftMsg, or nil), at once, so that the key after q already goes
 // to the parent's screen.
-func (s Sandbox) Step(msg tea.Msg) (Sandbox, tea.Cmd, tea.Msg) {
+func (s Model) Step(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
 	cmd := s.update(msg)
 	if s.left {
 		s.left = false
-		return s, cmd, SandboxLeftMsg{}
+		return s, cmd, LeftMsg{}
 	}
 	return s, cmd, nil
 }
 
-func (s *Sandbox) update(msg tea.Msg) tea.Cmd {
+func (s *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		s.resize(msg.Width, msg.Height)
-	case SandboxSavedMsg:
+	case SavedMsg:
+		if msg.Err == nil {
+			s.saved[msg.branch] = msg.n
+		}
 		if msg.Err != nil {
 			s.say(theme.Violated, "not saved: "+msg.Err.Error())
 		} else if s.sess != nil && msg.Path != s.sess.SaveName() {
@@ -195,7 +283,10 @@ func (s *Sandbox) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *Sandbox) resize(w, h int) {
+// SetSize sets the screen's size.
+func (s *Model) SetSize(w, h int) { s.resize(w, h) }
+
+func (s *Model) resize(w, h int) {
 	s.w, s.h = max(w, 0), max(h, 0)
 	s.help.Width = s.w
 	s.input.Width = max(s.w-4, 1)
@@ -203,11 +294,14 @@ func (s *Sandbox) resize(w, h int) {
 	s.layout()
 }
 
-func (s *Sandbox) say(k theme.Kind, msg string) { s.flash, s.flashKind = oneLine(msg), k }
+func (s *Model) say(k theme.Kind, msg string) { s.flash, s.flashKind = oneLine(msg), k }
+
+// oneLine is a message cleaned for one line of the screen.
+func oneLine(s string) string { return strings.TrimSpace(cells.Clean(s)) }
 
 func is(km tea.KeyMsg, b key.Binding) bool { return key.Matches(km, b) }
 
-func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
+func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	if is(km, s.keys.QuitNow) {
 		s.left = true
 		return nil
@@ -221,6 +315,9 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	case s.mode == modeAiming:
 		s.aimKey(km)
 		return nil
+	case s.mode == modeLeaving:
+		s.leaveKey(km)
+		return nil
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -229,7 +326,7 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 	k := s.keys
 	switch {
 	case is(km, k.Quit):
-		s.left = true
+		s.quit()
 	case is(km, k.Help):
 		s.mode = modeHelp
 		s.layout()
@@ -320,9 +417,9 @@ func (s *Sandbox) key(km tea.KeyMsg) tea.Cmd {
 		s.layout()
 	case is(km, k.ScrollUp), is(km, k.ScrollDown):
 		// The cause chain scrolls while it is shown; else the panel.
-		p := &s.panes[s.mainPanel()]
+		p := s.panes[s.mainPanel()]
 		if s.shown != "" {
-			p = &s.cause
+			p = s.cause
 		}
 		p.ScrollPage(is(km, k.ScrollDown))
 	}
@@ -339,7 +436,7 @@ func dismissKey(m model.Monitor) string {
 // nextPanel is the panel tab shows next on the right: the Timeline, the
 // Events, then the state panels. On a wide screen the Timeline is always
 // shown and tab cycles the other side.
-func (s *Sandbox) nextPanel() layout.PanelID {
+func (s *Model) nextPanel() layout.PanelID {
 	order := []layout.PanelID{layout.PanelTimeline, layout.PanelEvents, layout.PanelPartitions, layout.PanelProducers, layout.PanelCoordinator, layout.PanelConsumers}
 	cur := s.right
 	if s.wide() {
@@ -353,7 +450,7 @@ func (s *Sandbox) nextPanel() layout.PanelID {
 	return order[0]
 }
 
-func (s *Sandbox) overlayKey(km tea.KeyMsg) {
+func (s *Model) overlayKey(km tea.KeyMsg) {
 	d := keyset.Digit(km, s.keys.Digits)
 	switch {
 	case is(km, s.keys.Cancel), is(km, s.keys.Help) && s.mode == modeHelp, is(km, s.keys.Branches) && s.mode == modeBranches, is(km, s.keys.Quit):
@@ -369,12 +466,12 @@ func (s *Sandbox) overlayKey(km tea.KeyMsg) {
 		}
 		s.refresh()
 	default:
-		s.over, _ = s.over.Update(km)
+		s.over.Update(km)
 	}
 }
 
 // pickKey moves through the preset picker and opens a preset.
-func (s *Sandbox) pickKey(km tea.KeyMsg) {
+func (s *Model) pickKey(km tea.KeyMsg) {
 	d := keyset.Digit(km, s.keys.Digits)
 	switch {
 	case is(km, s.keys.Quit), is(km, s.keys.Cancel):
@@ -390,7 +487,7 @@ func (s *Sandbox) pickKey(km tea.KeyMsg) {
 	}
 }
 
-func (s *Sandbox) openPreset(i int) {
+func (s *Model) openPreset(i int) {
 	if i >= len(s.presets) || s.open == nil {
 		return
 	}
@@ -402,10 +499,58 @@ func (s *Sandbox) openPreset(i int) {
 	s.sess, s.mode = sess, modeActing
 	s.say(theme.Accent, "the world waits for you: s sends, n steps, : any scenario line, ? every key")
 	s.refresh()
+	s.keepOpened()
+}
+
+// keepOpened counts the branches of a session just opened as saved: they
+// are its file, or a preset, as they stand.
+func (s *Model) keepOpened() {
+	for i, b := range s.branches {
+		s.saved[i] = b.Len
+	}
+}
+
+// unsaved names the branches that changed since they were saved or
+// opened.
+func (s *Model) unsaved() []string {
+	var out []string
+	for i, b := range s.branches {
+		if n, ok := s.saved[i]; !ok || n != b.Len {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// quit leaves the sandbox, or, when saving is on and some branch is not
+// saved, asks first. With saving off there is nothing to save, and q
+// leaves as it says.
+func (s *Model) quit() {
+	names := s.unsaved()
+	if s.opts.Save == nil || len(names) == 0 {
+		s.left = true
+		return
+	}
+	// The question first: a narrow screen cuts the names.
+	what := "leave? " + strconv.Itoa(len(names)) + " branches are not saved: " + strings.Join(names, ", ")
+	if len(names) == 1 {
+		what = "leave? " + names[0] + " is not saved"
+	}
+	s.mode = modeLeaving
+	s.say(theme.Violated, what)
+}
+
+// leaveKey answers the question quit asked: y leaves, any other key
+// stays.
+func (s *Model) leaveKey(km tea.KeyMsg) {
+	s.mode, s.flash = modeActing, ""
+	if is(km, s.keys.Leave) {
+		s.left = true
+	}
 }
 
 // refresh reads the session after a change and redraws the panes.
-func (s *Sandbox) refresh() {
+func (s *Model) refresh() {
 	if s.sess == nil {
 		return
 	}
@@ -434,7 +579,7 @@ func (s *Sandbox) refresh() {
 
 // readFrame reads the frame, with the cause shown and the selected
 // message marked on the Timeline.
-func (s *Sandbox) readFrame() {
+func (s *Model) readFrame() {
 	var id int64
 	if s.sel < len(s.waiting) {
 		id = s.waiting[s.sel].ID
@@ -442,14 +587,33 @@ func (s *Sandbox) readFrame() {
 	s.frame = s.sess.Frame(s.shown, id)
 }
 
+// ScreenName names what the sandbox shows, for tests that must reach
+// every screen: "sandbox presets", "sandbox", "sandbox prompt", "sandbox
+// help", "sandbox branches", "sandbox leaving" (q asks).
+func (s Model) ScreenName() string {
+	switch s.mode {
+	case modePicking:
+		return "sandbox presets"
+	case modePrompting:
+		return "sandbox prompt"
+	case modeHelp:
+		return "sandbox help"
+	case modeBranches:
+		return "sandbox branches"
+	case modeLeaving:
+		return "sandbox leaving"
+	}
+	return "sandbox"
+}
+
 // CauseShown is the monitor whose cause chain is on screen, or "".
-func (s Sandbox) CauseShown() string { return s.shown }
+func (s Model) CauseShown() string { return s.shown }
 
 // Prompt reports whether the prompt is open, its line, its inline error
 // and the suggestions it offers for the line.
-func (s Sandbox) Prompt() (open bool, line, err string, suggestions []string) {
+func (s Model) Prompt() (open bool, line, err string, suggestions []string) {
 	return s.mode == modePrompting, s.input.Value(), s.perr, s.input.MatchedSuggestions()
 }
 
 // Selected is the index of the selected waiting item.
-func (s Sandbox) Selected() int { return s.sel }
+func (s Model) Selected() int { return s.sel }

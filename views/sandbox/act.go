@@ -1,4 +1,4 @@
-package views
+package sandbox
 
 import (
 	"strconv"
@@ -21,28 +21,28 @@ func verb(k model.OpKind) string {
 	return "crash"
 }
 
-func (s *Sandbox) brokers() int {
+func (s *Model) brokers() int {
 	if s.sess == nil {
 		return 0
 	}
 	return s.sess.Brokers()
 }
 
-func (s *Sandbox) current() (model.SandboxClient, bool) {
+func (s *Model) current() (model.SandboxClient, bool) {
 	if s.client < len(s.clients) {
 		return s.clients[s.client], true
 	}
 	return model.SandboxClient{}, false
 }
 
-func (s *Sandbox) clientName() string {
+func (s *Model) clientName() string {
 	if c, ok := s.current(); ok {
 		return c.Name
 	}
 	return "(none)"
 }
 
-func (s *Sandbox) selected() (model.WaitItem, bool) {
+func (s *Model) selected() (model.WaitItem, bool) {
 	if s.sel < len(s.waiting) {
 		return s.waiting[s.sel], true
 	}
@@ -51,7 +51,7 @@ func (s *Sandbox) selected() (model.WaitItem, bool) {
 }
 
 // fault drops, duplicates, delays or reorders the selected message.
-func (s *Sandbox) fault(km tea.KeyMsg) {
+func (s *Model) fault(km tea.KeyMsg) {
 	it, ok := s.selected()
 	if !ok {
 		return
@@ -80,7 +80,7 @@ func (s *Sandbox) fault(km tea.KeyMsg) {
 }
 
 // call makes the current client call the method of the key.
-func (s *Sandbox) call(km tea.KeyMsg) {
+func (s *Model) call(km tea.KeyMsg) {
 	c, ok := s.current()
 	if !ok {
 		s.say(theme.Muted, "no client")
@@ -100,7 +100,7 @@ func (s *Sandbox) call(km tea.KeyMsg) {
 	}
 }
 
-func (s *Sandbox) aimKey(km tea.KeyMsg) {
+func (s *Model) aimKey(km tea.KeyMsg) {
 	s.mode = modeActing
 	op := model.Op{Kind: s.target}
 	switch r := km.String(); {
@@ -125,7 +125,7 @@ func (s *Sandbox) aimKey(km tea.KeyMsg) {
 }
 
 // do applies one op and shows its line.
-func (s *Sandbox) do(op model.Op) {
+func (s *Model) do(op model.Op) {
 	before := len(s.branches)
 	line, err := s.sess.Do(op)
 	if err != nil {
@@ -143,7 +143,7 @@ func (s *Sandbox) do(op model.Op) {
 	s.say(theme.Changed, msg)
 }
 
-func (s *Sandbox) seek(k int) {
+func (s *Model) seek(k int) {
 	if k < 0 || k > s.sess.Len() {
 		if k < 0 {
 			s.say(theme.Muted, "this is the setup: nothing before it")
@@ -156,7 +156,7 @@ func (s *Sandbox) seek(k int) {
 	s.refresh()
 }
 
-func (s *Sandbox) toggle(id model.SafeguardID) {
+func (s *Model) toggle(id model.SafeguardID) {
 	msg, err := s.sess.Toggle(id)
 	if err != nil {
 		s.say(theme.Violated, err.Error())
@@ -166,15 +166,16 @@ func (s *Sandbox) toggle(id model.SafeguardID) {
 	s.say(theme.Changed, msg)
 }
 
-func (s *Sandbox) save() tea.Cmd {
-	if s.opts.NoFiles || s.opts.SaveFile == nil {
+func (s *Model) save() tea.Cmd {
+	if s.opts.Save == nil {
 		s.say(theme.Muted, "saving is switched off here; the prompt's lines are the session")
 		return nil
 	}
-	name, text, save := s.sess.SaveName(), []byte(s.sess.Scenario()), s.opts.SaveFile
+	name, text, save := s.sess.SaveName(), []byte(s.sess.Scenario()), s.opts.Save
+	branch, n := s.sess.Branch(), s.sess.Len()
 	s.say(theme.Accent, "saving...")
 	return func() tea.Msg {
 		p, err := save(name, text)
-		return SandboxSavedMsg{Path: p, Err: err}
+		return SavedMsg{Path: p, Err: err, branch: branch, n: n}
 	}
 }

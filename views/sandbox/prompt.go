@@ -1,4 +1,4 @@
-package views
+package sandbox
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 
 // promptKey edits the prompt line. Enter runs it; an error stays under the
 // line, which is kept so it can be fixed.
-func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
+func (s *Model) promptKey(km tea.KeyMsg) tea.Cmd {
 	k := s.keys
 	switch {
 	case is(km, k.Cancel):
@@ -74,6 +74,6 @@ func (s *Sandbox) promptKey(km tea.KeyMsg) tea.Cmd {
 }
 
 // suggest gives the prompt the lines its value may become.
-func (s *Sandbox) suggest() {
+func (s *Model) suggest() {
 	s.input.SetSuggestions(s.sess.Complete(s.input.Value()))
 }

@@ -1,4 +1,4 @@
-package views
+package sandbox
 
 import (
 	"strconv"
@@ -10,7 +10,6 @@ import (
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/layout"
 	"github.com/eoslab/eoslab/views/model"
-	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
 
@@ -21,22 +20,22 @@ import (
 
 // Smallest sandbox screen.
 const (
-	sandboxMinW = 60
-	sandboxMinH = 20
+	minW = 60
+	minH = 20
 )
 
-// sbRects is where every part of the sandbox goes for one size.
-type sbRects struct {
+// areas is where every part of the sandbox goes for one size.
+type areas struct {
 	header, bar, list, mons, main, side, cause, status, help, body layout.Rect
 }
 
 // wide reports whether the Timeline and a second panel fit side by side.
-func (s *Sandbox) wide() bool { return s.w >= 150 && s.h >= 30 }
+func (s *Model) wide() bool { return s.w >= 150 && s.h >= 30 }
 
 // barLines is the safeguards bar, one switch an item: its key, a tick or a
 // cross with a word, the setting as written, and "not a Kafka setting" for
 // the teaching-only switches.
-func (s *Sandbox) barLines() []string {
+func (s *Model) barLines() []string {
 	th := s.th
 	var items, na []string
 	for i, g := range s.guards {
@@ -64,10 +63,8 @@ func (s *Sandbox) barLines() []string {
 	if !s.wide() {
 		items = append(items, th.Text(theme.TextFaint, "*not a Kafka setting"))
 	}
-	p := panels.Painter{Theme: th, Width: s.w - 1}
 	lead := th.Text(theme.TextBold, " Safeguards ")
-	lines := p.Flow(lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
-	return lines
+	return s.opts.Draw.Flow(s.w-1, lead, items, th.Text(theme.TextFaint, " "+th.Sym.Sep+" "), 1)
 }
 
 // compactGuard is a switch's label on a narrow screen: the value where it
@@ -89,8 +86,8 @@ func compactGuard(g model.Safeguard) string {
 	return "LSO*"
 }
 
-func (s *Sandbox) rects() sbRects {
-	var r sbRects
+func (s *Model) rects() areas {
+	var r areas
 	bar := len(s.bar)
 	r.header = layout.Rect{X: 0, Y: 0, W: s.w, H: 1}
 	r.bar = layout.Rect{X: 0, Y: 1, W: s.w, H: bar}
@@ -122,32 +119,23 @@ func (s *Sandbox) rects() sbRects {
 
 // mainPanel and sidePanel are the panels on the right: on a wide screen
 // the Timeline and the one tab picks, else the one tab picks.
-func (s *Sandbox) mainPanel() layout.PanelID {
+func (s *Model) mainPanel() layout.PanelID {
 	if s.wide() {
 		return layout.PanelTimeline
 	}
 	return s.right
 }
 
-func (s *Sandbox) sidePanel() layout.PanelID {
+func (s *Model) sidePanel() layout.PanelID {
 	if s.right == layout.PanelTimeline {
 		return layout.PanelEvents
 	}
 	return s.right
 }
 
-var panelBuilders = [layout.NumPanels]func(*model.Frame, panels.Painter) ([]string, content.Content, content.Range){
-	layout.PanelProducers:   panels.Producers,
-	layout.PanelPartitions:  panels.Partitions,
-	layout.PanelCoordinator: panels.Coordinator,
-	layout.PanelConsumers:   panels.Consumers,
-	layout.PanelTimeline:    panels.Timeline,
-	layout.PanelEvents:      panels.Events,
-}
-
 // layout sizes the panes and fills them from the values read by refresh.
-func (s *Sandbox) layout() {
-	if s.sess == nil || s.w < sandboxMinW || s.h < sandboxMinH {
+func (s *Model) layout() {
+	if s.sess == nil || s.w < minW || s.h < minH {
 		return
 	}
 	r := s.rects()
@@ -163,11 +151,10 @@ func (s *Sandbox) layout() {
 	}
 }
 
-func (s *Sandbox) fillPanel(id layout.PanelID, rc layout.Rect) {
-	f := &s.frame
-	k := panels.DrawKey{Frame: f.Key, Width: max(rc.W-3, 0)}
-	d := s.cache.Draw(id, k, f, s.th, panelBuilders[id])
-	p := &s.panes[id]
+func (s *Model) fillPanel(id layout.PanelID, rc layout.Rect) {
+	// One cell of margin inside the right border.
+	head, body, anchor := s.panel(id, &s.frame, max(rc.W-3, 0))
+	p := s.panes[id]
 	p.SetSize(rc.W, rc.H)
 	title := s.th.Text(theme.TextTitle, id.String())
 	if !s.wide() {
@@ -176,13 +163,13 @@ func (s *Sandbox) fillPanel(id layout.PanelID, rc layout.Rect) {
 		title += s.th.Text(theme.TextFaint, "  tab: "+s.nextPanel().String())
 	}
 	p.SetTitle(title)
-	p.SetContent(d.Head, d.Body, d.Anchor)
+	p.SetContent(head, body, anchor)
 }
 
 // fillList draws the waiting list: the selected item in full, the others
 // on one line each.
-func (s *Sandbox) fillList() {
-	if s.sess == nil || s.w < sandboxMinW || s.h < sandboxMinH {
+func (s *Model) fillList() {
+	if s.sess == nil || s.w < minW || s.h < minH {
 		return
 	}
 	r := s.rects().list
@@ -224,7 +211,7 @@ func (s *Sandbox) fillList() {
 	s.list.SetContent(nil, content.Lines(lines), content.Range{From: sel, To: sel})
 }
 
-func (s *Sandbox) fillMonitors(r layout.Rect) {
+func (s *Model) fillMonitors(r layout.Rect) {
 	th := s.th
 	var lines []string
 	broken := 0
@@ -255,7 +242,7 @@ func (s *Sandbox) fillMonitors(r layout.Rect) {
 }
 
 // causeLines is the cause chain on screen, wrapped to w.
-func (s *Sandbox) causeLines(w int) []string {
+func (s *Model) causeLines(w int) []string {
 	if c := &s.causeMemo; c.lines != nil && c.w == w {
 		return c.lines
 	}
@@ -264,7 +251,7 @@ func (s *Sandbox) causeLines(w int) []string {
 	return out
 }
 
-func (s *Sandbox) wrapCause(w int) []string {
+func (s *Model) wrapCause(w int) []string {
 	for _, m := range s.monitors {
 		if m.Name != s.shown {
 			continue
@@ -285,9 +272,9 @@ func (s *Sandbox) wrapCause(w int) []string {
 	return nil
 }
 
-func (s *Sandbox) causeLen(w int) int { return len(s.causeLines(w)) }
+func (s *Model) causeLen(w int) int { return len(s.causeLines(w)) }
 
-func (s *Sandbox) fillCause(r layout.Rect) {
+func (s *Model) fillCause(r layout.Rect) {
 	if s.shown == "" {
 		return
 	}
@@ -303,8 +290,8 @@ func (s *Sandbox) fillCause(r layout.Rect) {
 	s.cause.SetContent(nil, content.Lines(s.causeLines(max(r.W-4, 10))), content.NoRange)
 }
 
-func (s *Sandbox) fillOverlay(r layout.Rect) {
-	p := panels.Painter{Theme: s.th, Width: max(r.W-4, 0), Cache: s.cache}
+func (s *Model) fillOverlay(r layout.Rect) {
+	w := max(r.W-4, 0)
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
 	var lines []string
@@ -327,22 +314,26 @@ func (s *Sandbox) fillOverlay(r layout.Rect) {
 		lines = append(lines, "", s.th.Text(theme.TextFaint, "Going back (←) and then acting starts a new branch; the old one stays here."))
 	} else {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Sandbox help") + s.th.Text(theme.TextFaint, "  ? or esc closes"))
-		lines = append(lines, p.Bold("Keys"))
-		lines = append(lines, p.KeyLines(s.keys.full())...)
+		lines = append(lines, s.th.RenderBold(theme.Plain, "Keys"))
+		lines = append(lines, s.opts.Draw.KeyLines(s.th, w, s.keys.full())...)
 		for _, t := range []string{"",
 			"Every key is one action and one line of the scenario language; the status line shows it. : takes any line (tab completes, up/down recall). w saves the branch as a scenario file.",
 			"", "The safeguards bar switches Kafka settings (1-3) and three teaching-only switches (4-6) that no Kafka has. Switching one plays your actions again on a new branch.",
 			"", "A broken guarantee shows the events that led to it, oldest first; the Timeline marks their messages with !."} {
-			lines = append(lines, p.Wrap(t, p.Width)...)
+			lines = append(lines, cells.Wrap(t, w)...)
 		}
 		lines = append(lines, "")
-		lines = append(lines, p.TimelineLegendLines()...)
+		lines = append(lines, s.opts.Draw.Legend(s.th, w)...)
 	}
-	s.over.SetContent(nil, panels.Indent(lines), content.NoRange)
+	// One cell of margin from the border, as the player's prose has.
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	s.over.SetContent(nil, content.Lines(lines), content.NoRange)
 }
 
 // View implements tea.Model.
-func (s Sandbox) View() string {
+func (s Model) View() string {
 	v := s.view()
 	if s.th.ASCII {
 		v = cells.ASCIIOnly(v)
@@ -350,12 +341,12 @@ func (s Sandbox) View() string {
 	return v
 }
 
-func (s Sandbox) view() string {
+func (s Model) view() string {
 	if s.w <= 0 || s.h <= 0 {
 		return ""
 	}
-	if s.w < sandboxMinW || s.h < sandboxMinH {
-		return layout.Center("terminal too small for the sandbox: it needs "+strconv.Itoa(sandboxMinW)+"x"+strconv.Itoa(sandboxMinH)+
+	if s.w < minW || s.h < minH {
+		return layout.Center("terminal too small for the sandbox: it needs "+strconv.Itoa(minW)+"x"+strconv.Itoa(minH)+
 			", this is "+strconv.Itoa(s.w)+"x"+strconv.Itoa(s.h), s.w, s.h)
 	}
 	if s.mode == modePicking {
@@ -384,7 +375,7 @@ func (s Sandbox) view() string {
 	return layout.Compose(s.w, s.h, blocks)
 }
 
-func (s Sandbox) headerLine() string {
+func (s Model) headerLine() string {
 	th := s.th
 	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, cells.Clean(s.sess.Title()))
 	right := "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
@@ -409,7 +400,7 @@ func (s Sandbox) headerLine() string {
 	return cells.Fit(left, lw, th.Sym.Ellipsis) + " " + right
 }
 
-func (s Sandbox) statusLine() string {
+func (s Model) statusLine() string {
 	if s.mode == modePrompting {
 		return s.input.View()
 	}
@@ -419,7 +410,7 @@ func (s Sandbox) statusLine() string {
 	return ""
 }
 
-func (s Sandbox) helpLine() string {
+func (s Model) helpLine() string {
 	if s.mode == modePrompting {
 		if s.perr != "" {
 			// The error goes right under the line it is about, which
@@ -442,18 +433,20 @@ func (s Sandbox) helpLine() string {
 	if s.mode.overlay() {
 		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
+	if s.mode == modeLeaving {
+		return cells.Fit(" "+s.th.Text(theme.TextFaint, "y leaves; n, esc or any other key stays (w then saves the branch you are on)"), s.w, s.th.Sym.Ellipsis)
+	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
-	sig := "sandbox " + strconv.Itoa(s.w)
-	if l, ok := s.helpDrawn.Get(sig); ok {
-		return l
+	if d := s.helpDrawn; d.w == s.w {
+		return d.line
 	}
 	l := s.help.ShortHelpView(s.keys.short())
-	s.helpDrawn.Put(sig, l)
+	*s.helpDrawn = helpLine{w: s.w, line: l}
 	return l
 }
 
-func (s Sandbox) pickerView() string {
+func (s Model) pickerView() string {
 	th := s.th
 	lines := []string{"", "  " + th.Text(theme.TextHeader, " Sandbox ") + "  " + th.Text(theme.TextBold, "Pick a starting world"), ""}
 	for i, p := range s.presets {
@@ -480,7 +473,7 @@ func (s Sandbox) pickerView() string {
 
 // pickerHelp is the preset picker's short help: what pickKey does, not
 // the world's keys (enter opens a preset there; it delivers nothing).
-func pickerHelp(k SandboxKeyMap, n int) []key.Binding {
+func pickerHelp(k KeyMap, n int) []key.Binding {
 	return []key.Binding{
 		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "choose")),
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/1-"+strconv.Itoa(max(n, 1)), "open")),
