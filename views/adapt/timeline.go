@@ -105,7 +105,7 @@ func (h *history) add(e *engine.Event, k int) {
 }
 
 func (h *history) send(m *engine.Message, k int, duplicate bool) {
-	a := model.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate}
+	a := model.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate, ID: m.ID}
 	if m.Kind.IsResponse() {
 		a.Reply = true
 		a.Error = m.Code() != engine.None

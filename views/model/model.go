@@ -496,6 +496,11 @@ type Arrow struct {
 	// Changed marks an arrow the last step sent, delivered, lost or
 	// delayed.
 	Changed bool
+	// ID is the message's number (the engine's mN), for
+	// MessageSource.Message.
+	ID int64
+	// Picked marks the row the learner's cursor is on.
+	Picked bool
 }
 
 // ArrowState is where a message is at the frame's step. The zero value is

@@ -98,6 +98,10 @@ func Timeline(f *model.Frame, p Painter) ([]string, content.Content, content.Ran
 	t.plan()
 	t.geom = t.geometry(actors)
 	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })
+	if picked := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Picked }); picked.From >= 0 {
+		// The learner's cursor is what the pane keeps in view.
+		anchor = picked
+	}
 	return header, timelineLines{t}, anchor
 }
 
@@ -530,6 +534,11 @@ func (t *timeline) draw(k *tlLineKey) string {
 	row := tlRow{more: k.more}
 	a := &k.a
 	gut := t.p.mark(a.Changed)
+	if a.Picked {
+		// The cursor, in the mark's second cell: a glyph, so that the
+		// picked row shows without colour too.
+		gut = t.pickMark(a.Changed)
+	}
 	if k.showStep {
 		gut += cells.PadLeft(itoa(a.Step), t.gutter-3) + " "
 	} else {
@@ -548,7 +557,7 @@ func (t *timeline) draw(k *tlLineKey) string {
 		return s
 	}
 	paint := t.p.Theme.Render
-	if a.Changed {
+	if a.Changed || a.Picked {
 		paint = t.p.Theme.RenderBold
 	}
 	lead := t.tags(a, a.Changed)
@@ -583,6 +592,17 @@ func (t *timeline) draw(k *tlLineKey) string {
 		return s + "  " + paint(ak, cells.Clip(rest, laneW-2, t.p.Theme.Sym.Ellipsis))
 	}
 	return s + cells.Clip(lead+paint(ak, first), laneW, t.p.Theme.Sym.Ellipsis)
+}
+
+// pickMark is the gutter's first two cells on the picked row: the change
+// mark, if any, and the cursor.
+func (t *timeline) pickMark(changed bool) string {
+	th := t.p.Theme
+	first := " "
+	if changed {
+		first = th.Render(theme.Changed, th.Glyph(theme.Changed))
+	}
+	return first + th.RenderBold(theme.Plain, cells.Clip(th.Sym.Cursor, 1, ""))
 }
 
 // splitKeepingCode is splitLabel for a label of laneW cells after a lead
