@@ -113,6 +113,22 @@ func TestPickAMessageOnTheTimeline(t *testing.T) {
 			}
 		}
 	}
+	// Draw puts the box above the diagram: in full in a tall pane, in
+	// its short form (still with the code and the rule) in a short one,
+	// and keeps the picked row in view.
+	th := theme.New(theme.Options{NoColor: true})
+	pt := panels.Painter{Theme: th, Width: 77}
+	for _, rows := range []int{8, 40} {
+		head, body, anchor := p.Draw(&f, s, pt, rows)
+		h := ansi.Strip(strings.Join(head, "\n"))
+		full := strings.Contains(h, "decided by      ")
+		if full != (rows == 40) || !strings.Contains(h, want.Code) || !strings.Contains(h, "TransactionCoordinator.endTransaction") {
+			t.Errorf("rows %d: Draw's head (full box %v):\n%s", rows, full, h)
+		}
+		if anchor.From < 0 || !strings.Contains([]string{ansi.Strip(body.Line(anchor.From))}[0], "EndTxnResponse") {
+			t.Errorf("rows %d: the anchor %+v is not the picked row", rows, anchor)
+		}
+	}
 	// A request carries the producer's fields.
 	for i, a := range f.Timeline {
 		if strings.HasPrefix(a.Label, "Produce ") {

@@ -59,3 +59,37 @@ func MessageBox(m model.MessageFields, p Painter) []string {
 	row("body", m.Body, theme.Muted)
 	return out
 }
+
+// MessageLines is the short form of MessageBox, for a pane of few rows:
+// the fields flowed on as few lines as the width needs, then the rule
+// that decided on at most two.
+func MessageLines(m model.MessageFields, p Painter) []string {
+	th := p.Theme
+	items := []string{p.Bold(cells.Clean(m.Name+" "+m.Kind)) + p.muted(" ("+m.State.String()+")")}
+	add := func(key, value string) {
+		if value != "" {
+			items = append(items, p.muted(key+" ")+cells.Clean(value))
+		}
+	}
+	if len(m.Partitions) > 0 {
+		items = append(items, cells.Clean(strings.Join(m.Partitions, ",")))
+	}
+	add("txn", m.TransactionalID)
+	add("pid", m.ProducerID)
+	add("epoch", m.Epoch)
+	add("seq", m.Sequence)
+	if m.Error {
+		items = append(items, th.Render(theme.Aborted, th.Glyph(theme.Aborted)+" "+cells.Clean(m.Code)))
+	}
+	out := p.Flow(" ", items, p.muted(" "+th.Sym.Sep+" "), 1)
+	if m.Rule != "" {
+		rule := p.Wrap("decided by "+cells.Clean(m.Rule), max(p.Width-1, 8))
+		if len(rule) > 2 {
+			rule = []string{rule[0], cells.Clip(rule[1]+" "+th.Sym.Ellipsis+" "+th.Sym.Ellipsis, max(p.Width-1, 8), th.Sym.Ellipsis)}
+		}
+		for _, l := range rule {
+			out = append(out, " "+p.muted(l))
+		}
+	}
+	return out
+}

@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -142,4 +144,26 @@ func (m Pick) Box(f *model.Frame, src model.MessageSource, p Painter) []string {
 		return nil
 	}
 	return MessageBox(fields, p)
+}
+
+// Draw is the Timeline with the cursor and, above its rows, the picked
+// message's box: the box in full when the pane has rows (its height) to
+// spare, else its short form. The pane keeps the picked row in view (the
+// anchor). With nothing picked it is Timeline's drawing.
+func (m Pick) Draw(f *model.Frame, src model.MessageSource, p Painter, rows int) ([]string, content.Content, content.Range) {
+	marked := m.Mark(*f)
+	head, body, anchor := Timeline(&marked, p)
+	if !m.on || src == nil || m.index(f.Timeline) < 0 {
+		return head, body, anchor
+	}
+	fields, ok := src.Message(m.id)
+	if !ok {
+		return head, body, anchor
+	}
+	box := MessageBox(fields, p)
+	if rows < len(box)+len(head)+6 {
+		box = MessageLines(fields, p)
+	}
+	rule := p.muted(cells.Repeat(p.Theme.Sym.Boundary, max(p.Width, 1)))
+	return append(append(append([]string(nil), box...), rule), head...), body, anchor
 }
