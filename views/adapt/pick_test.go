@@ -4,25 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/eoslab/eoslab/views/internal/viewtest"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/panels"
 	"github.com/eoslab/eoslab/views/theme"
 )
-
-func keyMsg(k string) tea.KeyMsg {
-	switch k {
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-}
 
 // pickedRows are the Timeline's lines at width w that carry the cursor
 // in the gutter's second cell.
@@ -59,7 +47,7 @@ func TestPickAMessageOnTheTimeline(t *testing.T) {
 	press := func(k string) bool {
 		t.Helper()
 		var handled bool
-		p, handled = p.Update(keyMsg(k), &f)
+		p, handled = p.Update(viewtest.Key(k), &f)
 		return handled
 	}
 	if press("up") || p.On() {
