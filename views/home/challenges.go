@@ -135,7 +135,9 @@ func (h Model) challengesView() []string {
 	// show the selected goal.
 	top := max(0, c.sel-rows+1)
 	for i := top; i < min(top+rows, len(c.goals)); i++ {
-		out = append(out, h.challengeRow(c.goals[i], i == c.sel, w))
+		// Rows no wider than prose: the level and the mark stay near
+		// the title on a wide screen.
+		out = append(out, h.challengeRow(c.goals[i], i == c.sel, min(w, layout.MaxProse)))
 	}
 	out = append(out, about...)
 	return out[:min(len(out), h.h)]
