@@ -249,6 +249,8 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize(msg.Width, msg.Height)
 	case OpenLessonMsg:
 		a.openLesson(msg.Name)
+	case home.OpenChallengeMsg:
+		cmd = a.openChallenge(msg)
 	case SessionChangedMsg:
 		a.player.Changed(msg.Moved)
 	case SetDarkMsg:

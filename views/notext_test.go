@@ -42,6 +42,7 @@ var noTextAllowed = map[string]string{
 	`internal/cells/text.go: SplitLines: strings.Split(s, "\n")`:                                         "layout: a content's lines",
 	`internal/cells/text.go: ASCIIOnly: strings.ContainsFunc(c, func(r rune) bool { return r >= 0x80 })`: "ASCII mode: whether a grapheme can be drawn as it is",
 	`panels/timeline.go: splitLabel: strings.Fields(cells.Clean(text))`:                                  "layout: the label's words as wrap lays them out, to take the rest after the first row",
+	`adapt/timeline.go: codeIn: strings.Index(s, form)`:                                                  "layout: where a label writes the code engine.Message.Code names, so the Timeline keeps it whole",
 	`panels/narration.go: CheckpointLines: strings.HasPrefix(l, lead)`:                                   "layout: whether wrapping kept the view's own prompt on the first line, to colour it",
 	// The theme's own escape codes.
 	`theme/theme.go: Render: strings.ContainsAny(s, "\n\t")`:     "ANSI: multi-line text goes through lipgloss, not the cached codes",

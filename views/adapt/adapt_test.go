@@ -420,6 +420,10 @@ func TestLabels(t *testing.T) {
 		{engine.MsgProduce, &engine.ProduceRequest{TP: t0, Batches: []engine.Batch{{ProducerID: 1, BaseSequence: 0, Count: 1,
 			Records: engine.NewRecords("a long value that does not fit in a diagram label at all")}}},
 			"Produce t-0 pid=1 epoch=0 seq=0 values=a long value tha…"},
+		// A label is cut after its error code, never inside it.
+		{engine.MsgAddPartitionsToTxnResponse, &engine.AddPartitionsToTxnResponse{Results: []engine.TPCode{
+			{TP: engine.TP{Topic: "__consumer_offsets", Partition: 14}, Code: engine.TransactionAbortable}, {TP: t0, Code: engine.None}}},
+			"AddPartitionsToTxnResponse [__consumer_offsets-14=TRANSACTION_ABORTABLE…"},
 	} {
 		m := &engine.Message{Kind: c.kind, Body: c.body}
 		if got := label(m); got != c.want {

@@ -3,6 +3,7 @@ package adapt
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/eoslab/eoslab/engine"
@@ -104,10 +105,13 @@ func (h *history) add(e *engine.Event, k int) {
 }
 
 func (h *history) send(m *engine.Message, k int, duplicate bool) {
-	a := model.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate}
+	a := model.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate, ID: m.ID}
 	if m.Kind.IsResponse() {
 		a.Reply = true
 		a.Error = m.Code() != engine.None
+		if at, code := codeIn(a.Label, m.Code()); at >= 0 {
+			a.Code, a.CodeTail = code, len(a.Label)-at-len(code)
+		}
 	}
 	h.open[m.ID] = len(h.arrows)
 	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID, from: h.nameID(m.From), to: h.nameID(m.To)})
@@ -146,17 +150,43 @@ func (a *arrow) at(pos int) model.Arrow {
 
 // label is the message kind and the engine's brief form of its body
 // (engine.Message.Brief, which leaves out the fields that rarely matter to
-// a lesson), cut to a length a diagram can hold.
+// a lesson), cut to a length a diagram can hold, but never inside the
+// error code an answer carries: the code is what its row is for.
 func label(m *engine.Message) string {
 	s := m.Kind.String()
 	if b := m.Brief(); b != "" {
 		s += " " + b
 	}
 	const maxLabel = 56
-	if r := []rune(s); len(r) > maxLabel {
-		s = string(r[:maxLabel-1]) + "…"
+	r := []rune(s)
+	if len(r) <= maxLabel {
+		return s
 	}
-	return s
+	keep := maxLabel - 1
+	if at, c := codeIn(s, m.Code()); at >= 0 {
+		keep = max(keep, utf8.RuneCountInString(s[:at+len(c)]))
+	}
+	if keep >= len(r) {
+		return s
+	}
+	return string(r[:keep]) + "…"
+}
+
+// codeIn finds where label s writes error code c, with its number
+// ("PRODUCER_FENCED(90)") or, in a list of partitions, its name alone: the
+// byte offset and the form; -1 for NONE or a label without it. Which code
+// an answer carries is engine.Message.Code's; this only finds its
+// characters, so that the diagram can keep them whole.
+func codeIn(s string, c engine.ErrorCode) (int, string) {
+	if c == engine.None {
+		return -1, ""
+	}
+	for _, form := range []string{c.String(), c.Name()} {
+		if at := strings.Index(s, form); at >= 0 {
+			return at, form
+		}
+	}
+	return -1, ""
 }
 
 // frame returns the arrows and the actors to draw at position pos: the

@@ -25,7 +25,7 @@ func openTUI(f tuiFlags, kafka kafkaValue, lesson string) error {
 		return err
 	}
 	defer st.Close()
-	return runTUI(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)))
+	return runTUI(views.WithChallenges(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)), adapt.Challenges(st)))
 }
 
 // openTUIWith opens the player on a lesson read from a file. The file's
@@ -47,7 +47,7 @@ func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 		return err
 	}
 	defer st.Close()
-	return runTUI(views.NewApp(list, open, withProgress(opts, st)))
+	return runTUI(views.WithChallenges(views.NewApp(list, open, withProgress(opts, st)), adapt.Challenges(st)))
 }
 
 // runTUI runs the terminal UI. Tests replace it to look at the model

@@ -29,6 +29,11 @@ type KeyMap struct {
 	Continue key.Binding // the lesson played last, at its place
 	Drill    key.Binding // an interview drill
 	Sandbox  key.Binding // the sandbox's preset picker
+	// Challenges opens the Challenges entry; Hint shows the selected
+	// goal's hint there, and Back leaves it.
+	Challenges key.Binding
+	Hint       key.Binding
+	Back       key.Binding
 }
 
 // DefaultKeyMap returns the default home keys.
@@ -38,6 +43,10 @@ func DefaultKeyMap() KeyMap {
 		Continue: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "continue")),
 		Drill:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "interview drill")),
 		Sandbox:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sandbox")),
+		// C, not c (continue) or g (the list's go to start).
+		Challenges: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "challenges")),
+		Hint:       key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint")),
+		Back:       key.NewBinding(key.WithKeys("esc", "left"), key.WithHelp("esc", "lessons")),
 	}
 }
 
@@ -72,6 +81,7 @@ type Model struct {
 	contPlace model.Place
 	drill     bool
 	sandbox   bool
+	ch        challenges
 }
 
 // New builds the list. Lessons keep their order.
@@ -255,8 +265,15 @@ func (h Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if km, ok := msg.(tea.KeyMsg); ok && !h.list.SettingFilter() {
 		h.status = ""
 		switch {
+		case h.ch.on:
+			return h.challengesUpdate(km)
+		case key.Matches(km, h.KeyMap.Challenges) && len(h.ch.goals) > 0:
+			h.openChallenges()
+			return h, nil
 		case key.Matches(km, h.KeyMap.Open):
-			if li, ok := h.Selected(); ok {
+			if li, ok := h.Selected(); ok && li.Name == ChallengesEntry {
+				h.openChallenges()
+			} else if ok {
 				h.picked = li.Name
 			}
 			return h, nil
@@ -291,6 +308,9 @@ func (h Model) HelpKeys() []key.Binding {
 	if h.list.SettingFilter() {
 		return []key.Binding{km.AcceptWhileFiltering, km.CancelWhileFiltering}
 	}
+	if h.ch.on {
+		return h.challengesHelp()
+	}
 	keys := []key.Binding{km.CursorUp, km.CursorDown, h.KeyMap.Open}
 	if h.cont != "" {
 		keys = append(keys, h.KeyMap.Continue)
@@ -300,6 +320,9 @@ func (h Model) HelpKeys() []key.Binding {
 	}
 	if h.sandbox {
 		keys = append(keys, h.KeyMap.Sandbox)
+	}
+	if len(h.ch.goals) > 0 {
+		keys = append(keys, h.KeyMap.Challenges)
 	}
 	return append(keys, km.Filter, km.ClearFilter)
 }
@@ -318,6 +341,9 @@ func (h Model) entries() string {
 	if h.sandbox {
 		parts = append(parts, h.th.AccentText.Render("s")+" sandbox")
 	}
+	if len(h.ch.goals) > 0 {
+		parts = append(parts, h.th.AccentText.Render(h.KeyMap.Challenges.Help().Key)+" challenges")
+	}
 	if len(parts) == 0 {
 		return ""
 	}
@@ -331,6 +357,11 @@ func (h Model) View() string {
 	}
 	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
 	lines := []string{cells.Clip(title, h.w, h.th.Sym.Ellipsis), cells.Clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
+	if h.ch.on {
+		inner := h
+		inner.h = max(h.h-len(lines), 0)
+		return layout.JoinLines(append(lines, inner.challengesView()...))
+	}
 	lines = append(lines, cells.SplitLines(h.list.View())...)
 	if n := h.aboutHeight(); n > 0 {
 		for _, l := range h.aboutLines()[:n] {
@@ -417,6 +448,7 @@ func (h *Model) Restyle(th *theme.Theme) {
 	}
 	n := New(infos, th)
 	n.list.Select(h.list.Index())
+	// The Challenges entry's row came in with the infos; its goals stay.
 	h.list, h.th = n.list, n.th
 	h.SetSize(h.w, h.h)
 }

@@ -191,8 +191,22 @@ func layoutCompact(pl *Placement, body Rect) {
 func layoutWide(pl *Placement, body Rect) {
 	pl.Mode = ModeWide
 	narrW := clamp(body.W*2/5, 44, 72)
+	if Paired(pl.Width) {
+		// The pair needs about 116 cells; the lesson text gives up to
+		// its least width for them.
+		narrW = clamp(min(body.W*2/5, body.W-116), 44, 72)
+	}
 	stage, n := splitH(body, body.W-narrW)
 	pl.Narration = n
+	if Paired(pl.Width) {
+		// The Timeline (with the Events) beside the Partitions (with
+		// the clients' panels, which a step brings forward when it
+		// changes them).
+		tl, rest := Pair(stage)
+		pl.Slots = []Slot{{tl, []PanelID{PanelTimeline, PanelEvents}},
+			{rest, []PanelID{PanelPartitions, PanelProducers, PanelCoordinator, PanelConsumers}}}
+		return
+	}
 	if stage.W >= 110 {
 		l, r := splitH(stage, stage.W*55/100)
 		pl.Slots = []Slot{{l, logSide}, {r, clientSide}}
@@ -215,6 +229,20 @@ func layoutMedium(pl *Placement, body Rect) {
 	narr := clamp(body.H*7/20, 9, 14)
 	stage, n := splitV(body, body.H-narr)
 	pl.Narration = n
+	if Paired(pl.Width) {
+		// The two panels that shared the left slot as tabs, side by
+		// side in two thirds of the width.
+		left, right := splitH(stage, stage.W*2/3)
+		tl, parts := Pair(left)
+		rt, rb := splitV(right, right.H/2)
+		pl.Slots = []Slot{
+			{tl, []PanelID{PanelTimeline}},
+			{parts, []PanelID{PanelPartitions}},
+			{rt, []PanelID{PanelProducers, PanelCoordinator}},
+			{rb, []PanelID{PanelConsumers, PanelEvents}},
+		}
+		return
+	}
 	left, right := splitH(stage, stage.W*58/100)
 	rt, rb := splitV(right, right.H/2)
 	pl.Slots = []Slot{
@@ -222,6 +250,40 @@ func layoutMedium(pl *Placement, body Rect) {
 		{rt, []PanelID{PanelProducers, PanelCoordinator}},
 		{rb, []PanelID{PanelConsumers, PanelEvents}},
 	}
+}
+
+// PairWidth is the narrowest terminal that draws the Timeline beside the
+// Partitions rather than as tabs of one slot. At 160 columns each of the
+// two gets about 50 cells or more in every arrangement (Pair's 55:45
+// split of two thirds of the width, or of the 116 the lesson text leaves
+// beside it):
+// the Timeline keeps the lifelines of five actors (4 cells each, after a
+// 4-cell gutter) and a 30-cell label lane, enough for a message name and
+// an error code on two rows, and the Partitions keep a record's offset,
+// state, producer and value on one line. Narrower, one of them would
+// fall below that, and a tab that shows each at full width reads better.
+// Full layouts (150 columns and 40 rows) already give each its own slot.
+const PairWidth = 160
+
+// Paired reports whether a terminal w columns wide draws the Timeline and
+// the Partitions side by side. It depends on the width alone: side by side,
+// the two take no more rows than one.
+func Paired(w int) bool { return w >= PairWidth }
+
+// Pair cuts r into the Timeline's part, on the left, and the part beside
+// it (the Partitions'): the Timeline takes 55%, for its label lane. A
+// screen other than the player's (the sandbox) uses it to draw the same
+// pair.
+func Pair(r Rect) (timeline, beside Rect) { return splitH(r, r.W*55/100) }
+
+// Beside is the panel drawn beside the Timeline when the learner picked p
+// for the second place: the Partitions when p is the Timeline itself,
+// which is already drawn.
+func Beside(p PanelID) PanelID {
+	if p == PanelTimeline {
+		return PanelPartitions
+	}
+	return p
 }
 
 func layoutFull(pl *Placement, body Rect) {

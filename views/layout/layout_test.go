@@ -189,3 +189,47 @@ func TestLayoutWithNarration(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutPairsTimelineAndPartitions: from layout.PairWidth columns on,
+// at every height, the Timeline and the Partitions are each the first
+// panel of a slot of their own, so both are on screen at once, and
+// outside the full layout their slots stand side by side, the Timeline
+// on the left, each at least 44 cells wide. Narrower, outside the full
+// layout, the two share a slot as tabs, as before.
+func TestLayoutPairsTimelineAndPartitions(t *testing.T) {
+	for w := layout.MinWidth; w <= 300; w += 3 {
+		for h := layout.MinHeight; h <= 80; h += 2 {
+			pl, err := layout.For(w, h, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, parts := pl.SlotOf(layout.PanelTimeline), pl.SlotOf(layout.PanelPartitions)
+			if !layout.Paired(w) {
+				if pl.Mode != layout.ModeFull && tl != parts {
+					t.Errorf("%dx%d (%v): Timeline in slot %d, Partitions in %d; want one slot below %d columns", w, h, pl.Mode, tl, parts, layout.PairWidth)
+				}
+				continue
+			}
+			if tl == parts || pl.Slots[tl].Panels[0] != layout.PanelTimeline || pl.Slots[parts].Panels[0] != layout.PanelPartitions {
+				t.Fatalf("%dx%d (%v): slots %+v do not pair the Timeline and the Partitions", w, h, pl.Mode, pl.Slots)
+			}
+			if pl.Mode == layout.ModeFull {
+				continue
+			}
+			a, b := pl.Slots[tl].Rect, pl.Slots[parts].Rect
+			if a.X+a.W != b.X || a.Y != b.Y || a.H != b.H || a.W < 44 || b.W < 44 {
+				t.Errorf("%dx%d (%v): Timeline %+v and Partitions %+v are not side by side with room", w, h, pl.Mode, a, b)
+			}
+		}
+	}
+}
+
+func TestPairAndBeside(t *testing.T) {
+	tl, b := layout.Pair(layout.Rect{X: 10, Y: 2, W: 100, H: 30})
+	if tl != (layout.Rect{X: 10, Y: 2, W: 55, H: 30}) || b != (layout.Rect{X: 65, Y: 2, W: 45, H: 30}) {
+		t.Errorf("Pair = %+v, %+v", tl, b)
+	}
+	if layout.Beside(layout.PanelTimeline) != layout.PanelPartitions || layout.Beside(layout.PanelEvents) != layout.PanelEvents {
+		t.Error("Beside: the Timeline's neighbour is the Partitions unless another panel is picked")
+	}
+}

@@ -478,6 +478,14 @@ type Arrow struct {
 	State    ArrowState
 	Reply    bool // a response rather than a request
 	Error    bool // a response carrying an error code
+	// Code is the error code of an Error answer as its Label writes it
+	// ("OUT_OF_ORDER_SEQUENCE_NUMBER(45)", or "PRODUCER_FENCED" in a list
+	// of partitions): the one part of the label the diagram never cuts.
+	// CodeTail is where: the number of bytes of Label after the code
+	// (counted from the end, so that a mark put before the label keeps
+	// it right).
+	Code     string
+	CodeTail int
 	// Duplicate marks the second copy of a message that the network
 	// made (the duplicate fault); the original has its own arrow.
 	Duplicate bool
@@ -488,6 +496,11 @@ type Arrow struct {
 	// Changed marks an arrow the last step sent, delivered, lost or
 	// delayed.
 	Changed bool
+	// ID is the message's number (the engine's mN), for
+	// MessageSource.Message.
+	ID int64
+	// Picked marks the row the learner's cursor is on.
+	Picked bool
 }
 
 // ArrowState is where a message is at the frame's step. The zero value is

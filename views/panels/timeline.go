@@ -98,6 +98,10 @@ func Timeline(f *model.Frame, p Painter) ([]string, content.Content, content.Ran
 	t.plan()
 	t.geom = t.geometry(actors)
 	anchor := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Changed })
+	if picked := anchorOf(len(t.rows), func(i int) bool { return f.Timeline[t.rows[i].arrow].Picked }); picked.From >= 0 {
+		// The learner's cursor is what the pane keeps in view.
+		anchor = picked
+	}
 	return header, timelineLines{t}, anchor
 }
 
@@ -146,7 +150,9 @@ func (t *timeline) plan() {
 	for i := range t.f.Timeline {
 		a := &t.f.Timeline[i]
 		t.rows = append(t.rows, tlRow{arrow: int32(i)})
-		if t.tagsWidth(a)+t.errWidth(a)+len(a.Label) > laneW && laneW > 0 {
+		// With no lane at all, an error answer still takes a second
+		// row, for its code.
+		if t.tagsWidth(a)+t.errWidth(a)+len(a.Label) > laneW && (laneW > 0 || a.Code != "") {
 			t.rows = append(t.rows, tlRow{arrow: int32(i), more: true})
 		}
 	}
@@ -528,6 +534,11 @@ func (t *timeline) draw(k *tlLineKey) string {
 	row := tlRow{more: k.more}
 	a := &k.a
 	gut := t.p.mark(a.Changed)
+	if a.Picked {
+		// The cursor, in the mark's second cell: a glyph, so that the
+		// picked row shows without colour too.
+		gut = t.pickMark(a.Changed)
+	}
 	if k.showStep {
 		gut += cells.PadLeft(itoa(a.Step), t.gutter-3) + " "
 	} else {
@@ -542,26 +553,92 @@ func (t *timeline) draw(k *tlLineKey) string {
 	}
 	s := gut + t.render(c, t.gutter, t.laneX, a.Changed)
 	laneW := t.p.Width - t.laneX
-	if laneW <= 0 {
+	if laneW <= 0 && (!row.more || a.Code == "") {
 		return s
 	}
 	paint := t.p.Theme.Render
-	if a.Changed {
+	if a.Changed || a.Picked {
 		paint = t.p.Theme.RenderBold
 	}
 	lead := t.tags(a, a.Changed)
 	if !okF || !okT {
 		lead = t.p.Theme.Render(ak, "?") + " " + lead
 	}
-	first, rest := t.labelText(a), ""
+	first, rest, wide := t.labelText(a), "", false
 	if k.split || row.more {
-		first, rest = t.splitLabel(a, laneW-cells.Width(lead))
+		first, rest, wide = t.splitKeepingCode(a, laneW, cells.Width(lead))
+	}
+	if row.more && wide {
+		// The code is wider than the lane: its row, which has no arrow,
+		// draws it from further left, over the lifelines' cells of this
+		// one row, rather than cut it.
+		codeW, text := cells.Width(a.Code), rest
+		if len(rest) > len(a.Code) {
+			codeW += cells.Width(t.p.Theme.Sym.Ellipsis)
+		}
+		x := max(0, min(t.laneX+2, t.p.Width-codeW))
+		if codeW > t.p.Width {
+			// Only the code fits, and only just: the rest goes.
+			text = a.Code
+		}
+		text = cells.Clip(text, t.p.Width-x, t.p.Theme.Sym.Ellipsis)
+		if x < t.gutter {
+			return cells.Repeat(" ", x) + paint(ak, text)
+		}
+		return gut + t.render(c, t.gutter, x, a.Changed) + paint(ak, text)
 	}
 	if row.more {
 		// The rest of the label, indented under its start.
 		return s + "  " + paint(ak, cells.Clip(rest, laneW-2, t.p.Theme.Sym.Ellipsis))
 	}
 	return s + cells.Clip(lead+paint(ak, first), laneW, t.p.Theme.Sym.Ellipsis)
+}
+
+// pickMark is the gutter's first two cells on the picked row: the change
+// mark, if any, and the cursor.
+func (t *timeline) pickMark(changed bool) string {
+	th := t.p.Theme
+	first := " "
+	if changed {
+		first = th.Render(theme.Changed, th.Glyph(theme.Changed))
+	}
+	return first + th.RenderBold(theme.Plain, cells.Clip(th.Sym.Cursor, 1, ""))
+}
+
+// splitKeepingCode is splitLabel for a label of laneW cells after a lead
+// of leadW, which keeps an error answer's code whole on one of the two
+// rows: when the split at a space or a row's end would cut it, the first
+// row takes what comes before the code and the second starts with it,
+// the rest after it shortened first. wide says the code does not fit the
+// second row's room in the lane.
+func (t *timeline) splitKeepingCode(a *model.Arrow, laneW, leadW int) (first, rest string, wide bool) {
+	first, rest = t.splitLabel(a, laneW-leadW)
+	text := t.labelText(a)
+	code := a.Code
+	at := len(text) - a.CodeTail - len(code) // where the code starts in text
+	if code == "" || at < 0 || text[at:at+len(code)] != code {
+		// No code, or a label that drawing made safe changed (Clean).
+		return first, rest, false
+	}
+	ell := cells.Width(t.p.Theme.Sym.Ellipsis)
+	// shows reports whether row, which starts at byte from of text,
+	// shows the code whole in w cells (clipped, a row keeps w-ell cells
+	// and an ellipsis).
+	shows := func(row string, from, w int) bool {
+		end := at + len(code) - from
+		if from > at || end > len(row) {
+			return false
+		}
+		if cells.Width(row) > w {
+			w -= ell
+		}
+		return cells.Width(row[:end]) <= w
+	}
+	if shows(first, 0, laneW-leadW) || shows(rest, len(text)-len(rest), laneW-2) {
+		return first, rest, false
+	}
+	first, rest = strings.TrimRight(text[:at], " "), text[at:]
+	return first, rest, !shows(rest, at, laneW-2)
 }
 
 // splitLabel cuts a message's label in two at a space: what fits in w
