@@ -171,6 +171,8 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			// calls queued since the last one run now.
 			if d.stopped == "" && c.Kind() == script.Step && !d.busy(r.World) {
 				d.flush(r.World)
+				// A copy whose original went in this flush.
+				d.releaseLateCopies(r.World)
 			}
 			continue
 		}
