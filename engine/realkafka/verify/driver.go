@@ -88,6 +88,9 @@ type driver struct {
 	expertWorker worker
 	// obs is the broker run's observation log (observe.go).
 	obs *observer
+	// rawLeaders: each group's leader among its raw members, by member
+	// id (rawgroup.go).
+	rawLeaders map[string]string
 }
 
 type revEntry struct {
@@ -125,11 +128,15 @@ type consumer struct {
 	// since: the observed exchanges before it are an earlier instance's
 	// (position.go).
 	since int
+	// raw: the consumer's group membership while it has not polled
+	// (rawgroup.go); polled: a poll of it was queued.
+	raw    *rawMember
+	polled bool
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
 	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
-		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV}
+		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV, rawLeaders: map[string]string{}}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	d.scale = planTimeScale(cmds, simTV)
 	defer d.cleanup()
@@ -246,10 +253,11 @@ func (d *driver) cleanup() {
 		d.expert.Close()
 	}
 	var groups []string
-	for _, c := range d.cons {
+	for name, c := range d.cons {
 		if c.cl != nil {
 			c.cl.Close()
 		}
+		d.rawGone(name)
 	}
 	for _, dc := range d.cdecls {
 		if dc.GroupID != "" && !slices.Contains(d.groups, d.prefix+dc.GroupID) {
@@ -373,7 +381,11 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 				return
 			}
 			cs := d.consumerOf(a.Client)
-			d.enqueue(&cs.worker, func(ctx context.Context) { d.poll(ctx, a.Client, cs) })
+			cs.polled = true
+			d.enqueue(&cs.worker, func(ctx context.Context) {
+				d.rawGone(a.Client) // kgo joins in the raw member's place
+				d.poll(ctx, a.Client, cs)
+			})
 			return
 		}
 		d.stop(c, "a processor's process loop has no broker mapping in the driver yet", false)
