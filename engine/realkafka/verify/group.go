@@ -106,6 +106,10 @@ func (d *driver) rebalance(c script.Command, group string) {
 		d.stop(c, "a rebalance of a group with more than one member on the broker: each kgo member rejoins on its own schedule", false)
 		return
 	case ms[0].paused:
+		if cs, ok := d.cons[ms[0].name]; ok {
+			d.evictPaused(cs)
+			return
+		}
 		d.stop(c, "a rebalance while the member is paused: the coordinator waits for a paused member until its session times out (session.timeout.ms)", false)
 		return
 	}
@@ -190,4 +194,24 @@ func (d *driver) translate(a engine.SendOffsets, m membership) engine.SendOffset
 		a.Generation = gen - m.behind
 	}
 	return a
+}
+
+// evictPaused is `rebalance G` while the group's one member, a consumer,
+// is paused: the simulation's coordinator moves on without it, as Kafka's
+// does once the member's session times out (session.timeout.ms, 45 s by
+// default, without a heartbeat) and removes it, which starts the next
+// generation. On the broker the member leaves now instead: its held
+// writes (heartbeats, fetches) go, and kgo's Close sends LeaveGroup, the
+// same removal without 45 s of real time (as crashConsumer). The consumer
+// joins again, as a new member, at its next poll, as a Java consumer
+// whose session expired does.
+func (d *driver) evictPaused(cs *consumer) {
+	cs.faults().Resume()
+	cs.pause = false
+	cs.busy.Wait()
+	cs.cl.Close()
+	cs.cl = nil
+	for tp := range cs.pos {
+		delete(cs.pos, tp)
+	}
 }
