@@ -65,4 +65,3 @@ func countMarkers(l realkafka.Log, mine map[int64]bool, onlyMine bool) int {
 	}
 	return n
 }
-
