@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -488,7 +489,12 @@ func (d *driver) producer(name string) *producer {
 	}
 	decl := d.decls[name]
 	cfg := decl.Config
-	opts := append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.ProducerLinger(0),
+	// ManualFlushing: a send line's records are all buffered before its
+	// Flush lets them go, so they leave as one batch in one request, as
+	// the Java producer's one send of them does. With linger 0 alone,
+	// kgo's sink may take the first record before the others are added
+	// (a busy machine makes two requests of one line).
+	opts := append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.ProducerLinger(0), kgo.ManualFlushing(),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerBatchCompression(kgo.NoCompression()))
 	p, ok := d.prods[name]
 	if !ok {
@@ -657,7 +663,17 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 	if p.declared.Config.Acks == 0 {
 		wait = d.acksZero(ctx, p, a) // acks0.go
 	}
-	res := p.cl.ProduceSync(ctx, recs...)
+	res := make(kgo.ProduceResults, len(recs))
+	var done sync.WaitGroup
+	for i, r := range recs {
+		done.Add(1)
+		p.cl.Produce(ctx, r, func(r *kgo.Record, err error) {
+			res[i] = kgo.ProduceResult{Record: r, Err: err}
+			done.Done()
+		})
+	}
+	p.cl.Flush(ctx)
+	done.Wait()
 	wait()
 	if debug {
 		for _, r := range res {
