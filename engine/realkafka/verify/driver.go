@@ -133,6 +133,9 @@ type consumer struct {
 	// (rawgroup.go); polled: a poll of it was queued.
 	raw    *rawMember
 	polled bool
+	// evicted: the broker removed the consumer from its group at a
+	// rebalance while it was paused (group.go), until its next poll.
+	evicted bool
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
@@ -382,7 +385,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 				return
 			}
 			cs := d.consumerOf(a.Client)
-			cs.polled = true
+			cs.polled, cs.evicted = true, false
 			d.enqueue(&cs.worker, func(ctx context.Context) {
 				d.rawGone(a.Client) // kgo joins in the raw member's place
 				d.poll(ctx, a.Client, cs)
@@ -401,6 +404,12 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			d.groups = append(d.groups, g)
 		}
 		m := d.membershipOf(a, w)
+		for _, who := range []string{a.Consumer, m.client} {
+			if cs, ok := d.cons[who]; ok && who != "" && cs.evicted {
+				d.stop(c, "offsets with the group metadata of "+who+", which the broker removed from the group at the rebalance while it was paused; the simulation's paused member still holds it", false)
+				return
+			}
+		}
 		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, d.translate(a, m)) })
 	case engine.Send:
 		p := d.producer(a.Client)

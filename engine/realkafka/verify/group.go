@@ -210,7 +210,7 @@ func (d *driver) evictPaused(cs *consumer) {
 	cs.pause = false
 	cs.busy.Wait()
 	cs.cl.Close()
-	cs.cl = nil
+	cs.cl, cs.evicted = nil, true
 	for tp := range cs.pos {
 		delete(cs.pos, tp)
 	}
