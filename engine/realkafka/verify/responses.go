@@ -50,7 +50,17 @@ func (d *driver) responseFact(x script.ResponseCheck, w *engine.World) (bool, st
 			if x.Partition.Set && (a.tp != d.name(x.Partition.V.Topic) || a.part != x.Partition.V.N) {
 				continue
 			}
-			return responseHolds(x, a, d), "wire: " + a.String(d), ""
+			shown := "wire: " + a.String(d)
+			if r, ok := o.x.Resp.(*kmsg.EndTxnResponse); ok && (x.PID.Set || x.Epoch.Set) {
+				// EndTxn v5 (KIP-890 part 2) answers with the producer id
+				// and the epoch it bumped to; the request's are older.
+				if r.Version < 5 {
+					return false, "", "an EndTxn answer before v5 carries no producer id or epoch"
+				}
+				a.pid, a.epoch = r.ProducerID, r.ProducerEpoch
+				shown = fmt.Sprintf("wire: EndTxn answered %s pid=%s epoch=%d", errName(kerr.ErrorForCode(a.code)), d.simPID(a.pid), a.epoch)
+			}
+			return responseHolds(x, a, d), shown, ""
 		}
 	}
 	return false, "no " + x.Msg.Kind + " to " + x.To + " on the wire", ""
