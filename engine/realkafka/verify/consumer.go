@@ -17,6 +17,7 @@ import (
 // differ, are not compared.
 func (d *driver) crashConsumer(name string) {
 	d.flush(nil)
+	d.rawGone(name)
 	cs := d.consumerOf(name)
 	if cs.cl != nil {
 		cs.cl.Close()
@@ -31,6 +32,12 @@ func (d *driver) crashConsumer(name string) {
 // stays in values and offsets, as the simulation's consumer keeps them.
 func (d *driver) restartConsumer(name string) {
 	cs := d.consumerOf(name)
+	if cs.raw != nil {
+		if why := d.rawRestart(d.cdecls[name].GroupID, name); why != "" {
+			d.stop(d.cmds[d.at], why, false)
+		}
+		return
+	}
 	cs.crashed, cs.lastErr = false, nil
 	if d.obs != nil {
 		cs.since = len(d.obs.exchanges())

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -88,6 +89,9 @@ type driver struct {
 	expertWorker worker
 	// obs is the broker run's observation log (observe.go).
 	obs *observer
+	// rawLeaders: each group's leader among its raw members, by member
+	// id (rawgroup.go).
+	rawLeaders map[string]string
 }
 
 type revEntry struct {
@@ -125,11 +129,18 @@ type consumer struct {
 	// since: the observed exchanges before it are an earlier instance's
 	// (position.go).
 	since int
+	// raw: the consumer's group membership while it has not polled
+	// (rawgroup.go); polled: a poll of it was queued.
+	raw    *rawMember
+	polled bool
+	// evicted: the broker removed the consumer from its group at a
+	// rebalance while it was paused (group.go), until its next poll.
+	evicted bool
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
 	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
-		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV}
+		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV, rawLeaders: map[string]string{}}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	d.scale = planTimeScale(cmds, simTV)
 	defer d.cleanup()
@@ -171,6 +182,8 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			// calls queued since the last one run now.
 			if d.stopped == "" && c.Kind() == script.Step && !d.busy(r.World) {
 				d.flush(r.World)
+				// A copy whose original went in this flush.
+				d.releaseLateCopies(r.World)
 			}
 			continue
 		}
@@ -244,10 +257,11 @@ func (d *driver) cleanup() {
 		d.expert.Close()
 	}
 	var groups []string
-	for _, c := range d.cons {
+	for name, c := range d.cons {
 		if c.cl != nil {
 			c.cl.Close()
 		}
+		d.rawGone(name)
 	}
 	for _, dc := range d.cdecls {
 		if dc.GroupID != "" && !slices.Contains(d.groups, d.prefix+dc.GroupID) {
@@ -371,7 +385,11 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 				return
 			}
 			cs := d.consumerOf(a.Client)
-			d.enqueue(&cs.worker, func(ctx context.Context) { d.poll(ctx, a.Client, cs) })
+			cs.polled, cs.evicted = true, false
+			d.enqueue(&cs.worker, func(ctx context.Context) {
+				d.rawGone(a.Client) // kgo joins in the raw member's place
+				d.poll(ctx, a.Client, cs)
+			})
 			return
 		}
 		d.stop(c, "a processor's process loop has no broker mapping in the driver yet", false)
@@ -386,6 +404,12 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			d.groups = append(d.groups, g)
 		}
 		m := d.membershipOf(a, w)
+		for _, who := range []string{a.Consumer, m.client} {
+			if cs, ok := d.cons[who]; ok && who != "" && cs.evicted {
+				d.stop(c, "offsets with the group metadata of "+who+", which the broker removed from the group at the rebalance while it was paused; the simulation's paused member still holds it", false)
+				return
+			}
+		}
 		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, d.translate(a, m)) })
 	case engine.Send:
 		p := d.producer(a.Client)
@@ -474,7 +498,12 @@ func (d *driver) producer(name string) *producer {
 	}
 	decl := d.decls[name]
 	cfg := decl.Config
-	opts := append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.ProducerLinger(0),
+	// ManualFlushing: a send line's records are all buffered before its
+	// Flush lets them go, so they leave as one batch in one request, as
+	// the Java producer's one send of them does. With linger 0 alone,
+	// kgo's sink may take the first record before the others are added
+	// (a busy machine makes two requests of one line).
+	opts := append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.ProducerLinger(0), kgo.ManualFlushing(),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerBatchCompression(kgo.NoCompression()))
 	p, ok := d.prods[name]
 	if !ok {
@@ -643,7 +672,17 @@ func (d *driver) send(ctx context.Context, p *producer, a engine.Send) {
 	if p.declared.Config.Acks == 0 {
 		wait = d.acksZero(ctx, p, a) // acks0.go
 	}
-	res := p.cl.ProduceSync(ctx, recs...)
+	res := make(kgo.ProduceResults, len(recs))
+	var done sync.WaitGroup
+	for i, r := range recs {
+		done.Add(1)
+		p.cl.Produce(ctx, r, func(r *kgo.Record, err error) {
+			res[i] = kgo.ProduceResult{Record: r, Err: err}
+			done.Done()
+		})
+	}
+	p.cl.Flush(ctx)
+	done.Wait()
 	wait()
 	if debug {
 		for _, r := range res {

@@ -227,18 +227,12 @@ func (d *driver) fault(c script.Command, t resolved) {
 			return
 		case d.lateCopyNext(c):
 			r.HoldCopy = true
-			d.holdLateCopy(t, key) // latecopy.go
+			d.holdLateCopy(t, key, true) // latecopy.go
 		case key != kmsg.Produce:
-			// Both copies travel at once: the simulation's coordinator
-			// may answer the copy before the original's write is done,
-			// and its client takes whichever answer comes first. A
-			// broker answers a connection's requests one at a time, in
-			// order (SocketServer's Processor keeps a channel muted,
-			// KafkaChannel.ChannelMuteState, until its response is sent),
-			// so a real client gets the original's. For Produce the first
-			// answer is the original's either way.
-			d.stop(c, "a duplicated "+t.kind+" with both copies at once: the simulated client may take the copy's answer; a real one gets the original's (a broker answers a connection's requests in order)", false)
-			return
+			// Both copies at once: the copy goes after the original's
+			// answer (latecopy.go, bothAtOnce).
+			r.HoldCopy = true
+			d.holdLateCopy(t, key, false)
 		}
 		r.Action = wire.Duplicate
 	case engine.Delay:

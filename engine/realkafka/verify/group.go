@@ -36,6 +36,10 @@ func (d *driver) memberJoins(c script.Command, name string) bool {
 			d.stop(c, "a second live member joins group "+cd.GroupID+": kgo rejoins the first member on its own schedule, so the generation each member holds at the next line is timing", false)
 			return false
 		}
+		if cs, ok := d.cons[other]; ok && cs.raw != nil {
+			d.stop(c, "a kgo member joins group "+cd.GroupID+" beside a member that never polls (a raw member, rawgroup.go), whose rejoin the coordinator would wait for until its rebalance timeout", false)
+			return false
+		}
 	}
 	return true
 }
@@ -81,6 +85,19 @@ func (d *driver) liveMembers(group string) []member {
 // generation moved.
 func (d *driver) rebalance(c script.Command, group string) {
 	ms := d.liveMembers(group)
+	if len(ms) == 0 {
+		// Members that never poll join raw (rawgroup.go).
+		if why := d.ensureRaw(d.ctx, group); why != "" {
+			d.stop(c, why, false)
+			return
+		}
+		if len(d.rawMembers(group)) > 0 {
+			if why := d.rawRebalance(group); why != "" {
+				d.stop(c, why, false)
+			}
+			return
+		}
+	}
 	switch {
 	case len(ms) == 0:
 		d.stop(c, "a rebalance of a group without a member on the broker: the simulation's members join at their declaration, the broker's at their first poll", false)
@@ -89,6 +106,10 @@ func (d *driver) rebalance(c script.Command, group string) {
 		d.stop(c, "a rebalance of a group with more than one member on the broker: each kgo member rejoins on its own schedule", false)
 		return
 	case ms[0].paused:
+		if cs, ok := d.cons[ms[0].name]; ok {
+			d.evictPaused(cs)
+			return
+		}
 		d.stop(c, "a rebalance while the member is paused: the coordinator waits for a paused member until its session times out (session.timeout.ms)", false)
 		return
 	}
@@ -156,10 +177,16 @@ func (d *driver) translate(a engine.SendOffsets, m membership) engine.SendOffset
 			cl = lm.cl
 		}
 	}
-	if cl == nil {
+	var id string
+	var gen int32
+	switch {
+	case cl != nil:
+		id, gen = cl.GroupMetadata()
+	case d.cons[who] != nil && d.cons[who].raw != nil:
+		id, gen = d.cons[who].raw.id, d.cons[who].raw.gen
+	default:
 		return a
 	}
-	id, gen := cl.GroupMetadata()
 	if m.client != "" {
 		a.Member = id
 	}
@@ -167,4 +194,24 @@ func (d *driver) translate(a engine.SendOffsets, m membership) engine.SendOffset
 		a.Generation = gen - m.behind
 	}
 	return a
+}
+
+// evictPaused is `rebalance G` while the group's one member, a consumer,
+// is paused: the simulation's coordinator moves on without it, as Kafka's
+// does once the member's session times out (session.timeout.ms, 45 s by
+// default, without a heartbeat) and removes it, which starts the next
+// generation. On the broker the member leaves now instead: its held
+// writes (heartbeats, fetches) go, and kgo's Close sends LeaveGroup, the
+// same removal without 45 s of real time (as crashConsumer). The consumer
+// joins again, as a new member, at its next poll, as a Java consumer
+// whose session expired does.
+func (d *driver) evictPaused(cs *consumer) {
+	cs.faults().Resume()
+	cs.pause = false
+	cs.busy.Wait()
+	cs.cl.Close()
+	cs.cl, cs.evicted = nil, true
+	for tp := range cs.pos {
+		delete(cs.pos, tp)
+	}
 }

@@ -18,6 +18,17 @@ import (
 // recorded in the observation log but not handed to the client: a TCP
 // client reads one answer per request. The facts after it (the logs, the
 // markers, the transaction's state, the offsets) are then the broker's.
+//
+// Both copies at once (a duplicated request other than Produce with no
+// delay line after it) is played the same way, the copy let go as soon as
+// the simulation has delivered both and the original has been answered.
+// A broker answers a connection's requests one at a time, in order
+// (SocketServer's Processor keeps a channel muted,
+// KafkaChannel.ChannelMuteState, until its response is sent), so the copy
+// on the same connection is read only after the original's answer: where
+// the simulated client took the copy's answer (its network let the copy
+// overtake), the rows say what the broker does with the copy in order, and
+// the known-differences file says why they differ.
 
 // lateCopy is one held copy: whose connection, which request, and the
 // simulation's messages (the original and its copy) that must have left
@@ -39,9 +50,9 @@ func (d *driver) lateCopyNext(c script.Command) bool {
 	return ok && del.Msg == dup.Msg
 }
 
-// holdLateCopy notes the copy the wrapper will hold for t's message and
-// that the next line's delay is played by it.
-func (d *driver) holdLateCopy(t resolved, key kmsg.Key) {
+// holdLateCopy notes the copy the wrapper will hold for t's message and,
+// when delayed, that the next line's delay is played by it.
+func (d *driver) holdLateCopy(t resolved, key kmsg.Key, delayed bool) {
 	sim := map[int64]bool{}
 	if t.world != nil {
 		for _, m := range t.world.InFlight() {
@@ -55,7 +66,7 @@ func (d *driver) holdLateCopy(t resolved, key kmsg.Key) {
 		}
 	}
 	d.lateCopies = append(d.lateCopies, lateCopy{client: t.client, key: key, sim: sim})
-	d.lateDelay = true
+	d.lateDelay = delayed
 }
 
 // releaseLateCopies lets go each held copy whose simulation messages have
@@ -88,11 +99,19 @@ func (d *driver) releaseLateCopies(w *engine.World) {
 			keep = append(keep, lc)
 			continue
 		}
+		released := false
 		for _, h := range f.Held() {
 			if h.Copy && h.Key == lc.key {
 				f.ReleaseCorr(h.Dir, h.CorrID, d.stopped != "")
+				released = true
 				break
 			}
+		}
+		if !released && d.stopped == "" {
+			// The original has not been written yet (its call waits for
+			// the quiet point this line makes): the copy goes after it.
+			keep = append(keep, lc)
+			continue
 		}
 		waits = append(waits, f)
 	}

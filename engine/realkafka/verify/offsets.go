@@ -58,6 +58,8 @@ func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffs
 		// KIP-447: the consumer's group metadata.
 		if cs, ok := d.cons[a.Consumer]; ok && cs.cl != nil {
 			req.MemberID, req.Generation = cs.cl.GroupMetadata()
+		} else if ok && cs.raw != nil {
+			req.MemberID, req.Generation = cs.raw.id, cs.raw.gen
 		}
 	}
 	if a.Generation != -1 {

@@ -18,6 +18,9 @@ func (d *driver) checkIn(e script.Expectation, w *engine.World) (bool, string, s
 	if x, ok := e.(script.RequestsCheck); ok {
 		return d.requests(x, w)
 	}
+	if x, ok := e.(script.ResponseCheck); ok {
+		return d.responseFact(x, w) // responses.go
+	}
 	return d.check(e)
 }
 

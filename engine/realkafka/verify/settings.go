@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -87,7 +88,12 @@ func (d *driver) dynamicSetting(c script.Command, key, value string) {
 		d.stop(c, fmt.Sprintf("setting %s=%s on the cluster: %v", key, value, err), false)
 		return
 	}
-	d.restore = append(d.restore, restoreEntry{key, old})
+	// The first change of a key keeps the value to put back: a file that
+	// sets a key twice (off, then on again) must restore the cluster's
+	// own value, not the one its first line set.
+	if !slices.ContainsFunc(d.restore, func(r restoreEntry) bool { return r.key == key }) {
+		d.restore = append(d.restore, restoreEntry{key, old})
+	}
 	if err := awaitConfig(ctx, d.adm, key, value); err != nil {
 		d.stop(c, fmt.Sprintf("%s=%s set on the cluster: %v", key, value, err), false)
 	}
