@@ -46,6 +46,10 @@ func Kafka(k *model.KafkaSide, p Painter) ([]string, content.Content, content.Ra
 		}
 	}
 	anchor.To = max(anchor.From, len(b.out)-1)
+	if x, ok := renumbered(k); ok {
+		b.out = append(b.out, "")
+		b.wrap(p.muted(fmt.Sprintf("pid %s: Kafka's producer id %d, the simulation's %d.", pidText(x), x.Broker, x.Sim)))
+	}
 	for _, pt := range k.Partitions {
 		b.partition(pt)
 	}
@@ -157,7 +161,8 @@ func (b *kafkaLines) fact(f model.KafkaFact) {
 	if cells.Width(lead) > 17 {
 		lead = "  " + tag + " "
 	}
-	b.out = append(b.out, b.p.Flow(lead, strings.Fields(cells.Clean(f.Expect)), " ", 6)...)
+	expect := strings.TrimPrefix(cells.Clean(f.Expect), "expect ")
+	b.out = append(b.out, b.p.Flow(lead, strings.Fields(expect), " ", 6)...)
 	if f.Verdict != model.KafkaAgreed {
 		b.out = append(b.out, b.p.Flow("      ", mutedWords(b.p, f.Words), " ", 6)...)
 	}
@@ -169,6 +174,19 @@ func mutedWords(p Painter, s string) []string {
 		ws[i] = p.muted(ws[i])
 	}
 	return ws
+}
+
+// renumbered is the first producer id of Kafka's that is not the
+// simulation's, if any.
+func renumbered(k *model.KafkaSide) (model.KafkaPID, bool) {
+	for _, pt := range k.Partitions {
+		for _, b := range pt.Batches {
+			if b.PID.Mapped && b.PID.Sim != b.PID.Broker {
+				return b.PID, true
+			}
+		}
+	}
+	return model.KafkaPID{}, false
 }
 
 // pidText is a broker's producer id, with the simulation's in brackets
