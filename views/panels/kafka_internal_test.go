@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	xgolden "github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/model"

@@ -153,9 +153,11 @@ func writeLesson(out io.Writer, l *lessons.Lesson, s verify.Summary) {
 		rows := byStep[i]
 		if i >= 0 {
 			st := l.Steps[i]
+			// A checkpoint's answer is revealed by the next step: its
+			// facts are what Kafka says of it (as Session's Reveal).
 			ask := ""
-			if st.Ask != nil {
-				ask = "; checkpoint after the reveal: " + checkpointWords(rows)
+			if i > 0 && l.Steps[i-1].Ask != nil {
+				ask = fmt.Sprintf("; the checkpoint of step %d, after the reveal: %s", i, reveal(i-1, rows).Words)
 			}
 			fmt.Fprintf(out, "step %d: %s%s\n", i+1, st.Title, ask)
 		} else if len(rows) > 0 {
