@@ -380,20 +380,28 @@ func (s *Session) verdicts(c *Snapshot) {
 // step that reveals its answer.
 func reveal(asked int, rows []verify.Row) *Verdict {
 	v := &Verdict{Asked: asked, Words: checkpointWords(rows)}
-	var differ, agree int
-	var why string
+	var differ, known, agree, simOnly int
+	var why, simWhy, otherWhy string
 	for _, r := range rows {
 		switch r.Verdict {
 		case verify.Agree:
 			agree++
 		case verify.Differ:
 			differ++
+			if r.Known {
+				known++
+			}
 			if differ == 1 {
 				why = fmt.Sprintf("%s: simulation %s; Kafka %s", r.Expect, r.Sim, r.Kafka)
 			}
+		case verify.SimOnly:
+			simOnly++
+			if simWhy == "" {
+				simWhy = r.Why
+			}
 		default:
-			if why == "" {
-				why = r.Why
+			if otherWhy == "" {
+				otherWhy = r.Why
 			}
 		}
 	}
@@ -402,10 +410,16 @@ func reveal(asked int, rows []verify.Row) *Verdict {
 		v.Kind = NoFacts
 	case differ > 0:
 		v.Kind = Otherwise
+		if known == differ {
+			why += " (a known difference, listed with its reason in the known-differences file)"
+		}
 		v.Words += ": " + why
-	case agree == 0:
+	case agree == 0 && simOnly > 0:
 		v.Kind = SimulationOnly
-		v.Words = "simulation only: " + why
+		v.Words = "simulation only: " + simWhy
+	case agree == 0:
+		v.Kind = NoFacts
+		v.Words = "not compared on Kafka: " + otherWhy
 	default:
 		v.Kind = Agreed
 	}

@@ -1,0 +1,36 @@
+package live
+
+import (
+	"testing"
+
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
+)
+
+// TestReveal: a checkpoint's verdict from the facts of the step that
+// reveals it.
+func TestReveal(t *testing.T) {
+	agree := verify.Row{Verdict: verify.Agree}
+	differ := verify.Row{Verdict: verify.Differ, Expect: "expect producer A error PRODUCER_FENCED", Sim: "as the line says", Kafka: "error INVALID_PRODUCER_EPOCH"}
+	known := differ
+	known.Known = true
+	simOnly := verify.Row{Verdict: verify.SimOnly, Why: "client state"}
+	notPlayed := verify.Row{Verdict: verify.NotPlayed, Why: "messages in flight"}
+	for _, c := range []struct {
+		rows  []verify.Row
+		kind  VerdictKind
+		words string
+	}{
+		{[]verify.Row{agree, agree}, Agreed, "Kafka agreed"},
+		{[]verify.Row{agree, simOnly}, Agreed, "Kafka agreed on 1 facts, 1 not compared"},
+		{[]verify.Row{agree, differ}, Otherwise, "Kafka did otherwise on 1 of 2 facts: expect producer A error PRODUCER_FENCED: simulation as the line says; Kafka error INVALID_PRODUCER_EPOCH"},
+		{[]verify.Row{known}, Otherwise, "Kafka did otherwise on 1 of 1 facts: expect producer A error PRODUCER_FENCED: simulation as the line says; Kafka error INVALID_PRODUCER_EPOCH (a known difference, listed with its reason in the known-differences file)"},
+		{[]verify.Row{notPlayed, simOnly}, SimulationOnly, "simulation only: client state"},
+		{[]verify.Row{notPlayed}, NoFacts, "not compared on Kafka: messages in flight"},
+		{nil, NoFacts, "the step has no fact to compare"},
+	} {
+		v := reveal(3, c.rows)
+		if v.Asked != 3 || v.Kind != c.kind || v.Words != c.words {
+			t.Errorf("reveal(%v) = %+v, want kind %d %q", c.rows, v, c.kind, c.words)
+		}
+	}
+}
