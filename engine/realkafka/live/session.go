@@ -243,6 +243,13 @@ func (s *Session) next() (pauseAt, error) {
 			}
 			return pauseAt{}, s.unreachable(s.runErr)
 		}
+		if len(s.sum.Refused) > 0 {
+			other := "2"
+			if s.sum.TV >= 2 {
+				other = "0"
+			}
+			return pauseAt{}, &UsageError{fmt.Sprintf("live: --lesson %s is written for the other transaction.version than the cluster's %d; start a cluster with eoslab kafka up --transaction-version %s", s.lesson.Name, s.sum.TV, other)}
+		}
 		return pauseAt{}, errors.New("live: the lesson ended before the step was played")
 	}
 }
