@@ -26,6 +26,9 @@ func KafkaSide(s *live.Snapshot, cluster string, tv int) model.KafkaSide {
 			k.NotPlayed = "not played on Kafka: " + why
 		}
 	}
+	if s.Behind {
+		k.Behind = "the cluster is behind: some of the step's calls wait for the simulation's messages in flight to land (they are played at its next quiet point)"
+	}
 	pid := func(b int64) model.KafkaPID {
 		p := model.KafkaPID{Broker: b, Sim: -1}
 		if b >= 0 {
@@ -79,10 +82,10 @@ func KafkaGone(last model.KafkaSide, err error) model.KafkaSide {
 	return last
 }
 
-func offsetsOf(ps []live.Position) []model.PartitionOffset {
-	out := make([]model.PartitionOffset, 0, len(ps))
+func offsetsOf(ps []live.Position) []model.KafkaOffset {
+	out := make([]model.KafkaOffset, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, model.PartitionOffset{Partition: fmt.Sprintf("%s-%d", p.Topic, p.Partition), Offset: p.Offset})
+		out = append(out, model.KafkaOffset{Partition: fmt.Sprintf("%s-%d", p.Topic, p.Partition), Offset: p.Offset, Fetched: p.Fetched})
 	}
 	return out
 }

@@ -1,15 +1,24 @@
 package adapt
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	"github.com/eoslab/eoslab/engine/realkafka"
 	"github.com/eoslab/eoslab/engine/realkafka/inspect"
 	"github.com/eoslab/eoslab/engine/realkafka/live"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 	"github.com/eoslab/eoslab/views/model"
+	"github.com/eoslab/eoslab/views/panels"
+	"github.com/eoslab/eoslab/views/theme"
 )
 
 // TestKafkaSide: the snapshot's producer ids are mapped to the
@@ -32,7 +41,8 @@ func TestKafkaSide(t *testing.T) {
 			Producers: []inspect.Producer{{ProducerID: 6, LastSequence: 0, TxnStart: -1}, holder},
 		}},
 		Txns:      []inspect.Txn{{ID: "T", State: "CompleteCommit", ProducerID: 6, Partitions: []inspect.TP{{Topic: "orders", Partition: 0}}}, {ID: "U", State: "Ongoing", ProducerID: 7, Epoch: 1}, {ID: "V", State: "SomethingNew", ProducerID: 8}},
-		Consumers: []live.Consumer{{Name: "RC", Positions: []live.Position{{Topic: "orders", Partition: 0, Offset: 2}}}},
+		Consumers: []live.Consumer{{Name: "RC", Positions: []live.Position{{Topic: "orders", Partition: 0, Offset: 2, Fetched: true}}}},
+		Behind:    true,
 		Groups:    []live.Group{{ID: "g", Err: "GROUP_AUTHORIZATION_FAILED"}},
 		Facts: []live.Fact{
 			{Row: verify.Row{Line: 40, Expect: "expect partition orders-0 leo 5", Verdict: verify.Agree}, Words: "Kafka agreed"},
@@ -64,7 +74,7 @@ func TestKafkaSide(t *testing.T) {
 	if want := []model.RowStatus{model.StatusCommitted, model.StatusCommitted, model.StatusOpen, model.StatusPlain, model.StatusPlain}; !reflect.DeepEqual(status, want) {
 		t.Errorf("status %v, want %v", status, want)
 	}
-	if want := []model.KafkaPID{{6, 1000, true}, {6, 1000, true}, {7, 1001, true}, {-1, -1, false}, {9, 0, false}}; !reflect.DeepEqual(pids, want) {
+	if want := []model.KafkaPID{{Broker: 6, Sim: 1000, Mapped: true}, {Broker: 6, Sim: 1000, Mapped: true}, {Broker: 7, Sim: 1001, Mapped: true}, {Broker: -1, Sim: -1}, {Broker: 9}}; !reflect.DeepEqual(pids, want) {
 		t.Errorf("pids %v, want %v", pids, want)
 	}
 	if p.Batches[1].Marker != "COMMIT" || !p.Batches[1].Control || p.Batches[0].Values[0] != "a" || len(p.Producers) != 2 || p.Producers[1].TxnStart != 2 {
@@ -76,7 +86,7 @@ func TestKafkaSide(t *testing.T) {
 	if !reflect.DeepEqual(k.Txns[0].Partitions, []string{"orders-0"}) {
 		t.Errorf("txn partitions %v", k.Txns[0].Partitions)
 	}
-	if !reflect.DeepEqual(k.Consumers, []model.KafkaPositions{{Name: "RC", Offsets: []model.PartitionOffset{{Partition: "orders-0", Offset: 2}}}}) || k.Groups[0].Err == "" {
+	if !reflect.DeepEqual(k.Consumers, []model.KafkaPositions{{Name: "RC", Offsets: []model.KafkaOffset{{Partition: "orders-0", Offset: 2, Fetched: true}}}}) || k.Groups[0].Err == "" || k.Behind == "" {
 		t.Errorf("consumers %+v groups %+v", k.Consumers, k.Groups)
 	}
 	var verdicts []model.KafkaVerdictKind
@@ -97,10 +107,47 @@ func TestKafkaSide(t *testing.T) {
 		t.Errorf("not mapped: %q", k.NotPlayed)
 	}
 	s.Played, s.Reveal = true, nil
-	if k := KafkaSide(s, "", 0); k.NotPlayed != "" || k.Reveal != nil {
+	s.Behind = false
+	if k := KafkaSide(s, "", 0); k.NotPlayed != "" || k.Reveal != nil || k.Behind != "" {
 		t.Errorf("played: %q %v", k.NotPlayed, k.Reveal)
 	}
 	if g := KafkaGone(k, errors.New("live: the cluster at 127.0.0.1:9092 did not answer")); g.Gone == "" || len(g.Partitions) != 1 {
 		t.Errorf("gone: %+v", g)
+	}
+}
+
+// TestKafkaSideGolden draws Kafka's side of the abort lesson from
+// snapshots a real broker gave (transaction.version=0, Kafka 4.1.2; read
+// with live.Session and saved as JSON): after the two writes (step 3),
+// while they hold read_committed readers back (step 4), at the markers
+// (step 6, played on the simulation only: its markers are in flight) and
+// after CompleteAbort (step 7). At 78 columns, a small terminal's whole
+// width, and 96, beside the simulation at 200; ASCII with no colour.
+func TestKafkaSideGolden(t *testing.T) {
+	th := theme.New(theme.Options{ASCII: true, NoColor: true})
+	for _, step := range []int{3, 4, 6, 7} {
+		b, err := os.ReadFile(fmt.Sprintf("testdata/live/abort-step%d.json", step))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s live.Snapshot
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		k := KafkaSide(&s, "127.0.0.1:9092", 0)
+		for _, w := range []int{78, 96} {
+			t.Run(fmt.Sprintf("step%d-%d", step, w), func(t *testing.T) {
+				_, c, _ := panels.Kafka(&k, panels.Painter{Theme: th, Width: w})
+				var sb strings.Builder
+				for i := 0; i < c.Len(); i++ {
+					l := strings.TrimRight(c.Line(i), " ")
+					if ansi.StringWidth(l) > w {
+						t.Errorf("line %d wider than %d: %q", i, w, l)
+					}
+					sb.WriteString(l + "\n")
+				}
+				xgolden.RequireEqual(t, []byte(sb.String()))
+			})
+		}
 	}
 }

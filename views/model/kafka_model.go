@@ -17,6 +17,10 @@ type KafkaSide struct {
 	// broker can play it, "not played on Kafka: ..." when eoslab does
 	// not map it yet.
 	NotPlayed string
+	// Behind, when not "", says that some of the step's calls wait on
+	// the cluster for the simulation's messages in flight to land, so the
+	// cluster does not show them yet.
+	Behind string
 	// Gone, when not "", is the message of a cluster that stopped
 	// answering; the rest is the last side read.
 	Gone string
@@ -98,8 +102,17 @@ type KafkaTxn struct {
 // a group's committed offsets.
 type KafkaPositions struct {
 	Name    string
-	Offsets []PartitionOffset
+	Offsets []KafkaOffset
 	Err     string
+}
+
+// KafkaOffset is an offset in one partition; Fetched marks a consumer's
+// position before it took a record there: the offset its last Fetch
+// asked for.
+type KafkaOffset struct {
+	Partition string
+	Offset    int64
+	Fetched   bool
 }
 
 // KafkaVerdictKind is what Kafka said of a fact or of a checkpoint.

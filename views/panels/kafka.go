@@ -39,6 +39,9 @@ func Kafka(k *model.KafkaSide, p Painter) ([]string, content.Content, content.Ra
 	if k.NotPlayed != "" {
 		b.wrapMark(theme.Muted, k.NotPlayed)
 	}
+	if k.Behind != "" {
+		b.wrapMark(theme.InFlight, k.Behind)
+	}
 	if len(k.Facts) > 0 {
 		b.section("Facts of the step")
 		for _, f := range k.Facts {
@@ -335,7 +338,11 @@ func (b *kafkaLines) positions(kp model.KafkaPositions, what string) {
 		items = append(items, p.muted("no "+what+" yet"))
 	}
 	for _, o := range kp.Offsets {
-		items = append(items, fmt.Sprintf("%s %s %d", what, cells.Clean(o.Partition), o.Offset))
+		it := fmt.Sprintf("%s %s %d", what, cells.Clean(o.Partition), o.Offset)
+		if o.Fetched {
+			it += " (its last Fetch; no record yet)"
+		}
+		items = append(items, it)
 	}
 	b.out = append(b.out, p.Flow("  ", items, "  ", 4)...)
 	if kp.Err != "" {

@@ -21,6 +21,7 @@ func kafkaFixture() *model.KafkaSide {
 	none := model.KafkaPID{Broker: -1, Sim: -1}
 	return &model.KafkaSide{
 		Cluster: "127.0.0.1:9092", TV: 0, Step: 5,
+		Behind: "the cluster is behind: some of the step's calls wait for the simulation's messages in flight to land (they are played at its next quiet point)",
 		Reveal: &model.KafkaVerdict{Asked: 4, Kind: model.KafkaOtherwise, Words: "Kafka did otherwise on 1 of 3 facts: expect txn T state CompleteAbort: simulation CompleteAbort; Kafka PrepareAbort"},
 		Facts: []model.KafkaFact{
 			{Line: 110, Expect: "expect partition orders-0 batch 1 marker=abort", Verdict: model.KafkaAgreed, Words: "Kafka agreed"},
@@ -45,8 +46,8 @@ func kafkaFixture() *model.KafkaSide {
 			{ID: "T", State: "PrepareAbort", Tone: model.ToneAborted, PID: pid(6, 1000), Epoch: 0, Partitions: []string{"orders-0", "payments-0"}},
 			{ID: "U", State: "Ongoing", Tone: model.ToneOpen, PID: pid(7, 1001), Epoch: 0, Partitions: []string{"orders-0"}},
 		},
-		Consumers: []model.KafkaPositions{{Name: "RC", Offsets: []model.PartitionOffset{{Partition: "orders-0", Offset: 2}}}, {Name: "RU"}},
-		Groups:    []model.KafkaPositions{{Name: "g", Offsets: []model.PartitionOffset{{Partition: "orders-0", Offset: 2}}}},
+		Consumers: []model.KafkaPositions{{Name: "RC", Offsets: []model.KafkaOffset{{Partition: "orders-0", Offset: 2}, {Partition: "payments-0", Offset: 0, Fetched: true}}}, {Name: "RU"}},
+		Groups:    []model.KafkaPositions{{Name: "g", Offsets: []model.KafkaOffset{{Partition: "orders-0", Offset: 2}}}},
 	}
 }
 

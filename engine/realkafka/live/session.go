@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
 	"github.com/eoslab/eoslab/engine/realkafka/inspect"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
@@ -89,6 +90,10 @@ type Snapshot struct {
 	SimOnly  bool
 	Why      string
 	StopLine int
+	// Behind: some of the step's calls wait for the simulation's
+	// messages in flight to land (the driver plays calls at the
+	// simulation's quiet points), so the cluster does not show them yet.
+	Behind bool
 	// PIDs maps the broker's producer ids to the simulation's.
 	PIDs map[int64]int64
 	// Problems are the reads that failed (an ACL, a partition without a
@@ -127,6 +132,9 @@ type Position struct {
 	Topic     string
 	Partition int32
 	Offset    int64
+	// Fetched: a consumer's position before it took a record there, the
+	// offset its last Fetch asked for.
+	Fetched bool
 }
 
 // Fact is one expect line of the step.
@@ -520,25 +528,23 @@ func (s *Session) collect(pa pauseAt) (*Snapshot, error) {
 		}
 		os.Each(func(o kadm.OffsetResponse) {
 			if o.Err == nil && o.At >= 0 {
-				grp.Committed = append(grp.Committed, Position{strip(o.Topic), o.Partition, o.At})
+				grp.Committed = append(grp.Committed, Position{Topic: strip(o.Topic), Partition: o.Partition, Offset: o.At})
 			}
 		})
 		sortPositions(grp.Committed)
 		snap.Groups = append(snap.Groups, grp)
 	}
-	var names []string
-	for n := range p.Positions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range p.Consumers {
 		c := Consumer{Name: n}
-		for tp, o := range p.Positions[n] {
-			c.Positions = append(c.Positions, Position{tp.Topic, tp.Partition, o})
+		for _, part := range snap.Partitions {
+			o, fetched, ok := p.Position(n, engine.TP{Topic: part.Topic, Partition: part.Partition})
+			if ok {
+				c.Positions = append(c.Positions, Position{part.Topic, part.Partition, o, fetched})
+			}
 		}
-		sortPositions(c.Positions)
 		snap.Consumers = append(snap.Consumers, c)
 	}
+	snap.Behind = p.Pending > 0
 	if pa.upto == -1 {
 		snap.Facts = s.factsOf(p, -1)
 		s.seen = len(p.Rows)

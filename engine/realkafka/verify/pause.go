@@ -28,10 +28,19 @@ type Pause struct {
 	Topics, TxnIDs, Groups []string
 	// PIDs maps a broker's producer id to the simulation's.
 	PIDs map[int64]int64
-	// Positions are each consumer's positions as its client keeps them
-	// (by the simulation's topic names), for consumers whose calls are
-	// done.
-	Positions map[string]map[engine.TP]int64
+	// Consumers are the consumers whose calls are done, by name.
+	Consumers []string
+	// Position is a consumer's position in a partition (by the
+	// simulation's topic name): the offset after the last record it took
+	// there, or, before any (Fetched), the offset its last Fetch asked
+	// for (the reset or committed offset, which franz-go does not
+	// expose). ok is false when it never fetched the partition. Valid
+	// until the Pause function returns.
+	Position func(consumer string, tp engine.TP) (offset int64, fetched, ok bool)
+	// Pending is the number of calls the driver keeps for the
+	// simulation's next quiet point: the cluster is behind the
+	// simulation until then.
+	Pending int
 	// Stopped, when not "", is why the rest of the file is not played on
 	// the cluster (SimOnly: no broker can; else not mapped yet), from
 	// StopLine on.
@@ -56,7 +65,7 @@ func (d *driver) pauseAt(line int, rows []Row) bool {
 		return true
 	}
 	p := Pause{Line: line, Rows: slices.Clone(rows), Prefix: d.prefix, Topics: slices.Clone(d.topics), PIDs: map[int64]int64{},
-		Positions: map[string]map[engine.TP]int64{}, Stopped: d.stopped, SimOnly: d.simOnly, StopLine: d.stopAt, Client: d.raw}
+		Stopped: d.stopped, SimOnly: d.simOnly, StopLine: d.stopAt, Client: d.raw, Pending: len(d.queue)}
 	for k, v := range d.pids {
 		p.PIDs[k] = v
 	}
@@ -80,12 +89,20 @@ func (d *driver) pauseAt(line int, rows []Row) bool {
 			continue
 		}
 		c.busy.Wait()
-		pos := map[engine.TP]int64{}
-		for tp, o := range c.pos {
-			pos[tp] = o
-		}
-		p.Positions[name] = pos
+		p.Consumers = append(p.Consumers, name)
 	}
+	p.Position = func(name string, tp engine.TP) (int64, bool, bool) {
+		c := d.cons[name]
+		if c == nil {
+			return 0, false, false
+		}
+		if o, ok := c.pos[tp]; ok {
+			return o, false, true
+		}
+		o, ok := d.fetchPosition(name, c, tp)
+		return o, true, ok
+	}
+	sort.Strings(p.Consumers)
 	sort.Strings(p.TxnIDs)
 	sort.Strings(p.Groups)
 	return f(p)
