@@ -170,33 +170,6 @@ func known(s verify.Summary) int {
 	return n
 }
 
-// checkpointWords: the checkpoint's answer is the simulation's; what the
-// step's facts say of Kafka is the verdict beside it.
-func checkpointWords(rows []verify.Row) string {
-	var agree, differ, other int
-	for _, r := range rows {
-		switch r.Verdict {
-		case verify.Agree:
-			agree++
-		case verify.Differ:
-			differ++
-		default:
-			other++
-		}
-	}
-	switch {
-	case len(rows) == 0:
-		return "the step has no fact to compare"
-	case differ > 0:
-		return fmt.Sprintf("Kafka did otherwise on %d of %d facts", differ, len(rows))
-	case agree == 0:
-		return "no fact of the step is played on Kafka"
-	case other > 0:
-		return fmt.Sprintf("Kafka agreed on %d facts, %d not compared", agree, other)
-	}
-	return "Kafka agreed"
-}
-
 // Playable is one built-in lesson's answer to "can it be played live?".
 type Playable struct {
 	Name, Title string

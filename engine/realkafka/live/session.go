@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -28,8 +29,10 @@ import (
 // (ListTransactions, DescribeTransactions, DescribeProducers, ListOffsets)
 // and realkafka.FetchLog for every partition's batches.
 //
-// A Session is used from one goroutine.
+// Step and Close block (a step's calls take the cluster's time): call
+// them from a goroutine of their own (a tea.Cmd); they are serialised.
 type Session struct {
+	mu sync.Mutex
 	lesson *lessons.Lesson // the lesson as the cluster's protocol plays it
 	known  verify.Known
 	boot   string
@@ -274,6 +277,8 @@ func (s *Session) Setup() *Snapshot { return s.setup }
 // or a cluster that stopped answering, in words; the session cannot go
 // on after the latter.
 func (s *Session) Step(i int) (*Snapshot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if i < 0 || i >= len(s.snaps) {
 		return nil, &UsageError{fmt.Sprintf("live: step %d: the lesson %s has steps 1 to %d", i+1, s.lesson.Name, len(s.snaps))}
 	}
@@ -321,13 +326,22 @@ func (s *Session) Step(i int) (*Snapshot, error) {
 	return s.snaps[i], nil
 }
 
-// Summary is the run's rows once it ended (after Close).
-func (s *Session) Summary() verify.Summary { return s.sum }
+// Summary is the run's rows once it ended (after Close); before, none.
+func (s *Session) Summary() verify.Summary {
+	select {
+	case <-s.done:
+		return s.sum
+	default:
+		return verify.Summary{}
+	}
+}
 
 // Close ends the session: the driver stops playing, closes its clients
 // and deletes the topics and groups it made. It waits for that (a
 // cluster that stopped answering bounds it by the driver's timeouts).
 func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
@@ -394,7 +408,7 @@ func (s *Session) verdicts(c *Snapshot) {
 // reveal is the verdict on step asked's checkpoint from the facts of the
 // step that reveals its answer.
 func reveal(asked int, rows []verify.Row) *Verdict {
-	v := &Verdict{Asked: asked, Words: checkpointWords(rows)}
+	v := &Verdict{Asked: asked}
 	var differ, known, agree, simOnly int
 	var why, simWhy, otherWhy string
 	for _, r := range rows {
@@ -422,21 +436,20 @@ func reveal(asked int, rows []verify.Row) *Verdict {
 	}
 	switch {
 	case len(rows) == 0:
-		v.Kind = NoFacts
+		v.Kind, v.Words = NoFacts, "the step has no fact to compare"
 	case differ > 0:
-		v.Kind = Otherwise
 		if known == differ {
 			why += " (a known difference, listed with its reason in the known-differences file)"
 		}
-		v.Words += ": " + why
+		v.Kind, v.Words = Otherwise, fmt.Sprintf("Kafka did otherwise on %d of %d facts: %s", differ, len(rows), why)
 	case agree == 0 && simOnly > 0:
-		v.Kind = SimulationOnly
-		v.Words = "simulation only: " + simWhy
+		v.Kind, v.Words = SimulationOnly, "simulation only: "+simWhy
 	case agree == 0:
-		v.Kind = NoFacts
-		v.Words = "not compared on Kafka: " + otherWhy
+		v.Kind, v.Words = NoFacts, "not compared on Kafka: "+otherWhy
+	case agree < len(rows):
+		v.Kind, v.Words = Agreed, fmt.Sprintf("Kafka agreed on %d facts, %d not compared", agree, len(rows)-agree)
 	default:
-		v.Kind = Agreed
+		v.Kind, v.Words = Agreed, "Kafka agreed"
 	}
 	return v
 }
