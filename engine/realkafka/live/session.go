@@ -32,7 +32,7 @@ import (
 // Step and Close block (a step's calls take the cluster's time): call
 // them from a goroutine of their own (a tea.Cmd); they are serialised.
 type Session struct {
-	mu sync.Mutex
+	mu     sync.Mutex
 	lesson *lessons.Lesson // the lesson as the cluster's protocol plays it
 	known  verify.Known
 	boot   string
