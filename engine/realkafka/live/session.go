@@ -184,6 +184,9 @@ func Open(ctx context.Context, o Options, name string) (*Session, error) {
 	if err := o.checkKafka(); err != nil {
 		return nil, err
 	}
+	if o.Conn == nil {
+		return nil, &UsageError{"live: no cluster to connect to (--brokers ADDR)"}
+	}
 	file, err := fileOf(name)
 	if err != nil {
 		return nil, err
@@ -214,6 +217,7 @@ func Open(ctx context.Context, o Options, name string) (*Session, error) {
 	}
 	snap, err := s.collect(pa)
 	if err != nil {
+		s.gone = err
 		s.Close()
 		return nil, err
 	}

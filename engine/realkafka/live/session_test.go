@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"testing"
 
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
@@ -31,6 +32,24 @@ func TestReveal(t *testing.T) {
 		v := reveal(3, c.rows)
 		if v.Asked != 3 || v.Kind != c.kind || v.Words != c.words {
 			t.Errorf("reveal(%v) = %+v, want kind %d %q", c.rows, v, c.kind, c.words)
+		}
+	}
+}
+
+// TestOpenRefused: bad input is a usage error before any cluster is
+// asked.
+func TestOpenRefused(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		name string
+	}{
+		{Options{}, "zombie"},
+		{Options{Kafka: 4, TV: 0}, "zombie"},
+	} {
+		if _, err := Open(context.Background(), c.o, c.name); err == nil {
+			t.Errorf("Open(%+v, %s) = nil error", c.o, c.name)
+		} else if _, ok := err.(*UsageError); !ok {
+			t.Errorf("Open(%+v, %s): %T %v, want a usage error", c.o, c.name, err, err)
 		}
 	}
 }
