@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/eoslab/eoslab/engine"
-	"github.com/eoslab/eoslab/engine/realkafka"
 	"github.com/eoslab/eoslab/engine/realkafka/live"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 	"github.com/eoslab/eoslab/views/model"
@@ -41,11 +40,11 @@ func KafkaSide(s *live.Snapshot, cluster string, tv int) model.KafkaSide {
 		if p.Holder != nil {
 			kp.Holder, kp.HolderEpoch = pid(p.Holder.ProducerID), p.Holder.Epoch
 		}
-		for _, b := range p.Log.Batches {
+		for _, b := range p.Batches {
 			kp.Batches = append(kp.Batches, model.KafkaBatch{
 				BaseOffset: b.BaseOffset, LastOffset: b.LastOffset, PID: pid(b.ProducerID), Epoch: b.ProducerEpoch,
 				BaseSeq: b.BaseSequence, Records: b.Records, Transactional: b.Transactional, Control: b.Control,
-				Marker: b.Marker, Status: batchStatus(p.Log, b), Values: b.Values,
+				Marker: b.Marker, Status: fateStatus(b.Fate), Values: b.Values,
 			})
 		}
 		for _, pr := range p.Producers {
@@ -67,7 +66,7 @@ func KafkaSide(s *live.Snapshot, cluster string, tv int) model.KafkaSide {
 		k.Groups = append(k.Groups, model.KafkaPositions{Name: g.ID, Offsets: offsetsOf(g.Committed), Err: g.Err})
 	}
 	for _, f := range s.Facts {
-		k.Facts = append(k.Facts, model.KafkaFact{Line: f.Line, Expect: f.Expect, Verdict: factVerdict(f.Row), Words: f.Words})
+		k.Facts = append(k.Facts, model.KafkaFact{Line: f.Line, Expect: f.What, Verdict: factVerdict(f.Row), Words: f.Words})
 	}
 	if v := s.Reveal; v != nil {
 		k.Reveal = &model.KafkaVerdict{Asked: v.Asked, Kind: revealKind(v.Kind), Words: v.Words}
@@ -90,27 +89,17 @@ func offsetsOf(ps []live.Position) []model.KafkaOffset {
 	return out
 }
 
-// batchStatus is a data batch's fate on the cluster (the marker after it
-// from its producer) and a marker's kind.
-func batchStatus(l realkafka.Log, b realkafka.Batch) model.RowStatus {
-	if b.Control {
-		if b.Marker == "COMMIT" {
-			return model.StatusCommitted
-		}
+// fateStatus is a batch's fate as the log rows' status.
+func fateStatus(f live.Fate) model.RowStatus {
+	switch f {
+	case live.FateOpen:
+		return model.StatusOpen
+	case live.FateCommitted:
+		return model.StatusCommitted
+	case live.FateAborted:
 		return model.StatusAborted
 	}
-	if !b.Transactional {
-		return model.StatusPlain
-	}
-	for _, m := range l.Batches {
-		if m.Control && m.ProducerID == b.ProducerID && m.BaseOffset > b.BaseOffset {
-			if m.Marker == "COMMIT" {
-				return model.StatusCommitted
-			}
-			return model.StatusAborted
-		}
-	}
-	return model.StatusOpen
+	return model.StatusPlain
 }
 
 // kafkaTxnTone is the tone of a state as DescribeTransactions names it

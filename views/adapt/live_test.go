@@ -31,13 +31,13 @@ func TestKafkaSide(t *testing.T) {
 		Step: 3, PIDs: map[int64]int64{6: 1000, 7: 1001},
 		Partitions: []live.Partition{{
 			Topic: "orders", Partition: 0, HW: 3, LSO: 2, Holder: &holder,
-			Log: realkafka.Log{Batches: []realkafka.Batch{
-				{BaseOffset: 0, LastOffset: 0, ProducerID: 6, BaseSequence: 0, Records: 1, Transactional: true, Values: []string{"a"}},
-				{BaseOffset: 1, LastOffset: 1, ProducerID: 6, BaseSequence: -1, Records: 1, Transactional: true, Control: true, Marker: "COMMIT"},
-				{BaseOffset: 2, LastOffset: 2, ProducerID: 7, ProducerEpoch: 1, Records: 1, Transactional: true, Values: []string{"b"}},
-				{BaseOffset: 3, LastOffset: 3, ProducerID: -1, BaseSequence: -1, Records: 1, Values: []string{"c"}},
-				{BaseOffset: 4, LastOffset: 4, ProducerID: 9, Records: 1},
-			}},
+			Batches: []live.Batch{
+				{Batch: realkafka.Batch{BaseOffset: 0, LastOffset: 0, ProducerID: 6, BaseSequence: 0, Records: 1, Transactional: true, Values: []string{"a"}}, Fate: live.FateCommitted},
+				{Batch: realkafka.Batch{BaseOffset: 1, LastOffset: 1, ProducerID: 6, BaseSequence: -1, Records: 1, Transactional: true, Control: true, Marker: "COMMIT"}, Fate: live.FateCommitted},
+				{Batch: realkafka.Batch{BaseOffset: 2, LastOffset: 2, ProducerID: 7, ProducerEpoch: 1, Records: 1, Transactional: true, Values: []string{"b"}}, Fate: live.FateOpen},
+				{Batch: realkafka.Batch{BaseOffset: 3, LastOffset: 3, ProducerID: -1, BaseSequence: -1, Records: 1, Values: []string{"c"}}, Fate: live.FatePlain},
+				{Batch: realkafka.Batch{BaseOffset: 4, LastOffset: 4, ProducerID: 9, Records: 1}, Fate: live.FateAborted},
+			},
 			Producers: []inspect.Producer{{ProducerID: 6, LastSequence: 0, TxnStart: -1}, holder},
 		}},
 		Txns:      []inspect.Txn{{ID: "T", State: "CompleteCommit", ProducerID: 6, Partitions: []inspect.TP{{Topic: "orders", Partition: 0}}}, {ID: "U", State: "Ongoing", ProducerID: 7, Epoch: 1}, {ID: "V", State: "SomethingNew", ProducerID: 8}},
@@ -45,7 +45,7 @@ func TestKafkaSide(t *testing.T) {
 		Behind:    true,
 		Groups:    []live.Group{{ID: "g", Err: "GROUP_AUTHORIZATION_FAILED"}},
 		Facts: []live.Fact{
-			{Row: verify.Row{Line: 40, Expect: "expect partition orders-0 leo 5", Verdict: verify.Agree}, Words: "Kafka agreed"},
+			{Row: verify.Row{Line: 40, Expect: "expect partition orders-0 leo 5", Verdict: verify.Agree}, What: "partition orders-0 leo 5", Words: "Kafka agreed"},
 			{Row: verify.Row{Line: 41, Verdict: verify.Differ, Known: true}, Words: "k"},
 			{Row: verify.Row{Line: 42, Verdict: verify.Differ}, Words: "d"},
 			{Row: verify.Row{Line: 43, Verdict: verify.SimOnly}, Words: "s"},
@@ -71,7 +71,7 @@ func TestKafkaSide(t *testing.T) {
 		status = append(status, b.Status)
 		pids = append(pids, b.PID)
 	}
-	if want := []model.RowStatus{model.StatusCommitted, model.StatusCommitted, model.StatusOpen, model.StatusPlain, model.StatusPlain}; !reflect.DeepEqual(status, want) {
+	if want := []model.RowStatus{model.StatusCommitted, model.StatusCommitted, model.StatusOpen, model.StatusPlain, model.StatusAborted}; !reflect.DeepEqual(status, want) {
 		t.Errorf("status %v, want %v", status, want)
 	}
 	if want := []model.KafkaPID{{Broker: 6, Sim: 1000, Mapped: true}, {Broker: 6, Sim: 1000, Mapped: true}, {Broker: 7, Sim: 1001, Mapped: true}, {Broker: -1, Sim: -1}, {Broker: 9}}; !reflect.DeepEqual(pids, want) {
@@ -96,7 +96,7 @@ func TestKafkaSide(t *testing.T) {
 	if want := []model.KafkaVerdictKind{model.KafkaAgreed, model.KafkaOtherwiseKnown, model.KafkaOtherwise, model.KafkaSimOnly, model.KafkaNotPlayed}; !reflect.DeepEqual(verdicts, want) {
 		t.Errorf("verdicts %v, want %v", verdicts, want)
 	}
-	if k.Facts[0].Words != "Kafka agreed" || k.Facts[0].Line != 40 || k.Facts[0].Expect != "expect partition orders-0 leo 5" {
+	if k.Facts[0].Words != "Kafka agreed" || k.Facts[0].Line != 40 || k.Facts[0].Expect != "partition orders-0 leo 5" {
 		t.Errorf("fact %+v", k.Facts[0])
 	}
 	if k.Reveal == nil || *k.Reveal != (model.KafkaVerdict{Asked: 2, Kind: model.KafkaOtherwise, Words: "Kafka did otherwise on 1 of 5 facts"}) {

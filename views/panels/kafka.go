@@ -28,7 +28,7 @@ func Kafka(k *model.KafkaSide, p Painter) ([]string, content.Content, content.Ra
 		head += th.Sym.Sep + cells.Clean(k.Cluster)
 	}
 	head += fmt.Sprintf("%stransaction.version=%d", th.Sym.Sep, k.TV)
-	b.wrap(p.Bold(head))
+	b.wrap(head, p.Bold)
 	if k.Gone != "" {
 		b.wrapMark(theme.Violated, "cluster gone: "+k.Gone+" (the rest is what it showed last)")
 	}
@@ -51,7 +51,7 @@ func Kafka(k *model.KafkaSide, p Painter) ([]string, content.Content, content.Ra
 	anchor.To = max(anchor.From, len(b.out)-1)
 	if x, ok := renumbered(k); ok {
 		b.out = append(b.out, "")
-		b.wrap(p.muted(fmt.Sprintf("pid %s: Kafka's producer id %d, the simulation's %d.", pidText(x), x.Broker, x.Sim)))
+		b.wrap(fmt.Sprintf("pid %s: Kafka's producer id %d, the simulation's %d.", pidText(x), x.Broker, x.Sim), p.muted)
 	}
 	for _, pt := range k.Partitions {
 		b.partition(pt)
@@ -78,7 +78,7 @@ func Kafka(k *model.KafkaSide, p Painter) ([]string, content.Content, content.Ra
 		b.wrapMark(theme.Violated, "refused: "+pr)
 	}
 	if len(k.Partitions) == 0 && len(k.Txns) == 0 && k.Gone == "" {
-		b.wrap(p.muted("  (nothing on the cluster yet)"))
+		b.out = append(b.out, p.muted("  (nothing on the cluster yet)"))
 	}
 	return nil, content.Sections{Lines: b.out, Heads: b.heads}, anchor
 }
@@ -105,21 +105,27 @@ type kafkaLines struct {
 	heads []int
 }
 
-func (b *kafkaLines) wrap(s string) {
-	b.out = append(b.out, b.p.Flow("", strings.Fields(s), " ", 2)...)
+// wrap is plain text wrapped, its continuation lines indented, each line
+// drawn with style (nil: as it is).
+func (b *kafkaLines) wrap(s string, style func(string) string) {
+	for i, l := range b.p.Wrap(cells.Clean(s), max(b.p.Width-2, 8)) {
+		if style != nil {
+			l = style(l)
+		}
+		if i > 0 {
+			l = "  " + l
+		}
+		b.out = append(b.out, l)
+	}
 }
 
 // wrapMark is a glyph and its words in the kind's style, wrapped.
 func (b *kafkaLines) wrapMark(k theme.Kind, s string) {
 	th := b.p.Theme
-	words := strings.Fields(cells.Clean(s))
 	if g := th.Glyph(k); g != "" {
-		words = append([]string{g}, words...)
+		s = g + " " + s
 	}
-	for i := range words {
-		words[i] = th.Render(k, words[i])
-	}
-	b.out = append(b.out, b.p.Flow("", words, " ", 2)...)
+	b.wrap(s, func(l string) string { return th.Render(k, l) })
 }
 
 func (b *kafkaLines) section(title string) {
@@ -157,26 +163,24 @@ func verdictWord(v model.KafkaVerdictKind) string {
 }
 
 func (b *kafkaLines) fact(f model.KafkaFact) {
-	th := b.p.Theme
+	p, th := b.p, b.p.Theme
 	k := verdictKind(f.Verdict)
 	tag := th.Mark(k, verdictWord(f.Verdict))
 	lead := "  " + padRight(tag, 14) + " "
-	if cells.Width(lead) > 17 {
-		lead = "  " + tag + " "
+	lw := cells.Width(lead)
+	for i, l := range p.Wrap(cells.Clean(f.Expect), max(p.Width-lw, 8)) {
+		if i == 0 {
+			l = lead + l
+		} else {
+			l = cells.Repeat(" ", lw) + l
+		}
+		b.out = append(b.out, l)
 	}
-	expect := strings.TrimPrefix(cells.Clean(f.Expect), "expect ")
-	b.out = append(b.out, b.p.Flow(lead, strings.Fields(expect), " ", 6)...)
 	if f.Verdict != model.KafkaAgreed {
-		b.out = append(b.out, b.p.Flow("      ", mutedWords(b.p, f.Words), " ", 6)...)
+		for _, l := range p.Wrap(cells.Clean(f.Words), max(p.Width-6, 8)) {
+			b.out = append(b.out, "      "+p.muted(l))
+		}
 	}
-}
-
-func mutedWords(p Painter, s string) []string {
-	ws := strings.Fields(cells.Clean(s))
-	for i := range ws {
-		ws[i] = p.muted(ws[i])
-	}
-	return ws
 }
 
 // renumbered is the first producer id of Kafka's that is not the

@@ -24,10 +24,10 @@ func kafkaFixture() *model.KafkaSide {
 		Behind: "the cluster is behind: some of the step's calls wait for the simulation's messages in flight to land (they are played at its next quiet point)",
 		Reveal: &model.KafkaVerdict{Asked: 4, Kind: model.KafkaOtherwise, Words: "Kafka did otherwise on 1 of 3 facts: expect txn T state CompleteAbort: simulation CompleteAbort; Kafka PrepareAbort"},
 		Facts: []model.KafkaFact{
-			{Line: 110, Expect: "expect partition orders-0 batch 1 marker=abort", Verdict: model.KafkaAgreed, Words: "Kafka agreed"},
-			{Line: 111, Expect: "expect txn T state CompleteAbort", Verdict: model.KafkaOtherwise, Words: "Kafka did otherwise: simulation CompleteAbort; Kafka PrepareAbort"},
-			{Line: 112, Expect: "expect partition payments-0 producer 1000 lastseq=0", Verdict: model.KafkaOtherwiseKnown, Words: "Kafka did otherwise (a known difference, listed with its reason in the known-differences file): simulation lastseq=0; Kafka lastseq=-1"},
-			{Line: 113, Expect: `expect event "WriteTxnMarkers"`, Verdict: model.KafkaSimOnly, Words: "simulation only: the coordinator's requests to the leaders are not seen by a client"},
+			{Line: 110, Expect: "partition orders-0 batch 1 marker=abort", Verdict: model.KafkaAgreed, Words: "Kafka agreed"},
+			{Line: 111, Expect: "txn T state CompleteAbort", Verdict: model.KafkaOtherwise, Words: "Kafka did otherwise: simulation CompleteAbort; Kafka PrepareAbort"},
+			{Line: 112, Expect: "partition payments-0 producer 1000 lastseq=0", Verdict: model.KafkaOtherwiseKnown, Words: "Kafka did otherwise (a known difference, listed with its reason in the known-differences file): simulation lastseq=0; Kafka lastseq=-1"},
+			{Line: 113, Expect: `event "WriteTxnMarkers"`, Verdict: model.KafkaSimOnly, Words: "simulation only: the coordinator's requests to the leaders are not seen by a client"},
 		},
 		Partitions: []model.KafkaPartition{
 			{Name: "orders-0", HW: 4, LSO: 2, Holder: pid(7, 1001), HolderEpoch: 0,

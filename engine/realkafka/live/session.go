@@ -108,13 +108,65 @@ type Snapshot struct {
 type Partition struct {
 	Topic     string
 	Partition int32
-	Log       realkafka.Log
-	HW, LSO   int64
+	// Log is the partition as a raw Fetch shows it; Batches are its
+	// batches with their fates.
+	Log     realkafka.Log
+	Batches []Batch
+	HW, LSO int64
 	// Holder is the producer whose open transaction starts at the LSO
 	// (the one read_committed consumers wait for), nil when none.
 	Holder    *inspect.Producer
 	Producers []inspect.Producer
 	Err       string
+}
+
+// Batch is a batch header and its fate.
+type Batch struct {
+	realkafka.Batch
+	Fate Fate
+}
+
+// Fate is what became of a batch, as the log shows it.
+type Fate int
+
+const (
+	// FatePlain: a data batch outside any transaction.
+	FatePlain Fate = iota
+	// FateOpen: a transactional data batch with no marker after it from
+	// its producer yet.
+	FateOpen
+	// FateCommitted: its transaction's COMMIT marker is after it; for a
+	// control batch, a COMMIT marker.
+	FateCommitted
+	// FateAborted: likewise with ABORT.
+	FateAborted
+)
+
+// fates are the log's batches with what became of each.
+func fates(l realkafka.Log) []Batch {
+	marker := func(b realkafka.Batch) Fate {
+		if b.Marker == "COMMIT" {
+			return FateCommitted
+		}
+		return FateAborted
+	}
+	out := make([]Batch, len(l.Batches))
+	for i, b := range l.Batches {
+		out[i] = Batch{Batch: b, Fate: FatePlain}
+		switch {
+		case b.Control:
+			out[i].Fate = marker(b)
+		case b.Transactional:
+			out[i].Fate = FateOpen
+			for _, m := range l.Batches[i+1:] {
+				if m.Control && m.ProducerID == b.ProducerID {
+					out[i].Fate = marker(m)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Consumer is one consumer client's positions as it keeps them.
@@ -143,8 +195,9 @@ type Position struct {
 // Fact is one expect line of the step.
 type Fact struct {
 	verify.Row
-	// Words is the row in live's words (Words).
-	Words string
+	// What is the fact the line expects (the line without its
+	// "expect"), and Words the row in live's words (Words).
+	What, Words string
 }
 
 // VerdictKind is what Kafka said of a checkpoint's reveal.
@@ -392,7 +445,7 @@ func (s *Session) factsOf(p verify.Pause, j int) []Fact {
 		if r.Verdict == verify.Differ {
 			r.Known = s.known.Has(filepath.Base(r.File), r.Expect)
 		}
-		out = append(out, Fact{Row: r, Words: Words(r)})
+		out = append(out, Fact{Row: r, What: strings.TrimPrefix(r.Expect, "expect "), Words: Words(r)})
 	}
 	return out
 }
@@ -528,7 +581,7 @@ func (s *Session) collect(pa pauseAt) (*Snapshot, error) {
 				}
 				part.Err = err.Error()
 			} else {
-				part.Log = l
+				part.Log, part.Batches = l, fates(l)
 			}
 			snap.Partitions = append(snap.Partitions, part)
 		}

@@ -2,7 +2,10 @@ package live
 
 import (
 	"context"
+	"slices"
 	"testing"
+
+	"github.com/eoslab/eoslab/engine/realkafka"
 
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 )
@@ -51,5 +54,26 @@ func TestOpenRefused(t *testing.T) {
 		} else if _, ok := err.(*UsageError); !ok {
 			t.Errorf("Open(%+v, %s): %T %v, want a usage error", c.o, c.name, err, err)
 		}
+	}
+}
+
+// TestFates: a transactional batch takes the fate of the first marker
+// after it from its producer; another producer's marker is not its.
+func TestFates(t *testing.T) {
+	l := realkafka.Log{Batches: []realkafka.Batch{
+		{BaseOffset: 0, ProducerID: 1, Transactional: true},
+		{BaseOffset: 1, ProducerID: 2, Transactional: true},
+		{BaseOffset: 2, ProducerID: 2, Transactional: true, Control: true, Marker: "COMMIT"},
+		{BaseOffset: 3, ProducerID: 1, Transactional: true, Control: true, Marker: "ABORT"},
+		{BaseOffset: 4, ProducerID: 1, Transactional: true},
+		{BaseOffset: 5, ProducerID: -1},
+	}}
+	var got []Fate
+	for _, b := range fates(l) {
+		got = append(got, b.Fate)
+	}
+	want := []Fate{FateAborted, FateCommitted, FateCommitted, FateAborted, FateOpen, FatePlain}
+	if !slices.Equal(got, want) {
+		t.Errorf("fates %v, want %v", got, want)
 	}
 }
