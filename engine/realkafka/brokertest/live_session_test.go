@@ -131,12 +131,19 @@ func compareLogs(w *engine.World, snap *live.Snapshot) []string {
 		if kp.HW != pl.HW || kp.LSO != pl.LastStableOffset() {
 			out = append(out, fmt.Sprintf("%s: HW %d LSO %d, simulation HW %d LSO %d", tp, kp.HW, kp.LSO, pl.HW, pl.LastStableOffset()))
 		}
-		if len(kp.Log.Batches) != len(pl.Batches) {
+		if len(kp.Log.Batches) != len(pl.Batches) || len(kp.Batches) != len(pl.Batches) {
 			out = append(out, fmt.Sprintf("%s: %d batches, simulation %d", tp, len(kp.Log.Batches), len(pl.Batches)))
 			continue
 		}
 		for j, kb := range kp.Log.Batches {
 			sb := pl.Batches[j]
+			if j < len(kp.Batches) && !sb.Control {
+				fate := map[engine.BatchStatus]live.Fate{engine.StatusPlain: live.FatePlain, engine.StatusOpen: live.FateOpen,
+					engine.StatusCommitted: live.FateCommitted, engine.StatusAborted: live.FateAborted}[pl.Status(&sb)]
+				if kp.Batches[j].Fate != fate {
+					out = append(out, fmt.Sprintf("%s batch %d: fate %d on Kafka, %d in the simulation", tp, j, kp.Batches[j].Fate, fate))
+				}
+			}
 			pid := kb.ProducerID
 			if pid >= 0 {
 				pid, _ = snap.SimPID(pid)
