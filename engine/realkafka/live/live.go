@@ -71,29 +71,47 @@ func read(file string) ([]byte, error) {
 	return nil, fmt.Errorf("no built-in lesson file %s", file)
 }
 
-// Play plays one lesson and writes its rows, step by step, then a count.
+// Play plays one lesson with a Session and writes its rows step by step,
+// as each step is played, then a count.
 func Play(ctx context.Context, o Options, name string, out io.Writer) (verify.Summary, error) {
-	if err := o.checkKafka(); err != nil {
-		return verify.Summary{}, err
-	}
-	file, err := fileOf(name)
+	s, err := Open(ctx, o, name)
 	if err != nil {
 		return verify.Summary{}, err
 	}
-	l, err := lessons.Load(name)
-	if err != nil {
-		return verify.Summary{}, &UsageError{err.Error()}
+	l := s.Lesson()
+	fmt.Fprintf(out, "live: %s (%s) on a cluster with transaction.version=%d\n", l.Name, l.Title, o.TV)
+	if fs := s.Setup().Facts; len(fs) > 0 {
+		fmt.Fprintln(out, "setup:")
+		writeFacts(out, l, fs)
 	}
-	s, err := run(ctx, o, file)
-	if err != nil {
-		return s, err
+	for i, st := range l.Steps {
+		snap, err := s.Step(i)
+		if err != nil {
+			s.Close()
+			return s.Summary(), err
+		}
+		ask := ""
+		if v := snap.Reveal; v != nil {
+			// A checkpoint's answer is revealed by the next step: its
+			// facts are what Kafka says of it.
+			ask = fmt.Sprintf("; the checkpoint of step %d, after the reveal: %s", v.Asked+1, v.Words)
+		}
+		fmt.Fprintf(out, "step %d: %s%s\n", i+1, st.Title, ask)
+		writeFacts(out, l, snap.Facts)
 	}
-	k := 3
-	if s.TV >= 2 {
-		k = 4
+	if err := s.Close(); err != nil {
+		return s.Summary(), err
 	}
-	writeLesson(out, l.ForKafka(k), s)
-	return s, nil
+	sum := s.Summary()
+	fmt.Fprintf(out, "live: %d agreed, %d Kafka did otherwise (%d known), %d simulation only, %d not played, of %d facts\n",
+		sum.Count(verify.Agree), sum.Count(verify.Differ), known(sum), sum.Count(verify.SimOnly), sum.Count(verify.NotPlayed), len(sum.Rows))
+	return sum, nil
+}
+
+func writeFacts(out io.Writer, l *lessons.Lesson, fs []Fact) {
+	for _, f := range fs {
+		fmt.Fprintf(out, "  %s:%d %s\n    %s\n", l.Name, f.Line, f.Expect, f.Words)
+	}
 }
 
 func run(ctx context.Context, o Options, file string) (verify.Summary, error) {
@@ -142,33 +160,6 @@ func Words(r verify.Row) string {
 	return "not played on Kafka: " + r.Why
 }
 
-func writeLesson(out io.Writer, l *lessons.Lesson, s verify.Summary) {
-	fmt.Fprintf(out, "live: %s (%s) on a cluster with transaction.version=%d\n", l.Name, l.Title, s.TV)
-	byStep := map[int][]verify.Row{}
-	for _, r := range s.Rows {
-		i := stepOf(l, r.Line)
-		byStep[i] = append(byStep[i], r)
-	}
-	for i := -1; i < len(l.Steps); i++ {
-		rows := byStep[i]
-		if i >= 0 {
-			st := l.Steps[i]
-			ask := ""
-			if st.Ask != nil {
-				ask = "; checkpoint after the reveal: " + checkpointWords(rows)
-			}
-			fmt.Fprintf(out, "step %d: %s%s\n", i+1, st.Title, ask)
-		} else if len(rows) > 0 {
-			fmt.Fprintln(out, "setup:")
-		}
-		for _, r := range rows {
-			fmt.Fprintf(out, "  %s:%d %s\n    %s\n", l.Name, r.Line, r.Expect, Words(r))
-		}
-	}
-	fmt.Fprintf(out, "live: %d agreed, %d Kafka did otherwise (%d known), %d simulation only, %d not played, of %d facts\n",
-		s.Count(verify.Agree), s.Count(verify.Differ), known(s), s.Count(verify.SimOnly), s.Count(verify.NotPlayed), len(s.Rows))
-}
-
 func known(s verify.Summary) int {
 	n := 0
 	for _, r := range s.Rows {
@@ -177,33 +168,6 @@ func known(s verify.Summary) int {
 		}
 	}
 	return n
-}
-
-// checkpointWords: the checkpoint's answer is the simulation's; what the
-// step's facts say of Kafka is the verdict beside it.
-func checkpointWords(rows []verify.Row) string {
-	var agree, differ, other int
-	for _, r := range rows {
-		switch r.Verdict {
-		case verify.Agree:
-			agree++
-		case verify.Differ:
-			differ++
-		default:
-			other++
-		}
-	}
-	switch {
-	case len(rows) == 0:
-		return "the step has no fact to compare"
-	case differ > 0:
-		return fmt.Sprintf("Kafka did otherwise on %d of %d facts", differ, len(rows))
-	case agree == 0:
-		return "no fact of the step is played on Kafka"
-	case other > 0:
-		return fmt.Sprintf("Kafka agreed on %d facts, %d not compared", agree, other)
-	}
-	return "Kafka agreed"
 }
 
 // Playable is one built-in lesson's answer to "can it be played live?".

@@ -53,10 +53,6 @@ func TestWords(t *testing.T) {
 			t.Errorf("Words(%v) = %q, want %q", c.r.Verdict, got, c.want)
 		}
 	}
-	rows := []verify.Row{{Verdict: verify.Agree}, {Verdict: verify.Differ}}
-	if got := checkpointWords(rows); got != "Kafka did otherwise on 1 of 2 facts" {
-		t.Errorf("checkpointWords = %q", got)
-	}
 }
 
 // TestStepOf: a lesson's expect lines fall in the step whose step: line

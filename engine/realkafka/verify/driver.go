@@ -154,6 +154,9 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	var rows []Row
 	d.cmds = cmds
 	for i, c := range cmds {
+		if !d.pauseAt(c.Line, rows) {
+			return rows, nil
+		}
 		d.at = i
 		if c.Action != nil {
 			d.obs.line.Store(int64(c.Line))
@@ -200,6 +203,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 		d.noteScaled(&row)
 		rows = append(rows, row)
 	}
+	d.pauseAt(0, rows)
 	return rows, nil
 }
 

@@ -77,6 +77,9 @@ type Options struct {
 	// Read, when set, reads a file instead of os.ReadFile (live mode
 	// plays the built-in lessons by their file names).
 	Read func(file string) ([]byte, error)
+	// Pause, when set, is called before each line is played and once
+	// after the last (pause.go); false stops the play there.
+	Pause func(Pause) bool
 }
 
 // Summary is what a run found.
@@ -108,6 +111,7 @@ func (e *UsageError) Error() string { return e.Msg }
 // says whether what it found passes.
 func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 	var s Summary
+	ctx = withPause(ctx, o.Pause)
 	if o.Brokers == "" {
 		return s, &UsageError{"verify: --brokers ADDR is required"}
 	}
