@@ -9,6 +9,9 @@ type SearchScratch struct {
 	evs   *[eventChunk]storedEvent
 	wides *[eventChunk]wideEvent
 	msgs  *[eventChunk]*Message
+	notes *[eventChunk]*note
+	exts  *[eventChunk]*ruleExt
+	late  *[eventChunk]lateTime
 	last  *World // the world that wrote into the chunks last
 }
 
@@ -45,11 +48,15 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 func (s *SearchScratch) clearChunk() {
 	if s.evs == nil {
 		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([eventChunk]wideEvent), new([eventChunk]*Message)
+		s.notes, s.exts, s.late = new([eventChunk]*note), new([eventChunk]*ruleExt), new([eventChunk]lateTime)
 	}
 	if l := s.last; l != nil {
 		clearScratch(&l.events.evs, s.evs)
 		clearScratch(&l.events.wides, s.wides)
 		clearScratch(&l.events.msgs, s.msgs)
+		clearScratch(&l.events.notes, s.notes)
+		clearScratch(&l.events.exts, s.exts)
+		clearScratch(&l.events.late, s.late)
 	}
 }
 
@@ -61,7 +68,10 @@ func (s *SearchScratch) ownEvents(c *World) {
 	c.events = eventLog{names: c.events.names,
 		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
 		wides: clist[wideEvent]{chunks: []*[eventChunk]wideEvent{s.wides}, n: 1, own: true},
-		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true}}
+		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true},
+		notes: clist[*note]{chunks: []*[eventChunk]*note{s.notes}, n: 1, own: true},
+		exts:  clist[*ruleExt]{chunks: []*[eventChunk]*ruleExt{s.exts}, n: 1, own: true},
+		late:  clist[lateTime]{chunks: []*[eventChunk]lateTime{s.late}, n: 1, own: true}}
 	s.last = c
 }
 
