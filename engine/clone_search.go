@@ -83,6 +83,14 @@ func clearScratch[T any](l *clist[T], c *[eventChunk]T) {
 	}
 }
 
+// ApplyForSearch is Apply without the events it returns: a search steps
+// a world per move and reads its monitors and state, never the events,
+// and copying them out was the most of what a step allocated.
+func (w *World) ApplyForSearch(a Action) error {
+	_, err := w.applyAction(a)
+	return err
+}
+
 // ViolationCount is how many times the invariant has been violated (0
 // for a name that is none), read from the monitors' counts.
 func (w *World) ViolationCount(invariant string) int {

@@ -214,7 +214,7 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		s.tried++
 		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
 		s.pool[d] = c
-		if _, err := c.Apply(m.Action); err != nil {
+		if err := c.ApplyForSearch(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
 		s.path = append(s.path[:d], m.Action)
