@@ -13,6 +13,7 @@ type SearchScratch struct {
 	exts  *[eventChunk]*ruleExt
 	late  *[eventChunk]lateTime
 	last  *World // the world that wrote into the chunks last
+	keys  []qkey // PendingInto's sort
 }
 
 // CloneForSearch is Clone with an empty event history written into s's
@@ -89,6 +90,32 @@ func clearScratch[T any](l *clist[T], c *[eventChunk]T) {
 func (w *World) ApplyForSearch(a Action) error {
 	_, err := w.applyAction(a)
 	return err
+}
+
+// PendingInto is Pending(true) appended to dst, sorted in s: a search
+// lists what is waiting in every world it explores, and a fresh list and
+// copy of the queue each time were a tenth of what it allocated.
+func (w *World) PendingInto(dst []PendingItem, s *SearchScratch) []PendingItem {
+	s.keys = append(s.keys[:0], w.queue.keys...)
+	sortKeys(s.keys)
+	for _, k := range s.keys {
+		it := &w.queue.slab[k.slot]
+		switch {
+		case w.isCancelled(it):
+		case it.Kind == itemDeliver:
+			dst = append(dst, PendingItem{At: it.At, Msg: it.Msg})
+		default:
+			dst = append(dst, PendingItem{At: it.At, Timer: it.Timer})
+		}
+	}
+	return dst
+}
+
+// SearchClients are the world's own lists of its clients, not copies
+// (Producers, Consumers, Processors copy theirs): read them, never change
+// them.
+func (w *World) SearchClients() ([]*Producer, []*Consumer, []*Processor) {
+	return w.producers, w.consumers, w.processors
 }
 
 // ViolationCount is how many times the invariant has been violated (0

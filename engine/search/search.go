@@ -97,7 +97,7 @@ type Result struct {
 
 // Find searches from start, which it does not change.
 func Find(start *engine.World, o Options) Result {
-	s := &searcher{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher()}
+	s := &searcher{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher(), gen: newMoveGen(start, o)}
 	if violations(start, o.Invariant) > 0 {
 		return Result{Found: true, States: 1}
 	}
@@ -153,6 +153,7 @@ type searcher struct {
 	tried   int
 	leaves  int // worlds checked at the bound, this bound
 	moves   [][]move
+	gen     *moveGen
 	// pool holds the world each depth's moves are tried on, one at a
 	// time: the copy for a move at depth d is made into pool[d], which
 	// the move before it (its subtree explored) no longer needs.
@@ -209,7 +210,7 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		s.moves = append(s.moves, nil)
 		s.pool = append(s.pool, nil)
 	}
-	s.moves[d] = moves(w, sends, s.o, s.moves[d][:0])
+	s.moves[d] = s.gen.moves(w, sends, s.moves[d][:0])
 	for _, m := range s.moves[d] {
 		s.tried++
 		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
@@ -256,6 +257,41 @@ type move struct {
 	Sender int
 }
 
+// moveGen lists the moves of the worlds of one search (moves): what is
+// the same in all of them (the partitions, the values each send sends)
+// is worked out once, and the lists it builds are reused.
+type moveGen struct {
+	o       Options
+	scratch engine.SearchScratch
+	pending []engine.PendingItem
+	parts   []engine.TP
+	// values[i][k] is the value of producer i's send k+1 (AllProducers
+	// order), as an action's one-value list.
+	values [][][]string
+}
+
+// newMoveGen makes the moveGen of the worlds a search makes from start:
+// they have start's topics and clients (a search makes no declaration).
+func newMoveGen(start *engine.World, o Options) *moveGen {
+	g := &moveGen{o: o}
+	for _, t := range start.Topics() {
+		if strings.HasPrefix(t.Name, "__") {
+			continue
+		}
+		for p := int32(0); p < t.Partitions; p++ {
+			g.parts = append(g.parts, engine.TP{Topic: t.Name, Partition: p})
+		}
+	}
+	for _, p := range start.AllProducers() {
+		var vs [][]string
+		for k := 1; k <= o.Sends; k++ {
+			vs = append(vs, []string{strings.ToLower(p.Name) + strconv.Itoa(k)})
+		}
+		g.values = append(g.values, vs)
+	}
+	return g
+}
+
 // moves appends the choices of w to dst, in the search's order: for each
 // message in flight, in delivery order, deliver it now (ahead of any
 // message before it), drop it, duplicate it, or hold it back until just
@@ -265,25 +301,27 @@ type move struct {
 // one), each processor's process, each consumer's poll; then each
 // client's crash or restart, pause or resume. A move the engine refuses
 // in w is dropped by the search when it tries it.
-func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
+func (g *moveGen) moves(w *engine.World, sends sendCounts, dst []move) []move {
+	o := g.o
 	add := func(a engine.Action) { dst = append(dst, move{Action: a, Sender: -1}) }
 	may := func(f Faults) bool { return o.Without&f == 0 }
 	// The items in the order Step takes them; timerAt is the first
 	// client timer's time (a request timeout, a retry backoff), past the
 	// coordinator's periodic checks.
-	all := w.Pending(true)
+	all := w.PendingInto(g.pending[:0], &g.scratch)
+	g.pending = all
 	timerAt := int64(-1)
-	var msgs []engine.PendingItem
 	for _, it := range all {
-		switch {
-		case it.Msg != nil:
-			msgs = append(msgs, it)
-		case timerAt < 0 && it.Timer.Kind != engine.TimerAbortCheck && it.Timer.Kind != engine.TimerExpiryCheck:
+		if it.Msg == nil && it.Timer.Kind != engine.TimerAbortCheck && it.Timer.Kind != engine.TimerExpiryCheck {
 			timerAt = it.At
+			break
 		}
 	}
-	for _, it := range msgs {
+	for _, it := range all {
 		m := it.Msg
+		if m == nil {
+			continue
+		}
 		sel := engine.Selector{ID: m.ID}
 		add(engine.Deliver{Msg: sel})
 		if may(FaultDrop) {
@@ -309,20 +347,12 @@ func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 			add(engine.Advance{Ms: timerAt - w.Now()})
 		}
 	}
-	var parts []engine.TP
-	for _, t := range w.Topics() {
-		if strings.HasPrefix(t.Name, "__") {
-			continue
-		}
-		for p := int32(0); p < t.Partitions; p++ {
-			parts = append(parts, engine.TP{Topic: t.Name, Partition: p})
-		}
-	}
-	for i, p := range w.Producers() {
+	producers, consumers, processors := w.SearchClients()
+	for i, p := range producers {
 		if int(sends[i]) < o.Sends {
-			v := strings.ToLower(p.Name) + strconv.Itoa(int(sends[i])+1)
-			for _, tp := range parts {
-				dst = append(dst, move{Action: engine.Send{Client: p.Name, TP: tp, Values: []string{v}}, Sender: i})
+			v := g.values[i][sends[i]]
+			for _, tp := range g.parts {
+				dst = append(dst, move{Action: engine.Send{Client: p.Name, TP: tp, Values: v}, Sender: i})
 			}
 		}
 		if p.Config.TransactionalID != "" {
@@ -331,10 +361,10 @@ func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 			}
 		}
 	}
-	for _, pr := range w.Processors() {
+	for _, pr := range processors {
 		add(engine.Call{Client: pr.Name, Method: engine.CallProcess})
 	}
-	for _, c := range w.Consumers() {
+	for _, c := range consumers {
 		add(engine.Call{Client: c.Name, Method: engine.CallPoll})
 	}
 	faults := func(name string, crashed, paused bool) {
@@ -356,10 +386,10 @@ func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 			add(engine.Pause{Client: name})
 		}
 	}
-	for _, p := range w.Producers() {
+	for _, p := range producers {
 		faults(p.Name, p.Crashed, p.Paused)
 	}
-	for _, pr := range w.Processors() {
+	for _, pr := range processors {
 		faults(pr.Name, pr.Producer.Crashed, pr.Producer.Paused)
 	}
 	return dst
