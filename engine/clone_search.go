@@ -6,14 +6,20 @@ package engine
 // monitors and the state): a fresh chunk per copy (some 80 KB) cost more
 // than the step itself.
 type SearchScratch struct {
-	evs   *[eventChunk]storedEvent
-	wides *[eventChunk]wideEvent
-	msgs  *[eventChunk]*Message
-	notes *[eventChunk]*note
-	exts  *[eventChunk]*ruleExt
-	late  *[eventChunk]lateTime
-	last  *World // the world that wrote into the chunks last
-	keys  []qkey // PendingInto's sort
+	// log is the empty history each copy starts with: its lists each
+	// hold one chunk, the scratch's, in a list of capacity one (a list
+	// that outgrows its chunk appends a new list of its own). Made once,
+	// not per copy: six small lists per copy were a tenth of the copy.
+	log  eventLog
+	last *World // the world that wrote into the chunks last
+	keys []qkey // PendingInto's sort
+}
+
+// scratchList is the list of one chunk, c, one zero entry in: its first
+// append writes into c (clist.next starts a new chunk at a chunk's first
+// slot); an index 0 means "none" in a stored event anyway.
+func scratchList[T any](c *[eventChunk]T) clist[T] {
+	return clist[T]{chunks: []*[eventChunk]T{c}[:1:1], n: 1, own: true}
 }
 
 // CloneForSearch is Clone with an empty event history written into s's
@@ -47,40 +53,34 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 // wrote there (every slot past n of a chunk a list owns is zero:
 // clist.next).
 func (s *SearchScratch) clearChunk() {
-	if s.evs == nil {
-		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([eventChunk]wideEvent), new([eventChunk]*Message)
-		s.notes, s.exts, s.late = new([eventChunk]*note), new([eventChunk]*ruleExt), new([eventChunk]lateTime)
+	if s.log.evs.chunks == nil {
+		s.log = eventLog{evs: scratchList(new([eventChunk]storedEvent)), wides: scratchList(new([eventChunk]wideEvent)),
+			msgs: scratchList(new([eventChunk]*Message)), notes: scratchList(new([eventChunk]*note)),
+			exts: scratchList(new([eventChunk]*ruleExt)), late: scratchList(new([eventChunk]lateTime))}
 	}
 	if l := s.last; l != nil {
-		clearScratch(&l.events.evs, s.evs)
-		clearScratch(&l.events.wides, s.wides)
-		clearScratch(&l.events.msgs, s.msgs)
-		clearScratch(&l.events.notes, s.notes)
-		clearScratch(&l.events.exts, s.exts)
-		clearScratch(&l.events.late, s.late)
+		clearScratch(&l.events.evs, &s.log.evs)
+		clearScratch(&l.events.wides, &s.log.wides)
+		clearScratch(&l.events.msgs, &s.log.msgs)
+		clearScratch(&l.events.notes, &s.log.notes)
+		clearScratch(&l.events.exts, &s.log.exts)
+		clearScratch(&l.events.late, &s.log.late)
 	}
 }
 
 // ownEvents gives c an empty history written into the scratch chunks.
-// Each list starts one zero entry in, so that its first append writes
-// into the chunk it owns (clist.next starts a new chunk at a chunk's
-// first slot); an index 0 means "none" in a stored event anyway.
 func (s *SearchScratch) ownEvents(c *World) {
-	c.events = eventLog{names: c.events.names,
-		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
-		wides: clist[wideEvent]{chunks: []*[eventChunk]wideEvent{s.wides}, n: 1, own: true},
-		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true},
-		notes: clist[*note]{chunks: []*[eventChunk]*note{s.notes}, n: 1, own: true},
-		exts:  clist[*ruleExt]{chunks: []*[eventChunk]*ruleExt{s.exts}, n: 1, own: true},
-		late:  clist[lateTime]{chunks: []*[eventChunk]lateTime{s.late}, n: 1, own: true}}
+	names := c.events.names
+	c.events = s.log
+	c.events.names = names
 	s.last = c
 }
 
-// clearScratch zeroes what l wrote into the scratch chunk c, if l still
-// writes into it.
-func clearScratch[T any](l *clist[T], c *[eventChunk]T) {
-	if len(l.chunks) > 0 && l.chunks[0] == c {
-		clear(c[:min(l.n, eventChunk)])
+// clearScratch zeroes what l wrote into the scratch chunk of list c, if
+// l still writes into it.
+func clearScratch[T any](l, c *clist[T]) {
+	if len(l.chunks) > 0 && l.chunks[0] == c.chunks[0] {
+		clear(c.chunks[0][:min(l.n, eventChunk)])
 	}
 }
 
