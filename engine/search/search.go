@@ -18,6 +18,13 @@
 // delivery order, then timers, then clients in declaration order), so the
 // same start gives the same schedule on every run.
 //
+// The table (table.go) keeps each state's 64-bit hash and a byte of
+// depth, 9 bytes a slot, some 19 to 24 bytes a state with its room to
+// grow: Options.MaxStates bounds it, and with it the search's memory (the
+// rest is one world per depth), and a search that fills it stops and says
+// so (Result.Full). Two states with one hash are taken for one, a chance
+// of about n*n/2^65 among n states (table).
+//
 // It imports the engine and the standard library only.
 package search
 
@@ -46,6 +53,10 @@ type Options struct {
 	// Done, if set, is told each bound searched in full and the states
 	// seen within it (for a progress line: a deep search takes minutes).
 	Done func(depth, states int)
+	// countBound makes the search count the distinct states at the
+	// bound too (Result.reached), hashing every world it checks there: a
+	// benchmark's measure, which costs the search a fifth more.
+	countBound bool
 }
 
 // Faults is a set of the kinds of fault a search may try.
@@ -93,11 +104,14 @@ type Result struct {
 	// Full reports that the table of states reached MaxStates before
 	// the search was done: no schedule was found within what it saw.
 	Full bool
+	// reached is, with Options.countBound, the distinct states within
+	// the last bound searched, the ones at the bound included.
+	reached int
 }
 
 // Find searches from start, which it does not change.
 func Find(start *engine.World, o Options) Result {
-	s := &searcher{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher(), gen: newMoveGen(start, o)}
+	s := &searcher{o: o, seen: newTable(), hasher: engine.NewStateHasher(), gen: newMoveGen(start, o)}
 	if violations(start, o.Invariant) > 0 {
 		return Result{Found: true, States: 1}
 	}
@@ -105,15 +119,22 @@ func Find(start *engine.World, o Options) Result {
 	var res Result
 	prevSeen := 0
 	for bound := 1; bound <= o.Depth; bound++ {
-		clear(s.seen)
-		s.seen[mix(s.hasher.Hash(start), sends)] = 0
+		s.seen.reset()
+		s.seen.put(mix(s.hasher.Hash(start), sends), 0)
 		s.bound, s.leaves = bound, 0
 		s.path = s.path[:0]
+		if o.countBound {
+			s.reached = map[uint64]struct{}{}
+		}
 		found := s.dfs(start, sends, 0)
+		if o.countBound {
+			s.seen.each(func(h uint64) { s.reached[key(h)] = struct{}{} })
+			res.reached = len(s.reached)
+		}
 		// The table holds this bound's states; the last bound's may be
 		// more when this one stopped early, at a schedule.
-		if len(s.seen)+s.leaves > res.States+res.Leaves {
-			res.States, res.Leaves = len(s.seen), s.leaves
+		if s.seen.len()+s.leaves > res.States+res.Leaves {
+			res.States, res.Leaves = s.seen.len(), s.leaves
 		}
 		res.Tried = s.tried
 		if found {
@@ -129,7 +150,7 @@ func Find(start *engine.World, o Options) Result {
 		if o.Done != nil {
 			o.Done(bound, res.States)
 		}
-		if bound > 1 && len(s.seen) == prevSeen {
+		if bound > 1 && s.seen.len() == prevSeen {
 			// The table holds the states within bound-1 actions, the
 			// last bound's those within bound-2: no new state is one
 			// action further, so every state reachable has been
@@ -137,14 +158,14 @@ func Find(start *engine.World, o Options) Result {
 			res.Depth = o.Depth
 			return res
 		}
-		prevSeen = len(s.seen)
+		prevSeen = s.seen.len()
 	}
 	return res
 }
 
 type searcher struct {
 	o       Options
-	seen    map[uint64]uint8 // state hash -> the shallowest depth it was reached at, this bound
+	seen    *table // state hash -> the shallowest depth it was reached at, this bound
 	bound   int
 	path    []engine.Action
 	scratch engine.SearchScratch
@@ -152,6 +173,7 @@ type searcher struct {
 	full    bool
 	tried   int
 	leaves  int // worlds checked at the bound, this bound
+	reached map[uint64]struct{}
 	moves   [][]move
 	gen     *moveGen
 	// pool holds the world each depth's moves are tried on, one at a
@@ -228,18 +250,22 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 			// the next bound clears the table. Hashing it cost a third
 			// of the search.
 			s.leaves++
+			if s.o.countBound {
+				s.reached[key(mix(s.hasher.Hash(c), sends.after(m)))] = struct{}{}
+			}
 			continue
 		}
 		next := sends.after(m)
 		h := mix(s.hasher.Hash(c), next)
-		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
+		at, ok := s.seen.get(h)
+		if ok && int(at) <= d+1 {
 			continue
 		}
-		if _, ok := s.seen[h]; !ok && len(s.seen) >= s.o.MaxStates {
+		if !ok && s.seen.len() >= s.o.MaxStates {
 			s.full = true
 			return false
 		}
-		s.seen[h] = uint8(d + 1)
+		s.seen.put(h, uint8(d+1))
 		if s.dfs(c, next, d+1) {
 			return true
 		}
