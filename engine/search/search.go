@@ -291,15 +291,23 @@ type moveGen struct {
 	scratch engine.SearchScratch
 	pending []engine.PendingItem
 	parts   []engine.TP
-	// values[i][k] is the value of producer i's send k+1 (AllProducers
-	// order), as an action's one-value list.
-	values [][][]string
+	// The actions, made once (an action put into the Action interface
+	// was a tenth of the search's allocations): sends[i][k][j] is
+	// producer i's send k+1 (AllProducers order) to partition j, calls[i]
+	// client i's calls in the order moves lists them (producers, then
+	// processors, then consumers), faults[i] its crash, restart, pause
+	// and resume (producers, then processors); msgs[id] the delivery,
+	// drop and duplicate of message id, made as ids come.
+	sends  [][][]engine.Action
+	calls  [][]engine.Action
+	faults [][4]engine.Action
+	msgs   map[int64]*[3]engine.Action
 }
 
 // newMoveGen makes the moveGen of the worlds a search makes from start:
 // they have start's topics and clients (a search makes no declaration).
 func newMoveGen(start *engine.World, o Options) *moveGen {
-	g := &moveGen{o: o}
+	g := &moveGen{o: o, msgs: map[int64]*[3]engine.Action{}}
 	for _, t := range start.Topics() {
 		if strings.HasPrefix(t.Name, "__") {
 			continue
@@ -308,14 +316,55 @@ func newMoveGen(start *engine.World, o Options) *moveGen {
 			g.parts = append(g.parts, engine.TP{Topic: t.Name, Partition: p})
 		}
 	}
-	for _, p := range start.AllProducers() {
-		var vs [][]string
+	producers, consumers, processors := start.SearchClients()
+	for _, p := range producers {
+		var sends [][]engine.Action
 		for k := 1; k <= o.Sends; k++ {
-			vs = append(vs, []string{strings.ToLower(p.Name) + strconv.Itoa(k)})
+			v := []string{strings.ToLower(p.Name) + strconv.Itoa(k)}
+			var to []engine.Action
+			for _, tp := range g.parts {
+				to = append(to, engine.Send{Client: p.Name, TP: tp, Values: v})
+			}
+			sends = append(sends, to)
 		}
-		g.values = append(g.values, vs)
+		g.sends = append(g.sends, sends)
+		var calls []engine.Action
+		if p.Config.TransactionalID != "" {
+			for _, m := range txnCalls {
+				calls = append(calls, engine.Call{Client: p.Name, Method: m})
+			}
+		}
+		g.calls = append(g.calls, calls)
+	}
+	for _, pr := range processors {
+		g.calls = append(g.calls, []engine.Action{engine.Call{Client: pr.Name, Method: engine.CallProcess}})
+	}
+	for _, c := range consumers {
+		g.calls = append(g.calls, []engine.Action{engine.Call{Client: c.Name, Method: engine.CallPoll}})
+	}
+	fault := func(name string) {
+		t := engine.Target{Client: name}
+		g.faults = append(g.faults, [4]engine.Action{engine.Crash{Target: t}, engine.Restart{Target: t},
+			engine.Pause{Client: name}, engine.Resume{Client: name}})
+	}
+	for _, p := range producers {
+		fault(p.Name)
+	}
+	for _, pr := range processors {
+		fault(pr.Name)
 	}
 	return g
+}
+
+// msgMoves are the delivery, drop and duplicate of message id.
+func (g *moveGen) msgMoves(id int64) *[3]engine.Action {
+	a := g.msgs[id]
+	if a == nil {
+		sel := engine.Selector{ID: id}
+		a = &[3]engine.Action{engine.Deliver{Msg: sel}, engine.Drop{Msg: sel}, engine.Duplicate{Msg: sel}}
+		g.msgs[id] = a
+	}
+	return a
 }
 
 // moves appends the choices of w to dst, in the search's order: for each
@@ -348,16 +397,16 @@ func (g *moveGen) moves(w *engine.World, sends sendCounts, dst []move) []move {
 		if m == nil {
 			continue
 		}
-		sel := engine.Selector{ID: m.ID}
-		add(engine.Deliver{Msg: sel})
+		acts := g.msgMoves(m.ID)
+		add(acts[0])
 		if may(FaultDrop) {
-			add(engine.Drop{Msg: sel})
+			add(acts[1])
 		}
 		if may(FaultDuplicate) {
-			add(engine.Duplicate{Msg: sel})
+			add(acts[2])
 		}
 		if may(FaultDelay) && timerAt >= 0 && it.At <= timerAt {
-			add(engine.Delay{Msg: sel, Ms: timerAt - it.At + 1})
+			add(engine.Delay{Msg: engine.Selector{ID: m.ID}, Ms: timerAt - it.At + 1})
 		}
 	}
 	if len(all) > 0 && all[0].Msg == nil {
@@ -373,50 +422,47 @@ func (g *moveGen) moves(w *engine.World, sends sendCounts, dst []move) []move {
 			add(engine.Advance{Ms: timerAt - w.Now()})
 		}
 	}
-	producers, consumers, processors := w.SearchClients()
-	for i, p := range producers {
+	producers, _, processors := w.SearchClients()
+	for i := range producers {
 		if int(sends[i]) < o.Sends {
-			v := g.values[i][sends[i]]
-			for _, tp := range g.parts {
-				dst = append(dst, move{Action: engine.Send{Client: p.Name, TP: tp, Values: v}, Sender: i})
+			for _, a := range g.sends[i][sends[i]] {
+				dst = append(dst, move{Action: a, Sender: i})
 			}
 		}
-		if p.Config.TransactionalID != "" {
-			for _, m := range txnCalls {
-				add(engine.Call{Client: p.Name, Method: m})
-			}
+		for _, a := range g.calls[i] {
+			add(a)
 		}
 	}
-	for _, pr := range processors {
-		add(engine.Call{Client: pr.Name, Method: engine.CallProcess})
+	for _, calls := range g.calls[len(producers):] {
+		for _, a := range calls {
+			add(a)
+		}
 	}
-	for _, c := range consumers {
-		add(engine.Call{Client: c.Name, Method: engine.CallPoll})
-	}
-	faults := func(name string, crashed, paused bool) {
+	faults := func(i int, crashed, paused bool) {
+		f := &g.faults[i]
 		if crashed {
 			if may(FaultCrash) {
-				add(engine.Restart{Target: engine.Target{Client: name}})
+				add(f[1])
 			}
 			return
 		}
 		if may(FaultCrash) {
-			add(engine.Crash{Target: engine.Target{Client: name}})
+			add(f[0])
 		}
 		if !may(FaultPause) {
 			return
 		}
 		if paused {
-			add(engine.Resume{Client: name})
+			add(f[3])
 		} else {
-			add(engine.Pause{Client: name})
+			add(f[2])
 		}
 	}
-	for _, p := range producers {
-		faults(p.Name, p.Crashed, p.Paused)
+	for i, p := range producers {
+		faults(i, p.Crashed, p.Paused)
 	}
-	for _, pr := range processors {
-		faults(pr.Name, pr.Producer.Crashed, pr.Producer.Paused)
+	for i, pr := range processors {
+		faults(len(producers)+i, pr.Producer.Crashed, pr.Producer.Paused)
 	}
 	return dst
 }
