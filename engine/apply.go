@@ -12,14 +12,25 @@ func errf(format string, args ...any) error { return &ActionError{Msg: fmt.Sprin
 // Apply runs one action and returns the events it caused. It is the only
 // way state changes, as raft's Step.
 func (w *World) Apply(a Action) ([]Event, error) {
+	start, err := w.applyAction(a)
 	if a == nil {
-		return nil, errf("no action")
+		return nil, err
+	}
+	return w.events.slice(start, w.events.len()), err
+}
+
+// applyAction is Apply without the copy of the events it returns (a search steps
+// a world per move and reads none: see ApplyForSearch); start is the
+// index of the action's first event.
+func (w *World) applyAction(a Action) (start int, err error) {
+	if a == nil {
+		return 0, errf("no action")
 	}
 	w.dropCancelled() // the queue's first item is a live one (see cancelTimer)
 	w.beginChanges()
 	w.applying++
 	defer func() { w.applying-- }()
-	start := w.events.len()
+	start = w.events.len()
 	w.emit(EvAction, "scenario", saysAction, a)
 	if c := addressedClient(a); c != "" {
 		// The client a call addresses acts even when it emits nothing
@@ -27,7 +38,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 		w.changes.actor(c)
 	}
 	w.beginAction(a)
-	err := w.apply(a)
+	err = w.apply(a)
 	if err == nil && !isSetup(a) {
 		w.runClientsAfter(a)
 		w.checkInvariants()
@@ -35,7 +46,7 @@ func (w *World) Apply(a Action) ([]Event, error) {
 	if berr := w.endAction(); err == nil {
 		err = berr
 	}
-	return w.events.slice(start, w.events.len()), err
+	return start, err
 }
 
 // isSetup reports whether a declares the cluster, a topic or a client:

@@ -26,6 +26,18 @@ func reuseMap[K comparable, V any](buf, src map[K]V) map[K]V {
 	}
 	if buf == nil {
 		buf = make(map[K]V, len(src))
+	} else if len(buf) == len(src) {
+		// Most times buf was copied from a world one action from src,
+		// with the same keys: overwriting its values keeps the map's
+		// slots. Every key of src is then in buf, and the same count
+		// means no other is.
+		for k, v := range src {
+			buf[k] = v
+		}
+		if len(buf) == len(src) {
+			return buf
+		}
+		clear(buf)
 	} else {
 		clear(buf)
 	}
@@ -49,11 +61,7 @@ func reusePtrMap[K comparable, V any](buf, src map[K]*V, cp func(from, into *V))
 	if buf == nil {
 		buf = make(map[K]*V, len(src))
 	}
-	for k := range buf {
-		if _, ok := src[k]; !ok {
-			delete(buf, k)
-		}
-	}
+	n := len(buf)
 	for k, v := range src {
 		d := buf[k]
 		if d == nil {
@@ -61,6 +69,17 @@ func reusePtrMap[K comparable, V any](buf, src map[K]*V, cp func(from, into *V))
 			buf[k] = d
 		}
 		cp(v, d)
+	}
+	if len(buf) == len(src) && n == len(src) {
+		// Every key of src is in buf, and buf has no other: the common
+		// case (the same keys as the world it was copied from last),
+		// with no second pass.
+		return buf
+	}
+	for k := range buf {
+		if _, ok := src[k]; !ok {
+			delete(buf, k)
+		}
 	}
 	return buf
 }
@@ -87,7 +106,31 @@ func reusePtrs[V any](buf, src []*V, cp func(from, into *V)) []*V {
 // be w, nor share a client or log struct with w or with a world still in
 // use: a world made by Clone or cloneInto owns its own).
 func (w *World) cloneInto(dst *World) {
-	old := *dst
+	// The buffers dst owns, kept aside before it is overwritten: a World
+	// is some 5 KB (the monitors, the name and tally caches), and a copy
+	// of all of it, with the write barriers of its pointers, was a tenth
+	// of the copy.
+	old := struct {
+		brokers    []Broker
+		topics     []Topic
+		queue      queue
+		parked     []parkedRequest
+		held       []heldResponse
+		dirty      []TP
+		changes    ChangeSet
+		names      hashIndex[string]
+		cost       costCounters
+		timeouts   map[timerKey]int64
+		cancelled  map[int64]bool
+		outputs    map[outputKey]pvec[int32]
+		partitions map[TP]*PartitionLog
+		txnParts   map[int32]*TxnStatePartition
+		groups     map[string]*Group
+		producers  []*Producer
+		consumers  []*Consumer
+		processors []*Processor
+	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.changes, dst.names.m, dst.cost,
+		dst.timeouts, dst.cancelled, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
 	*dst = *w
 	c := dst
 	c.brokers = reuse(old.brokers, w.brokers)
@@ -107,7 +150,7 @@ func (w *World) cloneInto(dst *World) {
 	ch.msgIndex, ch.actorIndex, ch.txnIDIndex, ch.groupIndex = nil, nil, nil, nil
 	c.changes = ch
 	c.names = w.names
-	c.names.m = reuseHashIndex(old.names.m, w.names.m)
+	c.names.m = reuseHashIndex(old.names, w.names.m)
 	// The tallies' indexes are copied too (Clone drops them, to be
 	// rebuilt on the next request: a map made per copy).
 	c.cost = costCounters{

@@ -6,10 +6,20 @@ package engine
 // monitors and the state): a fresh chunk per copy (some 80 KB) cost more
 // than the step itself.
 type SearchScratch struct {
-	evs   *[eventChunk]storedEvent
-	wides *[eventChunk]wideEvent
-	msgs  *[eventChunk]*Message
-	last  *World // the world that wrote into the chunks last
+	// log is the empty history each copy starts with: its lists each
+	// hold one chunk, the scratch's, in a list of capacity one (a list
+	// that outgrows its chunk appends a new list of its own). Made once,
+	// not per copy: six small lists per copy were a tenth of the copy.
+	log  eventLog
+	last *World // the world that wrote into the chunks last
+	keys []qkey // PendingInto's sort
+}
+
+// scratchList is the list of one chunk, c, one zero entry in: its first
+// append writes into c (clist.next starts a new chunk at a chunk's first
+// slot); an index 0 means "none" in a stored event anyway.
+func scratchList[T any](c *[eventChunk]T) clist[T] {
+	return clist[T]{chunks: []*[eventChunk]T{c}[:1:1], n: 1, own: true}
 }
 
 // CloneForSearch is Clone with an empty event history written into s's
@@ -43,34 +53,69 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 // wrote there (every slot past n of a chunk a list owns is zero:
 // clist.next).
 func (s *SearchScratch) clearChunk() {
-	if s.evs == nil {
-		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([eventChunk]wideEvent), new([eventChunk]*Message)
+	if s.log.evs.chunks == nil {
+		s.log = eventLog{evs: scratchList(new([eventChunk]storedEvent)), wides: scratchList(new([eventChunk]wideEvent)),
+			msgs: scratchList(new([eventChunk]*Message)), notes: scratchList(new([eventChunk]*note)),
+			exts: scratchList(new([eventChunk]*ruleExt)), late: scratchList(new([eventChunk]lateTime))}
 	}
 	if l := s.last; l != nil {
-		clearScratch(&l.events.evs, s.evs)
-		clearScratch(&l.events.wides, s.wides)
-		clearScratch(&l.events.msgs, s.msgs)
+		clearScratch(&l.events.evs, &s.log.evs)
+		clearScratch(&l.events.wides, &s.log.wides)
+		clearScratch(&l.events.msgs, &s.log.msgs)
+		clearScratch(&l.events.notes, &s.log.notes)
+		clearScratch(&l.events.exts, &s.log.exts)
+		clearScratch(&l.events.late, &s.log.late)
 	}
 }
 
 // ownEvents gives c an empty history written into the scratch chunks.
-// Each list starts one zero entry in, so that its first append writes
-// into the chunk it owns (clist.next starts a new chunk at a chunk's
-// first slot); an index 0 means "none" in a stored event anyway.
 func (s *SearchScratch) ownEvents(c *World) {
-	c.events = eventLog{names: c.events.names,
-		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
-		wides: clist[wideEvent]{chunks: []*[eventChunk]wideEvent{s.wides}, n: 1, own: true},
-		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true}}
+	names := c.events.names
+	c.events = s.log
+	c.events.names = names
 	s.last = c
 }
 
-// clearScratch zeroes what l wrote into the scratch chunk c, if l still
-// writes into it.
-func clearScratch[T any](l *clist[T], c *[eventChunk]T) {
-	if len(l.chunks) > 0 && l.chunks[0] == c {
-		clear(c[:min(l.n, eventChunk)])
+// clearScratch zeroes what l wrote into the scratch chunk of list c, if
+// l still writes into it.
+func clearScratch[T any](l, c *clist[T]) {
+	if len(l.chunks) > 0 && l.chunks[0] == c.chunks[0] {
+		clear(c.chunks[0][:min(l.n, eventChunk)])
 	}
+}
+
+// ApplyForSearch is Apply without the events it returns: a search steps
+// a world per move and reads its monitors and state, never the events,
+// and copying them out was the most of what a step allocated.
+func (w *World) ApplyForSearch(a Action) error {
+	_, err := w.applyAction(a)
+	return err
+}
+
+// PendingInto is Pending(true) appended to dst, sorted in s: a search
+// lists what is waiting in every world it explores, and a fresh list and
+// copy of the queue each time were a tenth of what it allocated.
+func (w *World) PendingInto(dst []PendingItem, s *SearchScratch) []PendingItem {
+	s.keys = append(s.keys[:0], w.queue.keys...)
+	sortKeys(s.keys)
+	for _, k := range s.keys {
+		it := &w.queue.slab[k.slot]
+		switch {
+		case w.isCancelled(it):
+		case it.Kind == itemDeliver:
+			dst = append(dst, PendingItem{At: it.At, Msg: it.Msg})
+		default:
+			dst = append(dst, PendingItem{At: it.At, Timer: it.Timer})
+		}
+	}
+	return dst
+}
+
+// SearchClients are the world's own lists of its clients, not copies
+// (Producers, Consumers, Processors copy theirs): read them, never change
+// them.
+func (w *World) SearchClients() ([]*Producer, []*Consumer, []*Processor) {
+	return w.producers, w.consumers, w.processors
 }
 
 // ViolationCount is how many times the invariant has been violated (0

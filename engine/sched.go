@@ -169,17 +169,22 @@ func (q *queue) clone() queue {
 // sorted returns the items in delivery order (a copy).
 func (q *queue) sorted() []item {
 	keys := append([]qkey(nil), q.keys...)
+	sortKeys(keys)
+	out := make([]item, len(keys))
+	for i, k := range keys {
+		out[i] = q.slab[k.slot]
+	}
+	return out
+}
+
+// sortKeys sorts keys in delivery order.
+func sortKeys(keys []qkey) {
 	slices.SortFunc(keys, func(a, b qkey) int {
 		if a.less(&b) {
 			return -1
 		}
 		return 1
 	})
-	out := make([]item, len(keys))
-	for i, k := range keys {
-		out[i] = q.slab[k.slot]
-	}
-	return out
 }
 
 func (w *World) schedule(at int64, it item) {

@@ -342,7 +342,7 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 		if p.ranger != nil {
 			busy := p.busy
 			p.busy = true
-			n, sum := p.ranger(s, p, ptr, busy)
+			n, sum := p.ranger(s.sh, p, ptr, busy)
 			p.busy = busy
 			s.uint(uint64(n))
 			s.uint(sum)
@@ -413,10 +413,12 @@ func appendLeaves(fields []fieldPlan, off uintptr, fp *hashPlan) []fieldPlan {
 
 // mapRanger hashes the entries of the map at ptr, each with the key and
 // value plans of p, and returns their count and the sum of their hashes
-// (as the reflective walk does). busy says a map of this type is being
+// (as the reflective walk does). It is handed the StateHasher, not the
+// stateHasher it adds to: a stateHasher passed to a func value escapes,
+// and then so did every one made while hashing (five per world). busy says a map of this type is being
 // hashed further up (a map in a map's value): it then takes scratch of
 // its own.
-type mapRanger func(s *stateHasher, p *hashPlan, ptr unsafe.Pointer, busy bool) (int, uint64)
+type mapRanger func(sh *StateHasher, p *hashPlan, ptr unsafe.Pointer, busy bool) (int, uint64)
 
 // rangeMap is the mapRanger of map[K]V: ranging over a map by reflection
 // cost more than the rest of the hash. The entries are copied into
@@ -426,7 +428,7 @@ func rangeMap[K comparable, V any]() mapRanger {
 		k K
 		v V
 	})
-	return func(s *stateHasher, p *hashPlan, ptr unsafe.Pointer, busy bool) (int, uint64) {
+	return func(sh *StateHasher, p *hashPlan, ptr unsafe.Pointer, busy bool) (int, uint64) {
 		m := *(*map[K]V)(ptr)
 		sc := scratch
 		if busy {
@@ -438,7 +440,7 @@ func rangeMap[K comparable, V any]() mapRanger {
 		var sum uint64
 		for k, v := range m {
 			sc.k, sc.v = k, v
-			e := stateHasher{h: 3, sh: s.sh}
+			e := stateHasher{h: 3, sh: sh}
 			e.at(p.key, unsafe.Pointer(&sc.k))
 			e.at(p.elem, unsafe.Pointer(&sc.v))
 			sum += e.sum()

@@ -7,7 +7,7 @@ import "github.com/eoslab/eoslab/engine"
 // and kept in the table, the bound at its deepest included, the
 // iterative deepening otherwise the same. Find must find what it finds.
 func FindReference(start *engine.World, o Options) Result {
-	s := &reference{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher()}
+	s := &reference{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher(), gen: newMoveGen(start, o)}
 	if violations(start, o.Invariant) > 0 {
 		return Result{Found: true, States: 1}
 	}
@@ -35,13 +35,14 @@ type reference struct {
 	bound  int
 	path   []engine.Action
 	hasher *engine.StateHasher
+	gen    *moveGen
 }
 
 func (s *reference) dfs(w *engine.World, sends sendCounts, d int) bool {
 	if d == s.bound {
 		return false
 	}
-	for _, m := range moves(w, sends, s.o, nil) {
+	for _, m := range s.gen.moves(w, sends, nil) {
 		c := w.CloneForTrial()
 		if _, err := c.Apply(m.Action); err != nil {
 			continue

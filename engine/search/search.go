@@ -18,6 +18,13 @@
 // delivery order, then timers, then clients in declaration order), so the
 // same start gives the same schedule on every run.
 //
+// The table (table.go) keeps each state's 64-bit hash and a byte of
+// depth, 9 bytes a slot, some 19 to 24 bytes a state with its room to
+// grow: Options.MaxStates bounds it, and with it the search's memory (the
+// rest is one world per depth), and a search that fills it stops and says
+// so (Result.Full). Two states with one hash are taken for one, a chance
+// of about n*n/2^65 among n states (table).
+//
 // It imports the engine and the standard library only.
 package search
 
@@ -46,6 +53,10 @@ type Options struct {
 	// Done, if set, is told each bound searched in full and the states
 	// seen within it (for a progress line: a deep search takes minutes).
 	Done func(depth, states int)
+	// countBound makes the search count the distinct states at the
+	// bound too (Result.reached), hashing every world it checks there: a
+	// benchmark's measure, which costs the search a fifth more.
+	countBound bool
 }
 
 // Faults is a set of the kinds of fault a search may try.
@@ -93,11 +104,14 @@ type Result struct {
 	// Full reports that the table of states reached MaxStates before
 	// the search was done: no schedule was found within what it saw.
 	Full bool
+	// reached is, with Options.countBound, the distinct states within
+	// the last bound searched, the ones at the bound included.
+	reached int
 }
 
 // Find searches from start, which it does not change.
 func Find(start *engine.World, o Options) Result {
-	s := &searcher{o: o, seen: map[uint64]uint8{}, hasher: engine.NewStateHasher()}
+	s := &searcher{o: o, seen: newTable(), hasher: engine.NewStateHasher(), gen: newMoveGen(start, o)}
 	if violations(start, o.Invariant) > 0 {
 		return Result{Found: true, States: 1}
 	}
@@ -105,15 +119,22 @@ func Find(start *engine.World, o Options) Result {
 	var res Result
 	prevSeen := 0
 	for bound := 1; bound <= o.Depth; bound++ {
-		clear(s.seen)
-		s.seen[mix(s.hasher.Hash(start), sends)] = 0
+		s.seen.reset()
+		s.seen.put(mix(s.hasher.Hash(start), sends), 0)
 		s.bound, s.leaves = bound, 0
 		s.path = s.path[:0]
+		if o.countBound {
+			s.reached = map[uint64]struct{}{}
+		}
 		found := s.dfs(start, sends, 0)
+		if o.countBound {
+			s.seen.each(func(h uint64) { s.reached[key(h)] = struct{}{} })
+			res.reached = len(s.reached)
+		}
 		// The table holds this bound's states; the last bound's may be
 		// more when this one stopped early, at a schedule.
-		if len(s.seen)+s.leaves > res.States+res.Leaves {
-			res.States, res.Leaves = len(s.seen), s.leaves
+		if s.seen.len()+s.leaves > res.States+res.Leaves {
+			res.States, res.Leaves = s.seen.len(), s.leaves
 		}
 		res.Tried = s.tried
 		if found {
@@ -129,7 +150,7 @@ func Find(start *engine.World, o Options) Result {
 		if o.Done != nil {
 			o.Done(bound, res.States)
 		}
-		if bound > 1 && len(s.seen) == prevSeen {
+		if bound > 1 && s.seen.len() == prevSeen {
 			// The table holds the states within bound-1 actions, the
 			// last bound's those within bound-2: no new state is one
 			// action further, so every state reachable has been
@@ -137,14 +158,14 @@ func Find(start *engine.World, o Options) Result {
 			res.Depth = o.Depth
 			return res
 		}
-		prevSeen = len(s.seen)
+		prevSeen = s.seen.len()
 	}
 	return res
 }
 
 type searcher struct {
 	o       Options
-	seen    map[uint64]uint8 // state hash -> the shallowest depth it was reached at, this bound
+	seen    *table // state hash -> the shallowest depth it was reached at, this bound
 	bound   int
 	path    []engine.Action
 	scratch engine.SearchScratch
@@ -152,7 +173,9 @@ type searcher struct {
 	full    bool
 	tried   int
 	leaves  int // worlds checked at the bound, this bound
+	reached map[uint64]struct{}
 	moves   [][]move
+	gen     *moveGen
 	// pool holds the world each depth's moves are tried on, one at a
 	// time: the copy for a move at depth d is made into pool[d], which
 	// the move before it (its subtree explored) no longer needs.
@@ -209,12 +232,12 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		s.moves = append(s.moves, nil)
 		s.pool = append(s.pool, nil)
 	}
-	s.moves[d] = moves(w, sends, s.o, s.moves[d][:0])
+	s.moves[d] = s.gen.moves(w, sends, s.moves[d][:0])
 	for _, m := range s.moves[d] {
 		s.tried++
 		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
 		s.pool[d] = c
-		if _, err := c.Apply(m.Action); err != nil {
+		if err := c.ApplyForSearch(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
 		s.path = append(s.path[:d], m.Action)
@@ -227,18 +250,22 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 			// the next bound clears the table. Hashing it cost a third
 			// of the search.
 			s.leaves++
+			if s.o.countBound {
+				s.reached[key(mix(s.hasher.Hash(c), sends.after(m)))] = struct{}{}
+			}
 			continue
 		}
 		next := sends.after(m)
 		h := mix(s.hasher.Hash(c), next)
-		if at, ok := s.seen[h]; ok && int(at) <= d+1 {
+		at, ok := s.seen.get(h)
+		if ok && int(at) <= d+1 {
 			continue
 		}
-		if _, ok := s.seen[h]; !ok && len(s.seen) >= s.o.MaxStates {
+		if !ok && s.seen.len() >= s.o.MaxStates {
 			s.full = true
 			return false
 		}
-		s.seen[h] = uint8(d + 1)
+		s.seen.put(h, uint8(d+1))
 		if s.dfs(c, next, d+1) {
 			return true
 		}
@@ -256,6 +283,90 @@ type move struct {
 	Sender int
 }
 
+// moveGen lists the moves of the worlds of one search (moves): what is
+// the same in all of them (the partitions, the values each send sends)
+// is worked out once, and the lists it builds are reused.
+type moveGen struct {
+	o       Options
+	scratch engine.SearchScratch
+	pending []engine.PendingItem
+	parts   []engine.TP
+	// The actions, made once (an action put into the Action interface
+	// was a tenth of the search's allocations): sends[i][k][j] is
+	// producer i's send k+1 (AllProducers order) to partition j, calls[i]
+	// client i's calls in the order moves lists them (producers, then
+	// processors, then consumers), faults[i] its crash, restart, pause
+	// and resume (producers, then processors); msgs[id] the delivery,
+	// drop and duplicate of message id, made as ids come.
+	sends  [][][]engine.Action
+	calls  [][]engine.Action
+	faults [][4]engine.Action
+	msgs   map[int64]*[3]engine.Action
+}
+
+// newMoveGen makes the moveGen of the worlds a search makes from start:
+// they have start's topics and clients (a search makes no declaration).
+func newMoveGen(start *engine.World, o Options) *moveGen {
+	g := &moveGen{o: o, msgs: map[int64]*[3]engine.Action{}}
+	for _, t := range start.Topics() {
+		if strings.HasPrefix(t.Name, "__") {
+			continue
+		}
+		for p := int32(0); p < t.Partitions; p++ {
+			g.parts = append(g.parts, engine.TP{Topic: t.Name, Partition: p})
+		}
+	}
+	producers, consumers, processors := start.SearchClients()
+	for _, p := range producers {
+		var sends [][]engine.Action
+		for k := 1; k <= o.Sends; k++ {
+			v := []string{strings.ToLower(p.Name) + strconv.Itoa(k)}
+			var to []engine.Action
+			for _, tp := range g.parts {
+				to = append(to, engine.Send{Client: p.Name, TP: tp, Values: v})
+			}
+			sends = append(sends, to)
+		}
+		g.sends = append(g.sends, sends)
+		var calls []engine.Action
+		if p.Config.TransactionalID != "" {
+			for _, m := range txnCalls {
+				calls = append(calls, engine.Call{Client: p.Name, Method: m})
+			}
+		}
+		g.calls = append(g.calls, calls)
+	}
+	for _, pr := range processors {
+		g.calls = append(g.calls, []engine.Action{engine.Call{Client: pr.Name, Method: engine.CallProcess}})
+	}
+	for _, c := range consumers {
+		g.calls = append(g.calls, []engine.Action{engine.Call{Client: c.Name, Method: engine.CallPoll}})
+	}
+	fault := func(name string) {
+		t := engine.Target{Client: name}
+		g.faults = append(g.faults, [4]engine.Action{engine.Crash{Target: t}, engine.Restart{Target: t},
+			engine.Pause{Client: name}, engine.Resume{Client: name}})
+	}
+	for _, p := range producers {
+		fault(p.Name)
+	}
+	for _, pr := range processors {
+		fault(pr.Name)
+	}
+	return g
+}
+
+// msgMoves are the delivery, drop and duplicate of message id.
+func (g *moveGen) msgMoves(id int64) *[3]engine.Action {
+	a := g.msgs[id]
+	if a == nil {
+		sel := engine.Selector{ID: id}
+		a = &[3]engine.Action{engine.Deliver{Msg: sel}, engine.Drop{Msg: sel}, engine.Duplicate{Msg: sel}}
+		g.msgs[id] = a
+	}
+	return a
+}
+
 // moves appends the choices of w to dst, in the search's order: for each
 // message in flight, in delivery order, deliver it now (ahead of any
 // message before it), drop it, duplicate it, or hold it back until just
@@ -265,35 +376,37 @@ type move struct {
 // one), each processor's process, each consumer's poll; then each
 // client's crash or restart, pause or resume. A move the engine refuses
 // in w is dropped by the search when it tries it.
-func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
+func (g *moveGen) moves(w *engine.World, sends sendCounts, dst []move) []move {
+	o := g.o
 	add := func(a engine.Action) { dst = append(dst, move{Action: a, Sender: -1}) }
 	may := func(f Faults) bool { return o.Without&f == 0 }
 	// The items in the order Step takes them; timerAt is the first
 	// client timer's time (a request timeout, a retry backoff), past the
 	// coordinator's periodic checks.
-	all := w.Pending(true)
+	all := w.PendingInto(g.pending[:0], &g.scratch)
+	g.pending = all
 	timerAt := int64(-1)
-	var msgs []engine.PendingItem
 	for _, it := range all {
-		switch {
-		case it.Msg != nil:
-			msgs = append(msgs, it)
-		case timerAt < 0 && it.Timer.Kind != engine.TimerAbortCheck && it.Timer.Kind != engine.TimerExpiryCheck:
+		if it.Msg == nil && it.Timer.Kind != engine.TimerAbortCheck && it.Timer.Kind != engine.TimerExpiryCheck {
 			timerAt = it.At
+			break
 		}
 	}
-	for _, it := range msgs {
+	for _, it := range all {
 		m := it.Msg
-		sel := engine.Selector{ID: m.ID}
-		add(engine.Deliver{Msg: sel})
+		if m == nil {
+			continue
+		}
+		acts := g.msgMoves(m.ID)
+		add(acts[0])
 		if may(FaultDrop) {
-			add(engine.Drop{Msg: sel})
+			add(acts[1])
 		}
 		if may(FaultDuplicate) {
-			add(engine.Duplicate{Msg: sel})
+			add(acts[2])
 		}
 		if may(FaultDelay) && timerAt >= 0 && it.At <= timerAt {
-			add(engine.Delay{Msg: sel, Ms: timerAt - it.At + 1})
+			add(engine.Delay{Msg: engine.Selector{ID: m.ID}, Ms: timerAt - it.At + 1})
 		}
 	}
 	if len(all) > 0 && all[0].Msg == nil {
@@ -309,58 +422,47 @@ func moves(w *engine.World, sends sendCounts, o Options, dst []move) []move {
 			add(engine.Advance{Ms: timerAt - w.Now()})
 		}
 	}
-	var parts []engine.TP
-	for _, t := range w.Topics() {
-		if strings.HasPrefix(t.Name, "__") {
-			continue
-		}
-		for p := int32(0); p < t.Partitions; p++ {
-			parts = append(parts, engine.TP{Topic: t.Name, Partition: p})
-		}
-	}
-	for i, p := range w.Producers() {
+	producers, _, processors := w.SearchClients()
+	for i := range producers {
 		if int(sends[i]) < o.Sends {
-			v := strings.ToLower(p.Name) + strconv.Itoa(int(sends[i])+1)
-			for _, tp := range parts {
-				dst = append(dst, move{Action: engine.Send{Client: p.Name, TP: tp, Values: []string{v}}, Sender: i})
+			for _, a := range g.sends[i][sends[i]] {
+				dst = append(dst, move{Action: a, Sender: i})
 			}
 		}
-		if p.Config.TransactionalID != "" {
-			for _, m := range txnCalls {
-				add(engine.Call{Client: p.Name, Method: m})
-			}
+		for _, a := range g.calls[i] {
+			add(a)
 		}
 	}
-	for _, pr := range w.Processors() {
-		add(engine.Call{Client: pr.Name, Method: engine.CallProcess})
+	for _, calls := range g.calls[len(producers):] {
+		for _, a := range calls {
+			add(a)
+		}
 	}
-	for _, c := range w.Consumers() {
-		add(engine.Call{Client: c.Name, Method: engine.CallPoll})
-	}
-	faults := func(name string, crashed, paused bool) {
+	faults := func(i int, crashed, paused bool) {
+		f := &g.faults[i]
 		if crashed {
 			if may(FaultCrash) {
-				add(engine.Restart{Target: engine.Target{Client: name}})
+				add(f[1])
 			}
 			return
 		}
 		if may(FaultCrash) {
-			add(engine.Crash{Target: engine.Target{Client: name}})
+			add(f[0])
 		}
 		if !may(FaultPause) {
 			return
 		}
 		if paused {
-			add(engine.Resume{Client: name})
+			add(f[3])
 		} else {
-			add(engine.Pause{Client: name})
+			add(f[2])
 		}
 	}
-	for _, p := range w.Producers() {
-		faults(p.Name, p.Crashed, p.Paused)
+	for i, p := range producers {
+		faults(i, p.Crashed, p.Paused)
 	}
-	for _, pr := range w.Processors() {
-		faults(pr.Name, pr.Producer.Crashed, pr.Producer.Paused)
+	for i, pr := range processors {
+		faults(len(producers)+i, pr.Producer.Crashed, pr.Producer.Paused)
 	}
 	return dst
 }

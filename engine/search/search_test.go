@@ -40,3 +40,21 @@ func TestLostAckDuplicateWithoutIdempotence(t *testing.T) {
 	}
 	t.Log(r.States)
 }
+
+// The counting search's measure (BenchmarkSearchIdempotent's reached) is
+// what the plain search keeps in its table when it hashes every world,
+// the bound's included.
+func TestCountedStatesAreTheReferenceStates(t *testing.T) {
+	for _, src := range []string{presetIdempotent, lostAck} {
+		w := world(t, src)
+		for depth := 1; depth <= 4; depth++ {
+			o := Options{Depth: depth, MaxStates: 10000000, Sends: 2}
+			ref := FindReference(w, o)
+			o.countBound = true
+			if got := Find(w, o); got.reached != ref.States || got.Found != ref.Found {
+				t.Errorf("depth %d, from %q: counted %d states (found %v), the plain search %d (found %v)",
+					depth, src, got.reached, got.Found, ref.States, ref.Found)
+			}
+		}
+	}
+}
