@@ -92,7 +92,7 @@ invalid input.`,
 	f.StringArrayVar(&g.without, "without", nil, "leave the fault `KIND` out of the search: drop, duplicate, delay, crash, pause (repeatable)")
 	f.StringVar(&g.preset, "preset", "", "start from the sandbox preset `NAME` (idempotent, zombie, ctp, replicated) instead of a file")
 	f.IntVar(&g.depth, "depth", 6, "the longest schedule tried, in actions (1-40)")
-	f.IntVar(&g.maxStates, "max-states", 1000000, "the most distinct states kept (memory: some 100 bytes each)")
+	f.IntVar(&g.maxStates, "max-states", 1000000, "the most distinct states kept (memory: some 20 bytes each)")
 	f.IntVar(&g.sends, "sends", 2, "the most records each producer sends (0-9)")
 	addKafka(cmd, &g.kafka, "the transaction protocol: 3 (transaction.version=1) or 4 (transaction.version=2)")
 	return cmd
