@@ -7,7 +7,7 @@ package engine
 // than the step itself.
 type SearchScratch struct {
 	evs   *[eventChunk]storedEvent
-	wides *[eventChunk]wideEvent
+	wides *[byteChunk]byte
 	msgs  *[eventChunk]*Message
 	last  *World // the world that wrote into the chunks last
 }
@@ -44,11 +44,10 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 // clist.next).
 func (s *SearchScratch) clearChunk() {
 	if s.evs == nil {
-		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([eventChunk]wideEvent), new([eventChunk]*Message)
+		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([byteChunk]byte), new([eventChunk]*Message)
 	}
 	if l := s.last; l != nil {
 		clearScratch(&l.events.evs, s.evs)
-		clearScratch(&l.events.wides, s.wides)
 		clearScratch(&l.events.msgs, s.msgs)
 	}
 }
@@ -60,7 +59,7 @@ func (s *SearchScratch) clearChunk() {
 func (s *SearchScratch) ownEvents(c *World) {
 	c.events = eventLog{names: c.events.names,
 		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
-		wides: clist[wideEvent]{chunks: []*[eventChunk]wideEvent{s.wides}, n: 1, own: true},
+		wides: blist{chunks: []*[byteChunk]byte{s.wides}, n: 1, own: true},
 		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true}}
 	s.last = c
 }

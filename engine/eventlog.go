@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/binary"
+
 // eventLog is the event history. The events are stored compact and
 // without a pointer (storedEvent): the names an event carries (actor,
 // transactional id, topic) are ids into a table of names, and its
@@ -16,7 +18,7 @@ package engine
 // and a snapshot shares every chunk (see clist).
 type eventLog struct {
 	evs   clist[storedEvent]
-	wides clist[wideEvent]
+	wides blist
 	msgs  clist[*Message]
 	notes clist[*note]
 	exts  clist[*ruleExt]
@@ -31,11 +33,11 @@ type eventLog struct {
 // storedEvent is an Event as the log keeps it: what every event has,
 // and its message or words. Its indexes are one more than the entry's
 // position, 0 for none. The fields most events leave zero (a decision's
-// numbers, partition, transactional id, rule) are in a wideEvent of their
+// numbers, partition, transactional id, rule) are a wide part of their
 // own, in wides: a send or a delivery, most of the history, is 24 bytes.
 //
 // ref is the message (msgs) or, with refNote set, the words (notes): few
-// events have both, and those keep their words in the wideEvent. time is
+// events have both, and those keep their words in the wide part. time is
 // the event's time when it fits 32 bits (lateMark when not: see late).
 type storedEvent struct {
 	time  uint32
@@ -59,22 +61,33 @@ type lateTime struct {
 	time int64
 }
 
-// wideEvent is the part of a stored event most events leave zero.
-type wideEvent struct {
-	pid, arg   int64
-	txn, topic uint32
-	part       int32
-	ext        uint32
-	ruleArg    int32
-	x, y, z    int32
-	code       ErrorCode
-	epoch      int16
-	change     Transition
-	hasPID     bool
-	reason     Reason
-	ruleSay    ruleSay
-	note       uint32 // the words of an event with a message too
-}
+// The wide part of an event (the fields most events leave zero) is
+// stored in wides as a mask of the fields it has, then each of those as
+// a varint, in the mask's order: a partition's watermark or an
+// acknowledgement takes 5 to 10 bytes, a leader's decision on a batch
+// some 20, where a struct of every field took 64 for each.
+const (
+	wTopic = 1 << iota
+	wPart
+	wArg
+	wX
+	wY
+	wZ
+	wPID
+	wHasPID
+	wReason
+	wRuleSay
+	wRuleArg
+	wCode
+	wEpoch
+	wTxn
+	wChange
+	wExt
+	wNote // the words of an event with a message too
+)
+
+// maxWide is the most bytes a wide part takes: the mask and 16 varints.
+const maxWide = 3 + 16*binary.MaxVarintLen64
 
 // eventChunk is the entries per chunk: an event chunk is 16 KB, and a
 // 100,000-event history's snapshot copies 200 chunk pointers.
@@ -139,19 +152,64 @@ func (l *eventLog) flush() {
 	case note != 0:
 		s.ref, note = note|refNote, 0
 	}
-	wd := wideEvent{note: note, pid: e.pid, arg: e.arg, part: e.TP.Partition, ruleArg: e.Rule.arg, x: e.x, y: e.y, z: e.z,
-		code: e.Code, epoch: e.epoch, change: e.Change, hasPID: e.hasPID, reason: e.Rule.Reason, ruleSay: e.Rule.say}
+	var txn, topic, ext uint32
 	if e.TxnID != "" {
-		wd.txn = l.names.id(e.TxnID)
+		txn = l.names.id(e.TxnID)
 	}
 	if e.TP.Topic != "" {
-		wd.topic = l.names.id(e.TP.Topic)
+		topic = l.names.id(e.TP.Topic)
 	}
 	if e.Rule.ext != nil {
-		wd.ext = uint32(l.exts.add(e.Rule.ext)) + 1
+		ext = uint32(l.exts.add(e.Rule.ext)) + 1
 	}
-	if wd != (wideEvent{}) {
-		s.wide = uint32(l.wides.add(wd)) + 1
+	var mask uint64
+	set := func(bit uint64, nonzero bool) {
+		if nonzero {
+			mask |= bit
+		}
+	}
+	set(wTopic, topic != 0)
+	set(wPart, e.TP.Partition != 0)
+	set(wArg, e.arg != 0)
+	set(wX, e.x != 0)
+	set(wY, e.y != 0)
+	set(wZ, e.z != 0)
+	set(wPID, e.pid != 0)
+	set(wHasPID, e.hasPID)
+	set(wReason, e.Rule.Reason != 0)
+	set(wRuleSay, e.Rule.say != 0)
+	set(wRuleArg, e.Rule.arg != 0)
+	set(wCode, e.Code != 0)
+	set(wEpoch, e.epoch != 0)
+	set(wTxn, txn != 0)
+	set(wChange, e.Change != (Transition{}))
+	set(wExt, ext != 0)
+	set(wNote, note != 0)
+	if mask != 0 {
+		var buf [maxWide]byte
+		b := binary.AppendUvarint(buf[:0], mask)
+		put := func(bit uint64, v int64) {
+			if mask&bit != 0 {
+				b = binary.AppendVarint(b, v)
+			}
+		}
+		put(wTopic, int64(topic))
+		put(wPart, int64(e.TP.Partition))
+		put(wArg, e.arg)
+		put(wX, int64(e.x))
+		put(wY, int64(e.y))
+		put(wZ, int64(e.z))
+		put(wPID, e.pid)
+		put(wReason, int64(e.Rule.Reason))
+		put(wRuleSay, int64(e.Rule.say))
+		put(wRuleArg, int64(e.Rule.arg))
+		put(wCode, int64(e.Code))
+		put(wEpoch, int64(e.epoch))
+		put(wTxn, int64(txn))
+		put(wChange, int64(e.Change.Of)<<16|int64(e.Change.from)<<8|int64(e.Change.to))
+		put(wExt, int64(ext))
+		put(wNote, int64(note))
+		s.wide = uint32(l.wides.add(b)) + 1
 	}
 	l.hasPend = false // pend is cleared when the next event takes it
 }
@@ -171,18 +229,33 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 	if s.wide == 0 {
 		return e
 	}
-	wd := l.wides.at(int(s.wide - 1))
-	if wd.note != 0 {
-		e.note = *l.notes.at(int(wd.note - 1))
+	b := l.wides.at(int(s.wide - 1))
+	mask, n := binary.Uvarint(b)
+	b = b[n:]
+	get := func(bit uint64) int64 {
+		if mask&bit == 0 {
+			return 0
+		}
+		v, n := binary.Varint(b)
+		b = b[n:]
+		return v
 	}
-	e.TxnID, e.Code, e.Change, e.epoch, e.hasPID = l.names.at(wd.txn), wd.code, wd.change, wd.epoch, wd.hasPID
-	e.x, e.pid, e.arg, e.y, e.z = wd.x, wd.pid, wd.arg, wd.y, wd.z
-	e.Rule = Rule{Reason: wd.reason, say: wd.ruleSay, arg: wd.ruleArg}
-	if wd.topic != 0 {
-		e.TP = TP{Topic: l.names.at(wd.topic), Partition: wd.part}
+	topic, part := uint32(get(wTopic)), int32(get(wPart))
+	e.arg, e.x, e.y, e.z, e.pid = get(wArg), int32(get(wX)), int32(get(wY)), int32(get(wZ)), get(wPID)
+	e.hasPID = mask&wHasPID != 0
+	e.Rule = Rule{Reason: Reason(get(wReason)), say: ruleSay(get(wRuleSay)), arg: int32(get(wRuleArg))}
+	e.Code, e.epoch, e.TxnID = ErrorCode(get(wCode)), int16(get(wEpoch)), l.names.at(uint32(get(wTxn)))
+	if c := get(wChange); c != 0 {
+		e.Change = Transition{Of: StateMachine(c >> 16), from: uint8(c >> 8), to: uint8(c)}
 	}
-	if wd.ext != 0 {
-		e.Rule.ext = *l.exts.at(int(wd.ext - 1))
+	if ext := get(wExt); ext != 0 {
+		e.Rule.ext = *l.exts.at(int(ext - 1))
+	}
+	if note := get(wNote); note != 0 {
+		e.note = *l.notes.at(int(note - 1))
+	}
+	if topic != 0 {
+		e.TP = TP{Topic: l.names.at(topic), Partition: part}
 	}
 	return e
 }
@@ -368,4 +441,48 @@ func (l *clist[T]) add(v T) int {
 // it writes.
 func (l *clist[T]) clone() clist[T] {
 	return clist[T]{chunks: l.chunks[:len(l.chunks):len(l.chunks)], n: l.n}
+}
+
+// blist is an append-only list of byte strings (the events' wide parts)
+// in fixed-size chunks, shared by a snapshot as clist's are. A string
+// never straddles two chunks: one that does not fit the rest of a chunk
+// starts the next.
+type blist struct {
+	chunks []*[byteChunk]byte
+	n      int // bytes used, with the unused ends of full chunks
+	own    bool
+}
+
+// byteChunk is the bytes per chunk of a blist.
+const byteChunk = 16 << 10
+
+// add appends b (at most maxWide bytes) and returns where it starts.
+func (l *blist) add(b []byte) int {
+	k, off := l.n/byteChunk, l.n%byteChunk
+	if off+len(b) > byteChunk {
+		k, off = k+1, 0
+		l.n = k * byteChunk
+	}
+	switch {
+	case off == 0:
+		l.chunks = append(l.chunks[:k:k], new([byteChunk]byte))
+		l.own = true
+	case !l.own:
+		c := new([byteChunk]byte)
+		copy(c[:off], l.chunks[k][:off])
+		l.chunks = append(l.chunks[:k:k], c)
+		l.own = true
+	}
+	copy(l.chunks[k][off:], b)
+	l.n += len(b)
+	return k*byteChunk + off
+}
+
+// at is the bytes from position i to its chunk's end.
+func (l *blist) at(i int) []byte { return l.chunks[i/byteChunk][i%byteChunk:] }
+
+// clone shares every chunk; the clone copies the partial last one before
+// it writes.
+func (l *blist) clone() blist {
+	return blist{chunks: l.chunks[:len(l.chunks):len(l.chunks)], n: l.n}
 }

@@ -15,7 +15,6 @@ func TestEventSizes(t *testing.T) {
 	}{
 		{"Event", unsafe.Sizeof(Event{}), 144},
 		{"storedEvent", unsafe.Sizeof(storedEvent{}), 24},
-		{"wideEvent", unsafe.Sizeof(wideEvent{}), 64},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, more than %d", c.what, c.got, c.want)
