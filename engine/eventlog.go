@@ -30,29 +30,31 @@ type eventLog struct {
 	hasPend bool
 }
 
-// storedEvent is an Event as the log keeps it: what every event has,
-// and its message or words. Its indexes are one more than the entry's
-// position, 0 for none. The fields most events leave zero (a decision's
-// numbers, partition, transactional id, rule) are a wide part of their
-// own, in wides: a send or a delivery, most of the history, is 24 bytes.
-//
-// ref is the message (msgs) or, with refNote set, the words (notes): few
-// events have both, and those keep their words in the wide part. time is
-// the event's time when it fits 32 bits (lateMark when not: see late).
+// storedEvent is an Event as the log keeps it, 16 bytes: what every
+// event has, and one reference (ref): its message (msgs), its words
+// (notes), or its wide part (wides), which holds the fields most events
+// leave zero (a decision's numbers, partition, transactional id, rule,
+// fault) and then the event's message and words too. A send or a
+// delivery, most of the history, is a stored event and a message index.
+// time is the event's time when it fits 32 bits (lateMark when not: see
+// late); actor is the actor's name id when it fits 16 bits (actorWide
+// when not: the wide part holds it).
 type storedEvent struct {
 	time  uint32
 	step  int32
-	actor uint32
-	ref   uint32
-	wide  uint32
+	ref   uint32 // what it refers to (refMsg, refNote, refWide) | where
+	actor uint16
 	kind  EventKind
-	fault FaultKind
 	say   phrase
 }
 
 const (
-	refNote  = 1 << 31
-	lateMark = ^uint32(0)
+	refMsg    = 1 << 30
+	refNote   = 2 << 30
+	refWide   = 3 << 30
+	refWhere  = 1<<30 - 1
+	lateMark  = ^uint32(0)
+	actorWide = ^uint16(0)
 )
 
 // lateTime is the time of event i, past what a storedEvent holds.
@@ -83,11 +85,14 @@ const (
 	wTxn
 	wChange
 	wExt
-	wNote // the words of an event with a message too
+	wNote
+	wMsg
+	wFault
+	wActor
 )
 
 // maxWide is the most bytes a wide part takes: the mask and 16 varints.
-const maxWide = 3 + 16*binary.MaxVarintLen64
+const maxWide = 3 + 19*binary.MaxVarintLen64
 
 // eventChunk is the entries per chunk: an event chunk is 16 KB, and a
 // 100,000-event history's snapshot copies 200 chunk pointers.
@@ -133,24 +138,23 @@ func (l *eventLog) flush() {
 		return
 	}
 	e := &l.pend
+	l.hasPend = false // pend is cleared when the next event takes it
 	s := l.evs.next()
-	*s = storedEvent{step: e.Step, kind: e.Kind, fault: e.Fault, say: e.say}
+	*s = storedEvent{step: e.Step, kind: e.Kind, say: e.say}
 	if e.Time >= 0 && e.Time < int64(lateMark) {
 		s.time = uint32(e.Time)
 	} else {
 		s.time = lateMark
 		*l.late.next() = lateTime{i: int64(l.evs.n - 1), time: e.Time}
 	}
-	s.actor = l.names.id(e.Actor)
-	var note uint32
+	actor := l.names.id(e.Actor)
+	s.actor = uint16(min(actor, uint32(actorWide)))
+	var note, msg uint32
 	if e.note != nil {
 		note = uint32(l.notes.add(e.note)) + 1
 	}
-	switch {
-	case e.Message != nil:
-		s.ref = uint32(l.msgs.add(e.Message)) + 1
-	case note != 0:
-		s.ref, note = note|refNote, 0
+	if e.Message != nil {
+		msg = uint32(l.msgs.add(e.Message)) + 1
 	}
 	var txn, topic, ext uint32
 	if e.TxnID != "" {
@@ -184,52 +188,70 @@ func (l *eventLog) flush() {
 	set(wTxn, txn != 0)
 	set(wChange, e.Change != (Transition{}))
 	set(wExt, ext != 0)
-	set(wNote, note != 0)
-	if mask != 0 {
-		var buf [maxWide]byte
-		b := binary.AppendUvarint(buf[:0], mask)
-		put := func(bit uint64, v int64) {
-			if mask&bit != 0 {
-				b = binary.AppendVarint(b, v)
-			}
+	set(wFault, e.Fault != 0)
+	set(wActor, s.actor == actorWide)
+	switch {
+	case mask == 0 && note == 0:
+		if msg != 0 {
+			s.ref = refMsg | (msg - 1)
 		}
-		put(wTopic, int64(topic))
-		put(wPart, int64(e.TP.Partition))
-		put(wArg, e.arg)
-		put(wX, int64(e.x))
-		put(wY, int64(e.y))
-		put(wZ, int64(e.z))
-		put(wPID, e.pid)
-		put(wReason, int64(e.Rule.Reason))
-		put(wRuleSay, int64(e.Rule.say))
-		put(wRuleArg, int64(e.Rule.arg))
-		put(wCode, int64(e.Code))
-		put(wEpoch, int64(e.epoch))
-		put(wTxn, int64(txn))
-		put(wChange, int64(e.Change.Of)<<16|int64(e.Change.from)<<8|int64(e.Change.to))
-		put(wExt, int64(ext))
-		put(wNote, int64(note))
-		s.wide = uint32(l.wides.add(b)) + 1
+		return
+	case mask == 0 && msg == 0:
+		s.ref = refNote | (note - 1)
+		return
 	}
-	l.hasPend = false // pend is cleared when the next event takes it
+	set(wNote, note != 0)
+	set(wMsg, msg != 0)
+	var buf [maxWide]byte
+	b := binary.AppendUvarint(buf[:0], mask)
+	put := func(bit uint64, v int64) {
+		if mask&bit != 0 {
+			b = binary.AppendVarint(b, v)
+		}
+	}
+	put(wTopic, int64(topic))
+	put(wPart, int64(e.TP.Partition))
+	put(wArg, e.arg)
+	put(wX, int64(e.x))
+	put(wY, int64(e.y))
+	put(wZ, int64(e.z))
+	put(wPID, e.pid)
+	put(wReason, int64(e.Rule.Reason))
+	put(wRuleSay, int64(e.Rule.say))
+	put(wRuleArg, int64(e.Rule.arg))
+	put(wCode, int64(e.Code))
+	put(wEpoch, int64(e.epoch))
+	put(wTxn, int64(txn))
+	put(wChange, int64(e.Change.Of)<<16|int64(e.Change.from)<<8|int64(e.Change.to))
+	put(wExt, int64(ext))
+	put(wNote, int64(note))
+	put(wMsg, int64(msg))
+	put(wFault, int64(e.Fault))
+	put(wActor, int64(actor))
+	s.ref = refWide | uint32(l.wides.add(b))
 }
 
 // load puts the i-th event, stored as s, back together.
 func (l *eventLog) load(s *storedEvent, i int) Event {
-	e := Event{Time: int64(s.time), Seq: int32(i), Step: s.step, Actor: l.names.at(s.actor), Kind: s.kind, Fault: s.fault, say: s.say}
+	e := Event{Time: int64(s.time), Seq: int32(i), Step: s.step, Kind: s.kind, say: s.say}
+	if s.actor != actorWide {
+		e.Actor = l.names.at(uint32(s.actor))
+	}
 	if s.time == lateMark {
 		e.Time = l.lateTime(i)
 	}
-	switch {
-	case s.ref&refNote != 0:
-		e.note = *l.notes.at(int(s.ref&^refNote - 1))
-	case s.ref != 0:
-		e.Message = *l.msgs.at(int(s.ref - 1))
-	}
-	if s.wide == 0 {
+	where := int(s.ref & refWhere)
+	switch s.ref &^ refWhere {
+	case 0:
+		return e
+	case refMsg:
+		e.Message = *l.msgs.at(where)
+		return e
+	case refNote:
+		e.note = *l.notes.at(where)
 		return e
 	}
-	b := l.wides.at(int(s.wide - 1))
+	b := l.wides.at(where)
 	mask, n := binary.Uvarint(b)
 	b = b[n:]
 	get := func(bit uint64) int64 {
@@ -253,6 +275,13 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 	}
 	if note := get(wNote); note != 0 {
 		e.note = *l.notes.at(int(note - 1))
+	}
+	if msg := get(wMsg); msg != 0 {
+		e.Message = *l.msgs.at(int(msg - 1))
+	}
+	e.Fault = FaultKind(get(wFault))
+	if mask&wActor != 0 {
+		e.Actor = l.names.at(uint32(get(wActor)))
 	}
 	if topic != 0 {
 		e.TP = TP{Topic: l.names.at(topic), Partition: part}

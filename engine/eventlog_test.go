@@ -2,6 +2,7 @@ package engine
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -144,5 +145,36 @@ func TestEventLogLateTimesAndWords(t *testing.T) {
 	}
 	if e := l.at(len(times)); e.Time != 9 || e.Actor != "d" {
 		t.Errorf("the log's own event came back as %+v", e)
+	}
+}
+
+// TestEventLogOneRef: an event with only a message, only words, a message
+// and a fault, or an actor whose name id passes 16 bits comes back as it
+// went in (a stored event has one reference, and the wide part holds
+// the rest).
+func TestEventLogOneRef(t *testing.T) {
+	m := &Message{ID: 3}
+	words := newNote(saysInvariant, nil)
+	var l eventLog
+	for i := 0; i < 70000; i++ {
+		l.names.id("a" + strconv.Itoa(i))
+	}
+	want := []Event{
+		{Actor: "I", Kind: EvSend, Message: m, say: saySends},
+		{Actor: "broker-1", Kind: EvInfo, note: words},
+		{Actor: "network", Kind: EvFault, Fault: FaultDropped, Message: m, say: sayDrops},
+		{Actor: "a69999", Kind: EvInfo, note: words, Time: 5},
+		{Actor: "late-name", Kind: EvDeliver, Message: m, note: words},
+	}
+	for i, e := range want {
+		e.Seq = int32(i)
+		want[i] = e
+		l.push(e)
+	}
+	l.flush()
+	for i, e := range want {
+		if got := l.at(i); !sameEvent(got, e) {
+			t.Errorf("event %d came back as %+v, want %+v", i, got, e)
+		}
 	}
 }
