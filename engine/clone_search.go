@@ -9,6 +9,7 @@ type SearchScratch struct {
 	evs   *[eventChunk]storedEvent
 	wides *[byteChunk]byte
 	msgs  *[eventChunk]*Message
+	acts  *[eventChunk]arg
 	last  *World // the world that wrote into the chunks last
 }
 
@@ -45,10 +46,12 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 func (s *SearchScratch) clearChunk() {
 	if s.evs == nil {
 		s.evs, s.wides, s.msgs = new([eventChunk]storedEvent), new([byteChunk]byte), new([eventChunk]*Message)
+		s.acts = new([eventChunk]arg)
 	}
 	if l := s.last; l != nil {
 		clearScratch(&l.events.evs, s.evs)
 		clearScratch(&l.events.msgs, s.msgs)
+		clearScratch(&l.events.acts, s.acts)
 	}
 }
 
@@ -60,7 +63,8 @@ func (s *SearchScratch) ownEvents(c *World) {
 	c.events = eventLog{names: c.events.names,
 		evs:   clist[storedEvent]{chunks: []*[eventChunk]storedEvent{s.evs}, n: 1, own: true},
 		wides: blist{chunks: []*[byteChunk]byte{s.wides}, n: 1, own: true},
-		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true}}
+		msgs:  clist[*Message]{chunks: []*[eventChunk]*Message{s.msgs}, n: 1, own: true},
+		acts:  clist[arg]{chunks: []*[eventChunk]arg{s.acts}, n: 1, own: true}}
 	s.last = c
 }
 

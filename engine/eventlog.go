@@ -22,6 +22,14 @@ type eventLog struct {
 	msgs  clist[*Message]
 	notes clist[*note]
 	exts  clist[*ruleExt]
+	// acts and sends are the actions of EvAction events (a note that
+	// says only the action): a send as its names and records
+	// (storedSend: the values are the records'), any other action as it
+	// is. pendSend is the records of the send the pending event is,
+	// when applySend has made them.
+	acts     clist[arg]
+	sends    clist[storedSend]
+	pendSend Records
 	// late holds the times that do not fit a storedEvent's 32 bits
 	// (past 49 days of simulated time), by event, in event order.
 	late    clist[lateTime]
@@ -48,6 +56,13 @@ type storedEvent struct {
 	say   phrase
 }
 
+// storedSend is a send action as acts keeps it.
+type storedSend struct {
+	client, topic uint32
+	part          int32
+	recs          Records
+}
+
 const (
 	refMsg    = 1 << 30
 	refNote   = 2 << 30
@@ -55,6 +70,11 @@ const (
 	refWhere  = 1<<30 - 1
 	lateMark  = ^uint32(0)
 	actorWide = ^uint16(0)
+	// A reference to words (refNote) says which list holds them.
+	refAct    = 1 << 28 // an action (acts)
+	refSend   = 2 << 28 // a send action (sends)
+	refWhich  = 3 << 28
+	refInList = 1<<28 - 1
 )
 
 // lateTime is the time of event i, past what a storedEvent holds.
@@ -139,6 +159,8 @@ func (l *eventLog) flush() {
 	}
 	e := &l.pend
 	l.hasPend = false // pend is cleared when the next event takes it
+	recs := l.pendSend
+	l.pendSend = Records{}
 	s := l.evs.next()
 	*s = storedEvent{step: e.Step, kind: e.Kind, say: e.say}
 	if e.Time >= 0 && e.Time < int64(lateMark) {
@@ -150,7 +172,7 @@ func (l *eventLog) flush() {
 	actor := l.names.id(e.Actor)
 	s.actor = uint16(min(actor, uint32(actorWide)))
 	var note, msg uint32
-	if e.note != nil {
+	if e.note != nil && !l.isAction(e) {
 		note = uint32(l.notes.add(e.note)) + 1
 	}
 	if e.Message != nil {
@@ -190,6 +212,13 @@ func (l *eventLog) flush() {
 	set(wExt, ext != 0)
 	set(wFault, e.Fault != 0)
 	set(wActor, s.actor == actorWide)
+	switch {
+	case mask == 0 && msg == 0 && l.isAction(e):
+		s.ref = l.action(e.note.args[0], recs)
+		return
+	case l.isAction(e):
+		note = uint32(l.notes.add(e.note)) + 1
+	}
 	switch {
 	case mask == 0 && note == 0:
 		if msg != 0 {
@@ -248,7 +277,7 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 		e.Message = *l.msgs.at(where)
 		return e
 	case refNote:
-		e.note = *l.notes.at(where)
+		e.note = l.words(where)
 		return e
 	}
 	b := l.wides.at(where)
@@ -289,6 +318,58 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 	return e
 }
 
+// isAction reports whether e's words are only an action (EvAction).
+func (l *eventLog) isAction(e *Event) bool {
+	return e.Kind == EvAction && e.note != nil && e.note.says == saysAction && len(e.note.args) == 1
+}
+
+// action stores an action event's action and returns its reference: a
+// send whose records applySend made (recs: their values are the send's) as
+// its names and records, any other as it is.
+func (l *eventLog) action(a arg, recs Records) uint32 {
+	if sa, ok := a.(Send); ok && recs.d != nil && sameValues(recs, sa.Values) {
+		i := l.sends.add(storedSend{client: l.names.id(sa.Client), topic: l.names.id(sa.TP.Topic), part: sa.TP.Partition, recs: recs})
+		return refNote | refSend | uint32(i)
+	}
+	return refNote | refAct | uint32(l.acts.add(a))
+}
+
+// sameValues reports whether r's values are vals.
+func sameValues(r Records, vals []string) bool {
+	if r.Len() != len(vals) {
+		return false
+	}
+	for i, v := range vals {
+		if r.Value(i) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// sendRecords says recs are the records of the send the pending event
+// is the action of, if it is one.
+func (l *eventLog) sendRecords(recs Records) {
+	if l.hasPend && l.pend.Kind == EvAction {
+		l.pendSend = recs
+	}
+}
+
+// words is the note a reference to words (refNote) stands for; an
+// action's is made again.
+func (l *eventLog) words(where int) *note {
+	i := where & refInList
+	switch where & refWhich {
+	case refAct:
+		return &note{says: saysAction, args: []arg{*l.acts.at(i)}}
+	case refSend:
+		s := l.sends.at(i)
+		a := Send{Client: l.names.at(s.client), TP: TP{Topic: l.names.at(s.topic), Partition: s.part}, Values: s.recs.Values()}
+		return &note{says: saysAction, args: []arg{a}}
+	}
+	return *l.notes.at(i)
+}
+
 // lateTime is the time of event i, which late holds (a binary search:
 // such times are rare).
 func (l *eventLog) lateTime(i int) int64 {
@@ -309,7 +390,8 @@ func (l *eventLog) lateTime(i int) int64 {
 func (l *eventLog) clone() eventLog {
 	l.flush()
 	l.names.freeze()
-	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(), late: l.late.clone(), names: l.names}
+	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(),
+		acts: l.acts.clone(), sends: l.sends.clone(), late: l.late.clone(), names: l.names}
 }
 
 // slot is where the i-th event is stored, for tests of what is shared.

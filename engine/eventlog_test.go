@@ -178,3 +178,23 @@ func TestEventLogOneRef(t *testing.T) {
 		}
 	}
 }
+
+// TestEventLogKeepsActions: a send's action event is kept as its names
+// and its records (not the action the caller made) and reads back as the
+// same words; another action is kept as it is.
+func TestEventLogKeepsActions(t *testing.T) {
+	w := New(DefaultConfig())
+	vals := []string{"a", "b c"}
+	applyAll(t, w, CreateTopic{Name: "t", Partitions: 1}, producerWith("I", ackAll, ProducerAcks), send("I", tp("t", 0), vals...), Run{})
+	vals[0] = "changed by the caller"
+	var texts []string
+	for i := 0; i < w.events.len(); i++ {
+		if e := w.events.at(i); e.Kind == EvAction {
+			texts = append(texts, e.Text())
+		}
+	}
+	want := []string{"create-topic t partitions=1", "producer I acks=all", `I send t-0 a "b c"`, "run"}
+	if len(texts) != len(want) || texts[2] != want[2] || w.events.sends.n != 1 || w.events.acts.n != 3 {
+		t.Fatalf("actions read back as %q (want the send as %q); %d kept as sends, %d as actions", texts, want[2], w.events.sends.n, w.events.acts.n)
+	}
+}

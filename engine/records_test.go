@@ -37,7 +37,7 @@ func TestRecords(t *testing.T) {
 // more records) and ends past 16 bits (more than 64 KB of values) come
 // back as they went in.
 func TestRecordsManyAndLong(t *testing.T) {
-	for _, c := range []struct{ n, size int }{{127, 3}, {128, 3}, {300, 1}, {3, 40000}, {200, 400}} {
+	for _, c := range []struct{ n, size int }{{127, 3}, {128, 3}, {300, 1}, {3, 40000}, {200, 400}, {10, 25}, {5, 3}, {9, 25}} {
 		vals := make([]string, c.n)
 		for i := range vals {
 			vals[i] = strings.Repeat(string(rune('a'+i%26)), c.size+i%3)
