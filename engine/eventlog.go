@@ -27,9 +27,12 @@ type eventLog struct {
 	// (storedSend: the values are the records'), any other action as it
 	// is. pendSend is the records of the send the pending event is,
 	// when applySend has made them.
-	acts     clist[arg]
-	sends    clist[storedSend]
-	pendSend Records
+	// recentMsgs are where messages stored lately are in msgs, by
+	// their ids: a delivery finds its send's entry there.
+	recentMsgs [msgCache]msgAt
+	acts       clist[arg]
+	sends      clist[storedSend]
+	pendSend   Records
 	// late holds the times that do not fit a storedEvent's 32 bits
 	// (past 49 days of simulated time), by event, in event order.
 	late    clist[lateTime]
@@ -176,7 +179,7 @@ func (l *eventLog) flush() {
 		note = uint32(l.notes.add(e.note)) + 1
 	}
 	if e.Message != nil {
-		msg = uint32(l.msgs.add(e.Message)) + 1
+		msg = l.msgID(e.Message) + 1
 	}
 	var txn, topic, ext uint32
 	if e.TxnID != "" {
@@ -238,16 +241,25 @@ func (l *eventLog) flush() {
 			b = binary.AppendVarint(b, v)
 		}
 	}
+	// The numbers (offsets, sequences, counts, the producer id) are near
+	// each other: each is written as its difference from the one before.
+	var prev int64
+	num := func(bit uint64, v int64) {
+		if mask&bit != 0 {
+			b = binary.AppendVarint(b, v-prev)
+			prev = v
+		}
+	}
 	put(wTopic, int64(topic))
 	put(wPart, int64(e.TP.Partition))
-	put(wArg, e.arg)
-	put(wX, int64(e.x))
-	put(wY, int64(e.y))
-	put(wZ, int64(e.z))
-	put(wPID, e.pid)
+	num(wArg, e.arg)
+	num(wX, int64(e.x))
+	num(wY, int64(e.y))
+	num(wZ, int64(e.z))
+	num(wPID, e.pid)
 	put(wReason, int64(e.Rule.Reason))
 	put(wRuleSay, int64(e.Rule.say))
-	put(wRuleArg, int64(e.Rule.arg))
+	num(wRuleArg, int64(e.Rule.arg))
 	put(wCode, int64(e.Code))
 	put(wEpoch, int64(e.epoch))
 	put(wTxn, int64(txn))
@@ -291,10 +303,18 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 		b = b[n:]
 		return v
 	}
+	var prev int64
+	num := func(bit uint64) int64 {
+		if mask&bit == 0 {
+			return 0
+		}
+		prev += get(bit)
+		return prev
+	}
 	topic, part := uint32(get(wTopic)), int32(get(wPart))
-	e.arg, e.x, e.y, e.z, e.pid = get(wArg), int32(get(wX)), int32(get(wY)), int32(get(wZ)), get(wPID)
+	e.arg, e.x, e.y, e.z, e.pid = num(wArg), int32(num(wX)), int32(num(wY)), int32(num(wZ)), num(wPID)
 	e.hasPID = mask&wHasPID != 0
-	e.Rule = Rule{Reason: Reason(get(wReason)), say: ruleSay(get(wRuleSay)), arg: int32(get(wRuleArg))}
+	e.Rule = Rule{Reason: Reason(get(wReason)), say: ruleSay(get(wRuleSay)), arg: int32(num(wRuleArg))}
 	e.Code, e.epoch, e.TxnID = ErrorCode(get(wCode)), int16(get(wEpoch)), l.names.at(uint32(get(wTxn)))
 	if c := get(wChange); c != 0 {
 		e.Change = Transition{Of: StateMachine(c >> 16), from: uint8(c >> 8), to: uint8(c)}
@@ -316,6 +336,24 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 		e.TP = TP{Topic: l.names.at(topic), Partition: part}
 	}
 	return e
+}
+
+type msgAt struct {
+	m *Message
+	i uint32
+}
+
+const msgCache = 32
+
+// msgID is where m is in msgs, stored there when not yet.
+func (l *eventLog) msgID(m *Message) uint32 {
+	r := &l.recentMsgs[uint64(m.ID)%msgCache]
+	if r.m == m && int(r.i) < l.msgs.n && *l.msgs.at(int(r.i)) == m {
+		return r.i
+	}
+	i := uint32(l.msgs.add(m))
+	*r = msgAt{m, i}
+	return i
 }
 
 // isAction reports whether e's words are only an action (EvAction).
