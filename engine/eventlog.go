@@ -31,8 +31,14 @@ type eventLog struct {
 	// their ids: a delivery finds its send's entry there.
 	recentMsgs [msgCache]msgAt
 	acts       clist[arg]
-	sends      clist[storedSend]
-	pendSend   Records
+	// lastAct is the last action event stored and its words, which
+	// Apply reads back at once: they are not made again for it.
+	lastAct struct {
+		i    int
+		note *note
+	}
+	sends    clist[storedSend]
+	pendSend Records
 	// late holds the times that do not fit a storedEvent's 32 bits
 	// (past 49 days of simulated time), by event, in event order.
 	late    clist[lateTime]
@@ -218,6 +224,7 @@ func (l *eventLog) flush() {
 	switch {
 	case mask == 0 && msg == 0 && l.isAction(e):
 		s.ref = l.action(e.note.args[0], recs)
+		l.lastAct.i, l.lastAct.note = l.evs.n-1, e.note
 		return
 	case l.isAction(e):
 		note = uint32(l.notes.add(e.note)) + 1
@@ -289,7 +296,11 @@ func (l *eventLog) load(s *storedEvent, i int) Event {
 		e.Message = *l.msgs.at(where)
 		return e
 	case refNote:
-		e.note = l.words(where)
+		if where&refWhich != 0 && i == l.lastAct.i && l.lastAct.note != nil {
+			e.note = l.lastAct.note
+		} else {
+			e.note = l.words(where)
+		}
 		return e
 	}
 	b := l.wides.at(where)
