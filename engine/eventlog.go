@@ -72,6 +72,10 @@ type storedSend struct {
 	recs          Records
 }
 
+// A reference has 30 bits for where (28 for words): a billion messages
+// or bytes of wide parts, 268 million words or actions. DefaultLimits
+// hold a world to four million events, whose wide parts take at most
+// some 300 MB.
 const (
 	refMsg    = 1 << 30
 	refNote   = 2 << 30
