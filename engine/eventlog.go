@@ -581,14 +581,8 @@ func (l *clist[T]) at(i int) *T { return &l.chunks[i/eventChunk][i%eventChunk] }
 // cleared past n.
 func (l *clist[T]) next() *T {
 	k, off := l.n/eventChunk, l.n%eventChunk
-	switch {
-	case off == 0:
-		l.chunks = append(l.chunks, new([eventChunk]T))
-		l.own = true
-	case !l.own:
-		c := new([eventChunk]T)
-		copy(c[:off], l.chunks[k][:off])
-		l.chunks = append(l.chunks[:k:k], c)
+	if off == 0 || !l.own {
+		l.chunks = ownChunk(l.chunks, k, off, func(c, old *[eventChunk]T) { copy(c[:off], old[:off]) })
 		l.own = true
 	}
 	l.n++
@@ -599,6 +593,17 @@ func (l *clist[T]) next() *T {
 func (l *clist[T]) add(v T) int {
 	*l.next() = v
 	return l.n - 1
+}
+
+// ownChunk is chunks with chunk k a new one of the list's own, written
+// from off on: a fresh chunk at a chunk's start, else a copy (keep) of
+// the first off entries of the chunk a snapshot shares.
+func ownChunk[A any](chunks []*A, k, off int, keep func(c, old *A)) []*A {
+	c := new(A)
+	if off > 0 {
+		keep(c, chunks[k])
+	}
+	return append(chunks[:k:k], c)
 }
 
 // clone shares every chunk; the clone copies the partial last one before
@@ -627,14 +632,8 @@ func (l *blist) add(b []byte) int {
 		k, off = k+1, 0
 		l.n = k * byteChunk
 	}
-	switch {
-	case off == 0:
-		l.chunks = append(l.chunks[:k:k], new([byteChunk]byte))
-		l.own = true
-	case !l.own:
-		c := new([byteChunk]byte)
-		copy(c[:off], l.chunks[k][:off])
-		l.chunks = append(l.chunks[:k:k], c)
+	if off == 0 || !l.own {
+		l.chunks = ownChunk(l.chunks, k, off, func(c, old *[byteChunk]byte) { copy(c[:off], old[:off]) })
 		l.own = true
 	}
 	copy(l.chunks[k][off:], b)
