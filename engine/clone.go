@@ -92,11 +92,6 @@ func (w *World) ShareHistory(later *World) {
 			shareTail(&t.Log, lt.Log, sameTxnLogRecord)
 		}
 	}
-	for i, p := range w.producers {
-		if i < len(later.producers) && later.producers[i].Name == p.Name {
-			shareTail(&p.Acked, later.producers[i].Acked, equal[AckedSend])
-		}
-	}
 	for i, c := range w.consumers {
 		if i < len(later.consumers) && later.consumers[i].Name == c.Name {
 			shareTail(&c.Received, later.consumers[i].Received, equal[ConsumedRecord])
@@ -105,7 +100,6 @@ func (w *World) ShareHistory(later *World) {
 	for i, pr := range w.processors {
 		if i < len(later.processors) && later.processors[i].Name == pr.Name {
 			lp := later.processors[i]
-			shareTail(&pr.Producer.Acked, lp.Producer.Acked, equal[AckedSend])
 			shareTail(&pr.Consumer.Received, lp.Consumer.Received, equal[ConsumedRecord])
 		}
 	}
@@ -208,7 +202,6 @@ func (p *Producer) clone() *Producer {
 	c.NewParts = append([]TP(nil), p.NewParts...)
 	c.AddingParts = append([]TP(nil), p.AddingParts...)
 	c.Pending = append([]TxnRequest(nil), p.Pending...)
-	c.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
 	if p.Offsets != nil {
 		o := *p.Offsets
 		o.Offsets = append([]TPOffset(nil), p.Offsets.Offsets...)

@@ -237,7 +237,6 @@ func (p *Producer) cloneInto(d *Producer) {
 	d.NewParts = reuse(old.NewParts, p.NewParts)
 	d.AddingParts = reuse(old.AddingParts, p.AddingParts)
 	d.Pending = reuse(old.Pending, p.Pending)
-	d.Acked = p.Acked[:len(p.Acked):len(p.Acked)]
 	if p.Offsets != nil {
 		o := old.Offsets
 		if o == nil {

@@ -22,6 +22,11 @@ func scratchList[T any](c *[eventChunk]T) clist[T] {
 	return clist[T]{chunks: []*[eventChunk]T{c}[:1:1], n: 1, own: true}
 }
 
+// scratchBytes is scratchList for the byte list of wide parts.
+func scratchBytes(c *[byteChunk]byte) blist {
+	return blist{chunks: []*[byteChunk]byte{c}[:1:1], n: 1, own: true}
+}
+
 // CloneForSearch is Clone with an empty event history written into s's
 // chunks. The events of a world made this way are only good until the
 // next CloneForSearch with the same scratch, which clears the chunks, and
@@ -54,17 +59,21 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 // clist.next).
 func (s *SearchScratch) clearChunk() {
 	if s.log.evs.chunks == nil {
-		s.log = eventLog{evs: scratchList(new([eventChunk]storedEvent)), wides: scratchList(new([eventChunk]wideEvent)),
+		s.log = eventLog{evs: scratchList(new([eventChunk]storedEvent)), wides: scratchBytes(new([byteChunk]byte)),
 			msgs: scratchList(new([eventChunk]*Message)), notes: scratchList(new([eventChunk]*note)),
-			exts: scratchList(new([eventChunk]*ruleExt)), late: scratchList(new([eventChunk]lateTime))}
+			exts: scratchList(new([eventChunk]*ruleExt)), late: scratchList(new([eventChunk]lateTime)),
+			acts: scratchList(new([eventChunk]arg)), sends: scratchList(new([eventChunk]storedSend))}
 	}
+	// The wide parts' bytes need no clearing: a blist reads only what
+	// it wrote.
 	if l := s.last; l != nil {
 		clearScratch(&l.events.evs, &s.log.evs)
-		clearScratch(&l.events.wides, &s.log.wides)
 		clearScratch(&l.events.msgs, &s.log.msgs)
 		clearScratch(&l.events.notes, &s.log.notes)
 		clearScratch(&l.events.exts, &s.log.exts)
 		clearScratch(&l.events.late, &s.log.late)
+		clearScratch(&l.events.acts, &s.log.acts)
+		clearScratch(&l.events.sends, &s.log.sends)
 	}
 }
 

@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/binary"
+
 // eventLog is the event history. The events are stored compact and
 // without a pointer (storedEvent): the names an event carries (actor,
 // transactional id, topic) are ids into a table of names, and its
@@ -16,10 +18,27 @@ package engine
 // and a snapshot shares every chunk (see clist).
 type eventLog struct {
 	evs   clist[storedEvent]
-	wides clist[wideEvent]
+	wides blist
 	msgs  clist[*Message]
 	notes clist[*note]
 	exts  clist[*ruleExt]
+	// acts and sends are the actions of EvAction events (a note that
+	// says only the action): a send as its names and records
+	// (storedSend: the values are the records'), any other action as it
+	// is. pendSend is the records of the send the pending event is,
+	// when applySend has made them.
+	// recentMsgs are where messages stored lately are in msgs, by
+	// their ids: a delivery finds its send's entry there.
+	recentMsgs [msgCache]msgAt
+	acts       clist[arg]
+	// lastAct is the last action event stored and its words, which
+	// Apply reads back at once: they are not made again for it.
+	lastAct struct {
+		i    int
+		note *note
+	}
+	sends    clist[storedSend]
+	pendSend Records
 	// late holds the times that do not fit a storedEvent's 32 bits
 	// (past 49 days of simulated time), by event, in event order.
 	late    clist[lateTime]
@@ -28,29 +47,47 @@ type eventLog struct {
 	hasPend bool
 }
 
-// storedEvent is an Event as the log keeps it: what every event has,
-// and its message or words. Its indexes are one more than the entry's
-// position, 0 for none. The fields most events leave zero (a decision's
-// numbers, partition, transactional id, rule) are in a wideEvent of their
-// own, in wides: a send or a delivery, most of the history, is 24 bytes.
-//
-// ref is the message (msgs) or, with refNote set, the words (notes): few
-// events have both, and those keep their words in the wideEvent. time is
-// the event's time when it fits 32 bits (lateMark when not: see late).
+// storedEvent is an Event as the log keeps it, 16 bytes: what every
+// event has, and one reference (ref): its message (msgs), its words
+// (notes), or its wide part (wides), which holds the fields most events
+// leave zero (a decision's numbers, partition, transactional id, rule,
+// fault) and then the event's message and words too. A send or a
+// delivery, most of the history, is a stored event and a message index.
+// time is the event's time when it fits 32 bits (lateMark when not: see
+// late); actor is the actor's name id when it fits 16 bits (actorWide
+// when not: the wide part holds it).
 type storedEvent struct {
 	time  uint32
 	step  int32
-	actor uint32
-	ref   uint32
-	wide  uint32
+	ref   uint32 // what it refers to (refMsg, refNote, refWide) | where
+	actor uint16
 	kind  EventKind
-	fault FaultKind
 	say   phrase
 }
 
+// storedSend is a send action as acts keeps it.
+type storedSend struct {
+	client, topic uint32
+	part          int32
+	recs          Records
+}
+
+// A reference has 30 bits for where (28 for words): a billion messages
+// or bytes of wide parts, 268 million words or actions. DefaultLimits
+// hold a world to four million events, whose wide parts take at most
+// some 300 MB.
 const (
-	refNote  = 1 << 31
-	lateMark = ^uint32(0)
+	refMsg    = 1 << 30
+	refNote   = 2 << 30
+	refWide   = 3 << 30
+	refWhere  = 1<<30 - 1
+	lateMark  = ^uint32(0)
+	actorWide = ^uint16(0)
+	// A reference to words (refNote) says which list holds them.
+	refAct    = 1 << 28 // an action (acts)
+	refSend   = 2 << 28 // a send action (sends)
+	refWhich  = 3 << 28
+	refInList = 1<<28 - 1
 )
 
 // lateTime is the time of event i, past what a storedEvent holds.
@@ -59,22 +96,36 @@ type lateTime struct {
 	time int64
 }
 
-// wideEvent is the part of a stored event most events leave zero.
-type wideEvent struct {
-	pid, arg   int64
-	txn, topic uint32
-	part       int32
-	ext        uint32
-	ruleArg    int32
-	x, y, z    int32
-	code       ErrorCode
-	epoch      int16
-	change     Transition
-	hasPID     bool
-	reason     Reason
-	ruleSay    ruleSay
-	note       uint32 // the words of an event with a message too
-}
+// The wide part of an event (the fields most events leave zero) is
+// stored in wides as a mask of the fields it has, then each of those as
+// a varint, in the mask's order: a partition's watermark or an
+// acknowledgement takes 5 to 10 bytes, a leader's decision on a batch
+// some 20, where a struct of every field took 64 for each.
+const (
+	wTopic = 1 << iota
+	wPart
+	wArg
+	wX
+	wY
+	wZ
+	wPID
+	wHasPID
+	wReason
+	wRuleSay
+	wRuleArg
+	wCode
+	wEpoch
+	wTxn
+	wChange
+	wExt
+	wNote
+	wMsg
+	wFault
+	wActor
+)
+
+// maxWide is the most bytes a wide part takes: the mask and 16 varints.
+const maxWide = 3 + 19*binary.MaxVarintLen64
 
 // eventChunk is the entries per chunk: an event chunk is 16 KB, and a
 // 100,000-event history's snapshot copies 200 chunk pointers.
@@ -120,71 +171,256 @@ func (l *eventLog) flush() {
 		return
 	}
 	e := &l.pend
+	l.hasPend = false // pend is cleared when the next event takes it
+	recs := l.pendSend
+	l.pendSend = Records{}
 	s := l.evs.next()
-	*s = storedEvent{step: e.Step, kind: e.Kind, fault: e.Fault, say: e.say}
+	*s = storedEvent{step: e.Step, kind: e.Kind, say: e.say}
 	if e.Time >= 0 && e.Time < int64(lateMark) {
 		s.time = uint32(e.Time)
 	} else {
 		s.time = lateMark
 		*l.late.next() = lateTime{i: int64(l.evs.n - 1), time: e.Time}
 	}
-	s.actor = l.names.id(e.Actor)
-	var note uint32
-	if e.note != nil {
+	actor := l.names.id(e.Actor)
+	s.actor = uint16(min(actor, uint32(actorWide)))
+	var note, msg uint32
+	if e.note != nil && !l.isAction(e) {
+		note = uint32(l.notes.add(e.note)) + 1
+	}
+	if e.Message != nil {
+		msg = l.msgID(e.Message) + 1
+	}
+	var txn, topic, ext uint32
+	if e.TxnID != "" {
+		txn = l.names.id(e.TxnID)
+	}
+	if e.TP.Topic != "" {
+		topic = l.names.id(e.TP.Topic)
+	}
+	if e.Rule.ext != nil {
+		ext = uint32(l.exts.add(e.Rule.ext)) + 1
+	}
+	var mask uint64
+	set := func(bit uint64, nonzero bool) {
+		if nonzero {
+			mask |= bit
+		}
+	}
+	set(wTopic, topic != 0)
+	set(wPart, e.TP.Partition != 0)
+	set(wArg, e.arg != 0)
+	set(wX, e.x != 0)
+	set(wY, e.y != 0)
+	set(wZ, e.z != 0)
+	set(wPID, e.pid != 0)
+	set(wHasPID, e.hasPID)
+	set(wReason, e.Rule.Reason != 0)
+	set(wRuleSay, e.Rule.say != 0)
+	set(wRuleArg, e.Rule.arg != 0)
+	set(wCode, e.Code != 0)
+	set(wEpoch, e.epoch != 0)
+	set(wTxn, txn != 0)
+	set(wChange, e.Change != (Transition{}))
+	set(wExt, ext != 0)
+	set(wFault, e.Fault != 0)
+	set(wActor, s.actor == actorWide)
+	switch {
+	case mask == 0 && msg == 0 && l.isAction(e):
+		s.ref = l.action(e.note.args[0], recs)
+		l.lastAct.i, l.lastAct.note = l.evs.n-1, e.note
+		return
+	case l.isAction(e):
 		note = uint32(l.notes.add(e.note)) + 1
 	}
 	switch {
-	case e.Message != nil:
-		s.ref = uint32(l.msgs.add(e.Message)) + 1
-	case note != 0:
-		s.ref, note = note|refNote, 0
+	case mask == 0 && note == 0:
+		if msg != 0 {
+			s.ref = refMsg | (msg - 1)
+		}
+		return
+	case mask == 0 && msg == 0:
+		s.ref = refNote | (note - 1)
+		return
 	}
-	wd := wideEvent{note: note, pid: e.pid, arg: e.arg, part: e.TP.Partition, ruleArg: e.Rule.arg, x: e.x, y: e.y, z: e.z,
-		code: e.Code, epoch: e.epoch, change: e.Change, hasPID: e.hasPID, reason: e.Rule.Reason, ruleSay: e.Rule.say}
-	if e.TxnID != "" {
-		wd.txn = l.names.id(e.TxnID)
+	set(wNote, note != 0)
+	set(wMsg, msg != 0)
+	var buf [maxWide]byte
+	b := binary.AppendUvarint(buf[:0], mask)
+	put := func(bit uint64, v int64) {
+		if mask&bit != 0 {
+			b = binary.AppendVarint(b, v)
+		}
 	}
-	if e.TP.Topic != "" {
-		wd.topic = l.names.id(e.TP.Topic)
+	// The numbers (offsets, sequences, counts, the producer id) are near
+	// each other: each is written as its difference from the one before.
+	var prev int64
+	num := func(bit uint64, v int64) {
+		if mask&bit != 0 {
+			b = binary.AppendVarint(b, v-prev)
+			prev = v
+		}
 	}
-	if e.Rule.ext != nil {
-		wd.ext = uint32(l.exts.add(e.Rule.ext)) + 1
-	}
-	if wd != (wideEvent{}) {
-		s.wide = uint32(l.wides.add(wd)) + 1
-	}
-	l.hasPend = false // pend is cleared when the next event takes it
+	put(wTopic, int64(topic))
+	put(wPart, int64(e.TP.Partition))
+	num(wArg, e.arg)
+	num(wX, int64(e.x))
+	num(wY, int64(e.y))
+	num(wZ, int64(e.z))
+	num(wPID, e.pid)
+	put(wReason, int64(e.Rule.Reason))
+	put(wRuleSay, int64(e.Rule.say))
+	num(wRuleArg, int64(e.Rule.arg))
+	put(wCode, int64(e.Code))
+	put(wEpoch, int64(e.epoch))
+	put(wTxn, int64(txn))
+	put(wChange, int64(e.Change.Of)<<16|int64(e.Change.from)<<8|int64(e.Change.to))
+	put(wExt, int64(ext))
+	put(wNote, int64(note))
+	put(wMsg, int64(msg))
+	put(wFault, int64(e.Fault))
+	put(wActor, int64(actor))
+	s.ref = refWide | uint32(l.wides.add(b))
 }
 
 // load puts the i-th event, stored as s, back together.
 func (l *eventLog) load(s *storedEvent, i int) Event {
-	e := Event{Time: int64(s.time), Seq: int32(i), Step: s.step, Actor: l.names.at(s.actor), Kind: s.kind, Fault: s.fault, say: s.say}
+	e := Event{Time: int64(s.time), Seq: int32(i), Step: s.step, Kind: s.kind, say: s.say}
+	if s.actor != actorWide {
+		e.Actor = l.names.at(uint32(s.actor))
+	}
 	if s.time == lateMark {
 		e.Time = l.lateTime(i)
 	}
-	switch {
-	case s.ref&refNote != 0:
-		e.note = *l.notes.at(int(s.ref&^refNote - 1))
-	case s.ref != 0:
-		e.Message = *l.msgs.at(int(s.ref - 1))
-	}
-	if s.wide == 0 {
+	where := int(s.ref & refWhere)
+	switch s.ref &^ refWhere {
+	case 0:
+		return e
+	case refMsg:
+		e.Message = *l.msgs.at(where)
+		return e
+	case refNote:
+		if where&refWhich != 0 && i == l.lastAct.i && l.lastAct.note != nil {
+			e.note = l.lastAct.note
+		} else {
+			e.note = l.words(where)
+		}
 		return e
 	}
-	wd := l.wides.at(int(s.wide - 1))
-	if wd.note != 0 {
-		e.note = *l.notes.at(int(wd.note - 1))
+	b := l.wides.at(where)
+	mask, n := binary.Uvarint(b)
+	b = b[n:]
+	get := func(bit uint64) int64 {
+		if mask&bit == 0 {
+			return 0
+		}
+		v, n := binary.Varint(b)
+		b = b[n:]
+		return v
 	}
-	e.TxnID, e.Code, e.Change, e.epoch, e.hasPID = l.names.at(wd.txn), wd.code, wd.change, wd.epoch, wd.hasPID
-	e.x, e.pid, e.arg, e.y, e.z = wd.x, wd.pid, wd.arg, wd.y, wd.z
-	e.Rule = Rule{Reason: wd.reason, say: wd.ruleSay, arg: wd.ruleArg}
-	if wd.topic != 0 {
-		e.TP = TP{Topic: l.names.at(wd.topic), Partition: wd.part}
+	var prev int64
+	num := func(bit uint64) int64 {
+		if mask&bit == 0 {
+			return 0
+		}
+		prev += get(bit)
+		return prev
 	}
-	if wd.ext != 0 {
-		e.Rule.ext = *l.exts.at(int(wd.ext - 1))
+	topic, part := uint32(get(wTopic)), int32(get(wPart))
+	e.arg, e.x, e.y, e.z, e.pid = num(wArg), int32(num(wX)), int32(num(wY)), int32(num(wZ)), num(wPID)
+	e.hasPID = mask&wHasPID != 0
+	e.Rule = Rule{Reason: Reason(get(wReason)), say: ruleSay(get(wRuleSay)), arg: int32(num(wRuleArg))}
+	e.Code, e.epoch, e.TxnID = ErrorCode(get(wCode)), int16(get(wEpoch)), l.names.at(uint32(get(wTxn)))
+	if c := get(wChange); c != 0 {
+		e.Change = Transition{Of: StateMachine(c >> 16), from: uint8(c >> 8), to: uint8(c)}
+	}
+	if ext := get(wExt); ext != 0 {
+		e.Rule.ext = *l.exts.at(int(ext - 1))
+	}
+	if note := get(wNote); note != 0 {
+		e.note = *l.notes.at(int(note - 1))
+	}
+	if msg := get(wMsg); msg != 0 {
+		e.Message = *l.msgs.at(int(msg - 1))
+	}
+	e.Fault = FaultKind(get(wFault))
+	if mask&wActor != 0 {
+		e.Actor = l.names.at(uint32(get(wActor)))
+	}
+	if topic != 0 {
+		e.TP = TP{Topic: l.names.at(topic), Partition: part}
 	}
 	return e
+}
+
+type msgAt struct {
+	m *Message
+	i uint32
+}
+
+const msgCache = 32
+
+// msgID is where m is in msgs, stored there when not yet.
+func (l *eventLog) msgID(m *Message) uint32 {
+	r := &l.recentMsgs[uint64(m.ID)%msgCache]
+	if r.m == m && int(r.i) < l.msgs.n && *l.msgs.at(int(r.i)) == m {
+		return r.i
+	}
+	i := uint32(l.msgs.add(m))
+	*r = msgAt{m, i}
+	return i
+}
+
+// isAction reports whether e's words are only an action (EvAction).
+func (l *eventLog) isAction(e *Event) bool {
+	return e.Kind == EvAction && e.note != nil && e.note.says == saysAction && len(e.note.args) == 1
+}
+
+// action stores an action event's action and returns its reference: a
+// send whose records applySend made (recs: their values are the send's) as
+// its names and records, any other as it is.
+func (l *eventLog) action(a arg, recs Records) uint32 {
+	if sa, ok := a.(Send); ok && recs.d != nil && sameValues(recs, sa.Values) {
+		i := l.sends.add(storedSend{client: l.names.id(sa.Client), topic: l.names.id(sa.TP.Topic), part: sa.TP.Partition, recs: recs})
+		return refNote | refSend | uint32(i)
+	}
+	return refNote | refAct | uint32(l.acts.add(a))
+}
+
+// sameValues reports whether r's values are vals.
+func sameValues(r Records, vals []string) bool {
+	if r.Len() != len(vals) {
+		return false
+	}
+	for i, v := range vals {
+		if r.Value(i) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// sendRecords says recs are the records of the send the pending event
+// is the action of, if it is one.
+func (l *eventLog) sendRecords(recs Records) {
+	if l.hasPend && l.pend.Kind == EvAction {
+		l.pendSend = recs
+	}
+}
+
+// words is the note a reference to words (refNote) stands for; an
+// action's is made again.
+func (l *eventLog) words(where int) *note {
+	i := where & refInList
+	switch where & refWhich {
+	case refAct:
+		return &note{says: saysAction, args: []arg{*l.acts.at(i)}}
+	case refSend:
+		s := l.sends.at(i)
+		a := Send{Client: l.names.at(s.client), TP: TP{Topic: l.names.at(s.topic), Partition: s.part}, Values: s.recs.Values()}
+		return &note{says: saysAction, args: []arg{a}}
+	}
+	return *l.notes.at(i)
 }
 
 // lateTime is the time of event i, which late holds (a binary search:
@@ -207,7 +443,8 @@ func (l *eventLog) lateTime(i int) int64 {
 func (l *eventLog) clone() eventLog {
 	l.flush()
 	l.names.freeze()
-	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(), late: l.late.clone(), names: l.names}
+	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(),
+		acts: l.acts.clone(), sends: l.sends.clone(), late: l.late.clone(), names: l.names}
 }
 
 // slot is where the i-th event is stored, for tests of what is shared.
@@ -344,14 +581,8 @@ func (l *clist[T]) at(i int) *T { return &l.chunks[i/eventChunk][i%eventChunk] }
 // cleared past n.
 func (l *clist[T]) next() *T {
 	k, off := l.n/eventChunk, l.n%eventChunk
-	switch {
-	case off == 0:
-		l.chunks = append(l.chunks, new([eventChunk]T))
-		l.own = true
-	case !l.own:
-		c := new([eventChunk]T)
-		copy(c[:off], l.chunks[k][:off])
-		l.chunks = append(l.chunks[:k:k], c)
+	if off == 0 || !l.own {
+		l.chunks = ownChunk(l.chunks, k, off, func(c, old *[eventChunk]T) { copy(c[:off], old[:off]) })
 		l.own = true
 	}
 	l.n++
@@ -364,8 +595,57 @@ func (l *clist[T]) add(v T) int {
 	return l.n - 1
 }
 
+// ownChunk is chunks with chunk k a new one of the list's own, written
+// from off on: a fresh chunk at a chunk's start, else a copy (keep) of
+// the first off entries of the chunk a snapshot shares.
+func ownChunk[A any](chunks []*A, k, off int, keep func(c, old *A)) []*A {
+	c := new(A)
+	if off > 0 {
+		keep(c, chunks[k])
+	}
+	return append(chunks[:k:k], c)
+}
+
 // clone shares every chunk; the clone copies the partial last one before
 // it writes.
 func (l *clist[T]) clone() clist[T] {
 	return clist[T]{chunks: l.chunks[:len(l.chunks):len(l.chunks)], n: l.n}
+}
+
+// blist is an append-only list of byte strings (the events' wide parts)
+// in fixed-size chunks, shared by a snapshot as clist's are. A string
+// never straddles two chunks: one that does not fit the rest of a chunk
+// starts the next.
+type blist struct {
+	chunks []*[byteChunk]byte
+	n      int // bytes used, with the unused ends of full chunks
+	own    bool
+}
+
+// byteChunk is the bytes per chunk of a blist.
+const byteChunk = 16 << 10
+
+// add appends b (at most maxWide bytes) and returns where it starts.
+func (l *blist) add(b []byte) int {
+	k, off := l.n/byteChunk, l.n%byteChunk
+	if off+len(b) > byteChunk {
+		k, off = k+1, 0
+		l.n = k * byteChunk
+	}
+	if off == 0 || !l.own {
+		l.chunks = ownChunk(l.chunks, k, off, func(c, old *[byteChunk]byte) { copy(c[:off], old[:off]) })
+		l.own = true
+	}
+	copy(l.chunks[k][off:], b)
+	l.n += len(b)
+	return k*byteChunk + off
+}
+
+// at is the bytes from position i to its chunk's end.
+func (l *blist) at(i int) []byte { return l.chunks[i/byteChunk][i%byteChunk:] }
+
+// clone shares every chunk; the clone copies the partial last one before
+// it writes.
+func (l *blist) clone() blist {
+	return blist{chunks: l.chunks[:len(l.chunks):len(l.chunks)], n: l.n}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -144,5 +145,56 @@ func TestEventLogLateTimesAndWords(t *testing.T) {
 	}
 	if e := l.at(len(times)); e.Time != 9 || e.Actor != "d" {
 		t.Errorf("the log's own event came back as %+v", e)
+	}
+}
+
+// TestEventLogOneRef: an event with only a message, only words, a message
+// and a fault, or an actor whose name id passes 16 bits comes back as it
+// went in (a stored event has one reference, and the wide part holds
+// the rest).
+func TestEventLogOneRef(t *testing.T) {
+	m := &Message{ID: 3}
+	words := newNote(saysInvariant, nil)
+	var l eventLog
+	for i := 0; i < 70000; i++ {
+		l.names.id("a" + strconv.Itoa(i))
+	}
+	want := []Event{
+		{Actor: "I", Kind: EvSend, Message: m, say: saySends},
+		{Actor: "broker-1", Kind: EvInfo, note: words},
+		{Actor: "network", Kind: EvFault, Fault: FaultDropped, Message: m, say: sayDrops},
+		{Actor: "a69999", Kind: EvInfo, note: words, Time: 5},
+		{Actor: "late-name", Kind: EvDeliver, Message: m, note: words},
+	}
+	for i, e := range want {
+		e.Seq = int32(i)
+		want[i] = e
+		l.push(e)
+	}
+	l.flush()
+	for i, e := range want {
+		if got := l.at(i); !sameEvent(got, e) {
+			t.Errorf("event %d came back as %+v, want %+v", i, got, e)
+		}
+	}
+}
+
+// TestEventLogKeepsActions: a send's action event is kept as its names
+// and its records (not the action the caller made) and reads back as the
+// same words; another action is kept as it is.
+func TestEventLogKeepsActions(t *testing.T) {
+	w := New(DefaultConfig())
+	vals := []string{"a", "b c"}
+	applyAll(t, w, CreateTopic{Name: "t", Partitions: 1}, producerWith("I", ackAll, ProducerAcks), send("I", tp("t", 0), vals...), Run{})
+	vals[0] = "changed by the caller"
+	var texts []string
+	for i := 0; i < w.events.len(); i++ {
+		if e := w.events.at(i); e.Kind == EvAction {
+			texts = append(texts, e.Text())
+		}
+	}
+	want := []string{"create-topic t partitions=1", "producer I acks=all", `I send t-0 a "b c"`, "run"}
+	if len(texts) != len(want) || texts[2] != want[2] || w.events.sends.n != 1 || w.events.acts.n != 3 {
+		t.Fatalf("actions read back as %q (want the send as %q); %d kept as sends, %d as actions", texts, want[2], w.events.sends.n, w.events.acts.n)
 	}
 }

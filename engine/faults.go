@@ -266,7 +266,7 @@ func (w *World) restartClient(name string) error {
 		np := w.newProducer(name, p.Config)
 		np.ConfigError = p.ConfigError
 		np.Incarnation = p.Incarnation + 1
-		np.Acked = p.Acked
+		np.LastAcked, np.Acks = p.LastAcked, p.Acks
 		w.producers[r.I] = np
 		w.emit(EvFault, name, saysRestartsUninitialized).fault(FaultRestart)
 		return nil

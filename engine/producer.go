@@ -154,8 +154,11 @@ type Producer struct {
 	Txn          int64
 	BackoffUntil int64
 	LastError    ErrorCode
-	Acked        []AckedSend
-	Sends        int
+	// LastAcked is the newest acknowledged send, Acks how many sends
+	// were acknowledged (the history of them is the event log's).
+	LastAcked AckedSend
+	Acks      int
+	Sends     int
 	// TV2 is TransactionManager.isTransactionV2Enabled: the transaction
 	// version this producer speaks, learned at initTransactions and when
 	// a transaction ends (tv2_client.go).
@@ -1031,7 +1034,7 @@ func (w *World) onProduceResp(p *Producer, req InFlightRequest, r *ProduceRespon
 			ps.LastAckedSeq = last
 		}
 		ps.LastAckedOffset = r.BaseOffset
-		p.Acked = append(p.Acked, AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Records: b.Records, Duplicate: r.Duplicate})
+		p.LastAcked, p.Acks = AckedSend{TP: b.TP, BaseOffset: r.BaseOffset, Records: b.Records, Duplicate: r.Duplicate}, p.Acks+1
 		e := w.emitTyped(EvInfo, p.Name, sayAcked).on(b.TP)
 		e.arg = r.BaseOffset
 		if r.Duplicate {

@@ -176,9 +176,9 @@ func (w *World) ProducerInfo(name string) (ProducerInfo, bool) {
 	}
 	info := ProducerInfo{Name: p.Name, State: p.State, LastError: p.LastError, ProducerID: p.ProducerID, Epoch: p.Epoch,
 		Idempotent: p.Config.Idempotence && p.ConfigError == nil, Parts: append([]PartitionSeq(nil), p.Parts...)}
-	if n := len(p.Acked); n > 0 {
+	if p.Acks > 0 {
 		// Records are immutable and shared, so the copy needs none of its own.
-		info.LastAcked, info.HasAcked = p.Acked[n-1], true
+		info.LastAcked, info.HasAcked = p.LastAcked, true
 	}
 	return info, true
 }

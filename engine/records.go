@@ -1,13 +1,16 @@
 package engine
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // Records are the records of one data batch. A send's records are made
 // once and shared, read-only, by the producer's batch, the produce request,
 // the partition log and the acknowledgement, so a record costs its value's
-// bytes and four more wherever it travels (issue 7 measured about 160 bytes
-// a produced record when each record was a struct of its own, copied into
-// the acknowledgement):
+// bytes and one more (two past 255 bytes of values, four past 64 KB) wherever it
+// travels (issue 7 measured about 160 bytes a produced record when each
+// record was a struct of its own, copied into the acknowledgement):
 //
 //   - the values lie back to back in one string, with the end of each;
 //   - a record's UID is the first record's plus its index: a send numbers
@@ -18,12 +21,16 @@ import "strings"
 type Records struct{ d *recordData }
 
 type recordData struct {
-	vals string  // the values, back to back
-	ends []int32 // value i is vals[ends[i-1]:ends[i]]
-	uid  int64   // the first record's UID; 0 when the records have none
+	// data is, in one string, how many records there are (a uvarint),
+	// how wide each end is (1, 2 or 4 bytes), the end of each value
+	// (little-endian: value i is vals[end(i-1):end(i)]) and the values
+	// back to back: one allocation, where a slice of the ends and a
+	// string of the values were two.
+	data string
+	uid  int64 // the first record's UID; 0 when the records have none
 	// srcs is the input of each record (processor outputs), or nil: a
 	// pointer, so that the records of the other sends, most of them,
-	// fit 64 bytes rather than 80.
+	// fit 32 bytes rather than 48.
 	srcs *[]Source
 }
 
@@ -39,14 +46,65 @@ type Record struct {
 
 // NewRecords makes records with these values, without UIDs or sources.
 func NewRecords(values ...string) Records {
-	d := &recordData{ends: make([]int32, len(values))}
 	n := 0
-	for i, v := range values {
+	for _, v := range values {
 		n += len(v)
-		d.ends[i] = int32(n)
 	}
-	d.vals = strings.Join(values, "")
-	return Records{d}
+	w := 1
+	switch {
+	case n > 0xffff:
+		w = 4
+	case n > 0xff:
+		w = 2
+	}
+	var b strings.Builder
+	var head [binary.MaxVarintLen64 + 1]byte
+	h := binary.AppendUvarint(head[:0], uint64(len(values)))
+	h = append(h, byte(w))
+	b.Grow(len(h) + w*len(values) + n)
+	b.Write(h)
+	end := 0
+	for _, v := range values {
+		end += len(v)
+		for k := 0; k < w; k++ {
+			b.WriteByte(byte(end >> (8 * k)))
+		}
+	}
+	for _, v := range values {
+		b.WriteString(v)
+	}
+	return Records{&recordData{data: b.String()}}
+}
+
+// layout is how many records d holds, where their ends start and how
+// wide each is.
+func (d *recordData) layout() (n, at, w int) {
+	c := d.data[0]
+	if c < 0x80 { // fewer than 128 records: one byte
+		return int(c), 2, int(d.data[1])
+	}
+	u, k := 0, 0
+	for shift := 0; ; shift += 7 {
+		c := d.data[k]
+		k++
+		u |= int(c&0x7f) << shift
+		if c < 0x80 {
+			break
+		}
+	}
+	return u, k + 1, int(d.data[k])
+}
+
+// end is where value i ends, counted from the first value.
+func (d *recordData) end(at, w, i int) int {
+	p := at + w*i
+	switch w {
+	case 1:
+		return int(d.data[p])
+	case 2:
+		return int(d.data[p]) | int(d.data[p+1])<<8
+	}
+	return int(d.data[p]) | int(d.data[p+1])<<8 | int(d.data[p+2])<<16 | int(d.data[p+3])<<24
 }
 
 // withSources is the records with the input each was made from; srcs has
@@ -72,16 +130,19 @@ func (r Records) Len() int {
 	if r.d == nil {
 		return 0
 	}
-	return len(r.d.ends)
+	n, _, _ := r.d.layout()
+	return n
 }
 
 // Value is record i's value.
 func (r Records) Value(i int) string {
-	start := int32(0)
+	n, at, w := r.d.layout()
+	vals := at + w*n
+	start := 0
 	if i > 0 {
-		start = r.d.ends[i-1]
+		start = r.d.end(at, w, i-1)
 	}
-	return r.d.vals[start:r.d.ends[i]]
+	return r.d.data[vals+start : vals+r.d.end(at, w, i)]
 }
 
 // UID is record i's UID, 0 when the records have none.
@@ -120,9 +181,17 @@ func (r Records) At(i int) Record {
 
 // Values lists the values.
 func (r Records) Values() []string {
-	out := make([]string, r.Len())
+	n := r.Len()
+	out := make([]string, n)
+	if n == 0 {
+		return out
+	}
+	_, at, w := r.d.layout()
+	vals, start := at+w*n, 0
 	for i := range out {
-		out[i] = r.Value(i)
+		end := r.d.end(at, w, i)
+		out[i] = r.d.data[vals+start : vals+end]
+		start = end
 	}
 	return out
 }

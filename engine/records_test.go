@@ -2,6 +2,7 @@ package engine
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +30,24 @@ func TestRecords(t *testing.T) {
 	var none Records
 	if none.Len() != 0 || none.FirstUID() != 0 || none.HasSources() || len(none.Values()) != 0 {
 		t.Fatal("the zero Records holds nothing")
+	}
+}
+
+// TestRecordsManyAndLong: the count past one byte of uvarint (128 and
+// more records) and ends past 16 bits (more than 64 KB of values) come
+// back as they went in.
+func TestRecordsManyAndLong(t *testing.T) {
+	for _, c := range []struct{ n, size int }{{127, 3}, {128, 3}, {300, 1}, {3, 40000}, {200, 400}, {10, 25}, {5, 3}, {9, 25}} {
+		vals := make([]string, c.n)
+		for i := range vals {
+			vals[i] = strings.Repeat(string(rune('a'+i%26)), c.size+i%3)
+		}
+		r := NewRecords(vals...)
+		if r.Len() != c.n || !reflect.DeepEqual(r.Values(), vals) {
+			t.Fatalf("%d values of %d bytes: got %d back, or other values", c.n, c.size, r.Len())
+		}
+		if i := c.n - 1; r.Value(i) != vals[i] {
+			t.Fatalf("%d values of %d bytes: value %d is %q", c.n, c.size, i, r.Value(i))
+		}
 	}
 }

@@ -245,7 +245,11 @@ func (w *World) applySend(a Send) error {
 	if err != nil {
 		return err
 	}
+	sends := p.Sends
 	w.sendRecords(p, tp, NewRecords(a.Values...))
+	if p.Sends != sends { // the records are the accumulator's last batch, numbered
+		w.events.sendRecords(p.Queue[len(p.Queue)-1].Records)
+	}
 	return nil
 }
 

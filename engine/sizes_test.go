@@ -14,8 +14,7 @@ func TestEventSizes(t *testing.T) {
 		got, want uintptr
 	}{
 		{"Event", unsafe.Sizeof(Event{}), 144},
-		{"storedEvent", unsafe.Sizeof(storedEvent{}), 24},
-		{"wideEvent", unsafe.Sizeof(wideEvent{}), 64},
+		{"storedEvent", unsafe.Sizeof(storedEvent{}), 16},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, more than %d", c.what, c.got, c.want)

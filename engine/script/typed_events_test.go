@@ -273,7 +273,7 @@ func missingChanges(before, w *engine.World) []string {
 	clients := func(x *engine.World) map[string]any {
 		m := map[string]any{}
 		for _, p := range x.AllProducers() {
-			m[p.Name] = []any{p.State, p.ProducerID, p.Epoch, p.LastError, p.Paused, p.Crashed, len(p.InFlight), len(p.Acked), len(p.Queue), p.Parts, len(p.Pending), p.TxnCorr, p.EndRequested, p.BumpEpoch, p.TV2, p.TVUpgrade}
+			m[p.Name] = []any{p.State, p.ProducerID, p.Epoch, p.LastError, p.Paused, p.Crashed, len(p.InFlight), p.Acks, len(p.Queue), p.Parts, len(p.Pending), p.TxnCorr, p.EndRequested, p.BumpEpoch, p.TV2, p.TVUpgrade}
 		}
 		for _, c := range x.AllConsumers() {
 			m[c.Name+"/consumer"] = []any{len(c.Received), c.Positions, c.LastError, c.Crashed, c.Paused, len(c.AwaitReset), len(c.InFlight)}
