@@ -43,9 +43,9 @@ type controlServer struct {
 
 func kmsgKey(k int16) kmsg.Key { return kmsg.Key(k) }
 
-// serveControl opens the control socket of an owned cluster and rewrites
+// ServeControl opens the control socket of an owned cluster (Up does) and rewrites
 // the state file to name it.
-func (c *Cluster) serveControl() error {
+func (c *Cluster) ServeControl() error {
 	if !c.owned() {
 		return nil
 	}

@@ -624,7 +624,7 @@ func Up(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := c.serveControl(); err != nil {
+	if err := c.ServeControl(); err != nil {
 		c.Stop()
 		return err
 	}
