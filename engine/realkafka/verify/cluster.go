@@ -163,7 +163,50 @@ func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds
 		return ctx, err
 	}
 	p, _ := placedPrefix(placedNames(cmds), len(nodes))
+	base, err := txnLeaderEpochs(ctx, adm)
+	if err != nil {
+		return ctx, err
+	}
+	ctx = context.WithValue(ctx, epochKey{}, base)
 	return context.WithValue(ctx, prefixKey{}, p), nil
+}
+
+type epochKey struct{}
+
+// txnLeaderEpochs are the leader epochs of __transaction_state's
+// partitions: a coordinator's epoch is its partition's leader epoch
+// (TransactionStateManager loads a partition with the leader epoch as
+// coordinatorEpoch). The simulation's start at 0 in every file; an owned
+// cluster's carry the elections of the files before and of the
+// placement, so a file's coordinator epochs are compared from where its
+// partitions' stood when it began.
+func txnLeaderEpochs(ctx context.Context, adm *kadm.Client) (map[int32]int32, error) {
+	td, err := adm.ListTopicsWithInternal(ctx, engine.TxnStateTopic)
+	if err != nil {
+		return nil, fmt.Errorf("verify: reading %s's leader epochs: %w", engine.TxnStateTopic, err)
+	}
+	out := map[int32]int32{}
+	for _, p := range td[engine.TxnStateTopic].Partitions {
+		out[p.Partition] = p.LeaderEpoch
+	}
+	return out, nil
+}
+
+// coordEpoch is a coordinator epoch the broker run read (in a marker, or
+// DescribeProducers'), counted from the file's start on an owned cluster:
+// the producer's transactional id names the __transaction_state
+// partition. Elsewhere, and for a producer it cannot name, it is as read.
+func (d *driver) coordEpoch(pid int64, e int32) int32 {
+	base, ok := d.ctx.Value(epochKey{}).(map[int32]int32)
+	if !ok {
+		return e
+	}
+	for _, r := range d.rev {
+		if r.pid == pid && r.txid != "" {
+			return e - base[engine.PartitionFor(r.txid, simInternalPartitions)]
+		}
+	}
+	return e
 }
 
 // placeInternal makes sure __transaction_state and __consumer_offsets
@@ -347,8 +390,9 @@ func crashPoint(w *engine.World) resolved {
 
 // crashBroker plays "crash broker-N" on an owned cluster: SIGKILL, then a
 // wait (bounded) until no partition of the run names it as leader, which
-// the simulation's failover does at once. At a quiet point the queued
-// calls run first. Where the simulation has only markers in flight (the
+// the simulation's failover does at once. At a quiet point the calls
+// queued since run after it, at the next quiet point, as the
+// simulation's run after its crash. Where the simulation has only markers in flight (the
 // coordinator wrote PrepareCommit or PrepareAbort and answered EndTxn;
 // the markers have not arrived), the broker run gets there by losing
 // every WriteTxnMarkers to those leaders while the queued calls run, then
@@ -365,6 +409,11 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 		return
 	}
 	if at.busy {
+		// A delay line's marker would arrive after the delay, still
+		// before the real failover is over (seconds), where the
+		// simulation's arrives after the new coordinator's and is refused
+		// as fenced: lost here, it leaves the log as the simulation's.
+		o.ClearFaults()
 		for _, l := range at.markers {
 			if err := o.Fault(l, realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request), Action: int(wire.Drop), Times: -1}); err != nil {
 				d.stop(c, "holding the markers back failed: "+err.Error(), false)
@@ -372,8 +421,6 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 			}
 		}
 		d.runQueued()
-	} else {
-		d.flush(nil)
 	}
 	if err := o.Crash(id); err != nil {
 		d.stop(c, "crashing the broker failed: "+err.Error(), false)
@@ -383,6 +430,24 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 		o.ClearFaults()
 	}
 	d.awaitLeadersOff(int32(id))
+	d.refreshMetadata()
+}
+
+// refreshMetadata makes the run's clients learn the new leaders now
+// rather than at their next metadata refresh: the simulation's clients
+// see a failover at once.
+func (d *driver) refreshMetadata() {
+	for _, p := range d.prods {
+		if p.cl != nil && !p.closed {
+			p.cl.ForceMetadataRefresh()
+		}
+	}
+	for _, c := range d.cons {
+		if c.cl != nil {
+			c.cl.ForceMetadataRefresh()
+		}
+	}
+	d.raw.ForceMetadataRefresh()
 }
 
 // runQueued runs the queued calls and waits for the unpaused clients,
@@ -441,17 +506,20 @@ func (d *driver) awaitLeadersOff(id int32) {
 }
 
 // restartBroker plays "restart broker-N": the node starts on its data
-// and verify waits until it is back in every ISR it belongs to.
+// and verify waits until it is back in every ISR it belongs to. The
+// calls queued before it run at the next quiet point, after it, as the
+// simulation's (a send buffered while its leader was down goes then).
 func (d *driver) restartBroker(c script.Command, id int) {
 	o := ownerOf(d.ctx)
 	if o == nil {
 		d.stop(c, "restarting a broker of a shared cluster is not done by verify (give --cluster-dir, the directory of eoslab kafka up --brokers 3)", false)
 		return
 	}
-	d.flush(nil)
 	if err := o.Restart(d.ctx, id); err != nil {
 		d.stop(c, "restarting the broker failed: "+err.Error(), false)
+		return
 	}
+	d.refreshMetadata()
 }
 
 // markerFault installs a drop or delay of the next WriteTxnMarkers (or
