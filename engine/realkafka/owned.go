@@ -364,6 +364,8 @@ func (c *Cluster) Fault(id int, f FaultSpec) error {
 	if f.Action < int(wire.Drop) || f.Action > int(wire.Duplicate) || f.Dir < 0 || f.Dir > 1 {
 		return fmt.Errorf("kafka: fault: action %d, direction %d: want drop, delay or duplicate of a request or response", f.Action, f.Dir)
 	}
+	n.proxy.mu.Lock()
+	defer n.proxy.mu.Unlock()
 	n.proxy.faults.Add(f.rule())
 	return nil
 }
