@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -244,7 +245,7 @@ func placeInternal(ctx context.Context, adm *kadm.Client, brokers int) error {
 		for _, t := range internal {
 			for _, p := range td[t].Partitions {
 				want := simReplicas(t, p.Partition, brokers, brokers)
-				if !equal32(p.Replicas, want) {
+				if !slices.Equal(p.Replicas, want) {
 					req.Assign(t, p.Partition, want)
 					placed = false
 				}
@@ -268,18 +269,6 @@ func placeInternal(ctx context.Context, adm *kadm.Client, brokers int) error {
 			return fmt.Errorf("verify: the internal topics' leaders were not placed as the simulation's: %w", err)
 		}
 	}
-}
-
-func equal32(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
