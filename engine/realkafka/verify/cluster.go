@@ -543,6 +543,14 @@ func (d *driver) markerFault(c script.Command, t resolved, to string) bool {
 			d.stop(c, fmt.Sprintf("delay %d: the driver waits real time only up to 10 s", a.Ms), false)
 			return true
 		}
+		if len(d.lateCopies) > 0 {
+			// The simulation orders the late copy and the delayed
+			// markers by its virtual clock; the broker run's are two
+			// real-time waits on two connections, whose order the
+			// machine's load decides.
+			d.stop(c, "a delayed WriteTxnMarkers while the wrapper holds a late copy of a client's request: their order is the simulation's clock, the broker run's would be two real-time waits racing", false)
+			return true
+		}
 		f.Action, f.DelayMs = int(wire.Delay), a.Ms
 	default:
 		return false
