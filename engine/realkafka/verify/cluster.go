@@ -163,7 +163,8 @@ func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds
 	if err := placeInternal(ctx, adm, len(nodes)); err != nil {
 		return ctx, err
 	}
-	p, _ := placedPrefix(placedNames(cmds), len(nodes))
+	p, placed := placedPrefix(placedNames(cmds), len(nodes))
+	ctx = context.WithValue(ctx, unplacedKey{}, !placed)
 	base, err := txnLeaderEpochs(ctx, adm)
 	if err != nil {
 		return ctx, err
@@ -173,6 +174,18 @@ func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds
 }
 
 type epochKey struct{}
+
+// unplacedKey: no prefix put every name of the file where the
+// simulation has it, so a broker fault would hit other coordinators.
+type unplacedKey struct{}
+
+func (d *driver) unplaced(c script.Command) bool {
+	if u, _ := d.ctx.Value(unplacedKey{}).(bool); u {
+		d.stop(c, "no run prefix puts every transactional id and group of the file on the broker the simulation has it on, so a broker fault would not hit what the file's does", false)
+		return true
+	}
+	return false
+}
 
 // txnLeaderEpochs are the leader epochs of __transaction_state's
 // partitions: a coordinator's epoch is its partition's leader epoch
@@ -393,6 +406,9 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 		d.stop(c, "crashing a broker of a shared cluster is not done by verify (give --cluster-dir, the directory of eoslab kafka up --brokers 3)", false)
 		return
 	}
+	if d.unplaced(c) {
+		return
+	}
 	if at.busy && !at.markersOnly {
 		d.stop(c, "a broker crash while the simulation has client messages in flight: the broker run completes each call at once, so what the crash cuts off differs", false)
 		return
@@ -526,6 +542,9 @@ func (d *driver) markerFault(c script.Command, t resolved, to string) bool {
 	id := brokerOf(to)
 	if id == 0 {
 		return false
+	}
+	if d.unplaced(c) {
+		return true
 	}
 	f := realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request)}
 	if strings.HasSuffix(t.kind, "Response") {
