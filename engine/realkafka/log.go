@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -57,7 +58,7 @@ func FetchLog(ctx context.Context, r interface {
 	Request(context.Context, kmsg.Request) (kmsg.Response, error)
 }, topic string, p int32) (Log, error) {
 	var out Log
-	id, err := topicID(ctx, r, topic)
+	id, _, err := topicID(ctx, r, topic, p)
 	if err != nil {
 		return out, err
 	}
@@ -130,6 +131,15 @@ func fetchOnce(ctx context.Context, r interface {
 	fp.LogStartOffset = -1
 	t.Partitions = append(t.Partitions, fp)
 	req.Topics = append(req.Topics, t)
+	// A Fetch goes to the partition's leader: kgo sends a request it does
+	// not shard to any broker, and on a cluster of several a follower
+	// answers a consumer's Fetch with NOT_LEADER_OR_FOLLOWER. The leader
+	// is looked up each time: a retry may follow a failover.
+	if cl, ok := r.(*kgo.Client); ok {
+		if _, leader, err := topicID(ctx, r, topic, p); err == nil && leader >= 0 {
+			r = cl.Broker(int(leader))
+		}
+	}
 	resp, err := r.Request(ctx, req)
 	if err != nil {
 		return kmsg.FetchResponseTopicPartition{}, err
@@ -155,21 +165,27 @@ func fetchOnce(ctx context.Context, r interface {
 // version both sides know, and Fetch v13+ names topics by id (KIP-516).
 func topicID(ctx context.Context, r interface {
 	Request(context.Context, kmsg.Request) (kmsg.Response, error)
-}, topic string) ([16]byte, error) {
+}, topic string, p int32) ([16]byte, int32, error) {
 	req := kmsg.NewPtrMetadataRequest()
 	mt := kmsg.NewMetadataRequestTopic()
 	mt.Topic = kmsg.StringPtr(topic)
 	req.Topics = append(req.Topics, mt)
 	resp, err := r.Request(ctx, req)
 	if err != nil {
-		return [16]byte{}, err
+		return [16]byte{}, -1, err
 	}
 	for _, t := range resp.(*kmsg.MetadataResponse).Topics {
 		if t.Topic != nil && *t.Topic == topic {
-			return t.TopicID, kerr.ErrorForCode(t.ErrorCode)
+			leader := int32(-1)
+			for _, tp := range t.Partitions {
+				if tp.Partition == p {
+					leader = tp.Leader
+				}
+			}
+			return t.TopicID, leader, kerr.ErrorForCode(t.ErrorCode)
 		}
 	}
-	return [16]byte{}, fmt.Errorf("metadata: topic %s missing", topic)
+	return [16]byte{}, -1, fmt.Errorf("metadata: topic %s missing", topic)
 }
 
 // parseBatches splits a Fetch's record bytes into batch headers; a

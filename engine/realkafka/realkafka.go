@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -221,16 +222,27 @@ type Cluster struct {
 	nodes []*node
 	boot  string
 	sec   *Secured
+	mu    sync.Mutex // node state a Crash or Restart changes
+	// exited gets the id of a node whose process ended unasked (a
+	// Crash is asked); owned.go.
+	exited chan int
+	ctl    *controlServer
 }
 
 type node struct {
 	id                int
 	bport, cport      int
 	saslPort, sslPort int
-	dir               string
-	cmd               *exec.Cmd
-	done              chan struct{}
-	log               string
+	// iport is the inter-broker listener, pport the proxy in front of
+	// it that the other brokers are told to use (owned.go); 0 on a
+	// single node.
+	iport, pport int
+	proxy        *proxy
+	crashing     bool
+	dir          string
+	cmd          *exec.Cmd
+	done         chan struct{}
+	log          string
 }
 
 // Bootstrap is the comma-separated list of broker addresses.
@@ -263,7 +275,7 @@ func Start(ctx context.Context, opts Options, progress io.Writer) (*Cluster, err
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{opts: opts, lib: lib, java: java, run: filepath.Join(opts.Dir, "run")}
+	c := &Cluster{opts: opts, lib: lib, java: java, run: filepath.Join(opts.Dir, "run"), exited: make(chan int, 8)}
 	if err := os.RemoveAll(c.run); err != nil {
 		return nil, err
 	}
@@ -286,6 +298,9 @@ func Start(ctx context.Context, opts Options, progress io.Writer) (*Cluster, err
 		if err := c.format(ctx, n, cid); err != nil {
 			return nil, err
 		}
+	}
+	if err := c.startProxies(); err != nil {
+		return nil, err
 	}
 	for _, n := range c.nodes {
 		if err := c.launch(n); err != nil {
@@ -351,6 +366,14 @@ func (c *Cluster) configure() error {
 			return err
 		}
 		n := &node{id: i, bport: bp, cport: cp, dir: filepath.Join(c.run, fmt.Sprintf("node-%d", i))}
+		if c.owned() {
+			if n.iport, err = freePort(); err != nil {
+				return err
+			}
+			if n.pport, err = freePort(); err != nil {
+				return err
+			}
+		}
 		n.log = filepath.Join(n.dir, "broker.log")
 		c.nodes = append(c.nodes, n)
 		voters = append(voters, fmt.Sprintf("%d@127.0.0.1:%d", i, cp))
@@ -369,7 +392,8 @@ func (c *Cluster) configure() error {
 		if err := os.MkdirAll(n.dir, 0o755); err != nil {
 			return err
 		}
-		props := serverProperties(n, strings.Join(voters, ","), major, append(c.securityLines(n), c.opts.Extra...))
+		extra := append(c.securityLines(n), c.ownedLines(n)...)
+		props := serverProperties(n, strings.Join(voters, ","), major, append(extra, c.opts.Extra...))
 		if err := os.WriteFile(filepath.Join(n.dir, "server.properties"), []byte(props), 0o644); err != nil {
 			return err
 		}
@@ -453,7 +477,8 @@ func (c *Cluster) format(ctx context.Context, n *node, cid string) error {
 }
 
 func (c *Cluster) launch(n *node) error {
-	f, err := os.Create(n.log)
+	// Appended: a restarted node's log follows its first life's.
+	f, err := os.OpenFile(n.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
@@ -469,11 +494,22 @@ func (c *Cluster) launch(n *node) error {
 		return err
 	}
 	n.cmd = cmd
-	n.done = make(chan struct{})
+	n.crashing = false
+	done := make(chan struct{})
+	n.done = done
 	go func() {
 		cmd.Wait()
 		f.Close()
-		close(n.done)
+		c.mu.Lock()
+		asked := n.crashing
+		c.mu.Unlock()
+		close(done)
+		if !asked {
+			select {
+			case c.exited <- n.id:
+			default:
+			}
+		}
 	}()
 	return nil
 }
@@ -483,7 +519,10 @@ func (c *Cluster) writePIDs() error {
 	for _, n := range c.nodes {
 		lines = append(lines, strconv.Itoa(n.cmd.Process.Pid))
 	}
-	return os.WriteFile(PIDFile(c.opts.Dir), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	if err := os.WriteFile(PIDFile(c.opts.Dir), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	return c.writeState()
 }
 
 // wait polls until every broker answers ApiVersions and Metadata lists
@@ -548,6 +587,7 @@ func (c *Cluster) ready(ctx context.Context, adm *kadm.Client) bool {
 // bound) and removes the run directory and the pid file. The classpath
 // stays for the next Start.
 func (c *Cluster) Stop() error {
+	c.closeControl()
 	for _, n := range c.nodes {
 		if n.cmd != nil {
 			syscall.Kill(-n.cmd.Process.Pid, syscall.SIGTERM)
@@ -564,27 +604,17 @@ func (c *Cluster) Stop() error {
 			<-n.done
 		}
 	}
+	c.stopProxies()
 	err := os.RemoveAll(c.run)
+	os.Remove(StateFile(c.opts.Dir))
 	if rerr := os.Remove(PIDFile(c.opts.Dir)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
 		err = rerr
 	}
 	return err
 }
 
-// Exited is closed when any node's process ends.
-func (c *Cluster) Exited() <-chan int {
-	ch := make(chan int, 1)
-	for _, n := range c.nodes {
-		go func() {
-			<-n.done
-			select {
-			case ch <- n.id:
-			default:
-			}
-		}()
-	}
-	return ch
-}
+// Exited gets the id of a node whose process ended unasked (Crash asks).
+func (c *Cluster) Exited() <-chan int { return c.exited }
 
 // Up is `eoslab kafka up`: Start, print BOOTSTRAP=ADDR on stdout, and run
 // until ctx ends (a signal, or `eoslab kafka down`, which sends SIGTERM to
@@ -592,6 +622,10 @@ func (c *Cluster) Exited() <-chan int {
 func Up(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	c, err := Start(ctx, opts, stderr)
 	if err != nil {
+		return err
+	}
+	if err := c.ServeControl(); err != nil {
+		c.Stop()
 		return err
 	}
 	fmt.Fprintf(stdout, "BOOTSTRAP=%s\n", c.Bootstrap())
@@ -643,6 +677,7 @@ func Down(dir string, stderr io.Writer) error {
 		syscall.Kill(up, syscall.SIGTERM)
 		if waitGone(append([]int{up}, brokers...), 45*time.Second) {
 			os.Remove(PIDFile(dir))
+			os.Remove(StateFile(dir))
 			return os.RemoveAll(filepath.Join(dir, "run"))
 		}
 	}
@@ -656,6 +691,7 @@ func Down(dir string, stderr io.Writer) error {
 		waitGone(brokers, 10*time.Second)
 	}
 	os.Remove(PIDFile(dir))
+	os.Remove(StateFile(dir))
 	return os.RemoveAll(filepath.Join(dir, "run"))
 }
 

@@ -32,6 +32,13 @@ default: the release's). --cache keeps the classpath elsewhere than DIR.
 with PLAIN and SCRAM, SSL with client certificates, StandardAuthorizer with
 the super user eoslab and the user learner, who has no ACL) and prints their
 BOOTSTRAP_SASL=, BOOTSTRAP_SSL= and credential files after BOOTSTRAP=.
+With --brokers N (2 to 5, no --security) the cluster is one eoslab verify
+--cluster-dir DIR may break: each broker's inter-broker listener (INTERNAL,
+inter.broker.listener.name) is advertised through a proxy of this process,
+the internal topics are replicated on every node with 50 partitions, and
+DIR/cluster.json lists each node's process and ports and the control
+socket through which verify crashes (SIGKILL) and restarts brokers and
+loses or delays WriteTxnMarkers between them.
 eoslab kafka preflight asks a cluster, read only, whether eoslab can run
 there.
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eoslab/eoslab/engine/realkafka"
 	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/realkafka/preflight"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
@@ -17,10 +18,10 @@ import (
 // verifyCommand is `eoslab verify --brokers ADDR FILE...`; the work is in
 // engine/realkafka/verify.
 func verifyCommand() *cobra.Command {
-	var knownFile string
+	var knownFile, clusterDir string
 	var f conn.Flags
 	cmd := &cobra.Command{
-		Use:   "verify --brokers ADDR FILE...",
+		Use:   "verify --brokers ADDR [--cluster-dir DIR] FILE...",
 		Short: "play scenario and lesson files on the simulation and on a real Kafka cluster, and compare",
 		Long: `Plays each scenario (.scn) or lesson (.lesson) file on the simulation and on
 the Kafka cluster at ADDR (for instance one eoslab kafka up runs), and prints
@@ -42,6 +43,17 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 		Args:              needFiles,
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var owner *realkafka.Control
+			if clusterDir != "" {
+				var err error
+				if owner, err = realkafka.DialControl(clusterDir); err != nil {
+					return kafkaErr(err)
+				}
+				defer owner.Close()
+				if f.Brokers == "" {
+					f.Brokers = owner.State.Bootstrap
+				}
+			}
 			c, err := buildConn(cmd, f)
 			if err != nil {
 				return err
@@ -57,7 +69,11 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 			if _, err := quietPreflight(cmd, c, preflight.Need{}); err != nil {
 				return err
 			}
-			s, err := verify.Run(ctx, verify.Options{Brokers: strings.Join(c.Seeds, ","), Files: args, Known: known, Conn: c}, cmd.OutOrStdout())
+			o := verify.Options{Brokers: strings.Join(c.Seeds, ","), Files: args, Known: known, Conn: c}
+			if owner != nil {
+				o.Owner = owner
+			}
+			s, err := verify.Run(ctx, o, cmd.OutOrStdout())
 			if err != nil {
 				return invalid("%v", err)
 			}
@@ -69,6 +85,7 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 	}
 	addConnFlags(cmd, &f)
 	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences file instead of the shipped one")
+	cmd.Flags().StringVar(&clusterDir, "cluster-dir", "", "the --dir of an eoslab kafka up --brokers N cluster verify may break: it crashes and restarts brokers and loses or delays WriteTxnMarkers between them as the files say, and places topics and coordinators as the simulation does (--brokers defaults to its bootstrap)")
 	return cmd
 }
 

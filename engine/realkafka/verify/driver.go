@@ -83,6 +83,9 @@ type driver struct {
 	// that another worker's call was queued after it (overlap.go).
 	ov      overlapState
 	overlap bool
+	// markerDrops: a drop line lost markers between brokers until the
+	// next quiet point (cluster.go).
+	markerDrops bool
 	// procs are the file's processors (processor.go).
 	procs map[string]*processor
 	// expertWorker sends what the simulation's "expert" address sends.
@@ -139,7 +142,7 @@ type consumer struct {
 }
 
 func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file string, cmds []script.Command, simTV int) ([]Row, error) {
-	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefix(), prods: map[string]*producer{}, cons: map[string]*consumer{},
+	d := &driver{ctx: ctx, adm: adm, raw: raw, prefix: prefixFor(ctx), prods: map[string]*producer{}, cons: map[string]*consumer{},
 		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV, rawLeaders: map[string]string{}}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	d.scale = planTimeScale(cmds, simTV)
@@ -333,12 +336,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			}
 		}
 	case engine.CreateTopic:
-		rf := int16(1)
-		r, err := d.adm.CreateTopic(ctx, max(a.Partitions, 1), rf, nil, d.name(a.Name))
-		if err == nil {
-			err = r.Err
-		}
-		if err != nil {
+		if err := d.createTopic(ctx, a, w); err != nil { // cluster.go
 			d.stop(c, "creating the topic failed: "+err.Error(), false)
 			return
 		}
@@ -430,7 +428,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			d.crashProcessor(c, a.Target.Client, target.loop)
 			return
 		}
-		d.crash(c, a.Target)
+		d.crash(c, a.Target, target)
 	case engine.Restart:
 		if _, ok := d.procs[a.Target.Client]; ok {
 			d.restartProcessor(a.Target.Client)

@@ -125,6 +125,8 @@ func (d *driver) flush(w *engine.World) {
 	d.expertWorker.busy.Wait()
 	d.overlapped()
 	sort.Strings(names)
+	// The simulation is quiet: a marker it lost was sent again by now.
+	d.clearMarkerDrops() // cluster.go
 	d.settle(names)
 	for _, n := range names {
 		if w == nil {
@@ -141,8 +143,16 @@ func (d *driver) flush(w *engine.World) {
 type resolved struct {
 	kind   string // the Kafka request or response name
 	client string // the client whose connection carries it
-	ok     bool
-	busy   bool // the simulation had messages in flight before the line
+	// leader, for a message between brokers, is the broker the
+	// connection that carries it goes to (cluster.go).
+	leader string
+	// markers, before a broker's crash, are the brokers the
+	// simulation's WriteTxnMarkers in flight go to, when those are all
+	// it has in flight (cluster.go); markersOnly says so.
+	markers     []int
+	markersOnly bool
+	ok          bool
+	busy        bool // the simulation had messages in flight before the line
 	// events are the simulation's events of the line and world the
 	// simulation after it (set after it ran).
 	events []engine.Event
@@ -161,6 +171,11 @@ func (d *driver) resolve(c script.Command, w *engine.World) resolved {
 		sel = a.Msg
 	case engine.Delay:
 		sel = a.Msg
+	case engine.Crash:
+		if a.Target.Broker > 0 {
+			return crashPoint(w) // cluster.go
+		}
+		return resolved{}
 	default:
 		return resolved{}
 	}
@@ -171,11 +186,11 @@ func (d *driver) resolve(c script.Command, w *engine.World) resolved {
 		if sel.ID == 0 && (m.Kind != sel.Kind || (sel.From != "" && sel.From != m.From) || (sel.To != "" && sel.To != m.To)) {
 			continue
 		}
-		client := m.From
+		client, leader := m.From, m.To
 		if m.Kind.IsResponse() {
-			client = m.To
+			client, leader = m.To, m.From
 		}
-		return resolved{kind: m.Kind.String(), client: client, ok: true}
+		return resolved{kind: m.Kind.String(), client: client, leader: leader, ok: true}
 	}
 	return resolved{}
 }
@@ -199,6 +214,9 @@ func (d *driver) fault(c script.Command, t resolved) {
 		return
 	}
 	w := d.workerOf(t.client)
+	if w == nil && strings.HasPrefix(t.kind, "WriteTxnMarkers") && d.markerFault(c, t, t.leader) { // cluster.go
+		return
+	}
 	if w == nil {
 		d.stop(c, fmt.Sprintf("%s travels between brokers (%s); the wrapper sits on clients' connections only", t.kind, t.client), false)
 		return
@@ -271,9 +289,9 @@ func (d *driver) setPaused(c script.Command, name string, on bool) {
 // crash ends a client without a goodbye (kgo's Close sends no EndTxn);
 // restart makes a new instance with the same configuration, which, like
 // a restarted Java producer, must call initTransactions again.
-func (d *driver) crash(c script.Command, t engine.Target) {
+func (d *driver) crash(c script.Command, t engine.Target, at resolved) {
 	if t.Client == "" {
-		d.stop(c, "crashing a broker of a shared cluster is not done by verify", false)
+		d.crashBroker(c, t.Broker, at) // cluster.go
 		return
 	}
 	d.leaveHold(c, t.Client) // inflight.go
@@ -297,7 +315,7 @@ func (d *driver) crash(c script.Command, t engine.Target) {
 
 func (d *driver) restart(c script.Command, t engine.Target) {
 	if t.Client == "" {
-		d.stop(c, "restarting a broker of a shared cluster is not done by verify", false)
+		d.restartBroker(c, t.Broker) // cluster.go
 		return
 	}
 	if p, ok := d.prods[t.Client]; ok {

@@ -260,8 +260,9 @@ func (d *driver) batch(x script.BatchCheck) (bool, string, string) {
 		ok = ok && slices.Equal(b.Values, x.Values)
 	}
 	if x.CoordinatorEpoch.Set {
-		fact += fmt.Sprintf(" coordinatorEpoch=%d", b.CoordinatorEpoch)
-		ok = ok && int64(b.CoordinatorEpoch) == x.CoordinatorEpoch.V
+		ce := d.coordEpoch(b.ProducerID, b.CoordinatorEpoch) // cluster.go
+		fact += fmt.Sprintf(" coordinatorEpoch=%d", ce)
+		ok = ok && int64(ce) == x.CoordinatorEpoch.V
 	}
 	return ok, fact, ""
 }
@@ -292,7 +293,8 @@ func (d *driver) producerState(x script.ProducerStateCheck) (bool, string, strin
 	var facts []string
 	ok := false
 	for _, p := range ps.SortedProducers() {
-		f := fmt.Sprintf("producer %s epoch=%d lastseq=%d txnfirst=%d coordinatorEpoch=%d", d.simPID(p.ProducerID), p.ProducerEpoch, p.LastSequence, p.CurrentTxnStartOffset, p.CoordinatorEpoch)
+		ce := d.coordEpoch(p.ProducerID, p.CoordinatorEpoch) // cluster.go
+		f := fmt.Sprintf("producer %s epoch=%d lastseq=%d txnfirst=%d coordinatorEpoch=%d", d.simPID(p.ProducerID), p.ProducerEpoch, p.LastSequence, p.CurrentTxnStartOffset, ce)
 		facts = append(facts, f)
 		if d.simPID(p.ProducerID) != strconv.FormatInt(x.PID, 10) {
 			continue
@@ -308,7 +310,7 @@ func (d *driver) producerState(x script.ProducerStateCheck) (bool, string, strin
 			m = m && p.CurrentTxnStartOffset == x.TxnFirst.V
 		}
 		if x.CoordinatorEpoch.Set {
-			m = m && int64(p.CoordinatorEpoch) == x.CoordinatorEpoch.V
+			m = m && int64(ce) == x.CoordinatorEpoch.V
 		}
 		ok = m
 	}

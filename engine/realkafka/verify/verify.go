@@ -80,6 +80,10 @@ type Options struct {
 	// Pause, when set, is called before each line is played and once
 	// after the last (pause.go); false stops the play there.
 	Pause func(Pause) bool
+	// Owner, when set, is the cluster's owner: verify may crash and
+	// restart its brokers and fault what they send each other
+	// (cluster.go); `verify --cluster-dir DIR`.
+	Owner realkafka.Owner
 }
 
 // Summary is what a run found.
@@ -171,7 +175,14 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 		if err != nil {
 			return s, &UsageError{err.Error()}
 		}
-		rows, err := playFile(ctx, cl, adm, in.file, cmds, simTV)
+		fctx := ctx
+		if o.Owner != nil {
+			fctx, err = prepareOwned(withOwner(ctx, o.Owner), adm, o.Owner, cmds)
+			if err != nil {
+				return s, err
+			}
+		}
+		rows, err := playFile(fctx, cl, adm, in.file, cmds, simTV)
 		for i := range rows {
 			if rows[i].Verdict == Differ {
 				rows[i].Known = known.has(filepath.Base(rows[i].File), rows[i].Expect)

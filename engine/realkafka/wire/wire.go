@@ -131,6 +131,11 @@ type Faults struct {
 	// response the broker sent (see Exchange); it runs on the connection's
 	// goroutine and must not block.
 	Observe func(Exchange)
+	// Lenient passes a request frame the wrapper cannot parse (an api
+	// key or version newer than kmsg's) on unjudged instead of failing
+	// the connection: a proxy between brokers (realkafka's owned
+	// cluster) must not break replication for a request no rule names.
+	Lenient bool
 }
 
 // Add installs a rule; rules are tried in the order added.
@@ -141,6 +146,13 @@ func (f *Faults) Add(r Rule) {
 		r.Times = 1
 	}
 	f.rules = append(f.rules, &r)
+}
+
+// Clear removes every rule: they act no more, on any connection.
+func (f *Faults) Clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rules = nil
 }
 
 // Sent is how many requests of key the client wrote (a dropped one
@@ -388,12 +400,12 @@ func (c *Conn) Write(p []byte) (int, error) {
 func (c *Conn) request(frame []byte) error {
 	h, err := parseHeader(frame[4:])
 	if err != nil {
-		return err
+		return c.unparsed(frame, err)
 	}
 	req := kmsg.RequestForKey(h.key)
 	req.SetVersion(h.version)
 	if err := req.ReadFrom(frame[4+h.bodyAt:]); err != nil {
-		return fmt.Errorf("wire: %s v%d: %w", kmsg.NameForKey(h.key), h.version, err)
+		return c.unparsed(frame, fmt.Errorf("wire: %s v%d: %w", kmsg.NameForKey(h.key), h.version, err))
 	}
 	c.f.gate()
 	c.f.count(kmsg.Key(h.key), req)
@@ -443,6 +455,21 @@ func (c *Conn) request(frame []byte) error {
 		}
 	}
 	return nil
+}
+
+// unparsed fails the connection on a request that does not parse, or,
+// Lenient, passes it on unjudged (a frame of at least the header's first
+// 8 bytes: api key, version, correlation id).
+func (c *Conn) unparsed(frame []byte, err error) error {
+	if !c.f.Lenient || len(frame) < 12 {
+		return err
+	}
+	key := int16(binary.BigEndian.Uint16(frame[4:]))
+	version := int16(binary.BigEndian.Uint16(frame[6:]))
+	corr := int32(binary.BigEndian.Uint32(frame[8:]))
+	c.enqueue(inflight{corr: corr, key: key, version: version})
+	_, werr := c.Conn.Write(frame)
+	return werr
 }
 
 func (c *Conn) enqueue(q inflight) {

@@ -371,3 +371,24 @@ func TestBadFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestLenient: a frame the wrapper cannot parse (an api key kmsg does
+// not know) fails the connection, unless Lenient, which passes it on byte
+// for byte (the proxy between brokers).
+func TestLenient(t *testing.T) {
+	unknown := []byte{0, 0, 0, 10, 0x7f, 0x7f, 0, 0, 0, 0, 0, 1, 0, 0}
+	b := newFakeBroker(t)
+	c := dial(t, &Faults{}, b)
+	if _, err := c.Write(unknown); err == nil {
+		t.Fatal("strict: an unknown api key written without error")
+	}
+	b = newFakeBroker(t)
+	c = dial(t, &Faults{Lenient: true}, b)
+	if _, err := c.Write(unknown); err != nil {
+		t.Fatalf("lenient: %v", err)
+	}
+	b.waitFrames(t, 1)
+	if got := b.seen()[0]; !bytes.Equal(got, unknown) {
+		t.Errorf("lenient: the broker read % x, want % x", got, unknown)
+	}
+}

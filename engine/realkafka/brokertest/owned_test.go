@@ -1,0 +1,226 @@
+package brokertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/wire"
+)
+
+// TestOwnedCluster starts a cluster of three nodes, as `eoslab kafka up
+// --brokers 3` does, and breaks it through the control socket verify
+// --cluster-dir uses: a broker crashed and restarted, and a
+// WriteTxnMarkers lost between the coordinator and a partition leader.
+//
+// It starts three more JVMs (about a minute on two cores), so it runs
+// only with EOSLAB_KAFKA_OWNED=1 (.ci/run sets it once).
+func TestOwnedCluster(t *testing.T) {
+	if os.Getenv("EOSLAB_KAFKA_OWNED") != "1" {
+		t.Skip("a cluster of three nodes: set EOSLAB_KAFKA_OWNED=1 to run it")
+	}
+	dir, err := os.MkdirTemp("", "eoslab-owned-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	opts := profile
+	opts.Dir, opts.Brokers = dir, 3
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	c, err := realkafka.Start(ctx, opts, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	if err := c.ServeControl(); err != nil {
+		t.Fatal(err)
+	}
+	ctl, err := realkafka.DialControl(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(ctl.State.Bootstrap, ",")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+
+	t.Run("crash and restart", func(t *testing.T) { crashRestart(ctx, t, ctl, cl, adm) })
+	t.Run("marker dropped between brokers", func(t *testing.T) { markerDropped(ctx, t, ctl, cl, adm) })
+}
+
+// createPlaced creates a one-partition topic with the given replicas
+// (the first is the preferred leader) and waits for its leader.
+func createPlaced(ctx context.Context, t *testing.T, cl *kgo.Client, adm *kadm.Client, topic string, replicas ...int32) {
+	t.Helper()
+	req := kmsg.NewPtrCreateTopicsRequest()
+	req.TimeoutMillis = 30000
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, -1, -1
+	ra := kmsg.NewCreateTopicsRequestTopicReplicaAssignment()
+	ra.Partition, ra.Replicas = 0, replicas
+	rt.ReplicaAssignment = append(rt.ReplicaAssignment, ra)
+	req.Topics = append(req.Topics, rt)
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil || resp.Topics[0].ErrorCode != 0 {
+		t.Fatalf("create %s: %v %+v", topic, err, resp)
+	}
+	waitFor(t, fmt.Sprintf("%s led by %d", topic, replicas[0]), func() bool { return leaderOf(ctx, adm, topic) == replicas[0] })
+}
+
+func leaderOf(ctx context.Context, adm *kadm.Client, topic string) int32 {
+	td, err := adm.ListTopics(ctx, topic)
+	if err != nil || len(td[topic].Partitions) == 0 {
+		return -2
+	}
+	return td[topic].Partitions[0].Leader
+}
+
+// waitFor polls cond (bounded at 60 s: a bound on a broker's progress,
+// not a latency the test asserts).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("%s: not within 60 s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func crashRestart(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl *kgo.Client, adm *kadm.Client) {
+	topic := "owned-crash"
+	createPlaced(ctx, t, cl, adm, topic, 2, 3, 1)
+	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(ctl.State.Bootstrap, ",")...), kgo.RequiredAcks(kgo.AllISRAcks()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.ProduceSync(ctx, &kgo.Record{Topic: topic, Value: []byte("before")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.Crash(2); err != nil {
+		t.Fatal(err)
+	}
+	if n := ctl.Nodes()[1]; !n.Crashed {
+		t.Fatalf("node 2 after Crash: %+v, want crashed", n)
+	}
+	// The controller fences the dead broker and moves the leadership to
+	// the next replica in sync, as the simulation's failover does.
+	waitFor(t, "the leadership leaves broker 2", func() bool { return leaderOf(ctx, adm, topic) == 3 })
+	if err := p.ProduceSync(ctx, &kgo.Record{Topic: topic, Value: []byte("during")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.Crash(2); err == nil {
+		t.Fatal("a second Crash of a node that is down: want an error")
+	}
+	if err := ctl.Restart(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	// Restart returns once broker 2 is back in the ISR; the leadership
+	// stays with broker 3 (auto.leader.rebalance.enable=false).
+	td, err := adm.ListTopics(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := td[topic].Partitions[0]
+	if len(part.ISR) != 3 || part.Leader != 3 {
+		t.Fatalf("after Restart: leader %d ISR %v, want leader 3 and all three in sync", part.Leader, part.ISR)
+	}
+	if n := ctl.Nodes()[1]; n.Crashed || n.PID == 0 {
+		t.Fatalf("node 2 after Restart: %+v", n)
+	}
+	log, err := realkafka.FetchLog(ctx, cl, topic, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.HighWatermark != 2 {
+		t.Fatalf("high watermark %d after the restart, want 2 (both acknowledged records kept)", log.HighWatermark)
+	}
+}
+
+func markerDropped(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl *kgo.Client, adm *kadm.Client) {
+	topic := "owned-marker"
+	createPlaced(ctx, t, cl, adm, topic, 3, 1, 2)
+	// A transactional id whose coordinator is not broker 3, so the
+	// markers travel between two brokers.
+	var txid string
+	for i := 0; txid == "" && i < 100; i++ {
+		id := fmt.Sprintf("owned-marker-%d", i)
+		r := adm.FindTxnCoordinators(ctx, id)
+		if rc, ok := r[id]; ok && rc.Err == nil && rc.NodeID != 3 {
+			txid = id
+		}
+	}
+	if txid == "" {
+		t.Fatal("no transactional id with a coordinator other than broker 3")
+	}
+	if err := ctl.Fault(3, realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request), Action: int(wire.Drop), Times: -1}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(ctl.State.Bootstrap, ",")...), kgo.TransactionalID(txid), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ProduceSync(ctx, &kgo.Record{Value: []byte("v0")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	// EndTxn is answered once PrepareCommit is durable, before the
+	// markers are written.
+	if err := p.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.Fatal(err)
+	}
+	drops := func() int {
+		evs, err := ctl.FaultEvents(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+	// The coordinator sends again after each loss
+	// (TransactionMarkerRequestCompletionHandler re-queues a disconnected
+	// send): two losses show it retrying.
+	waitFor(t, "two WriteTxnMarkers lost on the way to broker 3", func() bool { return drops() >= 2 })
+	log, err := realkafka.FetchLog(ctx, cl, topic, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.LastStable != 0 || log.HighWatermark != 1 {
+		t.Fatalf("with the markers lost: LSO %d, high watermark %d; want the LSO held at the open transaction (0) below the high watermark (1)", log.LastStable, log.HighWatermark)
+	}
+	ts, err := adm.DescribeTransactions(ctx, txid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ts[txid].State; st != "PrepareCommit" {
+		t.Fatalf("transaction state %s with the markers lost, want PrepareCommit", st)
+	}
+	if err := ctl.ClearFaults(); err != nil {
+		t.Fatal(err)
+	}
+	// The next resend gets through: the marker lands at offset 1.
+	waitFor(t, "the LSO passes the marker", func() bool {
+		l, err := realkafka.FetchLog(ctx, cl, topic, 0)
+		return err == nil && l.LastStable == 2
+	})
+	waitFor(t, "CompleteCommit", func() bool {
+		ts, err := adm.DescribeTransactions(ctx, txid)
+		return err == nil && ts[txid].State == "CompleteCommit"
+	})
+}
