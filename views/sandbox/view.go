@@ -129,10 +129,7 @@ func (s *Model) mainPanel() layout.PanelID {
 }
 
 func (s *Model) sidePanel() layout.PanelID {
-	if s.right == layout.PanelTimeline {
-		return layout.PanelEvents
-	}
-	return s.right
+	return layout.Beside(s.right)
 }
 
 // layout sizes the panes and fills them from the values read by refresh.
