@@ -27,6 +27,8 @@ type KeyMap struct {
 	Quit                     key.Binding
 	// Goal shows a challenge's hint, then (asking first) its solution.
 	Goal key.Binding
+	// Break searches for a schedule that breaks a guarantee.
+	Break key.Binding
 	// Leave answers q's question when a branch is not saved: y leaves,
 	// any other key stays.
 	Leave key.Binding
@@ -86,6 +88,7 @@ func DefaultKeyMap() KeyMap {
 		Help:           b([]string{"?"}, "?", "help"),
 		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit"),
 		Goal:           b([]string{"g"}, "g", "goal: hint, solution"),
+		Break:          b([]string{"X"}, "X", "break it for me"),
 		Leave:          b([]string{"y"}, "y", "leave"),
 		AimCoordinator: b([]string{"k"}, "k", "the coordinator"),
 		AimClient:      b([]string{"c"}, "c", "the client"),
@@ -116,7 +119,7 @@ func (k KeyMap) short() []key.Binding {
 }
 
 func (k KeyMap) full(goal bool) [][]key.Binding {
-	last := []key.Binding{k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit}
+	last := []key.Binding{k.Break, k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit}
 	if goal {
 		// g acts only in a sandbox set a challenge.
 		last = append([]key.Binding{k.Goal}, last...)

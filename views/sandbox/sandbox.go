@@ -89,6 +89,8 @@ type Options struct {
 	// Reached records a challenge reached (its name, and the file its
 	// solution was kept in, "" for none); nil records nothing.
 	Reached func(name, file string)
+	// BreakBounds bound X's search; zero is the default (break.go).
+	BreakBounds model.BreakBounds
 }
 
 // Model is the free-play screen: a world that waits for the learner. It
@@ -167,6 +169,8 @@ type Model struct {
 	left bool
 	// gl is the challenge the session is set, if any (goal.go).
 	gl *goalState
+	// brk is "break it for me"'s search (break.go).
+	brk *breakState
 }
 
 // helpLine is a help bar drawn for a width.
@@ -189,14 +193,22 @@ const (
 	modeLeaving                 // after q with branches not saved: y leaves, any other key stays
 	modeAskSolution             // after g twice: y shows the goal's solution, any other key does not
 	modeSolution                // the goal's solution overlay is open
+	modeBreakPick               // after X: a digit picks the guarantee to break
+	modeNarrate                 // the schedule a search found, narrated
 )
 
 func (m mode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "asking", "solution"}[m]
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "asking", "solution", "breaking", "narrating"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
-func (m mode) overlay() bool { return m == modeHelp || m == modeBranches || m == modeSolution }
+func (m mode) overlay() bool {
+	switch m {
+	case modeHelp, modeBranches, modeSolution, modeBreakPick, modeNarrate:
+		return true
+	}
+	return false
+}
 
 // SavedMsg reports a save: the file written, or why not.
 type SavedMsg struct {
@@ -275,6 +287,8 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		s.resize(msg.Width, msg.Height)
+	case BreakDoneMsg:
+		s.breakDone(msg.Result)
 	case SavedMsg:
 		if msg.goal {
 			s.goalSaved(msg)
@@ -338,6 +352,8 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case s.mode == modeAskSolution:
 		s.askKey(km)
 		return nil
+	case s.mode == modeBreakPick:
+		return s.breakPickKey(km)
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -425,6 +441,8 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 		return s.save()
 	case is(km, k.Goal):
 		s.goalKey()
+	case is(km, k.Break):
+		s.breakKey()
 	case is(km, k.Dismiss):
 		if s.shown != "" {
 			for _, m := range s.monitors {
@@ -632,6 +650,10 @@ func (s Model) ScreenName() string {
 		return "sandbox asking"
 	case modeSolution:
 		return "sandbox solution"
+	case modeBreakPick:
+		return "sandbox break"
+	case modeNarrate:
+		return "sandbox narration"
 	}
 	return "sandbox"
 }

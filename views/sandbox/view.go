@@ -298,6 +298,10 @@ func (s *Model) fillOverlay(r layout.Rect) {
 		s.fillSolution(r)
 		return
 	}
+	if s.mode == modeBreakPick || s.mode == modeNarrate {
+		s.fillBreak(r)
+		return
+	}
 	if s.mode == modeBranches {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
 		for i, b := range s.branches {
