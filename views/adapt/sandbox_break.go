@@ -47,13 +47,13 @@ func (x *Sandbox) Break(monitor string, o model.BreakBounds) func() model.BreakR
 				}
 				res.Steps = append(res.Steps, model.BreakStep{Line: a.String(), Events: Narration(evs)})
 			}
-			res.Says = fmt.Sprintf("%d action(s) break it (%d distinct states explored)", len(r.Schedule), r.States)
+			res.Says = fmt.Sprintf("%d action(s) break it (%d states explored)", len(r.Schedule), r.States)
 		case r.Full:
-			res.Says = fmt.Sprintf("stopped at %d states, the most it keeps: none of at most %d actions breaks it", r.States, r.Depth)
+			res.Says = fmt.Sprintf("stopped at %d states (the most kept): none of %d actions breaks it", r.States, r.Depth)
 		case r.Depth < o.Depth:
-			res.Says = fmt.Sprintf("no schedule breaks it: all %d reachable states explored", r.States)
+			res.Says = fmt.Sprintf("none breaks it: all %d reachable states explored", r.States)
 		default:
-			res.Says = fmt.Sprintf("no schedule of at most %d actions breaks it (%d distinct states explored)", o.Depth, r.States)
+			res.Says = fmt.Sprintf("none of at most %d actions breaks it (%d states explored)", o.Depth, r.States)
 		}
 		return res
 	}

@@ -77,7 +77,7 @@ func TestSandboxBreakNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := x.Break(engine.InvDuplicateRecord, model.BreakBounds{Depth: 2, MaxStates: 100000})()
-	if r.Found || !strings.HasPrefix(r.Says, "no schedule of at most 2 actions breaks it (") || r.States == 0 {
+	if r.Found || !strings.HasPrefix(r.Says, "none of at most 2 actions breaks it (") || r.States == 0 {
 		t.Fatalf("%+v", r)
 	}
 	r = x.Break(engine.InvDuplicateRecord, model.BreakBounds{Depth: 6, MaxStates: 5})()

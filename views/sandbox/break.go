@@ -119,6 +119,15 @@ func (s *Model) breakDone(r model.BreakResult) {
 	s.say(theme.Violated, "broken in "+strconv.Itoa(len(r.Steps))+" action(s): on a new branch (B lists them)")
 }
 
+// searchTag marks the header while a search runs: the keys go on
+// acting, and the status line shows what they did.
+func (s Model) searchTag() string {
+	if !s.Searching() {
+		return ""
+	}
+	return s.th.Text(theme.TextAccent, "searching...") + s.th.Text(theme.TextFaint, " "+s.th.Sym.Sep+" ")
+}
+
 // Searching reports whether a search is running.
 func (s Model) Searching() bool { return s.brk != nil && s.brk.searching }
 

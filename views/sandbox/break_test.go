@@ -56,7 +56,7 @@ func TestBreakFindsNothing(t *testing.T) {
 		t.Fatalf("1: asked %v", sess.asked)
 	}
 	m, _ = m.Update(viewtest.Key("X"))
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "still searching") {
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "still searching") || !strings.Contains(v, "searching...  ·  step 0/0") {
 		t.Fatalf("X while searching:\n%s", v)
 	}
 	m, _ = m.Update(cmd())

@@ -76,7 +76,8 @@ func (s *Model) goalSaved(msg SavedMsg) {
 	}
 	s.saved[msg.branch] = msg.n
 	s.reached(g.Name, msg.Path)
-	s.say(theme.Committed, "GOAL REACHED: solution saved as "+msg.Path+" (eoslab challenges check "+strconv.Itoa(g.Num)+" FILE)")
+	// The path first: a narrow screen cuts the line's end.
+	s.say(theme.Committed, "GOAL REACHED: solution saved as "+msg.Path+"; eoslab challenges check "+strconv.Itoa(g.Num)+" "+msg.Path+" checks it")
 }
 
 func (s *Model) reached(name, file string) {
@@ -114,15 +115,15 @@ func (s *Model) askKey(km tea.KeyMsg) {
 	s.mode, s.flash = modeActing, ""
 	if is(km, s.keys.Leave) {
 		s.mode = modeSolution
-	} else {
-		s.gl.hint = false
 	}
+	// The hint folds away either way: the solution needs the room.
+	s.gl.hint = false
 	s.layout()
 }
 
 // goalRows is how many lines the goal takes under the header: none
 // without one, one, or with the hint shown the goal in full and the hint
-// wrapped (at most a third of the screen).
+// wrapped (at most half the screen, while g shows it).
 func (s *Model) goalRows() int {
 	if s.gl == nil || !s.gl.on {
 		return 0
@@ -130,7 +131,7 @@ func (s *Model) goalRows() int {
 	if !s.gl.hint {
 		return 1
 	}
-	return min(1+len(s.hintLines()), max(s.h/3, 1))
+	return min(1+len(s.hintLines()), max(s.h/2, 1))
 }
 
 // goalLines are the goal's lines for goalRows.

@@ -388,7 +388,7 @@ func (s Model) view() string {
 func (s Model) headerLine() string {
 	th := s.th
 	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, cells.Clean(s.sess.Title()))
-	right := "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
+	right := s.searchTag() + "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
 	if n := len(s.branches); n > 1 {
 		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + strconv.Itoa(s.sess.Branch()+1) + "/" + strconv.Itoa(n)
 	}
