@@ -289,6 +289,8 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 		s.resize(msg.Width, msg.Height)
 	case BreakDoneMsg:
 		s.breakDone(msg.Result)
+		// The branch opened may reach the goal.
+		return s.goalCmd()
 	case SavedMsg:
 		if msg.goal {
 			s.goalSaved(msg)
