@@ -56,6 +56,10 @@ type Options struct {
 	// list has a Sandbox entry that opens the picker of SandboxPresets.
 	OpenSandbox    func(name string) (model.SandboxSession, error)
 	SandboxPresets []model.SandboxPreset
+	// OpenChallenge starts the sandbox on a challenge by name, for the
+	// Challenges entry (app_challenges.go); nil: the entry says how to
+	// check a file instead.
+	OpenChallenge func(name string) (model.SandboxSession, error)
 	// Renderer draws for one terminal (eoslab serve gives each session
 	// its own); nil is the local terminal's.
 	Renderer *lipgloss.Renderer

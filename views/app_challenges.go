@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,14 +23,26 @@ func WithChallenges(m tea.Model, goals []model.ChallengeInfo) tea.Model {
 }
 
 // openChallenge is the root's answer to a goal picked on the Challenges
-// entry: the home screen says how to reach it and how it is checked. A
-// goal is reached in the sandbox and checked by `eoslab challenges
-// check`, which plays the saved file under the goal's Kafka versions and
-// records it in the progress; the sandbox itself does not judge goals.
+// entry: the sandbox opens on the goal's world with the goal shown, and
+// judges it after every action (views/sandbox's goal.go). Without a way
+// to open one (Options.OpenChallenge nil), the home screen says how the
+// goal is checked from a file instead.
 func (a *App) openChallenge(m home.OpenChallengeMsg) tea.Cmd {
 	for _, g := range a.home.Challenges() {
 		if g.Name != m.Name {
 			continue
+		}
+		if a.opts.OpenChallenge != nil {
+			sess, err := a.opts.OpenChallenge(g.Name)
+			if err != nil {
+				a.home.SetStatus(err.Error())
+				return nil
+			}
+			sb := NewSandbox(a.opts.SandboxPresets, a.opts.OpenSandbox, sess, a.opts)
+			sb.SetSize(a.w, a.h)
+			a.sandbox = &sb
+			a.screen = screenSandbox
+			return nil
 		}
 		// One line, the command first so that 60 columns show it whole:
 		// the goal itself is on screen.
@@ -42,4 +55,19 @@ func (a *App) openChallenge(m home.OpenChallengeMsg) tea.Cmd {
 	}
 	a.home.SetStatus("No challenge " + strconv.Quote(m.Name) + ".")
 	return nil
+}
+
+// markReached marks the goal name reached on the Challenges list, after
+// the sandbox that reached it is left ("" marks none).
+func (a *App) markReached(name string) {
+	if name == "" {
+		return
+	}
+	goals := slices.Clone(a.home.Challenges())
+	for i := range goals {
+		if goals[i].Name == name {
+			goals[i].Finished = true
+		}
+	}
+	a.home.SetChallenges(goals)
 }

@@ -40,7 +40,11 @@ func NewSandbox(presets []model.SandboxPreset, open func(name string) (model.San
 	if opts.NoFiles {
 		save = nil
 	}
-	return sandbox.New(presets, open, sess, sandbox.Options{Theme: th, Help: newHelp(th), Keys: keys, Draw: sandboxDraw, Save: save})
+	var reached func(name, file string)
+	if r, ok := opts.Progress.(model.ChallengeRecorder); ok {
+		reached = r.ChallengeDone
+	}
+	return sandbox.New(presets, open, sess, sandbox.Options{Theme: th, Help: newHelp(th), Keys: keys, Draw: sandboxDraw, Save: save, Reached: reached})
 }
 
 // panelBuilders draw the player's panels (the narration aside) from a
@@ -104,6 +108,7 @@ func (a *App) sandboxUpdate(msg tea.Msg) tea.Cmd {
 	sb, cmd, out := a.sandbox.Step(msg)
 	a.sandbox = &sb
 	if _, ok := out.(sandbox.LeftMsg); ok {
+		a.markReached(sb.GoalReached())
 		a.sandbox = nil
 		a.screen = screenHome
 	}
@@ -112,3 +117,20 @@ func (a *App) sandboxUpdate(msg tea.Msg) tea.Cmd {
 
 // SandboxOpen reports whether the sandbox is on screen.
 func (a App) SandboxOpen() bool { return a.screen == screenSandbox && a.sandbox != nil }
+
+// SandboxSession is the session of the sandbox on screen, or nil, for
+// tests that drive it by keys.
+func (a App) SandboxSession() model.SandboxSession {
+	if !a.SandboxOpen() {
+		return nil
+	}
+	return a.sandbox.Session()
+}
+
+// SandboxSelected is the index of the selected waiting item.
+func (a App) SandboxSelected() int {
+	if !a.SandboxOpen() {
+		return 0
+	}
+	return a.sandbox.Selected()
+}

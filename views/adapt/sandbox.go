@@ -26,6 +26,9 @@ type Sandbox struct {
 	written  guards // the safeguards as base writes them
 	branches []*sbBranch
 	cur      int
+	// goal is the challenge the sandbox was opened on (OpenChallenge),
+	// or nil.
+	goal *sbGoal
 }
 
 // sbBranch is one line of time: a growing lesson and its action lines.

@@ -294,7 +294,7 @@ func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *e
 		if err != nil {
 			return failed(fmt.Sprintf("eoslab break: step %d (%s) was refused on replay: %v", i+1, a, err))
 		}
-		for _, e := range narration(evs) {
+		for _, e := range adapt.Narration(evs) {
 			steps.WriteString("#   " + e + "\n")
 		}
 	}
@@ -332,26 +332,4 @@ func writeSchedule(out io.Writer, inv, scenario string, notes []string, start *e
 	b.WriteString("expect violation " + broken.Invariant + "\n")
 	_, err := io.WriteString(out, b.String())
 	return err
-}
-
-// narration is the lines of a step's events that decided something: those
-// with a rule, the faults, the errors a client got and the violations;
-// the first event after the action's own when none did.
-func narration(evs []engine.Event) []string {
-	var out []string
-	for _, e := range evs {
-		switch {
-		case e.Kind == engine.EvAction:
-		case !e.Rule.IsZero(), e.Kind == engine.EvFault, e.Kind == engine.EvClientError, e.Kind == engine.EvViolation:
-			out = append(out, e.Line())
-		}
-	}
-	if len(out) == 0 {
-		for _, e := range evs {
-			if e.Kind != engine.EvAction {
-				return []string{e.Line()}
-			}
-		}
-	}
-	return out
 }

@@ -13,11 +13,12 @@ import (
 
 func sandboxCommand() *cobra.Command {
 	var (
-		f     tuiFlags
-		kafka kafkaValue
+		f         tuiFlags
+		kafka     kafkaValue
+		challenge int
 	)
 	cmd := &cobra.Command{
-		Use:   "sandbox [--kafka 3|4] [FILE] [--no-color] [--ascii]",
+		Use:   "sandbox [--kafka 3|4] [FILE] [--challenge N] [--no-color] [--ascii]",
 		Short: "free play: a preset or a scenario file, waiting for you",
 		Long: `Opens the sandbox: a simulated cluster that waits for you. Without FILE it
 starts on the preset picker (one idempotent producer; two instances sharing
@@ -31,11 +32,18 @@ duplicate or delay the selected message, step, run, crash or restart a broker,
 pause a producer, call a client's API, or type any line at the : prompt.
 w saves the branch you are on as a scenario file in the current directory
 (never over an existing file); 'eoslab run FILE' replays it to the same
-state and 'eoslab sandbox FILE' reopens it there.`,
+state and 'eoslab sandbox FILE' reopens it there.
+
+--challenge N opens challenge N (eoslab challenges lists them) on its world
+with the goal shown; g shows its hint, then its solution. The engine judges
+the goal after every action; reaching it saves your solution as w does and
+records it in your progress.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
 				return invalid("%s takes at most one scenario file (%s)", prefix(cmd), see(cmd))
+			case challenge != 0 && (len(args) == 1 || kafka != 0):
+				return invalid("%s --challenge opens the goal's own world; leave out FILE and --kafka", prefix(cmd))
 			case len(args) == 1 && kafka != 0:
 				return invalid("%s --kafka picks the presets' protocol; a file sets its own with 'config transaction.version=N'", prefix(cmd))
 			}
@@ -50,6 +58,19 @@ state and 'eoslab sandbox FILE' reopens it there.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := withSandbox(views.Options{NoColor: f.noColor, ASCII: f.ascii, Kafka: int(kafka)}).WithEnv(os.Getenv)
 			var sess model.SandboxSession
+			if challenge != 0 {
+				s, err := adapt.OpenChallenge(challenge)
+				if err != nil {
+					return invalid("%s %v", prefix(cmd), err)
+				}
+				st, err := openProgress(true)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				opts.Progress = adapt.Progress{S: st}
+				sess = s
+			}
 			if len(args) == 1 {
 				s, err := openSandboxFile(args[0])
 				if err != nil {
@@ -61,6 +82,7 @@ state and 'eoslab sandbox FILE' reopens it there.`,
 		},
 	}
 	addKafka(cmd, &kafka, "the presets' transaction protocol (default 3)")
+	cmd.Flags().IntVar(&challenge, "challenge", 0, "open challenge `N` (eoslab challenges lists them) with its goal shown")
 	addTUIFlags(cmd, &f)
 	return cmd
 }

@@ -99,6 +99,7 @@ func withSandbox(o views.Options) views.Options {
 	k := o.Kafka
 	o.OpenSandbox = func(name string) (model.SandboxSession, error) { return adapt.OpenSandboxKafka(name, k) }
 	o.SaveFile = saveNew
+	o.OpenChallenge = func(name string) (model.SandboxSession, error) { return adapt.OpenChallengeNamed(name) }
 	return o
 }
 

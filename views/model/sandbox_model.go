@@ -65,6 +65,9 @@ type SandboxSession interface {
 	// the actions, one a line. SaveName is a file name to save it under.
 	Scenario() string
 	SaveName() string
+	// Goal is the challenge the session was opened on, judged by the
+	// engine at the current position; false when it has none.
+	Goal() (SandboxGoal, bool)
 }
 
 // WaitItem is a message in flight or a pending timer.

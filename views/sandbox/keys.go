@@ -25,6 +25,10 @@ type KeyMap struct {
 	Prompt, Branches, Save   key.Binding
 	Dismiss, Panel, Help     key.Binding
 	Quit                     key.Binding
+	// Goal shows a challenge's hint, then (asking first) its solution.
+	Goal key.Binding
+	// Break searches for a schedule that breaks a guarantee.
+	Break key.Binding
 	// Leave answers q's question when a branch is not saved: y leaves,
 	// any other key stays.
 	Leave key.Binding
@@ -83,6 +87,8 @@ func DefaultKeyMap() KeyMap {
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
 		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Goal:           b([]string{"g"}, "g", "goal: hint, solution"),
+		Break:          b([]string{"X"}, "X", "break it for me"),
 		Leave:          b([]string{"y"}, "y", "leave"),
 		AimCoordinator: b([]string{"k"}, "k", "the coordinator"),
 		AimClient:      b([]string{"c"}, "c", "the client"),
@@ -112,12 +118,17 @@ func (k KeyMap) short() []key.Binding {
 	return []key.Binding{k.Up, k.Deliver, k.Drop, k.Step, k.Run, k.Back, k.Prompt, k.Help, k.Quit}
 }
 
-func (k KeyMap) full() [][]key.Binding {
+func (k KeyMap) full(goal bool) [][]key.Binding {
+	last := []key.Binding{k.Break, k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit}
+	if goal {
+		// g acts only in a sandbox set a challenge.
+		last = append([]key.Binding{k.Goal}, last...)
+	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Deliver, k.Drop, k.Duplicate, k.Delay, k.Reorder},
 		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches},
 		{k.Crash, k.Restart, k.Pause, k.PrevClient, k.NextClient},
 		{k.Init, k.Begin, k.Send, k.SendOffsets, k.Commit, k.Abort, k.Poll, k.Process},
-		{k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
+		last,
 	}
 }

@@ -86,6 +86,11 @@ type Options struct {
 	// and returns the name used; nil switches saving off (a served
 	// session, or nowhere to write).
 	Save func(name string, data []byte) (string, error)
+	// Reached records a challenge reached (its name, and the file its
+	// solution was kept in, "" for none); nil records nothing.
+	Reached func(name, file string)
+	// BreakBounds bound X's search; zero is the default (break.go).
+	BreakBounds model.BreakBounds
 }
 
 // Model is the free-play screen: a world that waits for the learner. It
@@ -162,6 +167,10 @@ type Model struct {
 	// left is set by the key that leaves the sandbox (q), until Step
 	// reports it.
 	left bool
+	// gl is the challenge the session is set, if any (goal.go).
+	gl *goalState
+	// brk is "break it for me"'s search (break.go).
+	brk *breakState
 }
 
 // helpLine is a help bar drawn for a width.
@@ -175,28 +184,40 @@ type mode uint8
 
 // Sandbox modes.
 const (
-	modeActing    mode = iota // the action keys act on the session
-	modePicking               // the preset picker is shown
-	modePrompting             // the command prompt takes the keys
-	modeAiming                // after c or r: the next key picks what crashes or restarts
-	modeHelp                  // the help overlay is open
-	modeBranches              // the branches overlay is open
-	modeLeaving               // after q with branches not saved: y leaves, any other key stays
+	modeActing      mode = iota // the action keys act on the session
+	modePicking                 // the preset picker is shown
+	modePrompting               // the command prompt takes the keys
+	modeAiming                  // after c or r: the next key picks what crashes or restarts
+	modeHelp                    // the help overlay is open
+	modeBranches                // the branches overlay is open
+	modeLeaving                 // after q with branches not saved: y leaves, any other key stays
+	modeAskSolution             // after g twice: y shows the goal's solution, any other key does not
+	modeSolution                // the goal's solution overlay is open
+	modeBreakPick               // after X: a digit picks the guarantee to break
+	modeNarrate                 // the schedule a search found, narrated
 )
 
 func (m mode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving"}[m]
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "asking", "solution", "breaking", "narrating"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
-func (m mode) overlay() bool { return m == modeHelp || m == modeBranches }
+func (m mode) overlay() bool {
+	switch m {
+	case modeHelp, modeBranches, modeSolution, modeBreakPick, modeNarrate:
+		return true
+	}
+	return false
+}
 
 // SavedMsg reports a save: the file written, or why not.
 type SavedMsg struct {
 	Path string
 	Err  error
-	// branch and n are the branch saved and its length.
+	// branch and n are the branch saved and its length; goal marks the
+	// save of a challenge just reached.
 	branch, n int
+	goal      bool
 }
 
 // New builds the sandbox. With sess nil it opens on the preset picker,
@@ -266,7 +287,15 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		s.resize(msg.Width, msg.Height)
+	case BreakDoneMsg:
+		s.breakDone(msg.Result)
+		// The branch opened may reach the goal.
+		return s.goalCmd()
 	case SavedMsg:
+		if msg.goal {
+			s.goalSaved(msg)
+			return nil
+		}
 		if msg.Err == nil {
 			s.saved[msg.branch] = msg.n
 		}
@@ -278,7 +307,11 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 			s.say(theme.Committed, "saved as "+msg.Path+" (eoslab run or eoslab sandbox opens it)")
 		}
 	case tea.KeyMsg:
-		return s.key(msg)
+		cmd := s.key(msg)
+		if g := s.goalCmd(); g != nil {
+			return tea.Batch(cmd, g)
+		}
+		return cmd
 	}
 	return nil
 }
@@ -318,6 +351,11 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case s.mode == modeLeaving:
 		s.leaveKey(km)
 		return nil
+	case s.mode == modeAskSolution:
+		s.askKey(km)
+		return nil
+	case s.mode == modeBreakPick:
+		return s.breakPickKey(km)
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -403,6 +441,10 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 		s.toggle(model.SafeguardID(keyset.Digit(km, k.Digits) - 1))
 	case is(km, k.Save):
 		return s.save()
+	case is(km, k.Goal):
+		s.goalKey()
+	case is(km, k.Break):
+		s.breakKey()
 	case is(km, k.Dismiss):
 		if s.shown != "" {
 			for _, m := range s.monitors {
@@ -454,6 +496,9 @@ func (s *Model) overlayKey(km tea.KeyMsg) {
 	d := keyset.Digit(km, s.keys.Digits)
 	switch {
 	case is(km, s.keys.Cancel), is(km, s.keys.Help) && s.mode == modeHelp, is(km, s.keys.Branches) && s.mode == modeBranches, is(km, s.keys.Quit):
+		if s.mode == modeSolution {
+			s.gl.hint = false
+		}
 		s.mode = modeActing
 		s.layout()
 	case s.mode == modeBranches && d > 0:
@@ -564,6 +609,7 @@ func (s *Model) refresh() {
 	s.client = min(s.client, max(len(s.clients)-1, 0))
 	s.shown = ""
 	s.causeMemo.lines = nil
+	s.readGoal()
 	for _, m := range s.monitors {
 		if !m.Holds && !s.dismissed[dismissKey(m)] {
 			s.shown = m.Name
@@ -602,6 +648,14 @@ func (s Model) ScreenName() string {
 		return "sandbox branches"
 	case modeLeaving:
 		return "sandbox leaving"
+	case modeAskSolution:
+		return "sandbox asking"
+	case modeSolution:
+		return "sandbox solution"
+	case modeBreakPick:
+		return "sandbox break"
+	case modeNarrate:
+		return "sandbox narration"
 	}
 	return "sandbox"
 }

@@ -45,6 +45,7 @@ func (s *session) Switch(int) error                         { return nil }
 func (s *session) Problems() []string                       { return nil }
 func (s *session) Scenario() string                         { return "topic t\n" }
 func (s *session) SaveName() string                         { return "sandbox-fake.scn" }
+func (s *session) Goal() (model.SandboxGoal, bool)          { return model.SandboxGoal{}, false }
 func (s *session) Branches() []model.BranchInfo {
 	return []model.BranchInfo{{Name: "branch 1", Len: len(s.ops), Parent: -1}}
 }

@@ -26,7 +26,7 @@ const (
 
 // areas is where every part of the sandbox goes for one size.
 type areas struct {
-	header, bar, list, mons, main, side, cause, status, help, body layout.Rect
+	header, goal, bar, list, mons, main, side, cause, status, help, body layout.Rect
 }
 
 // wide reports whether the Timeline and a second panel fit side by side.
@@ -90,10 +90,12 @@ func (s *Model) rects() areas {
 	var r areas
 	bar := len(s.bar)
 	r.header = layout.Rect{X: 0, Y: 0, W: s.w, H: 1}
-	r.bar = layout.Rect{X: 0, Y: 1, W: s.w, H: bar}
+	g := s.goalRows()
+	r.goal = layout.Rect{X: 0, Y: 1, W: s.w, H: g}
+	r.bar = layout.Rect{X: 0, Y: 1 + g, W: s.w, H: bar}
 	r.status = layout.Rect{X: 0, Y: s.h - 2, W: s.w, H: 1}
 	r.help = layout.Rect{X: 0, Y: s.h - 1, W: s.w, H: 1}
-	top := 1 + bar
+	top := 1 + g + bar
 	bodyH := max(s.h-top-2, 0)
 	r.body = layout.Rect{X: 0, Y: top, W: s.w, H: bodyH}
 	left := max(25, min(s.w*2/5, 60))
@@ -127,10 +129,7 @@ func (s *Model) mainPanel() layout.PanelID {
 }
 
 func (s *Model) sidePanel() layout.PanelID {
-	if s.right == layout.PanelTimeline {
-		return layout.PanelEvents
-	}
-	return s.right
+	return layout.Beside(s.right)
 }
 
 // layout sizes the panes and fills them from the values read by refresh.
@@ -295,6 +294,14 @@ func (s *Model) fillOverlay(r layout.Rect) {
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
 	var lines []string
+	if s.mode == modeSolution {
+		s.fillSolution(r)
+		return
+	}
+	if s.mode == modeBreakPick || s.mode == modeNarrate {
+		s.fillBreak(r)
+		return
+	}
 	if s.mode == modeBranches {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
 		for i, b := range s.branches {
@@ -315,7 +322,7 @@ func (s *Model) fillOverlay(r layout.Rect) {
 	} else {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Sandbox help") + s.th.Text(theme.TextFaint, "  ? or esc closes"))
 		lines = append(lines, s.th.RenderBold(theme.Plain, "Keys"))
-		lines = append(lines, s.opts.Draw.KeyLines(s.th, w, s.keys.full())...)
+		lines = append(lines, s.opts.Draw.KeyLines(s.th, w, s.keys.full(s.gl != nil && s.gl.on))...)
 		for _, t := range []string{"",
 			"Every key is one action and one line of the scenario language; the status line shows it. : takes any line (tab completes, up/down recall). w saves the branch as a scenario file.",
 			"", "The safeguards bar switches Kafka settings (1-3) and three teaching-only switches (4-6) that no Kafka has. Switching one plays your actions again on a new branch.",
@@ -359,6 +366,9 @@ func (s Model) view() string {
 		{Rect: r.status, Lines: []string{s.statusLine()}, Exact: false},
 		{Rect: r.help, Lines: []string{s.helpLine()}, Exact: false},
 	}
+	if !r.goal.Empty() {
+		blocks = append(blocks, layout.Block{Rect: r.goal, Lines: s.goalLines(), Exact: false})
+	}
 	if s.mode.overlay() {
 		return layout.Compose(s.w, s.h, append(blocks, layout.Block{Rect: r.body, Lines: s.over.Lines(), Exact: true}))
 	}
@@ -378,7 +388,7 @@ func (s Model) view() string {
 func (s Model) headerLine() string {
 	th := s.th
 	left := th.Text(theme.TextHeader, " eoslab sandbox ") + " " + th.Text(theme.TextBold, cells.Clean(s.sess.Title()))
-	right := "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
+	right := s.searchTag() + "step " + strconv.Itoa(s.sess.Pos()) + "/" + strconv.Itoa(s.sess.Len())
 	if n := len(s.branches); n > 1 {
 		right += th.Text(theme.TextFaint, " "+th.Sym.Sep+" ") + "branch " + strconv.Itoa(s.sess.Branch()+1) + "/" + strconv.Itoa(n)
 	}
