@@ -29,6 +29,7 @@ func (m *Model) cycleFocus(d int) {
 func (m *Model) toLesson() {
 	m.focus = layout.PanelNarration
 	m.recent = nil
+	m.dropPick()
 }
 
 // unfocus is esc on a focused panel: the lesson has the focus and the
@@ -111,6 +112,9 @@ func (m *Model) layoutStepPane() {
 
 func (m *Model) focusOn(p layout.PanelID) {
 	m.focus = p
+	if p != layout.PanelTimeline && m.dropPick() {
+		m.setTimeline()
+	}
 	if p != layout.PanelNarration {
 		r := []layout.PanelID{p}
 		for _, q := range m.recent {
@@ -263,6 +267,10 @@ func (m *Model) refresh(reveal bool) {
 		anchor content.Range
 	}
 	draw := func(p layout.PanelID) drawn {
+		if p == layout.PanelTimeline {
+			h, b, a := m.timelineContent()
+			return drawn{h, b, a}
+		}
 		// One cell of margin inside the right border.
 		h, b, a := m.panels.Panel(p, m.frame, max(m.rectOf(p).W-3, 0))
 		return drawn{h, b, a}
@@ -281,7 +289,7 @@ func (m *Model) refresh(reveal bool) {
 			d = draw(p)
 		}
 		anchor := d.anchor
-		if !reveal {
+		if !reveal && (p != layout.PanelTimeline || !m.Picking()) {
 			anchor = content.NoRange
 		}
 		m.panes[p].SetContent(d.head, d.body, anchor)
