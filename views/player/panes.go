@@ -79,12 +79,23 @@ func (m *Model) paneAt(x, y int) Pane {
 // follows a step that names its subjects (no panel picked), the largest
 // slot that shares several panels. A layout with one slot a panel shows
 // every panel already.
+//
+// Where the layout pairs the Timeline with the Partitions (layout.Paired),
+// the step view never takes the Timeline's slot: the subjects it gathers
+// are state (log rows, coordinator records, clients), which is what the
+// other slot shows, and the messages that made them stay in view beside
+// them. Below 30 rows that pair is two slots, and the step view takes the
+// Partitions' one.
 func (m *Model) stepSlot() int {
 	if len(m.frame.Show) == 0 || m.focus != layout.PanelNarration || len(m.recent) > 0 {
 		return -1
 	}
+	paired := layout.Paired(m.place.Width)
 	best, area := -1, 0
 	for i, s := range m.place.Slots {
+		if paired && slices.Contains(s.Panels, layout.PanelTimeline) {
+			continue
+		}
 		if len(s.Panels) > 1 && s.W*s.H > area {
 			best, area = i, s.W*s.H
 		}
