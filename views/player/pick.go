@@ -85,7 +85,7 @@ func (m *Model) setTimeline() {
 // pickHelp are the cursor's entries for the help bar: the toggle while
 // the Timeline has the focus, the cursor's keys while it is on.
 func (m *Model) pickHelp() []key.Binding {
-	if m.pick == nil || m.open != NoOverlay || m.sess == nil {
+	if m.pick == nil || m.open != NoOverlay || m.sess == nil || (m.focus != layout.PanelTimeline && !m.pick.On()) {
 		return nil
 	}
 	ks := m.pick.Keys()
@@ -96,7 +96,6 @@ func (m *Model) pickHelp() []key.Binding {
 			what = "pick" // the bar at 80 columns has room for this
 		}
 		toggle.SetHelp(toggle.Help().Key, what)
-		toggle.SetEnabled(m.focus == layout.PanelTimeline)
 		return []key.Binding{toggle}
 	}
 	move := key.NewBinding(key.WithKeys(append(up.Keys(), down.Keys()...)...), key.WithHelp(scrollHelp(m.th.ASCII), "earlier/later"))

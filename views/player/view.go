@@ -171,7 +171,9 @@ func (m *Model) helpKeys() []key.Binding {
 	// While a message is picked, ↑/↓ move the cursor (pickHelp).
 	scroll.SetEnabled(m.scrollPane().ScrollEnabled() && (m.open != NoOverlay || !m.Picking()))
 	// The speed keys act only while playing.
-	ks := append([]key.Binding{k.Answer, scroll}, m.pickHelp()...)
+	ks := make([]key.Binding, 0, 16)
+	ks = append(ks, k.Answer, scroll)
+	ks = append(ks, m.pickHelp()...)
 	ks = append(ks, k.Next, k.Back, k.Details, k.PlayPause)
 	if m.playing {
 		ks = append(ks, k.Slower, k.Faster)
