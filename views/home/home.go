@@ -233,11 +233,17 @@ func (h *Model) SetPlace(name string, at, steps int) {
 // SetContinue names the lesson "continue" opens and its place. A lesson
 // not in the list, or one left at its start, has nothing to continue.
 func (h *Model) SetContinue(name string, pl model.Place) {
+	was := h.cont
 	h.cont, h.contPlace = "", model.Place{}
 	if li, ok := h.find(name); ok && pl.At > 0 && pl.At < li.Steps {
 		h.cont, h.contPlace = name, pl
 	}
-	h.SetSize(h.w, h.h) // the entries may take one line or two
+	if was != h.cont {
+		// The entries may take one line or two, by the lesson's title.
+		// The root calls this after every message; the list is sized
+		// again only when the lesson changes.
+		h.SetSize(h.w, h.h)
+	}
 }
 
 func (h Model) find(name string) (lessonItem, bool) {
