@@ -33,7 +33,7 @@ func TestPlayerPicksAMessage(t *testing.T) {
 		where := func() string { return fmt.Sprintf("%+v ", c.opts) + itoa(c.w) + "x" + itoa(c.h) }
 
 		p.press("t")
-		if boxOn() || !strings.Contains(screen(), "t picks a message when the Timeline has the focus") {
+		if boxOn() || !strings.Contains(screen(), "Tab to the Timeline first: t picks a message there.") {
 			t.Fatalf("%s: t on the lesson pane:\n%s", where(), screen())
 		}
 		p.focus("Timeline")
@@ -51,7 +51,7 @@ func TestPlayerPicksAMessage(t *testing.T) {
 		if regexp.MustCompile(`transactional\.id\S`).MatchString(screen()) {
 			t.Errorf("%s: a field's name runs into its value:\n%s", where(), screen())
 		}
-		if !strings.Contains(lastLine(screen()), "close message") || strings.Contains(lastLine(screen()), "esc lessons") {
+		if bar := lastLine(screen()); !strings.Contains(bar, "close message") || !strings.Contains(bar, "earlier/later") || strings.Contains(bar, "esc lessons") {
 			t.Errorf("%s: the help bar while picking: %q", where(), lastLine(screen()))
 		}
 		fenced := -1

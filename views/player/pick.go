@@ -37,7 +37,7 @@ func (m *Model) pickKey(km tea.KeyMsg) bool {
 		return false
 	}
 	if m.focus != layout.PanelTimeline {
-		m.Say(theme.Muted, toggle.Help().Key+" picks a message when the Timeline has the focus: tab to it.")
+		m.Say(theme.Muted, "Tab to the Timeline first: "+toggle.Help().Key+" picks a message there.")
 		return true
 	}
 	m.pick.Update(km, m.frame)

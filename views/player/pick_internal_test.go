@@ -89,7 +89,7 @@ func TestPickerInThePlayer(t *testing.T) {
 	help := func() string { l := strings.Split(view(), "\n"); return l[len(l)-1] }
 
 	m, _ = press(m, "t")
-	if pk.on || !strings.Contains(view(), "t picks a message when the Timeline has the focus") {
+	if pk.on || !strings.Contains(view(), "Tab to the Timeline first: t picks a message there.") {
 		t.Fatalf("t on the lesson: picker on %v:\n%s", pk.on, view())
 	}
 	for m.Focus() != layout.PanelTimeline {

@@ -153,7 +153,7 @@ func (m *Model) scrollPane() Pane {
 var helpRank = map[string]int{"switch to Kafka 3": 2, "switch to Kafka 4": 2, "restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
 	"play": 6, "pause": 6, "lessons": 7, "details": 8, "close details": 8, "back": 9,
 	"scroll lesson": 10, "scroll details": 10, "scroll help": 10,
-	"pick a message": 4, "pick": 4, "earlier/later": 10, "close message": 10}
+	"pick a message": 4, "pick": 4, "earlier/later": 11, "close message": 10}
 
 // helpKeys are the candidates for the player's help bar, before fitting.
 func (m *Model) helpKeys() []key.Binding {
