@@ -14,7 +14,8 @@ import (
 // on what it reports.
 
 // newPlayer is the player with the app's options, theme, help and keys,
-// and the pane's box and the panels lent as player.Draw.
+// and the pane's box, the panels and the Timeline's message cursor lent
+// as player.Draw.
 func (a *App) newPlayer() player.Model {
 	keys := player.DefaultKeyMap()
 	if a.opts.ASCII {
@@ -56,6 +57,7 @@ func (a *App) playerDraw() player.Draw {
 		Changed:     panels.Changed,
 		HasDetails:  panels.HasDetails,
 		ProgressBar: panels.ProgressBar,
+		NewPicker:   func() player.Picker { return panels.NewPlayerPick() },
 	}
 }
 

@@ -30,7 +30,15 @@ func (a *App) shortKeys() []key.Binding {
 	if a.home.Filtering() {
 		return ks
 	}
-	return keyset.Fit(*a.help, append(ks, a.keys.Help, a.keys.Quit), nil, a.w)
+	all := append(ks, a.keys.Help, a.keys.Quit)
+	h := *a.help
+	h.Width = 0 // measure it whole
+	if cells.Width(h.ShortHelpView(all)) > a.w {
+		// The entries' keys are on the lines under the title: the bar
+		// keeps the list's own, whole, rather than clip the last ones.
+		all = append(a.home.ListKeys(), a.keys.Help, a.keys.Quit)
+	}
+	return keyset.Fit(*a.help, all, nil, a.w)
 }
 
 // fullKeys are the columns of the home screen's full help.

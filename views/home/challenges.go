@@ -65,6 +65,7 @@ func (h *Model) SetChallenges(goals []model.ChallengeInfo) {
 	case len(goals) == 0 && at >= 0:
 		h.list.RemoveItem(at)
 	}
+	h.SetSize(h.w, h.h) // the entries may take one line or two
 }
 
 // InChallenges reports whether the Challenges entry is open.

@@ -166,7 +166,7 @@ func asciiKeys(s string) string {
 // SetSize sets the size of the whole home screen.
 func (h *Model) SetSize(w, hgt int) {
 	h.w, h.h = max(w, 0), max(hgt, 0)
-	h.list.SetSize(h.w, max(h.h-2-h.aboutHeight(), 0))
+	h.list.SetSize(h.w, max(h.h-1-len(h.entries())-h.aboutHeight(), 0))
 }
 
 // aboutLines is the selected lesson's entry in full, under the list: the
@@ -195,7 +195,10 @@ func (h Model) aboutHeight() int {
 func (h Model) Filtering() bool { return h.list.SettingFilter() }
 
 // SetEntries says whether the drill and the sandbox entries are offered.
-func (h *Model) SetEntries(drill, sandbox bool) { h.drill, h.sandbox = drill, sandbox }
+func (h *Model) SetEntries(drill, sandbox bool) {
+	h.drill, h.sandbox = drill, sandbox
+	h.SetSize(h.w, h.h) // the entries may take one line or two
+}
 
 // Status is the status line's text, unstyled.
 func (h Model) Status() string { return h.status }
@@ -230,9 +233,16 @@ func (h *Model) SetPlace(name string, at, steps int) {
 // SetContinue names the lesson "continue" opens and its place. A lesson
 // not in the list, or one left at its start, has nothing to continue.
 func (h *Model) SetContinue(name string, pl model.Place) {
+	was := h.cont
 	h.cont, h.contPlace = "", model.Place{}
 	if li, ok := h.find(name); ok && pl.At > 0 && pl.At < li.Steps {
 		h.cont, h.contPlace = name, pl
+	}
+	if was != h.cont {
+		// The entries may take one line or two, by the lesson's title.
+		// The root calls this after every message; the list is sized
+		// again only when the lesson changes.
+		h.SetSize(h.w, h.h)
 	}
 }
 
@@ -302,6 +312,17 @@ func (h Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return h, cmd
 }
 
+// ListKeys are the help bar's bindings without the entries' (continue,
+// drill, sandbox, challenges), which the entries' lines under the title
+// show with their keys: the bar a narrow terminal has room for.
+func (h Model) ListKeys() []key.Binding {
+	km := h.list.KeyMap
+	if h.list.SettingFilter() || h.ch.on {
+		return h.HelpKeys()
+	}
+	return []key.Binding{km.CursorUp, km.CursorDown, h.KeyMap.Open, km.Filter, km.ClearFilter}
+}
+
 // HelpKeys are the bindings for the help bar.
 func (h Model) HelpKeys() []key.Binding {
 	km := h.list.KeyMap
@@ -327,27 +348,45 @@ func (h Model) HelpKeys() []key.Binding {
 	return append(keys, km.Filter, km.ClearFilter)
 }
 
-// entries is the line under the title: continue, the drill and the
-// sandbox, when there are. It is empty when there are none.
-func (h Model) entries() string {
-	var parts []string
+// entries are the lines under the title: continue, the drill, the
+// sandbox and the challenges, when there are, each with its key. They
+// share one line when it has room; else continue has the first (its
+// lesson's title clipped, the step kept) and the others the second, so no
+// entry is cut at 80 columns. With no entries it is one empty line.
+func (h Model) entries() []string {
+	var cont string
 	if li, ok := h.find(h.cont); ok && h.cont != "" {
-		parts = append(parts, h.th.AccentText.Render("c")+" continue "+h.th.Bold.Render(cells.Clean(li.Title))+
-			h.th.Faint.Render(fmt.Sprintf(" at step %d of %d", h.contPlace.At, li.Steps)))
+		cont = h.th.AccentText.Render("c") + " continue " + h.th.Bold.Render(cells.Clean(li.Title)) +
+			h.th.Faint.Render(fmt.Sprintf(" at step %d of %d", h.contPlace.At, li.Steps))
 	}
+	var others []string
 	if h.drill {
-		parts = append(parts, h.th.AccentText.Render("i")+" interview drill")
+		others = append(others, h.th.AccentText.Render("i")+" interview drill")
 	}
 	if h.sandbox {
-		parts = append(parts, h.th.AccentText.Render("s")+" sandbox")
+		others = append(others, h.th.AccentText.Render("s")+" sandbox")
 	}
 	if len(h.ch.goals) > 0 {
-		parts = append(parts, h.th.AccentText.Render(h.KeyMap.Challenges.Help().Key)+" challenges")
+		others = append(others, h.th.AccentText.Render(h.KeyMap.Challenges.Help().Key)+" challenges")
 	}
-	if len(parts) == 0 {
-		return ""
+	sep := h.th.Faint.Render(h.th.Sym.Sep)
+	all := others
+	if cont != "" {
+		all = append([]string{cont}, others...)
 	}
-	return " " + strings.Join(parts, h.th.Faint.Render(h.th.Sym.Sep))
+	one := ""
+	if len(all) > 0 {
+		one = " " + strings.Join(all, sep)
+	}
+	if cont == "" || len(others) == 0 || cells.Width(one) <= h.w {
+		return []string{cells.Clip(one, h.w, h.th.Sym.Ellipsis)}
+	}
+	li, _ := h.find(h.cont)
+	step := fmt.Sprintf(" at step %d of %d", h.contPlace.At, li.Steps)
+	lead := h.th.AccentText.Render("c") + " continue "
+	titleW := max(h.w-1-cells.Width(lead)-cells.Width(step), 1)
+	first := " " + lead + h.th.Bold.Render(cells.Clip(cells.Clean(li.Title), titleW, h.th.Sym.Ellipsis)) + h.th.Faint.Render(step)
+	return []string{cells.Clip(first, h.w, h.th.Sym.Ellipsis), cells.Clip(" "+strings.Join(others, sep), h.w, h.th.Sym.Ellipsis)}
 }
 
 // View renders the title line, the list and the status line.
@@ -356,7 +395,7 @@ func (h Model) View() string {
 		return ""
 	}
 	title := h.th.Header.Render(" eoslab") + h.th.Faint.Render("  Kafka exactly-once semantics, one protocol step at a time")
-	lines := []string{cells.Clip(title, h.w, h.th.Sym.Ellipsis), cells.Clip(h.entries(), h.w, h.th.Sym.Ellipsis)}
+	lines := append([]string{cells.Clip(title, h.w, h.th.Sym.Ellipsis)}, h.entries()...)
 	if h.ch.on {
 		inner := h
 		inner.h = max(h.h-len(lines), 0)
@@ -398,7 +437,9 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	if !ok {
 		return
 	}
-	lw := m.Width()
+	// Rows no wider than prose: the minutes stay near the title on a wide
+	// screen.
+	lw := min(m.Width(), layout.MaxProse)
 	sel := index == m.Index()
 	cursor := "  "
 	if sel {
@@ -415,24 +456,36 @@ func (d lessonDelegate) Render(out io.Writer, m list.Model, index int, item list
 	} else {
 		title = th.Bold.Render(title)
 	}
-	switch {
-	case it.Finished:
-		right = th.Mark(theme.Committed, "finished")
-	case it.At > 0 && it.Steps > 0:
-		right = th.Mark(theme.Paused, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
-	}
+	// The minutes end at the row's right edge on every row, so they
+	// stand in one column whatever the status (finished, or the step a
+	// lesson was left at), which comes before them: a row with no status
+	// keeps its room for the title.
 	if it.Minutes > 0 {
-		mins := th.Faint.Render(fmt.Sprintf("%2d min", it.Minutes))
-		if right != "" {
-			mins += "  "
-		}
-		right = mins + right
+		right = th.Faint.Render(cells.PadLeft(strconv.Itoa(it.Minutes), 2) + " min")
+	}
+	if st := d.status(it); st != "" {
+		right = st + "  " + cells.PadLeft(right, minutesW)
 	}
 	line1 := cursor + num + " " + title
 	if right != "" {
 		line1 = cells.Fit(line1, max(lw-cells.Width(right)-2, 0), th.Sym.Ellipsis) + "  " + right
 	}
 	fmt.Fprint(out, cells.Clip(line1, lw, th.Sym.Ellipsis))
+}
+
+// minutesW is the minutes column's width ("10 min").
+const minutesW = 6
+
+// status is a lesson's status on its row: finished, or the step it was
+// left at; "" for neither.
+func (d lessonDelegate) status(it lessonItem) string {
+	switch {
+	case it.Finished:
+		return d.th.Mark(theme.Committed, "finished")
+	case it.At > 0 && it.Steps > 0:
+		return d.th.Mark(theme.Paused, fmt.Sprintf("at step %d of %d", it.At, it.Steps))
+	}
+	return ""
 }
 
 // Restyle rebuilds the list in a new theme, keeping its lessons and the

@@ -20,7 +20,7 @@ func MessageBox(m model.MessageFields, p Painter) []string {
 	w := min(max(p.Width, 20), layout.MaxProse)
 	head := cells.Clean(m.Name + " " + m.Kind + "  " + m.From + " -> " + m.To)
 	out := []string{p.Bold(cells.Clip(head, w, th.Sym.Ellipsis)) + p.muted("  ("+m.State.String()+")")}
-	const keyW = 16
+	const keyW = 17 // "transactional.id" and a space
 	row := func(key, value string, k theme.Kind) {
 		if value == "" {
 			return

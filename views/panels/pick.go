@@ -53,6 +53,9 @@ func NewPick() Pick { return Pick{Keys: DefaultPickKeyMap()} }
 // cursor's keys to Update before its own.
 func (m Pick) On() bool { return m.on }
 
+// Off is the cursor taken away.
+func (m Pick) Off() Pick { m.on = false; return m }
+
 // Picked is the picked message's number, and whether one is.
 func (m Pick) Picked() (int64, bool) { return m.id, m.on }
 

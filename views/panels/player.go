@@ -2,6 +2,7 @@ package panels
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views/content"
 	"github.com/eoslab/eoslab/views/layout"
@@ -68,4 +69,40 @@ func (p *Player) Details(f *model.Frame, width int) content.Content {
 func (p *Player) Help(keys [][]key.Binding, timelineFirst bool, width int) content.Content {
 	pt := Painter{Theme: p.th, Width: width, Cache: p.cache}
 	return Indent(pt.HelpLines(pt.KeyLines(keys), timelineFirst))
+}
+
+// PlayerPick is the Timeline's message cursor (Pick) as the player holds
+// it (its player.Picker): by pointer, so the copies of the player's model
+// share it, with its own cache of the Timeline's lines, since the frame
+// it draws is marked (Key 0) and is not the frame the panels keep.
+type PlayerPick struct {
+	pick  Pick
+	cache *Cache
+}
+
+// NewPlayerPick is a cursor that is off.
+func NewPlayerPick() *PlayerPick { return &PlayerPick{pick: NewPick(), cache: NewCache()} }
+
+// On reports whether a message is picked.
+func (x *PlayerPick) On() bool { return x.pick.On() }
+
+// Off takes the cursor away.
+func (x *PlayerPick) Off() { x.pick = x.pick.Off() }
+
+// Update handles a key against frame f (Pick.Update).
+func (x *PlayerPick) Update(km tea.KeyMsg, f *model.Frame) (handled bool) {
+	x.pick, handled = x.pick.Update(km, f)
+	return handled
+}
+
+// Keys are the cursor's keys, for the help: pick, earlier, later, leave.
+func (x *PlayerPick) Keys() []key.Binding {
+	k := x.pick.Keys
+	return []key.Binding{k.Toggle, k.Up, k.Down, k.Leave}
+}
+
+// Timeline is the Timeline with the cursor and the picked message's box
+// over it (Pick.Draw), width cells wide in a pane rows high.
+func (x *PlayerPick) Timeline(th *theme.Theme, f *model.Frame, src model.MessageSource, width, rows int) ([]string, content.Content, content.Range) {
+	return x.pick.Draw(f, src, Painter{Theme: th, Width: width, Cache: x.cache}, rows)
 }

@@ -29,6 +29,7 @@ func (m *Model) cycleFocus(d int) {
 func (m *Model) toLesson() {
 	m.focus = layout.PanelNarration
 	m.recent = nil
+	m.dropPick()
 }
 
 // unfocus is esc on a focused panel: the lesson has the focus and the
@@ -78,12 +79,23 @@ func (m *Model) paneAt(x, y int) Pane {
 // follows a step that names its subjects (no panel picked), the largest
 // slot that shares several panels. A layout with one slot a panel shows
 // every panel already.
+//
+// Where the layout pairs the Timeline with the Partitions (layout.Paired),
+// the step view never takes the Timeline's slot: the subjects it gathers
+// are state (log rows, coordinator records, clients), which is what the
+// other slot shows, and the messages that made them stay in view beside
+// them. Below 30 rows that pair is two slots, and the step view takes the
+// Partitions' one.
 func (m *Model) stepSlot() int {
 	if len(m.frame.Show) == 0 || m.focus != layout.PanelNarration || len(m.recent) > 0 {
 		return -1
 	}
+	paired := layout.Paired(m.place.Width)
 	best, area := -1, 0
 	for i, s := range m.place.Slots {
+		if paired && slices.Contains(s.Panels, layout.PanelTimeline) {
+			continue
+		}
 		if len(s.Panels) > 1 && s.W*s.H > area {
 			best, area = i, s.W*s.H
 		}
@@ -111,6 +123,9 @@ func (m *Model) layoutStepPane() {
 
 func (m *Model) focusOn(p layout.PanelID) {
 	m.focus = p
+	if p != layout.PanelTimeline && m.dropPick() {
+		m.setTimeline()
+	}
 	if p != layout.PanelNarration {
 		r := []layout.PanelID{p}
 		for _, q := range m.recent {
@@ -263,6 +278,10 @@ func (m *Model) refresh(reveal bool) {
 		anchor content.Range
 	}
 	draw := func(p layout.PanelID) drawn {
+		if p == layout.PanelTimeline {
+			h, b, a := m.timelineContent()
+			return drawn{h, b, a}
+		}
 		// One cell of margin inside the right border.
 		h, b, a := m.panels.Panel(p, m.frame, max(m.rectOf(p).W-3, 0))
 		return drawn{h, b, a}
@@ -281,7 +300,7 @@ func (m *Model) refresh(reveal bool) {
 			d = draw(p)
 		}
 		anchor := d.anchor
-		if !reveal {
+		if !reveal && (p != layout.PanelTimeline || !m.Picking()) {
 			anchor = content.NoRange
 		}
 		m.panes[p].SetContent(d.head, d.body, anchor)

@@ -75,6 +75,27 @@ type Panels interface {
 	Help(keys [][]key.Binding, timelineFirst bool, width int) content.Content
 }
 
+// Picker is the cursor on the Timeline's messages (views/panels'
+// PlayerPick, which the root lends in Draw.NewPicker): while the Timeline
+// has the focus, its toggle key puts the cursor on the newest message,
+// and while it is on it takes its keys first (earlier, later, leave); the
+// Timeline is then drawn with the cursor and the picked message's fields
+// over it. The player holds it by reference, as the panes.
+type Picker interface {
+	On() bool
+	Off()
+	// Update handles a key against frame f; handled says the key was the
+	// cursor's, and the player does nothing more with it.
+	Update(km tea.KeyMsg, f *model.Frame) (handled bool)
+	// Keys are the cursor's keys for the help: the toggle, earlier,
+	// later, leave.
+	Keys() []key.Binding
+	// Timeline is the Timeline panel drawn with the cursor and the picked
+	// message's box (its fields from src), width cells wide in a pane
+	// rows high.
+	Timeline(th *theme.Theme, f *model.Frame, src model.MessageSource, width, rows int) (head []string, body content.Content, anchor content.Range)
+}
+
 // Draw lends the player what other components draw.
 type Draw struct {
 	// NewPane makes an empty pane; text is for a text pane (the lesson,
@@ -89,6 +110,9 @@ type Draw struct {
 	HasDetails func(f *model.Frame) bool
 	// ProgressBar is the lesson pane's "step n/m" with a bar, w cells.
 	ProgressBar func(th *theme.Theme, step, steps, w int) string
+	// NewPicker makes the Timeline's message cursor; nil leaves the
+	// player without one.
+	NewPicker func() Picker
 }
 
 // SidePanel is an extra panel of lines for the current step, beside what
@@ -224,6 +248,8 @@ type Model struct {
 	panels Panels
 	// helpDrawn is the help bar last drawn for a set of keys.
 	helpDrawn *keyset.HelpMemo
+	// pick is the cursor on the Timeline's messages, or nil.
+	pick Picker
 }
 
 // New returns a player with no lesson; Open gives it one.
@@ -236,6 +262,9 @@ func New(opts Options) Model {
 		m.panes[i] = m.newPanelPane(layout.PanelID(i))
 	}
 	m.overlay, m.stepPane = m.draw.NewPane(m.th, true), m.draw.NewPane(m.th, false)
+	if m.draw.NewPicker != nil {
+		m.pick = m.draw.NewPicker()
+	}
 	if opts.Uncached {
 		m.overlay.Uncached()
 	}
@@ -270,6 +299,7 @@ func (m *Model) Open(s model.Session, name string, resumed bool) {
 	m.flash = ""
 	m.focus = layout.PanelNarration
 	m.recent = nil
+	m.dropPick()
 	m.shown = map[layout.PanelID]layout.PanelID{}
 	for i := range m.panes {
 		m.panes[i] = m.newPanelPane(layout.PanelID(i))
@@ -357,6 +387,9 @@ func (m Model) Focus() layout.PanelID { return m.focus }
 
 // Overlay is what is open over the panels.
 func (m Model) Overlay() Overlay { return m.open }
+
+// Picking reports whether a message of the Timeline is picked.
+func (m Model) Picking() bool { return m.pick != nil && m.pick.On() }
 
 // Tick is the autoplay tick of the current generation: the message the
 // clock sends when the step's time is up.

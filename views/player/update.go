@@ -54,6 +54,9 @@ func (m *Model) key(km tea.KeyMsg, out *[]tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.open == NoOverlay && m.pickKey(km) {
+		return nil
+	}
 	switch {
 	case keyset.Any(km, k.Quit):
 		m.leaving = true

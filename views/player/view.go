@@ -116,7 +116,8 @@ func (m *Model) syncKeys() {
 		k.Details.SetHelp("d", "details")
 	}
 	overlay := on && m.open != NoOverlay
-	k.List.SetEnabled((on && !m.opts.Follow) || overlay || m.open == HelpOverlay)
+	// While a message is picked, esc closes it (the cursor takes it).
+	k.List.SetEnabled((on && !m.opts.Follow && !m.Picking()) || overlay || m.open == HelpOverlay)
 	switch {
 	case m.open == HelpOverlay:
 		k.List.SetHelp("esc", "close help")
@@ -151,7 +152,8 @@ func (m *Model) scrollPane() Pane {
 // than its pane, the help bar is where the learner learns how to read on.
 var helpRank = map[string]int{"switch to Kafka 3": 2, "switch to Kafka 4": 2, "restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
 	"play": 6, "pause": 6, "lessons": 7, "details": 8, "close details": 8, "back": 9,
-	"scroll lesson": 10, "scroll details": 10, "scroll help": 10}
+	"scroll lesson": 10, "scroll details": 10, "scroll help": 10,
+	"pick a message": 4, "pick": 4, "earlier/later": 11, "close message": 10}
 
 // helpKeys are the candidates for the player's help bar, before fitting.
 func (m *Model) helpKeys() []key.Binding {
@@ -166,9 +168,13 @@ func (m *Model) helpKeys() []key.Binding {
 		what = "scroll lesson"
 	}
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(m.th.ASCII), what))
-	scroll.SetEnabled(m.scrollPane().ScrollEnabled())
+	// While a message is picked, ↑/↓ move the cursor (pickHelp).
+	scroll.SetEnabled(m.scrollPane().ScrollEnabled() && (m.open != NoOverlay || !m.Picking()))
 	// The speed keys act only while playing.
-	ks := []key.Binding{k.Answer, scroll, k.Next, k.Back, k.Details, k.PlayPause}
+	ks := make([]key.Binding, 0, 16)
+	ks = append(ks, k.Answer, scroll)
+	ks = append(ks, m.pickHelp()...)
+	ks = append(ks, k.Next, k.Back, k.Details, k.PlayPause)
 	if m.playing {
 		ks = append(ks, k.Slower, k.Faster)
 	}
@@ -207,13 +213,23 @@ func scrollHelp(ascii bool) string {
 // fullKeys are the columns of the full help.
 func (m *Model) fullKeys() [][]key.Binding {
 	k, sk := m.keys, m.opts.ScrollKeys
-	return [][]key.Binding{
+	cols := [][]key.Binding{
 		{k.Next, k.Back, k.First, k.Last, k.Restart, k.Answer},
 		{k.PlayPause, k.Slower, k.Faster, k.Details, k.Kafka},
 		{k.Focus, k.FocusBack, sk.Up, sk.Down},
 		{sk.PageUp, sk.PageDown, sk.Top, sk.Bottom},
-		{k.Help, k.List, k.Quit, k.QuitNow},
 	}
+	if m.pick != nil {
+		// The cursor's keys, on the Timeline (tab to it first).
+		pk := m.pick.Keys()
+		if m.th.ASCII {
+			for i := range pk {
+				theme.ASCIIHelp(&pk[i])
+			}
+		}
+		cols = append(cols, pk)
+	}
+	return append(cols, []key.Binding{k.Help, k.List, k.Quit, k.QuitNow})
 }
 
 // View draws the player: the header, the panels in their slots (or the
