@@ -112,10 +112,14 @@ func planTimeScale(cmds []script.Command, simTV int) timeScale {
 }
 
 // timedOut lists the transactional ids the events abort on a timeout.
-func timedOut(evs []engine.Event) []string {
+func timedOut(evs []engine.Event) []string { return txnIDsBy(evs, engine.RuleTxnTimeout) }
+
+// txnIDsBy lists the transactional ids of the events a rule of reason
+// why decided, in order, each once.
+func txnIDsBy(evs []engine.Event, why engine.Reason) []string {
 	var ids []string
 	for _, e := range evs {
-		if e.Rule.Reason == engine.RuleTxnTimeout && e.TxnID != "" && !slices.Contains(ids, e.TxnID) {
+		if e.Rule.Reason == why && e.TxnID != "" && !slices.Contains(ids, e.TxnID) {
 			ids = append(ids, e.TxnID)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,15 +39,7 @@ const (
 
 // expiredTxnIDs lists the transactional ids (the file's names) the
 // simulation forgets in evs, in the order it does.
-func expiredTxnIDs(evs []engine.Event) []string {
-	var ids []string
-	for _, e := range evs {
-		if e.Rule.Reason == engine.RuleTxnIDExpiry && e.TxnID != "" && !slices.Contains(ids, e.TxnID) {
-			ids = append(ids, e.TxnID)
-		}
-	}
-	return ids
-}
+func expiredTxnIDs(evs []engine.Event) []string { return txnIDsBy(evs, engine.RuleTxnIDExpiry) }
 
 // txnIDExpiryPlan is the cluster's expiration and check interval, and
 // why an id expiry is not played there ("" when it is).
