@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,7 @@ output, and runs until eoslab kafka down --dir DIR, ^C or SIGTERM; then it
 stops the brokers and removes their data. --transaction-version picks the
 transaction protocol at format time (0 classic, 2 KIP-890; Kafka 4.x only;
 default: the release's). --cache keeps the classpath elsewhere than DIR.
+--broker-config KEY=VALUE (repeatable) adds a broker setting to every node.
 --security sasl,ssl adds secured listeners beside PLAINTEXT (SASL_PLAINTEXT
 with PLAIN and SCRAM, SSL with client certificates, StandardAuthorizer with
 the super user eoslab and the user learner, who has no ACL) and prints their
@@ -43,7 +45,9 @@ eoslab kafka preflight asks a cluster, read only, whether eoslab can run
 there.
 
 Exit codes: 2 without java or mvn (the message says what to install) or on
-bad flags; 1 when the cluster does not come up (with its last log lines).`,
+bad flags (a --broker-config not KEY=VALUE); 1 when the cluster does not
+come up, e.g. a --broker-config value the broker rejects (with its last log
+lines).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -58,11 +62,17 @@ bad flags; 1 when the cluster does not come up (with its last log lines).`,
 
 func kafkaUpCommand() *cobra.Command {
 	var o realkafka.Options
+	var brokerConfig []string
 	cmd := &cobra.Command{
-		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR] [--security sasl,ssl]",
+		Use:   "up --dir DIR [--kafka-version V] [--transaction-version 0|1|2] [--brokers N] [--cache DIR] [--security sasl,ssl] [--broker-config KEY=VALUE]...",
 		Short: "start a real Kafka cluster and print its bootstrap address",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			extra, err := brokerConfigLines(brokerConfig)
+			if err != nil {
+				return err
+			}
+			o.Extra = append(o.Extra, extra...)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return kafkaErr(realkafka.Up(ctx, o, cmd.OutOrStdout(), cmd.ErrOrStderr()))
@@ -73,6 +83,7 @@ func kafkaUpCommand() *cobra.Command {
 	cmd.Flags().StringVar(&o.KafkaVersion, "kafka-version", realkafka.DefaultKafkaVersion, "org.apache.kafka:kafka_2.13 version")
 	cmd.Flags().IntVar(&o.TransactionVersion, "transaction-version", -1, "transaction.version at format time: 0, 1 or 2 (default: the release's)")
 	cmd.Flags().IntVar(&o.Brokers, "brokers", 1, "number of nodes, each broker and controller")
+	cmd.Flags().StringArrayVar(&brokerConfig, "broker-config", nil, "a broker setting `KEY=VALUE` for every node's server.properties, after eoslab's (repeatable), e.g. transactional.id.expiration.ms=5000 for verify to play transactional id expiry")
 	cmd.Flags().StringSliceVar(&o.Security, "security", nil, "secured client listeners beside PLAINTEXT: `sasl` (PLAIN, SCRAM-SHA-256/512), ssl (client certificates), or sasl,ssl; their addresses and credential files are printed after BOOTSTRAP=")
 	return cmd
 }
@@ -96,4 +107,24 @@ func kafkaErr(err error) error {
 		return nil
 	}
 	return &exitError{code: realkafka.ExitCode(err), msg: err.Error()}
+}
+
+// brokerConfigLines checks --broker-config values (KEY=VALUE, one
+// server.properties line each) and returns them as lines.
+func brokerConfigLines(kvs []string) ([]string, error) {
+	var lines []string
+	for _, kv := range kvs {
+		key, value, ok := strings.Cut(kv, "=")
+		key = strings.TrimSpace(key)
+		switch {
+		case !ok || key == "":
+			return nil, invalid("kafka up: --broker-config %s: want KEY=VALUE, e.g. transactional.id.expiration.ms=5000", quote(kv))
+		case strings.ContainsAny(kv, "\r\n"):
+			return nil, invalid("kafka up: --broker-config %s: a setting is one line", quote(kv))
+		case strings.ContainsAny(key, " \t:#!\\"):
+			return nil, invalid("kafka up: --broker-config %s: %s is not a broker setting name (letters, digits, dots, dashes)", quote(kv), quote(key))
+		}
+		lines = append(lines, key+"="+strings.TrimSpace(value))
+	}
+	return lines, nil
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -67,30 +68,36 @@ func (d *driver) producerExpiry(c script.Command, a engine.Advance, evs []engine
 	}
 	ctx, cancel := context.WithTimeout(d.ctx, time.Minute)
 	defer cancel()
-	if why := d.notOwnCluster(ctx, fmt.Sprintf("advance %d: playing a producer state expiry would change %s,", a.Ms, pidExpirationKey)); why != "" {
-		d.stop(c, why, false)
+	note, err := d.expireProducerState(ctx, c, a, gone)
+	if err != nil {
+		d.stop(c, err.Error(), false)
 		return
+	}
+	d.scale.note = note
+}
+
+// expireProducerState plays the expiry of gone's producer states and
+// says how, for the rows after it.
+func (d *driver) expireProducerState(ctx context.Context, c script.Command, a engine.Advance, gone []expiredProducer) (string, error) {
+	if why := d.notOwnCluster(ctx, fmt.Sprintf("advance %d: playing a producer state expiry would change %s,", a.Ms, pidExpirationKey)); why != "" {
+		return "", errors.New(why)
 	}
 	v, err := brokerConfig(ctx, d.adm, pidCheckKey)
 	if err != nil {
-		d.stop(c, fmt.Sprintf("advance %d: reading %s: %v", a.Ms, pidCheckKey, err), false)
-		return
+		return "", fmt.Errorf("advance %d: reading %s: %v", a.Ms, pidCheckKey, err)
 	}
 	ms, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || time.Duration(ms)*time.Millisecond > maxAbortInterval {
-		d.stop(c, fmt.Sprintf("advance %d: the cluster checks for expired producers every %s ms (%s, a static setting); verify plays an expiry only on a cluster that checks at least every %v (eoslab kafka up sets 500 ms)", a.Ms, v, pidCheckKey, maxAbortInterval), false)
-		return
+		return "", fmt.Errorf("advance %d: the cluster checks for expired producers every %s ms (%s, a static setting); verify plays an expiry only on a cluster that checks at least every %v (eoslab kafka up sets 500 ms)", a.Ms, v, pidCheckKey, maxAbortInterval)
 	}
 	interval := time.Duration(ms) * time.Millisecond
 	old, err := brokerConfig(ctx, d.adm, pidExpirationKey)
 	if err != nil {
-		d.stop(c, fmt.Sprintf("advance %d: reading %s: %v", a.Ms, pidExpirationKey, err), false)
-		return
+		return "", fmt.Errorf("advance %d: reading %s: %v", a.Ms, pidExpirationKey, err)
 	}
 	short := strconv.FormatInt(expiryAsPlayed.Milliseconds(), 10)
 	if err := d.alter(ctx, kadm.AlterConfig{Op: kadm.SetConfig, Name: pidExpirationKey, Value: &short}); err != nil {
-		d.stop(c, fmt.Sprintf("advance %d: setting %s=%s: %v", a.Ms, pidExpirationKey, short, err), false)
-		return
+		return "", fmt.Errorf("advance %d: setting %s=%s: %v", a.Ms, pidExpirationKey, short, err)
 	}
 	err = awaitConfig(ctx, d.adm, pidExpirationKey, short)
 	if err == nil {
@@ -104,15 +111,14 @@ func (d *driver) producerExpiry(c script.Command, a engine.Advance, evs []engine
 		err = fmt.Errorf("putting back %s=%s: %w", pidExpirationKey, old, rerr)
 	}
 	if err != nil {
-		d.stop(c, fmt.Sprintf("advance %d: %v", a.Ms, err), false)
-		return
+		return "", fmt.Errorf("advance %d: %v", a.Ms, err)
 	}
 	var names []string
 	for _, g := range gone {
 		names = append(names, fmt.Sprintf("pid %d on %s", g.pid, g.tp))
 	}
-	d.scale.note = fmt.Sprintf("time scaled from line %d: %s played as %d ms for the advance; the broker's expiry of %s was awaited (the cluster checks every %v), then the setting put back",
-		c.Line, pidExpirationKey, expiryAsPlayed.Milliseconds(), strings.Join(names, ", "), interval)
+	return fmt.Sprintf("time scaled from line %d: %s played as %d ms for the advance; the broker's expiry of %s was awaited (the cluster checks every %v), then the setting put back",
+		c.Line, pidExpirationKey, expiryAsPlayed.Milliseconds(), strings.Join(names, ", "), interval), nil
 }
 
 // awaitForgotten waits (at most bound) until no partition of gone lists

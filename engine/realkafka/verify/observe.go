@@ -87,16 +87,41 @@ func (d *driver) newObserver() *observer {
 // watch records the exchanges of the client name's connections.
 func (d *driver) watch(name string, w *worker) {
 	f := w.faults()
-	if f.Observe != nil || d.obs == nil {
+	if f.Observe != nil {
 		return
 	}
 	o := d.obs
 	f.Observe = func(x wire.Exchange) {
-		o.mu.Lock()
-		o.seen = append(o.seen, observed{line: int(o.line.Load()), client: name, x: x})
-		o.mu.Unlock()
+		if o != nil {
+			o.mu.Lock()
+			o.seen = append(o.seen, observed{line: int(o.line.Load()), client: name, x: x})
+			o.mu.Unlock()
+		}
+		d.afterConcurrent(x)
 	}
 }
+
+// afterConcurrent holds an InitProducerId answer of
+// CONCURRENT_TRANSACTIONS(51) from the client until the coordinator has
+// finished the transaction it is ending (at most concurrentBound): the
+// Java client retries after retry.backoff.ms (100 ms), franz-go after
+// 20 ms (kgo.ConcurrentTransactionsBackoff, in doWithConcurrentTransactions,
+// pkg/kgo/txn.go), and whether that retry finds the markers written
+// depends on the broker's load. Held, the client's retry comes after
+// the transaction completed, as the simulation's does: one retry, not
+// one or two.
+func (d *driver) afterConcurrent(x wire.Exchange) {
+	resp, ok := x.Resp.(*kmsg.InitProducerIDResponse)
+	req, rok := x.Req.(*kmsg.InitProducerIDRequest)
+	if !ok || !rok || x.Lost || x.Copy || req.TransactionalID == nil || resp.ErrorCode != kerr.ConcurrentTransactions.Code {
+		return
+	}
+	d.awaitAborts(d.ctx, []string{*req.TransactionalID}, concurrentBound)
+}
+
+// concurrentBound is the longest an InitProducerId answer of
+// CONCURRENT_TRANSACTIONS is held.
+const concurrentBound = 10 * time.Second
 
 // exchanges is a copy of what was observed so far.
 func (o *observer) exchanges() []observed {

@@ -36,7 +36,8 @@ import (
 //   - A producer state expiry (producer.id.expiration.ms, a dynamic
 //     setting) is played with a short expiration for the advance
 //     (expiry.go); a transactional id expiry (transactional.id.expiration.ms,
-//     static, days in the simulation) is not played yet.
+//     static) is played on a cluster started with a short one
+//     (txnexpiry.go), after the transaction timeouts of the same advance.
 //
 // Every row after a scaled advance says so.
 
@@ -111,10 +112,14 @@ func planTimeScale(cmds []script.Command, simTV int) timeScale {
 }
 
 // timedOut lists the transactional ids the events abort on a timeout.
-func timedOut(evs []engine.Event) []string {
+func timedOut(evs []engine.Event) []string { return txnIDsBy(evs, engine.RuleTxnTimeout) }
+
+// txnIDsBy lists the transactional ids of the events a rule of reason
+// why decided, in order, each once.
+func txnIDsBy(evs []engine.Event, why engine.Reason) []string {
 	var ids []string
 	for _, e := range evs {
-		if e.Rule.Reason == engine.RuleTxnTimeout && e.TxnID != "" && !slices.Contains(ids, e.TxnID) {
+		if e.Rule.Reason == why && e.TxnID != "" && !slices.Contains(ids, e.TxnID) {
 			ids = append(ids, e.TxnID)
 		}
 	}
@@ -129,21 +134,6 @@ func requestTimeout(evs []engine.Event) bool {
 		}
 	}
 	return false
-}
-
-// expiry names the expiration an advance's events show, "" for none: a
-// transactional id's first, which the driver does not play, whatever
-// producer state expires with it.
-func expiry(evs []engine.Event) string {
-	for _, e := range evs {
-		if e.Rule.Reason == engine.RuleTxnIDExpiry {
-			return "transactional.id.expiration.ms"
-		}
-	}
-	if len(expiredProducers(evs)) > 0 {
-		return pidExpirationKey
-	}
-	return ""
 }
 
 // scaledTimeout is the real transaction timeout of a producer of the
@@ -169,11 +159,12 @@ func (d *driver) txnTimeoutOpt(decl engine.DeclareProducer) kgo.Opt {
 
 // advance plays an advance line; evs are the simulation's events of it.
 func (d *driver) advance(c script.Command, a engine.Advance, evs []engine.Event) {
-	if name := expiry(evs); name == pidExpirationKey {
-		d.producerExpiry(c, a, evs) // expiry.go
+	if ids := expiredTxnIDs(evs); len(ids) > 0 {
+		d.txnIDExpiry(c, a, evs, ids) // txnexpiry.go
 		return
-	} else if name != "" {
-		d.stop(c, fmt.Sprintf("advance %d: the simulation expires state here (%s); playing an expiry at scaled time is not done by the driver yet", a.Ms, name), false)
+	}
+	if len(expiredProducers(evs)) > 0 {
+		d.producerExpiry(c, a, evs) // expiry.go
 		return
 	}
 	ids := timedOut(evs)
@@ -190,6 +181,12 @@ func (d *driver) advance(c script.Command, a engine.Advance, evs []engine.Event)
 		}
 		return
 	}
+	d.timeouts(c, a, ids)
+}
+
+// timeouts plays the transaction timeouts (ids) an advance fires: it
+// queues a wait for the broker's aborts.
+func (d *driver) timeouts(c script.Command, a engine.Advance, ids []string) {
 	interval, err := d.abortInterval()
 	if err != nil {
 		d.stop(c, fmt.Sprintf("advance %d: reading %s: %v", a.Ms, abortIntervalKey, err), false)

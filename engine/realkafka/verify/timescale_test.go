@@ -81,19 +81,24 @@ func TestAdvanceEvents(t *testing.T) {
 	if got := timedOut(evs); !slices.Equal(got, []string{"tx-a"}) {
 		t.Errorf("timed out %v, want [tx-a]", got)
 	}
-	if expiry(evs) != "" || requestTimeout(evs) {
-		t.Errorf("a timeout abort read as an expiry (%q) or a request timeout (%v)", expiry(evs), requestTimeout(evs))
+	if len(expiredTxnIDs(evs)) > 0 || len(expiredProducers(evs)) > 0 || requestTimeout(evs) {
+		t.Errorf("a timeout abort read as an expiry (%v, %v) or a request timeout (%v)", expiredTxnIDs(evs), expiredProducers(evs), requestTimeout(evs))
 	}
 	lost := runAdvance(t, "topic t\nproducer p\np send t-0 v\ndeliver InitProducerId\ndeliver InitProducerIdResponse\ndeliver Produce\ndrop ProduceResponse\nadvance 30000\n")
 	if !requestTimeout(lost) || len(timedOut(lost)) != 0 {
 		t.Errorf("a lost answer's advance: request timeout %v, timeouts %v", requestTimeout(lost), timedOut(lost))
 	}
 	expired := runAdvance(t, "topic t\nproducer a transactional.id=tx-a\na initTransactions\nrun\nadvance 608400000\n")
-	if got := expiry(expired); got != "transactional.id.expiration.ms" {
-		t.Errorf("an idle id's week: expiry %q", got)
+	if got := expiredTxnIDs(expired); !slices.Equal(got, []string{"tx-a"}) {
+		t.Errorf("an idle id's week: expired ids %v, want [tx-a]", got)
+	}
+	// s21's advance: a timeout abort, then both ids expire.
+	both := runAdvance(t, "topic t\nproducer a transactional.id=tx-a\nproducer e transactional.id=tx-e\na initTransactions\nrun\ne initTransactions\nrun\ne beginTransaction\ne send t-0 e1\nrun\nadvance 608400000\n")
+	if got := expiredTxnIDs(both); !slices.Equal(got, []string{"tx-a", "tx-e"}) || !slices.Equal(timedOut(both), []string{"tx-e"}) {
+		t.Errorf("timeout and expiry in one advance: expired %v, timed out %v", got, timedOut(both))
 	}
 	pexp := runAdvance(t, "config producer.id.expiration.ms=86400000\ntopic t\ninject batch t-0 pid=2000 epoch=3 seq=0 count=1\nrun\nadvance 90000000\n")
-	if got := expiry(pexp); got != "producer.id.expiration.ms" {
-		t.Errorf("an idle producer's day: expiry %q", got)
+	if len(expiredProducers(pexp)) != 1 || len(expiredTxnIDs(pexp)) != 0 {
+		t.Errorf("an idle producer's day: producers %v, ids %v", expiredProducers(pexp), expiredTxnIDs(pexp))
 	}
 }
