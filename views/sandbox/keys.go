@@ -28,6 +28,8 @@ type KeyMap struct {
 	// Leave answers q's question when a branch is not saved: y leaves,
 	// any other key stays.
 	Leave key.Binding
+	// Compare compares this branch with another (compare.go).
+	Compare key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -79,6 +81,7 @@ func DefaultKeyMap() KeyMap {
 		Prompt:         b([]string{":"}, ":", "prompt"),
 		Branches:       b([]string{"B"}, "B", "branches"),
 		Save:           b([]string{"w"}, "w", "save"),
+		Compare:        b([]string{"C"}, "C", "compare branches"),
 		Dismiss:        b([]string{"esc"}, "esc", "dismiss"),
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
@@ -115,7 +118,7 @@ func (k KeyMap) short() []key.Binding {
 func (k KeyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Deliver, k.Drop, k.Duplicate, k.Delay, k.Reorder},
-		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches},
+		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches, k.Compare},
 		{k.Crash, k.Restart, k.Pause, k.PrevClient, k.NextClient},
 		{k.Init, k.Begin, k.Send, k.SendOffsets, k.Commit, k.Abort, k.Poll, k.Process},
 		{k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},

@@ -159,6 +159,8 @@ type Model struct {
 	// preset), its length then: q asks before leaving a branch that has
 	// changed since (modeLeaving). By reference, shared by the copies.
 	saved map[int]int
+	// cmp is C's comparison (compare.go).
+	cmp compareState
 	// left is set by the key that leaves the sandbox (q), until Step
 	// reports it.
 	left bool
@@ -182,14 +184,16 @@ const (
 	modeHelp                  // the help overlay is open
 	modeBranches              // the branches overlay is open
 	modeLeaving               // after q with branches not saved: y leaves, any other key stays
+	modeChoosing              // after C: the next key picks the branch to compare with
+	modeComparing             // the comparison overlay is open
 )
 
 func (m mode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving"}[m]
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "choosing", "comparing"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
-func (m mode) overlay() bool { return m == modeHelp || m == modeBranches }
+func (m mode) overlay() bool { return m == modeHelp || m == modeBranches || m == modeComparing }
 
 // SavedMsg reports a save: the file written, or why not.
 type SavedMsg struct {
@@ -318,6 +322,12 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case s.mode == modeLeaving:
 		s.leaveKey(km)
 		return nil
+	case s.mode == modeChoosing:
+		s.chooseKey(km)
+		return nil
+	case s.mode == modeComparing:
+		s.compareKey(km)
+		return nil
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -333,6 +343,8 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case is(km, k.Branches):
 		s.mode = modeBranches
 		s.layout()
+	case is(km, k.Compare):
+		s.startCompare()
 	case is(km, k.Prompt):
 		s.mode, s.perr = modePrompting, ""
 		s.input.SetValue("")
@@ -602,6 +614,8 @@ func (s Model) ScreenName() string {
 		return "sandbox branches"
 	case modeLeaving:
 		return "sandbox leaving"
+	case modeChoosing, modeComparing:
+		return "sandbox " + s.mode.String()
 	}
 	return "sandbox"
 }

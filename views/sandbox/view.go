@@ -294,6 +294,10 @@ func (s *Model) fillOverlay(r layout.Rect) {
 	w := max(r.W-4, 0)
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
+	if s.mode == modeComparing {
+		s.fillCompare(w)
+		return
+	}
 	var lines []string
 	if s.mode == modeBranches {
 		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
