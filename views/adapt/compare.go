@@ -39,6 +39,10 @@ func (x *Sandbox) Compare(a, b int) (Comparison, error) {
 	roles := lineRoles(ba)
 	for k := 1; k <= ba.s.p.Len(); k++ {
 		kb := pair[k-1]
+		if kb < 0 {
+			// A step made after the replay: no pair to compare.
+			continue
+		}
 		about := ""
 		if len(roles[k-1]) > 0 {
 			about = roles[k-1][0].String()
@@ -90,17 +94,23 @@ func (x *Sandbox) Compare(a, b int) (Comparison, error) {
 	return c, nil
 }
 
-// pairing is, for each step of ba, its counterpart in bb (0: none), and
-// whether the pairs are by role (one replayed from the other) rather than
-// by position.
+// pairing is, for each step of ba, its counterpart in bb (0: none; -1: a
+// step made after the replay, which has none to have), and whether the
+// pairs are by role (one replayed from the other) rather than by position.
 func pairing(a int, ba *sbBranch, b int, bb *sbBranch) ([]int, bool) {
 	out := make([]int, ba.s.p.Len())
 	switch {
 	case bb.parent == a && bb.from != nil:
+		for k := range out {
+			out[k] = -1
+		}
 		copy(out, bb.from)
 		return out, true
 	case ba.parent == b && ba.from != nil:
 		// A was replayed from B: invert its map.
+		for k := range out {
+			out[k] = -1
+		}
 		for kb, ka := range ba.from {
 			if ka > 0 {
 				out[ka-1] = kb + 1

@@ -94,3 +94,25 @@ func TestSandboxCompareKeys(t *testing.T) {
 		t.Errorf("side by side, the title still offers tab")
 	}
 }
+
+// TestCompareParentGrewAfterReplay: the branch a switch was flipped from
+// goes on after the replay; C compares the steps the replay had, and
+// says nothing of the later ones. Before, Compare read past the map
+// (index out of range).
+func TestCompareParentGrewAfterReplay(t *testing.T) {
+	x, err := OpenSandbox("idempotent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Exec("P send t-0 a")
+	x.Toggle(0)
+	x.Switch(0)
+	x.Exec("run")
+	c, err := x.Compare(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Missing) != 0 {
+		t.Errorf("a step made after the replay is reported as missing: %q", c.Missing)
+	}
+}

@@ -107,7 +107,13 @@ type replayed struct {
 // replayByRole plays the steps of from on a new branch set up with g, each
 // as the prompt would take it, its messages found by role.
 func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
-	nb, err := x.newBranch(g, nil, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+	return x.replayOn(from.base, g, from)
+}
+
+// replayOn is replayByRole on a setup of its own (base, with g): the
+// other Kafka protocol's (v).
+func (x *Sandbox) replayOn(base *setupBase, g guards, from *sbBranch) (replayed, error) {
+	nb, err := x.newBranch(base, g, nil, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
 	if err != nil {
 		return replayed{}, err
 	}

@@ -30,6 +30,9 @@ type KeyMap struct {
 	Leave key.Binding
 	// Compare compares this branch with another (compare.go).
 	Compare key.Binding
+	// Name, Note and MomentNote, in the branch list, name the branch,
+	// note it, and note the step it stands at (branches.go).
+	Name, Note, MomentNote key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -82,6 +85,9 @@ func DefaultKeyMap() KeyMap {
 		Branches:       b([]string{"B"}, "B", "branches"),
 		Save:           b([]string{"w"}, "w", "save"),
 		Compare:        b([]string{"C"}, "C", "compare branches"),
+		Name:           b([]string{"n"}, "n", "name the branch"),
+		Note:           b([]string{"N"}, "N", "note on the branch"),
+		MomentNote:     b([]string{"a"}, "a", "note on this step"),
 		Dismiss:        b([]string{"esc"}, "esc", "dismiss"),
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),

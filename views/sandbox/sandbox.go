@@ -161,6 +161,8 @@ type Model struct {
 	saved map[int]int
 	// cmp is C's comparison (compare.go).
 	cmp compareState
+	// nm is the text input that names a branch or notes it (branches.go).
+	nm naming
 	// left is set by the key that leaves the sandbox (q), until Step
 	// reports it.
 	left bool
@@ -186,21 +188,24 @@ const (
 	modeLeaving               // after q with branches not saved: y leaves, any other key stays
 	modeChoosing              // after C: the next key picks the branch to compare with
 	modeComparing             // the comparison overlay is open
+	modeNaming                // in the branches overlay: the text input of n, N or a
 )
 
 func (m mode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "choosing", "comparing"}[m]
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "choosing", "comparing", "naming"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
-func (m mode) overlay() bool { return m == modeHelp || m == modeBranches || m == modeComparing }
+func (m mode) overlay() bool {
+	return m == modeHelp || m == modeBranches || m == modeComparing || m == modeNaming
+}
 
 // SavedMsg reports a save: the file written, or why not.
 type SavedMsg struct {
 	Path string
 	Err  error
-	// branch and n are the branch saved and its length.
-	branch, n int
+	// lens are the branches saved and their lengths.
+	lens map[int]int
 }
 
 // New builds the sandbox. With sess nil it opens on the preset picker,
@@ -272,7 +277,9 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 		s.resize(msg.Width, msg.Height)
 	case SavedMsg:
 		if msg.Err == nil {
-			s.saved[msg.branch] = msg.n
+			for i, n := range msg.lens {
+				s.saved[i] = n
+			}
 		}
 		if msg.Err != nil {
 			s.say(theme.Violated, "not saved: "+msg.Err.Error())
@@ -328,6 +335,8 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case s.mode == modeComparing:
 		s.compareKey(km)
 		return nil
+	case s.mode == modeNaming:
+		return s.nameKey(km)
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -477,6 +486,7 @@ func (s *Model) overlayKey(km tea.KeyMsg) {
 			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+strconv.Itoa(s.sess.Pos()))
 		}
 		s.refresh()
+	case s.mode == modeBranches && s.startNaming(km):
 	default:
 		s.over.Update(km)
 	}
@@ -614,7 +624,7 @@ func (s Model) ScreenName() string {
 		return "sandbox branches"
 	case modeLeaving:
 		return "sandbox leaving"
-	case modeChoosing, modeComparing:
+	case modeChoosing, modeComparing, modeNaming:
 		return "sandbox " + s.mode.String()
 	}
 	return "sandbox"
