@@ -115,8 +115,8 @@ func OpenSandboxKafka(name string, kafka int) (*Sandbox, error) {
 		if p.name == name {
 			setup, title := p.setup, p.title
 			if kafka == 4 {
+				// Title says "(Kafka 4)" from the setup.
 				setup = append([]string{"config transaction.version=2"}, setup...)
-				title += " (Kafka 4)"
 			}
 			return newSandbox(title, p.name, "preset "+p.name, strings.Join(setup, "\n")+"\n", false)
 		}
@@ -221,8 +221,14 @@ func (x *Sandbox) session(p *lessons.Player) *Session {
 // world is the world at the current position: a snapshot, never stepped.
 func (x *Sandbox) world() *engine.World { return x.branch().s.p.World() }
 
-// Title is the preset's title or the file's name.
-func (x *Sandbox) Title() string { return x.title }
+// Title is the preset's title or the file's name, with "(Kafka 4)" when
+// the current branch plays Kafka 4 (v switches it).
+func (x *Sandbox) Title() string {
+	if x.Kafka() == 4 {
+		return x.title + " (Kafka 4)"
+	}
+	return x.title
+}
 
 // Pos is the position on the current branch.
 func (x *Sandbox) Pos() int { return x.branch().s.p.Pos() }
@@ -396,7 +402,7 @@ func (x *Sandbox) Switch(i int) error {
 func (x *Sandbox) Scenario() string {
 	b := x.branch()
 	var sb strings.Builder
-	sb.WriteString("# eoslab sandbox: " + oneLineText(x.title) + ", " + b.name + "\n")
+	sb.WriteString("# eoslab sandbox: " + oneLineText(x.Title()) + ", " + b.name + "\n")
 	sb.WriteString("# Replay it with 'eoslab run FILE'; reopen it with 'eoslab sandbox FILE'.\n")
 	for _, l := range b.setup {
 		sb.WriteString(l + "\n")

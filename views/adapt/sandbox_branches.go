@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/eoslab/eoslab/engine/script"
-	"github.com/eoslab/eoslab/engine/termsafe"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -17,28 +15,15 @@ import (
 //
 // The file w writes is the branch the learner is on, as a scenario that
 // eoslab run plays (Scenario: the setup, then its actions, a refused one
-// left out), followed by every branch of the session in comment lines
-// that begin "#@", which the scenario language skips and eoslab sandbox
-// reads back:
-//
-//	#@branches 3 current=2
-//	#@branch 1 "lost ack" parent=0 at=0 pos=4
-//	#@note "the ACK is lost; idempotence on"
-//	#@moment 3 "here the network loses it"
-//	#@setup topic t partitions=2
-//	#@step P send t-0 p1
-//	#@from 1,2,0,3
-//
-// Branches are numbered from 1 (parent 0: none); from is, for a branch
-// played again from its parent with a switch flipped, the step each of
-// the parent's steps became. A refused line is left out of the blocks as
-// it is of the scenario (the steps after it are renumbered), so every
-// branch of the file plays again.
+// left out), then every branch of the session in the "#@" comment lines
+// script.ReadBranches reads (its doc shows the form). A refused line is
+// left out of the blocks as it is of the scenario (the steps after it are
+// renumbered), so every branch of the file plays again.
 
 // Limits of a name and a note, in characters.
 const (
 	maxName = 40
-	maxNote = 200
+	maxNote = script.MaxNote
 )
 
 // momentList is b's moments in step order.
@@ -51,30 +36,12 @@ func (b *sbBranch) momentList() []model.Moment {
 	return out
 }
 
-// cleanText checks a name or a note: one line of at most max characters,
-// nothing a terminal acts on.
-func cleanText(what, s string, limit int) (string, error) {
-	s = strings.TrimSpace(s)
-	if n := utf8.RuneCountInString(s); n > limit {
-		return "", errors.New("a " + what + " has at most " + strconv.Itoa(limit) + " characters; this one has " + strconv.Itoa(n))
-	}
-	if !utf8.ValidString(s) {
-		return "", errors.New("a " + what + " must be UTF-8 text")
-	}
-	for _, r := range s {
-		if termsafe.Unsafe(r) || r == '\t' {
-			return "", errors.New("a " + what + " cannot hold " + termsafe.Describe(r))
-		}
-	}
-	return s, nil
-}
-
 // Rename names branch i.
 func (x *Sandbox) Rename(i int, name string) error {
 	if i < 0 || i >= len(x.branches) {
 		return errors.New("no branch " + strconv.Itoa(i+1))
 	}
-	name, err := cleanText("name", name, maxName)
+	name, err := script.CheckNote("name", name, maxName)
 	if err != nil {
 		return err
 	}
@@ -100,7 +67,7 @@ func (x *Sandbox) SetNote(i, step int, note string) error {
 	if step < 0 || step > b.s.p.Len() {
 		return errors.New("no step " + strconv.Itoa(step) + " on " + b.name)
 	}
-	note, err := cleanText("note", note, maxNote)
+	note, err := script.CheckNote("note", note, maxNote)
 	if err != nil {
 		return err
 	}
@@ -125,7 +92,7 @@ func (x *Sandbox) ScenarioAll() string {
 	var sb strings.Builder
 	sb.WriteString(x.Scenario())
 	sb.WriteString("#\n# Every branch of the session, for 'eoslab sandbox FILE' (eoslab run skips these lines):\n")
-	sb.WriteString("#@branches " + strconv.Itoa(len(x.branches)) + " current=" + strconv.Itoa(x.cur+1) + "\n")
+	sb.WriteString(script.BranchesHeader(len(x.branches), x.cur+1) + "\n")
 	for i, b := range x.branches {
 		// kept[k] is step k's number once the refused steps are left
 		// out; a refused step keeps the number of the step before it.
@@ -189,153 +156,32 @@ func renumbered(b *sbBranch, k int) int {
 	return n
 }
 
-// savedBranch is one "#@branch" block as read.
-type savedBranch struct {
-	name, note   string
-	parent, at   int
-	pos          int
-	moments      map[int]string
-	setup, steps []string
-	from         []int
-	line         int
-}
-
-// openBranches reads the "#@" blocks of a file w saved with every branch
-// and makes x's branches of them; ok is false when the file has none (a
-// plain scenario).
+// openBranches makes x's branches of the "#@" blocks of a file w saved
+// with every branch (script.ReadBranches); ok is false when the file has
+// none (a plain scenario).
 func (x *Sandbox) openBranches(file, src string) (ok bool, err error) {
-	var bs []*savedBranch
-	current := 1
-	fail := func(n int, msg string) error { return errors.New(file + ":" + strconv.Itoa(n) + ": " + msg) }
-	for i, raw := range strings.Split(src, "\n") {
-		n := i + 1
-		l := strings.TrimRight(raw, "\r")
-		if !strings.HasPrefix(l, "#@") {
-			continue
-		}
-		verb, rest, _ := strings.Cut(l[2:], " ")
-		if verb != "branches" && !ok {
-			return false, fail(n, "#@"+verb+" before #@branches: a saved session lists its branches first")
-		}
-		var b *savedBranch
-		if len(bs) > 0 {
-			b = bs[len(bs)-1]
-		}
-		switch verb {
-		case "branches":
-			if ok {
-				return false, fail(n, "a second #@branches line")
-			}
-			ok = true
-			_, cur, _ := strings.Cut(rest, "current=")
-			if current, err = strconv.Atoi(strings.TrimSpace(cur)); err != nil || current < 1 {
-				return false, fail(n, "#@branches wants current=N, the branch the file plays")
-			}
-		case "branch":
-			nb := &savedBranch{line: n, moments: map[int]string{}}
-			num, rest, _ := strings.Cut(rest, " ")
-			if k, err := strconv.Atoi(num); err != nil || k != len(bs)+1 {
-				return false, fail(n, "#@branch "+num+": branches are numbered 1, 2, ... in order; this one is "+strconv.Itoa(len(bs)+1))
-			}
-			q, err := strconv.QuotedPrefix(rest)
-			if err != nil {
-				return false, fail(n, "#@branch wants its name in double quotes")
-			}
-			nb.name, _ = strconv.Unquote(q)
-			for _, f := range strings.Fields(rest[len(q):]) {
-				k, v, _ := strings.Cut(f, "=")
-				num, err := strconv.Atoi(v)
-				if err != nil || num < 0 {
-					return false, fail(n, "#@branch: "+f+" is not key=N")
-				}
-				switch k {
-				case "parent":
-					nb.parent = num
-				case "at":
-					nb.at = num
-				case "pos":
-					nb.pos = num
-				default:
-					return false, fail(n, "#@branch: no field "+strconv.Quote(k)+"; the fields are parent, at, pos")
-				}
-			}
-			if nb.parent > len(bs) {
-				return false, fail(n, "#@branch: parent="+strconv.Itoa(nb.parent)+" comes after it")
-			}
-			bs = append(bs, nb)
-		case "note", "moment":
-			if b == nil {
-				return false, fail(n, "#@"+verb+" before any #@branch")
-			}
-			step := 0
-			if verb == "moment" {
-				num, r, _ := strings.Cut(rest, " ")
-				if step, err = strconv.Atoi(num); err != nil || step < 1 {
-					return false, fail(n, "#@moment wants a step number (1, 2, ...) then the note")
-				}
-				rest = r
-			}
-			note, err := strconv.Unquote(strings.TrimSpace(rest))
-			if err != nil {
-				return false, fail(n, "#@"+verb+" wants its note in double quotes")
-			}
-			if note, err = cleanText("note", note, maxNote); err != nil {
-				return false, fail(n, err.Error())
-			}
-			if step == 0 {
-				b.note = note
-			} else {
-				b.moments[step] = note
-			}
-		case "setup", "step":
-			if b == nil {
-				return false, fail(n, "#@"+verb+" before any #@branch")
-			}
-			if verb == "setup" {
-				b.setup = append(b.setup, rest)
-			} else {
-				b.steps = append(b.steps, rest)
-			}
-		case "from":
-			if b == nil {
-				return false, fail(n, "#@from before any #@branch")
-			}
-			b.from = []int{}
-			for _, f := range strings.FieldsFunc(rest, func(r rune) bool { return r == ',' }) {
-				k, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil || k < 0 {
-					return false, fail(n, "#@from wants step numbers separated by commas")
-				}
-				b.from = append(b.from, k)
-			}
-		default:
-			return false, fail(n, "no #@"+verb+"; a saved session has #@branches, #@branch, #@note, #@moment, #@setup, #@step and #@from")
-		}
+	saved, err := script.ReadBranches(file, src)
+	if err != nil || saved == nil {
+		return err != nil, err
 	}
-	if !ok {
-		return false, nil
-	}
-	if len(bs) == 0 || current > len(bs) {
-		return true, errors.New(file + ": #@branches: current=" + strconv.Itoa(current) + " but " + strconv.Itoa(len(bs)) + " branch(es)")
-	}
-	for i, sb := range bs {
-		if err := x.openSaved(file, i, sb, bs); err != nil {
+	for i := range saved.Branches {
+		if err := x.openSaved(file, i, &saved.Branches[i], saved.Branches); err != nil {
 			return true, err
 		}
 	}
-	x.cur = current - 1
+	x.cur = saved.Current - 1
 	return true, nil
 }
 
 // openSaved makes branch i of the blocks read.
-func (x *Sandbox) openSaved(file string, i int, sb *savedBranch, all []*savedBranch) error {
+func (x *Sandbox) openSaved(file string, i int, sb *script.SavedBranch, all []script.SavedBranch) error {
 	fail := func(msg string) error {
-		return errors.New(file + ":" + strconv.Itoa(sb.line) + ": branch " + strconv.Itoa(i+1) + ": " + msg)
+		return errors.New(file + ":" + strconv.Itoa(sb.Line) + ": branch " + strconv.Itoa(i+1) + ": " + msg)
 	}
 	d := script.NewDecls()
 	base := &setupBase{}
-	for j, t := range sb.setup {
-		c, err := script.ParseLine(file, sb.line, t, d)
+	for j, t := range sb.Setup {
+		c, err := script.ParseLine(file, sb.Line, t, d)
 		if err != nil {
 			return fail("setup line " + strconv.Itoa(j+1) + ": " + err.Error())
 		}
@@ -349,15 +195,15 @@ func (x *Sandbox) openSaved(file string, i int, sb *savedBranch, all []*savedBra
 	if i == 0 {
 		// The first branch's setup is the session's.
 		x.base = base
-	} else if slices.Equal(setupLines(x.base, g), sb.setup) {
+	} else if slices.Equal(setupLines(x.base, g), sb.Setup) {
 		// The first branch's setup with switches flipped: switching
 		// them back gives the first branch's setup again.
 		base = x.base
 	}
-	if sb.parent > 0 && sb.at > len(all[sb.parent-1].steps) {
-		return fail("at=" + strconv.Itoa(sb.at) + " is past the end of its parent")
+	if sb.Parent > 0 && sb.At > len(all[sb.Parent-1].Steps) {
+		return fail("at=" + strconv.Itoa(sb.At) + " is past the end of its parent")
 	}
-	b, err := x.newBranch(base, g, sb.steps, sb.parent-1, sb.at, sb.name)
+	b, err := x.newBranch(base, g, sb.Steps, sb.Parent-1, sb.At, sb.Name)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -366,7 +212,7 @@ func (x *Sandbox) openSaved(file string, i int, sb *savedBranch, all []*savedBra
 			return fail("step " + strconv.Itoa(k) + " (" + b.line(k) + ") is refused: " + b.s.p.ProblemsAt(k)[0].Error())
 		}
 	}
-	for k, n := range sb.moments {
+	for k, n := range sb.Moments {
 		if k > b.s.p.Len() {
 			return fail("a moment at step " + strconv.Itoa(k) + ", past its " + strconv.Itoa(b.s.p.Len()) + " steps")
 		}
@@ -375,14 +221,14 @@ func (x *Sandbox) openSaved(file string, i int, sb *savedBranch, all []*savedBra
 		}
 		b.moments[k] = n
 	}
-	b.note = sb.note
-	if sb.from != nil && sb.parent > 0 {
-		if len(sb.from) > len(all[sb.parent-1].steps) || slices.ContainsFunc(sb.from, func(k int) bool { return k > b.s.p.Len() }) {
+	b.note = sb.Note
+	if sb.From != nil && sb.Parent > 0 {
+		if len(sb.From) > len(all[sb.Parent-1].Steps) || slices.ContainsFunc(sb.From, func(k int) bool { return k > b.s.p.Len() }) {
 			return fail("#@from does not fit the two branches' steps")
 		}
-		b.from = sb.from
+		b.from = sb.From
 	}
-	b.s.p.Seek(min(sb.pos, b.s.p.Len()))
+	b.s.p.Seek(min(sb.Pos, b.s.p.Len()))
 	x.branches = append(x.branches, b)
 	return nil
 }

@@ -33,6 +33,8 @@ type KeyMap struct {
 	// Name, Note and MomentNote, in the branch list, name the branch,
 	// note it, and note the step it stands at (branches.go).
 	Name, Note, MomentNote key.Binding
+	// Kafka plays the branch again under the other Kafka (kafka.go).
+	Kafka key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -88,6 +90,7 @@ func DefaultKeyMap() KeyMap {
 		Name:           b([]string{"n"}, "n", "name the branch"),
 		Note:           b([]string{"N"}, "N", "note on the branch"),
 		MomentNote:     b([]string{"a"}, "a", "note on this step"),
+		Kafka:          b([]string{"v"}, "v", "Kafka 3/4"),
 		Dismiss:        b([]string{"esc"}, "esc", "dismiss"),
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
@@ -127,6 +130,6 @@ func (k KeyMap) full() [][]key.Binding {
 		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches, k.Compare},
 		{k.Crash, k.Restart, k.Pause, k.PrevClient, k.NextClient},
 		{k.Init, k.Begin, k.Send, k.SendOffsets, k.Commit, k.Abort, k.Poll, k.Process},
-		{k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
+		{k.Guard, k.Kafka, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
 	}
 }

@@ -354,6 +354,8 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 		s.layout()
 	case is(km, k.Compare):
 		s.startCompare()
+	case is(km, k.Kafka):
+		s.switchKafka()
 	case is(km, k.Prompt):
 		s.mode, s.perr = modePrompting, ""
 		s.input.SetValue("")
