@@ -329,6 +329,9 @@ func (x *Sandbox) sendsBefore(c string) int {
 // refuses leaves nothing behind; one it takes becomes the next step, on a
 // new branch if the learner had gone back.
 func (x *Sandbox) Exec(line string) (string, error) {
+	if cond, ok := script.UntilCondition(line); ok {
+		return x.RunUntil(cond)
+	}
 	b := x.branch()
 	c, err := script.ParseLine("prompt", 1, line, x.decls())
 	if err != nil {

@@ -52,7 +52,7 @@ func TestSandboxRandomKeys(t *testing.T) {
 	t.Parallel()
 	keys := []string{"up", "down", "enter", "d", "x", "u", "y", "o", "n", " ", "R", "left", "right", "<", ">",
 		"c", "r", "1", "2", "3", "4", "5", "6", "k", "z", "[", "]", "i", "b", "s", "O", "m", "a", "p", "e",
-		":", "B", "C", "w", "esc", "tab", "?", "pgup", "pgdown", "q", "t", "-", "9", "home", "end"}
+		":", "B", "C", "v", "U", "N", "w", "esc", "tab", "?", "pgup", "pgdown", "q", "t", "-", "9", "home", "end"}
 	sizes := [][2]int{{80, 24}, {200, 60}, {60, 20}, {59, 19}, {1, 1}, {160, 48}, {120, 30}}
 	n := 1500
 	if testing.Short() {

@@ -35,6 +35,8 @@ type KeyMap struct {
 	Name, Note, MomentNote key.Binding
 	// Kafka plays the branch again under the other Kafka (kafka.go).
 	Kafka key.Binding
+	// Until opens the prompt on "until ": run until a condition holds.
+	Until key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -91,6 +93,7 @@ func DefaultKeyMap() KeyMap {
 		Note:           b([]string{"N"}, "N", "note on the branch"),
 		MomentNote:     b([]string{"a"}, "a", "note on this step"),
 		Kafka:          b([]string{"v"}, "v", "Kafka 3/4"),
+		Until:          b([]string{"U"}, "U", "run until…"),
 		Dismiss:        b([]string{"esc"}, "esc", "dismiss"),
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
@@ -116,6 +119,7 @@ func (k KeyMap) ASCII() KeyMap {
 	}
 	k.Crash.SetHelp("c", "crash...")
 	k.Restart.SetHelp("r", "restart...")
+	k.Until.SetHelp("U", "run until...")
 	return k
 }
 
@@ -127,7 +131,7 @@ func (k KeyMap) short() []key.Binding {
 func (k KeyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Deliver, k.Drop, k.Duplicate, k.Delay, k.Reorder},
-		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches, k.Compare},
+		{k.Step, k.Run, k.Until, k.Back, k.Forward, k.First, k.Last, k.Branches, k.Compare},
 		{k.Crash, k.Restart, k.Pause, k.PrevClient, k.NextClient},
 		{k.Init, k.Begin, k.Send, k.SendOffsets, k.Commit, k.Abort, k.Poll, k.Process},
 		{k.Guard, k.Kafka, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},

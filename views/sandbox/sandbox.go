@@ -356,9 +356,13 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 		s.startCompare()
 	case is(km, k.Kafka):
 		s.switchKafka()
-	case is(km, k.Prompt):
+	case is(km, k.Prompt), is(km, k.Until):
 		s.mode, s.perr = modePrompting, ""
 		s.input.SetValue("")
+		if is(km, k.Until) {
+			s.input.SetValue(untilLead)
+			s.input.CursorEnd()
+		}
 		s.histAt = len(s.hist)
 		s.input.Focus()
 		s.suggest()
