@@ -279,6 +279,9 @@ func (x *Sandbox) Toggle(id model.SafeguardID) (string, error) {
 	if id == model.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
 	}
+	if len(r.caught) > 0 {
+		msg += "; their message comes later here: " + strings.Join(r.caught, ", ")
+	}
 	if len(dropped) > 0 {
 		msg += "; left out: " + strings.Join(dropped, ", ")
 	}

@@ -90,6 +90,9 @@ func (x *Sandbox) SwitchKafka() (string, error) {
 	if n := b.s.p.Len(); n > 0 {
 		msg += ", then your " + strconv.Itoa(n) + " action(s) by role"
 	}
+	if len(r.caught) > 0 {
+		msg += "; their message comes later here: " + strings.Join(r.caught, ", ")
+	}
 	if len(r.dropped) > 0 {
 		msg += "; no counterpart, left out: " + strings.Join(r.dropped, ", ")
 	}

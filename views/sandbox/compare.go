@@ -64,11 +64,12 @@ func (s *Model) startCompare() {
 		}
 	}
 	s.mode = modeChoosing
-	q := "compare " + s.branches[cur].Name + " with? 1-" + strconv.Itoa(len(s.branches)) + " a branch"
+	// Numbers, not names: the question fits 80 columns.
+	q := "compare branch " + strconv.Itoa(cur+1) + " with? 1-" + strconv.Itoa(len(s.branches))
 	if s.cmp.def >= 0 {
-		q += ", enter " + s.branches[s.cmp.def].Name
+		q += ", enter " + strconv.Itoa(s.cmp.def+1) + " (the one it came from)"
 	}
-	s.say(theme.Accent, q+", esc nothing")
+	s.say(theme.Accent, q+", esc none")
 }
 
 // chooseKey answers startCompare's question.
@@ -166,16 +167,14 @@ func (s *Model) fillCompare(w int) {
 		}
 	}
 	if d := c.Decision; d != nil {
-		lead := "first decision that differs"
+		lead, m := "first decision that differs", mark
 		if d != c.First {
-			lead = "then the first decision that differs"
-		} else {
-			lead = mark + lead
+			lead, m = "then the first decision that differs", "  "
 		}
 		if d.LineA == d.LineB {
-			wrap("", lead+", at step "+strconv.Itoa(d.StepA)+" of A and "+strconv.Itoa(d.StepB)+" of B, both: "+d.LineA, theme.TextBold)
+			wrap(m, lead+", at step "+strconv.Itoa(d.StepA)+" of A and "+strconv.Itoa(d.StepB)+" of B, both: "+d.LineA, theme.TextBold)
 		} else {
-			wrap("", lead+": A step "+strconv.Itoa(d.StepA)+" "+d.LineA+"; B step "+strconv.Itoa(d.StepB)+" "+d.LineB, theme.TextBold)
+			wrap(m, lead+": A step "+strconv.Itoa(d.StepA)+" "+d.LineA+"; B step "+strconv.Itoa(d.StepB)+" "+d.LineB, theme.TextBold)
 		}
 		if d.About != "" {
 			wrap("  ", "about "+d.About, theme.TextFaint)

@@ -2,12 +2,17 @@ package sandbox_test
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
+	"github.com/eoslab/eoslab/views/content"
+	"github.com/eoslab/eoslab/views/internal/cells"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
 	"github.com/eoslab/eoslab/views/model"
 	"github.com/eoslab/eoslab/views/sandbox"
@@ -31,8 +36,8 @@ func (s *teacher) Branches() []model.BranchInfo {
 }
 func (s *teacher) Compare(a, b int) (model.Comparison, error) {
 	s.compared = append(s.compared, [2]int{a, b})
-	return model.Comparison{A: s.names[a], B: s.names[b], LogA: []string{"step"}, LogB: []string{"step"},
-		Decision: &model.Divergence{StepA: 1, StepB: 1, LineA: "step", LineB: "step", DecisionA: "appends [rule A]", DecisionB: "refuses [rule B]"}}, nil
+	d := &model.Divergence{StepA: 1, StepB: 1, LineA: "step", LineB: "step", DecisionA: "appends [rule A]", DecisionB: "refuses [rule B]"}
+	return model.Comparison{A: s.names[a], B: s.names[b], LogA: []string{"step"}, LogB: []string{"step"}, First: d, Decision: d}, nil
 }
 func (s *teacher) Rename(i int, name string) error {
 	if name == "" {
@@ -90,7 +95,7 @@ func TestTeacherKeys(t *testing.T) {
 	var saved []byte
 	press := run(t, s, func(name string, data []byte) (string, error) { saved = data; return name, nil })
 	press("C")
-	if last.ScreenName() != "sandbox choosing" || !strings.Contains(last.Flash(), "enter branch 1") {
+	if last.ScreenName() != "sandbox choosing" || !strings.Contains(last.Flash(), "enter 1 (the one it came from)") {
 		t.Fatalf("C: %s %q", last.ScreenName(), last.Flash())
 	}
 	press("enter")
@@ -117,3 +122,42 @@ func TestTeacherKeys(t *testing.T) {
 		t.Errorf("v: %d, %q", s.kafka, last.Flash())
 	}
 }
+
+// TestCompareMarkIsStyledNotEscaped: in colour, the marker of the first
+// decision that differs is drawn, not printed as escape text. Before, the
+// styled marker went through the text cleaning and showed as \x1b[...
+func TestCompareMarkIsStyledNotEscaped(t *testing.T) {
+	s := &teacher{names: []string{"branch 1", "branch 2"}}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	th := theme.New(theme.Options{Renderer: r})
+	var m tea.Model = sandbox.New(nil, nil, s, sandbox.Options{Theme: th, Help: help.New(), Keys: sandbox.DefaultKeyMap(), Draw: textDraw, Save: nil})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []string{"C", "enter"} {
+		m, _ = m.Update(viewtest.Key(k))
+	}
+	if v := m.View(); strings.Contains(v, `\x1b`) || !strings.Contains(v, "first decision that differs") {
+		t.Errorf("the comparison:\n%s", v)
+	}
+}
+
+// textBox is a pane that draws its body's first lines, cut to its width.
+type textBox struct {
+	box
+	body content.Content
+}
+
+func (b *textBox) SetContent(_ []string, c content.Content, _ content.Range) { b.body = c }
+func (b *textBox) Lines() []string {
+	out := b.box.Lines()
+	for i := 0; b.body != nil && i < min(len(out), b.body.Len()); i++ {
+		out[i] = cells.Fit(b.body.Line(i), b.w, "")
+	}
+	return out
+}
+
+var textDraw = func() sandbox.Draw {
+	d := draw
+	d.NewPane = func(*theme.Theme, bool) sandbox.Pane { return &textBox{} }
+	return d
+}()
