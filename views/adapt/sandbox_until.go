@@ -33,7 +33,7 @@ func (x *Sandbox) RunUntil(cond string) (string, error) {
 	trial := x.world().CloneForTrial()
 	for n := 1; n <= UntilMax; n++ {
 		if len(trial.Pending(false)) == 0 {
-			return "", errors.New(what + " never came: nothing was left to happen after " + strconv.Itoa(n-1) + " step(s); nothing was run")
+			return "", errors.New(what + " never came: quiet after " + strconv.Itoa(n-1) + " step(s); nothing run")
 		}
 		if _, err := trial.Apply(engine.Step{N: 1}); err != nil {
 			return "", errors.New(what + " never came: step " + strconv.Itoa(n) + " was refused (" + err.Error() + "); nothing was run")
@@ -49,7 +49,7 @@ func (x *Sandbox) RunUntil(cond string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return line + ": " + what + " holds after " + strconv.Itoa(n) + " step(s)", nil
+		return what + " holds after " + strconv.Itoa(n) + " step(s): " + line, nil
 	}
-	return "", errors.New(what + " never came within " + strconv.Itoa(UntilMax) + " steps; nothing was run")
+	return "", errors.New(what + " never came within " + strconv.Itoa(UntilMax) + " steps; nothing run")
 }
