@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/views/model"
 )
 
 // Comparing two worlds: a branch and the branch replayed from it with a
@@ -14,58 +15,46 @@ import (
 // otherwise, or the first action of the first branch with no counterpart
 // in the second, is where they diverge.
 
-// Comparison is what Compare found.
-type Comparison struct {
-	// A and B are the two branches' names.
-	A, B string
-	// First is the first divergence, nil when the two made the same
-	// decisions at every step: a step of A with no counterpart in B
-	// (StepB 0), or Decision.
-	First *Divergence
-	// Decision is the first pair of steps where the two decided
-	// otherwise, nil when no pair did.
-	Decision *Divergence
-	// Missing are the steps of A with no counterpart in B, as lines.
-	Missing []string
-	// OutcomeA and OutcomeB summarise each world at its end: its
-	// partitions' records, what its consumers received, its monitors.
-	OutcomeA, OutcomeB []string
-}
+// Comparison is what Compare found (the type the sandbox's C draws).
+type Comparison = model.Comparison
 
 // Divergence is one step where two worlds went apart.
-type Divergence struct {
-	// StepA is the step of branch A (1..), LineA its line; StepB and
-	// LineB its counterpart in B, StepB 0 when it has none.
-	StepA, StepB int
-	LineA, LineB string
-	// About is the role of the message the step acts on, if it acts on one.
-	About string
-	// DecisionA and DecisionB are the first decision that differs, each
-	// as its event line with the rule that made it ("" when the world
-	// made none there).
-	DecisionA, DecisionB string
-}
+type Divergence = model.Divergence
 
-// Compare compares branch a with branch b, which must have been replayed
-// from a with a safeguard switched (Toggle on a).
+// Compare compares branch a with branch b. Their steps are paired by
+// what each meant when one was replayed from the other with a safeguard
+// switched (Toggle, or v's other protocol); else by position (two
+// branches forked from one another share the steps before the fork), and
+// the first step where their lines differ is where they diverge.
 func (x *Sandbox) Compare(a, b int) (Comparison, error) {
 	if a < 0 || a >= len(x.branches) || b < 0 || b >= len(x.branches) {
 		return Comparison{}, errors.New("no such branch")
 	}
-	ba, bb := x.branches[a], x.branches[b]
-	if bb.parent != a || bb.from == nil {
-		return Comparison{}, errors.New(bb.name + " was not replayed from " + ba.name + " with a safeguard switched")
+	if a == b {
+		return Comparison{}, errors.New("a branch compared with itself: pick another")
 	}
-	c := Comparison{A: ba.name, B: bb.name}
+	ba, bb := x.branches[a], x.branches[b]
+	c := Comparison{A: ba.name, B: bb.name, LogA: ba.lines(), LogB: bb.lines()}
+	pair, byRole := pairing(a, ba, b, bb)
 	roles := lineRoles(ba)
 	for k := 1; k <= ba.s.p.Len(); k++ {
-		kb := bb.from[k-1]
+		kb := pair[k-1]
+		if kb < 0 {
+			// A step made after the replay: no pair to compare.
+			continue
+		}
 		about := ""
 		if len(roles[k-1]) > 0 {
 			about = roles[k-1][0].String()
 		}
 		if kb == 0 {
+			if !byRole {
+				// B is shorter: the steps past its end are no
+				// divergence of a decision.
+				break
+			}
 			c.Missing = append(c.Missing, ba.line(k))
+			c.MissingSteps = append(c.MissingSteps, k)
 			if c.First == nil {
 				c.First = &Divergence{StepA: k, LineA: ba.line(k), About: about}
 			}
@@ -75,7 +64,8 @@ func (x *Sandbox) Compare(a, b int) (Comparison, error) {
 			continue
 		}
 		da, db := decisions(ba, k), decisions(bb, kb)
-		for i := 0; i < max(len(da), len(db)); i++ {
+		differ := !byRole && ba.line(k) != bb.line(kb)
+		for i := 0; i < max(len(da), len(db)) || differ; i++ {
 			var ea, eb *engine.Event
 			if i < len(da) {
 				ea = &da[i]
@@ -83,7 +73,12 @@ func (x *Sandbox) Compare(a, b int) (Comparison, error) {
 			if i < len(db) {
 				eb = &db[i]
 			}
-			if ea != nil && eb != nil && sameDecision(ea, eb) {
+			if !differ && ea != nil && eb != nil && sameDecision(ea, eb) {
+				continue
+			}
+			if differ && ea != nil && eb != nil && sameDecision(ea, eb) && i+1 < max(len(da), len(db)) {
+				// Two actions that decide alike at first: the
+				// first decision that differs is the one to show.
 				continue
 			}
 			c.Decision = &Divergence{StepA: k, StepB: kb, LineA: ba.line(k), LineB: bb.line(kb), About: about,
@@ -97,6 +92,38 @@ func (x *Sandbox) Compare(a, b int) (Comparison, error) {
 	c.OutcomeA = outcome(ba.s.p.WorldAt(ba.s.p.Len()))
 	c.OutcomeB = outcome(bb.s.p.WorldAt(bb.s.p.Len()))
 	return c, nil
+}
+
+// pairing is, for each step of ba, its counterpart in bb (0: none; -1: a
+// step made after the replay, which has none to have), and whether the
+// pairs are by role (one replayed from the other) rather than by position.
+func pairing(a int, ba *sbBranch, b int, bb *sbBranch) ([]int, bool) {
+	out := make([]int, ba.s.p.Len())
+	switch {
+	case bb.parent == a && bb.from != nil:
+		for k := range out {
+			out[k] = -1
+		}
+		copy(out, bb.from)
+		return out, true
+	case ba.parent == b && ba.from != nil:
+		// A was replayed from B: invert its map.
+		for k := range out {
+			out[k] = -1
+		}
+		for kb, ka := range ba.from {
+			if ka > 0 {
+				out[ka-1] = kb + 1
+			}
+		}
+		return out, true
+	}
+	for k := range out {
+		if k < bb.s.p.Len() {
+			out[k] = k + 1
+		}
+	}
+	return out, false
 }
 
 // decisions are the events of step k of b that decided something: those

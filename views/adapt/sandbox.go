@@ -20,10 +20,11 @@ import (
 type Sandbox struct {
 	title string
 	name  string // the preset's name or the file's base name, for SaveName
-	// base is the setup as written (the preset's or the file's); the
-	// setup in force is base with the safeguards applied (setupLines).
-	base     []engine.Action
-	written  guards // the safeguards as base writes them
+	// base is the setup as written (the preset's or the file's), the
+	// first branch's; the setup in force is a branch's base with the
+	// safeguards applied (setupLines). A branch replayed under the other
+	// Kafka protocol (v) has a base of its own.
+	base     *setupBase
 	branches []*sbBranch
 	cur      int
 	// goal is the challenge the sandbox was opened on (OpenChallenge),
@@ -34,6 +35,7 @@ type Sandbox struct {
 // sbBranch is one line of time: a growing lesson and its action lines.
 type sbBranch struct {
 	s      *Session
+	base   *setupBase
 	g      guards
 	setup  []string
 	parent int
@@ -53,6 +55,16 @@ type sbBranch struct {
 	// switched, the step each of the parent's steps became here (0: left
 	// out); nil for any other branch.
 	from []int
+	// note is the learner's note on the branch; moments their notes on
+	// its steps, by step (branches.go).
+	note    string
+	moments map[int]string
+}
+
+// setupBase is a setup as written, and the safeguards it writes.
+type setupBase struct {
+	actions []engine.Action
+	written guards
 }
 
 // SandboxPresets are the starting worlds of the preset picker.
@@ -106,8 +118,8 @@ func OpenSandboxKafka(name string, kafka int) (*Sandbox, error) {
 		if p.name == name {
 			setup, title := p.setup, p.title
 			if kafka == 4 {
+				// Title says "(Kafka 4)" from the setup.
 				setup = append([]string{"config transaction.version=2"}, setup...)
-				title += " (Kafka 4)"
 			}
 			return newSandbox(title, p.name, "preset "+p.name, strings.Join(setup, "\n")+"\n", false)
 		}
@@ -130,17 +142,23 @@ func newSandbox(title, name, file, src string, toEnd bool) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Sandbox{title: title, name: name}
+	x := &Sandbox{title: title, name: name, base: &setupBase{}}
 	var lines []string
 	for _, c := range cmds {
 		if len(lines) == 0 && c.Kind() == script.Setup {
-			x.base = append(x.base, c.Action)
+			x.base.actions = append(x.base.actions, c.Action)
 			continue
 		}
 		lines = append(lines, c.Text)
 	}
-	x.written = writtenGuards(x.base)
-	b, err := x.newBranch(x.written, lines, -1, 0, "branch 1")
+	x.base.written = writtenGuards(x.base.actions)
+	if toEnd {
+		// A file w saved with every branch reopens with all of them.
+		if ok, err := x.openBranches(file, src); ok || err != nil {
+			return x, err
+		}
+	}
+	b, err := x.newBranch(x.base, x.base.written, lines, -1, 0, "branch 1")
 	if err != nil {
 		return nil, err
 	}
@@ -153,8 +171,8 @@ func newSandbox(title, name, file, src string, toEnd bool) (*Sandbox, error) {
 
 // newBranch plays setup and lines on a fresh world, each line one step,
 // and stands at position 0.
-func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name string) (*sbBranch, error) {
-	setup := x.setupLines(g)
+func (x *Sandbox) newBranch(base *setupBase, g guards, lines []string, parent, at int, name string) (*sbBranch, error) {
+	setup := setupLines(base, g)
 	d := script.NewDecls()
 	var cmds []script.Command
 	for i, t := range setup {
@@ -174,7 +192,7 @@ func (x *Sandbox) newBranch(g guards, lines []string, parent, at int, name strin
 		}
 		l.Steps = append(l.Steps, st)
 	}
-	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: g, setup: setup,
+	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), base: base, g: g, setup: setup,
 		parent: parent, at: at, name: name, causes: map[int][]cause{}}
 	return b, nil
 }
@@ -206,8 +224,14 @@ func (x *Sandbox) session(p *lessons.Player) *Session {
 // world is the world at the current position: a snapshot, never stepped.
 func (x *Sandbox) world() *engine.World { return x.branch().s.p.World() }
 
-// Title is the preset's title or the file's name.
-func (x *Sandbox) Title() string { return x.title }
+// Title is the preset's title or the file's name, with "(Kafka 4)" when
+// the current branch plays Kafka 4 (v switches it).
+func (x *Sandbox) Title() string {
+	if x.Kafka() == 4 {
+		return x.title + " (Kafka 4)"
+	}
+	return x.title
+}
 
 // Pos is the position on the current branch.
 func (x *Sandbox) Pos() int { return x.branch().s.p.Pos() }
@@ -308,6 +332,9 @@ func (x *Sandbox) sendsBefore(c string) int {
 // refuses leaves nothing behind; one it takes becomes the next step, on a
 // new branch if the learner had gone back.
 func (x *Sandbox) Exec(line string) (string, error) {
+	if cond, ok := script.UntilCondition(line); ok {
+		return x.RunUntil(cond)
+	}
 	b := x.branch()
 	c, err := script.ParseLine("prompt", 1, line, x.decls())
 	if err != nil {
@@ -334,7 +361,7 @@ func (x *Sandbox) Exec(line string) (string, error) {
 	}
 	pos := b.s.p.Pos()
 	if pos < b.s.p.Len() {
-		nb := &sbBranch{s: x.session(b.s.p.Fork(pos)), g: b.g, setup: b.setup,
+		nb := &sbBranch{s: x.session(b.s.p.Fork(pos)), base: b.base, g: b.g, setup: b.setup,
 			parent: x.cur, at: pos,
 			name: "branch " + strconv.Itoa(len(x.branches)+1), causes: map[int][]cause{}}
 		x.branches = append(x.branches, nb)
@@ -360,7 +387,7 @@ func (x *Sandbox) Complete(line string) []string {
 func (x *Sandbox) Branches() []model.BranchInfo {
 	out := make([]model.BranchInfo, len(x.branches))
 	for i, b := range x.branches {
-		out[i] = model.BranchInfo{Name: b.name, Len: b.s.p.Len(), Parent: b.parent, At: b.at}
+		out[i] = model.BranchInfo{Name: b.name, Len: b.s.p.Len(), Parent: b.parent, At: b.at, Note: b.note, Moments: b.momentList()}
 	}
 	return out
 }
@@ -381,7 +408,7 @@ func (x *Sandbox) Switch(i int) error {
 func (x *Sandbox) Scenario() string {
 	b := x.branch()
 	var sb strings.Builder
-	sb.WriteString("# eoslab sandbox: " + oneLineText(x.title) + ", " + b.name + "\n")
+	sb.WriteString("# eoslab sandbox: " + oneLineText(x.Title()) + ", " + b.name + "\n")
 	sb.WriteString("# Replay it with 'eoslab run FILE'; reopen it with 'eoslab sandbox FILE'.\n")
 	for _, l := range b.setup {
 		sb.WriteString(l + "\n")

@@ -15,12 +15,12 @@ import (
 // a message and its timer wait.
 func bigSandbox(tb testing.TB) *Sandbox {
 	l := bigLesson(tb)
-	x := &Sandbox{title: l.Title, name: "big"}
+	x := &Sandbox{title: l.Title, name: "big", base: &setupBase{}}
 	for _, c := range l.Setup {
-		x.base = append(x.base, c.Action)
+		x.base.actions = append(x.base.actions, c.Action)
 	}
-	x.written = writtenGuards(x.base)
-	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), g: x.written, setup: x.setupLines(x.written),
+	x.base.written = writtenGuards(x.base.actions)
+	b := &sbBranch{s: x.session(lessons.NewGrowingPlayer(l)), base: x.base, g: x.base.written, setup: setupLines(x.base, x.base.written),
 		parent: -1, name: "branch 1", causes: map[int][]cause{}}
 	x.branches = []*sbBranch{b}
 	b.s.p.Seek(b.s.p.Len())

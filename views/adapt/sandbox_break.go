@@ -69,7 +69,7 @@ func (x *Sandbox) OpenBreak(r model.BreakResult) error {
 	if r.At > from.s.p.Len() {
 		return errors.New("the branch the search started on is shorter than step " + strconv.Itoa(r.At))
 	}
-	nb := &sbBranch{s: x.session(from.s.p.Fork(r.At)), g: from.g, setup: from.setup,
+	nb := &sbBranch{s: x.session(from.s.p.Fork(r.At)), base: from.base, g: from.g, setup: from.setup,
 		parent: r.Branch, at: r.At, name: "branch " + strconv.Itoa(len(x.branches)+1) + " (breaks " + r.Monitor + ")",
 		causes: map[int][]cause{}}
 	x.branches = append(x.branches, nb)

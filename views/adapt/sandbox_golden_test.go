@@ -26,6 +26,7 @@ func TestGoldenSandbox(t *testing.T) {
 		{"prompt-error", "idempotent", []string{":", "d", "e", "l", "i", "v", "e", "r", " ", "m", "9", "enter"}},
 		{"branches", "idempotent", []string{"s", "n", "left", "R", "B"}},
 		{"help", "zombie", []string{"?"}},
+		{"compare", "idempotent", []string{"1", "s", "n", "x", "R", "1", "C", "enter"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, c := range cases {
@@ -51,7 +52,7 @@ func TestSandboxRandomKeys(t *testing.T) {
 	t.Parallel()
 	keys := []string{"up", "down", "enter", "d", "x", "u", "y", "o", "n", " ", "R", "left", "right", "<", ">",
 		"c", "r", "1", "2", "3", "4", "5", "6", "k", "z", "[", "]", "i", "b", "s", "O", "m", "a", "p", "e",
-		":", "B", "w", "esc", "tab", "?", "pgup", "pgdown", "q", "t", "-", "9", "home", "end"}
+		":", "B", "C", "v", "U", "N", "w", "esc", "tab", "?", "pgup", "pgdown", "q", "t", "-", "9", "home", "end"}
 	sizes := [][2]int{{80, 24}, {200, 60}, {60, 20}, {59, 19}, {1, 1}, {160, 48}, {120, 30}}
 	n := 1500
 	if testing.Short() {

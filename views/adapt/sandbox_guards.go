@@ -96,10 +96,10 @@ func withoutTeach(c engine.SetConfig) (engine.SetConfig, bool) {
 
 // setupLines is base with the safeguards g applied, where they differ from
 // what base writes, as scenario lines.
-func (x *Sandbox) setupLines(g guards) []string {
-	w := x.written
+func setupLines(base *setupBase, g guards) []string {
+	w := base.written
 	var out []string
-	for _, a := range x.base {
+	for _, a := range base.actions {
 		switch d := a.(type) {
 		case engine.DeclareProducer:
 			if g.idempotence != w.idempotence {
@@ -158,7 +158,7 @@ func (x *Sandbox) Safeguards() []model.Safeguard {
 	g := x.branch().g
 	w := x.world()
 	hasProducer, hasConsumer := false, len(w.Consumers()) > 0
-	for _, a := range x.base {
+	for _, a := range x.branch().base.actions {
 		if _, ok := a.(engine.DeclareProducer); ok {
 			hasProducer = true
 		}
@@ -279,6 +279,9 @@ func (x *Sandbox) Toggle(id model.SafeguardID) (string, error) {
 	if id == model.GuardIdempotence && !g.idempotence && x.hasTxnProducer() {
 		msg += "; transactional producers lose transactional.id (Java refuses it without idempotence)"
 	}
+	if len(r.caught) > 0 {
+		msg += "; their message comes later here: " + strings.Join(r.caught, ", ")
+	}
 	if len(dropped) > 0 {
 		msg += "; left out: " + strings.Join(dropped, ", ")
 	}
@@ -286,7 +289,7 @@ func (x *Sandbox) Toggle(id model.SafeguardID) (string, error) {
 }
 
 func (x *Sandbox) hasTxnProducer() bool {
-	for _, a := range x.base {
+	for _, a := range x.branch().base.actions {
 		if d, ok := a.(engine.DeclareProducer); ok && d.Config.TransactionalID != "" {
 			return true
 		}

@@ -134,5 +134,19 @@ func TestSavedSandboxReplays(t *testing.T) {
 		if a, b := eventLines(x), eventLines(y); strings.Join(a, "\n") != strings.Join(b, "\n") {
 			t.Fatalf("%s\nreopened, the world differs (%d events, not %d)", what, len(b), len(a))
 		}
+
+		// The file of every branch plays the same, and reopens with
+		// every branch, each saving the same lines again.
+		all := x.ScenarioAll()
+		if err := playFile([]byte(all)); err != nil {
+			t.Fatalf("%s\neoslab run of the file of every branch: %v\n%s", what, err, all)
+		}
+		z, err := OpenSandboxFile("all.scn", []byte(all))
+		if err != nil {
+			t.Fatalf("%s\nthe file of every branch does not reopen: %v\n%s", what, err, all)
+		}
+		if dropFirstLine(z.ScenarioAll()) != dropFirstLine(all) {
+			t.Fatalf("%s\nevery branch saved again:\n%s\nfirst:\n%s", what, z.ScenarioAll(), all)
+		}
 	}
 }

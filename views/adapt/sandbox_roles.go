@@ -102,12 +102,21 @@ type replayed struct {
 	b           *sbBranch
 	counterpart []int
 	dropped     []string
+	// caught are the steps played to reach a message that comes later
+	// in the new world, each "step N before LINE".
+	caught []string
 }
 
 // replayByRole plays the steps of from on a new branch set up with g, each
 // as the prompt would take it, its messages found by role.
 func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
-	nb, err := x.newBranch(g, nil, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
+	return x.replayOn(from.base, g, from)
+}
+
+// replayOn is replayByRole on a setup of its own (base, with g): the
+// other Kafka protocol's (v).
+func (x *Sandbox) replayOn(base *setupBase, g guards, from *sbBranch) (replayed, error) {
+	nb, err := x.newBranch(base, g, nil, x.cur, 0, "branch "+strconv.Itoa(len(x.branches)+1))
 	if err != nil {
 		return replayed{}, err
 	}
@@ -138,6 +147,20 @@ func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
 				ix.Update(w)
 				ids, missing := counterparts(w, ix.Roles, want)
 				if missing != "" {
+					// The message may come a few steps later in this
+					// world (idempotence on sends InitProducerId
+					// before the Produce): step to it first.
+					if n := catchUp(w, want); n > 0 {
+						st := engine.Step{N: int64(n)}
+						sc := script.Command{Text: st.String(), Action: st}
+						nb.s.p.Append(lessons.Step{Title: sc.Text, Commands: []script.Command{sc}})
+						r.caught = append(r.caught, sc.Text+" before "+line)
+						w = nb.s.p.WorldAt(nb.s.p.Len())
+						ix.Update(w)
+						ids, missing = counterparts(w, ix.Roles, want)
+					}
+				}
+				if missing != "" {
 					r.dropped = append(r.dropped, line+" (no counterpart of "+missing+")")
 					continue
 				}
@@ -154,6 +177,30 @@ func (x *Sandbox) replayByRole(g guards, from *sbBranch) (replayed, error) {
 	}
 	nb.from = r.counterpart
 	return r, nil
+}
+
+// catchUpMax bounds the steps catchUp tries.
+const catchUpMax = 50
+
+// catchUp is how many steps, on a copy of w, bring every message of the
+// roles want into flight; 0 when they do not come within catchUpMax
+// steps, or before nothing is left to happen.
+func catchUp(w *engine.World, want msgRoles) int {
+	trial := w.Clone()
+	ix := engine.NewRoleIndex()
+	for n := 1; n <= catchUpMax; n++ {
+		if len(trial.Pending(false)) == 0 {
+			return 0
+		}
+		if _, err := trial.Apply(engine.Step{N: 1}); err != nil {
+			return 0
+		}
+		ix.Update(trial)
+		if _, missing := counterparts(trial, ix.Roles, want); missing == "" {
+			return n
+		}
+	}
+	return 0
 }
 
 // counterparts are the numbers of the messages in flight in w with the

@@ -30,9 +30,10 @@ presets under Kafka 4's transaction protocol (transaction.version=2).
 Each key is one action and one line of the scenario language: deliver, drop,
 duplicate or delay the selected message, step, run, crash or restart a broker,
 pause a producer, call a client's API, or type any line at the : prompt.
-w saves the branch you are on as a scenario file in the current directory
-(never over an existing file); 'eoslab run FILE' replays it to the same
-state and 'eoslab sandbox FILE' reopens it there.
+w saves every branch in one scenario file in the current directory (never
+over an existing file): the branch you are on as the file's lines, which
+'eoslab run FILE' replays to the same state, and every branch, with its
+name and notes, in "#@" comment lines that 'eoslab sandbox FILE' reopens.
 
 --challenge N opens challenge N (eoslab challenges lists them) on its world
 with the goal shown; g shows its hint, then its solution. The engine judges

@@ -210,4 +210,14 @@ type BranchInfo struct {
 	// Parent is the branch it forked from (-1 for the first) and At the
 	// position it forked at.
 	Parent, At int
+	// Note is the learner's note on the branch; Moments their notes on
+	// its steps, in step order.
+	Note    string
+	Moments []Moment
+}
+
+// Moment is a note on one step of a branch.
+type Moment struct {
+	Step int
+	Note string
 }

@@ -171,11 +171,11 @@ func (s *Model) save() tea.Cmd {
 		s.say(theme.Muted, "saving is switched off here; the prompt's lines are the session")
 		return nil
 	}
-	name, text, save := s.sess.SaveName(), []byte(s.sess.Scenario()), s.opts.Save
-	branch, n := s.sess.Branch(), s.sess.Len()
+	text, lens := s.scenarioFile()
+	name, save := s.sess.SaveName(), s.opts.Save
 	s.say(theme.Accent, "saving...")
 	return func() tea.Msg {
 		p, err := save(name, text)
-		return SavedMsg{Path: p, Err: err, branch: branch, n: n}
+		return SavedMsg{Path: p, Err: err, lens: lens}
 	}
 }

@@ -62,7 +62,7 @@ func (s *Model) goalCmd() tea.Cmd {
 	s.say(theme.Committed, "GOAL REACHED: saving your solution...")
 	return func() tea.Msg {
 		p, err := save(name, text)
-		return SavedMsg{Path: p, Err: err, branch: branch, n: n, goal: true}
+		return SavedMsg{Path: p, Err: err, lens: map[int]int{branch: n}, goal: true}
 	}
 }
 
@@ -74,7 +74,9 @@ func (s *Model) goalSaved(msg SavedMsg) {
 		s.say(theme.Violated, "GOAL REACHED, but your solution was not saved: "+msg.Err.Error())
 		return
 	}
-	s.saved[msg.branch] = msg.n
+	for i, n := range msg.lens {
+		s.saved[i] = n
+	}
 	s.reached(g.Name, msg.Path)
 	// The path first: a narrow screen cuts the line's end.
 	s.say(theme.Committed, "GOAL REACHED: solution saved as "+msg.Path+"; eoslab challenges check "+strconv.Itoa(g.Num)+" "+msg.Path+" checks it")

@@ -32,6 +32,15 @@ type KeyMap struct {
 	// Leave answers q's question when a branch is not saved: y leaves,
 	// any other key stays.
 	Leave key.Binding
+	// Compare compares this branch with another (compare.go).
+	Compare key.Binding
+	// Name, Note and MomentNote, in the branch list, name the branch,
+	// note it, and note the step it stands at (branches.go).
+	Name, Note, MomentNote key.Binding
+	// Kafka plays the branch again under the other Kafka (kafka.go).
+	Kafka key.Binding
+	// Until opens the prompt on "until ": run until a condition holds.
+	Until key.Binding
 	// AimCoordinator and AimClient answer c or r: the coordinator, or
 	// the client the call keys act on.
 	AimCoordinator, AimClient key.Binding
@@ -83,6 +92,12 @@ func DefaultKeyMap() KeyMap {
 		Prompt:         b([]string{":"}, ":", "prompt"),
 		Branches:       b([]string{"B"}, "B", "branches"),
 		Save:           b([]string{"w"}, "w", "save"),
+		Compare:        b([]string{"C"}, "C", "compare branches"),
+		Name:           b([]string{"n"}, "n", "name the branch"),
+		Note:           b([]string{"N"}, "N", "note on the branch"),
+		MomentNote:     b([]string{"a"}, "a", "note on this step"),
+		Kafka:          b([]string{"v"}, "v", "Kafka 3/4"),
+		Until:          b([]string{"U"}, "U", "run until…"),
 		Dismiss:        b([]string{"esc"}, "esc", "dismiss"),
 		Panel:          b([]string{"tab"}, "tab", "next panel"),
 		Help:           b([]string{"?"}, "?", "help"),
@@ -110,6 +125,7 @@ func (k KeyMap) ASCII() KeyMap {
 	}
 	k.Crash.SetHelp("c", "crash...")
 	k.Restart.SetHelp("r", "restart...")
+	k.Until.SetHelp("U", "run until...")
 	return k
 }
 
@@ -119,14 +135,14 @@ func (k KeyMap) short() []key.Binding {
 }
 
 func (k KeyMap) full(goal bool) [][]key.Binding {
-	last := []key.Binding{k.Break, k.Guard, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit}
+	last := []key.Binding{k.Break, k.Guard, k.Kafka, k.Prompt, k.Save, k.Dismiss, k.Panel, k.ScrollUp, k.ScrollDown, k.Help, k.Quit}
 	if goal {
 		// g acts only in a sandbox set a challenge.
 		last = append([]key.Binding{k.Goal}, last...)
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Deliver, k.Drop, k.Duplicate, k.Delay, k.Reorder},
-		{k.Step, k.Run, k.Back, k.Forward, k.First, k.Last, k.Branches},
+		{k.Step, k.Run, k.Until, k.Back, k.Forward, k.First, k.Last, k.Branches, k.Compare},
 		{k.Crash, k.Restart, k.Pause, k.PrevClient, k.NextClient},
 		{k.Init, k.Begin, k.Send, k.SendOffsets, k.Commit, k.Abort, k.Poll, k.Process},
 		last,

@@ -164,6 +164,10 @@ type Model struct {
 	// preset), its length then: q asks before leaving a branch that has
 	// changed since (modeLeaving). By reference, shared by the copies.
 	saved map[int]int
+	// cmp is C's comparison (compare.go).
+	cmp compareState
+	// nm is the text input that names a branch or notes it (branches.go).
+	nm naming
 	// left is set by the key that leaves the sandbox (q), until Step
 	// reports it.
 	left bool
@@ -195,16 +199,20 @@ const (
 	modeSolution                // the goal's solution overlay is open
 	modeBreakPick               // after X: a digit picks the guarantee to break
 	modeNarrate                 // the schedule a search found, narrated
+	modeChoosing                // after C: the next key picks the branch to compare with
+	modeComparing               // the comparison overlay is open
+	modeNaming                  // in the branches overlay: the text input of n, N or a
 )
 
 func (m mode) String() string {
-	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "asking", "solution", "breaking", "narrating"}[m]
+	return [...]string{"acting", "picking", "prompting", "aiming", "help", "branches", "leaving", "asking", "solution", "breaking", "narrating",
+		"choosing", "comparing", "naming"}[m]
 }
 
 // overlay reports whether an overlay (help, branches) covers the screen.
 func (m mode) overlay() bool {
 	switch m {
-	case modeHelp, modeBranches, modeSolution, modeBreakPick, modeNarrate:
+	case modeHelp, modeBranches, modeSolution, modeBreakPick, modeNarrate, modeComparing, modeNaming:
 		return true
 	}
 	return false
@@ -214,10 +222,10 @@ func (m mode) overlay() bool {
 type SavedMsg struct {
 	Path string
 	Err  error
-	// branch and n are the branch saved and its length; goal marks the
+	// lens are the branches saved and their lengths; goal marks the
 	// save of a challenge just reached.
-	branch, n int
-	goal      bool
+	lens map[int]int
+	goal bool
 }
 
 // New builds the sandbox. With sess nil it opens on the preset picker,
@@ -297,7 +305,9 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.Err == nil {
-			s.saved[msg.branch] = msg.n
+			for i, n := range msg.lens {
+				s.saved[i] = n
+			}
 		}
 		if msg.Err != nil {
 			s.say(theme.Violated, "not saved: "+msg.Err.Error())
@@ -356,6 +366,14 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 		return nil
 	case s.mode == modeBreakPick:
 		return s.breakPickKey(km)
+	case s.mode == modeChoosing:
+		s.chooseKey(km)
+		return nil
+	case s.mode == modeComparing:
+		s.compareKey(km)
+		return nil
+	case s.mode == modeNaming:
+		return s.nameKey(km)
 	case s.mode.overlay():
 		s.overlayKey(km)
 		return nil
@@ -371,9 +389,17 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	case is(km, k.Branches):
 		s.mode = modeBranches
 		s.layout()
-	case is(km, k.Prompt):
+	case is(km, k.Compare):
+		s.startCompare()
+	case is(km, k.Kafka):
+		s.switchKafka()
+	case is(km, k.Prompt), is(km, k.Until):
 		s.mode, s.perr = modePrompting, ""
 		s.input.SetValue("")
+		if is(km, k.Until) {
+			s.input.SetValue(untilLead)
+			s.input.CursorEnd()
+		}
 		s.histAt = len(s.hist)
 		s.input.Focus()
 		s.suggest()
@@ -510,6 +536,7 @@ func (s *Model) overlayKey(km tea.KeyMsg) {
 			s.say(theme.Accent, "on "+s.branches[i].Name+" at step "+strconv.Itoa(s.sess.Pos()))
 		}
 		s.refresh()
+	case s.mode == modeBranches && s.startNaming(km):
 	default:
 		s.over.Update(km)
 	}
@@ -656,6 +683,8 @@ func (s Model) ScreenName() string {
 		return "sandbox break"
 	case modeNarrate:
 		return "sandbox narration"
+	case modeChoosing, modeComparing, modeNaming:
+		return "sandbox " + s.mode.String()
 	}
 	return "sandbox"
 }

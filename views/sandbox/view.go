@@ -293,6 +293,10 @@ func (s *Model) fillOverlay(r layout.Rect) {
 	w := max(r.W-4, 0)
 	s.over.SetSize(r.W, r.H)
 	s.over.SetFocused(true)
+	if s.mode == modeComparing {
+		s.fillCompare(w)
+		return
+	}
 	var lines []string
 	if s.mode == modeSolution {
 		s.fillSolution(r)
@@ -303,7 +307,7 @@ func (s *Model) fillOverlay(r layout.Rect) {
 		return
 	}
 	if s.mode == modeBranches {
-		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, esc closes"))
+		s.over.SetTitle(s.th.Text(theme.TextTitle, "Branches") + s.th.Text(theme.TextFaint, "  1-9 switches, n names, N notes it, a notes this step, esc closes"))
 		for i, b := range s.branches {
 			l := strconv.Itoa(i+1) + "  " + b.Name + ": " + strconv.Itoa(b.Len) + " action(s)"
 			if b.Parent >= 0 && b.At > 0 {
@@ -317,6 +321,7 @@ func (s *Model) fillOverlay(r layout.Rect) {
 				l = "  " + l
 			}
 			lines = append(lines, l)
+			lines = append(lines, s.branchNotes(b, w)...)
 		}
 		lines = append(lines, "", s.th.Text(theme.TextFaint, "Going back (←) and then acting starts a new branch; the old one stays here."))
 	} else {
@@ -411,6 +416,9 @@ func (s Model) headerLine() string {
 }
 
 func (s Model) statusLine() string {
+	if s.mode == modeNaming {
+		return s.nameStatus()
+	}
 	if s.mode == modePrompting {
 		return s.input.View()
 	}
@@ -440,11 +448,14 @@ func (s Model) helpLine() string {
 		}
 		return cells.Fit(line, s.w, s.th.Sym.Ellipsis)
 	}
+	if s.mode == modeNaming {
+		return s.nameHelp()
+	}
 	if s.mode.overlay() {
 		return cells.Fit(" "+s.th.Text(theme.TextFaint, "up/down scroll, esc closes"), s.w, s.th.Sym.Ellipsis)
 	}
 	if s.mode == modeLeaving {
-		return cells.Fit(" "+s.th.Text(theme.TextFaint, "y leaves; n, esc or any other key stays (w then saves the branch you are on)"), s.w, s.th.Sym.Ellipsis)
+		return cells.Fit(" "+s.th.Text(theme.TextFaint, "y leaves; n, esc or any other key stays (w then saves every branch)"), s.w, s.th.Sym.Ellipsis)
 	}
 	// The short help is the same for a width: made once (lipgloss
 	// renders it slowly), as the player's is.
