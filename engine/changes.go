@@ -43,8 +43,12 @@ type ChangeSet struct {
 }
 
 // nameIndex holds a list of names once it is more than a scan should
-// cover; nil until then.
-type nameIndex map[string]struct{}
+// cover; nil until then. It maps a name's hash (nameHash) to the position
+// of the first name in the list with that hash: a map without a pointer,
+// which the collector never scans (a map of the names was, with 800
+// producers, one of the costs that grew per producer). A name whose hash
+// another name of the list has (rare) is found by a scan.
+type nameIndex map[uint64]int32
 
 // scanMax is how many entries a lookup scans before it uses an index.
 const scanMax = 32
@@ -236,24 +240,44 @@ func (x *nameIndex) has(s []string, n string) bool {
 	if len(s) <= scanMax {
 		return hasName(s, n)
 	}
+	return x.holds(s, n, nameHash(n))
+}
+
+// holds is has for a list past scanMax, with h n's hash.
+func (x *nameIndex) holds(s []string, n string, h uint64) bool {
 	if *x == nil {
 		*x = make(nameIndex, 2*len(s))
-		for _, m := range s {
-			(*x)[m] = struct{}{}
+		for i, m := range s {
+			x.put(nameHash(m), i)
 		}
 	}
-	_, ok := (*x)[n]
-	return ok
+	i, ok := (*x)[h]
+	if !ok {
+		return false
+	}
+	return s[i] == n || hasName(s, n)
+}
+
+// put indexes the name at position i, unless an earlier one has its hash.
+func (x nameIndex) put(h uint64, i int) {
+	if _, clash := x[h]; !clash {
+		x[h] = int32(i)
+	}
 }
 
 // add is s with n appended unless s holds it; x, s's index, follows.
 func (x *nameIndex) add(s []string, n string) []string {
-	if x.has(s, n) {
+	if len(s) <= scanMax {
+		if hasName(s, n) {
+			return s
+		}
+		return append(s, n)
+	}
+	h := nameHash(n)
+	if x.holds(s, n, h) {
 		return s
 	}
-	if *x != nil {
-		(*x)[n] = struct{}{}
-	}
+	x.put(h, len(s))
 	return append(s, n)
 }
 

@@ -45,3 +45,24 @@ func TestChangeSetLongNameLists(t *testing.T) {
 		t.Fatal("reset keeps names")
 	}
 }
+
+// TestChangeSetNameHashClash: the index holds a name's hash, and a name
+// whose hash another name of the list has is still told apart and found.
+func TestChangeSetNameHashClash(t *testing.T) {
+	var c ChangeSet
+	for i := 0; i < 2*scanMax; i++ {
+		c.actor("p" + strconv.Itoa(i))
+	}
+	if !c.Actor("p0") || c.actorIndex == nil {
+		t.Fatal("a long list should be indexed")
+	}
+	c.actorIndex[nameHash("clash")] = 3 // as if "clash" hashed as "p3" does
+	if c.Actor("clash") {
+		t.Fatal("a name with another's hash was found before it was added")
+	}
+	c.actor("clash")
+	c.actor("clash")
+	if n := len(c.Actors); n != 2*scanMax+1 || c.Actors[n-1] != "clash" || !c.Actor("clash") || !c.Actor("p3") {
+		t.Fatalf("after adding a clashing name: %d actors, found %v %v", n, c.Actor("clash"), c.Actor("p3"))
+	}
+}
