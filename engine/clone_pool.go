@@ -120,7 +120,7 @@ func (w *World) cloneInto(dst *World) {
 		changes    ChangeSet
 		names      hashIndex[string]
 		cost       costCounters
-		timeouts   map[timeoutKey]int64
+		timeouts   map[timerKey]int64
 		cancelled  map[int64]bool
 		outputs    map[outputKey]pvec[int32]
 		partitions map[TP]*PartitionLog

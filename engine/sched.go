@@ -230,7 +230,8 @@ func (w *World) setTimer(after int64, t Timer) {
 // marked ones are half the queue, the queue is rebuilt without them.
 // Anything the index does not know is found by a scan, as before.
 func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
-	if seq, k, ok := w.queuedTimeout(kind, owner, id); ok {
+	k := timerKey{Kind: kind, Owner: owner, ID: id}
+	if seq, ok := w.timeouts[k]; ok && kind == TimerRequestTimeout {
 		delete(w.timeouts, k)
 		if w.cancelled == nil {
 			w.cancelled = map[int64]bool{}
@@ -254,68 +255,19 @@ func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 	w.dropCancelled()
 }
 
-// timerKey names the timers cancelTimer removes together, as the state
-// hash reads a timeoutKey (by name: ids depend on the order names were met).
+// timerKey names the timers cancelTimer removes together.
 type timerKey struct {
 	Kind  TimerKind
 	Owner string
 	ID    int64
 }
 
-// timeoutKey is a timerKey with the owner's id in the event log's name
-// table instead of its name. The index holds one per request in flight;
-// a key without a pointer is neither hashed byte by byte as a string nor
-// scanned by the collector (with 800 producers a string key was one of
-// the costs that grew per producer).
-type timeoutKey struct {
-	ID    int64
-	owner uint32
-	Kind  TimerKind
-}
-
-// timeoutKeyOf is the index's key for a request timeout.
-func (w *World) timeoutKeyOf(t *Timer) timeoutKey {
-	return timeoutKey{ID: t.ID, owner: w.events.names.id(t.Owner), Kind: t.Kind}
-}
-
-// named is k as the state hash reads it.
-func (w *World) named(k timeoutKey) timerKey {
-	return timerKey{Kind: k.Kind, Owner: w.events.names.at(k.owner), ID: k.ID}
-}
-
-// queuedTimeout is the seq of the queued request timeout of this owner
-// and id, if the index knows one, and its key. Nothing else is indexed.
-func (w *World) queuedTimeout(kind TimerKind, owner string, id int64) (seq int64, k timeoutKey, ok bool) {
-	if kind != TimerRequestTimeout || len(w.timeouts) == 0 {
-		return 0, k, false
-	}
-	o, known := w.events.names.find(owner)
-	if !known {
-		return 0, k, false // indexTimeout names every owner it indexes
-	}
-	k = timeoutKey{ID: id, owner: o, Kind: kind}
-	seq, ok = w.timeouts[k]
-	return seq, k, ok
-}
-
-// find is name's id if the table has one; unlike id it adds none.
-func (t *nameTab) find(name string) (uint32, bool) {
-	if name == "" {
-		return 0, true
-	}
-	if r := &t.recent[nameSlot(name, 0)]; r.name == name && r.id != 0 {
-		return r.id, true
-	}
-	i, ok := t.ids.get(nameHash(name), name, func(i int32) string { return *t.list.at(int(i)) })
-	return uint32(i) + 1, ok
-}
-
 // indexTimeout records where a queued request timeout is. A key queued
 // twice (which fresh correlation ids rule out) is left to the scan.
 func (w *World) indexTimeout(it item) {
-	k := w.timeoutKeyOf(&it.Timer)
+	k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
 	if w.timeouts == nil {
-		w.timeouts = map[timeoutKey]int64{}
+		w.timeouts = map[timerKey]int64{}
 	}
 	if _, twice := w.timeouts[k]; twice {
 		delete(w.timeouts, k)
@@ -350,8 +302,9 @@ func (w *World) takeItem(it *item) {
 	slot := q.keys[0].slot
 	*it = q.slab[slot]
 	q.removeSlot(0)
-	if it.Kind == itemTimer {
-		if seq, k, ok := w.queuedTimeout(it.Timer.Kind, it.Timer.Owner, it.Timer.ID); ok && seq == it.Seq {
+	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
+		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
 			delete(w.timeouts, k)
 		}
 	}
