@@ -36,7 +36,7 @@ type ChangeSet struct {
 	Groups []string
 	// msgIndex holds Messages once they are more than a scan should
 	// cover (a long run, a lesson step of thousands of actions).
-	msgIndex map[int64]struct{}
+	msgIndex *msgSet
 	// actorIndex, txnIDIndex and groupIndex hold Actors, TxnIDs and
 	// Groups once they are long.
 	actorIndex, txnIDIndex, groupIndex nameIndex
@@ -84,13 +84,9 @@ func (c *ChangeSet) Group(id string) bool { return c.groupIndex.has(c.Groups, id
 func (c *ChangeSet) Message(id int64) bool {
 	if len(c.Messages) > scanMax {
 		if c.msgIndex == nil {
-			c.msgIndex = make(map[int64]struct{}, 2*len(c.Messages))
-			for _, m := range c.Messages {
-				c.msgIndex[m] = struct{}{}
-			}
+			c.msgIndex = newMsgSet(c.Messages)
 		}
-		_, ok := c.msgIndex[id]
-		return ok
+		return c.msgIndex.has(id)
 	}
 	for _, m := range c.Messages {
 		if m == id {
@@ -204,8 +200,64 @@ func (c *ChangeSet) message(id int64) {
 	}
 	c.Messages = append(c.Messages, id)
 	if c.msgIndex != nil {
-		c.msgIndex[id] = struct{}{}
+		c.msgIndex.add(id)
 	}
+}
+
+// msgSet is a set of message ids. Ids are numbered in sending order, and
+// the messages one Apply touches are mostly the ones it sent: a run of 800
+// producers touches tens of thousands, nearly consecutive. A bit per id
+// from base on holds them in a few kilobytes; a map of them outgrew the
+// processor's caches, and its lookups were the cost per message that grew
+// most with the number of producers (BenchmarkTxnProducers). Ids below
+// base (a message sent long before, delivered now) are in older.
+type msgSet struct {
+	base  int64 // a multiple of 64
+	bits  []uint64
+	older map[int64]struct{}
+}
+
+// msgSpan bounds the bits per id a set spends: when the ids span more
+// than msgSpan times their number, the older ones go to the map.
+const msgSpan = 64
+
+func newMsgSet(ids []int64) *msgSet {
+	lo, hi := ids[0], ids[0]
+	for _, id := range ids {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	if hi-lo > msgSpan*int64(len(ids)) {
+		lo = hi - msgSpan*int64(len(ids))
+	}
+	s := &msgSet{base: lo &^ 63}
+	for _, id := range ids {
+		s.add(id)
+	}
+	return s
+}
+
+func (s *msgSet) has(id int64) bool {
+	if id < s.base {
+		_, ok := s.older[id]
+		return ok
+	}
+	i := id - s.base
+	return i>>6 < int64(len(s.bits)) && s.bits[i>>6]&(1<<(i&63)) != 0
+}
+
+func (s *msgSet) add(id int64) {
+	if id < s.base {
+		if s.older == nil {
+			s.older = map[int64]struct{}{}
+		}
+		s.older[id] = struct{}{}
+		return
+	}
+	i := id - s.base
+	for i>>6 >= int64(len(s.bits)) {
+		s.bits = append(s.bits, 0)
+	}
+	s.bits[i>>6] |= 1 << (i & 63)
 }
 
 // partition notes a partition about to change, with its log end offset
