@@ -36,15 +36,19 @@ type ChangeSet struct {
 	Groups []string
 	// msgIndex holds Messages once they are more than a scan should
 	// cover (a long run, a lesson step of thousands of actions).
-	msgIndex map[int64]struct{}
+	msgIndex *msgSet
 	// actorIndex, txnIDIndex and groupIndex hold Actors, TxnIDs and
 	// Groups once they are long.
 	actorIndex, txnIDIndex, groupIndex nameIndex
 }
 
 // nameIndex holds a list of names once it is more than a scan should
-// cover; nil until then.
-type nameIndex map[string]struct{}
+// cover; nil until then. It maps a name's hash (nameHash) to the position
+// of the first name in the list with that hash: a map without a pointer,
+// which the collector never scans (a map of the names was, with 800
+// producers, one of the costs that grew per producer). A name whose hash
+// another name of the list has (rare) is found by a scan.
+type nameIndex map[uint64]int32
 
 // scanMax is how many entries a lookup scans before it uses an index.
 const scanMax = 32
@@ -80,13 +84,9 @@ func (c *ChangeSet) Group(id string) bool { return c.groupIndex.has(c.Groups, id
 func (c *ChangeSet) Message(id int64) bool {
 	if len(c.Messages) > scanMax {
 		if c.msgIndex == nil {
-			c.msgIndex = make(map[int64]struct{}, 2*len(c.Messages))
-			for _, m := range c.Messages {
-				c.msgIndex[m] = struct{}{}
-			}
+			c.msgIndex = newMsgSet(c.Messages)
 		}
-		_, ok := c.msgIndex[id]
-		return ok
+		return c.msgIndex.has(id)
 	}
 	for _, m := range c.Messages {
 		if m == id {
@@ -200,8 +200,64 @@ func (c *ChangeSet) message(id int64) {
 	}
 	c.Messages = append(c.Messages, id)
 	if c.msgIndex != nil {
-		c.msgIndex[id] = struct{}{}
+		c.msgIndex.add(id)
 	}
+}
+
+// msgSet is a set of message ids. Ids are numbered in sending order, and
+// the messages one Apply touches are mostly the ones it sent: a run of 800
+// producers touches tens of thousands, nearly consecutive. A bit per id
+// from base on holds them in a few kilobytes; a map of them outgrew the
+// processor's caches, and its lookups were the cost per message that grew
+// most with the number of producers (BenchmarkTxnProducers). Ids below
+// base (a message sent long before, delivered now) are in older.
+type msgSet struct {
+	base  int64 // a multiple of 64
+	bits  []uint64
+	older map[int64]struct{}
+}
+
+// msgSpan bounds the bits per id a set spends: when the ids span more
+// than msgSpan times their number, the older ones go to the map.
+const msgSpan = 64
+
+func newMsgSet(ids []int64) *msgSet {
+	lo, hi := ids[0], ids[0]
+	for _, id := range ids {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	if hi-lo > msgSpan*int64(len(ids)) {
+		lo = hi - msgSpan*int64(len(ids))
+	}
+	s := &msgSet{base: lo &^ 63}
+	for _, id := range ids {
+		s.add(id)
+	}
+	return s
+}
+
+func (s *msgSet) has(id int64) bool {
+	if id < s.base {
+		_, ok := s.older[id]
+		return ok
+	}
+	i := id - s.base
+	return i>>6 < int64(len(s.bits)) && s.bits[i>>6]&(1<<(i&63)) != 0
+}
+
+func (s *msgSet) add(id int64) {
+	if id < s.base {
+		if s.older == nil {
+			s.older = map[int64]struct{}{}
+		}
+		s.older[id] = struct{}{}
+		return
+	}
+	i := id - s.base
+	for i>>6 >= int64(len(s.bits)) {
+		s.bits = append(s.bits, 0)
+	}
+	s.bits[i>>6] |= 1 << (i & 63)
 }
 
 // partition notes a partition about to change, with its log end offset
@@ -236,24 +292,44 @@ func (x *nameIndex) has(s []string, n string) bool {
 	if len(s) <= scanMax {
 		return hasName(s, n)
 	}
+	return x.holds(s, n, nameHash(n))
+}
+
+// holds is has for a list past scanMax, with h n's hash.
+func (x *nameIndex) holds(s []string, n string, h uint64) bool {
 	if *x == nil {
 		*x = make(nameIndex, 2*len(s))
-		for _, m := range s {
-			(*x)[m] = struct{}{}
+		for i, m := range s {
+			x.put(nameHash(m), i)
 		}
 	}
-	_, ok := (*x)[n]
-	return ok
+	i, ok := (*x)[h]
+	if !ok {
+		return false
+	}
+	return s[i] == n || hasName(s, n)
+}
+
+// put indexes the name at position i, unless an earlier one has its hash.
+func (x nameIndex) put(h uint64, i int) {
+	if _, clash := x[h]; !clash {
+		x[h] = int32(i)
+	}
 }
 
 // add is s with n appended unless s holds it; x, s's index, follows.
 func (x *nameIndex) add(s []string, n string) []string {
-	if x.has(s, n) {
+	if len(s) <= scanMax {
+		if hasName(s, n) {
+			return s
+		}
+		return append(s, n)
+	}
+	h := nameHash(n)
+	if x.holds(s, n, h) {
 		return s
 	}
-	if *x != nil {
-		(*x)[n] = struct{}{}
-	}
+	x.put(h, len(s))
 	return append(s, n)
 }
 

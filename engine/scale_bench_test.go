@@ -26,7 +26,7 @@ func reportPerUnit(b *testing.B, cpu time.Duration, n int, unit string) {
 func applyAll(tb testing.TB, w *World, actions ...Action) {
 	tb.Helper()
 	for _, a := range actions {
-		if _, err := w.Apply(a); err != nil {
+		if _, err := w.ApplyCount(a); err != nil {
 			tb.Fatalf("%s: %v", a, err)
 		}
 	}
