@@ -118,7 +118,6 @@ func (w *World) cloneInto(dst *World) {
 		held       []heldResponse
 		dirty      []TP
 		changes    ChangeSet
-		names      hashIndex[string]
 		cost       costCounters
 		timeouts   map[timerKey]int64
 		cancelled  map[int64]bool
@@ -129,7 +128,7 @@ func (w *World) cloneInto(dst *World) {
 		producers  []*Producer
 		consumers  []*Consumer
 		processors []*Processor
-	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.changes, dst.names.m, dst.cost,
+	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.changes, dst.cost,
 		dst.timeouts, dst.cancelled, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
 	*dst = *w
 	c := dst
@@ -149,16 +148,18 @@ func (w *World) cloneInto(dst *World) {
 	ch.Groups = reuse(old.changes.Groups, w.changes.Groups)
 	ch.msgIndex, ch.actorIndex, ch.txnIDIndex, ch.groupIndex = nil, nil, nil, nil
 	c.changes = ch
+	// The name index and the tallies' indexes are shared until either
+	// world adds a key (hashIndex.share): a search's copy seldom does,
+	// and copying their maps was a tenth of the copy. The tallies'
+	// indexes are kept built (Clone drops them, to be rebuilt on the
+	// next request: a map made per copy).
 	c.names = w.names
-	c.names.m = reuseHashIndex(old.names, w.names.m)
-	// The tallies' indexes are copied too (Clone drops them, to be
-	// rebuilt on the next request: a map made per copy).
-	c.cost = costCounters{
-		requests:  reuse(old.cost.requests, w.cost.requests),
-		markers:   reuse(old.cost.markers, w.cost.markers),
-		requestAt: reuseHashIndex(old.cost.requestAt, w.cost.requestAt),
-		markerAt:  reuseHashIndex(old.cost.markerAt, w.cost.markerAt),
-	}
+	c.names.m = w.names.m.share()
+	c.cost = w.cost
+	c.cost.requests = reuse(old.cost.requests, w.cost.requests)
+	c.cost.markers = reuse(old.cost.markers, w.cost.markers)
+	c.cost.requestAt = w.cost.requestAt.share()
+	c.cost.markerAt = w.cost.markerAt.share()
 	c.timeouts = nil
 	if len(w.timeouts) > 0 {
 		c.timeouts = reuseMap(old.timeouts, w.timeouts)
@@ -272,9 +273,4 @@ func (x *Processor) cloneInto(d *Processor) {
 	x.Producer.cloneInto(prod)
 	x.Consumer.cloneInto(cons)
 	d.Producer, d.Consumer = prod, cons
-}
-
-// reuseHashIndex is reuseMap for a hashIndex's two maps.
-func reuseHashIndex[K comparable](old, src hashIndex[K]) hashIndex[K] {
-	return hashIndex[K]{at: reuseMap(old.at, src.at), more: reuseMap(old.more, src.more)}
 }

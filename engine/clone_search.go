@@ -28,11 +28,10 @@ func scratchBytes(c *[byteChunk]byte) blist {
 }
 
 // CloneForSearch is Clone with an empty event history written into s's
-// chunks. The events of a world made this way are only good until the
-// next CloneForSearch with the same scratch, which clears the chunks, and
-// the history starts with one zero event; a
-// search that wants a path's events replays the path on a world of its
-// own.
+// chunks, and quiet: its events are counted, not kept, nor their words
+// made (eventLog.quiet), every decision and monitor the same. The history
+// starts with one zero event; a search that wants a path's events
+// replays the path on a world of its own.
 func (w *World) CloneForSearch(s *SearchScratch) *World {
 	s.clearChunk()
 	c := w.Clone()
@@ -79,9 +78,19 @@ func (s *SearchScratch) clearChunk() {
 
 // ownEvents gives c an empty history written into the scratch chunks.
 func (s *SearchScratch) ownEvents(c *World) {
+	if l := &c.events; l.quiet {
+		// c holds a quiet world's log, which stores nothing (flush):
+		// emptying it is taking its count back to the one zero event.
+		// Copying the scratch log over it (some 2 KB) was a twentieth
+		// of the copy.
+		l.quietN, l.hasPend, l.pend, l.pendSend = 0, false, Event{}, Records{}
+		s.last = c
+		return
+	}
 	names := c.events.names
 	c.events = s.log
 	c.events.names = names
+	c.events.quiet = true
 	s.last = c
 }
 

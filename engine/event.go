@@ -495,7 +495,9 @@ func (e Event) Line() string {
 func (w *World) record(e Event, s says, args ...arg) *Event {
 	p := w.events.push(e)
 	p.Seq, p.Step, p.Time = int32(w.events.len()-1), int32(w.stepCount), w.now
-	p.note = newNote(s, args)
+	if !w.events.quiet {
+		p.note = copiedNote(s, args)
+	}
 	if p.Message != nil {
 		w.changes.message(p.Message.ID)
 	}
@@ -520,7 +522,9 @@ func (w *World) event(kind EventKind, actor string) *Event {
 // code, on, txn, fault).
 func (w *World) emit(kind EventKind, actor string, s says, args ...arg) *Event {
 	p := w.event(kind, actor)
-	p.note = newNote(s, args)
+	if !w.events.quiet {
+		p.note = copiedNote(s, args)
+	}
 	return p
 }
 

@@ -45,6 +45,13 @@ type eventLog struct {
 	names   nameTab
 	pend    Event
 	hasPend bool
+	// quiet is set in a search's worlds (CloneForSearch): an event is
+	// counted (quietN), not stored, and its words are not made (emit,
+	// record). A search reads the monitors and the state, never the
+	// events; the count is kept, since the budget and a violation's
+	// Event read it.
+	quiet  bool
+	quietN int
 }
 
 // storedEvent is an Event as the log keeps it, 16 bytes: what every
@@ -133,9 +140,9 @@ const eventChunk = 512
 
 func (l *eventLog) len() int {
 	if l.hasPend {
-		return l.evs.n + 1
+		return l.evs.n + l.quietN + 1
 	}
-	return l.evs.n
+	return l.evs.n + l.quietN
 }
 
 // at is the i-th event.
@@ -174,6 +181,10 @@ func (l *eventLog) flush() {
 	l.hasPend = false // pend is cleared when the next event takes it
 	recs := l.pendSend
 	l.pendSend = Records{}
+	if l.quiet {
+		l.quietN++
+		return
+	}
 	s := l.evs.next()
 	*s = storedEvent{step: e.Step, kind: e.Kind, say: e.say}
 	if e.Time >= 0 && e.Time < int64(lateMark) {
@@ -444,7 +455,7 @@ func (l *eventLog) clone() eventLog {
 	l.flush()
 	l.names.freeze()
 	return eventLog{evs: l.evs.clone(), wides: l.wides.clone(), msgs: l.msgs.clone(), notes: l.notes.clone(), exts: l.exts.clone(),
-		acts: l.acts.clone(), sends: l.sends.clone(), late: l.late.clone(), names: l.names}
+		acts: l.acts.clone(), sends: l.sends.clone(), late: l.late.clone(), names: l.names, quiet: l.quiet, quietN: l.quietN}
 }
 
 // slot is where the i-th event is stored, for tests of what is shared.

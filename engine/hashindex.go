@@ -13,6 +13,9 @@ import "maps"
 type hashIndex[K comparable] struct {
 	at   map[uint64]int32 // hash -> position of the first key with that hash
 	more map[K]int32      // the keys whose hash at holds for another key
+	// shared is set when at and more are another index's too (share):
+	// put copies them first, so either index writes its own.
+	shared bool
 }
 
 func (x *hashIndex[K]) get(h uint64, k K, keyAt func(int32) K) (int32, bool) {
@@ -25,6 +28,9 @@ func (x *hashIndex[K]) get(h uint64, k K, keyAt func(int32) K) (int32, bool) {
 
 // put sets k's position to i.
 func (x *hashIndex[K]) put(h uint64, k K, i int32, keyAt func(int32) K) {
+	if x.shared {
+		x.at, x.more, x.shared = maps.Clone(x.at), maps.Clone(x.more), false
+	}
 	if x.at == nil {
 		x.at = map[uint64]int32{}
 	}
@@ -36,6 +42,13 @@ func (x *hashIndex[K]) put(h uint64, k K, i int32, keyAt func(int32) K) {
 		return
 	}
 	x.at[h] = i
+}
+
+// share is x for another world to read, copied by the first put of
+// either (a search's copy, cloneInto: most copies add no key).
+func (x *hashIndex[K]) share() hashIndex[K] {
+	x.shared = true
+	return *x
 }
 
 func (x hashIndex[K]) clone() hashIndex[K] {

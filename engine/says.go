@@ -26,6 +26,21 @@ func newNote(s says, args []arg) *note {
 	return &note{says: s, args: args}
 }
 
+// copiedNote is newNote of a copy of args: emit's and record's
+// variadic args then do not outlive the call, so a caller's list of them
+// is not made on the heap, and a quiet world (eventLog.quiet), which
+// makes no note, allocates none.
+func copiedNote(s says, args []arg) *note {
+	if s == saysNone {
+		return nil
+	}
+	n := &note{says: s}
+	if len(args) > 0 {
+		n.args = append([]arg(nil), args...)
+	}
+	return n
+}
+
 // String renders the note: its template with each {} replaced by the
 // next argument's words. A nil note is no words.
 func (n *note) String() string {
