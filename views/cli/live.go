@@ -21,6 +21,7 @@ func liveCommand() *cobra.Command {
 	var name, knownFile string
 	var headless bool
 	var k kafkaValue
+	var tf tuiFlags
 	cmd := &cobra.Command{
 		Use:   "live --brokers HOST:PORT [--lesson NAME] [--kafka 3|4] --headless",
 		Short: "play a lesson on the simulation and on a real Kafka cluster, side by side",
@@ -38,20 +39,24 @@ transactional ids and groups get a per-run prefix (eoslab-verify-...);
 it refuses to start if a prefixed name exists and deletes what it made.
 --kafka must match the cluster's transaction.version (3: 0 or 1, 4: 2).
 
-The player with the cluster beside the simulation is not built yet:
---headless is required. Exit code 0 when nothing differs or every
-difference is known, 1 when one is not or the cluster refuses, 2 on bad
-flags.`,
-		Example:           "  eoslab live --brokers 127.0.0.1:9092 --headless\n  eoslab live --brokers 127.0.0.1:9092 --lesson zombie --headless",
+Without --headless it opens the lesson player with Kafka's side (the
+log with batch headers and markers, producer state, the transactions,
+consumer positions, the verdicts) beside the simulation on a terminal at
+least 176 columns wide, or on c over the player's panels on a narrower
+one. Each step the player reaches is played on the cluster; q leaves and
+deletes what the run made. Without --lesson it first plays every lesson
+to find those that play live (this takes minutes; a line per lesson
+shows the progress), then offers those.
+
+With --headless: exit code 0 when nothing differs or every difference
+is known, 1 when one is not or the cluster refuses, 2 on bad flags.`,
+		Example:           "  eoslab live --brokers 127.0.0.1:9092 --lesson zombie\n  eoslab live --brokers 127.0.0.1:9092 --headless\n  eoslab live --brokers 127.0.0.1:9092 --lesson zombie --headless",
 		Args:              noArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := buildConn(cmd, f)
 			if err != nil {
 				return err
-			}
-			if !headless {
-				return invalid("%s the live player (the TUI) is not built yet: add --headless for the rows", prefix(cmd))
 			}
 			known, err := knownDifferences(cmd, knownFile)
 			if err != nil {
@@ -66,6 +71,9 @@ flags.`,
 			}
 			o := live.Options{Conn: c, Kafka: int(k), TV: r.TV, Known: known}
 			out := cmd.OutOrStdout()
+			if !headless {
+				return livePlayer(ctx, cmd, o, name, tf)
+			}
 			if name == "" {
 				fmt.Fprintf(out, "live: the lessons, played on %s (transaction.version=%d):\n", c.Describe(), r.TV)
 				ps, err := live.List(ctx, o, out)
@@ -93,7 +101,8 @@ flags.`,
 	}
 	addConnFlags(cmd, &f)
 	cmd.Flags().StringVar(&name, "lesson", "", "the lesson `NAME` to play (eoslab lessons lists them; default: list the lessons that play live)")
-	cmd.Flags().BoolVar(&headless, "headless", false, "print the rows instead of the player (required for now)")
+	cmd.Flags().BoolVar(&headless, "headless", false, "print the rows instead of opening the player")
+	addTUIFlags(cmd, &tf)
 	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences `FILE` instead of the shipped one")
 	addKafka(cmd, &k, "the protocol to play, 3 or 4; must match the cluster's transaction.version (default: the cluster's)")
 	return cmd

@@ -97,6 +97,10 @@ type Draw struct {
 type SidePanel struct {
 	Title string
 	Lines func(f *model.Frame, width int) []string
+	// Key, when it has keys, is the root's key that shows the side
+	// panel: the player lists it in its help bar and full help (it does
+	// not act on it; the root routes it before the player).
+	Key key.Binding
 }
 
 // ScrollKeys are the keys that scroll a pane, as the full help lists them.

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eoslab/eoslab/engine/realkafka/live"
+	"github.com/eoslab/eoslab/lessons"
+	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/model"
+)
+
+// livePlayer is eoslab live without --headless: the lesson player with
+// the cluster beside the simulation (views.Live). With a lesson named it
+// opens that lesson on the cluster first (so a lesson the cluster cannot
+// play is exit 2 before the terminal is taken), and leaving it ends the
+// program. Without one it plays every lesson to find the ones that play
+// live (live.List: only the driver knows whether a lesson plays to the
+// end, as some refusals depend on the state reached, so a mark read from
+// the catalogue could be wrong), printing a line per lesson as it goes,
+// and offers those on the home list. Every session opened is closed at
+// the end, which deletes what it made.
+func livePlayer(ctx context.Context, cmd *cobra.Command, o live.Options, name string, tf tuiFlags) error {
+	out := cmd.OutOrStdout()
+	k := 3
+	if o.TV >= 2 {
+		k = 4
+	}
+	var offered []model.LessonInfo
+	var first *live.Session
+	if name != "" {
+		fmt.Fprintf(out, "live: opening %s on %s (creating its prefixed topics, playing the setup)...\n", name, o.Conn.Describe())
+		s, err := live.Open(ctx, o, name)
+		if err != nil {
+			return liveErr(cmd, err)
+		}
+		first = s
+		for _, l := range adapt.Lessons() {
+			if l.Name == name {
+				offered = append(offered, l)
+			}
+		}
+	} else {
+		fmt.Fprintf(out, "live: finding the lessons that play live on %s (transaction.version=%d); this plays each one and takes minutes:\n", o.Conn.Describe(), o.TV)
+		ps, err := live.List(ctx, o, out)
+		if err != nil {
+			return liveErr(cmd, err)
+		}
+		ok := map[string]bool{}
+		for _, p := range ps {
+			ok[p.Name] = p.OK
+		}
+		for _, l := range adapt.Lessons() {
+			if ok[l.Name] {
+				offered = append(offered, l)
+			}
+		}
+		if len(offered) == 0 {
+			return failed("eoslab live: no lesson plays to its end on this cluster")
+		}
+	}
+	sides := &liveSides{ctx: ctx, o: o, first: first}
+	lo := views.LiveOptions{
+		App:         views.Options{NoColor: tf.noColor, ASCII: tf.ascii, StartLesson: name, Kafka: k}.WithEnv(os.Getenv),
+		Lessons:     offered,
+		Open:        func(n string) (model.Session, error) { return liveSim(n, k) },
+		OpenSide:    sides.open,
+		QuitOnLeave: name != "",
+	}
+	err := runTUI(views.NewLive(lo))
+	if cerr := sides.closeAll(out); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// liveSim is the simulation's session of lesson name under Kafka k, the
+// cluster's protocol: the lesson live.Session plays (its Lesson is
+// lessons.Load(name).ForKafka(k) too). The version key stays off: the
+// cluster runs one protocol.
+func liveSim(name string, k int) (model.Session, error) {
+	l, err := lessons.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return oneKafka{adapt.New(l.ForKafka(k))}, nil
+}
+
+// oneKafka is a session without its Kafka switch.
+type oneKafka struct{ model.Session }
+
+// liveSides opens the sessions the player asks for and closes them all
+// at the end.
+type liveSides struct {
+	ctx   context.Context
+	o     live.Options
+	mu    sync.Mutex
+	first *live.Session // opened before the TUI, given to the first ask
+	all   []*live.Session
+}
+
+func (ls *liveSides) open(name string) (views.LiveSide, error) {
+	ls.mu.Lock()
+	s := ls.first
+	ls.first = nil
+	ls.mu.Unlock()
+	if s == nil || s.Lesson().Name != name {
+		if s != nil {
+			ls.add(s)
+		}
+		var err error
+		if s, err = live.Open(ls.ctx, ls.o, name); err != nil {
+			return nil, err
+		}
+	}
+	ls.add(s)
+	side := &liveSide{s: s, cluster: ls.o.Conn.Describe(), tv: ls.o.TV}
+	side.last = adapt.KafkaSide(s.Setup(), side.cluster, side.tv)
+	return side, nil
+}
+
+func (ls *liveSides) add(s *live.Session) {
+	ls.mu.Lock()
+	ls.all = append(ls.all, s)
+	ls.mu.Unlock()
+}
+
+// closeAll closes every session (a session closed before returns at
+// once), saying so: a cluster's deletes take a moment.
+func (ls *liveSides) closeAll(out interface{ Write([]byte) (int, error) }) error {
+	ls.mu.Lock()
+	all := ls.all
+	if ls.first != nil {
+		all = append(all, ls.first)
+	}
+	ls.mu.Unlock()
+	if len(all) == 0 {
+		return nil
+	}
+	fmt.Fprintln(out, "live: deleting the run's topics and groups...")
+	var errs []error
+	for _, s := range all {
+		if err := s.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return failed("eoslab " + err.Error())
+	}
+	fmt.Fprintln(out, "live: done; nothing the run made is left on the cluster")
+	return nil
+}
+
+// liveSide is a live.Session as views.Live draws it.
+type liveSide struct {
+	s       *live.Session
+	cluster string
+	tv      int
+	mu      sync.Mutex
+	last    model.KafkaSide
+}
+
+func (x *liveSide) Setup() model.KafkaSide { return adapt.KafkaSide(x.s.Setup(), x.cluster, x.tv) }
+
+func (x *liveSide) Step(i int) (model.KafkaSide, error) {
+	snap, err := x.s.Step(i)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err != nil {
+		return adapt.KafkaGone(x.last, err), err
+	}
+	x.last = adapt.KafkaSide(snap, x.cluster, x.tv)
+	return x.last, nil
+}
+
+func (x *liveSide) Close() error { return x.s.Close() }
