@@ -241,7 +241,13 @@ func (l *Live) sync() tea.Cmd {
 	if name == "" {
 		return tea.Batch(cmds...)
 	}
+	prev := l.want
 	l.want = l.app.player.Session().Pos() - 1
+	if l.want != prev && l.show && !l.wide() && l.app.player.Session().Frame().Checkpoint.Open() {
+		// A question the side would cover: the player shows it; c
+		// brings the side back.
+		l.show = false
+	}
 	switch {
 	case l.side == nil || l.busy || l.gone || l.want == l.shown:
 	case l.want < 0:
@@ -298,7 +304,10 @@ func (l *Live) status() []string {
 	}
 	var s []string
 	mark := func(k theme.Kind, t string) {
-		for _, line := range cells.Wrap(t, max(l.rect().W-5, 8)) {
+		for i, line := range cells.Wrap(t, max(l.rect().W-5, 8)) {
+			if i > 0 {
+				line = "  " + line
+			}
 			s = append(s, th.Render(k, line))
 		}
 	}

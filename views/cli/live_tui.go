@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -28,10 +29,6 @@ import (
 // the end, which deletes what it made.
 func livePlayer(ctx context.Context, cmd *cobra.Command, o live.Options, name string, tf tuiFlags) error {
 	out := cmd.OutOrStdout()
-	k := 3
-	if o.TV >= 2 {
-		k = 4
-	}
 	var offered []model.LessonInfo
 	var first *live.Session
 	if name != "" {
@@ -65,19 +62,35 @@ func livePlayer(ctx context.Context, cmd *cobra.Command, o live.Options, name st
 			return failed("eoslab live: no lesson plays to its end on this cluster")
 		}
 	}
-	sides := &liveSides{ctx: ctx, o: o, first: first}
-	lo := views.LiveOptions{
-		App:         views.Options{NoColor: tf.noColor, ASCII: tf.ascii, StartLesson: name, Kafka: k}.WithEnv(os.Getenv),
-		Lessons:     offered,
-		Open:        func(n string) (model.Session, error) { return liveSim(n, k) },
-		OpenSide:    sides.open,
-		QuitOnLeave: name != "",
-	}
-	err := runTUI(views.NewLive(lo))
-	if cerr := sides.closeAll(out); err == nil {
+	app := views.Options{NoColor: tf.noColor, ASCII: tf.ascii, StartLesson: name}.WithEnv(os.Getenv)
+	l, closeAll := LivePlayer(ctx, o, first, offered, app)
+	err := runTUI(l)
+	if cerr := closeAll(out); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// LivePlayer is eoslab live's player on the lessons offered, on the
+// simulation and on the cluster of o. first, when set, is the session of
+// app.StartLesson, opened already; leaving that lesson ends the program.
+// closeAll closes every session opened (deleting what each made) and
+// says so on out; call it once the program ended.
+func LivePlayer(ctx context.Context, o live.Options, first *live.Session, offered []model.LessonInfo, app views.Options) (*views.Live, func(out io.Writer) error) {
+	k := 3
+	if o.TV >= 2 {
+		k = 4
+	}
+	app.Kafka = k
+	sides := &liveSides{ctx: ctx, o: o, first: first}
+	l := views.NewLive(views.LiveOptions{
+		App:         app,
+		Lessons:     offered,
+		Open:        func(n string) (model.Session, error) { return liveSim(n, k) },
+		OpenSide:    sides.open,
+		QuitOnLeave: first != nil,
+	})
+	return l, sides.closeAll
 }
 
 // liveSim is the simulation's session of lesson name under Kafka k, the
@@ -133,7 +146,7 @@ func (ls *liveSides) add(s *live.Session) {
 
 // closeAll closes every session (a session closed before returns at
 // once), saying so: a cluster's deletes take a moment.
-func (ls *liveSides) closeAll(out interface{ Write([]byte) (int, error) }) error {
+func (ls *liveSides) closeAll(out io.Writer) error {
 	ls.mu.Lock()
 	all := ls.all
 	if ls.first != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,6 +88,12 @@ func press(l *views.Live, keys ...string) (quit bool) {
 
 func screen(l *views.Live) string { return ansi.Strip(l.View()) }
 
+// body is a screen without its header and help bar.
+func body(s string) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[1:max(len(lines)-1, 1)], "\n")
+}
+
 // firstCheckpoint is the 0-based step of the lesson's first question.
 func firstCheckpoint(t *testing.T, name string) int {
 	s, err := liveSim(name, 3)
@@ -132,11 +139,11 @@ func TestLivePlayerKeys(t *testing.T) {
 	if opened != 1 {
 		t.Fatalf("the side was opened %d times, want once", opened)
 	}
-	if l.Showing() || strings.Contains(screen(l), "Kafka's side") {
-		t.Fatalf("at 80x24 the side shows before c:\n%s", screen(l))
+	if s := screen(l); l.Showing() || strings.Contains(s, "transaction.version=") || !strings.Contains(s, "c Kafka's side") {
+		t.Fatalf("at 80x24 the side shows before c, or the help bar does not offer c:\n%s", screen(l))
 	}
 	press(l, "?")
-	if s := screen(l); !strings.Contains(s, "Kafka's side") || !strings.Contains(s, "c") {
+	if s := screen(l); l.App().ScreenName() != "player help" || !regexp.MustCompile(`\bc +Kafka's side`).MatchString(body(s)) {
 		t.Fatalf("the ? help does not list c for Kafka's side:\n%s", s)
 	}
 	press(l, "esc", "c")
@@ -152,6 +159,13 @@ func TestLivePlayerKeys(t *testing.T) {
 	}
 	if strings.Contains(s, "after the reveal") {
 		t.Fatalf("the verdict shows before the reveal:\n%s", s)
+	}
+	if l.Showing() {
+		t.Fatalf("the side covers the question:\n%s", s)
+	}
+	press(l, "c")
+	if s := screen(l); strings.Contains(s, "after the reveal") || !strings.Contains(s, "fact of step") {
+		t.Fatalf("at the question the side shows a verdict, or no facts:\n%s", s)
 	}
 	press(l, "1", "right")
 	s = screen(l)
