@@ -115,7 +115,20 @@ type liveSides struct {
 	o     live.Options
 	mu    sync.Mutex
 	first *live.Session // opened before the TUI, given to the first ask
-	all   []*live.Session
+	all   []*closer
+}
+
+// closer closes a session once and keeps what that said: the player
+// closes a side when its lesson is left, and closeAll asks again.
+type closer struct {
+	s    *live.Session
+	once sync.Once
+	err  error
+}
+
+func (c *closer) Close() error {
+	c.once.Do(func() { c.err = c.s.Close() })
+	return c.err
 }
 
 func (ls *liveSides) open(name string) (views.LiveSide, error) {
@@ -132,16 +145,17 @@ func (ls *liveSides) open(name string) (views.LiveSide, error) {
 			return nil, err
 		}
 	}
-	ls.add(s)
-	side := &liveSide{s: s, cluster: ls.o.Conn.Describe(), tv: ls.o.TV}
+	side := &liveSide{s: s, c: ls.add(s), cluster: ls.o.Conn.Describe(), tv: ls.o.TV}
 	side.last = adapt.KafkaSide(s.Setup(), side.cluster, side.tv)
 	return side, nil
 }
 
-func (ls *liveSides) add(s *live.Session) {
+func (ls *liveSides) add(s *live.Session) *closer {
+	c := &closer{s: s}
 	ls.mu.Lock()
-	ls.all = append(ls.all, s)
+	ls.all = append(ls.all, c)
 	ls.mu.Unlock()
+	return c
 }
 
 // closeAll closes every session (a session closed before returns at
@@ -150,7 +164,7 @@ func (ls *liveSides) closeAll(out io.Writer) error {
 	ls.mu.Lock()
 	all := ls.all
 	if ls.first != nil {
-		all = append(all, ls.first)
+		all = append(all, &closer{s: ls.first})
 	}
 	ls.mu.Unlock()
 	if len(all) == 0 {
@@ -166,13 +180,14 @@ func (ls *liveSides) closeAll(out io.Writer) error {
 	if err := errors.Join(errs...); err != nil {
 		return failed("eoslab " + err.Error())
 	}
-	fmt.Fprintln(out, "live: done; nothing the run made is left on the cluster")
+	fmt.Fprintln(out, "live: done")
 	return nil
 }
 
 // liveSide is a live.Session as views.Live draws it.
 type liveSide struct {
 	s       *live.Session
+	c       *closer
 	cluster string
 	tv      int
 	mu      sync.Mutex
@@ -192,4 +207,4 @@ func (x *liveSide) Step(i int) (model.KafkaSide, error) {
 	return x.last, nil
 }
 
-func (x *liveSide) Close() error { return x.s.Close() }
+func (x *liveSide) Close() error { return x.c.Close() }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
+	"github.com/eoslab/eoslab/views/drive"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -50,39 +51,13 @@ func (f *fakeSide) Step(i int) (model.KafkaSide, error) {
 
 func (f *fakeSide) Close() error { f.closed++; return nil }
 
-// run delivers cmd's messages to l, and theirs, until none is left, as
-// Bubble Tea's loop would (the tea.Cmds of Live play the cluster's side).
-func run(l *views.Live, cmd tea.Cmd) (quit bool) {
-	if cmd == nil {
-		return false
-	}
-	switch msg := cmd().(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			quit = run(l, c) || quit
-		}
-	case tea.QuitMsg:
-		return true
-	default:
-		_, c := l.Update(msg)
-		quit = run(l, c)
-	}
+func run(l *views.Live, cmd tea.Cmd) bool {
+	_, quit := drive.Run(l, cmd)
 	return quit
 }
 
-func press(l *views.Live, keys ...string) (quit bool) {
-	for _, k := range keys {
-		var km tea.KeyMsg
-		switch k {
-		case "right", "left", "esc":
-			km = tea.KeyMsg{Type: map[string]tea.KeyType{"right": tea.KeyRight, "left": tea.KeyLeft, "esc": tea.KeyEscape}[k]}
-		default:
-			km = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		}
-		_, c := l.Update(km)
-		quit = run(l, c) || quit
-	}
+func press(l *views.Live, keys ...string) bool {
+	_, quit := drive.Keys(l, keys...)
 	return quit
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/eoslab/eoslab/views"
 	"github.com/eoslab/eoslab/views/adapt"
 	"github.com/eoslab/eoslab/views/cli"
+	"github.com/eoslab/eoslab/views/drive"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -45,19 +46,19 @@ func TestLivePlayerAgrees(t *testing.T) {
 			closeAll(io.Discard)
 		}
 	}()
-	drive(l, l.Init())
+	drive.Run(l, l.Init())
 	l.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	drive(l, keys(l, "c"))
+	press(l, "c")
 	if !l.Showing() {
 		t.Fatalf("c does not show Kafka's side:\n%s", ansi.Strip(l.View()))
 	}
 	agreed := false
 	for sess := l.App().Session(); sess != nil && sess.Pos() < sess.Len(); sess = l.App().Session() {
 		if sess.Frame().Checkpoint.Open() {
-			drive(l, keys(l, "1"))
+			press(l, "1")
 		}
 		pos := sess.Pos()
-		drive(l, keys(l, "right"))
+		press(l, "right")
 		if sess.Pos() != pos+1 {
 			t.Fatalf("the player did not step from %d:\n%s", pos, ansi.Strip(l.View()))
 		}
@@ -66,7 +67,7 @@ func TestLivePlayerAgrees(t *testing.T) {
 			t.Fatalf("at step %d the side shows step %d (read %v, gone %q)", pos+1, k.Step+1, ok, k.Gone)
 		}
 		if !l.Showing() {
-			drive(l, keys(l, "c"))
+			press(l, "c")
 		}
 		scr := ansi.Strip(l.View())
 		if k.Reveal != nil {
@@ -81,7 +82,7 @@ func TestLivePlayerAgrees(t *testing.T) {
 	if !agreed {
 		t.Fatal("no checkpoint was revealed")
 	}
-	if !drive(l, keys(l, "q", "y")) {
+	if !press(l, "q", "y") {
 		t.Fatal("q, y did not end the program")
 	}
 	closed = true
@@ -90,37 +91,7 @@ func TestLivePlayerAgrees(t *testing.T) {
 	}
 }
 
-// keys sends keys to l and returns their commands.
-func keys(l *views.Live, ks ...string) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, k := range ks {
-		km := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		if k == "right" {
-			km = tea.KeyMsg{Type: tea.KeyRight}
-		}
-		_, c := l.Update(km)
-		cmds = append(cmds, c)
-	}
-	return tea.Batch(cmds...)
-}
-
-// drive runs cmd and the commands its messages bring, in turn; it
-// reports whether one quit the program.
-func drive(l *views.Live, cmd tea.Cmd) (quit bool) {
-	if cmd == nil {
-		return false
-	}
-	switch msg := cmd().(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			quit = drive(l, c) || quit
-		}
-	case tea.QuitMsg:
-		return true
-	default:
-		_, c := l.Update(msg)
-		quit = drive(l, c)
-	}
+func press(l *views.Live, keys ...string) bool {
+	_, quit := drive.Keys(l, keys...)
 	return quit
 }
