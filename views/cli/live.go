@@ -12,6 +12,7 @@ import (
 	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/realkafka/live"
 	"github.com/eoslab/eoslab/engine/realkafka/preflight"
+	"github.com/eoslab/eoslab/lessons"
 )
 
 // liveCommand is `eoslab live --brokers ADDR [--lesson NAME] --headless`;
@@ -57,6 +58,13 @@ is known, 1 when one is not or the cluster refuses, 2 on bad flags.`,
 			c, err := buildConn(cmd, f)
 			if err != nil {
 				return err
+			}
+			if name != "" {
+				// A lesson that does not exist is bad input, before the
+				// cluster is asked anything.
+				if _, _, err := lessons.Source(name); err != nil {
+					return invalid("%s --lesson %s: %v (eoslab lessons lists them)", prefix(cmd), name, err)
+				}
 			}
 			known, err := knownDifferences(cmd, knownFile)
 			if err != nil {
