@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -124,10 +125,18 @@ type closer struct {
 	s    *live.Session
 	once sync.Once
 	err  error
+	// gone is the error of a step the cluster did not answer: the
+	// driver's deletes could not reach it either.
+	gone atomic.Pointer[error]
 }
 
 func (c *closer) Close() error {
-	c.once.Do(func() { c.err = c.s.Close() })
+	c.once.Do(func() {
+		c.err = c.s.Close()
+		if g := c.gone.Load(); c.err == nil && g != nil {
+			c.err = fmt.Errorf("%v; what the run made (its prefixed topics, transactional ids and groups) may be left on the cluster: delete them once it is back", *g)
+		}
+	})
 	return c.err
 }
 
@@ -201,6 +210,7 @@ func (x *liveSide) Step(i int) (model.KafkaSide, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if err != nil {
+		x.c.gone.Store(&err)
 		return adapt.KafkaGone(x.last, err), err
 	}
 	x.last = adapt.KafkaSide(snap, x.cluster, x.tv)
