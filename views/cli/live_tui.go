@@ -134,7 +134,7 @@ func (c *closer) Close() error {
 	c.once.Do(func() {
 		c.err = c.s.Close()
 		if g := c.gone.Load(); c.err == nil && g != nil {
-			c.err = fmt.Errorf("%v; what the run made (its prefixed topics, transactional ids and groups) may be left on the cluster: delete them once it is back", *g)
+			c.err = fmt.Errorf("%v (what the run made, its prefixed topics, transactional ids and groups, may be left on the cluster: delete them once it is back)", *g)
 		}
 	})
 	return c.err
