@@ -2,9 +2,11 @@ package cli
 
 import (
 	"errors"
+	"math/rand"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -219,3 +221,55 @@ func TestLivePlayerWide(t *testing.T) {
 		}
 	}
 }
+
+// TestLivePlayerRandomKeys drives the live player with seeded random keys
+// and resizes over a fake side that goes away part way: no panic, the
+// simulation's position stays in range, and every screen fits the
+// terminal.
+func TestLivePlayerRandomKeys(t *testing.T) {
+	keys := []string{"right", "right", "left", "c", "c", "1", "2", "3", "esc", "?", "d", "tab", "up", "down", "g", "G", "j", "k", "p", "r", "<", ">", "q", "n", "enter"}
+	sizes := [][2]int{{80, 24}, {60, 20}, {200, 60}, {176, 30}, {175, 30}, {1, 1}, {0, 0}, {120, 40}}
+	for seed := int64(1); seed <= 3; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		side := &fakeSide{ask: 1, simOnly: 2, goneAt: 3 + r.Intn(6)}
+		l := views.NewLive(views.LiveOptions{
+			// Autoplay's clock ticks at once: a test never waits.
+			App: views.Options{ASCII: seed == 2, StartLesson: "zombie", Kafka: 3,
+				Tick: func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+					return func() tea.Msg { return fn(time.Time{}) }
+				}},
+			Lessons:  adapt.Lessons(),
+			Open:     func(n string) (model.Session, error) { return liveSim(n, 3) },
+			OpenSide: func(string) (views.LiveSide, error) { return side, nil },
+		})
+		run(l, l.Init())
+		w, h := 80, 24
+		l.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		for i := range liveRandomKeys {
+			if r.Intn(40) == 0 {
+				sz := sizes[r.Intn(len(sizes))]
+				w, h = sz[0], sz[1]
+				l.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+			if press(l, keys[r.Intn(len(keys))]) {
+				break
+			}
+			if s := l.App().Session(); s != nil && (s.Pos() < 0 || s.Pos() > s.Len()) {
+				t.Fatalf("seed %d key %d: position %d of %d", seed, i, s.Pos(), s.Len())
+			}
+			lines := strings.Split(l.View(), "\n")
+			if w > 0 && h > 0 && len(lines) > h {
+				t.Fatalf("seed %d key %d: %d lines at %dx%d", seed, i, len(lines), w, h)
+			}
+			for j, ln := range lines {
+				if ansi.StringWidth(ln) > max(w, 0) {
+					t.Fatalf("seed %d key %d: line %d is %d wide at %dx%d:\n%s", seed, i, j, ansi.StringWidth(ln), w, h, ansi.Strip(l.View()))
+				}
+			}
+		}
+	}
+}
+
+// liveRandomKeys is the number of keys each TestLivePlayerRandomKeys run
+// sends.
+const liveRandomKeys = 400
