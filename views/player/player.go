@@ -130,8 +130,9 @@ type Options struct {
 	// cache tests compare with.
 	Uncached bool
 	// Side, when set, is shown at the end of the step's details, under
-	// its title, while it has lines for the step. Nothing sets it yet: it
-	// is the hook for a panel beside the simulation.
+	// its title, while it has lines for the step; its Key is listed in
+	// the help. eoslab live sets the Key only: the root draws Kafka's
+	// side beside the player (views/app_live.go).
 	Side *SidePanel
 }
 
