@@ -69,6 +69,9 @@ type Options struct {
 	// a class: it reveals a question (a) instead of answering it. Neither
 	// switches the Kafka version: the class plays the one it started with.
 	Follow, Presenter bool
+	// Side is the player's side panel hook (eoslab live's Kafka side:
+	// app_live.go); nil for none.
+	Side *player.SidePanel
 }
 
 // Overlay reports whether help or the step's details are open over the

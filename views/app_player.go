@@ -33,6 +33,7 @@ func (a *App) newPlayer() player.Model {
 		Presenter:  a.opts.Presenter,
 		Tick:       a.opts.Tick,
 		Uncached:   a.noCache,
+		Side:       a.opts.Side,
 	})
 }
 

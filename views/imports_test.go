@@ -35,7 +35,7 @@ import (
 const modulePath = "github.com/eoslab/eoslab"
 
 // viewEdges are the packages under views/ that are not rooms.
-var viewEdges = []string{"adapt", "cli", "serve", "export", "demo", "inspect", "tuirun", "tuirun/termguard",
+var viewEdges = []string{"adapt", "cli", "drive", "serve", "export", "demo", "inspect", "tuirun", "tuirun/termguard",
 	"internal/floor", "internal/viewtest"}
 
 // foundations are the rooms every component may import.

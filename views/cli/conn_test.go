@@ -31,9 +31,16 @@ func TestConnFlags(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "unknown flag --sasl-password;") {
 		t.Errorf("--sasl-password: exit %d, %q; want 2, unknown flag", code, errOut)
 	}
-	// live without --headless says the player is not built.
-	code, _, errOut = runCLI(t, "live", "--brokers", "127.0.0.1:9")
-	if code != 2 || !strings.Contains(errOut, "--headless") {
-		t.Errorf("live without --headless: exit %d, %q", code, errOut)
+	// live without --headless opens the player once the cluster
+	// answers: a cluster that does not is exit 1 with why, before the
+	// terminal is taken; a lesson that does not exist is exit 2 before
+	// the cluster is asked.
+	code, _, errOut = runCLI(t, "live", "--brokers", "127.0.0.1:9", "--lesson", "zombie")
+	if code != 1 || !strings.Contains(errOut, "did not answer") {
+		t.Errorf("live on no cluster: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "live", "--brokers", "127.0.0.1:9", "--lesson", "no-such-lesson")
+	if code != 2 || !strings.Contains(errOut, "--lesson no-such-lesson") {
+		t.Errorf("live --lesson no-such-lesson: exit %d, %q", code, errOut)
 	}
 }

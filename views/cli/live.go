@@ -12,6 +12,7 @@ import (
 	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/realkafka/live"
 	"github.com/eoslab/eoslab/engine/realkafka/preflight"
+	"github.com/eoslab/eoslab/lessons"
 )
 
 // liveCommand is `eoslab live --brokers ADDR [--lesson NAME] --headless`;
@@ -21,6 +22,7 @@ func liveCommand() *cobra.Command {
 	var name, knownFile string
 	var headless bool
 	var k kafkaValue
+	var tf tuiFlags
 	cmd := &cobra.Command{
 		Use:   "live --brokers HOST:PORT [--lesson NAME] [--kafka 3|4] --headless",
 		Short: "play a lesson on the simulation and on a real Kafka cluster, side by side",
@@ -38,11 +40,18 @@ transactional ids and groups get a per-run prefix (eoslab-verify-...);
 it refuses to start if a prefixed name exists and deletes what it made.
 --kafka must match the cluster's transaction.version (3: 0 or 1, 4: 2).
 
-The player with the cluster beside the simulation is not built yet:
---headless is required. Exit code 0 when nothing differs or every
-difference is known, 1 when one is not or the cluster refuses, 2 on bad
-flags.`,
-		Example:           "  eoslab live --brokers 127.0.0.1:9092 --headless\n  eoslab live --brokers 127.0.0.1:9092 --lesson zombie --headless",
+Without --headless it opens the lesson player with Kafka's side (the
+log with batch headers and markers, producer state, the transactions,
+consumer positions, the verdicts) beside the simulation on a terminal at
+least 176 columns wide, or on c over the player's panels on a narrower
+one. Each step the player reaches is played on the cluster; q leaves and
+deletes what the run made. Without --lesson it first plays every lesson
+to find those that play live (this takes minutes; a line per lesson
+shows the progress), then offers those.
+
+With --headless: exit code 0 when nothing differs or every difference
+is known, 1 when one is not or the cluster refuses, 2 on bad flags.`,
+		Example:           "  eoslab live --brokers 127.0.0.1:9092 --lesson zombie\n  eoslab live --brokers 127.0.0.1:9092 --headless\n  eoslab live --brokers 127.0.0.1:9092 --lesson zombie --headless",
 		Args:              noArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,8 +59,12 @@ flags.`,
 			if err != nil {
 				return err
 			}
-			if !headless {
-				return invalid("%s the live player (the TUI) is not built yet: add --headless for the rows", prefix(cmd))
+			if name != "" {
+				// A lesson that does not exist is bad input, before the
+				// cluster is asked anything.
+				if _, _, err := lessons.Source(name); err != nil {
+					return invalid("%s --lesson %s: %v (eoslab lessons lists them)", prefix(cmd), name, err)
+				}
 			}
 			known, err := knownDifferences(cmd, knownFile)
 			if err != nil {
@@ -66,6 +79,9 @@ flags.`,
 			}
 			o := live.Options{Conn: c, Kafka: int(k), TV: r.TV, Known: known}
 			out := cmd.OutOrStdout()
+			if !headless {
+				return livePlayer(ctx, cmd, o, name, tf)
+			}
 			if name == "" {
 				fmt.Fprintf(out, "live: the lessons, played on %s (transaction.version=%d):\n", c.Describe(), r.TV)
 				ps, err := live.List(ctx, o, out)
@@ -93,7 +109,8 @@ flags.`,
 	}
 	addConnFlags(cmd, &f)
 	cmd.Flags().StringVar(&name, "lesson", "", "the lesson `NAME` to play (eoslab lessons lists them; default: list the lessons that play live)")
-	cmd.Flags().BoolVar(&headless, "headless", false, "print the rows instead of the player (required for now)")
+	cmd.Flags().BoolVar(&headless, "headless", false, "print the rows instead of opening the player")
+	addTUIFlags(cmd, &tf)
 	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences `FILE` instead of the shipped one")
 	addKafka(cmd, &k, "the protocol to play, 3 or 4; must match the cluster's transaction.version (default: the cluster's)")
 	return cmd

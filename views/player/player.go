@@ -121,6 +121,10 @@ type Draw struct {
 type SidePanel struct {
 	Title string
 	Lines func(f *model.Frame, width int) []string
+	// Key, when it has keys, is the root's key that shows the side
+	// panel: the player lists it in its help bar and full help (it does
+	// not act on it; the root routes it before the player).
+	Key key.Binding
 }
 
 // ScrollKeys are the keys that scroll a pane, as the full help lists them.
@@ -150,8 +154,9 @@ type Options struct {
 	// cache tests compare with.
 	Uncached bool
 	// Side, when set, is shown at the end of the step's details, under
-	// its title, while it has lines for the step. Nothing sets it yet: it
-	// is the hook for a panel beside the simulation.
+	// its title, while it has lines for the step; its Key is listed in
+	// the help. eoslab live sets the Key only: the root draws Kafka's
+	// side beside the player (views/app_live.go).
 	Side *SidePanel
 }
 

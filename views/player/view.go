@@ -150,7 +150,7 @@ func (m *Model) scrollPane() Pane {
 // helpRank ranks the player's help entries: lower goes first when
 // space runs out. Scrolling the lesson ranks high: when the text is longer
 // than its pane, the help bar is where the learner learns how to read on.
-var helpRank = map[string]int{"switch to Kafka 3": 2, "switch to Kafka 4": 2, "restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
+var helpRank = map[string]int{"Kafka's side": 8, "switch to Kafka 3": 2, "switch to Kafka 4": 2, "restart": 1, "slower": 3, "faster": 3, "panels": 4, "scroll": 5,
 	"play": 6, "pause": 6, "lessons": 7, "details": 8, "close details": 8, "back": 9,
 	"scroll lesson": 10, "scroll details": 10, "scroll help": 10,
 	"pick a message": 4, "pick": 4, "earlier/later": 11, "close message": 10}
@@ -178,7 +178,18 @@ func (m *Model) helpKeys() []key.Binding {
 	if m.playing {
 		ks = append(ks, k.Slower, k.Faster)
 	}
-	return append(ks, k.Restart, k.Kafka, k.Focus, k.List, k.Help, k.Quit)
+	side := m.sideKey()
+	side.SetEnabled(side.Enabled() && m.open == NoOverlay) // the root acts on it over the panels only
+	return append(ks, k.Restart, k.Kafka, side, k.Focus, k.List, k.Help, k.Quit)
+}
+
+// sideKey is the root's key for the side panel (Options.Side.Key), off
+// when there is none.
+func (m *Model) sideKey() key.Binding {
+	if s := m.opts.Side; s != nil && len(s.Key.Keys()) > 0 {
+		return s.Key
+	}
+	return key.NewBinding(key.WithDisabled())
 }
 
 // helpBar is the player's help bar. It is drawn again only when the
@@ -215,7 +226,7 @@ func (m *Model) fullKeys() [][]key.Binding {
 	k, sk := m.keys, m.opts.ScrollKeys
 	cols := [][]key.Binding{
 		{k.Next, k.Back, k.First, k.Last, k.Restart, k.Answer},
-		{k.PlayPause, k.Slower, k.Faster, k.Details, k.Kafka},
+		{k.PlayPause, k.Slower, k.Faster, k.Details, k.Kafka, m.sideKey()},
 		{k.Focus, k.FocusBack, sk.Up, sk.Down},
 		{sk.PageUp, sk.PageDown, sk.Top, sk.Bottom},
 	}
