@@ -1,6 +1,7 @@
 package panels
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/eoslab/eoslab/views/internal/cells"
@@ -26,12 +27,69 @@ type stepBlock struct {
 	// tiny is the shortest form, for packing several subjects a line;
 	// empty means brief.
 	tiny string
+	// cols is the column heads drawn under head when rows show; empty
+	// when the rows say what they are.
+	cols string
+	// prio ranks each row for a window too small for all of them:
+	// prioNamed first (what the step changed or a consumer of the step
+	// returned), then prioMark (the LSO line while it holds readers
+	// back), then the other rows, then the producer-state entries.
+	prio []int
+	// where is the tab that holds every row, for the "more" line.
+	where string
+}
+
+// Row priorities of a stepBlock.
+const (
+	prioState = iota
+	prioRow
+	prioMark
+	prioNamed
+)
+
+// pick is which g rows of b show, in order: the highest priority first,
+// nearest the row the step is about among equals.
+func (b *stepBlock) pick(g int) []int {
+	idx := make([]int, len(b.rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	last := max(b.last, b.focus)
+	dist := func(i int) int {
+		switch {
+		case i < b.focus:
+			return 2*(b.focus-i) + 1 // rows before the window come after the ones below it
+		case i > last:
+			return 2 * (i - last)
+		}
+		return -(i - b.focus) // within the rows the step is about, the last first
+	}
+	prio := func(i int) int {
+		switch {
+		case i >= b.focus && i <= last:
+			return prioNamed
+		case i < len(b.prio):
+			return b.prio[i]
+		}
+		return prioRow
+	}
+	sort.SliceStable(idx, func(x, y int) bool {
+		if px, py := prio(idx[x]), prio(idx[y]); px != py {
+			return px > py
+		}
+		return dist(idx[x]) < dist(idx[y])
+	})
+	idx = idx[:g]
+	sort.Ints(idx)
+	return idx
 }
 
 // Step draws the subjects of f in h lines of the painter's width.
 // Every subject keeps at least its one-line form; rows are given out one
-// subject at a time, nearest the row the step is about first. When even
-// the one-line forms do not fit, they stand in columns.
+// subject at a time, what the step names first. A subject that cannot
+// show all its rows says how many it leaves out and where they are; its
+// one-line form counts them too. When even the one-line forms do not
+// fit, they stand in columns.
 func Step(f *model.Frame, p Painter, h int) []string {
 	var blocks []stepBlock
 	for _, s := range f.Show {
@@ -43,11 +101,18 @@ func Step(f *model.Frame, p Painter, h int) []string {
 	if n == 0 || h <= 0 {
 		return nil
 	}
+	for i := range blocks {
+		if k := len(blocks[i].rows) - 1; k > 0 {
+			blocks[i].brief += p.muted(" +" + itoa(k) + " more")
+			if blocks[i].tiny != "" {
+				blocks[i].tiny += p.muted(" +" + itoa(k))
+			}
+		}
+	}
 	if n > h {
 		return p.packBriefs(blocks, h)
 	}
-	// give[i] is how many rows block i shows besides its heading; -1 is
-	// its one-line form.
+	// give[i] is how many rows block i shows; -1 is its one-line form.
 	give := make([]int, n)
 	left := h - n
 	for i := range give {
@@ -55,20 +120,34 @@ func Step(f *model.Frame, p Painter, h int) []string {
 	}
 	for more := true; more && left > 0; {
 		more = false
-		for i, b := range blocks {
-			if left == 0 {
-				break
+		for i := range blocks {
+			b := &blocks[i]
+			next := max(give[i]+1, 1)
+			if next > len(b.rows) {
+				continue
 			}
-			switch {
-			case give[i] < 0 && len(b.rows) > 0:
-				give[i] = 1 // the heading becomes two lines: heading and a row
-				left--
-				more = true
-			case give[i] >= 1 && give[i] < len(b.rows):
-				give[i]++
+			if left > 0 {
+				give[i] = next
 				left--
 				more = true
 			}
+		}
+	}
+	// Lines left over say, on their own line, how many rows a subject
+	// leaves out and where they are, and then name the columns; without
+	// them the heading counts the rows left out.
+	moreLine := make([]bool, n)
+	cols := make([]bool, n)
+	for i := range blocks {
+		if left > 0 && give[i] >= 0 && give[i] < len(blocks[i].rows) {
+			moreLine[i] = true
+			left--
+		}
+	}
+	for i := range blocks {
+		if left > 0 && give[i] > 0 && blocks[i].cols != "" {
+			cols[i] = true
+			left--
 		}
 	}
 	var out []string
@@ -77,13 +156,21 @@ func Step(f *model.Frame, p Painter, h int) []string {
 			out = append(out, b.brief)
 			continue
 		}
-		// The window starts at the row the step is about and runs on
-		// (a marker, then the LSO line and the producer's entry under
-		// it); room left over shows the rows before it.
-		last := max(b.last, b.focus)
-		start := max(min(b.focus, len(b.rows)-give[i]), last-give[i]+1, 0)
-		out = append(out, b.head)
-		out = append(out, b.rows[start:start+give[i]]...)
+		k := len(b.rows) - give[i]
+		head := b.head
+		if k > 0 && !moreLine[i] {
+			head += p.muted("  " + p.Theme.Sym.Ellipsis + " +" + itoa(k) + " more")
+		}
+		out = append(out, head)
+		if cols[i] {
+			out = append(out, b.cols)
+		}
+		for _, j := range b.pick(give[i]) {
+			out = append(out, b.rows[j])
+		}
+		if moreLine[i] {
+			out = append(out, "  "+p.muted(p.Theme.Sym.Ellipsis+" "+itoa(k)+" more row"+Plural(k)+": "+b.where))
+		}
 	}
 	return out
 }
@@ -141,7 +228,8 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 				continue
 			}
 			l := newPartLog(pv, p)
-			b := stepBlock{head: l.Line(0)}
+			b := stepBlock{head: l.Line(0), cols: l.Line(1), where: "tab to Partitions"}
+			named := consumedAt(f, pv.Name)
 			// focusRow is the last row the step changed, or the last row,
 			// for the one-line form; the full form starts at the first
 			// row the step changed.
@@ -158,9 +246,24 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 					continue
 				case piCached:
 					b.rows = append(b.rows, "  "+p.muted("producer state ")+strings.TrimLeft(l.Line(j), " "))
+					b.prio = append(b.prio, prioState)
 					continue
+				case piBoundary:
+					// The LSO line while it holds read_committed readers
+					// below the high watermark: what a step about an open
+					// transaction is about.
+					pr := prioRow
+					if it.lso && pv.LSO < pv.HW {
+						pr = prioMark
+					}
+					b.prio = append(b.prio, pr)
 				case piRow:
 					r := &pv.Rows[it.row]
+					pr := prioRow
+					if r.Changed || named.covers(r.First, r.Last) {
+						pr = prioNamed
+					}
+					b.prio = append(b.prio, pr)
 					if r.Changed && first < 0 {
 						first = len(b.rows)
 					}
@@ -221,10 +324,15 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 			for j, o := range c.Positions {
 				pos[j] = cells.Clean(o.Partition) + ":" + i64(o.Offset)
 			}
-			b := stepBlock{focus: -1}
+			b := stepBlock{focus: -1, where: "tab to Consumers"}
 			var got []string
 			for j, r := range c.Records {
 				b.rows = append(b.rows, "  "+p.mark(r.Changed)+p.muted("got ")+cells.Clean(r.Partition)+"@"+i64(r.Offset)+" "+cells.Clean(r.Value))
+				pr := prioRow
+				if r.Changed {
+					pr = prioNamed
+				}
+				b.prio = append(b.prio, pr)
 				if r.Changed && b.focus < 0 {
 					b.focus = j
 				}
@@ -267,7 +375,7 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 				continue
 			}
 			lines := p.producerLines(pr)
-			b := stepBlock{rows: lines[1:], focus: len(lines) - 2}
+			b := stepBlock{rows: lines[1:], focus: len(lines) - 2, where: "tab to Producers"}
 			b.brief = p.mark(pr.Changed) + p.Bold(cells.Clean(pr.Name))
 			if pr.ProducerID >= 0 {
 				b.brief += " producerId " + i64(pr.ProducerID) + " epoch " + itoa(int(pr.Epoch))
@@ -288,6 +396,34 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 		}
 	}
 	return stepBlock{}, false
+}
+
+// offsetSet is the offsets of one partition that consumers returned in
+// the last step.
+type offsetSet []int64
+
+// covers says whether any of the offsets is in first..last.
+func (o offsetSet) covers(first, last int64) bool {
+	for _, x := range o {
+		if x >= first && x <= max(first, last) {
+			return true
+		}
+	}
+	return false
+}
+
+// consumedAt is the offsets of partition name that a consumer returned in
+// the last step: rows the step names as surely as the ones it wrote.
+func consumedAt(f *model.Frame, name string) offsetSet {
+	var o offsetSet
+	for i := range f.Consumers {
+		for _, r := range f.Consumers[i].Records {
+			if r.Changed && r.Partition == name {
+				o = append(o, r.Offset)
+			}
+		}
+	}
+	return o
 }
 
 // rowWords is a log row in a few words: its values, or its marker.
