@@ -57,3 +57,28 @@ func TestTooSmallIgnoresKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestEndKeepsTheTitle: at the lesson's end the title bar keeps the
+// lesson's title beside "Lesson complete", and the help bar says how to
+// restart and go back, at 80x24 and 60x20.
+func TestEndKeepsTheTitle(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {60, 20}} {
+		s := newStub(3, 4)
+		s.cpAt = map[int]int{}
+		open := func(string) (model.Session, error) { return s, nil }
+		var m tea.Model = NewApp(nil, open, Options{StartLesson: "x"})
+		m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		for range 4 {
+			m, _ = m.Update(viewtest.Key("right"))
+		}
+		lines := strings.Split(m.View(), "\n")
+		top, foot := lines[0], lines[len(lines)-1]
+		title := s.Title()[:min(len(s.Title()), 4)]
+		if !strings.Contains(top, "Lesson complete.") || !strings.Contains(top, title) {
+			t.Errorf("%v: title bar %q, want %q and the title", sz, top, "Lesson complete.")
+		}
+		if !strings.Contains(foot, "r restart") || !strings.Contains(foot, "esc lessons") {
+			t.Errorf("%v: help bar %q lacks r restart or esc lessons", sz, foot)
+		}
+	}
+}
