@@ -23,7 +23,7 @@ func TestBurstAnswersAQuestion(t *testing.T) {
 	var m tea.Model = NewApp(nil, open, Options{StartLesson: "x"})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = m.Update(burst(">2"))
-	if s.Pos() != 5 || s.answers[5] != 2 {
+	if s.Pos() != 5 || s.answers[5] != 2 || !strings.Contains(m.View(), "step 5/12") {
 		t.Fatalf("burst \">2\": at %d, answers %v; want at 5 with 2 answered", s.Pos(), s.answers)
 	}
 }

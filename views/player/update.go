@@ -198,7 +198,7 @@ func (m *Model) explainBlocked(why blocker) {
 		}
 		m.Say(theme.Open, "Answer the question first: press "+m.answerKeys()+".")
 	case atEnd:
-		m.Say(theme.Committed, "End of the lesson: r restarts, esc returns to the list.")
+		m.Say(theme.Committed, "End of the lesson.")
 	}
 }
 
