@@ -241,6 +241,18 @@ func (a App) Selected() (model.LessonInfo, bool) { return a.home.Selected() }
 
 // Update implements tea.Model.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok && !a.typing() {
+		if keys := keyset.Burst(km); keys != nil {
+			// A burst of typed characters is one key per character, in
+			// order (keyset.Burst says why), on every screen.
+			var m tea.Model = a
+			cmds := make([]tea.Cmd, len(keys))
+			for i, k := range keys {
+				m, cmds[i] = m.Update(k)
+			}
+			return m, tea.Batch(cmds...)
+		}
+	}
 	var cmd tea.Cmd
 	if a.screen == screenSandbox {
 		if m, ok := msg.(tea.WindowSizeMsg); ok {
@@ -263,10 +275,22 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case SetDarkMsg:
 		a.setDark(msg.Dark)
 	case player.TickMsg, tea.MouseMsg:
+		if _, mouse := msg.(tea.MouseMsg); mouse && a.tooSmall != nil {
+			break // as keys: nothing is drawn to click
+		}
 		if a.screen == screenPlayer {
 			cmd = a.playerUpdate(msg)
 		}
 	case tea.KeyMsg:
+		if a.tooSmall != nil {
+			// Nothing is drawn to act on: q and ctrl+c quit, as the
+			// screen says (app_view.go); every other key waits for a
+			// size the screens fit in.
+			if keyset.Any(msg, a.keys.Quit) || keyset.Any(msg, a.keys.QuitNow) {
+				return a, tea.Quit
+			}
+			return a, nil
+		}
 		switch a.screen {
 		case screenPlayer:
 			cmd = a.playerUpdate(msg)
@@ -283,6 +307,19 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	a.trackProgress()
 	a.syncKeys()
 	return a, cmd
+}
+
+// typing reports whether a text input has the keys: the home list's
+// filter, or the sandbox's prompt or branch naming box. It takes a burst
+// of typed characters whole. (The sandbox splits the others itself.)
+func (a App) typing() bool {
+	switch a.screen {
+	case screenSandbox:
+		return true // the sandbox splits a burst itself, by its own modes
+	case screenHome:
+		return a.home.Filtering()
+	}
+	return false
 }
 
 func (a *App) resize(w, h int) {

@@ -266,7 +266,7 @@ func TestTooSmallMessage(t *testing.T) {
 		m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		v := m.View()
 		viewtest.CheckScreen(t, v, sz[0], sz[1], "too small")
-		msg := "terminal too small: need 60x18 (have " + strconv.Itoa(sz[0]) + "x" + strconv.Itoa(sz[1]) + ")"
+		msg := "terminal too small: need 60x18 (have " + strconv.Itoa(sz[0]) + "x" + strconv.Itoa(sz[1]) + "); resize to act; q quits"
 		if sz[0] >= len(msg) && strings.TrimSpace(v) != msg {
 			t.Errorf("%v: view %q, want exactly %q", sz, v, msg)
 		}

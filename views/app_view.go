@@ -64,7 +64,7 @@ func (a App) view() string {
 		return a.sandbox.View()
 	}
 	if a.tooSmall != nil {
-		return layout.Center(a.tooSmall.Error(), a.w, a.h)
+		return layout.Center(a.tooSmall.Error()+"; resize to act; q quits", a.w, a.h)
 	}
 	if a.screen == screenDrill && a.drill.Open() {
 		d := a.drill

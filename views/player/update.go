@@ -198,7 +198,7 @@ func (m *Model) explainBlocked(why blocker) {
 		}
 		m.Say(theme.Open, "Answer the question first: press "+m.answerKeys()+".")
 	case atEnd:
-		m.Say(theme.Committed, "End of the lesson: r restarts, esc returns to the list.")
+		m.Say(theme.Committed, "End of the lesson.")
 	}
 }
 
@@ -217,7 +217,7 @@ func (m *Model) advance(out *[]tea.Msg) bool {
 	m.refresh(true)
 	m.checkFinished(out)
 	if m.sess.Pos() >= m.sess.Len() {
-		m.Say(theme.Committed, m.th.Glyph(theme.Committed)+" Lesson complete. r restarts, esc returns to the list.")
+		m.Say(theme.Committed, m.th.Glyph(theme.Committed)+" Lesson complete.")
 	}
 	return true
 }

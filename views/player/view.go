@@ -1,6 +1,7 @@
 package player
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 
@@ -155,6 +156,14 @@ var helpRank = map[string]int{"Kafka's side": 8, "switch to Kafka 3": 2, "switch
 	"scroll lesson": 10, "scroll details": 10, "scroll help": 10,
 	"pick a message": 4, "pick": 4, "earlier/later": 11, "close message": 10}
 
+// endRank is helpRank at the lesson's end, where restart and lessons
+// rank above every other entry.
+var endRank = func() map[string]int {
+	r := maps.Clone(helpRank)
+	r["restart"], r["lessons"] = 100, 100
+	return r
+}()
+
 // helpKeys are the candidates for the player's help bar, before fitting.
 func (m *Model) helpKeys() []key.Binding {
 	k := m.keys
@@ -209,7 +218,14 @@ func (m *Model) helpBar() string {
 	if line, ok := m.helpDrawn.Get(sig); ok {
 		return line
 	}
-	line := m.help.ShortHelpView(keyset.Fit(*m.help, ks, helpRank, m.w))
+	rank := helpRank
+	if m.sess.Pos() >= m.sess.Len() {
+		// At the lesson's end, restarting or going back to the list is
+		// what is left to do: the title bar says "Lesson complete" and
+		// the help bar keeps r and esc.
+		rank = endRank
+	}
+	line := m.help.ShortHelpView(keyset.Fit(*m.help, ks, rank, m.w))
 	m.helpDrawn.Put(sig, line)
 	return line
 }

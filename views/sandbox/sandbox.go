@@ -278,11 +278,33 @@ func (s Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return s, cmd
 }
 
+// Typing reports whether a text input has the keys (the command prompt,
+// or the box that names or notes a branch): it takes a burst of typed
+// characters whole, where the other modes take it one key per character.
+func (s Model) Typing() bool { return s.mode == modePrompting || s.mode == modeNaming }
+
 // Step is Update for a parent that holds the sandbox as a screen: besides
 // the sandbox and its command, it returns what the sandbox reports up
 // (LeftMsg, or nil), at once, so that the key after q already goes
 // to the parent's screen.
 func (s Model) Step(msg tea.Msg) (Model, tea.Cmd, tea.Msg) {
+	if km, ok := msg.(tea.KeyMsg); ok && !s.Typing() {
+		if keys := keyset.Burst(km); keys != nil {
+			// One key per character, in order; a key that leaves ends
+			// the burst, as the next key would go to the parent.
+			var cmds []tea.Cmd
+			for _, k := range keys {
+				var cmd tea.Cmd
+				var out tea.Msg
+				s, cmd, out = s.Step(k)
+				cmds = append(cmds, cmd)
+				if out != nil {
+					return s, tea.Batch(cmds...), out
+				}
+			}
+			return s, tea.Batch(cmds...), nil
+		}
+	}
 	cmd := s.update(msg)
 	if s.left {
 		s.left = false
@@ -347,6 +369,16 @@ func is(km tea.KeyMsg, b key.Binding) bool { return key.Matches(km, b) }
 func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 	if is(km, s.keys.QuitNow) {
 		s.left = true
+		return nil
+	}
+	if s.tooSmall() {
+		// Nothing is drawn to act on: only q (and its question) acts.
+		switch {
+		case s.mode == modeLeaving:
+			s.leaveKey(km)
+		case is(km, s.keys.Quit):
+			s.quit()
+		}
 		return nil
 	}
 	switch {

@@ -18,11 +18,17 @@ import (
 // Timeline first), a broken monitor's cause chain under them until it is
 // dismissed, and a status line (or the prompt) above the help line.
 
-// Smallest sandbox screen.
+// Smallest sandbox screen. It is two lines taller than the player's
+// (layout.MinHeight): the sandbox has a safeguards bar and a status line
+// the player has not, above the same panels.
 const (
 	minW = 60
 	minH = 20
 )
+
+// tooSmall reports whether the terminal is below the smallest screen:
+// the view says so, and only q acts.
+func (s Model) tooSmall() bool { return s.w < minW || s.h < minH }
 
 // areas is where every part of the sandbox goes for one size.
 type areas struct {
@@ -357,9 +363,13 @@ func (s Model) view() string {
 	if s.w <= 0 || s.h <= 0 {
 		return ""
 	}
-	if s.w < minW || s.h < minH {
-		return layout.Center("terminal too small for the sandbox: it needs "+strconv.Itoa(minW)+"x"+strconv.Itoa(minH)+
-			", this is "+strconv.Itoa(s.w)+"x"+strconv.Itoa(s.h), s.w, s.h)
+	if s.tooSmall() {
+		msg := "terminal too small for the sandbox: need " + strconv.Itoa(minW) + "x" + strconv.Itoa(minH) +
+			" (have " + strconv.Itoa(s.w) + "x" + strconv.Itoa(s.h) + "); resize to act; q quits"
+		if s.mode == modeLeaving {
+			msg = s.flash + " (y leaves)"
+		}
+		return layout.Center(msg, s.w, s.h)
 	}
 	if s.mode == modePicking {
 		return s.pickerView()

@@ -49,6 +49,21 @@ func Key(s string) tea.KeyMsg {
 	case "ctrl+c":
 		return tea.KeyMsg{Type: tea.KeyCtrlC}
 	}
+	if r := []rune(s); len(r) > 1 {
+		// A key's name ("shift+right", "ctrl+n", "alt+d") is that key, as
+		// the terminal sends it: several runes would be a burst of typed
+		// characters (keyset.Burst), not one key.
+		if a, ok := strings.CutPrefix(s, "alt+"); ok {
+			k := Key(a)
+			k.Alt = true
+			return k
+		}
+		for t := tea.KeyType(-200); t < 200; t++ {
+			if t != tea.KeyRunes && t.String() == s {
+				return tea.KeyMsg{Type: t}
+			}
+		}
+	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
 
