@@ -41,3 +41,22 @@ func TestEventLineParts(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkEventViews measures making a frame's events afresh (a jump
+// behind the trail's window, to the start of a long lesson): maxEvents
+// events of a world of over 100,000, each made once, in parts.
+func BenchmarkEventViews(b *testing.B) {
+	s := New(jumpLesson(b, 2600))
+	playTo(b, s, 1)
+	w := s.p.World()
+	n := w.EventCount()
+	if n < 100000 {
+		b.Fatalf("%d events", n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := n - maxEvents; i < n; i++ {
+			_ = eventView(w, i)
+		}
+	}
+}
