@@ -243,6 +243,14 @@ func (e *Event) Text() string { return describe(e, true) }
 // sense and keeps them, like every event about no message.
 func (e *Event) Unnumbered() string { return describe(e, false) }
 
+// Described is Unnumbered with where its parts sit, for a view that keeps
+// one text and makes both forms from it: Text is text with "m<MsgID> "
+// put in at byte numAt (numAt < 0: Text is text), and when the text ends
+// with the body of its message (a send, a drop, a reply received with its
+// body) the body, Message.Detail, is text[bodyAt:] (bodyAt < 0: it does
+// not).
+func (e *Event) Described() (text string, numAt, bodyAt int) { return describeAt(e, false) }
+
 // producer sets the producer id and epoch the event is about.
 func (e *Event) producer(pid int64, epoch int16) *Event {
 	e.pid, e.epoch, e.hasPID = pid, epoch, true
@@ -317,22 +325,35 @@ func (e *Event) fault(k FaultKind) *Event {
 // arguments, worded here and not where the event happened. numbered says
 // whether the text names the event's message by its number.
 func describe(e *Event, numbered bool) string {
+	s, _, _ := describeAt(e, numbered)
+	return s
+}
+
+// describeAt is describe, and where two parts sit in the text it makes,
+// measured as it writes them: numAt is where the message's number ("m12 ")
+// starts, or would start in the unnumbered text (-1 when the text has no
+// number of its own), and bodyAt where the message's body starts when the
+// text ends with it (a send, a drop, a reply received with its body; -1
+// otherwise).
+func describeAt(e *Event, numbered bool) (s string, numAt, bodyAt int) {
+	numAt, bodyAt = -1, -1
 	if e.say >= sayAccepts {
-		return describeTyped(e)
+		return describeTyped(e), numAt, bodyAt
 	}
 	m := e.Message
 	if e.say == sayDetail || m == nil {
 		if from, to, ok := e.Change.Client(); ok {
-			return from.String() + " -> " + to.String() + e.detail()
+			return from.String() + " -> " + to.String() + e.detail(), numAt, bodyAt
 		}
 		if from, to, ok := e.Change.Txn(); ok {
-			return e.TxnID + " " + from.String() + " -> " + to.String() + e.detail()
+			return e.TxnID + " " + from.String() + " -> " + to.String() + e.detail(), numAt, bodyAt
 		}
-		return e.detail()
+		return e.detail(), numAt, bodyAt
 	}
 	var b strings.Builder
 	b.Grow(96)
 	b.WriteString(phraseHeads[e.say])
+	numAt = b.Len()
 	if numbered {
 		b.WriteString("m")
 		b.WriteString(strconv.FormatInt(m.ID, 10))
@@ -349,6 +370,7 @@ func describe(e *Event, numbered bool) string {
 	switch e.say {
 	case saySends, sayDrops, sayReceivesBody:
 		b.WriteString(" ")
+		bodyAt = b.Len()
 		b.WriteString(m.Body.describe())
 	case sayReceivesFrom, sayLostFrom:
 		b.WriteString(" from ")
@@ -364,7 +386,7 @@ func describe(e *Event, numbered bool) string {
 		b.WriteString(strconv.FormatInt(e.arg, 10))
 		b.WriteString(" ms")
 	}
-	return b.String()
+	return b.String(), numAt, bodyAt
 }
 
 // detail is the event's note in words, if it has one.

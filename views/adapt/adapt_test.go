@@ -140,8 +140,8 @@ func checkFrame(t *testing.T, s *Session, f model.Frame) {
 	}
 	// The learner's log holds the same events, without message numbers.
 	for _, ev := range f.Events {
-		if e := ev.Log; msgNumber.MatchString(e.Text) || !strings.Contains(ev.Text, e.Actor+": ") {
-			t.Fatalf("%s: log event %q for line %q", at, e.Text, ev.Text)
+		if l := ev.Learner(); msgNumber.MatchString(l) || !strings.Contains(ev.Line(), ev.Actor+": ") {
+			t.Fatalf("%s: log event %q for line %q", at, l, ev.Line())
 		}
 	}
 	actors := map[string]bool{}

@@ -121,8 +121,8 @@ func (c *changes) firstViolation() int {
 	return c.set.FirstViolation
 }
 
-// eventLines returns the recent events, each as its canonical line and
-// its parts for the learner's log (trail), and how many of them are new.
+// eventLines returns the recent events, each once, in parts
+// (trail), and how many of them are new.
 func (s *Session) eventLines(w *engine.World, ch *changes) ([]model.EventLine, int) {
 	n := w.EventCount()
 	out := s.events.window(w, max(0, n-maxEvents), n)

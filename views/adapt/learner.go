@@ -5,21 +5,28 @@ import (
 	"github.com/eoslab/eoslab/views/model"
 )
 
-// logEvent is an event as a value for the learner's event log: the same
-// event as the frame's canonical line, in parts, so the views can leave out
-// the scenario's own lines without reading the canonical text back. The
-// text is the engine's without message numbers (Event.Unnumbered): the
-// learner follows messages on the Timeline, and the detail view has the
-// numbers. The rule is in words (Event.RuleWords).
+// eventView is event i of w as a frame carries it: once, in parts, from
+// which the views make both the canonical line (EventLine.Line, as
+// engine.Event.Line) and the learner's (EventLine.Learner). The text is
+// the engine's describe once, without the message number
+// (Event.Described), with where the number goes: nothing reads the text
+// back. The rule is kept both as cited (Rule.String, for the canonical
+// line) and in words (Event.RuleWords, for the learner).
 //
-// A message sent is told from its typed fields, with the sender left out
-// because the line starts with it: "A sends Produce to broker-3: t-0 ...",
-// not the transcript's "A sends A -> broker-3 Produce t-0 ...".
-func logEvent(e *engine.Event) model.LogEvent {
-	text := e.Unnumbered()
-	if m := e.Message; e.Kind == engine.EvSend && m != nil && m.From == e.Actor {
-		text = "sends " + m.Kind.String() + " to " + m.To + ": " + m.Detail()
+// A message the actor sends is told to the learner from its typed fields,
+// with the sender left out because the line starts with it: "A sends
+// Produce to broker-3: t-0 ...", not the transcript's "A sends A ->
+// broker-3 Produce t-0 ..."; the body is the end of the text (bodyAt).
+func eventView(w *engine.World, i int) model.EventLine {
+	e := w.EventAt(i)
+	text, numAt, bodyAt := e.Described()
+	v := model.EventLine{Time: e.Time, Actor: e.Actor, Text: text, Msg: e.MsgID(), NumAt: int32(numAt), BodyAt: int32(bodyAt),
+		Why: e.RuleWords(), Action: e.Kind == engine.EvAction, Violation: e.Kind == engine.EvViolation, Parts: true}
+	if !e.Rule.IsZero() {
+		v.Rule = e.Rule.String()
 	}
-	return model.LogEvent{Time: e.Time, Actor: e.Actor, Text: text, Why: e.RuleWords(),
-		Action: e.Kind == engine.EvAction, Violation: e.Kind == engine.EvViolation}
+	if m := e.Message; e.Kind == engine.EvSend && m != nil && m.From == e.Actor && bodyAt >= 0 {
+		v.SendKind, v.SendTo = m.Kind.String(), m.To
+	}
+	return v
 }

@@ -6,8 +6,7 @@ import (
 )
 
 // trail is the lesson's recent events as the frames carry them, each made
-// once: its canonical line and its parts for the learner's log, in one
-// model.EventLine. A lesson's history is linear (every position's events
+// once, in parts, as one model.EventLine (eventView). A lesson's history is linear (every position's events
 // are a prefix of the next one's, and the engine's change set says where
 // each step's events start), so event i is the same event at every
 // position that has it, and the events a frame shows, the newest
@@ -61,10 +60,4 @@ func (t *trail) fill(w *engine.World, to int) {
 	for i := t.base + len(t.buf); i < to; i++ {
 		t.buf = append(t.buf, eventView(w, i))
 	}
-}
-
-// eventView is event i of w as a frame carries it.
-func eventView(w *engine.World, i int) model.EventLine {
-	e := w.EventAt(i)
-	return model.EventLine{Text: e.Line(), Violation: e.Kind == engine.EvViolation, Log: logEvent(&e)}
 }

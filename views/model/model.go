@@ -135,9 +135,10 @@ type Frame struct {
 	// delivered, lost or delayed.
 	Timeline []Arrow
 	Actors   []Actor
-	// Events are recent events, each once: in the engine's canonical text,
-	// which the detail view shows as it is, with rule citations and message
-	// numbers, and in parts for the learner's event log (EventLine.Log).
+	// Events are recent events, each once, in parts, from which the
+	// detail view makes the engine's canonical line, with rule citations
+	// and message numbers (EventLine.Line), and the event log the
+	// learner's line (EventLine.Learner).
 	// The last NewEvents of them came from the last step.
 	Events    []EventLine
 	NewEvents int
@@ -174,16 +175,85 @@ type Violation struct{ Name, Text string }
 // String is the violation as the lesson text shows it: "name: text".
 func (v Violation) String() string { return v.Name + ": " + v.Text }
 
-// EventLine is one event of the log: its canonical text, to show, and what
-// the views draw differently, as fields.
+// EventLine is one event of the log, held once, in parts: the views make
+// from them the engine's canonical line (Line: "t=T Actor: text
+// [rule]", with the message number), which the detail view shows as it
+// is, and the learner's line (Learner, with Actor and Why), when they
+// draw. A line made without parts (a demo, a test: Parts false) is all
+// in Text, and Line is Text.
 type EventLine struct {
+	Time  int64  // logical milliseconds
+	Actor string // "t-0", "coordinator(broker-1)", "A"
+	// Text is what happened, as the engine describes it but without the
+	// number of the message it is about ("sends A -> broker-1 Produce
+	// ...", not "sends m12 A -> ..."): the learner follows messages by
+	// what they are, on the Timeline; the canonical line puts the number
+	// back at NumAt. Without Parts, the whole line.
 	Text string
+	// Msg is the number of the message the canonical line names at byte
+	// NumAt of Text ("m12 "); NumAt < 0 when Text is the canonical text.
+	Msg   int64
+	NumAt int32
+	// BodyAt is where the message's body starts in Text, for the
+	// learner's line of a send (see Sends).
+	BodyAt int32
+	// Rule is the rule that decided as the canonical line cites it, with
+	// its Kafka source ("ProducerAppendInfo.checkSequence: ..."); Why is
+	// the same rule in words, for the learner. Empty when no rule decided
+	// (Why also when the rule is only a citation).
+	Rule, Why string
+	// SendKind and SendTo are set for a message the actor sends: the
+	// learner's line tells it from them, the sender left out because the
+	// line starts with it ("sends Produce to broker-3: t-0 ...", not
+	// "sends A -> broker-3 Produce t-0 ...").
+	SendKind, SendTo string
+	// Action marks the echo of a scenario command ("A send t-0 hello"):
+	// how the lesson drives the simulation, not something Kafka did.
+	Action bool
 	// Violation marks an invariant violation, drawn as an alarm.
 	Violation bool
-	// Log is the same event in parts, for the learner's event log. It is
-	// zero when the session has only the text; the event log then shows
-	// Text.
-	Log LogEvent
+	// Parts says the fields above are set; without it the event is only
+	// Text, and the event log shows it as it is.
+	Parts bool
+}
+
+// Line is the engine's canonical line for the event (engine.Event.Line):
+// time, actor, text with the message number, and the rule cited.
+func (e *EventLine) Line() string {
+	if !e.Parts {
+		return e.Text
+	}
+	var buf [20]byte
+	b := make([]byte, 0, len(e.Actor)+len(e.Text)+len(e.Rule)+32)
+	b = append(b, "t="...)
+	b = strconv.AppendInt(b, e.Time, 10)
+	b = append(b, ' ')
+	b = append(b, e.Actor...)
+	b = append(b, ": "...)
+	if e.NumAt >= 0 && int(e.NumAt) <= len(e.Text) {
+		b = append(b, e.Text[:e.NumAt]...)
+		b = append(b, 'm')
+		b = append(b, strconv.AppendInt(buf[:0], e.Msg, 10)...)
+		b = append(b, ' ')
+		b = append(b, e.Text[e.NumAt:]...)
+	} else {
+		b = append(b, e.Text...)
+	}
+	if e.Rule != "" {
+		b = append(b, " ["...)
+		b = append(b, e.Rule...)
+		b = append(b, ']')
+	}
+	return string(b)
+}
+
+// Learner is what happened, for the learner's log: Text, or for a
+// message the actor sends, "sends KIND to TO: body".
+func (e *EventLine) Learner() string {
+	if e.SendKind == "" || e.BodyAt < 0 || int(e.BodyAt) > len(e.Text) {
+		return e.Text
+	}
+	return "sends " + e.SendKind + " to " + e.SendTo + ": " + e.Text[e.BodyAt:]
 }
 
 // Tone is what a state or an error means to a reader, which the views draw
@@ -538,24 +608,4 @@ type Actor struct {
 	Short string
 	// Broker marks a broker's column (a client's otherwise).
 	Broker bool
-}
-
-// LogEvent is one engine event, in parts, for the learner's event log.
-type LogEvent struct {
-	Time  int64  // logical milliseconds
-	Actor string // "t-0", "coordinator(broker-1)", "A"
-	// Text is what happened, as in the canonical line but without the
-	// number of the message it is about ("sends A -> broker-1 Produce
-	// ...", not "sends m12 A -> ..."): the learner follows messages by
-	// what they are, on the Timeline; the numbers are in the detail view.
-	Text string
-	// Why is the rule that decided, in words: without the Kafka source
-	// ("ProducerAppendInfo.checkSequence:") that the detail view shows.
-	// Empty when no rule decided, or the rule is only a citation.
-	Why string
-	// Action marks the echo of a scenario command ("A send t-0 hello"):
-	// how the lesson drives the simulation, not something Kafka did.
-	Action bool
-	// Violation marks an invariant violation.
-	Violation bool
 }

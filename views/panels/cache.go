@@ -33,7 +33,7 @@ type Cache struct {
 	// share most of their event lines and __transaction_state records.
 	wraps wrapMemo
 	// events remembers each learner's event line wrapped (eventWrap).
-	events map[*model.LogEvent]eventWrapped
+	events map[*model.EventLine]eventWrapped
 	// timeline remembers the Timeline's lines (timelineLine).
 	timeline map[tlLineKey]string
 	// rows remembers the partition logs' row lines (logRowLine).
@@ -79,7 +79,7 @@ func (c *Cache) timelineLine(k *tlLineKey, draw func(*tlLineKey) string) string 
 // eventWrapped is a learner's event line wrapped, and what it was made
 // from: the event, the glyph a violation is drawn with, and the width.
 type eventWrapped struct {
-	ev    model.LogEvent
+	ev    model.EventLine
 	glyph string
 	w     int
 	lines []string
@@ -93,7 +93,7 @@ type eventWrapped struct {
 // address, without hashing its text; what is kept with it is compared
 // too (strings that share their bytes compare at once), so an address
 // reused for another event makes its lines afresh.
-func (c *Cache) eventWrap(th *theme.Theme, e *model.LogEvent, w int) []string {
+func (c *Cache) eventWrap(th *theme.Theme, e *model.EventLine, w int) []string {
 	glyph := ""
 	if e.Violation {
 		glyph = th.Glyph(theme.Violated)
@@ -102,7 +102,7 @@ func (c *Cache) eventWrap(th *theme.Theme, e *model.LogEvent, w int) []string {
 		return x.lines
 	}
 	if c.events == nil || len(c.events) >= maxWrapMemo {
-		c.events = make(map[*model.LogEvent]eventWrapped, 256)
+		c.events = make(map[*model.EventLine]eventWrapped, 256)
 	}
 	l := cells.Wrap(learnerText(th, e), w)
 	c.events[e] = eventWrapped{ev: *e, glyph: glyph, w: w, lines: l}

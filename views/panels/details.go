@@ -65,7 +65,7 @@ func Details(f *model.Frame, p Painter) content.Content {
 		out = append(out, p.muted("(no events)"))
 	}
 	for _, e := range f.Events[len(f.Events)-n:] {
-		for i, l := range p.Wrap(e.Text, max(w-4, 8)) {
+		for i, l := range p.Wrap(e.Line(), max(w-4, 8)) {
 			if i == 0 {
 				out = append(out, "  "+l)
 			} else {

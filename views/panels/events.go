@@ -23,11 +23,11 @@ type eventLine struct {
 }
 
 // Events draws the event log, wrapped with a hanging indent, the
-// events of the last step marked. From the events' parts (EventLine.Log)
+// events of the last step marked. From the events' parts (EventLine.Parts)
 // it draws a log for learners (learnerEvents); a frame with only the
 // canonical lines gets them as they are.
 func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
-	if n := len(f.Events); n > 0 && f.Events[n-1].Log.Text != "" {
+	if n := len(f.Events); n > 0 && f.Events[n-1].Parts {
 		return learnerEvents(f, p)
 	}
 	evs := f.Events
@@ -46,7 +46,7 @@ func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range
 	ww := max(p.Width-4, 8)
 	for i, e := range evs {
 		isNew := skipped+i >= firstNew
-		lines = appendEvent(lines, &anchor, p, e.Text, e.Violation, isNew, ww)
+		lines = appendEvent(lines, &anchor, p, e.Line(), e.Violation, isNew, ww)
 	}
 	return nil, content.Lazy(len(lines), func(i int) string {
 		l := lines[i]
@@ -62,9 +62,9 @@ func Events(f *model.Frame, p Painter) ([]string, content.Content, content.Range
 // and why in words. It leaves out what a learner does not need to follow
 // the protocol, all of which the detail view shows: the echo of the
 // lesson's own commands ("scenario: A send t-0 hello", which the Action
-// flag marks), message numbers ("m12", which the session leaves out of
-// LogEvent.Text), and the Kafka source a rule cites
-// ("ProducerAppendInfo.checkSequence:"; LogEvent.Why has the rule without it).
+// flag marks), message numbers ("m12", which EventLine.Learner leaves
+// out), and the Kafka source a rule cites
+// ("ProducerAppendInfo.checkSequence:"; EventLine.Why has the rule without it).
 // A pause of a second or more between two events
 // gets a line of its own ("30.0 s later"), which is how a timeout shows.
 func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, content.Range) {
@@ -76,7 +76,7 @@ func learnerEvents(f *model.Frame, p Painter) ([]string, content.Content, conten
 	ww := max(p.Width-4, 8)
 	var last int64 = -1
 	for i := range evs {
-		e := &evs[i].Log
+		e := &evs[i]
 		if e.Action {
 			continue
 		}
@@ -171,8 +171,8 @@ func appendEvent(lines []eventLine, anchor *content.Range, p Painter, text strin
 }
 
 // learnerText is the learner's line for event e, before it is wrapped.
-func learnerText(th *theme.Theme, e *model.LogEvent) string {
-	text := cells.Clean(e.Actor) + " " + cells.Clean(e.Text)
+func learnerText(th *theme.Theme, e *model.EventLine) string {
+	text := cells.Clean(e.Actor) + " " + cells.Clean(e.Learner())
 	if why := e.Why; why != "" && !e.Violation {
 		text += " (" + why + ")"
 	}
@@ -185,7 +185,7 @@ func learnerText(th *theme.Theme, e *model.LogEvent) string {
 // learnerWrap is learnerText(e) wrapped to ww cells. Neighbouring frames
 // share most of their events, so the lines are kept (Cache.eventWrap),
 // keyed by the event's parts: the text is not even put together again.
-func (p Painter) learnerWrap(e *model.LogEvent, ww int) []string {
+func (p Painter) learnerWrap(e *model.EventLine, ww int) []string {
 	if p.Cache == nil {
 		return cells.Wrap(learnerText(p.Theme, e), ww)
 	}

@@ -19,7 +19,7 @@ import (
 // their citations.)
 func TestLearnerEvents(t *testing.T) {
 	f := &model.Frame{Step: 1, NewEvents: 4}
-	for _, e := range []model.LogEvent{
+	for _, e := range []model.EventLine{
 		{Time: 0, Actor: "scenario", Text: "A send t-0 hello", Action: true},
 		{Time: 0, Actor: "A", Text: "sends A -> broker-3 Produce t-0"},
 		{Time: 30000, Actor: "A", Text: "gets REQUEST_TIMED_OUT(7)", Why: "retriable"},
@@ -27,7 +27,8 @@ func TestLearnerEvents(t *testing.T) {
 			Why: "a new instance fences the open transaction; verification first"},
 		{Time: 30001, Actor: "t-0", Text: "VIOLATION duplicate-record: a twice", Why: "invariant", Violation: true},
 	} {
-		f.Events = append(f.Events, model.EventLine{Violation: e.Violation, Log: e})
+		e.Parts = true
+		f.Events = append(f.Events, e)
 	}
 	_, body, anchor := Events(f, Painter{Theme: theme.New(theme.Options{}), Width: 200})
 	var lines []string
