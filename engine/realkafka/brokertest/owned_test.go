@@ -58,6 +58,7 @@ func TestOwnedCluster(t *testing.T) {
 
 	t.Run("crash and restart", func(t *testing.T) { crashRestart(ctx, t, ctl, cl, adm) })
 	t.Run("marker dropped between brokers", func(t *testing.T) { markerDropped(ctx, t, ctl, cl, adm) })
+	t.Run("marker held between brokers", func(t *testing.T) { markerHeld(ctx, t, ctl, cl, adm) })
 }
 
 // createPlaced creates a one-partition topic with the given replicas
@@ -223,4 +224,90 @@ func markerDropped(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl
 		ts, err := adm.DescribeTransactions(ctx, txid)
 		return err == nil && ts[txid].State == "CompleteCommit"
 	})
+}
+
+// markerHeld: a Hold rule on broker 3's proxy keeps the coordinator's
+// WriteTxnMarkers there, so the partition's LSO stays at the open
+// transaction and the coordinator in PrepareCommit; released, the same
+// frame goes on and the coordinator takes its answer (CompleteCommit
+// with the rule still installed: a resend after a disconnect or a
+// mismatched correlation id would be held again).
+func markerHeld(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl *kgo.Client, adm *kadm.Client) {
+	if err := ctl.ClearFaults(); err != nil {
+		t.Fatal(err)
+	}
+	topic := "owned-hold"
+	createPlaced(ctx, t, cl, adm, topic, 3, 1, 2)
+	var txid string
+	for i := 0; txid == "" && i < 100; i++ {
+		id := fmt.Sprintf("owned-hold-%d", i)
+		r := adm.FindTxnCoordinators(ctx, id)
+		if rc, ok := r[id]; ok && rc.Err == nil && rc.NodeID != 3 {
+			txid = id
+		}
+	}
+	if txid == "" {
+		t.Fatal("no transactional id with a coordinator other than broker 3")
+	}
+	defer ctl.ClearFaults()
+	if err := ctl.Fault(3, realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request), Action: int(wire.Hold), Times: -1}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(ctl.State.Bootstrap, ",")...), kgo.TransactionalID(txid), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ProduceSync(ctx, &kgo.Record{Value: []byte("v0")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.Fatal(err)
+	}
+	var held []wire.Held
+	waitFor(t, "a WriteTxnMarkers held on the way to broker 3", func() bool {
+		hs, err := ctl.Held(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = hs
+		return len(hs) > 0
+	})
+	if len(held) != 1 || held[0].Key != kmsg.WriteTxnMarkers || held[0].Dir != wire.Request {
+		t.Fatalf("held %+v, want one WriteTxnMarkers request", held)
+	}
+	log, err := realkafka.FetchLog(ctx, cl, topic, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.LastStable != 0 || log.HighWatermark != 1 {
+		t.Fatalf("with the marker held: LSO %d, high watermark %d; want the LSO at the open transaction (0) below the high watermark (1)", log.LastStable, log.HighWatermark)
+	}
+	ts, err := adm.DescribeTransactions(ctx, txid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ts[txid].State; st != "PrepareCommit" {
+		t.Fatalf("transaction state %s with the marker held, want PrepareCommit", st)
+	}
+	if ok, err := ctl.Release(3, wire.Request, held[0].CorrID, false); err != nil || !ok {
+		t.Fatalf("release of correlation id %d: %v %v", held[0].CorrID, ok, err)
+	}
+	waitFor(t, "the LSO passes the released marker", func() bool {
+		l, err := realkafka.FetchLog(ctx, cl, topic, 0)
+		return err == nil && l.LastStable == 2
+	})
+	waitFor(t, "CompleteCommit with the Hold rule still installed", func() bool {
+		ts, err := adm.DescribeTransactions(ctx, txid)
+		return err == nil && ts[txid].State == "CompleteCommit"
+	})
+	if hs, err := ctl.Held(3); err != nil || len(hs) != 0 {
+		t.Fatalf("after the release: held %+v (%v), want nothing (no resend)", hs, err)
+	}
+	if err := ctl.ReleaseHolds(3); err != nil {
+		t.Fatal(err)
+	}
 }

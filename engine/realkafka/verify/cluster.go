@@ -546,6 +546,9 @@ func (d *driver) markerFault(c script.Command, t resolved, to string) bool {
 	if d.unplaced(c) {
 		return true
 	}
+	if d.markerHeld(c, t, to) { // markerhold.go
+		return true
+	}
 	f := realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request)}
 	if strings.HasSuffix(t.kind, "Response") {
 		f.Dir = int(wire.Response)
