@@ -379,22 +379,15 @@ func (c *Cluster) Fault(id int, f FaultSpec) error {
 	return nil
 }
 
-// ClearFaults gives every proxy a fresh rule set; connections already
-// open keep the old one until they close.
+// ClearFaults empties every proxy's rule set in place: a connection
+// between brokers stays open across files (the coordinator's to a
+// leader), and a rule added later must reach it.
 func (c *Cluster) ClearFaults() error {
 	if !c.owned() {
 		return nil
 	}
 	for _, n := range c.nodes {
-		p := n.proxy
-		p.mu.Lock()
-		old := p.faults
-		p.faults = &wire.Faults{Lenient: true}
-		// A rule set still on open connections acts no more, and
-		// holds nothing.
-		old.Clear()
-		old.ReleaseAll()
-		p.mu.Unlock()
+		n.proxy.faults.Reset()
 	}
 	return nil
 }
