@@ -131,6 +131,9 @@ func (d *driver) releaseNodes() {
 // is the hold itself, which lets the marker go when the simulation
 // delivers it (true: played).
 func (d *driver) markerHeld(c script.Command, t resolved, to string) bool {
+	if _, delay := c.Action.(engine.Delay); delay && !d.holding {
+		return d.holdForDelay(c, t)
+	}
 	n, ok := d.nodeHolds[to]
 	if !d.holding || !ok {
 		return false
@@ -156,4 +159,34 @@ func (d *driver) markerHeld(c script.Command, t resolved, to string) bool {
 		return false
 	}
 	return false
+}
+
+// holdForDelay starts holding at a delay line of a marker while the
+// broker run's coordinator has not sent it yet (the call that makes it is
+// still queued) and a broker fact is asked before the next run line: the
+// hold then plays the delay, letting the marker go when the simulation
+// delivers it, on the simulation's clock rather than a real-time wait.
+// false leaves the line to the delay rule of markerFault.
+func (d *driver) holdForDelay(c script.Command, t resolved) bool {
+	if len(d.lateCopies) > 0 || t.world == nil || !d.brokerFactAhead() {
+		return false
+	}
+	plan, why := d.holdPlan(t.world)
+	if why != "" || d.lateMarkers(plan) != "" {
+		return false
+	}
+	for k := range plan {
+		if isNode(k.client) {
+			continue
+		}
+		if p := d.prods[k.client]; p == nil || p.pause || d.early[k.client] != 0 {
+			return false
+		}
+	}
+	d.holding, d.held = true, map[string]bool{}
+	if why := d.applyHolds(plan); why != "" {
+		d.letGo(c)
+		d.stop(c, "the delayed marker could not be held: "+why, false)
+	}
+	return true
 }
