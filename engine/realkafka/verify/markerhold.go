@@ -190,3 +190,15 @@ func (d *driver) holdForDelay(c script.Command, t resolved) bool {
 	}
 	return true
 }
+
+// loseNodeHolds loses the markers held on the proxies, as a crash before
+// their delivery loses the simulation's (crashBroker), and forgets the
+// Hold rules, which the crash's ClearFaults removes.
+func (d *driver) loseNodeHolds() {
+	for _, n := range d.nodeHolds {
+		for _, h := range n.Held() {
+			n.ReleaseCorr(h.Dir, h.CorrID, true)
+		}
+	}
+	d.nodeHolds = nil
+}
