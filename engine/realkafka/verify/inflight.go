@@ -419,10 +419,7 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 	if plan[k]++; plan[k] > 1 {
 		return false
 	}
-	d.holding, d.held = true, map[string]bool{}
-	if why := d.applyHolds(plan); why != "" {
-		d.letGo(c)
-		d.stop(c, "the drop's message could not be held: "+why, false)
+	if !d.startHold(c, plan, "the drop's message") {
 		return true
 	}
 	for _, h := range d.prods[t.client].faults().Held() {
@@ -430,6 +427,18 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 			d.doomed = map[string]map[int32]bool{t.client: {h.CorrID: true}}
 			break
 		}
+	}
+	return true
+}
+
+// startHold starts holding plan at line c; when the wire does not get
+// there the line stops the file, saying what could not be held.
+func (d *driver) startHold(c script.Command, plan map[holdKey]int, what string) bool {
+	d.holding, d.held = true, map[string]bool{}
+	if why := d.applyHolds(plan); why != "" {
+		d.letGo(c)
+		d.stop(c, what+" could not be held: "+why, false)
+		return false
 	}
 	return true
 }

@@ -183,11 +183,7 @@ func (d *driver) holdForDelay(c script.Command, t resolved) bool {
 			return false
 		}
 	}
-	d.holding, d.held = true, map[string]bool{}
-	if why := d.applyHolds(plan); why != "" {
-		d.letGo(c)
-		d.stop(c, "the delayed marker could not be held: "+why, false)
-	}
+	d.startHold(c, plan, "the delayed marker") // inflight.go
 	return true
 }
 
