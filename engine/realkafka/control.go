@@ -24,15 +24,21 @@ import (
 // One JSON request per line, one JSON answer per line.
 
 type controlRequest struct {
-	Op    string    `json:"op"` // nodes, crash, restart, fault, clear, events
+	Op    string    `json:"op"` // nodes, crash, restart, fault, clear, events, held, release, releaseholds
 	Node  int       `json:"node,omitempty"`
 	Fault FaultSpec `json:"fault,omitempty"`
+	// release: which held message, and whether it is lost.
+	Dir  int   `json:"dir,omitempty"`
+	Corr int32 `json:"corr,omitempty"`
+	Lose bool  `json:"lose,omitempty"`
 }
 
 type controlAnswer struct {
 	Err    string       `json:"err,omitempty"`
 	Nodes  []NodeState  `json:"nodes,omitempty"`
 	Events []wire.Event `json:"events,omitempty"`
+	Held   []wire.Held  `json:"held,omitempty"`
+	Found  bool         `json:"found,omitempty"`
 }
 
 type controlServer struct {
@@ -111,6 +117,16 @@ func (c *Cluster) control(req controlRequest, ans *controlAnswer) error {
 		evs, err := c.FaultEvents(req.Node)
 		ans.Events = evs
 		return err
+	case "held":
+		hs, err := c.Held(req.Node)
+		ans.Held = hs
+		return err
+	case "release":
+		found, err := c.Release(req.Node, wire.Direction(req.Dir), req.Corr, req.Lose)
+		ans.Found = found
+		return err
+	case "releaseholds":
+		return c.ReleaseHolds(req.Node)
 	}
 	return fmt.Errorf("control: unknown op %q", req.Op)
 }
@@ -215,4 +231,23 @@ func (k *Control) ClearFaults() error {
 func (k *Control) FaultEvents(id int) ([]wire.Event, error) {
 	ans, err := k.call(controlRequest{Op: "events", Node: id})
 	return ans.Events, err
+}
+
+// Held lists the messages held on the way to node id or back.
+func (k *Control) Held(id int) ([]wire.Held, error) {
+	ans, err := k.call(controlRequest{Op: "held", Node: id})
+	return ans.Held, err
+}
+
+// Release lets one held message on the way to node id go on (or loses
+// it).
+func (k *Control) Release(id int, dir wire.Direction, corr int32, lose bool) (bool, error) {
+	ans, err := k.call(controlRequest{Op: "release", Node: id, Dir: int(dir), Corr: corr, Lose: lose})
+	return ans.Found, err
+}
+
+// ReleaseHolds lets every message held on the way to node id go on.
+func (k *Control) ReleaseHolds(id int) error {
+	_, err := k.call(controlRequest{Op: "releaseholds", Node: id})
+	return err
 }

@@ -50,6 +50,15 @@ type Owner interface {
 	ClearFaults() error
 	// FaultEvents are the faults applied on the way to node id so far.
 	FaultEvents(id int) ([]wire.Event, error)
+	// Held lists the messages a Hold rule (a Fault with wire.Hold) keeps
+	// on the way to node id or back, oldest first.
+	Held(id int) ([]wire.Held, error)
+	// Release lets the held message with correlation id corr going dir
+	// on (lose: drop it, which closes the connection); whether one was.
+	Release(id int, dir wire.Direction, corr int32, lose bool) (bool, error)
+	// ReleaseHolds lets every message held on the way to node id go on
+	// and removes its Hold rules; other rules stay.
+	ReleaseHolds(id int) error
 }
 
 // FaultSpec is a wire.Rule that travels: an api key, a direction, an
@@ -361,8 +370,8 @@ func (c *Cluster) Fault(id int, f FaultSpec) error {
 	if err != nil {
 		return err
 	}
-	if f.Action < int(wire.Drop) || f.Action > int(wire.Duplicate) || f.Dir < 0 || f.Dir > 1 {
-		return fmt.Errorf("kafka: fault: action %d, direction %d: want drop, delay or duplicate of a request or response", f.Action, f.Dir)
+	if f.Action < int(wire.Drop) || f.Action > int(wire.Hold) || f.Dir < 0 || f.Dir > 1 {
+		return fmt.Errorf("kafka: fault: action %d, direction %d: want drop, delay, duplicate or hold of a request or response", f.Action, f.Dir)
 	}
 	n.proxy.mu.Lock()
 	defer n.proxy.mu.Unlock()
@@ -370,20 +379,15 @@ func (c *Cluster) Fault(id int, f FaultSpec) error {
 	return nil
 }
 
-// ClearFaults gives every proxy a fresh rule set; connections already
-// open keep the old one until they close.
+// ClearFaults empties every proxy's rule set in place: a connection
+// between brokers stays open across files (the coordinator's to a
+// leader), and a rule added later must reach it.
 func (c *Cluster) ClearFaults() error {
 	if !c.owned() {
 		return nil
 	}
 	for _, n := range c.nodes {
-		p := n.proxy
-		p.mu.Lock()
-		old := p.faults
-		p.faults = &wire.Faults{Lenient: true}
-		// A rule set still on open connections acts no more.
-		old.Clear()
-		p.mu.Unlock()
+		n.proxy.faults.Reset()
 	}
 	return nil
 }
@@ -398,6 +402,46 @@ func (c *Cluster) FaultEvents(id int) ([]wire.Event, error) {
 	f := n.proxy.faults
 	n.proxy.mu.Unlock()
 	return f.Events(), nil
+}
+
+func (c *Cluster) faults(id int) (*wire.Faults, error) {
+	n, err := c.node(id)
+	if err != nil {
+		return nil, err
+	}
+	n.proxy.mu.Lock()
+	defer n.proxy.mu.Unlock()
+	return n.proxy.faults, nil
+}
+
+// Held lists the messages held on the way to node id or back.
+func (c *Cluster) Held(id int) ([]wire.Held, error) {
+	f, err := c.faults(id)
+	if err != nil {
+		return nil, err
+	}
+	return f.Held(), nil
+}
+
+// Release lets one held message on the way to node id go on (or loses
+// it): the frame the proxy kept is written as it was, correlation id
+// and all.
+func (c *Cluster) Release(id int, dir wire.Direction, corr int32, lose bool) (bool, error) {
+	f, err := c.faults(id)
+	if err != nil {
+		return false, err
+	}
+	return f.ReleaseCorr(dir, corr, lose), nil
+}
+
+// ReleaseHolds lets every message held on the way to node id go on.
+func (c *Cluster) ReleaseHolds(id int) error {
+	f, err := c.faults(id)
+	if err != nil {
+		return err
+	}
+	f.ReleaseAll()
+	return nil
 }
 
 // writeState writes the state file (an owned cluster only).

@@ -58,6 +58,7 @@ func TestOwnedCluster(t *testing.T) {
 
 	t.Run("crash and restart", func(t *testing.T) { crashRestart(ctx, t, ctl, cl, adm) })
 	t.Run("marker dropped between brokers", func(t *testing.T) { markerDropped(ctx, t, ctl, cl, adm) })
+	t.Run("marker held between brokers", func(t *testing.T) { markerHeld(ctx, t, ctl, cl, adm) })
 }
 
 // createPlaced creates a one-partition topic with the given replicas
@@ -154,38 +155,11 @@ func crashRestart(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl 
 func markerDropped(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl *kgo.Client, adm *kadm.Client) {
 	topic := "owned-marker"
 	createPlaced(ctx, t, cl, adm, topic, 3, 1, 2)
-	// A transactional id whose coordinator is not broker 3, so the
-	// markers travel between two brokers.
-	var txid string
-	for i := 0; txid == "" && i < 100; i++ {
-		id := fmt.Sprintf("owned-marker-%d", i)
-		r := adm.FindTxnCoordinators(ctx, id)
-		if rc, ok := r[id]; ok && rc.Err == nil && rc.NodeID != 3 {
-			txid = id
-		}
-	}
-	if txid == "" {
-		t.Fatal("no transactional id with a coordinator other than broker 3")
-	}
+	txid := awayFrom3(ctx, t, adm, "owned-marker")
 	if err := ctl.Fault(3, realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request), Action: int(wire.Drop), Times: -1}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(ctl.State.Bootstrap, ",")...), kgo.TransactionalID(txid), kgo.DefaultProduceTopic(topic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if err := p.BeginTransaction(); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.ProduceSync(ctx, &kgo.Record{Value: []byte("v0")}).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-	// EndTxn is answered once PrepareCommit is durable, before the
-	// markers are written.
-	if err := p.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		t.Fatal(err)
-	}
+	commitOne(ctx, t, ctl, txid, topic)
 	drops := func() int {
 		evs, err := ctl.FaultEvents(3)
 		if err != nil {
@@ -197,24 +171,118 @@ func markerDropped(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl
 	// (TransactionMarkerRequestCompletionHandler re-queues a disconnected
 	// send): two losses show it retrying.
 	waitFor(t, "two WriteTxnMarkers lost on the way to broker 3", func() bool { return drops() >= 2 })
+	inPrepare(ctx, t, cl, adm, topic, txid, "the markers lost")
+	if err := ctl.ClearFaults(); err != nil {
+		t.Fatal(err)
+	}
+	// The next resend gets through: the marker lands at offset 1.
+	committed(ctx, t, cl, adm, topic, txid)
+}
+
+// markerHeld: a Hold rule on broker 3's proxy keeps the coordinator's
+// WriteTxnMarkers there, so the partition's LSO stays at the open
+// transaction and the coordinator in PrepareCommit; released, the same
+// frame goes on and the coordinator takes its answer (CompleteCommit
+// with the rule still installed: a resend after a disconnect or a
+// mismatched correlation id would be held again).
+func markerHeld(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl *kgo.Client, adm *kadm.Client) {
+	if err := ctl.ClearFaults(); err != nil {
+		t.Fatal(err)
+	}
+	topic := "owned-hold"
+	createPlaced(ctx, t, cl, adm, topic, 3, 1, 2)
+	txid := awayFrom3(ctx, t, adm, "owned-hold")
+	defer ctl.ClearFaults()
+	if err := ctl.Fault(3, realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request), Action: int(wire.Hold), Times: -1}); err != nil {
+		t.Fatal(err)
+	}
+	commitOne(ctx, t, ctl, txid, topic)
+	var held []wire.Held
+	waitFor(t, "a WriteTxnMarkers held on the way to broker 3", func() bool {
+		hs, err := ctl.Held(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = hs
+		return len(hs) > 0
+	})
+	if len(held) != 1 || held[0].Key != kmsg.WriteTxnMarkers || held[0].Dir != wire.Request {
+		t.Fatalf("held %+v, want one WriteTxnMarkers request", held)
+	}
+	inPrepare(ctx, t, cl, adm, topic, txid, "the marker held")
+	if ok, err := ctl.Release(3, wire.Request, held[0].CorrID, false); err != nil || !ok {
+		t.Fatalf("release of correlation id %d: %v %v", held[0].CorrID, ok, err)
+	}
+	// With the Hold rule still installed.
+	committed(ctx, t, cl, adm, topic, txid)
+	if hs, err := ctl.Held(3); err != nil || len(hs) != 0 {
+		t.Fatalf("after the release: held %+v (%v), want nothing (no resend)", hs, err)
+	}
+	if err := ctl.ReleaseHolds(3); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// awayFrom3 is a transactional id (base-N) whose coordinator is not
+// broker 3, so the markers to a partition led by broker 3 travel between
+// two brokers.
+func awayFrom3(ctx context.Context, t *testing.T, adm *kadm.Client, base string) string {
+	for i := 0; i < 100; i++ {
+		id := fmt.Sprintf("%s-%d", base, i)
+		r := adm.FindTxnCoordinators(ctx, id)
+		if rc, ok := r[id]; ok && rc.Err == nil && rc.NodeID != 3 {
+			return id
+		}
+	}
+	t.Fatal("no transactional id with a coordinator other than broker 3")
+	return ""
+}
+
+// commitOne commits a transaction of one record to topic as txid; the
+// coordinator answers EndTxn once PrepareCommit is durable, before the
+// markers are written.
+func commitOne(ctx context.Context, t *testing.T, ctl *realkafka.Control, txid, topic string) {
+	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(ctl.State.Bootstrap, ",")...), kgo.TransactionalID(txid), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ProduceSync(ctx, &kgo.Record{Value: []byte("v0")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inPrepare checks the point between PrepareCommit and the markers: the
+// partition's LSO at the open transaction (0) below the high watermark
+// (1), the coordinator in PrepareCommit.
+func inPrepare(ctx context.Context, t *testing.T, cl *kgo.Client, adm *kadm.Client, topic, txid, with string) {
+	t.Helper()
 	log, err := realkafka.FetchLog(ctx, cl, topic, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if log.LastStable != 0 || log.HighWatermark != 1 {
-		t.Fatalf("with the markers lost: LSO %d, high watermark %d; want the LSO held at the open transaction (0) below the high watermark (1)", log.LastStable, log.HighWatermark)
+		t.Fatalf("with %s: LSO %d, high watermark %d; want the LSO held at the open transaction (0) below the high watermark (1)", with, log.LastStable, log.HighWatermark)
 	}
 	ts, err := adm.DescribeTransactions(ctx, txid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st := ts[txid].State; st != "PrepareCommit" {
-		t.Fatalf("transaction state %s with the markers lost, want PrepareCommit", st)
+		t.Fatalf("transaction state %s with %s, want PrepareCommit", st, with)
 	}
-	if err := ctl.ClearFaults(); err != nil {
-		t.Fatal(err)
-	}
-	// The next resend gets through: the marker lands at offset 1.
+}
+
+// committed waits for the marker at offset 1 (the LSO at 2) and for
+// CompleteCommit.
+func committed(ctx context.Context, t *testing.T, cl *kgo.Client, adm *kadm.Client, topic, txid string) {
+	t.Helper()
 	waitFor(t, "the LSO passes the marker", func() bool {
 		l, err := realkafka.FetchLog(ctx, cl, topic, 0)
 		return err == nil && l.LastStable == 2

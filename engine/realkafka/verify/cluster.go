@@ -418,6 +418,7 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 		// before the real failover is over (seconds), where the
 		// simulation's arrives after the new coordinator's and is refused
 		// as fenced: lost here, it leaves the log as the simulation's.
+		d.loseNodeHolds() // markerhold.go
 		o.ClearFaults()
 		for _, l := range at.markers {
 			if err := o.Fault(l, realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request), Action: int(wire.Drop), Times: -1}); err != nil {
@@ -544,6 +545,9 @@ func (d *driver) markerFault(c script.Command, t resolved, to string) bool {
 		return false
 	}
 	if d.unplaced(c) {
+		return true
+	}
+	if d.markerHeld(c, t, to) { // markerhold.go
 		return true
 	}
 	f := realkafka.FaultSpec{Key: int16(kmsg.WriteTxnMarkers), Dir: int(wire.Request)}

@@ -69,6 +69,7 @@ type driver struct {
 	holding   bool
 	held      map[string]bool
 	holdRules []holdKey
+	nodeHolds map[string]*nodeHold      // markers held on a leader's proxy (markerhold.go)
 	early     map[string]int            // clients let go before a quiet point, and where
 	doomed    map[string]map[int32]bool // held messages the file dropped, by client and correlation id
 	timing    map[string]bool           // clients whose request timeout the simulation has pending

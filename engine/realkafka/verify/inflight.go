@@ -39,11 +39,21 @@ func (k holdKey) String() string {
 // on producers' connections, or why its point cannot be held.
 func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 	plan := map[holdKey]int{}
+	inFlight := map[string]bool{}
 	for _, m := range w.InFlight() {
 		name, client := strings.CutSuffix(m.Kind.String(), "Response")
 		dir, who, peer := wire.Request, m.From, m.To
 		if client {
 			dir, who, peer = wire.Response, m.To, m.From
+		}
+		if k, ok := d.markerKey(m, name, dir); ok { // markerhold.go
+			if plan[k]++; plan[k] > 1 {
+				// TransactionMarkerChannelManager has one request in
+				// flight per leader (InterBrokerSendThread).
+				return nil, fmt.Sprintf("more than one %s in flight to %s at once", m.Kind, k.client)
+			}
+			inFlight[m.From], inFlight[m.To] = true, true
+			continue
 		}
 		if _, ok := d.decls[who]; !ok {
 			return nil, fmt.Sprintf("a %s between %s and %s is in flight; the wrapper holds only producers' messages to brokers", m.Kind, m.From, m.To)
@@ -62,7 +72,6 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 			return nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time", who, m.Kind)
 		}
 	}
-	inFlight := map[string]bool{}
 	for k := range plan {
 		inFlight[k.client] = true
 	}
@@ -96,8 +105,14 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 // simulation's point, or why not ("" when the facts can be compared).
 func (d *driver) holdAt(c script.Command, w *engine.World) string {
 	plan, why := d.holdPlan(w)
+	if why == "" {
+		why = d.lateMarkers(plan)
+	}
 	if why == "" && !d.holding {
 		for k := range plan {
+			if isNode(k.client) {
+				continue
+			}
 			if line, ok := d.early[k.client]; ok {
 				why = fmt.Sprintf("the broker run let %s's calls run on at line %d, until the next quiet point", k.client, line)
 			} else if p := d.prods[k.client]; p == nil || p.pause {
@@ -157,16 +172,18 @@ func (d *driver) learnHeld(w *engine.World, plan map[holdKey]int) {
 // delivered are let go; it waits until the wrapper holds plan.
 func (d *driver) applyHolds(plan map[holdKey]int) string {
 	for k := range plan {
-		p := d.prods[k.client]
-		if p == nil {
-			p = d.producer(k.client)
+		if !isNode(k.client) {
+			p := d.prods[k.client]
+			if p == nil {
+				p = d.producer(k.client)
+			}
+			if !d.held[k.client] {
+				d.held[k.client] = true
+				p.pause = true // its calls block on the wire: submit must not wait
+			}
 		}
-		if !d.held[k.client] {
-			d.held[k.client] = true
-			p.pause = true // its calls block on the wire: submit must not wait
-		}
-		if !hasHold(p.faults(), k) {
-			p.faults().Add(wire.Rule{Key: k.key, Dir: k.dir, Action: wire.Hold, Times: -1})
+		if h := d.holder(k.client); !hasHold(h, k) {
+			h.Add(wire.Rule{Key: k.key, Dir: k.dir, Action: wire.Hold, Times: -1})
 			d.holdRules = append(d.holdRules, k)
 		}
 	}
@@ -176,7 +193,7 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 	d.queue = nil
 	d.loseDoomed(plan)
 	for _, k := range d.holdRules {
-		f := d.prods[k.client].faults()
+		f := d.holder(k.client)
 		extra := count(f.Held(), k) - plan[k] - d.doomedOf(k)
 		for _, h := range f.Held() {
 			if extra <= 0 {
@@ -217,6 +234,9 @@ func (d *driver) loseDoomed(plan map[holdKey]int) {
 
 // doomedOf is how many held messages of k are doomed.
 func (d *driver) doomedOf(k holdKey) int {
+	if isNode(k.client) {
+		return 0
+	}
 	n := 0
 	for _, h := range d.prods[k.client].faults().Held() {
 		if h.Dir == k.dir && h.Key == k.key && d.doomed[k.client][h.CorrID] {
@@ -226,7 +246,7 @@ func (d *driver) doomedOf(k holdKey) int {
 	return n
 }
 
-func hasHold(f *wire.Faults, k holdKey) bool { return f.HasRule(k.key, k.dir, wire.Hold) }
+func hasHold(f holder, k holdKey) bool { return f.HasRule(k.key, k.dir, wire.Hold) }
 
 func count(hs []wire.Held, k holdKey) int {
 	n := 0
@@ -244,7 +264,7 @@ func (d *driver) awaitHeld(plan map[holdKey]int) string {
 	for {
 		var miss []string
 		for _, k := range d.holdRules {
-			if got := count(d.prods[k.client].faults().Held(), k) - d.doomedOf(k); got != plan[k] {
+			if got := count(d.holder(k.client).Held(), k) - d.doomedOf(k); got != plan[k] {
 				miss = append(miss, fmt.Sprintf("%s: %d held, the simulation has %d in flight", k, got, plan[k]))
 			}
 		}
@@ -295,6 +315,7 @@ func (d *driver) releaseHolds() {
 		p.faults().ReleaseAll()
 		p.pause = false
 	}
+	d.releaseNodes() // markerhold.go
 	for name := range d.held {
 		d.prods[name].busy.Wait()
 	}
@@ -388,7 +409,7 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 		return false
 	}
 	for name := range plan {
-		if p := d.prods[name.client]; p == nil || p.pause {
+		if p := d.prods[name.client]; isNode(name.client) || p == nil || p.pause {
 			return false
 		}
 	}
@@ -398,10 +419,7 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 	if plan[k]++; plan[k] > 1 {
 		return false
 	}
-	d.holding, d.held = true, map[string]bool{}
-	if why := d.applyHolds(plan); why != "" {
-		d.letGo(c)
-		d.stop(c, "the drop's message could not be held: "+why, false)
+	if !d.startHold(c, plan, "the drop's message") {
 		return true
 	}
 	for _, h := range d.prods[t.client].faults().Held() {
@@ -409,6 +427,18 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 			d.doomed = map[string]map[int32]bool{t.client: {h.CorrID: true}}
 			break
 		}
+	}
+	return true
+}
+
+// startHold starts holding plan at line c; when the wire does not get
+// there the line stops the file, saying what could not be held.
+func (d *driver) startHold(c script.Command, plan map[holdKey]int, what string) bool {
+	d.holding, d.held = true, map[string]bool{}
+	if why := d.applyHolds(plan); why != "" {
+		d.letGo(c)
+		d.stop(c, what+" could not be held: "+why, false)
+		return false
 	}
 	return true
 }

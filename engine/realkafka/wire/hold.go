@@ -115,3 +115,16 @@ func (f *Faults) HasRule(key kmsg.Key, dir Direction, a Action) bool {
 	}
 	return false
 }
+
+// Reset removes every rule, lets every held message go on and forgets
+// the events, on every connection the set wraps (a proxy's connections
+// stay open across it; realkafka's ClearFaults).
+func (f *Faults) Reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rules, f.events = nil, nil
+	for _, h := range f.holds {
+		h.release <- false
+	}
+	f.holds = nil
+}
