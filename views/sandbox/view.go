@@ -199,7 +199,7 @@ func (s *Model) fillList() {
 		lines = append(lines, "  "+cells.Fit(text, w-2, th.Sym.Ellipsis))
 	}
 	if len(lines) == 0 {
-		lines = cells.Wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
+		lines = cells.Wrap("Nothing is waiting. "+s.waitingHint()+"; : takes any scenario line.", w)
 		for i := range lines {
 			lines[i] = th.Text(theme.TextFaint, lines[i])
 		}
