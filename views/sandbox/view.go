@@ -423,7 +423,9 @@ func (s Model) statusLine() string {
 		return s.input.View()
 	}
 	if s.flash != "" {
-		return " " + s.th.Render(s.flashKind, s.flash)
+		// One row: a longer message ends in an ellipsis, never a bare
+		// cut (the messages put their important words first).
+		return " " + s.th.Render(s.flashKind, cells.Fit(s.flash, max(s.w-1, 1), s.th.Sym.Ellipsis))
 	}
 	return ""
 }
