@@ -98,7 +98,7 @@ func (s *Model) callKeys() []callKey {
 // callsHelp is what the keys make client name of this kind call: "s
 // makes P call send, i initTransactions" (at most two, the most used
 // first).
-func (s *Model) callsHelp(name string, kind model.ClientKind) string {
+func (s *Model) callsHelp(name string, kind model.ClientKind, most int) string {
 	var ks []key.Binding
 	for _, x := range s.callKeys() {
 		if x.kind == kind {
@@ -108,6 +108,7 @@ func (s *Model) callsHelp(name string, kind model.ClientKind) string {
 	if kind == model.ClientProducer && len(ks) > 2 {
 		ks = []key.Binding{ks[2], ks[0]} // send, initTransactions
 	}
+	ks = ks[:min(len(ks), most)]
 	var out []string
 	for i, b := range ks {
 		if i == 0 {
@@ -125,7 +126,7 @@ func (s *Model) waitingHint() string {
 	if !ok {
 		return "There is no client yet"
 	}
-	return s.callsHelp(c.Name, c.Kind)
+	return s.callsHelp(c.Name, c.Kind, 2)
 }
 
 // call makes the current client call the method of the key; a key of
@@ -141,7 +142,7 @@ func (s *Model) call(km tea.KeyMsg) {
 		if is(km, x.b) {
 			if x.kind != c.Kind {
 				// One call named, so the line fits 80 columns.
-				first, _, _ := strings.Cut(s.callsHelp(c.Name, c.Kind), ",")
+				first := s.callsHelp(c.Name, c.Kind, 1)
 				s.say(theme.Muted, c.Name+" is a "+c.Kind.String()+" and has no "+x.b.Help().Desc+" call: "+
 					first+"; "+s.keys.NextClient.Help().Key+" next client")
 				return
