@@ -172,6 +172,7 @@ func (w *World) Cause(v Violation) []CauseLink {
 	// The message handled at the violation may have been sent before
 	// every root (a response): include its request.
 	var sendAt []int // the EvSend events of messages involved
+	withPID := false // a batch involved has a producer id (dedup could decide)
 	for i := 0; i < end; i++ {
 		e := w.events.at(i)
 		if e.Kind != EvSend || e.Message == nil {
@@ -182,6 +183,11 @@ func (w *World) Cause(v Violation) []CauseLink {
 			msgs[m.ID] = true
 		}
 		if msgs[m.ID] {
+			if r, ok := m.Body.(*ProduceRequest); ok {
+				for _, b := range r.Batches {
+					withPID = withPID || b.ProducerID >= 0
+				}
+			}
 			sendAt = append(sendAt, i)
 			if i < first {
 				first = i
@@ -273,7 +279,9 @@ func (w *World) Cause(v Violation) []CauseLink {
 		}
 	}
 	for k, c := range w.switchesOffAt(end) {
-		if c >= 0 && switchMatters(ConfigKey(k), v.Name) {
+		// Leaders deduplicate by producer id only: for batches without
+		// one (idempotence off) the dedup switch decided nothing.
+		if c >= 0 && switchMatters(ConfigKey(k), v.Name) && (ConfigKey(k) != ConfigTeachDedup || withPID) {
 			add(c, CauseSwitch, "the teaching switch "+ConfigKey(k).String()+" is off (not a Kafka setting): "+switchOffSentence(ConfigKey(k)))
 		}
 	}

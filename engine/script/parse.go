@@ -180,6 +180,14 @@ func (p *pctx) parse(toks []token) string {
 	}
 	for _, t := range words {
 		if t.isOpt() && t.key() != "" && !p.knownKey(t.key()) {
+			// A declaration refused for an option still names its
+			// client: salvage records it, so its later uses are not
+			// reported as undeclared too.
+			if f.named && len(pos) > 0 {
+				if a, _ := f.argAt(0); a.check == nil || a.check(p, pos[0].val) == "" {
+					p.nameOK = true
+				}
+			}
 			return p.unknownOption(t.key(), t.value())
 		}
 	}

@@ -453,6 +453,11 @@ func (x *Sandbox) SaveName() string {
 		}
 		return '-'
 	}, x.name)
+	// A file a save wrote (sandbox-NAME.scn) opened again keeps its name:
+	// the prefix is not added twice (the save takes the next free name).
+	if t := strings.TrimPrefix(n, "sandbox-"); t != "" {
+		n = t
+	}
 	return "sandbox-" + n + ".scn"
 }
 

@@ -126,7 +126,7 @@ func TestChallengeFromHomeReached(t *testing.T) {
 			continue
 		}
 		v := a.view()
-		if !strings.Contains(v, "REACHED goal 1") || !strings.Contains(v, "GOAL REACHED: solution saved as sandbox-challenge-01.scn") {
+		if !strings.Contains(v, "REACHED goal 1") || !strings.Contains(v, "GOAL REACHED: saved; eoslab challenges check 1 sandbox-challenge-01.scn") {
 			t.Fatalf("reaching the goal does not say so:\n%s", v)
 		}
 		file, ok := saved["sandbox-challenge-01.scn"]

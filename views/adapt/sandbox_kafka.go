@@ -86,9 +86,10 @@ func (x *Sandbox) SwitchKafka() (string, error) {
 	nb.name += " (Kafka " + strconv.Itoa(k) + ")"
 	x.branches = append(x.branches, nb)
 	x.cur = len(x.branches) - 1
-	msg := "Kafka " + strconv.Itoa(k) + " (" + tv + "): the setup is played again under it"
+	// The words that matter first: the status line is one row.
+	msg := "Kafka " + strconv.Itoa(k) + " (" + tv + "): setup replayed"
 	if n := b.s.p.Len(); n > 0 {
-		msg += ", then your " + strconv.Itoa(n) + " action(s) by role"
+		msg = "Kafka " + strconv.Itoa(k) + " (" + tv + "): " + strconv.Itoa(n) + " action(s) replayed"
 	}
 	if len(r.caught) > 0 {
 		msg += "; their message comes later here: " + strings.Join(r.caught, ", ")

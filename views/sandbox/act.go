@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -79,21 +80,73 @@ func (s *Model) fault(km tea.KeyMsg) {
 	}
 }
 
-// call makes the current client call the method of the key.
+// callKey is a call key and the client kind whose call it is.
+type callKey struct {
+	b    key.Binding
+	c    model.ClientCall
+	kind model.ClientKind
+}
+
+func (s *Model) callKeys() []callKey {
+	k := s.keys
+	p := model.ClientProducer
+	return []callKey{{k.Init, model.CallInit, p}, {k.Begin, model.CallBegin, p}, {k.Send, model.CallSend, p},
+		{k.SendOffsets, model.CallSendOffsets, p}, {k.Commit, model.CallCommit, p}, {k.Abort, model.CallAbort, p},
+		{k.Poll, model.CallPoll, model.ClientConsumer}, {k.Process, model.CallProcess, model.ClientProcessor}}
+}
+
+// callsHelp is what the keys make client name of this kind call: "s
+// makes P call send, i initTransactions" (at most two, the most used
+// first).
+func (s *Model) callsHelp(name string, kind model.ClientKind, most int) string {
+	var ks []key.Binding
+	for _, x := range s.callKeys() {
+		if x.kind == kind {
+			ks = append(ks, x.b)
+		}
+	}
+	if kind == model.ClientProducer && len(ks) > 2 {
+		ks = []key.Binding{ks[2], ks[0]} // send, initTransactions
+	}
+	ks = ks[:min(len(ks), most)]
+	var out []string
+	for i, b := range ks {
+		if i == 0 {
+			out = append(out, b.Help().Key+" makes "+name+" call "+b.Help().Desc)
+		} else {
+			out = append(out, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// waitingHint names what the selected client's keys make it call.
+func (s *Model) waitingHint() string {
+	c, ok := s.current()
+	if !ok {
+		return "There is no client yet"
+	}
+	return s.callsHelp(c.Name, c.Kind, 2)
+}
+
+// call makes the current client call the method of the key; a key of
+// another kind's call is refused here, naming the keys this client has
+// (the engine's refusal cites a setup line the sandbox does not show).
 func (s *Model) call(km tea.KeyMsg) {
 	c, ok := s.current()
 	if !ok {
 		s.say(theme.Muted, "no client")
 		return
 	}
-	k := s.keys
-	calls := []struct {
-		b key.Binding
-		c model.ClientCall
-	}{{k.Init, model.CallInit}, {k.Begin, model.CallBegin}, {k.Send, model.CallSend}, {k.SendOffsets, model.CallSendOffsets},
-		{k.Commit, model.CallCommit}, {k.Abort, model.CallAbort}, {k.Poll, model.CallPoll}, {k.Process, model.CallProcess}}
-	for _, x := range calls {
+	for _, x := range s.callKeys() {
 		if is(km, x.b) {
+			if x.kind != c.Kind {
+				// One call named, so the line fits 80 columns.
+				first := s.callsHelp(c.Name, c.Kind, 1)
+				s.say(theme.Muted, c.Name+" is a "+c.Kind.String()+" and has no "+x.b.Help().Desc+" call: "+
+					first+"; "+s.keys.NextClient.Help().Key+" next client")
+				return
+			}
 			s.do(model.Op{Kind: model.OpCall, Client: c.Name, Call: x.c})
 			return
 		}

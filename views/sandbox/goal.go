@@ -79,7 +79,7 @@ func (s *Model) goalSaved(msg SavedMsg) {
 	}
 	s.reached(g.Name, msg.Path)
 	// The path first: a narrow screen cuts the line's end.
-	s.say(theme.Committed, "GOAL REACHED: solution saved as "+msg.Path+"; eoslab challenges check "+strconv.Itoa(g.Num)+" "+msg.Path+" checks it")
+	s.say(theme.Committed, "GOAL REACHED: saved; eoslab challenges check "+strconv.Itoa(g.Num)+" "+msg.Path+" checks it")
 }
 
 func (s *Model) reached(name, file string) {

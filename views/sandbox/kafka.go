@@ -24,7 +24,7 @@ func (s *Model) switchKafka() {
 		return
 	}
 	s.refresh()
-	s.say(theme.Changed, msg+"; C compares it with the branch it came from")
+	s.say(theme.Changed, msg+"; C compares branches")
 }
 
 // Flash is the status line's message, whole (a narrow screen cuts it).

@@ -490,6 +490,7 @@ func (s *Model) key(km tea.KeyMsg) tea.Cmd {
 				d = n - 1
 			}
 			s.client = (s.client + d) % n
+			s.fillList() // its hint names this client's calls
 			s.say(theme.Accent, "the call keys act on "+s.clientName())
 		}
 	case is(km, k.Init), is(km, k.Begin), is(km, k.Send), is(km, k.SendOffsets), is(km, k.Commit),

@@ -23,8 +23,9 @@ import (
 
 // session is a world of one branch that records the ops it is given.
 type session struct {
-	ops []model.Op
-	pos int
+	ops  []model.Op
+	pos  int
+	line string // what Do answers, when set
 }
 
 func (s *session) Title() string                            { return "fake" }
@@ -52,6 +53,9 @@ func (s *session) Branches() []model.BranchInfo {
 func (s *session) Do(op model.Op) (string, error) {
 	s.ops = append(s.ops, op)
 	s.pos = len(s.ops)
+	if s.line != "" {
+		return s.line, nil
+	}
 	return "P send t-0 a1", nil
 }
 
@@ -125,5 +129,27 @@ func TestStandsAlone(t *testing.T) {
 	}
 	if _, cmd := sb.Update(viewtest.Key("q")); cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("q in the sandbox as a program of its own does not quit")
+	}
+}
+
+// A status message wider than the screen ends in an ellipsis, never a
+// bare cut.
+func TestStatusCutShowsEllipsis(t *testing.T) {
+	sess := &session{line: "P send t-0 " + strings.Repeat("x", 100) + " END"}
+	th := theme.New(theme.Options{NoColor: true})
+	var m tea.Model = sandbox.New(nil, nil, sess, sandbox.Options{Theme: th, Help: help.New(), Keys: sandbox.DefaultKeyMap(), Draw: draw})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = m.Update(viewtest.Key("s"))
+	found := false
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if strings.Contains(l, "xxxxxxxx") {
+			found = true
+			if l = strings.TrimRight(l, " "); !strings.HasSuffix(l, th.Sym.Ellipsis) || ansi.StringWidth(l) > 80 {
+				t.Errorf("status cut without an ellipsis: %q", l)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no status line:\n%s", ansi.Strip(m.View()))
 	}
 }

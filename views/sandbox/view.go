@@ -205,7 +205,7 @@ func (s *Model) fillList() {
 		lines = append(lines, "  "+cells.Fit(text, w-2, th.Sym.Ellipsis))
 	}
 	if len(lines) == 0 {
-		lines = cells.Wrap("Nothing is waiting. s makes "+s.clientName()+" call send, i initTransactions; : takes any scenario line.", w)
+		lines = cells.Wrap("Nothing is waiting. "+s.waitingHint()+"; : takes any scenario line.", w)
 		for i := range lines {
 			lines[i] = th.Text(theme.TextFaint, lines[i])
 		}
@@ -433,7 +433,9 @@ func (s Model) statusLine() string {
 		return s.input.View()
 	}
 	if s.flash != "" {
-		return " " + s.th.Render(s.flashKind, s.flash)
+		// One row: a longer message ends in an ellipsis, never a bare
+		// cut (the messages put their important words first).
+		return " " + s.th.Render(s.flashKind, cells.Fit(s.flash, max(s.w-1, 1), s.th.Sym.Ellipsis))
 	}
 	return ""
 }
