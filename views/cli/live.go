@@ -24,7 +24,7 @@ func liveCommand() *cobra.Command {
 	var k kafkaValue
 	var tf tuiFlags
 	cmd := &cobra.Command{
-		Use:   "live --brokers HOST:PORT [--lesson NAME] [--kafka 3|4] --headless",
+		Use:   "live --brokers HOST:PORT [--lesson NAME] [--kafka 3|4] [--headless]",
 		Short: "play a lesson on the simulation and on a real Kafka cluster, side by side",
 		Long: `Plays a built-in lesson's steps on the simulation and on the cluster at
 --brokers and prints, step by step, one row per fact the lesson checks:
