@@ -149,3 +149,58 @@ func TestChallengeFromHomeReached(t *testing.T) {
 		st.Close()
 	}
 }
+
+// TestChallengeReachedBySearchNotCounted: on goal 1's world, X finds a
+// duplicate for the student; the goal stands reached on the search's
+// branch, but the screen says it does not count, nothing is saved and
+// progress records nothing. Going back to the student's own branch and
+// playing the lost ACK by hand reaches it and records it.
+func TestChallengeReachedBySearchNotCounted(t *testing.T) {
+	st := progress.Open(progress.Options{Dir: t.TempDir()})
+	saved := map[string]string{}
+	opts := views.Options{NoColor: true, Progress: Progress{S: st},
+		OpenChallenge: func(name string) (model.SandboxSession, error) { return OpenChallengeNamed(name) },
+		SaveFile:      func(name string, data []byte) (string, error) { saved[name] = string(data); return name, nil }}
+	a := &app{t: t, w: 80, h: 24, m: views.WithChallenges(views.NewApp(Lessons(), Open, opts), Challenges(st))}
+	a.m, _ = a.m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	a.press("C", "enter")
+	sb := a.m.(views.App).SandboxSession().(*Sandbox)
+	a.press("X")
+	digit := ""
+	for i, m := range sb.Monitors() {
+		if m.Name == "duplicate-record" {
+			digit = string(rune('1' + i))
+		}
+	}
+	if digit == "" {
+		t.Fatalf("X offers no duplicate-record guarantee:\n%s", a.view())
+	}
+	a.press(digit, "esc")
+	g := challenges.All()[0]
+	if o, _ := sb.Goal(); !o.Reached {
+		t.Fatalf("the search's branch does not reach goal 1:\n%s", a.view())
+	}
+	v := a.view()
+	if !strings.Contains(v, "not counted") || strings.Contains(v, "REACHED goal 1") || len(saved) != 0 {
+		t.Fatalf("a goal the search reached counts as the student's (saved %v):\n%s", saved, v)
+	}
+	if _, ok := st.Challenge(g.Name); ok {
+		t.Fatal("progress records a goal only the search reached")
+	}
+	// Branch 1 is the student's own: reach it there by hand.
+	a.press("B", "1", "esc")
+	if sb.Branch() != 0 {
+		t.Fatalf("B 1 did not go to branch 1 (on %d):\n%s", sb.Branch(), a.view())
+	}
+	a.press("s")
+	a.selectKind(sb, "Produce")
+	a.press("enter")
+	a.selectKind(sb, "ProduceResponse")
+	a.press("x", "R")
+	if v := a.view(); !strings.Contains(v, "REACHED goal 1") {
+		t.Fatalf("reaching the goal by hand after the search does not count:\n%s", v)
+	}
+	if _, ok := st.Challenge(g.Name); !ok {
+		t.Fatal("progress does not record the goal reached by hand")
+	}
+}

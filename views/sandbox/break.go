@@ -31,6 +31,26 @@ type breakState struct {
 	// holding are the monitors offered, in the order their digits pick.
 	holding []model.Monitor
 	last    model.BreakResult
+	// found are the branches the search opened: a goal reached on one
+	// (or on a branch forked from one after the search's first step) is
+	// the search's, not the student's, and is not recorded.
+	found map[int]bool
+}
+
+// bySearch reports whether branch i is the search's work: opened by it,
+// or forked from such a branch past the point where the search began.
+func (s *Model) bySearch(i int) bool {
+	if s.brk == nil || len(s.brk.found) == 0 {
+		return false
+	}
+	infos := s.sess.Branches()
+	for at := -1; i >= 0 && i < len(infos); i = infos[i].Parent {
+		if s.brk.found[i] && (at < 0 || at > infos[i].At) {
+			return true
+		}
+		at = infos[i].At
+	}
+	return false
 }
 
 // BreakDoneMsg carries a search's result back to the sandbox.
@@ -113,6 +133,10 @@ func (s *Model) breakDone(r model.BreakResult) {
 		s.refresh()
 		return
 	}
+	if s.brk.found == nil {
+		s.brk.found = map[int]bool{}
+	}
+	s.brk.found[s.sess.Branch()] = true
 	s.refresh()
 	s.mode = modeNarrate
 	s.layout()

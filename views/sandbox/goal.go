@@ -29,6 +29,9 @@ type goalState struct {
 	// reported: the goal was reached once and said so; pending: the
 	// save (or the record) of that is still to be made.
 	reported, pending bool
+	// searched: the goal stands reached on a branch the search made
+	// (X), which does not count as the student's.
+	searched bool
 }
 
 // readGoal asks the session how the goal stands at the current position;
@@ -39,7 +42,8 @@ func (s *Model) readGoal() {
 	}
 	g, ok := s.sess.Goal()
 	s.gl.g, s.gl.on = g, ok
-	if ok && g.Reached && !s.gl.reported {
+	s.gl.searched = ok && g.Reached && s.bySearch(s.sess.Branch())
+	if ok && g.Reached && !s.gl.reported && !s.gl.searched {
 		s.gl.reported, s.gl.pending = true, true
 	}
 }
@@ -141,9 +145,12 @@ func (s *Model) goalLines() []string {
 	th, g := s.th, s.gl.g
 	lead := th.Text(theme.TextAccent, " Goal "+strconv.Itoa(g.Num)) + " "
 	var line string
-	if g.Reached {
+	switch {
+	case s.gl.searched && !s.gl.reported:
+		line = lead + th.Text(theme.TextFaint, "reached by the search (X): not counted; reach it yourself")
+	case g.Reached:
 		line = " " + th.Mark(theme.Committed, "REACHED goal "+strconv.Itoa(g.Num)) + " " + cells.Clean(g.Title)
-	} else {
+	default:
 		key := "  g: hint"
 		if s.gl.hint {
 			key = "  g again: the solution"
