@@ -351,7 +351,13 @@ func (l *partLog) drawRow(r *model.LogRow) string {
 		if r.Kind == model.RowAbort {
 			mk = theme.Aborted
 		}
-		val = th.RenderBold(mk, cells.Fit(r.Kind.String()+" marker", l.valW, ""))
+		// Cut, "COMMIT mark" would read as a word: the kind alone first,
+		// and an ellipsis where even that does not fit.
+		name := r.Kind.String() + " marker"
+		if cells.Width(name) > l.valW {
+			name = r.Kind.String()
+		}
+		val = th.RenderBold(mk, cells.Fit(name, l.valW, th.Sym.Ellipsis))
 	}
 	status := th.Tag(k)
 	if k == theme.Plain {

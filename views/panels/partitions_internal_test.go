@@ -1,6 +1,7 @@
 package panels
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/eoslab/eoslab/views/model"
@@ -65,5 +66,38 @@ func TestPartLogItems(t *testing.T) {
 				t.Errorf("changedRange = %+v, want %+v", got, want)
 			}
 		})
+	}
+}
+
+// TestMarkerRowNeverCutMidWord: at every width a marker row says its
+// kind whole ("COMMIT marker", or "COMMIT" where that does not fit),
+// or ends in the ellipsis: never "COMMIT mark".
+func TestMarkerRowNeverCutMidWord(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		th := theme.New(theme.Options{NoColor: true, ASCII: ascii})
+		for w := 30; w <= 100; w++ { // the sandbox's narrowest Partitions pane is 32 columns
+			for _, k := range []model.RowKind{model.RowCommit, model.RowAbort} {
+				pv := model.PartitionView{Name: "t-0", LSO: 2, HW: 2, LEO: 2, Rows: []model.LogRow{
+					{First: 0, Last: 0, Kind: model.RowData, PID: 1000, Seqs: "0", Values: []string{"a-rather-long-value"}},
+					{First: 1, Last: 1, Kind: k, PID: 1000}}}
+				l := newPartLog(&pv, Painter{Theme: th, Width: w})
+				line := l.drawRow(&pv.Rows[1])
+				name := k.String()
+				i := strings.Index(line, name)
+				if i < 0 {
+					if !strings.Contains(line, th.Sym.Ellipsis) {
+						t.Fatalf("width %d: %q shows neither %s nor an ellipsis", w, line, name)
+					}
+					continue
+				}
+				rest := line[i+len(name):]
+				if strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, " marker") && strings.HasPrefix(strings.TrimLeft(rest, " "), "m") {
+					t.Fatalf("width %d: %q cuts the word marker", w, line)
+				}
+				if strings.HasPrefix(rest, " m") && !strings.HasPrefix(rest, " marker") && !strings.HasPrefix(rest, " m"+th.Sym.Ellipsis) {
+					t.Fatalf("width %d: %q cuts the word marker", w, line)
+				}
+			}
+		}
 	}
 }
