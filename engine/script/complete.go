@@ -23,7 +23,12 @@ func Complete(line string, d *Decls, msgs []string) []string {
 	}
 	last := words[len(words)-1]
 	head := words[:len(words)-1]
-	cands := completeCands(head, d, msgs)
+	var cands []string
+	if len(head) > 0 && (head[0] == "expect" || head[0] == "until") {
+		cands = completeExpect(head[1:], last, d, msgs)
+	} else {
+		cands = completeCands(head, d, msgs)
+	}
 	var out []string
 	for _, c := range cands {
 		if strings.HasPrefix(c, last) {
@@ -125,4 +130,115 @@ func partitions(d *Decls) []string {
 		}
 	}
 	return out
+}
+
+// completeExpect offers the next word of an expect line, or of the
+// sandbox's "until", which takes what an expect line checks. It reads the
+// expect forms themselves: a form's literal where it has one, and otherwise
+// every known word its own check accepts, so that completion and the parser
+// cannot disagree. rest is what follows "expect"; last is the word being
+// typed, which may be an option's key=value.
+func completeExpect(rest []string, last string, d *Decls, msgs []string) []string {
+	var out []string
+	add := func(w string) {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	pool := expectPool(d, msgs)
+	for _, f := range expectForms {
+		p := &pctx{d: d, f: f}
+		if !argsMatch(p, f.args, rest) {
+			continue
+		}
+		if len(rest) < len(f.args) {
+			if a := f.args[len(rest)]; a.lit != "" {
+				add(a.lit)
+			} else if a.check != nil && a.name != `"TEXT"` {
+				for _, w := range pool {
+					if a.check(p, w) == "" {
+						add(w)
+					}
+				}
+			}
+			if len(rest) < f.min {
+				continue
+			}
+		}
+		// Past the words the form needs: its options, key= while the key
+		// is typed, then key=value for the values the option accepts.
+		for _, o := range f.opts {
+			if optUsed(rest, o.key) {
+				continue
+			}
+			if !strings.HasPrefix(last, o.key+"=") {
+				add(o.key + "=")
+				continue
+			}
+			for _, w := range pool {
+				if o.check == nil || o.check(p, w) == "" {
+					add(o.key + "=" + w)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// argsMatch reports whether the typed words fit the first arguments of a
+// form: a literal exactly, anything else by the argument's own check.
+func argsMatch(p *pctx, args []arg, words []string) bool {
+	if len(words) > len(args) {
+		// Words past the positional ones are options (key=value).
+		for _, w := range words[len(args):] {
+			if !strings.Contains(w, "=") {
+				return false
+			}
+		}
+		words = words[:len(args)]
+	}
+	for i, w := range words {
+		a := args[i]
+		switch {
+		case a.lit != "":
+			if w != a.lit {
+				return false
+			}
+		case a.check != nil && a.name != `"TEXT"`:
+			if a.check(p, w) != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// optUsed reports whether key=... is among the words already typed.
+func optUsed(words []string, key string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(w, key+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// expectPool is every word an expect line may name here: the declared
+// names, partitions and in-flight messages, and Kafka's own names (states,
+// event kinds, invariants, errors). The forms' checks choose among them.
+func expectPool(d *Decls, msgs []string) []string {
+	pool := append([]string(nil), d.Clients()...)
+	pool = append(pool, d.TransactionalIDs()...)
+	pool = append(pool, d.Groups()...)
+	pool = append(pool, partitions(d)...)
+	pool = append(pool, msgs...)
+	pool = append(pool, txnStates...)
+	pool = append(pool, producerStates...)
+	pool = append(pool, eventKinds...)
+	pool = append(pool, invariants...)
+	pool = append(pool, messageKinds...)
+	for _, c := range kafkaErrors {
+		pool = append(pool, errorBase(c.String()))
+	}
+	return append(pool, "none", "last", "commit", "abort")
 }

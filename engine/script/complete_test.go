@@ -30,6 +30,17 @@ func TestComplete(t *testing.T) {
 		{"pause ", "pause A,pause C,pause P"},
 		{"rebalance ", "rebalance g,rebalance h"},
 		{"step 3 ", ""},
+		// expect and until: the forms' literals, then what their checks accept.
+		{"expect tx", "expect txn,expect txnlog"},
+		{"until txn ", "until txn x,until txn y"},
+		{"until txn x state Prep", "until txn x state PrepareCommit,until txn x state PrepareAbort,until txn x state PrepareEpochFence"},
+		{"expect producer ", "expect producer A,expect producer P"},
+		{"expect consumer C po", "expect consumer C position"},
+		{"expect violation dup", "expect violation duplicate-sequence,expect violation duplicate-record"},
+		{"until event kind=mar", "until event kind=marker"},
+		{"until event error=PRODUCER_F", "until event error=PRODUCER_FENCED"},
+		{"until no ", "until no event"},
+		{"until markers ", ""},
 		{"zzzzzz", ""},
 	} {
 		if got := strings.Join(Complete(c.line, d, msgs), ","); got != c.want {

@@ -82,3 +82,19 @@ func TestSandboxSwitchesAsTheFileSetsThem(t *testing.T) {
 		t.Errorf("after 6 at the setup the bar shows:\n%s", bar)
 	}
 }
+
+// TestSandboxIsolationSwitchNamesTheSafeguard: at 80 columns the bar names
+// switch 2 by the safeguard it is, read_committed, on or OFF; before, an
+// isolation switched off read "2 read_uncommitted ! OFF", which says the
+// opposite of what the world does.
+func TestSandboxIsolationSwitchNamesTheSafeguard(t *testing.T) {
+	b := newSbox(t, "zombie", 80, 24)
+	if bar := b.bar(); !strings.Contains(bar, "2 read_committed ✓ on") {
+		t.Errorf("before the switch:\n%s", bar)
+	}
+	b.press("2")
+	bar := b.bar()
+	if !strings.Contains(bar, "2 read_committed ! OFF") || strings.Contains(bar, "read_uncommitted") {
+		t.Errorf("after 2:\n%s", bar)
+	}
+}

@@ -65,3 +65,29 @@ func TestSandboxRunUntil(t *testing.T) {
 		t.Errorf("the branch with step N does not replay: %v\n%s", err, x.Scenario())
 	}
 }
+
+// TestSandboxUntilTabCompletes: after U, tab completes what an expect line
+// checks, a word at a time, from the declared names and Kafka's own names
+// (the transactional id, its field, the coordinator's states); the
+// completed line runs. Before, nothing followed "until" on tab.
+func TestSandboxUntilTabCompletes(t *testing.T) {
+	b := newSbox(t, "zombie", 80, 24)
+	b.press("i", "R", "b", "s", "R", "m")
+	b.press("U")
+	for _, c := range []struct{ typed, want string }{
+		{"tx", "until txn"},
+		{" a", "until txn app"},
+		{" st", "until txn app state"},
+		{" PrepareC", "until txn app state PrepareCommit"},
+	} {
+		b.typeLine(c.typed)
+		b.press("tab")
+		if _, line, _, _ := b.model().Prompt(); line != c.want {
+			t.Fatalf("typed %q then tab: prompt %q, want %q", c.typed, line, c.want)
+		}
+	}
+	b.press("enter")
+	if f := b.model().Flash(); !strings.Contains(f, "txn app state PrepareCommit holds after") {
+		t.Errorf("the completed line says %q", f)
+	}
+}

@@ -83,7 +83,9 @@ func compactGuard(g model.Safeguard) string {
 		if g.ID == model.GuardOffsets {
 			return "offsets=" + cells.Clean(g.Value)
 		}
-		return cells.Clean(g.Value)
+		// The safeguard's name, whatever the setting: with on or OFF
+		// after it, "read_uncommitted OFF" would say the opposite.
+		return "read_committed"
 	case model.GuardDedup:
 		return "dedup*"
 	case model.GuardFencing:
