@@ -65,7 +65,7 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 		if r.Status != model.StatusOpen {
 			continue
 		}
-		if m := next[r.PID]; m != nil {
+		if m := next.of(r.PID); m != nil {
 			r.Status = model.StatusAborted
 			if m.Marker == engine.MarkerCommit {
 				r.Status = model.StatusCommitted
@@ -78,11 +78,11 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 
 // allRows fills out[i-from] with the row of batch i, for i from start to
 // the log's end, and returns the first marker of each producer among those
-// batches. Walking backwards, next[pid] is the first marker of pid after
+// batches. Walking backwards, next.of(pid) is the first marker of pid after
 // the current batch: the one that decides its status, which is Status for
 // every row in one pass.
-func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64, out []model.LogRow) map[int64]*engine.Batch {
-	next := map[int64]*engine.Batch{}
+func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64, out []model.LogRow) deciders {
+	next := s.next[:0]
 	cache := s.rows[p.TP]
 	if cache == nil {
 		cache = newRing[rowStatic](2 * maxRows)
@@ -99,12 +99,12 @@ func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64
 			if b.Marker == engine.MarkerCommit {
 				r.Status = model.StatusCommitted
 			}
-			next[b.ProducerID] = b
+			next = next.set(b.ProducerID, b)
 		case !b.Transactional:
 			r.Status = model.StatusPlain
 		default:
 			r.Status = model.StatusOpen
-			if m := next[b.ProducerID]; m != nil {
+			if m := next.of(b.ProducerID); m != nil {
 				r.Status = model.StatusAborted
 				if m.Marker == engine.MarkerCommit {
 					r.Status = model.StatusCommitted
@@ -113,7 +113,38 @@ func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64
 			}
 		}
 	}
+	s.next = next[:0]
 	return next
+}
+
+// deciders maps a producer id to the marker that decides its open rows.
+// A partition has a few producers: a list read through is cheaper than a
+// map made at every frame, and its array is kept for the next frame
+// (Session.next).
+type deciders []decider
+
+type decider struct {
+	pid int64
+	m   *engine.Batch
+}
+
+func (d deciders) of(pid int64) *engine.Batch {
+	for i := range d {
+		if d[i].pid == pid {
+			return d[i].m
+		}
+	}
+	return nil
+}
+
+func (d deciders) set(pid int64, m *engine.Batch) deciders {
+	for i := range d {
+		if d[i].pid == pid {
+			d[i].m = m
+			return d
+		}
+	}
+	return append(d, decider{pid, m})
 }
 
 // rowStatic is the part of a batch's log row that never changes once the
