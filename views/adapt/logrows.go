@@ -13,6 +13,7 @@ type rowWindow struct {
 	pos, from int
 	rows      []model.LogRow
 	last      batchID
+	changed   bool // a row of rows is Changed
 }
 
 // logRows is the log rows of partition p from batch from on, at position
@@ -32,6 +33,12 @@ func (s *Session) logRows(p *engine.PartitionLog, pos, from int, prevLEO int64) 
 		s.allRows(p, from, from, prevLEO, rows)
 	}
 	w := &rowWindow{pos: pos, from: from, rows: rows}
+	for i := range rows {
+		if rows[i].Changed {
+			w.changed = true
+			break
+		}
+	}
 	if n := len(p.Batches); n > 0 {
 		w.last = idOf(&p.Batches[n-1])
 	}
@@ -51,6 +58,12 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 	// which removes the window's last batch (engine.World.truncateTo).
 	if seen == 0 || n < seen || from < w.from || from > seen || idOf(&p.Batches[seen-1]) != w.last {
 		return nil, false
+	}
+	// A partition the step did not write to, after a step that marked
+	// none of its rows, shows the rows it showed: the two frames share
+	// them (nothing changes a frame's rows once built).
+	if n == seen && from == w.from && !w.changed {
+		return w.rows[:len(w.rows):len(w.rows)], true
 	}
 	out := make([]model.LogRow, n-from)
 	copy(out, w.rows[from-w.from:])
