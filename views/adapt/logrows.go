@@ -13,6 +13,7 @@ type rowWindow struct {
 	pos, from int
 	rows      []model.LogRow
 	last      batchID
+	changed   bool // a row of rows is Changed
 }
 
 // logRows is the log rows of partition p from batch from on, at position
@@ -32,6 +33,12 @@ func (s *Session) logRows(p *engine.PartitionLog, pos, from int, prevLEO int64) 
 		s.allRows(p, from, from, prevLEO, rows)
 	}
 	w := &rowWindow{pos: pos, from: from, rows: rows}
+	for i := range rows {
+		if rows[i].Changed {
+			w.changed = true
+			break
+		}
+	}
 	if n := len(p.Batches); n > 0 {
 		w.last = idOf(&p.Batches[n-1])
 	}
@@ -52,6 +59,12 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 	if seen == 0 || n < seen || from < w.from || from > seen || idOf(&p.Batches[seen-1]) != w.last {
 		return nil, false
 	}
+	// A partition the step did not write to, after a step that marked
+	// none of its rows, shows the rows it showed: the two frames share
+	// them (nothing changes a frame's rows once built).
+	if n == seen && from == w.from && !w.changed {
+		return w.rows[:len(w.rows):len(w.rows)], true
+	}
 	out := make([]model.LogRow, n-from)
 	copy(out, w.rows[from-w.from:])
 	// The step's batches, and the first marker of each producer among
@@ -65,7 +78,7 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 		if r.Status != model.StatusOpen {
 			continue
 		}
-		if m := next[r.PID]; m != nil {
+		if m := next.of(r.PID); m != nil {
 			r.Status = model.StatusAborted
 			if m.Marker == engine.MarkerCommit {
 				r.Status = model.StatusCommitted
@@ -78,11 +91,11 @@ func (s *Session) rowsAfter(p *engine.PartitionLog, pos, from int, prevLEO int64
 
 // allRows fills out[i-from] with the row of batch i, for i from start to
 // the log's end, and returns the first marker of each producer among those
-// batches. Walking backwards, next[pid] is the first marker of pid after
+// batches. Walking backwards, next.of(pid) is the first marker of pid after
 // the current batch: the one that decides its status, which is Status for
 // every row in one pass.
-func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64, out []model.LogRow) map[int64]*engine.Batch {
-	next := map[int64]*engine.Batch{}
+func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64, out []model.LogRow) deciders {
+	next := s.next[:0]
 	cache := s.rows[p.TP]
 	if cache == nil {
 		cache = newRing[rowStatic](2 * maxRows)
@@ -99,12 +112,12 @@ func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64
 			if b.Marker == engine.MarkerCommit {
 				r.Status = model.StatusCommitted
 			}
-			next[b.ProducerID] = b
+			next = next.set(b.ProducerID, b)
 		case !b.Transactional:
 			r.Status = model.StatusPlain
 		default:
 			r.Status = model.StatusOpen
-			if m := next[b.ProducerID]; m != nil {
+			if m := next.of(b.ProducerID); m != nil {
 				r.Status = model.StatusAborted
 				if m.Marker == engine.MarkerCommit {
 					r.Status = model.StatusCommitted
@@ -113,7 +126,38 @@ func (s *Session) allRows(p *engine.PartitionLog, from, start int, prevLEO int64
 			}
 		}
 	}
+	s.next = next[:0]
 	return next
+}
+
+// deciders maps a producer id to the marker that decides its open rows.
+// A partition has a few producers: a list read through is cheaper than a
+// map made at every frame, and its array is kept for the next frame
+// (Session.next).
+type deciders []decider
+
+type decider struct {
+	pid int64
+	m   *engine.Batch
+}
+
+func (d deciders) of(pid int64) *engine.Batch {
+	for i := range d {
+		if d[i].pid == pid {
+			return d[i].m
+		}
+	}
+	return nil
+}
+
+func (d deciders) set(pid int64, m *engine.Batch) deciders {
+	for i := range d {
+		if d[i].pid == pid {
+			d[i].m = m
+			return d
+		}
+	}
+	return append(d, decider{pid, m})
 }
 
 // rowStatic is the part of a batch's log row that never changes once the

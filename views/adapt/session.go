@@ -58,6 +58,8 @@ type Session struct {
 	// windows holds each partition's rows as the last frame built showed
 	// them, which the next position's frame starts from (logRows).
 	windows map[engine.TP]*rowWindow
+	// next is allRows' list of deciding markers, its array kept.
+	next deciders
 	// cost is how far countsCost has read the lesson.
 	cost   costScan
 	writes map[int32]*ring[writeStatic]

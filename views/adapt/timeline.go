@@ -278,13 +278,18 @@ func (h *history) actors(w *engine.World, from, end int) []model.Actor {
 		id := strconv.Itoa(int(b.ID))
 		add(engine.BrokerAddr(b.ID), true, "b"+id, "br"+id)
 	}
-	for i := from; i < end; i++ {
-		a := &h.arrows[i]
-		if !seen[a.from] {
-			add(h.names[a.from], false)
-		}
-		if !seen[a.to] {
-			add(h.names[a.to], false)
+	// Messages are sent between clients and brokers, except the expert
+	// tool's injections: only a name that is neither can add a column, so
+	// the arrows are read only when the history holds one.
+	if slices.Contains(seen, false) {
+		for i := from; i < end; i++ {
+			a := &h.arrows[i]
+			if !seen[a.from] {
+				add(h.names[a.from], false)
+			}
+			if !seen[a.to] {
+				add(h.names[a.to], false)
+			}
 		}
 	}
 	if c := &h.cols; c.out != nil && slices.Equal(c.names, names) && slices.Equal(c.broker, broker) {

@@ -344,7 +344,7 @@ func TestLessonFiles(t *testing.T) {
 	}
 
 	var opened tea.Model
-	runTUI = func(m tea.Model) error { opened = m; return nil }
+	runTUI = func(m tea.Model) error { opened = built(m); return nil }
 	defer func() { runTUI = tuiRunner }()
 	if code, _, errs := runCLI(t, "lesson", file); code != 0 {
 		t.Fatalf("lesson %s: code %d: %s", file, code, errs)
@@ -468,7 +468,7 @@ func TestLessonKafkaFlag(t *testing.T) {
 	}
 
 	var opened tea.Model
-	runTUI = func(m tea.Model) error { opened = m; return nil }
+	runTUI = func(m tea.Model) error { opened = built(m); return nil }
 	defer func() { runTUI = tuiRunner }()
 	for _, args := range [][]string{{"lesson", "zombie", "--kafka", "4"}, {"lesson", "--kafka=4", "../../lessons/content/10-zombie.lesson"}} {
 		opened = nil
@@ -812,7 +812,7 @@ func TestSandboxKafka4(t *testing.T) {
 func TestNoArgumentsOpensTheList(t *testing.T) {
 	t.Setenv("EOSLAB_STATE_DIR", t.TempDir())
 	var opened tea.Model
-	runTUI = func(m tea.Model) error { opened = m; return nil }
+	runTUI = func(m tea.Model) error { opened = built(m); return nil }
 	defer func() { runTUI = tuiRunner }()
 	if code, out, errs := runCLI(t); code != 0 || out != "" || errs != "" {
 		t.Fatalf("eoslab: code %d, out %q, err %q", code, out, errs)

@@ -25,7 +25,9 @@ func openTUI(f tuiFlags, kafka kafkaValue, lesson string) error {
 		return err
 	}
 	defer st.Close()
-	return runTUI(views.WithChallenges(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)), adapt.Challenges(st)))
+	return runTUI(afterStart(func() tea.Model {
+		return views.WithChallenges(views.NewApp(adapt.Lessons(), adapt.Open, withProgress(opts, st)), adapt.Challenges(st))
+	}))
 }
 
 // openTUIWith opens the player on a lesson read from a file. The file's
@@ -47,8 +49,43 @@ func openTUIWith(f tuiFlags, kafka kafkaValue, l *lessons.Lesson) error {
 		return err
 	}
 	defer st.Close()
-	return runTUI(views.WithChallenges(views.NewApp(list, open, withProgress(opts, st)), adapt.Challenges(st)))
+	return runTUI(afterStart(func() tea.Model {
+		return views.WithChallenges(views.NewApp(list, open, withProgress(opts, st)), adapt.Challenges(st))
+	}))
 }
+
+// afterStart is the model build makes, made when Bubble Tea first asks
+// for it (Init, right after its renderer started), not before the program
+// starts: the lesson list, the theme and the app are built while Bubble
+// Tea waits for its first frame's tick (1/60 s after the renderer
+// starts), off the path to the first frame, instead of before it.
+// Nothing it builds asks the terminal anything: Bubble Tea's init has
+// asked the background colour already, and lipgloss keeps the answer.
+func afterStart(build func() tea.Model) *deferred { return &deferred{build: build} }
+
+// deferred is a tea.Model that is build's model once made.
+type deferred struct {
+	build func() tea.Model
+	m     tea.Model
+}
+
+// Model is the model, made on the first call.
+func (d *deferred) Model() tea.Model {
+	if d.m == nil {
+		d.m, d.build = d.build(), nil
+	}
+	return d.m
+}
+
+func (d *deferred) Init() tea.Cmd { return d.Model().Init() }
+
+func (d *deferred) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	d.m, cmd = d.Model().Update(msg)
+	return d, cmd
+}
+
+func (d *deferred) View() string { return d.Model().View() }
 
 // runTUI runs the terminal UI. Tests replace it to look at the model
 // without a terminal.

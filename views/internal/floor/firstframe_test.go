@@ -23,7 +23,16 @@ import (
 // system) each used up to its first frame, which a machine shared with
 // other work disturbs less than the wall time, with the median CPU time
 // of each (floor-cpu-ms, eoslab-cpu-ms). The pseudo-terminal answers the
-// background colour and device attribute queries as a terminal does. From the module root:
+// background colour and device attribute queries as a terminal does.
+//
+// Each pair also runs 'eoslab --version' (start, every package's init,
+// the command line, one line printed, exit): the median CPU time of that
+// (version-cpu-ms) is what the binary costs before any of the lesson
+// list's work, and list-cpu-ms the median of what the first frame took
+// beyond it. The CPU ratio cannot come near the wall one: the floor links
+// Bubble Tea alone, eoslab also the SSH server, the Kafka client and the
+// engine, whose runtime start and package inits a Go program pays whatever
+// command it runs. From the module root:
 //
 //	go test ./views/internal/floor -run '^$' -bench FirstFrame -benchtime 15x
 //
@@ -39,7 +48,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 		build(b, eoslab, "../../..")
 	}
 	state := b.TempDir() // the learner's progress: none, as on a first start
-	var tf, te, cf, ce, ratio, cpuRatio []float64
+	var tf, te, cf, ce, cv, cl, ratio, cpuRatio []float64
 	b.ResetTimer()
 	for i := range b.N {
 		var f, e start
@@ -50,6 +59,8 @@ func BenchmarkFirstFrame(b *testing.B) {
 		}
 		tf, te = append(tf, ms(f.wall)), append(te, ms(e.wall))
 		cf, ce = append(cf, ms(f.cpu)), append(ce, ms(e.cpu))
+		v := version(b, eoslab)
+		cv, cl = append(cv, ms(v)), append(cl, ms(e.cpu-v))
 		ratio = append(ratio, float64(e.wall)/float64(f.wall))
 		cpuRatio = append(cpuRatio, float64(e.cpu)/float64(f.cpu))
 	}
@@ -62,6 +73,8 @@ func BenchmarkFirstFrame(b *testing.B) {
 	b.ReportMetric(viewtest.Median(cpuRatio), "cpu-ratio")
 	b.ReportMetric(viewtest.Median(cf), "floor-cpu-ms")
 	b.ReportMetric(viewtest.Median(ce), "eoslab-cpu-ms")
+	b.ReportMetric(viewtest.Median(cv), "version-cpu-ms")
+	b.ReportMetric(viewtest.Median(cl), "list-cpu-ms")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -76,6 +89,16 @@ func build(b *testing.B, out, pkg string) {
 // start is one start: the wall time to the first frame and the CPU time
 // the program had used when it was stopped right after it.
 type start struct{ wall, cpu time.Duration }
+
+// version is the CPU time (user and system) of 'bin --version'.
+func version(b *testing.B, bin string) time.Duration {
+	b.Helper()
+	cmd := exec.Command(bin, "--version")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%s --version: %v\n%s", bin, err, out)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
 
 // firstFrame starts bin in a pseudo-terminal, waits for marker to appear
 // on it and stops it.
