@@ -59,8 +59,6 @@ func simOnlyWhy(e script.Expectation) string {
 	switch x := e.(type) {
 	case script.ProducerCheck:
 		switch x.Field {
-		case script.ClientState:
-			return "the Java producer's TransactionManager state; the broker run's client is franz-go, and no broker holds client state"
 		case script.ClientNextSeq:
 			return "the Java producer's next sequence, client memory no broker exposes"
 		case script.ClientIdempotent:
@@ -330,6 +328,12 @@ func (d *driver) producerFact(x script.ProducerCheck) (bool, string, string) {
 		return false, "", "the producer made no call on the broker"
 	}
 	switch x.Field {
+	case script.ClientState:
+		st, by, why := d.javaState(x.Name) // javastate.go
+		if why != "" {
+			return false, "", why
+		}
+		return st == x.State, fmt.Sprintf("state %s: the Java client's reading (TransactionManager) of the broker's answers, last %s", st, by), ""
 	case script.ClientError:
 		var co *clientOnly
 		if errors.As(p.lastErr, &co) {

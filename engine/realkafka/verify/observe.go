@@ -46,6 +46,8 @@ type observer struct {
 	txn      []txnRecord
 
 	ids map[[16]byte]string // topic ids of the run (wirefacts.go)
+
+	calls []callMark // the producers' calls among seen (javastate.go)
 }
 
 // observed is one exchange a client of the file had with the broker.
