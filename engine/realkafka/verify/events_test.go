@@ -94,3 +94,31 @@ func TestJudgeEventSimOnlyNamesKind(t *testing.T) {
 		t.Errorf("%v (%s), want simulation-only naming the kind", row.Verdict, row.Why)
 	}
 }
+
+// A coordinator's epoch decision is judged on the InitProducerId answer
+// that carries it: it agrees with the broker's answer with the same
+// producer id and epoch, and differs from another.
+func TestJudgeEpochEventOnInitAnswer(t *testing.T) {
+	w, c, fail, _ := playSim(t, "topic t\nproducer p\np send t-0 a\nrun\nexpect event \"allocates pid=1000 epoch=0 for an idempotent producer\"\n")
+	if fail != nil {
+		t.Fatalf("the simulation fails its own line: %s", fail.Got)
+	}
+	other := wireRun(0, 0, 1)
+	other.pids[5000] = 1001 // the broker's answer stands for another id
+	for _, tc := range []struct {
+		name     string
+		d        *driver
+		want     Verdict
+		contains string
+	}{
+		{"same answer", wireRun(0, 0, 1), Agree, "InitProducerId answer to p: pid=1000 epoch=0"},
+		{"another id", other, Differ, "pid=1001"},
+	} {
+		row := Row{}
+		tc.d.judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+		text := row.Why + row.Sim + row.Kafka
+		if row.Verdict != tc.want || !strings.Contains(text, tc.contains) {
+			t.Errorf("%s: %v (%s), want %v with %q", tc.name, row.Verdict, text, tc.want, tc.contains)
+		}
+	}
+}
