@@ -376,8 +376,9 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 					return
 				}
 			}
+			q := d.obs.queueCall(a.Client, a.Method) // javastate.go
 			d.enqueue(&p.worker, func(ctx context.Context) {
-				defer d.obs.markCall(a.Client, a.Method)() // javastate.go
+				defer d.obs.markCall(q)()
 				d.call(ctx, p, a.Method)
 			})
 			return

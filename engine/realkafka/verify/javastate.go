@@ -33,27 +33,56 @@ type callMark struct {
 	m      engine.Method
 	at     int
 	end    bool
+	line   int // the file line being played when it ran
 }
 
-// markCall notes that client's call m starts now; the returned function
+// queuedCall is a file call of a producer the driver queued until the
+// next quiet point; started once its worker runs it.
+type queuedCall struct {
+	client  string
+	m       engine.Method
+	started bool
+}
+
+// queueCall notes client's call m, queued now.
+func (o *observer) queueCall(client string, m engine.Method) *queuedCall {
+	q := &queuedCall{client: client, m: m}
+	if o != nil {
+		o.mu.Lock()
+		o.queued = append(o.queued, q)
+		o.mu.Unlock()
+	}
+	return q
+}
+
+// markCall notes that the queued call q starts now; the returned function
 // notes its end.
-func (o *observer) markCall(client string, m engine.Method) func() {
+func (o *observer) markCall(q *queuedCall) func() {
 	if o == nil {
 		return func() {}
 	}
 	note := func(end bool) {
 		o.mu.Lock()
-		o.calls = append(o.calls, callMark{client, m, len(o.seen), end})
+		q.started = true
+		o.calls = append(o.calls, callMark{q.client, q.m, len(o.seen), end, int(o.line.Load())})
 		o.mu.Unlock()
 	}
 	note(false)
 	return func() { note(true) }
 }
 
-func (o *observer) callMarks() []callMark {
+// callMarks are the calls run so far, and the calls of client still
+// queued.
+func (o *observer) callMarks(client string) ([]callMark, []engine.Method) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return slices.Clone(o.calls)
+	var waiting []engine.Method
+	for _, q := range o.queued {
+		if !q.started && q.client == client {
+			waiting = append(waiting, q.m)
+		}
+	}
+	return slices.Clone(o.calls), waiting
 }
 
 // javaTM is the part of Java's TransactionManager the replay keeps.
@@ -293,19 +322,31 @@ func (d *driver) javaState(name string) (string, string, string) {
 	if o == nil {
 		return "", "", "no observation log"
 	}
-	if why := d.producerRestarted(name); why != "" {
+	restarts, why := d.producerRestarts(name)
+	if why != "" {
 		return "", "", why
 	}
-	t := &javaTM{state: stUninitialized, transactional: d.decls[name].Config.TransactionalID != "", tv2: d.simTV >= 2, last: "no call yet"}
+	fresh := func() *javaTM {
+		return &javaTM{state: stUninitialized, transactional: d.decls[name].Config.TransactionalID != "", tv2: d.simTV >= 2, last: "no call yet"}
+	}
+	t := fresh()
 	if !t.transactional {
 		return "", "", "the state of a producer without transactional.id is not read from the wire yet"
 	}
+	// A restart is a new instance (a new TransactionManager): what ran
+	// on a later file line is the new instance's.
+	instance := func(line int) {
+		for len(restarts) > 0 && line > restarts[0] {
+			t, restarts = fresh(), restarts[1:]
+		}
+	}
 	xs := o.exchanges()
-	marks := o.callMarks()
+	marks, waiting := o.callMarks(name)
 	mi := 0
 	apply := func(upto int) error {
 		for ; mi < len(marks) && marks[mi].at <= upto; mi++ {
 			if m := marks[mi]; m.client == name {
+				instance(m.line)
 				if err := t.call(m.m, m.end); err != nil {
 					return err
 				}
@@ -320,6 +361,7 @@ func (d *driver) javaState(name string) (string, string, string) {
 		if x.client != name || x.x.Resp == nil || x.x.Lost || x.x.Copy {
 			continue
 		}
+		instance(x.line)
 		for _, a := range answerFacts(x.x.Req, x.x.Resp, d.topicName) {
 			if debug {
 				fmt.Fprintf(os.Stderr, "javaState %s in %s: %s\n", name, t.state, a.String(d))
@@ -332,24 +374,40 @@ func (d *driver) javaState(name string) (string, string, string) {
 	if err := apply(len(xs)); err != nil {
 		return "", "", err.Error()
 	}
+	// Calls the driver holds until the next quiet point: beginTransaction
+	// is the Java client's own (TransactionManager.beginTransaction sends
+	// nothing); any other waits for the broker's answers.
+	for _, m := range waiting {
+		if m != engine.CallBeginTransaction {
+			return "", "", m.String() + " waits on the broker run until the next quiet point"
+		}
+		if err := t.call(m, false); err != nil {
+			return "", "", err.Error()
+		}
+	}
 	return t.state, t.last, ""
 }
 
-// producerRestarted: a crash or restart of the producer before the line
-// being judged (its new instance's calls are not told apart in the log
-// yet).
-func (d *driver) producerRestarted(name string) string {
+// producerRestarts are the file lines before the one being judged that
+// restart the producer; why is set when it was crashed and not restarted
+// since (no instance to read).
+func (d *driver) producerRestarts(name string) ([]int, string) {
+	var lines []int
+	crashed := 0
 	for _, c := range d.cmds[:min(d.at+1, len(d.cmds))] {
 		switch a := c.Action.(type) {
 		case engine.Crash:
 			if a.Target.Client == name {
-				return fmt.Sprintf("line %d crashes %s: the Java state of its instances is not read from the wire yet", c.Line, name)
+				crashed = c.Line
 			}
 		case engine.Restart:
 			if a.Target.Client == name {
-				return fmt.Sprintf("line %d restarts %s: the Java state of its instances is not read from the wire yet", c.Line, name)
+				lines, crashed = append(lines, c.Line), 0
 			}
 		}
 	}
-	return ""
+	if crashed > 0 {
+		return nil, fmt.Sprintf("line %d crashes %s, with no restart since: no instance whose state to read", crashed, name)
+	}
+	return lines, ""
 }
