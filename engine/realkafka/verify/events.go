@@ -83,6 +83,9 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 			return c, "", ""
 		}
 	}
+	if c, ok := d.verifyClaim(w, i); ok { // verifyclaim.go
+		return c, "", ""
+	}
 	if why := simOnlyEvent(&e); why != "" {
 		return claim{}, why, ""
 	}

@@ -122,3 +122,58 @@ func TestJudgeEpochEventOnInitAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A leader's verification (KIP-890) is judged on the answer the leader
+// gave the request it held: it agrees with the broker's Produce answer
+// carrying the same code, and differs from another.
+func TestJudgeVerificationOnTheAnswer(t *testing.T) {
+	w, c, fail, _ := playSim(t, `topic t partitions=2
+producer a transactional.id=app-v
+a initTransactions
+run
+a beginTransaction
+a send t-0 v0
+run
+inject batch t-1 pid=1000 epoch=0 seq=0 count=1 transactional
+run
+expect event "verifies t-1 for app-v pid=1000 epoch=0: TRANSACTION_ABORTABLE(120)"
+`)
+	if fail != nil {
+		t.Fatalf("the simulation fails its own line: %s", fail.Got)
+	}
+	run := func(code int16) *driver {
+		d := &driver{ctx: context.Background(), prefix: "x-", decls: map[string]engine.DeclareProducer{"a": {Name: "a"}},
+			cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{5000: 1000}, obs: &observer{}}
+		req := kmsg.NewPtrProduceRequest()
+		rp := kmsg.NewProduceRequestTopicPartition()
+		rp.Partition = 1
+		rp.Records = buildBatch(engine.InjectBatch{ProducerID: 5000, Seq: 0, Values: []string{"x"}})
+		req.Topics = []kmsg.ProduceRequestTopic{{Topic: "x-t", Partitions: []kmsg.ProduceRequestTopicPartition{rp}}}
+		resp := kmsg.NewPtrProduceResponse()
+		ap := kmsg.NewProduceResponseTopicPartition()
+		ap.Partition, ap.ErrorCode, ap.BaseOffset = 1, code, -1
+		resp.Topics = []kmsg.ProduceResponseTopic{{Topic: "x-t", Partitions: []kmsg.ProduceResponseTopicPartition{ap}}}
+		// a's own conversation, as the simulation's: each request
+		// written, then answered.
+		for _, x := range []wire.Exchange{
+			{Req: &kmsg.InitProducerIDRequest{}, Resp: &kmsg.InitProducerIDResponse{ProducerID: 5000}},
+			{Req: &kmsg.AddPartitionsToTxnRequest{}, Resp: &kmsg.AddPartitionsToTxnResponse{}},
+			{Req: kmsg.NewPtrProduceRequest(), Resp: kmsg.NewPtrProduceResponse()},
+		} {
+			d.obs.seen = append(d.obs.seen, observed{client: "a", x: wire.Exchange{Req: x.Req}}, observed{client: "a", x: x})
+		}
+		d.obs.seen = append(d.obs.seen, observed{client: "expert", x: wire.Exchange{Req: req, Resp: resp}})
+		return d
+	}
+	for _, tc := range []struct {
+		name string
+		code int16
+		want Verdict
+	}{{"same code", 120, Agree}, {"appended", 0, Differ}} {
+		row := Row{}
+		run(tc.code).judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+		if row.Verdict != tc.want {
+			t.Errorf("%s: %v (%s%s%s), want %v", tc.name, row.Verdict, row.Why, row.Sim, row.Kafka, tc.want)
+		}
+	}
+}
