@@ -86,6 +86,9 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 	if c, ok := d.verifyClaim(w, i); ok { // verifyclaim.go
 		return c, "", ""
 	}
+	if c, ok := d.replyClaim(w, i); ok { // replyclaim.go
+		return c, "", ""
+	}
 	if why := simOnlyEvent(&e); why != "" {
 		return claim{}, why, ""
 	}

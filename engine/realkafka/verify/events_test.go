@@ -177,3 +177,33 @@ expect event "verifies t-1 for app-v pid=1000 epoch=0: TRANSACTION_ABORTABLE(120
 		}
 	}
 }
+
+// A coordinator's decision answered without a state change of its own is
+// judged on that answer: a new id's producer id, as the InitProducerId
+// answer carries it.
+func TestJudgeReplyClaim(t *testing.T) {
+	w, c, fail, _ := playSim(t, "producer a transactional.id=app-r\na initTransactions\nrun\nexpect event \"has no metadata for app-r: allocates pid=1000\"\n")
+	if fail != nil {
+		t.Fatalf("the simulation fails its own line: %s", fail.Got)
+	}
+	run := func(simPID int64) *driver {
+		decl := engine.DeclareProducer{Name: "a"}
+		decl.Config.TransactionalID = "app-r"
+		d := &driver{ctx: context.Background(), prefix: "x-", decls: map[string]engine.DeclareProducer{"a": decl},
+			cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{5000: simPID}, obs: &observer{}}
+		x := wire.Exchange{Req: &kmsg.InitProducerIDRequest{ProducerID: -1, ProducerEpoch: -1}, Resp: &kmsg.InitProducerIDResponse{ProducerID: 5000}}
+		d.obs.seen = append(d.obs.seen, observed{client: "a", x: wire.Exchange{Req: x.Req}}, observed{client: "a", x: x})
+		return d
+	}
+	for _, tc := range []struct {
+		name string
+		pid  int64
+		want Verdict
+	}{{"same id", 1000, Agree}, {"another id", 1001, Differ}} {
+		row := Row{}
+		run(tc.pid).judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+		if row.Verdict != tc.want {
+			t.Errorf("%s: %v (%s%s%s), want %v", tc.name, row.Verdict, row.Why, row.Sim, row.Kafka, tc.want)
+		}
+	}
+}
