@@ -89,6 +89,9 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 	if c, ok := d.replyClaim(w, i); ok { // replyclaim.go
 		return c, "", ""
 	}
+	if c, ok := d.offsetsReplyClaim(w, i); ok {
+		return c, "", ""
+	}
 	if why := simOnlyEvent(&e); why != "" {
 		return claim{}, why, ""
 	}

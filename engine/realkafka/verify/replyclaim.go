@@ -62,3 +62,40 @@ func (d *driver) replyClaim(w *engine.World, i int) (claim, bool) {
 	}
 	return claim{}, false
 }
+
+// offsetsReplyClaim: the group coordinator holding transactional offsets
+// as pending (TxnOffsetCommit, KIP-447: GroupMetadata.
+// prepareTxnOffsetCommit) or committing offsets outside a transaction
+// (OffsetCommit) answers the client NONE once the offsets record is
+// written; the event stands for that answer.
+func (d *driver) offsetsReplyClaim(w *engine.World, i int) (claim, bool) {
+	e := w.EventAt(i)
+	if e.Kind != engine.EvOffsets || e.Code != engine.None || e.Message != nil {
+		return claim{}, false
+	}
+	kind, look, adjacent := engine.MsgOffsetCommitResponse, 16, true
+	if e.Rule.Reason == engine.RuleTxnOffsetMember {
+		// Answered once the record is replicated (the write is held).
+		kind, look, adjacent = engine.MsgTxnOffsetCommitResponse, epochLook, false
+	} else if e.Rule.Reason != engine.RuleNone || e.TxnID != "" {
+		return claim{}, false
+	}
+	for j := i + 1; j < w.EventCount() && j <= i+look; j++ {
+		n := w.EventAt(j)
+		if n.Kind == engine.EvSend && n.Message != nil && n.Message.Kind == kind {
+			c, so, ny := d.messageClaim(w, &n)
+			if so != "" || ny != "" {
+				return claim{}, false
+			}
+			c.what = "the group coordinator's answer: " + c.what
+			return c, true
+		}
+		// Committed outside a transaction: the answer follows the
+		// request's offsets events at once (a marker's commit of
+		// pending offsets has no answer to a client).
+		if adjacent && n.Kind != engine.EvViolation && (n.Kind != engine.EvOffsets || n.Actor != e.Actor) {
+			return claim{}, false
+		}
+	}
+	return claim{}, false
+}
