@@ -207,3 +207,41 @@ func TestJudgeReplyClaim(t *testing.T) {
 		}
 	}
 }
+
+// The group coordinator holding offsets as pending is judged on its
+// TxnOffsetCommit answer.
+func TestJudgePendingOffsetsOnTheAnswer(t *testing.T) {
+	w, c, fail, _ := playSim(t, "topic t\nproducer a transactional.id=app-o\na initTransactions\nrun\na beginTransaction\na sendOffsetsToTransaction g t-0=5\nrun\nexpect event \"holds {t-0=5} as pending for pid=1000\"\n")
+	if fail != nil {
+		t.Fatalf("the simulation fails its own line: %s", fail.Got)
+	}
+	run := func(code int16) *driver {
+		decl := engine.DeclareProducer{Name: "a"}
+		decl.Config.TransactionalID = "app-o"
+		d := &driver{ctx: context.Background(), prefix: "x-", decls: map[string]engine.DeclareProducer{"a": decl},
+			cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{5000: 1000}, obs: &observer{}}
+		commit := kmsg.NewPtrTxnOffsetCommitResponse()
+		rt := kmsg.NewTxnOffsetCommitResponseTopic()
+		rt.Topic, rt.Partitions = "x-t", []kmsg.TxnOffsetCommitResponseTopicPartition{{Partition: 0, ErrorCode: code}}
+		commit.Topics = append(commit.Topics, rt)
+		for _, x := range []wire.Exchange{
+			{Req: &kmsg.InitProducerIDRequest{}, Resp: &kmsg.InitProducerIDResponse{ProducerID: 5000}},
+			{Req: &kmsg.AddOffsetsToTxnRequest{}, Resp: &kmsg.AddOffsetsToTxnResponse{}},
+			{Req: &kmsg.TxnOffsetCommitRequest{}, Resp: commit},
+		} {
+			d.obs.seen = append(d.obs.seen, observed{client: "a", x: wire.Exchange{Req: x.Req}}, observed{client: "a", x: x})
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		name string
+		code int16
+		want Verdict
+	}{{"accepted", 0, Agree}, {"refused", 22, Differ}} {
+		row := Row{}
+		run(tc.code).judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+		if row.Verdict != tc.want {
+			t.Errorf("%s: %v (%s%s%s), want %v", tc.name, row.Verdict, row.Why, row.Sim, row.Kafka, tc.want)
+		}
+	}
+}
