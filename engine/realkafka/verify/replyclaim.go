@@ -53,12 +53,7 @@ func (d *driver) replyClaim(w *engine.World, i int) (claim, bool) {
 		if n.Kind != engine.EvSend || n.Message == nil || n.Message.Kind != kind || (n.Message.To != to && n.Message.To != "expert") {
 			continue
 		}
-		c, so, ny := d.messageClaim(w, &n)
-		if so != "" || ny != "" {
-			return claim{}, false
-		}
-		c.what = "the coordinator's answer: " + c.what
-		return c, true
+		return d.answerClaimOf(w, &n, "the coordinator's answer: ")
 	}
 	return claim{}, false
 }
@@ -83,12 +78,7 @@ func (d *driver) offsetsReplyClaim(w *engine.World, i int) (claim, bool) {
 	for j := i + 1; j < w.EventCount() && j <= i+look; j++ {
 		n := w.EventAt(j)
 		if n.Kind == engine.EvSend && n.Message != nil && n.Message.Kind == kind {
-			c, so, ny := d.messageClaim(w, &n)
-			if so != "" || ny != "" {
-				return claim{}, false
-			}
-			c.what = "the group coordinator's answer: " + c.what
-			return c, true
+			return d.answerClaimOf(w, &n, "the group coordinator's answer: ")
 		}
 		// Committed outside a transaction: the answer follows the
 		// request's offsets events at once (a marker's commit of
@@ -98,4 +88,15 @@ func (d *driver) offsetsReplyClaim(w *engine.World, i int) (claim, bool) {
 		}
 	}
 	return claim{}, false
+}
+
+// answerClaimOf is the claim of answer event n, its words prefixed with
+// what it stands for; false when the answer has no broker counterpart.
+func (d *driver) answerClaimOf(w *engine.World, n *engine.Event, what string) (claim, bool) {
+	c, so, ny := d.messageClaim(w, n)
+	if so != "" || ny != "" {
+		return claim{}, false
+	}
+	c.what = what + c.what
+	return c, true
 }

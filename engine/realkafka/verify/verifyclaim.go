@@ -52,12 +52,7 @@ func (d *driver) verifyClaim(w *engine.World, i int) (claim, bool) {
 		if _, ok := d.decls[n.Message.To]; !ok && n.Message.To != "expert" {
 			return claim{}, false
 		}
-		c, so, ny := d.messageClaim(w, &n)
-		if so != "" || ny != "" {
-			return claim{}, false
-		}
-		c.what = "the leader's verification, as its answer: " + c.what
-		return c, true
+		return d.answerClaimOf(w, &n, "the leader's verification, as its answer: ")
 	}
 	return claim{}, false
 }
