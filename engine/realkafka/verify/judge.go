@@ -109,7 +109,11 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 		}
 	}
 	holds, fact, why := d.checkIn(c.Expect, w)
-	d.verdict(row, fail, holds, fact, why, "")
+	note := ""
+	if x, ok := c.Expect.(script.ProducerCheck); ok && x.Field == script.ClientState {
+		note = "Java's reading of the broker's answers (TransactionManager)" // javastate.go
+	}
+	d.verdict(row, fail, holds, fact, why, note)
 }
 
 // check evaluates e on the cluster: whether it holds, what Kafka shows,
