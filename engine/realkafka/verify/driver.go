@@ -376,7 +376,11 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 					return
 				}
 			}
-			d.enqueue(&p.worker, func(ctx context.Context) { d.call(ctx, p, a.Method) })
+			q := d.obs.queueCall(a.Client, a.Method) // javastate.go
+			d.enqueue(&p.worker, func(ctx context.Context) {
+				defer d.obs.markCall(q)()
+				d.call(ctx, p, a.Method)
+			})
 			return
 		}
 		if cd, ok := d.cdecls[a.Client]; ok && a.Method == engine.CallPoll && cd.OffsetReset == engine.ResetNone {

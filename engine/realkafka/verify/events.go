@@ -78,6 +78,20 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 		// UNSTABLE_OFFSET_COMMIT): its answer carries the code.
 		return d.answerClaim("", "", e.Code, true), "", ""
 	}
+	if e.Kind == engine.EvEpoch {
+		if c, ok := d.epochClaim(w, i); ok { // epochclaim.go
+			return c, "", ""
+		}
+	}
+	if c, ok := d.verifyClaim(w, i); ok { // verifyclaim.go
+		return c, "", ""
+	}
+	if c, ok := d.replyClaim(w, i); ok { // replyclaim.go
+		return c, "", ""
+	}
+	if c, ok := d.offsetsReplyClaim(w, i); ok {
+		return c, "", ""
+	}
 	if why := simOnlyEvent(&e); why != "" {
 		return claim{}, why, ""
 	}

@@ -59,8 +59,6 @@ func simOnlyWhy(e script.Expectation) string {
 	switch x := e.(type) {
 	case script.ProducerCheck:
 		switch x.Field {
-		case script.ClientState:
-			return "the Java producer's TransactionManager state; the broker run's client is franz-go, and no broker holds client state"
 		case script.ClientNextSeq:
 			return "the Java producer's next sequence, client memory no broker exposes"
 		case script.ClientIdempotent:
@@ -111,7 +109,11 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 		}
 	}
 	holds, fact, why := d.checkIn(c.Expect, w)
-	d.verdict(row, fail, holds, fact, why, "")
+	note := ""
+	if x, ok := c.Expect.(script.ProducerCheck); ok && x.Field == script.ClientState {
+		note = "Java's reading of the broker's answers (TransactionManager)" // javastate.go
+	}
+	d.verdict(row, fail, holds, fact, why, note)
 }
 
 // check evaluates e on the cluster: whether it holds, what Kafka shows,
@@ -330,6 +332,12 @@ func (d *driver) producerFact(x script.ProducerCheck) (bool, string, string) {
 		return false, "", "the producer made no call on the broker"
 	}
 	switch x.Field {
+	case script.ClientState:
+		st, by, why := d.javaState(x.Name) // javastate.go
+		if why != "" {
+			return false, "", why
+		}
+		return st == x.State, fmt.Sprintf("state %s: the Java client's reading (TransactionManager) of the broker's answers, last %s", st, by), ""
 	case script.ClientError:
 		var co *clientOnly
 		if errors.As(p.lastErr, &co) {

@@ -185,6 +185,11 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 			if k == 0 {
 				k = d.ordinal(w, f.first, f.c.what)
 			}
+			if scope > 0 && f.c.nth == 0 {
+				// in=last counts the last line's answers only: the
+				// run's ordinal would ask for more than it holds.
+				k = 1
+			}
 			ok = n >= k
 			if k > 1 {
 				shown = fmt.Sprintf("%d of them, want the %d-th: %s", n, k, shown)

@@ -46,6 +46,9 @@ type observer struct {
 	txn      []txnRecord
 
 	ids map[[16]byte]string // topic ids of the run (wirefacts.go)
+
+	calls  []callMark    // the producers' calls among seen (javastate.go)
+	queued []*queuedCall // the producers' calls queued so far
 }
 
 // observed is one exchange a client of the file had with the broker.

@@ -50,6 +50,10 @@ func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffs
 			p.setErr(err)
 			return
 		}
+		// The coordinator added the offsets partition to the
+		// transaction: it ends with EndTxn even if TxnOffsetCommit
+		// fails (the Java client's transactionStarted).
+		p.rawOffsets = true
 	}
 	req := kmsg.NewPtrTxnOffsetCommitRequest()
 	req.TransactionalID, req.Group, req.ProducerID, req.ProducerEpoch = p.txid, group, id, epoch
