@@ -19,7 +19,7 @@ func (w *World) Clone() *World {
 	c.cost = w.cost.clone()
 	c.timeouts, c.cancelled = nil, nil
 	if len(w.timeouts) > 0 {
-		c.timeouts = make(map[timerKey]int64, len(w.timeouts))
+		c.timeouts = make(map[timeoutKey]int64, len(w.timeouts))
 		for k, v := range w.timeouts {
 			c.timeouts[k] = v
 		}

@@ -119,7 +119,7 @@ func (w *World) cloneInto(dst *World) {
 		dirty      []TP
 		changes    ChangeSet
 		cost       costCounters
-		timeouts   map[timerKey]int64
+		timeouts   map[timeoutKey]int64
 		cancelled  map[int64]bool
 		outputs    map[outputKey]pvec[int32]
 		partitions map[TP]*PartitionLog

@@ -193,7 +193,7 @@ func (w *World) schedule(at int64, it item) {
 	it.Seq = w.seq
 	w.queue.push(it)
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-		w.indexTimeout(it)
+		w.indexTimeout(&it)
 	}
 }
 
@@ -230,20 +230,21 @@ func (w *World) setTimer(after int64, t Timer) {
 // marked ones are half the queue, the queue is rebuilt without them.
 // Anything the index does not know is found by a scan, as before.
 func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
-	k := timerKey{Kind: kind, Owner: owner, ID: id}
-	if seq, ok := w.timeouts[k]; ok && kind == TimerRequestTimeout {
-		delete(w.timeouts, k)
-		if w.cancelled == nil {
-			w.cancelled = map[int64]bool{}
+	if k, ok := w.timeoutKeyOf(kind, owner, id); ok {
+		if seq, ok := w.timeouts[k]; ok {
+			delete(w.timeouts, k)
+			if w.cancelled == nil {
+				w.cancelled = map[int64]bool{}
+			}
+			w.cancelled[seq] = true
+			w.dropCancelled()
+			// Rebuild when the cancelled ones are half the queue, or the
+			// index holds more than the queue (items removed by other code).
+			if n := len(w.cancelled); n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
+				w.compactQueue()
+			}
+			return
 		}
-		w.cancelled[seq] = true
-		w.dropCancelled()
-		// Rebuild when the cancelled ones are half the queue, or the
-		// index holds more than the queue (items removed by other code).
-		if n := len(w.cancelled); n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
-			w.compactQueue()
-		}
-		return
 	}
 	for i := 0; i < w.queue.len(); i++ {
 		it := w.queue.at(i)
@@ -255,19 +256,84 @@ func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 	w.dropCancelled()
 }
 
-// timerKey names the timers cancelTimer removes together.
+// timerKey names the timers cancelTimer removes together, as the state
+// hash reads the index's keys.
 type timerKey struct {
 	Kind  TimerKind
 	Owner string
 	ID    int64
 }
 
+// timeoutKey is the index's key for a request timeout: its correlation
+// id and its owner, a client by its place in the client lists (clientRef)
+// or a broker by its id (a clientRef of Kind 0). Both are the world's own
+// state, copied by Clone and cloneInto and kept by CloneForTrial, and mean
+// the same name in every copy: clients are only ever added. (A name's id
+// in the event log's name table is none of these: CloneForTrial starts an
+// empty log, and a search's pooled worlds share one table.) The key has no
+// pointer, so neither the map's hash nor the collector reads a string.
+type timeoutKey struct {
+	ID    int64
+	owner clientRef
+}
+
+// timeoutKeyOf is the index's key for a timer, if it is a request timeout
+// whose owner is a client or a broker; nothing else is indexed.
+func (w *World) timeoutKeyOf(kind TimerKind, owner string, id int64) (timeoutKey, bool) {
+	if kind != TimerRequestTimeout {
+		return timeoutKey{}, false
+	}
+	if b, ok := canonicalBrokerAddr(owner); ok {
+		return timeoutKey{ID: id, owner: clientRef{I: b}}, true
+	}
+	if r, ok := w.client(owner); ok {
+		return timeoutKey{ID: id, owner: r}, true
+	}
+	return timeoutKey{}, false
+}
+
+// canonicalBrokerAddr is the broker id of an address brokerAddr makes
+// (broker-N, N without sign or leading zero), which brokerAddr turns back
+// into the same string.
+func canonicalBrokerAddr(s string) (int32, bool) {
+	const prefix = "broker-"
+	if len(s) <= len(prefix) || len(s) > len(prefix)+9 || s[:len(prefix)] != prefix {
+		return 0, false
+	}
+	d := s[len(prefix):]
+	if d[0] == '0' && len(d) > 1 {
+		return 0, false
+	}
+	n := int32(0)
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int32(d[i]-'0')
+	}
+	return n, true
+}
+
+// named is the timer k indexes, by its owner's name.
+func (w *World) named(k timeoutKey) timerKey {
+	owner := ""
+	if k.owner.Kind == 0 {
+		owner = brokerAddr(int(k.owner.I))
+	} else {
+		owner = w.clientName(k.owner)
+	}
+	return timerKey{Kind: TimerRequestTimeout, Owner: owner, ID: k.ID}
+}
+
 // indexTimeout records where a queued request timeout is. A key queued
 // twice (which fresh correlation ids rule out) is left to the scan.
-func (w *World) indexTimeout(it item) {
-	k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
+func (w *World) indexTimeout(it *item) {
+	k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID)
+	if !ok {
+		return
+	}
 	if w.timeouts == nil {
-		w.timeouts = map[timerKey]int64{}
+		w.timeouts = map[timeoutKey]int64{}
 	}
 	if _, twice := w.timeouts[k]; twice {
 		delete(w.timeouts, k)
@@ -302,10 +368,11 @@ func (w *World) takeItem(it *item) {
 	slot := q.keys[0].slot
 	*it = q.slab[slot]
 	q.removeSlot(0)
-	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
-		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
-			delete(w.timeouts, k)
+	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout && len(w.timeouts) > 0 {
+		if k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID); ok {
+			if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
+				delete(w.timeouts, k)
+			}
 		}
 	}
 	w.dropCancelled()
@@ -333,7 +400,7 @@ func (w *World) compactQueue() {
 	w.timeouts = nil
 	for i := range q.len() {
 		if it := q.at(i); it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-			w.indexTimeout(*it)
+			w.indexTimeout(it)
 		}
 	}
 }

@@ -109,7 +109,7 @@ type World struct {
 	names    clientNames
 	// timeouts is where each queued request timeout is (its seq), and
 	// cancelled the ones cancelled but still queued (see cancelTimer).
-	timeouts  map[timerKey]int64
+	timeouts  map[timeoutKey]int64
 	cancelled map[int64]bool
 
 	// Invariant bookkeeping that grows with history, kept in persistent
