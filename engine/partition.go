@@ -414,7 +414,7 @@ func (p *PartitionLog) removeOngoing(pid, first int64) {
 	i := sort.Search(len(p.Ongoing), func(i int) bool { return p.Ongoing[i].FirstOffset >= first })
 	for ; i < len(p.Ongoing) && p.Ongoing[i].FirstOffset == first; i++ {
 		if p.Ongoing[i].ProducerID == pid {
-			p.Ongoing = append(p.Ongoing[:i], p.Ongoing[i+1:]...)
+			p.Ongoing = removeOrdered(p.Ongoing, i)
 			return
 		}
 	}

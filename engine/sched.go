@@ -43,11 +43,14 @@ type Timer struct {
 }
 
 type item struct {
-	At    int64
-	Seq   int64
-	Kind  itemKind
-	Msg   *Message // immutable once sent
-	Timer Timer
+	At   int64
+	Seq  int64
+	Kind itemKind
+	// cancelled marks a request timeout cancelled in place (cancelTimer):
+	// queued, but never taken nor seen.
+	cancelled bool
+	Msg       *Message // immutable once sent
+	Timer     Timer
 }
 
 func (a *item) less(b *item) bool {
@@ -86,13 +89,19 @@ func (q *queue) len() int { return len(q.keys) }
 // at is the item at heap index i.
 func (q *queue) at(i int) *item { return &q.slab[q.keys[i].slot] }
 
-func (q *queue) push(it item) { *q.add(it.At, it.Seq) = it }
-
 // add queues an item at (at, seq) and returns its slot, for the caller to
 // fill: the timers and deliveries of every step are written in place
 // rather than copied in whole. The slot may hold a taken item's fields:
 // the caller writes Kind, Msg and Timer.
 func (q *queue) add(at, seq int64) *item {
+	p := &q.slab[q.addSlot(at, seq)]
+	p.At, p.Seq, p.cancelled = at, seq, false
+	return p
+}
+
+// addSlot queues a key at (at, seq) and returns the slot it names, which
+// the caller fills.
+func (q *queue) addSlot(at, seq int64) int32 {
 	var slot int32
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
@@ -103,9 +112,7 @@ func (q *queue) add(at, seq int64) *item {
 	}
 	q.keys = append(q.keys, qkey{At: at, Seq: seq, slot: slot})
 	q.up(len(q.keys) - 1)
-	p := &q.slab[slot]
-	p.At, p.Seq = at, seq
-	return p
+	return slot
 }
 
 func (q *queue) down(i int) {
@@ -189,11 +196,11 @@ func sortKeys(keys []qkey) {
 
 func (w *World) schedule(at int64, it item) {
 	w.seq++
-	it.At = at
-	it.Seq = w.seq
-	w.queue.push(it)
+	it.At, it.Seq, it.cancelled = at, w.seq, false
+	slot := w.queue.addSlot(at, w.seq)
+	w.queue.slab[slot] = it
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-		w.indexTimeout(&it)
+		w.indexTimeout(&it, slot)
 	}
 }
 
@@ -231,16 +238,16 @@ func (w *World) setTimer(after int64, t Timer) {
 // Anything the index does not know is found by a scan, as before.
 func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 	if k, ok := w.timeoutKeyOf(kind, owner, id); ok {
-		if seq, ok := w.timeouts[k]; ok {
+		if at, ok := w.timeouts[k]; ok {
 			delete(w.timeouts, k)
-			if w.cancelled == nil {
-				w.cancelled = map[int64]bool{}
+			if it := &w.queue.slab[at.slot]; it.Seq == at.seq {
+				it.cancelled = true
 			}
-			w.cancelled[seq] = true
+			w.cancelled++
 			w.dropCancelled()
 			// Rebuild when the cancelled ones are half the queue, or the
 			// index holds more than the queue (items removed by other code).
-			if n := len(w.cancelled); n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
+			if n := w.cancelled; n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
 				w.compactQueue()
 			}
 			return
@@ -327,29 +334,37 @@ func (w *World) named(k timeoutKey) timerKey {
 
 // indexTimeout records where a queued request timeout is. A key queued
 // twice (which fresh correlation ids rule out) is left to the scan.
-func (w *World) indexTimeout(it *item) {
+func (w *World) indexTimeout(it *item, slot int32) {
 	k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID)
 	if !ok {
 		return
 	}
 	if w.timeouts == nil {
-		w.timeouts = map[timeoutKey]int64{}
+		w.timeouts = map[timeoutKey]queuedAt{}
 	}
 	if _, twice := w.timeouts[k]; twice {
 		delete(w.timeouts, k)
 		return
 	}
-	w.timeouts[k] = it.Seq
+	w.timeouts[k] = queuedAt{seq: it.Seq, slot: slot}
+}
+
+// queuedAt is where the index finds a queued request timeout: its seq,
+// and its slot in the queue's slab, which holds it while it is queued
+// (a slot freed and reused holds another seq).
+type queuedAt struct {
+	seq  int64
+	slot int32
 }
 
 // isCancelled reports whether a queued item is a cancelled timeout.
-func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.cancelled[it.Seq] }
+func (w *World) isCancelled(it *item) bool { return it.cancelled }
 
 // dropCancelled pops cancelled timeouts off the top of the queue, so that
 // the next item is always a live one.
 func (w *World) dropCancelled() {
-	for w.queue.len() > 0 && w.isCancelled(w.queue.at(0)) {
-		delete(w.cancelled, w.queue.keys[0].Seq)
+	for w.cancelled > 0 && w.queue.len() > 0 && w.queue.at(0).cancelled {
+		w.cancelled--
 		w.queue.removeSlot(0)
 	}
 }
@@ -370,7 +385,7 @@ func (w *World) takeItem(it *item) {
 	q.removeSlot(0)
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout && len(w.timeouts) > 0 {
 		if k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID); ok {
-			if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
+			if at, ok := w.timeouts[k]; ok && at.seq == it.Seq {
 				delete(w.timeouts, k)
 			}
 		}
@@ -385,7 +400,7 @@ func (w *World) compactQueue() {
 	q := &w.queue
 	kept := q.keys[:0]
 	for _, k := range q.keys {
-		if w.cancelled[k.Seq] {
+		if q.slab[k.slot].cancelled {
 			q.slab[k.slot] = item{}
 			q.free = append(q.free, k.slot)
 		} else {
@@ -396,11 +411,11 @@ func (w *World) compactQueue() {
 	for i := len(kept)/2 - 1; i >= 0; i-- {
 		q.down(i)
 	}
-	w.cancelled = nil
-	w.timeouts = nil
-	for i := range q.len() {
-		if it := q.at(i); it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-			w.indexTimeout(it)
+	w.cancelled = 0
+	clear(w.timeouts)
+	for _, k := range q.keys {
+		if it := &q.slab[k.slot]; it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+			w.indexTimeout(it, k.slot)
 		}
 	}
 }

@@ -84,13 +84,13 @@ func checkTimeoutIndex(t *testing.T, name string, w *World) {
 	}
 	for k, seq := range queued {
 		ik, ok := w.timeoutKeyOf(k.Kind, k.Owner, k.ID)
-		if !ok || w.timeouts[ik] != seq {
+		if !ok || w.timeouts[ik].seq != seq {
 			t.Fatalf("%s: the queued timeout %+v (seq %d) is not in the index", name, k, seq)
 		}
 	}
-	for k, seq := range w.timeouts {
-		if queued[w.named(k)] != seq {
-			t.Fatalf("%s: the index holds %+v (seq %d), which is not queued", name, w.named(k), seq)
+	for k, at := range w.timeouts {
+		if queued[w.named(k)] != at.seq {
+			t.Fatalf("%s: the index holds %+v (seq %d), which is not queued", name, w.named(k), at.seq)
 		}
 	}
 }

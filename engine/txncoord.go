@@ -373,7 +373,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		if x.ID == tm.ID {
 			pw = x
 			// In place: Clone copies Writes, so no snapshot shares it.
-			t.Writes = append(t.Writes[:i], t.Writes[i+1:]...)
+			t.Writes = removeOrdered(t.Writes, i)
 			found = true
 			break
 		}

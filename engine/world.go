@@ -107,10 +107,10 @@ type World struct {
 	changes  ChangeSet
 	applying int
 	names    clientNames
-	// timeouts is where each queued request timeout is (its seq), and
-	// cancelled the ones cancelled but still queued (see cancelTimer).
-	timeouts  map[timeoutKey]int64
-	cancelled map[int64]bool
+	// timeouts is where each queued request timeout is, and cancelled
+	// how many are marked cancelled but still queued (see cancelTimer).
+	timeouts  map[timeoutKey]queuedAt
+	cancelled int
 
 	// Invariant bookkeeping that grows with history, kept in persistent
 	// vectors so that a snapshot copies a pointer, not the history
