@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -588,7 +589,7 @@ func (w *World) expireProducers(p *PartitionLog) {
 			ids = append(ids, pid)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	for _, pid := range ids {
 		w.changes.partition(p)
 		epoch := p.Producers[pid].ProducerEpoch

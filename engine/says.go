@@ -30,15 +30,39 @@ func newNote(s says, args []arg) *note {
 // variadic args then do not outlive the call, so a caller's list of them
 // is not made on the heap, and a quiet world (eventLog.quiet), which
 // makes no note, allocates none.
+//
+// A note of up to three arguments is made with its arguments in one
+// allocation, not two: most events with words have one to three.
 func copiedNote(s says, args []arg) *note {
 	if s == saysNone {
 		return nil
 	}
-	n := &note{says: s}
-	if len(args) > 0 {
-		n.args = append([]arg(nil), args...)
+	switch len(args) {
+	case 0:
+		return &note{says: s}
+	case 1:
+		x := &struct {
+			n note
+			a [1]arg
+		}{n: note{says: s}, a: [1]arg(args)}
+		x.n.args = x.a[:]
+		return &x.n
+	case 2:
+		x := &struct {
+			n note
+			a [2]arg
+		}{n: note{says: s}, a: [2]arg(args)}
+		x.n.args = x.a[:]
+		return &x.n
+	case 3:
+		x := &struct {
+			n note
+			a [3]arg
+		}{n: note{says: s}, a: [3]arg(args)}
+		x.n.args = x.a[:]
+		return &x.n
 	}
-	return n
+	return &note{says: s, args: append([]arg(nil), args...)}
 }
 
 // String renders the note: its template with each {} replaced by the

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // Config holds cluster-wide settings. DefaultConfig gives Kafka's defaults
 // (ref 0.1) and the simulation's own (latency).
@@ -214,12 +211,7 @@ func (w *World) SortedPartitions() []TP {
 	for tp := range w.partitions {
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Topic != out[j].Topic {
-			return out[i].Topic < out[j].Topic
-		}
-		return out[i].Partition < out[j].Partition
-	})
+	sortTPs(out)
 	return out
 }
 
