@@ -31,35 +31,20 @@ func newNote(s says, args []arg) *note {
 // is not made on the heap, and a quiet world (eventLog.quiet), which
 // makes no note, allocates none.
 //
-// A note of up to three arguments is made with its arguments in one
-// allocation, not two: most events with words have one to three.
+// A note of one or two arguments is made with them in one allocation,
+// not two, and takes no more memory than the two did.
 func copiedNote(s says, args []arg) *note {
-	if s == saysNone {
+	switch {
+	case s == saysNone:
 		return nil
-	}
-	switch len(args) {
-	case 0:
+	case len(args) == 0:
 		return &note{says: s}
-	case 1:
-		x := &struct {
-			n note
-			a [1]arg
-		}{n: note{says: s}, a: [1]arg(args)}
-		x.n.args = x.a[:]
-		return &x.n
-	case 2:
+	case len(args) <= 2:
 		x := &struct {
 			n note
 			a [2]arg
-		}{n: note{says: s}, a: [2]arg(args)}
-		x.n.args = x.a[:]
-		return &x.n
-	case 3:
-		x := &struct {
-			n note
-			a [3]arg
-		}{n: note{says: s}, a: [3]arg(args)}
-		x.n.args = x.a[:]
+		}{n: note{says: s}}
+		x.n.args = x.a[:copy(x.a[:], args)]
 		return &x.n
 	}
 	return &note{says: s, args: append([]arg(nil), args...)}
