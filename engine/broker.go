@@ -126,7 +126,7 @@ func (w *World) finishVerify(corr int64, code ErrorCode) {
 		if x.Corr == corr {
 			pk = x
 			// In place: Clone copies Parked, so no snapshot shares it.
-			w.parked = append(w.parked[:i], w.parked[i+1:]...)
+			w.parked = removeOrdered(w.parked, i)
 			found = true
 			break
 		}

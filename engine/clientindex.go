@@ -1,6 +1,6 @@
 package engine
 
-import "sort"
+import "slices"
 
 // Clients are found by name on every delivery, timer and call, so the
 // lookup must not cost a walk over every client: with hundreds of
@@ -195,7 +195,7 @@ func (w *World) runBackoffDue() {
 		walk(2*i + 2)
 	}
 	walk(0)
-	sort.Slice(due, func(i, j int) bool { return due[i] < due[j] })
+	slices.Sort(due)
 	for k, i := range due {
 		if k == 0 || i != due[k-1] {
 			w.runProducer(w.producers[i])

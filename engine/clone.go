@@ -17,17 +17,11 @@ func (w *World) Clone() *World {
 	c.changes = w.changes.clone()
 	c.names = w.names.clone()
 	c.cost = w.cost.clone()
-	c.timeouts, c.cancelled = nil, nil
+	c.timeouts = nil
 	if len(w.timeouts) > 0 {
-		c.timeouts = make(map[timerKey]int64, len(w.timeouts))
+		c.timeouts = make(map[timeoutKey]queuedAt, len(w.timeouts))
 		for k, v := range w.timeouts {
 			c.timeouts[k] = v
-		}
-	}
-	if len(w.cancelled) > 0 {
-		c.cancelled = make(map[int64]bool, len(w.cancelled))
-		for k, v := range w.cancelled {
-			c.cancelled[k] = v
 		}
 	}
 	if w.outputs != nil {

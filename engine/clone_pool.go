@@ -119,8 +119,7 @@ func (w *World) cloneInto(dst *World) {
 		dirty      []TP
 		changes    ChangeSet
 		cost       costCounters
-		timeouts   map[timerKey]int64
-		cancelled  map[int64]bool
+		timeouts   map[timeoutKey]queuedAt
 		outputs    map[outputKey]pvec[int32]
 		partitions map[TP]*PartitionLog
 		txnParts   map[int32]*TxnStatePartition
@@ -129,7 +128,7 @@ func (w *World) cloneInto(dst *World) {
 		consumers  []*Consumer
 		processors []*Processor
 	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.changes, dst.cost,
-		dst.timeouts, dst.cancelled, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
+		dst.timeouts, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
 	*dst = *w
 	c := dst
 	c.brokers = reuse(old.brokers, w.brokers)
@@ -163,10 +162,6 @@ func (w *World) cloneInto(dst *World) {
 	c.timeouts = nil
 	if len(w.timeouts) > 0 {
 		c.timeouts = reuseMap(old.timeouts, w.timeouts)
-	}
-	c.cancelled = nil
-	if len(w.cancelled) > 0 {
-		c.cancelled = reuseMap(old.cancelled, w.cancelled)
 	}
 	c.outputs = reuseMap(old.outputs, w.outputs)
 	c.partitions = reusePtrMap(old.partitions, w.partitions, (*PartitionLog).cloneInto)

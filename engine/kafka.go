@@ -148,10 +148,18 @@ const (
 
 // JavaStringHash is Java's String.hashCode: 31*h + c over UTF-16 code units
 // with int32 wrap-around (ref 3.1, appendix A).
+// The code units are made rune by rune (utf16.Encode of []rune(s) made two
+// slices per call, and the coordinator's partition is asked for on most
+// transactional requests).
 func JavaStringHash(s string) int32 {
 	var h int32
-	for _, u := range utf16.Encode([]rune(s)) {
-		h = 31*h + int32(u)
+	for _, r := range s {
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			h = 31*(31*h+hi) + lo
+			continue
+		}
+		h = 31*h + r
 	}
 	return h
 }

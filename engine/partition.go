@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -414,7 +415,7 @@ func (p *PartitionLog) removeOngoing(pid, first int64) {
 	i := sort.Search(len(p.Ongoing), func(i int) bool { return p.Ongoing[i].FirstOffset >= first })
 	for ; i < len(p.Ongoing) && p.Ongoing[i].FirstOffset == first; i++ {
 		if p.Ongoing[i].ProducerID == pid {
-			p.Ongoing = append(p.Ongoing[:i], p.Ongoing[i+1:]...)
+			p.Ongoing = removeOrdered(p.Ongoing, i)
 			return
 		}
 	}
@@ -588,7 +589,7 @@ func (w *World) expireProducers(p *PartitionLog) {
 			ids = append(ids, pid)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	for _, pid := range ids {
 		w.changes.partition(p)
 		epoch := p.Producers[pid].ProducerEpoch

@@ -449,7 +449,20 @@ func because(r Reason, s says, args ...arg) Rule {
 	if s == saysNone {
 		return Rule{Reason: r}
 	}
-	return Rule{Reason: r, ext: &ruleExt{detail: newNote(s, args)}}
+	// The rule's extension, its note and up to three arguments in one
+	// allocation; args, copied, stays on the caller's stack.
+	x := &struct {
+		ext ruleExt
+		n   note
+		a   [3]arg
+	}{n: note{says: s}}
+	if len(args) <= len(x.a) {
+		x.n.args = x.a[:copy(x.a[:], args)]
+	} else {
+		x.n.args = append([]arg(nil), args...)
+	}
+	x.ext.detail = &x.n
+	return Rule{Reason: r, ext: &x.ext}
 }
 
 // cite is a rule with no arguments.

@@ -30,15 +30,24 @@ func newNote(s says, args []arg) *note {
 // variadic args then do not outlive the call, so a caller's list of them
 // is not made on the heap, and a quiet world (eventLog.quiet), which
 // makes no note, allocates none.
+//
+// A note of one or two arguments is made with them in one allocation,
+// not two, and takes no more memory than the two did.
 func copiedNote(s says, args []arg) *note {
-	if s == saysNone {
+	switch {
+	case s == saysNone:
 		return nil
+	case len(args) == 0:
+		return &note{says: s}
+	case len(args) <= 2:
+		x := &struct {
+			n note
+			a [2]arg
+		}{n: note{says: s}}
+		x.n.args = x.a[:copy(x.a[:], args)]
+		return &x.n
 	}
-	n := &note{says: s}
-	if len(args) > 0 {
-		n.args = append([]arg(nil), args...)
-	}
-	return n
+	return &note{says: s, args: append([]arg(nil), args...)}
 }
 
 // String renders the note: its template with each {} replaced by the

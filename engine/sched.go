@@ -43,11 +43,14 @@ type Timer struct {
 }
 
 type item struct {
-	At    int64
-	Seq   int64
-	Kind  itemKind
-	Msg   *Message // immutable once sent
-	Timer Timer
+	At   int64
+	Seq  int64
+	Kind itemKind
+	// cancelled marks a request timeout cancelled in place (cancelTimer):
+	// queued, but never taken nor seen.
+	cancelled bool
+	Msg       *Message // immutable once sent
+	Timer     Timer
 }
 
 func (a *item) less(b *item) bool {
@@ -86,13 +89,19 @@ func (q *queue) len() int { return len(q.keys) }
 // at is the item at heap index i.
 func (q *queue) at(i int) *item { return &q.slab[q.keys[i].slot] }
 
-func (q *queue) push(it item) { *q.add(it.At, it.Seq) = it }
-
 // add queues an item at (at, seq) and returns its slot, for the caller to
 // fill: the timers and deliveries of every step are written in place
 // rather than copied in whole. The slot may hold a taken item's fields:
 // the caller writes Kind, Msg and Timer.
 func (q *queue) add(at, seq int64) *item {
+	p := &q.slab[q.addSlot(at, seq)]
+	p.At, p.Seq, p.cancelled = at, seq, false
+	return p
+}
+
+// addSlot queues a key at (at, seq) and returns the slot it names, which
+// the caller fills.
+func (q *queue) addSlot(at, seq int64) int32 {
 	var slot int32
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
@@ -103,9 +112,7 @@ func (q *queue) add(at, seq int64) *item {
 	}
 	q.keys = append(q.keys, qkey{At: at, Seq: seq, slot: slot})
 	q.up(len(q.keys) - 1)
-	p := &q.slab[slot]
-	p.At, p.Seq = at, seq
-	return p
+	return slot
 }
 
 func (q *queue) down(i int) {
@@ -189,11 +196,11 @@ func sortKeys(keys []qkey) {
 
 func (w *World) schedule(at int64, it item) {
 	w.seq++
-	it.At = at
-	it.Seq = w.seq
-	w.queue.push(it)
+	it.At, it.Seq, it.cancelled = at, w.seq, false
+	slot := w.queue.addSlot(at, w.seq)
+	w.queue.slab[slot] = it
 	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-		w.indexTimeout(it)
+		w.indexTimeout(&it, slot)
 	}
 }
 
@@ -230,20 +237,21 @@ func (w *World) setTimer(after int64, t Timer) {
 // marked ones are half the queue, the queue is rebuilt without them.
 // Anything the index does not know is found by a scan, as before.
 func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
-	k := timerKey{Kind: kind, Owner: owner, ID: id}
-	if seq, ok := w.timeouts[k]; ok && kind == TimerRequestTimeout {
-		delete(w.timeouts, k)
-		if w.cancelled == nil {
-			w.cancelled = map[int64]bool{}
+	if k, ok := w.timeoutKeyOf(kind, owner, id); ok {
+		if at, ok := w.timeouts[k]; ok {
+			delete(w.timeouts, k)
+			if it := &w.queue.slab[at.slot]; it.Seq == at.seq {
+				it.cancelled = true
+			}
+			w.cancelled++
+			w.dropCancelled()
+			// Rebuild when the cancelled ones are half the queue, or the
+			// index holds more than the queue (items removed by other code).
+			if n := w.cancelled; n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
+				w.compactQueue()
+			}
+			return
 		}
-		w.cancelled[seq] = true
-		w.dropCancelled()
-		// Rebuild when the cancelled ones are half the queue, or the
-		// index holds more than the queue (items removed by other code).
-		if n := len(w.cancelled); n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
-			w.compactQueue()
-		}
-		return
 	}
 	for i := 0; i < w.queue.len(); i++ {
 		it := w.queue.at(i)
@@ -255,35 +263,116 @@ func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 	w.dropCancelled()
 }
 
-// timerKey names the timers cancelTimer removes together.
+// timerKey names the timers cancelTimer removes together, as the state
+// hash reads the index's keys.
 type timerKey struct {
 	Kind  TimerKind
 	Owner string
 	ID    int64
 }
 
+// timeoutKey is the index's key for a request timeout: its correlation
+// id and its owner, a client by its place in the client lists (clientRef)
+// or a broker by its id (a clientRef of Kind 0). Both are the world's own
+// state, copied by Clone and cloneInto and kept by CloneForTrial, and mean
+// the same name in every copy: clients are only ever added. (A name's id
+// in the event log's name table is none of these: CloneForTrial starts an
+// empty log, and a search's pooled worlds share one table.) The key has no
+// pointer, so neither the map's hash nor the collector reads a string,
+// and no padding: two words, hashed as 16 bytes of memory rather than
+// field by field.
+type timeoutKey struct {
+	ID    int64
+	owner int64 // ownerRef of the clientRef
+}
+
+// ownerRef packs a clientRef into one word.
+func ownerRef(r clientRef) int64 { return int64(r.Kind)<<32 | int64(uint32(r.I)) }
+
+// ownerOf is the clientRef ownerRef packed.
+func ownerOf(o int64) clientRef { return clientRef{Kind: clientKind(o >> 32), I: int32(uint32(o))} }
+
+// timeoutKeyOf is the index's key for a timer, if it is a request timeout
+// whose owner is a client or a broker; nothing else is indexed.
+func (w *World) timeoutKeyOf(kind TimerKind, owner string, id int64) (timeoutKey, bool) {
+	if kind != TimerRequestTimeout {
+		return timeoutKey{}, false
+	}
+	if b, ok := canonicalBrokerAddr(owner); ok {
+		return timeoutKey{ID: id, owner: ownerRef(clientRef{I: b})}, true
+	}
+	if r, ok := w.client(owner); ok {
+		return timeoutKey{ID: id, owner: ownerRef(r)}, true
+	}
+	return timeoutKey{}, false
+}
+
+// canonicalBrokerAddr is the broker id of an address brokerAddr makes
+// (broker-N, N without sign or leading zero), which brokerAddr turns back
+// into the same string.
+func canonicalBrokerAddr(s string) (int32, bool) {
+	const prefix = "broker-"
+	if len(s) <= len(prefix) || len(s) > len(prefix)+9 || s[:len(prefix)] != prefix {
+		return 0, false
+	}
+	d := s[len(prefix):]
+	if d[0] == '0' && len(d) > 1 {
+		return 0, false
+	}
+	n := int32(0)
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int32(d[i]-'0')
+	}
+	return n, true
+}
+
+// named is the timer k indexes, by its owner's name.
+func (w *World) named(k timeoutKey) timerKey {
+	owner := ""
+	if r := ownerOf(k.owner); r.Kind == 0 {
+		owner = brokerAddr(int(r.I))
+	} else {
+		owner = w.clientName(r)
+	}
+	return timerKey{Kind: TimerRequestTimeout, Owner: owner, ID: k.ID}
+}
+
 // indexTimeout records where a queued request timeout is. A key queued
 // twice (which fresh correlation ids rule out) is left to the scan.
-func (w *World) indexTimeout(it item) {
-	k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
+func (w *World) indexTimeout(it *item, slot int32) {
+	k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID)
+	if !ok {
+		return
+	}
 	if w.timeouts == nil {
-		w.timeouts = map[timerKey]int64{}
+		w.timeouts = map[timeoutKey]queuedAt{}
 	}
 	if _, twice := w.timeouts[k]; twice {
 		delete(w.timeouts, k)
 		return
 	}
-	w.timeouts[k] = it.Seq
+	w.timeouts[k] = queuedAt{seq: it.Seq, slot: slot}
+}
+
+// queuedAt is where the index finds a queued request timeout: its seq,
+// and its slot in the queue's slab, which holds it while it is queued
+// (a slot freed and reused holds another seq).
+type queuedAt struct {
+	seq  int64
+	slot int32
 }
 
 // isCancelled reports whether a queued item is a cancelled timeout.
-func (w *World) isCancelled(it *item) bool { return len(w.cancelled) > 0 && w.cancelled[it.Seq] }
+func (w *World) isCancelled(it *item) bool { return it.cancelled }
 
 // dropCancelled pops cancelled timeouts off the top of the queue, so that
 // the next item is always a live one.
 func (w *World) dropCancelled() {
-	for w.queue.len() > 0 && w.isCancelled(w.queue.at(0)) {
-		delete(w.cancelled, w.queue.keys[0].Seq)
+	for w.cancelled > 0 && w.queue.len() > 0 && w.queue.at(0).cancelled {
+		w.cancelled--
 		w.queue.removeSlot(0)
 	}
 }
@@ -302,10 +391,11 @@ func (w *World) takeItem(it *item) {
 	slot := q.keys[0].slot
 	*it = q.slab[slot]
 	q.removeSlot(0)
-	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-		k := timerKey{Kind: it.Timer.Kind, Owner: it.Timer.Owner, ID: it.Timer.ID}
-		if seq, ok := w.timeouts[k]; ok && seq == it.Seq {
-			delete(w.timeouts, k)
+	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout && len(w.timeouts) > 0 {
+		if k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID); ok {
+			if at, ok := w.timeouts[k]; ok && at.seq == it.Seq {
+				delete(w.timeouts, k)
+			}
 		}
 	}
 	w.dropCancelled()
@@ -318,7 +408,7 @@ func (w *World) compactQueue() {
 	q := &w.queue
 	kept := q.keys[:0]
 	for _, k := range q.keys {
-		if w.cancelled[k.Seq] {
+		if q.slab[k.slot].cancelled {
 			q.slab[k.slot] = item{}
 			q.free = append(q.free, k.slot)
 		} else {
@@ -329,11 +419,11 @@ func (w *World) compactQueue() {
 	for i := len(kept)/2 - 1; i >= 0; i-- {
 		q.down(i)
 	}
-	w.cancelled = nil
-	w.timeouts = nil
-	for i := range q.len() {
-		if it := q.at(i); it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
-			w.indexTimeout(*it)
+	w.cancelled = 0
+	clear(w.timeouts)
+	for _, k := range q.keys {
+		if it := &q.slab[k.slot]; it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
+			w.indexTimeout(it, k.slot)
 		}
 	}
 }

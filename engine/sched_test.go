@@ -15,8 +15,11 @@ func TestCancelledTimeoutsAreInvisible(t *testing.T) {
 	for seed := int64(1); seed <= 40; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		w := New(DefaultConfig())
+		// Two clients and a broker, whose timeouts the index finds, and
+		// a name it does not know, whose timeouts only the scan finds.
+		applyAll(t, w, DeclareProducer{Name: "a", Config: DefaultProducerConfig()}, DeclareConsumer{Name: "b"})
 		var ref []item // the reference: every live item, unordered
-		owners := []string{"a", "b", "c"}
+		owners := []string{"a", "b", "broker-1", "c"}
 		var corr int64
 		for op := 0; op < 3000; op++ {
 			switch k := r.Intn(100); {

@@ -103,7 +103,7 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	h.int(w.nextMember)
 	var keys uint64
 	for k := range w.timeouts {
-		sh.key = k // a field, not the loop's variable, which would escape
+		sh.key = w.named(k) // a field, not the loop's variable, which would escape
 		sub := stateHasher{h: 1, sh: sh}
 		sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
 		keys += sub.sum()

@@ -224,7 +224,7 @@ func (w *World) onAddPartitionsRetry(tm Timer) {
 		if pk.Corr != tm.ID {
 			continue
 		}
-		w.parked = append(w.parked[:i:i], w.parked[i+1:]...)
+		w.parked = removeOrdered(w.parked, i) // in place: Clone copies Parked
 		r := pk.Msg.Body.(*ProduceRequest)
 		id, _ := parseBrokerAddr(pk.Msg.To)
 		p := w.partitions[r.TP]

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -373,7 +375,7 @@ func (w *World) onTxnLogAppended(tm Timer) {
 		if x.ID == tm.ID {
 			pw = x
 			// In place: Clone copies Writes, so no snapshot shares it.
-			t.Writes = append(t.Writes[:i], t.Writes[i+1:]...)
+			t.Writes = removeOrdered(t.Writes, i)
 			found = true
 			break
 		}
@@ -534,13 +536,15 @@ func (w *World) noteTxnOwner(t *TxnStatePartition, meta TxnMetadata, txn int64, 
 	return w.nextTxn
 }
 
-func sortTPs(tps []TP) {
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return tps[i].Topic < tps[j].Topic
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
+func sortTPs(tps []TP) { slices.SortFunc(tps, compareTPs) }
+
+// compareTPs orders partitions by topic, then number. (slices.SortFunc,
+// unlike sort.Slice, makes no closure and swapper on the heap per call.)
+func compareTPs(a, b TP) int {
+	if c := cmp.Compare(a.Topic, b.Topic); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Partition, b.Partition)
 }
 
 // coordinatorEntry runs the checks shared by AddPartitionsToTxn,
@@ -860,7 +864,7 @@ func sortedIDs[V any](m map[int64]V) []int64 {
 	for k := range m {
 		out = append(out, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 
@@ -869,7 +873,7 @@ func (w *World) sortedTxnParts() []int32 {
 	for p := range w.txnParts {
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 

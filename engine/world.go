@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // Config holds cluster-wide settings. DefaultConfig gives Kafka's defaults
 // (ref 0.1) and the simulation's own (latency).
@@ -107,10 +104,10 @@ type World struct {
 	changes  ChangeSet
 	applying int
 	names    clientNames
-	// timeouts is where each queued request timeout is (its seq), and
-	// cancelled the ones cancelled but still queued (see cancelTimer).
-	timeouts  map[timerKey]int64
-	cancelled map[int64]bool
+	// timeouts is where each queued request timeout is, and cancelled
+	// how many are marked cancelled but still queued (see cancelTimer).
+	timeouts  map[timeoutKey]queuedAt
+	cancelled int
 
 	// Invariant bookkeeping that grows with history, kept in persistent
 	// vectors so that a snapshot copies a pointer, not the history
@@ -214,12 +211,7 @@ func (w *World) SortedPartitions() []TP {
 	for tp := range w.partitions {
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Topic != out[j].Topic {
-			return out[i].Topic < out[j].Topic
-		}
-		return out[i].Partition < out[j].Partition
-	})
+	sortTPs(out)
 	return out
 }
 
