@@ -96,6 +96,13 @@ type driver struct {
 	// rawLeaders: each group's leader among its raw members, by member
 	// id (rawgroup.go).
 	rawLeaders map[string]string
+	// refusals: the inject lines the simulation's coordinator refuses;
+	// skipped, those the broker run left out, by correlation id;
+	// delivered, the simulation's newest answer to each client by kind
+	// (refused.go).
+	refusals  map[int]refusal
+	skipped   map[int64]skippedInject
+	delivered map[string]*engine.Message
 }
 
 type revEntry struct {
@@ -147,6 +154,9 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV, rawLeaders: map[string]string{}}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	d.scale = planTimeScale(cmds, simTV)
+	if hasExpertTxn(cmds) {
+		d.refusals = planRefusals(cmds, simTV) // refused.go
+	}
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
 		return nil, err
@@ -172,6 +182,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			}
 			evs, _, err := r.Exec(c)
 			target.events, target.world = evs, r.World
+			d.noteDelivered(evs)
 			if err != nil {
 				// The simulation refused the line: what Kafka refuses at
 				// run time is an event, not an error, so this is a broken
@@ -479,7 +490,10 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectMarker(ctx, a) })
 	case engine.InjectInitProducerID, engine.InjectAddPartitions, engine.InjectAddOffsets, engine.InjectEndTxn:
-		if target.busy {
+		if target.busy && !expertOnly(w) && d.skipRefused(c) { // refused.go
+			return
+		}
+		if target.busy && !expertOnly(w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
