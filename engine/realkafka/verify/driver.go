@@ -103,6 +103,10 @@ type driver struct {
 	refusals  map[int]refusal
 	skipped   map[int64]skippedInject
 	delivered map[string]*engine.Message
+	// mirroring: the file's producers are played raw, request by
+	// request, as the simulation delivers them (mirror.go).
+	mirroring bool
+	mstate    mirrorState
 }
 
 type revEntry struct {
@@ -124,6 +128,8 @@ type producer struct {
 	// actSends and actOffsets: the file's lines so far in this
 	// transaction sent records, offsets.
 	actSends, actOffsets bool
+	// mirror, when set, plays the producer raw (mirror.go).
+	mirror *mirror
 }
 
 type consumer struct {
@@ -157,6 +163,8 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 	if hasExpertTxn(cmds) {
 		d.refusals = planRefusals(cmds, simTV) // refused.go
 	}
+	d.mirroring = planMirror(cmds, simTV) // mirror.go
+	d.mstate = mirrorState{completing: map[string]bool{}, expert: map[int64]func(context.Context){}}
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
 		return nil, err
@@ -183,6 +191,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			evs, _, err := r.Exec(c)
 			target.events, target.world = evs, r.World
 			d.noteDelivered(evs)
+			d.mirrorLine(c, evs)
 			if err != nil {
 				// The simulation refused the line: what Kafka refuses at
 				// run time is an event, not an error, so this is a broken
@@ -265,6 +274,7 @@ func (d *driver) preflight() error {
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
 	defer d.restoreSettings()
+	defer d.closeMirrors()
 	d.resumeAll()
 	d.releaseHolds()
 	for _, p := range d.prods {
@@ -322,6 +332,9 @@ func (d *driver) awaitLeaders(ctx context.Context, topic string, n int) {
 
 // act plays one action on the cluster.
 func (d *driver) act(c script.Command, w *engine.World, target resolved) {
+	if d.mirrorAct(c, target) { // mirror.go
+		return
+	}
 	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
 	defer cancel()
 	switch a := c.Action.(type) {
