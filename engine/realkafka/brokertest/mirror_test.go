@@ -56,3 +56,29 @@ expect partition t-0 batch 0 status=aborted
 		t.Errorf("a flipped epoch agrees:\n%s", out)
 	}
 }
+
+// TestVerifyOffsetsAlone: a transaction of offsets and no send, and a
+// TxnOffsetCommit with a generation for a group that does not exist. Under
+// KIP-890 part 2 its EndTxn v5 bumps the epoch, which kgo (no records, no
+// EndTxn) cannot follow: the file is played with raw requests there, with
+// kgo under the classic protocol; the group's offset and the refusal agree
+// either way.
+func TestVerifyOffsetsAlone(t *testing.T) {
+	scn := `topic t
+producer p1 transactional.id=oa-1
+producer p2 transactional.id=oa-2
+p1 initTransactions
+p2 initTransactions
+run
+p1 beginTransaction
+p1 sendOffsetsToTransaction lonely t-0=7
+p1 commitTransaction
+run
+expect group lonely offset t-0 7
+p2 beginTransaction
+p2 sendOffsetsToTransaction ghost t-0=7 generation=3
+run
+expect producer p2 error ILLEGAL_GENERATION
+`
+	allAgree(t, "offsets-alone.scn", scn, 2)
+}

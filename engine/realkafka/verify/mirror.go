@@ -37,14 +37,15 @@ import (
 var mirrorKeys = map[engine.MsgKind]bool{}
 
 func init() {
-	for _, n := range []string{"Produce", "InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "FindCoordinator"} {
+	for _, n := range []string{"Produce", "InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "TxnOffsetCommit", "FindCoordinator"} {
 		k, _ := engine.MsgKindByName(n)
 		mirrorKeys[k] = true
 	}
 }
 
 // planMirror runs the simulation over cmds and says whether the file's
-// producers are mirrored: one of them bumps its epoch the Java way, the
+// producers are mirrored: one of them bumps its epoch the Java way (or
+// ends a transaction of offsets alone under KIP-890 part 2), the
 // file has no consumer or processor (their kgo calls run at quiet points,
 // the mirror's requests at the simulation's deliveries), crashes no
 // broker, fires no broker timer, and its producers send only what the
@@ -56,6 +57,9 @@ func planMirror(cmds []script.Command, simTV int) bool {
 	epochs := map[string]int16{} // the epoch of each producer's last InitProducerId answer
 	given := map[int64]bool{}    // producer ids the coordinator gave the file's producers so far
 	early := map[int64]bool{}    // producer ids an inject named before that
+	// sends, offsets: a producer's transaction so far sent records,
+	// offsets.
+	sends, offsets := map[string]bool{}, map[string]bool{}
 	bumps := false
 	for _, c := range cmds {
 		switch a := c.Action.(type) {
@@ -108,10 +112,19 @@ func planMirror(cmds []script.Command, simTV int) bool {
 				return false
 			}
 			switch b := m.Body.(type) {
+			case *engine.TxnOffsetCommitRequest:
+				offsets[m.From] = true
+			case *engine.EndTxnRequest:
+				// Under KIP-890 part 2 the EndTxn of a transaction with
+				// offsets and no send bumps the epoch; kgo, which sent no
+				// records, ends it without one (driver.go).
+				bumps = bumps || simTV >= 2 && offsets[m.From] && !sends[m.From]
+				offsets[m.From], sends[m.From] = false, false
 			case *engine.InitProducerIDRequest:
 				// KIP-360: the bump names the producer id and epoch.
 				bumps = bumps || b.ProducerID >= 0
 			case *engine.ProduceRequest:
+				sends[m.From] = true
 				// The idempotent producer's own bump: a batch at an epoch
 				// no answer gave it.
 				for _, bt := range b.Batches {
@@ -170,9 +183,12 @@ func (d *driver) mirrorProducer(name string) *producer {
 	vs := kversion.Stable()
 	vs.SetMaxKeyVersion(int16(kmsg.Produce), 12) // v13 names topics by id
 	vs.SetMaxKeyVersion(int16(kmsg.AddPartitionsToTxn), 3)
+	// TxnOffsetCommit v6 names topics by id; v5 is KIP-890 part 2's.
+	vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 5)
 	if d.simTV < 2 {
 		vs.SetMaxKeyVersion(int16(kmsg.Produce), 11)
 		vs.SetMaxKeyVersion(int16(kmsg.EndTxn), 4)
+		vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 4)
 	}
 	cl, err := kgo.NewClient(append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs), kgo.Dialer(p.faults().Dialer(d.dial())))...)
 	if err != nil {
@@ -304,6 +320,30 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 			d.groups = append(d.groups, r.Group)
 		}
 		req = r
+	case *engine.TxnOffsetCommitRequest:
+		r := kmsg.NewPtrTxnOffsetCommitRequest()
+		r.TransactionalID, r.Group, r.ProducerID, r.ProducerEpoch = txid(b.TransactionalID), d.prefix+b.GroupID, d.brokerSide(b.ProducerID), b.ProducerEpoch
+		r.Generation, r.MemberID = b.GenerationID, b.MemberID
+		if b.GroupInstanceID != "" {
+			inst := b.GroupInstanceID
+			r.InstanceID = &inst
+		}
+		if !containsStr(d.groups, r.Group) {
+			d.groups = append(d.groups, r.Group)
+		}
+		topics := map[string]int{}
+		for _, o := range b.Offsets {
+			t := d.name(o.TP.Topic)
+			i := topicSlot(topics, t, len(r.Topics), func() {
+				rt := kmsg.NewTxnOffsetCommitRequestTopic()
+				rt.Topic = t
+				r.Topics = append(r.Topics, rt)
+			})
+			rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
+			rp.Partition, rp.Offset, rp.LeaderEpoch = o.TP.Partition, o.Offset, -1
+			r.Topics[i].Partitions = append(r.Topics[i].Partitions, rp)
+		}
+		req = r
 	case *engine.EndTxnRequest:
 		r := kmsg.NewPtrEndTxnRequest()
 		r.TransactionalID, r.ProducerID, r.ProducerEpoch, r.Commit = txid(b.TransactionalID), d.brokerSide(b.ProducerID), b.ProducerEpoch, b.Commit
@@ -375,6 +415,15 @@ func answerOf(r kmsg.Response) (code int16, pid int64, epoch int16, base int64, 
 	case *kmsg.AddOffsetsToTxnResponse:
 		return r.ErrorCode, -1, -1, -1, true
 	case *kmsg.AddPartitionsToTxnResponse:
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				if p.ErrorCode != 0 {
+					return p.ErrorCode, -1, -1, -1, true
+				}
+			}
+		}
+		return 0, -1, -1, -1, true
+	case *kmsg.TxnOffsetCommitResponse:
 		for _, t := range r.Topics {
 			for _, p := range t.Partitions {
 				if p.ErrorCode != 0 {

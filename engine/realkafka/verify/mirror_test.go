@@ -43,4 +43,14 @@ run
 			t.Errorf("%s: mirrored %v, want %v", tc.name, got, tc.want)
 		}
 	}
+	// A transaction of offsets alone: its EndTxn v5 bumps the epoch under
+	// KIP-890 part 2 (mirrored), not under the classic protocol.
+	offsets := "topic t\nproducer p transactional.id=m-2\np initTransactions\nrun\np beginTransaction\np sendOffsetsToTransaction g t-0=7\np commitTransaction\nrun\n"
+	cmds, err := script.Parse("t.scn", []byte(offsets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !planMirror(cmds, 2) || planMirror(cmds, 1) {
+		t.Errorf("offsets alone: mirrored under tv2 %v, under tv1 %v; want true, false", planMirror(cmds, 2), planMirror(cmds, 1))
+	}
 }
