@@ -302,16 +302,7 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 	case *engine.AddPartitionsToTxnRequest:
 		r := kmsg.NewPtrAddPartitionsToTxnRequest()
 		r.TransactionalID, r.ProducerID, r.ProducerEpoch = txid(b.TransactionalID), d.brokerSide(b.ProducerID), b.ProducerEpoch
-		topics := map[string]int{}
-		for _, tp := range b.Partitions {
-			t := d.name(tp.Topic)
-			i := topicSlot(topics, t, len(r.Topics), func() {
-				rt := kmsg.NewAddPartitionsToTxnRequestTopic()
-				rt.Topic = t
-				r.Topics = append(r.Topics, rt)
-			})
-			r.Topics[i].Partitions = append(r.Topics[i].Partitions, tp.Partition)
-		}
+		d.partitionTopics(r, b.Partitions)
 		req = r
 	case *engine.AddOffsetsToTxnRequest:
 		r := kmsg.NewPtrAddOffsetsToTxnRequest()
@@ -331,18 +322,7 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 		if !containsStr(d.groups, r.Group) {
 			d.groups = append(d.groups, r.Group)
 		}
-		topics := map[string]int{}
-		for _, o := range b.Offsets {
-			t := d.name(o.TP.Topic)
-			i := topicSlot(topics, t, len(r.Topics), func() {
-				rt := kmsg.NewTxnOffsetCommitRequestTopic()
-				rt.Topic = t
-				r.Topics = append(r.Topics, rt)
-			})
-			rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
-			rp.Partition, rp.Offset, rp.LeaderEpoch = o.TP.Partition, o.Offset, -1
-			r.Topics[i].Partitions = append(r.Topics[i].Partitions, rp)
-		}
+		d.offsetTopics(r, b.Offsets)
 		req = r
 	case *engine.EndTxnRequest:
 		r := kmsg.NewPtrEndTxnRequest()
