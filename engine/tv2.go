@@ -676,13 +676,19 @@ var validPreviousTxnStatesV2 = map[TxnState][]TxnState{
 // validTxnTransitionFor checks a transition with the table of the target's
 // transaction version.
 func validTxnTransitionFor(from TxnState, to TxnMetadata) bool {
-	if ValidTxnTransition(from, to.State) {
+	return ValidTxnTransitionTV(from, to.State, to.TV2)
+}
+
+// ValidTxnTransitionTV reports whether from -> to is legal for a
+// transaction under TV2 (tv2) or the classic protocol.
+func ValidTxnTransitionTV(from, to TxnState, tv2 bool) bool {
+	if ValidTxnTransition(from, to) {
 		return true
 	}
-	if !to.TV2 {
+	if !tv2 {
 		return false
 	}
-	for _, s := range validPreviousTxnStatesV2[to.State] {
+	for _, s := range validPreviousTxnStatesV2[to] {
 		if s == from {
 			return true
 		}

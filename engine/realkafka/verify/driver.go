@@ -96,6 +96,17 @@ type driver struct {
 	// rawLeaders: each group's leader among its raw members, by member
 	// id (rawgroup.go).
 	rawLeaders map[string]string
+	// refusals: the inject lines the simulation's coordinator refuses;
+	// skipped, those the broker run left out, by correlation id;
+	// delivered, the simulation's newest answer to each client by kind
+	// (refused.go).
+	refusals  map[int]refusal
+	skipped   map[int64]skippedInject
+	delivered map[string]*engine.Message
+	// mirroring: the file's producers are played raw, request by
+	// request, as the simulation delivers them (mirror.go).
+	mirroring bool
+	mstate    mirrorState
 }
 
 type revEntry struct {
@@ -117,6 +128,8 @@ type producer struct {
 	// actSends and actOffsets: the file's lines so far in this
 	// transaction sent records, offsets.
 	actSends, actOffsets bool
+	// mirror, when set, plays the producer raw (mirror.go).
+	mirror *mirror
 }
 
 type consumer struct {
@@ -147,6 +160,11 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 		decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, rev: map[int64]revEntry{}, simTV: simTV, rawLeaders: map[string]string{}}
 	d.seed = raw.OptValues(kgo.SeedBrokers)[0].([]string)
 	d.scale = planTimeScale(cmds, simTV)
+	if hasExpertTxn(cmds) {
+		d.refusals = planRefusals(cmds, simTV) // refused.go
+	}
+	d.mirroring = planMirror(cmds, simTV) // mirror.go
+	d.mstate = mirrorState{completing: map[string]bool{}, expert: map[int64]func(context.Context){}}
 	defer d.cleanup()
 	if err := d.preflight(); err != nil {
 		return nil, err
@@ -172,6 +190,8 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 			}
 			evs, _, err := r.Exec(c)
 			target.events, target.world = evs, r.World
+			d.noteDelivered(evs)
+			d.mirrorLine(c, evs)
 			if err != nil {
 				// The simulation refused the line: what Kafka refuses at
 				// run time is an event, not an error, so this is a broken
@@ -254,6 +274,7 @@ func (d *driver) preflight() error {
 // (transactional.id.expiration.ms).
 func (d *driver) cleanup() {
 	defer d.restoreSettings()
+	defer d.closeMirrors()
 	d.resumeAll()
 	d.releaseHolds()
 	for _, p := range d.prods {
@@ -311,6 +332,9 @@ func (d *driver) awaitLeaders(ctx context.Context, topic string, n int) {
 
 // act plays one action on the cluster.
 func (d *driver) act(c script.Command, w *engine.World, target resolved) {
+	if d.mirrorAct(c, target) { // mirror.go
+		return
+	}
 	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
 	defer cancel()
 	switch a := c.Action.(type) {
@@ -483,7 +507,10 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectMarker(ctx, a) })
 	case engine.InjectInitProducerID, engine.InjectAddPartitions, engine.InjectAddOffsets, engine.InjectEndTxn:
-		if target.busy {
+		if target.busy && !expertOnly(w) && d.skipRefused(c) { // refused.go
+			return
+		}
+		if target.busy && !expertOnly(w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}

@@ -310,6 +310,11 @@ func (d *driver) clientErrorClaim(w *engine.World, i int, e *engine.Event) (clai
 	}
 	if _, ok := d.decls[e.Actor]; !ok {
 		if _, ok := d.cdecls[e.Actor]; !ok {
+			if to := answeredTo(w, i, e); strings.HasPrefix(to, "broker-") {
+				// A coordinator refusing a leader's request (the
+				// verification of KIP-890): between brokers.
+				return claim{}, "a broker's answer to " + to + " is traffic between brokers the wire wrapper does not carry; what the client got is compared by its own answer", ""
+			}
 			// A broker answering with the error: to one of the file's
 			// clients, whichever asked.
 			return d.answerClaim("", "", e.Code, true), "", ""
@@ -336,6 +341,9 @@ func (d *driver) clientErrorClaim(w *engine.World, i int, e *engine.Event) (clai
 // messageClaim: a request or answer between a file's client and a broker.
 func (d *driver) messageClaim(w *engine.World, e *engine.Event) (claim, string, string) {
 	m := e.Message
+	if why := d.skippedWhy(m); why != "" { // refused.go
+		return claim{}, "", why
+	}
 	name := m.Kind.String()
 	base, isResp := strings.CutSuffix(name, "Response")
 	client := m.From
@@ -569,4 +577,21 @@ func hasPrefixIn(s []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// answeredTo is whom the broker's error event i answers: the first answer
+// with its code the broker (the actor, or the broker a coordinator(B)
+// actor names) sends after it ("" if none follows).
+func answeredTo(w *engine.World, i int, e *engine.Event) string {
+	from := e.Actor
+	if in, ok := strings.CutPrefix(from, "coordinator("); ok {
+		from = strings.TrimSuffix(in, ")")
+	}
+	for j := i + 1; j < w.EventCount(); j++ {
+		n := w.EventAt(j)
+		if m := n.Message; n.Kind == engine.EvSend && m != nil && m.Kind.IsResponse() && m.From == from && m.Code() == e.Code {
+			return m.To
+		}
+	}
+	return ""
 }

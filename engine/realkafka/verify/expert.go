@@ -47,16 +47,7 @@ func (d *driver) expertTxn(ctx context.Context, a engine.Action, w *engine.World
 		r := kmsg.NewPtrAddPartitionsToTxnRequest()
 		txid = d.prefix + a.TransactionalID
 		r.TransactionalID, r.ProducerID, r.ProducerEpoch = txid, d.expertPID(a.ProducerID), a.Epoch
-		topics := map[string]int{}
-		for _, tp := range a.Partitions {
-			t := d.name(tp.Topic)
-			i := topicSlot(topics, t, len(r.Topics), func() {
-				rt := kmsg.NewAddPartitionsToTxnRequestTopic()
-				rt.Topic = t
-				r.Topics = append(r.Topics, rt)
-			})
-			r.Topics[i].Partitions = append(r.Topics[i].Partitions, tp.Partition)
-		}
+		d.partitionTopics(r, a.Partitions)
 		req = r
 	case engine.InjectAddOffsets:
 		r := kmsg.NewPtrAddOffsetsToTxnRequest()

@@ -128,7 +128,7 @@ func (d *driver) releaseLateCopies(w *engine.World) {
 // wrapper holds does not count: with nothing else in flight the broker
 // run is at the simulation's point, its calls all done.
 func (d *driver) busy(w *engine.World) bool {
-	if !w.Busy() {
+	if !w.Busy() || d.mirrorQuiet(w) { // mirror.go
 		return false
 	}
 	if len(d.lateCopies) == 0 {

@@ -55,13 +55,13 @@ func (d *driver) monitors() (map[string]string, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return evalMonitors(logs, taken, recs, d.simPID), ""
+	return evalMonitors(logs, taken, recs, d.simPID, d.simTV >= 2), ""
 }
 
 // evalMonitors is the broker-side monitors over a run's partition logs,
 // the records its read_committed consumers handed out, and its
 // __transaction_state records: the violations found (invariant: what).
-func evalMonitors(logs map[engine.TP]realkafka.Log, taken map[string][]engine.TPOffset, recs []txnRecord, simPID func(int64) string) map[string]string {
+func evalMonitors(logs map[engine.TP]realkafka.Log, taken map[string][]engine.TPOffset, recs []txnRecord, simPID func(int64) string, tv2 bool) map[string]string {
 	found := map[string]string{}
 	var tps []engine.TP
 	for tp := range logs {
@@ -120,7 +120,9 @@ func evalMonitors(logs map[engine.TP]realkafka.Log, taken map[string][]engine.TP
 		}
 	}
 	// illegal-transition: each id's records in __transaction_state follow
-	// TransactionMetadata's validPreviousStates.
+	// TransactionMetadata's validPreviousStates (TransactionState's under
+	// transaction.version 2, which lets an empty abort's PrepareAbort
+	// follow Empty, CompleteCommit and CompleteAbort).
 	last := map[string]engine.TxnState{}
 	for _, r := range recs {
 		if r.Tombstone {
@@ -131,7 +133,7 @@ func evalMonitors(logs map[engine.TP]realkafka.Log, taken map[string][]engine.TP
 		if !ok {
 			continue
 		}
-		if from, ok := last[r.TxnID]; ok && !engine.ValidTxnTransition(from, to) && found[engine.InvIllegalTransition] == "" {
+		if from, ok := last[r.TxnID]; ok && !engine.ValidTxnTransitionTV(from, to, tv2) && found[engine.InvIllegalTransition] == "" {
 			found[engine.InvIllegalTransition] = fmt.Sprintf("%s %s -> %s in %s", r.TxnID, from, to, txnStateTopic)
 		}
 		last[r.TxnID] = to

@@ -23,7 +23,7 @@ func TestEvalMonitors(t *testing.T) {
 	}}
 	legal := []txnRecord{{TxnID: "a", State: "Empty"}, {TxnID: "a", State: "Ongoing"}, {TxnID: "a", State: "PrepareCommit"}, {TxnID: "a", State: "CompleteCommit"}}
 	ok := map[string][]engine.TPOffset{"rc": {{TP: tp, Offset: 3}}}
-	if got := evalMonitors(map[engine.TP]realkafka.Log{tp: clean}, ok, legal, pid); len(got) != 0 {
+	if got := evalMonitors(map[engine.TP]realkafka.Log{tp: clean}, ok, legal, pid, false); len(got) != 0 {
 		t.Errorf("a clean run: %v", got)
 	}
 	for _, tc := range []struct {
@@ -40,10 +40,24 @@ func TestEvalMonitors(t *testing.T) {
 		{"LSO past the high watermark", realkafka.Log{HighWatermark: 1, LastStable: 2}, nil, nil, engine.InvWatermarks},
 		{"Empty to PrepareCommit", clean, nil, []txnRecord{{TxnID: "a", State: "Empty"}, {TxnID: "a", State: "PrepareCommit"}}, engine.InvIllegalTransition},
 	} {
-		got := evalMonitors(map[engine.TP]realkafka.Log{tp: tc.logs}, tc.taken, tc.recs, pid)
+		got := evalMonitors(map[engine.TP]realkafka.Log{tp: tc.logs}, tc.taken, tc.recs, pid, false)
 		if len(got) != 1 || got[tc.want] == "" {
 			t.Errorf("%s: %v, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// An empty abort under transaction.version 2 writes PrepareAbort after
+// CompleteAbort (TransactionState.PREPARE_ABORT's previous states); the
+// classic protocol has no such transition.
+func TestEvalMonitorsEmptyAbortTV2(t *testing.T) {
+	recs := []txnRecord{{TxnID: "a", State: "CompleteAbort"}, {TxnID: "a", State: "PrepareAbort"}, {TxnID: "a", State: "CompleteAbort"}}
+	pid := func(id int64) string { return strconv.FormatInt(id, 10) }
+	if got := evalMonitors(nil, nil, recs, pid, true); len(got) != 0 {
+		t.Errorf("tv2: %v", got)
+	}
+	if got := evalMonitors(nil, nil, recs, pid, false); got[engine.InvIllegalTransition] == "" {
+		t.Errorf("classic: %v, want %s", got, engine.InvIllegalTransition)
 	}
 }
 

@@ -76,18 +76,7 @@ func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffs
 		inst := a.Instance
 		req.InstanceID = &inst
 	}
-	topics := map[string]int{}
-	for _, o := range a.Offsets {
-		t := d.name(o.TP.Topic)
-		i := topicSlot(topics, t, len(req.Topics), func() {
-			rt := kmsg.NewTxnOffsetCommitRequestTopic()
-			rt.Topic = t
-			req.Topics = append(req.Topics, rt)
-		})
-		rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
-		rp.Partition, rp.Offset, rp.LeaderEpoch = o.TP.Partition, o.Offset, -1
-		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
-	}
+	d.offsetTopics(req, a.Offsets)
 	err = retryTxn(ctx, func() error {
 		resp, err := req.RequestWith(ctx, p.cl)
 		if debug {
@@ -166,4 +155,34 @@ func topicSlot(seen map[string]int, topic string, n int, add func()) int {
 	seen[topic] = n
 	add()
 	return n
+}
+
+// offsetTopics fills a TxnOffsetCommit's topics with offsets.
+func (d *driver) offsetTopics(req *kmsg.TxnOffsetCommitRequest, offsets []engine.TPOffset) {
+	topics := map[string]int{}
+	for _, o := range offsets {
+		t := d.name(o.TP.Topic)
+		i := topicSlot(topics, t, len(req.Topics), func() {
+			rt := kmsg.NewTxnOffsetCommitRequestTopic()
+			rt.Topic = t
+			req.Topics = append(req.Topics, rt)
+		})
+		rp := kmsg.NewTxnOffsetCommitRequestTopicPartition()
+		rp.Partition, rp.Offset, rp.LeaderEpoch = o.TP.Partition, o.Offset, -1
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
+	}
+}
+
+// partitionTopics fills an AddPartitionsToTxn's topics with tps.
+func (d *driver) partitionTopics(r *kmsg.AddPartitionsToTxnRequest, tps []engine.TP) {
+	topics := map[string]int{}
+	for _, tp := range tps {
+		t := d.name(tp.Topic)
+		i := topicSlot(topics, t, len(r.Topics), func() {
+			rt := kmsg.NewAddPartitionsToTxnRequestTopic()
+			rt.Topic = t
+			r.Topics = append(r.Topics, rt)
+		})
+		r.Topics[i].Partitions = append(r.Topics[i].Partitions, tp.Partition)
+	}
 }

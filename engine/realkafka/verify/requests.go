@@ -18,6 +18,11 @@ func (d *driver) checkIn(e script.Expectation, w *engine.World) (bool, string, s
 	if x, ok := e.(script.RequestsCheck); ok {
 		return d.requests(x, w)
 	}
+	if x, ok := e.(script.ProducerCheck); ok {
+		if p := d.prods[x.Name]; p != nil && p.mirror != nil {
+			return d.mirrorFact(p, x, w) // mirror.go
+		}
+	}
 	if x, ok := e.(script.ResponseCheck); ok {
 		return d.responseFact(x, w) // responses.go
 	}

@@ -34,6 +34,9 @@ func (d *driver) responseFact(x script.ResponseCheck, w *engine.World) (bool, st
 	if !ok {
 		return false, "", x.Msg.Kind + " has no wire mapping"
 	}
+	if why := d.skippedAnswer(x.To, x.Msg.Kind); why != "" { // refused.go
+		return false, "", why
+	}
 	if client, n := d.lostWithConnection(); client != "" {
 		return false, "", fmt.Sprintf("%d requests of %s died with a connection the wrapper closed: the newest answer is not the simulation's", n, client)
 	}

@@ -1,0 +1,84 @@
+package brokertest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
+)
+
+// TestVerifyMirroredBump: a transactional producer whose send is refused
+// with OUT_OF_ORDER_SEQUENCE_NUMBER bumps its epoch the Java way
+// (abortTransaction, then InitProducerId with its producer id and epoch,
+// KIP-360), which franz-go does not do; the file is played with raw
+// requests as the simulation delivers them. The bump request, its answer,
+// the coordinator's epoch, the producer's epoch and the batches at the new
+// epoch agree with the broker; a flipped epoch does not. The classic
+// protocol's (the scenario's abort answers differ under KIP-890 part 2).
+func TestVerifyMirroredBump(t *testing.T) {
+	if clusterTV(t) >= 2 {
+		t.Skip("the KIP-360 bump of an open transaction is the classic protocol's; run with EOSLAB_KAFKA_TV=0")
+	}
+	scn := `topic t
+producer a transactional.id=kip360
+a initTransactions
+run
+a beginTransaction
+a send t-0 v0
+run
+inject batch t-0 pid=1000 epoch=0 seq=1 count=2 transactional
+run
+a send t-0 v1
+run
+expect producer a error OUT_OF_ORDER_SEQUENCE_NUMBER
+a abortTransaction
+advance 3
+delay InitProducerId 100
+run
+expect event "InitProducerId transactionalId=kip360 timeout=60000 pid=1000 epoch=0"
+expect event msg=InitProducerIdResponse error=NONE pid=1000 epoch=1
+expect txn kip360 epoch 1
+expect producer a epoch 1
+a beginTransaction
+a send t-0 v2
+run
+a commitTransaction
+run
+expect partition t-0 batch 4 pid=1000 epoch=1 seq=0 status=committed
+expect partition t-0 batch 0 status=aborted
+`
+	s, out := verifyScenario(t, "kip360.scn", scn)
+	if s.Count(verify.Agree) != 7 || len(s.Rows) != 7 {
+		t.Errorf("want 7 agree of 7:\n%s", out)
+	}
+	s, out = verifyScenario(t, "kip360-flipped.scn", strings.Replace(scn, "expect txn kip360 epoch 1", "expect txn kip360 epoch 2", 1))
+	if s.Count(verify.Agree) != 6 {
+		t.Errorf("a flipped epoch agrees:\n%s", out)
+	}
+}
+
+// TestVerifyOffsetsAlone: a transaction of offsets and no send, and a
+// TxnOffsetCommit with a generation for a group that does not exist. Under
+// KIP-890 part 2 its EndTxn v5 bumps the epoch, which kgo (no records, no
+// EndTxn) cannot follow: the file is played with raw requests there, with
+// kgo under the classic protocol; the group's offset and the refusal agree
+// either way.
+func TestVerifyOffsetsAlone(t *testing.T) {
+	scn := `topic t
+producer p1 transactional.id=oa-1
+producer p2 transactional.id=oa-2
+p1 initTransactions
+p2 initTransactions
+run
+p1 beginTransaction
+p1 sendOffsetsToTransaction lonely t-0=7
+p1 commitTransaction
+run
+expect group lonely offset t-0 7
+p2 beginTransaction
+p2 sendOffsetsToTransaction ghost t-0=7 generation=3
+run
+expect producer p2 error ILLEGAL_GENERATION
+`
+	allAgree(t, "offsets-alone.scn", scn, 2)
+}

@@ -1,0 +1,621 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// Mirrored producers. The Java producer recovers from a sequence error
+// with an epoch bump (KIP-360): a transactional producer's abortTransaction
+// sends InitProducerId with its producer id and epoch, an idempotent
+// producer bumps its epoch itself and restarts its sequences at 0
+// (TransactionManager.bumpIdempotentEpochAndResetIdIfNeeded). franz-go
+// does neither the Java way (OUT_OF_ORDER_SEQUENCE_NUMBER inside a
+// transaction is fatal to its producer id), so a file whose producer bumps
+// is played with raw requests (kmsg): each request the simulation's
+// producer sends reaches the broker when the simulation delivers it, with
+// the same producer id (the broker's for the simulation's), epoch,
+// sequences and records. A dropped request never reaches it, a
+// duplicated one reaches it twice, a lost answer is the simulation
+// client's loss. The broker's answers are kept by the request's
+// correlation id; a producer fact is the broker's answer to the request
+// whose answer the simulation's client took it from.
+
+// mirrorKeys are the requests a mirrored producer sends raw.
+var mirrorKeys = map[engine.MsgKind]bool{}
+
+func init() {
+	for _, n := range []string{"Produce", "InitProducerId", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "TxnOffsetCommit", "FindCoordinator"} {
+		k, _ := engine.MsgKindByName(n)
+		mirrorKeys[k] = true
+	}
+}
+
+// planMirror runs the simulation over cmds and says whether the file's
+// producers are mirrored: one of them bumps its epoch the Java way (or
+// ends a transaction of offsets alone under KIP-890 part 2), the
+// file has no consumer or processor (their kgo calls run at quiet points,
+// the mirror's requests at the simulation's deliveries), crashes no
+// broker, fires no broker timer, and its producers send only what the
+// mirror sends (acks other than 0).
+func planMirror(cmds []script.Command, simTV int) bool {
+	r := script.NewRunner()
+	r.PinTransactionVersion(simTV)
+	prods := map[string]bool{}
+	epochs := map[string]int16{} // the epoch of each producer's last InitProducerId answer
+	given := map[int64]bool{}    // producer ids the coordinator gave the file's producers so far
+	early := map[int64]bool{}    // producer ids an inject named before that
+	// sends, offsets: a producer's transaction so far sent records,
+	// offsets.
+	sends, offsets := map[string]bool{}, map[string]bool{}
+	bumps := false
+	for _, c := range cmds {
+		switch a := c.Action.(type) {
+		case engine.InjectBatch:
+			early[a.ProducerID] = early[a.ProducerID] || !given[a.ProducerID]
+		case engine.InjectMarker:
+			early[a.ProducerID] = early[a.ProducerID] || !given[a.ProducerID]
+		case engine.DeclareConsumer, engine.DeclareProcessor:
+			return false
+		case engine.DeclareProducer:
+			if a.Config.Acks == 0 {
+				return false
+			}
+			prods[a.Name] = true
+		case engine.Crash:
+			if a.Target.Broker > 0 {
+				return false
+			}
+		}
+		evs, _, err := r.Exec(c)
+		if err != nil {
+			return false
+		}
+		if len(expiredTxnIDs(evs)) > 0 || len(expiredProducers(evs)) > 0 || len(timedOut(evs)) > 0 {
+			// The broker's timers are played with kgo producers
+			// (timescale.go, expiry.go, txnexpiry.go).
+			return false
+		}
+		for _, e := range evs {
+			m := e.Message
+			if m == nil {
+				continue
+			}
+			if ip, ok := m.Body.(*engine.InitProducerIDResponse); ok && e.Kind == engine.EvDeliver && prods[m.To] && ip.Code == engine.None {
+				epochs[m.To] = ip.ProducerEpoch
+				if early[ip.ProducerID] {
+					// The broker gives its own ids: an inject that named
+					// the id before the producer had it cannot be mapped.
+					return false
+				}
+				given[ip.ProducerID] = true
+			}
+			if et, ok := m.Body.(*engine.EndTxnResponse); ok && e.Kind == engine.EvDeliver && prods[m.To] && et.Code == engine.None && et.V5 {
+				epochs[m.To] = et.ProducerEpoch // KIP-890 part 2: the commit's bump
+			}
+			if e.Kind != engine.EvSend || !prods[m.From] {
+				continue
+			}
+			if !mirrorKeys[m.Kind] {
+				return false
+			}
+			switch b := m.Body.(type) {
+			case *engine.TxnOffsetCommitRequest:
+				offsets[m.From] = true
+			case *engine.EndTxnRequest:
+				// Under KIP-890 part 2 the EndTxn of a transaction with
+				// offsets and no send bumps the epoch; kgo, which sent no
+				// records, ends it without one (driver.go).
+				bumps = bumps || simTV >= 2 && offsets[m.From] && !sends[m.From]
+				offsets[m.From], sends[m.From] = false, false
+			case *engine.InitProducerIDRequest:
+				// KIP-360: the bump names the producer id and epoch.
+				bumps = bumps || b.ProducerID >= 0
+			case *engine.ProduceRequest:
+				sends[m.From] = true
+				// The idempotent producer's own bump: a batch at an epoch
+				// no answer gave it.
+				for _, bt := range b.Batches {
+					if e, ok := epochs[m.From]; ok && bt.ProducerID >= 0 && bt.ProducerEpoch != e {
+						bumps = true
+					}
+				}
+			}
+		}
+	}
+	return bumps
+}
+
+// mirror is a mirrored producer's raw client and the broker's answers.
+type mirror struct {
+	cl *kgo.Client
+	// answers: the broker's answer to each request, by the simulation's
+	// correlation id (nil: the request failed on the client side).
+	answers map[int64]kmsg.Response
+	// got: the answers the simulation's client took, oldest first.
+	got []*engine.Message
+	// sent: the requests sent, by correlation id.
+	sent map[int64]*engine.Message
+	// raced: requests sent while the simulation's coordinator was still
+	// writing its markers (see mirrorSend), by correlation id; ended: an
+	// EndTxn went since the broker was last seen settled.
+	raced map[int64]bool
+	ended bool
+}
+
+// mirrorState is a mirrored file's view of the simulation between
+// deliveries.
+type mirrorState struct {
+	// completing: transactional ids whose EndTxn the simulation's
+	// coordinator took and has not completed (its markers are being
+	// written) at the event being followed.
+	completing map[string]bool
+	// expert: the expert's requests, by correlation id, sent when the
+	// simulation delivers them.
+	expert map[int64]func(context.Context)
+}
+
+// mirrorProducer sets up a mirrored producer (no kgo producer: the raw
+// client's connections are observed as the producer's).
+func (d *driver) mirrorProducer(name string) *producer {
+	if p, ok := d.prods[name]; ok {
+		return p
+	}
+	decl := d.decls[name]
+	p := &producer{declared: decl}
+	p.start()
+	d.watch(name, &p.worker)
+	if decl.Config.TransactionalID != "" {
+		p.txid = d.prefix + decl.Config.TransactionalID
+	}
+	vs := kversion.Stable()
+	vs.SetMaxKeyVersion(int16(kmsg.Produce), 12) // v13 names topics by id
+	vs.SetMaxKeyVersion(int16(kmsg.AddPartitionsToTxn), 3)
+	// TxnOffsetCommit v6 names topics by id; v5 is KIP-890 part 2's.
+	vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 5)
+	if d.simTV < 2 {
+		vs.SetMaxKeyVersion(int16(kmsg.Produce), 11)
+		vs.SetMaxKeyVersion(int16(kmsg.EndTxn), 4)
+		vs.SetMaxKeyVersion(int16(kmsg.TxnOffsetCommit), 4)
+	}
+	cl, err := kgo.NewClient(append(d.sasl(), kgo.SeedBrokers(d.seed...), kgo.MaxVersions(vs), kgo.Dialer(p.faults().Dialer(d.dial())))...)
+	if err != nil {
+		p.lastErr = err
+	}
+	p.mirror = &mirror{cl: cl, answers: map[int64]kmsg.Response{}, raced: map[int64]bool{}, sent: map[int64]*engine.Message{}}
+	p.closed = true // no kgo producer: the calls the file makes are not played as calls
+	d.prods[name] = p
+	return p
+}
+
+// mirrorLine follows one line of the simulation: the requests it delivered
+// from mirrored producers go to the broker now; the answers its clients
+// took are noted.
+func (d *driver) mirrorLine(c script.Command, evs []engine.Event) {
+	if !d.mirroring || d.stopped != "" {
+		return
+	}
+	ms := &d.mstate
+	for _, e := range evs {
+		if _, to, ok := e.Change.Txn(); ok && e.Kind == engine.EvTxnState && (to == engine.CompleteCommit || to == engine.CompleteAbort) {
+			delete(ms.completing, e.TxnID)
+		}
+		m := e.Message
+		if m == nil {
+			continue
+		}
+		switch b := m.Body.(type) {
+		case *engine.EndTxnRequest:
+			if e.Kind == engine.EvDeliver {
+				ms.completing[b.TransactionalID] = true
+			}
+		case *engine.EndTxnResponse:
+			if e.Kind == engine.EvSend && b.Code != engine.None {
+				for id := range ms.completing {
+					if d.decls[m.To].Config.TransactionalID == id {
+						delete(ms.completing, id)
+					}
+				}
+			}
+		}
+		if job, ok := ms.expert[m.Corr]; ok && e.Kind == engine.EvDeliver && m.From == engine.ExpertAddr {
+			delete(ms.expert, m.Corr)
+			ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+			job(ctx)
+			cancel()
+			continue
+		}
+		switch {
+		case e.Kind == engine.EvDeliver && !m.Kind.IsResponse() && d.decls[m.From].Name != "":
+			d.mirrorSend(c, d.mirrorProducer(m.From), m)
+		case e.Kind == engine.EvSend && m.Kind.IsResponse() && d.decls[m.To].Name != "":
+			d.mirrorLearn(c, d.mirrorProducer(m.To), m)
+		case e.Kind == engine.EvDeliver && m.Kind.IsResponse() && d.decls[m.To].Name != "":
+			p := d.mirrorProducer(m.To)
+			p.mirror.got = append(p.mirror.got, m)
+		}
+	}
+}
+
+// brokerSide is the broker's producer id for one the simulation gave.
+func (d *driver) brokerSide(pid int64) int64 {
+	if r, ok := d.rev[pid]; ok && pid >= 0 {
+		return r.pid
+	}
+	return pid
+}
+
+// mirrorSend sends m, a request of the simulation's producer, raw.
+//
+// A real coordinator writes its markers within milliseconds of its EndTxn
+// answer, the simulation's when its messages are delivered. A request
+// that reaches the simulation's coordinator while it still writes them
+// (PrepareCommit, PrepareAbort) is raced: it may reach the real one
+// before or after its markers; mirrorLearn stops the file where the two
+// answers differ. Any other request after an EndTxn waits until the
+// broker has written the markers too (settle).
+func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
+	if p.mirror.cl == nil || d.stopped != "" {
+		return
+	}
+	if id := p.declared.Config.TransactionalID; id != "" {
+		if d.mstate.completing[id] {
+			p.mirror.raced[m.Corr] = true
+		} else if p.mirror.ended {
+			d.settle([]string{p.declared.Name})
+			p.mirror.ended = false
+		}
+	}
+	if _, ok := m.Body.(*engine.EndTxnRequest); ok {
+		p.mirror.ended = true
+	}
+	txid := func(id string) string { return d.prefix + id }
+	var req kmsg.Request
+	switch b := m.Body.(type) {
+	case *engine.FindCoordinatorRequest:
+		return // kgo finds the coordinator of each request itself
+	case *engine.InitProducerIDRequest:
+		r := kmsg.NewPtrInitProducerIDRequest()
+		if b.TransactionalID != "" {
+			id := txid(b.TransactionalID)
+			r.TransactionalID = &id
+		}
+		ms := b.TimeoutMs
+		if t, ok := d.scale.scaledTimeout(ms); ok {
+			ms = t.Milliseconds()
+		}
+		r.TransactionTimeoutMillis = int32(ms)
+		r.ProducerID, r.ProducerEpoch = d.brokerSide(b.ProducerID), b.ProducerEpoch
+		req = r
+	case *engine.AddPartitionsToTxnRequest:
+		r := kmsg.NewPtrAddPartitionsToTxnRequest()
+		r.TransactionalID, r.ProducerID, r.ProducerEpoch = txid(b.TransactionalID), d.brokerSide(b.ProducerID), b.ProducerEpoch
+		d.partitionTopics(r, b.Partitions)
+		req = r
+	case *engine.AddOffsetsToTxnRequest:
+		r := kmsg.NewPtrAddOffsetsToTxnRequest()
+		r.TransactionalID, r.ProducerID, r.ProducerEpoch, r.Group = txid(b.TransactionalID), d.brokerSide(b.ProducerID), b.ProducerEpoch, d.prefix+b.GroupID
+		if !containsStr(d.groups, r.Group) {
+			d.groups = append(d.groups, r.Group)
+		}
+		req = r
+	case *engine.TxnOffsetCommitRequest:
+		r := kmsg.NewPtrTxnOffsetCommitRequest()
+		r.TransactionalID, r.Group, r.ProducerID, r.ProducerEpoch = txid(b.TransactionalID), d.prefix+b.GroupID, d.brokerSide(b.ProducerID), b.ProducerEpoch
+		r.Generation, r.MemberID = b.GenerationID, b.MemberID
+		if b.GroupInstanceID != "" {
+			inst := b.GroupInstanceID
+			r.InstanceID = &inst
+		}
+		if !containsStr(d.groups, r.Group) {
+			d.groups = append(d.groups, r.Group)
+		}
+		d.offsetTopics(r, b.Offsets)
+		req = r
+	case *engine.EndTxnRequest:
+		r := kmsg.NewPtrEndTxnRequest()
+		r.TransactionalID, r.ProducerID, r.ProducerEpoch, r.Commit = txid(b.TransactionalID), d.brokerSide(b.ProducerID), b.ProducerEpoch, b.Commit
+		req = r
+	case *engine.ProduceRequest:
+		r := kmsg.NewPtrProduceRequest()
+		if b.TransactionalID != "" {
+			id := txid(b.TransactionalID)
+			r.TransactionID = &id
+		}
+		r.Acks, r.TimeoutMillis = int16(b.Acks), 30000
+		t := kmsg.NewProduceRequestTopic()
+		t.Topic = d.name(b.TP.Topic)
+		part := kmsg.NewProduceRequestTopicPartition()
+		part.Partition = b.TP.Partition
+		for _, bt := range b.Batches {
+			part.Records = append(part.Records, buildBatch(engine.InjectBatch{ProducerID: d.brokerSide(bt.ProducerID), Epoch: bt.ProducerEpoch,
+				Seq: bt.BaseSequence, Count: bt.Count, Values: bt.Records.Values(), Transactional: bt.Transactional})...)
+		}
+		t.Partitions = append(t.Partitions, part)
+		r.Topics = append(r.Topics, t)
+		req = r
+	default:
+		d.stop(c, fmt.Sprintf("a %s of a mirrored producer has no raw mapping", m.Kind), false)
+		return
+	}
+	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+	defer cancel()
+	resp, err := p.mirror.cl.Request(ctx, req)
+	if debug {
+		fmt.Fprintf(os.Stderr, "mirror %s %s: %v %+v\n", m.From, m.Kind, err, resp)
+	}
+	if err != nil {
+		resp = nil
+	}
+	p.mirror.answers[m.Corr] = resp
+	p.mirror.sent[m.Corr] = m
+}
+
+// mirrorLearn maps the producer id the broker gave a mirrored producer to
+// the one the simulation gave it, from their answers to one InitProducerId;
+// a raced request the two coordinators answered apart stops the file.
+func (d *driver) mirrorLearn(c script.Command, p *producer, m *engine.Message) {
+	if p.mirror.raced[m.Corr] {
+		if code, _, _, _, ok := answerOf(p.mirror.answers[m.Corr]); ok && code != int16(m.Code()) {
+			d.stop(c, fmt.Sprintf("%s reached the simulation's coordinator while it was still writing its markers (answered %s); the real coordinator had written them (answered %s): a race the broker run cannot hold",
+				strings.TrimSuffix(m.Kind.String(), "Response"), m.Code(), errName(kerr.ErrorForCode(code))), false)
+			return
+		}
+	}
+	sim, ok := m.Body.(*engine.InitProducerIDResponse)
+	if !ok || sim.Code != engine.None {
+		return
+	}
+	if b, ok := p.mirror.answers[m.Corr].(*kmsg.InitProducerIDResponse); ok && b.ErrorCode == 0 {
+		d.pids[b.ProducerID] = sim.ProducerID
+		d.rev[sim.ProducerID] = revEntry{b.ProducerID, p.txid}
+	}
+}
+
+// answerOf is the code, producer id, epoch and base offset of a broker
+// answer (ok false when there is none).
+func answerOf(r kmsg.Response) (code int16, pid int64, epoch int16, base int64, ok bool) {
+	switch r := r.(type) {
+	case *kmsg.InitProducerIDResponse:
+		return r.ErrorCode, r.ProducerID, r.ProducerEpoch, -1, true
+	case *kmsg.EndTxnResponse:
+		return r.ErrorCode, r.ProducerID, r.ProducerEpoch, -1, true
+	case *kmsg.AddOffsetsToTxnResponse:
+		return r.ErrorCode, -1, -1, -1, true
+	case *kmsg.AddPartitionsToTxnResponse:
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				if p.ErrorCode != 0 {
+					return p.ErrorCode, -1, -1, -1, true
+				}
+			}
+		}
+		return 0, -1, -1, -1, true
+	case *kmsg.TxnOffsetCommitResponse:
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				if p.ErrorCode != 0 {
+					return p.ErrorCode, -1, -1, -1, true
+				}
+			}
+		}
+		return 0, -1, -1, -1, true
+	case *kmsg.ProduceResponse:
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				return p.ErrorCode, -1, -1, p.BaseOffset, true
+			}
+		}
+	}
+	return 0, 0, 0, 0, false
+}
+
+// mirrorFact compares a producer fact of a mirrored producer: the broker's
+// answer to the request whose answer the simulation's client took the
+// fact from.
+func (d *driver) mirrorFact(p *producer, x script.ProducerCheck, w *engine.World) (bool, string, string) {
+	info, ok := w.ProducerInfo(x.Name)
+	if !ok {
+		return false, "", "the simulation has no such producer"
+	}
+	newest := func(pred func(*engine.Message) bool) *engine.Message {
+		for i := len(p.mirror.got) - 1; i >= 0; i-- {
+			if pred(p.mirror.got[i]) {
+				return p.mirror.got[i]
+			}
+		}
+		return nil
+	}
+	switch x.Field {
+	case script.ClientError:
+		if info.LastError == engine.None {
+			return false, "", "the simulation's client holds no error: no answer to compare"
+		}
+		m := newest(func(m *engine.Message) bool { return m.Code() == info.LastError })
+		if m == nil {
+			return false, "", "the Java client's own error (no answer it took carried " + info.LastError.String() + ")"
+		}
+		code, _, _, _, ok := answerOf(p.mirror.answers[m.Corr])
+		if !ok {
+			return false, "", "the broker did not answer the request"
+		}
+		got := errName(kerr.ErrorForCode(code))
+		return got == x.Error, "error " + got + " (the broker's answer to the request the Java client took " + info.LastError.String() + " from)", ""
+	case script.ClientPID, script.ClientEpoch:
+		m := newest(func(m *engine.Message) bool {
+			switch b := m.Body.(type) {
+			case *engine.InitProducerIDResponse:
+				return b.Code == engine.None
+			case *engine.EndTxnResponse:
+				return b.Code == engine.None && b.V5
+			}
+			return false
+		})
+		if m == nil {
+			return false, "", "the simulation's client took its producer id from no answer"
+		}
+		simPID, simEpoch := int64(-1), int16(-1)
+		switch b := m.Body.(type) {
+		case *engine.InitProducerIDResponse:
+			simPID, simEpoch = b.ProducerID, b.ProducerEpoch
+		case *engine.EndTxnResponse:
+			simPID, simEpoch = b.ProducerID, b.ProducerEpoch
+		}
+		if simPID != info.ProducerID {
+			return false, "", "the Java producer's producer id is not the one its last answer gave: client memory"
+		}
+		if x.Field == script.ClientEpoch && simEpoch != info.Epoch {
+			// The Java producer bumped its epoch itself (KIP-360): the
+			// broker's fact is the epoch of the newest send it accepted.
+			return d.acceptedEpoch(p, x, info.Epoch)
+		}
+		_, pid, epoch, _, ok := answerOf(p.mirror.answers[m.Corr])
+		if !ok {
+			return false, "", "the broker did not answer the request"
+		}
+		if x.Field == script.ClientPID {
+			got := d.simPID(pid)
+			return got == strconv.FormatInt(x.N, 10), "pid " + got + " (the broker's answer)", ""
+		}
+		return int64(epoch) == x.N, fmt.Sprintf("epoch %d (the broker's answer)", epoch), ""
+	case script.ClientOffset:
+		m := newest(func(m *engine.Message) bool {
+			r, ok := m.Body.(*engine.ProduceResponse)
+			return ok && r.Code == engine.None
+		})
+		if m == nil {
+			return false, "", "the simulation's client took no acknowledged send"
+		}
+		code, _, _, base, ok := answerOf(p.mirror.answers[m.Corr])
+		if !ok || code != 0 {
+			return false, fmt.Sprintf("the broker answered the send with %s", errName(kerr.ErrorForCode(code))), ""
+		}
+		return base == x.N, fmt.Sprintf("offset %d", base), ""
+	}
+	return false, "", "not compared"
+}
+
+// mirrorQuiet reports whether everything the simulation has in flight is
+// between a mirrored producer and a broker, and its pending timers are
+// the mirrored producers' own or the coordinator's periodic checks: the
+// broker run is then where the simulation is.
+func (d *driver) mirrorQuiet(w *engine.World) bool {
+	if !d.mirroring {
+		return false
+	}
+	for _, m := range w.InFlight() {
+		client, peer := m.From, m.To
+		if m.Kind.IsResponse() {
+			client, peer = m.To, m.From
+		}
+		if d.decls[client].Name == "" || !strings.HasPrefix(peer, "broker-") {
+			return false
+		}
+	}
+	for _, t := range w.PendingTimers() {
+		switch {
+		case d.decls[t.Owner].Name != "":
+		case t.Kind == engine.TimerAbortCheck, t.Kind == engine.TimerExpiryCheck:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// mirrorAct plays an action line of a mirrored file that concerns its
+// producers: nothing to do, the mirror follows what the simulation's
+// producers send (mirrorLine). False for other actions.
+func (d *driver) mirrorAct(c script.Command, t resolved) bool {
+	if !d.mirroring {
+		return false
+	}
+	producer := func(name string) bool { return d.decls[name].Name != "" }
+	switch a := c.Action.(type) {
+	case engine.Call:
+		return producer(a.Client)
+	case engine.Send:
+		return producer(a.Client)
+	case engine.SendOffsets:
+		return producer(a.Client)
+	case engine.Pause:
+		return producer(a.Client)
+	case engine.Resume:
+		return producer(a.Client)
+	case engine.Crash:
+		return producer(a.Target.Client)
+	case engine.Restart:
+		return producer(a.Target.Client)
+	case engine.Drop, engine.Duplicate, engine.Delay:
+		return t.ok && producer(t.client)
+	case engine.InjectBatch:
+		return d.mirrorExpert(t.events, func(ctx context.Context) { d.injectBatch(ctx, a) })
+	case engine.InjectMarker:
+		return d.mirrorExpert(t.events, func(ctx context.Context) { d.injectMarker(ctx, a) })
+	case engine.InjectInitProducerID, engine.InjectAddPartitions, engine.InjectAddOffsets, engine.InjectEndTxn:
+		return d.mirrorExpert(t.events, func(ctx context.Context) { d.expertTxn(ctx, a, t.world) })
+	}
+	return false
+}
+
+// mirrorExpert keeps an inject's request for the simulation's delivery of
+// it (evs: the inject line's events, which send it).
+func (d *driver) mirrorExpert(evs []engine.Event, job func(context.Context)) bool {
+	for _, e := range evs {
+		if m := e.Message; e.Kind == engine.EvSend && m != nil && m.From == engine.ExpertAddr && !m.Kind.IsResponse() {
+			d.mstate.expert[m.Corr] = job
+			return true
+		}
+	}
+	return false
+}
+
+// closeMirrors closes the mirrored producers' raw clients.
+func (d *driver) closeMirrors() {
+	for _, p := range d.prods {
+		if p.mirror != nil && p.mirror.cl != nil {
+			p.mirror.cl.Close()
+		}
+	}
+}
+
+// acceptedEpoch compares the epoch of a producer that bumped it itself
+// with the epoch of the newest send of it the broker accepted, when that
+// send carried the producer's current epoch (epoch).
+func (d *driver) acceptedEpoch(p *producer, x script.ProducerCheck, epoch int16) (bool, string, string) {
+	for i := len(p.mirror.got) - 1; i >= 0; i-- {
+		m := p.mirror.got[i]
+		if _, ok := m.Body.(*engine.ProduceResponse); !ok {
+			continue
+		}
+		sent := p.mirror.sent[m.Corr]
+		if sent == nil {
+			break
+		}
+		req, ok := sent.Body.(*engine.ProduceRequest)
+		if !ok || len(req.Batches) == 0 || req.Batches[0].ProducerEpoch != epoch {
+			break
+		}
+		code, _, _, _, ok := answerOf(p.mirror.answers[m.Corr])
+		if !ok {
+			break
+		}
+		if code != 0 {
+			return false, fmt.Sprintf("the broker refused its send at epoch %d with %s", epoch, errName(kerr.ErrorForCode(code))), ""
+		}
+		return int64(epoch) == x.N, fmt.Sprintf("epoch %d (the newest send of it the broker accepted)", epoch), ""
+	}
+	return false, "", "the Java producer bumped its epoch itself (KIP-360) and sent nothing at it since: client memory"
+}
