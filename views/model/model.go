@@ -556,6 +556,14 @@ type Arrow struct {
 	// it right).
 	Code     string
 	CodeTail int
+	// Name is the message's name as Label writes it
+	// ("InitProducerIdResponse"), NameTail the number of bytes of Label
+	// after it (from the end, as CodeTail); Short and Shortest are
+	// shorter forms of the name ("InitPidResponse", "InitPidResp"; ""
+	// when it has none), which the Timeline draws in a lane too narrow
+	// for it.
+	Name, Short, Shortest string
+	NameTail              int
 	// Duplicate marks the second copy of a message that the network
 	// made (the duplicate fault); the original has its own arrow.
 	Duplicate bool
