@@ -408,6 +408,9 @@ type LogRow struct {
 	Values      []string
 	Status      RowStatus
 	Changed     bool
+	// Named: the step's text names one of the row's values ("a1 and
+	// b1"), so the row is one the step is about.
+	Named bool
 }
 
 // Offsets renders "3" or "0..2".
