@@ -191,9 +191,9 @@ func TestLivePlayerKeys(t *testing.T) {
 	}
 }
 
-// TestLivePlayerWide: at 200x60 the side sits beside the simulation,
-// about 96 columns wide, without a key.
-func TestLivePlayerWide(t *testing.T) {
+// lostAckAtStep1 is the live player on lost-ack at step 1 over a fake
+// side that never goes away, at w x h.
+func lostAckAtStep1(w, h int) *views.Live {
 	side := &fakeSide{ask: 100, simOnly: 100, goneAt: 100}
 	l := views.NewLive(views.LiveOptions{
 		App:      views.Options{NoColor: true, StartLesson: "lost-ack", Kafka: 3},
@@ -202,8 +202,15 @@ func TestLivePlayerWide(t *testing.T) {
 		OpenSide: func(string) (views.LiveSide, error) { return side, nil },
 	})
 	run(l, l.Init())
-	l.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	l.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	press(l, "right")
+	return l
+}
+
+// TestLivePlayerWide: at 200x60 the side sits beside the simulation,
+// about 96 columns wide, without a key.
+func TestLivePlayerWide(t *testing.T) {
+	l := lostAckAtStep1(200, 60)
 	lines := strings.Split(screen(l), "\n")
 	if len(lines) != 60 || !l.Showing() {
 		t.Fatalf("at 200x60: %d lines, showing %v", len(lines), l.Showing())
@@ -284,16 +291,7 @@ func TestLivePlayerHelpSaysSide(t *testing.T) {
 		w, h int
 		back string
 	}{{80, 24, "close Kafka's side"}, {60, 20, "close Kafka's side"}, {200, 60, "keys back"}} {
-		side := &fakeSide{ask: 100, simOnly: 100, goneAt: 100}
-		l := views.NewLive(views.LiveOptions{
-			App:      views.Options{NoColor: true, StartLesson: "lost-ack", Kafka: 3},
-			Lessons:  adapt.Lessons(),
-			Open:     func(n string) (model.Session, error) { return liveSim(n, 3) },
-			OpenSide: func(string) (views.LiveSide, error) { return side, nil },
-		})
-		run(l, l.Init())
-		l.Update(tea.WindowSizeMsg{Width: c.w, Height: c.h})
-		press(l, "right")
+		l := lostAckAtStep1(c.w, c.h)
 		helpBar := func() string {
 			lines := strings.Split(screen(l), "\n")
 			return lines[len(lines)-1]
