@@ -175,6 +175,8 @@ func (w *World) finishProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 
 func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, guard int64) {
 	b := r.Batches[0]
+	// A violation the append finds is logged after the append's event.
+	w.holdViolations()
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
 	who := func() arg {
@@ -187,6 +189,7 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 			rejects = sub(saysRejectsBatchExpected, who(), num(res.Expected), num(b.BaseSequence))
 		}
 		w.emitRule(EvSeqCheck, actor, res.Rule, saysCodeNothingAppended, rejects, res.Code).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
+		w.releaseViolations()
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
 		return
 	case res.Duplicate:
@@ -202,6 +205,7 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 			e.z = res.Expected
 		}
 	}
+	w.releaseViolations()
 	if !res.Duplicate {
 		w.afterAppend(p)
 	}

@@ -160,8 +160,35 @@ func (w *World) violate(name, actor string, text arg) {
 	w.violateWith(NoneViolation(name, text), actor)
 }
 
+// heldViolation is a violation waiting for the event of the append
+// that caused it.
+type heldViolation struct {
+	v     Violation
+	actor string
+}
+
+// holdViolations makes the violations found from now on wait for
+// releaseViolations: an append's checks run before the batch is in the
+// log (checkAppendInvariants), but its violation is logged after the
+// append event, which is its cause.
+func (w *World) holdViolations() { w.holding = true }
+
+// releaseViolations logs the violations held, in the order found.
+func (w *World) releaseViolations() {
+	w.holding = false
+	held := w.heldViols
+	w.heldViols = nil
+	for _, h := range held {
+		w.violateWith(h.v, h.actor)
+	}
+}
+
 // violateWith records a violation whose typed fields are set.
 func (w *World) violateWith(v Violation, actor string) {
+	if w.holding {
+		w.heldViols = append(w.heldViols, heldViolation{v, actor})
+		return
+	}
 	v.Step, v.Actor = w.stepCount, actor
 	if v.Msg == 0 && w.cur != nil {
 		v.Msg = w.cur.ID

@@ -130,6 +130,11 @@ type World struct {
 	// cur is the message being delivered (nil between deliveries): a
 	// violation found while handling it names it (Violation.Msg).
 	cur *Message
+	// heldViols are the violations an append found while its event is still
+	// to be logged (holdViolations): the log reads cause, then effect.
+	// Empty between actions.
+	heldViols []heldViolation
+	holding   bool
 	// switches lists the teaching switch changes (teach.go), oldest
 	// first; appended to with a full slice expression, so a snapshot may
 	// share it.

@@ -44,3 +44,15 @@ step: One
 		}
 	}
 }
+
+// TestStepNames: a step names a word its text writes as a word of its
+// own, in its narration, question, choices or explanation.
+func TestStepNames(t *testing.T) {
+	st := Step{Say: "B writes b1 to t-0, and a1's fate is known.", Ask: &Checkpoint{Question: "What now?", Choices: []Choice{{Text: "x10 and y-2"}}, Explain: "z3."}}
+	for word, want := range map[string]bool{"b1": true, "a1": true, "t-0": true, "x10": true, "y-2": true, "z3": true,
+		"a": false, "x1": false, "y": false, "t": false, "": false, "now": true, "known": true, "kno": false} {
+		if got := st.Names(word); got != want {
+			t.Errorf("Names(%q) = %v, want %v", word, got, want)
+		}
+	}
+}

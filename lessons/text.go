@@ -108,3 +108,47 @@ func orList(xs []string) string {
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }
+
+// Names reports whether the step's text, as the learner reads it (its
+// narration, its question, the choices and the explanation), writes word
+// as a word of its own: "a1" in "a1 and b1" or "a1's", not in "a10". The
+// player keeps what a step names on screen (a record value named in the
+// text is a row the step is about).
+func (s *Step) Names(word string) bool {
+	if word == "" {
+		return false
+	}
+	if namesIn(s.Say, word) {
+		return true
+	}
+	if a := s.Ask; a != nil {
+		if namesIn(a.Question, word) || namesIn(a.Explain, word) {
+			return true
+		}
+		for _, c := range a.Choices {
+			if namesIn(c.Text, word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesIn reports whether text has word with no letter, digit, '_' or '-'
+// right before or after it.
+func namesIn(text, word string) bool {
+	part := func(b byte) bool {
+		return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], word)
+		if i < 0 {
+			return false
+		}
+		at, end := from+i, from+i+len(word)
+		if (at == 0 || !part(text[at-1])) && (end == len(text) || !part(text[end]) || text[end] == '-' && end+1 < len(text) && !part(text[end+1])) {
+			return true
+		}
+		from = at + 1
+	}
+}

@@ -350,6 +350,17 @@ func (l *Live) redraw(reveal bool) {
 		title += l.th.Text(theme.TextFaint, "  (c scrolls it)")
 	}
 	l.pane.SetTitle(title)
+	// While the side has the keys, the player's help bar says what they
+	// do on it (the narrow layout keeps the player's help bar as its
+	// last row; the wide one draws it beside the side).
+	scroll, back := "", ""
+	if l.show && l.Showing() {
+		scroll, back = "scroll Kafka's side", "close Kafka's side"
+		if l.wide() {
+			back = "keys back"
+		}
+	}
+	l.app.player.SetSideKeys(scroll, back)
 	var body content.Content = content.Lines(nil)
 	anchor := content.NoRange
 	if l.have {

@@ -60,6 +60,7 @@ func (s *Session) build(pos int) model.Frame {
 	f.Violations = violations(w, &ch)
 	if st := s.p.StepAt(pos); st != nil {
 		f.Show = subjects(&f, st.Show)
+		markNamedRows(&f, st)
 	}
 	for _, e := range s.p.ProblemsAt(pos) {
 		f.Violations = append(f.Violations, model.Violation{Name: "lesson", Text: e.Error()})
@@ -479,6 +480,35 @@ func groupViews(w *engine.World, ch *changes) []model.GroupView {
 // a partition, a producer or a consumer (a processor is both; its records
 // are what the step is about, so the consumer side wins only when there is
 // no producer of that name).
+// markNamedRows marks the log rows of the step's partitions (its show: line)
+// whose values its text names (lessons.Step.Names): the step view keeps
+// them on screen with the rows the step changed. The rows may be shared
+// with an earlier frame (logRows), so a partition's are copied before any
+// is marked.
+func markNamedRows(f *model.Frame, st *lessons.Step) {
+	for _, sub := range f.Show {
+		if sub.Kind != model.SubjectPartition {
+			continue
+		}
+		for i := range f.Partitions {
+			pv := &f.Partitions[i]
+			if pv.Name != sub.Name {
+				continue
+			}
+			copied := false
+			for j := range pv.Rows {
+				if !slices.ContainsFunc(pv.Rows[j].Values, st.Names) {
+					continue
+				}
+				if !copied {
+					pv.Rows, copied = slices.Clone(pv.Rows), true
+				}
+				pv.Rows[j].Named = true
+			}
+		}
+	}
+}
+
 func subjects(f *model.Frame, show []lessons.Subject) []model.Subject {
 	var out []model.Subject
 	for _, s := range show {

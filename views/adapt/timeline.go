@@ -106,6 +106,11 @@ func (h *history) add(e *engine.Event, k int) {
 
 func (h *history) send(m *engine.Message, k int, duplicate bool) {
 	a := model.Arrow{From: m.From, To: m.To, Label: label(m), Step: k, Duplicate: duplicate, ID: m.ID}
+	if int(m.Kind) < len(shortKinds) {
+		// label starts with the kind's name.
+		a.Name, a.Short, a.Shortest = m.Kind.String(), shortKinds[m.Kind][0], shortKinds[m.Kind][1]
+		a.NameTail = len(a.Label) - len(a.Name)
+	}
 	if m.Kind.IsResponse() {
 		a.Reply = true
 		a.Error = m.Code() != engine.None
@@ -116,6 +121,32 @@ func (h *history) send(m *engine.Message, k int, duplicate bool) {
 	h.open[m.ID] = len(h.arrows)
 	h.arrows = append(h.arrows, arrow{Arrow: a, endAt: -1, delayedAt: -1, id: m.ID, from: h.nameID(m.From), to: h.nameID(m.To)})
 }
+
+// shortKinds are each message kind's shorter names, for a Timeline lane
+// too narrow for the full one (model.Arrow.Short): the request names'
+// short forms, which keep the words that tell the requests apart
+// (AddPartitionsToTxn -> AddPartitions), and for a response the same with
+// "Response" and then "Resp" ("InitPidResponse", "InitPidResp").
+var shortKinds = func() (t [engine.MsgListOffsetsResponse + 1][2]string) {
+	short := map[engine.MsgKind]string{
+		engine.MsgAddPartitionsToTxn: "AddPartitions", engine.MsgAddOffsetsToTxn: "AddOffsets", engine.MsgInitProducerID: "InitPid",
+		engine.MsgWriteTxnMarkers: "WriteMarkers", engine.MsgTxnOffsetCommit: "TxnOffsets", engine.MsgFindCoordinator: "FindCoord",
+	}
+	for k := range t {
+		kind := engine.MsgKind(k)
+		if !kind.IsResponse() {
+			t[k][0] = short[kind]
+			continue
+		}
+		req := kind - 1
+		if s := short[req]; s != "" {
+			t[k] = [2]string{s + "Response", s + "Resp"}
+		} else {
+			t[k][1] = req.String() + "Resp"
+		}
+	}
+	return t
+}()
 
 // finish records that message m was delivered or lost at position k.
 func (h *history) finish(m *engine.Message, end model.ArrowState, k int) {

@@ -191,9 +191,9 @@ func TestLivePlayerKeys(t *testing.T) {
 	}
 }
 
-// TestLivePlayerWide: at 200x60 the side sits beside the simulation,
-// about 96 columns wide, without a key.
-func TestLivePlayerWide(t *testing.T) {
+// lostAckAtStep1 is the live player on lost-ack at step 1 over a fake
+// side that never goes away, at w x h.
+func lostAckAtStep1(w, h int) *views.Live {
 	side := &fakeSide{ask: 100, simOnly: 100, goneAt: 100}
 	l := views.NewLive(views.LiveOptions{
 		App:      views.Options{NoColor: true, StartLesson: "lost-ack", Kafka: 3},
@@ -202,8 +202,15 @@ func TestLivePlayerWide(t *testing.T) {
 		OpenSide: func(string) (views.LiveSide, error) { return side, nil },
 	})
 	run(l, l.Init())
-	l.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	l.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	press(l, "right")
+	return l
+}
+
+// TestLivePlayerWide: at 200x60 the side sits beside the simulation,
+// about 96 columns wide, without a key.
+func TestLivePlayerWide(t *testing.T) {
+	l := lostAckAtStep1(200, 60)
 	lines := strings.Split(screen(l), "\n")
 	if len(lines) != 60 || !l.Showing() {
 		t.Fatalf("at 200x60: %d lines, showing %v", len(lines), l.Showing())
@@ -273,3 +280,35 @@ func TestLivePlayerRandomKeys(t *testing.T) {
 // liveRandomKeys is the number of keys each TestLivePlayerRandomKeys run
 // sends.
 const liveRandomKeys = 400
+
+// TestLivePlayerHelpSaysSide: while Kafka's side has the keys (c), the
+// help bar says the arrows scroll the side and c or esc closes it (at
+// 80x24 and 60x20, where the side is drawn over the panels) or gives the
+// keys back (at 200x60, beside them), never "scroll lesson"; c again
+// gives the player its own help back.
+func TestLivePlayerHelpSaysSide(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		back string
+	}{{80, 24, "close Kafka's side"}, {60, 20, "close Kafka's side"}, {200, 60, "keys back"}} {
+		l := lostAckAtStep1(c.w, c.h)
+		helpBar := func() string {
+			lines := strings.Split(screen(l), "\n")
+			return lines[len(lines)-1]
+		}
+		before := helpBar()
+		press(l, "c")
+		got := helpBar()
+		t.Logf("%dx%d: %q -> %q", c.w, c.h, before, got)
+		if !l.Showing() || strings.Contains(got, "scroll lesson") || !strings.Contains(got, "scroll Kafka's side") {
+			t.Errorf("%dx%d: with the side's keys the help bar says %q", c.w, c.h, got)
+		}
+		if c.w >= 80 && !strings.Contains(got, c.back) {
+			t.Errorf("%dx%d: the help bar %q does not say what c does (%s)", c.w, c.h, got, c.back)
+		}
+		press(l, "c")
+		if got := helpBar(); got != before {
+			t.Errorf("%dx%d: after c again the help bar is %q, want the player's %q", c.w, c.h, got, before)
+		}
+	}
+}

@@ -47,7 +47,7 @@ or the idle timeout); the class code will not open a taken seat.
 Presenter keys: the lesson keys, and a reveals a question; c conceals the
 tally until the reveal; s shows the summary, e (in it) writes it to
 class-summary.txt in the state directory; x lets students open the
-class's world in a sandbox of their own (they press x). Everyone: t
+class's world in a sandbox of their own (they press x). Everyone: T
 switches light/dark; w shows why a revealed question's answer is right (it
 opens by itself after each reveal; esc closes it). The class (step,
 answers, seats, codes) is kept in the state directory (class.json) and

@@ -310,6 +310,61 @@ func layoutFull(pl *Placement, body Rect) {
 	}
 }
 
+// WithRows returns a full layout (ModeFull, two rows of panels) with the
+// upper row giving the lower one the rows its panels do not use, as much
+// as the lower one's panels need: lines(p) is how many lines panel p has
+// to show (its heading and body). A log that scrolls below while the
+// panels above it end in blank rows would waste the height. The upper row
+// keeps at least minStage rows and never grows past its own height; any
+// other layout is returned as it is. Like For, it is a pure function of
+// its arguments.
+func (pl Placement) WithRows(lines func(PanelID) int) Placement {
+	if pl.Mode != ModeFull || len(pl.Slots) == 0 {
+		return pl
+	}
+	top := pl.Slots[0].Y
+	for _, s := range pl.Slots {
+		top = min(top, s.Y)
+	}
+	upperH := -1
+	for _, s := range pl.Slots {
+		if s.Y == top {
+			upperH = max(upperH, s.H)
+		}
+	}
+	// The fullest panel of each row, with its borders.
+	needUp, needLow, lowH := 0, 0, 0
+	for _, s := range pl.Slots {
+		n := 0
+		for _, p := range s.Panels {
+			n = max(n, lines(p)+2)
+		}
+		switch {
+		case s.Y == top && s.H == upperH:
+			needUp = max(needUp, n)
+		case s.Y == top+upperH:
+			needLow, lowH = max(needLow, n), max(lowH, s.H)
+		default:
+			return pl // not two rows
+		}
+	}
+	give := min(upperH-max(needUp, minStage), needLow-lowH)
+	if give <= 0 {
+		return pl
+	}
+	slots := make([]Slot, len(pl.Slots))
+	for i, s := range pl.Slots {
+		if s.Y == top {
+			s.H -= give
+		} else {
+			s.Y, s.H = s.Y-give, s.H+give
+		}
+		slots[i] = Slot{s.Rect, s.Panels}
+	}
+	pl.Slots = slots
+	return pl
+}
+
 // minStage is the fewest rows the panels above the lesson keep when the
 // lesson pane grows: a border, a panel's heading and two lines of it.
 const minStage = 5

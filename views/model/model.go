@@ -412,6 +412,9 @@ type LogRow struct {
 	Kind        RowKind
 	Status      RowStatus
 	Changed     bool
+	// Named: the step's text names one of the row's values ("a1 and
+	// b1"), so the row is one the step is about.
+	Named bool
 }
 
 // Offsets renders "3" or "0..2".
@@ -561,6 +564,14 @@ type Arrow struct {
 	// ID is the message's number (the engine's mN), for
 	// MessageSource.Message.
 	ID int64
+	// Name is the message's name as Label writes it
+	// ("InitProducerIdResponse"), NameTail the number of bytes of Label
+	// after it (from the end, as CodeTail); Short and Shortest are
+	// shorter forms of the name ("InitPidResponse", "InitPidResp"; ""
+	// when it has none), which the Timeline draws in a lane too narrow
+	// for it.
+	Name, Short, Shortest string
+	NameTail              int
 	// The flags come last, together (a frame holds hundreds of arrows:
 	// 96 bytes each, not 120).
 	State ArrowState

@@ -31,8 +31,9 @@ type stepBlock struct {
 	// when the rows say what they are.
 	cols string
 	// prio ranks each row for a window too small for all of them:
-	// prioNamed first (what the step changed or a consumer of the step
-	// returned), then prioMark (the LSO line while it holds readers
+	// prioNamed first (what the step changed, what a consumer of the
+	// step returned, or a row whose value the step's text names), then
+	// prioMark (the LSO line while it holds readers
 	// back), then the other rows, then the producer-state entries.
 	prio []int
 	// where is the tab that holds every row, for the "more" line.
@@ -260,7 +261,7 @@ func (p Painter) stepBlock(f *model.Frame, s model.Subject) (stepBlock, bool) {
 				case piRow:
 					r := &pv.Rows[it.row]
 					pr := prioRow
-					if r.Changed || named.covers(r.First, r.Last) {
+					if r.Changed || r.Named || named.covers(r.First, r.Last) {
 						pr = prioNamed
 					}
 					b.prio = append(b.prio, pr)

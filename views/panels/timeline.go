@@ -152,7 +152,8 @@ func (t *timeline) plan() {
 		t.rows = append(t.rows, tlRow{arrow: int32(i)})
 		// With no lane at all, an error answer still takes a second
 		// row, for its code.
-		if t.tagsWidth(a)+t.errWidth(a)+len(a.Label) > laneW && (laneW > 0 || a.Code != "") {
+		room := laneW - t.tagsWidth(a) - t.errWidth(a)
+		if len(shortLabel(a, a.Label, room, laneW-2)) > room && (laneW > 0 || a.Code != "") {
 			t.rows = append(t.rows, tlRow{arrow: int32(i), more: true})
 		}
 	}
@@ -424,13 +425,70 @@ func (t *timeline) errWidth(a *model.Arrow) int {
 }
 
 // labelText is the message's label after its tags: the error mark and
-// the text, made safe to draw.
-func (t *timeline) labelText(a *model.Arrow) string {
+// the text, made safe to draw, its name shortened where the rows would
+// cut it (shortLabel). w is the room for the label on its first row, w2
+// on its second (0: it has one).
+func (t *timeline) labelText(a *model.Arrow, w, w2 int) string {
 	text := cells.Clean(a.Label)
+	if a.Error {
+		w -= t.errWidth(a)
+	}
+	text = shortLabel(a, text, w, w2)
 	if a.Error {
 		text = t.p.Theme.Glyph(theme.Aborted) + " " + text
 	}
 	return text
+}
+
+// minFirstRow is the least room beside the tags that a label's first row
+// takes words in (splitLabel): with less, the label starts on the second.
+const minFirstRow = 8
+
+// shortLabel is label, a's label as drawn, with the message's name
+// (a.Name, a.NameTail bytes from the end) shortened where the rows would
+// cut it: to a.Short, or a.Shortest when that is cut too (which the row
+// then clips). Cut mid-word ("AddPartitionsToTx…", "InitProducerIdRe
+// sponse") a name reads as nothing; shortened, it still names the
+// request. A name shown whole stays whole. w is the room on the label's
+// first row, w2 on its second (0: it has one).
+func shortLabel(a *model.Arrow, label string, w, w2 int) string {
+	n := len(a.Name)
+	at := len(label) - a.NameTail - n // where the name starts in label
+	if n == 0 || at < 0 || label[at:at+n] != a.Name {
+		// No name, or a label that drawing made safe changed (Clean).
+		return label
+	}
+	// whole says whether a name of m bytes shows whole, as splitLabel
+	// and the rows' clipping lay the label out.
+	lim2 := w2
+	if a.NameTail > 0 {
+		lim2-- // more follows: a clipped second row ends in an ellipsis
+	}
+	whole := func(m int) bool {
+		if w2 > 0 && w < minFirstRow {
+			return at+m <= lim2 // the label starts on the second row
+		}
+		// The name is on the first row, or, after a mark that is a word
+		// of its own ("! ", ">> "), first on the second.
+		return at+m <= w || (at > 0 && m <= lim2)
+	}
+	if whole(n) {
+		return label
+	}
+	best := ""
+	for _, c := range [2]string{a.Short, a.Shortest} {
+		if c == "" || len(c) >= n {
+			continue
+		}
+		best = c
+		if whole(len(c)) {
+			break
+		}
+	}
+	if best == "" {
+		return label
+	}
+	return label[:at] + best + label[at+n:]
 }
 
 // arrow draws a message's arrow from column ca to column cb on c.
@@ -564,7 +622,7 @@ func (t *timeline) draw(k *tlLineKey) string {
 	if !okF || !okT {
 		lead = t.p.Theme.Render(ak, "?") + " " + lead
 	}
-	first, rest, wide := t.labelText(a), "", false
+	first, rest, wide := t.labelText(a, laneW-cells.Width(lead), 0), "", false
 	if k.split || row.more {
 		first, rest, wide = t.splitKeepingCode(a, laneW, cells.Width(lead))
 	}
@@ -612,8 +670,8 @@ func (t *timeline) pickMark(changed bool) string {
 // the rest after it shortened first. wide says the code does not fit the
 // second row's room in the lane.
 func (t *timeline) splitKeepingCode(a *model.Arrow, laneW, leadW int) (first, rest string, wide bool) {
-	first, rest = t.splitLabel(a, laneW-leadW)
-	text := t.labelText(a)
+	first, rest = t.splitLabel(a, laneW-leadW, laneW-2)
+	text := t.labelText(a, laneW-leadW, laneW-2)
 	code := a.Code
 	at := len(text) - a.CodeTail - len(code) // where the code starts in text
 	if code == "" || at < 0 || text[at:at+len(code)] != code {
@@ -642,10 +700,10 @@ func (t *timeline) splitKeepingCode(a *model.Arrow, laneW, leadW int) (first, re
 }
 
 // splitLabel cuts a message's label in two at a space: what fits in w
-// cells on its first row, and the rest for the second.
-func (t *timeline) splitLabel(a *model.Arrow, w int) (first, rest string) {
-	text := t.labelText(a)
-	if w < 8 {
+// cells on its first row, and the rest for the second, which has w2.
+func (t *timeline) splitLabel(a *model.Arrow, w, w2 int) (first, rest string) {
+	text := t.labelText(a, w, w2)
+	if w < minFirstRow {
 		// Too little room beside the tags for a word or two: the whole
 		// label goes on the second row.
 		return "", text
@@ -698,5 +756,6 @@ func timelineLegend(p Painter) [][2]string {
 		{"  " + th.Sym.Self, "a message from a broker to itself: the partition leader asks the coordinator on its own broker"},
 		{p.mark(true) + "3", "the last step sent, delivered or lost it; 3 is the step that sent it (each step's first message has its number)"},
 		{th.RenderBold(theme.Plain, "b1") + " " + th.Render(theme.Muted, "broker-1"), "a short name and its key, when the full names leave the labels too little room"},
+		{"InitPidResp", "a message's short name, where its label has too little room: AddPartitions for AddPartitionsToTxn, InitPid for InitProducerId, Resp for Response"},
 	}
 }

@@ -290,15 +290,23 @@ func (m *Model) refresh(reveal bool) {
 	// from the panels (a question with its choices must fit).
 	narr := draw(layout.PanelNarration)
 	m.place = m.base.WithNarration(narr.body.Len() + len(narr.head))
+	// Then the panels, whose lengths decide how the rows of a full
+	// layout share the height (the widths, which the drawing depends on,
+	// stay).
+	var ds [layout.NumPanels]drawn
+	for p := range layout.NumPanels {
+		ds[p] = narr
+		if p != layout.PanelNarration {
+			ds[p] = draw(p)
+		}
+	}
+	m.place = m.place.WithRows(func(p layout.PanelID) int { return len(ds[p].head) + ds[p].body.Len() })
 	if reveal {
 		m.follow()
 	}
 	m.layoutPanes()
 	for p := range layout.NumPanels {
-		d := narr
-		if p != layout.PanelNarration {
-			d = draw(p)
-		}
+		d := ds[p]
 		anchor := d.anchor
 		if !reveal && (p != layout.PanelTimeline || !m.Picking()) {
 			anchor = content.NoRange

@@ -255,7 +255,18 @@ type Model struct {
 	helpDrawn *keyset.HelpMemo
 	// pick is the cursor on the Timeline's messages, or nil.
 	pick Picker
+	// sideScroll and sideBack, when set, are what the scroll keys and
+	// the side key (and esc) do while the root shows the side panel and
+	// routes those keys to it (SetSideKeys).
+	sideScroll, sideBack string
 }
+
+// SetSideKeys tells the player that the root shows the side panel and
+// takes keys for it: scroll is what ↑/↓ do there ("scroll Kafka's
+// side"), back what the side key and esc do ("close Kafka's side").
+// The help bar then says what the keys do, not what they would do on the
+// player's panels. Empty strings give the keys back to the player.
+func (m *Model) SetSideKeys(scroll, back string) { m.sideScroll, m.sideBack = scroll, back }
 
 // New returns a player with no lesson; Open gives it one.
 func New(opts Options) Model {

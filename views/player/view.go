@@ -2,6 +2,7 @@ package player
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -176,20 +177,35 @@ func (m *Model) helpKeys() []key.Binding {
 	case m.focus == layout.PanelNarration:
 		what = "scroll lesson"
 	}
+	// The root's side panel, while shown with the keys, takes the scroll
+	// keys, its key and esc before the player sees them.
+	onSide := m.sideScroll != "" && m.open == NoOverlay
+	if onSide {
+		what = m.sideScroll
+	}
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp(scrollHelp(m.th.ASCII), what))
 	// While a message is picked, ↑/↓ move the cursor (pickHelp).
-	scroll.SetEnabled(m.scrollPane().ScrollEnabled() && (m.open != NoOverlay || !m.Picking()))
+	scroll.SetEnabled(onSide || (m.scrollPane().ScrollEnabled() && (m.open != NoOverlay || !m.Picking())))
 	// The speed keys act only while playing.
 	ks := make([]key.Binding, 0, 16)
 	ks = append(ks, k.Answer, scroll)
-	ks = append(ks, m.pickHelp()...)
+	if !onSide {
+		ks = append(ks, m.pickHelp()...)
+	}
 	ks = append(ks, k.Next, k.Back, k.Details, k.PlayPause)
 	if m.playing {
 		ks = append(ks, k.Slower, k.Faster)
 	}
 	side := m.sideKey()
 	side.SetEnabled(side.Enabled() && m.open == NoOverlay) // the root acts on it over the panels only
-	return append(ks, k.Restart, k.Kafka, side, k.Focus, k.List, k.Help, k.Quit)
+	list := k.List
+	if onSide && m.sideBack != "" {
+		// The side key and esc do the same there: one entry.
+		keys := append(slices.Clone(side.Keys()), list.Keys()...)
+		side = key.NewBinding(key.WithKeys(keys...), key.WithHelp(side.Help().Key+"/"+list.Help().Key, m.sideBack))
+		list.SetEnabled(false)
+	}
+	return append(ks, k.Restart, k.Kafka, side, k.Focus, list, k.Help, k.Quit)
 }
 
 // sideKey is the root's key for the side panel (Options.Side.Key), off
@@ -224,6 +240,11 @@ func (m *Model) helpBar() string {
 		// what is left to do: the title bar says "Lesson complete" and
 		// the help bar keeps r and esc.
 		rank = endRank
+	}
+	if m.sideScroll != "" && m.open == NoOverlay {
+		// The side's keys rank as the lesson's scroll and back do.
+		rank = maps.Clone(rank)
+		rank[m.sideScroll], rank[m.sideBack] = helpRank["scroll lesson"], helpRank["back"]
 	}
 	line := m.help.ShortHelpView(keyset.Fit(*m.help, ks, rank, m.w))
 	m.helpDrawn.Put(sig, line)

@@ -95,24 +95,30 @@ func (s *Model) callKeys() []callKey {
 		{k.Poll, model.CallPoll, model.ClientConsumer}, {k.Process, model.CallProcess, model.ClientProcessor}}
 }
 
-// callsHelp is what the keys make client name of this kind call: "s
-// makes P call send, i initTransactions" (at most two, the most used
-// first).
-func (s *Model) callsHelp(name string, kind model.ClientKind, most int) string {
+// callsHelp is what the keys make client c call: "s makes P call send,
+// i initTransactions" (at most most, the most used first). A producer
+// without a transactional.id is offered send only: Kafka's
+// KafkaProducer refuses the transactional calls there
+// (KafkaProducer.throwIfNoTransactionManager).
+func (s *Model) callsHelp(c model.SandboxClient, most int) string {
 	var ks []key.Binding
 	for _, x := range s.callKeys() {
-		if x.kind == kind {
-			ks = append(ks, x.b)
+		if x.kind != c.Kind {
+			continue
 		}
+		if c.Kind == model.ClientProducer && !c.Transactional && x.c != model.CallSend {
+			continue
+		}
+		ks = append(ks, x.b)
 	}
-	if kind == model.ClientProducer && len(ks) > 2 {
+	if c.Kind == model.ClientProducer && len(ks) > 2 {
 		ks = []key.Binding{ks[2], ks[0]} // send, initTransactions
 	}
 	ks = ks[:min(len(ks), most)]
 	var out []string
 	for i, b := range ks {
 		if i == 0 {
-			out = append(out, b.Help().Key+" makes "+name+" call "+b.Help().Desc)
+			out = append(out, b.Help().Key+" makes "+c.Name+" call "+b.Help().Desc)
 		} else {
 			out = append(out, b.Help().Key+" "+b.Help().Desc)
 		}
@@ -126,7 +132,7 @@ func (s *Model) waitingHint() string {
 	if !ok {
 		return "There is no client yet"
 	}
-	return s.callsHelp(c.Name, c.Kind, 2)
+	return s.callsHelp(c, 2)
 }
 
 // call makes the current client call the method of the key; a key of
@@ -142,7 +148,7 @@ func (s *Model) call(km tea.KeyMsg) {
 		if is(km, x.b) {
 			if x.kind != c.Kind {
 				// One call named, so the line fits 80 columns.
-				first := s.callsHelp(c.Name, c.Kind, 1)
+				first := s.callsHelp(c, 1)
 				s.say(theme.Muted, c.Name+" is a "+c.Kind.String()+" and has no "+x.b.Help().Desc+" call: "+
 					first+"; "+s.keys.NextClient.Help().Key+" next client")
 				return

@@ -130,7 +130,9 @@ type SeatOptions struct {
 }
 
 var (
-	keyTheme  = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "light/dark"))
+	// T, not t: the player's t picks a message on the Timeline
+	// (panels.PickKeys), which a seat must keep.
+	keyTheme  = key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "light/dark"))
 	keyReveal = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "reveal the answer"))
 	keyLeave  = key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "leave"))
 	keyWhy    = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why"))
@@ -140,6 +142,9 @@ var (
 	keyExport = key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the summary"))
 	keyBox    = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "sandbox"))
 )
+
+// themeHelp is the theme key's entry in the seat's bars.
+func themeHelp() string { return keyTheme.Help().Key + " " + keyTheme.Help().Desc }
 
 // whyKey names one reveal of a class: the lesson, the step and the
 // reveal's number.
@@ -707,7 +712,7 @@ func (s *Seat) studentLines(v *View) []line {
 	if v.Gen != 0 {
 		head += s.sep() + "step " + strconv.Itoa(v.Pos) + "/" + strconv.Itoa(v.Len)
 	}
-	out := []line{{head + s.sep() + th.Text(theme.TextFaint, "t light/dark"+th.Sym.Sep+"q leaves"), rankHead}}
+	out := []line{{head + s.sep() + th.Text(theme.TextFaint, themeHelp()+th.Sym.Sep+"q leaves"), rankHead}}
 	if v.Presenters == 0 {
 		out = append(out, line{" " + th.Mark(theme.Paused, "the presenter is away; the class waits here"), rankSpread})
 	}
@@ -804,7 +809,7 @@ func (s *Seat) presenterLines(v *View) []line {
 	if s.hide {
 		tally = "c show tally"
 	}
-	head += s.sep() + th.Text(theme.TextFaint, tally+th.Sym.Sep+"s summary"+th.Sym.Sep+box+th.Sym.Sep+"t light/dark")
+	head += s.sep() + th.Text(theme.TextFaint, tally+th.Sym.Sep+"s summary"+th.Sym.Sep+box+th.Sym.Sep+themeHelp())
 	if a == nil && r == nil {
 		return []line{{head, rankHead}}
 	}

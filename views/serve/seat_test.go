@@ -257,3 +257,42 @@ func TestLockedAnswerIsShownAndKeysWithdrawn(t *testing.T) {
 		t.Fatalf("after locking 2:\n%s", out)
 	}
 }
+
+// A student's seat keeps the player's t, which picks a message on the
+// Timeline; T switches light/dark (issue: t did both, so the picker
+// never opened in eoslab serve).
+func TestSeatPickerKeyIsThePlayers(t *testing.T) {
+	c, _ := newTestClass(t, "lost-ack")
+	ch, _ := c.Join("ana", false)
+	s := NewSeat(c, latest(t, ch), SeatOptions{Seat: "ana", Views: views.Options{NoColor: true}})
+	s.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, m := range []Move{{Kind: Next}, {Kind: Next}} {
+		if v, ok := c.Move(m); ok {
+			s.Update(viewMsg{v})
+		}
+	}
+	press := func(k string) {
+		if k == "tab" {
+			s.Update(tea.KeyMsg{Type: tea.KeyTab})
+			return
+		}
+		s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+	}
+	for i := 0; i < 6 && !strings.Contains(s.View(), "t pick"); i++ {
+		press("tab")
+	}
+	if !strings.Contains(s.View(), "t pick") {
+		t.Fatalf("no Timeline focus with t pick in the help bar:\n%s", s.View())
+	}
+	press("t")
+	if out := s.View(); !s.dark || !strings.Contains(out, "close message") {
+		t.Fatalf("t on the Timeline: dark %v, and the picker is not open:\n%s", s.dark, out)
+	}
+	press("T")
+	if s.dark {
+		t.Errorf("T did not switch to light")
+	}
+	if !strings.Contains(s.View(), "T light/dark") {
+		t.Errorf("the seat's bar does not name T:\n%s", s.View())
+	}
+}

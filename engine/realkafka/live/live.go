@@ -12,6 +12,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -87,8 +88,9 @@ func Play(ctx context.Context, o Options, name string, out io.Writer) (verify.Su
 	for i, st := range l.Steps {
 		snap, err := s.Step(i)
 		if err != nil {
-			s.Close()
-			return s.Summary(), err
+			// What the run could not delete is said with the step's
+			// error: the user has it to clean up.
+			return s.Summary(), errors.Join(err, s.Close())
 		}
 		ask := ""
 		if v := snap.Reveal; v != nil {

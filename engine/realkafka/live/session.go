@@ -6,16 +6,19 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/eoslab/eoslab/engine"
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/conn"
 	"github.com/eoslab/eoslab/engine/realkafka/inspect"
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 	"github.com/eoslab/eoslab/lessons"
@@ -52,8 +55,16 @@ type Session struct {
 	waiting bool        // the driver waits in a pause for resume
 	client  *kgo.Client // the driver's, while it waits
 	prefix  string      // the run's name prefix
-	closed  bool
+	// made are the names the driver had made by its last pause (with
+	// the prefix): what Close checks are gone.
+	made     made
+	conn     *conn.Config
+	closed   bool
+	closeErr error
 }
+
+// made is what a run made on the cluster, by kind.
+type made struct{ topics, groups, txnIDs []string }
 
 // pauseAt is the driver stopped after the steps up to Upto (-1: the
 // setup).
@@ -256,7 +267,7 @@ func Open(ctx context.Context, o Options, name string) (*Session, error) {
 	if o.TV >= 2 {
 		k = 4
 	}
-	s := &Session{lesson: l.ForKafka(k), known: known, boot: o.Conn.Describe(),
+	s := &Session{lesson: l.ForKafka(k), known: known, boot: o.Conn.Describe(), conn: o.Conn,
 		pauses: make(chan pauseAt), resume: make(chan bool), done: make(chan struct{})}
 	s.snaps = make([]*Snapshot, len(s.lesson.Steps))
 	vo := verify.Options{Brokers: strings.Join(o.Conn.Seeds, ","), Files: []string{file}, Known: o.Known, Conn: o.Conn, Read: read, Pause: s.hook()}
@@ -302,6 +313,7 @@ func (s *Session) next() (pauseAt, error) {
 	select {
 	case pa := <-s.pauses:
 		s.waiting, s.client, s.prefix = true, pa.p.Client, pa.p.Prefix
+		s.made = made{pa.p.Topics, pa.p.Groups, pa.p.TxnIDs}
 		return pa, nil
 	case <-s.done:
 		if s.runErr != nil {
@@ -394,21 +406,36 @@ func (s *Session) Summary() verify.Summary {
 }
 
 // Close ends the session: the driver stops playing, closes its clients
-// and deletes the topics and groups it made. It waits for that (a
-// cluster that stopped answering bounds it by the driver's timeouts).
+// and deletes the topics and groups it made. Close then deletes again
+// what the cluster still lists under the run's prefix (a delete of a
+// name gone is answered UNKNOWN_TOPIC_OR_PARTITION or
+// GROUP_ID_NOT_FOUND, which counts as gone), so that a delete the
+// driver could not make is found: the error names every topic and group
+// left on the cluster. It never waits longer than closeWait (goneWait
+// when the cluster is known to be gone) for the driver and sweepWait for
+// the check. A second Close returns the first's error.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil
+		return s.closeErr
 	}
 	s.closed = true
-	// A cluster that is gone cannot be cleaned up: the driver's deletes
-	// would each wait out their timeout. Close gives it goneWait.
-	var bound <-chan time.Time
-	if s.gone != nil {
-		bound = time.After(goneWait)
+	// A cluster gone since the last step is found here in a few
+	// seconds, rather than by each of the driver's deletes waiting out
+	// its timeout.
+	if s.gone == nil && s.waiting {
+		if err := s.probe(); err != nil {
+			s.gone = err
+		}
 	}
+	wait := closeWait
+	if s.gone != nil {
+		wait = goneWait
+	}
+	bound := time.After(wait)
+	var errs []error
+wait:
 	for {
 		if s.waiting {
 			s.waiting = false
@@ -417,19 +444,129 @@ func (s *Session) Close() error {
 		select {
 		case <-s.done:
 			if s.runErr != nil && s.gone == nil {
-				return s.unreachable(s.runErr)
+				errs = append(errs, s.unreachable(s.runErr))
 			}
-			return nil
+			break wait
 		case <-s.pauses:
 			s.waiting = true
 		case <-bound:
-			return fmt.Errorf("live: the cluster stopped answering before the run's topics and groups (prefix %s) could be deleted; delete them once it is back", s.prefix)
+			break wait
 		}
 	}
+	sw := sweepWait
+	if s.gone != nil {
+		sw = probeTimeout // the cluster did not answer a moment ago
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sw)
+	defer cancel()
+	if err := s.sweep(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	s.closeErr = errors.Join(errs...)
+	return s.closeErr
 }
 
-// goneWait is how long Close waits for the clean-up on a cluster gone.
-const goneWait = 10 * time.Second
+// closeWait bounds Close's wait for the driver's clean-up (its deletes
+// have 30 s of their own); goneWait bounds it on a cluster known to be
+// gone, whose deletes would each wait out their timeout; sweepWait
+// bounds the check after.
+var (
+	closeWait = 45 * time.Second
+	goneWait  = 10 * time.Second
+	sweepWait = 10 * time.Second
+)
+
+// sweep deletes what is left of the run on the cluster: the names the
+// driver made by its last pause and whatever the cluster lists under the
+// run's prefix (the driver refused to start on a prefix that named
+// anything, so they are the run's). An error names what is left.
+func (s *Session) sweep(ctx context.Context) error {
+	if s.prefix == "" || s.conn == nil {
+		return nil // the driver never paused: it made nothing
+	}
+	topics, groups := slices.Clone(s.made.topics), slices.Clone(s.made.groups)
+	var why error
+	var left []string
+	cl, err := kgo.NewClient(s.conn.Opts()...)
+	if err != nil {
+		why = err
+	} else {
+		defer cl.Close()
+		adm := kadm.NewClient(cl)
+		// A cluster that does not list its topics is gone: what the
+		// driver made is left, as far as Close can tell.
+		td, err := adm.ListTopics(ctx)
+		if err != nil {
+			why = err
+		} else {
+			for t := range td {
+				if strings.HasPrefix(t, s.prefix) && !slices.Contains(topics, t) {
+					topics = append(topics, t)
+				}
+			}
+			if gs, err := adm.ListGroups(ctx); err == nil {
+				for _, g := range gs.Groups() {
+					if strings.HasPrefix(g, s.prefix) && !slices.Contains(groups, g) {
+						groups = append(groups, g)
+					}
+				}
+			}
+			if left, err = deleteLeft(ctx, adm, topics, groups); err != nil {
+				why = err
+			}
+		}
+	}
+	if why != nil {
+		left = nil
+		for _, t := range topics {
+			left = append(left, "topic "+t)
+		}
+		for _, g := range groups {
+			left = append(left, "group "+g)
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	sort.Strings(left)
+	msg := "live: the run's clean-up did not finish"
+	if why != nil {
+		msg = fmt.Sprintf("live: the cluster at %s did not answer the run's clean-up (%v)", s.boot, why)
+	}
+	msg += "; left on the cluster, to delete once it answers: " + strings.Join(left, ", ")
+	if len(s.made.txnIDs) > 0 {
+		msg += fmt.Sprintf(" (the transactional ids %s cannot be deleted: the broker expires them after transactional.id.expiration.ms)", strings.Join(s.made.txnIDs, ", "))
+	}
+	return errors.New(msg)
+}
+
+// deleteLeft deletes the topics and groups; left is each one the
+// cluster still has, with why. A name already gone is not left.
+func deleteLeft(ctx context.Context, adm *kadm.Client, topics, groups []string) (left []string, err error) {
+	if len(topics) > 0 {
+		rs, err := adm.DeleteTopics(ctx, topics...)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs.Sorted() {
+			if r.Err != nil && !errors.Is(r.Err, kerr.UnknownTopicOrPartition) && !errors.Is(r.Err, kerr.UnknownTopicID) {
+				left = append(left, fmt.Sprintf("topic %s (%v)", r.Topic, r.Err))
+			}
+		}
+	}
+	if len(groups) > 0 {
+		rs, err := adm.DeleteGroups(ctx, groups...)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs.Sorted() {
+			if r.Err != nil && !errors.Is(r.Err, kerr.GroupIDNotFound) {
+				left = append(left, fmt.Sprintf("group %s (%v)", r.Group, r.Err))
+			}
+		}
+	}
+	return left, nil
+}
 
 func (s *Session) unreachable(err error) error {
 	return fmt.Errorf("live: %s", inspect.Unreachable(s.boot, err))

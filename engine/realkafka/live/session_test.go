@@ -2,10 +2,14 @@ package live
 
 import (
 	"context"
+	"net"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/conn"
 
 	"github.com/eoslab/eoslab/engine/realkafka/verify"
 )
@@ -75,5 +79,44 @@ func TestFates(t *testing.T) {
 	want := []Fate{FateAborted, FateCommitted, FateCommitted, FateAborted, FateOpen, FatePlain}
 	if !slices.Equal(got, want) {
 		t.Errorf("fates %v, want %v", got, want)
+	}
+}
+
+// TestCloseNamesWhatIsLeft: a session whose driver ended (its deletes
+// failed: the cluster is gone) closes with an error naming every topic
+// and group the run made, and its transactional ids, rather than nil;
+// a second Close says the same.
+func TestCloseNamesWhatIsLeft(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing answers there now
+	c, err := conn.Flags{Brokers: addr}.Build(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The check gives up at its bound whatever the machine's speed; a
+	// short one keeps the test short.
+	defer func(w time.Duration) { sweepWait = w }(sweepWait)
+	sweepWait = 500 * time.Millisecond
+	done := make(chan struct{})
+	close(done) // the driver ended; its clean-up failed silently
+	s := &Session{boot: c.Describe(), conn: c, done: done, pauses: make(chan pauseAt), resume: make(chan bool),
+		prefix: "eoslab-verify-x-", made: made{topics: []string{"eoslab-verify-x-in", "eoslab-verify-x-out"},
+			groups: []string{"eoslab-verify-x-g"}, txnIDs: []string{"eoslab-verify-x-A"}}}
+	err = s.Close()
+	if err == nil {
+		t.Fatal("Close on a cluster gone: nil, want what is left")
+	}
+	for _, want := range []string{"did not answer", "topic eoslab-verify-x-in", "topic eoslab-verify-x-out", "group eoslab-verify-x-g", "eoslab-verify-x-A cannot be deleted"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Close: %v\nwant it to name %q", err, want)
+		}
+	}
+	t.Log(err)
+	if again := s.Close(); again == nil || again.Error() != err.Error() {
+		t.Errorf("Close again: %v", again)
 	}
 }
