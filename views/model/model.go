@@ -572,8 +572,8 @@ type Arrow struct {
 	// for it.
 	Name, Short, Shortest string
 	NameTail              int
-	// The flags come last, together (a frame holds hundreds of arrows:
-	// 96 bytes each, not 120).
+	// The flags come last, together, so that they pack (a frame holds
+	// hundreds of arrows).
 	State ArrowState
 	Reply bool // a response rather than a request
 	Error bool // a response carrying an error code
