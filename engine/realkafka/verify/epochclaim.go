@@ -19,8 +19,30 @@ import (
 // is looked for, in events.
 const epochLook = 64
 
-// epochClaim is the InitProducerId answer epoch event i stands for.
+// epochClaim is the InitProducerId answer epoch event i stands for. The
+// fact is that some answer carried the id and epoch: a decision's id and
+// epoch are its own (epochs only grow, a new id starts again), while the
+// answers carrying them are as many as the client's retries (franz-go
+// retries CONCURRENT_TRANSACTIONS, a lost answer is asked again and
+// answered alike), and the coordinator's decision and the client taking
+// it are two events for one answer. So the claim is the first such
+// answer, and its count is 0 or 1.
 func (d *driver) epochClaim(w *engine.World, i int) (claim, bool) {
+	c, ok := d.epochAnswer(w, i)
+	if !ok {
+		return c, false
+	}
+	c.nth = 1
+	count := c.check
+	c.check = func(scope int) (int, string, string) {
+		n, shown, why := count(scope)
+		return min(n, 1), shown, why
+	}
+	return c, true
+}
+
+// epochAnswer finds the answer epochClaim stands for.
+func (d *driver) epochAnswer(w *engine.World, i int) (claim, bool) {
 	e := w.EventAt(i)
 	isAnswer := func(m *engine.Message) bool {
 		return m != nil && m.Kind == engine.MsgInitProducerIDResponse && m.Code() == engine.None

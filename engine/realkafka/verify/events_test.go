@@ -94,3 +94,24 @@ func TestJudgeEventSimOnlyNamesKind(t *testing.T) {
 		t.Errorf("%v (%s), want simulation-only naming the kind", row.Verdict, row.Why)
 	}
 }
+
+// The coordinator's decision and the client taking it are two epoch
+// events for one InitProducerId answer: the client's event agrees with
+// that one answer. Before, it asked for the second such answer ("1 of
+// them, want the 2-th") and differed.
+func TestJudgeEpochEventOneAnswerTwoEvents(t *testing.T) {
+	for _, line := range []string{
+		`expect event "has pid=1000 epoch=0" actor=p`,
+		`expect event kind=epoch actor=broker-1 count=1`,
+	} {
+		w, c, fail, _ := playSim(t, "topic t\nproducer p\np send t-0 a\nrun\n"+line+"\n")
+		if fail != nil {
+			t.Fatalf("%s: the simulation fails its own line: %s", line, fail.Got)
+		}
+		row := Row{}
+		wireRun(0, 0, 1).judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+		if text := row.Why + row.Sim + row.Kafka; row.Verdict != Agree || !strings.Contains(text, "pid=1000 epoch=0") {
+			t.Errorf("%s: %v (%s), want agrees with the answer pid=1000 epoch=0", line, row.Verdict, text)
+		}
+	}
+}
