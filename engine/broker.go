@@ -285,7 +285,9 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 		} else {
 			e := w.emitTyped(EvMarker, tp.String(), sayMarker).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
 			e.Rule, e.x, e.y, e.arg = rule, int32(r.Result), int32(r.CoordinatorEpoch), p.LEO-1
-			w.cost.countMarker(r.TransactionalID)
+			if !w.events.quiet { // as in send: a search's world keeps no tally
+				w.cost.countMarker(r.TransactionalID)
+			}
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {
 				w.resolvePendingOffsets(tp, r.ProducerID, r.Result, late)

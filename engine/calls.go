@@ -5,7 +5,7 @@ package engine
 // client error rather than a Go error: a lesson may want to show it.
 
 func (w *World) apiError(p *Producer, code ErrorCode, text arg) {
-	w.clientError(p, code, text, because(RuleClientState, saysArg, p.State))
+	w.clientError(p, code, text, w.because(RuleClientState, saysArg, p.State))
 }
 
 func (w *World) usable(p *Producer, call string) bool {
