@@ -102,33 +102,87 @@ func reusePtrs[V any](buf, src []*V, cp func(from, into *V)) []*V {
 	return buf
 }
 
+// ptrPair is a struct of a world and the struct of its copy that holds
+// the copy of it (the same key in both worlds' maps).
+type ptrPair[V any] struct{ from, into *V }
+
+// pairs are the structs of dst's partitions, __transaction_state
+// partitions and groups paired with the ones of src, its copy's source,
+// they were copied from last: a search copies one world into the same
+// dst once per move, and ranging over the maps and finding each key in
+// dst's was a third of the copy. gen counts the copies made into the
+// world these pairs are of: a world copied into since its pairs were made
+// (gen not srcGen) has other contents, though the same structs.
+type pairs struct {
+	src         *World
+	gen, srcGen uint64
+	parts       []ptrPair[PartitionLog]
+	txnParts    []ptrPair[TxnStatePartition]
+	groups      []ptrPair[Group]
+}
+
+// valid reports whether p pairs dst with src as they are: src not
+// copied into since, and no key added on either side (keys are only
+// added, never taken out, but by a copy: the same counts mean the same
+// keys).
+func (p *pairs) valid(src, dst *World, srcGen uint64, old *cloneOld) bool {
+	return p.src == src && p.srcGen == srcGen &&
+		len(p.parts) == len(src.partitions) && len(p.parts) == len(old.partitions) &&
+		len(p.txnParts) == len(src.txnParts) && len(p.txnParts) == len(old.txnParts) &&
+		len(p.groups) == len(src.groups) && len(p.groups) == len(old.groups)
+}
+
+// pair makes p the pairs of dst, just copied from src.
+func (p *pairs) pair(src, dst *World, srcGen uint64) {
+	p.src, p.srcGen = src, srcGen
+	p.parts, p.txnParts, p.groups = p.parts[:0], p.txnParts[:0], p.groups[:0]
+	for k, v := range src.partitions {
+		p.parts = append(p.parts, ptrPair[PartitionLog]{v, dst.partitions[k]})
+	}
+	for k, v := range src.txnParts {
+		p.txnParts = append(p.txnParts, ptrPair[TxnStatePartition]{v, dst.txnParts[k]})
+	}
+	for k, v := range src.groups {
+		p.groups = append(p.groups, ptrPair[Group]{v, dst.groups[k]})
+	}
+}
+
+func copyPairs[V any](ps []ptrPair[V], cp func(from, into *V)) {
+	for _, p := range ps {
+		cp(p.from, p.into)
+	}
+}
+
+// cloneOld are the buffers dst owns, kept aside before it is overwritten.
+type cloneOld struct {
+	brokers    []Broker
+	topics     []Topic
+	queue      queue
+	parked     []parkedRequest
+	held       []heldResponse
+	dirty      []TP
+	cost       costCounters
+	timeouts   map[timerKey]int64
+	cancelled  map[int64]bool
+	outputs    map[outputKey]pvec[int32]
+	partitions map[TP]*PartitionLog
+	txnParts   map[int32]*TxnStatePartition
+	groups     map[string]*Group
+	producers  []*Producer
+	consumers  []*Consumer
+	processors []*Processor
+}
+
 // cloneInto makes dst a Clone of w, reusing dst's memory (dst must not
 // be w, nor share a client or log struct with w or with a world still in
-// use: a world made by Clone or cloneInto owns its own).
-func (w *World) cloneInto(dst *World) {
+// use: a world made by Clone or cloneInto owns its own). p, if not nil,
+// are dst's pairs (see pairs), srcGen w's copy count; they are kept up.
+func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 	// The buffers dst owns, kept aside before it is overwritten: a World
 	// is some 5 KB (the monitors, the name and tally caches), and a copy
 	// of all of it, with the write barriers of its pointers, was a tenth
 	// of the copy.
-	old := struct {
-		brokers    []Broker
-		topics     []Topic
-		queue      queue
-		parked     []parkedRequest
-		held       []heldResponse
-		dirty      []TP
-		changes    ChangeSet
-		cost       costCounters
-		timeouts   map[timerKey]int64
-		cancelled  map[int64]bool
-		outputs    map[outputKey]pvec[int32]
-		partitions map[TP]*PartitionLog
-		txnParts   map[int32]*TxnStatePartition
-		groups     map[string]*Group
-		producers  []*Producer
-		consumers  []*Consumer
-		processors []*Processor
-	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.changes, dst.cost,
+	old := cloneOld{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.cost,
 		dst.timeouts, dst.cancelled, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
 	*dst = *w
 	c := dst
@@ -139,15 +193,9 @@ func (w *World) cloneInto(dst *World) {
 	c.parked = reuse(old.parked, w.parked)
 	c.held = reuse(old.held, w.held)
 	c.dirty = reuse(old.dirty, w.dirty)
-	ch := w.changes
-	ch.Actors = reuse(old.changes.Actors, w.changes.Actors)
-	ch.Partitions = reuse(old.changes.Partitions, w.changes.Partitions)
-	ch.Received = reuse(old.changes.Received, w.changes.Received)
-	ch.Messages = reuse(old.changes.Messages, w.changes.Messages)
-	ch.TxnIDs = reuse(old.changes.TxnIDs, w.changes.TxnIDs)
-	ch.Groups = reuse(old.changes.Groups, w.changes.Groups)
-	ch.msgIndex, ch.actorIndex, ch.txnIDIndex, ch.groupIndex = nil, nil, nil, nil
-	c.changes = ch
+	// A search's world notes no change (ownEvents): its change set is
+	// empty, and so is the copy's.
+	c.changes = ChangeSet{off: true}
 	// The name index and the tallies' indexes are shared until either
 	// world adds a key (hashIndex.share): a search's copy seldom does,
 	// and copying their maps was a tenth of the copy. The tallies'
@@ -169,9 +217,19 @@ func (w *World) cloneInto(dst *World) {
 		c.cancelled = reuseMap(old.cancelled, w.cancelled)
 	}
 	c.outputs = reuseMap(old.outputs, w.outputs)
-	c.partitions = reusePtrMap(old.partitions, w.partitions, (*PartitionLog).cloneInto)
-	c.txnParts = reusePtrMap(old.txnParts, w.txnParts, (*TxnStatePartition).cloneInto)
-	c.groups = reusePtrMap(old.groups, w.groups, (*Group).cloneInto)
+	if p != nil && p.valid(w, dst, srcGen, &old) {
+		c.partitions, c.txnParts, c.groups = old.partitions, old.txnParts, old.groups
+		copyPairs(p.parts, (*PartitionLog).cloneInto)
+		copyPairs(p.txnParts, (*TxnStatePartition).cloneInto)
+		copyPairs(p.groups, (*Group).cloneInto)
+	} else {
+		c.partitions = reusePtrMap(old.partitions, w.partitions, (*PartitionLog).cloneInto)
+		c.txnParts = reusePtrMap(old.txnParts, w.txnParts, (*TxnStatePartition).cloneInto)
+		c.groups = reusePtrMap(old.groups, w.groups, (*Group).cloneInto)
+		if p != nil {
+			p.pair(w, c, srcGen)
+		}
+	}
 	c.producers = reusePtrs(old.producers, w.producers, (*Producer).cloneInto)
 	c.consumers = reusePtrs(old.consumers, w.consumers, (*Consumer).cloneInto)
 	c.processors = reusePtrs(old.processors, w.processors, (*Processor).cloneInto)
