@@ -10,10 +10,16 @@ package engine
 // where Clone gives nil: no rule tells the two apart (it reads their
 // lengths), nor does StateHash.
 
-// reuse is buf emptied and filled with src.
+// reuse is buf emptied and filled with src. A buf too small is made
+// with room for twice src: a step replaces many of a world's lists with
+// lists of its own, just big enough, and each copy into that world then
+// grew them again.
 func reuse[T any](buf, src []T) []T {
 	if len(src) == 0 && buf == nil {
 		return nil
+	}
+	if cap(buf) < len(src) {
+		buf = make([]T, 0, 2*len(src))
 	}
 	return append(buf[:0], src...)
 }

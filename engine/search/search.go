@@ -14,7 +14,9 @@
 // states within bound-1 actions, and a bound whose table is no bigger
 // than the last one's has found every reachable state. Each move is tried
 // on a copy made into a world the search keeps per depth
-// (engine.World.CloneForSearchInto). The order moves are tried in is fixed (messages in
+// (engine.World.CloneForSearchInto), but a world's last move, which is
+// tried on the world itself (no other move of it follows; the start
+// excepted, which the search never changes). The order moves are tried in is fixed (messages in
 // delivery order, then timers, then clients in declaration order), so the
 // same start gives the same schedule on every run.
 //
@@ -233,10 +235,19 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		s.pool = append(s.pool, nil)
 	}
 	s.moves[d] = s.gen.moves(w, sends, s.moves[d][:0])
-	for _, m := range s.moves[d] {
+	last := len(s.moves[d]) - 1
+	for i, m := range s.moves[d] {
 		s.tried++
-		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
-		s.pool[d] = c
+		var c *engine.World
+		if i == last && d > 0 {
+			// The last move is tried on w itself, which is pool[d-1]: no
+			// move of depth d-1 reads it after this one (the next is
+			// copied into it anew). The start is never changed.
+			c = w
+		} else {
+			c = w.CloneForSearchInto(s.pool[d], &s.scratch)
+			s.pool[d] = c
+		}
 		if err := c.ApplyForSearch(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
