@@ -178,13 +178,13 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
 	who := func() arg {
-		return sub(saysPidEpochSeq, num(b.ProducerID), num(b.ProducerEpoch), batchSeqs(&b))
+		return w.sub(saysPidEpochSeq, num(b.ProducerID), num(b.ProducerEpoch), batchSeqs(&b))
 	}
 	switch {
 	case res.Code != None:
-		rejects := sub(saysRejectsBatch, who())
+		rejects := w.sub(saysRejectsBatch, who())
 		if res.Expected >= 0 && res.Code == OutOfOrderSequenceNumber {
-			rejects = sub(saysRejectsBatchExpected, who(), num(res.Expected), num(b.BaseSequence))
+			rejects = w.sub(saysRejectsBatchExpected, who(), num(res.Expected), num(b.BaseSequence))
 		}
 		w.emitRule(EvSeqCheck, actor, res.Rule, saysCodeNothingAppended, rejects, res.Code).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
 		w.reply(m, MsgProduceResponse, &ProduceResponse{TP: r.TP, Code: res.Code})
