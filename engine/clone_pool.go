@@ -130,12 +130,12 @@ type pairs struct {
 // valid reports whether p pairs dst with src as they are: src not
 // copied into since, and no key added on either side (keys are only
 // added, never taken out, but by a copy: the same counts mean the same
-// keys).
-func (p *pairs) valid(src, dst *World, srcGen uint64, old *cloneOld) bool {
+// keys). parts, txnParts and groups are the sizes of dst's maps.
+func (p *pairs) valid(src *World, srcGen uint64, parts, txnParts, groups int) bool {
 	return p.src == src && p.srcGen == srcGen &&
-		len(p.parts) == len(src.partitions) && len(p.parts) == len(old.partitions) &&
-		len(p.txnParts) == len(src.txnParts) && len(p.txnParts) == len(old.txnParts) &&
-		len(p.groups) == len(src.groups) && len(p.groups) == len(old.groups)
+		len(p.parts) == len(src.partitions) && len(p.parts) == parts &&
+		len(p.txnParts) == len(src.txnParts) && len(p.txnParts) == txnParts &&
+		len(p.groups) == len(src.groups) && len(p.groups) == groups
 }
 
 // pair makes p the pairs of dst, just copied from src.
@@ -159,27 +159,6 @@ func copyPairs[V any](ps []ptrPair[V], cp func(from, into *V)) {
 	}
 }
 
-// cloneOld are the buffers dst owns, kept aside before it is overwritten.
-type cloneOld struct {
-	brokers    []Broker
-	topics     []Topic
-	queue      queue
-	parked     []parkedRequest
-	held       []heldResponse
-	dirty      []TP
-	requests   []RequestTally // the cost counters' lists (copying all of
-	markers    []MarkerTally  // them, some 1.6 KB, was a twentieth of the copy)
-	timeouts   map[timerKey]int64
-	cancelled  map[int64]bool
-	outputs    map[outputKey]pvec[int32]
-	partitions map[TP]*PartitionLog
-	txnParts   map[int32]*TxnStatePartition
-	groups     map[string]*Group
-	producers  []*Producer
-	consumers  []*Consumer
-	processors []*Processor
-}
-
 // cloneInto makes dst a Clone of w, reusing dst's memory (dst must not
 // be w, nor share a client or log struct with w or with a world still in
 // use: a world made by Clone or cloneInto owns its own). p, if not nil,
@@ -189,7 +168,25 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 	// is some 5 KB (the monitors, the name and tally caches), and a copy
 	// of all of it, with the write barriers of its pointers, was a tenth
 	// of the copy.
-	old := cloneOld{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.cost.requests, dst.cost.markers,
+	old := struct {
+		brokers    []Broker
+		topics     []Topic
+		queue      queue
+		parked     []parkedRequest
+		held       []heldResponse
+		dirty      []TP
+		requests   []RequestTally // the cost counters' lists (copying all of
+		markers    []MarkerTally  // them, some 1.6 KB, was a twentieth of the copy)
+		timeouts   map[timerKey]int64
+		cancelled  map[int64]bool
+		outputs    map[outputKey]pvec[int32]
+		partitions map[TP]*PartitionLog
+		txnParts   map[int32]*TxnStatePartition
+		groups     map[string]*Group
+		producers  []*Producer
+		consumers  []*Consumer
+		processors []*Processor
+	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.cost.requests, dst.cost.markers,
 		dst.timeouts, dst.cancelled, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
 	*dst = *w
 	c := dst
@@ -224,7 +221,7 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 		c.cancelled = reuseMap(old.cancelled, w.cancelled)
 	}
 	c.outputs = reuseMap(old.outputs, w.outputs)
-	if p != nil && p.valid(w, dst, srcGen, &old) {
+	if p != nil && p.valid(w, srcGen, len(old.partitions), len(old.txnParts), len(old.groups)) {
 		c.partitions, c.txnParts, c.groups = old.partitions, old.txnParts, old.groups
 		copyPairs(p.parts, (*PartitionLog).cloneInto)
 		copyPairs(p.txnParts, (*TxnStatePartition).cloneInto)
