@@ -180,13 +180,13 @@ func (w *World) appendProduce(p *PartitionLog, m *Message, r *ProduceRequest, gu
 	res := w.appendClientBatch(p, b, guard)
 	actor := p.TP.String()
 	who := func() arg {
-		return sub(saysPidEpochSeq, num(b.ProducerID), num(b.ProducerEpoch), batchSeqs(&b))
+		return w.sub(saysPidEpochSeq, num(b.ProducerID), num(b.ProducerEpoch), batchSeqs(&b))
 	}
 	switch {
 	case res.Code != None:
-		rejects := sub(saysRejectsBatch, who())
+		rejects := w.sub(saysRejectsBatch, who())
 		if res.Expected >= 0 && res.Code == OutOfOrderSequenceNumber {
-			rejects = sub(saysRejectsBatchExpected, who(), num(res.Expected), num(b.BaseSequence))
+			rejects = w.sub(saysRejectsBatchExpected, who(), num(res.Expected), num(b.BaseSequence))
 		}
 		w.emitRule(EvSeqCheck, actor, res.Rule, saysCodeNothingAppended, rejects, res.Code).on(r.TP).producer(b.ProducerID, b.ProducerEpoch).code(res.Code)
 		w.releaseViolations()
@@ -289,7 +289,9 @@ func (w *World) onWriteTxnMarkers(id int, m *Message, r *WriteTxnMarkersRequest)
 		} else {
 			e := w.emitTyped(EvMarker, tp.String(), sayMarker).on(tp).txn(r.TransactionalID).producer(r.ProducerID, r.ProducerEpoch)
 			e.Rule, e.x, e.y, e.arg = rule, int32(r.Result), int32(r.CoordinatorEpoch), p.LEO-1
-			w.cost.countMarker(r.TransactionalID)
+			if !w.events.quiet { // as in send: a search's world keeps no tally
+				w.cost.countMarker(r.TransactionalID)
+			}
 			w.afterAppend(p)
 			if tp.Topic == OffsetsTopic {
 				w.resolvePendingOffsets(tp, r.ProducerID, r.Result, late)

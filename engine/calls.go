@@ -5,19 +5,19 @@ package engine
 // client error rather than a Go error: a lesson may want to show it.
 
 func (w *World) apiError(p *Producer, code ErrorCode, text arg) {
-	w.clientError(p, code, text, because(RuleClientState, saysArg, p.State))
+	w.clientError(p, code, text, w.because(RuleClientState, saysArg, p.State))
 }
 
 func (w *World) usable(p *Producer, call string) bool {
 	switch {
 	case p.ConfigError != nil:
-		w.apiError(p, errConfig, sub(saysTheProducerWasNeverConstructed, quoted(call), p.ConfigError))
+		w.apiError(p, errConfig, w.sub(saysTheProducerWasNeverConstructed, quoted(call), p.ConfigError))
 	case p.Closed:
-		w.apiError(p, errIllegalState, sub(saysTheProducerIsClosed, quoted(call)))
+		w.apiError(p, errIllegalState, w.sub(saysTheProducerIsClosed, quoted(call)))
 	case p.Crashed:
-		w.apiError(p, errIllegalState, sub(saysTheProducerProcessHasCrashed, quoted(call)))
+		w.apiError(p, errIllegalState, w.sub(saysTheProducerProcessHasCrashed, quoted(call)))
 	case p.State == FatalError:
-		w.apiError(p, errKafkaException, sub(saysTheProducerIsInFatal, quoted(call), codeName(p.LastError)))
+		w.apiError(p, errKafkaException, w.sub(saysTheProducerIsInFatal, quoted(call), codeName(p.LastError)))
 	default:
 		return true
 	}
@@ -29,11 +29,11 @@ func (w *World) callInitTransactions(p *Producer) {
 		return
 	}
 	if !p.transactional() {
-		w.apiError(p, errIllegalState, sub(saysInittransactionsNeedsATransactionalId))
+		w.apiError(p, errIllegalState, w.sub(saysInittransactionsNeedsATransactionalId))
 		return
 	}
 	if p.State != Uninitialized {
-		w.apiError(p, errIllegalState, sub(saysInittransactionsWasAlreadyCalled))
+		w.apiError(p, errIllegalState, w.sub(saysInittransactionsWasAlreadyCalled))
 		return
 	}
 	w.learnTxnVersion(p, true)
@@ -46,7 +46,7 @@ func (w *World) callBegin(p *Producer) {
 		return
 	}
 	if !p.transactional() || p.State != Ready {
-		w.apiError(p, errIllegalState, sub(saysBegintransactionNeedsReadyTheProducer, p.State))
+		w.apiError(p, errIllegalState, w.sub(saysBegintransactionNeedsReadyTheProducer, p.State))
 		return
 	}
 	w.nextTxn++
@@ -65,10 +65,10 @@ func (w *World) sendRecords(p *Producer, tp TP, recs Records) {
 		switch p.State {
 		case InTransaction:
 		case AbortableError:
-			w.apiError(p, errKafkaException, sub(saysSendTheTransactionIsIn, codeName(p.LastError)))
+			w.apiError(p, errKafkaException, w.sub(saysSendTheTransactionIsIn, codeName(p.LastError)))
 			return
 		default:
-			w.apiError(p, errIllegalState, sub(saysSendCannotSendOutsideA, p.State))
+			w.apiError(p, errIllegalState, w.sub(saysSendCannotSendOutsideA, p.State))
 			return
 		}
 		if p.TV2 {
@@ -93,7 +93,7 @@ func (w *World) callSendOffsets(p *Producer, job *OffsetsJob) {
 		return
 	}
 	if p.State != InTransaction {
-		w.apiError(p, errIllegalState, sub(saysSendOffsetsNeedsInTransaction, p.State))
+		w.apiError(p, errIllegalState, w.sub(saysSendOffsetsNeedsInTransaction, p.State))
 		return
 	}
 	p.Offsets = job
@@ -114,11 +114,11 @@ func (w *World) callEnd(p *Producer, commit bool) {
 	}
 	if commit {
 		if p.State == AbortableError {
-			w.apiError(p, errKafkaException, sub(saysCommittransactionCannotCommitInAbortable, codeName(p.LastError)))
+			w.apiError(p, errKafkaException, w.sub(saysCommittransactionCannotCommitInAbortable, codeName(p.LastError)))
 			return
 		}
 		if p.State != InTransaction {
-			w.apiError(p, errIllegalState, sub(saysCommittransactionNeedsInTransactionThe, p.State))
+			w.apiError(p, errIllegalState, w.sub(saysCommittransactionNeedsInTransactionThe, p.State))
 			return
 		}
 		w.setClientState(p, CommittingTransaction)
@@ -127,7 +127,7 @@ func (w *World) callEnd(p *Producer, commit bool) {
 		return
 	}
 	if p.State != InTransaction && p.State != AbortableError {
-		w.apiError(p, errIllegalState, sub(saysAborttransactionNeedsInTransactionOr, p.State))
+		w.apiError(p, errIllegalState, w.sub(saysAborttransactionNeedsInTransactionOr, p.State))
 		return
 	}
 	// Under TV2 the EndTxn bumps the epoch; the client never asks for it

@@ -40,6 +40,9 @@ type ChangeSet struct {
 	// actorIndex, txnIDIndex and groupIndex hold Actors, TxnIDs and
 	// Groups once they are long.
 	actorIndex, txnIDIndex, groupIndex nameIndex
+	// off is set in a search's worlds (CloneForSearch), which no view
+	// reads: nothing is noted, and the lists stay empty.
+	off bool
 }
 
 // nameIndex holds a list of names once it is more than a scan should
@@ -190,12 +193,26 @@ func (w *World) beginChanges() {
 	}
 }
 
-func (c *ChangeSet) actor(name string) { c.Actors = c.actorIndex.add(c.Actors, name) }
-func (c *ChangeSet) txnID(id string)   { c.TxnIDs = c.txnIDIndex.add(c.TxnIDs, id) }
-func (c *ChangeSet) group(id string)   { c.Groups = c.groupIndex.add(c.Groups, id) }
+func (c *ChangeSet) actor(name string) {
+	if !c.off {
+		c.Actors = c.actorIndex.add(c.Actors, name)
+	}
+}
+
+func (c *ChangeSet) txnID(id string) {
+	if !c.off {
+		c.TxnIDs = c.txnIDIndex.add(c.TxnIDs, id)
+	}
+}
+
+func (c *ChangeSet) group(id string) {
+	if !c.off {
+		c.Groups = c.groupIndex.add(c.Groups, id)
+	}
+}
 
 func (c *ChangeSet) message(id int64) {
-	if c.Message(id) {
+	if c.off || c.Message(id) {
 		return
 	}
 	c.Messages = append(c.Messages, id)
@@ -263,6 +280,9 @@ func (s *msgSet) add(id int64) {
 // partition notes a partition about to change, with its log end offset
 // now, unless the step already changed it.
 func (c *ChangeSet) partition(p *PartitionLog) {
+	if c.off {
+		return
+	}
 	if _, ok := c.Partition(p.TP); !ok {
 		c.Partitions = append(c.Partitions, PartitionChange{TP: p.TP, FromLEO: p.LEO})
 	}
@@ -270,6 +290,9 @@ func (c *ChangeSet) partition(p *PartitionLog) {
 
 // received notes a consumer about to hand records to the application.
 func (c *ChangeSet) received(x *Consumer) {
+	if c.off {
+		return
+	}
 	if _, ok := c.ReceivedFrom(x.Name); !ok {
 		c.Received = append(c.Received, ReceivedChange{Client: x.Name, From: len(x.Received)})
 	}
@@ -336,6 +359,9 @@ func (x *nameIndex) add(s []string, n string) []string {
 // txnIDsOf notes every transactional id of a coordinator's cache, in
 // order: the coordinator lost or reloaded them all.
 func (c *ChangeSet) txnIDsOf(meta map[string]TxnMetadata) {
+	if c.off {
+		return
+	}
 	for _, id := range sortedKeys(meta) {
 		c.txnID(id)
 	}

@@ -10,10 +10,16 @@ package engine
 // where Clone gives nil: no rule tells the two apart (it reads their
 // lengths), nor does StateHash.
 
-// reuse is buf emptied and filled with src.
+// reuse is buf emptied and filled with src. A buf too small is made
+// with room for twice src: a step replaces many of a world's lists with
+// lists of its own, just big enough, and each copy into that world then
+// grew them again.
 func reuse[T any](buf, src []T) []T {
 	if len(src) == 0 && buf == nil {
 		return nil
+	}
+	if cap(buf) < len(src) {
+		buf = make([]T, 0, 2*len(src))
 	}
 	return append(buf[:0], src...)
 }
@@ -102,10 +108,62 @@ func reusePtrs[V any](buf, src []*V, cp func(from, into *V)) []*V {
 	return buf
 }
 
+// ptrPair is a struct of a world and the struct of its copy that holds
+// the copy of it (the same key in both worlds' maps).
+type ptrPair[V any] struct{ from, into *V }
+
+// pairs are the structs of dst's partitions, __transaction_state
+// partitions and groups paired with the ones of src, its copy's source,
+// they were copied from last: a search copies one world into the same
+// dst once per move, and ranging over the maps and finding each key in
+// dst's was a third of the copy. gen counts the copies made into the
+// world these pairs are of: a world copied into since its pairs were made
+// (gen not srcGen) has other contents, though the same structs.
+type pairs struct {
+	src         *World
+	gen, srcGen uint64
+	parts       []ptrPair[PartitionLog]
+	txnParts    []ptrPair[TxnStatePartition]
+	groups      []ptrPair[Group]
+}
+
+// valid reports whether p pairs dst with src as they are: src not
+// copied into since, and no key added on either side (keys are only
+// added, never taken out, but by a copy: the same counts mean the same
+// keys). parts, txnParts and groups are the sizes of dst's maps.
+func (p *pairs) valid(src *World, srcGen uint64, parts, txnParts, groups int) bool {
+	return p.src == src && p.srcGen == srcGen &&
+		len(p.parts) == len(src.partitions) && len(p.parts) == parts &&
+		len(p.txnParts) == len(src.txnParts) && len(p.txnParts) == txnParts &&
+		len(p.groups) == len(src.groups) && len(p.groups) == groups
+}
+
+// pair makes p the pairs of dst, just copied from src.
+func (p *pairs) pair(src, dst *World, srcGen uint64) {
+	p.src, p.srcGen = src, srcGen
+	p.parts, p.txnParts, p.groups = p.parts[:0], p.txnParts[:0], p.groups[:0]
+	for k, v := range src.partitions {
+		p.parts = append(p.parts, ptrPair[PartitionLog]{v, dst.partitions[k]})
+	}
+	for k, v := range src.txnParts {
+		p.txnParts = append(p.txnParts, ptrPair[TxnStatePartition]{v, dst.txnParts[k]})
+	}
+	for k, v := range src.groups {
+		p.groups = append(p.groups, ptrPair[Group]{v, dst.groups[k]})
+	}
+}
+
+func copyPairs[V any](ps []ptrPair[V], cp func(from, into *V)) {
+	for _, p := range ps {
+		cp(p.from, p.into)
+	}
+}
+
 // cloneInto makes dst a Clone of w, reusing dst's memory (dst must not
 // be w, nor share a client or log struct with w or with a world still in
-// use: a world made by Clone or cloneInto owns its own).
-func (w *World) cloneInto(dst *World) {
+// use: a world made by Clone or cloneInto owns its own). p, if not nil,
+// are dst's pairs (see pairs), srcGen w's copy count; they are kept up.
+func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 	// The buffers dst owns, kept aside before it is overwritten: a World
 	// is some 5 KB (the monitors, the name and tally caches), and a copy
 	// of all of it, with the write barriers of its pointers, was a tenth
@@ -117,8 +175,8 @@ func (w *World) cloneInto(dst *World) {
 		parked     []parkedRequest
 		held       []heldResponse
 		dirty      []TP
-		changes    ChangeSet
-		cost       costCounters
+		requests   []RequestTally // the cost counters' lists (copying all of
+		markers    []MarkerTally  // them, some 1.6 KB, was a twentieth of the copy)
 		timeouts   map[timeoutKey]queuedAt
 		outputs    map[outputKey]pvec[int32]
 		partitions map[TP]*PartitionLog
@@ -127,7 +185,7 @@ func (w *World) cloneInto(dst *World) {
 		producers  []*Producer
 		consumers  []*Consumer
 		processors []*Processor
-	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.changes, dst.cost,
+	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.cost.requests, dst.cost.markers,
 		dst.timeouts, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
 	*dst = *w
 	c := dst
@@ -138,25 +196,19 @@ func (w *World) cloneInto(dst *World) {
 	c.parked = reuse(old.parked, w.parked)
 	c.held = reuse(old.held, w.held)
 	c.dirty = reuse(old.dirty, w.dirty)
-	ch := w.changes
-	ch.Actors = reuse(old.changes.Actors, w.changes.Actors)
-	ch.Partitions = reuse(old.changes.Partitions, w.changes.Partitions)
-	ch.Received = reuse(old.changes.Received, w.changes.Received)
-	ch.Messages = reuse(old.changes.Messages, w.changes.Messages)
-	ch.TxnIDs = reuse(old.changes.TxnIDs, w.changes.TxnIDs)
-	ch.Groups = reuse(old.changes.Groups, w.changes.Groups)
-	ch.msgIndex, ch.actorIndex, ch.txnIDIndex, ch.groupIndex = nil, nil, nil, nil
-	c.changes = ch
+	// A search's world notes no change (ownEvents): its change set is
+	// empty, and so is the copy's.
+	c.changes = ChangeSet{off: true}
 	// The name index and the tallies' indexes are shared until either
 	// world adds a key (hashIndex.share): a search's copy seldom does,
 	// and copying their maps was a tenth of the copy. The tallies'
 	// indexes are kept built (Clone drops them, to be rebuilt on the
 	// next request: a map made per copy).
-	c.names = w.names
+	// The names and the tallies came with *dst = *w: assigning the
+	// structs again (some 2.7 KB) was a twentieth of the copy.
 	c.names.m = w.names.m.share()
-	c.cost = w.cost
-	c.cost.requests = reuse(old.cost.requests, w.cost.requests)
-	c.cost.markers = reuse(old.cost.markers, w.cost.markers)
+	c.cost.requests = reuse(old.requests, w.cost.requests)
+	c.cost.markers = reuse(old.markers, w.cost.markers)
 	c.cost.requestAt = w.cost.requestAt.share()
 	c.cost.markerAt = w.cost.markerAt.share()
 	c.timeouts = nil
@@ -164,9 +216,19 @@ func (w *World) cloneInto(dst *World) {
 		c.timeouts = reuseMap(old.timeouts, w.timeouts)
 	}
 	c.outputs = reuseMap(old.outputs, w.outputs)
-	c.partitions = reusePtrMap(old.partitions, w.partitions, (*PartitionLog).cloneInto)
-	c.txnParts = reusePtrMap(old.txnParts, w.txnParts, (*TxnStatePartition).cloneInto)
-	c.groups = reusePtrMap(old.groups, w.groups, (*Group).cloneInto)
+	if p != nil && p.valid(w, srcGen, len(old.partitions), len(old.txnParts), len(old.groups)) {
+		c.partitions, c.txnParts, c.groups = old.partitions, old.txnParts, old.groups
+		copyPairs(p.parts, (*PartitionLog).cloneInto)
+		copyPairs(p.txnParts, (*TxnStatePartition).cloneInto)
+		copyPairs(p.groups, (*Group).cloneInto)
+	} else {
+		c.partitions = reusePtrMap(old.partitions, w.partitions, (*PartitionLog).cloneInto)
+		c.txnParts = reusePtrMap(old.txnParts, w.txnParts, (*TxnStatePartition).cloneInto)
+		c.groups = reusePtrMap(old.groups, w.groups, (*Group).cloneInto)
+		if p != nil {
+			p.pair(w, c, srcGen)
+		}
+	}
 	c.producers = reusePtrs(old.producers, w.producers, (*Producer).cloneInto)
 	c.consumers = reusePtrs(old.consumers, w.consumers, (*Consumer).cloneInto)
 	c.processors = reusePtrs(old.processors, w.processors, (*Processor).cloneInto)

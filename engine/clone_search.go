@@ -13,6 +13,9 @@ type SearchScratch struct {
 	log  eventLog
 	last *World // the world that wrote into the chunks last
 	keys []qkey // PendingInto's sort
+	// pairs are the pairs of each world CloneForSearchInto copied into
+	// (see pairs), gen included.
+	pairs map[*World]*pairs
 }
 
 // scratchList is the list of one chunk, c, one zero entry in: its first
@@ -29,9 +32,11 @@ func scratchBytes(c *[byteChunk]byte) blist {
 
 // CloneForSearch is Clone with an empty event history written into s's
 // chunks, and quiet: its events are counted, not kept, nor their words
-// made (eventLog.quiet), every decision and monitor the same. The history
-// starts with one zero event; a search that wants a path's events
-// replays the path on a world of its own.
+// made (eventLog.quiet), every decision and monitor the same; it notes
+// no change (ChangeSet.off) and keeps no request or marker tally (its
+// Changes is empty, its tallies stay the ones it was copied with). The
+// history starts with one zero event; a search that wants a path's
+// events replays the path on a world of its own.
 func (w *World) CloneForSearch(s *SearchScratch) *World {
 	s.clearChunk()
 	c := w.Clone()
@@ -48,7 +53,20 @@ func (w *World) CloneForSearchInto(dst *World, s *SearchScratch) *World {
 		return w.CloneForSearch(s)
 	}
 	s.clearChunk()
-	w.cloneInto(dst)
+	if s.pairs == nil {
+		s.pairs = map[*World]*pairs{}
+	}
+	p := s.pairs[dst]
+	if p == nil {
+		p = &pairs{}
+		s.pairs[dst] = p
+	}
+	var srcGen uint64
+	if sp := s.pairs[w]; sp != nil {
+		srcGen = sp.gen
+	}
+	p.gen++
+	w.cloneInto(dst, p, srcGen)
 	s.ownEvents(dst)
 	return dst
 }
@@ -78,6 +96,7 @@ func (s *SearchScratch) clearChunk() {
 
 // ownEvents gives c an empty history written into the scratch chunks.
 func (s *SearchScratch) ownEvents(c *World) {
+	c.changes = ChangeSet{off: true}
 	if l := &c.events; l.quiet {
 		// c holds a quiet world's log, which stores nothing (flush):
 		// emptying it is taking its count back to the one zero event.

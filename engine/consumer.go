@@ -231,7 +231,7 @@ func (w *World) onListOffsetsResponse(c *Consumer, r *ListOffsetsResponse) {
 			what = saysResetLSO
 		}
 	}
-	w.emitRule(EvConsume, c.Name, because(RuleOffsetReset, saysAutoOffsetReset, c.OffsetReset), saysResetsToOffset, r.TP, num(pos.Offset), sub(what)).on(r.TP)
+	w.emitRule(EvConsume, c.Name, w.because(RuleOffsetReset, saysAutoOffsetReset, c.OffsetReset), saysResetsToOffset, r.TP, num(pos.Offset), w.sub(what)).on(r.TP)
 	w.poll(c)
 }
 

@@ -209,7 +209,7 @@ type appendResult struct {
 // when no verification was needed).
 func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendResult {
 	if b.ProducerID < 0 {
-		return w.appendBatch(p, b, appendResult{Rule: because(RuleNotIdempotent, saysNoProducerIdNotIdempotent)})
+		return w.appendBatch(p, b, appendResult{Rule: w.because(RuleNotIdempotent, saysNoProducerIdNotIdempotent)})
 	}
 	e, known := p.Producers[b.ProducerID]
 	if !known {
@@ -221,7 +221,7 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	if known && b.ProducerEpoch == e.ProducerEpoch && !teach.NoDedup {
 		if m, ok := e.findDuplicate(b.BaseSequence, last); ok {
 			return appendResult{Code: None, BaseOffset: m.FirstOffset, Duplicate: true, Expected: -1,
-				Rule: because(RuleSeqDuplicate, saysSameEpochSeqMatchesA, seqSpan{b.BaseSequence, last}, num(m.FirstOffset))}
+				Rule: w.because(RuleSeqDuplicate, saysSameEpochSeqMatchesA, seqSpan{b.BaseSequence, last}, num(m.FirstOffset))}
 		}
 	}
 	// Ref 2.2 step 3, the verification guard: a marker or another
@@ -230,14 +230,14 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	if guard != 0 && b.Transactional && e.CurrentTxnFirstOffset < 0 {
 		if v, ok := p.Verifying[b.ProducerID]; !ok || v.Guard != guard {
 			return appendResult{Code: InvalidTxnState, Expected: -1,
-				Rule: because(RuleVerificationGuard, saysGuardGone)}
+				Rule: w.because(RuleVerificationGuard, saysGuardGone)}
 		}
 	}
 	// Row 2: stale epoch (checkProducerEpoch).
 	if e.ProducerEpoch != NoProducerEpoch && b.ProducerEpoch < e.ProducerEpoch {
 		if !teach.NoFencing {
 			return appendResult{Code: InvalidProducerEpoch, Expected: -1,
-				Rule: because(RuleSeqStaleEpoch, saysEpochStoredEpoch, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)))}
+				Rule: w.because(RuleSeqStaleEpoch, saysEpochStoredEpoch, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)))}
 		}
 		// A fenced epoch's sequences mean nothing next to the stored
 		// epoch's: the batch goes in as it comes, and the stored state
@@ -268,28 +268,28 @@ func (w *World) appendClientBatch(p *PartitionLog, b Batch, guard int64) appendR
 	// (ProducerAppendInfo.checkSequence, KIP-890 part 1).
 	if v, ok := p.Verifying[b.ProducerID]; ok && b.BaseSequence > v.LowestSeq {
 		return appendResult{Code: OutOfOrderSequenceNumber, Expected: v.LowestSeq,
-			Rule: because(RuleSeqVerifying, saysVerificationOfSeqFromPid, num(int64(v.LowestSeq)), num(b.ProducerID), num(int64(b.BaseSequence)))}
+			Rule: w.because(RuleSeqVerifying, saysVerificationOfSeqFromPid, num(int64(v.LowestSeq)), num(b.ProducerID), num(int64(b.BaseSequence)))}
 	}
 	res := appendResult{Expected: -1}
 	switch {
 	case e.ProducerEpoch == NoProducerEpoch:
-		res.Rule = because(RuleSeqNoState, saysNoStateForPidHere, num(b.ProducerID))
+		res.Rule = w.because(RuleSeqNoState, saysNoStateForPidHere, num(b.ProducerID))
 	case b.ProducerEpoch > e.ProducerEpoch:
 		res.Expected = 0
 		if b.BaseSequence != 0 {
 			return appendResult{Code: OutOfOrderSequenceNumber, Expected: 0,
-				Rule: because(RuleSeqNewEpochNotZero, saysNewEpochMustStartAt, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)), num(int64(b.BaseSequence)))}
+				Rule: w.because(RuleSeqNewEpochNotZero, saysNewEpochMustStartAt, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)), num(int64(b.BaseSequence)))}
 		}
-		res.Rule = because(RuleSeqNewEpoch, saysNewEpochStartingAt0, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)))
+		res.Rule = w.because(RuleSeqNewEpoch, saysNewEpochStartingAt0, num(int64(b.ProducerEpoch)), num(int64(e.ProducerEpoch)))
 	default:
 		want := nextSeq(e.LastSeq())
 		res.Expected = want
 		if b.BaseSequence != want {
 			return appendResult{Code: OutOfOrderSequenceNumber, Expected: want,
-				Rule: because(RuleSeqOutOfOrder, saysSameEpochBaseIsNot, num(int64(b.BaseSequence)), num(int64(e.LastSeq())))}
+				Rule: w.because(RuleSeqOutOfOrder, saysSameEpochBaseIsNot, num(int64(b.BaseSequence)), num(int64(e.LastSeq())))}
 		}
 		if e.LastSeq() == NoSequence {
-			res.Rule = because(RuleSeqInOrder, saysSameEpochNothingCachedBase)
+			res.Rule = w.because(RuleSeqInOrder, saysSameEpochNothingCachedBase)
 		} else {
 			res.Rule = typedRule(RuleSeqInOrder, ruleSaySameBase, e.LastSeq())
 		}

@@ -1142,7 +1142,7 @@ func (w *World) onProducerTimeout(p *Producer, corr int64) {
 	if !ok {
 		return
 	}
-	w.emitRule(EvTimer, p.Name, because(RuleRequestTimeout, saysTheRequestOrItsAnswer), saysNoAnswerToItsWithin, req.Kind, num(p.Config.RequestTimeoutMs))
+	w.emitRule(EvTimer, p.Name, w.because(RuleRequestTimeout, saysTheRequestOrItsAnswer), saysNoAnswerToItsWithin, req.Kind, num(p.Config.RequestTimeoutMs))
 	switch req.Kind {
 	case MsgProduce:
 		if b := p.batch(req.BatchID); b != nil {

@@ -465,6 +465,18 @@ func because(r Reason, s says, args ...arg) Rule {
 	return Rule{Reason: r, ext: &x.ext}
 }
 
+// because is the package's because in a world that may be a search's
+// (eventLog.quiet): a quiet world makes no words a person reads, so its
+// rule is the reason alone (what a decision reads: Has, and). args are
+// copied (copiedNote), so a caller's list of them is not made on the heap.
+// The hot paths of a search use it.
+func (w *World) because(r Reason, s says, args ...arg) Rule {
+	if s == saysNone || w.events.quiet {
+		return Rule{Reason: r}
+	}
+	return Rule{Reason: r, ext: &ruleExt{detail: copiedNote(s, args)}}
+}
+
 // cite is a rule with no arguments.
 func cite(r Reason) Rule { return Rule{Reason: r} }
 

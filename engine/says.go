@@ -177,6 +177,20 @@ func (p txnPart) String() string { return TxnStateTopic + "-" + itoa(int64(p)) }
 // clause completes.
 func sub(s says, args ...arg) arg { return newNote(s, args) }
 
+// sub is the package's sub in a world that may be a search's: a quiet
+// world (eventLog.quiet) words nothing, so its note is none (a nil arg,
+// read only to word an event it does not keep). args are copied, so a
+// caller's list of them is not made on the heap.
+func (w *World) sub(s says, args ...arg) arg {
+	if w.events.quiet {
+		return nil
+	}
+	if n := copiedNote(s, args); n != nil {
+		return n
+	}
+	return nil
+}
+
 // The says codes, each with its words in saysTable: first those of each
 // engine file in the files' alphabetical order (apply.go to txncoord.go),
 // then the ones that helpers returning notes use. A code is wording only:

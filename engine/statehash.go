@@ -41,6 +41,8 @@ type StateHasher struct {
 	msg, timer, held, parked, timerKey, outcomes, outputs, switches *hashPlan
 	key     timerKey
 	rangers map[reflect.Type]mapRanger
+	// live is the queue's live items in delivery order (Hash's scratch).
+	live []*item
 }
 
 // NewStateHasher makes a StateHasher.
@@ -69,21 +71,26 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	h.at(sh.producers, unsafe.Pointer(&w.producers))
 	h.at(sh.consumers, unsafe.Pointer(&w.consumers))
 	h.at(sh.processors, unsafe.Pointer(&w.processors))
-	// The queue in delivery order, without sorting it: each item with its
-	// place in that order (the queue holds a few dozen items at most).
+	// The queue in delivery order: each live item with its place in that
+	// order (its rank among them: no two items are equal under less, which
+	// breaks ties by the insertion counter), found by an insertion sort of
+	// the live items (the queue holds a few dozen items at most).
 	var queue uint64
-	n := w.queue.len()
-	for i := 0; i < n; i++ {
+	live := sh.live[:0]
+	for i, n := 0, w.queue.len(); i < n; i++ {
 		it := w.queue.at(i)
 		if w.isCancelled(it) {
 			continue
 		}
-		rank := 0
-		for j := 0; j < n; j++ {
-			if o := w.queue.at(j); j != i && !w.isCancelled(o) && o.less(it) {
-				rank++
-			}
+		j := len(live)
+		live = append(live, it)
+		for ; j > 0 && it.less(live[j-1]); j-- {
+			live[j] = live[j-1]
 		}
+		live[j] = it
+	}
+	sh.live = live
+	for rank, it := range live {
 		e := stateHasher{h: 5, sh: sh}
 		e.int(int64(rank))
 		e.int(it.At)
@@ -203,6 +210,17 @@ type hashPlan struct {
 	// ranger ranges over a map of a type the engine declares without
 	// reflection (mapRangers); nil: by reflection.
 	ranger mapRanger
+	// dyn is, for an interface, what is known of each dynamic type met,
+	// by the interface's first word (its type or itab, one per dynamic
+	// type): its name and, for a pointer, its element's plan, so that
+	// a message body is hashed without reflection after the first.
+	dyn map[unsafe.Pointer]*dynType
+}
+
+// dynType is a dynamic type an interface held (hashPlan.dyn).
+type dynType struct {
+	name string
+	elem *hashPlan // a pointer type's element; nil: not a pointer
 }
 
 type fieldPlan struct {
@@ -369,18 +387,34 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 		p.busy = false
 		s.uint(sum)
 	case opInterface:
-		v := reflect.NewAt(p.typ, ptr).Elem()
-		if v.IsNil() {
+		// An interface is two words: its type (or itab), nil for a nil
+		// interface, and its value, which for a pointer is the pointer.
+		words := (*[2]unsafe.Pointer)(ptr)
+		if words[0] == nil {
 			s.uint(0)
 			return
 		}
-		e := v.Elem()
-		s.string(e.Type().String())
-		if e.Kind() == reflect.Pointer {
+		d := p.dyn[words[0]]
+		if d == nil {
+			t := reflect.NewAt(p.typ, ptr).Elem().Elem().Type()
+			d = &dynType{name: t.String()}
+			if t.Kind() == reflect.Pointer {
+				d.elem = s.sh.plan(t.Elem())
+			}
+			if p.dyn == nil {
+				p.dyn = map[unsafe.Pointer]*dynType{}
+			}
+			p.dyn[words[0]] = d
+		}
+		if d.elem != nil {
+			s.string(d.name)
 			s.uint(1)
-			s.at(s.sh.plan(e.Type().Elem()), e.UnsafePointer())
+			s.at(d.elem, words[1])
 			return
 		}
+		// A value that is not a pointer, hashed from a copy.
+		e := reflect.NewAt(p.typ, ptr).Elem().Elem()
+		s.string(d.name)
 		c := reflect.New(e.Type())
 		c.Elem().Set(e)
 		s.at(s.sh.plan(e.Type()), c.UnsafePointer())

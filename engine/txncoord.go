@@ -209,7 +209,7 @@ func (w *World) onInitProducerID(id int, m *Message, r *InitProducerIDRequest) {
 	}
 	if r.Idempotent {
 		pid := w.allocatePID(id)
-		w.emitRule(EvEpoch, brokerAddr(id), because(RuleInitIdempotent, saysTransactionalidNull), saysAllocatesPidEpoch0For, num(pid))
+		w.emitRule(EvEpoch, brokerAddr(id), w.because(RuleInitIdempotent, saysTransactionalidNull), saysAllocatesPidEpoch0For, num(pid))
 		w.reply(m, MsgInitProducerIDResponse, &InitProducerIDResponse{ProducerID: pid, ProducerEpoch: 0})
 		return
 	}

@@ -14,7 +14,9 @@
 // states within bound-1 actions, and a bound whose table is no bigger
 // than the last one's has found every reachable state. Each move is tried
 // on a copy made into a world the search keeps per depth
-// (engine.World.CloneForSearchInto). The order moves are tried in is fixed (messages in
+// (engine.World.CloneForSearchInto), but a world's last move, which is
+// tried on the world itself (no other move of it follows; the start
+// excepted, which the search never changes). The order moves are tried in is fixed (messages in
 // delivery order, then timers, then clients in declaration order), so the
 // same start gives the same schedule on every run.
 //
@@ -233,10 +235,19 @@ func (s *searcher) dfs(w *engine.World, sends sendCounts, d int) bool {
 		s.pool = append(s.pool, nil)
 	}
 	s.moves[d] = s.gen.moves(w, sends, s.moves[d][:0])
-	for _, m := range s.moves[d] {
+	last := len(s.moves[d]) - 1
+	for i, m := range s.moves[d] {
 		s.tried++
-		c := w.CloneForSearchInto(s.pool[d], &s.scratch)
-		s.pool[d] = c
+		var c *engine.World
+		if i == last && d > 0 {
+			// The last move is tried on w itself, which is pool[d-1]: no
+			// move of depth d-1 reads it after this one (the next is
+			// copied into it anew). The start is never changed.
+			c = w
+		} else {
+			c = w.CloneForSearchInto(s.pool[d], &s.scratch)
+			s.pool[d] = c
+		}
 		if err := c.ApplyForSearch(m.Action); err != nil {
 			continue // refused here: not a move of this world
 		}
@@ -302,12 +313,15 @@ type moveGen struct {
 	calls  [][]engine.Action
 	faults [][4]engine.Action
 	msgs   map[int64]*[3]engine.Action
+	// delays[{id, ms}] is the delay of message id by ms, made as they
+	// come (a Delay made per world was a twentieth of the allocations).
+	delays map[[2]int64]engine.Action
 }
 
 // newMoveGen makes the moveGen of the worlds a search makes from start:
 // they have start's topics and clients (a search makes no declaration).
 func newMoveGen(start *engine.World, o Options) *moveGen {
-	g := &moveGen{o: o, msgs: map[int64]*[3]engine.Action{}}
+	g := &moveGen{o: o, msgs: map[int64]*[3]engine.Action{}, delays: map[[2]int64]engine.Action{}}
 	for _, t := range start.Topics() {
 		if strings.HasPrefix(t.Name, "__") {
 			continue
@@ -367,6 +381,17 @@ func (g *moveGen) msgMoves(id int64) *[3]engine.Action {
 	return a
 }
 
+// delay is the delay of message id by ms.
+func (g *moveGen) delay(id, ms int64) engine.Action {
+	k := [2]int64{id, ms}
+	a, ok := g.delays[k]
+	if !ok {
+		a = engine.Delay{Msg: engine.Selector{ID: id}, Ms: ms}
+		g.delays[k] = a
+	}
+	return a
+}
+
 // moves appends the choices of w to dst, in the search's order: for each
 // message in flight, in delivery order, deliver it now (ahead of any
 // message before it), drop it, duplicate it, or hold it back until just
@@ -406,7 +431,7 @@ func (g *moveGen) moves(w *engine.World, sends sendCounts, dst []move) []move {
 			add(acts[2])
 		}
 		if may(FaultDelay) && timerAt >= 0 && it.At <= timerAt {
-			add(engine.Delay{Msg: engine.Selector{ID: m.ID}, Ms: timerAt - it.At + 1})
+			add(g.delay(m.ID, timerAt-it.At+1))
 		}
 	}
 	if len(all) > 0 && all[0].Msg == nil {
