@@ -74,6 +74,13 @@ const (
 )
 
 // FaultNames are the kinds' names, in order, as the CLI takes them.
+// GCPercent is the garbage collector's pace a search runs at (eoslab
+// break sets it, and the benchmarks measure under it): a search makes a
+// copy of a world per move and keeps few, and at the default pace the
+// collector's work was a quarter of the search's; a slower pace costs a
+// few megabytes.
+const GCPercent = 400
+
 var FaultNames = []string{"drop", "duplicate", "delay", "crash", "pause"}
 
 // FaultByName is the kind named n (FaultNames), 0 if none.

@@ -229,11 +229,7 @@ func breakCmd(cmd *cobra.Command, g breakFlags, args []string, stdout io.Writer)
 	if err != nil {
 		return invalid("%s %v", prefix(cmd), err)
 	}
-	// The search makes a copy of a world per move and keeps few: the
-	// garbage collector, at its default pace, ran so often that its
-	// work was a quarter of the search's; a slower pace costs a few
-	// megabytes.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetGCPercent(debug.SetGCPercent(search.GCPercent))
 	progress := cmd.ErrOrStderr()
 	done := func(depth, states int) {
 		fmt.Fprintf(progress, "eoslab break: no schedule of %d action(s) breaks %s (%d states)\n", depth, inv, states)
