@@ -69,6 +69,22 @@ func TestInspectSnapshot(t *testing.T) {
 	if err := done.EndTransaction(ctx, kgo.TryCommit); err != nil {
 		t.Fatal(err)
 	}
+	// EndTxn is answered once the coordinator has logged PrepareCommit;
+	// the marker is written after (TransactionMarkerChannelManager), and
+	// on a loaded machine the open transaction's data could land before
+	// it: wait, within a bound, for the marker (the end offset past it).
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		ends, err := adm.ListEndOffsets(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := ends.Lookup(name, 0); ok && e.Err == nil && e.Offset >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the committed transaction's marker is not on %s-0 after 30 s: %+v", name, ends)
+		}
+	}
 	// Open: data on partition 0, no end (a minute's timeout).
 	open := txnClient(t, boot, name, id("open"))
 	if err := open.BeginTransaction(); err != nil {
