@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,21 +40,11 @@ import (
 // adds the partition as part of that verification, which is off here.
 func TestInspectSnapshot(t *testing.T) {
 	opts := profile
-	opts.Dir = t.TempDir()
 	opts.TransactionVersion = 0
 	opts.Extra = append(append([]string{}, opts.Extra...), "transaction.partition.verification.enable=false")
+	c, stop := ownCluster(t, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	c, err := realkafka.Start(ctx, opts, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	defer func() {
-		if !stopped {
-			c.Stop()
-		}
-	}()
 	boot := c.Bootstrap()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(boot))
 	if err != nil {
@@ -77,6 +68,22 @@ func TestInspectSnapshot(t *testing.T) {
 	produce(t, ctx, done, 0, "committed")
 	if err := done.EndTransaction(ctx, kgo.TryCommit); err != nil {
 		t.Fatal(err)
+	}
+	// EndTxn is answered once the coordinator has logged PrepareCommit;
+	// the marker is written after (TransactionMarkerChannelManager), and
+	// on a loaded machine the open transaction's data could land before
+	// it: wait, within a bound, for the marker (the end offset past it).
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		ends, err := adm.ListEndOffsets(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := ends.Lookup(name, 0); ok && e.Err == nil && e.Offset >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the committed transaction's marker is not on %s-0 after 30 s: %+v", name, ends)
+		}
 	}
 	// Open: data on partition 0, no end (a minute's timeout).
 	open := txnClient(t, boot, name, id("open"))
@@ -166,10 +173,9 @@ func TestInspectSnapshot(t *testing.T) {
 	// context's bound, and says which cluster.
 	open.Close()
 	done.Close()
-	if err := c.Stop(); err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	stopped = true
 	gone, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel2()
 	if _, err := inspect.Collect(gone, cl, inspect.Options{Bootstrap: boot, Topics: []string{name}}); err == nil {
@@ -177,6 +183,23 @@ func TestInspectSnapshot(t *testing.T) {
 	} else if msg := inspect.Unreachable(boot, err); !strings.Contains(msg, "did not answer") {
 		t.Errorf("message for a stopped cluster = %q", msg)
 	}
+}
+
+// ownCluster starts a cluster of the test's own (in a directory of its
+// own) for a test that stops it under a client: stop stops it once, and
+// the test's cleanup stops it if the test did not.
+func ownCluster(t *testing.T, opts realkafka.Options) (*realkafka.Cluster, func() error) {
+	t.Helper()
+	opts.Dir = t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c, err := realkafka.Start(ctx, opts, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := sync.OnceValue(c.Stop)
+	t.Cleanup(func() { stop() })
+	return c, stop
 }
 
 func txn(s *inspect.Snapshot, id string) inspect.Txn {

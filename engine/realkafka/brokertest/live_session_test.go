@@ -3,7 +3,6 @@ package brokertest
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -169,20 +168,9 @@ func compareLogs(w *engine.World, snap *live.Snapshot) []string {
 // TestLiveSessionClusterStops: a cluster stopped mid-session is a message
 // from Step, not a crash, and Close returns.
 func TestLiveSessionClusterStops(t *testing.T) {
-	opts := profile
-	opts.Dir = t.TempDir()
+	c, stop := ownCluster(t, profile)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := realkafka.Start(ctx, opts, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	defer func() {
-		if !stopped {
-			c.Stop()
-		}
-	}()
 	s, err := live.Open(ctx, liveOptions(t, c.Bootstrap()), "lost-ack")
 	if err != nil {
 		t.Fatal(err)
@@ -190,8 +178,7 @@ func TestLiveSessionClusterStops(t *testing.T) {
 	if _, err := s.Step(0); err != nil {
 		t.Fatal(err)
 	}
-	c.Stop()
-	stopped = true
+	stop()
 	_, err = s.Step(1)
 	if err == nil || !strings.Contains(err.Error(), "did not answer") {
 		t.Fatalf("step 2 on a stopped cluster: %v", err)
