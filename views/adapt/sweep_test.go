@@ -4,9 +4,12 @@ import "flag"
 
 // Sweep runs the exhaustive sweeps of this package's tests at their full
 // size: every step of every lesson where plain go test takes the steps
-// around the first and last checkpoint, the middle and the ends (TestSwitchKafka), and every value
-// of the text-input list (TestTextInputsSurviveEveryKeyAtEveryPosition).
-// .ci/run passes it; plain go test keeps each behaviour checked once.
+// around the first and last checkpoint, the middle and the ends
+// (TestSwitchKafka); every value of the text-input list
+// (TestTextInputsSurviveEveryKeyAtEveryPosition); every step of every
+// file drawn where plain go test draws each error answer once in each of
+// its states (TestTimelineKeepsErrorCodes). .ci/run passes it; plain go
+// test keeps each behaviour checked once.
 var Sweep = flag.Bool("sweep", false, "run this package's exhaustive sweeps at full size (CI)")
 
 // sweepSteps are the steps TestSwitchKafka switches at in a lesson of n

@@ -135,7 +135,7 @@ func TestTimelineKeepsErrorCodes(t *testing.T) {
 		seen := map[string]bool{}
 		for pos := 0; ; pos++ {
 			f := playTo(t, s, pos)
-			if newCodeState(seen, &f) {
+			if *Sweep || newCodeState(seen, &f) {
 				checkCodesWhole(t, name+" step "+itoa(pos), &f, ths)
 			}
 			if pos >= s.Len() {
@@ -173,7 +173,7 @@ func TestTimelineKeepsErrorCodes(t *testing.T) {
 			for pos := 0; pos <= x.Len(); pos++ {
 				x.Seek(pos)
 				f := x.Frame("", 0)
-				if newCodeState(seen, &f) {
+				if *Sweep || newCodeState(seen, &f) {
 					checkCodesWhole(t, filepath.Base(file)+" step "+itoa(pos), &f, ths)
 				}
 			}
