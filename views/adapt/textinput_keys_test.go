@@ -58,6 +58,7 @@ func inputScreens() []inputScreen {
 // text input, puts the cursor at every position and sends each word key.
 // No key may end the program.
 func TestTextInputsSurviveEveryKeyAtEveryPosition(t *testing.T) {
+	t.Parallel()
 	// A letter, two words, a space before, a space after and a letter
 	// of two bytes: the cursor at the start, inside a word, on a space
 	// and at the end. -sweep adds the longer values (a double space,
