@@ -11,6 +11,7 @@ import (
 // change the text of earlier events). The swarm's workloads, safe and
 // unsafe, check that for every event.
 func TestEventTextIsStable(t *testing.T) {
+	t.Parallel()
 	for _, setup := range append([]swarmSetup{safeSetup}, unsafeSetups...) {
 		for seed := int64(1); seed <= 40; seed++ {
 			w := New(DefaultConfig())

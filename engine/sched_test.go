@@ -12,6 +12,7 @@ import (
 // Busy against a plain list that removes at once: the order items come out
 // in must not show that cancelled timeouts linger in the heap.
 func TestCancelledTimeoutsAreInvisible(t *testing.T) {
+	t.Parallel()
 	for seed := int64(1); seed <= 40; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		w := New(DefaultConfig())

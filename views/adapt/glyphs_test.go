@@ -18,6 +18,7 @@ const borders = "╭╮╰╯─│┏┓┗┛━┃"
 // at every panel at every step, and fails when a symbol drawn on screen
 // (any non-ASCII cell but a border's) is not in the help.
 func TestHelpListsEveryGlyph(t *testing.T) {
+	t.Parallel()
 	drawn := map[rune]string{}
 	var help string
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {

@@ -23,12 +23,22 @@ func parseLesson(t *testing.T, file, src string) *lessons.Lesson {
 // TestSwitchKafka: switching the version restarts the lesson under the
 // other protocol and replays to the same step, keeping the answers whose
 // question is the same; the frame is the one a session started under that
-// version and played straight would show.
+// version and played straight would show. Plain go test switches at the
+// steps sweepSteps names (the checkpoints, the ends and the middle), -sweep
+// at every step.
 func TestSwitchKafka(t *testing.T) {
 	t.Parallel()
 	eachLesson(t, func(t *testing.T, name string, k int) {
 		other := 7 - k
-		for pos := 0; pos <= openKafka(t, name, k).Len(); pos++ {
+		// The checkpoint steps, from one play through.
+		var asks []int
+		first := openKafka(t, name, k)
+		for pos := 0; pos <= first.Len(); pos++ {
+			if f := playTo(t, first, pos); f.Checkpoint != nil {
+				asks = append(asks, pos)
+			}
+		}
+		for _, pos := range sweepSteps(first.Len(), asks) {
 			s := openKafka(t, name, k)
 			playTo(t, s, pos)
 			answered := 0

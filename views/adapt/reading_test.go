@@ -247,6 +247,7 @@ func subjectMarks(f *model.Frame, s model.Subject) []string {
 // screen: a partition's row the step is about, the coordinator's last
 // record, what a consumer got.
 func TestStepSubjectsOnScreen(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		for _, m := range lessons.All() {
 			for _, k := range lessons.Versions {

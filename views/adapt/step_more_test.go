@@ -58,6 +58,7 @@ func namedRows(f *model.Frame, s model.Subject) []string {
 // screen or the step view counts the rows it leaves out ("more"): the
 // step view never drops what the step is about without a sign.
 func TestStepNamedRowsShownOrCounted(t *testing.T) {
+	t.Parallel()
 	bad, all := 0, 0
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		for _, m := range lessons.All() {

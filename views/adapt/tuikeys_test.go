@@ -93,6 +93,7 @@ var tuiScreens = []string{"home", "home filter", "home help", "player", "player 
 // sequence; so does a key that does not return (a hang), after a bound
 // that only turns a hang into a failure. Every screen must be reached.
 func TestTUIRandomKeysEveryScreen(t *testing.T) {
+	t.Parallel()
 	pool := tuiKeyPool()
 	seen := map[string]bool{}
 	for _, f := range strings.Split(*tuiSeeds, ",") {

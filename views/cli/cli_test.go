@@ -549,10 +549,16 @@ func TestServeFlags(t *testing.T) {
 
 // TestMain keeps every test's progress out of the user's state directory.
 // With EOSLAB_TEST_AS_MAIN=1 the test binary is eoslab itself, for the
-// tests that run it in a pseudo-terminal.
+// tests that run it in a pseudo-terminal (the arguments in
+// EOSLAB_TEST_ARGS); with EOSLAB_TEST_AS_MAIN=argv it is eoslab with its
+// own command line, for the tests that run it the way a shell does, under
+// the name eoslab (TestBashCompletion), without a go build of the binary.
 func TestMain(m *testing.M) {
-	if os.Getenv("EOSLAB_TEST_AS_MAIN") == "1" {
+	switch os.Getenv("EOSLAB_TEST_AS_MAIN") {
+	case "1":
 		os.Exit(Main(strings.Fields(os.Getenv("EOSLAB_TEST_ARGS")), os.Stdout, os.Stderr))
+	case "argv":
+		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	dir, err := os.MkdirTemp("", "eoslab-state-")
 	if err != nil {

@@ -32,23 +32,28 @@ if ! declare -F _get_comp_words_by_ref >/dev/null; then
 fi
 `
 
-// TestBashCompletion builds eoslab, sources the bash script that
-// 'eoslab completion bash' writes, and completes command lines with it the
-// way bash does on tab: the script calls 'eoslab __complete'.
+// TestBashCompletion sources the bash script that 'eoslab completion bash'
+// writes, and completes command lines with it the way bash does on tab:
+// the script calls 'eoslab __complete'. eoslab is this test binary under
+// that name, which runs Main on its arguments (TestMain): the same code as
+// the eoslab binary (main.go calls Main and nothing else), without a go
+// build.
 func TestBashCompletion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
 	}
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "eoslab"), "github.com/eoslab/eoslab")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	script, err := exec.Command(filepath.Join(bin, "eoslab"), "completion", "bash").Output()
+	bin := t.TempDir()
+	if err := os.Symlink(self, filepath.Join(bin, "eoslab")); err != nil {
+		t.Fatal(err)
+	}
+	eoslab := exec.Command(filepath.Join(bin, "eoslab"), "completion", "bash")
+	eoslab.Env = append(os.Environ(), "EOSLAB_TEST_AS_MAIN=argv")
+	script, err := eoslab.Output()
 	if err != nil {
 		t.Fatalf("eoslab completion bash: %v", err)
 	}
@@ -72,7 +77,7 @@ COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
 __start_eoslab
 printf '%s\n' "${COMPREPLY[@]}"`, "bash", scriptFile, line)
 		c.Dir = files
-		c.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		c.Env = append(os.Environ(), "EOSLAB_TEST_AS_MAIN=argv", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 		// Standard error is left out: compopt says it is not in a
 		// completion, which is true and harmless.
 		out, err := c.Output()

@@ -53,6 +53,7 @@ func has(want string) func(string) bool {
 // and the digit reach the server in one read, which Bubble Tea reads as
 // alt+digit. Digits inside a burst of other input are no key press.
 func TestFirstKeyAfterARevealCounts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, keys string
 		counts     bool
@@ -86,6 +87,7 @@ func TestFirstKeyAfterARevealCounts(t *testing.T) {
 // while away: answered never exceeds the students present, and the
 // presenter's screen says the answer is kept but not counted.
 func TestCountsAfterAStudentLeaves(t *testing.T) {
+	t.Parallel()
 	_, pres, st, _, k := classAtAsk(t, "ana", "bo", "cy")
 	st[0].key("1")
 	st[1].key("2")
@@ -104,6 +106,7 @@ func TestCountsAfterAStudentLeaves(t *testing.T) {
 // Wrong codes from one address (a class behind one NAT) never lock out
 // the right one: failures slow down their own connection and seat name.
 func TestWrongCodesDoNotLockOutTheClass(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, func(c *Config) { c.FailDelay = time.Millisecond })
 	for i := range 30 {
 		if c, err := dialSSH(srv.addr, fmt.Sprintf("typo%d", i%3), gossh.Password("wrong")); err == nil {
@@ -122,6 +125,7 @@ func TestWrongCodesDoNotLockOutTheClass(t *testing.T) {
 // presenter or a student out: the oldest of those still logging in make
 // room for the new ones.
 func TestConnectionFloodLeavesRoom(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, nil)
 	var idle []net.Conn
 	for range 300 {
@@ -146,6 +150,7 @@ func TestConnectionFloodLeavesRoom(t *testing.T) {
 // seat that is taken, and the seat's own code, shown once, brings its
 // student back after a drop, answer and all.
 func TestSeatBelongsToItsFirstSession(t *testing.T) {
+	t.Parallel()
 	srv, _, st, _, _ := classAtAsk(t, "ana")
 	scr := st[0].waitScreen(t, screen80, "ana's seat code", has("seat code"))
 	code := seatCodeOn(t, scr)
@@ -184,6 +189,7 @@ func seatCodeOn(t *testing.T, scr string) string {
 // the whole test, garbage, SSH on both ends and all, within 3 s of CPU,
 // where the parsing of it all took a core for minutes.
 func TestGarbageInputIsCapped(t *testing.T) {
+	// Not in parallel: it counts the process's CPU time.
 	srv, pres, st, _, k := classAtAsk(t, "ana", "bo")
 	junk := []byte(strings.Repeat("\x1b[Zx?j\x1bOP\x1b[1;5Cwwtt ", 1<<14))
 	before := cpuTime()
@@ -220,6 +226,7 @@ func cpuTime() time.Duration {
 // The presenter's note goes once the class moves on; Esc with nothing
 // open leaves no one's lesson.
 func TestStaleNoteAndEscape(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, nil)
 	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
 	s := join(t, srv.addr, "ana", testCode, screen80)
@@ -254,6 +261,7 @@ func TestStaleNoteAndEscape(t *testing.T) {
 // named in any language, with spaces inside; a long name is refused and
 // logged cut short.
 func TestSeatNamesAndPlurals(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, func(c *Config) { c.MaxSessions = 2 })
 	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
 	a := join(t, srv.addr, "josé", testCode, screen80)
@@ -287,6 +295,7 @@ func TestSeatNamesAndPlurals(t *testing.T) {
 // Students see the presenter go (and come back), and the end of the
 // class when the server stops, rather than a dropped connection.
 func TestStudentsSeeThePresenterGoAndTheClassEnd(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, nil)
 	s := join(t, srv.addr, "ana", testCode, screen80)
 	s.waitScreen(t, screen80, "no presenter yet", has("the presenter is away"))
@@ -314,6 +323,7 @@ func (m *memKeeper) Save(b []byte) error   { m.mu.Lock(); defer m.mu.Unlock(); m
 // A server restarted during a class keeps it: the step, the answers, the
 // seats and their codes, and the presenter's and the class's codes.
 func TestRestartKeepsTheClass(t *testing.T) {
+	t.Parallel()
 	keep := &memKeeper{}
 	srv := startServer(t, func(c *Config) { c.Keep = keep })
 	l, _ := lessons.Load("abort")
@@ -348,6 +358,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 // answered off their screen until the reveal, and show a summary of the
 // lesson's questions, written as a plain file on e.
 func TestPresenterHidesTheTallyAndSummarises(t *testing.T) {
+	t.Parallel()
 	var exported syncBuf
 	srv := startServer(t, nil)
 	srv.export = func(text string) (string, error) { exported.Write([]byte(text)); return "summary.txt", nil }
@@ -383,6 +394,7 @@ func TestPresenterHidesTheTallyAndSummarises(t *testing.T) {
 // their own, only once the presenter allows it, and q brings them back to
 // the class.
 func TestStudentSandboxWhenAllowed(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, nil)
 	p := join(t, srv.addr, "teacher", "teach-me", presTerm)
 	a := join(t, srv.addr, "ana", testCode, screen80)

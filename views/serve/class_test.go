@@ -100,6 +100,7 @@ func seatScreen(c *Class, v *View, seat string, presenter bool, w, h int) string
 // not the right choice, the explanation, the counts or a verdict; after
 // it, each student's verdict is the engine's.
 func TestClassKeepsTheAnswerUntilTheReveal(t *testing.T) {
+	t.Parallel()
 	c, l := newTestClass(t, "abort")
 	k := firstAsk(t, l)
 	for range k {
@@ -181,6 +182,7 @@ func TestClassKeepsTheAnswerUntilTheReveal(t *testing.T) {
 
 // A seat that never reads its views does not hold the class up.
 func TestClassNeverWaitsForASeat(t *testing.T) {
+	t.Parallel()
 	c, _ := newTestClass(t, "abort")
 	for i := range 20 {
 		c.Join("stuck"+string(rune('a'+i)), false) // never read
@@ -204,6 +206,7 @@ func TestClassNeverWaitsForASeat(t *testing.T) {
 // each recent one of its seat name, up to a bound; other names, and the
 // right code, never wait; the seat name is forgiven with time.
 func TestLimiterSlowsWrongTries(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	l := newLimiter(3, time.Second, 100*time.Millisecond)
 	l.now = func() time.Time { return now }
@@ -237,6 +240,7 @@ func TestLimiterSlowsWrongTries(t *testing.T) {
 // own or not; before the reveal, neither. The seats get their Views as
 // over SSH, one after another.
 func TestEveryRevealReachesEveryStudent(t *testing.T) {
+	t.Parallel()
 	sizes := [][2]int{{80, 24}, {60, 20}}
 	for _, m := range lessons.All() {
 		t.Run(m.Name, func(t *testing.T) {
@@ -340,6 +344,7 @@ func (k namedKeeper) String() string        { return "state/class.json" }
 // A kept class that is not JSON is reported with the file's name, and the
 // class starts afresh.
 func TestKeptClassErrorNamesTheFile(t *testing.T) {
+	t.Parallel()
 	var got []string
 	k := &keeper{k: namedKeeper{[]byte("garbage")}, within: time.Hour, now: time.Now,
 		onError: func(err error) { got = append(got, err.Error()) }}

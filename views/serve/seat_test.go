@@ -17,6 +17,7 @@ import (
 // A terminal that claims to be huge is drawn at the largest size a seat
 // allows.
 func TestSeatSizeIsBounded(t *testing.T) {
+	t.Parallel()
 	c, _ := newTestClass(t, "abort")
 	ch, _ := c.Join("ana", false)
 	s := NewSeat(c, latest(t, ch), SeatOptions{Seat: "ana", Views: views.Options{ASCII: true, NoColor: true}})
@@ -34,6 +35,7 @@ func TestSeatSizeIsBounded(t *testing.T) {
 
 // In a solo room every session plays its own copy.
 func TestSoloRoom(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, func(c *Config) { c.Solo = true })
 	a := join(t, srv.addr, "ana", testCode, dumb80)
 	b := join(t, srv.addr, "bo", testCode, dumb80)
@@ -81,6 +83,7 @@ func revealedWithNewQuestion(t *testing.T) (c *Class, l *lessons.Lesson, k int, 
 // On a short terminal the class's lines give way to the player, keeping
 // the verdict, in full, and the question's status; at 80x24 they all fit.
 func TestSeatLinesOnSmallTerminals(t *testing.T) {
+	t.Parallel()
 	c, l, k, v, _ := revealedWithNewQuestion(t)
 	right := lessons.NewPlayer(l).Correct(k)
 	verdict := "not quite, you chose 1; the answer is " + strconv.Itoa(right)
@@ -114,6 +117,7 @@ func TestSeatLinesOnSmallTerminals(t *testing.T) {
 // presenter's without "your answer"; esc closes it, w opens it again, and
 // a digit closes it and answers the new question.
 func TestSeatShowsWhyAfterTheReveal(t *testing.T) {
+	t.Parallel()
 	c, l, k, v, pv := revealedWithNewQuestion(t)
 	explain := l.Steps[k-1].Ask.Explain
 	for _, sz := range [][2]int{{80, 24}, {60, 20}, {200, 60}} {
@@ -166,6 +170,7 @@ func TestSeatShowsWhyAfterTheReveal(t *testing.T) {
 // The presenter did not answer: back on a revealed question, their screen
 // marks the right choice without "your answer".
 func TestPresenterHasNoAnswerOfTheirOwn(t *testing.T) {
+	t.Parallel()
 	c, l := newTestClass(t, "abort")
 	k := firstAsk(t, l)
 	for range k {
@@ -187,6 +192,7 @@ func TestPresenterHasNoAnswerOfTheirOwn(t *testing.T) {
 
 // A note under the player takes a row from it, not from its help bar.
 func TestSeatNoteKeepsTheHelpBar(t *testing.T) {
+	t.Parallel()
 	c, _ := newTestClass(t, "abort")
 	ch, _ := c.Join("ana", false)
 	s := NewSeat(c, latest(t, ch), SeatOptions{Seat: "ana", Views: views.Options{NoColor: true}})
@@ -203,6 +209,7 @@ func TestSeatNoteKeepsTheHelpBar(t *testing.T) {
 // The presenter's bars go all together: on a terminal too short for all
 // of them, none is drawn and the lines before them keep their rows.
 func TestFitLinesKeepsBarsTogether(t *testing.T) {
+	t.Parallel()
 	in := []line{{"head", rankHead}, {"bar1", rankBar}, {"bar2", rankBar}, {"bar3", rankBar}, {"status", rankStatus}}
 	for budget, want := range map[int]string{1: "status", 2: "head status", 3: "head status", 4: "bar1 bar2 bar3 status", 5: "head bar1 bar2 bar3 status"} {
 		var got []string
@@ -217,6 +224,7 @@ func TestFitLinesKeepsBarsTogether(t *testing.T) {
 
 // A question revealed again after a restart opens its why again.
 func TestWhyOpensAgainAfterARestart(t *testing.T) {
+	t.Parallel()
 	c, l, k, _, pv := revealedWithNewQuestion(t)
 	explain := l.Steps[k-1].Ask.Explain
 	s := NewSeat(c, pv, SeatOptions{Seat: "teacher", Presenter: true, Views: views.Options{NoColor: true}})
@@ -239,6 +247,7 @@ func TestWhyOpensAgainAfterARestart(t *testing.T) {
 // Once a student's answer is locked, their screen says so on the choice
 // and no longer offers the answer keys, before the reveal as after it.
 func TestLockedAnswerIsShownAndKeysWithdrawn(t *testing.T) {
+	t.Parallel()
 	c, l := newTestClass(t, "abort")
 	k := firstAsk(t, l)
 	for range k {

@@ -195,6 +195,7 @@ func (c *client) ended(t testing.TB, within time.Duration) error {
 const keyRight = "\x1b[C"
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	_, presKey, _ := ed25519.GenerateKey(rand.Reader)
 	presSigner, _ := gossh.NewSignerFromKey(presKey)
 	_, otherKey, _ := ed25519.GenerateKey(rand.Reader)
@@ -272,6 +273,7 @@ func TestRefusals(t *testing.T) {
 // presenter sees the counts, no student sees a verdict before the reveal,
 // and after it each verdict is the engine's.
 func TestClassOverSSH(t *testing.T) {
+	t.Parallel()
 	n := 50
 	if testing.Short() {
 		n = 12
@@ -361,6 +363,9 @@ func TestClassOverSSH(t *testing.T) {
 	pres.waitFor(t, lead, 2*time.Second)
 }
 
+// TestSessionCapAndIdle is the one test here that does not run in
+// parallel with the others: a student who sends a key every 100 ms must
+// not look idle for 1.5 s.
 func TestSessionCapAndIdle(t *testing.T) {
 	// The idle timeout is 15 times the gap between ana's keys, so that a
 	// loaded machine (go test runs packages side by side on two cores)
@@ -403,6 +408,7 @@ func TestSessionCapAndIdle(t *testing.T) {
 
 // A panic in one session ends that session, with a log line, and no other.
 func TestPanicEndsOneSession(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, nil)
 	srv.panicHook = func(seat string) {
 		if seat == "boom" {
@@ -425,6 +431,7 @@ func TestPanicEndsOneSession(t *testing.T) {
 // Two sessions with different terminals are drawn at the same time each
 // with its own colour profile.
 func TestColourProfilePerSession(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, nil)
 	c256 := join(t, srv.addr, "ana", testCode, term{"xterm-256color", 80, 24})
 	c16 := join(t, srv.addr, "bo", testCode, term{"xterm", 80, 24})

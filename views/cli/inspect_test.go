@@ -1,16 +1,17 @@
-package inspect_test
+package cli
 
 import (
 	"bytes"
 	"net"
 	"strings"
 	"testing"
-
-	"github.com/eoslab/eoslab/views/cli"
 )
 
-// TestInspectFlags: bad flags are exit 2 with one line, and a cluster
-// that does not answer is exit 1 with one line that names it.
+// TestInspectFlags: eoslab inspect's bad flags are exit 2 with one line,
+// and a cluster that does not answer is exit 1 with one line that names
+// it. It lives with the other command tests: in views/inspect it linked
+// the whole command line into that package's test binary (32 MB, 7 MB
+// without).
 func TestInspectFlags(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -34,7 +35,7 @@ func TestInspectFlags(t *testing.T) {
 		{[]string{"inspect", "--brokers", closed, "--once", "--timeout", "2s"}, 1, "the cluster at " + closed + " did not answer"},
 	} {
 		var out, errb bytes.Buffer
-		code := cli.Main(c.args, &out, &errb)
+		code := Main(c.args, &out, &errb)
 		msg := strings.TrimSuffix(errb.String(), "\n")
 		if code != c.code || !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") || out.Len() != 0 {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit %d and one line with %q", c.args, code, msg, out.String(), c.code, c.want)
