@@ -422,11 +422,16 @@ func serverProperties(n *node, voters string, major int, extra []string) string 
 		"num.partitions=1",
 		"auto.create.topics.enable=false",
 		"offsets.topic.replication.factor=1",
-		"offsets.topic.num.partitions=1",
+		// The simulation's partition count of both internal topics
+		// (engine.DefaultConfig): a transactional id's coordinator is
+		// partition abs(hashCode) % count (TransactionStateManager.
+		// partitionFor), a group's likewise (GroupCoordinator.partitionFor),
+		// so verify can compare the simulation's partition numbers.
+		"offsets.topic.num.partitions=50",
 		// Defaults 3 and 2: InitProducerId never completes on one node.
 		"transaction.state.log.replication.factor=1",
 		"transaction.state.log.min.isr=1",
-		"transaction.state.log.num.partitions=1",
+		"transaction.state.log.num.partitions=50",
 		"group.initial.rebalance.delay.ms=0",
 		"transaction.abort.timed.out.transaction.cleanup.interval.ms=200",
 		"transaction.remove.expired.transaction.cleanup.interval.ms=500",
