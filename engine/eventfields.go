@@ -33,3 +33,58 @@ func (e *Event) Durable() (partition int32, offset int64, epoch int16, ok bool) 
 	}
 	return e.x, e.arg, e.epoch, true
 }
+
+// ConsumeKind is what a consumer's consume event reports (Consumed).
+type ConsumeKind uint8
+
+const (
+	// ConsumeNone: not one of the consume events below.
+	ConsumeNone ConsumeKind = iota
+	// ConsumeReset: auto.offset.reset set the position (a ListOffsets
+	// answer on a real client).
+	ConsumeReset
+	// ConsumeCommitted: the position starts at the group's committed
+	// offset (an OffsetFetch answer on a real client).
+	ConsumeCommitted
+	// ConsumeFetched: a fetch handed records to the application.
+	ConsumeFetched
+	// ConsumeSkipped: a fetch handed nothing to the application, only
+	// control or aborted batches the consumer skipped.
+	ConsumeSkipped
+)
+
+// Consumed is what a consume event reports: its kind, the records a
+// fetch handed to the application (ConsumeFetched), and the consumer's
+// position on the event's TP after it (for a reset or a committed start,
+// the offset it starts at). ok is false for any other event, and in a
+// world that keeps no event words (a quiet one).
+func (e *Event) Consumed() (k ConsumeKind, records []ConsumedRecord, position int64, ok bool) {
+	if e.Kind != EvConsume || e.note == nil {
+		return ConsumeNone, nil, 0, false
+	}
+	switch e.note.says {
+	case saysResetsToOffset:
+		k = ConsumeReset
+	case saysStartsAtCommittedOffset:
+		k = ConsumeCommitted
+	case saysFetchReceives:
+		k = ConsumeFetched
+	case saysFetchReceivesNothing:
+		k = ConsumeSkipped
+	default:
+		return ConsumeNone, nil, 0, false
+	}
+	position, found := 0, false
+	for _, a := range e.note.args {
+		switch v := a.(type) {
+		case consumedRecords:
+			records = v
+		case num:
+			position, found = int64(v), true
+		}
+	}
+	if !found {
+		return ConsumeNone, nil, 0, false
+	}
+	return k, records, position, true
+}

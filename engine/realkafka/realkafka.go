@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/eoslab/eoslab/assets"
@@ -549,7 +550,7 @@ func (c *Cluster) wait(ctx context.Context) error {
 			default:
 			}
 		}
-		if c.ready(ctx, adm) {
+		if c.ready(ctx, adm) && c.coordinatorsLoaded(ctx, adm) {
 			return nil
 		}
 		select {
@@ -586,6 +587,34 @@ func (c *Cluster) ready(ctx context.Context, adm *kadm.Client) bool {
 		}
 	}
 	return len(vs) >= len(c.nodes)
+}
+
+// coordinatorsLoaded creates the internal topics (a FindCoordinator
+// does, with their 50 partitions) and reports whether a transaction
+// coordinator and a group coordinator answer as loaded: so a client's
+// first transactional or group call does not pay for creating and loading
+// them (seconds on a busy machine) inside its own timeout. A cluster with
+// security settings is left to its first client, which authenticates.
+func (c *Cluster) coordinatorsLoaded(ctx context.Context, adm *kadm.Client) bool {
+	if len(c.opts.Security) > 0 {
+		return true
+	}
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	const id = "eoslab-up-ready"
+	ts, err := adm.DescribeTransactions(rctx, id)
+	if err == nil {
+		err = ts[id].Err
+	}
+	if !errors.Is(err, kerr.TransactionalIDNotFound) {
+		return false
+	}
+	gs, err := adm.DescribeGroups(rctx, id)
+	if err != nil {
+		return false
+	}
+	err = gs[id].Err
+	return err == nil || errors.Is(err, kerr.GroupIDNotFound)
 }
 
 // Stop ends every node (SIGTERM to its process group, SIGKILL after a

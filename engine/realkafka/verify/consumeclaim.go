@@ -1,0 +1,177 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+)
+
+// A consumer's consume event (engine.Event.Consumed) stands for what the
+// broker run's consumer got: a fetch's records are the offsets and values
+// franz-go's fetches handed out on the partition, and the position after
+// it (compared when no later consume event of the consumer moved it); a
+// reset is the consumer's ListOffsets answer for the partition
+// (SubscriptionState.resetInitializingPositions: earliest, latest, or the
+// LSO for read_committed); a start at the committed offset is its
+// OffsetFetch answer.
+
+// consumeClaim is the broker fact consume event i stands for.
+func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
+	e := w.EventAt(i)
+	k, recs, pos, ok := e.Consumed()
+	if !ok {
+		return claim{}, false
+	}
+	cs, ok := d.cons[e.Actor]
+	if !ok {
+		return claim{}, false
+	}
+	tp := e.TP
+	switch k {
+	case engine.ConsumeReset:
+		return claim{what: fmt.Sprintf("%s resets %s to offset %d (its ListOffsets answer)", e.Actor, tp, pos), check: func(int) (int, string, string) {
+			got := d.answeredOffsets(e.Actor, tp, listOffsetsOf)
+			if len(got) == 0 {
+				return 0, "", fmt.Sprintf("%s sent no ListOffsets for %s", e.Actor, tp)
+			}
+			return countInt(got, pos), fmt.Sprintf("ListOffsets answered %s offset %s", tp, joinInts(got)), ""
+		}}, true
+	case engine.ConsumeCommitted:
+		return claim{what: fmt.Sprintf("%s starts %s at committed offset %d (its OffsetFetch answer)", e.Actor, tp, pos), check: func(int) (int, string, string) {
+			got := d.answeredOffsets(e.Actor, tp, offsetFetchOf)
+			if len(got) == 0 {
+				return 0, "", fmt.Sprintf("%s got no OffsetFetch answer for %s", e.Actor, tp)
+			}
+			return countInt(got, pos), fmt.Sprintf("OffsetFetch answered %s offset %s", tp, joinInts(got)), ""
+		}}, true
+	}
+	latest := true
+	for j := i + 1; j < w.EventCount(); j++ {
+		n := w.EventAt(j)
+		if n.Kind == engine.EvConsume && n.Actor == e.Actor && n.TP == tp {
+			if _, _, _, ok := n.Consumed(); ok {
+				latest = false
+				break
+			}
+		}
+	}
+	var want []string
+	for _, r := range recs {
+		want = append(want, fmt.Sprintf("%d=%s", r.Offset, r.Value))
+	}
+	what := fmt.Sprintf("%s takes %s records %s", e.Actor, tp, strings.Join(want, ","))
+	if latest {
+		what += fmt.Sprintf(", position %d", pos)
+	}
+	return claim{what: what, check: func(int) (int, string, string) {
+		var took []string
+		for j, t := range cs.taken {
+			if t.TP == tp && j < len(cs.values) {
+				took = append(took, fmt.Sprintf("%d=%s", t.Offset, cs.values[j]))
+			}
+		}
+		n := 1
+		for _, x := range want {
+			if !slices.Contains(took, x) {
+				n = 0
+			}
+		}
+		shown := "took " + tp.String() + " records " + strings.Join(took, ",")
+		if len(took) == 0 {
+			shown = "took no record of " + tp.String()
+		}
+		if latest {
+			p, ok := cs.pos[tp]
+			if !ok {
+				if len(want) == 0 {
+					return 0, "", fmt.Sprintf("the broker run's consumer %s keeps no position for %s (it took no record or marker there)", e.Actor, tp)
+				}
+				p = -1
+			}
+			if p != pos {
+				n = 0
+			}
+			shown += fmt.Sprintf(", position %d", p)
+		}
+		return n, shown, ""
+	}}, true
+}
+
+func countInt(xs []int64, x int64) int {
+	n := 0
+	for _, v := range xs {
+		if v == x {
+			n++
+		}
+	}
+	return n
+}
+
+func joinInts(xs []int64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// answeredOffsets are the offsets the answers to client's requests gave
+// for tp, as of reads them.
+func (d *driver) answeredOffsets(client string, tp engine.TP, of func(kmsg.Response, string, int32) (int64, bool)) []int64 {
+	if d.obs == nil {
+		return nil
+	}
+	var out []int64
+	for _, o := range d.obs.exchanges() {
+		if o.client != client || o.x.Resp == nil {
+			continue
+		}
+		if off, ok := of(o.x.Resp, d.prefix+tp.Topic, tp.Partition); ok {
+			out = append(out, off)
+		}
+	}
+	return out
+}
+
+func listOffsetsOf(r kmsg.Response, topic string, p int32) (int64, bool) {
+	resp, ok := r.(*kmsg.ListOffsetsResponse)
+	if !ok {
+		return 0, false
+	}
+	for _, t := range resp.Topics {
+		for _, rp := range t.Partitions {
+			if t.Topic == topic && rp.Partition == p && rp.ErrorCode == 0 {
+				return rp.Offset, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func offsetFetchOf(r kmsg.Response, topic string, p int32) (int64, bool) {
+	resp, ok := r.(*kmsg.OffsetFetchResponse)
+	if !ok {
+		return 0, false
+	}
+	for _, t := range resp.Topics {
+		for _, rp := range t.Partitions {
+			if t.Topic == topic && rp.Partition == p && rp.ErrorCode == 0 {
+				return rp.Offset, true
+			}
+		}
+	}
+	for _, g := range resp.Groups {
+		for _, t := range g.Topics {
+			for _, rp := range t.Partitions {
+				if t.Topic == topic && rp.Partition == p && rp.ErrorCode == 0 {
+					return rp.Offset, true
+				}
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,81 @@
+package verify
+
+import (
+	"context"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka/wire"
+)
+
+// consumerRun is a driver whose broker run's consumer c took values at
+// offsets 0.. of t-0 (position after them) and saw the exchanges.
+func consumerRun(pos int64, values []string, xs ...wire.Exchange) *driver {
+	d := &driver{ctx: context.Background(), prefix: "x-", decls: map[string]engine.DeclareProducer{},
+		cdecls: map[string]engine.DeclareConsumer{}, pids: map[int64]int64{}, obs: &observer{}, cons: map[string]*consumer{}}
+	cs := &consumer{pos: map[engine.TP]int64{}}
+	tp := engine.TP{Topic: "t", Partition: 0}
+	for i, v := range values {
+		cs.values = append(cs.values, v)
+		cs.offsets = append(cs.offsets, int64(i))
+		cs.taken = append(cs.taken, engine.TPOffset{TP: tp, Offset: int64(i)})
+	}
+	if pos >= 0 {
+		cs.pos[tp] = pos
+	}
+	d.cons["c"] = cs
+	for _, x := range xs {
+		d.obs.seen = append(d.obs.seen, observed{client: "c", x: x})
+	}
+	return d
+}
+
+func listOffsetsAnswer(off int64) wire.Exchange {
+	resp := &kmsg.ListOffsetsResponse{}
+	t := kmsg.NewListOffsetsResponseTopic()
+	t.Topic = "x-t"
+	p := kmsg.NewListOffsetsResponseTopicPartition()
+	p.Offset = off
+	t.Partitions = append(t.Partitions, p)
+	resp.Topics = append(resp.Topics, t)
+	return wire.Exchange{Req: &kmsg.ListOffsetsRequest{}, Resp: resp}
+}
+
+// A fetch's consume event is judged on the records (offsets and values)
+// and the position the broker run's consumer got; a reset on its
+// ListOffsets answer.
+func TestJudgeConsumeEvents(t *testing.T) {
+	fetch := `topic t
+producer p
+consumer c auto.offset.reset=earliest
+p send t-0 a
+p send t-0 b
+run
+c poll
+run
+expect event "(read_uncommitted) receives t-0"
+`
+	judgeAgainst(t, fetch,
+		verdictCase{"same records", consumerRun(2, []string{"a", "b"}), Agree},
+		verdictCase{"another value", consumerRun(2, []string{"a", "x"}), Differ},
+		verdictCase{"one record fewer", consumerRun(1, []string{"a"}), Differ},
+		verdictCase{"another position", consumerRun(3, []string{"a", "b"}), Differ},
+	)
+	reset := `topic t
+producer p
+consumer c
+p send t-0 a
+p send t-0 b
+run
+c poll
+run
+expect event "resets t-0 to offset 2"
+`
+	judgeAgainst(t, reset,
+		verdictCase{"ListOffsets 2", consumerRun(-1, nil, listOffsetsAnswer(2)), Agree},
+		verdictCase{"ListOffsets 0", consumerRun(-1, nil, listOffsetsAnswer(0)), Differ},
+		verdictCase{"no ListOffsets", consumerRun(-1, nil), NotPlayed},
+	)
+}
