@@ -33,21 +33,9 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 	tp := e.TP
 	switch k {
 	case engine.ConsumeReset:
-		return claim{what: fmt.Sprintf("%s resets %s to offset %d (its ListOffsets answer)", e.Actor, tp, pos), check: func(int) (int, string, string) {
-			got := d.answeredOffsets(e.Actor, tp, listOffsetsOf)
-			if len(got) == 0 {
-				return 0, "", fmt.Sprintf("%s sent no ListOffsets for %s", e.Actor, tp)
-			}
-			return countInt(got, pos), fmt.Sprintf("ListOffsets answered %s offset %s", tp, joinInts(got)), ""
-		}}, true
+		return d.offsetAnswerClaim(e.Actor, tp, pos, "resets %s to offset %d", "ListOffsets", listOffsetsOf), true
 	case engine.ConsumeCommitted:
-		return claim{what: fmt.Sprintf("%s starts %s at committed offset %d (its OffsetFetch answer)", e.Actor, tp, pos), check: func(int) (int, string, string) {
-			got := d.answeredOffsets(e.Actor, tp, offsetFetchOf)
-			if len(got) == 0 {
-				return 0, "", fmt.Sprintf("%s got no OffsetFetch answer for %s", e.Actor, tp)
-			}
-			return countInt(got, pos), fmt.Sprintf("OffsetFetch answered %s offset %s", tp, joinInts(got)), ""
-		}}, true
+		return d.offsetAnswerClaim(e.Actor, tp, pos, "starts %s at committed offset %d", "OffsetFetch", offsetFetchOf), true
 	}
 	latest := true
 	for j := i + 1; j < w.EventCount(); j++ {
@@ -101,6 +89,18 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 	}}, true
 }
 
+// offsetAnswerClaim: consumer actor's answer to request api gave pos for
+// tp (said is the claim's words, of the answer's reader).
+func (d *driver) offsetAnswerClaim(actor string, tp engine.TP, pos int64, said, api string, of func(kmsg.Response, string, int32) (int64, bool)) claim {
+	return claim{what: actor + " " + fmt.Sprintf(said, tp, pos) + " (its " + api + " answer)", check: func(int) (int, string, string) {
+		got := d.answeredOffsets(actor, tp, of)
+		if len(got) == 0 {
+			return 0, "", fmt.Sprintf("%s got no %s answer for %s", actor, api, tp)
+		}
+		return countInt(got, pos), fmt.Sprintf("%s answered %s offset %s", api, tp, joinInts(got)), ""
+	}}
+}
+
 func countInt(xs []int64, x int64) int {
 	n := 0
 	for _, v := range xs {
@@ -152,17 +152,12 @@ func listOffsetsOf(r kmsg.Response, topic string, p int32) (int64, bool) {
 	return 0, false
 }
 
+// offsetFetchOf reads an OffsetFetch answer: v8 and later (Kafka 3.0 on,
+// what franz-go asks of the brokers verify runs on) answer per group.
 func offsetFetchOf(r kmsg.Response, topic string, p int32) (int64, bool) {
 	resp, ok := r.(*kmsg.OffsetFetchResponse)
 	if !ok {
 		return 0, false
-	}
-	for _, t := range resp.Topics {
-		for _, rp := range t.Partitions {
-			if t.Topic == topic && rp.Partition == p && rp.ErrorCode == 0 {
-				return rp.Offset, true
-			}
-		}
 	}
 	for _, g := range resp.Groups {
 		for _, t := range g.Topics {
