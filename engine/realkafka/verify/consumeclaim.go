@@ -26,10 +26,6 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 	if !ok {
 		return claim{}, false
 	}
-	cs, ok := d.cons[e.Actor]
-	if !ok {
-		return claim{}, false
-	}
 	tp := e.TP
 	switch k {
 	case engine.ConsumeReset:
@@ -56,6 +52,10 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 		what += fmt.Sprintf(", position %d", pos)
 	}
 	return claim{what: what, check: func(int) (int, string, string) {
+		cs, ok := d.cons[e.Actor]
+		if !ok {
+			return 0, "", "the broker run's consumer " + e.Actor + " never polled"
+		}
 		var took []string
 		for j, t := range cs.taken {
 			if t.TP == tp && j < len(cs.values) {

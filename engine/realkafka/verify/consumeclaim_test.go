@@ -79,3 +79,19 @@ expect event "resets t-0 to offset 2"
 		verdictCase{"no ListOffsets", consumerRun(-1, nil), NotPlayed},
 	)
 }
+
+// A consume event of a consumer the broker run never polled is not
+// played, not simulation-only.
+func TestJudgeConsumeNeverPolled(t *testing.T) {
+	d := consumerRun(2, nil)
+	delete(d.cons, "c")
+	judgeAgainst(t, `topic t
+producer p
+consumer c auto.offset.reset=earliest
+p send t-0 a
+run
+c poll
+run
+expect event "(read_uncommitted) receives t-0"
+`, verdictCase{"never polled", d, NotPlayed})
+}
