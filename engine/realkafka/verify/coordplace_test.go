@@ -73,3 +73,23 @@ func TestCoordinatorRowOnOneBroker(t *testing.T) {
 		t.Errorf("unplaced: placed=%v why %q", d.placedCoordinator(e), d.unplacedCoordinator(e))
 	}
 }
+
+// TestCoordinatorRowOtherCount: a file that sets its own
+// __transaction_state partition count has its coordinator rows not
+// played (the broker has the simulation's default).
+func TestCoordinatorRowOtherCount(t *testing.T) {
+	w, c, fail, cmds := playSim(t, `config transaction.state.log.num.partitions=4
+producer p transactional.id=payment-processor-1
+expect txn payment-processor-1 coordinator __transaction_state-1
+`)
+	if fail != nil {
+		t.Fatalf("the simulation fails its line: %s", fail.Got)
+	}
+	d := &driver{ctx: placeCoordinators(context.Background(), cmds)}
+	d.prefix = prefixFor(d.ctx)
+	row := Row{}
+	d.judge(&row, c, fail, w)
+	if row.Verdict != NotPlayed || !strings.Contains(row.Why, "num.partitions=4") {
+		t.Errorf("%v (%s), want not played for the count", row.Verdict, row.Why)
+	}
+}

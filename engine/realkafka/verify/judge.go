@@ -89,6 +89,10 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 	if d.judgeObserved(row, c, fail, w) {
 		return
 	}
+	if x, ok := c.Expect.(script.TxnCheck); ok && x.Field == script.TxnCoordinator && w.Config().TxnStatePartitions != simInternalPartitions {
+		row.Verdict, row.Why = NotPlayed, fmt.Sprintf("the file sets transaction.state.log.num.partitions=%d; the broker run's cluster has %d", w.Config().TxnStatePartitions, simInternalPartitions)
+		return
+	}
 	if why := simOnlyWhy(c.Expect); why != "" && !d.placedCoordinator(c.Expect) {
 		row.Verdict, row.Why = SimOnly, why
 		if u := d.unplacedCoordinator(c.Expect); u != "" {
