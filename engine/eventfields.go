@@ -51,6 +51,12 @@ const (
 	// ConsumeSkipped: a fetch handed nothing to the application, only
 	// control or aborted batches the consumer skipped.
 	ConsumeSkipped
+	// ConsumeNothingNew: a fetch found nothing past the position.
+	ConsumeNothingNew
+	// ConsumeUndecided: a read_uncommitted fetch handed out records of
+	// an aborted or open transaction (records: their offsets, no
+	// values; position: the first of them).
+	ConsumeUndecided
 )
 
 // Consumed is what a consume event reports: its kind, the records a
@@ -59,7 +65,21 @@ const (
 // the offset it starts at). ok is false for any other event, and in a
 // world that keeps no event words (a quiet one).
 func (e *Event) Consumed() (k ConsumeKind, records []ConsumedRecord, position int64, ok bool) {
+	if e.Kind == EvConsume && e.say == sayNothingNew {
+		return ConsumeNothingNew, nil, e.arg, true
+	}
 	if e.Kind != EvConsume || e.note == nil {
+		return ConsumeNone, nil, 0, false
+	}
+	if e.note.says == saysReturnedOffsetsOfToThe {
+		for _, a := range e.note.args {
+			if o, ok := a.(batchOffsetsArg); ok {
+				for k := range int64(o.count) {
+					records = append(records, ConsumedRecord{TP: e.TP, Offset: o.base + k})
+				}
+				return ConsumeUndecided, records, o.base, true
+			}
+		}
 		return ConsumeNone, nil, 0, false
 	}
 	switch e.note.says {

@@ -41,6 +41,14 @@ func TestConsumed(t *testing.T) {
 	if k, rs, pos, ok := reset.Consumed(); !ok || k != ConsumeReset || rs != nil || pos != 2 {
 		t.Errorf("reset: %v %v %d %v", k, rs, pos, ok)
 	}
+	nothing := Event{Kind: EvConsume, say: sayNothingNew, arg: 5}
+	if k, _, pos, ok := nothing.Consumed(); !ok || k != ConsumeNothingNew || pos != 5 {
+		t.Errorf("nothing new: %v %d %v", k, pos, ok)
+	}
+	undecided := Event{Kind: EvConsume, TP: tp, note: newNote(saysReturnedOffsetsOfToThe, []arg{isolation(false), tp, batchOffsetsArg{2, 2}, sub(saysAbortedTxn)})}
+	if k, rs, pos, ok := undecided.Consumed(); !ok || k != ConsumeUndecided || len(rs) != 2 || rs[1].Offset != 3 || pos != 2 {
+		t.Errorf("undecided: %v %v %d %v", k, rs, pos, ok)
+	}
 	for _, e := range []Event{{Kind: EvConsume}, {Kind: EvInfo, note: reset.note}} {
 		if _, _, _, ok := e.Consumed(); ok {
 			t.Errorf("Consumed ok on %+v", e)

@@ -33,6 +33,9 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 	case engine.ConsumeCommitted:
 		return d.offsetAnswerClaim(e.Actor, tp, pos, "starts %s at committed offset %d", "OffsetFetch", offsetFetchOf), true
 	}
+	if k == engine.ConsumeUndecided {
+		return d.undecidedClaim(e.Actor, tp, recs), true
+	}
 	latest := true
 	for j := i + 1; j < w.EventCount(); j++ {
 		n := w.EventAt(j)
@@ -48,6 +51,12 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 		want = append(want, fmt.Sprintf("%d=%s", r.Offset, r.Value))
 	}
 	what := fmt.Sprintf("%s takes %s records %s", e.Actor, tp, strings.Join(want, ","))
+	if k == engine.ConsumeNothingNew {
+		if !latest {
+			return claim{}, false
+		}
+		what = fmt.Sprintf("%s takes nothing of %s at or past %d", e.Actor, tp, pos)
+	}
 	if latest {
 		what += fmt.Sprintf(", position %d", pos)
 	}
@@ -68,10 +77,18 @@ func (d *driver) consumeClaim(w *engine.World, i int) (claim, bool) {
 				n = 0
 			}
 		}
-		shown := "took " + tp.String() + " records " + strings.Join(took, ",")
-		if len(took) == 0 {
-			shown = "took no record of " + tp.String()
+		if k == engine.ConsumeNothingNew {
+			for _, t := range cs.taken {
+				if t.TP == tp && t.Offset >= pos {
+					n = 0
+				}
+			}
+			if p, ok := cs.pos[tp]; ok && p != pos {
+				n = 0
+			}
+			return n, shown(took, tp) + fmt.Sprintf(", position %s", posText(cs.pos, tp)), ""
 		}
+		shown := shown(took, tp)
 		if latest {
 			p, ok := cs.pos[tp]
 			if !ok {
@@ -98,6 +115,49 @@ func (d *driver) offsetAnswerClaim(actor string, tp engine.TP, pos int64, said, 
 			return 0, "", fmt.Sprintf("%s got no %s answer for %s", actor, api, tp)
 		}
 		return countInt(got, pos), fmt.Sprintf("%s answered %s offset %s", api, tp, joinInts(got)), ""
+	}}
+}
+
+func shown(took []string, tp engine.TP) string {
+	if len(took) == 0 {
+		return "took no record of " + tp.String()
+	}
+	return "took " + tp.String() + " records " + strings.Join(took, ",")
+}
+
+func posText(pos map[engine.TP]int64, tp engine.TP) string {
+	if p, ok := pos[tp]; ok {
+		return fmt.Sprint(p)
+	}
+	return "not set (no record or marker taken)"
+}
+
+// undecidedClaim: a read_uncommitted consumer handed out the offsets of
+// an aborted or open transaction's batch; the broker run's consumer took
+// the same offsets (the values are compared by the fetch's own event).
+func (d *driver) undecidedClaim(actor string, tp engine.TP, recs []engine.ConsumedRecord) claim {
+	var want []int64
+	for _, r := range recs {
+		want = append(want, r.Offset)
+	}
+	return claim{what: fmt.Sprintf("%s takes %s offsets %s", actor, tp, joinInts(want)), check: func(int) (int, string, string) {
+		cs, ok := d.cons[actor]
+		if !ok {
+			return 0, "", "the broker run's consumer " + actor + " never polled"
+		}
+		var took []int64
+		for _, t := range cs.taken {
+			if t.TP == tp {
+				took = append(took, t.Offset)
+			}
+		}
+		n := 1
+		for _, o := range want {
+			if !slices.Contains(took, o) {
+				n = 0
+			}
+		}
+		return n, fmt.Sprintf("took %s offsets %s", tp, joinInts(took)), ""
 	}}
 }
 

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -94,4 +95,33 @@ c poll
 run
 expect event "(read_uncommitted) receives t-0"
 `, verdictCase{"never polled", d, NotPlayed})
+}
+
+// A read_uncommitted consumer's records of an aborted transaction, and a
+// read_committed one's nothing new below an open transaction, are judged
+// on the offsets the broker run's consumer took.
+func TestJudgeUndecidedAndNothingNew(t *testing.T) {
+	head := `topic t
+producer tx transactional.id=app-1
+consumer c auto.offset.reset=earliest%s
+tx initTransactions
+run
+tx beginTransaction
+tx send t-0 a
+tx send t-0 b
+run
+%s
+c poll
+run
+`
+	aborted := fmt.Sprintf(head, "", "tx abortTransaction\nrun") + `expect event "returned t-0 offsets 1 of an aborted transaction"` + "\n"
+	judgeAgainst(t, aborted,
+		verdictCase{"took 0 and 1", consumerRun(3, []string{"a", "b"}), Agree},
+		verdictCase{"took 0 only", consumerRun(1, []string{"a"}), Differ},
+	)
+	open := fmt.Sprintf(head, " isolation.level=read_committed", "") + `expect event "gets nothing new from t-0 at 0"` + "\n"
+	judgeAgainst(t, open,
+		verdictCase{"took nothing", consumerRun(-1, nil), Agree},
+		verdictCase{"took the open records", consumerRun(2, []string{"a", "b"}), Differ},
+	)
 }
