@@ -33,3 +33,78 @@ func (e *Event) Durable() (partition int32, offset int64, epoch int16, ok bool) 
 	}
 	return e.x, e.arg, e.epoch, true
 }
+
+// ConsumeKind is what a consumer's consume event reports (Consumed).
+type ConsumeKind uint8
+
+const (
+	// ConsumeNone: not one of the consume events below.
+	ConsumeNone ConsumeKind = iota
+	// ConsumeReset: auto.offset.reset set the position (a ListOffsets
+	// answer on a real client).
+	ConsumeReset
+	// ConsumeCommitted: the position starts at the group's committed
+	// offset (an OffsetFetch answer on a real client).
+	ConsumeCommitted
+	// ConsumeFetched: a fetch handed records to the application.
+	ConsumeFetched
+	// ConsumeSkipped: a fetch handed nothing to the application, only
+	// control or aborted batches the consumer skipped.
+	ConsumeSkipped
+	// ConsumeNothingNew: a fetch found nothing past the position.
+	ConsumeNothingNew
+	// ConsumeUndecided: a read_uncommitted fetch handed out records of
+	// an aborted or open transaction (records: their offsets, no
+	// values; position: the first of them).
+	ConsumeUndecided
+)
+
+// Consumed is what a consume event reports: its kind, the records a
+// fetch handed to the application (ConsumeFetched), and the consumer's
+// position on the event's TP after it (for a reset or a committed start,
+// the offset it starts at). ok is false for any other event, and in a
+// world that keeps no event words (a quiet one).
+func (e *Event) Consumed() (k ConsumeKind, records []ConsumedRecord, position int64, ok bool) {
+	if e.Kind == EvConsume && e.say == sayNothingNew {
+		return ConsumeNothingNew, nil, e.arg, true
+	}
+	if e.Kind != EvConsume || e.note == nil {
+		return ConsumeNone, nil, 0, false
+	}
+	if e.note.says == saysReturnedOffsetsOfToThe {
+		for _, a := range e.note.args {
+			if o, ok := a.(batchOffsetsArg); ok {
+				for k := range int64(o.count) {
+					records = append(records, ConsumedRecord{TP: e.TP, Offset: o.base + k})
+				}
+				return ConsumeUndecided, records, o.base, true
+			}
+		}
+		return ConsumeNone, nil, 0, false
+	}
+	switch e.note.says {
+	case saysResetsToOffset:
+		k = ConsumeReset
+	case saysStartsAtCommittedOffset:
+		k = ConsumeCommitted
+	case saysFetchReceives:
+		k = ConsumeFetched
+	case saysFetchReceivesNothing:
+		k = ConsumeSkipped
+	default:
+		return ConsumeNone, nil, 0, false
+	}
+	position, found := 0, false
+	for _, a := range e.note.args {
+		switch v := a.(type) {
+		case consumedRecords:
+			records = v
+		case num:
+			position, found = int64(v), true
+		}
+	}
+	if !found {
+		return ConsumeNone, nil, 0, false
+	}
+	return k, records, position, true
+}

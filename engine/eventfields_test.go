@@ -27,3 +27,31 @@ func TestEventFieldReaders(t *testing.T) {
 		t.Error("Durable ok on an accept")
 	}
 }
+
+// TestConsumed: a consume event's kind, records and position are read
+// from its typed arguments; other events and a quiet world's have none.
+func TestConsumed(t *testing.T) {
+	tp := TP{Topic: "t", Partition: 0}
+	recs := []ConsumedRecord{{TP: tp, Offset: 3, Value: "a"}}
+	fetched := Event{Kind: EvConsume, TP: tp, note: newNote(saysFetchReceives, []arg{isolation(true), tp, consumedRecords(recs), skippedBatches(nil), num(4)})}
+	if k, rs, pos, ok := fetched.Consumed(); !ok || k != ConsumeFetched || len(rs) != 1 || rs[0].Value != "a" || pos != 4 {
+		t.Errorf("fetched: %v %v %d %v", k, rs, pos, ok)
+	}
+	reset := Event{Kind: EvConsume, TP: tp, note: newNote(saysResetsToOffset, []arg{tp, num(2), sub(saysResetHW)})}
+	if k, rs, pos, ok := reset.Consumed(); !ok || k != ConsumeReset || rs != nil || pos != 2 {
+		t.Errorf("reset: %v %v %d %v", k, rs, pos, ok)
+	}
+	nothing := Event{Kind: EvConsume, say: sayNothingNew, arg: 5}
+	if k, _, pos, ok := nothing.Consumed(); !ok || k != ConsumeNothingNew || pos != 5 {
+		t.Errorf("nothing new: %v %d %v", k, pos, ok)
+	}
+	undecided := Event{Kind: EvConsume, TP: tp, note: newNote(saysReturnedOffsetsOfToThe, []arg{isolation(false), tp, batchOffsetsArg{2, 2}, sub(saysAbortedTxn)})}
+	if k, rs, pos, ok := undecided.Consumed(); !ok || k != ConsumeUndecided || len(rs) != 2 || rs[1].Offset != 3 || pos != 2 {
+		t.Errorf("undecided: %v %v %d %v", k, rs, pos, ok)
+	}
+	for _, e := range []Event{{Kind: EvConsume}, {Kind: EvInfo, note: reset.note}} {
+		if _, _, _, ok := e.Consumed(); ok {
+			t.Errorf("Consumed ok on %+v", e)
+		}
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/eoslab/eoslab/assets"
@@ -422,11 +423,16 @@ func serverProperties(n *node, voters string, major int, extra []string) string 
 		"num.partitions=1",
 		"auto.create.topics.enable=false",
 		"offsets.topic.replication.factor=1",
-		"offsets.topic.num.partitions=1",
+		// The simulation's partition count of both internal topics
+		// (engine.DefaultConfig): a transactional id's coordinator is
+		// partition abs(hashCode) % count (TransactionStateManager.
+		// partitionFor), a group's likewise (GroupCoordinator.partitionFor),
+		// so verify can compare the simulation's partition numbers.
+		"offsets.topic.num.partitions=50",
 		// Defaults 3 and 2: InitProducerId never completes on one node.
 		"transaction.state.log.replication.factor=1",
 		"transaction.state.log.min.isr=1",
-		"transaction.state.log.num.partitions=1",
+		"transaction.state.log.num.partitions=50",
 		"group.initial.rebalance.delay.ms=0",
 		"transaction.abort.timed.out.transaction.cleanup.interval.ms=200",
 		"transaction.remove.expired.transaction.cleanup.interval.ms=500",
@@ -544,7 +550,7 @@ func (c *Cluster) wait(ctx context.Context) error {
 			default:
 			}
 		}
-		if c.ready(ctx, adm) {
+		if c.ready(ctx, adm) && c.coordinatorsLoaded(ctx, adm) {
 			return nil
 		}
 		select {
@@ -581,6 +587,34 @@ func (c *Cluster) ready(ctx context.Context, adm *kadm.Client) bool {
 		}
 	}
 	return len(vs) >= len(c.nodes)
+}
+
+// coordinatorsLoaded creates the internal topics (a FindCoordinator
+// does, with their 50 partitions) and reports whether a transaction
+// coordinator and a group coordinator answer as loaded: so a client's
+// first transactional or group call does not pay for creating and loading
+// them (seconds on a busy machine) inside its own timeout. A cluster with
+// security settings is left to its first client, which authenticates.
+func (c *Cluster) coordinatorsLoaded(ctx context.Context, adm *kadm.Client) bool {
+	if len(c.opts.Security) > 0 {
+		return true
+	}
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	const id = "eoslab-up-ready"
+	ts, err := adm.DescribeTransactions(rctx, id)
+	if err == nil {
+		err = ts[id].Err
+	}
+	if !errors.Is(err, kerr.TransactionalIDNotFound) {
+		return false
+	}
+	gs, err := adm.DescribeGroups(rctx, id)
+	if err != nil {
+		return false
+	}
+	err = gs[id].Err
+	return err == nil || errors.Is(err, kerr.GroupIDNotFound)
 }
 
 // Stop ends every node (SIGTERM to its process group, SIGKILL after a

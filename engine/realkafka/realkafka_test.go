@@ -43,6 +43,8 @@ func TestServerProperties(t *testing.T) {
 		"listeners=PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093\n",
 		"transaction.state.log.replication.factor=1\n", "transaction.state.log.min.isr=1\n",
 		"transaction.abort.timed.out.transaction.cleanup.interval.ms=200\n", "x=y\n",
+		// The simulation's count, so verify compares coordinator partitions.
+		"transaction.state.log.num.partitions=50\n", "offsets.topic.num.partitions=50\n",
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("server.properties lacks %q", want)

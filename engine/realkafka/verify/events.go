@@ -92,6 +92,9 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 	if c, ok := d.offsetsReplyClaim(w, i); ok {
 		return c, "", ""
 	}
+	if c, ok := d.consumeClaim(w, i); ok { // consumeclaim.go
+		return c, "", ""
+	}
 	if why := simOnlyEvent(&e); why != "" {
 		return claim{}, why, ""
 	}

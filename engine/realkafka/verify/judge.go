@@ -89,8 +89,15 @@ func (d *driver) judge(row *Row, c script.Command, fail *script.Failure, w *engi
 	if d.judgeObserved(row, c, fail, w) {
 		return
 	}
+	if x, ok := c.Expect.(script.TxnCheck); ok && x.Field == script.TxnCoordinator && w.Config().TxnStatePartitions != simInternalPartitions {
+		row.Verdict, row.Why = NotPlayed, fmt.Sprintf("the file sets transaction.state.log.num.partitions=%d; the broker run's cluster has %d", w.Config().TxnStatePartitions, simInternalPartitions)
+		return
+	}
 	if why := simOnlyWhy(c.Expect); why != "" && !d.placedCoordinator(c.Expect) {
 		row.Verdict, row.Why = SimOnly, why
+		if u := d.unplacedCoordinator(c.Expect); u != "" {
+			row.Verdict, row.Why = NotPlayed, u
+		}
 		return
 	}
 	if d.stopped != "" {
@@ -488,12 +495,29 @@ func sameMultiset(a, b []string) bool {
 // can judge: on a cluster verify owns, whose __transaction_state has the
 // simulation's partition count, when the run's prefix puts the prefixed
 // id on the partition the simulation gives the bare id (placedPrefix).
+//
+// On a broker verify does not own, the prefix was searched for the
+// file's coordinator ids (placeCoordinators, coordplace.go).
 func (d *driver) placedCoordinator(e script.Expectation) bool {
 	x, ok := e.(script.TxnCheck)
-	if !ok || x.Field != script.TxnCoordinator || ownerOf(d.ctx) == nil {
+	if !ok || x.Field != script.TxnCoordinator {
+		return false
+	}
+	if _, searched := d.ctx.Value(coordKey{}).(coordPlacement); !searched && ownerOf(d.ctx) == nil {
 		return false
 	}
 	return engine.PartitionFor(d.prefix+x.ID, simInternalPartitions) == engine.PartitionFor(x.ID, simInternalPartitions)
+}
+
+// unplacedCoordinator says why a coordinator row the search could not
+// place is not played ("" for any other row).
+func (d *driver) unplacedCoordinator(e script.Expectation) string {
+	x, ok := e.(script.TxnCheck)
+	pl, searched := d.ctx.Value(coordKey{}).(coordPlacement)
+	if !ok || x.Field != script.TxnCoordinator || !searched || pl.placed {
+		return ""
+	}
+	return fmt.Sprintf("no run prefix within %d tries puts all %d transactional ids of the file's coordinator rows on the simulation's %s partitions (each id lands on its own with a chance of 1 in %d per prefix), so the prefixed ids' partitions cannot be compared", coordPlaceTries, pl.ids, engine.TxnStateTopic, simInternalPartitions)
 }
 
 // txnCoordinator is the coordinator fact on the cluster: the
@@ -518,12 +542,27 @@ func (d *driver) txnCoordinator(ctx context.Context, x script.TxnCheck) (bool, s
 	if !ok || t.Err != nil || len(t.Partitions) == 0 {
 		return false, "", "Metadata has no " + engine.TxnStateTopic
 	}
-	p := engine.PartitionFor(id, int32(len(t.Partitions)))
-	got := fmt.Sprintf("%s-%d", engine.TxnStateTopic, p)
-	leader := int32(-1)
-	if pd, ok := t.Partitions[p]; ok {
-		leader = pd.Leader
+	leaders := map[int32]int32{}
+	for p, pd := range t.Partitions {
+		leaders[p] = pd.Leader
 	}
-	fact := fmt.Sprintf("coordinator %s (FindCoordinator: node %d, the partition's leader: node %d; the id carries the run's prefix, placed on the simulation's partition)", got, co.NodeID, leader)
-	return got == x.Coordinator.String() && co.NodeID == leader, fact, ""
+	return coordinatorHolds(id, x.Coordinator.String(), len(t.Partitions), co.NodeID, leaders)
+}
+
+// coordinatorHolds judges a coordinator row on the broker's answers: the
+// prefixed id's partition under the broker's partition count of
+// __transaction_state (n) against the simulation's (want), and whether
+// FindCoordinator's node (coord) leads that partition (leaders).
+func coordinatorHolds(id, want string, n int, coord int32, leaders map[int32]int32) (bool, string, string) {
+	if n != simInternalPartitions {
+		return false, "", fmt.Sprintf("the broker's %s has %d partitions, the simulation's %d (eoslab kafka up makes %d): a partition number is not comparable", engine.TxnStateTopic, n, simInternalPartitions, simInternalPartitions)
+	}
+	p := engine.PartitionFor(id, int32(n))
+	got := fmt.Sprintf("%s-%d", engine.TxnStateTopic, p)
+	leader, ok := leaders[p]
+	if !ok {
+		leader = -1
+	}
+	fact := fmt.Sprintf("coordinator %s (FindCoordinator: node %d, the partition's leader: node %d; the id carries the run's prefix, placed on the simulation's partition)", got, coord, leader)
+	return got == want && coord == leader, fact, ""
 }

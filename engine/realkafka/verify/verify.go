@@ -181,6 +181,8 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 			if err != nil {
 				return s, err
 			}
+		} else {
+			fctx = placeCoordinators(ctx, cmds) // coordplace.go
 		}
 		rows, err := playFile(fctx, cl, adm, in.file, cmds, simTV)
 		for i := range rows {
