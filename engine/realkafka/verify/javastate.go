@@ -160,6 +160,11 @@ func (t *javaTM) call(m engine.Method, end bool) error {
 			// TransactionManager.nextRequest: no partition or offsets
 			// added, the EndTxn is not sent.
 			t.complete(m.String() + " with nothing added: completed without EndTxn (TransactionManager.nextRequest)")
+			if t.bumping {
+				// Java's call waits for the bump's InitProducerId,
+				// which it sends at once; franz-go's call has ended.
+				return fmt.Errorf("%s ended without the InitProducerId of the epoch bump on the broker run (franz-go's), which the Java client sends when it completes the transaction with nothing added (TransactionManager.nextRequest, completeTransaction)", m)
+			}
 		}
 		return nil
 	}

@@ -61,6 +61,11 @@ func TestJavaStateFromAnswers(t *testing.T) {
 			append(call(engine.CallAbortTransaction), ans(kmsg.EndTxn, none), ans(kmsg.InitProducerID, none), callEnd(engine.CallAbortTransaction))}, stReady},
 		{"no bump on the wire", false, [][]step{init, begin, {ans(kmsg.AddPartitionsToTxn, none), ans(kmsg.Produce, kerr.OutOfOrderSequenceNumber)},
 			append(call(engine.CallAbortTransaction), ans(kmsg.EndTxn, none), step{call: true, m: engine.CallAbortTransaction, end: true, errSub: "without the InitProducerId of the epoch bump"})}, ""},
+		// s32 on the expiry broker: the produce answered
+		// INVALID_PRODUCER_ID_MAPPING, nothing was added, and the abort
+		// ended with no InitProducerId, where Java sends the bump's.
+		{"nothing added, no bump on the wire", false, [][]step{init, begin, {ans(kmsg.Produce, kerr.InvalidProducerIDMapping)},
+			{step{call: true, m: engine.CallAbortTransaction}, step{call: true, m: engine.CallAbortTransaction, end: true, errSub: "without the InitProducerId of the epoch bump"}}}, ""},
 		{"no EndTxn on the wire", false, [][]step{init, begin, {ans(kmsg.AddPartitionsToTxn, none)},
 			{step{call: true, m: engine.CallAbortTransaction}, step{call: true, m: engine.CallAbortTransaction, end: true, errSub: "without an EndTxn answer"}}}, ""},
 		{"tv2: no client bump", true, [][]step{init, begin, {ans(kmsg.Produce, kerr.OutOfOrderSequenceNumber)}, whole(engine.CallAbortTransaction, ans(kmsg.EndTxn, none))}, stReady},
