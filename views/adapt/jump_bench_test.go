@@ -12,6 +12,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/gcpace"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -54,6 +55,8 @@ func jumpLesson(tb testing.TB, rounds int) *lessons.Lesson {
 // holds over 100,000 events (and an eighth of that, to show the cost does
 // not grow with the history), drawn in truecolor and in 256 colours.
 func BenchmarkJump(b *testing.B) {
+	// The collector's pace of the TUI (tuirun.Run sets it).
+	defer gcpace.Set()()
 	first, last := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'<'}}, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'>'}}
 	for _, size := range benchSizes {
 		s := New(jumpLesson(b, size.rounds))

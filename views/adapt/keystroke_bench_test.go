@@ -8,6 +8,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/gcpace"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -49,6 +50,8 @@ var benchSizes = []struct {
 // world and every panel drawn afresh (the engine's own work to run the
 // step is not included; the player keeps each world once computed).
 func BenchmarkKeystroke(b *testing.B) {
+	// The collector's pace of the TUI (tuirun.Run sets it).
+	defer gcpace.Set()()
 	for _, size := range benchSizes {
 		l := historyLesson(b, size.rounds)
 		s := New(l)

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/gcpace"
 	"github.com/eoslab/eoslab/views/internal/viewtest"
 	"github.com/eoslab/eoslab/views/model"
 )
@@ -47,6 +48,8 @@ func actSandbox(tb testing.TB, n int) (*Sandbox, tea.Model) {
 //
 //	go test ./views/adapt -run '^$' -bench SandboxActFlat -benchtime 200x
 func BenchmarkSandboxActFlat(b *testing.B) {
+	// The collector's pace of the TUI (tuirun.Run sets it).
+	defer gcpace.Set()()
 	xs, small := actSandbox(b, 1000)
 	xb, big := actSandbox(b, 8000)
 	ns, nb := xs.Len(), xb.Len()

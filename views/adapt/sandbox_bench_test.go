@@ -7,6 +7,7 @@ import (
 
 	"github.com/eoslab/eoslab/lessons"
 	"github.com/eoslab/eoslab/views"
+	"github.com/eoslab/eoslab/views/internal/gcpace"
 	"github.com/eoslab/eoslab/views/model"
 )
 
@@ -42,6 +43,8 @@ func bigSandbox(tb testing.TB) *Sandbox {
 // step as a new action: the trial apply, the step, the new frame and
 // every panel drawn afresh.
 func BenchmarkSandboxKeystroke100k(b *testing.B) {
+	// The collector's pace of the TUI (tuirun.Run sets it).
+	defer gcpace.Set()()
 	x := bigSandbox(b)
 	for _, c := range []struct {
 		name string

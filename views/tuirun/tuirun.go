@@ -16,6 +16,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/eoslab/eoslab/views/internal/gcpace"
 	"github.com/eoslab/eoslab/views/tuirun/termguard"
 )
 
@@ -34,6 +35,7 @@ func Release() { termguard.Release() }
 // (Bubble Tea restores the terminal) and Run returns *Interrupted; on
 // every way out the terminal is put back as the process found it.
 func Run(m tea.Model, opts ...tea.ProgramOption) (tea.Model, error) {
+	defer gcpace.Set()()
 	p := tea.NewProgram(m, append(opts, tea.WithoutSignalHandler())...)
 	termguard.OnSignal(p.Kill)
 	final, err := p.Run()
