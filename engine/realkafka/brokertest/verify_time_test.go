@@ -48,19 +48,19 @@ func allAgreeSaying(t *testing.T, name, scn string, n int, note string) {
 // the file's scale; the rows after it agree and say so.
 func TestVerifyScaledTimeout(t *testing.T) {
 	scn := `topic t
-producer a transactional.id=tx-a transaction.timeout.ms=20000
+producer a transactional.id=tx-a transaction.timeout.ms=60000
 a initTransactions
 run
 a beginTransaction
 a send t-0 v0
 run
 expect txn tx-a state Ongoing
-advance 40000
+advance 80000
 expect txn tx-a state CompleteAbort
 expect txn tx-a epoch 1
 expect partition t-0 batch 0 status=aborted
 `
-	allAgreeSaying(t, "timeout.scn", scn, 4, "time scaled 1:2.5")
+	allAgreeSaying(t, "timeout.scn", scn, 4, "time scaled 1:4 ")
 }
 
 // TestVerifyRequestCounts: request counts compared with what the wrapper

@@ -218,8 +218,13 @@ func (d *driver) timeouts(c script.Command, a engine.Advance, ids []string) {
 	}
 	real, _ := d.scale.scaledTimeout(longest)
 	bound := real + 2*interval + 10*time.Second
-	d.scale.note = fmt.Sprintf("time scaled 1:%s from line %d: transaction.timeout.ms played divided by it; the broker's abort of %s was awaited (the cluster checks every %v)",
-		strconv.FormatFloat(d.scale.scale, 'f', -1, 64), c.Line, strings.Join(ids, ", "), interval)
+	if d.scale.scale > 1 {
+		d.scale.note = fmt.Sprintf("time scaled 1:%s from line %d: transaction.timeout.ms played divided by it; the broker's abort of %s was awaited (the cluster checks every %v)",
+			strconv.FormatFloat(d.scale.scale, 'g', 3, 64), c.Line, strings.Join(ids, ", "), interval)
+	} else {
+		d.scale.note = fmt.Sprintf("real time from line %d: transaction.timeout.ms played as the file sets it; the broker's abort of %s was awaited (the cluster checks every %v)",
+			c.Line, strings.Join(ids, ", "), interval)
+	}
 	d.enqueue(&d.timer, func(ctx context.Context) { d.awaitAborts(ctx, txids, bound) })
 }
 
