@@ -107,6 +107,9 @@ type driver struct {
 	// request, as the simulation delivers them (mirror.go).
 	mirroring bool
 	mstate    mirrorState
+	// other plays the file under the other protocol, for the lines this
+	// one does not meet (unmetevent.go).
+	other *otherRun
 }
 
 type revEntry struct {

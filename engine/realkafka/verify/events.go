@@ -38,6 +38,43 @@ type claim struct {
 	// nth, when set, is which instance of the fact the event stands for
 	// (else the event's own ordinal among its kind's, judgeEvent).
 	nth int
+	// fact, when set, is the fact's identity where what also says where
+	// the simulation has it (a marker's offset): two events stand for one
+	// fact when their keys are equal.
+	fact string
+	// ans, on an answer's claim, is the test check counts the broker
+	// run's answers by; the simulation's answers are counted by it too
+	// (simAnswers, unmetevent.go).
+	ans *answerSpec
+	// byKey: each instance of the fact in the simulation is an event whose
+	// claim has the same key (a request, a batch, a marker, a record of
+	// __transaction_state).
+	byKey bool
+}
+
+// answerSpec: the answers to client ("" any of the file's) of key (< 0
+// any) that pass pred; sent counts what the broker sent, else what the
+// client got.
+type answerSpec struct {
+	client string
+	key    kmsg.Key
+	sent   bool
+	pred   func(*obsAnswer) bool
+}
+
+// answers is the claim on the broker run of the answers spec selects.
+func (d *driver) answers(what string, a *answerSpec) claim {
+	return claim{what: what, wire: true, ans: a, check: func(scope int) (int, string, string) {
+		return d.countAnswers(scope, a.client, a.key, a.sent, a.pred)
+	}}
+}
+
+// key is the fact's identity (fact, else what).
+func (c claim) key() string {
+	if c.fact != "" {
+		return c.fact
+	}
+	return c.what
 }
 
 // simOnlyEvent says why an event has no broker counterpart.
@@ -191,7 +228,7 @@ func (d *driver) logClaim(tp engine.TP, off int64, control bool, marker string, 
 	} else {
 		what += fmt.Sprintf(" seq=%d count=%d", seq, count)
 	}
-	return claim{what: what, check: func(int) (int, string, string) {
+	return claim{what: what, byKey: true, check: func(int) (int, string, string) {
 		l, err := d.log(script.Partition{Topic: tp.Topic, N: tp.Partition})
 		if err != nil {
 			return 0, "", "fetch failed: " + err.Error()
@@ -228,7 +265,8 @@ func (d *driver) logClaim(tp engine.TP, off int64, control bool, marker string, 
 // producer's markers it is.
 func (d *driver) markerClaim(tp engine.TP, off int64, marker string, pid int64, epoch int16, nth int) claim {
 	what := fmt.Sprintf("%s %s marker pid=%d epoch=%d (its marker number %d of that producer and epoch; the simulation's at %d)", tp, strings.ToLower(marker), pid, epoch, nth, off)
-	return claim{what: what, check: func(int) (int, string, string) {
+	fact := fmt.Sprintf("%s %s marker pid=%d epoch=%d (its marker number %d of that producer and epoch)", tp, strings.ToLower(marker), pid, epoch, nth)
+	return claim{what: what, fact: fact, byKey: true, check: func(int) (int, string, string) {
 		l, err := d.log(script.Partition{Topic: tp.Topic, N: tp.Partition})
 		if err != nil {
 			return 0, "", "fetch failed: " + err.Error()
@@ -278,7 +316,7 @@ func (d *driver) durableClaim(w *engine.World, e *engine.Event) (claim, string, 
 		return d.ongoingClaim(tsp.Log[:off+1], rec), "", ""
 	}
 	what := fmt.Sprintf("%s %s pid=%d epoch=%d in %s (record %d of these)", rec.TransactionalID, rec.State, rec.ProducerID, rec.ProducerEpoch, txnStateTopic, n)
-	return claim{what: what, check: func(int) (int, string, string) {
+	return claim{what: what, byKey: true, check: func(int) (int, string, string) {
 		recs, err := d.txnLog()
 		if err != nil {
 			return 0, "", err.Error()
@@ -371,23 +409,18 @@ func (d *driver) messageClaim(w *engine.World, e *engine.Event) (claim, string, 
 	if r, ok := m.Body.(*engine.ProduceResponse); ok {
 		c := d.produceAnswer(r.TP, -1, 0, -1, r.Code, e.Kind == engine.EvSend)
 		if r.Code == engine.None && !r.Duplicate {
-			c.what += fmt.Sprintf(" baseOffset=%d", r.BaseOffset)
-			c.check = func(scope int) (int, string, string) {
-				return d.countAnswers(scope, client, kmsg.Produce, e.Kind == engine.EvSend, func(x *obsAnswer) bool {
-					return x.tp == d.name(r.TP.Topic) && x.part == r.TP.Partition && x.code == 0 && x.baseOffset == r.BaseOffset
-				})
-			}
+			c = d.answers(c.what+fmt.Sprintf(" baseOffset=%d", r.BaseOffset), &answerSpec{client, kmsg.Produce, e.Kind == engine.EvSend, func(x *obsAnswer) bool {
+				return x.tp == d.name(r.TP.Topic) && x.part == r.TP.Partition && x.code == 0 && x.baseOffset == r.BaseOffset
+			}})
 		}
 		return c, "", ""
 	}
 	code := m.Code()
 	if r, ok := m.Body.(*engine.InitProducerIDResponse); ok && code == engine.None {
 		what := fmt.Sprintf("InitProducerId answer to %s: pid=%d epoch=%d", client, r.ProducerID, r.ProducerEpoch)
-		return claim{what: what, wire: true, check: func(scope int) (int, string, string) {
-			return d.countAnswers(scope, client, kmsg.InitProducerID, e.Kind == engine.EvSend, func(x *obsAnswer) bool {
-				return x.code == 0 && d.simPID(x.pid) == strconv.FormatInt(r.ProducerID, 10) && x.epoch == r.ProducerEpoch
-			})
-		}}, "", ""
+		return d.answers(what, &answerSpec{client, kmsg.InitProducerID, e.Kind == engine.EvSend, func(x *obsAnswer) bool {
+			return x.code == 0 && d.simPID(x.pid) == strconv.FormatInt(r.ProducerID, 10) && x.epoch == r.ProducerEpoch
+		}}), "", ""
 	}
 	c := d.answerClaim(client, base, code, e.Kind == engine.EvSend)
 	return c, "", ""
@@ -406,19 +439,15 @@ func (d *driver) produceAnswer(tp engine.TP, pid int64, epoch int16, seq int32, 
 		}
 		what += " with " + code.String()
 	}
-	c := claim{what: what, wire: true}
-	c.check = func(scope int) (int, string, string) {
-		return d.countAnswers(scope, "", kmsg.Produce, sent, func(x *obsAnswer) bool {
-			if x.tp != d.name(tp.Topic) || x.part != tp.Partition || x.code != int16(code) {
-				return false
-			}
-			if pid >= 0 && (d.simPID(x.pid) != strconv.FormatInt(pid, 10) || x.epoch != epoch) {
-				return false
-			}
-			return seq < 0 || x.seq == seq
-		})
-	}
-	return c
+	return d.answers(what, &answerSpec{"", kmsg.Produce, sent, func(x *obsAnswer) bool {
+		if x.tp != d.name(tp.Topic) || x.part != tp.Partition || x.code != int16(code) {
+			return false
+		}
+		if pid >= 0 && (d.simPID(x.pid) != strconv.FormatInt(pid, 10) || x.epoch != epoch) {
+			return false
+		}
+		return seq < 0 || x.seq == seq
+	}})
 }
 
 // answerClaim: an answer to client (of the request base, any when "")
@@ -434,9 +463,7 @@ func (d *driver) answerClaim(client, base string, code engine.ErrorCode, sent bo
 		to = "a client"
 	}
 	what := fmt.Sprintf("%s to %s with %s", kind, to, code)
-	return claim{what: what, wire: true, check: func(scope int) (int, string, string) {
-		return d.countAnswers(scope, client, key, sent, func(x *obsAnswer) bool { return x.code == int16(code) })
-	}}
+	return d.answers(what, &answerSpec{client, key, sent, func(x *obsAnswer) bool { return x.code == int16(code) }})
 }
 
 // requestClaim: a request of kind base from client, with the producer id,
@@ -444,30 +471,7 @@ func (d *driver) answerClaim(client, base string, code engine.ErrorCode, sent bo
 // carried. delivered excludes a request the wrapper dropped.
 func (d *driver) requestClaim(client, base string, m *engine.Message, delivered bool) claim {
 	key := keys[base]
-	var pid int64 = -1
-	var epoch int16
-	var tp *engine.TP
-	seq := int32(-1)
-	switch b := m.Body.(type) {
-	case *engine.ProduceRequest:
-		tp = &b.TP
-		if len(b.Batches) > 0 {
-			pid, epoch = b.Batches[0].ProducerID, b.Batches[0].ProducerEpoch
-			if pid >= 0 {
-				seq = b.Batches[0].BaseSequence
-			}
-		}
-	case *engine.InitProducerIDRequest:
-		pid, epoch = b.ProducerID, b.ProducerEpoch
-	case *engine.AddPartitionsToTxnRequest:
-		pid, epoch = b.ProducerID, b.ProducerEpoch
-	case *engine.AddOffsetsToTxnRequest:
-		pid, epoch = b.ProducerID, b.ProducerEpoch
-	case *engine.EndTxnRequest:
-		pid, epoch = b.ProducerID, b.ProducerEpoch
-	case *engine.TxnOffsetCommitRequest:
-		pid, epoch = b.ProducerID, b.ProducerEpoch
-	}
+	tp, pid, epoch, seq := requestOf(m)
 	what := base + " from " + client
 	if tp != nil {
 		what += " for " + tp.String()
@@ -478,7 +482,7 @@ func (d *driver) requestClaim(client, base string, m *engine.Message, delivered 
 	if seq >= 0 {
 		what += fmt.Sprintf(" seq=%d", seq)
 	}
-	return claim{what: what, wire: true, check: func(scope int) (int, string, string) {
+	return claim{what: what, wire: true, byKey: true, check: func(scope int) (int, string, string) {
 		n := 0
 		var shown []string
 		for _, o := range d.obs.exchanges() {
@@ -507,6 +511,34 @@ func (d *driver) requestClaim(client, base string, m *engine.Message, delivered 
 		}
 		return n, strings.Join(firstN(shown, 4), "; "), ""
 	}}
+}
+
+// requestOf is what a request carries that its claims name: the
+// partition (Produce), the producer id and epoch (-1 when none), and a
+// Produce's base sequence (-1 when none).
+func requestOf(m *engine.Message) (tp *engine.TP, pid int64, epoch int16, seq int32) {
+	pid, seq = -1, -1
+	switch b := m.Body.(type) {
+	case *engine.ProduceRequest:
+		tp = &b.TP
+		if len(b.Batches) > 0 {
+			pid, epoch = b.Batches[0].ProducerID, b.Batches[0].ProducerEpoch
+			if pid >= 0 {
+				seq = b.Batches[0].BaseSequence
+			}
+		}
+	case *engine.InitProducerIDRequest:
+		pid, epoch = b.ProducerID, b.ProducerEpoch
+	case *engine.AddPartitionsToTxnRequest:
+		pid, epoch = b.ProducerID, b.ProducerEpoch
+	case *engine.AddOffsetsToTxnRequest:
+		pid, epoch = b.ProducerID, b.ProducerEpoch
+	case *engine.EndTxnRequest:
+		pid, epoch = b.ProducerID, b.ProducerEpoch
+	case *engine.TxnOffsetCommitRequest:
+		pid, epoch = b.ProducerID, b.ProducerEpoch
+	}
+	return tp, pid, epoch, seq
 }
 
 func firstN(s []string, n int) []string {
@@ -538,7 +570,7 @@ func (d *driver) ongoingClaim(log []engine.TxnLogRecord, rec engine.TxnLogRecord
 		want = append(want, tp.String())
 	}
 	what := fmt.Sprintf("%s Ongoing pid=%d epoch=%d partitions %s in %s (transaction %d)", rec.TransactionalID, rec.ProducerID, rec.ProducerEpoch, strings.Join(want, ","), txnStateTopic, k)
-	return claim{what: what, check: func(int) (int, string, string) {
+	return claim{what: what, byKey: true, check: func(int) (int, string, string) {
 		recs, err := d.txnLog()
 		if err != nil {
 			return 0, "", err.Error()

@@ -99,8 +99,9 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 	}
 	if fail != nil {
 		// The simulation found no such event (a line of the other
-		// protocol): there is no event to look for on the broker.
-		row.Verdict, row.Why = NotPlayed, "the simulation does not meet the line ("+fail.Got+"): no event to look for on the broker"
+		// protocol): what its event stands for there is looked for on
+		// the broker (unmetevent.go).
+		d.judgeUnmet(row, x, fail, w, row.Line)
 		return
 	}
 	evs := script.Matching(w, x)

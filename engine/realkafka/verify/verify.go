@@ -56,6 +56,9 @@ type Row struct {
 	Sim     string // differs: the simulation's fact
 	Kafka   string // differs: Kafka's fact
 	Why     string // simulation-only, not played: why; agrees: a note
+	// Neither, on an agreeing row: the line as written is met by neither
+	// side (a line of the other protocol), and this is what both show.
+	Neither string
 	Kind    string // the kind of fact, for the share by kind
 	Known   bool   // differs, and listed in the known-differences file
 	// Scaled says how time was scaled for the broker run ("" if not).
@@ -224,7 +227,11 @@ func writeRow(out io.Writer, r Row) {
 	where := fmt.Sprintf("%s:%d", r.File, r.Line)
 	switch r.Verdict {
 	case Agree:
-		fmt.Fprintf(out, "%s: agrees: %s%s\n", where, r.Expect, scaledSuffix(r))
+		neither := ""
+		if r.Neither != "" {
+			neither = " (" + r.Neither + ")"
+		}
+		fmt.Fprintf(out, "%s: agrees: %s%s%s\n", where, r.Expect, neither, scaledSuffix(r))
 	case Differ:
 		known := ""
 		if r.Known {

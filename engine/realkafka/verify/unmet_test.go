@@ -1,0 +1,162 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/realkafka/wire"
+	"github.com/eoslab/eoslab/engine/script"
+)
+
+// playUnder runs a scenario on the simulation under transaction.version
+// tv and returns its world, the last command (an expect line), its
+// failure and the commands.
+func playUnder(t *testing.T, tv int, scn string) (*engine.World, script.Command, *script.Failure, []script.Command) {
+	t.Helper()
+	cmds, err := script.Parse("t.scn", []byte(scn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := script.NewRunner()
+	r.PinTransactionVersion(tv)
+	var fail *script.Failure
+	for _, c := range cmds {
+		if _, fail, err = r.Exec(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.World, cmds[len(cmds)-1], fail, cmds
+}
+
+// A state line neither side meets (written for the other protocol) is
+// judged by the value each side has on the line's subject: the same value
+// agrees and the row shows it, another differs. Before, the row was not
+// played ("neither the simulation (0) nor Kafka (...) meets the line").
+func TestJudgeNeitherByValues(t *testing.T) {
+	w, c, fail, _ := playUnder(t, 2, "topic t\nproducer p\np send t-0 a\nrun\nexpect producer p offset 3\n")
+	if fail == nil {
+		t.Fatal("the simulation meets the line; the test needs one it does not")
+	}
+	for _, tc := range []struct {
+		name     string
+		offset   int64
+		want     Verdict
+		contains string
+	}{
+		{"same value", 0, Agree, "both have producer p offset 0"},
+		{"another value", 2, Differ, "offset 2"},
+	} {
+		d := wireRun(0, 0, 1)
+		d.prods = map[string]*producer{"p": {hasAck: true, offset: tc.offset}}
+		row := Row{}
+		d.judge(&row, c, fail, w)
+		text := row.Neither + row.Why + row.Sim + row.Kafka
+		if row.Verdict != tc.want || !strings.Contains(text, tc.contains) {
+			t.Errorf("%s: %v (%s), want %v with %q", tc.name, row.Verdict, text, tc.want, tc.contains)
+		}
+	}
+}
+
+// A line neither meets whose values are not of one fact stays not
+// played: the simulation's producer has acknowledged nothing.
+func TestJudgeNeitherNoValue(t *testing.T) {
+	w, c, fail, _ := playUnder(t, 2, "topic t\nproducer p\nexpect producer p offset 3\n")
+	d := wireRun(0, 0, 1)
+	d.prods = map[string]*producer{"p": {}}
+	row := Row{}
+	d.judge(&row, c, fail, w)
+	if row.Verdict != NotPlayed || !strings.Contains(row.Why, "neither") {
+		t.Errorf("%v (%s), want not played, neither meets the line", row.Verdict, row.Why)
+	}
+}
+
+// txnScn is an unpinned scenario written under transaction.version 1:
+// its last line, AddPartitionsToTxn from a, is a request the Java producer
+// sends under the classic protocol only (KIP-890 part 2 adds partitions
+// with the Produce itself).
+const txnScn = "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v0\nrun\n" +
+	"expect event \"AddPartitionsToTxn tx pid=1000 epoch=0 [t-0]\" kind=send actor=a\n"
+
+// An event line the simulation does not meet under this protocol is
+// judged by what its event stands for under the protocol the file was
+// written for: the broker run has no such request either -> agrees. Before, the row was not played ("no event to look
+// for on the broker").
+func TestJudgeUnmetEventByOtherProtocol(t *testing.T) {
+	w, c, fail, cmds := playUnder(t, 2, txnScn)
+	if fail == nil {
+		t.Fatal("the simulation under transaction.version 2 meets the line; the test needs one it does not")
+	}
+	add := &kmsg.AddPartitionsToTxnRequest{TransactionalID: "x-tx", ProducerID: 5000, ProducerEpoch: 0,
+		Topics: []kmsg.AddPartitionsToTxnRequestTopic{{Topic: "x-t", Partitions: []int32{0}}}}
+	find := &kmsg.FindCoordinatorRequest{CoordinatorKey: "x-tx", CoordinatorType: 1}
+	for _, tc := range []struct {
+		name     string
+		req      kmsg.Request
+		resp     kmsg.Response
+		want     Verdict
+		contains string
+	}{
+		{"none on the broker", find, &kmsg.FindCoordinatorResponse{}, Agree, "neither: the line is met under transaction.version 1, where its event stands for AddPartitionsToTxn from a pid=1000 epoch=0"},
+		// The broker run sent one: its conversation is not the
+		// simulation's, which the guard of a met line says too.
+		{"one on the broker", add, &kmsg.AddPartitionsToTxnResponse{}, NotPlayed, "the wire conversations differ"},
+	} {
+		d := txnRun("tx", 1000, initAnswered(), wire.Exchange{Req: tc.req, Resp: tc.resp}, producedTxn())
+		d.cmds, d.simTV = cmds, 2
+		row := Row{Line: c.Line}
+		d.judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+		text := row.Neither + row.Why + row.Sim + row.Kafka
+		if row.Verdict != tc.want || !strings.Contains(text, tc.contains) {
+			t.Errorf("%s: %v (%s), want %v with %q", tc.name, row.Verdict, text, tc.want, tc.contains)
+		}
+	}
+}
+
+// A file that pins its protocol is not judged by the other one: its
+// unmet line stays not played.
+func TestJudgeUnmetEventPinned(t *testing.T) {
+	scn := "config transaction.version=2\n" + txnScn
+	w, c, fail, cmds := playUnder(t, 2, scn)
+	d := txnRun("tx", 1000)
+	d.cmds, d.simTV = cmds, 2
+	row := Row{Line: c.Line}
+	d.judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+	if row.Verdict != NotPlayed || !strings.Contains(row.Why, "no event to look for on the broker") {
+		t.Errorf("%v (%s), want not played", row.Verdict, row.Why)
+	}
+}
+
+// An answer's claim counts the simulation's answers by the test it counts
+// the broker's by: the simulation's one Produce answer NONE for t-0 at
+// base offset 0 is one, an answer at another offset none.
+func TestSimAnswerCount(t *testing.T) {
+	w, _, _, _ := playUnder(t, 2, "topic t\nproducer p\np send t-0 a\nrun\nexpect partition t-0 leo 1\n")
+	d := wireRun(0, 0, 1)
+	for _, tc := range []struct {
+		off  int64
+		want int
+	}{{0, 1}, {3, 0}} {
+		a := &answerSpec{"p", kmsg.Produce, true, func(x *obsAnswer) bool {
+			return x.tp == d.name("t") && x.part == 0 && x.code == 0 && x.baseOffset == tc.off
+		}}
+		if n, known := d.simAnswerCount(w, a, false); !known || n != tc.want {
+			t.Errorf("baseOffset %d: %d answers (known %v), want %d", tc.off, n, known, tc.want)
+		}
+	}
+}
+
+// producedTxn is a's transactional Produce of v0 to t-0, answered NONE at
+// offset 0.
+func producedTxn() wire.Exchange {
+	req := kmsg.NewPtrProduceRequest()
+	rp := kmsg.NewProduceRequestTopicPartition()
+	rp.Records = buildBatch(engine.InjectBatch{ProducerID: 5000, Seq: 0, Transactional: true, Values: []string{"v0"}})
+	req.Topics = []kmsg.ProduceRequestTopic{{Topic: "x-t", Partitions: []kmsg.ProduceRequestTopicPartition{rp}}}
+	resp := kmsg.NewPtrProduceResponse()
+	ap := kmsg.NewProduceResponseTopicPartition()
+	resp.Topics = []kmsg.ProduceResponseTopic{{Topic: "x-t", Partitions: []kmsg.ProduceResponseTopicPartition{ap}}}
+	return wire.Exchange{Req: req, Resp: resp}
+}
