@@ -351,13 +351,21 @@ func (d *driver) clientErrorClaim(w *engine.World, i int, e *engine.Event) (clai
 	}
 	if _, ok := d.decls[e.Actor]; !ok {
 		if _, ok := d.cdecls[e.Actor]; !ok {
-			if to := answeredTo(w, i, e); strings.HasPrefix(to, "broker-") {
+			j := answerAt(w, i, e)
+			if to := answeredTo(w, j); strings.HasPrefix(to, "broker-") {
 				// A coordinator refusing a leader's request (the
 				// verification of KIP-890): between brokers.
 				return claim{}, "a broker's answer to " + to + " is traffic between brokers the wire wrapper does not carry; what the client got is compared by its own answer", ""
 			}
-			// A broker answering with the error: to one of the file's
-			// clients, whichever asked.
+			if j >= 0 {
+				// A broker answering with the error: the answer it sends
+				// next with the code (its kind, to its client).
+				n := w.EventAt(j)
+				if c, ok := d.answerClaimOf(w, &n, "the broker's answer: "); ok {
+					return c, "", ""
+				}
+			}
+			// To one of the file's clients, whichever asked.
 			return d.answerClaim("", "", e.Code, true), "", ""
 		}
 	}
@@ -614,10 +622,10 @@ func hasPrefixIn(s []string, prefix string) bool {
 	return false
 }
 
-// answeredTo is whom the broker's error event i answers: the first answer
-// with its code the broker (the actor, or the broker a coordinator(B)
-// actor names) sends after it ("" if none follows).
-func answeredTo(w *engine.World, i int, e *engine.Event) string {
+// answerAt is the answer the broker's error event i stands for: the
+// first answer with its code the broker (the actor, or the broker a
+// coordinator(B) actor names) sends after it (-1 if none follows).
+func answerAt(w *engine.World, i int, e *engine.Event) int {
 	from := e.Actor
 	if in, ok := strings.CutPrefix(from, "coordinator("); ok {
 		from = strings.TrimSuffix(in, ")")
@@ -625,8 +633,16 @@ func answeredTo(w *engine.World, i int, e *engine.Event) string {
 	for j := i + 1; j < w.EventCount(); j++ {
 		n := w.EventAt(j)
 		if m := n.Message; n.Kind == engine.EvSend && m != nil && m.Kind.IsResponse() && m.From == from && m.Code() == e.Code {
-			return m.To
+			return j
 		}
 	}
-	return ""
+	return -1
+}
+
+// answeredTo is whom answer event j is sent to ("" for none).
+func answeredTo(w *engine.World, j int) string {
+	if j < 0 {
+		return ""
+	}
+	return w.EventAt(j).Message.To
 }

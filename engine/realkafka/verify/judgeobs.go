@@ -263,15 +263,24 @@ func (d *driver) ordinal(w *engine.World, i int, what string) int {
 func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failure, w *engine.World) {
 	plain := x.Text == "" && !x.Window.Set && !x.Count.Set && !x.TP.Set && x.TxnID == "" && !x.PID.Set && !x.Epoch.Set && x.Reason == engine.RuleNone && x.Rule == ""
 	var c claim
+	_, isProducer := d.decls[x.Actor]
+	_, isConsumer := d.cdecls[x.Actor]
 	switch {
 	case plain && x.Kind == "send" && x.Error == "" && x.Msg.Set && x.Msg.V.ID == 0 && isRequestKey(x.Msg.V.Kind):
-		_, isProducer := d.decls[x.Actor]
-		_, isConsumer := d.cdecls[x.Actor]
 		if !isProducer && !isConsumer {
 			row.Verdict, row.Why = SimOnly, "an absence of traffic the wire wrapper does not carry (it sits on the file's clients' connections)"
 			return
 		}
 		c = d.requestClaim(x.Actor, x.Msg.V.Kind, &engine.Message{}, false)
+	case plain && x.Kind == "" && x.Error == "" && x.Msg.Set && x.Msg.V.ID == 0 && isRequestKey(x.Msg.V.Kind) && (isProducer || isConsumer):
+		// No event of a client's with that request: above all none of
+		// its sends of it.
+		c = d.requestClaim(x.Actor, x.Msg.V.Kind, &engine.Message{}, false)
+	case x.Text != "" && isRequestKey(x.Text) && !x.Window.Set && !x.Count.Set && !x.TP.Set && x.TxnID == "" && !x.PID.Set && !x.Epoch.Set &&
+		x.Reason == engine.RuleNone && x.Rule == "" && x.Error == "" && !x.Msg.Set && x.Actor == "" && (x.Kind == "" || x.Kind == "send"):
+		// No event names the request ("AddPartitionsToTxn"): none of the
+		// file's clients sent one.
+		c = d.anyClientRequest(x.Text)
 	case plain && x.Kind == "" && x.Actor == "" && !x.Msg.Set && x.Error != "":
 		code, ok := engine.ErrorByName(x.Error)
 		if !ok || !code.IsWire() {
@@ -302,4 +311,37 @@ func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failur
 func isRequestKey(name string) bool {
 	_, ok := keys[name]
 	return ok
+}
+
+// anyClientRequest: a request of kind base from any of the file's
+// clients (their requestClaims, counted together).
+func (d *driver) anyClientRequest(base string) claim {
+	var names []string
+	for n := range d.decls {
+		names = append(names, n)
+	}
+	for n := range d.cdecls {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var cs []claim
+	for _, n := range names {
+		cs = append(cs, d.requestClaim(n, base, &engine.Message{}, false))
+	}
+	return claim{what: base + " from any of the file's clients", wire: true, check: func(scope int) (int, string, string) {
+		total := 0
+		var shown []string
+		for _, c := range cs {
+			n, s, why := c.check(scope)
+			if why != "" {
+				return 0, "", why
+			}
+			total += n
+			shown = append(shown, s)
+		}
+		if len(shown) == 0 {
+			return 0, "the file has no clients", ""
+		}
+		return total, strings.Join(shown, "; "), ""
+	}}
 }

@@ -160,3 +160,37 @@ func producedTxn() wire.Exchange {
 	resp.Topics = []kmsg.ProduceResponseTopic{{Topic: "x-t", Partitions: []kmsg.ProduceResponseTopicPartition{ap}}}
 	return wire.Exchange{Req: req, Resp: resp}
 }
+
+// An absence whose text is a request's name ("AddPartitionsToTxn") is
+// judged on the broker run: no such request from the file's clients
+// agrees, one differs; so is an absence of a request of a client's (msg=
+// actor=). Before, both were simulation-only ("the line names no event
+// whose broker counterpart could be looked for").
+func TestJudgeAbsenceOfARequest(t *testing.T) {
+	add := &kmsg.AddPartitionsToTxnRequest{TransactionalID: "x-tx", ProducerID: 5000, ProducerEpoch: 0,
+		Topics: []kmsg.AddPartitionsToTxnRequestTopic{{Topic: "x-t", Partitions: []int32{0}}}}
+	// Under transaction.version 2 the leader's verification of the
+	// Produce is an AddPartitionsToTxn between brokers: the commit's line
+	// has none.
+	for _, line := range []string{`expect no event "AddPartitionsToTxn" in=last`, `expect no event msg=AddPartitionsToTxn actor=a`} {
+		w, c, fail, _ := playUnder(t, 2, strings.Replace(txnScn, "expect event \"AddPartitionsToTxn tx pid=1000 epoch=0 [t-0]\" kind=send actor=a", "a commitTransaction\nrun\n"+line, 1))
+		if fail != nil {
+			t.Fatalf("%s: the simulation fails its own line: %s", line, fail.Got)
+		}
+		for _, tc := range []struct {
+			name string
+			xs   []wire.Exchange
+			want Verdict
+		}{
+			{"none on the broker", []wire.Exchange{initAnswered(), producedTxn()}, Agree},
+			{"one on the broker", []wire.Exchange{initAnswered(), {Req: add, Resp: &kmsg.AddPartitionsToTxnResponse{}}, producedTxn()}, Differ},
+		} {
+			d := txnRun("tx", 1000, tc.xs...)
+			row := Row{Line: c.Line}
+			d.judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+			if row.Verdict != tc.want {
+				t.Errorf("%s: %s: %v (%s%s%s), want %v", line, tc.name, row.Verdict, row.Why, row.Sim, row.Kafka, tc.want)
+			}
+		}
+	}
+}
