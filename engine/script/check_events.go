@@ -233,6 +233,15 @@ func (k *checker) response(x ResponseCheck) (bool, string, error) {
 	return false, m.Summary(), nil
 }
 
+// ResponseOf is the delivered response a response check selects (nil when
+// there is none), for a caller that reads its fields (verify rewrites a
+// line with the simulation's values).
+func ResponseOf(w *engine.World, x ResponseCheck) *engine.Message {
+	k := checker{w: w}
+	m, _ := k.findResponse(x)
+	return m
+}
+
 // findResponse is the delivered response x selects: by id, the response
 // with that id or the one that answered the request with that id; by kind,
 // the newest delivered response of that kind that passes the filters. When

@@ -277,10 +277,14 @@ func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failur
 		// its sends of it.
 		c = d.requestClaim(x.Actor, x.Msg.V.Kind, &engine.Message{}, false)
 	case x.Text != "" && isRequestKey(x.Text) && !x.Window.Set && !x.Count.Set && !x.TP.Set && x.TxnID == "" && !x.PID.Set && !x.Epoch.Set &&
-		x.Reason == engine.RuleNone && x.Rule == "" && x.Error == "" && !x.Msg.Set && x.Actor == "" && (x.Kind == "" || x.Kind == "send"):
-		// No event names the request ("AddPartitionsToTxn"): none of the
-		// file's clients sent one.
+		x.Reason == engine.RuleNone && x.Rule == "" && x.Error == "" && !x.Msg.Set && (x.Actor == "" || isProducer || isConsumer) && (x.Kind == "" || x.Kind == "send"):
+		// No event (of the client's) names the request
+		// ("AddPartitionsToTxn"): the client, or none of the file's
+		// clients, sent one.
 		c = d.anyClientRequest(x.Text)
+		if x.Actor != "" {
+			c = d.requestClaim(x.Actor, x.Text, &engine.Message{}, false)
+		}
 	case plain && x.Kind == "" && x.Actor == "" && !x.Msg.Set && x.Error != "":
 		code, ok := engine.ErrorByName(x.Error)
 		if !ok || !code.IsWire() {

@@ -250,6 +250,38 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 	case script.MarkersCheck:
 		x.N = int64(w.MarkerCount(x.TxnID))
 		return x, fmt.Sprintf("markers %d", x.N), true
+	case script.ResponseCheck:
+		m := script.ResponseOf(w, x)
+		if m == nil {
+			return nil, "", false
+		}
+		f, _ := m.ResponseFields()
+		code := f.Code
+		if x.Partition.Set {
+			for _, r := range f.Results {
+				if r.TP == (engine.TP{Topic: x.Partition.V.Topic, Partition: x.Partition.V.N}) {
+					code = r.Code
+				}
+			}
+		}
+		shown := []string{m.Kind.String() + " to " + m.To}
+		if x.Error.Set {
+			x.Error.V = code.Name()
+			shown = append(shown, "error="+code.Name())
+		}
+		if x.BaseOffset.Set {
+			x.BaseOffset.V = f.BaseOffset
+			shown = append(shown, fmt.Sprintf("baseOffset=%d", f.BaseOffset))
+		}
+		if x.PID.Set {
+			x.PID.V = f.ProducerID
+			shown = append(shown, fmt.Sprintf("pid=%d", f.ProducerID))
+		}
+		if x.Epoch.Set {
+			x.Epoch.V = int64(f.ProducerEpoch)
+			shown = append(shown, fmt.Sprintf("epoch=%d", f.ProducerEpoch))
+		}
+		return x, strings.Join(shown, " "), true
 	}
 	return nil, "", false
 }

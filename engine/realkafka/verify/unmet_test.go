@@ -172,7 +172,7 @@ func TestJudgeAbsenceOfARequest(t *testing.T) {
 	// Under transaction.version 2 the leader's verification of the
 	// Produce is an AddPartitionsToTxn between brokers: the commit's line
 	// has none.
-	for _, line := range []string{`expect no event "AddPartitionsToTxn" in=last`, `expect no event msg=AddPartitionsToTxn actor=a`} {
+	for _, line := range []string{`expect no event "AddPartitionsToTxn" in=last`, `expect no event msg=AddPartitionsToTxn actor=a`, `expect no event "AddPartitionsToTxn" kind=send actor=a`} {
 		w, c, fail, _ := playUnder(t, 2, strings.Replace(txnScn, "expect event \"AddPartitionsToTxn tx pid=1000 epoch=0 [t-0]\" kind=send actor=a", "a commitTransaction\nrun\n"+line, 1))
 		if fail != nil {
 			t.Fatalf("%s: the simulation fails its own line: %s", line, fail.Got)
@@ -191,6 +191,33 @@ func TestJudgeAbsenceOfARequest(t *testing.T) {
 			if row.Verdict != tc.want {
 				t.Errorf("%s: %s: %v (%s%s%s), want %v", line, tc.name, row.Verdict, row.Why, row.Sim, row.Kafka, tc.want)
 			}
+		}
+	}
+}
+
+// A response line neither side meets is judged by the code each side's
+// answer has: the simulation's ProduceResponse NONE agrees with the
+// broker's NONE, differs from its OUT_OF_ORDER_SEQUENCE_NUMBER. Before,
+// not played.
+func TestJudgeNeitherResponse(t *testing.T) {
+	w, c, fail, _ := playUnder(t, 2, "topic t\nproducer p\np send t-0 a\nrun\nexpect response ProduceResponse to=p error=NOT_LEADER_OR_FOLLOWER\n")
+	if fail == nil {
+		t.Fatal("the simulation meets the line; the test needs one it does not")
+	}
+	for _, tc := range []struct {
+		name     string
+		d        *driver
+		want     Verdict
+		contains string
+	}{
+		{"same code", wireRun(0, 0, 1), Agree, "both have ProduceResponse to p error=NONE"},
+		{"another code", wireRun(45, -1, 1), Differ, "OUT_OF_ORDER_SEQUENCE_NUMBER"},
+	} {
+		row := Row{}
+		tc.d.judge(&row, c, fail, w)
+		text := row.Neither + row.Why + row.Sim + row.Kafka
+		if row.Verdict != tc.want || !strings.Contains(text, tc.contains) {
+			t.Errorf("%s: %v (%s), want %v with %q", tc.name, row.Verdict, text, tc.want, tc.contains)
 		}
 	}
 }
