@@ -221,3 +221,22 @@ func TestJudgeNeitherResponse(t *testing.T) {
 		}
 	}
 }
+
+// A line of the other protocol's words whose broker fact the simulation
+// has here too (tv1's "sends m7 a -> broker-3 Produce t-0", tv2's Produce
+// is m5, v12) is judged by that fact: Kafka has the Produce too -> agrees,
+// naming the words. Before, not played.
+func TestJudgeUnmetWordsSameFact(t *testing.T) {
+	scn := strings.Replace(txnScn, "expect event \"AddPartitionsToTxn tx pid=1000 epoch=0 [t-0]\" kind=send actor=a", "expect event \"sends m7 a -> broker-3 Produce t-0\"", 1)
+	w, c, fail, cmds := playUnder(t, 2, scn)
+	if fail == nil {
+		t.Fatal("the simulation under transaction.version 2 meets the line; the test needs one it does not")
+	}
+	d := txnRun("tx", 1000, initAnswered(), producedTxn())
+	d.cmds, d.simTV = cmds, 2
+	row := Row{Line: c.Line}
+	d.judgeEvent(&row, c.Expect.(script.EventCheck), fail, w)
+	if row.Verdict != Agree || !strings.Contains(row.Neither, "the line's words are transaction.version 1's") || !strings.Contains(row.Neither, "Produce from a for t-0 pid=1000 epoch=0 seq=0") {
+		t.Errorf("%v (%s%s%s%s), want agrees on the Produce", row.Verdict, row.Neither, row.Why, row.Sim, row.Kafka)
+	}
+}
