@@ -155,20 +155,13 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 		if !f.c.wire {
 			continue
 		}
-		if client, n := d.lostWithConnection(); client != "" {
-			row.Verdict, row.Why = NotPlayed, fmt.Sprintf("%d requests of %s died with a connection the wrapper closed (on TCP a lost message takes its connection and the requests behind it; the simulation's network loses the one message): the wire traffic is not the simulation's from there", n, client)
-			return
-		}
-		if why := d.conversationDiffers(w); why != "" {
+		if why := d.wireDiffers(w); why != "" {
 			row.Verdict, row.Why = NotPlayed, why
 			return
 		}
 		break
 	}
-	scope := 0
-	if x.InLast {
-		scope = d.lastAction()
-	}
+	scope := d.scopeOf(x)
 	holds := true
 	var facts, wants []string
 	for _, f := range claims {
@@ -217,6 +210,25 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 		row.Sim = "found the events standing for " + strings.Join(wants, "; ")
 		row.Kafka = fact
 	}
+}
+
+// wireDiffers says why the broker run's wire traffic is not the
+// simulation's from here ("" when it is): a connection the wrapper closed
+// took requests with it, or the two conversations differ.
+func (d *driver) wireDiffers(w *engine.World) string {
+	if client, n := d.lostWithConnection(); client != "" {
+		return fmt.Sprintf("%d requests of %s died with a connection the wrapper closed (on TCP a lost message takes its connection and the requests behind it; the simulation's network loses the one message): the wire traffic is not the simulation's from there", n, client)
+	}
+	return d.conversationDiffers(w)
+}
+
+// scopeOf is the file line an event line's broker facts are looked for
+// on: the last action's for in=last, else 0 (the whole run).
+func (d *driver) scopeOf(x script.EventCheck) int {
+	if x.InLast {
+		return d.lastAction()
+	}
+	return 0
 }
 
 // lastAction is the file line of the last command the simulation ran
@@ -299,11 +311,7 @@ func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failur
 	if d.unplayable(row, w) {
 		return
 	}
-	scope := 0
-	if x.InLast {
-		scope = d.lastAction()
-	}
-	n, shown, why := c.check(scope)
+	n, shown, why := c.check(d.scopeOf(x))
 	if why != "" {
 		row.Verdict, row.Why = NotPlayed, why
 		return

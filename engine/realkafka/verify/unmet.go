@@ -76,22 +76,13 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 		} else if b.Control {
 			return nil, "", false
 		}
-		if x.PID.Set {
-			x.PID.V = b.ProducerID
-			f = append(f, fmt.Sprintf("pid=%d", b.ProducerID))
-		}
-		if x.Epoch.Set {
-			x.Epoch.V = int64(b.ProducerEpoch)
-			f = append(f, fmt.Sprintf("epoch=%d", b.ProducerEpoch))
-		}
+		put(&x.PID, b.ProducerID, "pid", &f)
+		put(&x.Epoch, int64(b.ProducerEpoch), "epoch", &f)
 		if x.Seq.Set {
 			x.Seq.V = script.SeqRange{First: b.BaseSequence, Last: b.LastSequence, Range: b.BaseSequence >= 0 && b.Count > 1}
 			f = append(f, "seq="+b.Seqs())
 		}
-		if x.Count.Set {
-			x.Count.V = int64(b.Count)
-			f = append(f, fmt.Sprintf("count=%d", b.Count))
-		}
+		put(&x.Count, int64(b.Count), "count", &f)
 		if x.Txn.Set {
 			x.Txn.V = b.Transactional
 			f = append(f, fmt.Sprintf("txn=%v", b.Transactional))
@@ -104,10 +95,7 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 			x.Values = slices.Clone(b.Values)
 			f = append(f, "values="+strings.Join(b.Values, ","))
 		}
-		if x.CoordinatorEpoch.Set {
-			x.CoordinatorEpoch.V = int64(b.CoordinatorEpoch)
-			f = append(f, fmt.Sprintf("coordinatorEpoch=%d", b.CoordinatorEpoch))
-		}
+		put(&x.CoordinatorEpoch, int64(b.CoordinatorEpoch), "coordinatorEpoch", &f)
 		return x, fmt.Sprintf("%s batch %d %s", x.TP, x.Offset, strings.Join(f, " ")), true
 	case script.ProducerStateCheck:
 		p, found, known := w.ProducerStateAt(engine.TP{Topic: x.TP.Topic, Partition: x.TP.N}, x.PID)
@@ -115,25 +103,13 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 			return nil, "", false
 		}
 		f := []string{fmt.Sprintf("%s producer %d", x.TP, x.PID)}
-		if x.Epoch.Set {
-			x.Epoch = some(int64(p.ProducerEpoch))
-			f = append(f, fmt.Sprintf("epoch=%d", p.ProducerEpoch))
-		}
-		if x.LastSeq.Set {
-			x.LastSeq = some(int64(p.LastSeq()))
-			f = append(f, fmt.Sprintf("lastseq=%d", p.LastSeq()))
-		}
+		put(&x.Epoch, int64(p.ProducerEpoch), "epoch", &f)
+		put(&x.LastSeq, int64(p.LastSeq()), "lastseq", &f)
 		if x.Cached.Set {
-			x.Cached = some(int64(p.NumCached))
+			x.Cached.V = int64(p.NumCached) // not compared on the broker: not shown
 		}
-		if x.TxnFirst.Set {
-			x.TxnFirst = some(p.CurrentTxnFirstOffset)
-			f = append(f, fmt.Sprintf("txnfirst=%d", p.CurrentTxnFirstOffset))
-		}
-		if x.CoordinatorEpoch.Set {
-			x.CoordinatorEpoch = some(int64(p.CoordinatorEpoch))
-			f = append(f, fmt.Sprintf("coordinatorEpoch=%d", p.CoordinatorEpoch))
-		}
+		put(&x.TxnFirst, p.CurrentTxnFirstOffset, "txnfirst", &f)
+		put(&x.CoordinatorEpoch, int64(p.CoordinatorEpoch), "coordinatorEpoch", &f)
 		return x, strings.Join(f, " "), true
 	case script.ProducerCheck:
 		p, found := w.ProducerInfo(x.Name)
@@ -269,21 +245,21 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 			x.Error.V = code.Name()
 			shown = append(shown, "error="+code.Name())
 		}
-		if x.BaseOffset.Set {
-			x.BaseOffset.V = f.BaseOffset
-			shown = append(shown, fmt.Sprintf("baseOffset=%d", f.BaseOffset))
-		}
-		if x.PID.Set {
-			x.PID.V = f.ProducerID
-			shown = append(shown, fmt.Sprintf("pid=%d", f.ProducerID))
-		}
-		if x.Epoch.Set {
-			x.Epoch.V = int64(f.ProducerEpoch)
-			shown = append(shown, fmt.Sprintf("epoch=%d", f.ProducerEpoch))
-		}
+		put(&x.BaseOffset, f.BaseOffset, "baseOffset", &shown)
+		put(&x.PID, f.ProducerID, "pid", &shown)
+		put(&x.Epoch, int64(f.ProducerEpoch), "epoch", &shown)
 		return x, strings.Join(shown, " "), true
 	}
 	return nil, "", false
+}
+
+// put sets an option the line gives to the simulation's value v and names
+// it in shown.
+func put(o *script.Opt[int64], v int64, name string, shown *[]string) {
+	if o.Set {
+		o.V = v
+		*shown = append(*shown, fmt.Sprintf("%s=%d", name, v))
+	}
 }
 
 func orNone(s string) string {

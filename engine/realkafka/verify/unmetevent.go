@@ -132,20 +132,12 @@ func (d *driver) judgeUnmet(row *Row, x script.EventCheck, fail *script.Failure,
 		return
 	}
 	if c.wire {
-		if client, n := d.lostWithConnection(); client != "" {
-			row.Verdict, row.Why = NotPlayed, fmt.Sprintf("%d requests of %s died with a connection the wrapper closed: the wire traffic is not the simulation's from there", n, client)
-			return
-		}
-		if why := d.conversationDiffers(w); why != "" {
+		if why := d.wireDiffers(w); why != "" {
 			row.Verdict, row.Why = NotPlayed, why
 			return
 		}
 	}
-	scope := 0
-	if x.InLast {
-		scope = d.lastAction()
-	}
-	got, shown, why := c.check(scope)
+	got, shown, why := c.check(d.scopeOf(x))
 	if why != "" {
 		row.Verdict, row.Why = NotPlayed, why
 		return
