@@ -121,10 +121,7 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 			x.State = p.State.String()
 			return x, "producer " + x.Name + " state " + x.State, true
 		case script.ClientError:
-			x.Error = "none"
-			if p.LastError != engine.None {
-				x.Error = p.LastError.Name()
-			}
+			x.Error = errWord(p.LastError)
 			return x, "producer " + x.Name + " error " + x.Error, true
 		case script.ClientEpoch:
 			x.N = int64(p.Epoch)
@@ -167,10 +164,7 @@ func valuedAs(e script.Expectation, w *engine.World) (alt script.Expectation, sh
 			x.N = pos
 			return x, fmt.Sprintf("consumer %s position %s %d", x.Name, x.TP, pos), true
 		case script.ClientError:
-			x.Error = "none"
-			if c.LastError != engine.None {
-				x.Error = c.LastError.Name()
-			}
+			x.Error = errWord(c.LastError)
 			return x, "consumer " + x.Name + " error " + x.Error, true
 		}
 	case script.TxnCheck:
@@ -260,6 +254,14 @@ func put(o *script.Opt[int64], v int64, name string, shown *[]string) {
 		o.V = v
 		*shown = append(*shown, fmt.Sprintf("%s=%d", name, v))
 	}
+}
+
+// errWord is a client's last error as a line names it.
+func errWord(code engine.ErrorCode) string {
+	if code == engine.None {
+		return "none"
+	}
+	return code.Name()
 }
 
 func orNone(s string) string {
