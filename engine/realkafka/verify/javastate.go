@@ -285,11 +285,14 @@ func (t *javaTM) answer(a obsAnswer) error {
 		}
 	case kmsg.TxnOffsetCommit:
 		h := "TxnOffsetCommitHandler.handleResponse"
+		if t.tv2 {
+			// KIP-890 part 2: sendOffsetsToTransaction sets
+			// transactionStarted when it queues TxnOffsetCommit v5,
+			// whatever the answer (v5 adds the offsets partition).
+			t.started = true
+		}
 		switch {
 		case a.code == 0:
-			if t.tv2 {
-				t.started = true // v5 adds the offsets partition (KIP-890)
-			}
 		case retriable(a.code):
 		case isCode(a.code, kerr.GroupAuthorizationFailed, kerr.FencedInstanceID, kerr.TransactionAbortable, kerr.UnknownMemberID, kerr.IllegalGeneration):
 			t.abortable(why(h))
