@@ -419,3 +419,43 @@ func (d *driver) producerRestarts(name string) ([]int, string) {
 	}
 	return lines, ""
 }
+
+// mirrorJavaState is javaState for a mirrored producer (mirror.go): its
+// requests reach the broker when the simulation delivers them, and its
+// Java client takes the answers when the simulation delivers those, so
+// the replay follows the simulation's order of calls and taken answers,
+// each answer the broker's to the same raw request.
+func (d *driver) mirrorJavaState(name string, p *producer) (string, string, string) {
+	fresh := func() *javaTM {
+		return &javaTM{state: stUninitialized, transactional: d.decls[name].Config.TransactionalID != "", tv2: d.simTV >= 2, last: "no call yet"}
+	}
+	t := fresh()
+	if !t.transactional {
+		return "", "", "the state of a producer without transactional.id is not read from the wire yet"
+	}
+	for _, it := range p.mirror.log {
+		switch {
+		case it.restart:
+			t = fresh()
+		case it.answer == nil:
+			if err := t.call(it.m, it.end); err != nil {
+				return "", "", err.Error()
+			}
+		default:
+			m := it.answer
+			req, resp := p.mirror.reqs[m.Corr], p.mirror.answers[m.Corr]
+			if req == nil {
+				continue // FindCoordinator: kgo finds coordinators itself
+			}
+			if resp == nil {
+				return "", "", "the broker did not answer " + m.Kind.String() + "'s request"
+			}
+			for _, a := range answerFacts(req, resp, d.topicName) {
+				if err := t.answer(a); err != nil {
+					return "", "", err.Error()
+				}
+			}
+		}
+	}
+	return t.state, t.last, ""
+}

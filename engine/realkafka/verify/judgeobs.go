@@ -114,6 +114,9 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 	var simOnly, notYet []string
 	for _, e := range evs {
 		c, so, ny := d.claimOf(w, int(e.Seq))
+		if so == "" && ny == "" {
+			ny = d.mirrorUnsent(w, e) // mirror.go
+		}
 		switch {
 		case so != "":
 			simOnly = append(simOnly, "kind "+e.Kind.String()+": "+so)
