@@ -115,7 +115,7 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 	for _, e := range evs {
 		c, so, ny := d.claimOf(w, int(e.Seq))
 		if so == "" && ny == "" {
-			ny = d.mirrorUnsent(w, e) // mirror.go
+			ny = d.mirrorUnsent(e) // mirror.go
 		}
 		switch {
 		case so != "":
@@ -271,6 +271,10 @@ func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failur
 		_, isConsumer := d.cdecls[x.Actor]
 		if !isProducer && !isConsumer {
 			row.Verdict, row.Why = SimOnly, "an absence of traffic the wire wrapper does not carry (it sits on the file's clients' connections)"
+			return
+		}
+		if why := d.mirrorOwn(x.Actor, x.Msg.V.Kind); why != "" { // mirror.go
+			row.Verdict, row.Why = NotPlayed, why
 			return
 		}
 		c = d.requestClaim(x.Actor, x.Msg.V.Kind, &engine.Message{}, false)
