@@ -9,7 +9,8 @@ import (
 )
 
 // TestVerifyOffsetsAloneKgo: a transaction of offsets and no send by a
-// kgo producer (the file has a consumer, so it is not mirrored). kgo
+// kgo producer (the file's consumer polls before the producer's requests,
+// so it is not mirrored). kgo
 // sends no EndTxn for it; the driver sends the Java client's raw. Under
 // KIP-890 part 2 that EndTxn v5 bumps the epoch behind kgo's back: the
 // facts after it are compared (the producer's epoch from the EndTxn
@@ -25,6 +26,8 @@ func TestVerifyOffsetsAloneKgo(t *testing.T) {
 producer p transactional.id=oak
 consumer c group.id=oak-group
 p initTransactions
+run
+c poll
 run
 p beginTransaction
 p sendOffsetsToTransaction oak-group t-0=7

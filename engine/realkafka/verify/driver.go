@@ -107,6 +107,10 @@ type driver struct {
 	// request, as the simulation delivers them (mirror.go).
 	mirroring bool
 	mstate    mirrorState
+	// genRefs: where each group's members first held a generation on
+	// the broker run (group.go).
+	genRefs map[string]genRef
+	genMu   sync.Mutex
 }
 
 type revEntry struct {
@@ -426,9 +430,11 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			}
 			cs := d.consumerOf(a.Client)
 			cs.polled, cs.evicted = true, false
+			sim := simGeneration(w, d.cdecls[a.Client].GroupID)
 			d.enqueue(&cs.worker, func(ctx context.Context) {
 				d.rawGone(a.Client) // kgo joins in the raw member's place
 				d.poll(ctx, a.Client, cs)
+				d.notePolled(a.Client, cs, sim) // group.go
 			})
 			return
 		}
@@ -504,7 +510,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			cs.lastErr = err
 		})
 	case engine.Rebalance:
-		d.rebalance(c, a.Group)
+		d.rebalance(c, a.Group, w) // group.go
 	case engine.Run, engine.Step, engine.Deliver:
 		// Calls already ran to completion.
 	case engine.Advance:
