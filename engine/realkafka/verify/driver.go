@@ -110,6 +110,10 @@ type driver struct {
 	// other plays the file under the other protocol, for the lines this
 	// one does not meet (unmetevent.go).
 	other *otherRun
+	// genRefs: where each group's members first held a generation on
+	// the broker run (group.go).
+	genRefs map[string]genRef
+	genMu   sync.Mutex
 }
 
 type revEntry struct {
@@ -133,6 +137,11 @@ type producer struct {
 	actSends, actOffsets bool
 	// mirror, when set, plays the producer raw (mirror.go).
 	mirror *mirror
+	// behindAt: the file line whose commit or abort ended a transaction
+	// of offsets alone with a raw EndTxn v5, which bumped the epoch kgo
+	// holds; rawEnd is that EndTxn's answer (offsets.go).
+	behindAt int
+	rawEnd   *kmsg.EndTxnResponse
 }
 
 type consumer struct {
@@ -394,13 +403,17 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 				return
 			}
 			p := d.producer(a.Client)
+			if a.Method != engine.CallClose && d.kgoBehind(c, p) { // offsets.go
+				return
+			}
 			switch a.Method {
 			case engine.CallBeginTransaction:
 				p.actSends, p.actOffsets = false, false
 			case engine.CallCommitTransaction, engine.CallAbortTransaction:
 				if p.actOffsets && !p.actSends && d.simTV >= 2 {
-					d.stop(c, "a transaction with offsets and no send: kgo ends it without EndTxn, and a raw EndTxn v5 bumps the epoch behind kgo's back", false)
-					return
+					// kgo ends it without EndTxn; endRaw sends the Java
+					// client's EndTxn v5, which bumps the epoch kgo holds.
+					p.behindAt = c.Line
 				}
 			}
 			q := d.obs.queueCall(a.Client, a.Method) // javastate.go
@@ -420,9 +433,11 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			}
 			cs := d.consumerOf(a.Client)
 			cs.polled, cs.evicted = true, false
+			sim := simGeneration(w, d.cdecls[a.Client].GroupID)
 			d.enqueue(&cs.worker, func(ctx context.Context) {
 				d.rawGone(a.Client) // kgo joins in the raw member's place
 				d.poll(ctx, a.Client, cs)
+				d.notePolled(a.Client, cs, sim) // group.go
 			})
 			return
 		}
@@ -433,6 +448,9 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			return
 		}
 		p := d.producer(a.Client)
+		if d.kgoBehind(c, p) {
+			return
+		}
 		p.actOffsets = true
 		if g := d.prefix + a.Group; !slices.Contains(d.groups, g) {
 			d.groups = append(d.groups, g)
@@ -447,6 +465,9 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		d.enqueue(&p.worker, func(ctx context.Context) { d.sendOffsets(ctx, p, d.translate(a, m)) })
 	case engine.Send:
 		p := d.producer(a.Client)
+		if d.kgoBehind(c, p) {
+			return
+		}
 		p.actSends = true
 		d.enqueue(&p.worker, func(ctx context.Context) { d.send(ctx, p, a) })
 	case engine.Drop, engine.Duplicate, engine.Delay:
@@ -492,7 +513,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 			cs.lastErr = err
 		})
 	case engine.Rebalance:
-		d.rebalance(c, a.Group)
+		d.rebalance(c, a.Group, w) // group.go
 	case engine.Run, engine.Step, engine.Deliver:
 		// Calls already ran to completion.
 	case engine.Advance:

@@ -139,7 +139,7 @@ func (d *driver) claimOf(w *engine.World, i int) (c claim, simOnly, notYet strin
 	case engine.EvSeqCheck:
 		return d.seqClaim(w, i, &e)
 	case engine.EvAppend:
-		return claim{}, "", "an append without producer id is not compared yet"
+		return d.appendClaim(w, i, &e) // appendclaim.go
 	case engine.EvMarker:
 		t, _, off, ok := e.MarkerAppended()
 		if !ok {

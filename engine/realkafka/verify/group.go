@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
@@ -83,7 +84,7 @@ func (d *driver) liveMembers(group string) []member {
 // It runs at once, before any call still queued for the next quiet point:
 // in the simulation too those calls reach the coordinator after the
 // generation moved.
-func (d *driver) rebalance(c script.Command, group string) {
+func (d *driver) rebalance(c script.Command, group string, w *engine.World) {
 	ms := d.liveMembers(group)
 	if len(ms) == 0 {
 		// Members that never poll join raw (rawgroup.go).
@@ -91,10 +92,13 @@ func (d *driver) rebalance(c script.Command, group string) {
 			d.stop(c, why, false)
 			return
 		}
-		if len(d.rawMembers(group)) > 0 {
+		if raw := d.rawMembers(group); len(raw) > 0 {
 			if why := d.rawRebalance(group); why != "" {
 				d.stop(c, why, false)
+				return
 			}
+			// Both runs are past this line's rebalance.
+			d.noteJoin(group, d.cons[raw[0]].raw.gen, simGeneration(w, group))
 			return
 		}
 	}
@@ -214,4 +218,112 @@ func (d *driver) evictPaused(cs *consumer) {
 	for tp := range cs.pos {
 		delete(cs.pos, tp)
 	}
+}
+
+// genRef is where the broker run's members of a group first held a
+// generation: the broker's, and the simulation's at the same line.
+type genRef struct {
+	broker, sim int32
+	line        int
+	// apart: why the runs' membership histories went apart since ("":
+	// they did not).
+	apart string
+}
+
+// genApart notes that the broker run's membership of group stops
+// following the simulation's from here (why).
+func (d *driver) genApart(group, why string) {
+	d.genMu.Lock()
+	defer d.genMu.Unlock()
+	if r, ok := d.genRefs[group]; ok && r.apart == "" {
+		r.apart = why
+		d.genRefs[group] = r
+	}
+}
+
+// noteJoin records the first generation the broker run's members of
+// group hold (broker), beside the simulation's there (sim).
+func (d *driver) noteJoin(group string, broker, sim int32) {
+	d.genMu.Lock()
+	defer d.genMu.Unlock()
+	if d.genRefs == nil {
+		d.genRefs = map[string]genRef{}
+	}
+	if _, ok := d.genRefs[group]; !ok && broker > 0 {
+		d.genRefs[group] = genRef{broker: broker, sim: sim, line: int(d.obs.line.Load())}
+	}
+}
+
+// simGeneration is the simulation's generation of group now (0: none).
+func simGeneration(w *engine.World, group string) int32 {
+	if g := w.Group(group); g != nil {
+		return g.Generation
+	}
+	return 0
+}
+
+// groupGeneration compares `expect group G generation N` with the
+// generation the coordinator's newest JoinGroup answer gave the group's
+// live members on the broker run. The simulation's consumers join at
+// their declaration, each in a generation of its own; the broker run's
+// raw members join at the group's first rebalance line, kgo's at its
+// first poll. The numbers are compared only where the two runs' first
+// generations were the same, and no member's client was closed since (a
+// crash on the broker run is kgo's LeaveGroup, a Java consumer's is a
+// session timeout), so that every later one is a rebalance both runs
+// made.
+func (d *driver) groupGeneration(x script.GroupCheck) (bool, string, string) {
+	d.genMu.Lock()
+	ref, ok := d.genRefs[x.Group]
+	d.genMu.Unlock()
+	if !ok {
+		return false, "", "no member of the group joined it on the broker run"
+	}
+	if ref.apart != "" {
+		return false, "", ref.apart + ": the generation numbers are not the simulation's from there"
+	}
+	for _, c := range d.cmds[:min(d.at+1, len(d.cmds))] {
+		var who string
+		switch a := c.Action.(type) {
+		case engine.Crash:
+			who = a.Target.Client
+		case engine.Restart:
+			who = a.Target.Client
+		}
+		if c.Line <= ref.line || who == "" {
+			continue
+		}
+		if d.cdecls[who].GroupID == x.Group || d.procs[who] != nil && d.procs[who].decl.GroupID == x.Group {
+			return false, "", fmt.Sprintf("line %d crashes or restarts %s, a member of the group: the broker run closes its client, which leaves the group (LeaveGroup), where a crashed Java client sends nothing and is removed when its session times out: the generation numbers are not the simulation's from there", c.Line, who)
+		}
+	}
+	if ref.broker != ref.sim {
+		return false, "", fmt.Sprintf("the broker run's members joined the group at line %d in generation %d, where the simulation's group was at generation %d (the simulation's consumers join, and rejoin at a restart, from their declaration on; the broker run's from the group's first rebalance line, or kgo's first poll): the generation numbers are not the simulation's", ref.line, ref.broker, ref.sim)
+	}
+	gen, who := int32(0), ""
+	for _, name := range d.rawMembers(x.Group) {
+		if g := d.cons[name].raw.gen; g > gen {
+			gen, who = g, name
+		}
+	}
+	for _, m := range d.liveMembers(x.Group) {
+		if _, g := m.cl.GroupMetadata(); g > gen {
+			gen, who = g, m.name
+		}
+	}
+	if who == "" {
+		return false, "", "no live member of the group on the broker run holds a generation"
+	}
+	return int64(gen) == x.N.V, fmt.Sprintf("generation %d (the coordinator's JoinGroup answer to %s)", gen, who), ""
+}
+
+// notePolled records the generation a group consumer's kgo client joined
+// in at its first poll (sim: the simulation's generation at the poll's
+// line).
+func (d *driver) notePolled(name string, cs *consumer, sim int32) {
+	if cs.cl == nil || d.cdecls[name].GroupID == "" {
+		return
+	}
+	_, gen := cs.cl.GroupMetadata()
+	d.noteJoin(d.cdecls[name].GroupID, gen, sim)
 }

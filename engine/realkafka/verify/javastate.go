@@ -285,11 +285,14 @@ func (t *javaTM) answer(a obsAnswer) error {
 		}
 	case kmsg.TxnOffsetCommit:
 		h := "TxnOffsetCommitHandler.handleResponse"
+		if t.tv2 {
+			// KIP-890 part 2: sendOffsetsToTransaction sets
+			// transactionStarted when it queues TxnOffsetCommit v5,
+			// whatever the answer (v5 adds the offsets partition).
+			t.started = true
+		}
 		switch {
 		case a.code == 0:
-			if t.tv2 {
-				t.started = true // v5 adds the offsets partition (KIP-890)
-			}
 		case retriable(a.code):
 		case isCode(a.code, kerr.GroupAuthorizationFailed, kerr.FencedInstanceID, kerr.TransactionAbortable, kerr.UnknownMemberID, kerr.IllegalGeneration):
 			t.abortable(why(h))
@@ -415,4 +418,44 @@ func (d *driver) producerRestarts(name string) ([]int, string) {
 		return nil, fmt.Sprintf("line %d crashes %s, with no restart since: no instance whose state to read", crashed, name)
 	}
 	return lines, ""
+}
+
+// mirrorJavaState is javaState for a mirrored producer (mirror.go): its
+// requests reach the broker when the simulation delivers them, and its
+// Java client takes the answers when the simulation delivers those, so
+// the replay follows the simulation's order of calls and taken answers,
+// each answer the broker's to the same raw request.
+func (d *driver) mirrorJavaState(name string, p *producer) (string, string, string) {
+	fresh := func() *javaTM {
+		return &javaTM{state: stUninitialized, transactional: d.decls[name].Config.TransactionalID != "", tv2: d.simTV >= 2, last: "no call yet"}
+	}
+	t := fresh()
+	if !t.transactional {
+		return "", "", "the state of a producer without transactional.id is not read from the wire yet"
+	}
+	for _, it := range p.mirror.log {
+		switch {
+		case it.restart:
+			t = fresh()
+		case it.answer == nil:
+			if err := t.call(it.m, it.end); err != nil {
+				return "", "", err.Error()
+			}
+		default:
+			m := it.answer
+			req, resp := p.mirror.reqs[m.Corr], p.mirror.answers[m.Corr]
+			if req == nil {
+				continue // FindCoordinator: kgo finds coordinators itself
+			}
+			if resp == nil {
+				return "", "", "the broker did not answer " + m.Kind.String() + "'s request"
+			}
+			for _, a := range answerFacts(req, resp, d.topicName) {
+				if err := t.answer(a); err != nil {
+					return "", "", err.Error()
+				}
+			}
+		}
+	}
+	return t.state, t.last, ""
 }

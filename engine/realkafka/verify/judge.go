@@ -171,7 +171,7 @@ func (d *driver) check(e script.Expectation) (bool, string, string) {
 		return d.txn(x)
 	case script.GroupCheck:
 		if x.Field != script.GroupOffset {
-			return false, "", "the group generation under franz-go's own group membership is not compared yet"
+			return d.groupGeneration(x) // group.go
 		}
 		ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
 		defer cancel()
@@ -367,6 +367,9 @@ func (d *driver) producerFact(x script.ProducerCheck) (bool, string, string) {
 		got := errName(p.lastErr)
 		return got == x.Error, "error " + got, ""
 	case script.ClientPID, script.ClientEpoch:
+		if holds, fact, ok := d.rawEndFact(p, x); ok { // offsets.go
+			return holds, fact, ""
+		}
 		if p.closed || p.cl == nil {
 			return false, "", "the producer is closed; its id is not read"
 		}

@@ -115,6 +115,9 @@ func (d *driver) judgeEvent(row *Row, x script.EventCheck, fail *script.Failure,
 	var simOnly, notYet []string
 	for _, e := range evs {
 		c, so, ny := d.claimOf(w, int(e.Seq))
+		if so == "" && ny == "" {
+			ny = d.mirrorUnsent(e) // mirror.go
+		}
 		switch {
 		case so != "":
 			simOnly = append(simOnly, "kind "+e.Kind.String()+": "+so)
@@ -281,6 +284,10 @@ func (d *driver) judgeAbsence(row *Row, x script.EventCheck, fail *script.Failur
 	case plain && x.Kind == "send" && x.Error == "" && x.Msg.Set && x.Msg.V.ID == 0 && isRequestKey(x.Msg.V.Kind):
 		if !isProducer && !isConsumer {
 			row.Verdict, row.Why = SimOnly, "an absence of traffic the wire wrapper does not carry (it sits on the file's clients' connections)"
+			return
+		}
+		if why := d.mirrorOwn(x.Actor, x.Msg.V.Kind); why != "" { // mirror.go
+			row.Verdict, row.Why = NotPlayed, why
 			return
 		}
 		c = d.requestClaim(x.Actor, x.Msg.V.Kind, &engine.Message{}, false)

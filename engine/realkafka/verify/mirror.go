@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,9 +46,13 @@ func init() {
 
 // planMirror runs the simulation over cmds and says whether the file's
 // producers are mirrored: one of them bumps its epoch the Java way (or
-// ends a transaction of offsets alone under KIP-890 part 2), the
-// file has no consumer or processor (their kgo calls run at quiet points,
-// the mirror's requests at the simulation's deliveries), crashes no
+// ends a transaction of offsets alone under KIP-890 part 2), or sends a
+// Produce batch again (a retry: which batches the Java client resends,
+// when and how many at a time, is RecordAccumulator's and Sender's,
+// which franz-go's retries and pipelining are not); the file has no
+// processor, and its consumers act only after the producers' last
+// request was delivered (their kgo calls run at quiet points, the
+// mirror's requests at the simulation's deliveries); it crashes no
 // broker, fires no broker timer, and its producers send only what the
 // mirror sends (acks other than 0).
 func planMirror(cmds []script.Command, simTV int) bool {
@@ -60,15 +65,48 @@ func planMirror(cmds []script.Command, simTV int) bool {
 	// sends, offsets: a producer's transaction so far sent records,
 	// offsets.
 	sends, offsets := map[string]bool{}, map[string]bool{}
+	// The Produce batches each producer sent, by partition, pid, epoch
+	// and base sequence.
+	type batchKey struct {
+		tp    engine.TP
+		pid   int64
+		epoch int16
+		seq   int32
+	}
+	// sent: the correlation id of each batch's newest send; answered:
+	// the code of the answer each producer's client took, by
+	// correlation id.
+	sent := map[string]map[batchKey]int64{}
+	answered := map[string]map[int64]engine.ErrorCode{}
+	consumers := map[string]bool{}
+	// counted: the file counts its clients' requests (expect requests):
+	// a retry alone does not mirror it, since a mirrored producer's
+	// requests are the simulation's own (mirrorOwn), and kgo's are a
+	// client's conversation to compare.
+	counted, retries := false, false
+	consumed := false // a consumer acted
 	bumps := false
 	for _, c := range cmds {
+		if _, ok := c.Expect.(script.RequestsCheck); ok {
+			counted = true
+		}
 		switch a := c.Action.(type) {
 		case engine.InjectBatch:
 			early[a.ProducerID] = early[a.ProducerID] || !given[a.ProducerID]
 		case engine.InjectMarker:
 			early[a.ProducerID] = early[a.ProducerID] || !given[a.ProducerID]
-		case engine.DeclareConsumer, engine.DeclareProcessor:
+		case engine.DeclareProcessor:
 			return false
+		case engine.DeclareConsumer:
+			consumers[a.Name] = true
+		case engine.Call:
+			consumed = consumed || consumers[a.Client]
+		case engine.CommitSync, engine.Rebalance:
+			consumed = true
+		case engine.Restart:
+			consumed = consumed || consumers[a.Target.Client]
+		case engine.Pause:
+			consumed = consumed || consumers[a.Client]
 		case engine.DeclareProducer:
 			if a.Config.Acks == 0 {
 				return false
@@ -78,6 +116,7 @@ func planMirror(cmds []script.Command, simTV int) bool {
 			if a.Target.Broker > 0 {
 				return false
 			}
+			consumed = consumed || consumers[a.Target.Client]
 		}
 		evs, _, err := r.Exec(c)
 		if err != nil {
@@ -87,6 +126,21 @@ func planMirror(cmds []script.Command, simTV int) bool {
 			// The broker's timers are played with kgo producers
 			// (timescale.go, expiry.go, txnexpiry.go).
 			return false
+		}
+		if _, ok := c.Action.(engine.Reorder); ok {
+			// The broker run has no reorder of kgo's requests; the
+			// mirror sends them in the simulation's order (mirrorAct).
+			plain := len(evs) > 0
+			for _, e := range evs {
+				m := e.Message
+				if m == nil {
+					continue
+				}
+				if b, ok := m.Body.(*engine.ProduceRequest); !ok || !prods[m.From] || b.TransactionalID != "" {
+					plain = false
+				}
+			}
+			bumps = bumps || plain
 		}
 		for _, e := range evs {
 			m := e.Message
@@ -102,8 +156,20 @@ func planMirror(cmds []script.Command, simTV int) bool {
 				}
 				given[ip.ProducerID] = true
 			}
+			if r, ok := m.Body.(*engine.ProduceResponse); ok && e.Kind == engine.EvDeliver && prods[m.To] {
+				if answered[m.To] == nil {
+					answered[m.To] = map[int64]engine.ErrorCode{}
+				}
+				answered[m.To][m.Corr] = r.Code
+			}
 			if et, ok := m.Body.(*engine.EndTxnResponse); ok && e.Kind == engine.EvDeliver && prods[m.To] && et.Code == engine.None && et.V5 {
 				epochs[m.To] = et.ProducerEpoch // KIP-890 part 2: the commit's bump
+			}
+			if e.Kind == engine.EvDeliver && prods[m.From] && !m.Kind.IsResponse() && consumed {
+				// A consumer's kgo call, run at the next quiet point,
+				// would see the broker where the mirror is, not where
+				// the simulation's consumer is.
+				return false
 			}
 			if e.Kind != engine.EvSend || !prods[m.From] {
 				continue
@@ -125,17 +191,32 @@ func planMirror(cmds []script.Command, simTV int) bool {
 				bumps = bumps || b.ProducerID >= 0
 			case *engine.ProduceRequest:
 				sends[m.From] = true
-				// The idempotent producer's own bump: a batch at an epoch
-				// no answer gave it.
+				if sent[m.From] == nil {
+					sent[m.From] = map[batchKey]int64{}
+				}
 				for _, bt := range b.Batches {
+					// The idempotent producer's own bump: a batch at an
+					// epoch no answer gave it.
 					if e, ok := epochs[m.From]; ok && bt.ProducerID >= 0 && bt.ProducerEpoch != e {
 						bumps = true
 					}
+					// A retry of an idempotent batch whose send was
+					// refused out of order, or whose request or answer
+					// the network lost: franz-go's conversation there
+					// is its own (a lost message takes its connection
+					// on the wire). A retry after another retriable
+					// answer is one request again on both clients.
+					k := batchKey{b.TP, bt.ProducerID, bt.ProducerEpoch, bt.BaseSequence}
+					if corr, ok := sent[m.From][k]; ok && bt.ProducerID >= 0 {
+						code, got := answered[m.From][corr]
+						retries = retries || !got || code == engine.OutOfOrderSequenceNumber
+					}
+					sent[m.From][k] = m.Corr
 				}
 			}
 		}
 	}
-	return bumps
+	return bumps || retries && !counted
 }
 
 // mirror is a mirrored producer's raw client and the broker's answers.
@@ -153,6 +234,26 @@ type mirror struct {
 	// EndTxn went since the broker was last seen settled.
 	raced map[int64]bool
 	ended bool
+	// delivered: the requests of each kind the simulation delivered
+	// and the mirror sent (FindCoordinator aside: kgo finds the
+	// coordinators itself).
+	delivered map[engine.MsgKind]int
+	// reached: the messages (by the simulation's id) the mirror sent.
+	reached map[int64]bool
+	// log: the producer's calls and the answers its Java client took,
+	// in the simulation's order, for the replay of its state
+	// (javastate.go); reqs: the raw requests, by correlation id.
+	log  []mirrorItem
+	reqs map[int64]kmsg.Request
+}
+
+// mirrorItem is one call of a mirrored producer (start or end), an
+// answer its client took, or a restart (a new client).
+type mirrorItem struct {
+	m       engine.Method
+	end     bool
+	answer  *engine.Message
+	restart bool
 }
 
 // mirrorState is a mirrored file's view of the simulation between
@@ -194,7 +295,7 @@ func (d *driver) mirrorProducer(name string) *producer {
 	if err != nil {
 		p.lastErr = err
 	}
-	p.mirror = &mirror{cl: cl, answers: map[int64]kmsg.Response{}, raced: map[int64]bool{}, sent: map[int64]*engine.Message{}}
+	p.mirror = &mirror{cl: cl, answers: map[int64]kmsg.Response{}, raced: map[int64]bool{}, sent: map[int64]*engine.Message{}, delivered: map[engine.MsgKind]int{}, reached: map[int64]bool{}, reqs: map[int64]kmsg.Request{}}
 	p.closed = true // no kgo producer: the calls the file makes are not played as calls
 	d.prods[name] = p
 	return p
@@ -211,6 +312,14 @@ func (d *driver) mirrorLine(c script.Command, evs []engine.Event) {
 	for _, e := range evs {
 		if _, to, ok := e.Change.Txn(); ok && e.Kind == engine.EvTxnState && (to == engine.CompleteCommit || to == engine.CompleteAbort) {
 			delete(ms.completing, e.TxnID)
+		}
+		if p, ok := d.prods[e.Actor]; ok && p.mirror != nil && e.Kind == engine.EvInfo {
+			// The Java client's commit or abort returned.
+			for _, m := range []engine.Method{engine.CallCommitTransaction, engine.CallAbortTransaction} {
+				if strings.HasPrefix(e.Text(), m.String()+" returns") {
+					p.mirror.log = append(p.mirror.log, mirrorItem{m: m, end: true})
+				}
+			}
 		}
 		m := e.Message
 		if m == nil {
@@ -245,6 +354,7 @@ func (d *driver) mirrorLine(c script.Command, evs []engine.Event) {
 		case e.Kind == engine.EvDeliver && m.Kind.IsResponse() && d.decls[m.To].Name != "":
 			p := d.mirrorProducer(m.To)
 			p.mirror.got = append(p.mirror.got, m)
+			p.mirror.log = append(p.mirror.log, mirrorItem{answer: m})
 		}
 	}
 }
@@ -350,6 +460,8 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 		d.stop(c, fmt.Sprintf("a %s of a mirrored producer has no raw mapping", m.Kind), false)
 		return
 	}
+	p.mirror.delivered[m.Kind]++
+	p.mirror.reached[m.ID] = true
 	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
 	defer cancel()
 	resp, err := p.mirror.cl.Request(ctx, req)
@@ -361,6 +473,7 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 	}
 	p.mirror.answers[m.Corr] = resp
 	p.mirror.sent[m.Corr] = m
+	p.mirror.reqs[m.Corr] = req
 }
 
 // mirrorLearn maps the producer id the broker gave a mirrored producer to
@@ -439,9 +552,32 @@ func (d *driver) mirrorFact(p *producer, x script.ProducerCheck, w *engine.World
 		return nil
 	}
 	switch x.Field {
+	case script.ClientState:
+		st, by, why := d.mirrorJavaState(x.Name, p) // javastate.go
+		if why != "" {
+			return false, "", why
+		}
+		return st == x.State, fmt.Sprintf("state %s: the Java client's reading (TransactionManager) of the broker's answers to its requests sent raw, last %s", st, by), ""
 	case script.ClientError:
 		if info.LastError == engine.None {
-			return false, "", "the simulation's client holds no error: no answer to compare"
+			// No error: the broker's answer to the newest request
+			// whose answer the client took carried none either.
+			if len(p.mirror.got) == 0 {
+				return false, "", "the simulation's client holds no error and took no answer: no answer to compare"
+			}
+			m := p.mirror.got[len(p.mirror.got)-1]
+			code, _, _, _, ok := answerOf(p.mirror.answers[m.Corr])
+			if !ok {
+				return false, "", "the broker did not answer the request"
+			}
+			if code != int16(m.Code()) {
+				// Another answer: the Java client would read it
+				// otherwise.
+				return false, "the broker answered " + errName(kerr.ErrorForCode(code)) + " where the simulation's client took " + m.Code().String(), ""
+			}
+			// The same answer: the client holds what the simulation's
+			// holds (a retriable code is retried, not kept).
+			return x.Error == "none", "error none (the broker's answer to the newest request whose answer the Java client took is the simulation's, " + m.Code().String() + ")", ""
 		}
 		m := newest(func(m *engine.Message) bool { return m.Code() == info.LastError })
 		if m == nil {
@@ -545,7 +681,12 @@ func (d *driver) mirrorAct(c script.Command, t resolved) bool {
 	producer := func(name string) bool { return d.decls[name].Name != "" }
 	switch a := c.Action.(type) {
 	case engine.Call:
-		return producer(a.Client)
+		if !producer(a.Client) {
+			return false
+		}
+		p := d.mirrorProducer(a.Client)
+		p.mirror.log = append(p.mirror.log, mirrorItem{m: a.Method})
+		return true
 	case engine.Send:
 		return producer(a.Client)
 	case engine.SendOffsets:
@@ -557,9 +698,35 @@ func (d *driver) mirrorAct(c script.Command, t resolved) bool {
 	case engine.Crash:
 		return producer(a.Target.Client)
 	case engine.Restart:
-		return producer(a.Target.Client)
+		if !producer(a.Target.Client) {
+			return false
+		}
+		p := d.mirrorProducer(a.Target.Client)
+		p.mirror.log = append(p.mirror.log, mirrorItem{restart: true})
+		return true
 	case engine.Drop, engine.Duplicate, engine.Delay:
 		return t.ok && producer(t.client)
+	case engine.Reorder:
+		// The simulation delivers the two messages the other way
+		// round; the mirror sends each at its delivery. Only for
+		// producers without transactional.id: a transactional Produce
+		// waits at the leader for its verification (KIP-890), which the
+		// simulation's swapped message may overtake, while the mirror
+		// sends the second only after the first was answered.
+		n := 0
+		for _, e := range t.events {
+			if m := e.Message; m != nil {
+				client := m.From
+				if m.Kind.IsResponse() {
+					client = m.To
+				}
+				if !producer(client) || d.decls[client].Config.TransactionalID != "" {
+					return false
+				}
+				n++
+			}
+		}
+		return n > 0
 	case engine.InjectBatch:
 		return d.mirrorExpert(t.events, func(ctx context.Context) { d.injectBatch(ctx, a) })
 	case engine.InjectMarker:
@@ -618,4 +785,62 @@ func (d *driver) acceptedEpoch(p *producer, x script.ProducerCheck, epoch int16)
 		return int64(epoch) == x.N, fmt.Sprintf("epoch %d (the newest send of it the broker accepted)", epoch), ""
 	}
 	return false, "", "the Java producer bumped its epoch itself (KIP-360) and sent nothing at it since: client memory"
+}
+
+// mirroredCount is the number of requests of kind the simulation
+// delivered from the mirrored producer name, which the mirror sent one
+// for one (ok false when name is not mirrored).
+func (d *driver) mirroredCount(name string, kind engine.MsgKind) (int, bool) {
+	p, ok := d.prods[name]
+	if !ok || p.mirror == nil {
+		return 0, false
+	}
+	return p.mirror.delivered[kind], true
+}
+
+// mirrorUnsent says why a request event of a mirrored producer (its
+// send, or a broker's receipt of it) is not compared ("" when the event
+// is not one): the mirror sends each of the producer's requests raw, one
+// for one, when the simulation delivers it, so what it sent is the
+// simulation's own, nothing the broker decided. The broker's answers to
+// them are compared.
+func (d *driver) mirrorUnsent(e engine.Event) string {
+	m := e.Message
+	if m == nil || m.Kind.IsResponse() || (e.Kind != engine.EvSend && e.Kind != engine.EvDeliver) {
+		return ""
+	}
+	return d.mirrorOwn(m.From, m.Kind.String())
+}
+
+// mirrorOwn is why a line about the requests of kind the producer
+// client sent is not compared when client is mirrored ("" otherwise).
+func (d *driver) mirrorOwn(client, kind string) string {
+	p, ok := d.prods[client]
+	if !d.mirroring || !ok || p.mirror == nil {
+		return ""
+	}
+	if k, ok := engine.MsgKindByName(kind); !ok || !mirrorKeys[k] || kind == "FindCoordinator" {
+		return ""
+	}
+	return fmt.Sprintf("the broker run sends %s's requests raw, one for one as the simulation delivers them: what %s sends is the simulation's own here, nothing the broker decided (its answers are compared)", client, client)
+}
+
+// mirrorCounted is why a count of requests is not compared in a mirrored
+// file ("" when it is): a mirrored producer's requests on the wire are
+// the ones the simulation delivered, one for one.
+func (d *driver) mirrorCounted(x script.RequestsCheck) string {
+	if !d.mirroring {
+		return ""
+	}
+	names := make([]string, 0, len(d.prods))
+	for name := range d.prods {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if p := d.prods[name]; p.mirror != nil && (x.From == "" || x.From == name) {
+			return fmt.Sprintf("the broker run sends %s's requests raw, one for one as the simulation delivers them: their count is the simulation's own here", name)
+		}
+	}
+	return ""
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // sendOffsets plays sendOffsetsToTransaction as the Java producer sends it
@@ -77,6 +79,15 @@ func (d *driver) sendOffsets(ctx context.Context, p *producer, a engine.SendOffs
 		req.InstanceID = &inst
 	}
 	d.offsetTopics(req, a.Offsets)
+	if d.simTV >= 2 {
+		// KIP-890 part 2: the Java client counts the transaction
+		// started when it sends TxnOffsetCommit v5, whatever the answer
+		// (TransactionManager.sendOffsetsToTransaction sets
+		// transactionStarted): its commit or abort sends EndTxn, and the
+		// group coordinator added the offsets partition before it
+		// checked the generation.
+		p.rawOffsets = true
+	}
 	err = retryTxn(ctx, func() error {
 		resp, err := req.RequestWith(ctx, p.cl)
 		if debug {
@@ -142,8 +153,39 @@ func (d *driver) endRaw(ctx context.Context, p *producer, commit bool) error {
 		if err != nil {
 			return err
 		}
+		if resp.ErrorCode == 0 && resp.Version >= 5 {
+			// The Java client takes the bumped epoch from the answer
+			// (TransactionManager.EndTxnHandler); kgo does not see it.
+			p.rawEnd = resp
+		}
 		return kerr.ErrorForCode(resp.ErrorCode)
 	})
+}
+
+// kgoBehind stops the file at a later action of a producer whose epoch
+// a raw EndTxn v5 bumped (p.behindAt): kgo would go on with the epoch
+// before the bump, which the broker fences.
+func (d *driver) kgoBehind(c script.Command, p *producer) bool {
+	if p.behindAt == 0 {
+		return false
+	}
+	d.stop(c, fmt.Sprintf("line %d ended a transaction of offsets alone with a raw EndTxn v5 (franz-go sends no EndTxn for it), which bumped the producer's epoch on the broker; franz-go's producer still holds the old one and cannot go on", p.behindAt), false)
+	return true
+}
+
+// rawEndFact compares a producer's id or epoch with the answer to the
+// raw EndTxn v5 that bumped it (done false when there is none): that is
+// where the Java client takes them from, kgo's are stale.
+func (d *driver) rawEndFact(p *producer, x script.ProducerCheck) (holds bool, fact string, done bool) {
+	if p.rawEnd == nil || p.behindAt == 0 {
+		return false, "", false
+	}
+	if x.Field == script.ClientPID {
+		got := d.simPID(p.rawEnd.ProducerID)
+		return got == strconv.FormatInt(x.N, 10), "pid " + got + " (the broker's answer to the raw EndTxn v5)", true
+	}
+	e := p.rawEnd.ProducerEpoch
+	return int64(e) == x.N, fmt.Sprintf("epoch %d (the broker's answer to the raw EndTxn v5)", e), true
 }
 
 // topicSlot is the index of topic in a request's topic list, which names

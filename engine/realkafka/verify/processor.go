@@ -98,9 +98,16 @@ func (d *driver) processCall(c script.Command, name string, w *engine.World) {
 	pr.loopQueued = true
 	pr.outParts = t.Partitions
 	pr.startEnd = w.RequestCount(engine.RequestFilter{Kind: engine.MsgEndTxn, KindSet: true, From: name})
+	sim := simGeneration(w, pr.decl.GroupID)
 	d.enqueue(&pr.prod.worker, func(ctx context.Context) {
 		pr.loopQueued = false
 		d.processLoop(ctx, pr, t.Partitions, loopWhole)
+		if pr.prod.cl != nil && !pr.prod.closed && pr.decl.GroupID != "" {
+			// The processor's client joined its group at its first
+			// loop (group.go).
+			_, gen := pr.prod.cl.GroupMetadata()
+			d.noteJoin(pr.decl.GroupID, gen, sim)
+		}
 	})
 }
 

@@ -334,4 +334,5 @@ func (d *driver) rawGone(name string) {
 	d.rawLeave(d.cdecls[name].GroupID, cs.raw)
 	cs.raw.cl.Close()
 	cs.raw = nil
+	d.genApart(d.cdecls[name].GroupID, fmt.Sprintf("at line %d %s's raw membership left the group for its kgo client's (group.go)", d.obs.line.Load(), name))
 }

@@ -16,6 +16,9 @@ import (
 // whose comparison needs to know what the simulation counted.
 func (d *driver) checkIn(e script.Expectation, w *engine.World) (bool, string, string) {
 	if x, ok := e.(script.RequestsCheck); ok {
+		if why := d.mirrorCounted(x); why != "" { // mirror.go
+			return false, "", why
+		}
 		return d.requests(x, w)
 	}
 	if x, ok := e.(script.ProducerCheck); ok {
