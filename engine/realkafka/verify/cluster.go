@@ -170,6 +170,11 @@ func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds
 		return ctx, err
 	}
 	ctx = context.WithValue(ctx, epochKey{}, base)
+	reqs, err := requestBase(o) // requests.go
+	if err != nil {
+		return ctx, fmt.Errorf("verify: reading the inter-broker proxies' requests: %w", err)
+	}
+	ctx = context.WithValue(ctx, reqBaseKey{}, reqs)
 	return context.WithValue(ctx, prefixKey{}, p), nil
 }
 

@@ -212,7 +212,7 @@ func actionNeedsOwned(c script.Command, sel resolved) string {
 // request count that includes requests brokers send each other, which an
 // owned cluster's proxies see (requests.go).
 func expectNeedsOwned(c script.Command, w *engine.World, producers map[string]bool) string {
-	if x, ok := c.Expect.(script.RequestsCheck); ok && brokersCounted(x, w, producers) {
+	if x, ok := c.Expect.(script.RequestsCheck); ok && brokersCounted(x, w, func(n string) bool { return producers[n] }) {
 		return "counts requests brokers send each other"
 	}
 	// The lines judge.go brings to a hold (holdAt): not those judged
@@ -241,7 +241,7 @@ func expectNeedsOwned(c script.Command, w *engine.World, producers map[string]bo
 // brokersCounted is whether the simulation's count of x includes
 // requests brokers send each other, and only brokers besides the file's
 // producers (a consumer's requests are not counted on any cluster).
-func brokersCounted(x script.RequestsCheck, w *engine.World, producers map[string]bool) bool {
+func brokersCounted(x script.RequestsCheck, w *engine.World, producer func(string) bool) bool {
 	if x.Kind == "WriteTxnMarkers" || isNode(x.From) {
 		return true
 	}
@@ -251,7 +251,7 @@ func brokersCounted(x script.RequestsCheck, w *engine.World, producers map[strin
 	}
 	brokers := false
 	for _, t := range w.RequestTallies() {
-		if producers[t.From] || !matches(t, f) {
+		if producer(t.From) || !matches(t, f) {
 			continue
 		}
 		if !isNode(t.From) {

@@ -223,13 +223,13 @@ func TestNeedsAgreeWithOneBrokerRuns(t *testing.T) {
 // that resolve them.
 func TestNeedsOfReason(t *testing.T) {
 	for why, want := range map[string]Need{
-		"line 8: crashing a broker of a shared cluster is not done by verify (give --cluster-dir, the directory of eoslab kafka up --brokers 3)": NeedOwned,
-		"line 23: WriteTxnMarkers travels between brokers (broker-3); the wrapper sits on clients' connections only":                         NeedOwned,
+		"line 8: crashing a broker of a shared cluster is not done by verify (give --cluster-dir, the directory of eoslab kafka up --brokers 3)":                                  NeedOwned,
+		"line 23: WriteTxnMarkers travels between brokers (broker-3); the wrapper sits on clients' connections only":                                                              NeedOwned,
 		"the simulation has messages in flight here: a WriteTxnMarkersResponse between broker-1 and broker-1 is in flight; the wrapper holds only producers' messages to brokers": NeedOwned,
 		"the simulation has messages in flight here: a ProduceResponse between broker-1 and P is in flight; the wrapper holds only producers' messages to brokers":                NeedNone,
-		"requests brokers send each other are not on a client's connection, where the wrapper counts":                                                                              NeedOwned,
-		"the simulation counts requests of broker-2, broker-3 here, which the wrapper on the producers' connections does not see":                                                   NeedOwned,
-		"the simulation counts requests of C, broker-3 here, which the wrapper on the producers' connections does not see":                                                          NeedNone,
+		"requests brokers send each other are not on a client's connection, where the wrapper counts":                                                                             NeedOwned,
+		"the simulation counts requests of broker-2, broker-3 here, which the wrapper on the producers' connections does not see":                                                 NeedOwned,
+		"the simulation counts requests of C, broker-3 here, which the wrapper on the producers' connections does not see":                                                        NeedNone,
 		"line 26: advance 3700000: the simulation expires transactional id payment-processor-1 here; the cluster's transactional.id.expiration.ms is 604800000 (a static setting); verify plays a transactional id expiry only on a cluster started with at most 30000, e.g. eoslab kafka up --broker-config transactional.id.expiration.ms=5000": NeedExpiry,
 		"line 50: a transaction.version change is an operator's kafka-features update; verify does not change a shared cluster's features": NeedNone,
 	} {
