@@ -626,3 +626,25 @@ func (d *driver) markerFault(c script.Command, t resolved, to string) bool {
 	}
 	return true
 }
+
+// requestLeader sends req and returns the answer; a Produce goes to its
+// partition's leader. kgo's Client.Request sends a Produce to any broker
+// (it splits only the requests its documentation lists), which on a
+// cluster of several answers NOT_LEADER_OR_FOLLOWER when it is not the
+// leader; a raw Produce (an inject, a mirrored producer's) is meant for
+// the leader, as a client's is.
+func (d *driver) requestLeader(ctx context.Context, cl *kgo.Client, req kmsg.Request) (kmsg.Response, error) {
+	p, ok := req.(*kmsg.ProduceRequest)
+	if !ok || len(p.Topics) == 0 || len(p.Topics[0].Partitions) == 0 {
+		return cl.Request(ctx, req)
+	}
+	topic, part := p.Topics[0].Topic, p.Topics[0].Partitions[0].Partition
+	if td, err := d.adm.ListTopics(ctx, topic); err == nil {
+		for _, pd := range td[topic].Partitions {
+			if pd.Partition == part && pd.Leader >= 0 {
+				return cl.Broker(int(pd.Leader)).Request(ctx, req)
+			}
+		}
+	}
+	return cl.Request(ctx, req)
+}
