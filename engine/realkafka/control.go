@@ -24,13 +24,15 @@ import (
 // One JSON request per line, one JSON answer per line.
 
 type controlRequest struct {
-	Op    string    `json:"op"` // nodes, crash, restart, fault, clear, events, held, release, releaseholds
+	Op    string    `json:"op"` // nodes, crash, restart, fault, clear, events, held, release, releaseholds, requests
 	Node  int       `json:"node,omitempty"`
 	Fault FaultSpec `json:"fault,omitempty"`
 	// release: which held message, and whether it is lost.
 	Dir  int   `json:"dir,omitempty"`
 	Corr int32 `json:"corr,omitempty"`
 	Lose bool  `json:"lose,omitempty"`
+	// requests: from which one on.
+	Since int `json:"since,omitempty"`
 }
 
 type controlAnswer struct {
@@ -39,6 +41,8 @@ type controlAnswer struct {
 	Events []wire.Event `json:"events,omitempty"`
 	Held   []wire.Held  `json:"held,omitempty"`
 	Found  bool         `json:"found,omitempty"`
+	Sent   []wire.Sent  `json:"sent,omitempty"`
+	N      int          `json:"n,omitempty"`
 }
 
 type controlServer struct {
@@ -127,6 +131,10 @@ func (c *Cluster) control(req controlRequest, ans *controlAnswer) error {
 		return err
 	case "releaseholds":
 		return c.ReleaseHolds(req.Node)
+	case "requests":
+		sent, n, err := c.Requests(req.Node, req.Since)
+		ans.Sent, ans.N = sent, n
+		return err
 	}
 	return fmt.Errorf("control: unknown op %q", req.Op)
 }
@@ -250,4 +258,11 @@ func (k *Control) Release(id int, dir wire.Direction, corr int32, lose bool) (bo
 func (k *Control) ReleaseHolds(id int) error {
 	_, err := k.call(controlRequest{Op: "releaseholds", Node: id})
 	return err
+}
+
+// Requests lists the requests written to node id through its proxy,
+// from the since-th on, and how many there were in all.
+func (k *Control) Requests(id, since int) ([]wire.Sent, int, error) {
+	ans, err := k.call(controlRequest{Op: "requests", Node: id, Since: since})
+	return ans.Sent, ans.N, err
 }

@@ -59,6 +59,11 @@ type Owner interface {
 	// ReleaseHolds lets every message held on the way to node id go on
 	// and removes its Hold rules; other rules stay.
 	ReleaseHolds(id int) error
+	// Requests lists the requests other brokers (or node id itself:
+	// a coordinator sends its own partitions' markers on the network
+	// too) wrote to node id through its proxy, from the since-th on; n
+	// is how many the proxy has seen in all.
+	Requests(id, since int) (sent []wire.Sent, n int, err error)
 }
 
 // FaultSpec is a wire.Rule that travels: an api key, a direction, an
@@ -442,6 +447,17 @@ func (c *Cluster) ReleaseHolds(id int) error {
 	}
 	f.ReleaseAll()
 	return nil
+}
+
+// Requests lists the requests written to node id through its proxy,
+// from the since-th on, and how many there were in all.
+func (c *Cluster) Requests(id, since int) ([]wire.Sent, int, error) {
+	f, err := c.faults(id)
+	if err != nil {
+		return nil, 0, err
+	}
+	all := f.Requests()
+	return all[min(max(since, 0), len(all)):], len(all), nil
 }
 
 // writeState writes the state file (an owned cluster only).

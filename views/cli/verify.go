@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,10 +19,11 @@ import (
 // verifyCommand is `eoslab verify --brokers ADDR FILE...`; the work is in
 // engine/realkafka/verify.
 func verifyCommand() *cobra.Command {
-	var knownFile, clusterDir string
+	var knownFile, clusterDir, needs string
+	var needsTV int
 	var f conn.Flags
 	cmd := &cobra.Command{
-		Use:   "verify --brokers ADDR [--cluster-dir DIR] FILE...",
+		Use:   "verify --brokers ADDR [--cluster-dir DIR] FILE... | verify --needs owned|expiry --transaction-version V FILE...",
 		Short: "play scenario and lesson files on the simulation and on a real Kafka cluster, and compare",
 		Long: `Plays each scenario (.scn) or lesson (.lesson) file on the simulation and on
 the Kafka cluster at ADDR (for instance one eoslab kafka up runs), and prints
@@ -39,10 +41,24 @@ name exists and deletes the topics and groups it made.
 
 Exit code 0 when nothing differs or every difference is listed in the
 known-differences file (the shipped one, or --known FILE), 1 otherwise,
-2 on bad input.`,
+2 on bad input.
+
+With --needs, verify plays the files on the simulation alone (no broker)
+under --transaction-version and prints, one a line, those that need a
+cluster of their own to be played further than a shared one allows:
+--needs owned lists the files that crash or restart a broker, lose, delay
+or duplicate a WriteTxnMarkers between brokers, ask a fact while a marker
+is between brokers, or count the requests brokers send each other (give
+them to verify --cluster-dir on eoslab kafka up --brokers 3); --needs
+expiry lists those in which a transactional id expires (give them to a
+cluster started with --broker-config transactional.id.expiration.ms=5000).
+Each file's first such line is on standard error.`,
 		Args:              needFiles,
 		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if needs != "" || cmd.Flags().Changed("transaction-version") {
+				return needsRun(cmd, needs, needsTV, args)
+			}
 			var owner *realkafka.Control
 			if clusterDir != "" {
 				var err error
@@ -86,7 +102,33 @@ known-differences file (the shipped one, or --known FILE), 1 otherwise,
 	addConnFlags(cmd, &f)
 	cmd.Flags().StringVar(&knownFile, "known", "", "a known-differences file instead of the shipped one")
 	cmd.Flags().StringVar(&clusterDir, "cluster-dir", "", "the --dir of an eoslab kafka up --brokers N cluster verify may break: it crashes and restarts brokers and loses or delays WriteTxnMarkers between them as the files say, and places topics and coordinators as the simulation does (--brokers defaults to its bootstrap)")
+	cmd.Flags().StringVar(&needs, "needs", "", "owned or expiry: list the files that need a cluster verify owns, or one with a short transactional.id.expiration.ms (simulation only, no broker)")
+	cmd.Flags().IntVar(&needsTV, "transaction-version", -1, "with --needs: the protocol to play the files under (0, 1 or 2)")
 	return cmd
+}
+
+// needsRun is verify --needs: the files that need a cluster of a kind,
+// found on the simulation alone.
+func needsRun(cmd *cobra.Command, needs string, tv int, files []string) error {
+	if needs == "" {
+		return invalid("%s --transaction-version goes with --needs owned|expiry (%s)", prefix(cmd), see(cmd))
+	}
+	n, err := verify.ParseNeed(needs)
+	if err != nil {
+		return invalid("%v (%s)", err, see(cmd))
+	}
+	if tv < 0 || tv > 2 {
+		return invalid("%s --needs wants --transaction-version 0, 1 or 2 (%s)", prefix(cmd), see(cmd))
+	}
+	got, err := verify.Needs(files, nil, tv, n)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	for _, fn := range got {
+		fmt.Fprintln(cmd.OutOrStdout(), fn.File)
+		fmt.Fprintf(cmd.ErrOrStderr(), "verify --needs %s: %s:%d: %s\n", n, fn.File, fn.Line, fn.Why)
+	}
+	return nil
 }
 
 // needFiles is the Args check of the commands that take FILE...

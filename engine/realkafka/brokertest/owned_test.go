@@ -59,6 +59,48 @@ func TestOwnedCluster(t *testing.T) {
 	t.Run("crash and restart", func(t *testing.T) { crashRestart(ctx, t, ctl, cl, adm) })
 	t.Run("marker dropped between brokers", func(t *testing.T) { markerDropped(ctx, t, ctl, cl, adm) })
 	t.Run("marker held between brokers", func(t *testing.T) { markerHeld(ctx, t, ctl, cl, adm) })
+	t.Run("requests between brokers logged", func(t *testing.T) { markersLogged(ctx, t, ctl, cl, adm) })
+}
+
+// markersLogged: broker 3's proxy logs the coordinator's WriteTxnMarkers
+// to it with the sender's client id (TransactionMarkerChannelManager's
+// "broker-N-txn-marker-sender", N the coordinator) and the marker's
+// producer id, which is what verify --cluster-dir counts for expect
+// requests.
+func markersLogged(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl *kgo.Client, adm *kadm.Client) {
+	if err := ctl.ClearFaults(); err != nil {
+		t.Fatal(err)
+	}
+	topic := "owned-count"
+	createPlaced(ctx, t, cl, adm, topic, 3, 1, 2)
+	txid := awayFrom3(ctx, t, adm, "owned-count")
+	coord := adm.FindTxnCoordinators(ctx, txid)[txid].NodeID
+	_, base, err := ctl.Requests(3, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitOne(ctx, t, ctl, txid, topic)
+	committed(ctx, t, cl, adm, topic, txid)
+	ps, err := adm.DescribeProducers(ctx, kadm.TopicsSet{topic: {0: {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int64 = -1
+	ps.EachProducer(func(p kadm.DescribedProducer) { pid = p.ProducerID })
+	sent, _, err := ctl.Requests(3, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var markers []wire.Sent
+	for _, s := range sent {
+		if s.Key == kmsg.WriteTxnMarkers {
+			markers = append(markers, s)
+		}
+	}
+	want := fmt.Sprintf("broker-%d-txn-marker-sender", coord)
+	if len(markers) != 1 || markers[0].ClientID != want || len(markers[0].PIDs) != 1 || markers[0].PIDs[0] != pid {
+		t.Fatalf("WriteTxnMarkers logged on the way to broker 3: %+v; want one from %s for producer %d", markers, want, pid)
+	}
 }
 
 // createPlaced creates a one-partition topic with the given replicas

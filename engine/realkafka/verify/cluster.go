@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine"
@@ -148,7 +150,7 @@ func placedNames(cmds []script.Command) []placedName {
 // prepareOwned readies an owned cluster for a file: every node up, no
 // fault left, the internal topics' replicas in the simulation's order and
 // their preferred leaders elected; and it picks the file's prefix.
-func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds []script.Command) (context.Context, error) {
+func prepareOwned(ctx context.Context, cl *kgo.Client, adm *kadm.Client, o realkafka.Owner, cmds []script.Command) (context.Context, error) {
 	nodes := o.Nodes()
 	for _, n := range nodes {
 		if n.Crashed {
@@ -163,6 +165,9 @@ func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds
 	if err := placeInternal(ctx, adm, len(nodes)); err != nil {
 		return ctx, err
 	}
+	if err := warmProducerIDs(ctx, cl, nodes); err != nil {
+		return ctx, err
+	}
 	p, placed := placedPrefix(placedNames(cmds), len(nodes))
 	ctx = context.WithValue(ctx, unplacedKey{}, !placed)
 	base, err := txnLeaderEpochs(ctx, adm)
@@ -170,7 +175,45 @@ func prepareOwned(ctx context.Context, adm *kadm.Client, o realkafka.Owner, cmds
 		return ctx, err
 	}
 	ctx = context.WithValue(ctx, epochKey{}, base)
+	reqs, err := requestBase(o) // requests.go
+	if err != nil {
+		return ctx, fmt.Errorf("verify: reading the inter-broker proxies' requests: %w", err)
+	}
+	ctx = context.WithValue(ctx, reqBaseKey{}, reqs)
 	return context.WithValue(ctx, prefixKey{}, p), nil
+}
+
+// warmProducerIDs has every node hand out a producer id once before the
+// file begins. A broker takes producer ids in blocks from the controller
+// and asks for its first block at its first InitProducerId, which it
+// answers COORDINATOR_LOAD_IN_PROGRESS until the block is there
+// (RPCProducerIdManager.generateProducerId: "Waiting for next block");
+// the client retries. The simulation's brokers have their ids at once, and
+// a cluster verify has played files on before has its blocks too: a
+// fresh or restarted node would add retries to the file's request counts.
+func warmProducerIDs(ctx context.Context, cl *kgo.Client, nodes []realkafka.NodeState) error {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	for _, n := range nodes {
+		for {
+			req := kmsg.NewPtrInitProducerIDRequest()
+			req.TransactionTimeoutMillis, req.ProducerID, req.ProducerEpoch = -1, -1, -1
+			resp, err := req.RequestWith(ctx, cl.Broker(n.ID))
+			if err == nil && resp.ErrorCode == 0 {
+				break
+			}
+			if err == nil {
+				err = kerr.ErrorForCode(resp.ErrorCode)
+			}
+			if !errors.Is(err, kerr.CoordinatorLoadInProgress) && ctx.Err() == nil {
+				return fmt.Errorf("verify: a producer id from node %d: %w", n.ID, err)
+			}
+			if err := sleepCtx(ctx, 100*time.Millisecond); err != nil {
+				return fmt.Errorf("verify: node %d handed out no producer id: %w", n.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 type epochKey struct{}
@@ -582,4 +625,26 @@ func (d *driver) markerFault(c script.Command, t resolved, to string) bool {
 		d.stop(c, "installing the fault between brokers failed: "+err.Error(), false)
 	}
 	return true
+}
+
+// requestLeader sends req and returns the answer; a Produce goes to its
+// partition's leader. kgo's Client.Request sends a Produce to any broker
+// (it splits only the requests its documentation lists), which on a
+// cluster of several answers NOT_LEADER_OR_FOLLOWER when it is not the
+// leader; a raw Produce (an inject, a mirrored producer's) is meant for
+// the leader, as a client's is.
+func (d *driver) requestLeader(ctx context.Context, cl *kgo.Client, req kmsg.Request) (kmsg.Response, error) {
+	p, ok := req.(*kmsg.ProduceRequest)
+	if !ok || len(p.Topics) == 0 || len(p.Topics[0].Partitions) == 0 {
+		return cl.Request(ctx, req)
+	}
+	topic, part := p.Topics[0].Topic, p.Topics[0].Partitions[0].Partition
+	if td, err := d.adm.ListTopics(ctx, topic); err == nil {
+		for _, pd := range td[topic].Partitions {
+			if pd.Partition == part && pd.Leader >= 0 {
+				return cl.Broker(int(pd.Leader)).Request(ctx, req)
+			}
+		}
+	}
+	return cl.Request(ctx, req)
 }

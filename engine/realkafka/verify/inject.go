@@ -150,7 +150,7 @@ func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
 	req.Topics = append(req.Topics, t)
 	// The answer goes to "expert" in the simulation, where nothing acts
 	// on it; here too.
-	resp, err := cl.Request(ctx, req)
+	resp, err := d.requestLeader(ctx, cl, req) // cluster.go
 	if debug {
 		fmt.Fprintf(os.Stderr, "inject: %v %+v\n", err, resp)
 	}

@@ -464,7 +464,7 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 	p.mirror.reached[m.ID] = true
 	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
 	defer cancel()
-	resp, err := p.mirror.cl.Request(ctx, req)
+	resp, err := d.requestLeader(ctx, p.mirror.cl, req) // cluster.go
 	if debug {
 		fmt.Fprintf(os.Stderr, "mirror %s %s: %v %+v\n", m.From, m.Kind, err, resp)
 	}

@@ -180,7 +180,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 		}
 		fctx := ctx
 		if o.Owner != nil {
-			fctx, err = prepareOwned(withOwner(ctx, o.Owner), adm, o.Owner, cmds)
+			fctx, err = prepareOwned(withOwner(ctx, o.Owner), cl, adm, o.Owner, cmds)
 			if err != nil {
 				return s, err
 			}

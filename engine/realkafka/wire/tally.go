@@ -4,9 +4,29 @@ import "github.com/twmb/franz-go/pkg/kmsg"
 
 // Sent is one request the client wrote, with the transactional ids its
 // body names: what `expect requests` counts by kind and by transaction.
+// ClientID is the request header's: between brokers it names the sender
+// (Kafka's "broker-N-txn-marker-sender" of TransactionMarkerChannelManager,
+// "AddPartitionsManager-client-N" of NetworkUtils.buildNetworkClient).
+// PIDs are the producer ids a WriteTxnMarkers names, which carries no
+// transactional id.
 type Sent struct {
-	Key    kmsg.Key
-	TxnIDs []string
+	Key      kmsg.Key `json:"key"`
+	TxnIDs   []string `json:"txn_ids,omitempty"`
+	ClientID string   `json:"client_id,omitempty"`
+	PIDs     []int64  `json:"pids,omitempty"`
+}
+
+// markerPIDs are the producer ids of a WriteTxnMarkers request's markers.
+func markerPIDs(req kmsg.Request) []int64 {
+	r, ok := req.(*kmsg.WriteTxnMarkersRequest)
+	if !ok {
+		return nil
+	}
+	var out []int64
+	for _, m := range r.Markers {
+		out = append(out, m.ProducerID)
+	}
+	return out
 }
 
 // Requests lists, in order, every request the client wrote (a dropped one

@@ -55,19 +55,23 @@ func TestRequestsLog(t *testing.T) {
 		withVersion(&kmsg.InitProducerIDRequest{TransactionalID: &tx}, 4),
 		withVersion(&kmsg.EndTxnRequest{TransactionalID: "tx"}, 3),
 		produce(9, 0),
+		withVersion(&kmsg.WriteTxnMarkersRequest{Markers: []kmsg.WriteTxnMarkersRequestMarker{{ProducerID: 7}, {ProducerID: 8}}}, 1),
 	} {
 		if _, err := c.Write(frameOf(r, int32(i+1))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.waitFrames(t, 4) // the EndTxn's copy too
+	b.waitFrames(t, 5) // the EndTxn's copy too
 	got := f.Requests()
-	want := []Sent{{kmsg.InitProducerID, []string{"tx"}}, {kmsg.EndTxn, []string{"tx"}}, {kmsg.Produce, nil}}
+	// The sender's client id from the header (frameOf's "eoslab"), and
+	// the producer ids of a WriteTxnMarkers, which names no transaction.
+	want := []Sent{{Key: kmsg.InitProducerID, TxnIDs: []string{"tx"}}, {Key: kmsg.EndTxn, TxnIDs: []string{"tx"}}, {Key: kmsg.Produce},
+		{Key: kmsg.WriteTxnMarkers, PIDs: []int64{7, 8}}}
 	if len(got) != len(want) {
 		t.Fatalf("logged %v, want %v", got, want)
 	}
 	for i := range want {
-		if got[i].Key != want[i].Key || !slices.Equal(got[i].TxnIDs, want[i].TxnIDs) {
+		if got[i].Key != want[i].Key || !slices.Equal(got[i].TxnIDs, want[i].TxnIDs) || !slices.Equal(got[i].PIDs, want[i].PIDs) || got[i].ClientID != "eoslab" {
 			t.Errorf("request %d: %v, want %v", i, got[i], want[i])
 		}
 	}

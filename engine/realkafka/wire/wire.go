@@ -163,14 +163,14 @@ func (f *Faults) Sent(key kmsg.Key) int {
 	return f.sent[key]
 }
 
-func (f *Faults) count(key kmsg.Key, req kmsg.Request) {
+func (f *Faults) count(key kmsg.Key, req kmsg.Request, clientID string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.sent == nil {
 		f.sent = map[kmsg.Key]int{}
 	}
 	f.sent[key]++
-	f.log = append(f.log, Sent{Key: key, TxnIDs: TxnIDs(req)})
+	f.log = append(f.log, Sent{Key: key, TxnIDs: TxnIDs(req), ClientID: clientID, PIDs: markerPIDs(req)})
 }
 
 // Events is what was applied so far.
@@ -309,6 +309,7 @@ type inflight struct {
 type header struct {
 	key, version int16
 	corr         int32
+	clientID     string
 	bodyAt       int // offset of the body in the frame (after the size)
 }
 
@@ -334,6 +335,9 @@ func parseHeader(frame []byte) (header, error) {
 	}
 	if at > len(frame) {
 		return h, errors.New("wire: client id runs past the request")
+	}
+	if n > 0 {
+		h.clientID = string(frame[10:at])
 	}
 	req := kmsg.RequestForKey(h.key)
 	if req == nil {
@@ -408,7 +412,7 @@ func (c *Conn) request(frame []byte) error {
 		return c.unparsed(frame, fmt.Errorf("wire: %s v%d: %w", kmsg.NameForKey(h.key), h.version, err))
 	}
 	c.f.gate()
-	c.f.count(kmsg.Key(h.key), req)
+	c.f.count(kmsg.Key(h.key), req, h.clientID)
 	answered := true
 	if p, ok := req.(*kmsg.ProduceRequest); ok && p.Acks == 0 {
 		answered = false
