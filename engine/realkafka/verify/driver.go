@@ -276,6 +276,7 @@ func (d *driver) cleanup() {
 	defer d.restoreSettings()
 	defer d.closeMirrors()
 	d.resumeAll()
+	d.loseLateCopies() // latecopy.go
 	d.releaseHolds()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {

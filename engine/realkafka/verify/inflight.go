@@ -38,9 +38,25 @@ func (k holdKey) String() string {
 // holdPlan is how many messages of each kind the simulation has in flight
 // on producers' connections, or why its point cannot be held.
 func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
+	plan, inFlight, why := d.messagesHeld(w)
+	if why != "" {
+		return nil, why
+	}
+	return plan, d.timersHeld(w, inFlight)
+}
+
+// messagesHeld is holdPlan's plan of the messages in flight, with the
+// actors they are between, or why they cannot be held.
+func (d *driver) messagesHeld(w *engine.World) (map[holdKey]int, map[string]bool, string) {
 	plan := map[holdKey]int{}
 	inFlight := map[string]bool{}
+	copies := d.copiesInFlight(w) // latecopy.go
 	for _, m := range w.InFlight() {
+		if copies[m.ID] {
+			// A duplicate's copy the wrapper holds as a late copy: let go
+			// when the simulation has delivered it (releaseLateCopies).
+			continue
+		}
 		name, client := strings.CutSuffix(m.Kind.String(), "Response")
 		dir, who, peer := wire.Request, m.From, m.To
 		if client {
@@ -50,31 +66,38 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 			if plan[k]++; plan[k] > 1 {
 				// TransactionMarkerChannelManager has one request in
 				// flight per leader (InterBrokerSendThread).
-				return nil, fmt.Sprintf("more than one %s in flight to %s at once", m.Kind, k.client)
+				return nil, nil, fmt.Sprintf("more than one %s in flight to %s at once", m.Kind, k.client)
 			}
 			inFlight[m.From], inFlight[m.To] = true, true
 			continue
 		}
 		if _, ok := d.decls[who]; !ok {
-			return nil, fmt.Sprintf("a %s between %s and %s is in flight; the wrapper holds only producers' messages to brokers", m.Kind, m.From, m.To)
+			return nil, nil, fmt.Sprintf("a %s between %s and %s is in flight; the wrapper holds only producers' messages to brokers", m.Kind, m.From, m.To)
 		}
 		if !strings.HasPrefix(peer, "broker-") {
-			return nil, fmt.Sprintf("a %s between %s and %s is in flight", m.Kind, m.From, m.To)
+			return nil, nil, fmt.Sprintf("a %s between %s and %s is in flight", m.Kind, m.From, m.To)
 		}
 		key, ok := keys[name]
 		if !ok {
-			return nil, m.Kind.String() + " has no wire mapping"
+			return nil, nil, m.Kind.String() + " has no wire mapping"
 		}
 		k := holdKey{who, dir, key}
 		if plan[k]++; plan[k] > 1 {
 			// The Java client pipelines up to five requests on a
 			// connection; the broker run sends one call at a time.
-			return nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time", who, m.Kind)
+			return nil, nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time", who, m.Kind)
 		}
 	}
 	for k := range plan {
 		inFlight[k.client] = true
 	}
+	return plan, inFlight, ""
+}
+
+// timersHeld says why the simulation's pending timers keep a hold from
+// its point ("" when none does); inFlight are the actors with messages
+// in flight.
+func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool) string {
 	// timing (kept for loseDoomed): the clients whose request timeout
 	// the simulation has pending.
 	d.timing = map[string]bool{}
@@ -92,13 +115,13 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 			// message: the broker run's client, its connection reset,
 			// retries at once, the simulation's only when it runs out.
 			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 {
-				return nil, fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
+				return fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
 			}
 		default:
-			return nil, fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
+			return fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
 		}
 	}
-	return plan, ""
+	return ""
 }
 
 // holdAt is an expect line's hold: the broker run is brought to the
@@ -199,7 +222,7 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 			if extra <= 0 {
 				break
 			}
-			if h.Dir == k.dir && h.Key == k.key && !d.doomed[k.client][h.CorrID] {
+			if h.Dir == k.dir && h.Key == k.key && !h.Copy && !d.doomed[k.client][h.CorrID] {
 				f.ReleaseCorr(h.Dir, h.CorrID, false)
 				extra--
 			}
@@ -248,10 +271,12 @@ func (d *driver) doomedOf(k holdKey) int {
 
 func hasHold(f holder, k holdKey) bool { return f.HasRule(k.key, k.dir, wire.Hold) }
 
+// count is how many messages of k the wire holds for a hold (a late
+// copy, held until the simulation delivers it, is not one).
 func count(hs []wire.Held, k holdKey) int {
 	n := 0
 	for _, h := range hs {
-		if h.Dir == k.dir && h.Key == k.key {
+		if h.Dir == k.dir && h.Key == k.key && !h.Copy {
 			n++
 		}
 	}
@@ -312,7 +337,19 @@ func (d *driver) releaseHolds() {
 	d.loseDoomed(nil)
 	for name := range d.held {
 		p := d.prods[name]
-		p.faults().ReleaseAll()
+		// A late copy stays held until the simulation delivers it
+		// (releaseLateCopies): only the hold's rules and messages go.
+		f := p.faults()
+		for _, k := range d.holdRules {
+			if k.client == name {
+				f.Unhold(k.dir, k.key)
+			}
+		}
+		for _, h := range f.Held() {
+			if !h.Copy {
+				f.ReleaseCorr(h.Dir, h.CorrID, false)
+			}
+		}
 		p.pause = false
 	}
 	d.releaseNodes() // markerhold.go
@@ -353,7 +390,7 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 		return true
 	}
 	for _, h := range p.faults().Held() {
-		if h.Dir == dir && h.Key == key && !d.doomed[t.client][h.CorrID] {
+		if h.Dir == dir && h.Key == key && !h.Copy && !d.doomed[t.client][h.CorrID] {
 			if d.doomed == nil {
 				d.doomed = map[string]map[int32]bool{}
 			}
@@ -423,7 +460,7 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 		return true
 	}
 	for _, h := range d.prods[t.client].faults().Held() {
-		if h.Dir == k.dir && h.Key == k.key {
+		if h.Dir == k.dir && h.Key == k.key && !h.Copy {
 			d.doomed = map[string]map[int32]bool{t.client: {h.CorrID: true}}
 			break
 		}

@@ -105,3 +105,77 @@ func TestPlacedCoordinator(t *testing.T) {
 		t.Errorf("prefix %q moves the id to another partition, yet judged", d.prefix)
 	}
 }
+
+// lateCopyWorld plays src up to its last line on the simulation with the
+// driver noting, at each duplicate line, the copy the wrapper would hold
+// (as fault does), and at the end the driver's position at that line.
+func lateCopyWorld(t *testing.T, src string) (*engine.World, *driver) {
+	t.Helper()
+	r := script.NewRunner()
+	cmds := parse(t, src)
+	d := &driver{decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, cmds: cmds}
+	for i, c := range cmds {
+		d.at = i
+		if p, ok := c.Action.(engine.DeclareProducer); ok {
+			d.decls[p.Name] = p
+		}
+		target := d.resolve(c, r.World)
+		if _, _, err := r.Exec(c); err != nil {
+			t.Fatal(err)
+		}
+		if _, dup := c.Action.(engine.Duplicate); dup {
+			target.world = r.World
+			d.holdLateCopy(target, kmsg.EndTxn, d.lateCopyNext(c))
+		}
+	}
+	return r.World, d
+}
+
+// TestHoldPlanLateCopy: a duplicate's copy the wrapper holds as a late
+// copy is not a message a hold holds; the markers in flight beside it
+// are (they were "more than one EndTxn in flight" before).
+func TestHoldPlanLateCopy(t *testing.T) {
+	src := "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\n" +
+		"a commitTransaction\nduplicate EndTxn\ndelay EndTxn 2000\nadvance 2\n"
+	w, d := lateCopyWorld(t, src)
+	d.ctx = withOwner(context.Background(), ownedStub{})
+	plan, why := d.holdPlan(w)
+	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)
+	if why != "" || plan[holdKey{leader, wire.Request, kmsg.WriteTxnMarkers}] != 1 || plan[holdKey{"a", wire.Request, kmsg.EndTxn}] != 0 {
+		t.Errorf("a late copy of EndTxn in flight beside the markers: plan %v, why %q; want the markers held and no EndTxn", plan, why)
+	}
+	// Both copies still in flight: one is the original, held as any request.
+	w, d = lateCopyWorld(t, "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\n"+
+		"a commitTransaction\nduplicate EndTxn\ndelay EndTxn 2000\n")
+	if plan, why := d.holdPlan(w); why != "" || plan[holdKey{"a", wire.Request, kmsg.EndTxn}] != 1 {
+		t.Errorf("the original and its late copy in flight: plan %v, why %q; want one EndTxn held", plan, why)
+	}
+}
+
+// TestOrderHold: up to a run line, a hold that only orders a late copy
+// and a delayed marker lets the client's retry.backoff.ms be pending (its
+// simulated client took the copy's answer); holdPlan, which an expect
+// line's comparison uses, does not.
+func TestOrderHold(t *testing.T) {
+	src := "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\n" +
+		"a commitTransaction\nduplicate EndTxn\nadvance 2\ndelay WriteTxnMarkers 300\nrun\n"
+	cmds := parse(t, src)
+	w, d := lateCopyWorld(t, strings.Join(strings.Split(src, "\n")[:11], "\n")+"\n")
+	d.ctx = withOwner(context.Background(), ownedStub{})
+	d.cmds, d.at = cmds, 10 // the delay line
+	if !d.runNext() {
+		t.Fatal("runNext: the line after the delay is run")
+	}
+	if _, why := d.holdPlan(w); !strings.Contains(why, "retry.backoff.ms of a") {
+		t.Errorf("holdPlan with the client's retry pending: why %q, want its retry.backoff.ms named", why)
+	}
+	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)
+	plan, why := d.orderHold(w)
+	if why != "" || plan[holdKey{leader, wire.Request, kmsg.WriteTxnMarkers}] != 1 {
+		t.Errorf("orderHold: plan %v, why %q; want the markers to %s held", plan, why, leader)
+	}
+	d.at = 9 // the advance line: an advance follows, not a run
+	if d.runNext() {
+		t.Error("runNext at the advance line: the next action is a delay")
+	}
+}
