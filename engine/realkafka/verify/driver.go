@@ -107,6 +107,11 @@ type driver struct {
 	// request, as the simulation delivers them (mirror.go).
 	mirroring bool
 	mstate    mirrorState
+	// inject is an inject played while the wire holds the simulation's
+	// messages in flight, until its answer (inject.go); lineEvents are
+	// the simulation's events of the line being played.
+	inject     *heldInject
+	lineEvents []engine.Event
 }
 
 type revEntry struct {
@@ -189,7 +194,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 				target.loop = d.loopPoint(c, r.World)
 			}
 			evs, _, err := r.Exec(c)
-			target.events, target.world = evs, r.World
+			target.events, target.world, d.lineEvents = evs, r.World, evs
 			d.noteDelivered(evs)
 			d.mirrorLine(c, evs)
 			if err != nil {
@@ -496,13 +501,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Advance:
 		d.advance(c, a, target.events)
 	case engine.InjectBatch:
-		if target.busy && !expertOnly(w) {
+		if target.busy && !expertOnly(w) && !d.injectHeld(c, w) { // inject.go
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectBatch(ctx, a) })
 	case engine.InjectMarker:
-		if target.busy && !expertOnly(w) {
+		if target.busy && !expertOnly(w) && !d.injectHeld(c, w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
@@ -511,7 +516,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		if target.busy && !expertOnly(w) && d.skipRefused(c) { // refused.go
 			return
 		}
-		if target.busy && !expertOnly(w) {
+		if target.busy && !expertOnly(w) && !d.injectHeld(c, w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}

@@ -308,6 +308,7 @@ func (d *driver) awaitHeld(plan map[holdKey]int) string {
 // delivered goes on, what it newly has in flight is held; when it is
 // quiet, every hold goes.
 func (d *driver) reconcile(c script.Command, w *engine.World) {
+	d.injectOrder(c) // inject.go
 	if !d.busy(w) {
 		d.early = nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // The expert actions that a broker takes from any client: a raw Produce of
@@ -173,4 +174,89 @@ func (d *driver) identity(pid int64) {
 	if _, ok := d.pids[pid]; !ok {
 		d.pids[pid] = pid
 	}
+}
+
+// An inject while the simulation has messages in flight is played where
+// the broker run holds every one of them (inflight.go, markerhold.go):
+// the expert's request then reaches the broker at the simulation's point,
+// before any held message moves, as the simulation's does when its
+// answer reaches the expert before it delivers any of them to a broker.
+// (A held answer that reaches a client first changes nothing the broker
+// holds; the client's next request, sent only then, would.) Where the
+// simulation moves a held message first, the broker run's inject, sent
+// whole, went before it: the file stops there, saying so.
+
+// heldInject is an inject played under a hold: the simulation's
+// messages in flight at its line, which its answer must precede.
+type heldInject struct {
+	line int
+	held map[int64]bool
+}
+
+// injectHeld reports whether the inject at c can be played under the
+// hold the broker run keeps now (w is the simulation after the line).
+func (d *driver) injectHeld(c script.Command, w *engine.World) bool {
+	if !d.holding || len(d.early) > 0 || d.inject != nil || len(d.queue) > 0 {
+		return false
+	}
+	hi := &heldInject{line: c.Line, held: map[int64]bool{}}
+	for _, m := range w.InFlight() {
+		if m.From != "expert" {
+			hi.held[m.ID] = true
+		}
+	}
+	d.inject = hi
+	return true
+}
+
+// injectOrder follows a held inject after each line: done when the
+// simulation delivered its answer to the expert; the file stops when the
+// simulation delivered a message held at the inject's line, or a
+// client's new request, to a broker before that.
+func (d *driver) injectOrder(c script.Command) {
+	hi := d.inject
+	if hi == nil {
+		return
+	}
+	if c.Line == hi.line {
+		// Sent now, while the rest is held: a later line may let the
+		// hold go before a quiet point would run the queue.
+		for _, q := range d.queue {
+			d.submit(q)
+		}
+		d.queue = nil
+		return
+	}
+	for _, e := range d.lineEvents {
+		m := e.Message
+		if e.Kind != engine.EvDeliver || m == nil {
+			continue
+		}
+		if m.To == "expert" && m.Kind.IsResponse() {
+			d.inject = nil
+			return
+		}
+		if d.injectRaces(hi, m) {
+			d.inject = nil
+			d.letGo(c)
+			d.stop(c, fmt.Sprintf("the simulation delivers %s before the answer to line %d's inject: the broker run sent the inject whole, while the rest was held, so it went before", m.Kind, hi.line), false)
+			return
+		}
+	}
+}
+
+// injectRaces: m, delivered before the held inject's answer, changes
+// what a broker holds where the broker run's inject went first: a
+// message held at the inject's line, or a client's request sent since,
+// reaching a broker.
+func (d *driver) injectRaces(hi *heldInject, m *engine.Message) bool {
+	if !isNode(m.To) {
+		return false
+	}
+	if hi.held[m.ID] {
+		return true
+	}
+	_, prod := d.decls[m.From]
+	_, cons := d.cdecls[m.From]
+	return prod || cons
 }
