@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -167,6 +168,9 @@ func (d *driver) letGo(c script.Command) {
 	if !d.holding {
 		return
 	}
+	if debug {
+		fmt.Fprintf(os.Stderr, "hold: let go at line %d\n", c.Line)
+	}
 	if d.early == nil {
 		d.early = map[string]int{}
 	}
@@ -240,12 +244,17 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 
 // loseDoomed loses the doomed messages of clients whose request timeout
 // the simulation no longer has pending.
+//
+// A request timeout still pending may be the retry's own: where the
+// simulation has the client's retry of a doomed message's request in
+// flight and the wire does not hold it yet, the simulation's client
+// gave up on the doomed message, and so does the wire.
 func (d *driver) loseDoomed(plan map[holdKey]int) {
 	for name, corrs := range d.doomed {
-		if d.timing[name] {
+		f := d.prods[name].faults()
+		if d.timing[name] && !d.retried(name, f, corrs, plan) {
 			continue
 		}
-		f := d.prods[name].faults()
 		for _, h := range f.Held() {
 			if corrs[h.CorrID] {
 				f.ReleaseCorr(h.Dir, h.CorrID, true)
@@ -253,6 +262,22 @@ func (d *driver) loseDoomed(plan map[holdKey]int) {
 		}
 		delete(d.doomed, name)
 	}
+}
+
+// retried reports whether plan has name's retry of a doomed message in
+// flight that the wire does not hold yet (only losing the doomed message
+// makes its client send it).
+func (d *driver) retried(name string, f *wire.Faults, corrs map[int32]bool, plan map[holdKey]int) bool {
+	for _, h := range f.Held() {
+		if !corrs[h.CorrID] {
+			continue
+		}
+		k := holdKey{name, wire.Request, h.Key}
+		if plan[k] > count(f.Held(), k) {
+			return true
+		}
+	}
+	return false
 }
 
 // doomedOf is how many held messages of k are doomed.
@@ -324,6 +349,9 @@ func (d *driver) reconcile(c script.Command, w *engine.World) {
 		why = d.applyHolds(plan)
 	}
 	if why != "" {
+		if debug {
+			fmt.Fprintf(os.Stderr, "hold: line %d: %s\n", c.Line, why)
+		}
 		d.letGo(c)
 	}
 }
@@ -370,6 +398,9 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 	if !t.ok {
 		return false
 	}
+	if _, delay := c.Action.(engine.Delay); delay && d.lateDelay {
+		return false // the late copy of the line before plays it (fault)
+	}
 	if !d.holding {
 		return d.holdForDrop(c, t)
 	}
@@ -385,6 +416,9 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 	key, ok := keys[name]
 	if !ok || count(p.faults().Held(), holdKey{t.client, dir, key}) == 0 {
 		return false
+	}
+	if _, dup := c.Action.(engine.Duplicate); dup && d.copyHeld(c, t, p, dir, key) {
+		return true
 	}
 	if _, drop := c.Action.(engine.Drop); !drop {
 		d.stop(c, "a "+strings.Fields(c.Text)[0]+" of a message the broker run holds is not played", false)
@@ -515,4 +549,25 @@ func (d *driver) leaveHold(c script.Command, name string) {
 	if d.holding && d.held[name] {
 		d.letGo(c)
 	}
+}
+
+// copyHeld plays a duplicate of a request the wire holds: the network
+// keeps a copy of it. The held request is marked to leave a late copy
+// when it goes on (wire's CopyOnRelease), and the copy is then held
+// until the simulation has delivered both (latecopy.go), as a duplicate
+// and delay of a request not held is. A Produce copied with no delay
+// line after it is not played (fault's rule: both copies at once).
+func (d *driver) copyHeld(c script.Command, t resolved, p *producer, dir wire.Direction, key kmsg.Key) bool {
+	late := d.lateCopyNext(c)
+	if dir != wire.Request || (key == kmsg.Produce && !late) {
+		return false
+	}
+	f := p.faults()
+	for _, h := range f.Held() {
+		if h.Dir == dir && h.Key == key && !h.Copy && !d.doomed[t.client][h.CorrID] && f.CopyOnRelease(h.CorrID) {
+			d.holdLateCopy(t, key, late) // latecopy.go
+			return true
+		}
+	}
+	return false
 }
