@@ -58,6 +58,9 @@ func (d *driver) messagesHeld(w *engine.World) (map[holdKey]int, map[string]bool
 			// when the simulation has delivered it (releaseLateCopies).
 			continue
 		}
+		if d.ofInject(m) { // inject.go
+			continue
+		}
 		name, client := strings.CutSuffix(m.Kind.String(), "Response")
 		dir, who, peer := wire.Request, m.From, m.To
 		if client {
@@ -128,6 +131,9 @@ func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool) string {
 // holdAt is an expect line's hold: the broker run is brought to the
 // simulation's point, or why not ("" when the facts can be compared).
 func (d *driver) holdAt(c script.Command, w *engine.World) string {
+	if why := d.injectInFlight(w); why != "" { // inject.go
+		return "the simulation has messages in flight here: " + why
+	}
 	plan, why := d.holdPlan(w)
 	if why == "" {
 		why = d.lateMarkers(plan)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -150,8 +151,11 @@ func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
 	t.Partitions = append(t.Partitions, p)
 	req.Topics = append(req.Topics, t)
 	// The answer goes to "expert" in the simulation, where nothing acts
-	// on it; here too.
-	resp, err := cl.Request(ctx, req)
+	// on it; here too. franz-go sends a raw Produce to any broker (it
+	// shards only the requests Client.Request lists): on a cluster of
+	// several, to the partition's leader, or another would answer
+	// NOT_LEADER_OR_FOLLOWER.
+	resp, err := d.leaderOf(ctx, cl, a.TP).Request(ctx, req)
 	if debug {
 		fmt.Fprintf(os.Stderr, "inject: %v %+v\n", err, resp)
 	}
@@ -259,4 +263,55 @@ func (d *driver) injectRaces(hi *heldInject, m *engine.Message) bool {
 	_, prod := d.decls[m.From]
 	_, cons := d.cdecls[m.From]
 	return prod || cons
+}
+
+// ofInject reports whether m, in flight in the simulation, is of the
+// held inject's own exchange (to or from the expert, or between brokers
+// on its behalf: a leader's verification with the coordinator), which
+// the broker run sent whole at the inject's line: a hold keeps on past
+// it, and an expect line waits for its end (injectInFlight).
+func (d *driver) ofInject(m *engine.Message) bool {
+	hi := d.inject
+	if hi == nil || hi.held[m.ID] {
+		return false
+	}
+	if m.From == "expert" || m.To == "expert" {
+		return true
+	}
+	if !isNode(m.From) || !isNode(m.To) {
+		return false
+	}
+	name, _ := strings.CutSuffix(m.Kind.String(), "Response")
+	return name != "WriteTxnMarkers"
+}
+
+// injectInFlight says why an expect line cannot be compared while the
+// simulation has the held inject's exchange in flight ("" if it has
+// none).
+func (d *driver) injectInFlight(w *engine.World) string {
+	for _, m := range w.InFlight() {
+		if d.ofInject(m) {
+			return fmt.Sprintf("the inject of line %d is under way in the simulation (%s from %s to %s); the broker run sent it whole", d.inject.line, m.Kind, m.From, m.To)
+		}
+	}
+	return ""
+}
+
+// requester is a client or one broker of it.
+type requester interface {
+	Request(context.Context, kmsg.Request) (kmsg.Response, error)
+}
+
+// leaderOf is tp's leader among cl's brokers, or cl itself when the
+// metadata does not name one.
+func (d *driver) leaderOf(ctx context.Context, cl *kgo.Client, tp engine.TP) requester {
+	td, err := d.adm.ListTopics(ctx, d.name(tp.Topic))
+	if err != nil {
+		return cl
+	}
+	p, ok := td[d.name(tp.Topic)].Partitions[tp.Partition]
+	if !ok || p.Leader < 0 {
+		return cl
+	}
+	return cl.Broker(int(p.Leader))
 }
