@@ -89,7 +89,7 @@ func (d *driver) messagesHeld(w *engine.World) (map[holdKey]int, map[string]bool
 		if plan[k]++; plan[k] > 1 {
 			// The Java client pipelines up to five requests on a
 			// connection; the broker run sends one call at a time.
-			return nil, nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time", who, m.Kind)
+			return nil, nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time, and a broker reads a connection's requests in order (a lost one takes those behind it with the connection), so the wire cannot hold them where the simulation's network has them", who, m.Kind)
 		}
 	}
 	for k := range plan {
@@ -122,7 +122,7 @@ func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool) string {
 				return fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
 			}
 		default:
-			return fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
+			return d.pendingWhy(t)
 		}
 	}
 	return ""
@@ -576,4 +576,25 @@ func (d *driver) copyHeld(c script.Command, t resolved, p *producer, dir wire.Di
 		}
 	}
 	return false
+}
+
+// pendingWhy says why a pending timer of the simulation (other than a
+// request timeout or a coordinator's periodic check) keeps the broker
+// run from its point: work the simulation spreads over virtual time that
+// a real cluster does at once.
+func (d *driver) pendingWhy(t engine.Timer) string {
+	switch t.Kind {
+	case engine.TimerReplicate:
+		if ownerOf(d.ctx) != nil {
+			return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch); the broker run's followers copy at once (verify does not hold replica fetches)", t.TP, t.Owner)
+		}
+		return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch): a moment of replication, which only a cluster with followers has; the broker run's topic has one replica, its high watermark at the log end at once", t.TP, t.Owner)
+	case engine.TimerTxnLogAppend:
+		return fmt.Sprintf("the simulation's coordinator (%s) has a __transaction_state append not yet durable; a real coordinator's append is durable before verify can look", t.Owner)
+	case engine.TimerRetryBackoff:
+		if _, ok := d.decls[t.Owner]; ok {
+			return fmt.Sprintf("%s waits out its retry.backoff.ms in the simulation; the broker run's client (franz-go) retries on its own clock", t.Owner)
+		}
+	}
+	return fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
 }

@@ -166,7 +166,7 @@ func TestOrderHold(t *testing.T) {
 	if !d.runNext() {
 		t.Fatal("runNext: the line after the delay is run")
 	}
-	if _, why := d.holdPlan(w); !strings.Contains(why, "retry.backoff.ms of a") {
+	if _, why := d.holdPlan(w); !strings.Contains(why, "a waits out its retry.backoff.ms") {
 		t.Errorf("holdPlan with the client's retry pending: why %q, want its retry.backoff.ms named", why)
 	}
 	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)

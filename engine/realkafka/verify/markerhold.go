@@ -229,7 +229,7 @@ func (d *driver) orderHold(w *engine.World) (map[holdKey]int, string) {
 		case t.Kind == engine.TimerRequestTimeout && (client || inFlight[t.Owner]):
 		case t.Kind == engine.TimerRetryBackoff && client:
 		default:
-			return nil, fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
+			return nil, d.pendingWhy(t) // inflight.go
 		}
 	}
 	return plan, ""
