@@ -409,6 +409,9 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 	if d.unplaced(c) {
 		return
 	}
+	if at.busy && !at.markersOnly && d.crashHeld(c, id) { // replicahold.go
+		return
+	}
 	if at.busy && !at.markersOnly {
 		d.stop(c, "a broker crash while the simulation has client messages in flight: the broker run completes each call at once, so what the crash cuts off differs", false)
 		return

@@ -112,6 +112,8 @@ type driver struct {
 	// the simulation's events of the line being played.
 	inject     *heldInject
 	lineEvents []engine.Event
+	// replica: the followers a hold holds (replicahold.go).
+	replica replicaState
 }
 
 type revEntry struct {

@@ -43,7 +43,8 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 	if why != "" {
 		return nil, why
 	}
-	return plan, d.timersHeld(w, inFlight)
+	followers := d.followerHolds(w, plan) // replicahold.go
+	return plan, d.timersHeld(w, inFlight, followers)
 }
 
 // messagesHeld is holdPlan's plan of the messages in flight, with the
@@ -101,7 +102,11 @@ func (d *driver) messagesHeld(w *engine.World) (map[holdKey]int, map[string]bool
 // timersHeld says why the simulation's pending timers keep a hold from
 // its point ("" when none does); inFlight are the actors with messages
 // in flight.
-func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool) string {
+//
+// followers: the hold holds the followers' fetches (replicahold.go), so a
+// pending replica fetch and a client's acks=all Produce parked at the
+// leader (d.replica.parked) are part of the point.
+func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool, followers bool) string {
 	// timing (kept for loseDoomed): the clients whose request timeout
 	// the simulation has pending.
 	d.timing = map[string]bool{}
@@ -118,8 +123,12 @@ func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool) string {
 			// client's clock with nothing of it in flight times a lost
 			// message: the broker run's client, its connection reset,
 			// retries at once, the simulation's only when it runs out.
-			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 {
+			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 && !d.replica.parked[t.Owner] {
 				return fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
+			}
+		case engine.TimerReplicate:
+			if !followers {
+				return d.pendingWhy(t)
 			}
 		default:
 			return d.pendingWhy(t)
@@ -220,10 +229,18 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 			d.holdRules = append(d.holdRules, k)
 		}
 	}
+	if why := d.unholdFollowers(plan); why != "" { // replicahold.go
+		return why
+	}
+	if why := d.awaitFollowers(plan); why != "" {
+		return why
+	}
+	mark := d.parkClients()
 	for _, q := range d.queue {
 		d.submit(q)
 	}
 	d.queue = nil
+	d.awaitParked(mark)
 	d.loseDoomed(plan)
 	for _, k := range d.holdRules {
 		f := d.holder(k.client)
@@ -585,7 +602,7 @@ func (d *driver) copyHeld(c script.Command, t resolved, p *producer, dir wire.Di
 func (d *driver) pendingWhy(t engine.Timer) string {
 	switch t.Kind {
 	case engine.TimerReplicate:
-		if ownerOf(d.ctx) != nil {
+		if d.ctx != nil && ownerOf(d.ctx) != nil {
 			return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch); the broker run's followers copy at once (verify does not hold replica fetches)", t.TP, t.Owner)
 		}
 		return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch): a moment of replication, which only a cluster with followers has; the broker run's topic has one replica, its high watermark at the log end at once", t.TP, t.Owner)

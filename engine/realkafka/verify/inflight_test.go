@@ -179,3 +179,40 @@ func TestOrderHold(t *testing.T) {
 		t.Error("runNext at the advance line: the next action is a delay")
 	}
 }
+
+// nodesStub is a cluster verify owns with three live nodes.
+type nodesStub struct{ realkafka.Owner }
+
+func (nodesStub) Nodes() []realkafka.NodeState {
+	return []realkafka.NodeState{{ID: 1}, {ID: 2}, {ID: 3}}
+}
+
+// TestHoldPlanFollowers: a replica fetch pending in the simulation is
+// held on an owned cluster as the followers' Fetch at the leader's proxy
+// (one per other live node), and an acks=all Produce waiting there for
+// them is parked; on a shared cluster, or where a coordinator would
+// write, it is not held, with why (before, every replica fetch pending
+// was "work pending").
+func TestHoldPlanFollowers(t *testing.T) {
+	src := "topic t rf=3\nproducer one acks=1\nproducer all\none send t-0 a\ndeliver Produce\n"
+	w, d := world(t, src)
+	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)
+	if _, why := d.holdPlan(w); !strings.Contains(why, "followers have not fetched t-0 from its leader "+leader) {
+		t.Errorf("a shared cluster: why %q, want the followers of t-0 named", why)
+	}
+	d.ctx = withOwner(context.Background(), nodesStub{})
+	plan, why := d.holdPlan(w)
+	if why != "" || plan[holdKey{leader, wire.Request, kmsg.Fetch}] != 2 || plan[holdKey{"one", wire.Response, kmsg.Produce}] != 1 {
+		t.Errorf("an owned cluster: plan %v, why %q; want 2 Fetch held at %s and one's answer", plan, why, leader)
+	}
+	w, d = world(t, src+"run\nall send t-0 b\ndeliver InitProducerId\ndeliver InitProducerIdResponse\ndeliver Produce\n")
+	d.ctx = withOwner(context.Background(), nodesStub{})
+	if plan, why := d.holdPlan(w); why != "" || !d.replica.parked["all"] || len(plan) != 1 {
+		t.Errorf("an acks=all Produce waiting for the followers: plan %v, why %q, parked %v; want the Fetch held and all parked", plan, why, d.replica.parked)
+	}
+	w, d = world(t, "topic t rf=3\nproducer tx transactional.id=x\nproducer one acks=1\none send t-0 a\ndeliver Produce\n")
+	d.ctx = withOwner(context.Background(), nodesStub{})
+	if _, why := d.holdPlan(w); !strings.Contains(why, "replica fetch") {
+		t.Errorf("a file with a transactional id (a coordinator write would wait on held followers): why %q, want the replica fetch named", why)
+	}
+}
