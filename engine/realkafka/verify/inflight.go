@@ -603,7 +603,7 @@ func (d *driver) pendingWhy(t engine.Timer) string {
 	switch t.Kind {
 	case engine.TimerReplicate:
 		if d.ctx != nil && ownerOf(d.ctx) != nil {
-			return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch); the broker run's followers copy at once (verify does not hold replica fetches)", t.TP, t.Owner)
+			return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch); the broker run's followers copy at once: verify holds followers only in a file without transactional ids or groups, whose coordinator writes would wait on them", t.TP, t.Owner)
 		}
 		return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch): a moment of replication, which only a cluster with followers has; the broker run's topic has one replica, its high watermark at the log end at once", t.TP, t.Owner)
 	case engine.TimerTxnLogAppend:

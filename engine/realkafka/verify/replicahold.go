@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine"
@@ -215,15 +216,14 @@ func (d *driver) logEnd(tp script.Partition) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, t := range resp.Topics {
-		for _, p := range t.Partitions {
-			if p.ErrorCode != 0 {
-				return 0, fmt.Errorf("ListOffsets: error %d", p.ErrorCode)
-			}
-			return p.Offset, nil
-		}
+	if len(resp.Topics) == 0 || len(resp.Topics[0].Partitions) == 0 {
+		return 0, fmt.Errorf("ListOffsets: no answer for %s-%d", rt.Topic, tp.N)
 	}
-	return 0, fmt.Errorf("ListOffsets: no answer for %s-%d", rt.Topic, tp.N)
+	p := resp.Topics[0].Partitions[0]
+	if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+		return 0, fmt.Errorf("ListOffsets: %w", err)
+	}
+	return p.Offset, nil
 }
 
 // noCoordinatorWrites reports whether the file's clients write nothing
