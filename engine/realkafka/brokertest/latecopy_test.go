@@ -59,3 +59,46 @@ func clusterTV(t *testing.T) int {
 	}
 	return tv
 }
+
+// TestVerifyHeldRetryCopy: the network keeps a copy of a retry the wire
+// holds (duplicate and delay of a message in flight, the retry of a lost
+// answer): the held retry goes on when the simulation delivers it and
+// leaves a late copy, which reaches the broker after the commit, where
+// its epoch is fenced (KIP-890: the marker carried the bumped epoch).
+// Before, the duplicate of a held message stopped the file; and the
+// retry was never held, the lost answer kept while the retry's own
+// request timeout ran.
+func TestVerifyHeldRetryCopy(t *testing.T) {
+	if clusterTV(t) < 2 {
+		t.Skip("under transaction.version 0 the client adds the partition itself before its Produce; the lines deliver the KIP-890 leader's add")
+	}
+	scn := `topic t
+producer tp transactional.id=app-held-copy
+tp initTransactions
+run
+tp beginTransaction
+tp send t-0 v
+deliver Produce
+deliver AddPartitionsToTxn
+step
+deliver AddPartitionsToTxnResponse
+expect partition t-0 batch 0 seq=0 status=open
+drop ProduceResponse to=tp
+advance 30096
+duplicate Produce from=tp
+delay Produce from=tp 1000
+advance 100
+expect event "in its 5-batch cache: duplicate"
+tp commitTransaction
+advance 100
+expect partition t-0 marker 1 commit epoch=1
+run
+expect event "rejects pid=1000 epoch=0 seq=0: INVALID_PRODUCER_EPOCH(47)"
+expect partition t-0 records 1
+expect partition t-0 leo 2
+`
+	s, out := verifyScenario(t, "heldretrycopy.scn", scn)
+	if s.Count(verify.Agree) != 6 || len(s.Rows) != 6 {
+		t.Errorf("want 6 agree of 6:\n%s", out)
+	}
+}

@@ -452,6 +452,9 @@ func (d *driver) crashBroker(c script.Command, id int, at resolved) {
 	if d.unplaced(c) {
 		return
 	}
+	if at.busy && !at.markersOnly && d.crashHeld(c, id) { // replicahold.go
+		return
+	}
 	if at.busy && !at.markersOnly {
 		d.stop(c, "a broker crash while the simulation has client messages in flight: the broker run completes each call at once, so what the crash cuts off differs", false)
 		return
@@ -638,13 +641,5 @@ func (d *driver) requestLeader(ctx context.Context, cl *kgo.Client, req kmsg.Req
 	if !ok || len(p.Topics) == 0 || len(p.Topics[0].Partitions) == 0 {
 		return cl.Request(ctx, req)
 	}
-	topic, part := p.Topics[0].Topic, p.Topics[0].Partitions[0].Partition
-	if td, err := d.adm.ListTopics(ctx, topic); err == nil {
-		for _, pd := range td[topic].Partitions {
-			if pd.Partition == part && pd.Leader >= 0 {
-				return cl.Broker(int(pd.Leader)).Request(ctx, req)
-			}
-		}
-	}
-	return cl.Request(ctx, req)
+	return d.leaderNamed(ctx, cl, p.Topics[0].Topic, p.Topics[0].Partitions[0].Partition).Request(ctx, req) // inject.go
 }

@@ -114,6 +114,13 @@ type driver struct {
 	// the broker run (group.go).
 	genRefs map[string]genRef
 	genMu   sync.Mutex
+	// inject is an inject played while the wire holds the simulation's
+	// messages in flight, until its answer (inject.go); lineEvents are
+	// the simulation's events of the line being played.
+	inject     *heldInject
+	lineEvents []engine.Event
+	// replica: the followers a hold holds (replicahold.go).
+	replica replicaState
 }
 
 type revEntry struct {
@@ -201,7 +208,7 @@ func playFile(ctx context.Context, raw *kgo.Client, adm *kadm.Client, file strin
 				target.loop = d.loopPoint(c, r.World)
 			}
 			evs, _, err := r.Exec(c)
-			target.events, target.world = evs, r.World
+			target.events, target.world, d.lineEvents = evs, r.World, evs
 			d.noteDelivered(evs)
 			d.mirrorLine(c, evs)
 			if err != nil {
@@ -288,6 +295,7 @@ func (d *driver) cleanup() {
 	defer d.restoreSettings()
 	defer d.closeMirrors()
 	d.resumeAll()
+	d.loseLateCopies() // latecopy.go
 	d.releaseHolds()
 	for _, p := range d.prods {
 		if p.cl != nil && !p.closed {
@@ -519,13 +527,13 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 	case engine.Advance:
 		d.advance(c, a, target.events)
 	case engine.InjectBatch:
-		if target.busy && !expertOnly(w) {
+		if target.busy && !expertOnly(w) && !d.injectHeld(c, w) { // inject.go
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
 		d.enqueue(&d.expertWorker, func(ctx context.Context) { d.injectBatch(ctx, a) })
 	case engine.InjectMarker:
-		if target.busy && !expertOnly(w) {
+		if target.busy && !expertOnly(w) && !d.injectHeld(c, w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}
@@ -534,7 +542,7 @@ func (d *driver) act(c script.Command, w *engine.World, target resolved) {
 		if target.busy && !expertOnly(w) && d.skipRefused(c) { // refused.go
 			return
 		}
-		if target.busy && !expertOnly(w) {
+		if target.busy && !expertOnly(w) && !d.injectHeld(c, w) {
 			d.stop(c, "an inject while the simulation has messages in flight: the broker run sends each client call whole, so it cannot place the inject inside one", false)
 			return
 		}

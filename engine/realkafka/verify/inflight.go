@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -38,9 +39,29 @@ func (k holdKey) String() string {
 // holdPlan is how many messages of each kind the simulation has in flight
 // on producers' connections, or why its point cannot be held.
 func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
+	plan, inFlight, why := d.messagesHeld(w)
+	if why != "" {
+		return nil, why
+	}
+	followers := d.followerHolds(w, plan) // replicahold.go
+	return plan, d.timersHeld(w, inFlight, followers)
+}
+
+// messagesHeld is holdPlan's plan of the messages in flight, with the
+// actors they are between, or why they cannot be held.
+func (d *driver) messagesHeld(w *engine.World) (map[holdKey]int, map[string]bool, string) {
 	plan := map[holdKey]int{}
 	inFlight := map[string]bool{}
+	copies := d.copiesInFlight(w) // latecopy.go
 	for _, m := range w.InFlight() {
+		if copies[m.ID] {
+			// A duplicate's copy the wrapper holds as a late copy: let go
+			// when the simulation has delivered it (releaseLateCopies).
+			continue
+		}
+		if d.ofInject(m) { // inject.go
+			continue
+		}
 		name, client := strings.CutSuffix(m.Kind.String(), "Response")
 		dir, who, peer := wire.Request, m.From, m.To
 		if client {
@@ -50,31 +71,42 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 			if plan[k]++; plan[k] > 1 {
 				// TransactionMarkerChannelManager has one request in
 				// flight per leader (InterBrokerSendThread).
-				return nil, fmt.Sprintf("more than one %s in flight to %s at once", m.Kind, k.client)
+				return nil, nil, fmt.Sprintf("more than one %s in flight to %s at once", m.Kind, k.client)
 			}
 			inFlight[m.From], inFlight[m.To] = true, true
 			continue
 		}
 		if _, ok := d.decls[who]; !ok {
-			return nil, fmt.Sprintf("a %s between %s and %s is in flight; the wrapper holds only producers' messages to brokers", m.Kind, m.From, m.To)
+			return nil, nil, fmt.Sprintf("a %s between %s and %s is in flight; the wrapper holds only producers' messages to brokers", m.Kind, m.From, m.To)
 		}
 		if !strings.HasPrefix(peer, "broker-") {
-			return nil, fmt.Sprintf("a %s between %s and %s is in flight", m.Kind, m.From, m.To)
+			return nil, nil, fmt.Sprintf("a %s between %s and %s is in flight", m.Kind, m.From, m.To)
 		}
 		key, ok := keys[name]
 		if !ok {
-			return nil, m.Kind.String() + " has no wire mapping"
+			return nil, nil, m.Kind.String() + " has no wire mapping"
 		}
 		k := holdKey{who, dir, key}
 		if plan[k]++; plan[k] > 1 {
 			// The Java client pipelines up to five requests on a
 			// connection; the broker run sends one call at a time.
-			return nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time", who, m.Kind)
+			return nil, nil, fmt.Sprintf("%s has more than one %s in flight at once; the broker run sends one call at a time, and a broker reads a connection's requests in order (a lost one takes those behind it with the connection), so the wire cannot hold them where the simulation's network has them", who, m.Kind)
 		}
 	}
 	for k := range plan {
 		inFlight[k.client] = true
 	}
+	return plan, inFlight, ""
+}
+
+// timersHeld says why the simulation's pending timers keep a hold from
+// its point ("" when none does); inFlight are the actors with messages
+// in flight.
+//
+// followers: the hold holds the followers' fetches (replicahold.go), so a
+// pending replica fetch and a client's acks=all Produce parked at the
+// leader (d.replica.parked) are part of the point.
+func (d *driver) timersHeld(w *engine.World, inFlight map[string]bool, followers bool) string {
 	// timing (kept for loseDoomed): the clients whose request timeout
 	// the simulation has pending.
 	d.timing = map[string]bool{}
@@ -91,19 +123,26 @@ func (d *driver) holdPlan(w *engine.World) (map[holdKey]int, string) {
 			// client's clock with nothing of it in flight times a lost
 			// message: the broker run's client, its connection reset,
 			// retries at once, the simulation's only when it runs out.
-			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 {
-				return nil, fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
+			if t.Kind == engine.TimerRequestTimeout && !inFlight[t.Owner] && len(d.doomed[t.Owner]) == 0 && !d.replica.parked[t.Owner] {
+				return fmt.Sprintf("%s waits out its %s on a lost message; the broker run's client retries at once", t.Owner, t.Kind)
+			}
+		case engine.TimerReplicate:
+			if !followers {
+				return d.pendingWhy(t)
 			}
 		default:
-			return nil, fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
+			return d.pendingWhy(t)
 		}
 	}
-	return plan, ""
+	return ""
 }
 
 // holdAt is an expect line's hold: the broker run is brought to the
 // simulation's point, or why not ("" when the facts can be compared).
 func (d *driver) holdAt(c script.Command, w *engine.World) string {
+	if why := d.injectInFlight(w); why != "" { // inject.go
+		return "the simulation has messages in flight here: " + why
+	}
 	plan, why := d.holdPlan(w)
 	if why == "" {
 		why = d.lateMarkers(plan)
@@ -143,6 +182,9 @@ func (d *driver) holdAt(c script.Command, w *engine.World) string {
 func (d *driver) letGo(c script.Command) {
 	if !d.holding {
 		return
+	}
+	if debug {
+		fmt.Fprintf(os.Stderr, "hold: let go at line %d\n", c.Line)
 	}
 	if d.early == nil {
 		d.early = map[string]int{}
@@ -187,10 +229,18 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 			d.holdRules = append(d.holdRules, k)
 		}
 	}
+	if why := d.unholdFollowers(plan); why != "" { // replicahold.go
+		return why
+	}
+	if why := d.awaitFollowers(plan); why != "" {
+		return why
+	}
+	mark := d.parkClients()
 	for _, q := range d.queue {
 		d.submit(q)
 	}
 	d.queue = nil
+	d.awaitParked(mark)
 	d.loseDoomed(plan)
 	for _, k := range d.holdRules {
 		f := d.holder(k.client)
@@ -199,7 +249,7 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 			if extra <= 0 {
 				break
 			}
-			if h.Dir == k.dir && h.Key == k.key && !d.doomed[k.client][h.CorrID] {
+			if h.Dir == k.dir && h.Key == k.key && !h.Copy && !d.doomed[k.client][h.CorrID] {
 				f.ReleaseCorr(h.Dir, h.CorrID, false)
 				extra--
 			}
@@ -217,12 +267,17 @@ func (d *driver) applyHolds(plan map[holdKey]int) string {
 
 // loseDoomed loses the doomed messages of clients whose request timeout
 // the simulation no longer has pending.
+//
+// A request timeout still pending may be the retry's own: where the
+// simulation has the client's retry of a doomed message's request in
+// flight and the wire does not hold it yet, the simulation's client
+// gave up on the doomed message, and so does the wire.
 func (d *driver) loseDoomed(plan map[holdKey]int) {
 	for name, corrs := range d.doomed {
-		if d.timing[name] {
+		f := d.prods[name].faults()
+		if d.timing[name] && !d.retried(name, f, corrs, plan) {
 			continue
 		}
-		f := d.prods[name].faults()
 		for _, h := range f.Held() {
 			if corrs[h.CorrID] {
 				f.ReleaseCorr(h.Dir, h.CorrID, true)
@@ -230,6 +285,22 @@ func (d *driver) loseDoomed(plan map[holdKey]int) {
 		}
 		delete(d.doomed, name)
 	}
+}
+
+// retried reports whether plan has name's retry of a doomed message in
+// flight that the wire does not hold yet (only losing the doomed message
+// makes its client send it).
+func (d *driver) retried(name string, f *wire.Faults, corrs map[int32]bool, plan map[holdKey]int) bool {
+	for _, h := range f.Held() {
+		if !corrs[h.CorrID] {
+			continue
+		}
+		k := holdKey{name, wire.Request, h.Key}
+		if plan[k] > count(f.Held(), k) {
+			return true
+		}
+	}
+	return false
 }
 
 // doomedOf is how many held messages of k are doomed.
@@ -248,10 +319,12 @@ func (d *driver) doomedOf(k holdKey) int {
 
 func hasHold(f holder, k holdKey) bool { return f.HasRule(k.key, k.dir, wire.Hold) }
 
+// count is how many messages of k the wire holds for a hold (a late
+// copy, held until the simulation delivers it, is not one).
 func count(hs []wire.Held, k holdKey) int {
 	n := 0
 	for _, h := range hs {
-		if h.Dir == k.dir && h.Key == k.key {
+		if h.Dir == k.dir && h.Key == k.key && !h.Copy {
 			n++
 		}
 	}
@@ -283,6 +356,7 @@ func (d *driver) awaitHeld(plan map[holdKey]int) string {
 // delivered goes on, what it newly has in flight is held; when it is
 // quiet, every hold goes.
 func (d *driver) reconcile(c script.Command, w *engine.World) {
+	d.injectOrder(c) // inject.go
 	if !d.busy(w) {
 		d.early = nil
 	}
@@ -298,6 +372,9 @@ func (d *driver) reconcile(c script.Command, w *engine.World) {
 		why = d.applyHolds(plan)
 	}
 	if why != "" {
+		if debug {
+			fmt.Fprintf(os.Stderr, "hold: line %d: %s\n", c.Line, why)
+		}
 		d.letGo(c)
 	}
 }
@@ -312,7 +389,19 @@ func (d *driver) releaseHolds() {
 	d.loseDoomed(nil)
 	for name := range d.held {
 		p := d.prods[name]
-		p.faults().ReleaseAll()
+		// A late copy stays held until the simulation delivers it
+		// (releaseLateCopies): only the hold's rules and messages go.
+		f := p.faults()
+		for _, k := range d.holdRules {
+			if k.client == name {
+				f.Unhold(k.dir, k.key)
+			}
+		}
+		for _, h := range f.Held() {
+			if !h.Copy {
+				f.ReleaseCorr(h.Dir, h.CorrID, false)
+			}
+		}
 		p.pause = false
 	}
 	d.releaseNodes() // markerhold.go
@@ -332,6 +421,9 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 	if !t.ok {
 		return false
 	}
+	if _, delay := c.Action.(engine.Delay); delay && d.lateDelay {
+		return false // the late copy of the line before plays it (fault)
+	}
 	if !d.holding {
 		return d.holdForDrop(c, t)
 	}
@@ -348,12 +440,15 @@ func (d *driver) faultHeld(c script.Command, t resolved) bool {
 	if !ok || count(p.faults().Held(), holdKey{t.client, dir, key}) == 0 {
 		return false
 	}
+	if _, dup := c.Action.(engine.Duplicate); dup && d.copyHeld(c, t, p, dir, key) {
+		return true
+	}
 	if _, drop := c.Action.(engine.Drop); !drop {
 		d.stop(c, "a "+strings.Fields(c.Text)[0]+" of a message the broker run holds is not played", false)
 		return true
 	}
 	for _, h := range p.faults().Held() {
-		if h.Dir == dir && h.Key == key && !d.doomed[t.client][h.CorrID] {
+		if h.Dir == dir && h.Key == key && !h.Copy && !d.doomed[t.client][h.CorrID] {
 			if d.doomed == nil {
 				d.doomed = map[string]map[int32]bool{}
 			}
@@ -423,7 +518,7 @@ func (d *driver) holdForDrop(c script.Command, t resolved) bool {
 		return true
 	}
 	for _, h := range d.prods[t.client].faults().Held() {
-		if h.Dir == k.dir && h.Key == k.key {
+		if h.Dir == k.dir && h.Key == k.key && !h.Copy {
 			d.doomed = map[string]map[int32]bool{t.client: {h.CorrID: true}}
 			break
 		}
@@ -477,4 +572,46 @@ func (d *driver) leaveHold(c script.Command, name string) {
 	if d.holding && d.held[name] {
 		d.letGo(c)
 	}
+}
+
+// copyHeld plays a duplicate of a request the wire holds: the network
+// keeps a copy of it. The held request is marked to leave a late copy
+// when it goes on (wire's CopyOnRelease), and the copy is then held
+// until the simulation has delivered both (latecopy.go), as a duplicate
+// and delay of a request not held is. A Produce copied with no delay
+// line after it is not played (fault's rule: both copies at once).
+func (d *driver) copyHeld(c script.Command, t resolved, p *producer, dir wire.Direction, key kmsg.Key) bool {
+	late := d.lateCopyNext(c)
+	if dir != wire.Request || (key == kmsg.Produce && !late) {
+		return false
+	}
+	f := p.faults()
+	for _, h := range f.Held() {
+		if h.Dir == dir && h.Key == key && !h.Copy && !d.doomed[t.client][h.CorrID] && f.CopyOnRelease(h.CorrID) {
+			d.holdLateCopy(t, key, late) // latecopy.go
+			return true
+		}
+	}
+	return false
+}
+
+// pendingWhy says why a pending timer of the simulation (other than a
+// request timeout or a coordinator's periodic check) keeps the broker
+// run from its point: work the simulation spreads over virtual time that
+// a real cluster does at once.
+func (d *driver) pendingWhy(t engine.Timer) string {
+	switch t.Kind {
+	case engine.TimerReplicate:
+		if d.ctx != nil && ownerOf(d.ctx) != nil {
+			return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch); the broker run's followers copy at once: verify holds followers only in a file without transactional ids or groups, whose coordinator writes would wait on them", t.TP, t.Owner)
+		}
+		return fmt.Sprintf("the simulation's followers have not fetched %s from its leader %s yet (replica fetch): a moment of replication, which only a cluster with followers has; the broker run's topic has one replica, its high watermark at the log end at once", t.TP, t.Owner)
+	case engine.TimerTxnLogAppend:
+		return fmt.Sprintf("the simulation's coordinator (%s) has a __transaction_state append not yet durable; a real coordinator's append is durable before verify can look", t.Owner)
+	case engine.TimerRetryBackoff:
+		if _, ok := d.decls[t.Owner]; ok {
+			return fmt.Sprintf("%s waits out its retry.backoff.ms in the simulation; the broker run's client (franz-go) retries on its own clock", t.Owner)
+		}
+	}
+	return fmt.Sprintf("the simulation has work pending (%s of %s), which a real broker does at once", t.Kind, t.Owner)
 }

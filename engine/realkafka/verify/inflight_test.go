@@ -105,3 +105,114 @@ func TestPlacedCoordinator(t *testing.T) {
 		t.Errorf("prefix %q moves the id to another partition, yet judged", d.prefix)
 	}
 }
+
+// lateCopyWorld plays src up to its last line on the simulation with the
+// driver noting, at each duplicate line, the copy the wrapper would hold
+// (as fault does), and at the end the driver's position at that line.
+func lateCopyWorld(t *testing.T, src string) (*engine.World, *driver) {
+	t.Helper()
+	r := script.NewRunner()
+	cmds := parse(t, src)
+	d := &driver{decls: map[string]engine.DeclareProducer{}, cdecls: map[string]engine.DeclareConsumer{}, cmds: cmds}
+	for i, c := range cmds {
+		d.at = i
+		if p, ok := c.Action.(engine.DeclareProducer); ok {
+			d.decls[p.Name] = p
+		}
+		target := d.resolve(c, r.World)
+		if _, _, err := r.Exec(c); err != nil {
+			t.Fatal(err)
+		}
+		if _, dup := c.Action.(engine.Duplicate); dup {
+			target.world = r.World
+			d.holdLateCopy(target, kmsg.EndTxn, d.lateCopyNext(c))
+		}
+	}
+	return r.World, d
+}
+
+// TestHoldPlanLateCopy: a duplicate's copy the wrapper holds as a late
+// copy is not a message a hold holds; the markers in flight beside it
+// are (they were "more than one EndTxn in flight" before).
+func TestHoldPlanLateCopy(t *testing.T) {
+	src := "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\n" +
+		"a commitTransaction\nduplicate EndTxn\ndelay EndTxn 2000\nadvance 2\n"
+	w, d := lateCopyWorld(t, src)
+	d.ctx = withOwner(context.Background(), ownedStub{})
+	plan, why := d.holdPlan(w)
+	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)
+	if why != "" || plan[holdKey{leader, wire.Request, kmsg.WriteTxnMarkers}] != 1 || plan[holdKey{"a", wire.Request, kmsg.EndTxn}] != 0 {
+		t.Errorf("a late copy of EndTxn in flight beside the markers: plan %v, why %q; want the markers held and no EndTxn", plan, why)
+	}
+	// Both copies still in flight: one is the original, held as any request.
+	w, d = lateCopyWorld(t, "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\n"+
+		"a commitTransaction\nduplicate EndTxn\ndelay EndTxn 2000\n")
+	if plan, why := d.holdPlan(w); why != "" || plan[holdKey{"a", wire.Request, kmsg.EndTxn}] != 1 {
+		t.Errorf("the original and its late copy in flight: plan %v, why %q; want one EndTxn held", plan, why)
+	}
+}
+
+// TestOrderHold: up to a run line, a hold that only orders a late copy
+// and a delayed marker lets the client's retry.backoff.ms be pending (its
+// simulated client took the copy's answer); holdPlan, which an expect
+// line's comparison uses, does not.
+func TestOrderHold(t *testing.T) {
+	src := "topic t\nproducer a transactional.id=tx\na initTransactions\nrun\na beginTransaction\na send t-0 v\nrun\n" +
+		"a commitTransaction\nduplicate EndTxn\nadvance 2\ndelay WriteTxnMarkers 300\nrun\n"
+	cmds := parse(t, src)
+	w, d := lateCopyWorld(t, strings.Join(strings.Split(src, "\n")[:11], "\n")+"\n")
+	d.ctx = withOwner(context.Background(), ownedStub{})
+	d.cmds, d.at = cmds, 10 // the delay line
+	if !d.runNext() {
+		t.Fatal("runNext: the line after the delay is run")
+	}
+	if _, why := d.holdPlan(w); !strings.Contains(why, "a waits out its retry.backoff.ms") {
+		t.Errorf("holdPlan with the client's retry pending: why %q, want its retry.backoff.ms named", why)
+	}
+	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)
+	plan, why := d.orderHold(w)
+	if why != "" || plan[holdKey{leader, wire.Request, kmsg.WriteTxnMarkers}] != 1 {
+		t.Errorf("orderHold: plan %v, why %q; want the markers to %s held", plan, why, leader)
+	}
+	d.at = 9 // the advance line: an advance follows, not a run
+	if d.runNext() {
+		t.Error("runNext at the advance line: the next action is a delay")
+	}
+}
+
+// nodesStub is a cluster verify owns with three live nodes.
+type nodesStub struct{ realkafka.Owner }
+
+func (nodesStub) Nodes() []realkafka.NodeState {
+	return []realkafka.NodeState{{ID: 1}, {ID: 2}, {ID: 3}}
+}
+
+// TestHoldPlanFollowers: a replica fetch pending in the simulation is
+// held on an owned cluster as the followers' Fetch at the leader's proxy
+// (one per other live node), and an acks=all Produce waiting there for
+// them is parked; on a shared cluster, or where a coordinator would
+// write, it is not held, with why (before, every replica fetch pending
+// was "work pending").
+func TestHoldPlanFollowers(t *testing.T) {
+	src := "topic t rf=3\nproducer one acks=1\nproducer all\none send t-0 a\ndeliver Produce\n"
+	w, d := world(t, src)
+	leader := "broker-" + fmt.Sprint(w.Partition(engine.TP{Topic: "t", Partition: 0}).Leader)
+	if _, why := d.holdPlan(w); !strings.Contains(why, "followers have not fetched t-0 from its leader "+leader) {
+		t.Errorf("a shared cluster: why %q, want the followers of t-0 named", why)
+	}
+	d.ctx = withOwner(context.Background(), nodesStub{})
+	plan, why := d.holdPlan(w)
+	if why != "" || plan[holdKey{leader, wire.Request, kmsg.Fetch}] != 2 || plan[holdKey{"one", wire.Response, kmsg.Produce}] != 1 {
+		t.Errorf("an owned cluster: plan %v, why %q; want 2 Fetch held at %s and one's answer", plan, why, leader)
+	}
+	w, d = world(t, src+"run\nall send t-0 b\ndeliver InitProducerId\ndeliver InitProducerIdResponse\ndeliver Produce\n")
+	d.ctx = withOwner(context.Background(), nodesStub{})
+	if plan, why := d.holdPlan(w); why != "" || !d.replica.parked["all"] || len(plan) != 1 {
+		t.Errorf("an acks=all Produce waiting for the followers: plan %v, why %q, parked %v; want the Fetch held and all parked", plan, why, d.replica.parked)
+	}
+	w, d = world(t, "topic t rf=3\nproducer tx transactional.id=x\nproducer one acks=1\none send t-0 a\ndeliver Produce\n")
+	d.ctx = withOwner(context.Background(), nodesStub{})
+	if _, why := d.holdPlan(w); !strings.Contains(why, "replica fetch") {
+		t.Errorf("a file with a transactional id (a coordinator write would wait on held followers): why %q, want the replica fetch named", why)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -14,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/eoslab/eoslab/engine"
+	"github.com/eoslab/eoslab/engine/script"
 )
 
 // The expert actions that a broker takes from any client: a raw Produce of
@@ -149,8 +151,11 @@ func (d *driver) injectBatch(ctx context.Context, a engine.InjectBatch) {
 	t.Partitions = append(t.Partitions, p)
 	req.Topics = append(req.Topics, t)
 	// The answer goes to "expert" in the simulation, where nothing acts
-	// on it; here too.
-	resp, err := d.requestLeader(ctx, cl, req) // cluster.go
+	// on it; here too. franz-go sends a raw Produce to any broker (it
+	// shards only the requests Client.Request lists): on a cluster of
+	// several, to the partition's leader, or another would answer
+	// NOT_LEADER_OR_FOLLOWER.
+	resp, err := d.leaderOf(ctx, cl, a.TP).Request(ctx, req)
 	if debug {
 		fmt.Fprintf(os.Stderr, "inject: %v %+v\n", err, resp)
 	}
@@ -173,4 +178,145 @@ func (d *driver) identity(pid int64) {
 	if _, ok := d.pids[pid]; !ok {
 		d.pids[pid] = pid
 	}
+}
+
+// An inject while the simulation has messages in flight is played where
+// the broker run holds every one of them (inflight.go, markerhold.go):
+// the expert's request then reaches the broker at the simulation's point,
+// before any held message moves, as the simulation's does when its
+// answer reaches the expert before it delivers any of them to a broker.
+// (A held answer that reaches a client first changes nothing the broker
+// holds; the client's next request, sent only then, would.) Where the
+// simulation moves a held message first, the broker run's inject, sent
+// whole, went before it: the file stops there, saying so.
+
+// heldInject is an inject played under a hold: the simulation's
+// messages in flight at its line, which its answer must precede.
+type heldInject struct {
+	line int
+	held map[int64]bool
+}
+
+// injectHeld reports whether the inject at c can be played under the
+// hold the broker run keeps now (w is the simulation after the line).
+func (d *driver) injectHeld(c script.Command, w *engine.World) bool {
+	if !d.holding || len(d.early) > 0 || d.inject != nil || len(d.queue) > 0 {
+		return false
+	}
+	hi := &heldInject{line: c.Line, held: map[int64]bool{}}
+	for _, m := range w.InFlight() {
+		if m.From != "expert" {
+			hi.held[m.ID] = true
+		}
+	}
+	d.inject = hi
+	return true
+}
+
+// injectOrder follows a held inject after each line: done when the
+// simulation delivered its answer to the expert; the file stops when the
+// simulation delivered a message held at the inject's line, or a
+// client's new request, to a broker before that.
+func (d *driver) injectOrder(c script.Command) {
+	hi := d.inject
+	if hi == nil {
+		return
+	}
+	if c.Line == hi.line {
+		// Sent now, while the rest is held: a later line may let the
+		// hold go before a quiet point would run the queue.
+		for _, q := range d.queue {
+			d.submit(q)
+		}
+		d.queue = nil
+		return
+	}
+	for _, e := range d.lineEvents {
+		m := e.Message
+		if e.Kind != engine.EvDeliver || m == nil {
+			continue
+		}
+		if m.To == "expert" && m.Kind.IsResponse() {
+			d.inject = nil
+			return
+		}
+		if d.injectRaces(hi, m) {
+			d.inject = nil
+			d.letGo(c)
+			d.stop(c, fmt.Sprintf("the simulation delivers %s before the answer to line %d's inject: the broker run sent the inject whole, while the rest was held, so it went before", m.Kind, hi.line), false)
+			return
+		}
+	}
+}
+
+// injectRaces: m, delivered before the held inject's answer, changes
+// what a broker holds where the broker run's inject went first: a
+// message held at the inject's line, or a client's request sent since,
+// reaching a broker.
+func (d *driver) injectRaces(hi *heldInject, m *engine.Message) bool {
+	if !isNode(m.To) {
+		return false
+	}
+	if hi.held[m.ID] {
+		return true
+	}
+	_, prod := d.decls[m.From]
+	_, cons := d.cdecls[m.From]
+	return prod || cons
+}
+
+// ofInject reports whether m, in flight in the simulation, is of the
+// held inject's own exchange (to or from the expert, or between brokers
+// on its behalf: a leader's verification with the coordinator), which
+// the broker run sent whole at the inject's line: a hold keeps on past
+// it, and an expect line waits for its end (injectInFlight).
+func (d *driver) ofInject(m *engine.Message) bool {
+	hi := d.inject
+	if hi == nil || hi.held[m.ID] {
+		return false
+	}
+	if m.From == "expert" || m.To == "expert" {
+		return true
+	}
+	if !isNode(m.From) || !isNode(m.To) {
+		return false
+	}
+	name, _ := strings.CutSuffix(m.Kind.String(), "Response")
+	return name != "WriteTxnMarkers"
+}
+
+// injectInFlight says why an expect line cannot be compared while the
+// simulation has the held inject's exchange in flight ("" if it has
+// none).
+func (d *driver) injectInFlight(w *engine.World) string {
+	for _, m := range w.InFlight() {
+		if d.ofInject(m) {
+			return fmt.Sprintf("the inject of line %d is under way in the simulation (%s from %s to %s); the broker run sent it whole", d.inject.line, m.Kind, m.From, m.To)
+		}
+	}
+	return ""
+}
+
+// requester is a client or one broker of it.
+type requester interface {
+	Request(context.Context, kmsg.Request) (kmsg.Response, error)
+}
+
+// leaderOf is tp's leader among cl's brokers, or cl itself when the
+// metadata does not name one.
+func (d *driver) leaderOf(ctx context.Context, cl *kgo.Client, tp engine.TP) requester {
+	return d.leaderNamed(ctx, cl, d.name(tp.Topic), int32(tp.Partition))
+}
+
+// leaderNamed is leaderOf for a topic's broker-side (prefixed) name.
+func (d *driver) leaderNamed(ctx context.Context, cl *kgo.Client, topic string, part int32) requester {
+	td, err := d.adm.ListTopics(ctx, topic)
+	if err != nil {
+		return cl
+	}
+	p, ok := td[topic].Partitions[part]
+	if !ok || p.Leader < 0 {
+		return cl
+	}
+	return cl.Broker(int(p.Leader))
 }

@@ -140,6 +140,12 @@ func (d *driver) check(e script.Expectation) (bool, string, string) {
 		case script.PartitionLEO, script.PartitionHW:
 			// One replica: the high watermark is the log end offset.
 			n = l.HighWatermark
+			if x.Field == script.PartitionLEO && ownerOf(d.ctx) != nil {
+				// Followers (replicahold.go): the leader's own log end.
+				if n, err = d.logEnd(x.TP); err != nil {
+					return false, "", "reading the log end failed: " + err.Error()
+				}
+			}
 		case script.PartitionLSO:
 			n = l.LastStable
 		case script.PartitionLogStart:

@@ -152,3 +152,42 @@ func (d *driver) busy(w *engine.World) bool {
 	}
 	return false
 }
+
+// copiesInFlight are the simulation's messages in flight that stand for
+// the late copies the wrapper holds: of each copy's messages (the
+// original and its copy) still in flight, one is the copy; while both
+// are, the other is the original, which a hold holds as any request.
+func (d *driver) copiesInFlight(w *engine.World) map[int64]bool {
+	if len(d.lateCopies) == 0 {
+		return nil
+	}
+	out := map[int64]bool{}
+	for _, lc := range d.lateCopies {
+		var last int64 = -1
+		for _, m := range w.InFlight() {
+			if lc.sim[m.ID] && m.ID > last {
+				last = m.ID
+			}
+		}
+		if last >= 0 {
+			out[last] = true
+		}
+	}
+	return out
+}
+
+// loseLateCopies loses every copy the wrapper still holds (a file's end:
+// the simulation never delivered them).
+func (d *driver) loseLateCopies() {
+	for _, lc := range d.lateCopies {
+		if wk := d.workerOf(lc.client); wk != nil {
+			f := wk.faults()
+			for _, h := range f.Held() {
+				if h.Copy && h.Key == lc.key {
+					f.ReleaseCorr(h.Dir, h.CorrID, true)
+				}
+			}
+		}
+	}
+	d.lateCopies = nil
+}

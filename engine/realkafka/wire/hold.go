@@ -22,16 +22,38 @@ type Held struct {
 type held struct {
 	Held
 	release chan bool // true: lose it
+	// dup: a request let go is duplicated then, its copy held as a
+	// late copy (CopyOnRelease).
+	dup bool
 }
 
 // hold blocks the message until it is released; it reports whether the
-// message is lost.
-func (f *Faults) hold(dir Direction, key kmsg.Key, corr int32) bool {
-	h := &held{Held{Key: key, Dir: dir, CorrID: corr}, make(chan bool, 1)}
+// message is lost, and whether a request let go is to be duplicated.
+func (f *Faults) hold(dir Direction, key kmsg.Key, corr int32) (lose, dup bool) {
+	h := &held{Held: Held{Key: key, Dir: dir, CorrID: corr}, release: make(chan bool, 1)}
 	f.mu.Lock()
 	f.holds = append(f.holds, h)
 	f.mu.Unlock()
-	return <-h.release
+	lose = <-h.release
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return lose, h.dup
+}
+
+// CopyOnRelease marks the held request with correlation id corr to be
+// duplicated when it is let go, as a Duplicate rule with HoldCopy does
+// (latecopy.go): the network keeps a copy of a request it was holding
+// anyway. It reports whether such a request is held.
+func (f *Faults) CopyOnRelease(corr int32) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, h := range f.holds {
+		if h.Dir == Request && h.CorrID == corr && !h.Copy {
+			h.dup = true
+			return true
+		}
+	}
+	return false
 }
 
 // Held lists the messages held now, oldest first.

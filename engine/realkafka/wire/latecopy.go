@@ -19,7 +19,7 @@ import (
 // holdCopy parks the copy dup (a whole frame carrying correlation id id)
 // of a request on c until it is released.
 func (c *Conn) holdCopy(dup []byte, id int32, h header, req kmsg.Request, answered bool) {
-	hd := &held{Held{Key: kmsg.Key(h.key), Dir: Request, CorrID: id, Copy: true}, make(chan bool, 1)}
+	hd := &held{Held: Held{Key: kmsg.Key(h.key), Dir: Request, CorrID: id, Copy: true}, release: make(chan bool, 1)}
 	c.f.mu.Lock()
 	c.f.holds = append(c.f.holds, hd)
 	c.f.copies++

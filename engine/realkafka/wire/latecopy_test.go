@@ -112,3 +112,50 @@ func TestLateCopyLost(t *testing.T) {
 		t.Errorf("the broker saw %d frames, want 2 (the lost copy never left)", n)
 	}
 }
+
+// TestCopyOnRelease: a held request marked CopyOnRelease goes on when
+// let go and leaves a late copy held, which reaches the broker only when
+// released, its answer swallowed.
+func TestCopyOnRelease(t *testing.T) {
+	f, b, c := holding(t, kmsg.Produce, Request)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Write(frameOf(produce(9, -1), 5))
+		done <- err
+	}()
+	h := waitHeld(t, f, 1)
+	if f.CopyOnRelease(99) {
+		t.Error("CopyOnRelease of a correlation id not held: reported held")
+	}
+	if !f.CopyOnRelease(h[0].CorrID) {
+		t.Fatal("CopyOnRelease of the held request: not held")
+	}
+	f.Unhold(Request, kmsg.Produce)
+	f.ReleaseCorr(Request, h[0].CorrID, false)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if corr, err := readResponse(t, c); err != nil || corr != 5 {
+		t.Fatalf("answer %d, %v; want the original's, 5", corr, err)
+	}
+	copies := f.Held()
+	if len(copies) != 1 || !copies[0].Copy || copies[0].CorrID == 5 || f.CopiesPending() != 1 {
+		t.Fatalf("held after the release %v (%d copies pending), want one late copy under an id of its own", copies, f.CopiesPending())
+	}
+	if n := len(b.seen()); n != 1 {
+		t.Fatalf("the broker saw %d frames before the copy's release, want 1", n)
+	}
+	f.ReleaseCorr(Request, copies[0].CorrID, false)
+	for f.CopiesPending() > 0 {
+		runtime.Gosched()
+	}
+	if n := len(b.seen()); n != 2 {
+		t.Errorf("the broker saw %d frames, want the original and its copy", n)
+	}
+	if _, err := c.Write(frameOf(withVersion(kmsg.NewPtrApiVersionsRequest(), 3), 6)); err != nil {
+		t.Fatal(err)
+	}
+	if corr, err := readResponse(t, c); err != nil || corr != 6 {
+		t.Fatalf("next answer %d, %v; want 6 (the copy's swallowed)", corr, err)
+	}
+}

@@ -433,9 +433,16 @@ func (c *Conn) request(frame []byte) error {
 		case Delay:
 			c.f.sleep(rule.Delay)
 		case Hold:
-			if c.f.hold(Request, kmsg.Key(h.key), h.corr) {
+			lose, dup := c.f.hold(Request, kmsg.Key(h.key), h.corr)
+			if lose {
 				c.Conn.Close()
 				return nil
+			}
+			if dup {
+				rule = &Rule{Key: kmsg.Key(h.key), Dir: Request, Action: Duplicate, HoldCopy: true}
+				c.f.mu.Lock()
+				c.f.events = append(c.f.events, Event{Duplicate, Request, kmsg.Key(h.key), h.corr})
+				c.f.mu.Unlock()
 			}
 		}
 	}
@@ -541,7 +548,7 @@ func (c *Conn) response() error {
 		case Delay:
 			c.f.sleep(rule.Delay)
 		case Hold:
-			if c.f.hold(Response, kmsg.Key(head.key), corr) {
+			if lose, _ := c.f.hold(Response, kmsg.Key(head.key), corr); lose {
 				c.broken = true
 				c.Conn.Close()
 				return nil
