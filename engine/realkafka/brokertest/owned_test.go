@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
 	"github.com/eoslab/eoslab/engine/realkafka/wire"
 )
 
@@ -59,6 +61,24 @@ func TestOwnedCluster(t *testing.T) {
 	t.Run("crash and restart", func(t *testing.T) { crashRestart(ctx, t, ctl, cl, adm) })
 	t.Run("marker dropped between brokers", func(t *testing.T) { markerDropped(ctx, t, ctl, cl, adm) })
 	t.Run("marker held between brokers", func(t *testing.T) { markerHeld(ctx, t, ctl, cl, adm) })
+	t.Run("followers held, then the leader crashes", func(t *testing.T) { followersHeld(ctx, t, c) })
+}
+
+// followersHeld plays acks1-loss-leader-crash.scn: the followers' fetches
+// are held at the leader's proxy while the simulation's followers have
+// not fetched, so the acks=1 record acknowledged there is lost with the
+// leader's crash, and the acks=all one, parked until its retry, is
+// written once. Before, each of those lines was not played.
+func followersHeld(ctx context.Context, t *testing.T, c *realkafka.Cluster) {
+	var out strings.Builder
+	s, err := verify.Run(ctx, verify.Options{Brokers: c.Bootstrap(), Owner: c,
+		Files: []string{filepath.Join("..", "..", "testdata", "scenarios", "acks1-loss-leader-crash.scn")}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if s.Count(verify.Agree) != 11 || s.Count(verify.Differ) != 0 {
+		t.Errorf("want 11 agree, none differing:\n%s", out.String())
+	}
 }
 
 // createPlaced creates a one-partition topic with the given replicas
