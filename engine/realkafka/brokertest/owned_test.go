@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine/realkafka"
+	"github.com/eoslab/eoslab/engine/realkafka/verify"
 	"github.com/eoslab/eoslab/engine/realkafka/wire"
 )
 
@@ -60,6 +62,7 @@ func TestOwnedCluster(t *testing.T) {
 	t.Run("marker dropped between brokers", func(t *testing.T) { markerDropped(ctx, t, ctl, cl, adm) })
 	t.Run("marker held between brokers", func(t *testing.T) { markerHeld(ctx, t, ctl, cl, adm) })
 	t.Run("requests between brokers logged", func(t *testing.T) { markersLogged(ctx, t, ctl, cl, adm) })
+	t.Run("followers held, then the leader crashes", func(t *testing.T) { followersHeld(ctx, t, c) })
 }
 
 // markersLogged: broker 3's proxy logs the coordinator's WriteTxnMarkers
@@ -100,6 +103,23 @@ func markersLogged(ctx context.Context, t *testing.T, ctl *realkafka.Control, cl
 	want := fmt.Sprintf("broker-%d-txn-marker-sender", coord)
 	if len(markers) != 1 || markers[0].ClientID != want || len(markers[0].PIDs) != 1 || markers[0].PIDs[0] != pid {
 		t.Fatalf("WriteTxnMarkers logged on the way to broker 3: %+v; want one from %s for producer %d", markers, want, pid)
+	}
+}
+
+// followersHeld plays acks1-loss-leader-crash.scn: the followers' fetches
+// are held at the leader's proxy while the simulation's followers have
+// not fetched, so the acks=1 record acknowledged there is lost with the
+// leader's crash, and the acks=all one, parked until its retry, is
+// written once. Before, each of those lines was not played.
+func followersHeld(ctx context.Context, t *testing.T, c *realkafka.Cluster) {
+	var out strings.Builder
+	s, err := verify.Run(ctx, verify.Options{Brokers: c.Bootstrap(), Owner: c,
+		Files: []string{filepath.Join("..", "..", "testdata", "scenarios", "acks1-loss-leader-crash.scn")}}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if s.Count(verify.Agree) != 11 || s.Count(verify.Differ) != 0 {
+		t.Errorf("want 11 agree, none differing:\n%s", out.String())
 	}
 }
 
