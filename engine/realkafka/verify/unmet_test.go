@@ -99,7 +99,7 @@ func TestJudgeUnmetEventByOtherProtocol(t *testing.T) {
 		want     Verdict
 		contains string
 	}{
-		{"none on the broker", find, &kmsg.FindCoordinatorResponse{}, Agree, "neither: the line is met under transaction.version 1, where its event stands for AddPartitionsToTxn from a pid=1000 epoch=0"},
+		{"none on the broker", find, &kmsg.FindCoordinatorResponse{}, Agree, "neither: the line is met under transaction.version 1, where its event stands for AddPartitionsToTxn from a pid=1000 epoch=0 on the broker; under this protocol neither side has it (the simulation 0 such"},
 		// The broker run sent one: its conversation is not the
 		// simulation's, which the guard of a met line says too.
 		{"one on the broker", add, &kmsg.AddPartitionsToTxnResponse{}, NotPlayed, "the wire conversations differ"},
