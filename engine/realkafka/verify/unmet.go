@@ -274,13 +274,23 @@ func orNone(s string) string {
 // judgeNeither judges a state line neither side meets by the values each
 // side has (valuedAs); it reports false, leaving the row as it is, where
 // the values are not of one fact both sides can show.
+//
+// Only a line of the other protocol is judged so: one the simulation
+// meets when it plays the file under the other protocol (underOther). A
+// line neither meets under either protocol is no line of either: a wrong
+// line stays not played, whatever the two sides show.
 func (d *driver) judgeNeither(row *Row, c script.Command, fail *script.Failure, kafka string, w *engine.World) bool {
+	_, tv, met := d.underOther(c.Line)
+	if !met {
+		return false
+	}
+	as := fmt.Sprintf("neither meets the line as written, which is transaction.version %d's (the simulation meets it there)", tv)
 	if x, ok := c.Expect.(script.AbortedCheck); ok {
-		return d.judgeNeitherAborted(row, x, fail, kafka, w)
+		return d.judgeNeitherAborted(row, x, fail, kafka, w, as)
 	}
 	if x, ok := c.Expect.(script.BatchCheck); ok {
 		if _, found, known := w.BatchAt(engine.TP{Topic: x.TP.Topic, Partition: x.TP.N}, x.Offset); known && !found {
-			return d.judgeNoBatch(row, x, fail, w)
+			return d.judgeNoBatch(row, x, fail, w, as)
 		}
 	}
 	alt, shown, ok := valuedAs(c.Expect, w)
@@ -297,7 +307,7 @@ func (d *driver) judgeNeither(row *Row, c script.Command, fail *script.Failure, 
 	}
 	if holds {
 		row.Verdict, row.Why = Agree, ""
-		row.Neither = fmt.Sprintf("neither meets the line as written, of the other protocol: both have %s; Kafka: %s", shown, fact)
+		row.Neither = fmt.Sprintf("%s: both have %s; Kafka: %s", as, shown, fact)
 		return true
 	}
 	row.Verdict = Differ
@@ -307,7 +317,7 @@ func (d *driver) judgeNeither(row *Row, c script.Command, fail *script.Failure, 
 }
 
 // judgeNoBatch: neither side has a batch at the line's offset.
-func (d *driver) judgeNoBatch(row *Row, x script.BatchCheck, fail *script.Failure, w *engine.World) bool {
+func (d *driver) judgeNoBatch(row *Row, x script.BatchCheck, fail *script.Failure, w *engine.World, as string) bool {
 	l, err := d.log(x.TP)
 	if err != nil {
 		return false
@@ -322,14 +332,14 @@ func (d *driver) judgeNoBatch(row *Row, x script.BatchCheck, fail *script.Failur
 		}
 	}
 	row.Verdict, row.Why = Agree, ""
-	row.Neither = fmt.Sprintf("neither meets the line as written, of the other protocol: neither log has a batch at offset %d (the simulation's %s log end offset %d, Kafka's high watermark %d)", x.Offset, x.TP, p.LogEndOffset, l.HighWatermark)
+	row.Neither = fmt.Sprintf("%s: neither log has a batch at offset %d (the simulation's %s log end offset %d, Kafka's high watermark %d)", as, x.Offset, x.TP, p.LogEndOffset, l.HighWatermark)
 	return true
 }
 
 // judgeNeitherAborted: the line's aborted entry is in neither index; the
 // fact is the index itself (pid, first and last offset of each aborted
 // transaction; lso= is not compared, as on a line that is met).
-func (d *driver) judgeNeitherAborted(row *Row, x script.AbortedCheck, fail *script.Failure, kafka string, w *engine.World) bool {
+func (d *driver) judgeNeitherAborted(row *Row, x script.AbortedCheck, fail *script.Failure, kafka string, w *engine.World, as string) bool {
 	idx, known := w.AbortedIndex(engine.TP{Topic: x.TP.Topic, Partition: x.TP.N})
 	if !known {
 		return false
@@ -344,7 +354,7 @@ func (d *driver) judgeNeitherAborted(row *Row, x script.AbortedCheck, fail *scri
 	}
 	if slices.Equal(sim, got) {
 		row.Verdict, row.Why = Agree, ""
-		row.Neither = fmt.Sprintf("neither meets the line as written, of the other protocol: both have the aborted index %s: %s", x.TP, orNone(strings.Join(sim, "; ")))
+		row.Neither = fmt.Sprintf("%s: both have the aborted index %s: %s", as, x.TP, orNone(strings.Join(sim, "; ")))
 		return true
 	}
 	row.Verdict = Differ

@@ -1,9 +1,11 @@
 package verify
 
 import (
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/eoslab/eoslab/engine"
@@ -31,26 +33,38 @@ func playUnder(t *testing.T, tv int, scn string) (*engine.World, script.Command,
 	return r.World, cmds[len(cmds)-1], fail, cmds
 }
 
-// A state line neither side meets (written for the other protocol) is
+// A state line neither side meets, written for the other protocol, is
 // judged by the value each side has on the line's subject: the same value
-// agrees and the row shows it, another differs. Before, the row was not
-// played ("neither the simulation (0) nor Kafka (...) meets the line").
+// agrees and the row shows it, another differs. s27 line 62 is
+// transaction.version 1's (the timeout's fence answers the late EndTxn
+// PRODUCER_FENCED); under 2 the simulation's producer has
+// INVALID_TXN_STATE. Before, the row was not played ("neither the
+// simulation (INVALID_TXN_STATE) nor Kafka (...) meets the line").
 func TestJudgeNeitherByValues(t *testing.T) {
-	w, c, fail, _ := playUnder(t, 2, "topic t\nproducer p\np send t-0 a\nrun\nexpect producer p offset 3\n")
+	src, err := os.ReadFile("../../testdata/scenarios/s27-timeout-driven-abort.scn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	if len(lines) < 62 || lines[61] != "expect producer a error PRODUCER_FENCED" {
+		t.Fatalf("s27 line 62 is %q; the test needs the producer error line", lines[61])
+	}
+	w, c, fail, cmds := playUnder(t, 2, strings.Join(lines[:62], "\n")+"\n")
 	if fail == nil {
-		t.Fatal("the simulation meets the line; the test needs one it does not")
+		t.Fatal("the simulation under transaction.version 2 meets the line; the test needs one it does not")
 	}
 	for _, tc := range []struct {
 		name     string
-		offset   int64
+		err      error
 		want     Verdict
 		contains string
 	}{
-		{"same value", 0, Agree, "both have producer p offset 0"},
-		{"another value", 2, Differ, "offset 2"},
+		{"same value", kerr.InvalidTxnState, Agree, "which is transaction.version 1's (the simulation meets it there): both have producer a error INVALID_TXN_STATE"},
+		{"another value", kerr.InvalidProducerEpoch, Differ, "INVALID_PRODUCER_EPOCH"},
 	} {
-		d := wireRun(0, 0, 1)
-		d.prods = map[string]*producer{"p": {hasAck: true, offset: tc.offset}}
+		d := txnRun("payment-processor-1", 1000)
+		d.cmds, d.simTV = cmds, 2
+		d.prods = map[string]*producer{"a": {lastErr: tc.err}}
 		row := Row{}
 		d.judge(&row, c, fail, w)
 		text := row.Neither + row.Why + row.Sim + row.Kafka
@@ -60,16 +74,26 @@ func TestJudgeNeitherByValues(t *testing.T) {
 	}
 }
 
-// A line neither meets whose values are not of one fact stays not
-// played: the simulation's producer has acknowledged nothing.
-func TestJudgeNeitherNoValue(t *testing.T) {
-	w, c, fail, _ := playUnder(t, 2, "topic t\nproducer p\nexpect producer p offset 3\n")
-	d := wireRun(0, 0, 1)
-	d.prods = map[string]*producer{"p": {}}
-	row := Row{}
-	d.judge(&row, c, fail, w)
-	if row.Verdict != NotPlayed || !strings.Contains(row.Why, "neither") {
-		t.Errorf("%v (%s), want not played, neither meets the line", row.Verdict, row.Why)
+// A line neither side meets that the simulation does not meet under the
+// other protocol either is no line of either protocol: it stays not
+// played, whatever both sides show (a wrong line is not made to agree).
+// So is one whose values are not of one fact (the producer has
+// acknowledged nothing).
+func TestJudgeNeitherWrongLine(t *testing.T) {
+	for _, scn := range []string{
+		"topic t\nproducer p\np send t-0 a\nrun\nexpect producer p offset 3\n",
+		"topic t\nproducer p\np send t-0 a\nrun\nexpect response ProduceResponse to=p error=NOT_LEADER_OR_FOLLOWER\n",
+		"topic t\nproducer p\nexpect producer p offset 3\n",
+	} {
+		w, c, fail, cmds := playUnder(t, 2, scn)
+		d := wireRun(0, 0, 1)
+		d.cmds, d.simTV = cmds, 2
+		d.prods = map[string]*producer{"p": {hasAck: true}}
+		row := Row{}
+		d.judge(&row, c, fail, w)
+		if row.Verdict != NotPlayed || !strings.Contains(row.Why, "neither") {
+			t.Errorf("%s: %v (%s%s), want not played, neither meets the line", c.Text, row.Verdict, row.Why, row.Neither)
+		}
 	}
 }
 
@@ -99,7 +123,7 @@ func TestJudgeUnmetEventByOtherProtocol(t *testing.T) {
 		want     Verdict
 		contains string
 	}{
-		{"none on the broker", find, &kmsg.FindCoordinatorResponse{}, Agree, "neither: the line is met under transaction.version 1, where its event stands for AddPartitionsToTxn from a pid=1000 epoch=0"},
+		{"none on the broker", find, &kmsg.FindCoordinatorResponse{}, Agree, "neither: the line is met under transaction.version 1, where its event stands for AddPartitionsToTxn from a pid=1000 epoch=0 on the broker; under this protocol neither side has it (the simulation 0 such"},
 		// The broker run sent one: its conversation is not the
 		// simulation's, which the guard of a met line says too.
 		{"one on the broker", add, &kmsg.AddPartitionsToTxnResponse{}, NotPlayed, "the wire conversations differ"},
@@ -191,33 +215,6 @@ func TestJudgeAbsenceOfARequest(t *testing.T) {
 			if row.Verdict != tc.want {
 				t.Errorf("%s: %s: %v (%s%s%s), want %v", line, tc.name, row.Verdict, row.Why, row.Sim, row.Kafka, tc.want)
 			}
-		}
-	}
-}
-
-// A response line neither side meets is judged by the code each side's
-// answer has: the simulation's ProduceResponse NONE agrees with the
-// broker's NONE, differs from its OUT_OF_ORDER_SEQUENCE_NUMBER. Before,
-// not played.
-func TestJudgeNeitherResponse(t *testing.T) {
-	w, c, fail, _ := playUnder(t, 2, "topic t\nproducer p\np send t-0 a\nrun\nexpect response ProduceResponse to=p error=NOT_LEADER_OR_FOLLOWER\n")
-	if fail == nil {
-		t.Fatal("the simulation meets the line; the test needs one it does not")
-	}
-	for _, tc := range []struct {
-		name     string
-		d        *driver
-		want     Verdict
-		contains string
-	}{
-		{"same code", wireRun(0, 0, 1), Agree, "both have ProduceResponse to p error=NONE"},
-		{"another code", wireRun(45, -1, 1), Differ, "OUT_OF_ORDER_SEQUENCE_NUMBER"},
-	} {
-		row := Row{}
-		tc.d.judge(&row, c, fail, w)
-		text := row.Neither + row.Why + row.Sim + row.Kafka
-		if row.Verdict != tc.want || !strings.Contains(text, tc.contains) {
-			t.Errorf("%s: %v (%s), want %v with %q", tc.name, row.Verdict, text, tc.want, tc.contains)
 		}
 	}
 }

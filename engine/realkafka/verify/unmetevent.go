@@ -144,23 +144,23 @@ func (d *driver) judgeUnmet(row *Row, x script.EventCheck, fail *script.Failure,
 	}
 	want := c.what
 	if k > 1 {
-		want = fmt.Sprintf("%s, number %d of them (the simulation here has %d)", c.what, k, n)
+		want = fmt.Sprintf("%s, number %d of them", c.what, k)
 		shown = fmt.Sprintf("%d of them: %s", got, shown)
 	}
 	switch {
 	case has && got >= k:
 		row.Verdict, row.Why = Agree, ""
-		row.Neither = fmt.Sprintf("the line's words are transaction.version %d's (here: %s); what its event stands for there, %s on the broker, both sides have: Kafka: %s", tv, fail.Got, want, shown)
+		row.Neither = fmt.Sprintf("the line's words are transaction.version %d's (here: %s); what its event stands for there, %s on the broker, both sides have (the simulation %d such; Kafka: %s)", tv, fail.Got, want, n, shown)
 	case has:
 		row.Verdict = Differ
-		row.Sim = fmt.Sprintf("has %s (the line's words are transaction.version %d's: here %s)", want, tv, fail.Got)
+		row.Sim = fmt.Sprintf("has %s (%d such; the line's words are transaction.version %d's: here %s)", want, n, tv, fail.Got)
 		row.Kafka = shown
 	case got < k:
 		row.Verdict, row.Why = Agree, ""
-		row.Neither = fmt.Sprintf("neither: the line is met under transaction.version %d, where its event stands for %s on the broker; under this protocol the simulation has no event standing for it, nor has Kafka: %s", tv, want, shown)
+		row.Neither = fmt.Sprintf("neither: the line is met under transaction.version %d, where its event stands for %s on the broker; under this protocol neither side has it (the simulation %d such; Kafka: %s)", tv, want, n, shown)
 	default:
 		row.Verdict = Differ
-		row.Sim = fmt.Sprintf("no event standing for %s (the line is met under transaction.version %d only: %s)", want, tv, fail.Got)
+		row.Sim = fmt.Sprintf("no event standing for %s (%d such; the line is met under transaction.version %d only: %s)", want, n, tv, fail.Got)
 		row.Kafka = shown
 	}
 }
