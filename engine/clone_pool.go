@@ -177,7 +177,7 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 		dirty      []TP
 		requests   []RequestTally // the cost counters' lists (copying all of
 		markers    []MarkerTally  // them, some 1.6 KB, was a twentieth of the copy)
-		timeouts   map[timeoutKey]queuedAt
+		timeouts   timeoutIndex
 		outputs    map[outputKey]pvec[int32]
 		partitions map[TP]*PartitionLog
 		txnParts   map[int32]*TxnStatePartition
@@ -211,10 +211,7 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 	c.cost.markers = reuse(old.markers, w.cost.markers)
 	c.cost.requestAt = w.cost.requestAt.share()
 	c.cost.markerAt = w.cost.markerAt.share()
-	c.timeouts = nil
-	if len(w.timeouts) > 0 {
-		c.timeouts = reuseMap(old.timeouts, w.timeouts)
-	}
+	c.timeouts = w.timeouts.copyInto(old.timeouts)
 	c.outputs = reuseMap(old.outputs, w.outputs)
 	if p != nil && p.valid(w, srcGen, len(old.partitions), len(old.txnParts), len(old.groups)) {
 		c.partitions, c.txnParts, c.groups = old.partitions, old.txnParts, old.groups

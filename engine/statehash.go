@@ -109,11 +109,11 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	h.int(w.nextPIDBlk)
 	h.int(w.nextMember)
 	var keys uint64
-	for k := range w.timeouts {
-		sh.key = w.named(k) // a field, not the loop's variable, which would escape
-		sub := stateHasher{h: 1, sh: sh}
-		sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
-		keys += sub.sum()
+	for _, e := range w.timeouts.list {
+		keys += sh.timeoutKey(w, e.k)
+	}
+	for k := range w.timeouts.m {
+		keys += sh.timeoutKey(w, k)
 	}
 	h.uint(keys)
 	h.at(sh.outcomes, unsafe.Pointer(&w.txnOutcomes))
@@ -123,6 +123,16 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	}
 	h.at(sh.switches, unsafe.Pointer(&w.switches))
 	return h.sum()
+}
+
+// timeoutKey is the hash of the timer k indexes (a request timeout is in
+// the index by its owner's place in the client lists, which is hashed as
+// its name).
+func (sh *StateHasher) timeoutKey(w *World, k timeoutKey) uint64 {
+	sh.key = w.named(k) // a field, not a variable, which would escape
+	sub := stateHasher{h: 1, sh: sh}
+	sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
+	return sub.sum()
 }
 
 // stateHasher folds 64-bit words into a hash (a multiply-rotate mix, as

@@ -106,7 +106,7 @@ type World struct {
 	names    clientNames
 	// timeouts is where each queued request timeout is, and cancelled
 	// how many are marked cancelled but still queued (see cancelTimer).
-	timeouts  map[timeoutKey]queuedAt
+	timeouts  timeoutIndex
 	cancelled int
 
 	// Invariant bookkeeping that grows with history, kept in persistent
