@@ -187,7 +187,10 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 		processors []*Processor
 	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.cost.requests, dst.cost.markers,
 		dst.timeouts, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
-	*dst = *w
+	dst.worldState = w.worldState
+	if !dst.events.sameQuiet(&w.events) {
+		dst.events = w.events
+	}
 	c := dst
 	c.brokers = reuse(old.brokers, w.brokers)
 	c.topics = reuse(old.topics, w.topics)
@@ -234,6 +237,30 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 // The cloneInto of a struct keeps aside only the buffers of d it
 // reuses, not the whole struct: a copy of each struct to the stack was a
 // tenth of the copy.
+
+// sameQuiet reports whether l and o are quiet histories a search's
+// copies made over one scratch (ownEvents), with one name table: such a
+// history stores nothing (flush counts its events), and ownEvents empties
+// its count, so either is the other once emptied.
+func (l *eventLog) sameQuiet(o *eventLog) bool {
+	return l.quiet && o.quiet && len(l.evs.chunks) == 1 && len(o.evs.chunks) == 1 && l.evs.chunks[0] == o.evs.chunks[0] &&
+		l.evs.n == o.evs.n && l.names.same(&o.names)
+}
+
+// same reports whether t and o hold the same names: the same chunks and
+// count (a chunk is written past a list's count only by the one list
+// that owns it).
+func (t *nameTab) same(o *nameTab) bool {
+	if t.list.n != o.list.n || len(t.list.chunks) != len(o.list.chunks) {
+		return false
+	}
+	for i, c := range t.list.chunks {
+		if o.list.chunks[i] != c {
+			return false
+		}
+	}
+	return true
+}
 
 func (p *PartitionLog) cloneInto(d *PartitionLog) {
 	replicas, ongoing, unreplicated := d.Replicas, d.Ongoing, d.Unreplicated
