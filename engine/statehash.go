@@ -25,8 +25,10 @@ import (
 //   - the configuration: the worlds a search compares share one (it
 //     makes no config action).
 //
-// Everything else is hashed field by field, so a field added to a client,
-// a log or a coordinator is part of the state without a change here. Maps
+// Everything else is hashed by each type's layout, learnt by reflection
+// (a struct's numbers and bools as the words of its memory, its padding
+// masked out, then its other fields), so a field added to a client, a
+// log or a coordinator is part of the state without a change here. Maps
 // are hashed as the sum of their entries' hashes, which does not depend
 // on the order a map is ranged over.
 func (w *World) StateHash() uint64 { return NewStateHasher().Hash(w) }
