@@ -17,13 +17,7 @@ func (w *World) Clone() *World {
 	c.changes = w.changes.clone()
 	c.names = w.names.clone()
 	c.cost = w.cost.clone()
-	c.timeouts = nil
-	if len(w.timeouts) > 0 {
-		c.timeouts = make(map[timeoutKey]queuedAt, len(w.timeouts))
-		for k, v := range w.timeouts {
-			c.timeouts[k] = v
-		}
-	}
+	c.timeouts = w.timeouts.clone()
 	if w.outputs != nil {
 		c.outputs = make(map[outputKey]pvec[int32], len(w.outputs))
 		for k, v := range w.outputs {

@@ -177,7 +177,7 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 		dirty      []TP
 		requests   []RequestTally // the cost counters' lists (copying all of
 		markers    []MarkerTally  // them, some 1.6 KB, was a twentieth of the copy)
-		timeouts   map[timeoutKey]queuedAt
+		timeouts   timeoutIndex
 		outputs    map[outputKey]pvec[int32]
 		partitions map[TP]*PartitionLog
 		txnParts   map[int32]*TxnStatePartition
@@ -187,7 +187,10 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 		processors []*Processor
 	}{dst.brokers, dst.topics, dst.queue, dst.parked, dst.held, dst.dirty, dst.cost.requests, dst.cost.markers,
 		dst.timeouts, dst.outputs, dst.partitions, dst.txnParts, dst.groups, dst.producers, dst.consumers, dst.processors}
-	*dst = *w
+	dst.worldState = w.worldState
+	if !dst.events.sameQuiet(&w.events) {
+		dst.events = w.events
+	}
 	c := dst
 	c.brokers = reuse(old.brokers, w.brokers)
 	c.topics = reuse(old.topics, w.topics)
@@ -211,10 +214,7 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 	c.cost.markers = reuse(old.markers, w.cost.markers)
 	c.cost.requestAt = w.cost.requestAt.share()
 	c.cost.markerAt = w.cost.markerAt.share()
-	c.timeouts = nil
-	if len(w.timeouts) > 0 {
-		c.timeouts = reuseMap(old.timeouts, w.timeouts)
-	}
+	c.timeouts = w.timeouts.copyInto(old.timeouts)
 	c.outputs = reuseMap(old.outputs, w.outputs)
 	if p != nil && p.valid(w, srcGen, len(old.partitions), len(old.txnParts), len(old.groups)) {
 		c.partitions, c.txnParts, c.groups = old.partitions, old.txnParts, old.groups
@@ -234,17 +234,46 @@ func (w *World) cloneInto(dst *World, p *pairs, srcGen uint64) {
 	c.processors = reusePtrs(old.processors, w.processors, (*Processor).cloneInto)
 }
 
+// The cloneInto of a struct keeps aside only the buffers of d it
+// reuses, not the whole struct: a copy of each struct to the stack was a
+// tenth of the copy.
+
+// sameQuiet reports whether l and o are quiet histories a search's
+// copies made over one scratch (ownEvents), with one name table: such a
+// history stores nothing (flush counts its events), and ownEvents empties
+// its count, so either is the other once emptied.
+func (l *eventLog) sameQuiet(o *eventLog) bool {
+	return l.quiet && o.quiet && len(l.evs.chunks) == 1 && len(o.evs.chunks) == 1 && l.evs.chunks[0] == o.evs.chunks[0] &&
+		l.evs.n == o.evs.n && l.names.same(&o.names)
+}
+
+// same reports whether t and o hold the same names: the same chunks and
+// count (a chunk is written past a list's count only by the one list
+// that owns it).
+func (t *nameTab) same(o *nameTab) bool {
+	if t.list.n != o.list.n || len(t.list.chunks) != len(o.list.chunks) {
+		return false
+	}
+	for i, c := range t.list.chunks {
+		if o.list.chunks[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *PartitionLog) cloneInto(d *PartitionLog) {
-	old := *d
+	replicas, ongoing, unreplicated := d.Replicas, d.Ongoing, d.Unreplicated
+	producers, verifying, seqMax := d.Producers, d.Verifying, d.SeqMax
 	*d = *p
 	d.Batches = p.Batches[:len(p.Batches):len(p.Batches)]
 	d.Aborted = p.Aborted[:len(p.Aborted):len(p.Aborted)]
-	d.Replicas = reuse(old.Replicas, p.Replicas)
-	d.Ongoing = reuse(old.Ongoing, p.Ongoing)
-	d.Unreplicated = reuse(old.Unreplicated, p.Unreplicated)
-	d.Producers = reuseMapAlways(old.Producers, p.Producers)
-	d.Verifying = reuseMap(old.Verifying, p.Verifying)
-	d.SeqMax = reuseMap(old.SeqMax, p.SeqMax)
+	d.Replicas = reuse(replicas, p.Replicas)
+	d.Ongoing = reuse(ongoing, p.Ongoing)
+	d.Unreplicated = reuse(unreplicated, p.Unreplicated)
+	d.Producers = reuseMapAlways(producers, p.Producers)
+	d.Verifying = reuseMap(verifying, p.Verifying)
+	d.SeqMax = reuseMap(seqMax, p.SeqMax)
 }
 
 func (t *TxnStatePartition) cloneInto(d *TxnStatePartition) {
@@ -285,18 +314,19 @@ func (g *Group) cloneInto(d *Group) {
 }
 
 func (p *Producer) cloneInto(d *Producer) {
-	old := *d
+	deferred, parts, queue, inFlight := d.Deferred, d.Parts, d.Queue, d.InFlight
+	txnParts, newParts, addingParts, pending, offsets := d.TxnParts, d.NewParts, d.AddingParts, d.Pending, d.Offsets
 	*d = *p
-	d.Deferred = reuse(old.Deferred, p.Deferred)
-	d.Parts = reuse(old.Parts, p.Parts)
-	d.Queue = reuse(old.Queue, p.Queue)
-	d.InFlight = reuse(old.InFlight, p.InFlight)
-	d.TxnParts = reuse(old.TxnParts, p.TxnParts)
-	d.NewParts = reuse(old.NewParts, p.NewParts)
-	d.AddingParts = reuse(old.AddingParts, p.AddingParts)
-	d.Pending = reuse(old.Pending, p.Pending)
+	d.Deferred = reuse(deferred, p.Deferred)
+	d.Parts = reuse(parts, p.Parts)
+	d.Queue = reuse(queue, p.Queue)
+	d.InFlight = reuse(inFlight, p.InFlight)
+	d.TxnParts = reuse(txnParts, p.TxnParts)
+	d.NewParts = reuse(newParts, p.NewParts)
+	d.AddingParts = reuse(addingParts, p.AddingParts)
+	d.Pending = reuse(pending, p.Pending)
 	if p.Offsets != nil {
-		o := old.Offsets
+		o := offsets
 		if o == nil {
 			o = new(OffsetsJob)
 		}
@@ -308,14 +338,14 @@ func (p *Producer) cloneInto(d *Producer) {
 }
 
 func (x *Consumer) cloneInto(d *Consumer) {
-	old := *d
+	topics, positions, awaitReset, inFlight, deferred := d.Topics, d.Positions, d.AwaitReset, d.InFlight, d.Deferred
 	*d = *x
-	d.Topics = reuse(old.Topics, x.Topics)
-	d.Positions = reuse(old.Positions, x.Positions)
-	d.AwaitReset = reuse(old.AwaitReset, x.AwaitReset)
+	d.Topics = reuse(topics, x.Topics)
+	d.Positions = reuse(positions, x.Positions)
+	d.AwaitReset = reuse(awaitReset, x.AwaitReset)
 	d.Received = x.Received[:len(x.Received):len(x.Received)]
-	d.InFlight = reuse(old.InFlight, x.InFlight)
-	d.Deferred = reuse(old.Deferred, x.Deferred)
+	d.InFlight = reuse(inFlight, x.InFlight)
+	d.Deferred = reuse(deferred, x.Deferred)
 }
 
 func (x *Processor) cloneInto(d *Processor) {

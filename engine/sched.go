@@ -238,8 +238,8 @@ func (w *World) setTimer(after int64, t Timer) {
 // Anything the index does not know is found by a scan, as before.
 func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 	if k, ok := w.timeoutKeyOf(kind, owner, id); ok {
-		if at, ok := w.timeouts[k]; ok {
-			delete(w.timeouts, k)
+		if at, ok := w.timeouts.get(k); ok {
+			w.timeouts.del(k)
 			if it := &w.queue.slab[at.slot]; it.Seq == at.seq {
 				it.cancelled = true
 			}
@@ -247,7 +247,7 @@ func (w *World) cancelTimer(kind TimerKind, owner string, id int64) {
 			w.dropCancelled()
 			// Rebuild when the cancelled ones are half the queue, or the
 			// index holds more than the queue (items removed by other code).
-			if n := w.cancelled; n > 32 && 2*n > w.queue.len() || n+len(w.timeouts) > w.queue.len()+64 {
+			if n := w.cancelled; n > 32 && 2*n > w.queue.len() || n+w.timeouts.len() > w.queue.len()+64 {
 				w.compactQueue()
 			}
 			return
@@ -347,14 +347,11 @@ func (w *World) indexTimeout(it *item, slot int32) {
 	if !ok {
 		return
 	}
-	if w.timeouts == nil {
-		w.timeouts = map[timeoutKey]queuedAt{}
-	}
-	if _, twice := w.timeouts[k]; twice {
-		delete(w.timeouts, k)
+	if _, twice := w.timeouts.get(k); twice {
+		w.timeouts.del(k)
 		return
 	}
-	w.timeouts[k] = queuedAt{seq: it.Seq, slot: slot}
+	w.timeouts.put(k, queuedAt{seq: it.Seq, slot: slot})
 }
 
 // queuedAt is where the index finds a queued request timeout: its seq,
@@ -391,10 +388,10 @@ func (w *World) takeItem(it *item) {
 	slot := q.keys[0].slot
 	*it = q.slab[slot]
 	q.removeSlot(0)
-	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout && len(w.timeouts) > 0 {
+	if it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout && w.timeouts.len() > 0 {
 		if k, ok := w.timeoutKeyOf(it.Timer.Kind, it.Timer.Owner, it.Timer.ID); ok {
-			if at, ok := w.timeouts[k]; ok && at.seq == it.Seq {
-				delete(w.timeouts, k)
+			if at, ok := w.timeouts.get(k); ok && at.seq == it.Seq {
+				w.timeouts.del(k)
 			}
 		}
 	}
@@ -420,7 +417,7 @@ func (w *World) compactQueue() {
 		q.down(i)
 	}
 	w.cancelled = 0
-	clear(w.timeouts)
+	w.timeouts.clear()
 	for _, k := range q.keys {
 		if it := &q.slab[k.slot]; it.Kind == itemTimer && it.Timer.Kind == TimerRequestTimeout {
 			w.indexTimeout(it, k.slot)

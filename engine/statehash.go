@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"reflect"
 	"unsafe"
@@ -24,8 +25,10 @@ import (
 //   - the configuration: the worlds a search compares share one (it
 //     makes no config action).
 //
-// Everything else is hashed field by field, so a field added to a client,
-// a log or a coordinator is part of the state without a change here. Maps
+// Everything else is hashed by each type's layout, learnt by reflection
+// (a struct's numbers and bools as the words of its memory, its padding
+// masked out, then its other fields), so a field added to a client, a
+// log or a coordinator is part of the state without a change here. Maps
 // are hashed as the sum of their entries' hashes, which does not depend
 // on the order a map is ranged over.
 func (w *World) StateHash() uint64 { return NewStateHasher().Hash(w) }
@@ -43,6 +46,8 @@ type StateHasher struct {
 	rangers map[reflect.Type]mapRanger
 	// live is the queue's live items in delivery order (Hash's scratch).
 	live []*item
+	// seed starts every fold (NewSeededStateHasher).
+	seed uint64
 }
 
 // NewStateHasher makes a StateHasher.
@@ -58,9 +63,19 @@ func NewStateHasher() *StateHasher {
 	return sh
 }
 
+// NewSeededStateHasher is a StateHasher whose folds start from seed: its
+// hashes are other 64 bits of the same state, so that a test of the
+// hash's collisions can count the states each of two hashers tells
+// apart, and the pairs of their hashes.
+func NewSeededStateHasher(seed uint64) *StateHasher {
+	sh := NewStateHasher()
+	sh.seed = seed * 0xD6E8FEB86659FD93
+	return sh
+}
+
 // Hash is w's StateHash.
 func (sh *StateHasher) Hash(w *World) uint64 {
-	h := stateHasher{h: 0x9E3779B97F4A7C15, sh: sh}
+	h := stateHasher{h: 0x9E3779B97F4A7C15 ^ sh.seed, sh: sh}
 	h.int(w.now)
 	h.bool(w.started)
 	h.at(sh.brokers, unsafe.Pointer(&w.brokers))
@@ -91,7 +106,7 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	}
 	sh.live = live
 	for rank, it := range live {
-		e := stateHasher{h: 5, sh: sh}
+		e := stateHasher{h: 5 ^ sh.seed, sh: sh}
 		e.int(int64(rank))
 		e.int(it.At)
 		e.uint(uint64(it.Kind))
@@ -109,11 +124,11 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	h.int(w.nextPIDBlk)
 	h.int(w.nextMember)
 	var keys uint64
-	for k := range w.timeouts {
-		sh.key = w.named(k) // a field, not the loop's variable, which would escape
-		sub := stateHasher{h: 1, sh: sh}
-		sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
-		keys += sub.sum()
+	for _, e := range w.timeouts.list {
+		keys += sh.timeoutKey(w, e.k)
+	}
+	for k := range w.timeouts.m {
+		keys += sh.timeoutKey(w, k)
 	}
 	h.uint(keys)
 	h.at(sh.outcomes, unsafe.Pointer(&w.txnOutcomes))
@@ -123,6 +138,16 @@ func (sh *StateHasher) Hash(w *World) uint64 {
 	}
 	h.at(sh.switches, unsafe.Pointer(&w.switches))
 	return h.sum()
+}
+
+// timeoutKey is the hash of the timer k indexes (a request timeout is in
+// the index by its owner's place in the client lists, which is hashed as
+// its name).
+func (sh *StateHasher) timeoutKey(w *World, k timeoutKey) uint64 {
+	sh.key = w.named(k) // a field, not a variable, which would escape
+	sub := stateHasher{h: 1 ^ sh.seed, sh: sh}
+	sub.at(sh.timerKey, unsafe.Pointer(&sh.key))
+	return sub.sum()
 }
 
 // stateHasher folds 64-bit words into a hash (a multiply-rotate mix, as
@@ -150,15 +175,40 @@ func (s *stateHasher) bool(b bool) {
 
 func (s *stateHasher) string(str string) {
 	s.uint(uint64(len(str)))
-	var word uint64
-	for i := 0; i < len(str); i++ {
-		word = word<<8 | uint64(str[i])
-		if i%8 == 7 {
-			s.uint(word)
-			word = 0
-		}
+	s.bytes(unsafe.Pointer(unsafe.StringData(str)), uintptr(len(str)))
+}
+
+// bytes folds the n bytes at p, eight at a time (the last word holds
+// what is left): a string's, or a slice's or array's of pure elements.
+func (s *stateHasher) bytes(p unsafe.Pointer, n uintptr) {
+	if n == 0 {
+		return
 	}
-	s.uint(word)
+	b := unsafe.Slice((*byte)(p), n)
+	for len(b) >= 8 {
+		s.uint(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	if len(b) > 0 {
+		// The tail (its length is known: a string folded its length
+		// first, a slice its count).
+		s.uint(tail(b))
+	}
+}
+
+// tail is the word of b, fewer than eight bytes, in the order an
+// eight-byte load reads them.
+func tail(b []byte) uint64 {
+	var w uint64
+	shift := uint(0)
+	if len(b) >= 4 {
+		w, b, shift = uint64(binary.LittleEndian.Uint32(b)), b[4:], 32
+	}
+	for _, c := range b {
+		w |= uint64(c) << shift
+		shift += 8
+	}
+	return w
 }
 
 func (s *stateHasher) sum() uint64 {
@@ -200,9 +250,20 @@ type hashPlan struct {
 	typ    reflect.Type
 	size   uintptr
 	fields []fieldPlan // opStruct: its leaves, nested structs and arrays inlined
-	elem   *hashPlan   // opArray, opSlice, opPointer; opMap: the value
-	key    *hashPlan   // opMap
-	n      int         // opArray
+	// words and refs are how a struct is hashed: the words of its
+	// memory that hold numbers and bools (its pure leaves), each masked
+	// to their bytes, then its other leaves (strings, slices, pointers,
+	// maps, interfaces), each by its plan. A struct's numbers cost a
+	// multiply each eight bytes, not a call each.
+	words []scalarWord
+	refs  []fieldPlan
+	elem  *hashPlan // opArray, opSlice, opPointer; opMap: the value
+	key   *hashPlan // opMap
+	n     int       // opArray
+	// pure is set when the value is hashed as its bytes, all of them:
+	// a number, a bool, or a struct or array of those with no padding.
+	// A slice or array of pure elements is hashed as one block.
+	pure bool
 	// k and v are scratch values a map's entries are copied into, busy
 	// while they are in use.
 	k, v reflect.Value
@@ -228,6 +289,17 @@ type fieldPlan struct {
 	plan *hashPlan
 }
 
+// scalarWord is eight bytes of a struct, at off (a multiple of 8), and
+// the mask of those of its pure leaves: padding and the words of other
+// leaves are never read into the hash, so two equal values hash alike.
+// n is the bytes there are (fewer than 8 at the end of a struct whose
+// size is not a multiple of 8).
+type scalarWord struct {
+	off  uintptr
+	mask uint64
+	n    uintptr
+}
+
 // messageType is Message, whose ID the hash leaves out.
 var messageType = reflect.TypeOf(Message{})
 
@@ -239,27 +311,27 @@ func (sh *StateHasher) plan(t reflect.Type) *hashPlan {
 	sh.plans[t] = p // before the parts: a type may refer to itself
 	switch t.Kind() {
 	case reflect.Bool:
-		p.op = opBool
+		p.op, p.pure = opBool, true
 	case reflect.Int8:
-		p.op = opInt8
+		p.op, p.pure = opInt8, true
 	case reflect.Int16:
-		p.op = opInt16
+		p.op, p.pure = opInt16, true
 	case reflect.Int32:
-		p.op = opInt32
+		p.op, p.pure = opInt32, true
 	case reflect.Int, reflect.Int64:
-		p.op = opInt64
+		p.op, p.pure = opInt64, true
 	case reflect.Uint8:
-		p.op = opUint8
+		p.op, p.pure = opUint8, true
 	case reflect.Uint16:
-		p.op = opUint16
+		p.op, p.pure = opUint16, true
 	case reflect.Uint32:
-		p.op = opUint32
+		p.op, p.pure = opUint32, true
 	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		p.op = opUint64
+		p.op, p.pure = opUint64, true
 	case reflect.Float32:
-		p.op = opUint32
+		p.op, p.pure = opUint32, true
 	case reflect.Float64:
-		p.op = opFloat
+		p.op, p.pure = opFloat, true
 	case reflect.String:
 		p.op = opString
 	case reflect.Struct:
@@ -271,8 +343,17 @@ func (sh *StateHasher) plan(t reflect.Type) *hashPlan {
 			}
 			p.fields = appendLeaves(p.fields, f.Offset, sh.plan(f.Type))
 		}
+		p.words, p.refs = splitLeaves(p.fields, p.size)
+		p.pure = len(p.refs) == 0 && p.size > 0
+		for _, w := range p.words {
+			p.pure = p.pure && w.mask == ^uint64(0)>>(64-8*w.n)
+		}
+		if len(p.words) != int((p.size+7)/8) {
+			p.pure = false
+		}
 	case reflect.Array:
 		p.op, p.elem, p.n = opArray, sh.plan(t.Elem()), t.Len()
+		p.pure = p.elem.pure
 	case reflect.Slice:
 		p.op, p.elem = opSlice, sh.plan(t.Elem())
 	case reflect.Pointer:
@@ -315,25 +396,29 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 	case opString:
 		s.string(*(*string)(ptr))
 	case opStruct:
-		for i := range p.fields {
-			f := &p.fields[i]
+		for _, w := range p.words {
+			if w.n == 8 {
+				s.uint(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ptr, w.off)), 8)) & w.mask)
+			} else {
+				s.uint(tail(unsafe.Slice((*byte)(unsafe.Add(ptr, w.off)), w.n)) & w.mask)
+			}
+		}
+		for i := range p.refs {
+			f := &p.refs[i]
 			q := unsafe.Add(ptr, f.off)
-			// The common leaves here, without a call.
-			switch f.plan.op {
-			case opInt64, opUint64, opFloat:
-				s.uint(*(*uint64)(q))
-			case opInt32:
-				s.uint(uint64(*(*int32)(q)))
-			case opBool:
-				s.bool(*(*bool)(q))
-			case opString:
+			// The common leaf here, without a call.
+			if f.plan.op == opString {
 				s.string(*(*string)(q))
-			default:
+			} else {
 				s.at(f.plan, q)
 			}
 		}
 	case opArray:
 		s.uint(uint64(p.n))
+		if p.elem.pure {
+			s.bytes(ptr, uintptr(p.n)*p.elem.size)
+			return
+		}
 		for i := 0; i < p.n; i++ {
 			s.at(p.elem, unsafe.Add(ptr, uintptr(i)*p.elem.size))
 		}
@@ -345,6 +430,10 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 			return
 		}
 		data := *(*unsafe.Pointer)(ptr) // a slice starts with its array's address
+		if p.elem.pure {
+			s.bytes(data, uintptr(n)*p.elem.size)
+			return
+		}
 		for i := 0; i < n; i++ {
 			s.at(p.elem, unsafe.Add(data, uintptr(i)*p.elem.size))
 		}
@@ -379,7 +468,7 @@ func (s *stateHasher) at(p *hashPlan, ptr unsafe.Pointer) {
 		for it.Next() {
 			k.SetIterKey(it)
 			v.SetIterValue(it)
-			e := stateHasher{h: 3, sh: s.sh}
+			e := stateHasher{h: 3 ^ s.sh.seed, sh: s.sh}
 			e.at(p.key, k.Addr().UnsafePointer())
 			e.at(p.elem, v.Addr().UnsafePointer())
 			sum += e.sum()
@@ -431,7 +520,8 @@ func appendLeaves(fields []fieldPlan, off uintptr, fp *hashPlan) []fieldPlan {
 		return fields
 	case opStruct:
 		for _, f := range fp.fields {
-			fields = append(fields, fieldPlan{off: off + f.off, plan: f.plan})
+			f.off += off
+			fields = append(fields, f)
 		}
 		return fields
 	case opArray:
@@ -443,6 +533,32 @@ func appendLeaves(fields []fieldPlan, off uintptr, fp *hashPlan) []fieldPlan {
 		}
 	}
 	return append(fields, fieldPlan{off: off, plan: fp})
+}
+
+// splitLeaves parts the leaves of a struct of size bytes into the
+// words that hold its pure leaves, with their masks, and its other
+// leaves, in their order.
+func splitLeaves(fields []fieldPlan, size uintptr) (words []scalarWord, refs []fieldPlan) {
+	mask := make([]byte, size)
+	for _, f := range fields {
+		if !f.plan.pure {
+			refs = append(refs, f)
+			continue
+		}
+		for b := f.off; b < f.off+f.plan.size; b++ {
+			mask[b] = 0xFF
+		}
+	}
+	for off := uintptr(0); off < size; off += 8 {
+		w := scalarWord{off: off, n: min(8, size-off)}
+		for b := uintptr(0); b < w.n; b++ {
+			w.mask |= uint64(mask[off+b]) << (8 * b)
+		}
+		if w.mask != 0 {
+			words = append(words, w)
+		}
+	}
+	return words, refs
 }
 
 // mapRanger hashes the entries of the map at ptr, each with the key and
@@ -474,7 +590,7 @@ func rangeMap[K comparable, V any]() mapRanger {
 		var sum uint64
 		for k, v := range m {
 			sc.k, sc.v = k, v
-			e := stateHasher{h: 3, sh: sh}
+			e := stateHasher{h: 3 ^ sh.seed, sh: sh}
 			e.at(p.key, unsafe.Pointer(&sc.k))
 			e.at(p.elem, unsafe.Pointer(&sc.v))
 			sum += e.sum()

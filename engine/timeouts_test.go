@@ -16,7 +16,7 @@ func timeoutsWorld(tb testing.TB) *World {
 	for i := 0; i < 3; i++ {
 		applyAll(tb, w, Step{})
 	}
-	if len(w.timeouts) == 0 {
+	if w.timeouts.len() == 0 {
 		tb.Fatal("no request timeout is queued")
 	}
 	return w
@@ -84,13 +84,14 @@ func checkTimeoutIndex(t *testing.T, name string, w *World) {
 	}
 	for k, seq := range queued {
 		ik, ok := w.timeoutKeyOf(k.Kind, k.Owner, k.ID)
-		if !ok || w.timeouts[ik].seq != seq {
+		at, in := w.timeouts.get(ik)
+		if !ok || !in || at.seq != seq {
 			t.Fatalf("%s: the queued timeout %+v (seq %d) is not in the index", name, k, seq)
 		}
 	}
-	for k, at := range w.timeouts {
+	w.timeouts.each(func(k timeoutKey, at queuedAt) {
 		if queued[w.named(k)] != at.seq {
 			t.Fatalf("%s: the index holds %+v (seq %d), which is not queued", name, w.named(k), at.seq)
 		}
-	}
+	})
 }

@@ -84,3 +84,60 @@ func TestCloneIntoAReusedWorld(t *testing.T) {
 		t.Fatal("a copy made over a reused world changed its source")
 	}
 }
+
+// transactional is a world with a transactional producer and a
+// read_committed consumer: the transaction coordinator's state, markers
+// and the group's offsets are in its states.
+const transactional = "topic t partitions=2\nproducer P transactional.id=tx-1\nconsumer C isolation.level=read_committed auto.offset.reset=earliest\n"
+
+// The hash tells the states a search reaches apart: among every state
+// within a few moves of two worlds (tens of thousands, by a walk over
+// every move, breadth first), a second hasher with another seed tells
+// apart no more of them than the first does, and no fewer: the pairs of
+// the two hashes are as many as either's hashes. A pair of states that
+// one hash took for one would be a second hash's pair (about n*n/2^65
+// of n states: for the walk's 15,000, some 6 in 10^12).
+func TestStateHashCollisions(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		depth     int
+	}{{"idempotent", presetIdempotent, 5}, {"transactional", transactional, 5}} {
+		start := world(t, c.src)
+		o := Options{Depth: c.depth, Sends: 2}
+		g := newMoveGen(start, o)
+		h1, h2 := engine.NewStateHasher(), engine.NewSeededStateHasher(1)
+		type node struct {
+			w     *engine.World
+			sends sendCounts
+		}
+		one, two, pairs := map[uint64]bool{}, map[uint64]bool{}, map[[2]uint64]bool{}
+		level := []node{{start, sendCounts(make([]byte, len(start.AllProducers())))}}
+		for d := 0; d < c.depth; d++ {
+			var next []node
+			for _, n := range level {
+				for _, m := range g.moves(n.w, n.sends, nil) {
+					w := n.w.CloneForTrial()
+					if _, err := w.Apply(m.Action); err != nil {
+						continue
+					}
+					sends := n.sends.after(m)
+					a, b := mix(h1.Hash(w), sends), mix(h2.Hash(w), sends)
+					if pairs[[2]uint64{a, b}] {
+						continue
+					}
+					pairs[[2]uint64{a, b}] = true
+					one[a], two[b] = true, true
+					next = append(next, node{w, sends})
+				}
+			}
+			level = next
+		}
+		if len(pairs) < 5000 {
+			t.Errorf("%s: only %d states within %d moves", c.name, len(pairs), c.depth)
+		}
+		if len(one) != len(pairs) || len(two) != len(pairs) {
+			t.Errorf("%s: %d states (pairs of hashes), %d hashes of the first hasher, %d of the second", c.name, len(pairs), len(one), len(two))
+		}
+		t.Logf("%s: %d states within %d moves", c.name, len(pairs), c.depth)
+	}
+}
