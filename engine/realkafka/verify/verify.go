@@ -207,6 +207,9 @@ func Run(ctx context.Context, o Options, out io.Writer) (Summary, error) {
 	if len(s.Refused) > 0 {
 		fmt.Fprintf(out, "verify: %d files refused (they pin, or are written for, the other transaction.version)\n", len(s.Refused))
 	}
+	if s.Count(SimOnly) > 0 {
+		fmt.Fprintf(out, "verify: simulation-only of the facts, by kind of expect line: %s\n", strings.Join(s.KindShare(), ", "))
+	}
 	fmt.Fprintf(out, "verify: %d agree, %d differ, %d simulation-only of %d facts in %d files\n",
 		s.Count(Agree), s.Count(Differ), s.Count(SimOnly), len(s.Rows), s.Files)
 	return s, nil
