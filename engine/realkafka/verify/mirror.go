@@ -230,10 +230,8 @@ type mirror struct {
 	// sent: the requests sent, by correlation id.
 	sent map[int64]*engine.Message
 	// raced: requests sent while the simulation's coordinator was still
-	// writing its markers (see mirrorSend), by correlation id; ended: an
-	// EndTxn went since the broker was last seen settled.
+	// writing its markers (see mirrorSend), by correlation id.
 	raced map[int64]bool
-	ended bool
 	// delivered: the requests of each kind the simulation delivered
 	// and the mirror sent (FindCoordinator aside: kgo finds the
 	// coordinators itself).
@@ -263,6 +261,11 @@ type mirrorState struct {
 	// coordinator took and has not completed (its markers are being
 	// written) at the event being followed.
 	completing map[string]bool
+	// ended: transactional ids an EndTxn went for since the broker was
+	// last seen settled. Kept by id, not by producer: a second instance
+	// of the id (a restart, a zombie's successor) finds the markers of
+	// the first one's EndTxn pending on the real coordinator too.
+	ended map[string]bool
 	// expert: the expert's requests, by correlation id, sent when the
 	// simulation delivers them.
 	expert map[int64]func(context.Context)
@@ -383,13 +386,16 @@ func (d *driver) mirrorSend(c script.Command, p *producer, m *engine.Message) {
 	if id := p.declared.Config.TransactionalID; id != "" {
 		if d.mstate.completing[id] {
 			p.mirror.raced[m.Corr] = true
-		} else if p.mirror.ended {
+		} else if d.mstate.ended[id] {
 			d.settle([]string{p.declared.Name})
-			p.mirror.ended = false
+			delete(d.mstate.ended, id)
 		}
-	}
-	if _, ok := m.Body.(*engine.EndTxnRequest); ok {
-		p.mirror.ended = true
+		if _, ok := m.Body.(*engine.EndTxnRequest); ok {
+			if d.mstate.ended == nil {
+				d.mstate.ended = map[string]bool{}
+			}
+			d.mstate.ended[id] = true
+		}
 	}
 	txid := func(id string) string { return d.prefix + id }
 	var req kmsg.Request
