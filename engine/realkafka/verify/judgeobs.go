@@ -335,14 +335,7 @@ func isRequestKey(name string) bool {
 // anyClientRequest: a request of kind base from any of the file's
 // clients (their requestClaims, counted together).
 func (d *driver) anyClientRequest(base string) claim {
-	var names []string
-	for n := range d.decls {
-		names = append(names, n)
-	}
-	for n := range d.cdecls {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := d.clientNames()
 	var cs []claim
 	for _, n := range names {
 		cs = append(cs, d.requestClaim(n, base, &engine.Message{}, false))

@@ -329,14 +329,7 @@ func (d *driver) conversationDiffers(w *engine.World) string {
 		}
 		got[o.client][k]++
 	}
-	var names []string
-	for n := range d.decls {
-		names = append(names, n)
-	}
-	for n := range d.cdecls {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := d.clientNames()
 	for _, n := range names {
 		for _, k := range answered {
 			kind, ok := engine.MsgKindByName(kafkaName(k))
@@ -370,4 +363,17 @@ func kafkaName(k kmsg.Key) string {
 		return "InitProducerId"
 	}
 	return k.Name()
+}
+
+// clientNames are the file's producers and consumers, sorted.
+func (d *driver) clientNames() []string {
+	var names []string
+	for n := range d.decls {
+		names = append(names, n)
+	}
+	for n := range d.cdecls {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
